@@ -1,0 +1,39 @@
+# One-command set-up: every target creates/updates .venv as needed.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+TESTSTAMP := $(VENV)/.installed-test
+
+.PHONY: build test validate bench clean lint
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e .
+	touch $@
+
+$(TESTSTAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[test]'
+	touch $@ $(STAMP)
+
+build: $(STAMP)
+	$(BIN)/pnp build
+
+test: $(TESTSTAMP)
+	$(BIN)/ruff check generator tests
+	$(BIN)/python -m pytest
+
+validate: $(STAMP)
+	$(BIN)/pnp validate
+
+bench: $(TESTSTAMP)
+	$(BIN)/python -m benchmarks
+
+lint: $(TESTSTAMP)
+	$(BIN)/ruff check generator tests
+
+clean:
+	rm -rf build

@@ -1,0 +1,137 @@
+"""The build, in one readable function: gather and check every game first, then write every output."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.check import CheckReport, check_game
+from generator.errors import InputError, Problem
+from generator.load import Game, load_game
+from generator.project import Project
+from generator.write import atomic_write, sha256_file
+
+# Modules that contribute outputs: each has `outputs(game, options) -> list[Output]`.
+# A module that is not written yet is simply absent from this list.
+PRODUCERS: list[str] = []
+
+
+@dataclass
+class BuildOptions:
+    """What the designer asked `pnp build` for."""
+
+    papers: tuple[str, ...] = ("letter", "a4")
+    out_dir: Path | None = None
+    duplex: str = "long"
+    layout: str = "duplex"
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    force: bool = False
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass
+class Output:
+    """One file the build writes: `render(tmp_path)` draws it and returns facts for the manifest."""
+
+    game: str
+    path: Path  # relative to the build directory
+    kind: str
+    render: Callable[[Path], dict]
+    inputs: list[Path] = field(default_factory=list)
+
+
+@dataclass
+class BuildResult:
+    """What a build wrote (and, with incremental builds, skipped)."""
+
+    games: list[CheckReport]
+    written: list[dict] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+def gather(project: Project, names: list[str]) -> tuple[list[Game], list[CheckReport]]:
+    """Load and check every named game, reporting the problems of all of them together."""
+    games, reports, problems = [], [], []
+    for name in names:
+        try:
+            game = load_game(project, name)
+            reports.append(check_game(game))
+            games.append(game)
+        except InputError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise InputError(problems)
+    return games, reports
+
+
+def plan(games: list[Game], options: BuildOptions) -> list[Output]:
+    """Every output of every game, from the registered producers."""
+    outputs: list[Output] = []
+    for module_name in PRODUCERS:
+        module = importlib.import_module(module_name)
+        for game in games:
+            outputs.extend(module.outputs(game, options))
+    return outputs
+
+
+def deck_summary(game: Game) -> list[dict]:
+    """Per deck: card types and total copies, for the manifest."""
+    return [
+        {"game": game.id, "deck": deck.id, "name": deck.name, "card_types": len(deck.cards), "copies": deck.copies}
+        for deck in game.decks.values()
+    ]
+
+
+def write_manifest(build_dir: Path, games: list[Game], written: list[dict]) -> Path:
+    """build/manifest.json: every output (path, pages, bytes, sha256) and every deck; keeps other games' entries."""
+    path = build_dir / "manifest.json"
+    old = {"outputs": [], "decks": []}
+    if path.is_file():
+        try:
+            old = json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, OSError):
+            pass
+    built = {g.id for g in games}
+    outputs = [o for o in old.get("outputs", []) if o.get("game") not in built] + written
+    decks = [d for d in old.get("decks", []) if d.get("game") not in built]
+    for game in games:
+        decks += deck_summary(game)
+    manifest = {
+        "outputs": sorted(outputs, key=lambda o: o["path"]),
+        "decks": sorted(decks, key=lambda d: (d["game"], d["deck"])),
+    }
+    return atomic_write(path, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+
+
+def build(project: Project, names: list[str], options: BuildOptions | None = None,
+          progress: Callable[[Output], None] | None = None) -> BuildResult:
+    """Load and check everything, then render each output atomically and write the manifest."""
+    options = options or BuildOptions()
+    build_dir = Path(options.out_dir or project.build_dir)
+    games, reports = gather(project, names)
+    outputs = plan(games, options)
+    result = BuildResult(games=reports)
+    for output in outputs:
+        target = build_dir / output.path
+        facts: dict = {}
+
+        def produce(tmp: Path, output=output, facts=facts) -> None:
+            facts.update(output.render(tmp) or {})
+
+        try:
+            atomic_write(target, produce)
+        except InputError:
+            raise
+        except Exception as exc:  # a renderer bug must still name the output, not dump a traceback
+            raise InputError(Problem(str(output.path), 0, f"could not build: {type(exc).__name__}: {exc}")) from exc
+        result.written.append({
+            "game": output.game, "path": str(output.path), "kind": output.kind,
+            "bytes": target.stat().st_size, "sha256": sha256_file(target), **facts,
+        })
+        if progress:
+            progress(output)
+    write_manifest(build_dir, games, result.written)
+    return result

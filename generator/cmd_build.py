@@ -1,0 +1,38 @@
+"""`pnp build`: every output of the named games (all by default) into build/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from generator.cli import project_of
+
+
+@click.command("build")
+@click.argument("games", nargs=-1)
+@click.option("--paper", type=click.Choice(["letter", "a4", "both"]), default="both", show_default=True,
+              help="Paper size of the home-print sheets.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default: build/).")
+@click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True,
+              help="How backs follow fronts: mirrored for long-edge or short-edge flip, or all at the end.")
+@click.option("--layout", type=click.Choice(["duplex", "fold"]), default="duplex", show_default=True,
+              help="duplex: fronts and backs on alternate pages; fold: side by side around a fold line.")
+@click.option("--back-offset", nargs=2, type=float, default=(0.0, 0.0), show_default=True,
+              help="Shift back pages by X Y millimetres for printers that misregister.")
+@click.option("--force", is_flag=True, help="Rebuild every output even if its inputs did not change.")
+@click.pass_context
+def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, force) -> None:
+    """Build the print-ready PDFs of the games and write build/manifest.json."""
+    from generator.build import BuildOptions, build
+
+    project = project_of(ctx)
+    papers = ("letter", "a4") if paper == "both" else (paper,)
+    options = BuildOptions(papers=papers, out_dir=out_dir, duplex=duplex, layout=layout,
+                           back_offset=tuple(back_offset), force=force)
+    names = project.select(games)
+    result = build(project, names, options, progress=lambda o: click.echo(f"  wrote {o.path}"))
+    for report in result.games:
+        click.echo(f"OK  {report.game}: {report.cards} cards checked")
+    click.echo(f"{len(result.written)} files written to {project.show(out_dir or project.build_dir)}")

@@ -1,0 +1,80 @@
+"""Problems found in a designer's input, reported as `file:line: what; expected`."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One thing wrong with the input, located by file and line."""
+
+    file: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        if not self.file:
+            return self.message
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.message}"
+
+
+@dataclass
+class Problems:
+    """Collects every problem of a run so they can be reported together."""
+
+    items: list[Problem] = field(default_factory=list)
+
+    def add(self, file: str | Path, line: int | None, message: str) -> None:
+        """Record a problem at `file:line`."""
+        self.items.append(Problem(str(file), int(line or 0), message))
+
+    def extend(self, other: Problems | list[Problem]) -> None:
+        """Take over the problems of another collection."""
+        self.items.extend(other.items if isinstance(other, Problems) else other)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __iter__(self):
+        return iter(self.sorted())
+
+    def sorted(self) -> list[Problem]:
+        """Problems in file, line order, without exact duplicates."""
+        return sorted(set(self.items))
+
+    def raise_if_any(self) -> None:
+        """Stop the run with every collected problem."""
+        if self.items:
+            raise InputError(self.sorted())
+
+
+class InputError(Exception):
+    """Raised with every problem of the input; the CLI prints them and exits 1, no traceback."""
+
+    def __init__(self, problems: list[Problem] | Problem | str):
+        if isinstance(problems, str):
+            problems = [Problem("", 0, problems)]
+        elif isinstance(problems, Problem):
+            problems = [problems]
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+def did_you_mean(word: str, known: list[str] | set[str]) -> str:
+    """A ' did you mean ...?' hint for a misspelt name, or ''."""
+    close = difflib.get_close_matches(str(word), sorted(known), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def known_list(known, limit: int = 12) -> str:
+    """A short, sorted, comma-separated list of valid names for an error message."""
+    names = sorted(str(k) for k in known)
+    text = ", ".join(names[:limit])
+    return text + (", ..." if len(names) > limit else "")

@@ -1,0 +1,1 @@
+"""Rules engines, one module per game, plus the shared simulation harness (see base.py)."""

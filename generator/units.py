@@ -1,0 +1,53 @@
+"""The one unit parser: "63mm", "2.5in", "9pt", "1.2cm" or a bare number (points) to points."""
+
+from __future__ import annotations
+
+import re
+
+PT_PER_UNIT = {"pt": 1.0, "in": 72.0, "mm": 72.0 / 25.4, "cm": 72.0 / 2.54}
+_LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*(pt|in|mm|cm)?\s*$")
+
+MM = PT_PER_UNIT["mm"]
+INCH = PT_PER_UNIT["in"]
+
+
+class UnitError(ValueError):
+    """A length that is not a number with a known unit."""
+
+
+def to_pt(value: str | int | float, default_unit: str = "pt") -> float:
+    """Convert a length such as '63.5mm' or 9 into points."""
+    if isinstance(value, bool):
+        raise UnitError(f"expected a length such as '63mm', '2.5in' or '9pt', found {value!r}")
+    if isinstance(value, (int, float)):
+        return float(value) * PT_PER_UNIT[default_unit]
+    match = _LENGTH.match(str(value))
+    if not match:
+        raise UnitError(f"'{value}' is not a length; expected a number with mm, cm, in or pt, e.g. '63mm'")
+    number, unit = match.groups()
+    return float(number) * PT_PER_UNIT[unit or default_unit]
+
+
+def mm(value: float) -> float:
+    """Millimetres to points."""
+    return value * MM
+
+
+def pt_to_mm(value: float) -> float:
+    """Points to millimetres."""
+    return value / MM
+
+
+# Card size presets (width, height) in mm; see shared/design/print.md section 1.
+CARD_SIZES_MM: dict[str, tuple[float, float]] = {
+    "poker": (63.5, 88.9),
+    "poker-mtg": (63.0, 88.0),
+    "bridge": (57.15, 88.9),
+    "tarot": (70.0, 120.0),
+    "mini": (44.5, 63.5),
+    "mini-41": (41.0, 63.0),
+    "mini-euro": (44.0, 68.0),
+    "euro": (59.0, 92.0),
+    "square": (70.0, 70.0),
+    "square-big": (89.0, 89.0),
+}
