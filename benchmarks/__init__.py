@@ -1,0 +1,1 @@
+"""Benchmarks run by `make bench`: each bench_*.py module has `run() -> None` that prints its figures."""

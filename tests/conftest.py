@@ -1,0 +1,38 @@
+"""Shared fixtures: the repository's project, a throw-away copy of it, and a CLI runner."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from generator.project import Project
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def repo_project() -> Project:
+    """The project in this repository (read-only use)."""
+    return Project(REPO)
+
+
+@pytest.fixture
+def tmp_project(tmp_path: Path) -> Project:
+    """A copy of cards/ and templates/ in a temporary folder, safe to break."""
+    for name in ("cards", "templates"):
+        if (REPO / name).exists():
+            shutil.copytree(REPO / name, tmp_path / name)
+    return Project(tmp_path)
+
+
+def run_pnp(*args: str, project: Project | Path | None = None):
+    """Invoke `pnp` in-process; returns click's Result (exit_code, output)."""
+    from generator import commands  # noqa: F401  registers every command
+    from generator.cli import cli
+
+    root = project.root if isinstance(project, Project) else project
+    argv = (["--project", str(root)] if root else []) + list(args)
+    return CliRunner().invoke(cli, argv, catch_exceptions=False)
