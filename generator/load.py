@@ -285,6 +285,7 @@ def load_game(project: Project, game_id: str) -> Game:
     tables: dict[str, Table] = {}
     boards: dict[str, Board] = {}
     files: dict[str, str] = {project.show(game_file): "game"}
+    unreadable: list[str] = []  # a deck in a broken file must not also be reported as missing
     for path in sorted(game_dir.glob("*.yaml")) + sorted(game_dir.glob("*.yml")):
         if path.name in ("game.yaml", "game.yml"):
             continue
@@ -293,6 +294,7 @@ def load_game(project: Project, game_id: str) -> Game:
             raw = load_yaml(path, shown)
         except InputError as exc:
             problems.extend(exc.problems)
+            unreadable.append(shown)
             continue
         kinds = [k for k in FILE_KINDS if k in raw]
         if len(kinds) != 1:
@@ -320,7 +322,7 @@ def load_game(project: Project, game_id: str) -> Game:
     if config is not None:
         game_shown = project.show(game_file)
         for deck_id in config.decks:
-            if deck_id not in decks:
+            if deck_id not in decks and not unreadable:
                 problems.add(game_shown, raw_game["decks"].line_of(config.decks.index(deck_id)),
                              f"deck '{deck_id}' has no file{did_you_mean(deck_id, decks)}; expected a YAML file in {shown_dir} with `deck: {deck_id}`")
         for deck in decks.values():

@@ -89,7 +89,12 @@ def validate(model: type[BaseModel], raw, shown: str, problems: Problems, base_l
         return model.model_validate(raw)
     except ValidationError as exc:
         seen = set()
-        for err in exc.errors():
+        errors = exc.errors()
+        # A misspelt key shows up twice (unknown 'copiez' and missing 'copies'); report it once.
+        misspelt = {(tuple(e["loc"][:-1]), str(e["loc"][-1])) for e in errors if e["type"] == "extra_forbidden"}
+        errors = [e for e in errors if not (e["type"] == "missing" and any(
+            parent == tuple(e["loc"][:-1]) and did_you_mean(wrong, [str(e["loc"][-1])]) for parent, wrong in misspelt))]
+        for err in errors:
             loc = tuple(err["loc"])
             # pydantic reports each member of a union; keep the first message per location.
             trimmed = tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or p in ("str", "int", "float", "CardSize", "function-after"))))
