@@ -195,3 +195,11 @@ def test_any_garbage_gives_located_problems_never_a_traceback(demo: Project, gar
         check_game(load_game(demo, "demo"))
     except InputError as exc:
         assert exc.problems and all(p.message for p in exc.problems)
+
+
+def test_expand_gives_one_entry_per_copy(demo: Project):
+    from generator.expand import expand_ids, physical_cards
+
+    game = load_game(demo, "demo")
+    assert expand_ids(game.decks["toppings"]) == ["olive"] * 3 + ["onion"] * 2
+    assert {k: len(v) for k, v in physical_cards(game).items()} == {"toppings": 5, "orders": 2}
