@@ -16,7 +16,7 @@ from generator.write import atomic_write, sha256_file
 
 # Modules that contribute outputs: each has `outputs(game, options) -> list[Output]`.
 # A module that is not written yet is simply absent from this list.
-PRODUCERS: list[str] = []
+PRODUCERS: list[str] = ["generator.board_pdf", "generator.booklet_pdf", "generator.sheets"]
 
 
 @dataclass

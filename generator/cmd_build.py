@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -32,7 +33,20 @@ def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, force) ->
     options = BuildOptions(papers=papers, out_dir=out_dir, duplex=duplex, layout=layout,
                            back_offset=tuple(back_offset), force=force)
     names = project.select(games)
-    result = build(project, names, options, progress=lambda o: click.echo(f"  wrote {o.path}"))
+    if sys.stdout.isatty():
+        result = _build_with_bar(project, names, options)
+    else:
+        result = build(project, names, options, progress=lambda o: click.echo(f"  wrote {o.path}"))
     for report in result.games:
         click.echo(f"OK  {report.game}: {report.cards} cards checked")
     click.echo(f"{len(result.written)} files written to {project.show(out_dir or project.build_dir)}")
+
+
+def _build_with_bar(project, names, options):
+    """The build with a progress bar over its outputs (terminal only; the outputs are planned once up front)."""
+    from generator.build import build, gather, plan
+
+    games, _ = gather(project, names)
+    total = len(plan(games, options))
+    with click.progressbar(length=total, label="Building", item_show_func=lambda o: str(o.path) if o else "") as bar:
+        return build(project, names, options, progress=lambda o: bar.update(1, o))

@@ -1,0 +1,25 @@
+"""Rules of "Order Up", the pizza delivery board game (games.md section A): static checks, engine and bots."""
+
+from generator.rules.base import Engine
+from generator.rules.order_up_pizza.bots import greedy_bot, random_bot
+from generator.rules.order_up_pizza.checks import static_checks
+from generator.rules.order_up_pizza.data import OPTIONS, is_game_over
+from generator.rules.order_up_pizza.state import Action, PizzaState, new_state
+
+
+def order_goals(game) -> list[str]:
+    """Ids of the Order Up cards (every order that should get delivered in some games)."""
+    return [card.id for card in game.decks["orders"].cards if not is_game_over(card)]
+
+
+ENGINE = Engine(
+    name="order-up-pizza",
+    new_state=new_state,
+    player_counts=(2, 3, 4),
+    bots={"random": random_bot, "greedy": greedy_bot},
+    options=dict(OPTIONS),
+    turn_cap=20000,
+    goals=order_goals,
+)
+
+__all__ = ["ENGINE", "Action", "PizzaState", "new_state", "static_checks"]

@@ -1,0 +1,47 @@
+"""Rules of Short Order Hero (games.md section C): static composition checks, the engine and its bots."""
+
+from __future__ import annotations
+
+from generator.rules.base import Engine
+from generator.rules.short_order_hero.actions import Action, cook_options, parse_action
+from generator.rules.short_order_hero.bots import BOTS
+from generator.rules.short_order_hero.checks import static_checks
+from generator.rules.short_order_hero.data import Rules, build_rules
+from generator.rules.short_order_hero.state import OPTION_DEFAULTS, SOHState
+
+_RULES: dict[int, tuple[object, Rules]] = {}  # id(game) -> (game, rules): read each loaded game once
+
+
+def rules_for(game) -> Rules:
+    """The engine's view of a loaded game, built once per Game object."""
+    cached = _RULES.get(id(game))
+    if cached is None or cached[0] is not game:
+        if len(_RULES) > 32:
+            _RULES.clear()
+        cached = _RULES[id(game)] = (game, build_rules(game))
+    return cached[1]
+
+
+def new_state(game, players: int, options: dict | None = None) -> SOHState:
+    """A new game waiting for its setup shuffles ('recipe-deck', 'ingredients-deck', then 'first-player')."""
+    if not 2 <= players <= 5:
+        raise ValueError(f"Short Order Hero is for 2-5 players, not {players}")
+    return SOHState(rules_for(game), players, dict(options or {}))
+
+
+def recipe_goals(game) -> list[str]:
+    """Every recipe id, the goals the balance report expects to see cooked."""
+    return [card.id for card in game.decks["recipes"].cards]
+
+
+ENGINE = Engine(
+    name="short-order-hero",
+    new_state=new_state,
+    player_counts=(2, 3, 4, 5),
+    bots=BOTS,
+    options=dict(OPTION_DEFAULTS),
+    turn_cap=5000,
+    goals=recipe_goals,
+)
+
+__all__ = ["ENGINE", "Action", "SOHState", "cook_options", "new_state", "parse_action", "rules_for", "static_checks"]
