@@ -10,6 +10,7 @@ from pathlib import Path
 
 from generator.check import CheckReport, check_game
 from generator.errors import InputError, Problem
+from generator.incremental import BuildState, game_keys
 from generator.load import Game, load_game
 from generator.project import Project
 from generator.write import atomic_write, sha256_file
@@ -108,14 +109,34 @@ def write_manifest(build_dir: Path, games: list[Game], written: list[dict]) -> P
 
 def build(project: Project, names: list[str], options: BuildOptions | None = None,
           progress: Callable[[Output], None] | None = None) -> BuildResult:
-    """Load and check everything, then render each output atomically and write the manifest."""
+    """Load and check everything, then render each output atomically and write the manifest.
+
+    Incremental (generator.incremental): a game whose inputs did not change since the last build is not loaded
+    and its outputs are reported as skipped; in a changed game only outputs with a changed hash are drawn.
+    `options.force` draws everything.
+    """
     options = options or BuildOptions()
     build_dir = Path(options.out_dir or project.build_dir)
-    games, reports = gather(project, names)
+    state = BuildState(build_dir)
+    keys = game_keys(project, names, options)
+    fresh = [] if options.force else [name for name in names if state.game_is_fresh(name, keys[name])]
+    games, reports = gather(project, [name for name in names if name not in fresh])
     outputs = plan(games, options)
-    result = BuildResult(games=reports)
+    result = BuildResult(games=[])
+    by_game = {report.game: report for report in reports}
+    for name in names:  # reports in the order asked for; skipped games show their last check
+        result.games.append(by_game[name] if name in by_game else CheckReport(**state.game_report(name)))
+    for name in fresh:
+        result.skipped += state.game_outputs(name)
+    previous = _manifest_entries(build_dir)
+    carried: list[dict] = []  # manifest entries of skipped outputs of the games being built
     for output in outputs:
         target = build_dir / output.path
+        key = keys[output.game]
+        if not options.force and state.output_is_fresh(output.path, key) and str(output.path) in previous:
+            result.skipped.append(str(output.path))
+            carried.append(previous[str(output.path)])
+            continue
         facts: dict = {}
 
         def produce(tmp: Path, output=output, facts=facts) -> None:
@@ -131,7 +152,21 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
             "game": output.game, "path": str(output.path), "kind": output.kind,
             "bytes": target.stat().st_size, "sha256": sha256_file(target), **facts,
         })
+        state.record_output(output.path, key)
         if progress:
             progress(output)
-    write_manifest(build_dir, games, result.written)
+    write_manifest(build_dir, games, result.written + carried)
+    for report in reports:
+        state.record_game(report.game, keys[report.game],
+                          [o.path for o in outputs if o.game == report.game], report)
+    state.save()
     return result
+
+
+def _manifest_entries(build_dir: Path) -> dict[str, dict]:
+    """The outputs listed in the last manifest, by path (carried over for outputs that are skipped)."""
+    path = build_dir / "manifest.json"
+    try:
+        return {o["path"]: o for o in json.loads(path.read_text(encoding="utf-8")).get("outputs", [])}
+    except (ValueError, OSError, KeyError, TypeError):
+        return {}

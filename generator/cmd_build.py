@@ -37,9 +37,12 @@ def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, force) ->
         result = _build_with_bar(project, names, options)
     else:
         result = build(project, names, options, progress=lambda o: click.echo(f"  wrote {o.path}"))
+    for path in result.skipped:
+        click.echo(f"  skipped {path} (up to date)")
     for report in result.games:
         click.echo(f"OK  {report.game}: {report.cards} cards checked")
-    click.echo(f"{len(result.written)} files written to {project.show(out_dir or project.build_dir)}")
+    skipped = f", {len(result.skipped)} up to date (--force rebuilds them)" if result.skipped else ""
+    click.echo(f"{len(result.written)} files written to {project.show(out_dir or project.build_dir)}{skipped}")
 
 
 def _build_with_bar(project, names, options):

@@ -14,3 +14,8 @@ from generator.cmd_preview import preview_cmd  # noqa: E402
 
 cli.add_command(export_cmd)
 cli.add_command(preview_cmd)
+from generator.cmd_new import new_cmd  # noqa: E402
+from generator.cmd_watch import watch_cmd  # noqa: E402
+
+cli.add_command(new_cmd)
+cli.add_command(watch_cmd)

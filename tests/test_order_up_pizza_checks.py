@@ -160,12 +160,12 @@ def test_player_colour_differs_from_its_restaurant(tmp_project):
 
 
 def test_board_disconnected_space_and_restaurant_off_the_corners(tmp_project):
-    edit(tmp_project, "board.yaml", "streets:\n", "  - {id: lonely, at: [14, 10]}\n  - {id: r2c2, at: [2, 2], kind: restaurant}\nstreets:\n")
+    edit(tmp_project, "board.yaml", "streets:\n", "  - {id: lonely, at: [6, 2]}\n  - {id: r2c2, at: [10, 7], kind: restaurant}\nstreets:\n")
     lonely, extra = line(tmp_project, "board.yaml", "id: lonely"), line(tmp_project, "board.yaml", "id: r2c2")
     found = problems(tmp_project)
     assert f"{DIR}/board.yaml:{lonely}: space 'lonely' is not connected to the roads of 'r0c0'; expected one connected road network" in found
-    assert (f"{DIR}/board.yaml:{extra}: restaurant 'r2c2' at (2, 2) is not at a corner of the city; "
-            "expected one of (0, 0), (0, 10), (10, 0), (10, 10)") in found
+    assert (f"{DIR}/board.yaml:{extra}: restaurant 'r2c2' at (10, 7) is not at a corner of the city; "
+            "expected one of (3, 0), (3, 10), (13, 0), (13, 10)") in found
     assert f"{DIR}/board.yaml:{extra}: restaurant 'r2c2' belongs to no player colour in {DIR}/players.yaml" in found
 
 
