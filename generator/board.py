@@ -6,6 +6,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from generator.geometry import Rect
 from generator.models import BoardFile, BoardSpace, Street, Zone
 from generator.units import MM, to_pt
 
@@ -25,46 +26,6 @@ POKER_MM = (63.5, 88.9)
 def approx_measure(text: str, font: str, size: float) -> float:
     """A font-free width estimate (used by checks and unit tests; the renderer passes real metrics)."""
     return 0.56 * size * len(text)
-
-
-@dataclass(frozen=True)
-class Rect:
-    """An axis-aligned rectangle in points, lower-left origin."""
-
-    x: float
-    y: float
-    w: float
-    h: float
-
-    @property
-    def x2(self) -> float:
-        return self.x + self.w
-
-    @property
-    def y2(self) -> float:
-        return self.y + self.h
-
-    @property
-    def cx(self) -> float:
-        return self.x + self.w / 2
-
-    @property
-    def cy(self) -> float:
-        return self.y + self.h / 2
-
-    def inset(self, d: float) -> Rect:
-        """The rectangle shrunk by d on every side (grown when d < 0)."""
-        return Rect(self.x + d, self.y + d, self.w - 2 * d, self.h - 2 * d)
-
-    def overlaps(self, other: Rect, pad: float = 0.0) -> bool:
-        """True when the two rectangles share area (closer than `pad`)."""
-        return (self.x < other.x2 + pad and other.x < self.x2 + pad
-                and self.y < other.y2 + pad and other.y < self.y2 + pad)
-
-    def contains(self, other: Rect, tol: float = 0.01) -> bool:
-        """True when `other` lies inside this rectangle."""
-        return (other.x >= self.x - tol and other.y >= self.y - tol
-                and other.x2 <= self.x2 + tol and other.y2 <= self.y2 + tol)
 
 
 @dataclass(frozen=True)
@@ -425,84 +386,3 @@ def wrap(text: str, width: float, font: str, size: float, measure: Measure) -> l
                 line = trial
         lines.append(line)
     return lines
-
-
-# --- Tiling over home-printer paper -------------------------------------------------------------------------
-
-PAPERS_PT = {"letter": (612.0, 792.0), "a4": (595.2756, 841.8898)}
-
-
-@dataclass(frozen=True)
-class Tile:
-    """One tile: its place in the grid (0-based) and the part of the board it shows (board points)."""
-
-    row: int
-    col: int
-    region: Rect
-
-    @property
-    def name(self) -> str:
-        return f"row {self.row + 1} col {self.col + 1}"
-
-
-@dataclass(frozen=True)
-class Tiling:
-    """A board cut into overlapping page-sized tiles; every tile's content area is the page minus the margin."""
-
-    page: tuple[float, float]
-    orientation: str
-    margin: float
-    overlap: float
-    rows: int
-    cols: int
-    tiles: tuple[Tile, ...]
-
-    @property
-    def area(self) -> tuple[float, float]:
-        return self.page[0] - 2 * self.margin, self.page[1] - 2 * self.margin
-
-    @property
-    def pages(self) -> int:
-        return self.rows * self.cols
-
-    def offset(self, tile: Tile) -> tuple[float, float]:
-        """Translation from board points to page points for this tile."""
-        return self.margin - tile.region.x, self.margin - tile.region.y
-
-
-def tiles_along(length: float, area: float, overlap: float) -> int:
-    """How many tiles of `area` with `overlap` cover `length`."""
-    if area <= overlap:
-        raise ValueError(f"printable area {area:.1f} pt must exceed the overlap {overlap:.1f} pt")
-    if length <= area + 1e-6:
-        return 1
-    return math.ceil((length - overlap) / (area - overlap) - 1e-9)
-
-
-def plan_tiling(board: tuple[float, float], paper: tuple[float, float], margin: float = 6 * MM,
-                overlap: float = 12 * MM) -> Tiling:
-    """Tile a board over paper at 100 %; picks the orientation with fewest pages (portrait on a tie)."""
-    best: Tiling | None = None
-    short, long_ = sorted(paper)
-    for orientation, page in (("portrait", (short, long_)), ("landscape", (long_, short))):
-        tiling = _tile(board, page, orientation, margin, overlap)
-        if best is None or tiling.pages < best.pages:
-            best = tiling
-    assert best is not None
-    return best
-
-
-def _tile(board: tuple[float, float], page: tuple[float, float], orientation: str, margin: float,
-          overlap: float) -> Tiling:
-    aw, ah = page[0] - 2 * margin, page[1] - 2 * margin
-    cols, rows = tiles_along(board[0], aw, overlap), tiles_along(board[1], ah, overlap)
-    # Centre the board in the covered area so its outer edges are not on the edge of the printable area.
-    extra_w = cols * aw - (cols - 1) * overlap - board[0]
-    extra_h = rows * ah - (rows - 1) * overlap - board[1]
-    tiles = []
-    for r in range(rows):
-        top = board[1] + extra_h / 2 - r * (ah - overlap)
-        for c in range(cols):
-            left = -extra_w / 2 + c * (aw - overlap)
-            tiles.append(Tile(r, c, Rect(left, top - ah, aw, ah)))
-    return Tiling(page, orientation, margin, overlap, rows, cols, tuple(tiles))

@@ -8,10 +8,12 @@ from pathlib import Path
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.board import BODY_FONT, BOLD_FONT, PAPERS_PT, TITLE_FONT, Rect, Tile, Tiling, plan_tiling, wrap
+from generator.board import BODY_FONT, BOLD_FONT, TITLE_FONT, wrap
 from generator.board_render import FRAME, INK, board_plan, draw_board, measure
+from generator.board_tiling import PAPERS_PT, Tile, Tiling, plan_tiling
 from generator.build import BuildOptions, Output
 from generator.fonts import register_fonts
+from generator.geometry import Rect
 from generator.load import Board, Game
 from generator.units import INCH, MM, to_pt
 

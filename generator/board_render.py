@@ -13,7 +13,6 @@ from generator.board import (
     TITLE_FONT,
     BoardPlan,
     Label,
-    Rect,
     SpaceShape,
     card_rect_in,
     luminance,
@@ -22,6 +21,7 @@ from generator.board import (
     wrap,
 )
 from generator.fonts import register_fonts
+from generator.geometry import Rect
 from generator.load import Board, Game
 from generator.models import card_width_height_mm
 from generator.units import MM

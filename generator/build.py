@@ -108,7 +108,8 @@ def write_manifest(build_dir: Path, games: list[Game], written: list[dict]) -> P
 
 
 def build(project: Project, names: list[str], options: BuildOptions | None = None,
-          progress: Callable[[Output], None] | None = None) -> BuildResult:
+          progress: Callable[[Output], None] | None = None,
+          on_start: Callable[[int], None] | None = None) -> BuildResult:
     """Load and check everything, then render each output atomically and write the manifest.
 
     Incremental (generator.incremental): a game whose inputs did not change since the last build is not loaded
@@ -130,13 +131,18 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
         result.skipped += state.game_outputs(name)
     previous = _manifest_entries(build_dir)
     carried: list[dict] = []  # manifest entries of skipped outputs of the games being built
+    todo: list[Output] = []
     for output in outputs:
-        target = build_dir / output.path
-        key = keys[output.game]
-        if not options.force and state.output_is_fresh(output.path, key) and str(output.path) in previous:
+        if not options.force and state.output_is_fresh(output.path, keys[output.game]) and str(output.path) in previous:
             result.skipped.append(str(output.path))
             carried.append(previous[str(output.path)])
-            continue
+        else:
+            todo.append(output)
+    if on_start:
+        on_start(len(todo))
+    for output in todo:
+        target = build_dir / output.path
+        key = keys[output.game]
         facts: dict = {}
 
         def produce(tmp: Path, output=output, facts=facts) -> None:

@@ -46,10 +46,17 @@ def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, force) ->
 
 
 def _build_with_bar(project, names, options):
-    """The build with a progress bar over its outputs (terminal only; the outputs are planned once up front)."""
-    from generator.build import build, gather, plan
+    """The build with a progress bar over the outputs that need drawing (terminal only)."""
+    from generator.build import build
 
-    games, _ = gather(project, names)
-    total = len(plan(games, options))
-    with click.progressbar(length=total, label="Building", item_show_func=lambda o: str(o.path) if o else "") as bar:
-        return build(project, names, options, progress=lambda o: bar.update(1, o))
+    bars = []
+
+    def start(total: int) -> None:
+        bars.append(click.progressbar(length=total, label="Building", item_show_func=lambda o: str(o.path) if o else ""))
+        bars[0].__enter__()
+
+    try:
+        return build(project, names, options, progress=lambda o: bars[0].update(1, o), on_start=start)
+    finally:
+        if bars:
+            bars[0].__exit__(None, None, None)

@@ -22,7 +22,7 @@ def _games(ctx: click.Context, names: tuple[str, ...]):
 
 def _report(project, out_dir: Path | None, game_id: str, written: list[Path], what: str) -> None:
     folders = sorted({project.show(p.parent) for p in written})
-    click.echo(f"OK  {game_id}: {len(written)} {what} files in {', '.join(folders)}")
+    click.echo(f"OK  {game_id}: {len(written)} files ({what}) in {', '.join(folders)}")
 
 
 @click.group("export")

@@ -61,7 +61,7 @@ def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed:
     project = project_of(ctx)
     loaded, reports = gather(project, project.select(games))
     for report in reports:
-        click.echo(f"OK  {report.game}: {report.cards} cards in {report.decks} decks ({report.card_types} card types); "
+        click.echo(f"OK  {report.game}: {report.cards} cards in {report.decks} deck{'s' if report.decks != 1 else ''} ({report.card_types} card types); "
                    f"{len(report.checks)} checks passed")
         for name in report.checks:
             click.echo(f"      - {name}")

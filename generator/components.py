@@ -20,7 +20,7 @@ def component_list(game: Game) -> list[ComponentLine]:
     """Decks (with their card types), boards and other components, with counts from the data."""
     lines: list[ComponentLine] = []
     for deck in game.decks.values():
-        lines.append(ComponentLine(deck.name, deck.copies, f"{len(deck.cards)} card types"))
+        lines.append(ComponentLine(deck.name, deck.copies, f"{len(deck.cards)} card type{'s' if len(deck.cards) != 1 else ''}"))
     for board in game.boards.values():
         lines.append(ComponentLine(board.model.name, 1, f"{len(board.model.spaces)} spaces"))
     for comp in game.config.components:

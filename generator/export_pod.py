@@ -15,7 +15,16 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.cardface import draw_back, draw_front
 from generator.errors import InputError, Problem, did_you_mean, known_list
 from generator.expand import expand_deck
-from generator.export_png import Face, face_images, remove_stale, size_name, trim_pt, with_bleed, write_cards_csv, write_png
+from generator.export_png import (
+    Face,
+    face_images,
+    remove_stale,
+    size_name,
+    trim_pt,
+    with_bleed,
+    write_cards_csv,
+    write_png,
+)
 from generator.fonts import BODY, register_fonts
 from generator.load import Deck, Game
 from generator.units import INCH, UnitError, to_pt

@@ -8,15 +8,9 @@ from itertools import combinations
 
 import pytest
 
-from generator.board import (
-    HOUSE_MIN_PT,
-    PAPERS_PT,
-    Rect,
-    free_cell_blocks,
-    plan_board,
-    plan_tiling,
-    tiles_along,
-)
+from generator.board import HOUSE_MIN_PT, free_cell_blocks, plan_board
+from generator.board_tiling import PAPERS_PT, plan_tiling, tiles_along
+from generator.geometry import Rect
 from generator.models import BoardFile
 from generator.units import MM
 

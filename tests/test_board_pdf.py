@@ -10,9 +10,9 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 from pypdf import PdfReader
 
-from generator.board import PAPERS_PT, plan_tiling
 from generator.board_pdf import BLEED, PRINTER_MARGIN, outputs, render_full, render_tiled
 from generator.board_render import board_plan
+from generator.board_tiling import PAPERS_PT, plan_tiling
 from generator.build import PRODUCERS, BuildOptions, build
 from generator.check import check_game
 from generator.errors import InputError

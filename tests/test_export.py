@@ -121,7 +121,7 @@ def test_tts_sheets_hidden_cell_and_saved_object(trading, tmp_path):
     objects = save["ObjectStates"]
     assert len(objects) == len(trading.decks)
     for obj, deck in zip(objects, trading.decks.values(), strict=True):
-        (key, custom), = obj["CustomDeck"].items() if obj["Name"] == "DeckCustom" else obj["CustomDeck"].items()
+        (key, custom), = obj["CustomDeck"].items()  # one sheet per deck here
         sheet_path = folder / f"{deck.id}-sheet-1.png"
         assert custom["FaceURL"] == sheet_path.resolve().as_uri()
         assert custom["BackURL"] == (folder / f"{deck.id}-back.png").resolve().as_uri()
@@ -134,7 +134,7 @@ def test_tts_sheets_hidden_cell_and_saved_object(trading, tmp_path):
             hidden = sheet.crop((sheet.width - cell_w, sheet.height - cell_h, sheet.width, sheet.height))
             with Image.open(folder / f"{deck.id}-back.png") as back:
                 assert back.size == (cell_w, cell_h)
-                assert list(hidden.getdata()) == list(back.convert("RGB").getdata())  # back in the hidden cell
+                assert hidden.tobytes() == back.convert("RGB").tobytes()  # back in the hidden cell
         if deck.copies == 1:
             assert obj["Name"] == "Card"
             continue
@@ -166,3 +166,11 @@ def test_tts_splits_decks_over_69_card_types(trading):
     assert sorted(obj["CustomDeck"]) == ["3", "4"]
     assert obj["DeckIDs"][:3] == [300, 301, 301] and obj["DeckIDs"][-1] == 405
     assert len(obj["DeckIDs"]) == sum(c.copies for c in cards)
+
+
+def test_tts_single_card_deck_is_a_card_object(trading):
+    deck = trading.decks["rules"]
+    single = dataclasses.replace(deck, cards=[dataclasses.replace(deck.cards[0], copies=1)])
+    obj = deck_object(trading, single, plan_sheets(trading, single), ["face"], "back", first_key=2)
+    assert obj["Name"] == "Card" and obj["CardID"] == 200
+    assert obj["CustomDeck"]["2"]["NumWidth"] == 2 and obj["CustomDeck"]["2"]["NumHeight"] == 1

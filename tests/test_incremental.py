@@ -1,0 +1,68 @@
+"""Incremental builds: a no-change build renders nothing, a changed game rebuilds alone, --force rebuilds all."""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import run_pnp
+
+
+def _stamps(build_dir, game):
+    return {p.name: p.stat().st_mtime_ns for p in (build_dir / game).glob("*.pdf")}
+
+
+def _two_games(project):
+    assert run_pnp("new", "demo", project=project).exit_code == 0
+    assert run_pnp("new", "other", project=project).exit_code == 0
+    first = run_pnp("build", "demo", "other", "--paper", "a4", project=project)
+    assert first.exit_code == 0, first.output
+    assert "6 files written" in first.output
+    return project.build_dir
+
+
+def test_no_change_build_renders_nothing(tmp_project):
+    build_dir = _two_games(tmp_project)
+    manifest = json.loads((build_dir / "manifest.json").read_text())
+    before = {game: _stamps(build_dir, game) for game in ("demo", "other")}
+    again = run_pnp("build", "demo", "other", "--paper", "a4", project=tmp_project)
+    assert again.exit_code == 0, again.output
+    assert "0 files written" in again.output and "6 up to date" in again.output
+    assert "wrote" not in again.output
+    for path in ("demo/cards-a4.pdf", "demo/rules.pdf", "other/rules-booklet-a4.pdf"):
+        assert f"skipped {path} (up to date)" in again.output
+    assert {game: _stamps(build_dir, game) for game in ("demo", "other")} == before
+    assert json.loads((build_dir / "manifest.json").read_text()) == manifest  # skipped entries carried over
+
+
+def test_changed_game_rebuilds_alone_and_force_rebuilds_all(tmp_project):
+    build_dir = _two_games(tmp_project)
+    before = {game: _stamps(build_dir, game) for game in ("demo", "other")}
+    deck = tmp_project.cards_dir / "demo" / "actions.yaml"
+    deck.write_text(deck.read_text().replace("name: Draw Two", "name: Draw Three"))
+    changed = run_pnp("build", "demo", "other", "--paper", "a4", project=tmp_project)
+    assert changed.exit_code == 0, changed.output
+    assert "3 files written" in changed.output and "3 up to date" in changed.output
+    assert "wrote demo/cards-a4.pdf" in changed.output and "skipped other/cards-a4.pdf" in changed.output
+    after = {game: _stamps(build_dir, game) for game in ("demo", "other")}
+    assert after["other"] == before["other"]
+    assert all(after["demo"][name] > before["demo"][name] for name in before["demo"])
+    manifest = json.loads((build_dir / "manifest.json").read_text())
+    assert sorted(o["path"] for o in manifest["outputs"]) == sorted(
+        f"{g}/{n}" for g in ("demo", "other") for n in ("cards-a4.pdf", "rules.pdf", "rules-booklet-a4.pdf"))
+
+    forced = run_pnp("build", "demo", "other", "--paper", "a4", "--force", project=tmp_project)
+    assert forced.exit_code == 0 and "6 files written" in forced.output and "skipped" not in forced.output
+
+
+def test_a_deleted_output_or_new_paper_is_rebuilt(tmp_project):
+    build_dir = _two_games(tmp_project)
+    (build_dir / "other" / "rules.pdf").unlink()
+    rebuilt = run_pnp("build", "demo", "other", "--paper", "a4", project=tmp_project)
+    assert "wrote other/rules.pdf" in rebuilt.output and "skipped other/cards-a4.pdf" in rebuilt.output
+    assert "1 files written" in rebuilt.output
+    letter = run_pnp("build", "other", "--paper", "letter", project=tmp_project)
+    assert "wrote other/cards-letter.pdf" in letter.output and "skipped other/rules.pdf" in letter.output
+    template = tmp_project.templates_dir / "rules" / "demo.md.j2"
+    template.write_text(template.read_text() + "\nOne more rule.\n")  # templates/ is an input of every game
+    changed = run_pnp("build", "demo", "other", "--paper", "a4", project=tmp_project)
+    assert "wrote demo/rules.pdf" in changed.output and "wrote other/rules.pdf" in changed.output

@@ -1,0 +1,49 @@
+"""`pnp new NAME`: a scaffolded game builds and validates out of the box; names are checked; nothing is overwritten."""
+
+from __future__ import annotations
+
+from pypdf import PdfReader
+
+from tests.conftest import run_pnp
+
+
+def test_new_game_builds_and_validates(tmp_project):
+    result = run_pnp("new", "demo", project=tmp_project)
+    assert result.exit_code == 0, result.output
+    game_dir = tmp_project.cards_dir / "demo"
+    assert {p.relative_to(game_dir).as_posix() for p in game_dir.rglob("*") if p.is_file()} == {
+        "game.yaml", "actions.yaml", "layouts/actions.yaml", "layouts/actions-back.yaml"}
+    assert (tmp_project.templates_dir / "rules" / "demo.md.j2").is_file()
+    assert "code: DEM" in (game_dir / "game.yaml").read_text()
+
+    validated = run_pnp("validate", "demo", project=tmp_project)
+    assert validated.exit_code == 0, validated.output
+    assert "OK  demo: 10 cards in 1 deck (4 card types)" in validated.output
+
+    built = run_pnp("build", "demo", "--paper", "a4", project=tmp_project)
+    assert built.exit_code == 0, built.output
+    cards = PdfReader(tmp_project.build_dir / "demo" / "cards-a4.pdf")
+    text = "\n".join(page.extract_text() for page in cards.pages)
+    assert "DEM-ACT-01" in text and "Draw Two" in text
+    assert (tmp_project.build_dir / "demo" / "rules.pdf").is_file()
+
+
+def test_new_refuses_an_existing_game_and_bad_names(tmp_project):
+    game_yaml = tmp_project.cards_dir / "order-up-trading" / "game.yaml"
+    before = game_yaml.read_bytes()
+    result = run_pnp("new", "order-up-trading", project=tmp_project)
+    assert result.exit_code == 1 and "already exists" in result.output
+    assert game_yaml.read_bytes() == before
+    for bad in ("Demo", "_demo", "my game", "../escape"):
+        result = run_pnp("new", bad, project=tmp_project)
+        assert result.exit_code == 1 and "not a valid game id" in result.output, bad
+    assert not (tmp_project.root / "escape").exists()
+
+
+def test_new_game_takes_title_and_code(tmp_project):
+    result = run_pnp("new", "space-race", "--title", "Space Race!", "--code", "SPR", project=tmp_project)
+    assert result.exit_code == 0, result.output
+    text = (tmp_project.cards_dir / "space-race" / "game.yaml").read_text()
+    assert "title: Space Race!" in text and "code: SPR" in text
+    bad = run_pnp("new", "other", "--code", "x", project=tmp_project)
+    assert bad.exit_code == 1 and "card code 'x' is not valid" in bad.output
