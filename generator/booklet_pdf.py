@@ -356,12 +356,32 @@ def _overlay(sheet: tuple[float, float], sides: int, path: Path) -> None:
     canv.save()
 
 
+def _page_form(writer, page):
+    """A reading page as a Form XObject in `writer`: its content bytes are copied, never parsed (fast)."""
+    from pypdf.generic import ArrayObject, DecodedStreamObject, FloatObject, NameObject
+
+    form = DecodedStreamObject()
+    contents = page.get_contents()
+    form.set_data(contents.get_data() if contents is not None else b"")
+    form.update({
+        NameObject("/Type"): NameObject("/XObject"),
+        NameObject("/Subtype"): NameObject("/Form"),
+        NameObject("/BBox"): ArrayObject([FloatObject(float(v)) for v in page.mediabox]),
+        NameObject("/Resources"): page["/Resources"].get_object().clone(writer),
+    })
+    return writer._add_object(form.flate_encode())
+
+
 def impose(reading_pdf: Path, paper: str, path: Path) -> int:
-    """Write the saddle-stitch booklet of a reading PDF on landscape `paper`; returns the number of sheet sides."""
+    """Write the saddle-stitch booklet of a reading PDF on landscape `paper`; returns the number of sheet sides.
+
+    Each reading page becomes a Form XObject placed (scaled) on its half of the sheet; links are dropped,
+    since a booklet is for paper.
+    """
     import tempfile
 
-    from pypdf import PdfReader, PdfWriter, Transformation
-    from pypdf.generic import NameObject
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
 
     reader = PdfReader(str(reading_pdf))
     sheet = PAPERS[paper]
@@ -371,19 +391,25 @@ def impose(reading_pdf: Path, paper: str, path: Path) -> int:
         _overlay(sheet, len(sides), overlay_path)
         overlay = PdfReader(str(overlay_path))
         writer = PdfWriter()
-        for page in reader.pages:  # links point into the reading PDF; a booklet is for paper
-            if "/Annots" in page:
-                del page[NameObject("/Annots")]
+        forms: dict[int, object] = {}
         for index, side in enumerate(sides):
             target = writer.add_blank_page(width=sheet[0], height=sheet[1])
+            xobjects, ops = DictionaryObject(), []
             for cell, number in zip(halves(*sheet), (side.left, side.right), strict=True):
                 if number is None:
                     continue
                 source = reader.pages[number - 1]
+                if number not in forms:
+                    forms[number] = _page_form(writer, source)
                 box = source.mediabox
                 place = fit(float(box.width), float(box.height), *cell)
-                target.merge_transformed_page(
-                    source, Transformation().scale(place.scale, place.scale).translate(place.x, place.y))
+                name = f"/Pg{number}"
+                xobjects[NameObject(name)] = forms[number]
+                ops.append(f"q {place.scale:.6f} 0 0 {place.scale:.6f} {place.x:.4f} {place.y:.4f} cm {name} Do Q")
+            content = DecodedStreamObject()
+            content.set_data(("\n".join(ops) + "\n").encode("ascii"))
+            target[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
+            target[NameObject("/Contents")] = writer._add_object(content)
             target.merge_page(overlay.pages[index])
             target.compress_content_streams()
         writer.add_metadata({"/Title": f"{reader.metadata.title or 'Rules'} (booklet, {paper})", "/Producer": "pnp"})
