@@ -17,6 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from reportlab.lib.colors import HexColor
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
@@ -43,6 +44,8 @@ class IconSource:
     def __init__(self, game: Game):
         self.extra = (game.dir / "icons",)
         self.names = set(icons.icon_names(self.extra))
+        self._paths: dict[str, Path] = {}            # name -> SVG file, looked up once
+        self._inline: dict[tuple[str, float], str] = {}  # (name, size) -> markup, built once
 
     def exists(self, name: str) -> bool:
         """True when an icon of this name can be drawn."""
@@ -54,13 +57,19 @@ class IconSource:
 
     def draw(self, canvas: Canvas, name: str, x: float, y: float, w: float, h: float) -> None:
         """Draw icon `name` centred in the box (x, y, w, h)."""
-        icons.draw_icon(canvas, name, x, y, w, h, extra_dirs=self.extra)
+        path = self._paths.get(name)
+        if path is None:
+            path = self._paths[name] = icons.icon_path(name, self.extra)
+        icons.draw_icon(canvas, path, x, y, w, h)
 
     def inline_markup(self, name: str, size: float | None = None) -> str | None:
         """Paragraph markup of icon `name` in running text (sized to the text unless `size`), None if unknown."""
         if name not in self.names:
             return None
-        markup = icons.inline_icon_image(name, size or float(ICON_SIZE_TOKEN), extra_dirs=self.extra)
+        key = (name, size or float(ICON_SIZE_TOKEN))
+        markup = self._inline.get(key)
+        if markup is None:
+            markup = self._inline[key] = icons.inline_icon_image(name, key[1], extra_dirs=self.extra)
         return markup
 
 
@@ -356,6 +365,19 @@ class CardRenderer:
         canvas.translate(x, y)
         canvas.doForm(name)
         canvas.restoreState()
+
+
+    @staticmethod
+    def placement(x: float, y: float, clip: tuple[float, float, float, float]) -> str:
+        """The PDF operators that `place` writes before a face (save, clip, move), formatted once per slot."""
+        return f"q\n{fp_str(*clip)} re W n\n1 0 0 1 {fp_str(x, y)} cm"
+
+    def place_prepared(self, canvas: Canvas, deck: Deck, card: Card | None, prefix: str) -> None:
+        """`place` with operators from `placement`: the card sheets place thousands of faces in the same slots,
+        so the numbers are formatted once per slot instead of once per copy (same PDF operators as `place`)."""
+        name = self.ensure_form(canvas, deck, card)
+        canvas._code.append(f"{prefix}\n/{canvas._doc.getXObjectName(name)} Do\nQ")  # noqa: SLF001
+        canvas._formsinuse.append(name)  # noqa: SLF001 - what doForm records so the page lists the form
 
 
 _RENDERERS: dict[int, tuple[weakref.ref, CardRenderer]] = {}

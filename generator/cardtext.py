@@ -23,6 +23,11 @@ SHRINK_STEP = 0.25  # points per shrink step: fine enough that text never looks 
 _BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", re.S)
 _ITALIC = re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])", re.S)
 _ICON = re.compile(r":([a-z0-9][a-z0-9_-]*):")
+_TAG = re.compile(r"(<[^>]*>)")
+# A hyphen before a number that starts a word is a minus sign ("-2", "(-5)"), but not inside a code ("OUP-TOP-01");
+# a hyphen between two bare numbers is a range ("1-2"). Both fonts have U+2212 and U+2013.
+_MINUS = re.compile(r"(?<![\w.\-])-(?=\d)")
+_RANGE = re.compile(r"(?<![\w\-])(\d+)-(\d+)(?![\w\-])")
 
 
 class TextOverflow(Exception):
@@ -80,9 +85,20 @@ class Templates:
         return Markup(self.render(source, context)).unescape().strip()
 
 
+def typeset(markup: str) -> str:
+    """Real minus signs and en-dash ranges in the text parts of markup (tags and entities are left alone)."""
+    if "-" not in markup:
+        return markup
+    parts = _TAG.split(markup)
+    for index in range(0, len(parts), 2):  # even parts are text, odd ones tags
+        if "-" in parts[index]:
+            parts[index] = _RANGE.sub("\\1\u2013\\2", _MINUS.sub("\u2212", parts[index]))
+    return "".join(parts)
+
+
 def rich_markup(text: str, icon_markup: Callable[[str], str | None], size: float = 0) -> str:
-    """Rendered template text to Paragraph markup: **bold**, *italic*, :icon: and line breaks."""
-    text = text.strip()
+    """Rendered template text to Paragraph markup: **bold**, *italic*, :icon:, line breaks, minus signs."""
+    text = typeset(text.strip())
     text = _BOLD.sub(r"<b>\1</b>", text)
     text = _ITALIC.sub(r"<i>\1</i>", text)
 

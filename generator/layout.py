@@ -365,6 +365,36 @@ def make_sheet(paper: str, card_w: float, card_h: float, bleed: float, layout: s
     return duplex_sheet(paper, card_w, card_h, bleed, duplex, back_offset)
 
 
+CHECK_INSET = mm(25)  # calibration targets sit this far in from both edges of a corner
+
+
+@dataclass(frozen=True)
+class Target:
+    """A registration target of the print check: its centre on the front page and on the back page."""
+
+    name: str
+    front: tuple[float, float]
+    back: tuple[float, float]
+
+
+def calibration_targets(paper: str, duplex: str = "long",
+                        back_offset: tuple[float, float] = (0.0, 0.0)) -> list[Target]:
+    """Four corner targets of the portrait print-check page, and where the back of each lands.
+
+    The back position is mirrored as the card backs are (`none` and fold sheets are checked as `long`) and
+    shifted by `back_offset`, so a reading on the back's rulers is what is still left to correct.
+    """
+    pw, ph = _oriented(paper, False)
+    axis = _mirror_axis("short" if duplex == "short" else "long", False)
+    dx, dy = back_offset
+    targets = []
+    for name, x, y in (("A", CHECK_INSET, ph - CHECK_INSET), ("B", pw - CHECK_INSET, ph - CHECK_INSET),
+                       ("C", CHECK_INSET, CHECK_INSET), ("D", pw - CHECK_INSET, CHECK_INSET)):
+        bx, by = (pw - x, y) if axis == "x" else (x, ph - y)
+        targets.append(Target(name, (x, y), (bx + dx, by + dy)))
+    return targets
+
+
 def plan_pages(count: int, sheet: Sheet) -> Iterator[PagePlan]:
     """The pages of a deck of `count` physical cards, in print order (lazily, one page at a time)."""
     per = sheet.per_page

@@ -6,7 +6,16 @@ from itertools import pairwise
 
 import pytest
 
-from generator.layout import INK, PAPERS, LayoutError, Rect, make_sheet, place_labels, plan_pages
+from generator.layout import (
+    INK,
+    PAPERS,
+    LayoutError,
+    Rect,
+    calibration_targets,
+    make_sheet,
+    place_labels,
+    plan_pages,
+)
 from generator.units import mm
 
 POKER = (mm(63.5), mm(88.9))
@@ -168,3 +177,20 @@ def test_labels_fit_in_the_margins_clear_of_marks_and_cards(paper, size):
         assert p.box.inside(_safe_page(sheet))
         assert not any(p.box.overlaps(o) for o in obstacles)
     assert not any(a.box.overlaps(b.box) for i, a in enumerate(placed) for b in placed[i + 1:])
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_print_check_targets_are_mirrored_like_the_backs(paper):
+    pw, ph = sorted(PAPERS[paper])
+    long = {t.name: t for t in calibration_targets(paper, "long")}
+    assert long["A"].front[0] < pw / 2 < long["B"].front[0] and long["A"].front[1] > ph / 2 > long["C"].front[1]
+    for target in long.values():
+        assert target.back == pytest.approx((pw - target.front[0], target.front[1]))  # columns mirrored
+        x, y = target.front
+        assert INK + mm(10) < x < pw - INK - mm(10) and INK + mm(10) < y < ph - INK - mm(10)  # grid and labels fit
+    for target in calibration_targets(paper, "short", (2.0, -1.0)):
+        assert target.back == pytest.approx((target.front[0] + 2.0, ph - target.front[1] - 1.0))  # rows, shifted
+    # the card backs of a portrait sheet move the same way
+    sheet = make_sheet(paper, *POKER, BLEED, duplex="short", back_offset=(2.0, -1.0))
+    front, back = sheet.fronts[0].trim, sheet.backs[0].trim
+    assert back.x == pytest.approx(front.x + 2.0) and back.y == pytest.approx(ph - front.y - front.h - 1.0)

@@ -19,8 +19,10 @@ from generator.layout import PAPERS
 from generator.load import load_game
 from generator.project import Project
 from generator.sheets import outputs
+from generator.units import mm
 
 REPO = Path(__file__).resolve().parents[1]
+CHECK = 2  # pages of the print check before the first card sheet
 REAL_GAMES = [g for g in ("order-up-pizza", "order-up-trading", "short-order-hero")
               if (REPO / "cards" / g / "layouts").is_dir()]
 
@@ -87,8 +89,9 @@ def check_sheets(game, path: Path, facts: dict, paper: str, per_page: dict[str, 
         box = sorted([float(page.mediabox.width), float(page.mediabox.height)])
         assert box == pytest.approx([width, height], abs=0.01)
     pages = codes_per_page(path, game.config.code)
-    expected_pages = 0
-    start = 0
+    assert pages[:CHECK] == [[], []]  # the print check comes first and shows no card
+    expected_pages = CHECK
+    start = CHECK
     for deck in game.decks.values():
         sheets = math.ceil(deck.copies / per_page[deck.id])
         assert facts["decks"][deck.id] == {"fronts": sheets, "backs": sheets}
@@ -101,7 +104,9 @@ def check_sheets(game, path: Path, facts: dict, paper: str, per_page: dict[str, 
         expected_pages += 2 * sheets
     assert facts["pages"] == expected_pages == len(reader.pages)
     outline = [item.title for item in reader.outline]
-    assert outline == [f"{deck.name} ({deck.copies} cards)" for deck in game.decks.values()]
+    assert outline[0].startswith("Print check")
+    assert outline[1:] == [f"{deck.name} ({deck.copies} cards)" for deck in game.decks.values()]
+    assert reader.page_labels[:3] == ["Print check", "Print check back", "1"]
 
 
 def check_fonts(path: Path) -> None:
@@ -137,17 +142,17 @@ def test_synthetic_game_sheets(demo, tmp_path):
         path, facts = built[paper]
         check_sheets(demo, path, facts, paper, {"things": 9, "minis": 18})
         check_fonts(path)
-    mini_page = PdfReader(built["letter"][0]).pages[4]  # minis start after 2 + 2 pages of things
+    mini_page = PdfReader(built["letter"][0]).pages[CHECK + 4]  # minis start after 2 + 2 pages of things
     assert float(mini_page.mediabox.width) > float(mini_page.mediabox.height)  # 18-up mini is landscape
 
 
 def test_each_face_is_one_form_placed_per_copy(demo, tmp_path):
     path, _ = render(demo, tmp_path, papers=("letter",))["letter"]
     reader = PdfReader(path)
-    first = reader.pages[0]
+    first = reader.pages[CHECK]
     forms = [name for name, x in first["/Resources"]["/XObject"].items() if x.get_object()["/Subtype"] == "/Form"]
     content = first.get_contents().get_data().decode("latin-1")
-    uses = re.findall(r"/(\S+) Do", content)
+    uses = [name for name in re.findall(r"/(\S+) Do", content) if "card_" in name]  # not the marks and labels
     assert len(uses) == 9 and len(set(uses)) == 2  # 7 alpha + 2 beta placements of two forms
     assert set(uses) <= set(name.lstrip("/") for name in forms)
 
@@ -162,12 +167,12 @@ def test_two_builds_are_byte_identical(demo, tmp_path):
 def test_other_duplex_modes_and_fold(demo, tmp_path, duplex):
     path, facts = render(demo, tmp_path, papers=("letter",), duplex=duplex)["letter"]
     assert facts["decks"]["things"] == {"fronts": 2, "backs": 2}
-    pages = codes_per_page(path, "DEM")
+    pages = codes_per_page(path, "DEM")[CHECK:]
     if duplex == "none":
         assert [bool(p) for p in pages[:4]] == [True, True, False, False]
     path, facts = render(demo, tmp_path / "fold", papers=("letter",), layout="fold")["letter"]
     assert facts["decks"]["things"] == {"fronts": 3, "backs": 3}  # 11 cards, 4 per folded sheet
-    assert sorted(c for p in codes_per_page(path, "DEM")[:3] for c in p) == sorted(
+    assert sorted(c for p in codes_per_page(path, "DEM")[CHECK:CHECK + 3] for c in p) == sorted(
         c.code for c in expand_deck(demo.decks["things"]))
 
 
@@ -188,3 +193,41 @@ def test_real_games_print_every_card(repo_project: Project, tmp_path, game_id):
     path, facts = render(game, tmp_path, papers=("letter",))["letter"]
     check_sheets(game, path, facts, "letter", {deck: 9 for deck in game.decks})
     check_fonts(path)
+
+
+def _squares(page) -> list[tuple[float, float]]:
+    """(width, height) of every rectangle drawn with the `re` operator on a page."""
+    content = page.get_contents().get_data().decode("latin-1")
+    return [(float(w), float(h)) for w, h in re.findall(r"[-\d.]+ [-\d.]+ ([-\d.]+) ([-\d.]+) re\b", content)]
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_print_check_opens_the_sheets(demo, tmp_path, paper):
+    path, _ = render(demo, tmp_path, papers=(paper,), duplex="short", back_offset=(1.5, -2.0))[paper]
+    reader = PdfReader(path)
+    front, back = reader.pages[0], reader.pages[1]
+    assert sorted([float(front.mediabox.width), float(front.mediabox.height)]) == pytest.approx(sorted(PAPERS[paper]))
+    assert float(front.mediabox.width) < float(front.mediabox.height)  # portrait
+    sizes = _squares(front)
+    assert (pytest.approx(72.0), pytest.approx(72.0)) in sizes  # 1 in
+    assert (pytest.approx(mm(25)), pytest.approx(mm(25))) in sizes
+    text = " ".join(pypdfium2.PdfDocument(str(path))[0].get_textpage().get_text_range().split())
+    for words in ("Print at 100% / Actual size, not Fit to page", "1 in square", "25 mm square",
+                  "--duplex short", "flip on the short edge", "--duplex none", "--back-offset 1.5 -2"):
+        assert words in text, words
+    back_text = pypdfium2.PdfDocument(str(path))[1].get_textpage().get_text_range()
+    assert "back" in back_text and all(name in back_text for name in "ABCD")
+    assert back.get_contents() is not None
+
+
+@pytest.mark.parametrize("options", [{}, {"layout": "fold"}, {"duplex": "none"}])
+def test_no_ink_within_6mm_of_the_paper_edge(demo, tmp_path, options):
+    path, _ = render(demo, tmp_path, papers=("letter",), **options)["letter"]
+    pdf = pypdfium2.PdfDocument(str(path))
+    scale = 2.0
+    edge = math.floor(mm(6) * scale) - 1  # one pixel of anti-aliasing
+    for index in range(len(pdf)):
+        image = pdf[index].render(scale=scale).to_pil().convert("L")
+        w, h = image.size
+        for box in ((0, 0, w, edge), (0, h - edge, w, h), (0, 0, edge, h), (w - edge, 0, w, h)):
+            assert image.crop(box).getextrema()[0] == 255, f"page {index + 1}: ink within 6 mm of the edge"
