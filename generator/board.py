@@ -162,7 +162,7 @@ def plan_board(model: BoardFile, measure: Measure = approx_measure,
         fill, pattern = _space_fill(space, own, plan.street_patterns)
         plan.spaces[space.id] = SpaceShape(space, square, fill, [s.id for s in own], pattern, houses.get(space.id, ""))
 
-    neighbours = _neighbours(model)
+    neighbours = model.road_graph()
     for a in sorted(neighbours):
         for b in neighbours[a]:
             if a < b and a in plan.spaces and b in plan.spaces:
@@ -225,23 +225,6 @@ def _space_fill(space: BoardSpace, own: list[Street], patterns: dict[str, str]) 
     if space.kind == "junction" or own:
         return "#9a9a9a", "plain"
     return "#d9d4c5", "plain"
-
-
-def _neighbours(model: BoardFile) -> dict[str, list[str]]:
-    # The same graph as generator.load.Board.neighbours(), computed from the model alone.
-    graph: dict[str, set[str]] = {s.id: set() for s in model.spaces}
-    if model.connect_adjacent:
-        at = {(round(s.at[0]), round(s.at[1])): s.id for s in model.spaces}
-        for (col, row), sid in at.items():
-            for other in ((col + 1, row), (col, row + 1)):
-                if other in at:
-                    graph[sid].add(at[other])
-                    graph[at[other]].add(sid)
-    for a, b in model.edges:
-        if a in graph and b in graph:
-            graph[a].add(b)
-            graph[b].add(a)
-    return {sid: sorted(adj) for sid, adj in graph.items()}
 
 
 def _free(rect: Rect, allowed: Rect, obstacles: list[Rect], labels: list[Label], pad: float = 1.5) -> bool:

@@ -8,7 +8,7 @@ from pathlib import Path
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.board import BODY_FONT, BOLD_FONT, TITLE_FONT, wrap
+from generator.board import BODY_FONT, BOLD_FONT, TITLE_FONT, BoardPlan, wrap
 from generator.board_render import FRAME, INK, board_plan, draw_board, measure
 from generator.board_tiling import PAPERS_PT, Tile, Tiling, plan_tiling
 from generator.build import BuildOptions, Output
@@ -47,13 +47,11 @@ def _canvas(path: Path, size: tuple[float, float], title: str) -> Canvas:
     return canvas
 
 
-def _define_form(canvas: Canvas, game: Game, board: Board, bleed: float) -> tuple[float, float]:
-    """Draw the board once as a Form XObject (origin = trim lower-left); returns the trim size."""
-    plan = board_plan(game, board)
+def _define_form(canvas: Canvas, game: Game, board: Board, plan: BoardPlan, bleed: float) -> None:
+    """Draw the board once as a Form XObject (origin = trim lower-left)."""
     canvas.beginForm(FORM, -bleed, -bleed, plan.width + bleed, plan.height + bleed)
     draw_board(canvas, game, board, 0, 0, bleed=bleed, plan=plan)
     canvas.endForm()
-    return plan.width, plan.height
 
 
 def render_full(game: Game, board: Board, path: Path) -> dict:
@@ -64,7 +62,7 @@ def render_full(game: Game, board: Board, path: Path) -> dict:
     canvas = _canvas(path, page, f"{game.title} \u2013 {board.model.name}")
     canvas.setTrimBox((BLEED, BLEED, BLEED + w, BLEED + h))
     canvas.setBleedBox((0, 0, page[0], page[1]))
-    _define_form(canvas, game, board, BLEED)
+    _define_form(canvas, game, board, plan, BLEED)
     canvas.saveState()
     canvas.translate(BLEED, BLEED)
     canvas.doForm(FORM)
@@ -82,7 +80,7 @@ def render_tiled(game: Game, board: Board, paper: str, overlap: float, path: Pat
     plan = board_plan(game, board)
     tiling = plan_tiling((plan.width, plan.height), PAPERS_PT[paper], PRINTER_MARGIN, overlap)
     canvas = _canvas(path, tiling.page, f"{game.title} \u2013 {board.model.name} ({paper}, tiled)")
-    _define_form(canvas, game, board, BLEED)
+    _define_form(canvas, game, board, plan, BLEED)
     _assembly_page(canvas, game, board, tiling, paper, (plan.width, plan.height))
     canvas.showPage()
     for tile in tiling.tiles:

@@ -14,7 +14,8 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
 from generator.fonts import BODY, BODY_BOLD, TITLE
-from generator.layout import PAPER_NAMES, PAPERS, Target, calibration_targets
+from generator.geometry import PAPERS_PT
+from generator.layout import PAPER_NAMES, Target, calibration_targets
 from generator.units import INCH, mm
 
 INK_COLOR = HexColor("#222222")
@@ -97,7 +98,7 @@ def _grid(canvas: Canvas, x: float, y: float, name: str) -> None:
 def draw_check(canvas: Canvas, title: str, paper: str, layout: str, duplex: str,
                back_offset: tuple[float, float]) -> None:
     """Draw the two print-check pages (front and its back) and end both pages."""
-    pw, ph = sorted(PAPERS[paper])  # portrait
+    pw, ph = sorted(PAPERS_PT[paper])  # portrait
     # --back-offset is in mm; the card backs are shifted by it only in the duplex long/short layouts
     shifted = layout == "duplex" and duplex != "none"
     offset = (mm(back_offset[0]), mm(back_offset[1])) if shifted else (0.0, 0.0)

@@ -21,10 +21,10 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from generator import cardtext, icons
+from generator import cardimage, cardtext, icons
 from generator.cardlayout import Box, Layout, LayoutLoader, layout_dirs
 from generator.cardtext import GameView, TemplateProblem, Templates, TextOverflow, TextStyle, fit_text
-from generator.errors import InputError, Problem, Problems, did_you_mean, known_list
+from generator.errors import InputError, Problem, Problems
 from generator.fonts import BODY, register_fonts
 from generator.load import Card, Deck, Game
 from generator.units import mm, to_pt
@@ -32,50 +32,6 @@ from generator.units import mm, to_pt
 DEFAULTS = {"font": "body", "size": "9pt", "min_size": "7pt", "leading": 1.15, "align": "left",
             "valign": "top", "color": "#222222"}
 EDGE_TOL = 0.01
-
-
-ICON_SIZE_TOKEN = "987.654"  # stands for the inline icon size until the paragraph's font size is known
-INLINE_ICON_SCALE = 1.3      # inline icons are this many times the font size
-
-
-class IconSource:
-    """Icons for cards from generator.icons: the project library plus the game's own icons/ folder."""
-
-    def __init__(self, game: Game):
-        self.extra = (game.dir / "icons",)
-        self.names = set(icons.icon_names(self.extra))
-        self._paths: dict[str, Path] = {}            # name -> SVG file, looked up once
-        self._inline: dict[tuple[str, float], str] = {}  # (name, size) -> markup, built once
-
-    def exists(self, name: str) -> bool:
-        """True when an icon of this name can be drawn."""
-        return name in self.names
-
-    def known_text(self, name: str) -> str:
-        """A short list of icon names for an error message."""
-        return known_list(self.names) + did_you_mean(name, self.names)
-
-    def draw(self, canvas: Canvas, name: str, x: float, y: float, w: float, h: float) -> None:
-        """Draw icon `name` centred in the box (x, y, w, h)."""
-        path = self._paths.get(name)
-        if path is None:
-            path = self._paths[name] = icons.icon_path(name, self.extra)
-        icons.draw_icon(canvas, path, x, y, w, h)
-
-    def inline_markup(self, name: str, size: float | None = None) -> str | None:
-        """Paragraph markup of icon `name` in running text (sized to the text unless `size`), None if unknown."""
-        if name not in self.names:
-            return None
-        key = (name, size or float(ICON_SIZE_TOKEN))
-        markup = self._inline.get(key)
-        if markup is None:
-            markup = self._inline[key] = icons.inline_icon_image(name, key[1], extra_dirs=self.extra)
-        return markup
-
-
-def sized_icons(markup: str, font_size: float) -> str:
-    """Give inline icons of a paragraph their size for this font size."""
-    return markup.replace(ICON_SIZE_TOKEN, f"{font_size * INLINE_ICON_SCALE:g}")
 
 
 class CardRenderer:
@@ -86,7 +42,7 @@ class CardRenderer:
         self.game = game
         self.bleed = to_pt(game.config.bleed)
         self.safe = to_pt(game.config.safe)
-        self.icons = IconSource(game)
+        self.icons = icons.IconSource((game.dir / "icons",))
         self.view = GameView(game, self.icons.inline_markup)
         self.templates = Templates(self.view.helpers())
         self.loader = LayoutLoader(layout_dirs(game.dir, game.project.templates_dir), game.show)
@@ -94,6 +50,7 @@ class CardRenderer:
         self._forms: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._resolved: dict[str, list] = {}
         self._fitted: dict[tuple, float] = {}  # (markup, style, w, h) -> font size that fits
+        self.warnings: list[str] = []  # located, for the build's output and the manifest (low-resolution images)
 
     # -- layouts -------------------------------------------------------------------------------------------------
     def size(self, deck: Deck) -> tuple[float, float]:
@@ -130,6 +87,7 @@ class CardRenderer:
     def check(self) -> None:
         """Resolve every layout and render every box of every card once; raise all problems together."""
         problems = Problems()
+        warnings: dict[str, None] = {}  # ordered and without repeats
         for deck in self.game.decks.values():
             for face in [("back", deck, None)] + [("front", deck, card) for card in deck.cards]:
                 try:
@@ -141,12 +99,25 @@ class CardRenderer:
                 resolved = []
                 for box in layout.boxes:
                     try:
-                        resolved.append((box, self._resolve_box(box, context)))
+                        data = self._resolve_box(box, context)
                     except InputError as exc:
                         problems.extend(exc.problems)
+                        continue
+                    resolved.append((box, data))
+                    if data and "image" in data:
+                        warning = self._image_warning(box, data, deck, context)
+                        if warning:
+                            warnings[warning] = None
                 # kept so drawing (for every paper) does not render the templates again
                 self._resolved[self.form_name(deck, face[2])] = resolved
+        self.warnings = list(warnings)
         problems.raise_if_any()
+
+    def _image_warning(self, box: Box, data: dict, deck: Deck, context: dict) -> str | None:
+        """A located warning when the box's raster image prints below 300 dpi."""
+        _x, _y, w, h = self._placed_rect(box, *self.size(deck))
+        message = cardimage.low_dpi_message(data["image"], data["image_name"], w, h, data["fit"])
+        return message and f"{box.file}:{box.line}: {self._where(box, context)}: box '{box.name}': {message}"
 
     def _where(self, box: Box, context: dict) -> str:
         card = context.get("card")
@@ -202,21 +173,15 @@ class CardRenderer:
                 raise self._fail(box, context, f"icon '{name}' does not exist; known: {self.icons.known_text(name)}")
             out["icon"] = name
         elif box.kind == "image":
-            out["image"] = self._image_path(box, context)
+            value = self._value(box, "image", context)
+            try:
+                out["image"] = cardimage.locate(self.game.dir, value, self.game.show(self.game.dir))
+            except cardimage.ImageProblem as exc:
+                raise self._fail(box, context, str(exc)) from None
+            out["image_name"], out["fit"] = value, box.get("fit", "contain")
         out["fill"] = self._color(box, "fill", context)
         out["stroke"] = self._color(box, "stroke", context)
         return out
-
-    def _image_path(self, box: Box, context: dict) -> Path:
-        value = self._value(box, "image", context)
-        root = self.game.dir.resolve()
-        path = (self.game.dir / value).resolve()
-        shown = self.game.show(self.game.dir)
-        if root not in path.parents:
-            raise self._fail(box, context, f"image '{value}' is outside the game folder; expected a path inside {shown}")
-        if not path.is_file():
-            raise self._fail(box, context, f"image '{value}' not found; expected a PNG or JPG file in {shown}")
-        return path
 
     # -- drawing -------------------------------------------------------------------------------------------------
     def draw_layout(self, canvas: Canvas, layout: Layout, deck: Deck, card: Card | None) -> None:
@@ -240,9 +205,13 @@ class CardRenderer:
             y1 = th + b if y1 >= th - EDGE_TOL else y1
         return b + x0, b + th - y1, x1 - x0, y1 - y0  # PDF: lower-left x, y, width, height
 
-    def _draw_box(self, canvas: Canvas, box: Box, data: dict, tw: float, th: float, context: dict) -> None:
+    def _placed_rect(self, box: Box, tw: float, th: float) -> tuple[float, float, float, float]:
+        """The box on the face form (PDF coordinates), run into the bleed where the box asks for it."""
         default_bleed = box.kind in ("shape", "image") or box.get("shape") == "band"
-        x, y, w, h = self._box_rect(box, tw, th, bool(box.get("bleed", default_bleed)))
+        return self._box_rect(box, tw, th, bool(box.get("bleed", default_bleed)))
+
+    def _draw_box(self, canvas: Canvas, box: Box, data: dict, tw: float, th: float, context: dict) -> None:
+        x, y, w, h = self._placed_rect(box, tw, th)
         if box.kind == "shape":
             self._draw_shape(canvas, box, data, x, y, w, h)
         elif box.kind == "text":
@@ -253,7 +222,7 @@ class CardRenderer:
             side = min(w, h)
             self.icons.draw(canvas, data["icon"], x + (w - side) / 2, y + (h - side) / 2, side, side)
         elif box.kind == "image":
-            canvas.drawImage(str(data["image"]), x, y, w, h, preserveAspectRatio=True, anchor="c", mask="auto")
+            cardimage.draw_image(canvas, data["image"], x, y, w, h, data["fit"])
 
     def _draw_shape(self, canvas: Canvas, box: Box, data: dict, x, y, w, h) -> None:
         fill, stroke = data.get("fill"), data.get("stroke")
@@ -297,7 +266,7 @@ class CardRenderer:
         if known is not None:  # the second paper: no search, straight to the size that fits
             style = replace(style, size=known, min_size=known)
         try:
-            para, size, needed = fit_text(data["markup"], style, w, h, sized_icons)
+            para, size, needed = fit_text(data["markup"], style, w, h, icons.sized_icons)
             self._fitted[key] = size
         except TextOverflow as exc:
             raise self._fail(box, context, f"text does not fit even at {style.min_size:g} pt ({exc}); expected "

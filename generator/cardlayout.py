@@ -15,8 +15,9 @@ Geometry: x, y, width, height from the top-left corner of the trim box, x right 
 the trim size (defaults: 0, 0, to the right/bottom trim edge). Shapes and images whose edge touches the trim
 edge run into the bleed (`bleed: false` to stop that); text and icon boxes must lie inside the safe zone.
 Each box shows exactly one of `text` (rich text template: **bold**, *italic*, <b>/<i>, :icon: or
-{{ icon('name') }}, new lines), `icon`, `image` (inside the game folder) or `shape` (rect, rounded, circle,
-ellipse, band) with `fill`/`stroke`; text boxes may also have a fill. Colours and `when` may be templates.
+{{ icon('name') }}, new lines), `icon`, `image` (PNG/JPG/SVG inside the game folder; `fit: contain` or `cover`,
+see generator.cardimage) or `shape` (rect, rounded, circle, ellipse, band) with `fill`/`stroke`; text boxes may
+also have a fill. Colours and `when` may be templates.
 Templates see `card`, `deck`, `game` and the helpers in generator.cardtext.GameView.helpers.
 """
 
@@ -60,7 +61,9 @@ class BoxSpec(Strict):
     when: str | None = Field(None, description="template; the box is drawn only when it renders non-empty/true")
     text: str | None = Field(None, description="Jinja template of rich text (**bold**, *italic*, :icon:, <br/>)")
     icon: str | None = Field(None, description="icon name or a template giving one")
-    image: str | None = Field(None, description="image path inside the game folder (PNG/JPG), may be a template")
+    image: str | None = Field(None, description="image path inside the game folder (PNG/JPG/SVG), may be a template")
+    fit: Literal["contain", "cover"] | None = Field(
+        None, description="image: `contain` shows it whole inside the box (default), `cover` fills the box, cropped")
     shape: Literal["rect", "rounded", "circle", "ellipse", "band"] | None = None
     fill: str | None = Field(None, description="fill colour #rrggbb (or a template giving one)")
     stroke: str | None = Field(None, description="outline colour #rrggbb (or a template)")

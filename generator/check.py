@@ -30,16 +30,16 @@ def check_references(game: Game, problems: Problems) -> None:
     """Every ref/refs/counts/address field points at something that exists."""
     collections = game.collections()
     addresses = game.addresses()
-    sources = [(deck.field_specs, deck.cards, deck.file, deck.key_lines) for deck in game.decks.values()]
-    sources += [(table.field_specs, table.rows, table.file, {}) for table in game.tables.values()]
-    for specs, records, file, _lines in sources:
+    sources = [(deck.field_specs, deck.cards, deck.file, deck.field_lines) for deck in game.decks.values()]
+    sources += [(table.field_specs, table.rows, table.file, table.field_lines) for table in game.tables.values()]
+    for specs, records, file, field_lines in sources:
         for key, spec in specs.items():
             if spec.type in ("ref", "refs", "counts") and spec.to not in collections:
-                problems.add(file, 0, f"field '{key}' points to '{spec.to}', which does not exist{did_you_mean(str(spec.to), collections)}; "
-                             f"expected one of: {known_list(collections)}")
+                target = f"points to '{spec.to}', which does not exist{did_you_mean(str(spec.to), collections)}" if spec.to else "has no `to:`"
+                problems.add(file, field_lines.get(key, 0), f"field '{key}' {target}; expected one of: {known_list(collections)}")
                 continue
             if spec.type == "choice" and not spec.choices:
-                problems.add(file, 0, f"field '{key}' is a choice without `choices`; expected a list of allowed values")
+                problems.add(file, field_lines.get(key, 0), f"field '{key}' is a choice without `choices`; expected a list of allowed values")
             for record in records:
                 value = record.fields.get(key)
                 if value is None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 import click
 
 from generator.cli import project_of
+
+LOCATED = re.compile(r"^\S+:\d+: ")  # 'cards/x/layouts/y.yaml:12: ...'
 
 
 @click.command("build")
@@ -39,10 +42,23 @@ def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, force) ->
         result = build(project, names, options, progress=lambda o: click.echo(f"  wrote {o.path}"))
     for path in result.skipped:
         click.echo(f"  skipped {path} (up to date)")
+    echo_warnings(result)
     for report in result.games:
         click.echo(f"OK  {report.game}: {report.cards} cards checked")
     skipped = f", {len(result.skipped)} up to date (--force rebuilds them)" if result.skipped else ""
     click.echo(f"{len(result.written)} files written to {project.show(out_dir or project.build_dir)}{skipped}")
+
+
+def echo_warnings(result) -> None:
+    """Print the warnings of the outputs just written, each once (they are also in build/manifest.json).
+
+    A warning that names no file and line gets the output it came from (board warnings name only the area)."""
+    seen: dict[str, str] = {}
+    for entry in result.written:
+        for warning in entry.get("warnings", []):
+            seen.setdefault(warning, entry["path"])
+    for warning, path in seen.items():
+        click.echo(f"warning: {warning}" if LOCATED.match(warning) else f"warning: {path}: {warning}", err=True)
 
 
 def _build_with_bar(project, names, options):

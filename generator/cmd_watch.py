@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from generator.cli import project_of
+from generator.cmd_build import echo_warnings
 
 
 def _build_once(project, games: tuple[str, ...], options) -> bool:
@@ -31,6 +32,7 @@ def _build_once(project, games: tuple[str, ...], options) -> bool:
         click.echo(f"{count} problem{'s' if count != 1 else ''} found; the last good outputs are kept. "
                    "Waiting for the next change...", err=True)
         return False
+    echo_warnings(result)
     elapsed = time.perf_counter() - started
     click.echo(f"{len(result.written)} files written, {len(result.skipped)} up to date ({elapsed:.1f} s). "
                "Waiting for changes...")

@@ -135,8 +135,8 @@ def write_deck_pdf(game: Game, deck: Deck, preset: Preset, path: Path) -> Path:
         canvas.setTitle(f"{game.title}: {deck.name} ({preset.name})")
         canvas.setAuthor(game.title)
         canvas.setCreator("pnp")
+        sides = ("back", "front") if preset.order == "back-front" else ("front", "back")
         for card in expand_deck(deck):
-            sides = ("back", "front") if preset.order == "back-front" else ("front", "back")
             for side in sides:
                 if side == "back":
                     draw_back(canvas, drawn, deck, 0, 0)

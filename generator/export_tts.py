@@ -124,14 +124,14 @@ def url_for(path: Path, url_prefix: str | None) -> str:
     return path.resolve().as_uri()
 
 
-def draw_sheet(game: Game, deck: Deck, sheet: SheetPlan, dpi: float) -> Image.Image:
-    """Paste the trimmed faces (and the back into the hidden cell) onto one RGB sheet."""
+def draw_sheet(game: Game, deck: Deck, sheet: SheetPlan, dpi: float, back: Image.Image) -> Image.Image:
+    """Paste the trimmed faces, and the back image into the hidden cell, onto one RGB sheet."""
     tw, th = trim_pt(game, deck)
-    faces = [Face(card, tw, th, trimmed=True) for card in sheet.cards] + [Face(None, tw, th, trimmed=True)]
+    faces = [Face(card, tw, th, trimmed=True) for card in sheet.cards]
     images = face_images(game, deck, faces, dpi, sizes=[sheet.cell] * len(faces))
     image = Image.new("RGB", sheet.size, "white")
     cells = list(range(len(sheet.cards))) + [sheet.hidden_index]
-    for cell, face in zip(cells, images, strict=True):
+    for cell, face in zip(cells, [*images, back], strict=True):
         image.paste(face, ((cell % sheet.cols) * sheet.cell[0], (cell // sheet.cols) * sheet.cell[1]))
     return image
 
@@ -147,12 +147,15 @@ def export_tts(game: Game, build_dir: Path, url_prefix: str | None = None,
         sheets = plan_sheets(game, deck, cell_width)
         tw, th = trim_pt(game, deck)
         dpi = sheets[0].cell[0] / (tw / 72)
+        # the back is rasterised once per cell size (a short last sheet may have larger cells than a full one)
+        cells = list(dict.fromkeys(sheet.cell for sheet in sheets))
+        faces = [Face(None, tw, th, trimmed=True)] * len(cells)
+        backs = dict(zip(cells, face_images(game, deck, faces, dpi, sizes=cells), strict=True))
         sheet_paths = []
         for sheet in sheets:
             path = folder / f"{deck.id}-sheet-{sheet.number}.png"
-            sheet_paths.append(write_png(draw_sheet(game, deck, sheet, dpi), path, dpi))
-        back, = face_images(game, deck, [Face(None, tw, th, trimmed=True)], dpi, sizes=[sheets[0].cell])
-        back_path = write_png(back, folder / f"{deck.id}-back.png", dpi)
+            sheet_paths.append(write_png(draw_sheet(game, deck, sheet, dpi, backs[sheet.cell]), path, dpi))
+        back_path = write_png(backs[sheets[0].cell], folder / f"{deck.id}-back.png", dpi)
         obj = deck_object(game, deck, sheets, [url_for(p, url_prefix) for p in sheet_paths],
                           url_for(back_path, url_prefix), first_key=key, x=position * 3.0)
         key += len(sheets)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-PAPERS_PT = {"letter": (612.0, 792.0), "a4": (595.2756, 841.8898)}  # portrait (width, height)
+from generator.units import MM
+
+PAPERS_PT = {"letter": (612.0, 792.0), "a4": (210 * MM, 297 * MM)}  # portrait (width, height)
+EPS = 1e-6  # rectangles that only touch (up to rounding) do not overlap
 
 
 @dataclass(frozen=True)
@@ -36,10 +39,21 @@ class Rect:
         """The rectangle shrunk by d on every side (grown when d < 0)."""
         return Rect(self.x + d, self.y + d, self.w - 2 * d, self.h - 2 * d)
 
+    def shifted(self, dx: float, dy: float) -> Rect:
+        """The same rectangle moved by (dx, dy)."""
+        return Rect(self.x + dx, self.y + dy, self.w, self.h)
+
+    def mirrored(self, axis: str, page_w: float, page_h: float) -> Rect:
+        """Mirror image about the page's vertical centre line (axis 'x') or horizontal one ('y')."""
+        if axis == "x":
+            return Rect(page_w - self.x - self.w, self.y, self.w, self.h)
+        return Rect(self.x, page_h - self.y - self.h, self.w, self.h)
+
     def overlaps(self, other: Rect, pad: float = 0.0) -> bool:
-        """True when the two rectangles share area (closer than `pad`)."""
-        return (self.x < other.x2 + pad and other.x < self.x2 + pad
-                and self.y < other.y2 + pad and other.y < self.y2 + pad)
+        """True when the two rectangles share area (closer than `pad`); butted edges do not count."""
+        reach = pad - EPS
+        return (self.x < other.x2 + reach and other.x < self.x2 + reach
+                and self.y < other.y2 + reach and other.y < self.y2 + reach)
 
     def contains(self, other: Rect, tol: float = 0.01) -> bool:
         """True when `other` lies inside this rectangle."""

@@ -182,15 +182,21 @@ def draw_icon(
     *,
     extra_dirs: Iterable[str | Path] = (),
     root: str | Path | None = None,
+    fit: str = "contain",
 ) -> None:
-    """Draw an icon (name or .svg path) fitted into the box (x, y, w, h), centred, aspect preserved.
+    """Draw an icon (name or .svg path) centred in the box (x, y, w, h), aspect preserved: all of it inside
+    the box (`fit='contain'`) or filling the box, cropped to it (`fit='cover'`).
 
     The SVG becomes one Form XObject per canvas on first use; every placement is a `Do` of that form.
     """
     path = _resolve(name_or_path, extra_dirs, root)
     form, drawing = _form_name(canvas, path)
-    scale = min(w / drawing.width, h / drawing.height)
+    scale = (max if fit == "cover" else min)(w / drawing.width, h / drawing.height)
     canvas.saveState()
+    if fit == "cover":
+        clip = canvas.beginPath()
+        clip.rect(x, y, w, h)
+        canvas.clipPath(clip, stroke=0, fill=0)
     canvas.translate(x + (w - drawing.width * scale) / 2, y + (h - drawing.height * scale) / 2)
     canvas.scale(scale, scale)
     canvas.doForm(form)
@@ -251,3 +257,47 @@ def inline_icon_image(
         f'valign="{valign}"/>'
         f'<onDraw name="{INLINE_CALLBACK}" label="{label}"/>'
     )
+
+
+ICON_SIZE_TOKEN = "987.654"  # stands for the inline icon size until the paragraph's font size is known
+INLINE_ICON_SCALE = 1.3      # inline icons are this many times the font size
+
+
+class IconSource:
+    """The icons a game can use (the project library plus its own folders), with paths and markup looked up once."""
+
+    def __init__(self, extra_dirs: tuple[Path, ...]):
+        self.extra = extra_dirs
+        self.names = set(icon_names(self.extra))
+        self._paths: dict[str, Path] = {}            # name -> SVG file, looked up once
+        self._inline: dict[tuple[str, float], str] = {}  # (name, size) -> markup, built once
+
+    def exists(self, name: str) -> bool:
+        """True when an icon of this name can be drawn."""
+        return name in self.names
+
+    def known_text(self, name: str) -> str:
+        """A short list of icon names for an error message."""
+        return known_list(self.names) + did_you_mean(name, self.names)
+
+    def draw(self, canvas, name: str, x: float, y: float, w: float, h: float) -> None:
+        """Draw icon `name` centred in the box (x, y, w, h)."""
+        path = self._paths.get(name)
+        if path is None:
+            path = self._paths[name] = icon_path(name, self.extra)
+        draw_icon(canvas, path, x, y, w, h)
+
+    def inline_markup(self, name: str, size: float | None = None) -> str | None:
+        """Paragraph markup of icon `name` in running text (sized to the text unless `size`), None if unknown."""
+        if name not in self.names:
+            return None
+        key = (name, size or float(ICON_SIZE_TOKEN))
+        markup = self._inline.get(key)
+        if markup is None:
+            markup = self._inline[key] = inline_icon_image(name, key[1], extra_dirs=self.extra)
+        return markup
+
+
+def sized_icons(markup: str, font_size: float) -> str:
+    """Give inline icons of a paragraph their size for this font size."""
+    return markup.replace(ICON_SIZE_TOKEN, f"{font_size * INLINE_ICON_SCALE:g}")

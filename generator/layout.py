@@ -23,9 +23,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+from generator.geometry import EPS, PAPERS_PT, Rect
 from generator.units import mm
 
-PAPERS: dict[str, tuple[float, float]] = {"letter": (612.0, 792.0), "a4": (mm(210), mm(297))}
 PAPER_NAMES = {"letter": "Letter", "a4": "A4"}
 INK = mm(6)           # nothing is printed closer to the paper edge than this
 MARK_GAP = mm(0.5)    # between the shown bleed and a crop mark
@@ -34,49 +34,10 @@ MARK_MAX = mm(5)
 MARK_MIN = mm(1.5)
 LABEL_CLEAR = mm(2)   # labels keep this far from a cut line along the margin
 FOLD_GAP = mm(4)      # each half's grid keeps this far from the fold line
-EPS = 1e-6
 
 
 class LayoutError(ValueError):
     """A card size that does not fit the paper, or labels that find no room."""
-
-
-@dataclass(frozen=True)
-class Rect:
-    """An axis-aligned rectangle: lower-left (x, y), width, height."""
-
-    x: float
-    y: float
-    w: float
-    h: float
-
-    @property
-    def right(self) -> float:
-        return self.x + self.w
-
-    @property
-    def top(self) -> float:
-        return self.y + self.h
-
-    def shifted(self, dx: float, dy: float) -> Rect:
-        """The same rectangle moved by (dx, dy)."""
-        return Rect(self.x + dx, self.y + dy, self.w, self.h)
-
-    def mirrored(self, axis: str, page_w: float, page_h: float) -> Rect:
-        """Mirror image about the page's vertical centre line (axis 'x') or horizontal one ('y')."""
-        if axis == "x":
-            return Rect(page_w - self.x - self.w, self.y, self.w, self.h)
-        return Rect(self.x, page_h - self.y - self.h, self.w, self.h)
-
-    def overlaps(self, other: Rect) -> bool:
-        """True when the two rectangles share interior area."""
-        return (self.x < other.right - EPS and other.x < self.right - EPS
-                and self.y < other.top - EPS and other.y < self.top - EPS)
-
-    def inside(self, other: Rect) -> bool:
-        """True when this rectangle lies within `other`."""
-        return (self.x >= other.x - EPS and self.y >= other.y - EPS
-                and self.right <= other.right + EPS and self.top <= other.top + EPS)
 
 
 @dataclass(frozen=True)
@@ -235,18 +196,18 @@ def _grid(x0: float, y0: float, cols: int, rows: int, cw: float, ch: float, room
             if side == "bottom":
                 strips.append(Strip(side, Rect(a, page.y + INK, b - a, depth), 0))
             elif side == "top":
-                strips.append(Strip(side, Rect(a, page.top - INK - depth, b - a, depth), 0))
+                strips.append(Strip(side, Rect(a, page.y2 - INK - depth, b - a, depth), 0))
             elif side == "left":
                 strips.append(Strip(side, Rect(page.x + INK, a, depth, b - a), 90))
             else:
-                strips.append(Strip(side, Rect(page.right - INK - depth, a, depth, b - a), 90))
+                strips.append(Strip(side, Rect(page.x2 - INK - depth, a, depth, b - a), 90))
     return slots, marks, strips
 
 
 def _oriented(paper: str, landscape: bool) -> tuple[float, float]:
-    if paper not in PAPERS:
-        raise LayoutError(f"unknown paper '{paper}'; expected one of: {', '.join(PAPERS)}")
-    w, h = PAPERS[paper]
+    if paper not in PAPERS_PT:
+        raise LayoutError(f"unknown paper '{paper}'; expected one of: {', '.join(PAPERS_PT)}")
+    w, h = PAPERS_PT[paper]
     return (max(w, h), min(w, h)) if landscape else (min(w, h), max(w, h))
 
 
@@ -433,10 +394,10 @@ def place_labels(strips: list[Strip], sizes: list[tuple[float, float]], spacing:
             b = strip.box
             if strip.angle == 0:
                 # hug the edge nearest the grid so the label reads as belonging to the sheet
-                y = b.top - depth if strip.side == "bottom" else b.y
+                y = b.y2 - depth if strip.side == "bottom" else b.y
                 placed = Placement((b.x + start, y), 0, Rect(b.x + start, y, length, depth))
             else:
-                x = b.right - depth if strip.side == "left" else b.x
+                x = b.x2 - depth if strip.side == "left" else b.x
                 placed = Placement((x + depth, b.y + start), 90, Rect(x, b.y + start, depth, length))
             break
         result.append(placed)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.errors import InputError, Problems, did_you_mean
+from generator.errors import InputError, Problem, Problems, did_you_mean
 from generator.models import (
     BoardFile,
     DeckFile,
@@ -19,7 +19,7 @@ from generator.models import (
 from generator.project import Project
 from generator.pydantic_errors import validate
 from generator.units import to_pt
-from generator.yamlio import YDict, load_yaml
+from generator.yamlio import YDict, YList, load_yaml
 
 FILE_KINDS = ("deck", "table", "board")
 
@@ -89,6 +89,7 @@ class Deck:
     field_specs: dict[str, FieldSpec]
     cards: list[Card]
     key_lines: dict = field(default_factory=dict, repr=False)
+    field_lines: dict = field(default_factory=dict, repr=False)  # field name -> line of its declaration
 
     @property
     def copies(self) -> int:
@@ -117,6 +118,7 @@ class Table:
     line: int
     field_specs: dict[str, FieldSpec]
     rows: list[Record]
+    field_lines: dict = field(default_factory=dict, repr=False)  # field name -> line of its declaration
 
     def by_id(self) -> dict[str, Record]:
         """Rows keyed by id."""
@@ -146,19 +148,7 @@ class Board:
 
     def neighbours(self) -> dict[str, list[str]]:
         """The road graph: space id -> adjacent space ids (sorted, so iteration is deterministic)."""
-        graph: dict[str, set[str]] = {space.id: set() for space in self.model.spaces}
-        if self.model.connect_adjacent:
-            at = {(round(s.at[0]), round(s.at[1])): s.id for s in self.model.spaces}
-            for (col, row), sid in at.items():
-                for other in ((col + 1, row), (col, row + 1)):
-                    if other in at:
-                        graph[sid].add(at[other])
-                        graph[at[other]].add(sid)
-        for a, b in self.model.edges:
-            if a in graph and b in graph:
-                graph[a].add(b)
-                graph[b].add(a)
-        return {sid: sorted(adj) for sid, adj in graph.items()}
+        return self.model.road_graph()
 
     @property
     def size_pt(self) -> tuple[float, float]:
@@ -209,13 +199,10 @@ class Game:
         return self.project.show(path)
 
 
-def _load_records(raw_rows, model, shown: str, problems: Problems, base_line: int) -> list[tuple[Any, YDict]]:
+def _load_records(raw_rows: YList, model, shown: str, problems: Problems) -> list[tuple[Any, YDict]]:
+    """Validate each card or row (the file model has already checked that each is a mapping)."""
     out = []
-    for index, raw in enumerate(raw_rows):
-        line = raw_rows.line_of(index) if hasattr(raw_rows, "line_of") else base_line
-        if not isinstance(raw, dict):
-            problems.add(shown, line, f"item {index + 1} is {type(raw).__name__}; expected a mapping with id, name, ...")
-            continue
+    for raw in raw_rows:
         record = validate(model, raw, shown, problems)
         if record is not None:
             out.append((record, raw))
@@ -232,9 +219,15 @@ def _check_unique_ids(pairs, shown: str, what: str, problems: Problems) -> None:
             first[record.id] = line
 
 
+def _field_lines(raw: YDict) -> dict[str, int]:
+    """Line of each field declaration under `fields:` (for problems about the declaration itself)."""
+    fields = raw.get("fields")
+    return dict(fields.key_lines) if isinstance(fields, YDict) else {}
+
+
 def _load_deck(model: DeckFile, raw: YDict, shown: str, config: GameConfig, problems: Problems) -> Deck:
     card_model = row_model(model.deck.title().replace("-", ""), model.fields, card=True)
-    pairs = _load_records(raw["cards"], card_model, shown, problems, raw.line)
+    pairs = _load_records(raw["cards"], card_model, shown, problems)
     _check_unique_ids(pairs, shown, "card", problems)
     cards = []
     for index, (rec, card_raw) in enumerate(pairs, start=1):
@@ -250,20 +243,21 @@ def _load_deck(model: DeckFile, raw: YDict, shown: str, config: GameConfig, prob
         id=model.deck, name=model.name, code=model.code, file=shown, line=raw.line,
         size_mm=card_width_height_mm(model.size or config.card_size), layout=model.layout, back=model.back,
         total=model.total, description=model.description, field_specs=model.fields, cards=cards,
-        key_lines=dict(raw.key_lines),
+        key_lines=dict(raw.key_lines), field_lines=_field_lines(raw),
     )
 
 
 def _load_table(model: TableFile, raw: YDict, shown: str, problems: Problems) -> Table:
     row_type = row_model(model.table.title().replace("-", ""), model.fields, card=False)
-    pairs = _load_records(raw["rows"], row_type, shown, problems, raw.line)
+    pairs = _load_records(raw["rows"], row_type, shown, problems)
     _check_unique_ids(pairs, shown, "row", problems)
     rows = []
     for rec, row_raw in pairs:
         data = rec.model_dump()
         rows.append(Record(id=data.pop("id"), name=data.pop("name"), fields=data, file=shown,
                            line=row_raw.line, key_lines=dict(row_raw.key_lines)))
-    return Table(id=model.table, name=model.name, file=shown, line=raw.line, field_specs=model.fields, rows=rows)
+    return Table(id=model.table, name=model.name, file=shown, line=raw.line, field_specs=model.fields, rows=rows,
+                 field_lines=_field_lines(raw))
 
 
 def load_game(project: Project, game_id: str) -> Game:
@@ -273,7 +267,7 @@ def load_game(project: Project, game_id: str) -> Game:
     shown_dir = project.show(game_dir)
     game_file = game_dir / "game.yaml"
     if not game_file.is_file():
-        raise InputError([_problem(shown_dir, 0, "no game.yaml in this game folder; expected game.yaml with title, code, players and decks")])
+        raise InputError([Problem(shown_dir, 0, "no game.yaml in this game folder; expected game.yaml with title, code, players and decks")])
     config = None
     try:
         raw_game = load_yaml(game_file, project.show(game_file))
@@ -285,7 +279,9 @@ def load_game(project: Project, game_id: str) -> Game:
     tables: dict[str, Table] = {}
     boards: dict[str, Board] = {}
     files: dict[str, str] = {project.show(game_file): "game"}
-    unreadable: list[str] = []  # a deck in a broken file must not also be reported as missing
+    # A deck in a file that could not be read or typed must not also be reported as missing.
+    unreadable = False
+    invalid_decks: set[str] = set()
     for path in sorted(game_dir.glob("*.yaml")) + sorted(game_dir.glob("*.yml")):
         if path.name in ("game.yaml", "game.yml"):
             continue
@@ -294,19 +290,22 @@ def load_game(project: Project, game_id: str) -> Game:
             raw = load_yaml(path, shown)
         except InputError as exc:
             problems.extend(exc.problems)
-            unreadable.append(shown)
+            unreadable = True
             continue
         kinds = [k for k in FILE_KINDS if k in raw]
         if len(kinds) != 1:
             first = next(iter(raw), "")
             hint = did_you_mean(str(first), FILE_KINDS) if first else ""
             problems.add(shown, raw.line, f"cannot tell what this file is{hint}; expected exactly one of the top-level keys: deck, table, board")
+            unreadable = True
             continue
         kind = kinds[0]
         files[shown] = kind
         if kind == "deck":
             model = validate(DeckFile, raw, shown, problems)
-            if model is not None and config is not None:
+            if model is None:
+                invalid_decks.add(str(raw["deck"]))
+            elif config is not None:
                 if model.deck in decks:
                     problems.add(shown, raw.line_of("deck"), f"deck '{model.deck}' is also defined in {decks[model.deck].file}; expected unique deck ids")
                 decks[model.deck] = _load_deck(model, raw, shown, config, problems)
@@ -322,7 +321,7 @@ def load_game(project: Project, game_id: str) -> Game:
     if config is not None:
         game_shown = project.show(game_file)
         for deck_id in config.decks:
-            if deck_id not in decks and not unreadable:
+            if deck_id not in decks and deck_id not in invalid_decks and not unreadable:
                 problems.add(game_shown, raw_game["decks"].line_of(config.decks.index(deck_id)),
                              f"deck '{deck_id}' has no file{did_you_mean(deck_id, decks)}; expected a YAML file in {shown_dir} with `deck: {deck_id}`")
         for deck in decks.values():
@@ -334,8 +333,3 @@ def load_game(project: Project, game_id: str) -> Game:
     assert config is not None
     return Game(id=game_id, dir=game_dir, project=project, config=config, decks=decks, tables=tables, boards=boards, files=files)
 
-
-def _problem(file: str, line: int, message: str):
-    from generator.errors import Problem
-
-    return Problem(file, line, message)

@@ -1,4 +1,7 @@
-"""Markdown to PDF: markdown-it-py tokens mapped to ReportLab Platypus flowables, in the project's fonts only."""
+"""Markdown to PDF: markdown-it-py tokens mapped to ReportLab Platypus flowables, in the project's fonts only.
+
+The document they are laid out in (styles, page decorations, outline, contents) is generator.rules_document.
+"""
 
 from __future__ import annotations
 
@@ -10,84 +13,52 @@ from xml.sax.saxutils import escape
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (
-    BaseDocTemplate,
     CondPageBreak,
     Flowable,
-    Frame,
     Image,
     KeepTogether,
     ListFlowable,
     ListItem,
     NextPageTemplate,
     PageBreak,
-    PageTemplate,
     Paragraph,
     Spacer,
     Table,
     TableStyle,
 )
-from reportlab.platypus.tableofcontents import TableOfContents
 
-from generator.fonts import BODY, BODY_BOLD, TITLE, register_fonts
+from generator.fonts import BODY, BODY_BOLD
+from generator.rules_document import (
+    ACCENT,
+    ACCENT_HEX,
+    HEADER_FILL,
+    NOTE_EDGE,
+    NOTE_FILL,
+    RULE_GREY,
+    Heading,
+    RulesDocument,
+    build_document,
+    contents,
+    hidden_heading,
+    make_styles,
+)
 from generator.units import to_pt
 
 FigureFactory = Callable[[dict, float], Flowable]  # (figure spec, frame width) -> flowable
 IconMarkup = Callable[[str, float], str]  # (icon name, size in pt) -> Paragraph <img/> markup
 
-INK = colors.HexColor("#222222")
-ACCENT = colors.HexColor("#b8401f")
-NOTE_FILL = colors.HexColor("#fff4dc")
-NOTE_EDGE = colors.HexColor("#e8b04a")
-RULE_GREY = colors.HexColor("#bbbbbb")
-HEADER_FILL = colors.HexColor("#f3e3d3")
-
-
-def make_styles(base_size: float = 9.5) -> dict[str, ParagraphStyle]:
-    """Paragraph styles in the embedded faces (Title = Fredoka One, Body = Lato)."""
-    register_fonts()
-    lead = base_size * 1.3
-    body = ParagraphStyle("body", fontName=BODY, fontSize=base_size, leading=lead, textColor=INK,
-                          spaceAfter=base_size * 0.55, allowOrphans=0, allowWidows=0)
-    styles = {
-        "body": body,
-        "cell": ParagraphStyle("cell", parent=body, fontSize=base_size - 1, leading=(base_size - 1) * 1.22, spaceAfter=0),
-        "cell_head": ParagraphStyle("cell_head", parent=body, fontName=BODY_BOLD, fontSize=base_size - 1,
-                                    leading=(base_size - 1) * 1.22, spaceAfter=0),
-        "caption": ParagraphStyle("caption", parent=body, fontSize=base_size - 1.5, leading=(base_size - 1.5) * 1.25,
-                                  alignment=TA_CENTER, textColor=colors.HexColor("#555555")),
-        "list": ParagraphStyle("list", parent=body, spaceAfter=base_size * 0.25),
-    }
-    sizes = {1: 17, 2: 12.5, 3: 10.5}
-    for level, size in sizes.items():
-        styles[f"h{level}"] = ParagraphStyle(
-            f"h{level}", parent=body, fontName=TITLE if level < 3 else BODY_BOLD, fontSize=size, leading=size * 1.2,
-            textColor=ACCENT if level == 1 else INK, spaceBefore=size * (0.2 if level == 1 else 0.7),
-            spaceAfter=size * 0.35, keepWithNext=1,
-        )
-    return styles
-
-
-class Heading(Paragraph):
-    """A heading paragraph that knows its level and a stable key for outline, TOC and links."""
-
-    def __init__(self, text: str, style: ParagraphStyle, level: int, key: str, plain: str):
-        super().__init__(text, style)
-        self.level = level
-        self.key = key
-        self.plain = plain
-
 
 class NoteBox(Flowable):
     """A tinted box around flowables (```note fences and blockquotes); kept on one page."""
 
-    def __init__(self, content: list[Flowable], fill=NOTE_FILL, edge=NOTE_EDGE, pad: float = 6):
+    def __init__(self, content: list[Flowable], fill=NOTE_FILL, edge=NOTE_EDGE, pad: float = 6, space_after: float = 8):
         super().__init__()
         self.content, self.fill, self.edge, self.pad = content, fill, edge, pad
+        self.spaceAfter = space_after  # else a heading or a second box touches the box
         self._sizes: list[tuple[float, float]] = []
 
     def wrap(self, avail_w, avail_h):
@@ -179,7 +150,7 @@ class Converter:
                 i += 1
             else:
                 i += 1
-        return out
+        return _keep_leads_with_next(out)
 
     def _heading(self, open_tok: Token, inline: Token) -> Flowable:
         level = min(int(open_tok.tag[1]), 3)
@@ -239,6 +210,7 @@ class Converter:
         row: list[Paragraph] = []
         plain: list[str] = []
         in_head = False
+        cell_styles: dict[tuple[str, str], ParagraphStyle] = {}  # (base style, alignment) -> style
         for i, tok in enumerate(tokens):
             if tok.type == "thead_open":
                 in_head = True
@@ -254,9 +226,11 @@ class Converter:
                 style = (tok.attrGet("style") or "").replace("text-align:", "")
                 if in_head:
                     aligns.append(style)
-                align = {"right": TA_RIGHT, "center": TA_CENTER}.get(style, TA_LEFT)
                 base = self.styles["cell_head" if tok.type == "th_open" else "cell"]
-                cell_style = ParagraphStyle(f"{base.name}-{style or 'left'}", parent=base, alignment=align)
+                if (base.name, style) not in cell_styles:
+                    align = {"right": TA_RIGHT, "center": TA_CENTER}.get(style, TA_LEFT)
+                    cell_styles[base.name, style] = ParagraphStyle(f"{base.name}-{style or 'left'}", parent=base, alignment=align)
+                cell_style = cell_styles[base.name, style]
                 inline = tokens[i + 1]
                 row.append(Paragraph(self._inline(inline), cell_style))
                 plain.append(_plain_text(inline) + "  " * _icon_count(inline))
@@ -331,11 +305,7 @@ class Converter:
             elif kind == "hardbreak":
                 parts.append("<br/>")
             elif kind == "link_open":
-                href = tok.attrGet("href") or ""
-                if href.startswith("#"):
-                    parts.append(f'<a href="{escape(href)}" color="#b8401f">')
-                else:
-                    parts.append(f'<a href="{escape(href)}" color="#b8401f">')
+                parts.append(f'<a href="{escape(tok.attrGet("href") or "")}" color="{ACCENT_HEX}">')
             elif kind == "link_close":
                 parts.append("</a>")
             elif kind == "image":
@@ -351,6 +321,32 @@ class Converter:
             pt = float(scale_text[:-2]) * size if scale_text.endswith("em") else to_pt(scale_text)
             return self.icons(src[5:], pt)
         return escape(tok.content)
+
+
+def _keep_leads_with_next(flows: list[Flowable]) -> list[Flowable]:
+    """Headings and the paragraph that introduces a table or picture move to the next page with it.
+
+    A heading's keepWithNext does not reach a short table, because ReportLab never nests a KeepTogether
+    in the group that keepWithNext forms; so the heading and its lead paragraph join the table's KeepTogether.
+    """
+    out: list[Flowable] = []
+    for flow in flows:
+        if isinstance(flow, KeepTogether):
+            lead: list[Flowable] = []
+            if out and type(out[-1]) is Paragraph:
+                lead.insert(0, out.pop())
+            while out and isinstance(out[-1], Heading):
+                lead.insert(0, out.pop())
+            flow = KeepTogether(lead + flow._content) if lead else flow
+        elif _is_picture(flow) and out and type(out[-1]) is Paragraph:
+            out[-1].keepWithNext = 1
+        out.append(flow)
+    return out
+
+
+def _is_picture(flow: Flowable) -> bool:
+    """A figure or image block (anything that is not text, a list, a box or a layout command)."""
+    return not isinstance(flow, (Paragraph, ListFlowable, NoteBox, Table, CondPageBreak, PageBreak, Spacer))
 
 
 def _closing(tokens: list[Token], start: int) -> int:
@@ -382,6 +378,7 @@ def _column_widths(rows: list[list[str]], width: float, style: ParagraphStyle) -
         extra = width - sum(natural)
         total = sum(natural)
         return [n + extra * n / total for n in natural]
+    # Columns narrower than an equal share of what is left keep their natural width, repeatedly.
     fixed: dict[int, float] = {}
     while True:
         free = [c for c in range(cols) if c not in fixed]
@@ -391,113 +388,10 @@ def _column_widths(rows: list[list[str]], width: float, style: ParagraphStyle) -
             break
         for c in small:
             fixed[c] = natural[c]
-    share = (width - sum(fixed.values())) / max(len(cols_free := [c for c in range(cols) if c not in fixed]), 1)
-    result = [fixed.get(c, share) for c in range(cols)]
-    if cols_free:
-        # Share the rest in proportion to how much text the wide columns hold.
-        rest = width - sum(fixed.values())
-        weight = sum(natural[c] for c in cols_free)
-        for c in cols_free:
-            result[c] = rest * natural[c] / weight
-    return result
-
-
-# --- the reading document: cover, contents, running header, page numbers, outline ------------------------------
-
-class RulesDocument(BaseDocTemplate):
-    """A rules document: cover page without header, then pages with running header, page number and outline."""
-
-    def __init__(self, path: str, *, title: str, header: str, page_size: tuple[float, float],
-                 margin: float = 36, canvas_hooks: list | None = None, **kwargs):
-        register_fonts()
-        self.canvas_hooks = list(canvas_hooks or [])
-        super().__init__(path, pagesize=page_size, leftMargin=margin, rightMargin=margin, topMargin=margin + 12,
-                         bottomMargin=margin + 6, title=title, author=kwargs.pop("author", ""),
-                         creator="pnp", subject=kwargs.pop("subject", "Rules"), invariant=1,
-                         initialFontName=BODY, **kwargs)
-        self.header = header
-        self.section = ""
-        self.page_section: str | None = None
-        self._last_level = -1
-        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
-                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-        self.addPageTemplates([
-            PageTemplate("cover", frames=[frame]),
-            PageTemplate("body", frames=[frame], onPage=self._start_page, onPageEnd=self._decorate),
-        ])
-
-    def _start_page(self, canv, doc) -> None:
-        self.page_section = None  # the header names the first chapter starting on a page, else the one running on
-
-    def _decorate(self, canv, doc) -> None:
-        width, height = self.pagesize
-        canv.saveState()
-        canv.setFont(BODY, 7.5)
-        canv.setFillColor(colors.HexColor("#777777"))
-        top = height - self.topMargin + 14
-        canv.drawString(self.leftMargin, top, self.header)
-        section = self.page_section or self.section
-        if section:
-            canv.drawRightString(width - self.rightMargin, top, section)
-        canv.setStrokeColor(RULE_GREY)
-        canv.setLineWidth(0.4)
-        canv.line(self.leftMargin, top - 4, width - self.rightMargin, top - 4)
-        canv.setFont(BODY_BOLD, 8.5)
-        canv.drawCentredString(width / 2, self.bottomMargin - 24, str(canv.getPageNumber()))
-        canv.restoreState()
-
-    def beforeDocument(self) -> None:
-        self._last_level = -1
-        self.section = ""
-        self.page_section = None
-        for hook in self.canvas_hooks:  # each pass of multiBuild draws on a fresh canvas
-            hook(self.canv)
-        self.canv.showOutline()
-
-    def afterFlowable(self, flowable: Flowable) -> None:
-        """Every heading gets a bookmark, an outline entry and (unless hidden) a contents line."""
-        if not isinstance(flowable, Heading):
-            return
-        level = min(flowable.level - 1, self._last_level + 1)
-        self._last_level = level
-        self.canv.bookmarkPage(flowable.key)
-        self.canv.addOutlineEntry(flowable.plain, flowable.key, level=level, closed=level > 0)
-        if level == 0:
-            if self.page_section is None:
-                self.page_section = flowable.plain
-            self.section = flowable.plain
-        if getattr(flowable, "in_toc", True) and flowable.level <= 2:
-            self.notify("TOCEntry", (level, flowable.plain, self.page, flowable.key))
-
-
-def contents(styles: dict[str, ParagraphStyle]) -> TableOfContents:
-    """The table of contents (filled in by RulesDocument.multiBuild; every line links to its heading)."""
-    toc = TableOfContents(dotsMinLevel=0)
-    toc.tableStyle = TableStyle([("FONT", (0, 0), (-1, -1), BODY, 9), ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                                 ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-                                 ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0)])
-    toc.levelStyles = [
-        ParagraphStyle("toc0", parent=styles["body"], fontName=BODY_BOLD, fontSize=9.5, leading=13, spaceAfter=1,
-                       leftIndent=0, firstLineIndent=0),
-        ParagraphStyle("toc1", parent=styles["body"], fontSize=8.5, leading=11, spaceAfter=0, leftIndent=12,
-                       firstLineIndent=0),
-    ]
-    return toc
-
-
-def build_document(path: str, flowables: list[Flowable], *, title: str, header: str,
-                   page_size: tuple[float, float], subject: str = "Rules", canvas_hooks: list | None = None) -> None:
-    """Lay out cover + body flowables (the body starts on the 'body' page template) with two passes for the TOC."""
-    doc = RulesDocument(path, title=title, header=header, page_size=page_size, subject=subject,
-                        canvas_hooks=canvas_hooks)
-    doc.multiBuild(flowables, maxPasses=6)
-
-
-def hidden_heading(text: str, style: ParagraphStyle, key: str) -> Heading:
-    """A level-1 heading that gets a bookmark but no line in the contents (e.g. 'Contents' itself)."""
-    heading = Heading(f'<a name="{key}"/>{escape(text)}', style, 1, key, text)
-    heading.in_toc = False
-    return heading
+    # The wide columns share the rest in proportion to how much text they hold.
+    rest = width - sum(fixed.values())
+    weight = sum(natural[c] for c in free)
+    return [fixed[c] if c in fixed else rest * natural[c] / weight for c in range(cols)]
 
 
 __all__ = ["Converter", "Heading", "NoteBox", "RulesDocument", "NextPageTemplate", "build_document", "contents",

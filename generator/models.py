@@ -179,6 +179,22 @@ class BoardFile(Strict):
     zones: list[Zone] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
 
+    def road_graph(self) -> dict[str, list[str]]:
+        """Space id -> adjacent space ids (sorted, so iteration is deterministic)."""
+        graph: dict[str, set[str]] = {space.id: set() for space in self.spaces}
+        if self.connect_adjacent:
+            at = {(round(s.at[0]), round(s.at[1])): s.id for s in self.spaces}
+            for (col, row), sid in at.items():
+                for other in ((col + 1, row), (col, row + 1)):
+                    if other in at:
+                        graph[sid].add(at[other])
+                        graph[at[other]].add(sid)
+        for a, b in self.edges:
+            if a in graph and b in graph:
+                graph[a].add(b)
+                graph[b].add(a)
+        return {sid: sorted(adj) for sid, adj in graph.items()}
+
 
 CORE_CARD_KEYS = ("id", "name", "copies", "layout", "icon", "image")
 

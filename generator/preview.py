@@ -40,7 +40,7 @@ def contact_sheet(game: Game, deck: Deck, card_width: int = CARD_WIDTH) -> Image
     sheet = Image.new("RGB", size, BACKGROUND)
     draw = ImageDraw.Draw(sheet)
     draw.text((GAP, 14), f"{game.title} \u00b7 {deck.name}", font=_font(TITLE, 26), fill=INK)
-    summary = f"{len(cards)} card types, {deck.copies} cards"
+    summary = f"{len(cards)} card type{'s' if len(cards) != 1 else ''}, {deck.copies} card{'s' if deck.copies != 1 else ''}"
     summary_font = _font(BODY, 16)
     width = draw.textlength(summary, font=summary_font)
     draw.text((size[0] - GAP - width, 22), summary, font=summary_font, fill=MUTED)

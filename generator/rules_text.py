@@ -68,9 +68,8 @@ def game_view(game: Game) -> View:
         model["id"] = board.id
         model["spaces_by_id"] = View({s["id"]: s for s in model["spaces"]})
         model["streets_by_id"] = View({s["id"]: s for s in model["streets"]})
+        model["starts"] = _track_starts(board)
         boards[board.id] = model
-    for board in game.boards.values():
-        boards[board.id]["starts"] = _track_starts(board)
     components = [View(name=c.name, count=c.count, detail=c.detail) for c in component_list(game)]
     return View(
         id=game.id, title=config.title, subtitle=config.subtitle, code=config.code,
@@ -145,9 +144,8 @@ def _icon_names(game: Game) -> list[str]:
     return sorted({p.stem for folder in folders if folder.is_dir() for p in folder.glob("*.svg")})
 
 
-def _checked_icon(game: Game):
-    """icon() that fails (at the template line) when no SVG of that name exists for the game."""
-    known = _icon_names(game)
+def _checked_icon(game: Game, known: list[str]):
+    """icon() that fails (at the template line) when no SVG of that name (in `known`) exists for the game."""
 
     def checked(name: str, size: str = "1.2em") -> str:
         if name not in known:
@@ -222,10 +220,11 @@ def render_rules(game: Game) -> str:
     if not path.is_file():
         raise InputError(Problem(shown, 0, f"no rules template for game '{game.id}'; expected {shown}"))
     env = _environment(str(path.parent))
+    icons = _icon_names(game)  # the icon folders are listed once per render, not on every has_icon() call
     try:
         template = env.get_template(path.name)
-        return template.render(game=game_view(game), icon=_checked_icon(game), figure=_checked_figure(game),
-                               has_icon=lambda name: name in _icon_names(game))
+        return template.render(game=game_view(game), icon=_checked_icon(game, icons), figure=_checked_figure(game),
+                               has_icon=lambda name: name in icons)
     except TemplateSyntaxError as exc:
         raise InputError(Problem(shown, exc.lineno or 0, f"template syntax error: {exc.message}")) from None
     except SecurityError as exc:

@@ -26,9 +26,9 @@ from generator.cardface import CardRenderer, renderer_for
 from generator.errors import InputError, Problem
 from generator.expand import expand_deck
 from generator.fonts import BODY, BODY_BOLD, font_files
+from generator.geometry import PAPERS_PT
 from generator.layout import (
     PAPER_NAMES,
-    PAPERS,
     LayoutError,
     PagePlan,
     Sheet,
@@ -83,7 +83,7 @@ def write_sheets(game: Game, paper: str, options: BuildOptions, path: Path,
                  progress: Callable[[int], None] | None = None) -> dict:
     """Draw every deck of the game on `paper` into `path`; returns facts for the manifest."""
     renderer = renderer_for(game)
-    canvas = Canvas(str(path), pagesize=PAPERS[paper], invariant=1, initialFontName=BODY, pageCompression=1)
+    canvas = Canvas(str(path), pagesize=PAPERS_PT[paper], invariant=1, initialFontName=BODY, pageCompression=1)
     canvas.setTitle(f"{game.title}: card sheets ({PAPER_NAMES[paper]})")
     canvas.setAuthor(game.title)
     canvas.setCreator("pnp")
@@ -118,7 +118,10 @@ def write_sheets(game: Game, paper: str, options: BuildOptions, path: Path,
         decks[deck.id] = counts
     with _plain_streams():
         canvas.save()
-    return {"pages": pages, "check_pages": 2, "decks": decks}
+    facts = {"pages": pages, "check_pages": 2, "decks": decks}
+    if renderer.warnings:  # listed in build/manifest.json and printed by `pnp build`
+        facts["warnings"] = list(renderer.warnings)
+    return facts
 
 
 @contextmanager

@@ -125,7 +125,6 @@ def parse_yaml(text: str, shown: str, *, expect_mapping: bool = True):
     if data is None:
         raise InputError(Problem(shown, 1, "the file is empty; expected a YAML mapping of keys and values"))
     if expect_mapping and not isinstance(data, dict):
-        raise InputError(
-            Problem(shown, getattr(data, "line", 1) or 1, f"expected a mapping of keys and values, found {type(data).__name__}")
-        )
+        found = "a list" if isinstance(data, list) else repr(data)
+        raise InputError(Problem(shown, getattr(data, "line", 1) or 1, f"expected a mapping of keys and values, found {found}"))
     return data

@@ -181,3 +181,89 @@ def test_render_card_pdf_has_trim_and_bleed_boxes(tmp_path):
     assert "DEM-THG-01" in text and "Alpha" in text
     no_bleed = render_card_pdf(game, game.decks["things"].cards[0], tmp_path / "c.pdf", bleed_pt=0)
     assert [float(v) for v in PdfReader(no_bleed).pages[0].mediabox] == pytest.approx([0, 0, w, h], abs=0.01)
+
+
+def _wide_png(path: Path, width: int) -> None:
+    """A 2:1 picture, left half red and right half blue."""
+    from PIL import Image
+
+    image = Image.new("RGB", (width, width // 2), (255, 0, 0))
+    image.paste((0, 0, 255), (width // 2, 0, width, width // 2))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    image.save(path)
+
+
+NO_ICON = "".join(line for line in FRONT.splitlines(keepends=True) if "picture:" not in line)
+ART = "  art: {x: 16mm, y: 18mm, width: 30mm, height: 30mm, image: art/wide.png, fit: FIT}\n"
+
+
+def _art_pixels(tmp_path: Path, fit: str, width: int = 800) -> dict[str, tuple[int, int, int]]:
+    """Colours at the middle of the art box's left, right, top and bottom edges (just inside) and its centre."""
+    game = make_game(tmp_path, front=NO_ICON + ART.replace("FIT", fit))
+    _wide_png(tmp_path / "cards" / "demo" / "art" / "wide.png", width)
+    pdf = render_card_pdf(game, game.decks["things"].cards[0], tmp_path / f"{fit}.pdf")
+    scale = 4
+    image = pypdfium2.PdfDocument(str(pdf))[0].render(scale=scale).to_pil().convert("RGB")
+    bleed = mm(3)
+
+    def at(x_mm: float, y_mm: float) -> tuple[int, int, int]:  # trim coordinates, top-left origin
+        return image.getpixel((round((bleed + mm(x_mm)) * scale), round((bleed + mm(y_mm)) * scale)))
+
+    return {"left": at(17, 33), "right": at(45, 33), "top": at(24, 19), "bottom": at(24, 47), "centre": at(24, 33)}
+
+
+def test_image_boxes_show_the_whole_picture_or_fill_the_box_cropped(tmp_path):
+    contain = _art_pixels(tmp_path / "contain", "contain")
+    assert contain["left"] == (255, 0, 0) and contain["right"] == (0, 0, 255)
+    assert contain["top"] == contain["bottom"] == (255, 244, 214)  # the card's background above and below it
+    cover = _art_pixels(tmp_path / "cover", "cover")
+    assert cover["left"] == cover["top"] == cover["bottom"] == cover["centre"] == (255, 0, 0)  # cropped to the box
+    assert cover["right"] == (0, 0, 255)
+
+
+def test_low_resolution_images_warn_and_svg_images_draw(tmp_path):
+    front = NO_ICON + ART.replace("FIT", "contain")
+    game = make_game(tmp_path, front=front)
+    _wide_png(tmp_path / "cards" / "demo" / "art" / "wide.png", 200)  # 200 px over 30 mm: 169 dpi
+    renderer = renderer_for(game)
+    renderer.check()
+    line = len(front.splitlines())
+    assert renderer.warnings == [
+        f"cards/demo/layouts/things.yaml:{line}: card DEM-THG-01 (alpha): box 'art': image 'art/wide.png' "
+        "(200 x 100 px) prints at 169 dpi in its 30.0 x 30.0 mm box; expected at least 300 dpi for a sharp print",
+        f"cards/demo/layouts/things.yaml:{line}: card DEM-THG-02 (beta): box 'art': image 'art/wide.png' "
+        "(200 x 100 px) prints at 169 dpi in its 30.0 x 30.0 mm box; expected at least 300 dpi for a sharp print",
+    ]
+    sharp = make_game(tmp_path / "sharp", front=front)
+    _wide_png(tmp_path / "sharp" / "cards" / "demo" / "art" / "wide.png", 400)  # 339 dpi
+    renderer = renderer_for(sharp)
+    renderer.check()
+    assert renderer.warnings == []
+    svg = (Path(__file__).resolve().parent.parent / "templates" / "icons" / "pepperoni.svg").read_text(encoding="utf-8")
+    vector = make_game(tmp_path / "svg", front=front.replace("wide.png", "pie.svg"), extra={"art/pie.svg": svg})
+    renderer = renderer_for(vector)
+    renderer.check()
+    assert renderer.warnings == []
+    pdf = render_card_pdf(vector, vector.decks["things"].cards[0], tmp_path / "svg.pdf")
+    image = pypdfium2.PdfDocument(str(pdf))[0].render(scale=2).to_pil().convert("L")
+    art = image.crop(tuple(round((mm(3) + mm(v)) * 2) for v in (16, 18, 46, 48)))
+    assert art.getextrema()[0] < 128  # the vector picture is drawn into its box
+    not_a_picture = make_game(tmp_path / "txt", front=front.replace("wide.png", "notes.txt"), extra={"art/notes.txt": "x"})
+    assert any("image 'art/notes.txt' is not a picture; expected a .png, .jpg or .svg file" in m
+               for m in problems_of(not_a_picture))
+
+
+def test_build_prints_image_warnings_and_lists_them_in_the_manifest(tmp_path):
+    import json
+
+    from tests.conftest import run_pnp
+
+    make_game(tmp_path, front=FRONT + ART.replace("FIT", "cover"))
+    _wide_png(tmp_path / "cards" / "demo" / "art" / "wide.png", 200)  # cover: 100 px over 30 mm, 85 dpi
+    result = run_pnp("build", "demo", "--paper", "letter", project=tmp_path)
+    assert result.exit_code == 0, result.output
+    assert "warning: cards/demo/layouts/things.yaml:" in result.output
+    assert result.output.count("box 'art': image 'art/wide.png' (200 x 100 px) prints at 85 dpi") == 2  # two cards
+    manifest = json.loads((tmp_path / "build" / "manifest.json").read_text(encoding="utf-8"))
+    [cards] = [o for o in manifest["outputs"] if o["path"] == "demo/cards-letter.pdf"]
+    assert len(cards["warnings"]) == 2 and all("prints at 85 dpi" in w for w in cards["warnings"])

@@ -6,11 +6,10 @@ from itertools import pairwise
 
 import pytest
 
+from generator.geometry import EPS, PAPERS_PT, Rect
 from generator.layout import (
     INK,
-    PAPERS,
     LayoutError,
-    Rect,
     calibration_targets,
     make_sheet,
     place_labels,
@@ -35,7 +34,7 @@ def _safe_page(sheet) -> Rect:
 def test_poker_is_nine_up_portrait_centred_and_butted(paper):
     sheet = make_sheet(paper, *POKER, BLEED)
     assert (sheet.cols, sheet.rows, sheet.landscape) == (3, 3, False)
-    assert (sheet.page_w, sheet.page_h) == pytest.approx(sorted(PAPERS[paper]))
+    assert (sheet.page_w, sheet.page_h) == pytest.approx(sorted(PAPERS_PT[paper]))
     xs = sorted({s.trim.x for s in sheet.fronts})
     ys = sorted({s.trim.y for s in sheet.fronts})
     assert [b - a for a, b in pairwise(xs)] == pytest.approx([POKER[0]] * 2)  # butted: shared cut lines
@@ -52,9 +51,9 @@ def test_poker_is_nine_up_portrait_centred_and_butted(paper):
 def test_all_ink_stays_six_mm_from_the_paper_edge(paper, size, layout):
     sheet = make_sheet(paper, *size, BLEED, layout=layout)
     for box in sheet.ink_boxes():
-        assert box.inside(_safe_page(sheet)), box
+        assert _safe_page(sheet).contains(box, EPS), box
     for strip in sheet.strips:
-        assert strip.box.inside(_safe_page(sheet))
+        assert _safe_page(sheet).contains(strip.box, EPS)
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
@@ -64,8 +63,8 @@ def test_crop_marks_lie_outside_the_grid_on_every_cut_line(paper):
     for mark in sheet.marks:
         assert not any(mark.bbox().overlaps(box) for box in art)
         assert not any(_touches_interior(mark, s.trim) for s in sheet.fronts)
-    cut_x = sorted({round(s.trim.x, 3) for s in sheet.fronts} | {round(s.trim.right, 3) for s in sheet.fronts})
-    cut_y = sorted({round(s.trim.y, 3) for s in sheet.fronts} | {round(s.trim.top, 3) for s in sheet.fronts})
+    cut_x = sorted({round(s.trim.x, 3) for s in sheet.fronts} | {round(s.trim.x2, 3) for s in sheet.fronts})
+    cut_y = sorted({round(s.trim.y, 3) for s in sheet.fronts} | {round(s.trim.y2, 3) for s in sheet.fronts})
     marked_x = {round(m.x1, 3) for m in sheet.marks if m.x1 == m.x2}
     marked_y = {round(m.y1, 3) for m in sheet.marks if m.y1 == m.y2}
     assert set(cut_y) == marked_y  # the side margins always have room for the row cuts
@@ -77,7 +76,7 @@ def test_crop_marks_lie_outside_the_grid_on_every_cut_line(paper):
 
 def _touches_interior(mark, rect: Rect) -> bool:
     box = mark.bbox()
-    return rect.x < box.x < rect.right and rect.y < box.y < rect.top
+    return rect.x < box.x < rect.x2 and rect.y < box.y < rect.y2
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
@@ -86,8 +85,8 @@ def test_bleed_shows_only_on_the_outer_edges_of_the_grid(paper):
     middle = next(s for s in sheet.fronts if (s.col, s.row) == (1, 1))
     assert middle.clip == middle.trim
     corner = next(s for s in sheet.fronts if (s.col, s.row) == (0, 0))
-    assert corner.clip.x < corner.trim.x and corner.clip.top > corner.trim.top - 1e-9
-    assert corner.clip.right == pytest.approx(corner.trim.right)
+    assert corner.clip.x < corner.trim.x and corner.clip.y2 > corner.trim.y2 - 1e-9
+    assert corner.clip.x2 == pytest.approx(corner.trim.x2)
     assert corner.trim.x - corner.clip.x <= BLEED + 1e-9
     clips = [s.clip for s in sheet.fronts]
     assert not any(a.overlaps(b) for i, a in enumerate(clips) for b in clips[i + 1:])
@@ -99,11 +98,11 @@ def test_long_edge_duplex_mirrors_columns_short_edge_mirrors_rows(paper):
     short = make_sheet(paper, *POKER, BLEED, duplex="short")
     for front, back in zip(long.fronts, long.backs, strict=True):
         assert (back.col, back.row) == (2 - front.col, front.row)
-        assert back.trim.x == pytest.approx(long.page_w - front.trim.right)
+        assert back.trim.x == pytest.approx(long.page_w - front.trim.x2)
         assert back.trim.y == pytest.approx(front.trim.y)
     for front, back in zip(short.fronts, short.backs, strict=True):
         assert (back.col, back.row) == (front.col, 2 - front.row)
-        assert back.trim.y == pytest.approx(short.page_h - front.trim.top)
+        assert back.trim.y == pytest.approx(short.page_h - front.trim.y2)
     none = make_sheet(paper, *POKER, BLEED, duplex="none")
     assert [b.trim for b in none.backs] == [f.trim for f in none.fronts]
 
@@ -137,8 +136,8 @@ def test_fold_layout_mirrors_backs_about_the_fold_line(paper):
     fold_x = sheet.fold.x1
     assert sheet.fold.x1 == sheet.fold.x2
     for front, back in zip(sheet.fronts, sheet.backs, strict=True):
-        assert front.trim.right <= fold_x and back.trim.x >= fold_x
-        assert fold_x - front.trim.right == pytest.approx(back.trim.x - fold_x)  # same distance from the fold
+        assert front.trim.x2 <= fold_x and back.trim.x >= fold_x
+        assert fold_x - front.trim.x2 == pytest.approx(back.trim.x - fold_x)  # same distance from the fold
         assert front.trim.y == pytest.approx(back.trim.y)
     boxes = [s.clip for s in sheet.fronts + sheet.backs]
     assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
@@ -174,14 +173,14 @@ def test_labels_fit_in_the_margins_clear_of_marks_and_cards(paper, size):
     assert all(p is not None for p in placed)
     obstacles = [s.clip for s in sheet.fronts] + [m.bbox() for m in sheet.marks]
     for p in placed:
-        assert p.box.inside(_safe_page(sheet))
+        assert _safe_page(sheet).contains(p.box, EPS)
         assert not any(p.box.overlaps(o) for o in obstacles)
     assert not any(a.box.overlaps(b.box) for i, a in enumerate(placed) for b in placed[i + 1:])
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_print_check_targets_are_mirrored_like_the_backs(paper):
-    pw, ph = sorted(PAPERS[paper])
+    pw, ph = sorted(PAPERS_PT[paper])
     long = {t.name: t for t in calibration_targets(paper, "long")}
     assert long["A"].front[0] < pw / 2 < long["B"].front[0] and long["A"].front[1] > ph / 2 > long["C"].front[1]
     for target in long.values():

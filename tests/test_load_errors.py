@@ -203,3 +203,42 @@ def test_expand_gives_one_entry_per_copy(demo: Project):
     game = load_game(demo, "demo")
     assert expand_ids(game.decks["toppings"]) == ["olive"] * 3 + ["onion"] * 2
     assert {k: len(v) for k, v in physical_cards(game).items()} == {"toppings": 5, "orders": 2}
+
+
+# Wrong shapes a new designer writes: each gives exactly one located line (and no "deck has no file" echo).
+# (file, [(old, new), ...] or the whole new text, expected problem)
+WRONG_SHAPES = {
+    "cards-mapping": ("orders.yaml", [("  - id: ann", "  ann:\n    id: ann"), ("  - id: bob", "  bob:\n    id: bob")],
+                      "cards/demo/orders.yaml:8: 'cards' is a mapping; expected a list"),
+    "card-string": ("toppings.yaml", [("    kind: topping\n  - id: onion", "    kind: topping\n  - onion\n  - id: onion")],
+                    "cards/demo/toppings.yaml:12: 'cards' is 'onion'; expected a mapping of keys and values"),
+    "copies-word": ("toppings.yaml", [("copies: 3", 'copies: "three"')],
+                    "cards/demo/toppings.yaml:10: 'copies' is 'three'; expected a whole number"),
+    "players-number": ("game.yaml", [("players: {min: 2, max: 3}", "players: 4")],
+                       "cards/demo/game.yaml:3: 'players' is 4; expected a mapping of keys and values"),
+    "unknown-field-type": ("orders.yaml", [("value: {type: int, min: 1}", "value: {type: integer, min: 1}")],
+                           "cards/demo/orders.yaml:7: 'fields.value.type' is 'integer' (did you mean 'int'?); expected one of: "
+                           "text, int, number, bool, color, choice, ref, refs, counts, address, list, icon"),
+    "ref-to-nothing": ("orders.yaml", [("  value: {type: int, min: 1}",
+                                        "  value: {type: int, min: 1}\n  friend: {type: ref, to: nobody, required: false}")],
+                       "cards/demo/orders.yaml:8: field 'friend' points to 'nobody', which does not exist; "
+                       "expected one of: orders, toppings, town.spaces, town.streets"),
+    "at-one-value": ("board.yaml", [("{id: a1, at: [1, 0]}", "{id: a1, at: [1]}")],
+                     "cards/demo/board.yaml:7: 'spaces.at' has 1 value; expected 2 values"),
+    "top-level-list": ("toppings.yaml", "- deck: toppings\n- name: Toppings deck\n",
+                       "cards/demo/toppings.yaml:1: expected a mapping of keys and values, found a list"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(WRONG_SHAPES))
+def test_wrong_shapes_give_one_located_line(demo: Project, case: str):
+    name, change, expected = WRONG_SHAPES[case]
+    if isinstance(change, str):
+        (demo.cards_dir / "demo" / name).write_text(change, encoding="utf-8")
+    else:
+        for old, new in change:
+            edit(demo, name, old, new)
+    assert problems_of(demo) == [expected]
+    result = run_pnp("validate", "--no-sim", project=demo)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert expected in result.output

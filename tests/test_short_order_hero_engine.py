@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from generator.rules.base import CHANCE, TERMINAL, ChanceOutcome, IllegalAction,
 from generator.rules.harness import play_game
 from generator.rules.scripts import run_script, script_files
 from generator.rules.short_order_hero import ENGINE, rules_for
-from generator.rules.short_order_hero.state import Cooked
+from generator.rules.short_order_hero.state import Cooked, SOHState
 
 GAME = "short-order-hero"
 SCRIPTS = sorted(p.name for p in (Path(__file__).resolve().parents[1] / "cards" / GAME / "scripts").glob("*.yaml"))
@@ -232,6 +233,19 @@ def test_settings_apply_unless_an_option_changes_them(game):
     assert (state.hand_limit, state.floor_mode, state.trigger_count, state.use_tracker) == (None, "end", 5, True)
     state = ENGINE.new_state(game, 2, {**ENGINE.options, "hand_limit": 10, "use_tracker": False})
     assert state.hand_limit == 10 and not state.use_tracker and state.snapshot()["marker"] is None
+
+
+def test_an_option_set_to_the_built_in_value_still_overrides_game_yaml(game):
+    # game.yaml may choose clamp and no tracker; a script or a test asking for `end` and the tracker must get them
+    rules = replace(rules_for(game), settings={**rules_for(game).settings, "floor_mode": "clamp", "use_tracker": False})
+    assert SOHState(rules, 2, dict(ENGINE.options)).floor_mode == "clamp"
+    state = SOHState(rules, 2, {**ENGINE.options, "floor_mode": "end", "use_tracker": True})
+    assert state.floor_mode == "end" and state.use_tracker
+
+
+def test_unknown_options_fail_at_setup(game):
+    with pytest.raises(ValueError, match="unknown option"):
+        ENGINE.new_state(game, 2, {**ENGINE.options, "floor": "clamp"})
 
 
 def test_every_legal_action_round_trips_through_its_text(game):

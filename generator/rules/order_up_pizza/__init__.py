@@ -1,10 +1,11 @@
 """Rules of "Order Up", the pizza delivery board game (games.md section A): static checks, engine and bots."""
 
 from generator.rules.base import Engine
+from generator.rules.order_up_pizza.actions import Action
 from generator.rules.order_up_pizza.bots import greedy_bot, random_bot
 from generator.rules.order_up_pizza.checks import static_checks
 from generator.rules.order_up_pizza.data import OPTIONS, is_game_over
-from generator.rules.order_up_pizza.state import Action, PizzaState, new_state
+from generator.rules.order_up_pizza.state import PizzaState, new_state
 
 
 def order_goals(game) -> list[str]:

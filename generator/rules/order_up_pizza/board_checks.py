@@ -6,16 +6,12 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from generator.errors import Problem
-from generator.rules.order_up_pizza.data import distances
+from generator.rules.common import at, distances
 
 if TYPE_CHECKING:
     from generator.rules.order_up_pizza.checks import Ctx
 
 MIN_COLOUR_DISTANCE = 60  # RGB distance below which two road/player colours are too easy to mix up
-
-
-def _at(record, key: str, message: str) -> Problem:
-    return Problem(record.file, record.line_of(key), message)
 
 
 def _space_line(board, space_id: str) -> int:
@@ -51,7 +47,7 @@ def check_colours(ctx: Ctx) -> list[Problem]:
         border = order.fields.get("border")
         street = street_of.get(order.address or "")
         if border and street and border.lower() != street.color.lower():
-            problems.append(_at(order, "border", f"order '{order.id}' has border {border} but its street {street.name} is {street.color} "
+            problems.append(at(order, "border", f"order '{order.id}' has border {border} but its street {street.name} is {street.color} "
                                                  f"({street.color_name}); expected the street colour"))
     players = [(row.name, row.color) for row in ctx.players.rows] if ctx.players else []
     for i, street in enumerate(streets):
@@ -85,9 +81,9 @@ def check_players(ctx: Ctx) -> list[Problem]:
         if space is None:
             continue
         if space.kind != "restaurant":
-            problems.append(_at(row, "restaurant", f"player colour '{row.id}' starts on '{space.id}', which is a {space.kind} space; expected a restaurant"))
+            problems.append(at(row, "restaurant", f"player colour '{row.id}' starts on '{space.id}', which is a {space.kind} space; expected a restaurant"))
         elif (space.color or "").lower() != row.color.lower():
-            problems.append(_at(row, "color", f"player colour '{row.id}' is {row.color} but its restaurant '{space.id}' is {space.color}; expected the same colour"))
+            problems.append(at(row, "color", f"player colour '{row.id}' is {row.color} but its restaurant '{space.id}' is {space.color}; expected the same colour"))
     for space in spaces.values():
         if space.kind == "restaurant" and space.id not in owned:
             problems.append(Problem(ctx.board.file, _space_line(ctx.board, space.id), f"restaurant '{space.id}' belongs to no player colour in {ctx.players.file}"))
@@ -126,9 +122,9 @@ def check_board_graph(ctx: Ctx) -> list[Problem]:
             if target is None:
                 continue
             if target not in dist:
-                problems.append(_at(order, "address", f"order '{order.id}' at '{order.address}' cannot be reached from the {name} restaurant ({home}); expected every address reachable"))
+                problems.append(at(order, "address", f"order '{order.id}' at '{order.address}' cannot be reached from the {name} restaurant ({home}); expected every address reachable"))
             elif dist[target] > limit:
-                problems.append(_at(order, "address", f"order '{order.id}' at '{order.address}' is {dist[target]} steps from the {name} restaurant; "
+                problems.append(at(order, "address", f"order '{order.id}' at '{order.address}' is {dist[target]} steps from the {name} restaurant; "
                                                       f"expected at most {limit} (three average rolls of {dice} dice)"))
     return problems
 
@@ -162,7 +158,7 @@ def check_seat_fairness(ctx: Ctx) -> list[Problem]:
             return ", ".join(f"({d} steps, ${v}) {' '.join(o.id for o in source[(d, v)])}" for d, v in sorted(diff))
 
         first = involved[0] if involved else orders[0]
-        problems.append(_at(first, "address", f"the {name} restaurant ({home}) sees different (distance, value) pairs than the {base_name} restaurant ({base_home}): "
+        problems.append(at(first, "address", f"the {name} restaurant ({home}) sees different (distance, value) pairs than the {base_name} restaurant ({base_home}): "
                                               f"only {name}: {show(only_here, pairs) or 'none'}; only {base_name}: {show(only_base, base) or 'none'}; "
                                               f"expected identical multisets so no seat is favoured"))
     return problems

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from generator.rules.order_up_pizza.actions import STOP, Action
 from generator.rules.order_up_pizza.data import ENERGY_DRINK, PIZZA_PLUNDER, SPEED_TRAP, WILD
-from generator.rules.order_up_pizza.state import STOP, Action, PizzaState
+from generator.rules.order_up_pizza.state import PizzaState
 
 ACTION_WORTH = {WILD: 10.0, ENERGY_DRINK: 2.0, SPEED_TRAP: 1.0, PIZZA_PLUNDER: 1.5}
 
@@ -24,7 +25,7 @@ _PAYABLE: dict[tuple, list[str]] = {}
 
 def _payable(state: PizzaState, seat: int) -> list[str]:
     """Face-up orders this hand can pay now (cached: the hand rarely changes while driving)."""
-    key = (tuple(state.hands[seat]), tuple(state.ofaceup))
+    key = (id(state.data), tuple(state.hands[seat]), tuple(state.ofaceup))  # data: another game has other orders
     found = _PAYABLE.get(key)
     if found is None:
         if len(_PAYABLE) > 4096:

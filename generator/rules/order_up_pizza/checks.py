@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from generator.errors import Problem
+from generator.rules.common import GameYaml, at
 from generator.rules.order_up_pizza.board_checks import (
     check_board_graph,
     check_colours,
@@ -18,7 +19,6 @@ from generator.rules.order_up_pizza.data import (
     depth_presets,
     is_game_over,
 )
-from generator.yamlio import load_yaml
 
 BOX = {"toppings": 91, "orders": 33, "reference": 4}  # the published box contents (games.md 1.A)
 DEMAND_TOLERANCE = 0.15  # demand/supply of each topping within 15 % of the deck-wide mean
@@ -40,22 +40,13 @@ class Ctx:
         self.topping_cards = [c for c in self.toppings.cards if c.kind == "topping"] if self.toppings else []
         self.copies = {c.id: c.copies for c in self.topping_cards}
         self.max_players = game.config.players.max
-        self.game_file = game.show(game.dir / "game.yaml")
-        raw = load_yaml(game.dir / "game.yaml", self.game_file)
-        self.settings_raw = raw.get("settings") or {}
-        self.settings_line = raw.line_of("settings")
-
-    def setting_line(self, name: str) -> int:
-        lines = getattr(self.settings_raw, "key_lines", {})
-        return lines.get(name, self.settings_line)
+        self.yaml = GameYaml(game)
+        self.game_file = self.yaml.file
+        self.setting_line = self.yaml.setting_line
 
     def complete_orders(self):
         """Orders with every field the checks need (incomplete ones are reported by check_order_cards)."""
         return [o for o in self.orders if o.toppings and o.address and o.value is not None]
-
-
-def _at(record, key: str, message: str) -> Problem:
-    return Problem(record.file, record.line_of(key), message)
 
 
 def check_parts(ctx: Ctx) -> list[Problem]:
@@ -88,7 +79,7 @@ def check_game_over(ctx: Ctx) -> list[Problem]:
         names = ", ".join(f"'{c.id}' (line {c.line})" for c in overs)
         return [Problem(c.file, c.line, f"card '{c.id}' is one of {len(overs)} Game Over cards: {names}; expected exactly one") for c in overs]
     if overs[0].copies != 1:
-        return [_at(overs[0], "copies", f"Game Over card '{overs[0].id}' has {overs[0].copies} copies; expected exactly one")]
+        return [at(overs[0], "copies", f"Game Over card '{overs[0].id}' has {overs[0].copies} copies; expected exactly one")]
     return []
 
 
@@ -104,7 +95,7 @@ def check_card_fields(ctx: Ctx) -> list[Problem]:
             problems.append(Problem(card.file, card.line, f"topping '{card.id}' has no price; expected price: <dollars> (order values add up topping prices)"))
         if card.kind == "action":
             if card.id not in ACTION_CARDS:
-                problems.append(_at(card, "id", f"action card '{card.id}' has no rule in the engine; expected one of: {', '.join(ACTION_CARDS)}"))
+                problems.append(at(card, "id", f"action card '{card.id}' has no rule in the engine; expected one of: {', '.join(ACTION_CARDS)}"))
             if not card.fields.get("effect"):
                 problems.append(Problem(card.file, card.line, f"action card '{card.id}' has no effect text; expected effect: <what the card does>"))
     return problems
@@ -118,7 +109,7 @@ def check_type_closure(ctx: Ctx) -> list[Problem]:
     for order in ctx.orders:
         for item in order.toppings or {}:
             if kinds.get(item) == "action":
-                problems.append(_at(order, "toppings", f"order '{order.id}' asks for '{item}', which is an action card; expected a topping ({', '.join(toppings)})"))
+                problems.append(at(order, "toppings", f"order '{order.id}' asks for '{item}', which is an action card; expected a topping ({', '.join(toppings)})"))
     actions = [c.id for c in ctx.toppings.cards if c.kind == "action"]
     for card in ctx.reference.cards:
         for key, want, what in (("toppings", toppings, "topping"), ("actions", actions, "action card")):
@@ -129,7 +120,7 @@ def check_type_closure(ctx: Ctx) -> list[Problem]:
             if extra or lacking or doubled:
                 parts = ([f"lists {', '.join(extra)}, which {'is not a' if len(extra) == 1 else 'are not'} {what}{'' if len(extra) == 1 else 's'} of the deck"] if extra else []) + \
                         ([f"leaves out {', '.join(lacking)}"] if lacking else []) + ([f"lists {', '.join(doubled)} twice"] if doubled else [])
-                problems.append(_at(card, key, f"reference card '{card.id}' {'; '.join(parts)}; expected exactly the deck's {what}s: {', '.join(want)}"))
+                problems.append(at(card, key, f"reference card '{card.id}' {'; '.join(parts)}; expected exactly the deck's {what}s: {', '.join(want)}"))
     return problems
 
 
@@ -143,12 +134,12 @@ def check_obtainability(ctx: Ctx) -> list[Problem]:
         for topping, qty in (order.toppings or {}).items():
             copies = ctx.copies.get(topping)
             if copies is not None and qty > copies - others:
-                problems.append(_at(order, "toppings", f"order '{order.id}' needs {qty} {topping} but the deck has {copies}; "
+                problems.append(at(order, "toppings", f"order '{order.id}' needs {qty} {topping} but the deck has {copies}; "
                                                        f"expected at most {copies} - (players - 1) = {copies - others}"))
         total = sum((order.toppings or {}).values())
         for name, limit in (("start_hand", start_hand), ("hand_limit", hand_limit)):
             if total > limit:
-                problems.append(_at(order, "toppings", f"order '{order.id}' needs {total} toppings; expected at most {name} = {limit}"))
+                problems.append(at(order, "toppings", f"order '{order.id}' needs {total} toppings; expected at most {name} = {limit}"))
     return problems
 
 
@@ -170,10 +161,10 @@ def check_demand(ctx: Ctx) -> list[Problem]:
     for card in ctx.topping_cards:
         ratio = demand[card.id] / card.copies
         if not low <= ratio <= high:
-            problems.append(_at(card, "copies", f"topping '{card.id}' is needed {demand[card.id]} times on the orders for {card.copies} copies "
+            problems.append(at(card, "copies", f"topping '{card.id}' is needed {demand[card.id]} times on the orders for {card.copies} copies "
                                                 f"(ratio {ratio:.2f}); expected within 15% of the mean {mean:.2f}, i.e. {low:.2f}-{high:.2f}"))
         if carriers[card.id] > MAX_ORDER_SHARE * n_orders:
-            problems.append(_at(card, "id", f"topping '{card.id}' is on {carriers[card.id]} of {n_orders} orders; expected at most half"))
+            problems.append(at(card, "id", f"topping '{card.id}' is on {carriers[card.id]} of {n_orders} orders; expected at most half"))
     return problems
 
 
@@ -188,14 +179,14 @@ def check_addresses(ctx: Ctx) -> list[Problem]:
         if not address:
             continue
         if address not in addresses:
-            problems.append(_at(order, "address", f"order '{order.id}' goes to '{address}', which is not a house on any street of board '{ctx.board.id}'"))
+            problems.append(at(order, "address", f"order '{order.id}' goes to '{address}', which is not a house on any street of board '{ctx.board.id}'"))
             continue
         space = spaces[addresses[address]]
         if space.kind in ("restaurant", "junction"):
-            problems.append(_at(order, "address", f"order '{order.id}' goes to '{address}' on a {space.kind} ({space.id}); expected an ordinary road space"))
+            problems.append(at(order, "address", f"order '{order.id}' goes to '{address}' on a {space.kind} ({space.id}); expected an ordinary road space"))
         if address in first:
             other = first[address]
-            problems.append(_at(order, "address", f"order '{order.id}' has the same address '{address}' as order '{other.id}' "
+            problems.append(at(order, "address", f"order '{order.id}' has the same address '{address}' as order '{other.id}' "
                                                   f"(line {other.line_of('address')}); expected one order per address"))
         else:
             first[address] = order
@@ -208,14 +199,14 @@ def check_values(ctx: Ctx) -> list[Problem]:
     prices = {c.id: c.fields.get("price") for c in ctx.topping_cards}
     for order in ctx.complete_orders():
         if order.value <= 0:
-            problems.append(_at(order, "value", f"order '{order.id}' is worth ${order.value}; expected more than $0"))
+            problems.append(at(order, "value", f"order '{order.id}' is worth ${order.value}; expected more than $0"))
             continue
         if any(prices.get(t) is None for t in order.toppings):
             continue
         cost = sum(prices[t] * q for t, q in order.toppings.items())
         if cost != order.value:
             parts = " + ".join(f"{q} {t} x ${prices[t]}" for t, q in sorted(order.toppings.items()))
-            problems.append(_at(order, "value", f"order '{order.id}' is worth ${order.value} but its toppings cost ${cost} ({parts}); expected value = sum of topping prices"))
+            problems.append(at(order, "value", f"order '{order.id}' is worth ${order.value} but its toppings cost ${cost} ({parts}); expected value = sum of topping prices"))
     return problems
 
 
@@ -265,7 +256,7 @@ def check_customers(ctx: Ctx) -> list[Problem]:
         key = " ".join(order.customer.casefold().split())
         if key in first:
             other = first[key]
-            problems.append(_at(order, "customer", f"order '{order.id}' has customer '{order.customer}' like order '{other.id}' "
+            problems.append(at(order, "customer", f"order '{order.id}' has customer '{order.customer}' like order '{other.id}' "
                                                    f"(line {other.line_of('customer')}); expected unique customer names"))
         else:
             first[key] = order

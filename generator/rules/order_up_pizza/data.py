@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 from typing import Any
+
+from generator.rules.common import check_known_options, distances, option_or_setting, per_game
 
 ACTION_CARDS = ("wild-card", "speed-trap", "energy-drink", "pizza-plunder")
 WILD, SPEED_TRAP, ENERGY_DRINK, PIZZA_PLUNDER = ACTION_CARDS
@@ -20,19 +21,6 @@ def board_of(game):
     if BOARD_ID in game.boards:
         return game.boards[BOARD_ID]
     return next((b for b in game.boards.values() if b.model.streets), None)
-
-
-def distances(neighbours: dict[str, list[str]], start: str) -> dict[str, int]:
-    """Road steps from `start` to every reachable space (breadth-first search)."""
-    dist = {start: 0}
-    queue = deque([start])
-    while queue:
-        here = queue.popleft()
-        for nxt in neighbours[here]:
-            if nxt not in dist:
-                dist[nxt] = dist[here] + 1
-                queue.append(nxt)
-    return dist
 
 
 def is_game_over(card) -> bool:
@@ -84,18 +72,7 @@ class PizzaData:
         )
 
 
-_CACHE: dict[int, tuple[Any, PizzaData]] = {}
-
-
-def pizza_data(game) -> PizzaData:
-    """PizzaData for a loaded game, cached (simulations build thousands of states from one game)."""
-    hit = _CACHE.get(id(game))
-    if hit is None or hit[0] is not game:
-        if len(_CACHE) > 32:
-            _CACHE.clear()
-        hit = (game, PizzaData.build(game))
-        _CACHE[id(game)] = hit
-    return hit[1]
+pizza_data = per_game(PizzaData.build)  # PizzaData for a loaded game, built once per Game object
 
 
 @dataclass(frozen=True)
@@ -126,12 +103,11 @@ def depth_presets(game) -> tuple[dict[str, int], Any]:
 def resolve_params(game, options: dict | None, n_orders: int) -> Params:
     """Settings plus options, validated; ValueError with a readable reason for a bad option."""
     opts = {k: v for k, v in (options or {}).items() if v is not None}
-    unknown = sorted(set(opts) - set(OPTIONS))
-    if unknown:
-        raise ValueError(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(OPTIONS)}")
+    check_known_options(opts, OPTIONS)
+    settings = game.config.settings
 
     def get(name: str, default):
-        value = opts.get(name, game.setting(name, default))
+        value = option_or_setting(opts, settings, name, default)
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise ValueError(f"option {name}={value!r}; expected a whole number >= 0")
         return value
@@ -149,7 +125,7 @@ def resolve_params(game, options: dict | None, n_orders: int) -> Params:
     if not 0 <= depth <= n_orders - faceup_orders:
         raise ValueError(f"game_over_depth {depth} is out of range; expected 0..{n_orders - faceup_orders} "
                          f"({n_orders} orders - {faceup_orders} face up)")
-    end_mode = opts.get("end_mode", game.setting("end_mode", "immediate"))
+    end_mode = option_or_setting(opts, settings, "end_mode", "immediate")
     if end_mode not in END_MODES:
         raise ValueError(f"end_mode '{end_mode}'; expected one of: {', '.join(END_MODES)}")
     params = Params(

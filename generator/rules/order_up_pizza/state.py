@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, NamedTuple
+from typing import Any
 
 from generator.rules.base import CHANCE, TERMINAL, ChanceOutcome, ChanceRequest, IllegalAction, State
+from generator.rules.common import check_outcome
+from generator.rules.order_up_pizza.actions import END, STOP, VERBS, Action, deliver_action, payment_options
 from generator.rules.order_up_pizza.data import (
     ENERGY_DRINK,
     PIZZA_PLUNDER,
@@ -19,39 +21,9 @@ from generator.rules.order_up_pizza.data import (
 from generator.rules.order_up_pizza.reasons import why_illegal
 from generator.rules.order_up_pizza.views import metrics, snapshot
 
-VERBS = ("move", "stop", "deliver", "play", "draw", "end", "discard", "take")
 MID_TURN = frozenset({"draw", "after-draw", "reshuffle", "discard", "plunder"})  # hand may exceed the limit
 CHANCE_PHASES = {"setup-toppings": "toppings-deck", "setup-orders": "order-deck", "roll": "roll",
                  "reshuffle": "toppings-reshuffle"}
-
-
-class Action(NamedTuple):
-    """A player action; str() is how scripts write it ('move r0c3', 'deliver big-bob wild:sausage')."""
-
-    verb: str
-    arg: str = ""
-
-    def __str__(self) -> str:
-        return f"{self.verb} {self.arg}" if self.arg else self.verb
-
-
-STOP, END = Action("stop"), Action("end")
-
-
-def payment_options(req, hand: Counter, wilds: int) -> list[tuple[str, ...]]:
-    """Every multiset of toppings that Wild Cards may stand in for (fewest wilds first); [] if unpayable."""
-    ranges = [(t, max(0, q - hand.get(t, 0)), q) for t, q in req]
-    if sum(lo for _, lo, _ in ranges) > wilds:
-        return []
-    options: list[tuple[str, ...]] = [()]
-    for topping, lo, hi in ranges:
-        options = [opt + (topping,) * k for opt in options for k in range(lo, hi + 1) if len(opt) + k <= wilds]
-    return sorted(options, key=lambda o: (len(o), o))
-
-
-def deliver_action(order: str, wild_for: tuple[str, ...]) -> Action:
-    """The delivery action paying `wild_for` with Wild Cards."""
-    return Action("deliver", f"{order} wild:{','.join(wild_for)}" if wild_for else order)
 
 
 class PizzaState(State):
@@ -118,14 +90,7 @@ class PizzaState(State):
         return ChanceRequest("shuffle", label, items=tuple(self.tdiscard))
 
     def _apply_chance(self, outcome: ChanceOutcome) -> None:
-        request = self.chance_request()
-        values = tuple(outcome.values)
-        if outcome.label != request.label:
-            raise IllegalAction(f"chance event '{request.label}' is next, not '{outcome.label}'")
-        if request.kind == "shuffle" and sorted(values) != sorted(request.items):
-            raise IllegalAction(f"'{request.label}' must be a permutation of the {len(request.items)} cards")
-        if request.kind == "dice" and (len(values) != request.count or not all(1 <= v <= 6 for v in values)):
-            raise IllegalAction(f"'roll' needs {request.count} values in 1..6, got {list(values)}")
+        values = check_outcome(self.chance_request(), outcome)
         self._legal = None
         p = self.params
         if self.phase == "setup-toppings":

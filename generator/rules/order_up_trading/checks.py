@@ -8,7 +8,7 @@ from collections import Counter
 from itertools import combinations
 
 from generator.errors import Problem
-from generator.yamlio import load_yaml
+from generator.rules.common import GameYaml, at
 
 RECIPES, INGREDIENTS, RULES, GROUPS = "recipes", "ingredients", "rules", "food-groups"
 N_RECIPES, N_GROUPS = 6, 4
@@ -30,10 +30,6 @@ def _singular(word: str) -> str:
     if len(word) > 2 and word.endswith("s") and not word.endswith("ss"):
         return word[:-1]
     return word
-
-
-def _at(record, key: str, message: str) -> Problem:
-    return Problem(record.file, record.line_of(key), message)
 
 
 def _names(items) -> str:
@@ -76,7 +72,7 @@ def static_checks(game) -> list[tuple[str, list[Problem]]]:
         return [("recipes, ingredients and food groups defined",
                  [Problem(shown, 0, f"{_names(missing)} missing; expected decks '{RECIPES}' and '{INGREDIENTS}' and table '{GROUPS}'")])]
     data = _Data(game)
-    raw = load_yaml(game.dir / "game.yaml", shown)
+    yaml = GameYaml(game)
     return [
         ("6 recipes, 42 ingredients, 7 cards per recipe icon", check_counts(data)),
         ("one spelling per ingredient", check_spelling(data)),
@@ -86,8 +82,8 @@ def static_checks(game) -> list[tuple[str, list[Problem]]]:
         ("recipe shape: 7 distinct names, >= 3 food groups, <= 4 per group", check_recipe_shape(data)),
         ("food group sizes 7-14", check_group_sizes(data)),
         ("equal copy-sum and sharing per recipe", check_balance(data)),
-        ("deal feasibility: 7 cards per player for 3-6 players", check_deal(data, shown, raw)),
-        ("scoring constants reach the target", check_scoring(data, shown, raw)),
+        ("deal feasibility: 7 cards per player for 3-6 players", check_deal(data, yaml)),
+        ("scoring constants reach the target", check_scoring(data, yaml)),
         ("one back per deck", check_backs(data)),
         ("rule card numbers match the settings", check_rule_card(data)),
     ]
@@ -101,7 +97,7 @@ def check_counts(data: _Data) -> list[Problem]:
         problems.append(Problem(deck.file, deck.line, f"the recipe deck has {deck.copies} cards; expected {N_RECIPES}, one per recipe set"))
     for recipe in data.recipes:
         if recipe.copies != 1:
-            problems.append(_at(recipe, "copies", f"recipe '{recipe.id}' has {recipe.copies} copies; expected 1"))
+            problems.append(at(recipe, "copies", f"recipe '{recipe.id}' has {recipe.copies} copies; expected 1"))
     want = N_RECIPES * data.hand
     if data.ingredient_deck.copies != want:
         problems.append(Problem(data.ingredient_deck.file, data.ingredient_deck.line,
@@ -110,18 +106,18 @@ def check_counts(data: _Data) -> list[Problem]:
         cards = data.set_cards[recipe.id]
         count = sum(c.copies for c in cards)
         if count != data.hand:
-            problems.append(_at(recipe, "id", f"recipe '{recipe.id}' has {count} ingredient cards with its icon "
+            problems.append(at(recipe, "id", f"recipe '{recipe.id}' has {count} ingredient cards with its icon "
                                 f"({_names(c.id for c in cards) or 'none'}); expected {data.hand}"))
     for key, what in (("icon", "icon"), ("name", "name")):
         first: dict[str, object] = {}
         for recipe in data.recipes:
             value = recipe.icon if key == "icon" else recipe.name
             if not value:
-                problems.append(_at(recipe, "id", f"recipe '{recipe.id}' has no icon; expected the icon printed on its ingredient cards"))
+                problems.append(at(recipe, "id", f"recipe '{recipe.id}' has no icon; expected the icon printed on its ingredient cards"))
                 continue
             other = first.setdefault(value.lower(), recipe)
             if other is not recipe:
-                problems.append(_at(recipe, key, f"recipe '{recipe.id}' uses {what} '{value}' like recipe '{other.id}' "
+                problems.append(at(recipe, key, f"recipe '{recipe.id}' uses {what} '{value}' like recipe '{other.id}' "
                                     f"(line {other.line_of(key)}); expected a different {what} per recipe"))
     return problems
 
@@ -132,7 +128,7 @@ def check_spelling(data: _Data) -> list[Problem]:
     seen: dict[str, list[tuple[str, str, object, str]]] = {}  # key -> (spelling, who, record, field)
     for card in data.ingredients:
         if card.name != card.ingredient:
-            problems.append(_at(card, "name", f"card {card.id} prints '{card.name}' but its ingredient is '{card.ingredient}'; "
+            problems.append(at(card, "name", f"card {card.id} prints '{card.name}' but its ingredient is '{card.ingredient}'; "
                                 "expected the printed name to be the ingredient name"))
         seen.setdefault(normalise_name(card.ingredient), []).append((card.ingredient, f"card {card.id}", card, "ingredient"))
     for recipe in data.recipes:
@@ -147,7 +143,7 @@ def check_spelling(data: _Data) -> list[Problem]:
         where = next(who for spelling, who, *_ in uses if spelling == canonical)
         for spelling, who, record, key in uses:
             if spelling != canonical:
-                problems.append(_at(record, key, f"ingredient '{spelling}' ({who}) looks like '{canonical}' ({where}); "
+                problems.append(at(record, key, f"ingredient '{spelling}' ({who}) looks like '{canonical}' ({where}); "
                                     "expected one spelling per ingredient"))
     return problems
 
@@ -164,7 +160,7 @@ def check_group_table(data: _Data) -> list[Problem]:
         colour = str(row.color).lower()
         other = first.setdefault(colour, row)
         if other is not row:
-            problems.append(_at(row, "color", f"food group '{row.id}' has colour {row.color}, the same as '{other.id}' "
+            problems.append(at(row, "color", f"food group '{row.id}' has colour {row.color}, the same as '{other.id}' "
                                 f"(line {other.line_of('color')}); expected {N_GROUPS} distinct colours"))
     return problems
 
@@ -181,7 +177,7 @@ def check_one_group(data: _Data) -> list[Problem]:
         key = normalise_name(card.ingredient)
         if card.group != data.group_of[key]:
             other = first[key]
-            problems.append(_at(card, "group", f"ingredient '{card.ingredient}' (card {card.id}) is in food group '{card.group}' "
+            problems.append(at(card, "group", f"ingredient '{card.ingredient}' (card {card.id}) is in food group '{card.group}' "
                                 f"but card {other.id} puts it in '{other.group}'; expected one food group per ingredient name"))
     return problems
 
@@ -199,7 +195,7 @@ def check_sets(data: _Data) -> list[Problem]:
     for recipe in data.recipes:
         have, need = data.set_names[recipe.id], data.need[recipe.id]
         if have != need:
-            problems.append(_at(recipe, "ingredients", f"the {recipe.id} cards do not match recipe '{recipe.id}' ({_diff(have, need)}); "
+            problems.append(at(recipe, "ingredients", f"the {recipe.id} cards do not match recipe '{recipe.id}' ({_diff(have, need)}); "
                                 "expected the names on its icon cards to equal its ingredient list"))
     by_id = {r.id: r for r in data.recipes}
     ids = list(by_id)
@@ -209,7 +205,7 @@ def check_sets(data: _Data) -> list[Problem]:
             pool = sum((data.set_names[r] for r in chosen), Counter())
             need = sum((data.need[r] for r in chosen), Counter())
             if pool != need and selection_problem is None:
-                selection_problem = _at(by_id[chosen[0]], "ingredients",
+                selection_problem = at(by_id[chosen[0]], "ingredients",
                                         f"with {k} players and sets {_names(chosen)} in play the cards do not fit the recipes "
                                         f"({_diff(pool, need)}); expected every selection of sets to be completable by all players")
             for winner in chosen:
@@ -217,7 +213,7 @@ def check_sets(data: _Data) -> list[Problem]:
                     after = pool - data.need[winner] + data.set_names[incoming]
                     after_need = need - data.need[winner] + data.need[incoming]
                     if after != after_need and swap_problem is None:
-                        swap_problem = _at(by_id[incoming], "ingredients",
+                        swap_problem = at(by_id[incoming], "ingredients",
                                            f"with {k} players, after {winner}'s winning hand is swapped for the {incoming} set the cards "
                                            f"in play do not fit the recipes ({_diff(after, after_need)}); expected every swap to keep the game completable")
     return problems + [p for p in (selection_problem, swap_problem) if p is not None]
@@ -230,18 +226,18 @@ def check_recipe_shape(data: _Data) -> list[Problem]:
     for recipe in data.recipes:
         names = list(recipe.ingredients)
         if len(names) != data.hand:
-            problems.append(_at(recipe, "ingredients", f"recipe '{recipe.id}' lists {len(names)} ingredients; expected {data.hand}"))
+            problems.append(at(recipe, "ingredients", f"recipe '{recipe.id}' lists {len(names)} ingredients; expected {data.hand}"))
         for name, count in Counter(names).items():
             if count > 1:
-                problems.append(_at(recipe, "ingredients", f"recipe '{recipe.id}' lists '{name}' {count} times; expected {data.hand} distinct names"))
+                problems.append(at(recipe, "ingredients", f"recipe '{recipe.id}' lists '{name}' {count} times; expected {data.hand} distinct names"))
         groups = Counter(data.group_of[key] for key in map(normalise_name, names) if key in data.group_of)
         spread = ", ".join(f"{labels.get(g, g)} {n}" for g, n in sorted(groups.items()))
         if len(groups) < 3:
-            problems.append(_at(recipe, "ingredients", f"recipe '{recipe.id}' spans {len(groups)} food groups ({spread}); "
+            problems.append(at(recipe, "ingredients", f"recipe '{recipe.id}' spans {len(groups)} food groups ({spread}); "
                                 "expected at least 3 so no single bundle colour completes it"))
         for group, count in sorted(groups.items()):
             if count > 4:
-                problems.append(_at(recipe, "ingredients", f"recipe '{recipe.id}' has {count} {labels.get(group, group)} ingredients "
+                problems.append(at(recipe, "ingredients", f"recipe '{recipe.id}' has {count} {labels.get(group, group)} ingredients "
                                     f"({spread}); expected at most 4 per food group"))
     return problems
 
@@ -251,7 +247,7 @@ def check_group_sizes(data: _Data) -> list[Problem]:
     sizes = Counter()
     for card in data.ingredients:
         sizes[card.group] += card.copies
-    return [_at(row, "id", f"food group '{row.id}' has {sizes[row.id]} of the {data.ingredient_deck.copies} ingredient cards; "
+    return [at(row, "id", f"food group '{row.id}' has {sizes[row.id]} of the {data.ingredient_deck.copies} ingredient cards; "
                 f"expected {GROUP_MIN}-{GROUP_MAX} so multi-card trades happen in every colour")
             for row in data.groups if not GROUP_MIN <= sizes[row.id] <= GROUP_MAX]
 
@@ -267,36 +263,31 @@ def check_balance(data: _Data) -> list[Problem]:
     for recipe in data.recipes:
         if copy_sum[recipe.id] != usual_sum:
             shared = ", ".join(f"{n} {data.copies_of[normalise_name(n)]}" for n in recipe.ingredients if data.copies_of[normalise_name(n)] != 1)
-            problems.append(_at(recipe, "ingredients", f"recipe '{recipe.id}' has copy-sum {copy_sum[recipe.id]} ({shared or 'no shared names'}); "
+            problems.append(at(recipe, "ingredients", f"recipe '{recipe.id}' has copy-sum {copy_sum[recipe.id]} ({shared or 'no shared names'}); "
                                 f"most recipes have {usual_sum}; expected equal copy-sums so no recipe is harder to collect"))
         if len(sharing[recipe.id]) != usual_share:
-            problems.append(_at(recipe, "ingredients", f"recipe '{recipe.id}' shares ingredients with {len(sharing[recipe.id])} recipes "
+            problems.append(at(recipe, "ingredients", f"recipe '{recipe.id}' shares ingredients with {len(sharing[recipe.id])} recipes "
                                 f"({_names(sharing[recipe.id]) or 'none'}); most share with {usual_share}; expected the same number for every recipe"))
     return problems
 
 
-def _setting_line(raw, name: str) -> int:
-    settings = raw.get("settings")
-    return settings.line_of(name) if hasattr(settings, "line_of") else raw.line_of("settings")
-
-
-def check_deal(data: _Data, shown: str, raw) -> list[Problem]:
+def check_deal(data: _Data, yaml: GameYaml) -> list[Problem]:
     """For every supported player count k the k sets in play hold exactly `hand` cards per player."""
     problems = []
     players = data.game.config.players
     if players.min < MIN_PLAYERS or players.max > len(data.recipes):
-        problems.append(Problem(shown, raw.line_of("players"), f"players {players.min}-{players.max}; expected {MIN_PLAYERS}-{len(data.recipes)}: "
+        problems.append(Problem(yaml.file, yaml.line_of("players"), f"players {players.min}-{players.max}; expected {MIN_PLAYERS}-{len(data.recipes)}: "
                                 f"one recipe set per player and at least {MIN_PLAYERS} players to trade"))
     sizes = {r.id: sum(data.set_names[r.id].values()) for r in data.recipes}
     for k in range(max(players.min, MIN_PLAYERS), min(players.max, len(sizes)) + 1):
         bad = next((c for c in combinations(sizes, k) if sum(sizes[r] for r in c) != data.hand * k), None)
         if bad is not None:
-            problems.append(Problem(shown, raw.line_of("players"), f"with {k} players the sets {_names(bad)} hold "
+            problems.append(Problem(yaml.file, yaml.line_of("players"), f"with {k} players the sets {_names(bad)} hold "
                                     f"{sum(sizes[r] for r in bad)} cards; expected {data.hand * k} = {data.hand} per player"))
     return problems
 
 
-def check_scoring(data: _Data, shown: str, raw) -> list[Problem]:
+def check_scoring(data: _Data, yaml: GameYaml) -> list[Problem]:
     """Points are signed sensibly and the target is reached well within the round cap."""
     problems = []
     values = {}
@@ -307,14 +298,14 @@ def check_scoring(data: _Data, shown: str, raw) -> list[Problem]:
                                  ("max_rounds", lambda v: v > 0, "a positive whole number")):
         value = data.game.setting(name)
         if not isinstance(value, int) or isinstance(value, bool) or not test(value):
-            problems.append(Problem(shown, _setting_line(raw, name), f"setting {name} is {value!r}; expected {expected}"))
+            problems.append(Problem(yaml.file, yaml.setting_line(name), f"setting {name} is {value!r}; expected {expected}"))
         else:
             values[name] = value
     if len(values) == 5:
         # worst case: the wins spread evenly over the most players; the leader then gains win_points every max-players rounds
         worst = data.game.config.players.max * math.ceil(values["target"] / values["win_points"])
         if worst > values["max_rounds"]:
-            problems.append(Problem(shown, _setting_line(raw, "max_rounds"), f"max_rounds {values['max_rounds']} may end a game before anyone "
+            problems.append(Problem(yaml.file, yaml.setting_line("max_rounds"), f"max_rounds {values['max_rounds']} may end a game before anyone "
                                     f"reaches {values['target']} (up to {worst} rounds with {data.game.config.players.max} players); expected at least {worst}"))
     return problems
 
@@ -339,6 +330,6 @@ def check_rule_card(data: _Data) -> list[Problem]:
         text = " ".join(str(line) for line in card.fields.get("lines") or []).replace("\u2212", "-")
         for what, number in wanted.items():
             if not re.search(rf"(?<![\d+-]){re.escape(number)}(?!\d)", text):
-                problems.append(_at(card, "lines", f"rule card '{card.id}' does not print the {what} {number} from game.yaml settings; "
+                problems.append(at(card, "lines", f"rule card '{card.id}' does not print the {what} {number} from game.yaml settings; "
                                     "expected the printed numbers to match the settings"))
     return problems

@@ -14,6 +14,7 @@ from collections import Counter
 from itertools import combinations
 
 from generator.rules.base import CHANCE, TERMINAL, ChanceOutcome, ChanceRequest, IllegalAction, State
+from generator.rules.common import check_known_options, check_outcome, option_or_setting
 from generator.rules.order_up_trading.cards import (
     CALL,
     INGREDIENTS,
@@ -26,32 +27,26 @@ from generator.rules.order_up_trading.cards import (
 from generator.rules.order_up_trading.views import StateViews
 
 
-def _setting(options: dict, game, name: str, default):
-    value = options.get(name)
-    return game.setting(name, default) if value is None else value
-
-
 class TradingState(StateViews, State):
     """One game of Order Up for 3-6 players."""
 
     def __init__(self, game, players: int, options: dict | None = None):
         options = {**OPTIONS, **(options or {})}
-        unknown = sorted(set(options) - set(OPTIONS))
-        if unknown:
-            raise ValueError(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(OPTIONS)}")
+        check_known_options(options, OPTIONS)
         deck = TradingDeck(game)
         if not 3 <= players <= len(deck.recipe_ids):
             raise ValueError(f"{players} players; expected 3-{len(deck.recipe_ids)}")
         if options["bundle_policy"] not in ("largest", "random"):
             raise ValueError(f"bundle_policy {options['bundle_policy']!r}; expected largest or random")
         self.deck, self.k, self.options = deck, players, options
+        settings = game.config.settings
         self.hand_size = int(game.setting("hand", 7))
         self.win_points = int(game.setting("win_points", 10))
         self.icon_point = int(game.setting("icon_point", 1))
         self.false_call = int(game.setting("false_call", -5))
-        self.target = int(_setting(options, game, "target", 50))
-        self.max_ticks = int(_setting(options, game, "max_ticks", 400))
-        self.max_rounds = int(_setting(options, game, "max_rounds", 40))
+        self.target = int(option_or_setting(options, settings, "target", 50))
+        self.max_ticks = int(option_or_setting(options, settings, "max_ticks", 400))
+        self.max_rounds = int(option_or_setting(options, settings, "max_rounds", 40))
         self.log: list[str] = []
         self.hands: list[list[str]] = [[] for _ in range(players)]
         self.recipe_of: list[str | None] = [None] * players
@@ -184,14 +179,7 @@ class TradingState(StateViews, State):
         request = self.chance_request() if self.phase not in ("offers", "split") else None
         if request is None:
             raise IllegalAction(f"a player decides now (seat {self.current_player()}), not chance")
-        if outcome.label != request.label:
-            raise IllegalAction(f"expected chance '{request.label}', got '{outcome.label}'")
-        values = tuple(outcome.values)
-        if request.kind == "shuffle" and sorted(map(str, values)) != sorted(map(str, request.items)):
-            raise IllegalAction(f"'{request.label}' must be a permutation of {list(request.items)}; got {list(values)}")
-        if request.kind == "pick" and (len(values) != request.count or len(set(values)) != len(values)
-                                       or not all(isinstance(v, int) and 0 <= v < request.n for v in values)):
-            raise IllegalAction(f"'{request.label}' must be {request.count} distinct indices in 0..{request.n - 1}; got {list(values)}")
+        values = check_outcome(request, outcome)
         getattr(self, "_chance_" + request.label.replace("-", "_"))(values)
 
     def _select_sets(self, indices) -> None:

@@ -6,20 +6,8 @@ from generator.rules.base import Engine
 from generator.rules.short_order_hero.actions import Action, cook_options, parse_action
 from generator.rules.short_order_hero.bots import BOTS
 from generator.rules.short_order_hero.checks import static_checks
-from generator.rules.short_order_hero.data import Rules, build_rules
-from generator.rules.short_order_hero.state import OPTION_DEFAULTS, SOHState
-
-_RULES: dict[int, tuple[object, Rules]] = {}  # id(game) -> (game, rules): read each loaded game once
-
-
-def rules_for(game) -> Rules:
-    """The engine's view of a loaded game, built once per Game object."""
-    cached = _RULES.get(id(game))
-    if cached is None or cached[0] is not game:
-        if len(_RULES) > 32:
-            _RULES.clear()
-        cached = _RULES[id(game)] = (game, build_rules(game))
-    return cached[1]
+from generator.rules.short_order_hero.data import rules_for
+from generator.rules.short_order_hero.state import OPTIONS, SOHState
 
 
 def new_state(game, players: int, options: dict | None = None) -> SOHState:
@@ -39,7 +27,7 @@ ENGINE = Engine(
     new_state=new_state,
     player_counts=(2, 3, 4, 5),
     bots=BOTS,
-    options=dict(OPTION_DEFAULTS),
+    options=dict(OPTIONS),
     turn_cap=5000,
     goals=recipe_goals,
 )

@@ -6,7 +6,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from generator.errors import InputError, Problem, did_you_mean, known_list
+from generator.errors import Problem, did_you_mean, known_list
+from generator.rules.common import GameYaml
 from generator.rules.short_order_hero.data import (
     ANY_MEAT,
     DEFAULT_MEATS,
@@ -16,7 +17,6 @@ from generator.rules.short_order_hero.data import (
     distances_to_end,
     parse_bonus,
 )
-from generator.yamlio import load_yaml
 
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
@@ -28,31 +28,21 @@ class Ctx:
     game: object
     recipes: object
     ingredients: object
-    game_file: str
-    settings_lines: dict
+    yaml: GameYaml
 
     @property
     def by_id(self) -> dict:
         return self.ingredients.by_id()
 
+    @property
+    def game_file(self) -> str:
+        return self.yaml.file
+
     def setting_line(self, name: str) -> int:
-        return self.settings_lines.get(name, self.settings_lines.get("", 0))
+        return self.yaml.setting_line(name)
 
     def setting(self, name: str, default=None):
         return self.game.setting(name, default)
-
-
-def _game_lines(game) -> tuple[str, dict]:
-    path = game.dir / "game.yaml"
-    shown = game.show(path)
-    try:
-        raw = load_yaml(path, shown)
-    except InputError:
-        return shown, {}
-    settings = raw.get("settings")
-    lines = dict(getattr(settings, "key_lines", {}))
-    lines[""] = raw.line_of("settings")
-    return shown, lines
 
 
 def _bonus(card) -> list[tuple[str, int] | None]:
@@ -404,10 +394,10 @@ CHECKS = [
 
 def static_checks(game) -> list[tuple[str, list[Problem]]]:
     """Every Short Order Hero composition check: (name, problems) with file:line for each problem."""
-    game_file, lines = _game_lines(game)
+    yaml = GameYaml(game)
     recipes, ingredients = game.decks.get("recipes"), game.decks.get("ingredients")
     if recipes is None or ingredients is None:
-        return [("decks recipes and ingredients", [Problem(game_file, 0,
+        return [("decks recipes and ingredients", [Problem(yaml.file, 0,
                  "Short Order Hero needs the decks 'recipes' and 'ingredients'; expected recipes.yaml and ingredients.yaml")])]
-    ctx = Ctx(game, recipes, ingredients, game_file, lines)
+    ctx = Ctx(game, recipes, ingredients, yaml)
     return [(name, check(ctx)) for name, check in CHECKS]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections import Counter, deque
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
+
+from generator.rules.common import distances, per_game
 
 ANY_MEAT = "any-meat"  # the slot name used in actions and messages for an "Any Meat" requirement
 DEFAULT_MEATS = ("beef", "chicken", "pork")
@@ -84,16 +86,7 @@ def distances_to_end(board) -> tuple[str | None, dict[str, int]]:
     ends = [s.id for s in board.model.spaces if s.kind == "end"]
     if not ends:
         return None, {}
-    graph = tracker_graph(board)
-    dist = {ends[0]: 0}
-    queue = deque([ends[0]])
-    while queue:
-        here = queue.popleft()
-        for nxt in graph[here]:
-            if nxt not in dist:
-                dist[nxt] = dist[here] + 1
-                queue.append(nxt)
-    return ends[0], dist
+    return ends[0], distances(tracker_graph(board), ends[0])
 
 
 def track_paths(board) -> dict[int, tuple[str, ...]]:
@@ -146,3 +139,6 @@ def build_rules(game) -> Rules:
         settings=dict(game.config.settings), tracks=track_paths(board) if board is not None else {},
         useful=useful,
     )
+
+
+rules_for = per_game(build_rules)  # the engine's view of a loaded game, built once per Game object

@@ -1,30 +1,26 @@
-"""The Short Order Hero game state (games.md C.2/C.4): turns, cooking, spices, sabotage, the tracker, scoring."""
+"""The Short Order Hero game state (games.md C.2/C.4): setup, drawing, turns, legal actions, the tracker (plays.py: card effects)."""
 
 from __future__ import annotations
 
 from collections import Counter
 
 from generator.rules.base import CHANCE, TERMINAL, ChanceOutcome, ChanceRequest, IllegalAction, State
+from generator.rules.common import check_known_options, check_outcome, option_or_setting
 from generator.rules.short_order_hero.actions import (
     DRAW,
     END,
     REDRAW,
     Action,
-    canonical_cook,
     cook_options,
     parse_action,
 )
-from generator.rules.short_order_hero.data import ANY_MEAT, Rules
+from generator.rules.short_order_hero.data import Rules
+from generator.rules.short_order_hero.plays import Plays
 from generator.rules.short_order_hero.results import Cooked, Results
 
-OPTION_DEFAULTS = {"hand_limit": None, "floor_mode": "end", "fifth_recipe_trigger": 5, "use_tracker": True}
-
-
-def resolve_option(name: str, options: dict, settings: dict):
-    """An option the caller changed from the engine default wins; otherwise game.yaml `settings` decide."""
-    if name in options and options[name] != OPTION_DEFAULTS[name]:
-        return options[name]
-    return settings.get(name, OPTION_DEFAULTS[name])
+# Rule options; None means "the value in game.yaml settings", else these built-in defaults.
+OPTIONS = {"hand_limit": None, "floor_mode": None, "fifth_recipe_trigger": None, "use_tracker": None}
+BUILT_IN = {"hand_limit": None, "floor_mode": "end", "fifth_recipe_trigger": 5, "use_tracker": True}
 
 
 def hand_limit_of(value) -> int | None:
@@ -34,23 +30,27 @@ def hand_limit_of(value) -> int | None:
     return int(value)
 
 
-
-class SOHState(Results, State):
+class SOHState(Plays, Results, State):
     """One game of Short Order Hero."""
 
     def __init__(self, rules: Rules, players: int, options: dict):
         self.r = rules
         self.n = players
         settings = rules.settings
+        check_known_options(options, OPTIONS)
+
+        def resolve_option(name: str):
+            return option_or_setting(options, settings, name, BUILT_IN[name])
+
         self.display_size = int(settings.get("display", 5))
         self.start_hand = int(settings.get("start_hand", 7))
         self.floor = int(settings.get("sabotage_floor", 0))
-        self.floor_mode = str(resolve_option("floor_mode", options, settings))
+        self.floor_mode = str(resolve_option("floor_mode"))
         if self.floor_mode not in ("end", "clamp"):
             raise ValueError(f"floor_mode '{self.floor_mode}'; expected end or clamp")
-        self.trigger_count = int(resolve_option("fifth_recipe_trigger", options, settings))
-        self.hand_limit = hand_limit_of(resolve_option("hand_limit", options, settings))
-        self.use_tracker = bool(resolve_option("use_tracker", options, settings))
+        self.trigger_count = int(resolve_option("fifth_recipe_trigger"))
+        self.hand_limit = hand_limit_of(resolve_option("hand_limit"))
+        self.use_tracker = bool(resolve_option("use_tracker"))
         self.track: tuple[str, ...] = ()
         if self.use_tracker:
             if players not in rules.tracks:
@@ -132,14 +132,7 @@ class SOHState(Results, State):
         request = self._chance
         if request is None:
             raise IllegalAction(f"no chance event is pending, but an outcome for '{outcome.label}' was given")
-        if outcome.label != request.label:
-            raise IllegalAction(f"chance event '{request.label}' is next, not '{outcome.label}'")
-        values = tuple(outcome.values)
-        if request.kind == "shuffle" and Counter(values) != Counter(request.items):
-            raise IllegalAction(f"'{request.label}' must be a permutation of its {len(request.items)} cards")
-        if request.kind == "pick" and (len(values) != request.count or len(set(values)) != len(values)
-                                       or not all(0 <= int(v) < request.n for v in values)):
-            raise IllegalAction(f"'{request.label}' needs {request.count} distinct indices in 0..{request.n - 1}")
+        values = check_outcome(request, outcome)
         handler = self._on_chance
         self._chance = self._on_chance = None
         handler(values)
@@ -346,99 +339,3 @@ class SOHState(Results, State):
             self._play(action)
         else:
             raise IllegalAction(f"unknown action '{action}'")
-
-    def _need(self, card: str, count: int = 1) -> None:
-        if self.hands[self.cur].get(card, 0) < count:
-            have = self.hands[self.cur].get(card, 0)
-            raise IllegalAction(f"you hold {have} {card}, need {count}")
-
-    def _cook(self, action: Action) -> None:
-        recipe = self.r.recipes.get(action.card)
-        if recipe is None or recipe.id not in self.display:
-            raise IllegalAction(f"recipe '{action.card}' is not on display; available: {', '.join(r for r in self.display if r)}")
-        wilds, meats = self.r.wilds, self.r.meats
-        action = canonical_cook(recipe, action.slots, action.bonus, wilds)
-        if len(action.slots) != len(recipe.slots):
-            raise IllegalAction(f"{recipe.id} needs one card for each of {' '.join(recipe.slots)}; got {len(action.slots)}")
-        for slot, card in zip(recipe.slots, action.slots, strict=True):
-            if card in wilds:
-                continue
-            if slot == ANY_MEAT and card not in meats:
-                raise IllegalAction(f"{card} cannot be Any Meat; expected {', '.join(sorted(meats))} or a wild")
-            if slot != ANY_MEAT and card != slot:
-                raise IllegalAction(f"{card} cannot stand for {slot}")
-        if len(action.bonus) > len(recipe.bonus):
-            raise IllegalAction(f"{recipe.id} has only {len(recipe.bonus)} bonus ingredients")
-        for (wanted, _), card in zip(recipe.bonus, action.bonus, strict=False):
-            if card != wanted and card not in wilds:
-                raise IllegalAction(f"bonus ingredients go on in the printed order: {wanted} comes next, not {card}")
-        for card, count in Counter(action.slots + action.bonus).items():
-            self._need(card, count)
-        for card in action.slots:
-            self._take(self.cur, card)
-            self.discard.append(card)
-        bonus = []
-        for (_, points), card in zip(recipe.bonus, action.bonus, strict=False):
-            self._take(self.cur, card)
-            bonus.append((card, points))
-        self.usage.update(action.slots + action.bonus)
-        self.display[self.display.index(recipe.id)] = None
-        self.completed[self.cur].append(Cooked(recipe, bonus))
-        self.owner[recipe.id] = self.cur
-        self.goals.append(recipe.id)
-        self.dwell.setdefault(recipe.id, []).append(self.turns - self.shown_at[recipe.id])
-        self.acted = True
-        if len(self.completed[self.cur]) >= self.trigger_count and self.trigger is None:
-            self.trigger = "fifth-recipe"  # C.2: the round is played out, then the game ends
-
-    def _play(self, action: Action) -> None:
-        card, me = action.card, self.cur
-        what = self.r.kind.get(card)
-        self._need(card)
-        if what in ("spice", "sabotage"):
-            if not action.target:
-                raise IllegalAction(f"say which recipe: play {card} on <recipe>")
-            owner = self.owner.get(action.target)
-            if owner is None:
-                raise IllegalAction(f"'{action.target}' is not a completed recipe")
-            if what == "spice" and owner != me:
-                raise IllegalAction("spices and seasonings go on your own completed recipes")
-            if what == "sabotage" and owner == me:
-                raise IllegalAction("sabotage goes on an opponent's completed recipe, not your own")
-            cooked = next(c for c in self.completed[owner] if c.recipe.id == action.target)
-            self._take(me, card)
-            if cooked.add(card, self.r.points[card], self.floor, self.floor_mode):
-                self.floor_hits += 1
-        elif what == "acquire":
-            if card in self.r.draw and action.seat < 0 and not action.target:
-                self._take(me, card)
-                self.discard.append(card)
-                self.phase = "draw"
-                self._draw(me, self.r.draw[card], self._back_to_actions)
-            elif card in self.r.steal and action.seat >= 0:
-                victim = action.seat
-                if victim == me or not 0 <= victim < self.n:
-                    raise IllegalAction(f"steal from an opponent's seat, not {victim}")
-                size = sum(self.hands[victim].values())
-                if not size:
-                    raise IllegalAction(f"seat {victim} has no cards to take")
-                self._take(me, card)
-                self.discard.append(card)
-                self.steals += 1
-                count = min(self.r.steal[card], size)
-                self._ask(ChanceRequest("pick", "steal", count=count, n=size), lambda v: self._stolen(victim, v))
-            else:
-                form = f"play {card} from <seat>" if card in self.r.steal else f"play {card}"
-                raise IllegalAction(f"write it as '{form}'")
-        else:
-            raise IllegalAction(f"{card} is not played on its own; cook with it instead")
-        self.usage[card] += 1
-        self.acted = True
-
-    def _stolen(self, victim: int, values) -> None:
-        cards = sorted(Counter(self.hands[victim]).elements())
-        for index in values:
-            card = cards[int(index)]
-            self._take(victim, card)
-            self._give(self.cur, card)
-        self.phase = "actions"
