@@ -179,7 +179,7 @@ def plan_board(model: BoardFile, measure: Measure = approx_measure,
                 f"({card_size[0] / MM:.1f} x {card_size[1] / MM:.1f} mm); its own outline is drawn instead")
 
     obstacles = [shape.rect for shape in plan.spaces.values()]
-    obstacles += [rect for zone, rect in plan.zones if zone.kind == "cards"]
+    obstacles += [rect for zone, rect in plan.zones if zone.kind in ("cards", "area")]
     house_size = max(HOUSE_MIN_PT, min(13.0, geo.cell * 0.25))
     for shape in plan.spaces.values():
         if shape.house:

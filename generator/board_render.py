@@ -100,8 +100,8 @@ def _fit(text: str, font: str, size: float, width: float, smallest: float = 5.0)
 def _draw_zones(canvas, plan: BoardPlan) -> None:
     card_w, card_h = plan.card_size
     for zone, rect in plan.zones:
-        if zone.kind == "cards":
-            outline = card_rect_in(rect, card_w, card_h) or rect
+        if zone.kind in ("cards", "area"):
+            outline = (card_rect_in(rect, card_w, card_h) if zone.kind == "cards" else None) or rect
             _fill(canvas, "#fffdf7")
             _stroke(canvas, "#7a7a85", 1.2)
             canvas.setDash(6, 4)

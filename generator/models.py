@@ -161,7 +161,8 @@ class Zone(Strict):
     caption: str
     at: tuple[float, float]
     size: tuple[float, float]
-    kind: Literal["cards", "text", "title", "legend"] = "cards"
+    kind: Literal["cards", "area", "text", "title", "legend"] = Field(
+        "cards", description="cards: a card-sized place (warned when smaller than a card); area: a labelled place of its own size")
     text: str = ""
 
 
