@@ -52,6 +52,13 @@ FigureFactory = Callable[[dict, float], Flowable]  # (figure spec, frame width) 
 IconMarkup = Callable[[str, float], str]  # (icon name, size in pt) -> Paragraph <img/> markup
 
 
+
+# Inline tokens that map to fixed Paragraph markup.
+_INLINE_MARKUP = {
+    "strong_open": "<b>", "strong_close": "</b>", "em_open": "<i>", "em_close": "</i>",
+    "softbreak": " ", "hardbreak": "<br/>", "link_close": "</a>",
+}
+
 class NoteBox(Flowable):
     """A tinted box around flowables (```note fences and blockquotes); kept on one page."""
 
@@ -288,26 +295,14 @@ class Converter:
         size = self.styles["body"].fontSize
         for tok in inline.children or []:
             kind = tok.type
-            if kind == "text":
+            if kind in _INLINE_MARKUP:
+                parts.append(_INLINE_MARKUP[kind])
+            elif kind == "text":
                 parts.append(escape(tok.content))
-            elif kind == "strong_open":
-                parts.append("<b>")
-            elif kind == "strong_close":
-                parts.append("</b>")
-            elif kind == "em_open":
-                parts.append("<i>")
-            elif kind == "em_close":
-                parts.append("</i>")
             elif kind == "code_inline":
                 parts.append(f"<b>{escape(tok.content)}</b>")
-            elif kind == "softbreak":
-                parts.append(" ")
-            elif kind == "hardbreak":
-                parts.append("<br/>")
             elif kind == "link_open":
                 parts.append(f'<a href="{escape(tok.attrGet("href") or "")}" color="{ACCENT_HEX}">')
-            elif kind == "link_close":
-                parts.append("</a>")
             elif kind == "image":
                 parts.append(self._inline_image(tok, size))
             elif kind == "html_inline":
