@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from generator.expand import expand_ids
 from generator.rules.common import check_known_options, distances, option_or_setting, per_game
 
 ACTION_CARDS = ("wild-card", "speed-trap", "energy-drink", "pizza-plunder")
@@ -57,7 +58,7 @@ class PizzaData:
         space = {c.id: addresses[c.address] for c in real}
         rows = game.tables[PLAYERS_TABLE].rows
         return cls(
-            topping_deck=tuple(c.id for c in toppings.cards for _ in range(c.copies)),
+            topping_deck=tuple(expand_ids(toppings)),
             topping_kinds={c.id: c.kind for c in toppings.cards},
             order_ids=tuple(c.id for c in real for _ in range(c.copies)),
             game_over=game_over,

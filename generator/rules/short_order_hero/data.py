@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator.expand import expand_ids
 from generator.rules.common import distances, per_game
 
 ANY_MEAT = "any-meat"  # the slot name used in actions and messages for an "Any Meat" requirement
@@ -133,8 +134,8 @@ def build_rules(game) -> Rules:
         useful[rid] = frozenset(ids)
     return Rules(
         recipes=recipes,
-        recipe_cards=tuple(c.id for c in recipes_deck.cards for _ in range(c.copies)),
-        ingredient_cards=tuple(c.id for c in ingredients.cards for _ in range(c.copies)),
+        recipe_cards=tuple(expand_ids(recipes_deck)),
+        ingredient_cards=tuple(expand_ids(ingredients)),
         kind=kind, meats=frozenset(meats), wilds=tuple(sorted(wilds)), points=points, draw=draw, steal=steal,
         settings=dict(game.config.settings), tracks=track_paths(board) if board is not None else {},
         useful=useful,
