@@ -13,7 +13,7 @@ from generator.errors import InputError, Problem
 from generator.incremental import BuildState, game_keys
 from generator.load import Game, load_game
 from generator.project import Project
-from generator.write import atomic_write, sha256_file
+from generator.write import Staging, atomic_write, sha256_file
 
 # Modules that contribute outputs: each has `outputs(game, options) -> list[Output]`.
 # A module that is not written yet is simply absent from this list.
@@ -109,8 +109,11 @@ def write_manifest(build_dir: Path, games: list[Game], written: list[dict]) -> P
 
 def build(project: Project, names: list[str], options: BuildOptions | None = None,
           progress: Callable[[Output], None] | None = None,
-          on_start: Callable[[int], None] | None = None) -> BuildResult:
-    """Load and check everything, then render each output atomically and write the manifest.
+          on_start: Callable[[int], None] | None = None,
+          drawn: Callable[[Output], None] | None = None) -> BuildResult:
+    """Load and check everything, draw every output, then rename them all into place and write the manifest.
+
+    `drawn(output)` is called as each output is drawn (a progress bar), `progress(output)` once it is in place.
 
     Incremental (generator.incremental): a game whose inputs did not change since the last build is not loaded
     and its outputs are reported as skipped; in a changed game only outputs with a changed hash are drawn.
@@ -140,25 +143,38 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
             todo.append(output)
     if on_start:
         on_start(len(todo))
-    for output in todo:
+    problems: list[Problem] = []
+    drawn_facts: list[tuple[Output, dict]] = []
+    with Staging() as staging:
+        # Draw every output first and rename them into place only when all of them succeeded: a problem found
+        # while drawing (a text that does not fit) must not replace any of the last good PDFs.
+        for output in todo:
+            facts: dict = {}
+
+            def produce(tmp: Path, output=output, facts=facts) -> None:
+                facts.update(output.render(tmp) or {})
+
+            try:
+                staging.stage(build_dir / output.path, produce)
+            except InputError as exc:
+                problems.extend(exc.problems)
+                continue
+            except Exception as exc:  # a renderer bug must still name the output, not dump a traceback
+                problems.append(Problem(str(output.path), 0, f"could not build: {type(exc).__name__}: {exc}"))
+                continue
+            drawn_facts.append((output, facts))
+            if drawn:
+                drawn(output)
+        if problems:  # the same card can fail in several outputs (both papers, the rules): report it once
+            raise InputError(list(dict.fromkeys(problems)))
+        staging.commit()
+    for output, facts in drawn_facts:
         target = build_dir / output.path
-        key = keys[output.game]
-        facts: dict = {}
-
-        def produce(tmp: Path, output=output, facts=facts) -> None:
-            facts.update(output.render(tmp) or {})
-
-        try:
-            atomic_write(target, produce)
-        except InputError:
-            raise
-        except Exception as exc:  # a renderer bug must still name the output, not dump a traceback
-            raise InputError(Problem(str(output.path), 0, f"could not build: {type(exc).__name__}: {exc}")) from exc
         result.written.append({
             "game": output.game, "path": str(output.path), "kind": output.kind,
             "bytes": target.stat().st_size, "sha256": sha256_file(target), **facts,
         })
-        state.record_output(output.path, key)
+        state.record_output(output.path, keys[output.game])
         if progress:
             progress(output)
     write_manifest(build_dir, games, result.written + carried)

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from generator import __version__
-from generator.errors import InputError
+from generator.errors import InputError, Problem
 from generator.project import Project, find_project
 
 
@@ -22,13 +22,17 @@ def fail(exc: InputError) -> None:
 
 
 class PnpGroup(click.Group):
-    """A click group that turns InputError into located messages and exit code 1."""
+    """A click group that turns InputError (and a folder it cannot write) into located messages and exit code 1."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except InputError as exc:
             fail(exc)
+        except OSError as exc:  # e.g. --out pointing into a file or a read-only folder
+            where = exc.filename if exc.filename is not None else ""
+            reason = exc.strerror or str(exc)
+            fail(InputError(Problem(str(where), 0, f"{reason}; expected a folder that can be created and written")))
 
 
 @click.group(cls=PnpGroup, context_settings={"help_option_names": ["-h", "--help"]})

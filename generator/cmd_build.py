@@ -72,7 +72,7 @@ def _build_with_bar(project, names, options):
         bars[0].__enter__()
 
     try:
-        return build(project, names, options, progress=lambda o: bars[0].update(1, o), on_start=start)
+        return build(project, names, options, drawn=lambda o: bars[0].update(1, o), on_start=start)
     finally:
         if bars:
             bars[0].__exit__(None, None, None)

@@ -220,6 +220,16 @@ def _python_type(spec: FieldSpec):
     raise AssertionError(spec.type)
 
 
+def _plain_default(value: Any) -> Any:
+    """A default as plain lists and dicts: the loader's line-tracking YList/YDict are not JSON-serialisable in
+    a schema (pydantic warns and drops the default)."""
+    if isinstance(value, dict):
+        return {k: _plain_default(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain_default(v) for v in value]
+    return value
+
+
 def row_model(name: str, fields: dict[str, FieldSpec], *, card: bool) -> type[BaseModel]:
     """Build the model of one card (or table row) from the deck's field declarations."""
     core: dict[str, Any] = {"id": (Slug, ...), "name": (str, ...)}
@@ -232,7 +242,7 @@ def row_model(name: str, fields: dict[str, FieldSpec], *, card: bool) -> type[Ba
         }
     for key, spec in fields.items():
         typ = _python_type(spec)
-        core[key] = (typ, ...) if spec.required and spec.default is None else (typ | None, spec.default)
+        core[key] = (typ, ...) if spec.required and spec.default is None else (typ | None, _plain_default(spec.default))
     return create_model(f"{name}Row", __config__=ConfigDict(extra="forbid"), **core)
 
 

@@ -13,7 +13,7 @@ from jinja2 import FileSystemLoader, StrictUndefined, TemplateError, TemplateSyn
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
 from generator.components import component_list
-from generator.errors import InputError, Problem, did_you_mean
+from generator.errors import InputError, Problem, did_you_mean, known_list
 from generator.load import Game
 
 RULES_DIR = "rules"
@@ -23,6 +23,20 @@ _WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight"
 
 class View(dict):
     """Plain data handed to a template: keys read as attributes (`deck.cards`) before dict methods."""
+
+
+class RulesUndefined(StrictUndefined):
+    """A missing key names what is there instead of Jinja's "'generator.rules_text.View object' has no attribute"."""
+
+    __slots__ = ()
+
+    @property
+    def _undefined_message(self) -> str:
+        obj, name = self._undefined_obj, self._undefined_name
+        if isinstance(obj, dict) and isinstance(name, str) and not self._undefined_hint:
+            keys = [str(k) for k in obj]
+            return f"no field '{name}' here{did_you_mean(name, keys)}; known: {known_list(keys)}"
+        return super()._undefined_message
 
 
 class RulesEnvironment(SandboxedEnvironment):
@@ -191,7 +205,7 @@ def last_number(text: str) -> int:
 
 @functools.cache
 def _environment(templates_dir: str) -> RulesEnvironment:
-    env = RulesEnvironment(loader=FileSystemLoader(templates_dir), undefined=StrictUndefined,
+    env = RulesEnvironment(loader=FileSystemLoader(templates_dir), undefined=RulesUndefined,
                            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
     env.globals.update(icon=icon, figure=figure, words=words, plural=plural, join_and=join_and, signed=signed)
     env.filters.update(words=words, join_and=join_and, signed=signed, dictsum=lambda d: sum(d.values()),

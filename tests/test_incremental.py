@@ -66,3 +66,20 @@ def test_a_deleted_output_or_new_paper_is_rebuilt(tmp_project):
     template.write_text(template.read_text() + "\nOne more rule.\n")  # templates/ is an input of every game
     changed = run_pnp("build", "demo", "other", "--paper", "a4", project=tmp_project)
     assert "wrote demo/rules.pdf" in changed.output and "wrote other/rules.pdf" in changed.output
+
+
+def test_text_that_does_not_fit_replaces_no_output(tmp_project):
+    # The rules show a picture of the first card, so the rules PDFs would be drawn (wrongly) before the card
+    # sheets found the overflow; a failed build must leave every last good file as it was.
+    assert run_pnp("new", "demo", project=tmp_project).exit_code == 0
+    assert run_pnp("build", "demo", "--paper", "a4", project=tmp_project).exit_code == 0
+    build_dir = tmp_project.build_dir / "demo"
+    before = {p.name: p.read_bytes() for p in build_dir.iterdir()}
+    deck = tmp_project.cards_dir / "demo" / "actions.yaml"
+    deck.write_text(deck.read_text().replace("then discard 1.", "then discard 1. " + "Far too long. " * 60, 1))
+    broken = run_pnp("build", "demo", "--paper", "a4", project=tmp_project)
+    assert broken.exit_code == 1
+    assert "cards/demo/layouts/actions.yaml:" in broken.output and "(draw-two)" in broken.output
+    assert broken.output.count("does not fit") == 1  # one card, reported once for all outputs
+    assert "wrote" not in broken.output
+    assert {p.name: p.read_bytes() for p in build_dir.iterdir()} == before  # no temporary files left either

@@ -183,6 +183,31 @@ def test_schema_written_with_declared_card_fields(demo: Project, tmp_path: Path)
     assert json.loads((tmp_path / "s" / "game.schema.json").read_text())["additionalProperties"] is False
 
 
+def test_schema_keeps_list_defaults_without_a_warning(repo_project: Project, tmp_path: Path):
+    import json
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # pydantic warned "Default value [] is not JSON serializable" on stderr
+        result = run_pnp("schema", "--out", str(tmp_path / "s"), project=repo_project)
+    assert result.exit_code == 0, result.output
+    recipes = json.loads((tmp_path / "s" / "short-order-hero" / "recipes.schema.json").read_text())
+    assert recipes["$defs"]["Card"]["properties"]["bonus"]["default"] == []
+
+
+def test_an_output_folder_that_cannot_be_made_is_one_line_not_a_traceback(tmp_project: Project, tmp_path: Path):
+    assert run_pnp("new", "demo", project=tmp_project).exit_code == 0
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    for args in (["schema", "--out", str(blocker / "s")], ["preview", "demo", "--out", str(blocker / "p")],
+                 ["export", "png", "demo", "--out", str(blocker / "x")]):
+        result = run_pnp(*args, project=tmp_project)
+        assert result.exit_code == 1, args
+        assert "Traceback" not in result.output
+        assert f"{blocker}" in result.output, result.output
+        assert "Not a directory; expected a folder that can be created and written" in result.output, result.output
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(max_size=200) | st.binary(max_size=200))
 def test_any_garbage_gives_located_problems_never_a_traceback(demo: Project, garbage):

@@ -45,7 +45,8 @@ def test_undefined_variable_names_template_and_line(tmp_project):
     file, line, message = _problem(exc)
     assert file == "templates/rules/order-up-pizza.md.j2"
     assert line == 4
-    assert "hand_limitt" in message
+    assert "no field 'hand_limitt' here (did you mean 'hand_limit'?); known:" in message
+    assert "View object" not in message  # not Jinja's name for the internal class
 
 
 def test_syntax_error_names_template_and_line(tmp_project):
