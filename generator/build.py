@@ -78,6 +78,27 @@ def plan(games: list[Game], options: BuildOptions) -> list[Output]:
     return outputs
 
 
+def preflight(games: list[Game]) -> dict[str, list[str]]:
+    """What `pnp validate` checks of the printed side without writing anything: every producer's own checks
+    (card layouts, board plans, rules templates) and the card sheets drawn once, so text that does not fit its
+    box is found too. Raises InputError with every problem; returns the checks that ran, per game."""
+    import tempfile
+
+    outputs = plan(games, BuildOptions(papers=("letter",)))
+    problems: list[Problem] = []
+    with tempfile.TemporaryDirectory() as folder:
+        for index, output in enumerate(o for o in outputs if o.kind == "cards"):
+            try:
+                output.render(Path(folder) / f"{index}.pdf")
+            except InputError as exc:
+                problems.extend(exc.problems)
+    if problems:
+        raise InputError(list(dict.fromkeys(problems)))
+    kinds = {(o.game, o.kind.split("-")[0]) for o in outputs}
+    names = {"cards": "card layouts and text fit", "board": "board laid out from its data", "rules": "rules template renders"}
+    return {game.id: [names[kind] for kind in names if (game.id, kind) in kinds] for game in games}
+
+
 def deck_summary(game: Game) -> list[dict]:
     """Per deck: card types and total copies, for the manifest."""
     return [

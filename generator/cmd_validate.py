@@ -44,7 +44,7 @@ def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed:
     Problems found by playing (a stalled game, a broken rule, a goal never completed, a player count that cannot set
     up) fail the command; balance figures are reported in build/<game>/balance.pdf and with --report.
     """
-    from generator.build import gather
+    from generator.build import gather, preflight
     from generator.check import engine_module
     from generator.errors import InputError, Problem
     from generator.rules.balance_pdf import write_balance_pdf
@@ -60,7 +60,9 @@ def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed:
 
     project = project_of(ctx)
     loaded, reports = gather(project, project.select(games))
+    printed_checks = preflight(loaded)
     for report in reports:
+        report.checks += printed_checks[report.game]
         click.echo(f"OK  {report.game}: {report.cards} cards in {report.decks} deck{'s' if report.decks != 1 else ''} ({report.card_types} card types); "
                    f"{len(report.checks)} checks passed")
         for name in report.checks:

@@ -267,3 +267,23 @@ def test_wrong_shapes_give_one_located_line(demo: Project, case: str):
     result = run_pnp("validate", "--no-sim", project=demo)
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert expected in result.output
+
+
+def test_validate_finds_a_layout_typo(demo: Project):
+    """Layouts are checked by `pnp validate`, not only by `pnp build`."""
+    layout = demo.cards_dir / "demo" / "layouts" / "toppings.yaml"
+    layout.write_text(layout.read_text(encoding="utf-8").replace("align: center", "allign: center"), encoding="utf-8")
+    result = run_pnp("validate", "--no-sim", project=demo)
+    assert result.exit_code == 1
+    assert "cards/demo/layouts/toppings.yaml:3: unknown key 'allign' (did you mean 'align'?)" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_validate_finds_text_that_does_not_fit(demo: Project):
+    """The card sheets are drawn once (nothing written), so an overflowing text fails validation naming card and box."""
+    edit(demo, "orders.yaml", "name: Bob", "name: " + "Bartholomew " * 30)
+    result = run_pnp("validate", "--no-sim", project=demo)
+    assert result.exit_code == 1
+    assert "DEM-ORD-02" in result.output and "'title'" in result.output
+    assert "Traceback" not in result.output
+    assert not demo.build_dir.exists()

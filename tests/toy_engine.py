@@ -57,13 +57,22 @@ cards:
 """
 
 
+LAYOUT_YAML = """boxes:
+  background: {shape: rect, fill: "#ffffff"}
+  name: {x: 4mm, y: 4mm, width: 55.5mm, height: 10mm, text: "{{ card.name if card else game.title }}", size: 12pt}
+"""
+
+
 def make_toy_project(root: Path) -> Project:
-    """Write cards/toy/ (game.yaml, numbers.yaml, targets.yaml) under `root` and return the project."""
+    """Write cards/toy/ (game.yaml, numbers.yaml, targets.yaml and plain layouts) under `root`; return the project."""
     folder = root / "cards" / "toy"
     (folder / "scripts").mkdir(parents=True, exist_ok=True)
+    (folder / "layouts").mkdir(exist_ok=True)
     (folder / "game.yaml").write_text(GAME_YAML, encoding="utf-8")
     (folder / "numbers.yaml").write_text(NUMBERS_YAML, encoding="utf-8")
     (folder / "targets.yaml").write_text(TARGETS_YAML, encoding="utf-8")
+    for name in ("numbers", "numbers-back", "targets", "targets-back"):
+        (folder / "layouts" / f"{name}.yaml").write_text(LAYOUT_YAML, encoding="utf-8")
     return Project(root)
 
 
