@@ -104,6 +104,9 @@ def test_replay_prints_the_same_log_as_the_harness(project):
     assert again.output == result.output
     bad = run_pnp("replay", "toy", "--seed", "9", "--bots", "clever", project=project)
     assert bad.exit_code == 1 and "unknown bot 'clever'; known: greedy, random" in bad.output
+    too_many = run_pnp("replay", "toy", "--seed", "9", "--players", "9", project=project)
+    assert too_many.exit_code == 1 and "expected --players to be one of those, not 9" in too_many.output
+    assert "Traceback" not in too_many.output and "ValueError" not in too_many.output
 
 
 def test_goal_never_completed_fails_naming_the_card(project):
