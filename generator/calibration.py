@@ -59,6 +59,9 @@ def duplex_text(layout: str, duplex: str, back_offset: tuple[float, float]) -> l
     modes = ("Choose the mode your printer needs when you build: <b>pnp build --duplex long</b> (flip on the long "
              "edge, the usual one), <b>--duplex short</b> (flip on the short edge) or <b>--duplex none</b> "
              "(single-sided; backs after fronts).")
+    if layout == "fold":  # fronts and backs share one side: there is no back page to register
+        return [how, ("The targets and page 2 are only needed for double-sided printing: with "
+                      "<b>--layout fold</b> you can skip page 2.")]
     check = ("<b>Does your printer shift the back?</b> Print pages 1\u20132 double-sided and hold the sheet up to a "
              "light. The centre of each target A\u2013D on this side should fall on the <b>0</b> of the grid with "
              "the same letter on the back. If it does not, read on the back how many millimetres it sits to the "
