@@ -55,8 +55,18 @@ def check_references(game: Game, problems: Problems) -> None:
                     if not addresses:
                         problems.add(record.file, record.line_of(key), f"address '{value}' needs a board with streets and house numbers; none is defined")
                     else:
-                        problems.items.append(Problem(record.file, record.line_of(key),
-                                              f"address '{value}' is not on the board{did_you_mean(value, addresses)}; known: {known_list(addresses)}"))
+                        problems.items.append(Problem(record.file, record.line_of(key), _address_problem(value, addresses)))
+
+
+def _address_problem(value: str, addresses) -> str:
+    """Message for an unknown address: on a known street, name that street's house numbers, nearest first."""
+    number, _, street = str(value).partition(" ")
+    houses = sorted(int(a.split(" ", 1)[0]) for a in addresses if a.split(" ", 1)[1] == street)
+    if houses and number.isdigit():
+        nearest = min(houses, key=lambda h: (abs(h - int(number)), h))
+        return (f"address '{value}' is not on the board (did you mean '{nearest} {street}'?); "
+                f"{street} has house numbers {', '.join(map(str, houses))}")
+    return f"address '{value}' is not on the board{did_you_mean(value, addresses)}; known: {known_list(addresses)}"
 
 
 def check_decks(game: Game, problems: Problems) -> None:

@@ -39,13 +39,21 @@ def _build_once(project, games: tuple[str, ...], options) -> bool:
     return True
 
 
+SOURCE_SUFFIXES = (".yaml", ".yml", ".j2", ".md", ".svg", ".png", ".jpg", ".jpeg")
+
+
+def _is_source(path: Path) -> bool:
+    """A file a build reads; editors' swap, backup and temporary files are not."""
+    return path.suffix.lower() in SOURCE_SUFFIXES and not path.name.startswith((".", "~"))
+
+
 def _relevant(project, changes) -> list[str]:
     """The changed paths a build reads (cards/ and templates/), shown relative to the project."""
     roots = (project.cards_dir.resolve(), project.templates_dir.resolve())
     shown = []
     for _change, name in changes:
         path = Path(name).resolve()
-        if any(path.is_relative_to(root) for root in roots) and not path.name.endswith(("~", ".swp", ".tmp")):
+        if any(path.is_relative_to(root) for root in roots) and _is_source(path):
             shown.append(project.show(path))
     return sorted(set(shown))
 

@@ -78,6 +78,13 @@ def test_address_not_on_board(demo: Project):
     edit(demo, "orders.yaml", "21 Main Street", "99 Main Street")
     assert problems_of(demo) == [
         "cards/demo/orders.yaml:19: address '99 Main Street' is not on the board (did you mean '21 Main Street'?); "
+        "Main Street has house numbers 11, 21"
+    ]
+    edit(demo, "orders.yaml", "99 Main Street", "12 Main Street")
+    assert "(did you mean '11 Main Street'?)" in problems_of(demo)[0]
+    edit(demo, "orders.yaml", "12 Main Street", "21 Mian Street")
+    assert problems_of(demo) == [
+        "cards/demo/orders.yaml:19: address '21 Mian Street' is not on the board (did you mean '21 Main Street'?); "
         "known: 11 Main Street, 21 Main Street"
     ]
 
