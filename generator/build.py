@@ -157,7 +157,7 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
     carried: list[dict] = []  # manifest entries of skipped outputs of the games being built
     todo: list[Output] = []
     for output in outputs:
-        if not options.force and state.output_is_fresh(output.path, keys[output.game]) and str(output.path) in previous:
+        if not options.force and state.output_is_fresh(output.path, output.kind, keys[output.game]) and str(output.path) in previous:
             result.skipped.append(str(output.path))
             carried.append(previous[str(output.path)])
         else:
@@ -195,7 +195,7 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
             "game": output.game, "path": str(output.path), "kind": output.kind,
             "bytes": target.stat().st_size, "sha256": sha256_file(target), **facts,
         })
-        state.record_output(output.path, keys[output.game])
+        state.record_output(output.path, output.kind, keys[output.game])
         if progress:
             progress(output)
     write_manifest(build_dir, games, result.written + carried)

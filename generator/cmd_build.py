@@ -46,7 +46,7 @@ def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, force) ->
     for report in result.games:
         click.echo(f"OK  {report.game}: {report.cards} cards checked")
     skipped = f", {len(result.skipped)} up to date (--force rebuilds them)" if result.skipped else ""
-    click.echo(f"{len(result.written)} files written to {project.show(out_dir or project.build_dir)}{skipped}")
+    click.echo(f"{len(result.written)} file{'s' if len(result.written) != 1 else ''} written to {project.show(out_dir or project.build_dir)}{skipped}")
 
 
 def echo_warnings(result) -> None:

@@ -34,7 +34,7 @@ def _build_once(project, games: tuple[str, ...], options) -> bool:
         return False
     echo_warnings(result)
     elapsed = time.perf_counter() - started
-    click.echo(f"{len(result.written)} files written, {len(result.skipped)} up to date ({elapsed:.1f} s). "
+    click.echo(f"{len(result.written)} file{'s' if len(result.written) != 1 else ''} written, {len(result.skipped)} up to date ({elapsed:.1f} s). "
                "Waiting for changes...")
     return True
 

@@ -68,26 +68,32 @@ def options_fingerprint(options, with_papers: bool) -> str:
 
 @dataclasses.dataclass(frozen=True)
 class GameKey:
-    """`content`: hash of a game's inputs and the look options; `full`: that plus which papers were asked for."""
+    """`content`: hash of a game's inputs; `full`: that plus every option; `looks`: per output kind, the options
+    that change how that kind of output looks (a new --duplex redraws the card sheets, not the board or rules)."""
 
     content: str
     full: str
+    looks: tuple[tuple[str, str], ...] = ()
 
-    def output(self, path: Path | str) -> str:
-        """The hash an output of this game records."""
-        return hashlib.sha256(f"{self.content}\n{Path(path).as_posix()}".encode()).hexdigest()
+    def output(self, path: Path | str, kind: str) -> str:
+        """The hash an output of this game (of this kind: cards, board-full, rules, ...) records."""
+        look = next((fingerprint for prefix, fingerprint in self.looks if kind.startswith(prefix)), "")
+        return hashlib.sha256(f"{self.content}\n{Path(path).as_posix()}\n{look}".encode()).hexdigest()
 
 
 def game_keys(project: Project, names: list[str], options) -> dict[str, GameKey]:
     """The hash of each game's inputs under these options."""
     shared = shared_digest(project)
+    looks = (
+        ("cards", json.dumps([options.duplex, options.layout, list(options.back_offset)])),
+        ("board", json.dumps(options.extra, sort_keys=True, default=str)),
+    )
     keys = {}
     for name in names:
         folder = project.cards_dir / name
-        content = hashlib.sha256("\n".join([
-            shared, digest(_files(folder), folder), options_fingerprint(options, False)]).encode()).hexdigest()
+        content = hashlib.sha256("\n".join([shared, digest(_files(folder), folder)]).encode()).hexdigest()
         full = hashlib.sha256(f"{content}\n{options_fingerprint(options, True)}".encode()).hexdigest()
-        keys[name] = GameKey(content, full)
+        keys[name] = GameKey(content, full, looks)
     return keys
 
 
@@ -124,11 +130,11 @@ class BuildState:
             return False
         return all(self._intact(path) for path in entry.get("outputs", []))
 
-    def output_is_fresh(self, path: Path, key: GameKey) -> bool:
+    def output_is_fresh(self, path: Path, kind: str, key: GameKey) -> bool:
         """True when this output was made from exactly these inputs and is still on disk untouched."""
         shown = Path(path).as_posix()
         entry = self.data["outputs"].get(shown)
-        return entry is not None and entry.get("hash") == key.output(path) and self._intact(shown)
+        return entry is not None and entry.get("hash") == key.output(path, kind) and self._intact(shown)
 
     def game_outputs(self, name: str) -> list[str]:
         """The outputs recorded for a game at its last build."""
@@ -138,10 +144,10 @@ class BuildState:
         """The check report of a game's last build (shown again when the game is skipped)."""
         return dict(self.data["games"][name]["report"])
 
-    def record_output(self, path: Path, key: GameKey) -> None:
+    def record_output(self, path: Path, kind: str, key: GameKey) -> None:
         """Remember what an output (just written or found fresh) was made from."""
         shown = Path(path).as_posix()
-        self.data["outputs"][shown] = {"hash": key.output(path), "stamp": file_stamp(self.build_dir / shown)}
+        self.data["outputs"][shown] = {"hash": key.output(path, kind), "stamp": file_stamp(self.build_dir / shown)}
 
     def record_game(self, name: str, key: GameKey, outputs: list[Path], report) -> None:
         """Remember a game's key, its outputs and its check report after a build."""

@@ -59,7 +59,7 @@ def test_a_deleted_output_or_new_paper_is_rebuilt(tmp_project):
     (build_dir / "other" / "rules.pdf").unlink()
     rebuilt = run_pnp("build", "demo", "other", "--paper", "a4", project=tmp_project)
     assert "wrote other/rules.pdf" in rebuilt.output and "skipped other/cards-a4.pdf" in rebuilt.output
-    assert "1 files written" in rebuilt.output
+    assert "1 file written" in rebuilt.output
     letter = run_pnp("build", "other", "--paper", "letter", project=tmp_project)
     assert "wrote other/cards-letter.pdf" in letter.output and "skipped other/rules.pdf" in letter.output
     template = tmp_project.templates_dir / "rules" / "demo.md.j2"
@@ -83,3 +83,14 @@ def test_text_that_does_not_fit_replaces_no_output(tmp_project):
     assert broken.output.count("does not fit") == 1  # one card, reported once for all outputs
     assert "wrote" not in broken.output
     assert {p.name: p.read_bytes() for p in build_dir.iterdir()} == before  # no temporary files left either
+
+
+def test_a_new_duplex_mode_redraws_only_the_card_sheets(tmp_project):
+    build_dir = _two_games(tmp_project)
+    before = _stamps(build_dir, "demo")
+    again = run_pnp("build", "demo", "--paper", "a4", "--duplex", "short", project=tmp_project)
+    assert again.exit_code == 0, again.output
+    assert "1 file written" in again.output and "skipped demo/rules.pdf (up to date)" in again.output
+    after = _stamps(build_dir, "demo")
+    assert after["cards-a4.pdf"] > before["cards-a4.pdf"]
+    assert {k: v for k, v in after.items() if k != "cards-a4.pdf"} == {k: v for k, v in before.items() if k != "cards-a4.pdf"}
