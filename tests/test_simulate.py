@@ -145,3 +145,21 @@ def test_failing_script_fails_validate_and_no_sim_skips_games(project):
     assert "cards/toy/scripts/bad.yaml: step 1 (line 3): expected round = 2, got 1" in result.output
     assert "0 of 1 scripts pass" in result.output
     assert not (project.build_dir / "toy" / "balance.pdf").exists()
+
+
+def test_goal_win_rate_when_dealt_counts_completions_per_deal():
+    from types import SimpleNamespace
+
+    from generator.rules.report import goal_figures
+
+    game = SimpleNamespace(decks={})
+    engine = SimpleNamespace(goals=lambda game: ["a", "b"])
+    played = [
+        {"metrics": {"completed_goals": ["a"], "dealt_goals": ["a", "b"]}},
+        {"metrics": {"completed_goals": ["a", "b"], "dealt_goals": ["a", "b", "a", "b"]}},
+    ]
+    figures = goal_figures(game, engine, played)
+    assert figures["a"]["win_rate_when_dealt"] == pytest.approx(2 / 3, abs=1e-4)
+    assert figures["b"]["win_rate_when_dealt"] == pytest.approx(1 / 3, abs=1e-4)
+    no_deals = goal_figures(game, engine, [{"metrics": {"completed_goals": ["a"]}}])
+    assert no_deals["a"]["win_rate_when_dealt"] is None

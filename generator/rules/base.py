@@ -141,6 +141,7 @@ class Engine:
 #   turns, rounds: int                  game length
 #   ended_by: str                       e.g. "game-over", "fifth-recipe", "all-done", "target-score"
 #   completed_goals: list[str]          ids of orders/recipes completed in this game (multiset)
+#   dealt_goals: list[str]              ids of goals dealt to a player, once per deal (win rate when dealt)
 #   dwell: dict[str, list[int]]         goal id -> turns it stayed on display each time it was shown
 #   card_usage: dict[str, int]          card id -> times played/spent
 #   hand_limit_discards: int            cards discarded to a hand limit

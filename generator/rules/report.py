@@ -138,7 +138,9 @@ def goal_figures(game: Game, engine: Engine, played: list[dict]) -> dict:
     for goal in goals:
         completions = [g["metrics"].get("completed_goals", []).count(goal) for g in played]
         dwell = [d for g in played for d in (g["metrics"].get("dwell") or {}).get(goal, [])]
+        dealt = sum(g["metrics"].get("dealt_goals", []).count(goal) for g in played)
         out[goal] = {
+            "win_rate_when_dealt": _r(sum(completions) / dealt) if dealt else None,
             "name": names.get(goal, goal), "completed_games": _r(sum(1 for c in completions if c) / n), "completions_per_game": _r(sum(completions) / n),
             "times_shown": len(dwell), "dwell_mean": _mean(dwell), "dwell_max": max(dwell) if dwell else 0,
         }
@@ -186,6 +188,10 @@ def terminal_summary(figures: dict) -> list[str]:
         rarest = min(goals.items(), key=lambda kv: (kv[1]["completed_games"], kv[0]))
         lines.append(f"  goals: {done}/{len(goals)} completed at least once; rarest {rarest[0]} "
                      f"(in {_pct(rarest[1]['completed_games'])} of games)")
+        dealt = {gid: g["win_rate_when_dealt"] for gid, g in goals.items() if g.get("win_rate_when_dealt") is not None}
+        if dealt:
+            rates = ", ".join(f"{gid} {_pct(rate)}" for gid, rate in sorted(dealt.items()))
+            lines.append(f"  win rate when dealt: {rates}")
     unused = [cid for cid, c in figures["cards"].items() if c["uses"] == 0]
     if unused:
         lines.append(f"  cards never used: {', '.join(unused[:8])}{' ...' if len(unused) > 8 else ''}")

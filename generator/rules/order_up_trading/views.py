@@ -34,6 +34,7 @@ class StateViews:
         return {
             "rounds": len(self.history), "turns": self.total_ticks, "ended_by": self.ended_by,
             "completed_goals": [h["recipe"] for h in self.history], "card_usage": dict(self.card_usage),
+            "dealt_goals": [r for h in self.history for r in h["in_play"]],
             "extra": {
                 "trades_per_round": [h["trades"] for h in self.history],
                 "ticks_per_round": [h["ticks"] for h in self.history],
