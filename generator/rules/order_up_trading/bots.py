@@ -35,15 +35,24 @@ def _false_call(state, rng) -> bool:
     return bool(rate) and rng.random() < rate
 
 
+def split_choice(state, seat: int, m: int, rng) -> list[str]:
+    """The m offered cards a greedy seat gives in a split: off-icon cards first, chosen at random among equals."""
+    # Every offered card is unwanted; giving away the off-icon ones keeps the +1 bonus cards. The pick among equals
+    # must not follow deck order: giving the first sets' cards away first made them change hands more often, and
+    # their recipes won up to 4x as often (burrito 28% vs pancakes 6% of rounds with 6 greedy players).
+    recipe, icon = state.recipe_of[seat], state.deck.icon
+    off_icon = [c for c in state.offers[seat] if icon[c] != recipe]
+    if len(off_icon) >= m:
+        return rng.sample(off_icon, m)
+    return off_icon + rng.sample([c for c in state.offers[seat] if icon[c] == recipe], m - len(off_icon))
+
+
 def greedy_bot(state, rng) -> Action:
     """Keeps the needed names (icon matches first) and offers its largest unwanted colour group."""
     seat = state.current_player()
     if state.phase == "split":
         _, m = state.split
-        recipe = state.recipe_of[seat]
-        # every offered card is unwanted; giving away the off-icon ones keeps the +1 bonus cards
-        ranked = sorted(state.offers[seat], key=lambda c: (state.deck.icon[c] == recipe, state.deck.index[c]))
-        return Action("give", state.canonical(ranked[:m]))
+        return Action("give", state.canonical(split_choice(state, seat, m, rng)))
     if _false_call(state, rng):
         return CALL
     unwanted = unwanted_cards(state, seat)
