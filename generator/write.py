@@ -11,24 +11,16 @@ from pathlib import Path
 
 def atomic_write(path: Path, produce: Callable[[Path], None] | bytes | str) -> Path:
     """Create `path` atomically: `produce(tmp_path)` writes the file (or bytes/str are written)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
-        if callable(produce):
-            produce(tmp)
-        elif isinstance(produce, str):
-            tmp.write_text(produce, encoding="utf-8")
-        else:
-            tmp.write_bytes(produce)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    return path
+    if isinstance(produce, str):
+        text = produce
+        produce = lambda tmp: tmp.write_text(text, encoding="utf-8")  # noqa: E731
+    elif isinstance(produce, bytes):
+        data = produce
+        produce = lambda tmp: tmp.write_bytes(data)  # noqa: E731
+    with Staging() as staging:
+        staging.stage(path, produce)
+        staging.commit()
+    return Path(path)
 
 
 class Staging:

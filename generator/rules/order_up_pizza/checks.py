@@ -173,7 +173,6 @@ def check_addresses(ctx: Ctx) -> list[Problem]:
     problems = []
     addresses = ctx.board.addresses()
     spaces = ctx.board.spaces
-    first: dict[str, object] = {}
     for order in ctx.orders:
         address = order.address
         if not address:
@@ -184,13 +183,19 @@ def check_addresses(ctx: Ctx) -> list[Problem]:
         space = spaces[addresses[address]]
         if space.kind in ("restaurant", "junction"):
             problems.append(at(order, "address", f"order '{order.id}' goes to '{address}' on a {space.kind} ({space.id}); expected an ordinary road space"))
-        if address in first:
-            other = first[address]
-            problems.append(at(order, "address", f"order '{order.id}' has the same address '{address}' as order '{other.id}' "
-                                                  f"(line {other.line_of('address')}); expected one order per address"))
-        else:
-            first[address] = order
+    for order, other in _repeats([o for o in ctx.orders if o.address in addresses], lambda o: o.address):
+        problems.append(at(order, "address", f"order '{order.id}' has the same address '{order.address}' as order '{other.id}' "
+                                              f"(line {other.line_of('address')}); expected one order per address"))
     return problems
+
+
+def _repeats(orders, key):
+    """(order, earlier order) for every order whose key an earlier order already has."""
+    first = {}
+    for order in orders:
+        other = first.setdefault(key(order), order)
+        if other is not order:
+            yield order, other
 
 
 def check_values(ctx: Ctx) -> list[Problem]:
@@ -249,18 +254,10 @@ def check_setup(ctx: Ctx) -> list[Problem]:
 
 def check_customers(ctx: Ctx) -> list[Problem]:
     """Customer names are unique (ignoring case and spaces)."""
-    problems, first = [], {}
-    for order in ctx.orders:
-        if not order.customer:
-            continue
-        key = " ".join(order.customer.casefold().split())
-        if key in first:
-            other = first[key]
-            problems.append(at(order, "customer", f"order '{order.id}' has customer '{order.customer}' like order '{other.id}' "
-                                                   f"(line {other.line_of('customer')}); expected unique customer names"))
-        else:
-            first[key] = order
-    return problems
+    named = [o for o in ctx.orders if o.customer]
+    return [at(order, "customer", f"order '{order.id}' has customer '{order.customer}' like order '{other.id}' "
+                                  f"(line {other.line_of('customer')}); expected unique customer names")
+            for order, other in _repeats(named, lambda o: " ".join(o.customer.casefold().split()))]
 
 
 CHECKS = [
