@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from generator.build import BuildOptions
+from generator.contract import BuildOptions
 from generator.load import load_game
 from generator.project import Project
 from generator.sheets import outputs

@@ -11,7 +11,7 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.board import BODY_FONT, BOLD_FONT, TITLE_FONT, BoardPlan, wrap
 from generator.board_render import FRAME, INK, board_plan, draw_board, measure
 from generator.board_tiling import PAPERS_PT, Tile, Tiling, plan_tiling
-from generator.build import BuildOptions, Output
+from generator.contract import BuildOptions, FunctionProducer, Output
 from generator.fonts import register_fonts
 from generator.geometry import Rect
 from generator.load import Board, Game
@@ -26,17 +26,19 @@ FORM = "board"
 def outputs(game: Game, options: BuildOptions) -> list[Output]:
     """board-full.pdf plus one tiled PDF per paper, for every board of the game."""
     boards = [game.boards[key] for key in sorted(game.boards)]
-    overlap = to_pt(options.extra.get("board_overlap", DEFAULT_OVERLAP))
+    overlap = to_pt(DEFAULT_OVERLAP)
     result = []
     for board in boards:
         stem = "board" if len(boards) == 1 else f"board-{board.id}"
-        inputs = [game.project.root / board.file, game.dir / "game.yaml"]
         result.append(Output(game.id, Path(game.id) / f"{stem}-full.pdf", "board-full",
-                             partial(render_full, game, board), inputs))
+                             partial(render_full, game, board)))
         for paper in options.papers:
             result.append(Output(game.id, Path(game.id) / f"{stem}-{paper}.pdf", "board-tiled",
-                                 partial(render_tiled, game, board, paper, overlap), inputs))
+                                 partial(render_tiled, game, board, paper, overlap)))
     return result
+
+
+BOARDS = FunctionProducer("boards", "board laid out from its data", outputs)
 
 
 def _canvas(path: Path, size: tuple[float, float], title: str) -> Canvas:

@@ -15,8 +15,8 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Paragraph, Spacer
 
 from generator.booklet import fit, halves, imposition
-from generator.build import BuildOptions, Output
-from generator.fonts import BODY, BODY_BOLD, TITLE, font_files, register_fonts
+from generator.contract import BuildOptions, FunctionProducer, Output
+from generator.fonts import BODY, BODY_BOLD, TITLE, register_fonts
 from generator.icons import enable_inline_icons
 from generator.load import Game
 from generator.markdown_pdf import Converter, build_document, contents, hidden_heading, make_styles
@@ -153,18 +153,11 @@ def impose(reader: PdfReader, paper: str, path: Path) -> int:
 
 # --- outputs ---------------------------------------------------------------------------------------------------
 
-def _inputs(game: Game) -> list[Path]:
-    paths = [template_file(game), *sorted(game.dir.glob("*.yaml"))]
-    paths += sorted((game.project.templates_dir / "icons").glob("*.svg")) + sorted((game.dir / "icons").glob("*.svg"))
-    return paths + list(font_files().values())
-
-
 def outputs(game: Game, options: BuildOptions) -> list[Output]:
     """rules.pdf plus rules-booklet-<paper>.pdf per paper; the template is rendered now, so errors stop the build early."""
     if not template_file(game).is_file():
         return []
     markdown = render_rules(game)
-    inputs = _inputs(game)
     base = Path(game.id)
     laid_out: list[bytes] = []  # the reading PDF is laid out once and reused by the booklets
 
@@ -184,8 +177,11 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
             return {"pages": sides, "reading_pages": len(reader.pages), "paper": paper}
         return render
 
-    result = [Output(game.id, base / "rules.pdf", "rules", reading, inputs)]
+    result = [Output(game.id, base / "rules.pdf", "rules", reading)]
     for paper in options.papers:
         if paper in PAPERS:
-            result.append(Output(game.id, base / f"rules-booklet-{paper}.pdf", "rules-booklet", booklet(paper), inputs))
+            result.append(Output(game.id, base / f"rules-booklet-{paper}.pdf", "rules-booklet", booklet(paper)))
     return result
+
+
+RULE_BOOKLETS = FunctionProducer("rule booklets", "rules template renders", outputs)

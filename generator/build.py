@@ -2,46 +2,26 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.check import CheckReport, check_game
-from generator.errors import InputError, Problem
+from generator.board_checks import check_board_drawing
+from generator.board_pdf import BOARDS
+from generator.booklet_pdf import RULE_BOOKLETS
+from generator.check import CheckReport, check_data, report_for
+from generator.contract import BuildOptions, Output, Producer
+from generator.errors import InputError, Problem, Problems
 from generator.incremental import BuildState, game_keys
 from generator.load import Game, load_game
 from generator.project import Project
+from generator.rules.registry import engine_for
+from generator.sheets import CARD_SHEETS
 from generator.write import Staging, atomic_write, sha256_file
 
-# Modules that contribute outputs: each has `outputs(game, options) -> list[Output]`.
-# A module that is not written yet is simply absent from this list.
-PRODUCERS: list[str] = ["generator.board_pdf", "generator.booklet_pdf", "generator.sheets"]
-
-
-@dataclass
-class BuildOptions:
-    """What the designer asked `pnp build` for."""
-
-    papers: tuple[str, ...] = ("letter", "a4")
-    out_dir: Path | None = None
-    duplex: str = "long"
-    layout: str = "duplex"
-    back_offset: tuple[float, float] = (0.0, 0.0)
-    force: bool = False
-    extra: dict = field(default_factory=dict)
-
-
-@dataclass
-class Output:
-    """One file the build writes: `render(tmp_path)` draws it and returns facts for the manifest."""
-
-    game: str
-    path: Path  # relative to the build directory
-    kind: str
-    render: Callable[[Path], dict]
-    inputs: list[Path] = field(default_factory=list)
+# Every producer of build outputs, in the order their outputs are drawn.
+PRODUCERS: tuple[Producer, ...] = (BOARDS, RULE_BOOKLETS, CARD_SHEETS)
 
 
 @dataclass
@@ -51,6 +31,21 @@ class BuildResult:
     games: list[CheckReport]
     written: list[dict] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+
+
+def check_game(game: Game) -> CheckReport:
+    """Every static check of a loaded game: its data, the board drawing, then its engine's composition checks."""
+    problems = Problems()
+    names = check_data(game, problems)
+    check_board_drawing(game, problems)
+    problems.raise_if_any()  # game-specific checks may assume references resolve
+    engine = engine_for(game)
+    if engine is not None and engine.static_checks is not None:
+        for name, found in engine.static_checks(game):
+            names.append(name)
+            problems.extend(list(found))
+    problems.raise_if_any()
+    return report_for(game, names)
 
 
 def gather(project: Project, names: list[str]) -> tuple[list[Game], list[CheckReport]]:
@@ -69,13 +64,8 @@ def gather(project: Project, names: list[str]) -> tuple[list[Game], list[CheckRe
 
 
 def plan(games: list[Game], options: BuildOptions) -> list[Output]:
-    """Every output of every game, from the registered producers."""
-    outputs: list[Output] = []
-    for module_name in PRODUCERS:
-        module = importlib.import_module(module_name)
-        for game in games:
-            outputs.extend(module.outputs(game, options))
-    return outputs
+    """Every output of every game, from the producers in order."""
+    return [output for producer in PRODUCERS for game in games for output in producer.outputs(game, options)]
 
 
 def preflight(games: list[Game]) -> dict[str, list[str]]:
@@ -84,19 +74,23 @@ def preflight(games: list[Game]) -> dict[str, list[str]]:
     box is found too. Raises InputError with every problem; returns the checks that ran, per game."""
     import tempfile
 
-    outputs = plan(games, BuildOptions(papers=("letter",)))
+    options = BuildOptions(papers=("letter",))
+    checks: dict[str, list[str]] = {game.id: [] for game in games}
     problems: list[Problem] = []
     with tempfile.TemporaryDirectory() as folder:
-        for index, output in enumerate(o for o in outputs if o.kind == "cards"):
-            try:
-                output.render(Path(folder) / f"{index}.pdf")
-            except InputError as exc:
-                problems.extend(exc.problems)
+        for producer in PRODUCERS:
+            for game in games:
+                outputs = producer.outputs(game, options)
+                if outputs:
+                    checks[game.id].append(producer.check)
+                for index, output in enumerate(o for o in outputs if o.kind == "cards"):
+                    try:
+                        output.render(Path(folder) / f"{game.id}-{index}.pdf")
+                    except InputError as exc:
+                        problems.extend(exc.problems)
     if problems:
         raise InputError(list(dict.fromkeys(problems)))
-    kinds = {(o.game, o.kind.split("-")[0]) for o in outputs}
-    names = {"cards": "card layouts and text fit", "board": "board laid out from its data", "rules": "rules template renders"}
-    return {game.id: [names[kind] for kind in names if (game.id, kind) in kinds] for game in games}
+    return checks
 
 
 def deck_summary(game: Game) -> list[dict]:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.errors import InputError, Problem, Problems, did_you_mean, known_list
+from generator.errors import Problem, Problems, did_you_mean, known_list
 from generator.load import Board, Game, Record
 
 
@@ -142,76 +141,22 @@ def check_boards(game: Game, problems: Problems) -> None:
                 if sid in owners:
                     problems.add(board.file, board.raw.line_of("streets"), f"addresses '{owners[sid]}' and '{label}' share space '{sid}'; expected one address per space")
                 owners[sid] = label
-    check_board_drawing(game, problems)
 
 
-def check_board_drawing(game: Game, problems: Problems) -> None:
-    """Board and cards agree: every card address has its house number drawn, every referenced space is drawn."""
-    from generator.board import HOUSE_MIN_PT, plan_board  # pure geometry, no ReportLab
-
-    plans = {board_id: plan_board(board.model) for board_id, board in game.boards.items()}
-    for board_id, board in game.boards.items():
-        plan = plans[board_id]
-        smallest = min((shape.rect.w for shape in plan.spaces.values() if shape.house), default=None)
-        if smallest is not None and smallest < HOUSE_MIN_PT * 2.2:
-            problems.add(board.file, board.raw["grid"].line_of("cell"),
-                         f"cells of {board.model.grid.cell} are too small for house numbers of {HOUSE_MIN_PT:g} pt; expected a cell of at least 8mm")
-    addresses = game.addresses()
-    for deck in game.decks.values():
-        for key, spec in deck.field_specs.items():
-            board_id = (spec.to or "").removesuffix(".spaces")
-            for card in deck.cards:
-                value = card.fields.get(key)
-                if value is None:
-                    continue
-                if spec.type == "address" and value in addresses:
-                    where, sid = addresses[value]
-                    drawn = plans[where].house_labels().get(sid)
-                    if drawn != str(value).split()[0]:
-                        problems.add(card.file, card.line_of(key),
-                                     f"address '{value}' has no house number drawn on board '{where}' (space '{sid}' shows {drawn or 'none'}); expected the number on that space")
-                elif spec.type in ("ref", "refs", "counts") and spec.to == f"{board_id}.spaces" and board_id in plans:
-                    plan = plans[board_id]
-                    for sid in [value] if spec.type == "ref" else list(value):
-                        shape = plan.spaces.get(sid)
-                        if shape is not None and not plan.trim.contains(shape.rect):
-                            problems.add(card.file, card.line_of(key),
-                                         f"space '{sid}' is not drawn on board '{board_id}' (it lies outside the board); expected a space inside the grid")
-
-
-def engine_module(game: Game):
-    """The game's rules module (generator.rules.<engine>), or None when the game has no engine."""
-    if not game.config.engine:
-        return None
-    name = game.config.engine.replace("-", "_")
-    try:
-        return importlib.import_module(f"generator.rules.{name}")
-    except ModuleNotFoundError:
-        rules_dir = Path(__file__).parent / "rules"
-        known = sorted(p.stem for p in rules_dir.glob("*.py") if not p.stem.startswith("_")) + sorted(
-            p.name for p in rules_dir.iterdir() if p.is_dir() and (p / "__init__.py").exists())
-        raise InputError(Problem(game.show(game.dir / "game.yaml"), 0,
-                                 f"rules engine '{game.config.engine}' does not exist; known: {known_list(known)}")) from None
-
-
-def check_game(game: Game) -> CheckReport:
-    """Run every static check on a loaded game; raise InputError with all problems found."""
-    problems = Problems()
+def check_data(game: Game, problems: Problems) -> list[str]:
+    """The static checks of the data itself (references, deck totals, board geometry); returns their names."""
     check_references(game, problems)
     check_decks(game, problems)
     check_boards(game, problems)
-    problems.raise_if_any()  # game-specific checks may assume references resolve
-    names = ["references resolve", "deck totals", "board geometry"]
-    module = engine_module(game)
-    if module is not None and hasattr(module, "static_checks"):
-        for name, found in module.static_checks(game):
-            names.append(name)
-            problems.extend(list(found))
-    problems.raise_if_any()
+    return ["references resolve", "deck totals", "board geometry"]
+
+
+def report_for(game: Game, checks: list[str]) -> CheckReport:
+    """What was counted in a checked game."""
     return CheckReport(
         game=game.id,
         cards=sum(d.copies for d in game.decks.values()),
         card_types=sum(len(d.cards) for d in game.decks.values()),
         decks=len(game.decks),
-        checks=names,
+        checks=checks,
     )

@@ -20,17 +20,16 @@ from generator.cli import project_of
 def replay_cmd(ctx: click.Context, game_id: str, seed: int, players: int | None, bots: str) -> None:
     """Play one game from SEED with the validator's harness and print its log; exit 1 if the game failed."""
     from generator.build import gather
-    from generator.check import engine_module
     from generator.errors import InputError, Problem, known_list
     from generator.rules.harness import play_game
+    from generator.rules.registry import engine_for
 
     project = project_of(ctx)
     (game,), _ = gather(project, project.select([game_id]))
-    module = engine_module(game)
-    if module is None:
+    engine = engine_for(game)
+    if engine is None:
         raise InputError(Problem(game.show(game.dir / "game.yaml"), 0,
                                  "this game has no `engine:`; expected one to replay games"))
-    engine = module.ENGINE
     players = players or engine.player_counts[0]
     if players not in engine.player_counts:
         raise InputError(Problem("", 0, f"{game.id} is played by {', '.join(map(str, engine.player_counts))} players; "

@@ -3,26 +3,11 @@
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import click
 
 from generator.cli import project_of
-
-
-def _script_problems(game, engine) -> tuple[int, int, list]:
-    """Replay every script of the game: (scripts, scripts failing, problems)."""
-    from generator.errors import Problem
-    from generator.rules.scripts import run_script, script_files
-
-    files = script_files(game)
-    problems, failing = [], 0
-    for path in files:
-        messages = run_script(path, game, engine)
-        failing += bool(messages)
-        problems += [Problem("", 0, message) for message in messages]
-    return len(files), failing, problems
 
 
 @click.command("validate")
@@ -44,82 +29,57 @@ def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed:
     Problems found by playing (a stalled game, a broken rule, a goal never completed, a player count that cannot set
     up) fail the command; balance figures are reported in build/<game>/balance.pdf and with --report.
     """
-    from generator.build import gather, preflight
-    from generator.check import engine_module
-    from generator.errors import InputError, Problem
-    from generator.rules.balance_pdf import write_balance_pdf
-    from generator.rules.report import summarize, terminal_summary, to_json
-    from generator.rules.simulate import (
-        SimSettings,
-        available_cores,
-        composition_problems,
-        player_counts,
-        simulate,
-    )
-    from generator.write import atomic_write
+    from generator.errors import InputError
+    from generator.rules.report import terminal_summary
+    from generator.rules.simulate import SimSettings
+    from generator.validate import validate
 
     project = project_of(ctx)
-    loaded, reports = gather(project, project.select(games))
-    printed_checks = preflight(loaded)
-    for report in reports:
-        report.checks += printed_checks[report.game]
-        click.echo(f"OK  {report.game}: {report.cards} cards in {report.decks} deck{'s' if report.decks != 1 else ''} ({report.card_types} card types); "
-                   f"{len(report.checks)} checks passed")
+    settings = SimSettings(games=n_games, seed=seed, players=tuple(players), jobs=jobs)
+    bars = []
+
+    def start(total: int, workers: int) -> None:
+        if sys.stderr.isatty():
+            bars.append(click.progressbar(length=total, label=f"Playing {total} games on {workers} cores", file=sys.stderr))
+            bars[0].__enter__()
+
+    try:
+        result = validate(project, project.select(games), settings, simulate_games=not no_sim, report_path=report_path,
+                          on_start=start, progress=lambda n: bars and bars[0].update(n))
+    finally:
+        if bars:
+            bars[0].__exit__(None, None, None)
+
+    for entry in result.games:
+        report = entry.report
+        click.echo(f"OK  {report.game}: {report.cards} cards in {report.decks} deck{'s' if report.decks != 1 else ''} "
+                   f"({report.card_types} card types); {len(report.checks)} checks passed")
         for name in report.checks:
             click.echo(f"      - {name}")
-
-    problems = []
-    playable = []
-    full_report: dict = {}
-    for game in loaded:
-        module = engine_module(game)
-        if module is None:
-            click.echo(f"--  {game.id}: no `engine:` in game.yaml; scripts and simulation skipped")
+    for entry in result.games:
+        if not entry.has_engine:
+            click.echo(f"--  {entry.game}: no `engine:` in game.yaml; scripts and simulation skipped")
             continue
-        engine = getattr(module, "ENGINE", None)
-        if engine is None:
-            problems.append(Problem(game.show(game.dir / "game.yaml"), 0, f"rules module {module.__name__} has no "
-                                    f"ENGINE; expected `ENGINE = Engine(...)` (see docs/engine-api.md)"))
+        click.echo(f"{'OK ' if not entry.scripts_failing else 'BAD'} {entry.game}: "
+                   f"{entry.scripts - entry.scripts_failing} of {entry.scripts} scripts pass")
+    for entry in result.games:
+        if entry.unplayed_counts:
+            click.echo(f"--  {entry.game}: not simulating {', '.join(map(str, entry.unplayed_counts))} players; the "
+                       f"engine plays {', '.join(map(str, entry.engine_counts))}")
+    if result.games_played:
+        click.echo(f"Played {result.games_played} games in {result.seconds:.1f} s "
+                   f"({result.games_played / max(result.seconds, 1e-9):.0f} games/s, {result.workers} workers)")
+    for entry in result.games:
+        if entry.figures is None:
             continue
-        count, failing, found = _script_problems(game, engine)
-        problems += found
-        click.echo(f"{'OK ' if not found else 'BAD'} {game.id}: {count - failing} of {count} scripts pass")
-        full_report[game.id] = {"scripts": {"count": count, "failures": [p.message for p in found]}}
-        playable.append((game, engine))
-
-    if not no_sim and playable:
-        settings = SimSettings(games=n_games, seed=seed, players=tuple(players), jobs=jobs)
-        for game, engine in playable:
-            skipped = sorted(set(players) - set(engine.player_counts))
-            if skipped:
-                click.echo(f"--  {game.id}: not simulating {', '.join(map(str, skipped))} players; the engine plays "
-                           f"{', '.join(map(str, engine.player_counts))}")
-        playable = [(game, engine) for game, engine in playable if player_counts(engine, settings)]
-        total = sum(len(player_counts(engine, settings)) for _, engine in playable) * n_games
-        workers = min(jobs or available_cores(), total)
-        started = time.perf_counter()
-        if sys.stderr.isatty():
-            with click.progressbar(length=total, label=f"Playing {total} games on {workers} cores",
-                                   file=sys.stderr) as bar:
-                results = simulate(project, playable, settings, progress=bar.update)
-        else:
-            results = simulate(project, playable, settings)
-        elapsed = time.perf_counter() - started
-        click.echo(f"Played {total} games in {elapsed:.1f} s ({total / max(elapsed, 1e-9):.0f} games/s, {workers} workers)")
-        for game, engine in playable:
-            figures = summarize(game, engine, settings, results[game.id])
-            found = composition_problems(game, engine, results[game.id])
-            problems += found
-            failed = sum(f["failed"] for f in figures["by_players"].values())
-            click.echo(f"{'OK ' if not found else 'BAD'} {game.id}: {failed} failed games, "
-                       f"{len(found)} composition problem{'s' if len(found) != 1 else ''}")
-            for line in terminal_summary(figures):
-                click.echo(line)
-            pdf = write_balance_pdf(project.build_dir / game.id / "balance.pdf", figures)
-            click.echo(f"  balance report: {project.show(pdf)}")
-            full_report[game.id].update(figures)
-    if report_path is not None:
-        atomic_write(report_path, to_json({"games": full_report}))
-        click.echo(f"figures written to {project.show(report_path)}")
-    if problems:
-        raise InputError(problems)
+        failed = sum(f["failed"] for f in entry.figures["by_players"].values())
+        found = entry.sim_problems
+        click.echo(f"{'OK ' if not found else 'BAD'} {entry.game}: {failed} failed games, "
+                   f"{len(found)} composition problem{'s' if len(found) != 1 else ''}")
+        for line in terminal_summary(entry.figures):
+            click.echo(line)
+        click.echo(f"  balance report: {project.show(entry.balance_pdf)}")
+    if result.report_path is not None:
+        click.echo(f"figures written to {project.show(result.report_path)}")
+    if result.problems:
+        raise InputError(result.problems)

@@ -59,8 +59,7 @@ def shared_digest(project: Project) -> str:
 
 def options_fingerprint(options, with_papers: bool) -> str:
     """The build options that change what an output looks like (papers only decide which outputs exist)."""
-    data = {"duplex": options.duplex, "layout": options.layout, "back_offset": list(options.back_offset),
-            "extra": options.extra}
+    data = {"duplex": options.duplex, "layout": options.layout, "back_offset": list(options.back_offset)}
     if with_papers:
         data["papers"] = list(options.papers)
     return json.dumps(data, sort_keys=True, default=str)
@@ -84,10 +83,7 @@ class GameKey:
 def game_keys(project: Project, names: list[str], options) -> dict[str, GameKey]:
     """The hash of each game's inputs under these options."""
     shared = shared_digest(project)
-    looks = (
-        ("cards", json.dumps([options.duplex, options.layout, list(options.back_offset)])),
-        ("board", json.dumps(options.extra, sort_keys=True, default=str)),
-    )
+    looks = (("cards", json.dumps([options.duplex, options.layout, list(options.back_offset)])),)
     keys = {}
     for name in names:
         folder = project.cards_dir / name

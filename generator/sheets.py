@@ -20,12 +20,12 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.build import BuildOptions, Output
 from generator.calibration import draw_check
 from generator.cardface import CardRenderer, renderer_for
+from generator.contract import BuildOptions, FunctionProducer, Output
 from generator.errors import InputError, Problem
 from generator.expand import expand_deck
-from generator.fonts import BODY, BODY_BOLD, font_files
+from generator.fonts import BODY, BODY_BOLD
 from generator.geometry import PAPERS_PT
 from generator.layout import (
     PAPER_NAMES,
@@ -72,11 +72,12 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
                 problems.extend(exc.problems)
     if problems:
         raise InputError(problems)
-    root = game.project.root
-    inputs = sorted({root / shown for shown in game.files} | set(renderer.layout_files()) | set(font_files().values()))
     return [Output(game=game.id, path=Path(game.id) / f"cards-{paper}.pdf", kind="cards",
-                   render=partial(write_sheets, game, paper, options), inputs=list(inputs))
+                   render=partial(write_sheets, game, paper, options))
             for paper in options.papers]
+
+
+CARD_SHEETS = FunctionProducer("card sheets", "card layouts and text fit", outputs)
 
 
 def write_sheets(game: Game, paper: str, options: BuildOptions, path: Path,

@@ -10,11 +10,10 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 from pypdf import PdfReader
 
-from generator.board_pdf import BLEED, PRINTER_MARGIN, outputs, render_full, render_tiled
+from generator.board_pdf import BLEED, BOARDS, PRINTER_MARGIN, outputs, render_full, render_tiled
 from generator.board_render import board_plan
 from generator.board_tiling import PAPERS_PT, plan_tiling
-from generator.build import PRODUCERS, BuildOptions, build
-from generator.check import check_game
+from generator.build import PRODUCERS, BuildOptions, build, check_game
 from generator.errors import InputError
 from generator.load import load_game
 from generator.project import Project
@@ -230,8 +229,8 @@ def test_outputs_and_build_manifest(tmp_path, monkeypatch):
     game = load_game(project, "town")
     names = sorted(str(o.path) for o in outputs(game, BuildOptions(papers=("letter", "a4"))))
     assert names == ["town/board-a4.pdf", "town/board-full.pdf", "town/board-letter.pdf"]
-    assert "generator.board_pdf" in PRODUCERS
-    monkeypatch.setattr("generator.build.PRODUCERS", ["generator.board_pdf"])  # the test game has no card layouts
+    assert BOARDS in PRODUCERS
+    monkeypatch.setattr("generator.build.PRODUCERS", (BOARDS,))  # the test game has no card layouts
     result = build(project, ["town"], BuildOptions(papers=("a4",), out_dir=tmp_path / "build"))
     boards = {w["path"]: w for w in result.written if w["kind"].startswith("board")}
     assert boards["town/board-full.pdf"]["pages"] == 1

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.check import check_game
+from generator.build import check_game
 from generator.errors import InputError
 from generator.load import load_game
 from generator.project import Project

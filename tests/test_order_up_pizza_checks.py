@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from generator.check import check_game
+from generator.build import check_game
 from generator.errors import InputError
 from generator.load import load_game
 

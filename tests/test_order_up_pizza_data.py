@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from generator.check import check_game
+from generator.build import check_game
 from generator.load import load_game
 from generator.rules.scripts import run_script, script_files
 from tests.conftest import REPO, run_pnp

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.check import check_game
+from generator.build import check_game
 from generator.errors import InputError
 from generator.load import load_game
 

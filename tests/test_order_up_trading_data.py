@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from generator.check import check_game
+from generator.build import check_game
 from generator.load import load_game
 from generator.rules.order_up_trading import ENGINE, static_checks
 

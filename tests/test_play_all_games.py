@@ -12,10 +12,10 @@ from functools import cache
 
 import pytest
 
-from generator.check import engine_module
 from generator.load import load_game
 from generator.project import Project
 from generator.rules.harness import play_game
+from generator.rules.registry import engine_for
 from generator.rules.scripts import run_script, script_files
 from generator.rules.simulate import bots_for, derive_seed
 from generator.yamlio import load_yaml
@@ -38,7 +38,7 @@ def games_with_engines() -> list[str]:
 @cache
 def loaded(game_id: str):
     game = load_game(PROJECT, game_id)
-    return game, engine_module(game).ENGINE
+    return game, engine_for(game)
 
 
 def all_scripts() -> list:

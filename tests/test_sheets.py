@@ -11,8 +11,8 @@ import pypdfium2
 import pytest
 from pypdf import PdfReader
 
-from generator.build import BuildOptions
-from generator.check import check_game
+from generator.build import check_game
+from generator.contract import BuildOptions
 from generator.errors import InputError
 from generator.expand import expand_deck
 from generator.geometry import PAPERS_PT

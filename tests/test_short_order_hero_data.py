@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from generator.check import check_game
+from generator.build import check_game
 from generator.load import load_game
 from generator.rules.short_order_hero import rules_for
 from generator.rules.short_order_hero.data import parse_bonus

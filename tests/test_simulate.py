@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import types
 from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
+from generator.rules import registry
 from generator.rules.simulate import bots_for, derive_seed
 from tests import toy_engine as toy
 from tests.conftest import REPO, run_pnp
@@ -19,16 +19,20 @@ from tests.conftest import REPO, run_pnp
 BASE14 = ("Helvetica", "Times", "Courier", "Symbol", "ZapfDingbats")
 
 
-def install_engine(monkeypatch, engine=toy.ENGINE) -> None:
-    """Make `engine: toy_engine` resolve to the toy (forked workers inherit sys.modules)."""
-    module = types.ModuleType("generator.rules.toy_engine")
-    module.ENGINE, module.static_checks = engine, toy.static_checks
-    monkeypatch.setitem(sys.modules, "generator.rules.toy_engine", module)
+@pytest.fixture(autouse=True)
+def _forget_toy_engine():
+    yield
+    registry.unregister(toy.ENGINE.name)
+
+
+def install_engine(engine=toy.ENGINE) -> None:
+    """Make `engine: toy_engine` resolve to the toy (forked workers inherit the registry)."""
+    registry.register(engine)
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch):
-    install_engine(monkeypatch)
+def project(tmp_path: Path):
+    install_engine()
     return toy.make_toy_project(tmp_path)
 
 
@@ -82,7 +86,7 @@ def test_balance_pdf_uses_only_embedded_fonts_and_renders(project):
 
 
 def test_stalled_game_fails_with_seed_and_a_replay_command_that_works(tmp_path, monkeypatch):
-    install_engine(monkeypatch, toy.STALLING)
+    install_engine(toy.STALLING)
     project = toy.make_toy_project(tmp_path)
     result = run_pnp("validate", "--games", "4", "--players", "2", "--jobs", "1", project=project)
     assert result.exit_code == 1
@@ -119,7 +123,7 @@ def test_goal_never_completed_fails_naming_the_card(project):
 
 
 def test_setup_failure_at_a_player_count_fails(tmp_path, monkeypatch):
-    install_engine(monkeypatch, toy.WIDE)
+    install_engine(toy.WIDE)
     project = toy.make_toy_project(tmp_path)
     result = run_pnp("validate", "--games", "3", "--players", "2", "--players", "5", "--players", "7", "--jobs", "1",
                      project=project)
@@ -129,7 +133,7 @@ def test_setup_failure_at_a_player_count_fails(tmp_path, monkeypatch):
 
 
 def test_broken_conservation_fails_with_seed(tmp_path, monkeypatch):
-    install_engine(monkeypatch, toy.LEAKY)
+    install_engine(toy.LEAKY)
     project = toy.make_toy_project(tmp_path)
     result = run_pnp("validate", "--games", "10", "--players", "3", "--jobs", "2", project=project)
     assert result.exit_code == 1

@@ -333,7 +333,8 @@ def greedy_bot(state: State, rng):
 def _engine(state_class, **changes) -> Engine:
     fields = dict(name="toy_engine", new_state=state_class, player_counts=(2, 3, 4),
                   bots={"random": random_bot, "greedy": greedy_bot}, options={"max_rounds": None},
-                  turn_cap=400, goals=lambda game: [c.id for c in game.decks["targets"].cards])
+                  turn_cap=400, goals=lambda game: [c.id for c in game.decks["targets"].cards],
+                  static_checks=static_checks)
     fields.update(changes)
     return Engine(**fields)
 

@@ -1,11 +1,8 @@
 """The engine API every game's rules module implements (in the spirit of OpenSpiel's game modules).
 
-A rules module `generator/rules/<engine>.py` (named by game.yaml `engine:`) exposes:
-
-    static_checks(game) -> list[tuple[str, list[Problem]]]
-        Named composition checks that need no simulation (check name, problems found; [] = passed).
-    ENGINE: Engine
-        The engine description below.
+A rules package `generator/rules/<engine>/` exposes `ENGINE: Engine` (the description below) and is listed by
+name in `generator.rules.registry`; game.yaml names it with `engine:`. `Engine.static_checks(game)` returns
+named composition checks that need no simulation: a list of (check name, problems found; [] = passed).
 
 A game is a `State` with `legal_actions()` and `apply(action)`. Chance is explicit: when
 `current_player() == CHANCE` the state asks for a `ChanceRequest` and the harness (which alone owns
@@ -135,6 +132,7 @@ class Engine:
     options: dict[str, Any] = field(default_factory=dict)  # named rule options with their defaults
     turn_cap: int = 5000  # decisions per game before it is called stalled
     goals: Callable[..., list[str]] | None = None  # goals(game) -> ids of orders/recipes that must get completed
+    static_checks: Callable[..., list] | None = None  # static_checks(game) -> [(check name, [Problem, ...]), ...]
 
 
 # Standard keys of State.metrics() read by the balance report (engines fill what applies):

@@ -12,7 +12,6 @@ import random
 from collections import defaultdict, deque
 from pathlib import Path
 
-from generator.check import engine_module
 from generator.errors import InputError, known_list
 from generator.rules.base import (
     CHANCE,
@@ -23,6 +22,7 @@ from generator.rules.base import (
     sample_chance,
 )
 from generator.rules.harness import check_state
+from generator.rules.registry import engine_for
 from generator.rules.script_values import StepFailed, build_outcome, lookup, plain, same, show_value
 from generator.yamlio import load_yaml
 
@@ -287,8 +287,7 @@ def run_script(path: Path, game, engine: Engine | None = None) -> list[str]:
     except InputError as exc:
         return [str(p) for p in exc.problems]
     if engine is None:
-        module = engine_module(game)
-        if module is None:
+        engine = engine_for(game)
+        if engine is None:
             return [f"{shown}: the game has no `engine:` in game.yaml; expected one to replay scripts"]
-        engine = module.ENGINE
     return ScriptRun(data, shown, game, engine).run()

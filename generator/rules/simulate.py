@@ -16,12 +16,12 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.check import engine_module
 from generator.errors import InputError, Problem
 from generator.load import Game, load_game
 from generator.project import Project
 from generator.rules.base import Engine
 from generator.rules.harness import SETUP, STALLED, play_game, replay_command
+from generator.rules.registry import engine_for
 
 CHUNK = 25  # games per task: small enough to balance the load, large enough to keep pickling cheap
 BOT_MIX = "even games: every seat greedy; odd games: greedy and random seats alternating, rotating by game"
@@ -73,7 +73,7 @@ def _game_and_engine(root: str, game_id: str) -> tuple[Game, Engine]:
     key = (root, game_id)
     if key not in _LOADED:
         game = load_game(Project(Path(root)), game_id)
-        _LOADED[key] = (game, engine_module(game).ENGINE)
+        _LOADED[key] = (game, engine_for(game))
     return _LOADED[key]
 
 

@@ -21,6 +21,7 @@ ENGINE = Engine(
     options=dict(OPTIONS),
     turn_cap=20000,
     goals=order_goals,
+    static_checks=static_checks,
 )
 
 __all__ = ["ENGINE", "Action", "PizzaState", "new_state", "static_checks"]

@@ -19,6 +19,7 @@ ENGINE = Engine(
     options=dict(OPTIONS),
     turn_cap=200_000,  # decisions; a game is bounded by max_rounds x max_ticks x players anyway
     goals=lambda game: [card.id for card in game.decks[RECIPES].cards],  # a goal is completed by winning a round with it
+    static_checks=static_checks,
 )
 
 __all__ = ["ENGINE", "OPTIONS", "Action", "TradingState", "normalise_name", "static_checks"]

@@ -30,6 +30,7 @@ ENGINE = Engine(
     options=dict(OPTIONS),
     turn_cap=5000,
     goals=recipe_goals,
+    static_checks=static_checks,
 )
 
 __all__ = ["ENGINE", "Action", "SOHState", "cook_options", "new_state", "parse_action", "rules_for", "static_checks"]
