@@ -22,7 +22,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator import cardimage, cardtext, icons
-from generator.cardlayout import Box, Layout, LayoutLoader, layout_dirs
+from generator.cardlayout import Box, Layout, LayoutLoader
 from generator.cardtext import GameView, TemplateProblem, Templates, TextOverflow, TextStyle, fit_text
 from generator.errors import InputError, Problem, Problems
 from generator.fonts import BODY, register_fonts
@@ -42,10 +42,10 @@ class CardRenderer:
         self.game = game
         self.bleed = to_pt(game.config.bleed)
         self.safe = to_pt(game.config.safe)
-        self.icons = icons.IconSource((game.dir / "icons",))
+        self.icons = icons.IconSource(game.project.icon_dirs(game.id))
         self.view = GameView(game, self.icons.inline_markup)
         self.templates = Templates(self.view.helpers())
-        self.loader = LayoutLoader(layout_dirs(game.dir, game.project.templates_dir), game.show)
+        self.loader = LayoutLoader(game.project.layout_dirs(game.id), game.show)
         self._layouts: dict[tuple[str, str], Layout] = {}
         self._forms: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._resolved: dict[str, list] = {}
@@ -78,10 +78,6 @@ class CardRenderer:
         """The deck's `back:` layout, else `<deck id>-back`."""
         where = Problem(deck.file, deck.key_lines.get("back", deck.line), "")
         return self._layout(deck.back or f"{deck.id}-back", deck, where)
-
-    def layout_files(self) -> list[Path]:
-        """Every layout file in use (after `check`), for incremental builds."""
-        return sorted({f for layout in self._layouts.values() for f in layout.files})
 
     # -- checking ------------------------------------------------------------------------------------------------
     def check(self) -> None:

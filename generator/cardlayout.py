@@ -120,11 +120,6 @@ class Layout:
     files: list[Path] = field(default_factory=list)
 
 
-def layout_dirs(game_dir: Path, templates_dir: Path) -> list[Path]:
-    """Where layouts are looked up: the game's layouts/ folder first, then the shared templates/layouts/."""
-    return [game_dir / "layouts", templates_dir / "layouts"]
-
-
 def find_layout(name: str, dirs: list[Path]) -> Path | None:
     """The file of layout `name`, or None."""
     for folder in dirs:

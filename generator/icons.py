@@ -1,8 +1,8 @@
-"""Vector icon library: SVG files under templates/icons, drawn once per canvas as PDF Form XObjects.
+"""Vector icons: SVG files drawn once per canvas as PDF Form XObjects, by name from a list of folders.
 
-An icon is named by its file name without `.svg` (lower-case words joined by hyphens). The project's
-library lives in `templates/icons`; a game may add or override icons in its own folder (e.g.
-`cards/<game>/icons`), passed as `extra_dirs`, which are searched before the library root.
+An icon is named by its file name without `.svg` (lower-case words joined by hyphens). The folders a game
+searches come from `Project.icon_dirs` (its own icons/, the project's templates/icons/, then the library
+shipped with the tool); functions here search `dirs` in order and default to the built-in library alone.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import html
 import re
 import tempfile
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from reportlab.graphics import renderPDF
@@ -22,11 +22,10 @@ from reportlab.graphics.shapes import Drawing
 from reportlab.platypus.paragraph import imgVRange
 from svglib.svglib import svg2rlg
 
-import generator
 from generator.errors import InputError, Problem, did_you_mean, known_list
+from generator.project import BUILTIN_ICONS
 from generator.write import atomic_write
 
-ICON_ROOT = Path(generator.__file__).resolve().parent.parent / "templates" / "icons"
 NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 # Paragraph markup from inline_icon_image() calls back into the canvas under this name; when a
@@ -44,37 +43,32 @@ _SPACER_PNG = base64.b64decode(
 _FORMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _search_dirs(extra_dirs: Iterable[str | Path], root: str | Path | None) -> list[Path]:
-    return [Path(d) for d in extra_dirs] + [Path(root) if root is not None else ICON_ROOT]
+Dirs = Sequence[str | Path]
 
 
-def icon_names(extra_dirs: Iterable[str | Path] = (), root: str | Path | None = None) -> list[str]:
-    """Sorted names of every icon in the library root and the extra (game-specific) folders."""
+def _search_dirs(dirs: Dirs | None) -> list[Path]:
+    return [Path(d) for d in dirs] if dirs else [BUILTIN_ICONS]
+
+
+def icon_names(dirs: Dirs | None = None) -> list[str]:
+    """Sorted names of every icon in the folders (default: the built-in library)."""
     names: set[str] = set()
-    for folder in _search_dirs(extra_dirs, root):
+    for folder in _search_dirs(dirs):
         if folder.is_dir():
             names.update(p.stem for p in folder.glob("*.svg") if p.is_file())
     return sorted(names)
 
 
-def icon_problem(
-    name: str,
-    extra_dirs: Iterable[str | Path] = (),
-    root: str | Path | None = None,
-    *,
-    file: str | Path = "",
-    line: int | None = None,
-) -> Problem | None:
+def icon_problem(name: str, dirs: Dirs | None = None, *, file: str | Path = "", line: int | None = None) -> Problem | None:
     """The problem with an icon reference (unknown name), located at `file:line`, or None if it exists."""
-    extra_dirs = tuple(extra_dirs)
-    if _find(name, extra_dirs, root) is not None:
+    if _find(name, dirs) is not None:
         return None
-    known = icon_names(extra_dirs, root)
+    known = icon_names(dirs)
     if not NAME_RE.match(str(name)):
         why = f"icon name '{name}' is not valid (lower-case words joined by '-', e.g. 'black-olives')"
     else:
         why = f"unknown icon '{name}'"
-    where = ", ".join(str(d) for d in _search_dirs(extra_dirs, root))
+    where = ", ".join(str(d) for d in _search_dirs(dirs))
     return Problem(
         str(file),
         int(line or 0),
@@ -82,29 +76,21 @@ def icon_problem(
     )
 
 
-def _find(name: str, extra_dirs: Sequence[str | Path], root: str | Path | None) -> Path | None:
+def _find(name: str, dirs: Dirs | None) -> Path | None:
     if not isinstance(name, str) or not NAME_RE.match(name):  # also keeps '../x' out of the folders
         return None
-    for folder in _search_dirs(extra_dirs, root):
+    for folder in _search_dirs(dirs):
         candidate = folder / f"{name}.svg"
         if candidate.is_file():
             return candidate
     return None
 
 
-def icon_path(
-    name: str,
-    extra_dirs: Iterable[str | Path] = (),
-    root: str | Path | None = None,
-    *,
-    file: str | Path = "",
-    line: int | None = None,
-) -> Path:
-    """Path of icon `name` (extra folders first, then the library); InputError naming close names if unknown."""
-    extra_dirs = tuple(extra_dirs)
-    found = _find(name, extra_dirs, root)
+def icon_path(name: str, dirs: Dirs | None = None, *, file: str | Path = "", line: int | None = None) -> Path:
+    """Path of icon `name` (first folder that has it); InputError naming close names if unknown."""
+    found = _find(name, dirs)
     if found is None:
-        raise InputError(icon_problem(name, extra_dirs, root, file=file, line=line))
+        raise InputError(icon_problem(name, dirs, file=file, line=line))
     return found
 
 
@@ -142,10 +128,10 @@ def _spacer_src() -> str:
     return str(path)
 
 
-def _resolve(name_or_path: str | Path, extra_dirs: Iterable[str | Path], root: str | Path | None) -> Path:
+def _resolve(name_or_path: str | Path, dirs: Dirs | None) -> Path:
     if isinstance(name_or_path, Path) or str(name_or_path).endswith(".svg"):
         return Path(name_or_path)
-    return icon_path(str(name_or_path), extra_dirs, root)
+    return icon_path(str(name_or_path), dirs)
 
 
 class _ShapeRenderer(renderPDF._PDFRenderer):
@@ -180,8 +166,7 @@ def draw_icon(
     w: float,
     h: float,
     *,
-    extra_dirs: Iterable[str | Path] = (),
-    root: str | Path | None = None,
+    dirs: Dirs | None = None,
     fit: str = "contain",
 ) -> None:
     """Draw an icon (name or .svg path) centred in the box (x, y, w, h), aspect preserved: all of it inside
@@ -189,7 +174,7 @@ def draw_icon(
 
     The SVG becomes one Form XObject per canvas on first use; every placement is a `Do` of that form.
     """
-    path = _resolve(name_or_path, extra_dirs, root)
+    path = _resolve(name_or_path, dirs)
     form, drawing = _form_name(canvas, path)
     scale = (max if fit == "cover" else min)(w / drawing.width, h / drawing.height)
     canvas.saveState()
@@ -229,8 +214,7 @@ def inline_icon_image(
     size: float = 10.0,
     *,
     valign: str = "middle",
-    extra_dirs: Iterable[str | Path] = (),
-    root: str | Path | None = None,
+    dirs: Dirs | None = None,
 ) -> str:
     """Paragraph markup showing icon `name` inline in running text, `size` points square, as vector art.
 
@@ -246,7 +230,7 @@ def inline_icon_image(
     not at draw time. Set such text ragged-right: with TA_JUSTIFY, ReportLab 5.1 lets a line holding
     any `<img>` (raster too) run past the right margin.
     """
-    path = icon_path(name, extra_dirs, root).resolve()
+    path = icon_path(name, dirs).resolve()
     if valign not in {"baseline", "middle", "top", "text-top", "bottom", "text-bottom", "super", "sub"}:
         raise ValueError(f"unsupported valign {valign!r}")
     size_txt = f"{float(size):g}"
@@ -264,11 +248,11 @@ INLINE_ICON_SCALE = 1.3      # inline icons are this many times the font size
 
 
 class IconSource:
-    """The icons a game can use (the project library plus its own folders), with paths and markup looked up once."""
+    """The icons a game can use (the folders of `Project.icon_dirs`), with paths and markup looked up once."""
 
-    def __init__(self, extra_dirs: tuple[Path, ...]):
-        self.extra = extra_dirs
-        self.names = set(icon_names(self.extra))
+    def __init__(self, dirs: Dirs):
+        self.dirs = tuple(dirs)
+        self.names = set(icon_names(self.dirs))
         self._paths: dict[str, Path] = {}            # name -> SVG file, looked up once
         self._inline: dict[tuple[str, float], str] = {}  # (name, size) -> markup, built once
 
@@ -284,7 +268,7 @@ class IconSource:
         """Draw icon `name` centred in the box (x, y, w, h)."""
         path = self._paths.get(name)
         if path is None:
-            path = self._paths[name] = icon_path(name, self.extra)
+            path = self._paths[name] = icon_path(name, self.dirs)
         draw_icon(canvas, path, x, y, w, h)
 
     def inline_markup(self, name: str, size: float | None = None) -> str | None:
@@ -294,7 +278,7 @@ class IconSource:
         key = (name, size or float(ICON_SIZE_TOKEN))
         markup = self._inline.get(key)
         if markup is None:
-            markup = self._inline[key] = inline_icon_image(name, key[1], extra_dirs=self.extra)
+            markup = self._inline[key] = inline_icon_image(name, key[1], dirs=self.dirs)
         return markup
 
 

@@ -15,8 +15,7 @@ from pathlib import Path
 
 import generator
 from generator.fonts import font_files
-from generator.icons import ICON_ROOT
-from generator.project import Project
+from generator.project import BUILTIN_ICONS, Project
 from generator.write import atomic_write
 
 STATE_FILE = ".state.json"
@@ -51,7 +50,7 @@ def shared_digest(project: Project) -> str:
         f"generator {generator.__version__}", f"reportlab {reportlab.Version}",
         digest(_files(SOURCE_ROOT), SOURCE_ROOT),
         digest(_files(project.templates_dir), project.templates_dir),
-        digest(_files(ICON_ROOT), ICON_ROOT),
+        digest(_files(BUILTIN_ICONS), BUILTIN_ICONS),
         digest(sorted(font_files().values())),
     ]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()

@@ -5,7 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import generator
 from generator.errors import InputError, Problem, did_you_mean, known_list
+
+# The icon library shipped with the tool (package data): every project can use these icons.
+BUILTIN_ICONS = Path(generator.__file__).resolve().parent / "assets" / "icons"
+RULES_DIR = "rules"
 
 
 @dataclass(frozen=True)
@@ -25,6 +30,23 @@ class Project:
     @property
     def build_dir(self) -> Path:
         return self.root / "build"
+
+    def game_dir(self, game_id: str) -> Path:
+        """cards/<game>/."""
+        return self.cards_dir / game_id
+
+    def icon_dirs(self, game_id: str) -> list[Path]:
+        """Where a game's icons are looked up, first match wins: its own icons/, the project's templates/icons/,
+        then the built-in library."""
+        return [self.game_dir(game_id) / "icons", self.templates_dir / "icons", BUILTIN_ICONS]
+
+    def layout_dirs(self, game_id: str) -> list[Path]:
+        """Where a game's card layouts are looked up: its own layouts/, then the project's templates/layouts/."""
+        return [self.game_dir(game_id) / "layouts", self.templates_dir / "layouts"]
+
+    def rules_template(self, game_id: str) -> Path:
+        """The game's rules booklet template: templates/rules/<game>.md.j2."""
+        return self.templates_dir / RULES_DIR / f"{game_id}.md.j2"
 
     def show(self, path: Path) -> str:
         """A path relative to the project root, as error messages print it."""

@@ -134,7 +134,7 @@ def icon_markup(game: Game):
     """(icon name, size) -> Paragraph markup of the icon inline in running text, from the game's or the shared icons."""
 
     def markup(name: str, size: float) -> str:
-        return inline_icon_image(name, size, extra_dirs=[game.dir / "icons"], root=game.project.templates_dir / "icons")
+        return inline_icon_image(name, size, dirs=game.project.icon_dirs(game.id))
 
     return markup
 

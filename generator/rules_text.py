@@ -14,9 +14,8 @@ from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
 from generator.components import component_list
 from generator.errors import InputError, Problem, did_you_mean, known_list
+from generator.icons import icon_names
 from generator.load import Game
-
-RULES_DIR = "rules"
 
 _WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 
@@ -152,19 +151,13 @@ def signed(number: int | float) -> str:
     return f"+{number}" if number >= 0 else f"\u2212{abs(number)}"
 
 
-def _icon_names(game: Game) -> list[str]:
-    """Icons available to a game: its own icons/ folder and templates/icons/."""
-    folders = [game.dir / "icons", game.project.templates_dir / "icons"]
-    return sorted({p.stem for folder in folders if folder.is_dir() for p in folder.glob("*.svg")})
-
-
 def _checked_icon(game: Game, known: list[str]):
     """icon() that fails (at the template line) when no SVG of that name (in `known`) exists for the game."""
 
     def checked(name: str, size: str = "1.2em") -> str:
         if name not in known:
             raise ValueError(f"icon '{name}' not found{did_you_mean(name, known)}; expected an SVG in "
-                             f"templates/icons/ or cards/{game.id}/icons/")
+                             f"cards/{game.id}/icons/, templates/icons/ or the built-in library")
         return icon(name, size)
 
     return checked
@@ -215,7 +208,7 @@ def _environment(templates_dir: str) -> RulesEnvironment:
 
 def template_file(game: Game) -> Path:
     """templates/rules/<game id>.md.j2."""
-    return game.project.templates_dir / RULES_DIR / f"{game.id}.md.j2"
+    return game.project.rules_template(game.id)
 
 
 def _error_line(exc: BaseException, filename: str) -> int:
@@ -234,7 +227,7 @@ def render_rules(game: Game) -> str:
     if not path.is_file():
         raise InputError(Problem(shown, 0, f"no rules template for game '{game.id}'; expected {shown}"))
     env = _environment(str(path.parent))
-    icons = _icon_names(game)  # the icon folders are listed once per render, not on every has_icon() call
+    icons = icon_names(game.project.icon_dirs(game.id))  # listed once per render, not on every has_icon() call
     try:
         template = env.get_template(path.name)
         return template.render(game=game_view(game), icon=_checked_icon(game, icons), figure=_checked_figure(game),

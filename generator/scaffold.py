@@ -54,7 +54,7 @@ def new_game(project: Project, name: str, title: str | None = None, code: str | 
     for path in sorted(p for p in source.rglob("*") if p.is_file()):
         target = game_dir / path.relative_to(source)
         written.append(atomic_write(target, _fill(path.read_text(encoding="utf-8"), values)))
-    rules = project.templates_dir / "rules" / f"{name}.md.j2"
+    rules = project.rules_template(name)
     if not rules.exists():  # a rules text left by an earlier game of this name is kept as it is
         written.append(atomic_write(rules, _fill((TEMPLATE_DIR / "rules.md.j2").read_text(encoding="utf-8"), values)))
     return written

@@ -13,7 +13,7 @@ from generator.cardface import card_size_pt, render_card_pdf, renderer_for
 from generator.cardtext import rich_markup
 from generator.errors import InputError
 from generator.load import load_game
-from generator.project import Project
+from generator.project import BUILTIN_ICONS, Project
 from generator.units import mm
 
 GAME = """\
@@ -239,7 +239,7 @@ def test_low_resolution_images_warn_and_svg_images_draw(tmp_path):
     renderer = renderer_for(sharp)
     renderer.check()
     assert renderer.warnings == []
-    svg = (Path(__file__).resolve().parent.parent / "templates" / "icons" / "pepperoni.svg").read_text(encoding="utf-8")
+    svg = (BUILTIN_ICONS / "pepperoni.svg").read_text(encoding="utf-8")
     vector = make_game(tmp_path / "svg", front=front.replace("wide.png", "pie.svg"), extra={"art/pie.svg": svg})
     renderer = renderer_for(vector)
     renderer.check()

@@ -19,6 +19,7 @@ from reportlab.platypus import Paragraph
 
 from generator import fonts, icons
 from generator.errors import InputError
+from generator.project import BUILTIN_ICONS
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 SHAPES = {"path", "circle", "ellipse", "rect", "polygon", "polyline", "line"}
@@ -88,7 +89,7 @@ def test_library_has_every_required_icon_and_nothing_unnamed():
 @pytest.mark.parametrize("name", ALL)
 def test_name_follows_the_naming_rule(name):
     assert icons.NAME_RE.match(name), name
-    assert (icons.ICON_ROOT / f"{name}.svg").is_file()
+    assert (BUILTIN_ICONS / f"{name}.svg").is_file()
 
 
 @pytest.mark.parametrize("name", ALL)
@@ -153,15 +154,15 @@ def test_game_folders_add_and_override_icons(tmp_path):
     game.mkdir(parents=True)
     (game / "oven-mitt.svg").write_text(SIMPLE_SVG.format(fill="#ff0000"))
     (game / "star.svg").write_text(SIMPLE_SVG.format(fill="#00ff00"))
-    names = icons.icon_names([game])
+    names = icons.icon_names([game, BUILTIN_ICONS])
     assert "oven-mitt" in names and "pepperoni" in names
     assert names == sorted(names) and len(names) == len(ALL) + 1
-    assert icons.icon_path("star", [game]) == game / "star.svg"
-    assert icons.icon_path("star") == icons.ICON_ROOT / "star.svg"
-    # a designer's own library root replaces the project's
-    assert icons.icon_names(root=game) == ["oven-mitt", "star"]
+    assert icons.icon_path("star", [game, BUILTIN_ICONS]) == game / "star.svg"
+    assert icons.icon_path("star") == BUILTIN_ICONS / "star.svg"
+    # only the folders given are searched
+    assert icons.icon_names([game]) == ["oven-mitt", "star"]
     with pytest.raises(InputError, match="did you mean 'oven-mitt'"):
-        icons.icon_path("oven-mit", [game])
+        icons.icon_path("oven-mit", [game, BUILTIN_ICONS])
     with pytest.raises(InputError, match="unknown icon 'oven-mitt'"):
         icons.icon_path("oven-mitt")
 

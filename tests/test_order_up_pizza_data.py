@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from generator.build import check_game
+from generator.icons import icon_names
 from generator.load import load_game
 from generator.rules.scripts import run_script, script_files
 from tests.conftest import REPO, run_pnp
@@ -49,8 +50,8 @@ def test_action_cards_use_the_action_layout_and_print_the_design_texts(game):
 
 
 def test_every_card_icon_exists_in_the_icon_library(game):
-    icons = REPO / "templates" / "icons"
-    missing = [c.icon for c in game.decks["toppings"].cards if not (icons / f"{c.icon}.svg").is_file()]
+    known = icon_names(game.project.icon_dirs(game.id))
+    missing = [c.icon for c in game.decks["toppings"].cards if c.icon not in known]
     assert missing == []
 
 
