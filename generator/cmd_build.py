@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli import project_of
+from generator.cli_common import papers_of, project_of
 
 LOCATED = re.compile(r"^\S+:\d+: ")  # 'cards/x/layouts/y.yaml:12: ...'
 
@@ -29,11 +29,11 @@ LOCATED = re.compile(r"^\S+:\d+: ")  # 'cards/x/layouts/y.yaml:12: ...'
 @click.pass_context
 def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, force) -> None:
     """Build the print-ready PDFs of the games and write build/manifest.json."""
-    from generator.build import BuildOptions, build
+    from generator.build import build
+    from generator.contract import BuildOptions
 
     project = project_of(ctx)
-    papers = ("letter", "a4") if paper == "both" else (paper,)
-    options = BuildOptions(papers=papers, out_dir=out_dir, duplex=duplex, layout=layout,
+    options = BuildOptions(papers=papers_of(paper), out_dir=out_dir, duplex=duplex, layout=layout,
                            back_offset=tuple(back_offset), force=force)
     names = project.select(games)
     if sys.stdout.isatty():

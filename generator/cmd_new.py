@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from generator.cli import project_of
+from generator.cli_common import project_of
 
 
 @click.command("new")

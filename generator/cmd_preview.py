@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli import project_of
+from generator.cli_common import project_of
 
 
 @click.command("preview")

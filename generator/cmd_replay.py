@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from generator.cli import project_of
+from generator.cli_common import project_of
 
 
 @click.command("replay")

@@ -1,61 +1,42 @@
-"""`pnp watch`: build, then rebuild whenever a file under cards/ or templates/ is saved (incremental builds).
-
-Broken data is reported like `pnp build` reports it and the watcher keeps running; since a build checks
-everything before writing and every output is written atomically, the last good PDFs stay in place meanwhile.
-"""
+"""`pnp watch`: build, then rebuild whenever a file under cards/ or templates/ is saved (incremental builds)."""
 
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 
 import click
 
-from generator.cli import project_of
+from generator.cli_common import papers_of, project_of
 from generator.cmd_build import echo_warnings
 
 
-def _build_once(project, games: tuple[str, ...], options) -> bool:
-    """One incremental build of the selected games; prints what happened, never raises on bad input."""
-    from generator.build import build
-    from generator.errors import InputError
+class _Printer:
+    """Prints what the watcher reports."""
 
-    started = time.perf_counter()
-    try:
-        result = build(project, project.select(games), options,
-                       progress=lambda o: click.echo(f"  wrote {o.path}"))
-    except InputError as exc:
-        for problem in exc.problems:
+    def __init__(self, project):
+        self.project = project
+
+    def wrote(self, output) -> None:
+        click.echo(f"  wrote {output.path}")
+
+    def built(self, result, seconds: float) -> None:
+        echo_warnings(result)
+        click.echo(f"{len(result.written)} file{'s' if len(result.written) != 1 else ''} written, "
+                   f"{len(result.skipped)} up to date ({seconds:.1f} s). Waiting for changes...")
+
+    def failed(self, problems) -> None:
+        for problem in problems:
             click.echo(str(problem), err=True)
-        count = len(exc.problems)
+        count = len(problems)
         click.echo(f"{count} problem{'s' if count != 1 else ''} found; the last good outputs are kept. "
                    "Waiting for the next change...", err=True)
-        return False
-    echo_warnings(result)
-    elapsed = time.perf_counter() - started
-    click.echo(f"{len(result.written)} file{'s' if len(result.written) != 1 else ''} written, {len(result.skipped)} up to date ({elapsed:.1f} s). "
-               "Waiting for changes...")
-    return True
 
+    def watching(self, roots) -> None:
+        click.echo(f"Watching {', '.join(self.project.show(r) for r in roots)} (Ctrl+C to stop)")
 
-SOURCE_SUFFIXES = (".yaml", ".yml", ".j2", ".md", ".svg", ".png", ".jpg", ".jpeg")
-
-
-def _is_source(path: Path) -> bool:
-    """A file a build reads; editors' swap, backup and temporary files are not."""
-    return path.suffix.lower() in SOURCE_SUFFIXES and not path.name.startswith((".", "~"))
-
-
-def _relevant(project, changes) -> list[str]:
-    """The changed paths a build reads (cards/ and templates/), shown relative to the project."""
-    roots = (project.cards_dir.resolve(), project.templates_dir.resolve())
-    shown = []
-    for _change, name in changes:
-        path = Path(name).resolve()
-        if any(path.is_relative_to(root) for root in roots) and _is_source(path):
-            shown.append(project.show(path))
-    return sorted(set(shown))
+    def changed(self, paths) -> None:
+        click.echo(f"changed: {', '.join(paths)}")
 
 
 @click.command("watch")
@@ -70,31 +51,16 @@ def _relevant(project, changes) -> list[str]:
 @click.pass_context
 def watch_cmd(ctx, games, paper, out_dir, timeout, max_rebuilds, debounce) -> None:
     """Build the games, then rebuild what changed each time a file under cards/ or templates/ is saved."""
-    from watchfiles import watch
-
-    from generator.build import BuildOptions
+    from generator.contract import BuildOptions
+    from generator.watch import watch
 
     project = project_of(ctx)
-    project.select(games)  # unknown game names fail at once
-    papers = ("letter", "a4") if paper == "both" else (paper,)
-    options = BuildOptions(papers=papers, out_dir=out_dir)
-    _build_once(project, games, options)
+    names = project.select(games)  # unknown game names fail at once
     stop = threading.Event()
     if timeout is not None:
         timer = threading.Timer(timeout, stop.set)
         timer.daemon = True
         timer.start()
-    roots = [str(p) for p in (project.cards_dir, project.templates_dir) if p.is_dir()]
-    click.echo(f"Watching {', '.join(project.show(Path(r)) for r in roots)} (Ctrl+C to stop)")
-    rebuilds = 0
-    for changes in watch(*roots, stop_event=stop, debounce=debounce, step=50, rust_timeout=200,
-                         raise_interrupt=False):
-        changed = _relevant(project, changes)
-        if not changed:
-            continue
-        click.echo(f"changed: {', '.join(changed)}")
-        _build_once(project, games, options)
-        rebuilds += 1
-        if max_rebuilds is not None and rebuilds >= max_rebuilds:
-            break
+    watch(project, names, BuildOptions(papers=papers_of(paper), out_dir=out_dir), _Printer(project), stop=stop,
+          debounce_ms=debounce, max_rebuilds=max_rebuilds)
     click.echo("Stopped watching.")

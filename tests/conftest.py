@@ -30,7 +30,6 @@ def tmp_project(tmp_path: Path) -> Project:
 
 def run_pnp(*args: str, project: Project | Path | None = None):
     """Invoke `pnp` in-process; returns click's Result (exit_code, output)."""
-    from generator import commands  # noqa: F401  registers every command
     from generator.cli import cli
 
     root = project.root if isinstance(project, Project) else project

@@ -48,9 +48,9 @@ def test_watch_rebuilds_on_save_and_survives_broken_data(tmp_project):
 def test_editor_temporary_files_do_not_count_as_changes():
     from pathlib import Path
 
-    from generator.cmd_watch import _is_source
+    from generator.watch import is_source
 
-    assert _is_source(Path("cards/x/orders.yaml")) and _is_source(Path("templates/rules/x.md.j2"))
-    assert _is_source(Path("templates/icons/olive.svg"))
+    assert is_source(Path("cards/x/orders.yaml")) and is_source(Path("templates/rules/x.md.j2"))
+    assert is_source(Path("templates/icons/olive.svg"))
     for name in (".orders.yaml.swp", "orders.yaml~", "sedA1b2C3", ".orders.yaml.x1.tmp", "4913"):
-        assert not _is_source(Path("cards/x") / name), name
+        assert not is_source(Path("cards/x") / name), name
