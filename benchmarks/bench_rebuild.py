@@ -12,7 +12,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from generator.build import BuildOptions, build, gather, plan
+from generator.build import build, gather, plan
+from generator.contract import BuildOptions
 from generator.project import Project
 
 REPO = Path(__file__).resolve().parents[1]

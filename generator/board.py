@@ -106,19 +106,6 @@ class BoardPlan:
         return counts
 
 
-def luminance(hex_color: str) -> float:
-    """Relative brightness 0..1 of '#rrggbb' (Rec. 601 weights, what a greyscale printer roughly does)."""
-    r, g, b = (int(hex_color[i:i + 2], 16) / 255 for i in (1, 3, 5))
-    return 0.299 * r + 0.587 * g + 0.114 * b
-
-
-def mix(hex_color: str, other: str, share: float) -> str:
-    """`hex_color` moved `share` of the way towards `other`."""
-    a = [int(hex_color[i:i + 2], 16) for i in (1, 3, 5)]
-    b = [int(other[i:i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(x + (y - x) * share):02x}" for x, y in zip(a, b, strict=True))
-
-
 def card_rect_in(zone: Rect, card_w: float, card_h: float) -> Rect | None:
     """The card outline centred in a zone (turned landscape if only that fits), or None if no card fits."""
     for w, h in ((card_w, card_h), (card_h, card_w)):

@@ -10,10 +10,10 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.board import BODY_FONT, BOLD_FONT, TITLE_FONT, BoardPlan, wrap
 from generator.board_render import FRAME, INK, board_plan, draw_board, measure
-from generator.board_tiling import PAPERS_PT, Tile, Tiling, plan_tiling
+from generator.board_tiling import Tile, Tiling, plan_tiling
 from generator.contract import BuildOptions, FunctionProducer, Output
 from generator.fonts import register_fonts
-from generator.geometry import Rect
+from generator.geometry import PAPERS, Rect
 from generator.load import Board, Game
 from generator.units import INCH, MM, to_pt
 
@@ -80,7 +80,7 @@ def render_full(game: Game, board: Board, path: Path) -> dict:
 def render_tiled(game: Game, board: Board, paper: str, overlap: float, path: Path) -> dict:
     """An assembly page, then one page per tile, each showing its part of the board at 100 %."""
     plan = board_plan(game, board)
-    tiling = plan_tiling((plan.width, plan.height), PAPERS_PT[paper], PRINTER_MARGIN, overlap)
+    tiling = plan_tiling((plan.width, plan.height), PAPERS[paper].size, PRINTER_MARGIN, overlap)
     canvas = _canvas(path, tiling.page, f"{game.title} \u2013 {board.model.name} ({paper}, tiled)")
     _define_form(canvas, game, board, plan, BLEED)
     _assembly_page(canvas, game, board, tiling, paper, (plan.width, plan.height))
@@ -184,7 +184,7 @@ def _assembly_page(canvas: Canvas, game: Game, board: Board, tiling: Tiling, pap
     canvas.setFont(BODY_FONT, 10)
     canvas.setFillColor(HexColor(INK))
     size_mm = f"{board_size[0] / MM:.0f} \u00d7 {board_size[1] / MM:.0f} mm"
-    paper_name = paper.upper() if paper == "a4" else paper.title()
+    paper_name = PAPERS[paper].name
     pages = "1 page" if tiling.pages == 1 else f"{tiling.pages} pages"
     canvas.drawString(m, y, f"Board {size_mm}, printed on {pages} of {paper_name} paper ({tiling.orientation}, "
                             f"{tiling.rows} \u00d7 {tiling.cols} tiles), {tiling.overlap / MM:.0f} mm overlap.")

@@ -15,15 +15,13 @@ from generator.board import (
     Label,
     SpaceShape,
     card_rect_in,
-    luminance,
-    mix,
     plan_board,
     wrap,
 )
+from generator.colours import brightness, mix
 from generator.fonts import register_fonts
 from generator.geometry import Rect
 from generator.load import Board, Game
-from generator.models import card_width_height_mm
 from generator.units import MM
 
 BACKGROUND = "#f6f1e3"
@@ -40,8 +38,7 @@ def measure(text: str, font: str, size: float) -> float:
 
 def board_plan(game: Game, board: Board) -> BoardPlan:
     """The board's layout with real font metrics and the game's card size for card areas."""
-    w_mm, h_mm = card_width_height_mm(game.config.card_size)
-    return plan_board(board.model, measure, (w_mm * MM, h_mm * MM))
+    return plan_board(board.model, measure, game.card_size_pt)
 
 
 def draw_board(canvas, game: Game, board: Board, x: float, y: float, scale: float = 1.0,
@@ -139,7 +136,7 @@ def draw_pattern(canvas, r: Rect, pattern: str, fill: str, radius: float = 0.0) 
     canvas.roundRect(r.x, r.y, r.w, r.h, radius, stroke=0, fill=1)
     if pattern == "plain":
         return
-    ink = mix(fill, "#ffffff", 0.6) if luminance(fill) < 0.6 else mix(fill, "#000000", 0.4)
+    ink = mix(fill, "#ffffff", 0.6) if brightness(fill) < 0.6 else mix(fill, "#000000", 0.4)
     canvas.saveState()
     _clip_round(canvas, r, radius)
     _stroke(canvas, ink, 1.6)
@@ -212,12 +209,12 @@ def _draw_space(canvas, plan: BoardPlan, shape: SpaceShape) -> None:
     if space.kind in ("track", "start", "end"):
         _draw_track_space(canvas, shape)
     elif space.color and space.color_name:
-        _centred(canvas, space.color_name, r.cx, r.y + 4, BOLD_FONT, 7, INK if luminance(shape.fill) > 0.5 else "#ffffff")
+        _centred(canvas, space.color_name, r.cx, r.y + 4, BOLD_FONT, 7, INK if brightness(shape.fill) > 0.5 else "#ffffff")
 
 
 def _draw_track_space(canvas, shape: SpaceShape) -> None:
     r, space = shape.rect, shape.space
-    text_color = INK if luminance(shape.fill) > 0.5 else "#ffffff"
+    text_color = INK if brightness(shape.fill) > 0.5 else "#ffffff"
     band = 0.0
     if space.start_for:
         band = r.h * 0.3

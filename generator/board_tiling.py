@@ -5,10 +5,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from generator.geometry import PAPERS_PT, Rect
+from generator.geometry import Rect
 from generator.units import MM
-
-__all__ = ["PAPERS_PT", "Tile", "Tiling", "plan_tiling", "tiles_along"]
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ from pathlib import Path
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
 from reportlab.lib import colors
-from reportlab.lib.pagesizes import A4, landscape, letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Paragraph, Spacer
@@ -17,17 +16,17 @@ from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Paragraph,
 from generator.booklet import fit, halves, imposition
 from generator.contract import BuildOptions, FunctionProducer, Output
 from generator.fonts import BODY, BODY_BOLD, TITLE, register_fonts
+from generator.geometry import PAPERS
 from generator.icons import enable_inline_icons
 from generator.load import Game
-from generator.markdown_pdf import Converter, build_document, contents, hidden_heading, make_styles
-from generator.rules_document import ACCENT
+from generator.markdown_pdf import Converter
+from generator.rules_document import ACCENT, build_document, contents, hidden_heading, make_styles
 from generator.rules_figures import CardFigure, figure_factory, icon_markup
 from generator.rules_text import render_rules, template_file
 from generator.units import INCH
 
 # Reading pages are half-letter (5.5 x 8.5 in): exactly half a Letter sheet, and 97 % of half an A4 sheet.
 PAGE_SIZE = (5.5 * INCH, 8.5 * INCH)
-PAPERS = {"letter": landscape(letter), "a4": landscape(A4)}
 PRINT_NOTE = "Print double-sided, flip on short edge, fold, staple."
 
 
@@ -120,7 +119,7 @@ def impose(reader: PdfReader, paper: str, path: Path) -> int:
     Each reading page becomes a Form XObject placed (scaled) on its half of the sheet; links are dropped,
     since a booklet is for paper.
     """
-    sheet = PAPERS[paper]
+    sheet = PAPERS[paper].landscape
     sides = imposition(len(reader.pages))
     overlay = _overlay(sheet, len(sides))
     writer = PdfWriter()

@@ -14,8 +14,8 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
 from generator.fonts import BODY, BODY_BOLD, TITLE
-from generator.geometry import PAPERS_PT
-from generator.layout import PAPER_NAMES, Target, calibration_targets
+from generator.geometry import PAPERS
+from generator.layout import FLIP, Target, calibration_targets
 from generator.units import INCH, mm
 
 INK_COLOR = HexColor("#222222")
@@ -23,7 +23,6 @@ GRID_COLOR = HexColor("#9a9a9a")
 TARGET_RADIUS = mm(4)
 RULER_HALF = mm(10)     # each back grid reads -10..+10 mm
 TEXT_MARGIN = mm(20)    # text keeps clear of the corner targets and their grids (and of the 6 mm edge)
-FLIP = {"long": "flip on the long edge", "short": "flip on the short edge"}
 
 
 def _style(size: float, face: str = BODY, leading: float = 1.3, align: int = 0) -> ParagraphStyle:
@@ -101,7 +100,7 @@ def _grid(canvas: Canvas, x: float, y: float, name: str) -> None:
 def draw_check(canvas: Canvas, title: str, paper: str, layout: str, duplex: str,
                back_offset: tuple[float, float]) -> None:
     """Draw the two print-check pages (front and its back) and end both pages."""
-    pw, ph = sorted(PAPERS_PT[paper])  # portrait
+    pw, ph = sorted(PAPERS[paper].size)  # portrait
     # --back-offset is in mm; the card backs are shifted by it only in the duplex long/short layouts
     shifted = layout == "duplex" and duplex != "none"
     offset = (mm(back_offset[0]), mm(back_offset[1])) if shifted else (0.0, 0.0)
@@ -128,7 +127,7 @@ def _front(canvas: Canvas, title: str, paper: str, layout: str, duplex: str, bac
     canvas.drawCentredString(pw / 2, top, f"{title}: print check")
     y = _paragraphs(canvas, [
         ("Print at 100% / Actual size, not Fit to page", _style(15, BODY_BOLD, align=1)),
-        (f"Page 1 of the card sheets ({PAPER_NAMES[paper]}). Page 2 is its back; the cards start on page 3.",
+        (f"Page 1 of the card sheets ({PAPERS[paper].name}). Page 2 is its back; the cards start on page 3.",
          _style(9.5, align=1)),
     ], TEXT_MARGIN, top - mm(5), width)
     # the two squares side by side, centred, with their labels below
@@ -159,7 +158,7 @@ def _back(canvas: Canvas, title: str, paper: str, targets: list[Target], pw: flo
         _grid(canvas, *target.back, target.name)
     width = pw - 2 * TEXT_MARGIN - 2 * RULER_HALF
     _paragraphs(canvas, [
-        (f"{title}: print check, back (page 2, {PAPER_NAMES[paper]})", _style(13, BODY_BOLD, align=1)),
+        (f"{title}: print check, back (page 2, {PAPERS[paper].name})", _style(13, BODY_BOLD, align=1)),
         ("Hold the sheet up to a light. The centre of each front target should sit on the 0 of the grid "
          "with its letter. Read how far it is off: X to the right, Y up (left and down are negative), in "
          "millimetres, and add them to --back-offset (see page 1).", _style(10, align=1)),

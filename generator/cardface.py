@@ -1,7 +1,6 @@
 """Drawing one card face or back from its layout; each face becomes a PDF Form XObject drawn once per canvas.
 
 Public API (used by the card sheets, rule booklets and PNG exports):
-- `card_size_pt(game, deck) -> (trim_w, trim_h, bleed)`
 - `draw_front(canvas, game, card, x, y, bleed=True)` / `draw_back(canvas, game, deck, x, y, bleed=True)`:
   (x, y) is the lower-left corner of the bleed box; with bleed=False the card is clipped to its trim box and
   (x, y) is the trim's lower-left corner.
@@ -23,11 +22,12 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator import cardimage, cardtext, icons
 from generator.cardlayout import Box, Layout, LayoutLoader
-from generator.cardtext import GameView, TemplateProblem, Templates, TextOverflow, TextStyle, fit_text
+from generator.cardtext import TemplateProblem, Templates, TextOverflow, TextStyle, card_helpers, fit_text
 from generator.errors import InputError, Problem, Problems
 from generator.fonts import BODY, register_fonts
 from generator.load import Card, Deck, Game
-from generator.units import mm, to_pt
+from generator.templating import GameHelpers, game_view
+from generator.units import to_pt
 
 DEFAULTS = {"font": "body", "size": "9pt", "min_size": "7pt", "leading": 1.15, "align": "left",
             "valign": "top", "color": "#222222"}
@@ -40,11 +40,11 @@ class CardRenderer:
     def __init__(self, game: Game):
         register_fonts()
         self.game = game
-        self.bleed = to_pt(game.config.bleed)
-        self.safe = to_pt(game.config.safe)
+        self.bleed = game.bleed_pt
+        self.safe = game.safe_pt
         self.icons = icons.IconSource(game.project.icon_dirs(game.id))
-        self.view = GameView(game, self.icons.inline_markup)
-        self.templates = Templates(self.view.helpers())
+        self.view = game_view(game)
+        self.templates = Templates(GameHelpers(game, self.view).functions() | card_helpers(self.icons.inline_markup))
         self.loader = LayoutLoader(game.project.layout_dirs(game.id), game.show)
         self._layouts: dict[tuple[str, str], Layout] = {}
         self._forms: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -55,7 +55,7 @@ class CardRenderer:
     # -- layouts -------------------------------------------------------------------------------------------------
     def size(self, deck: Deck) -> tuple[float, float]:
         """Trim width and height of the deck's cards in points."""
-        return mm(deck.size_mm[0]), mm(deck.size_mm[1])
+        return deck.size_pt
 
     def _layout(self, name: str, deck: Deck, wanted_by: Problem) -> Layout:
         key = (name, deck.id)
@@ -79,6 +79,11 @@ class CardRenderer:
         where = Problem(deck.file, deck.key_lines.get("back", deck.line), "")
         return self._layout(deck.back or f"{deck.id}-back", deck, where)
 
+    def context(self, deck: Deck, card: Card | None) -> dict:
+        """The template variables of one face (card is None for a back)."""
+        data = self.view["decks"][deck.id]
+        return {"card": data["cards"][card.index - 1] if card is not None else None, "deck": data, "game": self.view}
+
     # -- checking ------------------------------------------------------------------------------------------------
     def check(self) -> None:
         """Resolve every layout and render every box of every card once; raise all problems together."""
@@ -91,7 +96,7 @@ class CardRenderer:
                 except InputError as exc:
                     problems.extend(exc.problems)
                     continue
-                context = self.view.context(deck, face[2])
+                context = self.context(deck, face[2])
                 resolved = []
                 for box in layout.boxes:
                     try:
@@ -183,7 +188,7 @@ class CardRenderer:
     def draw_layout(self, canvas: Canvas, layout: Layout, deck: Deck, card: Card | None) -> None:
         """Draw a face with the lower-left corner of its bleed box at the current origin."""
         tw, th = self.size(deck)
-        context = self.view.context(deck, card)
+        context = self.context(deck, card)
         resolved = self._resolved.get(self.form_name(deck, card))
         if resolved is None:
             resolved = [(box, self._resolve_box(box, context)) for box in layout.boxes]
@@ -358,13 +363,6 @@ def renderer_for(game: Game) -> CardRenderer:
     renderer = CardRenderer(game)
     _RENDERERS[id(game)] = (weakref.ref(game), renderer)
     return renderer
-
-
-def card_size_pt(game: Game, deck: Deck) -> tuple[float, float, float]:
-    """(trim width, trim height, bleed) of the deck's cards in points."""
-    renderer = renderer_for(game)
-    w, h = renderer.size(deck)
-    return w, h, renderer.bleed
 
 
 def draw_front(canvas: Canvas, game: Game, card: Card, x: float, y: float, bleed: bool = True) -> None:

@@ -6,15 +6,16 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from jinja2 import StrictUndefined, TemplateError, TemplateSyntaxError
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2 import TemplateError, TemplateSyntaxError
 from markupsafe import Markup, escape
 from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph
 
+from generator.colours import contrast
 from generator.fonts import BODY, TITLE, register_fonts
+from generator.templating import environment
 
 ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
 FACES = {"title": TITLE, "body": BODY}
@@ -51,9 +52,7 @@ class Templates:
     """One sandboxed Jinja environment per game; every template source is compiled once and cached."""
 
     def __init__(self, helpers: dict[str, Callable] | None = None):
-        self.env = SandboxedEnvironment(undefined=StrictUndefined, autoescape=True, trim_blocks=True,
-                                        lstrip_blocks=True, keep_trailing_newline=False)
-        self.env.globals.update(helpers or {})
+        self.env = environment(autoescape=True, helpers=helpers)
         self._cache: dict[str, object] = {}
 
     def compile(self, source: str):
@@ -185,94 +184,18 @@ def _too_wide(para: Paragraph) -> bool:
     return False
 
 
-def _hex_rgb(color: str) -> tuple[int, int, int]:
-    color = color.lstrip("#")
-    return int(color[0:2], 16), int(color[2:4], 16), int(color[4:6], 16)
 
+def card_helpers(inline_icon: Callable[[str, float | None], str | None]) -> dict[str, Callable]:
+    """The helpers only card text has: `icon(name)` inline in the text and `chip(color, label)`."""
 
-def contrast(color: str) -> str:
-    """Dark or white text, whichever reads better on `color`."""
-    r, g, b = _hex_rgb(color)
-    return "#222222" if (0.299 * r + 0.587 * g + 0.114 * b) > 150 else "#ffffff"
+    def icon(name: str, size: float | None = None) -> Markup:
+        found = inline_icon(str(name), size)
+        if found is None:
+            raise ValueError(f"icon '{name}' does not exist")
+        return Markup(found)
 
+    def chip(color: str, label: str) -> Markup:
+        return Markup('<font backColor="{0}" color="{1}">&nbsp;<b>{2}</b>&nbsp;</font>').format(
+            color, contrast(color), label)
 
-def tint(color: str, amount: float = 0.8) -> str:
-    """`color` mixed with white (amount 0 = unchanged, 1 = white), for pale backgrounds."""
-    r, g, b = _hex_rgb(color)
-    mix = [round(c + (255 - c) * float(amount)) for c in (r, g, b)]
-    return "#{:02x}{:02x}{:02x}".format(*mix)
-
-
-class GameView:
-    """What templates see: `card`, `deck` and `game` as plain data, and the helper functions."""
-
-    def __init__(self, game, inline_icon: Callable[[str, float | None], str | None] | None = None):
-        self.game = game
-        self.inline_icon = inline_icon or (lambda name, size=None: None)
-        self.addresses = game.addresses()
-        self.tables = {t.id: {row.id: row.as_dict() for row in t.rows} for t in game.tables.values()}
-        self.decks = {}
-        for deck in game.decks.values():
-            cards = [card.as_dict() for card in deck.cards]
-            self.decks[deck.id] = {
-                "id": deck.id, "name": deck.name, "code": deck.code, "copies": deck.copies,
-                "description": deck.description, "cards": cards, "by_id": {c["id"]: c for c in cards},
-            }
-        config = game.config
-        self.game_data = {
-            "id": game.id, "title": config.title, "subtitle": config.subtitle, "code": config.code,
-            "ages": config.ages, "play_time": config.play_time, "settings": config.settings,
-            "players": {"min": config.players.min, "max": config.players.max},
-            "decks": self.decks, "tables": self.tables,
-        }
-
-    def context(self, deck, card) -> dict:
-        """The template variables of one face (card is None for a back)."""
-        data = self.decks[deck.id]
-        return {"card": data["cards"][card.index - 1] if card is not None else None, "deck": data,
-                "game": self.game_data}
-
-    def street(self, address: str) -> dict:
-        """The street of a printed address: name, color, color_name, id, number, board, space."""
-        if address not in self.addresses:
-            raise ValueError(f"address '{address}' is not on any board")
-        board_id, space = self.addresses[address]
-        number = int(address.split(" ", 1)[0])
-        for street in self.game.boards[board_id].model.streets:
-            if street.houses.get(number) == space:
-                return {"id": street.id, "name": street.name, "color": street.color,
-                        "color_name": street.color_name, "number": number, "board": board_id, "space": space}
-        raise ValueError(f"address '{address}' has no street")
-
-    def ref(self, collection: str, item: str) -> dict:
-        """A card (by deck id) or table row (by table id) as data."""
-        if collection in self.decks:
-            return self.decks[collection]["by_id"][item]
-        if collection in self.tables:
-            return self.tables[collection][item]
-        raise ValueError(f"no deck or table '{collection}'")
-
-    def helpers(self) -> dict[str, Callable]:
-        """Functions templates may call."""
-
-        def icon(name: str, size: float | None = None) -> Markup:
-            found = self.inline_icon(str(name), size)
-            if found is None:
-                raise ValueError(f"icon '{name}' does not exist")
-            return Markup(found)
-
-        def chip(color: str, label: str) -> Markup:
-            return Markup('<font backColor="{0}" color="{1}">&nbsp;<b>{2}</b>&nbsp;</font>').format(
-                color, contrast(color), label)
-
-        def money(value) -> str:
-            return f"${value}"
-
-        def plural(count: int, word: str, many: str | None = None) -> str:
-            return f"{count} {word if count == 1 else (many or word + 's')}"
-
-        def setting(name: str, default=None):
-            return self.game.setting(name, default)
-
-        return {"icon": icon, "chip": chip, "money": money, "plural": plural, "setting": setting,
-                "street": self.street, "ref": self.ref, "contrast": contrast, "tint": tint}
+    return {"icon": icon, "chip": chip}

@@ -18,7 +18,7 @@ from pathlib import Path
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.cardface import card_size_pt, draw_back, draw_front
+from generator.cardface import draw_back, draw_front
 from generator.fonts import BODY, register_fonts
 from generator.load import Card, Deck, Game
 from generator.raster import pixels, render_pages, save_png
@@ -53,16 +53,10 @@ def size_name(deck: Deck) -> str | None:
     return None
 
 
-def trim_pt(game: Game, deck: Deck) -> tuple[float, float]:
-    """Trim width and height of the deck's cards in points."""
-    w, h, _bleed = card_size_pt(game, deck)
-    return w, h
-
-
 def draw_faces_pdf(game: Game, deck: Deck, faces: list[Face], path: Path | None = None) -> bytes:
     """A PDF with one page per face, the trim centred on each page; bleed pages show the art running out."""
     register_fonts()
-    tw, th = trim_pt(game, deck)
+    tw, th = deck.size_pt
     needed = max([max(f.width_pt - tw, f.height_pt - th) / 2 for f in faces if not f.trimmed] + [0.0])
     drawn = with_bleed(game, needed) if needed > 0 else game
     buffer = io.BytesIO()
@@ -123,7 +117,7 @@ def remove_stale(folder: Path, keep: set[str], patterns: tuple[str, ...] = ("*.p
 def export_deck_png(game: Game, deck: Deck, folder: Path, dpi: float = DEFAULT_DPI,
                     bleed_pt: float = DEFAULT_BLEED_PT) -> list[Path]:
     """<CODE>.png (trim + bleed) and <CODE>-trim.png per card type, back.png / back-trim.png and cards.csv."""
-    tw, th = trim_pt(game, deck)
+    tw, th = deck.size_pt
     full = (tw + 2 * bleed_pt, th + 2 * bleed_pt)
     faces, names = [], []
     for card in [None, *deck.cards]:

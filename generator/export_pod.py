@@ -20,7 +20,6 @@ from generator.export_png import (
     face_images,
     remove_stale,
     size_name,
-    trim_pt,
     with_bleed,
     write_cards_csv,
     write_png,
@@ -83,7 +82,7 @@ def pixel_size(preset: Preset, game: Game, deck: Deck) -> tuple[int, int]:
     if name in preset.sizes:
         return preset.sizes[name]
     if preset.bleed_pt is not None:
-        tw, th = trim_pt(game, deck)
+        tw, th = deck.size_pt
         return (round((tw + 2 * preset.bleed_pt) / INCH * preset.dpi),
                 round((th + 2 * preset.bleed_pt) / INCH * preset.dpi))
     shown = name or f"{deck.size_mm[0]:g} x {deck.size_mm[1]:g} mm"
@@ -98,7 +97,7 @@ def check_sizes(preset: Preset, game: Game) -> None:
     for deck in game.decks.values():
         try:
             width_px, height_px = pixel_size(preset, game, deck)
-            tw, th = trim_pt(game, deck)
+            tw, th = deck.size_pt
             if width_px / preset.dpi * INCH < tw - 0.5 or height_px / preset.dpi * INCH < th - 0.5:
                 raise InputError(Problem(deck.file, deck.line, f"deck '{deck.id}': the card is larger than "
                                          f"{preset.name}'s {width_px} x {height_px} px template"))
@@ -124,7 +123,7 @@ def export_pod(game: Game, preset: Preset, build_dir: Path) -> list[Path]:
 def write_deck_pdf(game: Game, deck: Deck, preset: Preset, path: Path) -> Path:
     """One PDF per deck: for every physical card its back page then its front page, trim + bleed, boxes set."""
     register_fonts()
-    tw, th = trim_pt(game, deck)
+    tw, th = deck.size_pt
     b = preset.bleed_pt
     drawn = with_bleed(game, b)
     page = (tw + 2 * b, th + 2 * b)

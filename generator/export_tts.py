@@ -15,7 +15,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from generator.export_png import Face, face_images, remove_stale, trim_pt, write_png
+from generator.export_png import Face, face_images, remove_stale, write_png
 from generator.load import Card, Deck, Game
 from generator.write import atomic_write
 
@@ -64,7 +64,7 @@ def cell_size(trim_w: float, trim_h: float, cols: int, rows: int, cell_width: in
 
 def plan_sheets(game: Game, deck: Deck, cell_width: int = DEFAULT_CELL_WIDTH) -> list[SheetPlan]:
     """The deck's card types in chunks of at most 69 per sheet."""
-    tw, th = trim_pt(game, deck)
+    tw, th = deck.size_pt
     sheets = []
     for number, start in enumerate(range(0, len(deck.cards), MAX_TYPES), start=1):
         cards = deck.cards[start:start + MAX_TYPES]
@@ -126,7 +126,7 @@ def url_for(path: Path, url_prefix: str | None) -> str:
 
 def draw_sheet(game: Game, deck: Deck, sheet: SheetPlan, dpi: float, back: Image.Image) -> Image.Image:
     """Paste the trimmed faces, and the back image into the hidden cell, onto one RGB sheet."""
-    tw, th = trim_pt(game, deck)
+    tw, th = deck.size_pt
     faces = [Face(card, tw, th, trimmed=True) for card in sheet.cards]
     images = face_images(game, deck, faces, dpi, sizes=[sheet.cell] * len(faces))
     image = Image.new("RGB", sheet.size, "white")
@@ -145,7 +145,7 @@ def export_tts(game: Game, build_dir: Path, url_prefix: str | None = None,
     key = 1
     for position, deck in enumerate(game.decks.values()):
         sheets = plan_sheets(game, deck, cell_width)
-        tw, th = trim_pt(game, deck)
+        tw, th = deck.size_pt
         dpi = sheets[0].cell[0] / (tw / 72)
         # the back is rasterised once per cell size (a short last sheet may have larger cells than a full one)
         cells = list(dict.fromkeys(sheet.cell for sheet in sheets))

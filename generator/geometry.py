@@ -6,8 +6,29 @@ from dataclasses import dataclass
 
 from generator.units import MM
 
-PAPERS_PT = {"letter": (612.0, 792.0), "a4": (210 * MM, 297 * MM)}  # portrait (width, height)
 EPS = 1e-6  # rectangles that only touch (up to rounding) do not overlap
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A paper size: the name printed on sheets and its portrait width and height in points."""
+
+    name: str
+    width: float
+    height: float
+
+    @property
+    def size(self) -> tuple[float, float]:
+        """(width, height) upright."""
+        return self.width, self.height
+
+    @property
+    def landscape(self) -> tuple[float, float]:
+        """(width, height) turned sideways."""
+        return self.height, self.width
+
+
+PAPERS = {"letter": Paper("Letter", 612.0, 792.0), "a4": Paper("A4", 210 * MM, 297 * MM)}
 
 
 @dataclass(frozen=True)

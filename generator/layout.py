@@ -23,10 +23,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from generator.geometry import EPS, PAPERS_PT, Rect
+from generator.geometry import EPS, PAPERS, Rect
 from generator.units import mm
 
-PAPER_NAMES = {"letter": "Letter", "a4": "A4"}
+FLIP = {"long": "flip on the long edge", "short": "flip on the short edge"}  # how to print each duplex mode
 INK = mm(6)           # nothing is printed closer to the paper edge than this
 MARK_GAP = mm(0.5)    # between the shown bleed and a crop mark
 MARK_PREF = mm(3)     # crop marks get this much room before any bleed is shown
@@ -205,9 +205,9 @@ def _grid(x0: float, y0: float, cols: int, rows: int, cw: float, ch: float, room
 
 
 def _oriented(paper: str, landscape: bool) -> tuple[float, float]:
-    if paper not in PAPERS_PT:
-        raise LayoutError(f"unknown paper '{paper}'; expected one of: {', '.join(PAPERS_PT)}")
-    w, h = PAPERS_PT[paper]
+    if paper not in PAPERS:
+        raise LayoutError(f"unknown paper '{paper}'; expected one of: {', '.join(PAPERS)}")
+    w, h = PAPERS[paper].size
     return (max(w, h), min(w, h)) if landscape else (min(w, h), max(w, h))
 
 
@@ -220,7 +220,7 @@ def _mirror_axis(duplex: str, landscape: bool) -> str:
 
 
 def _fits_message(paper: str, cw: float, ch: float) -> str:
-    return (f"a {cw / mm(1):.1f} x {ch / mm(1):.1f} mm card does not fit on {PAPER_NAMES.get(paper, paper)} paper "
+    return (f"a {cw / mm(1):.1f} x {ch / mm(1):.1f} mm card does not fit on {PAPERS[paper].name if paper in PAPERS else paper} paper "
             f"with {INK / mm(1):.0f} mm clear of every edge")
 
 

@@ -18,7 +18,7 @@ from generator.models import (
 )
 from generator.project import Project
 from generator.pydantic_errors import validate
-from generator.units import to_pt
+from generator.units import mm, to_pt
 from generator.yamlio import YDict, YList, load_yaml
 
 FILE_KINDS = ("deck", "table", "board")
@@ -92,6 +92,11 @@ class Deck:
     field_lines: dict = field(default_factory=dict, repr=False)  # field name -> line of its declaration
 
     @property
+    def size_pt(self) -> tuple[float, float]:
+        """Trim width and height of the deck's cards in points."""
+        return mm(self.size_mm[0]), mm(self.size_mm[1])
+
+    @property
     def copies(self) -> int:
         """Number of physical cards in the deck."""
         return sum(card.copies for card in self.cards)
@@ -150,13 +155,6 @@ class Board:
         """The road graph: space id -> adjacent space ids (sorted, so iteration is deterministic)."""
         return self.model.road_graph()
 
-    @property
-    def size_pt(self) -> tuple[float, float]:
-        """Trim size of the board in points (grid plus margin on every side)."""
-        grid = self.model.grid
-        cell, margin = to_pt(grid.cell), to_pt(grid.margin)
-        return grid.cols * cell + 2 * margin, grid.rows * cell + 2 * margin
-
 
 @dataclass
 class Game:
@@ -174,6 +172,22 @@ class Game:
     @property
     def title(self) -> str:
         return self.config.title
+
+    @property
+    def bleed_pt(self) -> float:
+        """The bleed around every card, in points."""
+        return to_pt(self.config.bleed)
+
+    @property
+    def safe_pt(self) -> float:
+        """How far text and icons keep inside the trim, in points."""
+        return to_pt(self.config.safe)
+
+    @property
+    def card_size_pt(self) -> tuple[float, float]:
+        """The game's default card size (game.yaml `card_size`) in points, e.g. for card areas on a board."""
+        w, h = card_width_height_mm(self.config.card_size)
+        return mm(w), mm(h)
 
     def setting(self, name: str, default: Any = None) -> Any:
         """A rule parameter from game.yaml `settings`."""

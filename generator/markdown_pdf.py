@@ -23,7 +23,6 @@ from reportlab.platypus import (
     KeepTogether,
     ListFlowable,
     ListItem,
-    NextPageTemplate,
     PageBreak,
     Paragraph,
     Spacer,
@@ -40,10 +39,6 @@ from generator.rules_document import (
     NOTE_FILL,
     RULE_GREY,
     Heading,
-    RulesDocument,
-    build_document,
-    contents,
-    hidden_heading,
     make_styles,
 )
 from generator.units import to_pt
@@ -388,6 +383,3 @@ def _column_widths(rows: list[list[str]], width: float, style: ParagraphStyle) -
     weight = sum(natural[c] for c in free)
     return [fixed[c] if c in fixed else rest * natural[c] / weight for c in range(cols)]
 
-
-__all__ = ["Converter", "Heading", "NoteBox", "RulesDocument", "NextPageTemplate", "build_document", "contents",
-           "hidden_heading", "make_styles"]

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
-from generator.units import CARD_SIZES_MM, UnitError, to_pt
+from generator.units import CARD_SIZES_MM, to_pt
 
 Slug = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_-]*$", description="lower-case id: letters, digits, - and _")]
 HexColor = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", description="colour as #rrggbb")]
@@ -197,9 +197,6 @@ class BoardFile(Strict):
         return {sid: sorted(adj) for sid, adj in graph.items()}
 
 
-CORE_CARD_KEYS = ("id", "name", "copies", "layout", "icon", "image")
-
-
 def _python_type(spec: FieldSpec):
     if spec.type in ("text", "ref", "address", "icon"):
         return str
@@ -252,8 +249,3 @@ def card_width_height_mm(size: str | CardSize) -> tuple[float, float]:
         return CARD_SIZES_MM[size]
     return to_pt(size.width) / to_pt("1mm"), to_pt(size.height) / to_pt("1mm")
 
-
-__all__ = [
-    "BoardFile", "BoardSpace", "CardSize", "DeckFile", "FieldSpec", "GameConfig", "Grid", "Street",
-    "TableFile", "Zone", "row_model", "CORE_CARD_KEYS", "UnitError",
-]

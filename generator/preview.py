@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from generator.export_png import Face, face_images, trim_pt, write_png
+from generator.export_png import Face, face_images, write_png
 from generator.fonts import BODY, BODY_BOLD, TITLE, font_files
 from generator.load import Deck, Game
 
@@ -27,7 +27,7 @@ def _font(face: str, size: int) -> ImageFont.FreeTypeFont:
 
 def contact_sheet(game: Game, deck: Deck, card_width: int = CARD_WIDTH) -> Image.Image:
     """The deck's faces (trimmed) in a grid with the back last, each labelled 'CODE  x copies'."""
-    tw, th = trim_pt(game, deck)
+    tw, th = deck.size_pt
     cell = (card_width, round(card_width * th / tw))
     cards = list(deck.cards)
     faces = [Face(card, tw, th, trimmed=True) for card in cards] + [Face(None, tw, th, trimmed=True)]

@@ -7,7 +7,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, Paragraph
 
 from generator.board_render import board_plan, draw_board
-from generator.cardface import card_size_pt, draw_front
+from generator.cardface import draw_front
 from generator.errors import InputError, Problem
 from generator.fonts import BODY, BODY_BOLD, TITLE
 from generator.icons import inline_icon_image
@@ -26,7 +26,7 @@ class CardFigure(Flowable):
         # Callouts are numbered top to bottom so their leader lines never cross.
         self.game, self.cards, self.card_w = game, cards, card_w
         self.callouts = sorted(callouts, key=lambda c: c[2])
-        self.native = card_size_pt(game, game.decks[cards[0].deck])[:2]
+        self.native = game.decks[cards[0].deck].size_pt
         self.scale = card_w / self.native[0]
         self.card_h = self.native[1] * self.scale
         self.caption = Paragraph(caption, caption_style) if caption else None
@@ -115,7 +115,7 @@ def _draw_card(canv, game: Game, card) -> None:
         return
     except InputError:
         pass  # the missing layout is reported by the card-sheet outputs
-    w, h = card_size_pt(game, game.decks[card.deck])[:2]
+    w, h = game.decks[card.deck].size_pt
     canv.setFillColor(colors.HexColor("#fffaf0"))
     canv.setStrokeColor(colors.HexColor("#444444"))
     canv.roundRect(0, 0, w, h, 8, stroke=1, fill=1)
@@ -139,11 +139,32 @@ def icon_markup(game: Game):
     return markup
 
 
+def _from_reference(game: Game, kind: str, ref: str) -> dict:
+    """The figure spec of a picture reference `card:deck/card-id` or `board:board-id`; a located error if unknown."""
+    where = game.project.show(template_file(game))
+    if kind == "card":
+        deck_id, _, card_id = ref.partition("/")
+        deck = game.decks.get(deck_id)
+        if deck is None or card_id not in deck.by_id():
+            raise InputError(Problem(where, 0, f"picture 'card:{ref}' names no card; expected card:<deck>/<card id> "
+                                               f"with a deck of {', '.join(game.decks)}"))
+        return {"kind": "card", "deck": deck_id, "card": card_id}
+    if kind == "board":
+        if ref not in game.boards:
+            raise InputError(Problem(where, 0, f"picture 'board:{ref}' names no board; expected one of: "
+                                               f"{', '.join(game.boards) or 'none (the game has no board)'}"))
+        return {"kind": "board", "board": ref}
+    raise InputError(Problem(where, 0, f"picture '{kind}:{ref}' has an unknown kind; expected card:<deck>/<card id> "
+                                       f"or board:<board id>"))
+
+
 def figure_factory(game: Game, styles: dict[str, ParagraphStyle]):
     """Figures named in the rules text (```figure blocks) as Flowables of real cards and boards."""
     def make(spec: dict, width: float) -> Flowable:
         kind = spec.get("kind")
         caption = spec.get("caption", "")
+        if "ref" in spec:  # Markdown picture syntax: ![caption](card:deck/card-id) or ![caption](board:board-id)
+            spec = _from_reference(game, kind, spec["ref"]) | {"caption": caption}
         if kind == "board":
             fraction = float(spec.get("fraction", 1.0))
             return BoardFigure(game, spec["board"], width * fraction, styles["caption"], caption)

@@ -26,9 +26,9 @@ from generator.contract import BuildOptions, FunctionProducer, Output
 from generator.errors import InputError, Problem
 from generator.expand import expand_deck
 from generator.fonts import BODY, BODY_BOLD
-from generator.geometry import PAPERS_PT
+from generator.geometry import PAPERS
 from generator.layout import (
-    PAPER_NAMES,
+    FLIP,
     LayoutError,
     PagePlan,
     Sheet,
@@ -45,7 +45,6 @@ NOTE = "Print at 100% (Actual size)"
 MARK_WIDTH = 0.4          # pt
 MARK_COLOR = "#000000"
 CHECK_LENGTH = {"letter": (INCH, "1 in"), "a4": (mm(25), "25 mm")}
-FLIP = {"long": "flip on the long edge", "short": "flip on the short edge"}
 
 
 def sheet_for(renderer: CardRenderer, deck: Deck, paper: str, options: BuildOptions) -> Sheet:
@@ -84,8 +83,8 @@ def write_sheets(game: Game, paper: str, options: BuildOptions, path: Path,
                  progress: Callable[[int], None] | None = None) -> dict:
     """Draw every deck of the game on `paper` into `path`; returns facts for the manifest."""
     renderer = renderer_for(game)
-    canvas = Canvas(str(path), pagesize=PAPERS_PT[paper], invariant=1, initialFontName=BODY, pageCompression=1)
-    canvas.setTitle(f"{game.title}: card sheets ({PAPER_NAMES[paper]})")
+    canvas = Canvas(str(path), pagesize=PAPERS[paper].size, invariant=1, initialFontName=BODY, pageCompression=1)
+    canvas.setTitle(f"{game.title}: card sheets ({PAPERS[paper].name})")
     canvas.setAuthor(game.title)
     canvas.setCreator("pnp")
     canvas.bookmarkPage("check")
@@ -220,7 +219,7 @@ def _page_label(sheet: Sheet, side: str, number: int, sheets: int, paper: str) -
         what = "backs"
     else:
         what = f"backs, {FLIP[sheet.duplex]}"
-    return f"sheet {number + 1} of {sheets} \u00b7 {what} \u00b7 {PAPER_NAMES[paper]}"
+    return f"sheet {number + 1} of {sheets} \u00b7 {what} \u00b7 {PAPERS[paper].name}"
 
 
 def _draw_label(canvas: Canvas, placed, text: str, face: str) -> None:

@@ -33,11 +33,6 @@ def mm(value: float) -> float:
     return value * MM
 
 
-def pt_to_mm(value: float) -> float:
-    """Points to millimetres."""
-    return value / MM
-
-
 # Card size presets (width, height) in mm; see shared/design/print.md section 1.
 CARD_SIZES_MM: dict[str, tuple[float, float]] = {
     "poker": (63.5, 88.9),

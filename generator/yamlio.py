@@ -83,14 +83,7 @@ def _describe_yaml_error(exc: yaml.YAMLError) -> tuple[int, str]:
     return line, f"broken YAML: {text.strip()}; expected valid YAML (check indentation and quotes)"
 
 
-def display_path(path: Path, root: Path | None = None) -> str:
-    """The path as a designer would type it: relative to the project root when possible."""
-    if root is not None:
-        try:
-            return str(Path(path).resolve().relative_to(Path(root).resolve()))
-        except ValueError:
-            pass
-    return str(path)
+
 
 
 def read_text(path: Path, shown: str) -> str:

@@ -9,8 +9,8 @@ from itertools import combinations
 import pytest
 
 from generator.board import HOUSE_MIN_PT, free_cell_blocks, plan_board
-from generator.board_tiling import PAPERS_PT, plan_tiling, tiles_along
-from generator.geometry import Rect
+from generator.board_tiling import plan_tiling, tiles_along
+from generator.geometry import PAPERS, Rect
 from generator.models import BoardFile
 from generator.units import MM
 
@@ -40,7 +40,7 @@ def test_tiles_along_rejects_overlap_as_large_as_the_page():
 @pytest.mark.parametrize("board_mm", [(326, 218), (220, 60), (500, 500), (180, 150), (420, 297)])
 def test_tiles_cover_the_board_and_overlap_exactly(paper, board_mm):
     board = (board_mm[0] * MM, board_mm[1] * MM)
-    tiling = plan_tiling(board, PAPERS_PT[paper], MARGIN, OVERLAP)
+    tiling = plan_tiling(board, PAPERS[paper].size, MARGIN, OVERLAP)
     aw, ah = tiling.area
     assert aw == pytest.approx(tiling.page[0] - 2 * MARGIN)
     assert ah == pytest.approx(tiling.page[1] - 2 * MARGIN)
@@ -66,7 +66,7 @@ def test_tiles_cover_the_board_and_overlap_exactly(paper, board_mm):
 
 
 def test_orientation_is_the_one_with_fewest_pages():
-    letter = PAPERS_PT["letter"]
+    letter = PAPERS["letter"].size
     # 326 x 218 mm: portrait 2 columns x 1 row = 2 pages; landscape 2 x 2 = 4
     city = plan_tiling((326 * MM, 218 * MM), letter, MARGIN, OVERLAP)
     assert (city.orientation, city.rows, city.cols) == ("portrait", 1, 2)
@@ -80,7 +80,7 @@ def test_orientation_is_the_one_with_fewest_pages():
 
 
 def test_offset_maps_tile_region_onto_the_printable_area():
-    tiling = plan_tiling((500 * MM, 400 * MM), PAPERS_PT["a4"], MARGIN, OVERLAP)
+    tiling = plan_tiling((500 * MM, 400 * MM), PAPERS["a4"].size, MARGIN, OVERLAP)
     for tile in tiling.tiles:
         dx, dy = tiling.offset(tile)
         assert tile.region.x + dx == pytest.approx(MARGIN)

@@ -12,9 +12,11 @@ from pypdf import PdfReader
 
 from generator.board_pdf import BLEED, BOARDS, PRINTER_MARGIN, outputs, render_full, render_tiled
 from generator.board_render import board_plan
-from generator.board_tiling import PAPERS_PT, plan_tiling
-from generator.build import PRODUCERS, BuildOptions, build, check_game
+from generator.board_tiling import plan_tiling
+from generator.build import PRODUCERS, build, check_game
+from generator.contract import BuildOptions
 from generator.errors import InputError
+from generator.geometry import PAPERS
 from generator.load import load_game
 from generator.project import Project
 from generator.units import MM
@@ -101,7 +103,8 @@ def town(tmp_path_factory):
 
 def test_full_board_is_true_size_plus_bleed_with_nested_boxes(town):
     game, board, full, _, facts = town
-    w, h = board.size_pt
+    plan = board_plan(game, board)
+    w, h = plan.width, plan.height
     assert (w, h) == pytest.approx(((N + 3) * CELL * MM + 20 * MM, N * CELL * MM + 20 * MM))
     page = PdfReader(full).pages[0]
     assert len(PdfReader(full).pages) == 1 and facts["full"]["pages"] == 1
@@ -124,7 +127,7 @@ def test_background_runs_into_the_bleed(town):
 def test_tiled_pdf_has_assembly_page_and_one_page_per_tile(town):
     game, board, _, letter, facts = town
     plan = board_plan(game, board)
-    tiling = plan_tiling((plan.width, plan.height), PAPERS_PT["letter"], PRINTER_MARGIN, 12 * MM)
+    tiling = plan_tiling((plan.width, plan.height), PAPERS["letter"].size, PRINTER_MARGIN, 12 * MM)
     reader = PdfReader(letter)
     assert (tiling.rows, tiling.cols) == (2, 2)
     assert facts["letter"] == {"pages": 5, "tiles": [2, 2], "orientation": tiling.orientation}
@@ -171,7 +174,7 @@ def reassemble(game, board, tiled: Path, paper: str, scale: float) -> Image.Imag
     """
     plan = board_plan(game, board)
     w, h = plan.width, plan.height
-    tiling = plan_tiling((w, h), PAPERS_PT[paper], PRINTER_MARGIN, 12 * MM)
+    tiling = plan_tiling((w, h), PAPERS[paper].size, PRINTER_MARGIN, 12 * MM)
     out = Image.new("RGB", (math.floor(w * scale), math.floor(h * scale)), "white")
     for i, tile in enumerate(tiling.tiles, start=1):
         dx, dy = tiling.offset(tile)
@@ -189,7 +192,8 @@ def reassemble(game, board, tiled: Path, paper: str, scale: float) -> Image.Imag
 
 def assert_matches_full(game, board, full: Path, tiled: Path, paper: str) -> None:
     scale = 40 / 72
-    w, h = board.size_pt
+    plan = board_plan(game, board)
+    w, h = plan.width, plan.height
     # the same pixel grid as the tiles: whole pixels from the trim's top-left corner
     bottom = BLEED + h - math.floor(h * scale) / scale
     whole = _render(full, 0, scale, (BLEED, bottom, BLEED + math.floor(w * scale) / scale - 1e-3, BLEED + h - 1e-3))

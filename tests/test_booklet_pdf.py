@@ -10,7 +10,8 @@ from pypdf import PdfReader
 
 from generator.booklet import imposition
 from generator.booklet_pdf import outputs
-from generator.build import BuildOptions, build
+from generator.build import build
+from generator.contract import BuildOptions
 from generator.load import load_game
 from generator.rules_text import render_rules
 
@@ -139,3 +140,23 @@ def test_changed_copies_and_components_reach_the_booklet(tmp_project, tmp_path):
     assert "Pepperoni 13" in booklet and "Mushrooms 10" in booklet
     assert "Pepperoni 12" not in booklet
     assert "Die 3" in booklet
+
+
+def test_picture_syntax_draws_a_real_card_and_names_a_wrong_one(tmp_project, tmp_path):
+    """`![caption](card:deck/id)` in the rules text draws that card; a card that does not exist is a located error."""
+    from generator.errors import InputError
+
+    template = tmp_project.rules_template("order-up-trading")
+    text = template.read_text(encoding="utf-8")
+    template.write_text(text + "\n\n![The Burrito recipe](card:recipes/burrito)\n", encoding="utf-8")
+    game = load_game(tmp_project, "order-up-trading")
+    [reading] = [o for o in outputs(game, BuildOptions(papers=())) if o.kind == "rules"]
+    facts = reading.render(tmp_path / "rules.pdf")
+    last = PdfReader(str(tmp_path / "rules.pdf")).pages[facts["pages"] - 1].extract_text()
+    assert "The Burrito recipe" in last and "COLLECT ALL 7" in last and "Tortilla" in last  # the card itself is drawn
+    template.write_text(text + "\n\n![Lost](card:recipes/tacos)\n", encoding="utf-8")
+    game = load_game(tmp_project, "order-up-trading")
+    [reading] = [o for o in outputs(game, BuildOptions(papers=())) if o.kind == "rules"]
+    with pytest.raises(InputError) as info:
+        reading.render(tmp_path / "bad.pdf")
+    assert "templates/rules/order-up-trading.md.j2: picture 'card:recipes/tacos' names no card" in str(info.value)

@@ -9,7 +9,7 @@ import pypdfium2
 import pytest
 from pypdf import PdfReader
 
-from generator.cardface import card_size_pt, render_card_pdf, renderer_for
+from generator.cardface import render_card_pdf, renderer_for
 from generator.cardtext import rich_markup
 from generator.errors import InputError
 from generator.load import load_game
@@ -168,7 +168,7 @@ def test_data_is_escaped_so_ampersands_print(tmp_path):
 
 def test_render_card_pdf_has_trim_and_bleed_boxes(tmp_path):
     game = make_game(tmp_path)
-    w, h, bleed = card_size_pt(game, game.decks["things"])
+    w, h, bleed = *game.decks["things"].size_pt, game.bleed_pt
     assert (w, h, bleed) == pytest.approx((mm(63.5), mm(88.9), mm(3)))
     front = render_card_pdf(game, game.decks["things"].cards[0], tmp_path / "a.pdf")
     back = render_card_pdf(game, game.decks["things"], tmp_path / "b.pdf", side="back")

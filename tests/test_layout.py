@@ -6,7 +6,7 @@ from itertools import pairwise
 
 import pytest
 
-from generator.geometry import EPS, PAPERS_PT, Rect
+from generator.geometry import EPS, PAPERS, Rect
 from generator.layout import (
     INK,
     LayoutError,
@@ -34,7 +34,7 @@ def _safe_page(sheet) -> Rect:
 def test_poker_is_nine_up_portrait_centred_and_butted(paper):
     sheet = make_sheet(paper, *POKER, BLEED)
     assert (sheet.cols, sheet.rows, sheet.landscape) == (3, 3, False)
-    assert (sheet.page_w, sheet.page_h) == pytest.approx(sorted(PAPERS_PT[paper]))
+    assert (sheet.page_w, sheet.page_h) == pytest.approx(sorted(PAPERS[paper].size))
     xs = sorted({s.trim.x for s in sheet.fronts})
     ys = sorted({s.trim.y for s in sheet.fronts})
     assert [b - a for a, b in pairwise(xs)] == pytest.approx([POKER[0]] * 2)  # butted: shared cut lines
@@ -180,7 +180,7 @@ def test_labels_fit_in_the_margins_clear_of_marks_and_cards(paper, size):
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_print_check_targets_are_mirrored_like_the_backs(paper):
-    pw, ph = sorted(PAPERS_PT[paper])
+    pw, ph = sorted(PAPERS[paper].size)
     long = {t.name: t for t in calibration_targets(paper, "long")}
     assert long["A"].front[0] < pw / 2 < long["B"].front[0] and long["A"].front[1] > ph / 2 > long["C"].front[1]
     for target in long.values():

@@ -5,15 +5,8 @@ from __future__ import annotations
 from pypdf import PdfReader
 from reportlab.platypus import CondPageBreak, KeepTogether, ListFlowable, PageBreak, Paragraph
 
-from generator.markdown_pdf import (
-    Converter,
-    Heading,
-    NoteBox,
-    build_document,
-    contents,
-    hidden_heading,
-    make_styles,
-)
+from generator.markdown_pdf import Converter, NoteBox
+from generator.rules_document import Heading, build_document, contents, hidden_heading, make_styles
 
 SAMPLE = """# Setting up
 

@@ -15,7 +15,7 @@ from generator.build import check_game
 from generator.contract import BuildOptions
 from generator.errors import InputError
 from generator.expand import expand_deck
-from generator.geometry import PAPERS_PT
+from generator.geometry import PAPERS
 from generator.load import load_game
 from generator.project import Project
 from generator.sheets import outputs
@@ -84,7 +84,7 @@ def codes_per_page(path: Path, code_prefix: str) -> list[list[str]]:
 
 def check_sheets(game, path: Path, facts: dict, paper: str, per_page: dict[str, int]) -> None:
     reader = PdfReader(path)
-    width, height = sorted(PAPERS_PT[paper])
+    width, height = sorted(PAPERS[paper].size)
     for page in reader.pages:
         box = sorted([float(page.mediabox.width), float(page.mediabox.height)])
         assert box == pytest.approx([width, height], abs=0.01)
@@ -206,7 +206,7 @@ def test_print_check_opens_the_sheets(demo, tmp_path, paper):
     path, _ = render(demo, tmp_path, papers=(paper,), duplex="short", back_offset=(1.5, -2.0))[paper]
     reader = PdfReader(path)
     front, back = reader.pages[0], reader.pages[1]
-    assert sorted([float(front.mediabox.width), float(front.mediabox.height)]) == pytest.approx(sorted(PAPERS_PT[paper]))
+    assert sorted([float(front.mediabox.width), float(front.mediabox.height)]) == pytest.approx(sorted(PAPERS[paper].size))
     assert float(front.mediabox.width) < float(front.mediabox.height)  # portrait
     sizes = _squares(front)
     assert (pytest.approx(72.0), pytest.approx(72.0)) in sizes  # 1 in
