@@ -16,7 +16,6 @@ from generator.icons import icon_names
 from generator.load import Game
 from generator.templating import GameHelpers, environment, game_view
 
-
 # --- helpers only rules templates have; each returns Markdown the converter understands -------------------
 
 def icon(name: str, size: str = "1.2em") -> str:
