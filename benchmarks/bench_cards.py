@@ -14,10 +14,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from generator.contract import BuildOptions
-from generator.load import load_game
-from generator.project import Project
-from generator.sheets import outputs
+from generator.cards.sheets import outputs
+from generator.core.contract import BuildOptions
+from generator.data.load import load_game
+from generator.data.project import Project
 
 ICONS = ["pepperoni", "mushrooms", "sausage", "onions", "black-olives", "green-peppers", "ham", "pineapple"]
 COLORS = ["#d62828", "#f77f00", "#2e9e44", "#1f5fbf", "#7b3fa0", "#16697a"]

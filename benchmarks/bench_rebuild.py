@@ -12,9 +12,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from generator.build import build, gather, plan
-from generator.contract import BuildOptions
-from generator.project import Project
+from generator.core.contract import BuildOptions
+from generator.data.project import Project
+from generator.pipeline.build import build, gather, plan
 
 REPO = Path(__file__).resolve().parents[1]
 EDITS = {  # game -> (file, text, replacement): one card's name

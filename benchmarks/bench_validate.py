@@ -8,11 +8,11 @@ import sys
 import time
 from pathlib import Path
 
-from generator.check import engine_module
-from generator.load import load_game
-from generator.project import Project
-from generator.rules.harness import play_game
-from generator.rules.simulate import available_cores, bots_for, derive_seed
+from generator.data.checks import engine_module
+from generator.data.load import load_game
+from generator.data.project import Project
+from generator.engines.harness import play_game
+from generator.engines.simulate import available_cores, bots_for, derive_seed
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = 200  # games per game and player count for the single-core rate

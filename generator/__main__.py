@@ -1,5 +1,5 @@
 """Allow `python -m generator` as well as the `pnp` console script."""
 
-from generator.cli import main
+from generator.cli.main import main
 
 main()

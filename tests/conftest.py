@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from generator.project import Project
+from generator.data.project import Project
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -30,7 +30,7 @@ def tmp_project(tmp_path: Path) -> Project:
 
 def run_pnp(*args: str, project: Project | Path | None = None):
     """Invoke `pnp` in-process; returns click's Result (exit_code, output)."""
-    from generator.cli import cli
+    from generator.cli.main import cli
 
     root = project.root if isinstance(project, Project) else project
     argv = (["--project", str(root)] if root else []) + list(args)

@@ -1,0 +1,248 @@
+"""Board outputs: the board at true size with bleed, and tiled over Letter/A4 pages with an assembly sheet."""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+
+from reportlab.lib.colors import HexColor
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.boards.draw import FRAME, INK, board_plan, draw_board, measure
+from generator.boards.plan import BODY_FONT, BOLD_FONT, TITLE_FONT, BoardPlan, wrap
+from generator.boards.tiling import Tile, Tiling, plan_tiling
+from generator.core.contract import BuildOptions, FunctionProducer, Output
+from generator.core.fonts import register_fonts
+from generator.core.geometry import PAPERS, Rect
+from generator.core.units import INCH, MM, to_pt
+from generator.data.load import Board, Game
+
+BLEED = 3 * MM
+PRINTER_MARGIN = 6 * MM
+DEFAULT_OVERLAP = "12mm"
+FORM = "board"
+
+
+def outputs(game: Game, options: BuildOptions) -> list[Output]:
+    """board-full.pdf plus one tiled PDF per paper, for every board of the game."""
+    boards = [game.boards[key] for key in sorted(game.boards)]
+    overlap = to_pt(DEFAULT_OVERLAP)
+    result = []
+    for board in boards:
+        stem = "board" if len(boards) == 1 else f"board-{board.id}"
+        result.append(Output(game.id, Path(game.id) / f"{stem}-full.pdf", "board-full",
+                             partial(render_full, game, board)))
+        for paper in options.papers:
+            result.append(Output(game.id, Path(game.id) / f"{stem}-{paper}.pdf", "board-tiled",
+                                 partial(render_tiled, game, board, paper, overlap)))
+    return result
+
+
+BOARDS = FunctionProducer("boards", "board laid out from its data", outputs)
+
+
+def _canvas(path: Path, size: tuple[float, float], title: str) -> Canvas:
+    register_fonts()
+    canvas = Canvas(str(path), pagesize=size, invariant=1, initialFontName=BODY_FONT, pageCompression=1)
+    canvas.setTitle(title)
+    canvas.setCreator("pnp generator")
+    return canvas
+
+
+def _define_form(canvas: Canvas, game: Game, board: Board, plan: BoardPlan, bleed: float) -> None:
+    """Draw the board once as a Form XObject (origin = trim lower-left)."""
+    canvas.beginForm(FORM, -bleed, -bleed, plan.width + bleed, plan.height + bleed)
+    draw_board(canvas, game, board, 0, 0, bleed=bleed, plan=plan)
+    canvas.endForm()
+
+
+def render_full(game: Game, board: Board, path: Path) -> dict:
+    """One page at the board's true size plus bleed, with TrimBox and BleedBox."""
+    plan = board_plan(game, board)
+    w, h = plan.width, plan.height
+    page = (w + 2 * BLEED, h + 2 * BLEED)
+    canvas = _canvas(path, page, f"{game.title} \u2013 {board.model.name}")
+    canvas.setTrimBox((BLEED, BLEED, BLEED + w, BLEED + h))
+    canvas.setBleedBox((0, 0, page[0], page[1]))
+    _define_form(canvas, game, board, plan, BLEED)
+    canvas.saveState()
+    canvas.translate(BLEED, BLEED)
+    canvas.doForm(FORM)
+    canvas.restoreState()
+    canvas.showPage()
+    canvas.save()
+    facts = {"pages": 1, "tiles": [1, 1], "size_mm": [round(w / MM, 2), round(h / MM, 2)]}
+    if plan.warnings or plan.dropped:  # visible in build/manifest.json for the designer
+        facts["warnings"] = plan.warnings + [f"no room for the {what}" for what in plan.dropped]
+    return facts
+
+
+def render_tiled(game: Game, board: Board, paper: str, overlap: float, path: Path) -> dict:
+    """An assembly page, then one page per tile, each showing its part of the board at 100 %."""
+    plan = board_plan(game, board)
+    tiling = plan_tiling((plan.width, plan.height), PAPERS[paper].size, PRINTER_MARGIN, overlap)
+    canvas = _canvas(path, tiling.page, f"{game.title} \u2013 {board.model.name} ({paper}, tiled)")
+    _define_form(canvas, game, board, plan, BLEED)
+    _assembly_page(canvas, game, board, tiling, paper, (plan.width, plan.height))
+    canvas.showPage()
+    for tile in tiling.tiles:
+        _tile_page(canvas, tiling, tile, (plan.width, plan.height), board.model.name)
+        canvas.showPage()
+    canvas.save()
+    return {"pages": tiling.pages + 1, "tiles": [tiling.rows, tiling.cols], "orientation": tiling.orientation}
+
+
+def _tile_page(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[float, float], name: str) -> None:
+    m = tiling.margin
+    aw, ah = tiling.area
+    dx, dy = tiling.offset(tile)
+    canvas.saveState()
+    path = canvas.beginPath()
+    path.rect(m, m, aw, ah)
+    canvas.clipPath(path, stroke=0, fill=0)
+    canvas.translate(dx, dy)
+    canvas.doForm(FORM)
+    canvas.restoreState()
+    canvas.setStrokeColor(HexColor("#333333"))
+    # Cut edges: a tile is cut on its left/top edge and laid over its left/upper neighbour.
+    canvas.setLineWidth(0.6)
+    if tile.col > 0:
+        canvas.line(m, m, m, m + ah)
+    if tile.row > 0:
+        canvas.line(m, m + ah, m + aw, m + ah)
+    # Glue strips: the dashed line shows where the next tile's cut edge goes; it lies just inside the strip
+    # so the next tile covers it completely.
+    step_w, step_h = aw - tiling.overlap, ah - tiling.overlap
+    canvas.setDash(4, 3)
+    canvas.setLineWidth(0.8)
+    if tile.col < tiling.cols - 1:
+        canvas.line(m + step_w + 0.5, m, m + step_w + 0.5, m + ah)
+    if tile.row < tiling.rows - 1:
+        canvas.line(m, m + ah - step_h - 0.5, m + aw, m + ah - step_h - 0.5)
+    canvas.setDash()
+    _trim_marks(canvas, tiling, tile, board_size)
+    _tile_label(canvas, tiling, tile, board_size, name)
+
+
+def _trim_marks(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[float, float]) -> None:
+    """Corner marks just outside the board's trim corners that fall on this tile."""
+    dx, dy = tiling.offset(tile)
+    area = Rect(tiling.margin, tiling.margin, *tiling.area)
+    canvas.setLineWidth(0.5)
+    length, gap = 5 * MM, BLEED + 1
+    for bx, sx in ((0, -1), (board_size[0], 1)):
+        for by, sy in ((0, -1), (board_size[1], 1)):
+            x, y = bx + dx, by + dy
+            if area.contains(Rect(x, y, 0, 0)):
+                for x1, y1, x2, y2 in ((x + sx * gap, y, x + sx * (gap + length), y),
+                                       (x, y + sy * gap, x, y + sy * (gap + length))):
+                    if area.contains(Rect(min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1))):
+                        canvas.line(x1, y1, x2, y2)
+
+
+def _tile_label(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[float, float], name: str) -> None:
+    """'row r col c' where it is covered after assembly: a glue strip, else the paper beyond the board."""
+    m, aw, ov = tiling.margin, tiling.area[0], tiling.overlap
+    text = f"{tile.name}  \u00b7  {name}  \u00b7  tile {tile.row * tiling.cols + tile.col + 1} of {tiling.pages}"
+    size = 8.0
+    dx, dy = tiling.offset(tile)
+    below_board = dy - m  # height of blank paper under the board on this tile
+    right_of_board = m + aw - (board_size[0] + dx)
+    canvas.setFont(BOLD_FONT, size)
+    canvas.setFillColor(HexColor(INK))
+    if tile.row < tiling.rows - 1:
+        spot, angle = (m + 4, m + (ov - size) / 2 + 1), 0
+    elif below_board >= size + 6:
+        spot, angle = (m + 4, m + (below_board - size) / 2 + 1), 0
+    elif tile.col < tiling.cols - 1:
+        spot, angle = (m + aw - (ov - size) / 2 - 1, m + 4), 90
+    elif right_of_board >= size + 6:
+        spot, angle = (m + aw - (right_of_board - size) / 2 - 1, m + 4), 90
+    else:  # no hidden room at all: a small tag in the corner
+        width = measure(text, BOLD_FONT, size) + 6
+        canvas.setFillColor(HexColor("#ffffff"))
+        canvas.rect(m, m, width, size + 5, stroke=0, fill=1)
+        canvas.setFillColor(HexColor(INK))
+        spot, angle = (m + 3, m + 3), 0
+    canvas.saveState()
+    canvas.translate(*spot)
+    canvas.rotate(angle)
+    canvas.drawString(0, 0, text)
+    canvas.restoreState()
+
+
+def _assembly_page(canvas: Canvas, game: Game, board: Board, tiling: Tiling, paper: str,
+                   board_size: tuple[float, float]) -> None:
+    """Which tile goes where, the print-at-100 % warning, a check square and the assembly steps."""
+    pw, ph = tiling.page
+    m = 15 * MM
+    y = ph - m - 20
+    canvas.setFillColor(HexColor(FRAME))
+    canvas.setFont(TITLE_FONT, 20)
+    canvas.drawString(m, y, f"{game.title}: {board.model.name}")
+    y -= 18
+    canvas.setFont(BODY_FONT, 10)
+    canvas.setFillColor(HexColor(INK))
+    size_mm = f"{board_size[0] / MM:.0f} \u00d7 {board_size[1] / MM:.0f} mm"
+    paper_name = PAPERS[paper].name
+    pages = "1 page" if tiling.pages == 1 else f"{tiling.pages} pages"
+    canvas.drawString(m, y, f"Board {size_mm}, printed on {pages} of {paper_name} paper ({tiling.orientation}, "
+                            f"{tiling.rows} \u00d7 {tiling.cols} tiles), {tiling.overlap / MM:.0f} mm overlap.")
+    y -= 22
+    canvas.setFont(BOLD_FONT, 13)
+    canvas.setFillColor(HexColor("#b00020"))
+    canvas.drawString(m, y, "Print at 100 % (\u201cActual size\u201d). Do not use \u201cFit to page\u201d.")
+    # Check squares: 1 in and 25 mm, both labelled.
+    y -= 12
+    canvas.setFillColor(HexColor(INK))
+    canvas.setStrokeColor(HexColor(INK))
+    canvas.setLineWidth(0.8)
+    x = m
+    for side, text in ((25 * MM, "25 mm"), (INCH, "1 in")):
+        canvas.rect(x, y - side, side, side, stroke=1, fill=0)
+        canvas.setFont(BOLD_FONT, 8)
+        canvas.drawCentredString(x + side / 2, y - side / 2 - 3, text)
+        x += side + 8
+    canvas.setFont(BODY_FONT, 9)
+    steps = [
+        "Check: each square must measure exactly what it says. If not, your printer scaled the pages.",
+        "1. Cut every tile along the board edge where it shows (corner marks), and along its solid cut line (left and top edges).",
+        "2. Lay each tile over its left and upper neighbour so that its cut edge meets the dashed line and the picture lines up.",
+        "3. Tape or glue the overlaps from the back. The tile labels end up hidden under the overlap.",
+    ]
+    ty = y - 4
+    for step in steps:
+        for line in wrap(step, pw - x - m, BODY_FONT, 9, measure):
+            canvas.drawString(x + 4, ty - 8, line)
+            ty -= 11.5
+    y = min(y - INCH, ty) - 16
+    # Diagram: the whole board scaled down, with every tile's part of it outlined and named.
+    box = Rect(m, m, pw - 2 * m, y - m)
+    tiles = [t.region for t in tiling.tiles]
+    left = min(r.x for r in tiles)
+    bottom = min(r.y for r in tiles)
+    span_w = max(r.x2 for r in tiles) - left
+    span_h = max(r.y2 for r in tiles) - bottom
+    scale = min(box.w / span_w, box.h / span_h)
+    ox = box.x + (box.w - span_w * scale) / 2 - left * scale
+    oy = box.y2 - span_h * scale - bottom * scale
+    canvas.saveState()
+    canvas.translate(ox, oy)
+    canvas.scale(scale, scale)
+    canvas.doForm(FORM)
+    canvas.restoreState()
+    canvas.setLineWidth(1.2)
+    canvas.setStrokeColor(HexColor("#b00020"))
+    for tile in tiling.tiles:
+        r = tile.region
+        canvas.setDash(5, 3)
+        canvas.rect(ox + r.x * scale, oy + r.y * scale, r.w * scale, r.h * scale, stroke=1, fill=0)
+        canvas.setDash()
+        label = f"{tile.name} (page {tile.row * tiling.cols + tile.col + 2})"
+        cx, cy = ox + r.cx * scale, oy + r.cy * scale
+        width = measure(label, BOLD_FONT, 10) + 10
+        canvas.setFillColor(HexColor("#ffffff"))
+        canvas.roundRect(cx - width / 2, cy - 8, width, 18, 4, stroke=1, fill=1)
+        canvas.setFillColor(HexColor("#b00020"))
+        canvas.setFont(BOLD_FONT, 10)
+        canvas.drawCentredString(cx, cy - 2.5, label)

@@ -1,0 +1,1 @@
+"""Layer 6, the rule booklet: Jinja to Markdown, Markdown to Platypus, figures, imposition and the booklet producer."""

@@ -1,0 +1,152 @@
+"""The rules document: paragraph styles, running header and page numbers, outline, bookmarks and contents."""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, TableStyle
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from generator.core.fonts import BODY, BODY_BOLD, TITLE, register_fonts
+
+INK = colors.HexColor("#222222")
+ACCENT_HEX = "#b8401f"  # titles, bullets, links, callouts
+ACCENT = colors.HexColor(ACCENT_HEX)
+NOTE_FILL = colors.HexColor("#fff4dc")
+NOTE_EDGE = colors.HexColor("#e8b04a")
+RULE_GREY = colors.HexColor("#bbbbbb")
+HEADER_FILL = colors.HexColor("#f3e3d3")
+
+
+def make_styles(base_size: float = 9.5) -> dict[str, ParagraphStyle]:
+    """Paragraph styles in the embedded faces (Title = Fredoka One, Body = Lato)."""
+    register_fonts()
+    lead = base_size * 1.3
+    body = ParagraphStyle("body", fontName=BODY, fontSize=base_size, leading=lead, textColor=INK,
+                          spaceAfter=base_size * 0.55, allowOrphans=0, allowWidows=0)
+    styles = {
+        "body": body,
+        "cell": ParagraphStyle("cell", parent=body, fontSize=base_size - 1, leading=(base_size - 1) * 1.22, spaceAfter=0),
+        "cell_head": ParagraphStyle("cell_head", parent=body, fontName=BODY_BOLD, fontSize=base_size - 1,
+                                    leading=(base_size - 1) * 1.22, spaceAfter=0),
+        "caption": ParagraphStyle("caption", parent=body, fontSize=base_size - 1.5, leading=(base_size - 1.5) * 1.25,
+                                  alignment=TA_CENTER, textColor=colors.HexColor("#555555")),
+        "list": ParagraphStyle("list", parent=body, spaceAfter=base_size * 0.25),
+    }
+    sizes = {1: 17, 2: 12.5, 3: 10.5}
+    for level, size in sizes.items():
+        styles[f"h{level}"] = ParagraphStyle(
+            f"h{level}", parent=body, fontName=TITLE if level < 3 else BODY_BOLD, fontSize=size, leading=size * 1.2,
+            textColor=ACCENT if level == 1 else INK, spaceBefore=size * (0.2 if level == 1 else 0.7),
+            spaceAfter=size * 0.35, keepWithNext=1,
+        )
+    return styles
+
+
+class Heading(Paragraph):
+    """A heading paragraph that knows its level and a stable key for outline, TOC and links."""
+
+    def __init__(self, text: str, style: ParagraphStyle, level: int, key: str, plain: str):
+        super().__init__(text, style)
+        self.level = level
+        self.key = key
+        self.plain = plain
+
+
+class RulesDocument(BaseDocTemplate):
+    """A rules document: cover page without header, then pages with running header, page number and outline."""
+
+    def __init__(self, path: str, *, title: str, header: str, page_size: tuple[float, float],
+                 margin: float = 36, canvas_hooks: list | None = None, **kwargs):
+        register_fonts()
+        self.canvas_hooks = list(canvas_hooks or [])
+        super().__init__(path, pagesize=page_size, leftMargin=margin, rightMargin=margin, topMargin=margin + 12,
+                         bottomMargin=margin + 6, title=title, author=kwargs.pop("author", ""),
+                         creator="pnp", subject=kwargs.pop("subject", "Rules"), invariant=1,
+                         initialFontName=BODY, **kwargs)
+        self.header = header
+        self.section = ""
+        self.page_section: str | None = None
+        self._last_level = -1
+        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
+                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        self.addPageTemplates([
+            PageTemplate("cover", frames=[frame]),
+            PageTemplate("body", frames=[frame], onPage=self._start_page, onPageEnd=self._decorate),
+        ])
+
+    def _start_page(self, canv, doc) -> None:
+        self.page_section = None  # the header names the first chapter starting on a page, else the one running on
+
+    def _decorate(self, canv, doc) -> None:
+        width, height = self.pagesize
+        canv.saveState()
+        canv.setFont(BODY, 7.5)
+        canv.setFillColor(colors.HexColor("#777777"))
+        top = height - self.topMargin + 14
+        canv.drawString(self.leftMargin, top, self.header)
+        section = self.page_section or self.section
+        if section:
+            canv.drawRightString(width - self.rightMargin, top, section)
+        canv.setStrokeColor(RULE_GREY)
+        canv.setLineWidth(0.4)
+        canv.line(self.leftMargin, top - 4, width - self.rightMargin, top - 4)
+        canv.setFont(BODY_BOLD, 8.5)
+        canv.drawCentredString(width / 2, self.bottomMargin - 24, str(canv.getPageNumber()))
+        canv.restoreState()
+
+    def beforeDocument(self) -> None:
+        self._last_level = -1
+        self.section = ""
+        self.page_section = None
+        for hook in self.canvas_hooks:  # each pass of multiBuild draws on a fresh canvas
+            hook(self.canv)
+        self.canv.showOutline()
+
+    def afterFlowable(self, flowable: Flowable) -> None:
+        """Every heading gets a bookmark, an outline entry and (unless hidden) a contents line."""
+        if not isinstance(flowable, Heading):
+            return
+        level = min(flowable.level - 1, self._last_level + 1)
+        self._last_level = level
+        self.canv.bookmarkPage(flowable.key)
+        self.canv.addOutlineEntry(flowable.plain, flowable.key, level=level, closed=level > 0)
+        if level == 0:
+            if self.page_section is None:
+                self.page_section = flowable.plain
+            self.section = flowable.plain
+        if getattr(flowable, "in_toc", True) and flowable.level <= 2:
+            self.notify("TOCEntry", (level, flowable.plain, self.page, flowable.key))
+
+
+def contents(styles: dict[str, ParagraphStyle]) -> TableOfContents:
+    """The table of contents (filled in by RulesDocument.multiBuild; every line links to its heading)."""
+    toc = TableOfContents(dotsMinLevel=0)
+    toc.tableStyle = TableStyle([("FONT", (0, 0), (-1, -1), BODY, 9), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                                 ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                                 ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0)])
+    toc.levelStyles = [
+        ParagraphStyle("toc0", parent=styles["body"], fontName=BODY_BOLD, fontSize=9.5, leading=13, spaceAfter=1,
+                       leftIndent=0, firstLineIndent=0),
+        ParagraphStyle("toc1", parent=styles["body"], fontSize=8.5, leading=11, spaceAfter=0, leftIndent=12,
+                       firstLineIndent=0),
+    ]
+    return toc
+
+
+def build_document(path: str, flowables: list[Flowable], *, title: str, header: str,
+                   page_size: tuple[float, float], subject: str = "Rules", canvas_hooks: list | None = None) -> None:
+    """Lay out cover + body flowables (the body starts on the 'body' page template) with two passes for the TOC."""
+    doc = RulesDocument(path, title=title, header=header, page_size=page_size, subject=subject,
+                        canvas_hooks=canvas_hooks)
+    doc.multiBuild(flowables, maxPasses=6)
+
+
+def hidden_heading(text: str, style: ParagraphStyle, key: str) -> Heading:
+    """A level-1 heading that gets a bookmark but no line in the contents (e.g. 'Contents' itself)."""
+    heading = Heading(f'<a name="{key}"/>{escape(text)}', style, 1, key, text)
+    heading.in_toc = False
+    return heading

@@ -1,0 +1,186 @@
+"""Rule booklets: build/<game>/rules.pdf (reading order, half-letter) and saddle-stitch booklets per paper size."""
+
+from __future__ import annotations
+
+import io
+import tempfile
+from pathlib import Path
+
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Paragraph, Spacer
+
+from generator.booklet.document import ACCENT, build_document, contents, hidden_heading, make_styles
+from generator.booklet.figures import CardFigure, figure_factory, icon_markup
+from generator.booklet.imposition import fit, halves, imposition
+from generator.booklet.markdown import Converter
+from generator.booklet.text import render_rules, template_file
+from generator.cards.icons import enable_inline_icons
+from generator.core.contract import BuildOptions, FunctionProducer, Output
+from generator.core.fonts import BODY, BODY_BOLD, TITLE, register_fonts
+from generator.core.geometry import PAPERS
+from generator.core.units import INCH
+from generator.data.load import Game
+
+# Reading pages are half-letter (5.5 x 8.5 in): exactly half a Letter sheet, and 97 % of half an A4 sheet.
+PAGE_SIZE = (5.5 * INCH, 8.5 * INCH)
+PRINT_NOTE = "Print double-sided, flip on short edge, fold, staple."
+
+
+# --- the reading PDF -------------------------------------------------------------------------------------------
+
+def _cover(game: Game, styles: dict[str, ParagraphStyle], width: float) -> list[Flowable]:
+    config = game.config
+    title = ParagraphStyle("cover-title", parent=styles["h1"], fontName=TITLE, fontSize=34, leading=38,
+                           alignment=1, spaceBefore=0, spaceAfter=4)
+    sub = ParagraphStyle("cover-sub", parent=styles["body"], fontName=TITLE, fontSize=13, leading=16, alignment=1,
+                         textColor=ACCENT)
+    info = ParagraphStyle("cover-info", parent=styles["body"], fontSize=10, leading=13, alignment=1)
+    players = f"{config.players.min}\u2013{config.players.max} players"
+    facts = [players] + ([f"ages {config.ages}"] if config.ages else []) + (
+        [config.play_time.replace("-", "\u2013")] if config.play_time else [])
+    story: list[Flowable] = [Spacer(1, 30), Paragraph(config.title, title)]
+    if config.subtitle:
+        story.append(Paragraph(config.subtitle, sub))
+    story += [Spacer(1, 6), Paragraph(" \u00b7 ".join(facts), info), Spacer(1, 22)]
+    # A fan of real cards: the first card type of each deck (at most three).
+    cards = [deck.cards[0] for deck in game.decks.values() if deck.cards][:3]
+    if cards:
+        story.append(CardFigure(game, cards, min(1.45 * INCH, (width - 16) / len(cards)), [], styles["caption"]))
+    story += [Spacer(1, 18), Paragraph("Rules", ParagraphStyle("cover-rules", parent=sub, fontSize=18, leading=22))]
+    return story
+
+
+def reading_story(game: Game, markdown: str, width: float) -> list[Flowable]:
+    """Cover, contents and the rules text as flowables."""
+    styles = make_styles()
+    converter = Converter(width=width, styles=styles, figures=figure_factory(game, styles), icons=icon_markup(game))
+    body = converter.convert(markdown)
+    story = _cover(game, styles, width)
+    story += [NextPageTemplate("body"), PageBreak(), hidden_heading("Contents", styles["h1"], "contents"),
+              contents(styles), PageBreak()]
+    return story + body
+
+
+def render_reading_pdf(game: Game, markdown: str) -> bytes:
+    """The reading-order rules PDF."""
+    width = PAGE_SIZE[0] - 2 * 36
+    story = reading_story(game, markdown, width)
+    # A real file, not a buffer: multiBuild saves every pass, and a buffer would collect them all.
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "rules.pdf"
+        build_document(str(path), story, title=f"{game.title} \u2013 Rules", header=f"{game.title} \u00b7 Rules",
+                       page_size=PAGE_SIZE, subject=game.config.subtitle or "Rules", canvas_hooks=[enable_inline_icons])
+        return path.read_bytes()
+
+
+# --- the imposed booklet ---------------------------------------------------------------------------------------
+
+def _overlay(sheet: tuple[float, float], sides: int) -> PdfReader:
+    """Per sheet side: fold ticks at the spine, and the printing note at the foot of the cover on sheet 1."""
+    register_fonts()
+    w, h = sheet
+    buffer = io.BytesIO()
+    canv = Canvas(buffer, pagesize=sheet, invariant=1, initialFontName=BODY)
+    for index in range(sides):
+        canv.setStrokeColor(colors.HexColor("#999999"))
+        canv.setLineWidth(0.5)
+        canv.line(w / 2, h - 12, w / 2, h - 4)
+        canv.line(w / 2, 4, w / 2, 12)
+        if index == 0:
+            canv.setFont(BODY_BOLD, 8)
+            canv.setFillColor(colors.HexColor("#555555"))
+            canv.drawCentredString(w * 0.75, 24, PRINT_NOTE)
+        canv.showPage()
+    canv.save()
+    return PdfReader(buffer)
+
+
+def _page_form(writer, page):
+    """A reading page as a Form XObject in `writer`: its content bytes are copied, never parsed (fast)."""
+    form = DecodedStreamObject()
+    contents = page.get_contents()
+    form.set_data(contents.get_data() if contents is not None else b"")
+    form.update({
+        NameObject("/Type"): NameObject("/XObject"),
+        NameObject("/Subtype"): NameObject("/Form"),
+        NameObject("/BBox"): ArrayObject([FloatObject(float(v)) for v in page.mediabox]),
+        NameObject("/Resources"): page["/Resources"].get_object().clone(writer),
+    })
+    return writer._add_object(form.flate_encode())
+
+
+def impose(reader: PdfReader, paper: str, path: Path) -> int:
+    """Write the saddle-stitch booklet of a reading PDF on landscape `paper`; returns the number of sheet sides.
+
+    Each reading page becomes a Form XObject placed (scaled) on its half of the sheet; links are dropped,
+    since a booklet is for paper.
+    """
+    sheet = PAPERS[paper].landscape
+    sides = imposition(len(reader.pages))
+    overlay = _overlay(sheet, len(sides))
+    writer = PdfWriter()
+    forms: dict[int, object] = {}
+    for index, side in enumerate(sides):
+        target = writer.add_blank_page(width=sheet[0], height=sheet[1])
+        xobjects, ops = DictionaryObject(), []
+        for cell, number in zip(halves(*sheet), (side.left, side.right), strict=True):
+            if number is None:
+                continue
+            source = reader.pages[number - 1]
+            if number not in forms:
+                forms[number] = _page_form(writer, source)
+            box = source.mediabox
+            place = fit(float(box.width), float(box.height), *cell)
+            name = f"/Pg{number}"
+            xobjects[NameObject(name)] = forms[number]
+            ops.append(f"q {place.scale:.6f} 0 0 {place.scale:.6f} {place.x:.4f} {place.y:.4f} cm {name} Do Q")
+        content = DecodedStreamObject()
+        content.set_data(("\n".join(ops) + "\n").encode("ascii"))
+        target[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
+        target[NameObject("/Contents")] = writer._add_object(content)
+        target.merge_page(overlay.pages[index])
+        target.compress_content_streams()
+    writer.add_metadata({"/Title": f"{reader.metadata.title or 'Rules'} (booklet, {paper})", "/Producer": "pnp"})
+    with open(path, "wb") as handle:
+        writer.write(handle)
+    return len(sides)
+
+
+# --- outputs ---------------------------------------------------------------------------------------------------
+
+def outputs(game: Game, options: BuildOptions) -> list[Output]:
+    """rules.pdf plus rules-booklet-<paper>.pdf per paper; the template is rendered now, so errors stop the build early."""
+    if not template_file(game).is_file():
+        return []
+    markdown = render_rules(game)
+    base = Path(game.id)
+    laid_out: list[bytes] = []  # the reading PDF is laid out once and reused by the booklets
+
+    def reading_pdf() -> bytes:
+        if not laid_out:
+            laid_out.append(render_reading_pdf(game, markdown))
+        return laid_out[0]
+
+    def reading(tmp: Path) -> dict:
+        tmp.write_bytes(reading_pdf())
+        return {"pages": len(PdfReader(tmp).pages), "page_size": "5.5x8.5in"}
+
+    def booklet(paper: str):
+        def render(tmp: Path) -> dict:
+            reader = PdfReader(io.BytesIO(reading_pdf()))
+            sides = impose(reader, paper, tmp)
+            return {"pages": sides, "reading_pages": len(reader.pages), "paper": paper}
+        return render
+
+    result = [Output(game.id, base / "rules.pdf", "rules", reading)]
+    for paper in options.papers:
+        if paper in PAPERS:
+            result.append(Output(game.id, base / f"rules-booklet-{paper}.pdf", "rules-booklet", booklet(paper)))
+    return result
+
+
+RULE_BOOKLETS = FunctionProducer("rule booklets", "rules template renders", outputs)

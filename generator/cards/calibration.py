@@ -1,0 +1,167 @@
+"""The print check that opens every card sheet PDF: page 1 to measure the scale, page 2 to measure the back shift.
+
+Page 1 has a 1 in and a 25 mm square, the "print at 100%" note, how to print double-sided with the chosen
+`--duplex`/`--layout`, and four crosshair targets A-D. Page 2 (its back) has, where the back of each target lands
+(mirrored like the card backs and shifted by `--back-offset`), a millimetre grid centred on 0. Held up to a
+light, the front targets show on the grids how far the printer moves the back. Geometry: `layout.calibration_targets`.
+"""
+
+from __future__ import annotations
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Paragraph
+
+from generator.cards.imposition import FLIP, Target, calibration_targets
+from generator.core.fonts import BODY, BODY_BOLD, TITLE
+from generator.core.geometry import PAPERS
+from generator.core.units import INCH, mm
+
+INK_COLOR = HexColor("#222222")
+GRID_COLOR = HexColor("#9a9a9a")
+TARGET_RADIUS = mm(4)
+RULER_HALF = mm(10)     # each back grid reads -10..+10 mm
+TEXT_MARGIN = mm(20)    # text keeps clear of the corner targets and their grids (and of the 6 mm edge)
+
+
+def _style(size: float, face: str = BODY, leading: float = 1.3, align: int = 0) -> ParagraphStyle:
+    return ParagraphStyle(f"check-{face}-{size}", fontName=face, fontSize=size, leading=size * leading,
+                          textColor=INK_COLOR, alignment=align)
+
+
+def _paragraphs(canvas: Canvas, items: list[tuple[str, ParagraphStyle]], x: float, top: float, width: float,
+                gap: float = mm(2.5)) -> float:
+    """Draw paragraphs downwards from `top`; returns the y below the last one."""
+    y = top
+    for markup, style in items:
+        para = Paragraph(markup, style)
+        _, height = para.wrap(width, 10_000)
+        y -= height
+        para.drawOn(canvas, x, y)
+        y -= gap
+    return y
+
+
+def duplex_text(layout: str, duplex: str, back_offset: tuple[float, float]) -> list[str]:
+    """How to print this file double-sided and how to correct the back (paragraph markup, one per item)."""
+    offset = f"{back_offset[0]:g} {back_offset[1]:g}"
+    if layout == "fold":
+        how = ("This file is built with <b>--layout fold</b>: print it <b>single-sided</b>, fold each sheet on the "
+               "dashed line with the printing outside, glue the halves together, then cut.")
+    elif duplex == "none":
+        how = ("This file is built with <b>--duplex none</b>: print it <b>single-sided</b>. Each deck's backs come "
+               "after its fronts: print the fronts, put the printed sheets back into the tray and print the backs.")
+    else:
+        how = (f"This file is built with <b>--duplex {duplex}</b>: print it <b>double-sided, {FLIP[duplex]}</b>. "
+               "Every page of backs follows its page of fronts.")
+    modes = ("Choose the mode your printer needs when you build: <b>pnp build --duplex long</b> (flip on the long "
+             "edge, the usual one), <b>--duplex short</b> (flip on the short edge) or <b>--duplex none</b> "
+             "(single-sided; backs after fronts).")
+    if layout == "fold":  # fronts and backs share one side: there is no back page to register
+        return [how, ("The targets and page 2 are only needed for double-sided printing: with "
+                      "<b>--layout fold</b> you can skip page 2.")]
+    check = ("<b>Does your printer shift the back?</b> Print pages 1\u20132 double-sided and hold the sheet up to a "
+             "light. The centre of each target A\u2013D on this side should fall on the <b>0</b> of the grid with "
+             "the same letter on the back. If it does not, read on the back how many millimetres it sits to the "
+             "right (X) and up (Y), as seen from the back (left and down are negative), add them to this file's "
+             f"<b>--back-offset {offset}</b> and build again: <b>pnp build --back-offset X Y</b>.")
+    return [how, modes, check]
+
+
+def _crosshair(canvas: Canvas, x: float, y: float, name: str) -> None:
+    canvas.circle(x, y, TARGET_RADIUS, stroke=1, fill=0)
+    canvas.circle(x, y, TARGET_RADIUS / 2, stroke=1, fill=0)
+    canvas.line(x - TARGET_RADIUS * 1.6, y, x + TARGET_RADIUS * 1.6, y)
+    canvas.line(x, y - TARGET_RADIUS * 1.6, x, y + TARGET_RADIUS * 1.6)
+    canvas.setFont(BODY_BOLD, 9)
+    canvas.drawString(x + TARGET_RADIUS * 0.9, y + TARGET_RADIUS * 0.9, name)
+
+
+def _grid(canvas: Canvas, x: float, y: float, name: str) -> None:
+    """A millimetre grid of +-10 mm centred on (x, y), numbered every 5 mm outside its top and left edges."""
+    half = RULER_HALF
+    for step in range(-10, 11):
+        canvas.setLineWidth(0.9 if step == 0 else 0.45 if step % 5 == 0 else 0.15)
+        canvas.setStrokeColor(INK_COLOR if step % 5 == 0 else GRID_COLOR)
+        canvas.line(x + mm(step), y - half, x + mm(step), y + half)
+        canvas.line(x - half, y + mm(step), x + half, y + mm(step))
+    canvas.setFont(BODY, 7)
+    for step in range(-10, 11, 5):
+        label = f"{step:+d}".replace("-", "\u2212") if step else "0"
+        canvas.drawCentredString(x + mm(step), y + half + mm(2), label)   # X along the top
+        canvas.drawRightString(x - half - mm(1), y + mm(step) - 2.5, label)  # Y along the left
+    canvas.setFont(BODY_BOLD, 9)
+    canvas.drawString(x + half + mm(1.5), y - 3, name)
+    canvas.setFont(BODY, 7)
+    canvas.drawString(x - half, y - half - mm(3.5), "X right +, Y up +, in mm")
+
+
+def draw_check(canvas: Canvas, title: str, paper: str, layout: str, duplex: str,
+               back_offset: tuple[float, float]) -> None:
+    """Draw the two print-check pages (front and its back) and end both pages."""
+    pw, ph = sorted(PAPERS[paper].size)  # portrait
+    # --back-offset is in mm; the card backs are shifted by it only in the duplex long/short layouts
+    shifted = layout == "duplex" and duplex != "none"
+    offset = (mm(back_offset[0]), mm(back_offset[1])) if shifted else (0.0, 0.0)
+    targets = calibration_targets(paper, duplex, offset)
+    canvas.setPageSize((pw, ph))
+    _front(canvas, title, paper, layout, duplex, back_offset, targets, pw, ph)
+    canvas.showPage()
+    canvas.setPageSize((pw, ph))
+    _back(canvas, title, paper, targets, pw, ph)
+    canvas.showPage()
+
+
+def _front(canvas: Canvas, title: str, paper: str, layout: str, duplex: str, back_offset: tuple[float, float],
+           targets: list[Target], pw: float, ph: float) -> None:
+    canvas.saveState()
+    canvas.setStrokeColor(INK_COLOR)
+    canvas.setFillColor(INK_COLOR)
+    canvas.setLineWidth(0.6)
+    for target in targets:
+        _crosshair(canvas, *target.front, target.name)
+    width = pw - 2 * TEXT_MARGIN
+    top = ph - TEXT_MARGIN - mm(12)
+    canvas.setFont(TITLE, 18)
+    canvas.drawCentredString(pw / 2, top, f"{title}: print check")
+    y = _paragraphs(canvas, [
+        ("Print at 100% / Actual size, not Fit to page", _style(15, BODY_BOLD, align=1)),
+        (f"Page 1 of the card sheets ({PAPERS[paper].name}). Page 2 is its back; the cards start on page 3.",
+         _style(9.5, align=1)),
+    ], TEXT_MARGIN, top - mm(5), width)
+    # the two squares side by side, centred, with their labels below
+    gap = mm(20)
+    left = (pw - INCH - mm(25) - gap) / 2
+    bottom = y - mm(3) - INCH
+    canvas.setLineWidth(0.8)
+    canvas.rect(left, bottom, INCH, INCH, stroke=1, fill=0)
+    canvas.rect(left + INCH + gap, bottom + INCH - mm(25), mm(25), mm(25), stroke=1, fill=0)
+    canvas.setFont(BODY_BOLD, 10)
+    canvas.drawCentredString(left + INCH / 2, bottom - mm(5), "1 in square")
+    canvas.drawCentredString(left + INCH + gap + mm(25) / 2, bottom - mm(5), "25 mm square")
+    items = [("Measure both squares: each side must be exactly 1 inch (25.4 mm) and 25 mm. If they are smaller, "
+              "your printer scaled the page: turn off <i>Fit to page</i> / <i>Shrink oversized pages</i>, choose "
+              "<i>Actual size</i> or <i>100%</i> and print again.", _style(10))]
+    items += [("Double-sided printing", _style(12, BODY_BOLD))]
+    items += [(text, _style(10)) for text in duplex_text(layout, duplex, back_offset)]
+    _paragraphs(canvas, items, TEXT_MARGIN, bottom - mm(10), width)
+    canvas.restoreState()
+
+
+def _back(canvas: Canvas, title: str, paper: str, targets: list[Target], pw: float, ph: float) -> None:
+    canvas.saveState()
+    canvas.setStrokeColor(INK_COLOR)
+    canvas.setFillColor(INK_COLOR)
+    canvas.setLineWidth(0.5)
+    for target in targets:
+        _grid(canvas, *target.back, target.name)
+    width = pw - 2 * TEXT_MARGIN - 2 * RULER_HALF
+    _paragraphs(canvas, [
+        (f"{title}: print check, back (page 2, {PAPERS[paper].name})", _style(13, BODY_BOLD, align=1)),
+        ("Hold the sheet up to a light. The centre of each front target should sit on the 0 of the grid "
+         "with its letter. Read how far it is off: X to the right, Y up (left and down are negative), in "
+         "millimetres, and add them to --back-offset (see page 1).", _style(10, align=1)),
+    ], TEXT_MARGIN + RULER_HALF, ph / 2 + mm(20), width)
+    canvas.restoreState()
+

@@ -1,0 +1,398 @@
+"""Drawing one card face or back from its layout; each face becomes a PDF Form XObject drawn once per canvas.
+
+Public API (used by the card sheets, rule booklets and PNG exports):
+- `draw_front(canvas, game, card, x, y, bleed=True)` / `draw_back(canvas, game, deck, x, y, bleed=True)`:
+  (x, y) is the lower-left corner of the bleed box; with bleed=False the card is clipped to its trim box and
+  (x, y) is the trim's lower-left corner.
+- `render_card_pdf(game, card_or_deck, path, side='front'|'back', bleed_pt=None)`: a one-page PDF of trim + bleed
+  with TrimBox and BleedBox set.
+"""
+
+from __future__ import annotations
+
+import html
+import weakref
+from dataclasses import replace
+from pathlib import Path
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.cards import icons
+from generator.cards import image as cardimage
+from generator.cards import text as cardtext
+from generator.cards.layout import Box, Layout, LayoutLoader
+from generator.cards.text import TemplateProblem, Templates, TextOverflow, TextStyle, card_helpers, fit_text
+from generator.core.errors import InputError, Problem, Problems
+from generator.core.fonts import BODY, register_fonts
+from generator.core.units import to_pt
+from generator.data.load import Card, Deck, Game
+from generator.data.templating import GameHelpers, game_view
+
+DEFAULTS = {"font": "body", "size": "9pt", "min_size": "7pt", "leading": 1.15, "align": "left",
+            "valign": "top", "color": "#222222"}
+EDGE_TOL = 0.01
+
+
+class CardRenderer:
+    """Everything needed to draw a game's cards: layouts (resolved once), templates (compiled once), helpers."""
+
+    def __init__(self, game: Game):
+        register_fonts()
+        self.game = game
+        self.bleed = game.bleed_pt
+        self.safe = game.safe_pt
+        self.icons = icons.IconSource(game.project.icon_dirs(game.id))
+        self.view = game_view(game)
+        self.templates = Templates(GameHelpers(game, self.view).functions() | card_helpers(self.icons.inline_markup))
+        self.loader = LayoutLoader(game.project.layout_dirs(game.id), game.show)
+        self._layouts: dict[tuple[str, str], Layout] = {}
+        self._forms: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._resolved: dict[str, list] = {}
+        self._fitted: dict[tuple, float] = {}  # (markup, style, w, h) -> font size that fits
+        self.warnings: list[str] = []  # located, for the build's output and the manifest (low-resolution images)
+
+    # -- layouts -------------------------------------------------------------------------------------------------
+    def size(self, deck: Deck) -> tuple[float, float]:
+        """Trim width and height of the deck's cards in points."""
+        return deck.size_pt
+
+    def _layout(self, name: str, deck: Deck, wanted_by: Problem) -> Layout:
+        key = (name, deck.id)
+        if key not in self._layouts:
+            w, h = self.size(deck)
+            self._layouts[key] = self.loader.resolve(name, w, h, self.bleed, self.safe, wanted_by)
+        return self._layouts[key]
+
+    def front_layout(self, card: Card) -> Layout:
+        """The card's own `layout:`, else the deck's, else the layout named like the deck."""
+        deck = self.game.decks[card.deck]
+        name = card.layout or deck.layout or deck.id
+        if "layout" in card.key_lines:
+            where = Problem(card.file, card.line_of("layout"), "")
+        else:
+            where = Problem(deck.file, deck.key_lines.get("layout", deck.line), "")
+        return self._layout(name, deck, where)
+
+    def back_layout(self, deck: Deck) -> Layout:
+        """The deck's `back:` layout, else `<deck id>-back`."""
+        where = Problem(deck.file, deck.key_lines.get("back", deck.line), "")
+        return self._layout(deck.back or f"{deck.id}-back", deck, where)
+
+    def context(self, deck: Deck, card: Card | None) -> dict:
+        """The template variables of one face (card is None for a back)."""
+        data = self.view["decks"][deck.id]
+        return {"card": data["cards"][card.index - 1] if card is not None else None, "deck": data, "game": self.view}
+
+    # -- checking ------------------------------------------------------------------------------------------------
+    def check(self) -> None:
+        """Resolve every layout and render every box of every card once; raise all problems together."""
+        problems = Problems()
+        warnings: dict[str, None] = {}  # ordered and without repeats
+        for deck in self.game.decks.values():
+            for face in [("back", deck, None)] + [("front", deck, card) for card in deck.cards]:
+                try:
+                    layout = self.back_layout(deck) if face[0] == "back" else self.front_layout(face[2])
+                except InputError as exc:
+                    problems.extend(exc.problems)
+                    continue
+                context = self.context(deck, face[2])
+                resolved = []
+                for box in layout.boxes:
+                    try:
+                        data = self._resolve_box(box, context)
+                    except InputError as exc:
+                        problems.extend(exc.problems)
+                        continue
+                    resolved.append((box, data))
+                    if data and "image" in data:
+                        warning = self._image_warning(box, data, deck, context)
+                        if warning:
+                            warnings[warning] = None
+                # kept so drawing (for every paper) does not render the templates again
+                self._resolved[self.form_name(deck, face[2])] = resolved
+        self.warnings = list(warnings)
+        problems.raise_if_any()
+
+    def _image_warning(self, box: Box, data: dict, deck: Deck, context: dict) -> str | None:
+        """A located warning when the box's raster image prints below 300 dpi."""
+        _x, _y, w, h = self._placed_rect(box, *self.size(deck))
+        message = cardimage.low_dpi_message(data["image"], data["image_name"], w, h, data["fit"])
+        return message and f"{box.file}:{box.line}: {self._where(box, context)}: box '{box.name}': {message}"
+
+    def _where(self, box: Box, context: dict) -> str:
+        card = context.get("card")
+        if card is not None:
+            return f"card {card['code']} ({card['id']})"
+        return f"the back of deck '{context['deck']['id']}'"
+
+    def _fail(self, box: Box, context: dict, message: str) -> InputError:
+        return InputError(Problem(box.file, box.line, f"{self._where(box, context)}: box '{box.name}': {message}"))
+
+    def _value(self, box: Box, key: str, context: dict, default=None) -> str | None:
+        source = box.get(key)
+        if source is None:
+            return default
+        if not isinstance(source, str):
+            return source
+        try:
+            return self.templates.render_plain(source, context)
+        except TemplateProblem as exc:
+            raise self._fail(box, context, f"{key}: {exc}") from None
+
+    def _color(self, box: Box, key: str, context: dict, default: str | None = None) -> str | None:
+        value = self._value(box, key, context, default)
+        if value in (None, "", "none"):
+            return None
+        try:
+            HexColor(value)
+        except (ValueError, TypeError):
+            raise self._fail(box, context, f"{key} '{value}' is not a colour; expected #rrggbb") from None
+        if not str(value).startswith("#") or len(value) != 7:
+            raise self._fail(box, context, f"{key} '{value}' is not a colour; expected #rrggbb")
+        return value
+
+    def _resolve_box(self, box: Box, context: dict) -> dict | None:
+        """The data a box needs to be drawn (rendered texts, colours, paths), or None when `when` is false."""
+        if box.get("when") is not None:
+            flag = self._value(box, "when", context)
+            if flag.strip().lower() in ("", "false", "0", "none", "no"):
+                return None
+        out: dict = {}
+        if box.kind == "text":
+            try:
+                rendered = self.templates.render(box.spec["text"], context)
+            except TemplateProblem as exc:
+                raise self._fail(box, context, str(exc)) from None
+            out["markup"] = cardtext.rich_markup(rendered, self.icons.inline_markup)
+            out["color"] = self._color(box, "color", context, DEFAULTS["color"])
+        elif box.kind == "icon":
+            name = self._value(box, "icon", context)
+            if not name:
+                return None
+            if not self.icons.exists(name):
+                raise self._fail(box, context, f"icon '{name}' does not exist; known: {self.icons.known_text(name)}")
+            out["icon"] = name
+        elif box.kind == "image":
+            value = self._value(box, "image", context)
+            try:
+                out["image"] = cardimage.locate(self.game.dir, value, self.game.show(self.game.dir))
+            except cardimage.ImageProblem as exc:
+                raise self._fail(box, context, str(exc)) from None
+            out["image_name"], out["fit"] = value, box.get("fit", "contain")
+        out["fill"] = self._color(box, "fill", context)
+        out["stroke"] = self._color(box, "stroke", context)
+        return out
+
+    # -- drawing -------------------------------------------------------------------------------------------------
+    def draw_layout(self, canvas: Canvas, layout: Layout, deck: Deck, card: Card | None) -> None:
+        """Draw a face with the lower-left corner of its bleed box at the current origin."""
+        tw, th = self.size(deck)
+        context = self.context(deck, card)
+        resolved = self._resolved.get(self.form_name(deck, card))
+        if resolved is None:
+            resolved = [(box, self._resolve_box(box, context)) for box in layout.boxes]
+        for box, data in resolved:
+            if data is not None:
+                self._draw_box(canvas, box, data, tw, th, context)
+
+    def _box_rect(self, box: Box, tw: float, th: float, into_bleed: bool) -> tuple[float, float, float, float]:
+        b = self.bleed
+        x0, y0, x1, y1 = box.x, box.y, box.x + box.w, box.y + box.h  # top-left origin, y down
+        if into_bleed:
+            x0 = -b if x0 <= EDGE_TOL else x0
+            y0 = -b if y0 <= EDGE_TOL else y0
+            x1 = tw + b if x1 >= tw - EDGE_TOL else x1
+            y1 = th + b if y1 >= th - EDGE_TOL else y1
+        return b + x0, b + th - y1, x1 - x0, y1 - y0  # PDF: lower-left x, y, width, height
+
+    def _placed_rect(self, box: Box, tw: float, th: float) -> tuple[float, float, float, float]:
+        """The box on the face form (PDF coordinates), run into the bleed where the box asks for it."""
+        default_bleed = box.kind in ("shape", "image") or box.get("shape") == "band"
+        return self._box_rect(box, tw, th, bool(box.get("bleed", default_bleed)))
+
+    def _draw_box(self, canvas: Canvas, box: Box, data: dict, tw: float, th: float, context: dict) -> None:
+        x, y, w, h = self._placed_rect(box, tw, th)
+        if box.kind == "shape":
+            self._draw_shape(canvas, box, data, x, y, w, h)
+        elif box.kind == "text":
+            if data.get("fill") or data.get("stroke"):
+                self._draw_shape(canvas, box, data, x, y, w, h)
+            self._draw_text(canvas, box, data, x, y, w, h, context)
+        elif box.kind == "icon":
+            side = min(w, h)
+            self.icons.draw(canvas, data["icon"], x + (w - side) / 2, y + (h - side) / 2, side, side)
+        elif box.kind == "image":
+            cardimage.draw_image(canvas, data["image"], x, y, w, h, data["fit"])
+
+    def _draw_shape(self, canvas: Canvas, box: Box, data: dict, x, y, w, h) -> None:
+        fill, stroke = data.get("fill"), data.get("stroke")
+        if not fill and not stroke:
+            return
+        canvas.saveState()
+        if fill:
+            canvas.setFillColor(HexColor(fill))
+        if stroke:
+            canvas.setStrokeColor(HexColor(stroke))
+            canvas.setLineWidth(to_pt(box.get("stroke_width", "0.75pt")))
+        shape = box.get("shape", "rect")
+        args = {"stroke": 1 if stroke else 0, "fill": 1 if fill else 0}
+        if shape == "rounded":
+            canvas.roundRect(x, y, w, h, to_pt(box.get("radius", "2mm")), **args)
+        elif shape == "circle":
+            r = min(w, h) / 2
+            canvas.circle(x + w / 2, y + h / 2, r, **args)
+        elif shape == "ellipse":
+            canvas.ellipse(x, y, x + w, y + h, **args)
+        else:
+            canvas.rect(x, y, w, h, **args)
+        canvas.restoreState()
+
+    def _draw_text(self, canvas: Canvas, box: Box, data: dict, x, y, w, h, context: dict) -> None:
+        style = TextStyle(
+            face=cardtext.FACES[box.get("font", DEFAULTS["font"])],
+            size=to_pt(box.get("size", DEFAULTS["size"])),
+            min_size=to_pt(box.get("min_size", DEFAULTS["min_size"])),
+            leading=float(box.get("leading", DEFAULTS["leading"])),
+            align=box.get("align", DEFAULTS["align"]),
+            valign=box.get("valign", DEFAULTS["valign"]),
+            color=data["color"],
+        )
+        if not data["markup"]:
+            return
+        if self._draw_single_line(canvas, data["markup"], style, x, y, w, h):
+            return
+        key = (data["markup"], style, round(w, 3), round(h, 3))
+        known = self._fitted.get(key)
+        if known is not None:  # the second paper: no search, straight to the size that fits
+            style = replace(style, size=known, min_size=known)
+        try:
+            para, size, needed = fit_text(data["markup"], style, w, h, icons.sized_icons)
+            self._fitted[key] = size
+        except TextOverflow as exc:
+            raise self._fail(box, context, f"text does not fit even at {style.min_size:g} pt ({exc}); expected "
+                             "shorter text, a larger box or a smaller min_size (not below 7 pt)") from None
+        except ValueError as exc:  # broken markup from a template, e.g. an unclosed <b>
+            raise self._fail(box, context, f"text markup is not valid: {exc}") from None
+        offset = {"top": h - needed, "middle": (h - needed) / 2, "bottom": 0.0}[style.valign]
+        para.drawOn(canvas, x, y + offset)
+
+    def _draw_single_line(self, canvas: Canvas, markup: str, style: TextStyle, x, y, w, h) -> bool:
+        """Plain one-line text that fits at full size, drawn without a Paragraph (same placement, much faster)."""
+        if "<" in markup or "\n" in markup:
+            return False
+        text = html.unescape(markup)
+        leading = style.size * style.leading
+        if leading > h + 0.01 or stringWidth(text, style.face, style.size) > w:
+            return False
+        offset = {"top": h - leading, "middle": (h - leading) / 2, "bottom": 0.0}[style.valign]
+        baseline = y + offset + leading - style.size  # where Paragraph puts a one-line baseline
+        canvas.setFillColor(HexColor(style.color))
+        canvas.setFont(style.face, style.size)
+        if style.align == "center":
+            canvas.drawCentredString(x + w / 2, baseline, text)
+        elif style.align == "right":
+            canvas.drawRightString(x + w, baseline, text)
+        else:
+            canvas.drawString(x, baseline, text)
+        return True
+
+    # -- forms ---------------------------------------------------------------------------------------------------
+    def form_name(self, deck: Deck, card: Card | None) -> str:
+        """A name unique within a PDF for this face (game and deck codes keep games apart)."""
+        suffix = f"F{card.index:03d}" if card is not None else "B"
+        return f"card_{self.game.config.code}_{deck.code}_{suffix}"
+
+    def ensure_form(self, canvas: Canvas, deck: Deck, card: Card | None) -> str:
+        """Define the face as a Form XObject on this canvas once; returns its name."""
+        name = self.form_name(deck, card)
+        done = self._forms.setdefault(canvas, set())
+        if name in done:
+            return name
+        tw, th = self.size(deck)
+        layout = self.front_layout(card) if card is not None else self.back_layout(deck)
+        icons.enable_inline_icons(canvas)
+        canvas.beginForm(name, 0, 0, tw + 2 * self.bleed, th + 2 * self.bleed)
+        canvas.setFont(BODY, 9)
+        self.draw_layout(canvas, layout, deck, card)
+        canvas.endForm()
+        done.add(name)
+        return name
+
+    def place(self, canvas: Canvas, deck: Deck, card: Card | None, x: float, y: float, bleed: bool = True,
+              clip: tuple[float, float, float, float] | None = None) -> None:
+        """Draw the face with its bleed box's lower-left at (x, y), optionally clipped to a page rectangle."""
+        name = self.ensure_form(canvas, deck, card)
+        canvas.saveState()
+        if not bleed:
+            tw, th = self.size(deck)
+            clip = (x, y, tw, th)
+            x, y = x - self.bleed, y - self.bleed
+        if clip is not None:
+            path = canvas.beginPath()
+            path.rect(*clip)
+            canvas.clipPath(path, stroke=0, fill=0)
+        canvas.translate(x, y)
+        canvas.doForm(name)
+        canvas.restoreState()
+
+
+    @staticmethod
+    def placement(x: float, y: float, clip: tuple[float, float, float, float]) -> str:
+        """The PDF operators that `place` writes before a face (save, clip, move), formatted once per slot."""
+        return f"q\n{fp_str(*clip)} re W n\n1 0 0 1 {fp_str(x, y)} cm"
+
+    def place_prepared(self, canvas: Canvas, deck: Deck, card: Card | None, prefix: str) -> None:
+        """`place` with operators from `placement`: the card sheets place thousands of faces in the same slots,
+        so the numbers are formatted once per slot instead of once per copy (same PDF operators as `place`)."""
+        name = self.ensure_form(canvas, deck, card)
+        canvas._code.append(f"{prefix}\n/{canvas._doc.getXObjectName(name)} Do\nQ")  # noqa: SLF001
+        canvas._formsinuse.append(name)  # noqa: SLF001 - what doForm records so the page lists the form
+
+
+_RENDERERS: dict[int, tuple[weakref.ref, CardRenderer]] = {}
+
+
+def renderer_for(game: Game) -> CardRenderer:
+    """The (cached) renderer of a loaded game."""
+    entry = _RENDERERS.get(id(game))
+    if entry is not None and entry[0]() is game:
+        return entry[1]
+    for key in [k for k, (ref, _) in _RENDERERS.items() if ref() is None]:
+        del _RENDERERS[key]
+    renderer = CardRenderer(game)
+    _RENDERERS[id(game)] = (weakref.ref(game), renderer)
+    return renderer
+
+
+def draw_front(canvas: Canvas, game: Game, card: Card, x: float, y: float, bleed: bool = True) -> None:
+    """Draw a card's front with the lower-left of its bleed box at (x, y) (trim box when bleed=False)."""
+    renderer_for(game).place(canvas, game.decks[card.deck], card, x, y, bleed)
+
+
+def draw_back(canvas: Canvas, game: Game, deck: Deck, x: float, y: float, bleed: bool = True) -> None:
+    """Draw a deck's back with the lower-left of its bleed box at (x, y) (trim box when bleed=False)."""
+    renderer_for(game).place(canvas, deck, None, x, y, bleed)
+
+
+def render_card_pdf(game: Game, card_or_deck: Card | Deck, path: Path, side: str = "front",
+                    bleed_pt: float | None = None) -> Path:
+    """Write a one-page PDF of one card face: trim plus bleed, with TrimBox and BleedBox set."""
+    renderer = renderer_for(game)
+    deck = card_or_deck if isinstance(card_or_deck, Deck) else game.decks[card_or_deck.deck]
+    card = card_or_deck if isinstance(card_or_deck, Card) else None
+    if side == "front" and card is None:
+        raise ValueError("the front needs a card, not a deck")
+    tw, th = renderer.size(deck)
+    b = renderer.bleed if bleed_pt is None else min(bleed_pt, renderer.bleed)
+    page = (tw + 2 * b, th + 2 * b)
+    canvas = Canvas(str(path), pagesize=page, invariant=1, initialFontName=BODY, pageCompression=1,
+                    trimBox=(b, b, b + tw, b + th), bleedBox=(0, 0, page[0], page[1]))
+    canvas.setTitle(f"{game.title} - {card.code if card else deck.name + ' back'}")
+    renderer.place(canvas, deck, card if side == "front" else None, b - renderer.bleed, b - renderer.bleed,
+                   clip=(0, 0, page[0], page[1]))
+    canvas.showPage()
+    canvas.save()
+    return Path(path)

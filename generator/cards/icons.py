@@ -1,0 +1,287 @@
+"""Vector icons: SVG files drawn once per canvas as PDF Form XObjects, by name from a list of folders.
+
+An icon is named by its file name without `.svg` (lower-case words joined by hyphens). The folders a game
+searches come from `Project.icon_dirs` (its own icons/, the project's templates/icons/, then the library
+shipped with the tool); functions here search `dirs` in order and default to the built-in library alone.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+import html
+import re
+import tempfile
+import weakref
+from collections.abc import Sequence
+from pathlib import Path
+
+from reportlab.graphics import renderPDF
+from reportlab.graphics.shapes import Drawing
+from reportlab.platypus.paragraph import imgVRange
+from svglib.svglib import svg2rlg
+
+from generator.core.errors import InputError, Problem, did_you_mean, known_list
+from generator.core.write import atomic_write
+from generator.data.project import BUILTIN_ICONS
+
+NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+# Paragraph markup from inline_icon_image() calls back into the canvas under this name; when a
+# canvas lacks it ReportLab's error names it, which tells the caller what to do.
+INLINE_CALLBACK = "generator.cards.icons.enable_inline_icons"
+
+# A fully transparent 1x1 PNG: ReportLab's <img> only takes raster images, so this reserves the
+# icon's box in the line while the vector icon itself is drawn by the <onDraw> callback.
+# (<img> wants a file: ReportLab refuses data: URIs unless rl_config trusts the scheme globally.)
+_SPACER_PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP4//8/AwAI/AL+eMSysAAAAABJRU5ErkJggg=="
+)
+
+# canvas -> names of the icon forms already in its PDF; weak so finished canvases are forgotten.
+_FORMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+Dirs = Sequence[str | Path]
+
+
+def _search_dirs(dirs: Dirs | None) -> list[Path]:
+    return [Path(d) for d in dirs] if dirs else [BUILTIN_ICONS]
+
+
+def icon_names(dirs: Dirs | None = None) -> list[str]:
+    """Sorted names of every icon in the folders (default: the built-in library)."""
+    names: set[str] = set()
+    for folder in _search_dirs(dirs):
+        if folder.is_dir():
+            names.update(p.stem for p in folder.glob("*.svg") if p.is_file())
+    return sorted(names)
+
+
+def icon_problem(name: str, dirs: Dirs | None = None, *, file: str | Path = "", line: int | None = None) -> Problem | None:
+    """The problem with an icon reference (unknown name), located at `file:line`, or None if it exists."""
+    if _find(name, dirs) is not None:
+        return None
+    known = icon_names(dirs)
+    if not NAME_RE.match(str(name)):
+        why = f"icon name '{name}' is not valid (lower-case words joined by '-', e.g. 'black-olives')"
+    else:
+        why = f"unknown icon '{name}'"
+    where = ", ".join(str(d) for d in _search_dirs(dirs))
+    return Problem(
+        str(file),
+        int(line or 0),
+        f"{why}{did_you_mean(name, known)}; known: {known_list(known)} (icons are <name>.svg in {where})",
+    )
+
+
+def _find(name: str, dirs: Dirs | None) -> Path | None:
+    if not isinstance(name, str) or not NAME_RE.match(name):  # also keeps '../x' out of the folders
+        return None
+    for folder in _search_dirs(dirs):
+        candidate = folder / f"{name}.svg"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def icon_path(name: str, dirs: Dirs | None = None, *, file: str | Path = "", line: int | None = None) -> Path:
+    """Path of icon `name` (first folder that has it); InputError naming close names if unknown."""
+    found = _find(name, dirs)
+    if found is None:
+        raise InputError(icon_problem(name, dirs, file=file, line=line))
+    return found
+
+
+@functools.lru_cache(maxsize=512)
+def _parse(path: str, mtime_ns: int, size: int) -> tuple[Drawing, str]:
+    # mtime and size are part of the key so an edited file (pnp watch) is parsed again.
+    data = Path(path).read_bytes()
+    drawing = svg2rlg(path)
+    # svglib recovers from broken XML with an empty drawing, so "nothing to draw" means unreadable.
+    if drawing is None or drawing.getBounds() is None or not drawing.width or not drawing.height:
+        raise InputError(Problem(path, 0, "not a readable SVG icon (svglib found no shapes or no size in it)"))
+    return drawing, hashlib.sha1(data).hexdigest()[:12]
+
+
+def _load(path: str | Path) -> tuple[Drawing, str]:
+    p = Path(path)
+    try:
+        st = p.stat()
+    except OSError as exc:
+        raise InputError(Problem(str(p), 0, f"icon file cannot be read: {exc.strerror}")) from None
+    return _parse(str(p.resolve()), st.st_mtime_ns, st.st_size)
+
+
+def load_icon(path: str | Path) -> Drawing:
+    """The icon SVG as a ReportLab Drawing, parsed once per (path, mtime); shared, so do not modify it."""
+    return _load(path)[0]
+
+
+def _spacer_src() -> str:
+    """Path of the transparent spacer PNG in the temp folder, (re)written when missing or changed."""
+    path = Path(tempfile.gettempdir()) / f"pnp-icon-spacer-{hashlib.sha1(_SPACER_PNG).hexdigest()[:10]}.png"
+    # Checked on every call (a few bytes): a long `pnp watch` may outlive a temp-folder clean-up.
+    if not path.is_file() or path.read_bytes() != _SPACER_PNG:
+        atomic_write(path, _SPACER_PNG)
+    return str(path)
+
+
+def _resolve(name_or_path: str | Path, dirs: Dirs | None) -> Path:
+    if isinstance(name_or_path, Path) or str(name_or_path).endswith(".svg"):
+        return Path(name_or_path)
+    return icon_path(str(name_or_path), dirs)
+
+
+class _ShapeRenderer(renderPDF._PDFRenderer):
+    """renderPDF without font changes: icons hold no text, and its default font is base-14 Helvetica."""
+
+    def applyStateChanges(self, delta, newState):
+        delta = {k: v for k, v in delta.items() if k not in ("fontName", "fontSize")}
+        super().applyStateChanges(delta, newState)
+
+
+def _form_name(canvas, path: Path) -> tuple[str, Drawing]:
+    """Name of the canvas's Form XObject for this SVG, creating the form on first use."""
+    drawing, digest = _load(path)
+    # Named by content, not by path: the same input gives the same PDF on any machine, and an
+    # edited file (new content) gets a new form instead of clashing with the old one.
+    name = f"icon-{re.sub(r'[^A-Za-z0-9-]', '-', path.stem)}-{digest}"
+    built = _FORMS.setdefault(canvas, set())
+    if name not in built:
+        # beginForm/endForm nest safely, so this also works while a card face form is open.
+        canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
+        _ShapeRenderer().draw(drawing, canvas, 0, 0, showBoundary=False)
+        canvas.endForm()
+        built.add(name)
+    return name, drawing
+
+
+def draw_icon(
+    canvas,
+    name_or_path: str | Path,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    *,
+    dirs: Dirs | None = None,
+    fit: str = "contain",
+) -> None:
+    """Draw an icon (name or .svg path) centred in the box (x, y, w, h), aspect preserved: all of it inside
+    the box (`fit='contain'`) or filling the box, cropped to it (`fit='cover'`).
+
+    The SVG becomes one Form XObject per canvas on first use; every placement is a `Do` of that form.
+    """
+    path = _resolve(name_or_path, dirs)
+    form, drawing = _form_name(canvas, path)
+    scale = (max if fit == "cover" else min)(w / drawing.width, h / drawing.height)
+    canvas.saveState()
+    if fit == "cover":
+        clip = canvas.beginPath()
+        clip.rect(x, y, w, h)
+        canvas.clipPath(clip, stroke=0, fill=0)
+    canvas.translate(x + (w - drawing.width * scale) / 2, y + (h - drawing.height * scale) / 2)
+    canvas.scale(scale, scale)
+    canvas.doForm(form)
+    canvas.restoreState()
+
+
+def _draw_inline(canvas, kind: str, label: str | None) -> None:
+    """<onDraw> callback: draw the icon over the spacer image that ReportLab just placed."""
+    w, h, valign, path = (label or "").split("|", 3)
+    w, h = float(w), float(h)
+    info = getattr(canvas, "_curr_tx_info", None)  # set by ReportLab around onDraw callbacks
+    if info is None:
+        raise RuntimeError("this ReportLab does not tell onDraw callbacks the text position; inline icons need it")
+    tx = info["tx"]
+    font_size = tx._fontsize or info["xs"].style.fontSize
+    # After the <img> ReportLab moved the text cursor to the image's right edge (including
+    # justification space), so the icon box is [cursor - w, cursor].
+    x = tx._x0 - w
+    y = info["cur_y"] + imgVRange(h, valign, font_size)[0]
+    draw_icon(canvas, Path(path), x, y, w, h)
+
+
+def enable_inline_icons(canvas) -> None:
+    """Let Paragraphs drawn on this canvas show inline_icon_image() markup (idempotent)."""
+    canvas.setNamedCB(INLINE_CALLBACK, _draw_inline)
+
+
+def inline_icon_image(
+    name: str,
+    size: float = 10.0,
+    *,
+    valign: str = "middle",
+    dirs: Dirs | None = None,
+) -> str:
+    """Paragraph markup showing icon `name` inline in running text, `size` points square, as vector art.
+
+    ReportLab's `<img>` takes only raster images and a Drawing/Flowable cannot sit inside a Paragraph
+    line, so the markup is two tags kept together as one word:
+    - an `<img>` of a transparent 1x1 PNG that makes the line layout reserve the icon's box (the PNG
+      is written once to the temp folder: ReportLab refuses data: URIs unless trusted globally);
+    - an `<onDraw>` whose callback draws the SVG into that box as the canvas's shared Form XObject
+      (see draw_icon), so the icon stays vector at any zoom and is stored once per PDF.
+    Call `enable_inline_icons(canvas)` on every canvas that draws such Paragraphs (with doc templates:
+    in onFirstPage/onLaterPages or beforeDrawPage); otherwise ReportLab stops with "Missing onDraw
+    callback attribute 'generator.cards.icons.enable_inline_icons'". An unknown name raises InputError now,
+    not at draw time. Set such text ragged-right: with TA_JUSTIFY, ReportLab 5.1 lets a line holding
+    any `<img>` (raster too) run past the right margin.
+    """
+    path = icon_path(name, dirs).resolve()
+    if valign not in {"baseline", "middle", "top", "text-top", "bottom", "text-bottom", "super", "sub"}:
+        raise ValueError(f"unsupported valign {valign!r}")
+    size_txt = f"{float(size):g}"
+    label = html.escape(f"{size_txt}|{size_txt}|{valign}|{path}", quote=True)
+    # No whitespace between the tags: they stay one "word", so a line break never separates them.
+    return (
+        f'<img src="{html.escape(_spacer_src(), quote=True)}" width="{size_txt}" height="{size_txt}" '
+        f'valign="{valign}"/>'
+        f'<onDraw name="{INLINE_CALLBACK}" label="{label}"/>'
+    )
+
+
+ICON_SIZE_TOKEN = "987.654"  # stands for the inline icon size until the paragraph's font size is known
+INLINE_ICON_SCALE = 1.3      # inline icons are this many times the font size
+
+
+class IconSource:
+    """The icons a game can use (the folders of `Project.icon_dirs`), with paths and markup looked up once."""
+
+    def __init__(self, dirs: Dirs):
+        self.dirs = tuple(dirs)
+        self.names = set(icon_names(self.dirs))
+        self._paths: dict[str, Path] = {}            # name -> SVG file, looked up once
+        self._inline: dict[tuple[str, float], str] = {}  # (name, size) -> markup, built once
+
+    def exists(self, name: str) -> bool:
+        """True when an icon of this name can be drawn."""
+        return name in self.names
+
+    def known_text(self, name: str) -> str:
+        """A short list of icon names for an error message."""
+        return known_list(self.names) + did_you_mean(name, self.names)
+
+    def draw(self, canvas, name: str, x: float, y: float, w: float, h: float) -> None:
+        """Draw icon `name` centred in the box (x, y, w, h)."""
+        path = self._paths.get(name)
+        if path is None:
+            path = self._paths[name] = icon_path(name, self.dirs)
+        draw_icon(canvas, path, x, y, w, h)
+
+    def inline_markup(self, name: str, size: float | None = None) -> str | None:
+        """Paragraph markup of icon `name` in running text (sized to the text unless `size`), None if unknown."""
+        if name not in self.names:
+            return None
+        key = (name, size or float(ICON_SIZE_TOKEN))
+        markup = self._inline.get(key)
+        if markup is None:
+            markup = self._inline[key] = inline_icon_image(name, key[1], dirs=self.dirs)
+        return markup
+
+
+def sized_icons(markup: str, font_size: float) -> str:
+    """Give inline icons of a paragraph their size for this font size."""
+    return markup.replace(ICON_SIZE_TOKEN, f"{font_size * INLINE_ICON_SCALE:g}")

@@ -1,0 +1,201 @@
+"""Card text: sandboxed Jinja templates (compiled once), rich-text shorthand, inline icons and shrink-to-fit."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from jinja2 import TemplateError, TemplateSyntaxError
+from markupsafe import Markup, escape
+from reportlab.lib.colors import HexColor
+from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import Paragraph
+
+from generator.core.colours import contrast
+from generator.core.fonts import BODY, TITLE, register_fonts
+from generator.data.templating import environment
+
+ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
+FACES = {"title": TITLE, "body": BODY}
+SHRINK_STEP = 0.25  # points per shrink step: fine enough that text never looks needlessly small
+
+_BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", re.S)
+_ITALIC = re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])", re.S)
+_ICON = re.compile(r":([a-z0-9][a-z0-9_-]*):")
+_TAG = re.compile(r"(<[^>]*>)")
+# A hyphen before a number that starts a word is a minus sign ("-2", "(-5)"), but not inside a code ("OUP-TOP-01");
+# a hyphen between two bare numbers is a range ("1-2"). Both fonts have U+2212 and U+2013.
+_MINUS = re.compile(r"(?<![\w.\-])-(?=\d)")
+_RANGE = re.compile(r"(?<![\w\-])(\d+)-(\d+)(?![\w\-])")
+
+
+class TextOverflow(Exception):
+    """Text that does not fit its box even at the minimum font size."""
+
+    def __init__(self, size: float, needed: float, available: float):
+        self.size, self.needed, self.available = size, needed, available
+        super().__init__(f"needs {needed:.1f} pt of height at {size:g} pt, the box has {available:.1f} pt")
+
+
+class TemplateProblem(Exception):
+    """A template that does not compile or render; the message says why."""
+
+
+def is_template(source: str) -> bool:
+    """True when the string contains Jinja syntax (otherwise it is used as it is)."""
+    return "{{" in source or "{%" in source or "{#" in source
+
+
+class Templates:
+    """One sandboxed Jinja environment per game; every template source is compiled once and cached."""
+
+    def __init__(self, helpers: dict[str, Callable] | None = None):
+        self.env = environment(autoescape=True, helpers=helpers)
+        self._cache: dict[str, object] = {}
+
+    def compile(self, source: str):
+        """The compiled template of `source` (cached); raises TemplateProblem on a syntax error."""
+        template = self._cache.get(source)
+        if template is None:
+            try:
+                template = self.env.from_string(source)
+            except TemplateSyntaxError as exc:
+                raise TemplateProblem(f"template syntax error: {exc.message} (template line {exc.lineno})") from None
+            self._cache[source] = template
+        return template
+
+    def render(self, source: str, context: dict) -> str:
+        """Render `source` (compiled once) with `context`; plain strings are returned escaped, unrendered."""
+        if not is_template(source):
+            return str(escape(source))
+        try:
+            return self.compile(source).render(context)
+        except TemplateProblem:
+            raise
+        except TemplateError as exc:
+            raise TemplateProblem(f"template error: {exc}") from None
+        except (AttributeError, KeyError, TypeError, ValueError, IndexError, ZeroDivisionError) as exc:
+            raise TemplateProblem(f"template error: {type(exc).__name__}: {exc}") from None
+
+    def render_plain(self, source: str, context: dict) -> str:
+        """Render a template whose result is a value (a colour, an icon name, a path), not markup."""
+        return Markup(self.render(source, context)).unescape().strip()
+
+
+def typeset(markup: str) -> str:
+    """Real minus signs and en-dash ranges in the text parts of markup (tags and entities are left alone)."""
+    if "-" not in markup:
+        return markup
+    parts = _TAG.split(markup)
+    for index in range(0, len(parts), 2):  # even parts are text, odd ones tags
+        if "-" in parts[index]:
+            parts[index] = _RANGE.sub("\\1\u2013\\2", _MINUS.sub("\u2212", parts[index]))
+    return "".join(parts)
+
+
+def rich_markup(text: str, icon_markup: Callable[[str], str | None], size: float = 0) -> str:
+    """Rendered template text to Paragraph markup: **bold**, *italic*, :icon:, line breaks, minus signs."""
+    text = typeset(text.strip())
+    text = _BOLD.sub(r"<b>\1</b>", text)
+    text = _ITALIC.sub(r"<i>\1</i>", text)
+
+    def icon(match: re.Match) -> str:
+        found = icon_markup(match.group(1))
+        return found if found is not None else match.group(0)
+
+    text = _ICON.sub(icon, text)
+    return text.replace("\r\n", "\n").replace("\n", "<br/>")
+
+
+@dataclass(frozen=True)
+class TextStyle:
+    """Everything that decides how a text box's paragraph looks, except its size."""
+
+    face: str
+    size: float
+    min_size: float
+    leading: float
+    align: str
+    valign: str
+    color: str
+
+
+_STYLES: dict[tuple, ParagraphStyle] = {}
+
+
+def paragraph_style(face: str, size: float, leading: float, align: str, color: str) -> ParagraphStyle:
+    """A cached ParagraphStyle (styles are immutable in use; building them is not free)."""
+    key = (face, size, leading, align, color)
+    style = _STYLES.get(key)
+    if style is None:
+        register_fonts()
+        style = ParagraphStyle(f"card-{len(_STYLES)}", fontName=face, fontSize=size, leading=size * leading,
+                               alignment=ALIGN[align], textColor=HexColor(color), splitLongWords=False,
+                               allowWidows=1, allowOrphans=1)
+        _STYLES[key] = style
+    return style
+
+
+def fit_text(markup: str, style: TextStyle, width: float, height: float,
+             per_size: Callable[[str, float], str] | None = None) -> tuple[Paragraph, float, float]:
+    """The largest paragraph from style.size down to style.min_size that fits; returns (para, size, height).
+
+    `per_size(markup, size)` adapts the markup to a font size (inline icons grow and shrink with the text).
+    """
+    def attempt(size: float) -> tuple[Paragraph, float, bool]:
+        text = per_size(markup, size) if per_size else markup
+        para = Paragraph(text, paragraph_style(style.face, size, style.leading, style.align, style.color))
+        _, needed = para.wrap(width, height)
+        return para, needed, needed <= height + 0.01 and not _too_wide(para)
+
+    para, needed, fits = attempt(style.size)
+    if fits:
+        return para, style.size, needed
+    # Binary search over the sizes min_size, min_size + step, ... below style.size: height grows with size.
+    steps = int((style.size - style.min_size) / SHRINK_STEP + 1e-9)
+    low, high, best = 0, steps - 1, None
+    smallest = None
+    while low <= high:
+        middle = (low + high) // 2
+        size = round(style.min_size + middle * SHRINK_STEP, 2)
+        result = attempt(size)
+        if middle == 0:
+            smallest = result
+        if result[2]:
+            best, low = (result, size), middle + 1
+        else:
+            high = middle - 1
+    if best is None:
+        if smallest is None:
+            smallest = attempt(style.min_size)
+        raise TextOverflow(style.min_size, smallest[1], height)
+    (para, needed, _), size = best
+    return para, size, needed
+
+
+def _too_wide(para: Paragraph) -> bool:
+    """True when a laid-out line is wider than the box (a single word longer than the box)."""
+    for line in getattr(para.blPara, "lines", []):
+        extra = line[0] if isinstance(line, tuple) else getattr(line, "extraSpace", 0.0)
+        if extra is not None and extra < -0.5:
+            return True
+    return False
+
+
+
+def card_helpers(inline_icon: Callable[[str, float | None], str | None]) -> dict[str, Callable]:
+    """The helpers only card text has: `icon(name)` inline in the text and `chip(color, label)`."""
+
+    def icon(name: str, size: float | None = None) -> Markup:
+        found = inline_icon(str(name), size)
+        if found is None:
+            raise ValueError(f"icon '{name}' does not exist")
+        return Markup(found)
+
+    def chip(color: str, label: str) -> Markup:
+        return Markup('<font backColor="{0}" color="{1}">&nbsp;<b>{2}</b>&nbsp;</font>').format(
+            color, contrast(color), label)
+
+    return {"icon": icon, "chip": chip}

@@ -1,0 +1,1 @@
+"""Layer 9, the `pnp` command line: click only; each command parses options, calls one library function and prints."""

@@ -1,0 +1,78 @@
+"""`pnp build`: every output of the named games (all by default) into build/."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import click
+
+from generator.cli.common import papers_of, project_of
+
+LOCATED = re.compile(r"^\S+:\d+: ")  # 'cards/x/layouts/y.yaml:12: ...'
+
+
+@click.command("build")
+@click.argument("games", nargs=-1)
+@click.option("--paper", type=click.Choice(["letter", "a4", "both"]), default="both", show_default=True,
+              help="Paper size of the home-print sheets.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default: build/).")
+@click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True,
+              help="How backs follow fronts: mirrored for long-edge or short-edge flip, or all at the end.")
+@click.option("--layout", type=click.Choice(["duplex", "fold"]), default="duplex", show_default=True,
+              help="duplex: fronts and backs on alternate pages; fold: side by side around a fold line.")
+@click.option("--back-offset", nargs=2, type=float, default=(0.0, 0.0), show_default=True,
+              help="Shift back pages by X Y millimetres for printers that misregister.")
+@click.option("--force", is_flag=True, help="Rebuild every output even if its inputs did not change.")
+@click.pass_context
+def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, force) -> None:
+    """Build the print-ready PDFs of the games and write build/manifest.json."""
+    from generator.core.contract import BuildOptions
+    from generator.pipeline.build import build
+
+    project = project_of(ctx)
+    options = BuildOptions(papers=papers_of(paper), out_dir=out_dir, duplex=duplex, layout=layout,
+                           back_offset=tuple(back_offset), force=force)
+    names = project.select(games)
+    if sys.stdout.isatty():
+        result = _build_with_bar(project, names, options)
+    else:
+        result = build(project, names, options, progress=lambda o: click.echo(f"  wrote {o.path}"))
+    for path in result.skipped:
+        click.echo(f"  skipped {path} (up to date)")
+    echo_warnings(result)
+    for report in result.games:
+        click.echo(f"OK  {report.game}: {report.cards} cards checked")
+    skipped = f", {len(result.skipped)} up to date (--force rebuilds them)" if result.skipped else ""
+    click.echo(f"{len(result.written)} file{'s' if len(result.written) != 1 else ''} written to {project.show(out_dir or project.build_dir)}{skipped}")
+
+
+def echo_warnings(result) -> None:
+    """Print the warnings of the outputs just written, each once (they are also in build/manifest.json).
+
+    A warning that names no file and line gets the output it came from (board warnings name only the area)."""
+    seen: dict[str, str] = {}
+    for entry in result.written:
+        for warning in entry.get("warnings", []):
+            seen.setdefault(warning, entry["path"])
+    for warning, path in seen.items():
+        click.echo(f"warning: {warning}" if LOCATED.match(warning) else f"warning: {path}: {warning}", err=True)
+
+
+def _build_with_bar(project, names, options):
+    """The build with a progress bar over the outputs that need drawing (terminal only)."""
+    from generator.pipeline.build import build
+
+    bars = []
+
+    def start(total: int) -> None:
+        bars.append(click.progressbar(length=total, label="Building", item_show_func=lambda o: str(o.path) if o else ""))
+        bars[0].__enter__()
+
+    try:
+        return build(project, names, options, drawn=lambda o: bars[0].update(1, o), on_start=start)
+    finally:
+        if bars:
+            bars[0].__exit__(None, None, None)

@@ -1,0 +1,43 @@
+"""What every `pnp` command shares: the project it works on and how problems are printed."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from generator.core.errors import InputError, Problem
+from generator.data.project import Project
+
+
+def fail(exc: InputError) -> None:
+    """Print every problem (no traceback) and exit 1."""
+    for problem in exc.problems:
+        click.echo(str(problem), err=True)
+    count = len(exc.problems)
+    click.echo(f"{count} problem{'s' if count != 1 else ''} found.", err=True)
+    sys.exit(1)
+
+
+class PnpGroup(click.Group):
+    """A click group that turns InputError (and a folder it cannot write) into located messages and exit code 1."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except InputError as exc:
+            fail(exc)
+        except OSError as exc:  # e.g. --out pointing into a file or a read-only folder
+            where = exc.filename if exc.filename is not None else ""
+            reason = exc.strerror or str(exc)
+            fail(InputError(Problem(str(where), 0, f"{reason}; expected a folder that can be created and written")))
+
+
+def project_of(ctx: click.Context) -> Project:
+    """The project the command works on."""
+    return ctx.find_root().obj
+
+
+def papers_of(paper: str) -> tuple[str, ...]:
+    """The papers named by a --paper choice (letter, a4 or both)."""
+    return ("letter", "a4") if paper == "both" else (paper,)

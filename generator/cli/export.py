@@ -1,0 +1,93 @@
+"""`pnp export png|pod|tts`: card images, print-shop files and Tabletop Simulator decks of the games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from generator.cli.common import project_of
+
+OUT_HELP = "Output folder (default: build/)."
+
+
+def _games(ctx: click.Context, names: tuple[str, ...]):
+    """Load and check the named games (all by default) before anything is written."""
+    from generator.pipeline.build import gather
+
+    project = project_of(ctx)
+    games, _ = gather(project, project.select(names))
+    return project, games
+
+
+def _report(project, out_dir: Path | None, game_id: str, written: list[Path], what: str) -> None:
+    folders = sorted({project.show(p.parent) for p in written})
+    click.echo(f"OK  {game_id}: {len(written)} files ({what}) in {', '.join(folders)}")
+
+
+@click.group("export")
+def export_cmd() -> None:
+    """Digital exports: card PNGs, print-on-demand uploads, Tabletop Simulator decks."""
+
+
+@export_cmd.command("png")
+@click.argument("games", nargs=-1)
+@click.option("--dpi", type=click.IntRange(min=50, max=1200), default=300, show_default=True, help="Resolution.")
+@click.option("--bleed", default="0.125in", show_default=True,
+              help="Bleed around each card in the PNG with bleed (poker + 1/8 in at 300 dpi = 825 x 1125 px).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=OUT_HELP)
+@click.pass_context
+def png_cmd(ctx, games, dpi, bleed, out_dir) -> None:
+    """Every card type as PNG with bleed and trimmed, plus cards.csv, in build/<game>/png/<deck>/."""
+    from generator.core.errors import InputError, Problem
+    from generator.core.units import UnitError, to_pt
+    from generator.exports.png import export_png
+
+    try:
+        bleed_pt = to_pt(bleed)
+    except UnitError as exc:
+        raise InputError(Problem("", 0, f"--bleed: {exc}")) from None
+    project, loaded = _games(ctx, games)
+    build_dir = out_dir or project.build_dir
+    for game in loaded:
+        _report(project, out_dir, game.id, export_png(game, build_dir, dpi, bleed_pt), "PNG")
+
+
+@export_cmd.command("pod")
+@click.argument("games", nargs=-1)
+@click.option("--shop", required=True, help="Print shop preset: drivethrucards, gamecrafter, makeplayingcards.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=OUT_HELP)
+@click.pass_context
+def pod_cmd(ctx, games, shop, out_dir) -> None:
+    """Upload files for a print-on-demand shop in build/<game>/pod/<shop>/ (presets: generator/presets/*.yaml)."""
+    from generator.exports.pod import check_sizes, export_pod, load_preset
+
+    preset = load_preset(shop)
+    project, loaded = _games(ctx, games)
+    for game in loaded:  # every deck of every game must fit the shop before anything is written
+        check_sizes(preset, game)
+    build_dir = out_dir or project.build_dir
+    for game in loaded:
+        _report(project, out_dir, game.id, export_pod(game, preset, build_dir), preset.name)
+    if preset.note:
+        click.echo(f"Note ({preset.name}): {preset.note}")
+
+
+@export_cmd.command("tts")
+@click.argument("games", nargs=-1)
+@click.option("--url-prefix", default=None,
+              help="Web folder the images will be uploaded to (default: file:// paths of the exported images).")
+@click.option("--cell-width", type=click.IntRange(min=64, max=1024), default=409, show_default=True,
+              help="Pixel width of one card on the deck sheets (a 10-wide sheet stays within 4096 px).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=OUT_HELP)
+@click.pass_context
+def tts_cmd(ctx, games, url_prefix, cell_width, out_dir) -> None:
+    """Tabletop Simulator deck sheets, back images and saved-object JSON in build/<game>/tts/."""
+    from generator.exports.tts import export_tts
+
+    project, loaded = _games(ctx, games)
+    build_dir = out_dir or project.build_dir
+    for game in loaded:
+        _report(project, out_dir, game.id, export_tts(game, build_dir, url_prefix, cell_width), "TTS")
+    click.echo("Copy a .json into TTS's Saved Objects folder"
+               + ("" if url_prefix else " (file:// images load on this computer only; use --url-prefix to share)"))

@@ -1,0 +1,22 @@
+"""`pnp new NAME`: scaffold a game that builds and validates out of the box."""
+
+from __future__ import annotations
+
+import click
+
+from generator.cli.common import project_of
+
+
+@click.command("new")
+@click.argument("name")
+@click.option("--title", default=None, help="Title of the game (default: from NAME, 'space-race' -> 'Space Race').")
+@click.option("--code", default=None, help="Card-code prefix, 2-6 upper-case letters/digits (default: from NAME).")
+@click.pass_context
+def new_cmd(ctx, name, title, code) -> None:
+    """Create cards/NAME/ with game.yaml, a sample deck and its layouts, and templates/rules/NAME.md.j2."""
+    from generator.data.scaffold import new_game
+
+    project = project_of(ctx)
+    for path in new_game(project, name, title, code):
+        click.echo(f"  created {project.show(path)}")
+    click.echo(f"Next: edit cards/{name}/actions.yaml, then `pnp validate {name}` and `pnp build {name}`.")

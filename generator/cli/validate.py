@@ -1,0 +1,85 @@
+"""`pnp validate`: static checks, then every scripted game, then seeded simulations of every game."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from generator.cli.common import project_of
+
+
+@click.command("validate")
+@click.argument("games", nargs=-1)
+@click.option("--games", "n_games", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Simulated games per player count.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Base seed; each game's seed derives from it.")
+@click.option("--players", "players", type=click.IntRange(min=1), multiple=True,
+              help="Player count to simulate (repeatable; default: every count the engine supports).")
+@click.option("--jobs", type=click.IntRange(min=0), default=0, help="Worker processes (default: every core).")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write every balance figure to this JSON file.")
+@click.option("--no-sim", is_flag=True, help="Only static checks and scripts; no simulated games.")
+@click.pass_context
+def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed: int, players: tuple[int, ...],
+                 jobs: int, report_path: Path | None, no_sim: bool) -> None:
+    """Check every game's data and deck composition, replay its scripts and play it many times (all games by default).
+
+    Problems found by playing (a stalled game, a broken rule, a goal never completed, a player count that cannot set
+    up) fail the command; balance figures are reported in build/<game>/balance.pdf and with --report.
+    """
+    from generator.core.errors import InputError
+    from generator.engines.report import terminal_summary
+    from generator.engines.simulate import SimSettings
+    from generator.pipeline.validate import validate
+
+    project = project_of(ctx)
+    settings = SimSettings(games=n_games, seed=seed, players=tuple(players), jobs=jobs)
+    bars = []
+
+    def start(total: int, workers: int) -> None:
+        if sys.stderr.isatty():
+            bars.append(click.progressbar(length=total, label=f"Playing {total} games on {workers} cores", file=sys.stderr))
+            bars[0].__enter__()
+
+    try:
+        result = validate(project, project.select(games), settings, simulate_games=not no_sim, report_path=report_path,
+                          on_start=start, progress=lambda n: bars and bars[0].update(n))
+    finally:
+        if bars:
+            bars[0].__exit__(None, None, None)
+
+    for entry in result.games:
+        report = entry.report
+        click.echo(f"OK  {report.game}: {report.cards} cards in {report.decks} deck{'s' if report.decks != 1 else ''} "
+                   f"({report.card_types} card types); {len(report.checks)} checks passed")
+        for name in report.checks:
+            click.echo(f"      - {name}")
+    for entry in result.games:
+        if not entry.has_engine:
+            click.echo(f"--  {entry.game}: no `engine:` in game.yaml; scripts and simulation skipped")
+            continue
+        click.echo(f"{'OK ' if not entry.scripts_failing else 'BAD'} {entry.game}: "
+                   f"{entry.scripts - entry.scripts_failing} of {entry.scripts} scripts pass")
+    for entry in result.games:
+        if entry.unplayed_counts:
+            click.echo(f"--  {entry.game}: not simulating {', '.join(map(str, entry.unplayed_counts))} players; the "
+                       f"engine plays {', '.join(map(str, entry.engine_counts))}")
+    if result.games_played:
+        click.echo(f"Played {result.games_played} games in {result.seconds:.1f} s "
+                   f"({result.games_played / max(result.seconds, 1e-9):.0f} games/s, {result.workers} workers)")
+    for entry in result.games:
+        if entry.figures is None:
+            continue
+        failed = sum(f["failed"] for f in entry.figures["by_players"].values())
+        found = entry.sim_problems
+        click.echo(f"{'OK ' if not found else 'BAD'} {entry.game}: {failed} failed games, "
+                   f"{len(found)} composition problem{'s' if len(found) != 1 else ''}")
+        for line in terminal_summary(entry.figures):
+            click.echo(line)
+        click.echo(f"  balance report: {project.show(entry.balance_pdf)}")
+    if result.report_path is not None:
+        click.echo(f"figures written to {project.show(result.report_path)}")
+    if result.problems:
+        raise InputError(result.problems)

@@ -1,0 +1,56 @@
+"""The output contract between the build and the producers: what was asked for, one output, a producer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:  # the game model lives in a higher layer; producers receive it, the contract only names it
+    from generator.data.load import Game
+
+
+@dataclass
+class BuildOptions:
+    """What the designer asked `pnp build` for."""
+
+    papers: tuple[str, ...] = ("letter", "a4")
+    out_dir: Path | None = None
+    duplex: str = "long"
+    layout: str = "duplex"  # the sheet arrangement: duplex (alternate pages) or fold (side by side)
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    force: bool = False
+
+
+@dataclass
+class Output:
+    """One file the build writes: `render(tmp_path)` draws it and returns facts for the manifest."""
+
+    game: str
+    path: Path  # relative to the build directory
+    kind: str
+    render: Callable[[Path], dict]
+
+
+class Producer(Protocol):
+    """A named maker of outputs (card sheets, boards, rule booklets), listed explicitly by the build.
+
+    `outputs` checks everything the producer needs (layouts, templates, geometry) and raises InputError with
+    every problem before anything is drawn; `check` names what that covers for `pnp validate`."""
+
+    name: str
+    check: str
+
+    def outputs(self, game: Game, options: BuildOptions) -> list[Output]:
+        """Every output of this producer for one game."""
+        ...
+
+
+@dataclass(frozen=True)
+class FunctionProducer:
+    """A producer made of a name, a description of its checks and an `outputs(game, options)` function."""
+
+    name: str
+    check: str
+    outputs: Callable[[Game, BuildOptions], list[Output]]

@@ -1,0 +1,123 @@
+"""Safe YAML reading that keeps line numbers, so every error can name `file:line`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from generator.core.errors import InputError, Problem
+
+
+class YDict(dict):
+    """A mapping from YAML that remembers its own line and the line of each key."""
+
+    line: int = 0
+    key_lines: dict
+
+    def line_of(self, key, default: int | None = None) -> int:
+        """Line of `key` in the file, else of the mapping itself."""
+        return self.key_lines.get(key, default if default is not None else self.line)
+
+
+class YList(list):
+    """A sequence from YAML that remembers its own line and the line of each item."""
+
+    line: int = 0
+    item_lines: list
+
+    def line_of(self, index: int) -> int:
+        """Line of item `index` in the file."""
+        return self.item_lines[index] if 0 <= index < len(self.item_lines) else self.line
+
+
+class _LineLoader(yaml.SafeLoader):
+    """SafeLoader (no Python tags are ever constructed) that records line numbers."""
+
+
+def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> YDict:
+    loader.flatten_mapping(node)
+    result = YDict()
+    result.line = node.start_mark.line + 1
+    result.key_lines = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if not isinstance(key, (str, int, float, bool)) and key is not None:
+            raise yaml.constructor.ConstructorError(
+                None, None, "a mapping key must be a plain value", key_node.start_mark
+            )
+        if key in result.key_lines:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"key '{key}' appears twice in this mapping", key_node.start_mark
+            )
+        result[key] = loader.construct_object(value_node, deep=True)
+        result.key_lines[key] = key_node.start_mark.line + 1
+    return result
+
+
+def _construct_sequence(loader: _LineLoader, node: yaml.SequenceNode) -> YList:
+    result = YList(loader.construct_object(child, deep=True) for child in node.value)
+    result.line = node.start_mark.line + 1
+    result.item_lines = [child.start_mark.line + 1 for child in node.value]
+    return result
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+
+
+def _describe_yaml_error(exc: yaml.YAMLError) -> tuple[int, str]:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    line = mark.line + 1 if mark is not None else 0
+    problem = getattr(exc, "problem", None) or str(exc)
+    if "tag:yaml.org,2002:python" in problem or "!!python" in problem:
+        return line, "Python tags are not allowed; expected plain YAML data (safe loading only)"
+    if "could not determine a constructor" in problem:
+        return line, f"{problem.strip()}; expected plain YAML data (custom tags are not allowed)"
+    if "\\t" in problem or "tab" in problem:
+        return line, f"{problem.strip()}; expected spaces for indentation, not tabs"
+    if "appears twice" in problem:
+        return line, f"{problem}; expected each key once"
+    context = getattr(exc, "context", None)
+    text = f"{context}, {problem}" if context else problem
+    return line, f"broken YAML: {text.strip()}; expected valid YAML (check indentation and quotes)"
+
+
+
+
+
+def read_text(path: Path, shown: str) -> str:
+    """Read a UTF-8 text file, turning a decoding error into a located problem."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputError(Problem(shown, 0, "file not found")) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(
+            Problem(shown, line, f"byte 0x{data[exc.start]:02x} is not valid UTF-8; expected a UTF-8 text file")
+        ) from None
+
+
+def load_yaml(path: Path, shown: str | None = None, *, expect_mapping: bool = True):
+    """Parse a YAML file safely, returning YDict/YList values; errors are InputError with file:line."""
+    shown = shown or str(path)
+    text = read_text(path, shown)
+    return parse_yaml(text, shown, expect_mapping=expect_mapping)
+
+
+def parse_yaml(text: str, shown: str, *, expect_mapping: bool = True):
+    """Parse YAML text (see load_yaml)."""
+    try:
+        data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader derives from SafeLoader
+    except yaml.YAMLError as exc:
+        line, message = _describe_yaml_error(exc)
+        raise InputError(Problem(shown, line, message)) from None
+    if data is None:
+        raise InputError(Problem(shown, 1, "the file is empty; expected a YAML mapping of keys and values"))
+    if expect_mapping and not isinstance(data, dict):
+        found = "a list" if isinstance(data, list) else repr(data)
+        raise InputError(Problem(shown, getattr(data, "line", 1) or 1, f"expected a mapping of keys and values, found {found}"))
+    return data

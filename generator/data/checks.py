@@ -1,0 +1,162 @@
+"""Stage 2, check: resolve references between files and run the game's own static composition checks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.core.errors import Problem, Problems, did_you_mean, known_list
+from generator.data.load import Board, Game, Record
+
+
+@dataclass
+class CheckReport:
+    """What `pnp validate` prints per game: what was counted and which checks passed."""
+
+    game: str
+    cards: int
+    card_types: int
+    decks: int
+    checks: list[str] = field(default_factory=list)
+
+
+def _ref_problem(record: Record, key: str, value: str, what: str, known) -> Problem:
+    hint = did_you_mean(value, known)
+    return Problem(record.file, record.line_of(key), f"{what} '{value}' is not defined{hint}; known: {known_list(known)}")
+
+
+def check_references(game: Game, problems: Problems) -> None:
+    """Every ref/refs/counts/address field points at something that exists."""
+    collections = game.collections()
+    addresses = game.addresses()
+    sources = [(deck.field_specs, deck.cards, deck.file, deck.field_lines) for deck in game.decks.values()]
+    sources += [(table.field_specs, table.rows, table.file, table.field_lines) for table in game.tables.values()]
+    for specs, records, file, field_lines in sources:
+        for key, spec in specs.items():
+            if spec.type in ("ref", "refs", "counts") and spec.to not in collections:
+                target = f"points to '{spec.to}', which does not exist{did_you_mean(str(spec.to), collections)}" if spec.to else "has no `to:`"
+                problems.add(file, field_lines.get(key, 0), f"field '{key}' {target}; expected one of: {known_list(collections)}")
+                continue
+            if spec.type == "choice" and not spec.choices:
+                problems.add(file, field_lines.get(key, 0), f"field '{key}' is a choice without `choices`; expected a list of allowed values")
+            for record in records:
+                value = record.fields.get(key)
+                if value is None:
+                    continue
+                what = spec.help or key.replace("_", " ").rstrip("s")
+                if spec.type == "ref" and value not in collections[spec.to]:
+                    problems.items.append(_ref_problem(record, key, value, what, collections[spec.to]))
+                elif spec.type in ("refs", "counts"):
+                    for item in value:
+                        if item not in collections[spec.to]:
+                            problems.items.append(_ref_problem(record, key, item, what, collections[spec.to]))
+                elif spec.type == "address" and value not in addresses:
+                    if not addresses:
+                        problems.add(record.file, record.line_of(key), f"address '{value}' needs a board with streets and house numbers; none is defined")
+                    else:
+                        problems.items.append(Problem(record.file, record.line_of(key), _address_problem(value, addresses)))
+
+
+def _address_problem(value: str, addresses) -> str:
+    """Message for an unknown address: on a known street, name that street's house numbers, nearest first."""
+    number, _, street = str(value).partition(" ")
+    houses = sorted(int(a.split(" ", 1)[0]) for a in addresses if a.split(" ", 1)[1] == street)
+    if houses and number.isdigit():
+        nearest = min(houses, key=lambda h: (abs(h - int(number)), h))
+        return (f"address '{value}' is not on the board (did you mean '{nearest} {street}'?); "
+                f"{street} has house numbers {', '.join(map(str, houses))}")
+    return f"address '{value}' is not on the board{did_you_mean(value, addresses)}; known: {known_list(addresses)}"
+
+
+def check_decks(game: Game, problems: Problems) -> None:
+    """Declared deck totals match the copies; card images stay inside the game folder."""
+    for deck in game.decks.values():
+        if deck.total is not None and deck.total != deck.copies:
+            problems.add(deck.file, deck.key_lines.get("total", deck.line),
+                         f"deck '{deck.id}' has {deck.copies} cards but `total` says {deck.total}; expected the copies to add up to {deck.total}")
+        for card in deck.cards:
+            if card.image:
+                check_image_path(game, card, problems)
+
+
+def check_image_path(game: Game, card, problems: Problems) -> Path | None:
+    """The card's image exists and lies inside the game folder; returns its path."""
+    root = game.dir.resolve()
+    path = (game.dir / card.image).resolve()
+    if root not in path.parents:
+        problems.add(card.file, card.line_of("image"), f"image '{card.image}' is outside the game folder; expected a path inside {game.show(game.dir)}")
+        return None
+    if not path.is_file():
+        problems.add(card.file, card.line_of("image"), f"image '{card.image}' not found; expected a PNG, JPG or SVG file in {game.show(game.dir)}")
+        return None
+    return path
+
+
+def _board_line(board: Board, section: str, index: int, key: str | None = None) -> int:
+    items = board.raw.get(section)
+    if items is None:
+        return board.raw.line
+    line = items.line_of(index)
+    item = items[index] if index < len(items) else None
+    if key and hasattr(item, "line_of"):
+        return item.line_of(key)
+    return line
+
+
+def check_boards(game: Game, problems: Problems) -> None:
+    """Spaces lie on the board, roads and streets name real spaces, house numbers map to street spaces."""
+    for board in game.boards.values():
+        grid = board.model.grid
+        seen: dict[str, int] = {}
+        for i, space in enumerate(board.model.spaces):
+            line = _board_line(board, "spaces", i)
+            if space.id in seen:
+                problems.add(board.file, line, f"duplicate space id '{space.id}' (first at line {seen[space.id]}); expected unique ids")
+            seen.setdefault(space.id, line)
+            col, row = space.at
+            if not (0 <= col < grid.cols and 0 <= row < grid.rows):
+                problems.add(board.file, _board_line(board, "spaces", i, "at"),
+                             f"space '{space.id}' at ({col:g}, {row:g}) is outside the {grid.cols} x {grid.rows} board; expected 0 <= col < {grid.cols} and 0 <= row < {grid.rows}")
+        spaces = board.spaces
+        for i, (a, b) in enumerate(board.model.edges):
+            for end in (a, b):
+                if end not in spaces:
+                    problems.add(board.file, _board_line(board, "edges", i), f"road end '{end}' is not a space{did_you_mean(end, spaces)}; known: {known_list(spaces)}")
+        for i, street in enumerate(board.model.streets):
+            for sid in street.spaces:
+                if sid not in spaces:
+                    problems.add(board.file, _board_line(board, "streets", i, "spaces"),
+                                 f"street '{street.name}' lists space '{sid}', which is not on the board{did_you_mean(sid, spaces)}; known: {known_list(spaces)}")
+            for number, sid in street.houses.items():
+                if sid not in street.spaces:
+                    problems.add(board.file, _board_line(board, "streets", i, "houses"),
+                                 f"house {number} {street.name} is at '{sid}', which is not a space of that street; expected one of: {known_list(street.spaces)}")
+                elif spaces.get(sid) is not None and spaces[sid].kind in ("restaurant", "junction"):
+                    problems.add(board.file, _board_line(board, "streets", i, "houses"),
+                                 f"house {number} {street.name} is on a {spaces[sid].kind} ('{sid}'); expected an ordinary road space")
+        owners: dict[str, str] = {}
+        for street in board.model.streets:
+            for number, sid in street.houses.items():
+                label = f"{number} {street.name}"
+                if sid in owners:
+                    problems.add(board.file, board.raw.line_of("streets"), f"addresses '{owners[sid]}' and '{label}' share space '{sid}'; expected one address per space")
+                owners[sid] = label
+
+
+def check_data(game: Game, problems: Problems) -> list[str]:
+    """The static checks of the data itself (references, deck totals, board geometry); returns their names."""
+    check_references(game, problems)
+    check_decks(game, problems)
+    check_boards(game, problems)
+    return ["references resolve", "deck totals", "board geometry"]
+
+
+def report_for(game: Game, checks: list[str]) -> CheckReport:
+    """What was counted in a checked game."""
+    return CheckReport(
+        game=game.id,
+        cards=sum(d.copies for d in game.decks.values()),
+        card_types=sum(len(d.cards) for d in game.decks.values()),
+        decks=len(game.decks),
+        checks=checks,
+    )

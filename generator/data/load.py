@@ -1,0 +1,349 @@
+"""Stage 1, load: read a game folder's YAML into typed objects, collecting every problem with file:line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generator.core.errors import InputError, Problem, Problems, did_you_mean
+from generator.core.pydantic_errors import validate
+from generator.core.units import mm, to_pt
+from generator.core.yamlio import YDict, YList, load_yaml
+from generator.data.models import (
+    BoardFile,
+    DeckFile,
+    FieldSpec,
+    GameConfig,
+    TableFile,
+    card_width_height_mm,
+    row_model,
+)
+from generator.data.project import Project
+
+FILE_KINDS = ("deck", "table", "board")
+
+
+@dataclass
+class Record:
+    """One table row or card type: its id, name and declared fields, with where it was written."""
+
+    id: str
+    name: str
+    fields: dict[str, Any]
+    file: str
+    line: int
+    key_lines: dict = field(default_factory=dict, repr=False)
+
+    def __getattr__(self, key: str):
+        fields = self.__dict__.get("fields", {})
+        if key in fields:
+            return fields[key]
+        raise AttributeError(key)
+
+    def __getitem__(self, key: str):
+        return self.as_dict()[key]
+
+    def line_of(self, key: str) -> int:
+        """Line of `key` in the YAML file (the record's own line when absent)."""
+        return self.key_lines.get(key, self.line)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Everything a template may read about this record."""
+        return {"id": self.id, "name": self.name, **self.fields}
+
+
+@dataclass
+class Card(Record):
+    """A card type of a deck; `copies` physical cards are printed from it."""
+
+    deck: str = ""
+    index: int = 0
+    code: str = ""
+    copies: int = 1
+    layout: str | None = None
+    icon: str | None = None
+    image: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "name": self.name, "copies": self.copies, "code": self.code, "deck": self.deck,
+            "layout": self.layout, "icon": self.icon, "image": self.image, **self.fields,
+        }
+
+
+@dataclass
+class Deck:
+    """A deck: card types sharing one back and one card size."""
+
+    id: str
+    name: str
+    code: str
+    file: str
+    line: int
+    size_mm: tuple[float, float]
+    layout: str | None
+    back: str | None
+    total: int | None
+    description: str
+    field_specs: dict[str, FieldSpec]
+    cards: list[Card]
+    key_lines: dict = field(default_factory=dict, repr=False)
+    field_lines: dict = field(default_factory=dict, repr=False)  # field name -> line of its declaration
+
+    @property
+    def size_pt(self) -> tuple[float, float]:
+        """Trim width and height of the deck's cards in points."""
+        return mm(self.size_mm[0]), mm(self.size_mm[1])
+
+    @property
+    def copies(self) -> int:
+        """Number of physical cards in the deck."""
+        return sum(card.copies for card in self.cards)
+
+    def card(self, card_id: str) -> Card:
+        """The card type with this id."""
+        for card in self.cards:
+            if card.id == card_id:
+                return card
+        raise KeyError(card_id)
+
+    def by_id(self) -> dict[str, Card]:
+        """Card types keyed by id."""
+        return {card.id: card for card in self.cards}
+
+
+@dataclass
+class Table:
+    """Named rows of data that are not cards (food groups, player colours)."""
+
+    id: str
+    name: str
+    file: str
+    line: int
+    field_specs: dict[str, FieldSpec]
+    rows: list[Record]
+    field_lines: dict = field(default_factory=dict, repr=False)  # field name -> line of its declaration
+
+    def by_id(self) -> dict[str, Record]:
+        """Rows keyed by id."""
+        return {row.id: row for row in self.rows}
+
+
+@dataclass
+class Board:
+    """A board or track: spaces on a grid, roads between them, streets and house numbers."""
+
+    id: str
+    file: str
+    model: BoardFile
+    raw: YDict = field(repr=False)
+
+    @property
+    def spaces(self) -> dict:
+        return {space.id: space for space in self.model.spaces}
+
+    @property
+    def streets(self) -> dict:
+        return {street.id: street for street in self.model.streets}
+
+    def addresses(self) -> dict[str, str]:
+        """Printed address ('11 Pepperoni Parkway') -> space id, for every house number."""
+        return {f"{number} {street.name}": space for street in self.model.streets for number, space in street.houses.items()}
+
+    def neighbours(self) -> dict[str, list[str]]:
+        """The road graph: space id -> adjacent space ids (sorted, so iteration is deterministic)."""
+        return self.model.road_graph()
+
+
+@dataclass
+class Game:
+    """Everything a game folder declares, loaded and typed."""
+
+    id: str
+    dir: Path
+    project: Project
+    config: GameConfig
+    decks: dict[str, Deck]
+    tables: dict[str, Table]
+    boards: dict[str, Board]
+    files: dict[str, str] = field(default_factory=dict)  # shown path -> kind
+
+    @property
+    def title(self) -> str:
+        return self.config.title
+
+    @property
+    def bleed_pt(self) -> float:
+        """The bleed around every card, in points."""
+        return to_pt(self.config.bleed)
+
+    @property
+    def safe_pt(self) -> float:
+        """How far text and icons keep inside the trim, in points."""
+        return to_pt(self.config.safe)
+
+    @property
+    def card_size_pt(self) -> tuple[float, float]:
+        """The game's default card size (game.yaml `card_size`) in points, e.g. for card areas on a board."""
+        w, h = card_width_height_mm(self.config.card_size)
+        return mm(w), mm(h)
+
+    def setting(self, name: str, default: Any = None) -> Any:
+        """A rule parameter from game.yaml `settings`."""
+        return self.config.settings.get(name, default)
+
+    def collections(self) -> dict[str, set[str]]:
+        """Every name a `ref` field may point into, with the ids it holds."""
+        result: dict[str, set[str]] = {}
+        for deck in self.decks.values():
+            result[deck.id] = {card.id for card in deck.cards}
+        for table in self.tables.values():
+            result[table.id] = {row.id for row in table.rows}
+        for board in self.boards.values():
+            result[f"{board.id}.spaces"] = set(board.spaces)
+            result[f"{board.id}.streets"] = set(board.streets)
+        return result
+
+    def addresses(self) -> dict[str, tuple[str, str]]:
+        """Printed address -> (board id, space id) over every board."""
+        return {text: (board.id, space) for board in self.boards.values() for text, space in board.addresses().items()}
+
+    def show(self, path: Path) -> str:
+        return self.project.show(path)
+
+
+def _load_records(raw_rows: YList, model, shown: str, problems: Problems) -> list[tuple[Any, YDict]]:
+    """Validate each card or row (the file model has already checked that each is a mapping)."""
+    out = []
+    for raw in raw_rows:
+        record = validate(model, raw, shown, problems)
+        if record is not None:
+            out.append((record, raw))
+    return out
+
+
+def _check_unique_ids(pairs, shown: str, what: str, problems: Problems) -> None:
+    first: dict[str, int] = {}
+    for record, raw in pairs:
+        line = raw.line_of("id")
+        if record.id in first:
+            problems.add(shown, line, f"duplicate {what} id '{record.id}' (first defined at line {first[record.id]}); expected unique ids")
+        else:
+            first[record.id] = line
+
+
+def _field_lines(raw: YDict) -> dict[str, int]:
+    """Line of each field declaration under `fields:` (for problems about the declaration itself)."""
+    fields = raw.get("fields")
+    return dict(fields.key_lines) if isinstance(fields, YDict) else {}
+
+
+def _load_deck(model: DeckFile, raw: YDict, shown: str, config: GameConfig, problems: Problems) -> Deck:
+    card_model = row_model(model.deck.title().replace("-", ""), model.fields, card=True)
+    pairs = _load_records(raw["cards"], card_model, shown, problems)
+    _check_unique_ids(pairs, shown, "card", problems)
+    cards = []
+    for index, (rec, card_raw) in enumerate(pairs, start=1):
+        data = rec.model_dump()
+        core = {key: data.pop(key) for key in ("id", "name", "copies", "layout", "icon", "image")}
+        cards.append(Card(
+            id=core["id"], name=core["name"], fields=data, file=shown, line=card_raw.line,
+            key_lines=dict(card_raw.key_lines), deck=model.deck, index=index,
+            code=f"{config.code}-{model.code}-{index:02d}", copies=core["copies"],
+            layout=core["layout"] or model.layout, icon=core["icon"], image=core["image"],
+        ))
+    return Deck(
+        id=model.deck, name=model.name, code=model.code, file=shown, line=raw.line,
+        size_mm=card_width_height_mm(model.size or config.card_size), layout=model.layout, back=model.back,
+        total=model.total, description=model.description, field_specs=model.fields, cards=cards,
+        key_lines=dict(raw.key_lines), field_lines=_field_lines(raw),
+    )
+
+
+def _load_table(model: TableFile, raw: YDict, shown: str, problems: Problems) -> Table:
+    row_type = row_model(model.table.title().replace("-", ""), model.fields, card=False)
+    pairs = _load_records(raw["rows"], row_type, shown, problems)
+    _check_unique_ids(pairs, shown, "row", problems)
+    rows = []
+    for rec, row_raw in pairs:
+        data = rec.model_dump()
+        rows.append(Record(id=data.pop("id"), name=data.pop("name"), fields=data, file=shown,
+                           line=row_raw.line, key_lines=dict(row_raw.key_lines)))
+    return Table(id=model.table, name=model.name, file=shown, line=raw.line, field_specs=model.fields, rows=rows,
+                 field_lines=_field_lines(raw))
+
+
+def load_game(project: Project, game_id: str) -> Game:
+    """Load one game folder; raise InputError with every problem found."""
+    problems = Problems()
+    game_dir = project.cards_dir / game_id
+    shown_dir = project.show(game_dir)
+    game_file = game_dir / "game.yaml"
+    if not game_file.is_file():
+        raise InputError([Problem(shown_dir, 0, "no game.yaml in this game folder; expected game.yaml with title, code, players and decks")])
+    config = None
+    try:
+        raw_game = load_yaml(game_file, project.show(game_file))
+        config = validate(GameConfig, raw_game, project.show(game_file), problems)
+    except InputError as exc:
+        problems.extend(exc.problems)
+
+    decks: dict[str, Deck] = {}
+    tables: dict[str, Table] = {}
+    boards: dict[str, Board] = {}
+    files: dict[str, str] = {project.show(game_file): "game"}
+    # A deck in a file that could not be read or typed must not also be reported as missing.
+    unreadable = False
+    invalid_decks: set[str] = set()
+    for path in sorted(game_dir.glob("*.yaml")) + sorted(game_dir.glob("*.yml")):
+        if path.name in ("game.yaml", "game.yml"):
+            continue
+        shown = project.show(path)
+        try:
+            raw = load_yaml(path, shown)
+        except InputError as exc:
+            problems.extend(exc.problems)
+            unreadable = True
+            continue
+        kinds = [k for k in FILE_KINDS if k in raw]
+        if len(kinds) != 1:
+            first = next(iter(raw), "")
+            hint = did_you_mean(str(first), FILE_KINDS) if first else ""
+            problems.add(shown, raw.line, f"cannot tell what this file is{hint}; expected exactly one of the top-level keys: deck, table, board")
+            unreadable = True
+            continue
+        kind = kinds[0]
+        files[shown] = kind
+        if kind == "deck":
+            model = validate(DeckFile, raw, shown, problems)
+            if model is None:
+                invalid_decks.add(str(raw["deck"]))
+            elif config is not None:
+                if model.deck in decks:
+                    problems.add(shown, raw.line_of("deck"), f"deck '{model.deck}' is also defined in {decks[model.deck].file}; expected unique deck ids")
+                decks[model.deck] = _load_deck(model, raw, shown, config, problems)
+        elif kind == "table":
+            model = validate(TableFile, raw, shown, problems)
+            if model is not None:
+                tables[model.table] = _load_table(model, raw, shown, problems)
+        else:
+            model = validate(BoardFile, raw, shown, problems)
+            if model is not None:
+                boards[model.board] = Board(id=model.board, file=shown, model=model, raw=raw)
+
+    if config is not None:
+        game_shown = project.show(game_file)
+        for deck_id in config.decks:
+            if deck_id not in decks and deck_id not in invalid_decks and not unreadable:
+                problems.add(game_shown, raw_game["decks"].line_of(config.decks.index(deck_id)),
+                             f"deck '{deck_id}' has no file{did_you_mean(deck_id, decks)}; expected a YAML file in {shown_dir} with `deck: {deck_id}`")
+        for deck in decks.values():
+            if deck.id not in config.decks:
+                problems.add(deck.file, deck.line, f"deck '{deck.id}' is not listed in {game_shown} `decks`; expected it there so it is printed")
+        ordered = {d: decks[d] for d in config.decks if d in decks}
+        decks = ordered | {d: v for d, v in decks.items() if d not in ordered}
+    problems.raise_if_any()
+    assert config is not None
+    return Game(id=game_id, dir=game_dir, project=project, config=config, decks=decks, tables=tables, boards=boards, files=files)
+

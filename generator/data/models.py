@@ -1,0 +1,251 @@
+"""Typed models of the YAML files (pydantic): unknown keys, wrong types and missing fields are errors."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
+
+from generator.core.units import CARD_SIZES_MM, to_pt
+
+Slug = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_-]*$", description="lower-case id: letters, digits, - and _")]
+HexColor = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", description="colour as #rrggbb")]
+Code = Annotated[str, Field(pattern=r"^[A-Z0-9]{2,6}$", description="short upper-case code for card codes")]
+PositiveInt = Annotated[int, Field(ge=1)]
+
+
+def _check_length(value: Any) -> Any:
+    to_pt(value)  # raises UnitError (a ValueError) with a helpful message
+    return value
+
+
+class Strict(BaseModel):
+    """Base model: every key must be known."""
+
+    model_config = ConfigDict(extra="forbid", frozen=False)
+
+
+Length = Annotated[str | int | float, Field(description="length such as '63mm', '2.5in' or '9pt'")]
+
+
+class CardSize(Strict):
+    """A custom card size."""
+
+    width: Length
+    height: Length
+
+    _w = field_validator("width", "height")(classmethod(lambda cls, v: _check_length(v)))
+
+
+class PlayerRange(Strict):
+    """Supported player counts."""
+
+    min: PositiveInt
+    max: PositiveInt
+
+
+class Component(Strict):
+    """A physical component that is not a printed card (dice, cars, a bell)."""
+
+    name: str
+    count: PositiveInt
+    note: str = ""
+
+
+class GameConfig(Strict):
+    """game.yaml: game-wide settings."""
+
+    title: str
+    subtitle: str = ""
+    code: Code
+    players: PlayerRange
+    ages: str = ""
+    play_time: str = ""
+    designer_notes: str = ""
+    card_size: str | CardSize = "poker"
+    bleed: Length = "3mm"
+    safe: Length = "3mm"
+    engine: str | None = Field(None, description="rules engine module in generator/rules for `pnp validate`")
+    decks: list[Slug] = Field(description="deck ids in print order; each is <deck>.yaml in the game folder")
+    settings: dict[str, Any] = Field(default_factory=dict, description="rule parameters read by the engine and rules text")
+    components: list[Component] = Field(default_factory=list)
+
+    _len = field_validator("bleed", "safe")(classmethod(lambda cls, v: _check_length(v)))
+
+    @field_validator("card_size")
+    @classmethod
+    def _known_size(cls, value):
+        if isinstance(value, str) and value not in CARD_SIZES_MM:
+            raise ValueError(f"unknown card size '{value}'; expected one of {', '.join(CARD_SIZES_MM)} or {{width, height}}")
+        return value
+
+
+FieldType = Literal["text", "int", "number", "bool", "color", "choice", "ref", "refs", "counts", "address", "list", "icon"]
+
+
+class FieldSpec(Strict):
+    """The declaration of one data field that cards (or table rows) of a deck may carry."""
+
+    type: FieldType
+    required: bool = True
+    default: Any = None
+    choices: list[str] | None = None
+    to: str | None = Field(None, description="collection a ref/refs/counts points into: a deck, a table or <board>.spaces")
+    min: float | None = None
+    max: float | None = None
+    help: str = ""
+
+
+class DeckFile(Strict):
+    """<deck>.yaml: one deck of cards sharing a back."""
+
+    deck: Slug
+    name: str
+    code: Code
+    size: str | CardSize | None = None
+    layout: str | None = Field(None, description="default front layout (layouts/<name>.yaml)")
+    back: str | None = Field(None, description="back layout shared by every card of the deck")
+    total: PositiveInt | None = Field(None, description="expected number of cards; checked against the copies")
+    description: str = ""
+    fields: dict[str, FieldSpec] = Field(default_factory=dict)
+    cards: list[dict] = Field(min_length=1)
+
+
+class TableFile(Strict):
+    """<table>.yaml: named rows of data that are not cards (food groups, player colours)."""
+
+    table: Slug
+    name: str
+    fields: dict[str, FieldSpec] = Field(default_factory=dict)
+    rows: list[dict] = Field(min_length=1)
+
+
+class Grid(Strict):
+    """A board grid: `cols` x `rows` cells of `cell` size, plus a margin around it."""
+
+    cols: PositiveInt
+    rows: PositiveInt
+    cell: Length
+    margin: Length = "10mm"
+
+    _len = field_validator("cell", "margin")(classmethod(lambda cls, v: _check_length(v)))
+
+
+class BoardSpace(Strict):
+    """A space on a board, placed at grid cell (col, row)."""
+
+    id: Slug
+    at: tuple[float, float]
+    kind: Literal["road", "junction", "restaurant", "track", "start", "end"] = "road"
+    label: str = ""
+    color: HexColor | None = None
+    color_name: str = ""
+    start_for: list[PositiveInt] = Field(default_factory=list, description="player counts that start here (trackers)")
+
+
+class Street(Strict):
+    """A named, coloured street: its spaces in order and its house numbers."""
+
+    id: Slug
+    name: str
+    color: HexColor
+    color_name: str
+    spaces: list[str] = Field(min_length=1)
+    houses: dict[int, str] = Field(default_factory=dict, description="house number -> space id")
+
+
+class Zone(Strict):
+    """A decorative area of the board (card areas, title, legend)."""
+
+    id: Slug
+    caption: str
+    at: tuple[float, float]
+    size: tuple[float, float]
+    kind: Literal["cards", "area", "text", "title", "legend"] = Field(
+        "cards", description="cards: a card-sized place (warned when smaller than a card); area: a labelled place of its own size")
+    text: str = ""
+
+
+class BoardFile(Strict):
+    """<board>.yaml: a board or track as data."""
+
+    board: Slug
+    name: str
+    title: str = ""
+    grid: Grid
+    spaces: list[BoardSpace] = Field(min_length=1)
+    edges: list[tuple[str, str]] = Field(default_factory=list)
+    connect_adjacent: bool = Field(False, description="join spaces in orthogonally adjacent cells")
+    streets: list[Street] = Field(default_factory=list)
+    zones: list[Zone] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+
+    def road_graph(self) -> dict[str, list[str]]:
+        """Space id -> adjacent space ids (sorted, so iteration is deterministic)."""
+        graph: dict[str, set[str]] = {space.id: set() for space in self.spaces}
+        if self.connect_adjacent:
+            at = {(round(s.at[0]), round(s.at[1])): s.id for s in self.spaces}
+            for (col, row), sid in at.items():
+                for other in ((col + 1, row), (col, row + 1)):
+                    if other in at:
+                        graph[sid].add(at[other])
+                        graph[at[other]].add(sid)
+        for a, b in self.edges:
+            if a in graph and b in graph:
+                graph[a].add(b)
+                graph[b].add(a)
+        return {sid: sorted(adj) for sid, adj in graph.items()}
+
+
+def _python_type(spec: FieldSpec):
+    if spec.type in ("text", "ref", "address", "icon"):
+        return str
+    if spec.type == "int":
+        return Annotated[int, Field(ge=spec.min, le=spec.max)]
+    if spec.type == "number":
+        return Annotated[float, Field(ge=spec.min, le=spec.max)]
+    if spec.type == "bool":
+        return bool
+    if spec.type == "color":
+        return HexColor
+    if spec.type == "choice":
+        return Literal[tuple(spec.choices or ("",))]  # type: ignore[misc]
+    if spec.type in ("refs", "list"):
+        return list[str]
+    if spec.type == "counts":
+        return dict[str, PositiveInt]
+    raise AssertionError(spec.type)
+
+
+def _plain_default(value: Any) -> Any:
+    """A default as plain lists and dicts: the loader's line-tracking YList/YDict are not JSON-serialisable in
+    a schema (pydantic warns and drops the default)."""
+    if isinstance(value, dict):
+        return {k: _plain_default(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain_default(v) for v in value]
+    return value
+
+
+def row_model(name: str, fields: dict[str, FieldSpec], *, card: bool) -> type[BaseModel]:
+    """Build the model of one card (or table row) from the deck's field declarations."""
+    core: dict[str, Any] = {"id": (Slug, ...), "name": (str, ...)}
+    if card:
+        core |= {
+            "copies": (PositiveInt, ...),
+            "layout": (str | None, None),
+            "icon": (str | None, None),
+            "image": (str | None, None),
+        }
+    for key, spec in fields.items():
+        typ = _python_type(spec)
+        core[key] = (typ, ...) if spec.required and spec.default is None else (typ | None, _plain_default(spec.default))
+    return create_model(f"{name}Row", __config__=ConfigDict(extra="forbid"), **core)
+
+
+def card_width_height_mm(size: str | CardSize) -> tuple[float, float]:
+    """Card size in mm from a preset name or a custom {width, height}."""
+    if isinstance(size, str):
+        return CARD_SIZES_MM[size]
+    return to_pt(size.width) / to_pt("1mm"), to_pt(size.height) / to_pt("1mm")
+

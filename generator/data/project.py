@@ -1,0 +1,89 @@
+"""Where a project's games, templates and outputs live (like mkdocs: the current folder or --project DIR)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import generator
+from generator.core.errors import InputError, Problem, did_you_mean, known_list
+
+# Files shipped with the tool (package data): the built-in icon library every project can use, the print-shop
+# presets and the template of `pnp new`.
+ASSETS = Path(generator.__file__).resolve().parent / "assets"
+BUILTIN_ICONS = ASSETS / "icons"
+PRESETS_DIR = ASSETS / "presets"
+SCAFFOLD_DIR = ASSETS / "scaffold"
+RULES_DIR = "rules"
+
+
+@dataclass(frozen=True)
+class Project:
+    """A designer's project: cards/<game>/, templates/ and build/."""
+
+    root: Path
+
+    @property
+    def cards_dir(self) -> Path:
+        return self.root / "cards"
+
+    @property
+    def templates_dir(self) -> Path:
+        return self.root / "templates"
+
+    @property
+    def build_dir(self) -> Path:
+        return self.root / "build"
+
+    def game_dir(self, game_id: str) -> Path:
+        """cards/<game>/."""
+        return self.cards_dir / game_id
+
+    def icon_dirs(self, game_id: str) -> list[Path]:
+        """Where a game's icons are looked up, first match wins: its own icons/, the project's templates/icons/,
+        then the built-in library."""
+        return [self.game_dir(game_id) / "icons", self.templates_dir / "icons", BUILTIN_ICONS]
+
+    def layout_dirs(self, game_id: str) -> list[Path]:
+        """Where a game's card layouts are looked up: its own layouts/, then the project's templates/layouts/."""
+        return [self.game_dir(game_id) / "layouts", self.templates_dir / "layouts"]
+
+    def rules_template(self, game_id: str) -> Path:
+        """The game's rules booklet template: templates/rules/<game>.md.j2."""
+        return self.templates_dir / RULES_DIR / f"{game_id}.md.j2"
+
+    def show(self, path: Path) -> str:
+        """A path relative to the project root, as error messages print it."""
+        try:
+            return str(Path(path).resolve().relative_to(self.root.resolve()))
+        except ValueError:
+            return str(path)
+
+    def game_ids(self) -> list[str]:
+        """Every folder under cards/ (sorted); each is a game."""
+        if not self.cards_dir.is_dir():
+            return []
+        return sorted(p.name for p in self.cards_dir.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+
+    def select(self, names: tuple[str, ...] | list[str]) -> list[str]:
+        """The games named on the command line (all games when none), or an error listing those that exist."""
+        known = self.game_ids()
+        if not self.cards_dir.is_dir():
+            raise InputError(Problem(self.show(self.cards_dir), 0, f"no cards/ folder in {self.root}; expected a project folder (or pass --project DIR)"))
+        if not names:
+            if not known:
+                raise InputError(Problem(self.show(self.cards_dir), 0, "no games found; expected one folder per game (try `pnp new NAME`)"))
+            return known
+        problems = [
+            Problem("", 0, f"no game '{name}'{did_you_mean(name, known)}; known games: {known_list(known)}")
+            for name in names
+            if name not in known
+        ]
+        if problems:
+            raise InputError(problems)
+        return list(dict.fromkeys(names))
+
+
+def find_project(start: Path | None = None) -> Project:
+    """The project at `start` (default: the current directory)."""
+    return Project(Path(start or Path.cwd()).resolve())

@@ -1,0 +1,60 @@
+"""`pnp new NAME`: a new game folder from the template in generator/scaffold/, ready to build and validate."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from generator.core.errors import InputError, Problem
+from generator.core.write import atomic_write
+from generator.data.project import SCAFFOLD_DIR, Project
+
+TEMPLATE_DIR = SCAFFOLD_DIR
+GAME_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")  # the Slug pattern of generator.data.models
+CODE = re.compile(r"^[A-Z0-9]{2,6}$")
+
+
+def default_code(name: str) -> str:
+    """A card-code prefix from the game id: 'demo' -> 'DEM', 'space-race' -> 'SR'."""
+    words = [w for w in re.split(r"[-_]", name.upper()) if w]
+    code = "".join(w[0] for w in words) if len(words) > 1 else words[0][:3]
+    code = re.sub(r"[^A-Z0-9]", "", code)[:6]
+    return code if len(code) >= 2 else (code + "GAME")[:3]
+
+
+def default_title(name: str) -> str:
+    """A readable title from the game id: 'space-race' -> 'Space Race'."""
+    return " ".join(w.capitalize() for w in re.split(r"[-_]", name) if w)
+
+
+def _fill(text: str, values: dict[str, str]) -> str:
+    for key, value in values.items():
+        text = text.replace(f"__{key}__", value)
+    return text
+
+
+def new_game(project: Project, name: str, title: str | None = None, code: str | None = None) -> list[Path]:
+    """Write cards/<name>/ (game.yaml, a sample deck, its layouts) and templates/rules/<name>.md.j2; returns the files."""
+    problems = []
+    if not GAME_ID.match(name):
+        problems.append(Problem("", 0, f"'{name}' is not a valid game id; expected lower-case letters, digits, "
+                                       "- and _, starting with a letter or digit (e.g. space-race)"))
+    code = code or (default_code(name) if GAME_ID.match(name) else "")
+    if GAME_ID.match(name) and not CODE.match(code):
+        problems.append(Problem("", 0, f"card code '{code}' is not valid; expected 2 to 6 upper-case letters or digits"))
+    game_dir = project.cards_dir / name
+    if GAME_ID.match(name) and game_dir.exists():
+        problems.append(Problem(project.show(game_dir), 0, f"game '{name}' already exists; expected a new name "
+                                                           "(pnp new never overwrites a game)"))
+    if problems:
+        raise InputError(problems)
+    values = {"NAME": name, "TITLE": title or default_title(name), "CODE": code}
+    written = []
+    source = TEMPLATE_DIR / "game"
+    for path in sorted(p for p in source.rglob("*") if p.is_file()):
+        target = game_dir / path.relative_to(source)
+        written.append(atomic_write(target, _fill(path.read_text(encoding="utf-8"), values)))
+    rules = project.rules_template(name)
+    if not rules.exists():  # a rules text left by an earlier game of this name is kept as it is
+        written.append(atomic_write(rules, _fill((TEMPLATE_DIR / "rules.md.j2").read_text(encoding="utf-8"), values)))
+    return written

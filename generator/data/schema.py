@@ -1,0 +1,46 @@
+"""JSON Schemas of the YAML files, so editors can autocomplete keys and flag mistakes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from generator.core.write import atomic_write
+from generator.data.load import Game
+from generator.data.models import BoardFile, DeckFile, GameConfig, TableFile, row_model
+
+GENERIC = {"game": GameConfig, "deck": DeckFile, "table": TableFile, "board": BoardFile}
+
+
+def generic_schemas() -> dict[str, dict]:
+    """Schema per file kind (game, deck, table, board)."""
+    out = {}
+    for kind, model in GENERIC.items():
+        schema = model.model_json_schema()
+        schema["title"] = f"{kind}.yaml" if kind == "game" else f"a {kind} file"
+        out[kind] = schema
+    return out
+
+
+def deck_schema(deck) -> dict:
+    """Schema of one deck file whose cards are checked against the deck's own declared fields."""
+    schema = DeckFile.model_json_schema()
+    card = row_model(deck.id.title().replace("-", ""), deck.field_specs, card=True).model_json_schema()
+    defs = schema.setdefault("$defs", {})
+    defs.update(card.pop("$defs", {}))
+    defs["Card"] = card
+    schema["properties"]["cards"] = {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/Card"}}
+    schema["title"] = f"{deck.name} ({deck.file})"
+    return schema
+
+
+def write_schemas(out_dir: Path, games: list[Game]) -> list[Path]:
+    """Write the generic schemas plus one per deck of each game; returns the files written."""
+    written = []
+    for kind, schema in generic_schemas().items():
+        written.append(atomic_write(out_dir / f"{kind}.schema.json", json.dumps(schema, indent=2, sort_keys=True) + "\n"))
+    for game in games:
+        for deck in game.decks.values():
+            path = out_dir / game.id / f"{deck.id}.schema.json"
+            written.append(atomic_write(path, json.dumps(deck_schema(deck), indent=2, sort_keys=True) + "\n"))
+    return written

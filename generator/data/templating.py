@@ -1,0 +1,211 @@
+"""The one template language of a game: a sandboxed Jinja environment, the game as plain data, shared helpers.
+
+Card layouts (rich text, colours, icon names) and rules booklets (Markdown) both read the same `game_view`
+and the same helpers; each adds the few helpers of its own medium (inline icons, figures). Templates see data
+only: dicts, lists and scalars, never objects with methods that reach files or Python internals.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from jinja2 import BaseLoader, StrictUndefined
+from jinja2.sandbox import SandboxedEnvironment
+
+from generator.core.colours import contrast, tint
+from generator.core.errors import did_you_mean, known_list
+
+_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+
+
+class View(dict):
+    """Plain data handed to a template: keys read as attributes (`deck.cards`) before dict methods."""
+
+
+class DataUndefined(StrictUndefined):
+    """A missing key names what is there instead of Jinja's "'View object' has no attribute"."""
+
+    __slots__ = ()
+
+    @property
+    def _undefined_message(self) -> str:
+        obj, name = self._undefined_obj, self._undefined_name
+        if isinstance(obj, dict) and isinstance(name, str) and not self._undefined_hint:
+            keys = [str(k) for k in obj]
+            return f"no field '{name}' here{did_you_mean(name, keys)}; known: {known_list(keys)}"
+        return super()._undefined_message
+
+
+class DataEnvironment(SandboxedEnvironment):
+    """A sandbox where data keys win over dict methods, so a field named `items` or `values` still reads."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if isinstance(obj, View) and attribute in obj:
+            return obj[attribute]
+        return super().getattr(obj, attribute)
+
+
+def plain(value: Any) -> Any:
+    """Data only: Views, lists and scalars (pydantic models are dumped, anything else becomes its text)."""
+    if isinstance(value, dict):
+        return View({str(k) if not isinstance(k, int) else k: plain(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if hasattr(value, "model_dump"):
+        return plain(value.model_dump())
+    return str(value)
+
+
+def _track_starts(board) -> list[View]:
+    """For a track: per player count, its start space and the moves from there to the end space (= rounds)."""
+    ends = [s.id for s in board.model.spaces if s.kind == "end"]
+    if not ends:
+        return []
+    graph = board.neighbours()
+    distance = {ends[0]: 0}
+    frontier = [ends[0]]
+    while frontier:
+        nxt = []
+        for sid in frontier:
+            for other in graph[sid]:
+                if other not in distance:
+                    distance[other] = distance[sid] + 1
+                    nxt.append(other)
+        frontier = nxt
+    starts = []
+    for space in board.model.spaces:
+        for players in space.start_for:
+            starts.append(View(players=players, space=space.id, label=space.label, rounds=distance.get(space.id, 0)))
+    return sorted(starts, key=lambda s: s["players"])
+
+
+def game_view(game) -> View:
+    """Everything a template may read about a game, as plain data with counts computed from the YAML."""
+    from generator.data.components import component_list
+
+    config = game.config
+    decks = View()
+    for deck in game.decks.values():
+        cards = [View(plain(card.as_dict()), index=card.index) for card in deck.cards]
+        decks[deck.id] = View(
+            id=deck.id, name=deck.name, code=deck.code, copies=deck.copies, card_types=len(deck.cards),
+            description=deck.description, cards=cards, by_id=View({c["id"]: c for c in cards}),
+            size_mm=list(deck.size_mm),
+        )
+    tables = View()
+    for table in game.tables.values():
+        rows = [plain(row.as_dict()) for row in table.rows]
+        tables[table.id] = View(id=table.id, name=table.name, rows=rows, by_id=View({r["id"]: r for r in rows}))
+    boards = View()
+    for board in game.boards.values():
+        model = plain(board.model.model_dump())
+        model["id"] = board.id
+        model["spaces_by_id"] = View({s["id"]: s for s in model["spaces"]})
+        model["streets_by_id"] = View({s["id"]: s for s in model["streets"]})
+        model["starts"] = _track_starts(board)
+        boards[board.id] = model
+    components = [View(name=c.name, count=c.count, detail=c.detail) for c in component_list(game)]
+    return View(
+        id=game.id, title=config.title, subtitle=config.subtitle, code=config.code,
+        players=View(min=config.players.min, max=config.players.max), ages=config.ages, play_time=config.play_time,
+        settings=plain(config.settings), extras=plain([c.model_dump() for c in config.components]),
+        decks=decks, tables=tables, boards=boards, components=components,
+    )
+
+
+# --- helpers every template may call --------------------------------------------------------------------------
+
+def words(number: int) -> str:
+    """'six' for 6 (numbers above twelve stay digits)."""
+    return _WORDS[number] if isinstance(number, int) and 0 <= number < len(_WORDS) else str(number)
+
+
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """'1 card', '3 cards' (or the given plural form)."""
+    return f"{count} {singular if count == 1 else (plural_form or singular + 's')}"
+
+
+def join_and(items: list[Any], last: str = "and") -> str:
+    """'a, b and c'."""
+    items = [str(i) for i in items]
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+def signed(number: int | float) -> str:
+    """'+2' or '−4' (a real minus sign)."""
+    return f"+{number}" if number >= 0 else f"\u2212{abs(number)}"
+
+
+def money(value) -> str:
+    """'$5'."""
+    return f"${value}"
+
+
+def last_number(text: str) -> int:
+    """The number at the end of a text such as 'egg +1' (1)."""
+    match = re.search(r"([+-]?\d+)\s*$", str(text))
+    if not match:
+        raise ValueError(f"'{text}' does not end with a number")
+    return int(match.group(1))
+
+
+class GameHelpers:
+    """The helpers that read the game: `setting`, `street` (of a printed address) and `ref` (a card or row)."""
+
+    def __init__(self, game, view: View):
+        self.game, self.view = game, view
+        self.addresses = game.addresses()
+
+    def setting(self, name: str, default=None):
+        """A rule parameter from game.yaml `settings`."""
+        return self.game.setting(name, default)
+
+    def street(self, address: str) -> dict:
+        """The street of a printed address: name, color, color_name, id, number, board, space."""
+        if address not in self.addresses:
+            raise ValueError(f"address '{address}' is not on any board")
+        board_id, space = self.addresses[address]
+        number = int(address.split(" ", 1)[0])
+        for street in self.game.boards[board_id].model.streets:
+            if street.houses.get(number) == space:
+                return {"id": street.id, "name": street.name, "color": street.color,
+                        "color_name": street.color_name, "number": number, "board": board_id, "space": space}
+        raise ValueError(f"address '{address}' has no street")
+
+    def ref(self, collection: str, item: str) -> dict:
+        """A card (by deck id) or table row (by table id) as data."""
+        if collection in self.view["decks"]:
+            return self.view["decks"][collection]["by_id"][item]
+        if collection in self.view["tables"]:
+            return self.view["tables"][collection]["by_id"][item]
+        raise ValueError(f"no deck or table '{collection}'")
+
+    def functions(self) -> dict[str, Callable]:
+        return {"setting": self.setting, "street": self.street, "ref": self.ref}
+
+
+FILTERS: dict[str, Callable] = {
+    "words": words, "join_and": join_and, "signed": signed, "dictsum": lambda d: sum(d.values()),
+    "lookup": lambda ids, table: [table[i] for i in ids], "last_number": last_number,
+}
+GLOBALS: dict[str, Callable] = {
+    "words": words, "plural": plural, "join_and": join_and, "signed": signed, "money": money,
+    "contrast": contrast, "tint": tint,
+}
+
+
+def environment(*, autoescape: bool, loader: BaseLoader | None = None, keep_trailing_newline: bool = False,
+                helpers: dict[str, Callable] | None = None) -> DataEnvironment:
+    """A sandboxed environment with the shared helpers and filters (plus `helpers`), strict about missing data."""
+    env = DataEnvironment(loader=loader, undefined=DataUndefined, autoescape=autoescape, trim_blocks=True,
+                          lstrip_blocks=True, keep_trailing_newline=keep_trailing_newline)
+    env.globals.update(GLOBALS)
+    env.globals.update(helpers or {})
+    env.filters.update(FILTERS)
+    return env

@@ -1,0 +1,147 @@
+"""The engine API every game's rules module implements (in the spirit of OpenSpiel's game modules).
+
+A rules package `generator/rules/<engine>/` exposes `ENGINE: Engine` (the description below) and is listed by
+name in `generator.engines.registry`; game.yaml names it with `engine:`. `Engine.static_checks(game)` returns
+named composition checks that need no simulation: a list of (check name, problems found; [] = passed).
+
+A game is a `State` with `legal_actions()` and `apply(action)`. Chance is explicit: when
+`current_player() == CHANCE` the state asks for a `ChanceRequest` and the harness (which alone owns
+`random.Random(seed)`) or a script supplies the outcome with `apply(ChanceOutcome(...))`. Engines never
+create their own random generators.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+CHANCE = -1
+TERMINAL = -2
+
+
+class IllegalAction(Exception):
+    """Raised by State.apply for an action that the rules do not allow now; the message is the reason."""
+
+
+@dataclass(frozen=True)
+class ChanceRequest:
+    """What chance must decide next.
+
+    kind 'shuffle': a permutation of `items` (a list of card ids) is wanted;
+    kind 'dice': `count` values in 1..`sides`;
+    kind 'pick': `count` distinct indices in range(`n`) (e.g. random sets, a random first player).
+    `label` names the event in logs and scripts (e.g. 'toppings-deck', 'roll', 'first-player').
+    """
+
+    kind: str
+    label: str
+    items: tuple = ()
+    count: int = 0
+    sides: int = 6
+    n: int = 0
+
+
+@dataclass(frozen=True)
+class ChanceOutcome:
+    """The outcome of a ChanceRequest: the shuffled items, the dice values or the picked indices."""
+
+    label: str
+    values: tuple
+
+
+def sample_chance(request: ChanceRequest, rng) -> ChanceOutcome:
+    """Draw a chance outcome with the harness's random.Random."""
+    if request.kind == "shuffle":
+        items = list(request.items)
+        rng.shuffle(items)
+        return ChanceOutcome(request.label, tuple(items))
+    if request.kind == "dice":
+        return ChanceOutcome(request.label, tuple(rng.randint(1, request.sides) for _ in range(request.count)))
+    if request.kind == "pick":
+        return ChanceOutcome(request.label, tuple(rng.sample(range(request.n), request.count)))
+    raise ValueError(f"unknown chance kind {request.kind!r}")
+
+
+class State(ABC):
+    """A game in progress. Actions are hashable values whose str() is how scripts write them."""
+
+    log: list[str]
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """Seat to act (0-based), CHANCE when chance decides next, TERMINAL when the game is over."""
+
+    @abstractmethod
+    def chance_request(self) -> ChanceRequest:
+        """What chance must decide (only when current_player() == CHANCE)."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Hashable]:
+        """Every action the current player may take now, in a deterministic order."""
+
+    @abstractmethod
+    def apply(self, action) -> None:
+        """Apply an action or a ChanceOutcome; raise IllegalAction(reason) when not allowed."""
+
+    @abstractmethod
+    def parse_action(self, text: str):
+        """The action a script writes as `text` (inverse of str(action)); IllegalAction if unknown."""
+
+    def is_terminal(self) -> bool:
+        """True once the game has ended."""
+        return self.current_player() == TERMINAL
+
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """Each seat's score (final once terminal)."""
+
+    @abstractmethod
+    def winners(self) -> list[int]:
+        """Seats that won (several on a shared win); only meaningful once terminal."""
+
+    @abstractmethod
+    def card_count(self) -> dict[str, int]:
+        """Physical cards per deck summed over every zone; must never change during a game."""
+
+    def invariant_problems(self) -> list[str]:
+        """Broken invariants beyond card conservation (hand limits, ...); [] when all hold."""
+        return []
+
+    @abstractmethod
+    def snapshot(self) -> dict[str, Any]:
+        """A plain dict of the visible state (hands, positions, display, scores, ...) for script expectations."""
+
+    def metrics(self) -> dict[str, Any]:
+        """Per-game figures for the balance report (length, ending, per-card usage, ...)."""
+        return {}
+
+
+Bot = Callable[[State, Any], Any]  # (state, rng) -> action; bots may use the harness rng for tie-breaks
+
+
+@dataclass
+class Engine:
+    """How the harness creates and plays one game."""
+
+    name: str
+    new_state: Callable[..., State]  # new_state(game, players: int, options: dict) -> State
+    player_counts: Sequence[int]
+    bots: dict[str, Bot]
+    options: dict[str, Any] = field(default_factory=dict)  # named rule options with their defaults
+    turn_cap: int = 5000  # decisions per game before it is called stalled
+    goals: Callable[..., list[str]] | None = None  # goals(game) -> ids of orders/recipes that must get completed
+    static_checks: Callable[..., list] | None = None  # static_checks(game) -> [(check name, [Problem, ...]), ...]
+
+
+# Standard keys of State.metrics() read by the balance report (engines fill what applies):
+#   turns, rounds: int                  game length
+#   ended_by: str                       e.g. "game-over", "fifth-recipe", "all-done", "target-score"
+#   completed_goals: list[str]          ids of orders/recipes completed in this game (multiset)
+#   dealt_goals: list[str]              ids of goals dealt to a player, once per deal (win rate when dealt)
+#   dwell: dict[str, list[int]]         goal id -> turns it stayed on display each time it was shown
+#   card_usage: dict[str, int]          card id -> times played/spent
+#   hand_limit_discards: int            cards discarded to a hand limit
+#   dead_hand_turns: int                turns a player held nothing useful for any displayed goal
+#   extra: dict                         anything game-specific worth reporting

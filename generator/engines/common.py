@@ -1,0 +1,99 @@
+"""Helpers the three rules engines share: per-game caches, rule options, chance checks, road distances, check lines."""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from generator.core.errors import InputError, Problem
+from generator.core.yamlio import load_yaml
+from generator.engines.base import ChanceOutcome, ChanceRequest, IllegalAction
+
+T = TypeVar("T")
+CACHE_SIZE = 32  # loaded games kept per cache; a run rarely loads more than a handful
+
+
+def per_game(build: Callable[[Any], T]) -> Callable[[Any], T]:
+    """`build(game)` computed once per loaded Game object (simulations build thousands of states from one game)."""
+    cache: dict[int, tuple[Any, T]] = {}
+
+    def cached(game) -> T:
+        hit = cache.get(id(game))
+        if hit is None or hit[0] is not game:  # an id can be reused once a game is garbage collected
+            if len(cache) > CACHE_SIZE:
+                cache.clear()
+            hit = cache[id(game)] = (game, build(game))
+        return hit[1]
+
+    cached.__doc__ = build.__doc__
+    return cached
+
+
+def check_known_options(options: Mapping[str, Any], known: Mapping[str, Any]) -> None:
+    """ValueError naming any rule option the engine does not have."""
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise ValueError(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(known)}")
+
+
+def option_or_setting(options: Mapping[str, Any], settings: Mapping[str, Any], name: str, default: Any) -> Any:
+    """A rule option's value; None (every engine's option default) means the game.yaml setting, else `default`."""
+    value = options.get(name)
+    return settings.get(name, default) if value is None else value
+
+
+def check_outcome(request: ChanceRequest, outcome: ChanceOutcome) -> tuple:
+    """The outcome's values once they fit the request (label, permutation, dice range, distinct picks)."""
+    label = request.label
+    if outcome.label != label:
+        raise IllegalAction(f"'{label}' is next, not '{outcome.label}'; expected chance '{label}'")
+    values = tuple(outcome.values)
+    if request.kind == "shuffle" and Counter(map(str, values)) != Counter(map(str, request.items)):
+        raise IllegalAction(f"'{label}' must be a permutation of its {len(request.items)} items; got {list(values)}")
+    if request.kind == "dice" and (len(values) != request.count
+                                   or not all(isinstance(v, int) and 1 <= v <= request.sides for v in values)):
+        raise IllegalAction(f"'{label}' needs {request.count} values in 1..{request.sides}, got {list(values)}")
+    if request.kind == "pick" and (len(values) != request.count or len(set(values)) != len(values)
+                                   or not all(isinstance(v, int) and 0 <= v < request.n for v in values)):
+        raise IllegalAction(f"'{label}' must be {request.count} distinct indices in 0..{request.n - 1}; got {list(values)}")
+    return values
+
+
+def distances(neighbours: Mapping[str, Any], start: str) -> dict[str, int]:
+    """Road steps from `start` to every reachable space (breadth-first search)."""
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        for nxt in neighbours[here]:
+            if nxt not in dist:
+                dist[nxt] = dist[here] + 1
+                queue.append(nxt)
+    return dist
+
+
+def at(record, key: str, message: str) -> Problem:
+    """A problem at the line of `key` in a card or table row."""
+    return Problem(record.file, record.line_of(key), message)
+
+
+class GameYaml:
+    """game.yaml as static checks cite it: its shown file name and the lines of its keys and settings."""
+
+    def __init__(self, game):
+        self.file = game.show(game.dir / "game.yaml")
+        try:
+            self.raw = load_yaml(game.dir / "game.yaml", self.file)
+        except InputError:  # the loader has reported it already; checks then point at line 0
+            self.raw = None
+        settings = self.raw.get("settings") if self.raw is not None else None
+        self._setting_lines = dict(getattr(settings, "key_lines", {}))
+
+    def line_of(self, key: str) -> int:
+        """Line of a top-level key (0 when game.yaml could not be read)."""
+        return self.raw.line_of(key) if self.raw is not None else 0
+
+    def setting_line(self, name: str) -> int:
+        """Line of setting `name`, else of `settings:` itself."""
+        return self._setting_lines.get(name) or self.line_of("settings")

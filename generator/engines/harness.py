@@ -1,0 +1,158 @@
+"""The simulation harness: plays one seeded game with bots and checks the rules after every action.
+
+The harness alone owns `random.Random(seed)`: it answers every ChanceRequest with `sample_chance` and hands the
+same generator to the bots for their tie-breaks, so a (seed, players, bots, options) tuple replays exactly.
+"""
+
+from __future__ import annotations
+
+import random
+import traceback
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.engines.base import CHANCE, TERMINAL, Engine, IllegalAction, State, sample_chance
+
+# Failure kinds, in the order the validator reports them.
+SETUP, STALLED, ILLEGAL, CONSERVATION, INVARIANT, CRASH = "setup", "stalled", "illegal", "conservation", "invariant", "crash"
+CHANCE_STEPS_PER_DECISION = 20  # a game may roll dice or shuffle this often per decision before it counts as stuck
+
+
+@dataclass
+class GameRecord:
+    """Everything one simulated game produced: its identity, its log, the result and any failure."""
+
+    seed: int
+    players: int
+    bots: list[str]
+    log: list[str] = field(default_factory=list)
+    scores: list[float] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+    metrics: dict[str, Any] = field(default_factory=dict)
+    failure: str | None = None
+    failure_kind: str | None = None
+    decisions: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+
+def replay_command(game_id: str, seed: int, players: int, bots: list[str]) -> str:
+    """The `pnp replay` command line that prints the log of this game."""
+    return f"pnp replay {game_id} --seed {seed} --players {players} --bots {','.join(bots)}"
+
+
+def short(values, limit: int = 12) -> str:
+    """A chance outcome for the log, cut after `limit` items."""
+    items = [str(v) for v in values]
+    return " ".join(items[:limit]) + (f" ... ({len(items)} in all)" if len(items) > limit else "")
+
+
+def count_change(before: dict[str, int], after: dict[str, int]) -> str:
+    """Which decks gained or lost cards: 'toppings 40 -> 39'."""
+    keys = sorted(set(before) | set(after))
+    return ", ".join(f"{k} {before.get(k, 0)} -> {after.get(k, 0)}" for k in keys if before.get(k, 0) != after.get(k, 0))
+
+
+def check_state(state: State, start_counts: dict[str, int], after: str) -> tuple[str, str] | None:
+    """(kind, message) when card conservation or another invariant is broken after `after`, else None."""
+    counts = state.card_count()
+    if counts != start_counts:
+        return CONSERVATION, f"card conservation broken after {after}: {count_change(start_counts, counts)}"
+    problems = state.invariant_problems()
+    if problems:
+        return INVARIANT, f"invariant broken after {after}: {'; '.join(str(p) for p in problems)}"
+    return None
+
+
+def _crash(exc: BaseException, during: str) -> str:
+    frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    where = f" ({frame.filename.rsplit('/', 1)[-1]}:{frame.lineno})" if frame else ""
+    return f"the engine raised {type(exc).__name__}: {exc}{where} during {during}"
+
+
+def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
+              options: dict[str, Any] | None = None, *, log: bool = True) -> GameRecord:
+    """Play one game from `seed` with one bot name per seat; never raises for a rules failure."""
+    record = GameRecord(seed=seed, players=players, bots=list(bots))
+    rng = random.Random(seed)
+    events = record.log
+    opts = {**engine.options, **(options or {})}
+    if log:
+        events.append(f"# seed {seed}, {players} players, bots {','.join(bots)}")
+
+    def fail(kind: str, message: str) -> GameRecord:
+        record.failure_kind, record.failure = kind, message
+        if log:
+            events.append(f"# FAILED ({kind}): {message}")
+        return record
+
+    unknown = [b for b in bots if b not in engine.bots]
+    if len(bots) != players or unknown:
+        raise ValueError(f"need {players} bot names from {sorted(engine.bots)}, got {bots}")
+    try:
+        state = engine.new_state(game, players, opts)
+        start_counts = state.card_count()
+    except Exception as exc:  # noqa: BLE001 - a setup failure is a finding, not a crash of the validator
+        return fail(SETUP, f"setup failed with {players} players: {type(exc).__name__}: {exc}")
+    seen = 0  # how much of state.log is already copied
+
+    def copy_log() -> None:
+        nonlocal seen
+        if log and len(state.log) > seen:
+            events.extend(state.log[seen:])
+            seen = len(state.log)
+
+    policies = [engine.bots[b] for b in bots]
+    chance_steps, decision = 0, 0
+    chance_cap = engine.turn_cap * CHANCE_STEPS_PER_DECISION
+    what = "setup"
+    try:
+        while True:
+            copy_log()
+            player = state.current_player()
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                chance_steps += 1
+                if chance_steps > chance_cap:
+                    return fail(STALLED, f"the game did not end: {chance_cap} chance events without finishing "
+                                        f"(seed {seed}, {players} players)")
+                request = state.chance_request()
+                outcome = sample_chance(request, rng)
+                if log:
+                    events.append(f"# chance {outcome.label}: {short(outcome.values)}")
+                what = f"chance event '{request.label}'"
+                state.apply(outcome)
+            else:
+                if decision >= engine.turn_cap:
+                    return fail(STALLED, f"the game did not end within the turn cap of {engine.turn_cap} decisions "
+                                        f"(seed {seed}, {players} players)")
+                decision += 1
+                record.decisions = decision
+                action = policies[player](state, rng)
+                what = f"'{action}' by seat {player} (decision {decision})"
+                if log:
+                    events.append(f"# seat {player} ({bots[player]}): {action}")
+                legal = state.legal_actions()
+                if action not in legal:
+                    return fail(ILLEGAL, f"bot '{bots[player]}' chose {what}, which is not in legal_actions()")
+                try:
+                    state.apply(action)
+                except IllegalAction as exc:
+                    return fail(ILLEGAL, f"{what} is in legal_actions() but apply() rejected it: {exc}")
+            broken = check_state(state, start_counts, what)
+            if broken:
+                copy_log()
+                return fail(*broken)
+        record.scores = list(state.scores())
+        record.winners = list(state.winners())
+        record.metrics = state.metrics() or {}
+    except Exception as exc:  # noqa: BLE001 - report the engine bug with its seed instead of dying
+        copy_log()
+        return fail(CRASH, _crash(exc, what))
+    if log:
+        events.append(f"# end: scores {record.scores}, winners {record.winners}")
+    return record
+

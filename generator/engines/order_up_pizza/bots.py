@@ -1,0 +1,112 @@
+"""Order Up bots: 'random' (uniform over legal actions) and 'greedy' (drive to payable orders, else home)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from generator.engines.order_up_pizza.actions import STOP, Action
+from generator.engines.order_up_pizza.data import ENERGY_DRINK, PIZZA_PLUNDER, SPEED_TRAP, WILD
+from generator.engines.order_up_pizza.state import PizzaState
+
+ACTION_WORTH = {WILD: 10.0, ENERGY_DRINK: 2.0, SPEED_TRAP: 1.0, PIZZA_PLUNDER: 1.5}
+
+
+def random_bot(state: PizzaState, rng) -> Action:
+    """Any legal action, uniformly (the harness's rng)."""
+    return rng.choice(state.legal_actions())
+
+
+def _missing(state: PizzaState, order: str, hand: Counter) -> int:
+    return sum(max(0, q - hand[t]) for t, q in state.data.order_req[order])
+
+
+_PAYABLE: dict[tuple, list[str]] = {}
+
+
+def _payable(state: PizzaState, seat: int) -> list[str]:
+    """Face-up orders this hand can pay now (cached: the hand rarely changes while driving)."""
+    key = (id(state.data), tuple(state.hands[seat]), tuple(state.ofaceup))  # data: another game has other orders
+    found = _PAYABLE.get(key)
+    if found is None:
+        if len(_PAYABLE) > 4096:
+            _PAYABLE.clear()
+        hand = Counter(state.hands[seat])
+        found = _PAYABLE[key] = [o for o in state.ofaceup if o in state.data.order_req and _missing(state, o, hand) <= hand[WILD]]
+    return found
+
+
+def usefulness(state: PizzaState, card: str, hand: Counter) -> float:
+    """How much a card helps towards the face-up orders (higher = keep / take)."""
+    if card in ACTION_WORTH:
+        return ACTION_WORTH[card]
+    score = 0.0
+    for order in state.ofaceup:
+        req = dict(state.data.order_req.get(order, ()))
+        if card in req:
+            score += 3.0 if hand[card] < req[card] else 0.5
+    return score
+
+
+def _step_towards(state: PizzaState, here: str, goal: str) -> Action:
+    dist = state.data.dist
+    best = dist[here][goal] - 1
+    for nxt in state.data.neighbours[here]:
+        if dist[nxt][goal] == best:
+            return Action("move", nxt)
+    return STOP
+
+
+def greedy_bot(state: PizzaState, rng) -> Action:
+    """Deliver whenever possible, drive to the nearest payable order, else go home and draw."""
+    legal = state.legal_actions()
+    phase, seat = state.phase, state.current
+    if phase == "move":
+        for action in legal:
+            if action.verb == "deliver":
+                return action  # the first is the one using the fewest Wild Cards
+        return _drive(state, seat, state.hands[seat], legal)
+    hand = Counter(state.hands[seat])
+    if phase == "draw":
+        picks = [a for a in legal if a.verb == "draw" and a.arg != "deck"]
+        best = max(picks, key=lambda a: usefulness(state, a.arg, hand), default=None)
+        if best is not None and usefulness(state, best.arg, hand) >= 3.0:
+            return best
+        return Action("draw", "deck") if Action("draw", "deck") in legal else legal[-1]
+    if phase == "discard":
+        # drop the least useful card; among equals the one held most often
+        return min(legal, key=lambda a: (usefulness(state, a.arg, hand), -hand[a.arg], a.arg))
+    if phase == "plunder":
+        return max(legal, key=lambda a: (usefulness(state, a.arg, hand), a.arg))
+    return legal[0]
+
+
+def _drive(state: PizzaState, seat: int, hand: list[str], legal: list[Action]) -> Action:
+    data, here = state.data, state.pos[seat]
+    dist = data.dist[here]
+    home = state.homes[seat]
+    if state.moved == 0 and SPEED_TRAP in hand:
+        # send home the rival who is furthest from their restaurant, if that costs them real time
+        far = max((t for t in range(state.n) if t != seat), key=lambda t: data.dist[state.pos[t]][state.homes[t]])
+        if data.dist[state.pos[far]][state.homes[far]] >= 8:
+            return Action("play", f"{SPEED_TRAP} {state.colours[far]}")
+    targets = sorted((dist[data.order_space[o]], -data.order_value[o], data.order_space[o]) for o in _payable(state, seat))
+    boost = state.params.energy_bonus * hand.count(ENERGY_DRINK)
+    if targets:
+        steps, _, goal = targets[0]
+        if steps <= state.steps_left:
+            return _step_towards(state, here, goal)
+        if steps <= state.steps_left + boost:
+            return Action("play", ENERGY_DRINK)
+        if state.steps_left > 0:
+            return _step_towards(state, here, goal)
+        return STOP
+    if PIZZA_PLUNDER in hand and len(hand) < state.params.hand_limit - 1:
+        if Action("play", PIZZA_PLUNDER) in legal and len(state.hands[state.home_owner[here]]) >= 2:
+            return Action("play", PIZZA_PLUNDER)
+        rivals = [state.homes[t] for t in range(state.n) if t != seat and len(state.hands[t]) >= 3]
+        near = [r for r in rivals if dist[r] <= state.steps_left and dist[r] < dist[home]]
+        if near:
+            return _step_towards(state, here, min(near, key=lambda r: dist[r]))
+    if here == home or state.steps_left == 0:
+        return STOP
+    return _step_towards(state, here, home)

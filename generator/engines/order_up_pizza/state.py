@@ -1,0 +1,395 @@
+"""The Order Up game state (games.md A.2/A.4): roll, drive step by step, deliver, draw at home, action cards."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from generator.engines.base import CHANCE, TERMINAL, ChanceOutcome, ChanceRequest, IllegalAction, State
+from generator.engines.common import check_outcome
+from generator.engines.order_up_pizza.actions import END, STOP, VERBS, Action, deliver_action, payment_options
+from generator.engines.order_up_pizza.data import (
+    ENERGY_DRINK,
+    PIZZA_PLUNDER,
+    SPEED_TRAP,
+    WILD,
+    Params,
+    PizzaData,
+    pizza_data,
+    resolve_params,
+)
+from generator.engines.order_up_pizza.reasons import why_illegal
+from generator.engines.order_up_pizza.views import metrics, snapshot
+
+MID_TURN = frozenset({"draw", "after-draw", "reshuffle", "discard", "plunder"})  # hand may exceed the limit
+CHANCE_PHASES = {"setup-toppings": "toppings-deck", "setup-orders": "order-deck", "roll": "roll",
+                 "reshuffle": "toppings-reshuffle"}
+
+
+class PizzaState(State):
+    """One game of Order Up in progress."""
+
+    def __init__(self, game, players: int, options: dict | None = None):
+        self.data: PizzaData = pizza_data(game)
+        self.params: Params = resolve_params(game, options, len(self.data.order_ids))
+        if not 1 <= players <= len(self.data.seats):
+            raise ValueError(f"{players} players; the board has {len(self.data.seats)} restaurants")
+        self.n = players
+        if self.params.start_hand > self.params.hand_limit:
+            raise ValueError(f"start_hand {self.params.start_hand} is over the hand limit {self.params.hand_limit}")
+        dealt = players * self.params.start_hand + self.params.faceup_toppings
+        if dealt > len(self.data.topping_deck):
+            raise ValueError(f"{players} hands of {self.params.start_hand} + {self.params.faceup_toppings} face-up "
+                             f"need {dealt} Toppings cards; the deck has {len(self.data.topping_deck)}")
+        self.colours = [s[0] for s in self.data.seats[:players]]
+        self.homes = [s[2] for s in self.data.seats[:players]]
+        self.home_owner = {home: seat for seat, home in enumerate(self.homes)}
+        self.hands: list[list[str]] = [[] for _ in range(players)]
+        self.pos = list(self.homes)
+        self.money = [0] * players
+        self.delivered: list[list[str]] = [[] for _ in range(players)]
+        self.tdeck: list[str] = []  # top of the deck is the end of the list
+        self.tdiscard: list[str] = []
+        self.tfaceup: list[str] = []
+        self.odeck: list[str] = []
+        self.ofaceup: list[str | None] = []
+        self.phase = "setup-toppings"
+        self.current, self.turns = 0, 0
+        self.roll: tuple[int, ...] = ()
+        self.steps_left = self.moved = self.picks = 0
+        self.victim, self.plunder_left = -1, 0
+        self.resume = ""  # what a toppings reshuffle interrupted: 'draw-deck' or 'refill'
+        self.ended_by: str | None = None
+        self.log: list[str] = []
+        self._legal: list[Action] | None = None
+        # metrics
+        self.usage: Counter = Counter()
+        self.shown_at: dict[str, int] = {}
+        self.dwell: dict[str, list[int]] = {}
+        self.limit_discards = self.dead_turns = self.reshuffles = 0
+        self.completed: list[str] = []
+
+    # ----- chance ---------------------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.phase == "end":
+            return TERMINAL
+        if self.phase in CHANCE_PHASES:
+            return CHANCE
+        return self.current
+
+    def chance_request(self) -> ChanceRequest:
+        label = CHANCE_PHASES.get(self.phase)
+        if label is None:
+            raise IllegalAction("chance does not decide now")
+        if self.phase == "setup-toppings":
+            return ChanceRequest("shuffle", label, items=self.data.topping_deck)
+        if self.phase == "setup-orders":
+            return ChanceRequest("shuffle", label, items=self.data.order_ids)
+        if self.phase == "roll":
+            return ChanceRequest("dice", label, count=self.params.dice, sides=6)
+        return ChanceRequest("shuffle", label, items=tuple(self.tdiscard))
+
+    def _apply_chance(self, outcome: ChanceOutcome) -> None:
+        values = check_outcome(self.chance_request(), outcome)
+        self._legal = None
+        p = self.params
+        if self.phase == "setup-toppings":
+            self.tdeck = list(reversed(values))
+            for seat in range(self.n):  # dealt in blocks: seat 0 takes the top start_hand cards, and so on
+                self.hands[seat] = [self.tdeck.pop() for _ in range(min(p.start_hand, len(self.tdeck)))]
+            self._refill_toppings_now()
+            self.phase = "setup-orders"
+        elif self.phase == "setup-orders":
+            deck = list(values)
+            deck.insert(p.faceup_orders + p.depth, self.data.game_over)
+            self.odeck = list(reversed(deck))
+            self.ofaceup = []
+            for _ in range(p.faceup_orders):
+                card = self.odeck.pop()
+                self.ofaceup.append(card)
+                self.shown_at[card] = 1
+            self.log.append(f"setup: orders {' '.join(self.ofaceup)}; toppings {' '.join(self.tfaceup)}")
+            self._start_turn(0)
+        elif self.phase == "roll":
+            self.roll = values
+            self.steps_left, self.moved = sum(values), 0
+            self.phase = "move"
+            if not self._hand_useful(self.current):
+                self.dead_turns += 1
+            self.log.append(f"{self.colours[self.current]} rolls {'+'.join(map(str, values))}")
+        else:
+            self.tdeck = list(reversed(values))
+            self.tdiscard = []
+            self.reshuffles += 1
+            self.log.append("the topping discard pile is shuffled into a new deck")
+            resume, self.resume = self.resume, ""
+            self.phase = "draw" if resume == "draw-deck" else "after-draw"
+            if resume == "draw-deck":
+                self._draw_from_deck()
+            else:
+                self._finish_draw()
+
+    # ----- legal actions --------------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def _compute_legal(self) -> list[Action]:
+        phase, seat = self.phase, self.current
+        hand = self.hands[seat] if 0 <= seat < self.n else []
+        if phase == "move":
+            acts = self.deliveries()
+            if self.steps_left > 0:
+                acts += [Action("move", nxt) for nxt in self.data.neighbours[self.pos[seat]]]
+            if ENERGY_DRINK in hand:
+                acts.append(Action("play", ENERGY_DRINK))
+            if SPEED_TRAP in hand:
+                acts += [Action("play", f"{SPEED_TRAP} {self.colours[t]}") for t in range(self.n) if t != seat]
+            if PIZZA_PLUNDER in hand and self.home_owner.get(self.pos[seat], seat) != seat:
+                acts.append(Action("play", PIZZA_PLUNDER))
+            acts.append(STOP)
+            return acts
+        if phase == "draw":
+            acts = [Action("draw", "deck")] if self.tdeck or self.tdiscard else []
+            acts += [Action("draw", card) for card in sorted(set(self.tfaceup))]
+            if self.picks >= self.params.draw_min or not acts:
+                acts.append(END)
+            return acts
+        if phase == "discard":
+            return [Action("discard", card) for card in sorted(set(hand))]
+        if phase == "plunder":
+            return [Action("take", card) for card in sorted(set(self.hands[self.victim]))]
+        return []
+
+    def deliveries(self) -> list[Action]:
+        """Delivery actions for the face-up order at the current player's space (one per way to pay)."""
+        seat = self.current
+        order = self.data.space_order.get(self.pos[seat])
+        if order is None or order not in self.ofaceup:
+            return []
+        hand = Counter(self.hands[seat])
+        return [deliver_action(order, w) for w in payment_options(self.data.order_req[order], hand, hand[WILD])]
+
+    # ----- applying actions -----------------------------------------------------------------------
+    def parse_action(self, text: str) -> Action:
+        parts = text.split(None, 1)
+        if not parts or parts[0] not in VERBS:
+            raise IllegalAction(f"unknown action '{text}'; expected one of: {', '.join(VERBS)}")
+        return Action(parts[0], " ".join(parts[1].split()) if len(parts) > 1 else "")
+
+    def apply(self, action) -> None:
+        if isinstance(action, ChanceOutcome):
+            if self.current_player() != CHANCE:
+                raise IllegalAction("a player decides now, not chance")
+            self._apply_chance(action)
+            return
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        if action not in self.legal_actions():
+            raise IllegalAction(why_illegal(self, action))
+        self._legal = None
+        seat, verb, arg = self.current, action.verb, action.arg
+        self.log.append(f"{self.colours[seat]}: {action}")
+        if verb == "move":
+            self.pos[seat] = arg
+            self.steps_left -= 1
+            self.moved += 1
+        elif verb == "stop":
+            self._end_move()
+        elif verb == "deliver":
+            self._deliver(arg)
+        elif verb == "play":
+            self._play(arg)
+        elif verb == "draw":
+            if arg == "deck":
+                if not self.tdeck:
+                    self._ask_reshuffle("draw-deck")
+                    return
+                self._draw_from_deck()
+            else:
+                self.tfaceup.remove(arg)
+                self._take_drawn(arg)
+        elif verb == "end":
+            self._finish_draw()
+        elif verb == "discard":
+            self.hands[seat].remove(arg)
+            self.tdiscard.append(arg)
+            self.limit_discards += 1
+            if len(self.hands[seat]) <= self.params.hand_limit:
+                self._end_turn()
+        elif verb == "take":
+            self.hands[self.victim].remove(arg)
+            self.hands[seat].append(arg)
+            self.plunder_left -= 1
+            if self.plunder_left <= 0 or not self.hands[self.victim]:
+                self._check_hand_limit()
+
+    def _play(self, arg: str) -> None:
+        seat, card = self.current, arg.split()[0]
+        self.hands[seat].remove(card)
+        self.tdiscard.append(card)
+        self.usage[card] += 1
+        if card == ENERGY_DRINK:
+            self.steps_left += self.params.energy_bonus
+        elif card == SPEED_TRAP:
+            target = self.colours.index(arg.split()[1])
+            self.pos[target] = self.homes[target]
+        elif card == PIZZA_PLUNDER:
+            self.victim = self.home_owner[self.pos[seat]]
+            self.plunder_left = min(self.params.plunder_take, len(self.hands[self.victim]))
+            self.steps_left = 0
+            self.phase = "plunder"
+            if self.plunder_left == 0:
+                self._check_hand_limit()
+
+    def _deliver(self, arg: str) -> None:
+        seat = self.current
+        order, _, wild_part = arg.partition(" wild:")
+        wild_for = Counter(wild_part.split(",")) if wild_part else Counter()
+        hand = self.hands[seat]
+        for topping, qty in self.data.order_req[order]:
+            for _ in range(qty - wild_for[topping]):
+                hand.remove(topping)
+                self.tdiscard.append(topping)
+                self.usage[topping] += 1
+        for _ in range(sum(wild_for.values())):
+            hand.remove(WILD)
+            self.tdiscard.append(WILD)
+            self.usage[WILD] += 1
+        self.delivered[seat].append(order)
+        self.completed.append(order)
+        self.money[seat] += self.data.order_value[order]
+        self.dwell.setdefault(order, []).append(self.turns - self.shown_at.pop(order, self.turns))
+        slot = self.ofaceup.index(order)
+        self.ofaceup[slot] = None
+        if self.ended_by:  # finish_round: the empty slot is not refilled any more
+            return
+        if not self.odeck:
+            self._game_over("orders-exhausted")
+            return
+        card = self.odeck.pop()
+        self.ofaceup[slot] = card
+        if card == self.data.game_over:
+            self._game_over("game-over")
+        else:
+            self.shown_at[card] = self.turns
+
+    def _game_over(self, why: str) -> None:
+        self.ended_by = why
+        self.log.append(f"Game Over ({why})")
+        if self.params.end_mode == "immediate":
+            self.phase = "end"
+        else:  # finish_round: the trigger player's turn ends; the rest of the round plays on
+            self.steps_left = 0
+            self._end_turn()
+
+    def _end_move(self) -> None:
+        seat = self.current
+        self.steps_left = 0
+        if self.pos[seat] == self.homes[seat]:
+            self.phase, self.picks = "draw", 0
+        else:
+            self._check_hand_limit()
+
+    def _draw_from_deck(self) -> None:
+        self._take_drawn(self.tdeck.pop())
+
+    def _take_drawn(self, card: str) -> None:
+        self.hands[self.current].append(card)
+        self.picks += 1
+        if self.picks >= self.params.draw_max:
+            self._finish_draw()
+
+    def _ask_reshuffle(self, resume: str) -> None:
+        self.resume, self.phase = resume, "reshuffle"
+
+    def _finish_draw(self) -> None:
+        """Refill the face-up toppings after all picks (reshuffling when needed), then the hand limit."""
+        self.phase = "after-draw"
+        while len(self.tfaceup) < self.params.faceup_toppings:
+            if self.tdeck:
+                self.tfaceup.append(self.tdeck.pop())
+            elif self.tdiscard:
+                self._ask_reshuffle("refill")
+                return
+            else:
+                break
+        self._check_hand_limit()
+
+    def _refill_toppings_now(self) -> None:
+        while len(self.tfaceup) < self.params.faceup_toppings and self.tdeck:
+            self.tfaceup.append(self.tdeck.pop())
+
+    def _check_hand_limit(self) -> None:
+        if len(self.hands[self.current]) > self.params.hand_limit:
+            self.phase = "discard"
+        else:
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        if self.ended_by and (self.params.end_mode == "immediate" or self.current == self.n - 1):
+            self.phase = "end"
+            return
+        self._start_turn((self.current + 1) % self.n)
+
+    def _start_turn(self, seat: int) -> None:
+        self.current, self.phase = seat, "roll"
+        self.turns += 1
+        self.roll, self.steps_left, self.moved, self.picks = (), 0, 0, 0
+
+    def _hand_useful(self, seat: int) -> bool:
+        hand = self.hands[seat]
+        if WILD in hand:
+            return True
+        wanted = {t for o in self.ofaceup if o in self.data.order_req for t, _ in self.data.order_req[o]}
+        return any(card in wanted for card in hand)
+
+    # ----- results and reports --------------------------------------------------------------------
+    def scores(self) -> list[float]:
+        return [float(m) for m in self.money]
+
+    def winners(self) -> list[int]:
+        best = max((self.money[s], len(self.delivered[s])) for s in range(self.n))
+        return [s for s in range(self.n) if (self.money[s], len(self.delivered[s])) == best]
+
+    def card_count(self) -> dict[str, int]:
+        toppings = len(self.tdeck) + len(self.tdiscard) + len(self.tfaceup) + sum(map(len, self.hands))
+        orders = len(self.odeck) + sum(1 for o in self.ofaceup if o) + sum(map(len, self.delivered))
+        if self.phase == "setup-toppings":
+            toppings = len(self.data.topping_deck)
+        if self.phase in ("setup-toppings", "setup-orders"):
+            orders = len(self.data.order_ids) + 1
+        return {"toppings": toppings, "orders": orders, "reference": self.data.reference_copies}
+
+    def invariant_problems(self) -> list[str]:
+        problems = []
+        limit = self.params.hand_limit
+        for seat, hand in enumerate(self.hands):
+            if len(hand) > limit and not (seat == self.current and self.phase in MID_TURN):
+                problems.append(f"{self.colours[seat]} holds {len(hand)} cards, over the hand limit {limit}")
+        if len(self.tfaceup) > self.params.faceup_toppings:
+            problems.append(f"{len(self.tfaceup)} face-up toppings; expected at most {self.params.faceup_toppings}")
+        if self.steps_left < 0:
+            problems.append(f"negative steps left ({self.steps_left})")
+        if self.phase == "end":  # checked once: money is what the delivered orders are worth
+            for seat in range(self.n):
+                value = sum(self.data.order_value[o] for o in self.delivered[seat])
+                if value != self.money[seat]:
+                    problems.append(f"{self.colours[seat]} has ${self.money[seat]} but delivered orders worth ${value}")
+        return problems
+
+    def snapshot(self) -> dict[str, Any]:
+        return snapshot(self)
+
+    def rounds(self) -> int:
+        """Rounds started so far."""
+        return (self.turns + self.n - 1) // self.n
+
+    def metrics(self) -> dict[str, Any]:
+        return metrics(self)
+
+
+def new_state(game, players: int, options: dict | None = None) -> PizzaState:
+    """A fresh game waiting for the setup shuffles (ENGINE.new_state)."""
+    return PizzaState(game, players, options)

@@ -1,0 +1,411 @@
+"""The trading engine: simultaneous blind trades modelled as ticks (games.md B.2), rounds, scoring and the set swap.
+
+One tick: every player, starting left of the dealer, chooses an `offer` (a bundle of 1+ cards of one food group),
+`call` (shouts Order up!) or `pass`. Chance 'pairing' shuffles the offering seats (only asked with 3+ offers) and
+pairs them off in that order; each pair trades m = min(n_a, n_b) cards. When the bundles differ in size the larger
+offerer chooses which m of its bundle to give (action `give`, the split rule). Then the players whose hands now hold
+their recipe ring the bell; when several do, chance 'bell' picks who rang first. A `call` with an incomplete hand is
+a false call: -5 at scoring, play goes on.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+
+from generator.engines.base import CHANCE, TERMINAL, ChanceOutcome, ChanceRequest, IllegalAction, State
+from generator.engines.common import check_known_options, check_outcome, option_or_setting
+from generator.engines.order_up_trading.cards import (
+    CALL,
+    INGREDIENTS,
+    PASS,
+    RECIPES,
+    Action,
+    TradingDeck,
+    new_action,
+)
+from generator.engines.order_up_trading.views import StateViews
+
+
+class TradingState(StateViews, State):
+    """One game of Order Up for 3-6 players."""
+
+    def __init__(self, game, players: int, options: dict | None = None):
+        options = {**OPTIONS, **(options or {})}
+        check_known_options(options, OPTIONS)
+        deck = TradingDeck(game)
+        if not 3 <= players <= len(deck.recipe_ids):
+            raise ValueError(f"{players} players; expected 3-{len(deck.recipe_ids)}")
+        if options["bundle_policy"] not in ("largest", "random"):
+            raise ValueError(f"bundle_policy {options['bundle_policy']!r}; expected largest or random")
+        self.deck, self.k, self.options = deck, players, options
+        settings = game.config.settings
+        self.hand_size = int(game.setting("hand", 7))
+        self.win_points = int(game.setting("win_points", 10))
+        self.icon_point = int(game.setting("icon_point", 1))
+        self.false_call = int(game.setting("false_call", -5))
+        self.target = int(option_or_setting(options, settings, "target", 50))
+        self.max_ticks = int(option_or_setting(options, settings, "max_ticks", 400))
+        self.max_rounds = int(option_or_setting(options, settings, "max_rounds", 40))
+        self.log: list[str] = []
+        self.hands: list[list[str]] = [[] for _ in range(players)]
+        self.recipe_of: list[str | None] = [None] * players
+        self.score = [0] * players
+        self.in_play: list[str] = []
+        self.side: dict[str, list[str]] = {}  # recipe id -> the 7 cards set aside with it
+        self.box: list[str] = list(deck.cards)  # cards not yet sorted into sets (before the set selection)
+        self.pool: list[str] = []  # cards gathered for the next deal
+        self.dealer = -1
+        self.round = 0
+        self.tick = 0
+        self.total_ticks = 0
+        self.offers: list[tuple | None] = [None] * players
+        self.turn = 0  # position in the tick's turn order (left of the dealer first)
+        self.pairs: list[tuple[int, int]] = []
+        self.split: tuple[int, int] | None = None  # (seat that must choose, m)
+        self.ringing: list[int] = []  # complete players racing for the bell
+        self.round_false = [0] * players
+        self.round_trades = 0
+        self.history: list[dict] = []
+        self.tie_rounds = 0  # rounds that ended with the lead tied at or above the target
+        self.card_usage = dict.fromkeys(deck.cards, 0)
+        self.last_trades: list[dict] = []
+        self.ended_by = ""
+        self._winners: list[int] = []
+        self._setup_problems: list[str] = []
+        if players == len(deck.recipe_ids):  # all sets are used; no selection (rulebook: "start at step 2")
+            self._select_sets(list(range(players)))
+        self.phase = "sets" if players < len(deck.recipe_ids) else "dealer"
+
+    # ---- the State API -------------------------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self.phase == "offers":
+            return (self.dealer + 1 + self.turn) % self.k
+        if self.phase == "split":
+            return self.split[0]
+        return TERMINAL if self.phase == "over" else CHANCE
+
+    def chance_request(self) -> ChanceRequest:
+        phase = self.phase
+        if phase == "sets":
+            return ChanceRequest("pick", "sets", n=len(self.deck.recipe_ids), count=self.k)
+        if phase == "dealer":
+            return ChanceRequest("pick", "dealer", n=self.k, count=1)
+        if phase == "side":
+            return ChanceRequest("pick", "side", n=len(self.side), count=1)
+        if phase == "ingredients-deal":
+            return ChanceRequest("shuffle", "ingredients-deal", items=tuple(self.pool))
+        if phase == "recipes-deal":
+            return ChanceRequest("shuffle", "recipes-deal", items=tuple(self.in_play))
+        if phase == "pairing":
+            return ChanceRequest("shuffle", "pairing", items=tuple(p for p in range(self.k) if self.offers[p] is not None))
+        if phase == "bell":
+            return ChanceRequest("pick", "bell", n=len(self.ringing), count=1)
+        raise IllegalAction(f"no chance event now (phase {phase})")
+
+    def legal_actions(self) -> list[Action]:
+        if self.phase == "split":
+            seat, m = self.split
+            return [Action("give", cards) for cards in combinations(self.offers[seat], m)]
+        if self.phase != "offers":
+            return []
+        deck = self.deck
+        hand = sorted(self.hands[self.current_player()], key=deck.index.__getitem__)
+        buckets: dict[str, list[str]] = {}
+        for card in hand:
+            buckets.setdefault(deck.group[card], []).append(card)
+        actions = []
+        for group in deck.groups:
+            if group in buckets:
+                same = tuple(buckets[group])
+                offers = deck.offer_cache.get(same)
+                if offers is None:  # the same colour holding recurs often; build its offers once per game
+                    offers = deck.offer_cache[same] = [new_action(Action, ("offer", cards)) for size in range(1, len(same) + 1)
+                                                       for cards in combinations(same, size)]
+                actions += offers
+        actions += (CALL, PASS)
+        return actions
+
+    def parse_action(self, text: str) -> Action:
+        kind, *cards = text.split()
+        if kind in ("call", "pass") and not cards:
+            return CALL if kind == "call" else PASS
+        if kind not in ("offer", "give") or not cards:
+            raise IllegalAction(f"unknown action '{text}'; expected 'offer <card ids>', 'give <card ids>', 'call' or 'pass'")
+        for card in cards:
+            if card not in self.deck.index:
+                raise IllegalAction(f"unknown card '{card}' in '{text}'")
+        return Action(kind, self.canonical(cards))
+
+    def canonical(self, cards) -> tuple:
+        """The cards in deck order (how actions name them)."""
+        return tuple(sorted(cards, key=self.deck.index.__getitem__))
+
+    def apply(self, action) -> None:
+        if isinstance(action, ChanceOutcome):
+            self._apply_chance(action)
+        elif self.phase == "offers":
+            self._apply_offer(action)
+        elif self.phase == "split":
+            self._apply_give(action)
+        elif self.phase == "over":
+            raise IllegalAction("the game is over")
+        else:
+            raise IllegalAction(f"chance decides now ('{self.chance_request().label}'), not a player")
+
+    def scores(self) -> list[float]:
+        return [float(s) for s in self.score]
+
+    def winners(self) -> list[int]:
+        return list(self._winners)
+
+    def card_count(self) -> dict[str, int]:
+        cards = len(self.box) + len(self.pool) + sum(map(len, self.hands)) + sum(map(len, self.side.values()))
+        recipes = len(self.in_play) + len(self.side) if self.phase != "sets" else len(self.deck.recipe_ids)
+        return {INGREDIENTS: cards, RECIPES: recipes}
+
+    def invariant_problems(self) -> list[str]:
+        problems = list(self._setup_problems)
+        if self.phase in ("offers", "split", "pairing", "bell"):
+            problems += [f"seat {p} holds {len(h)} cards; expected {self.hand_size}" for p, h in enumerate(self.hands) if len(h) != self.hand_size]
+        return problems
+
+    # ---- chance --------------------------------------------------------------------------------------------------
+
+    def _apply_chance(self, outcome: ChanceOutcome) -> None:
+        if self.phase == "over":
+            raise IllegalAction("the game is over")
+        request = self.chance_request() if self.phase not in ("offers", "split") else None
+        if request is None:
+            raise IllegalAction(f"a player decides now (seat {self.current_player()}), not chance")
+        values = check_outcome(request, outcome)
+        getattr(self, "_chance_" + request.label.replace("-", "_"))(values)
+
+    def _select_sets(self, indices) -> None:
+        ids = self.deck.recipe_ids
+        self.in_play = [ids[i] for i in sorted(indices)]
+        self.side = {r: list(self.deck.sets[r]) for r in ids if r not in self.in_play}
+        self.pool = [c for c in self.box if self.deck.icon[c] in self.in_play]
+        self.box = []
+        self._check_setup()
+
+    def _chance_sets(self, values) -> None:
+        self._select_sets(values)
+        self.log.append(f"sets in play: {', '.join(self.in_play)}; aside: {', '.join(self.side) or '-'}")
+        self.phase = "dealer"
+
+    def _chance_dealer(self, values) -> None:
+        self.dealer = values[0]
+        self.log.append(f"dealer: seat {self.dealer}")
+        self.phase = "ingredients-deal"
+
+    def _chance_side(self, values) -> None:
+        winner = self.history[-1]["winner"]
+        gone, incoming = self.recipe_of[winner], list(self.side)[values[0]]
+        # the winner's recipe goes aside with exactly the cards it was won with; the side set joins the rest
+        self.side[gone] = list(self.canonical(self.hands[winner]))
+        self.hands[winner] = []
+        self.in_play = [r for r in self.deck.recipe_ids if (r in self.in_play and r != gone) or r == incoming]
+        self.pool = self.side.pop(incoming)
+        self.side = {r: self.side[r] for r in self.deck.recipe_ids if r in self.side}
+        self.log.append(f"swap: {gone} set aside with seat {winner}'s winning hand; {incoming} set comes in")
+        self._collect_hands()
+        self._check_setup()
+        self.phase = "ingredients-deal"
+
+    def _collect_hands(self) -> None:
+        self.pool = list(self.canonical(self.pool + [c for h in self.hands for c in h]))
+        self.hands = [[] for _ in range(self.k)]
+        self.recipe_of = [None] * self.k
+
+    def _chance_ingredients_deal(self, values) -> None:
+        # dealt in blocks of 7 starting left of the dealer (the same distribution as dealing one at a time)
+        order = list(values)
+        for i in range(self.k):
+            self.hands[(self.dealer + 1 + i) % self.k] = order[i * self.hand_size:(i + 1) * self.hand_size]
+        self.pool = []
+        self.phase = "recipes-deal"
+
+    def _chance_recipes_deal(self, values) -> None:
+        for i, recipe in enumerate(values):
+            self.recipe_of[(self.dealer + 1 + i) % self.k] = recipe
+        self.round += 1
+        self.tick = 1
+        self.round_false = [0] * self.k
+        self.round_trades = 0
+        self.last_trades = []
+        self.log.append(f"round {self.round}: recipes " + ", ".join(f"{p}={r}" for p, r in enumerate(self.recipe_of)))
+        self._ring([p for p in range(self.k) if self.complete(p)])  # a hand can be dealt complete
+
+    def _chance_pairing(self, values) -> None:
+        self.pairs = [(values[i], values[i + 1]) for i in range(0, len(values) - 1, 2)]
+        self._trade_pairs()
+
+    def _chance_bell(self, values) -> None:
+        self._end_round(self.ringing[values[0]])
+
+    # ---- player actions ------------------------------------------------------------------------------------------
+
+    def complete(self, seat: int) -> bool:
+        """Whether the seat's hand holds exactly the names of its recipe."""
+        recipe = self.recipe_of[seat]
+        return recipe is not None and tuple(sorted(self.deck.name[c] for c in self.hands[seat])) == self.deck.needs[recipe]
+
+    def _apply_offer(self, action) -> None:
+        seat = self.current_player()
+        if not isinstance(action, Action) or action.kind not in ("offer", "call", "pass"):
+            raise IllegalAction(f"'{action}' is not possible now; expected offer <cards>, call or pass")
+        if action.kind == "offer":
+            self._check_bundle(seat, action.cards)
+            self.offers[seat] = action.cards
+        elif action.kind == "call":
+            if self.complete(seat):
+                self.log.append(f"seat {seat} calls Order up! with a complete {self.recipe_of[seat]}")
+                self._end_round(seat)
+                return
+            self.round_false[seat] += 1
+            self.log.append(f"seat {seat} calls Order up! without a complete recipe: false call")
+        self.turn += 1
+        if self.turn == self.k:
+            self._end_offers()
+
+    def _check_bundle(self, seat: int, cards: tuple) -> None:
+        if not cards:
+            raise IllegalAction("an offer needs at least one card")
+        hand = self.hands[seat]
+        for card in cards:
+            if card not in hand:
+                raise IllegalAction(f"card {card} is not in seat {seat}'s hand")
+        if len(set(cards)) != len(cards):
+            raise IllegalAction("a card can be offered only once")
+        groups = {self.deck.group[c] for c in cards}
+        if len(groups) > 1:
+            shown = ", ".join(f"{c} ({self.deck.group_label[self.deck.group[c]]})" for c in cards)
+            raise IllegalAction(f"forbidden trade: a bundle must be one food group colour; got {shown}")
+
+    def _end_offers(self) -> None:
+        self.last_trades = []
+        offering = [p for p in range(self.k) if self.offers[p] is not None]
+        if len(offering) >= 3:
+            self.phase = "pairing"
+            return
+        self.pairs = [tuple(offering)] if len(offering) == 2 else []
+        self._trade_pairs()
+
+    def _trade_pairs(self) -> None:
+        self.phase = "trading"
+        while self.pairs:
+            a, b = self.pairs[0]
+            na, nb = len(self.offers[a]), len(self.offers[b])
+            if na != nb:
+                self.split = (a, nb) if na > nb else (b, na)
+                self.phase = "split"
+                return
+            self.pairs.pop(0)
+            self._swap(a, b)
+        self._end_tick()
+
+    def _apply_give(self, action) -> None:
+        seat, m = self.split
+        if not isinstance(action, Action) or action.kind != "give":
+            raise IllegalAction(f"seat {seat} must choose which {m} of its offered cards to give: give <cards>")
+        if len(action.cards) != m or len(set(action.cards)) != m or not set(action.cards) <= set(self.offers[seat]):
+            raise IllegalAction(f"seat {seat} must give {m} of its offered cards ({' '.join(self.offers[seat])})")
+        self.offers[seat] = tuple(action.cards)
+        self.split = None
+        self._trade_pairs()
+
+    def _swap(self, a: int, b: int) -> None:
+        give_a, give_b = self.offers[a], self.offers[b]
+        hand_a, hand_b = self.hands[a], self.hands[b]
+        for card in give_a:
+            hand_a.remove(card)
+            self.card_usage[card] += 1
+        for card in give_b:
+            hand_b.remove(card)
+            self.card_usage[card] += 1
+        hand_a.extend(give_b)
+        hand_b.extend(give_a)
+        self.round_trades += 1
+        self.last_trades.append({"seats": [a, b], "gave": [list(give_a), list(give_b)]})
+        self.log.append(f"tick {self.tick}: seat {a} gives {' '.join(give_a)} <-> seat {b} gives {' '.join(give_b)}")
+
+    def _end_tick(self) -> None:
+        traded = sorted({p for t in self.last_trades for p in t["seats"]})
+        self.total_ticks += 1
+        ringing = [p for p in traded if self.complete(p)]
+        if ringing:
+            self._ring(ringing)
+            return
+        self.tick += 1
+        if self.tick > self.max_ticks:
+            self._finish("tick-cap")
+        else:
+            self._start_tick()
+
+    def _start_tick(self) -> None:
+        self.phase = "offers"
+        self.turn = 0
+        self.offers = [None] * self.k
+
+    def _ring(self, ringing: list[int]) -> None:
+        if len(ringing) == 1:
+            self._end_round(ringing[0])
+        elif ringing:
+            self.ringing = ringing
+            self.phase = "bell"
+        else:
+            self._start_tick()
+
+    # ---- rounds --------------------------------------------------------------------------------------------------
+
+    def _end_round(self, winner: int) -> None:
+        points = []
+        for p in range(self.k):
+            icons = sum(1 for c in self.hands[p] if self.deck.icon[c] == self.recipe_of[p])
+            points.append(self.icon_point * icons + self.false_call * self.round_false[p] + (self.win_points if p == winner else 0))
+        self.score = [s + d for s, d in zip(self.score, points, strict=True)]
+        self.history.append({"round": self.round, "dealer": self.dealer, "winner": winner, "recipe": self.recipe_of[winner],
+                             "in_play": list(self.in_play), "ticks": self.tick, "trades": self.round_trades,
+                             "false_calls": list(self.round_false), "points": points})
+        self.log.append(f"round {self.round}: seat {winner} wins with {self.recipe_of[winner]}; points {points}; scores {self.score}")
+        lead = max(self.score)
+        if lead >= self.target and self.score.count(lead) > 1:
+            self.tie_rounds += 1
+        if lead >= self.target and self.score.count(lead) == 1:
+            self._finish("target-score")
+        elif self.round >= self.max_rounds:
+            self._finish("round-cap")
+        else:
+            if lead >= self.target:
+                self.log.append(f"tie at {lead}: another round")
+            self.dealer = winner  # the winner deals the next round
+            self.ringing, self.offers, self.pairs = [], [None] * self.k, []
+            if self.side:
+                self.phase = "side"
+            else:
+                self._collect_hands()
+                self._check_setup()
+                self.phase = "ingredients-deal"
+
+    def _check_setup(self) -> None:
+        """B.3 invariant 2 at every deal: the names in play are exactly what the in-play recipes need."""
+        have = Counter(self.deck.name[c] for c in self.pool)
+        need = Counter(n for r in self.in_play for n in self.deck.needs[r])
+        self._setup_problems = [] if have == need else [f"round {self.round + 1}: cards in play do not fit the recipes {self.in_play}"]
+
+    def _finish(self, reason: str) -> None:
+        self.phase = "over"
+        self.ended_by = reason
+        lead = max(self.score)
+        self._winners = [p for p in range(self.k) if self.score[p] == lead]
+        self.log.append(f"game over ({reason}): scores {self.score}, winners {self._winners}")
+
+OPTIONS = {
+    "bundle_policy": "largest",  # bots: offer the largest unwanted colour group, or a random one ("random")
+    "false_call_rate": 0.0,  # bots: chance per decision of a mistaken Order up! call
+    "max_ticks": None,  # None: game.yaml settings max_ticks (ticks per round before the game counts as stalled)
+    "target": None,  # None: settings target (50)
+    "max_rounds": None,  # None: settings max_rounds (cap on tie-break rounds)
+}

@@ -1,0 +1,180 @@
+"""Short Order Hero actions: their text form, parsing, and every way to cook a recipe from a hand."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations_with_replacement
+from typing import NamedTuple
+
+from generator.engines.base import IllegalAction
+from generator.engines.short_order_hero.data import Recipe, Rules
+
+WILD = "*"  # placeholder for "some wild card" while enumerating
+
+
+class Action(NamedTuple):
+    """One decision. Text forms: draw | end | redraw | discard <card> | cook <recipe>: <cards> [+ <bonus cards>]
+    | play <card> | play <card> on <recipe> | play <card> from <seat>."""
+
+    verb: str
+    card: str = ""
+    target: str = ""
+    seat: int = -1
+    slots: tuple = ()
+    bonus: tuple = ()
+
+    def __str__(self) -> str:
+        if self.verb == "discard":
+            return f"discard {self.card}"
+        if self.verb == "cook":
+            text = f"cook {self.card}: {' '.join(self.slots)}"
+            return text + (f" + {' '.join(self.bonus)}" if self.bonus else "")
+        if self.verb == "play":
+            if self.target:
+                return f"play {self.card} on {self.target}"
+            if self.seat >= 0:
+                return f"play {self.card} from {self.seat}"
+            return f"play {self.card}"
+        return self.verb
+
+
+DRAW, END, REDRAW = Action("draw"), Action("end"), Action("redraw")
+USAGE = ("expected draw, end, discard <card>, redraw, cook <recipe>: <card per required ingredient> [+ <bonus cards>], "
+         "play <card>, play <card> on <recipe> or play <card> from <seat>")
+
+
+def canonical_cook(recipe: Recipe, slots: tuple, bonus: tuple, wilds) -> Action:
+    """The cook action with wilds listed after real cards among slots that ask for the same ingredient."""
+    slots, bonus = list(slots), list(bonus)
+    if len(slots) == len(recipe.slots):
+        _sort_groups(slots, recipe.slots, wilds)
+    if len(bonus) <= len(recipe.bonus):
+        _sort_groups(bonus, tuple(b for b, _ in recipe.bonus[: len(bonus)]), wilds)
+    return Action("cook", recipe.id, slots=tuple(slots), bonus=tuple(bonus))
+
+
+def _sort_groups(fillers: list, names: tuple, wilds) -> None:
+    groups: dict[str, list[int]] = {}
+    for i, name in enumerate(names):
+        groups.setdefault(name, []).append(i)
+    for positions in groups.values():
+        if len(positions) > 1:
+            ordered = sorted((fillers[i] for i in positions), key=lambda f: (f in wilds, f))
+            for i, f in zip(positions, ordered, strict=True):
+                fillers[i] = f
+
+
+def parse_action(text: str, rules: Rules) -> Action:
+    """The action written as `text` (the inverse of str(action))."""
+    text = " ".join(str(text).split())
+    if text in ("draw", "end", "redraw"):
+        return Action(text)
+    words = text.split(" ")
+    if words[0] == "discard" and len(words) == 2:
+        return Action("discard", words[1])
+    if words[0] == "cook":
+        head, sep, rest = text[5:].partition(":")
+        if not sep:
+            raise IllegalAction(f"cannot read '{text}'; expected cook <recipe>: <card per required ingredient> [+ <bonus cards>]")
+        required, _, extra = rest.partition("+")
+        slots, bonus = tuple(required.split()), tuple(extra.split())
+        recipe = rules.recipes.get(head.strip())
+        if recipe is None:
+            return Action("cook", head.strip(), slots=slots, bonus=bonus)
+        return canonical_cook(recipe, slots, bonus, rules.wilds)
+    if words[0] == "play":
+        if len(words) == 2:
+            return Action("play", words[1])
+        if len(words) == 4 and words[2] == "on":
+            return Action("play", words[1], target=words[3])
+        if len(words) == 4 and words[2] == "from" and words[3].isdigit():
+            return Action("play", words[1], seat=int(words[3]))
+    raise IllegalAction(f"unknown action '{text}'; {USAGE}")
+
+
+def can_cook(recipe: Recipe, hand: dict, rules: Rules, wilds: int | None = None) -> bool:
+    """Quick test: the hand covers the required ingredients, with wilds filling the gaps."""
+    if wilds is None:
+        wilds = sum(hand.get(w, 0) for w in rules.wilds)
+    short = 0
+    get = hand.get
+    for ing, count in recipe.need_items:
+        have = get(ing, 0)
+        if have < count:
+            short += count - have
+            if short > wilds:
+                return False
+    if short > wilds:
+        return False
+    if recipe.any_meat:
+        spare = sum(max(0, hand.get(m, 0) - recipe.need.get(m, 0)) for m in rules.meats)
+        short += max(0, recipe.any_meat - spare)
+    return short <= wilds
+
+
+def cook_options(recipe: Recipe, hand: dict, rules: Rules, wilds: int | None = None) -> list[Action]:
+    """Every distinct way to cook `recipe` from `hand`: required fillers, then each obtainable bonus prefix."""
+    if not can_cook(recipe, hand, rules, wilds):
+        return []
+    wild_pool = [w for w in rules.wilds for _ in range(hand.get(w, 0))]
+    groups = list(recipe.need.items())
+    meat_options = sorted(rules.meats) + [WILD]
+    out: list[Action] = []
+
+    def finish(choice: dict, meats: tuple, used: Counter, wilds_left: int) -> None:
+        cursor = {ing: 0 for ing in choice}
+        slots = []
+        for ing in recipe.required:
+            slots.append(choice[ing][cursor[ing]])
+            cursor[ing] += 1
+        slots.extend(meats)
+        prefix: list[str] = []
+        emit(slots, prefix, used, wilds_left)
+
+    def emit(slots: list, prefix: list, used: Counter, wilds_left: int) -> None:
+        fillers = iter(wild_pool)
+        named = tuple(next(fillers) if f == WILD else f for f in slots)
+        bonus = tuple(next(fillers) if f == WILD else f for f in prefix)
+        out.append(Action("cook", recipe.id, slots=named, bonus=bonus))
+        j = len(prefix)
+        if j == len(recipe.bonus):
+            return
+        ing = recipe.bonus[j][0]
+        if hand.get(ing, 0) - used[ing] > 0:
+            used[ing] += 1
+            emit(slots, prefix + [ing], used, wilds_left)
+            used[ing] -= 1
+        if wilds_left:
+            emit(slots, prefix + [WILD], used, wilds_left - 1)
+
+    def walk(index: int, choice: dict, used: Counter, wilds_left: int) -> None:
+        if index == len(groups):
+            if not recipe.any_meat:
+                finish(choice, (), used, wilds_left)
+                return
+            for combo in combinations_with_replacement(meat_options, recipe.any_meat):
+                need = Counter(c for c in combo if c != WILD)
+                wild_need = recipe.any_meat - sum(need.values())
+                if wild_need > wilds_left or any(hand.get(m, 0) - used[m] < k for m, k in need.items()):
+                    continue
+                used.update(need)
+                finish(choice, combo, used, wilds_left - wild_need)
+                used.subtract(need)
+            return
+        ing, count = groups[index]
+        have = hand.get(ing, 0) - used[ing]
+        for wild in range(0, min(count, wilds_left) + 1):
+            real = count - wild
+            if real > have:
+                continue
+            used[ing] += real
+            walk(index + 1, {**choice, ing: [ing] * real + [WILD] * wild}, used, wilds_left - wild)
+            used[ing] -= real
+
+    walk(0, {}, Counter(), len(wild_pool))
+    return out
+
+
+def cook_points(action: Action, recipe: Recipe) -> int:
+    """Points the recipe is worth when cooked this way (value plus the bonus prefix)."""
+    return recipe.value + sum(points for _, points in recipe.bonus[: len(action.bonus)])

@@ -1,0 +1,145 @@
+"""Short Order Hero data read once from the loaded YAML: recipes with their needs, card kinds, the tracker path."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.data.expand import expand_ids
+from generator.engines.common import distances, per_game
+
+ANY_MEAT = "any-meat"  # the slot name used in actions and messages for an "Any Meat" requirement
+DEFAULT_MEATS = ("beef", "chicken", "pork")
+BONUS_RE = re.compile(r"^\s*([a-z0-9][a-z0-9_-]*)\s+([+-]\s*\d+)\s*$")
+
+# Published counts (games.md 1.C): 22 recipe cards, 231 ingredient cards of 24 kinds.
+RECIPE_CARDS, INGREDIENT_CARDS, INGREDIENT_TYPES = 22, 231, 24
+KINDS = ("ingredient", "spice", "sabotage", "acquire", "wild")
+
+
+def parse_bonus(text: str) -> tuple[str, int] | None:
+    """'egg +1' -> ('egg', 1); None when the text is not 'ingredient +points'."""
+    match = BONUS_RE.match(str(text))
+    if not match:
+        return None
+    return match.group(1), int(match.group(2).replace(" ", ""))
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """A recipe card as the engine needs it: slots in printed order, bonus chain, needs as a Counter."""
+
+    id: str
+    name: str
+    value: int
+    required: tuple[str, ...]  # named required ingredients, printed order, repeats allowed
+    any_meat: int
+    bonus: tuple[tuple[str, int], ...]  # (ingredient, points) in printed order
+    need: Counter = field(compare=False, hash=False)  # named required ingredient -> count
+    need_items: tuple = field(default=(), compare=False)  # need.items() as a tuple, for the hot path
+
+    @property
+    def slots(self) -> tuple[str, ...]:
+        """Every required slot in printed order: the named ingredients, then the Any Meat slots."""
+        return self.required + (ANY_MEAT,) * self.any_meat
+
+    @property
+    def max_points(self) -> int:
+        """Value with the whole bonus chain."""
+        return self.value + sum(points for _, points in self.bonus)
+
+
+@dataclass
+class Rules:
+    """Everything the engine reads from the game folder, computed once per loaded game."""
+
+    recipes: dict[str, Recipe]
+    recipe_cards: tuple[str, ...]  # one id per physical recipe card, file order
+    ingredient_cards: tuple[str, ...]  # one id per physical ingredient card, file order
+    kind: dict[str, str]
+    meats: frozenset[str]
+    wilds: tuple[str, ...]
+    points: dict[str, int]
+    draw: dict[str, int]
+    steal: dict[str, int]
+    settings: dict[str, Any]
+    tracks: dict[int, tuple[str, ...]]  # player count -> spaces from the start to All Done
+    useful: dict[str, frozenset[str]]  # recipe id -> card ids that can fill one of its slots (not wilds)
+
+
+def recipe_from_card(card) -> Recipe:
+    """A Recipe from a recipes.yaml card (bonus entries that do not parse are skipped; checks report them)."""
+    bonus = tuple(p for p in (parse_bonus(b) for b in (card.fields.get("bonus") or [])) if p is not None)
+    required = tuple(card.fields.get("required") or ())
+    return Recipe(card.id, card.name, int(card.fields.get("value") or 0), required,
+                  int(card.fields.get("any_meat") or 0), bonus, Counter(required), tuple(Counter(required).items()))
+
+
+def tracker_graph(board) -> dict[str, list[str]]:
+    """The tracker's spaces and the roads between them."""
+    return board.neighbours()
+
+
+def distances_to_end(board) -> tuple[str | None, dict[str, int]]:
+    """(All Done space id, space -> steps to it); ({}) when the tracker has no end space."""
+    ends = [s.id for s in board.model.spaces if s.kind == "end"]
+    if not ends:
+        return None, {}
+    return ends[0], distances(tracker_graph(board), ends[0])
+
+
+def track_paths(board) -> dict[int, tuple[str, ...]]:
+    """Player count -> the spaces the marker visits from that count's start to All Done."""
+    end, dist = distances_to_end(board)
+    graph = tracker_graph(board)
+    paths: dict[int, tuple[str, ...]] = {}
+    for space in board.model.spaces:
+        if space.id not in dist:
+            continue
+        for count in space.start_for:
+            path, here = [space.id], space.id
+            while here != end:
+                here = min(n for n in graph[here] if dist.get(n, 1 << 30) == dist[here] - 1)
+                path.append(here)
+            paths[count] = tuple(path)
+    return paths
+
+
+def build_rules(game) -> Rules:
+    """Read the recipes, the ingredients and the tracker of a loaded game."""
+    recipes_deck, ingredients = game.decks["recipes"], game.decks["ingredients"]
+    recipes = {card.id: recipe_from_card(card) for card in recipes_deck.cards}
+    kind, points, draw, steal = {}, {}, {}, {}
+    meats, wilds = set(), []
+    for card in ingredients.cards:
+        kind[card.id] = card.fields.get("kind")
+        if card.fields.get("meat"):
+            meats.add(card.id)
+        if kind[card.id] == "wild":
+            wilds.append(card.id)
+        if card.fields.get("points") is not None:
+            points[card.id] = int(card.fields["points"])
+        if card.fields.get("draw"):
+            draw[card.id] = int(card.fields["draw"])
+        if card.fields.get("steal"):
+            steal[card.id] = int(card.fields["steal"])
+    board = game.boards.get(str(game.setting("tracker", "tracker")))
+    useful = {}
+    for rid, recipe in recipes.items():
+        ids = set(recipe.required) | {b for b, _ in recipe.bonus}
+        if recipe.any_meat:
+            ids |= meats
+        useful[rid] = frozenset(ids)
+    return Rules(
+        recipes=recipes,
+        recipe_cards=tuple(expand_ids(recipes_deck)),
+        ingredient_cards=tuple(expand_ids(ingredients)),
+        kind=kind, meats=frozenset(meats), wilds=tuple(sorted(wilds)), points=points, draw=draw, steal=steal,
+        settings=dict(game.config.settings), tracks=track_paths(board) if board is not None else {},
+        useful=useful,
+    )
+
+
+rules_for = per_game(build_rules)  # the engine's view of a loaded game, built once per Game object

@@ -1,0 +1,141 @@
+"""`pnp export png`: every card type (and each deck's back) as a PNG with bleed plus a trimmed PNG, and cards.csv.
+
+The faces are drawn by the card renderer (generator.cards.face) into one PDF per deck, each face once as a Form
+XObject, and rasterised by pypdfium2 at exact pixel sizes (generator.exports.raster). The shared helpers here (a game
+seen with another bleed, face PDFs of any page size, the size name of a deck) are used by the print-shop, TTS and
+preview exports too.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.cards.face import draw_back, draw_front
+from generator.core.fonts import BODY, register_fonts
+from generator.core.units import CARD_SIZES_MM, INCH
+from generator.core.write import atomic_write
+from generator.data.load import Card, Deck, Game
+from generator.exports.raster import pixels, render_pages, save_png
+
+DEFAULT_DPI = 300
+DEFAULT_BLEED_PT = INCH / 8  # the US print-shop bleed: poker 2.5 x 3.5 in becomes 2.75 x 3.75 in = 825 x 1125 px
+
+
+@dataclass(frozen=True)
+class Face:
+    """One page of a face PDF: a card's front (card set) or the deck's back, on a page of the given size."""
+
+    card: Card | None
+    width_pt: float
+    height_pt: float
+    trimmed: bool = False  # True: the page is the trim box (no bleed)
+
+
+def with_bleed(game: Game, bleed_pt: float) -> Game:
+    """The same game drawn with another bleed: full-bleed boxes then run out to `bleed_pt` (not just 3 mm)."""
+    config = game.config.model_copy(update={"bleed": f"{bleed_pt:.6f}pt"})
+    return dataclasses.replace(game, config=config)
+
+
+def size_name(deck: Deck) -> str | None:
+    """The named card size of a deck ('poker', 'bridge', ...), or None for a custom size."""
+    for name, (w, h) in CARD_SIZES_MM.items():
+        if abs(w - deck.size_mm[0]) < 0.01 and abs(h - deck.size_mm[1]) < 0.01:
+            return name
+    return None
+
+
+def draw_faces_pdf(game: Game, deck: Deck, faces: list[Face], path: Path | None = None) -> bytes:
+    """A PDF with one page per face, the trim centred on each page; bleed pages show the art running out."""
+    register_fonts()
+    tw, th = deck.size_pt
+    needed = max([max(f.width_pt - tw, f.height_pt - th) / 2 for f in faces if not f.trimmed] + [0.0])
+    drawn = with_bleed(game, needed) if needed > 0 else game
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(tw, th), invariant=1, initialFontName=BODY, pageCompression=1)
+    canvas.setTitle(f"{game.title}: {deck.name}")
+    for face in faces:
+        canvas.setPageSize((face.width_pt, face.height_pt))
+        if face.trimmed:
+            x, y, bleed = (face.width_pt - tw) / 2, (face.height_pt - th) / 2, False
+        else:
+            x, y, bleed = (face.width_pt - tw) / 2 - needed, (face.height_pt - th) / 2 - needed, True
+        if face.card is None:
+            draw_back(canvas, drawn, deck, x, y, bleed=bleed)
+        else:
+            draw_front(canvas, drawn, face.card, x, y, bleed=bleed)
+        canvas.showPage()
+    canvas.save()
+    data = buffer.getvalue()
+    if path is not None:
+        atomic_write(path, data)
+    return data
+
+
+def face_images(game: Game, deck: Deck, faces: list[Face], dpi: float = DEFAULT_DPI,
+                sizes: list[tuple[int, int]] | None = None) -> Iterator[Image.Image]:
+    """Each face as an RGB image: at `sizes` pixels when given, else the page size at `dpi` rounded per side."""
+    pdf = draw_faces_pdf(game, deck, faces)
+    if sizes is None:
+        sizes = [(pixels(f.width_pt, dpi), pixels(f.height_pt, dpi)) for f in faces]
+    yield from render_pages(pdf, sizes)
+
+
+def write_png(image: Image.Image, path: Path, dpi: float = DEFAULT_DPI) -> Path:
+    """Write an image as PNG atomically."""
+    return atomic_write(path, lambda tmp: save_png(image, tmp, dpi))
+
+
+def write_cards_csv(path: Path, rows: list[dict]) -> Path:
+    """The listing of a folder of card images: file, trimmed file, code, name, copies (one row per card type)."""
+    columns = list(rows[0]) if rows else ["file", "code", "name", "copies"]
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return atomic_write(path, text.getvalue())
+
+
+def remove_stale(folder: Path, keep: set[str], patterns: tuple[str, ...] = ("*.png", "*.csv", "*.pdf", "*.json")) -> None:
+    """Delete earlier exports in `folder` that this export did not write (a card removed from the data)."""
+    if not folder.is_dir():
+        return
+    for pattern in patterns:
+        for old in folder.glob(pattern):
+            if old.name not in keep:
+                old.unlink()
+
+
+def export_deck_png(game: Game, deck: Deck, folder: Path, dpi: float = DEFAULT_DPI,
+                    bleed_pt: float = DEFAULT_BLEED_PT) -> list[Path]:
+    """<CODE>.png (trim + bleed) and <CODE>-trim.png per card type, back.png / back-trim.png and cards.csv."""
+    tw, th = deck.size_pt
+    full = (tw + 2 * bleed_pt, th + 2 * bleed_pt)
+    faces, names = [], []
+    for card in [None, *deck.cards]:
+        stem = "back" if card is None else card.code
+        faces += [Face(card, *full), Face(card, tw, th, trimmed=True)]
+        names += [f"{stem}.png", f"{stem}-trim.png"]
+    written = [write_png(image, folder / name, dpi) for image, name in zip(face_images(game, deck, faces, dpi), names, strict=True)]
+    rows = [{"file": f"{card.code}.png", "trim_file": f"{card.code}-trim.png", "code": card.code,
+             "name": card.name, "copies": card.copies} for card in deck.cards]
+    written.append(write_cards_csv(folder / "cards.csv", rows))
+    remove_stale(folder, {p.name for p in written})
+    return written
+
+
+def export_png(game: Game, build_dir: Path, dpi: float = DEFAULT_DPI, bleed_pt: float = DEFAULT_BLEED_PT) -> list[Path]:
+    """Every deck of the game into build/<game>/png/<deck>/."""
+    written: list[Path] = []
+    for deck in game.decks.values():
+        written += export_deck_png(game, deck, build_dir / game.id / "png" / deck.id, dpi, bleed_pt)
+    return written
+

@@ -1,0 +1,164 @@
+"""`pnp export pod --shop SHOP`: files for a print-on-demand shop, from the YAML presets in generator/presets/.
+
+A preset is data: `format: pdf` (one PDF per deck, a back page then its front for every physical card, trim plus
+bleed with TrimBox/BleedBox) or `format: png` (one PNG per card type at the pixel size its `sizes:` table gives
+for the deck's card size, else trim + 2 x `bleed` at `dpi`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.cards.face import draw_back, draw_front
+from generator.core.errors import InputError, Problem, did_you_mean, known_list
+from generator.core.fonts import BODY, register_fonts
+from generator.core.units import INCH, UnitError, to_pt
+from generator.core.write import atomic_write
+from generator.core.yamlio import load_yaml
+from generator.data.expand import expand_deck
+from generator.data.load import Deck, Game
+from generator.data.project import PRESETS_DIR
+from generator.exports.png import (
+    Face,
+    face_images,
+    remove_stale,
+    size_name,
+    with_bleed,
+    write_cards_csv,
+    write_png,
+)
+
+PRESET_DIR = PRESETS_DIR
+FORMATS = ("pdf", "png")
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A print shop's card file specification."""
+
+    shop: str
+    name: str
+    format: str
+    dpi: float = 300
+    bleed_pt: float | None = None
+    sizes: dict[str, tuple[int, int]] = field(default_factory=dict)
+    order: str = "back-front"
+    note: str = ""
+
+
+def known_shops() -> list[str]:
+    """The shops with a preset file."""
+    return sorted(p.stem for p in PRESET_DIR.glob("*.yaml"))
+
+
+def load_preset(shop: str) -> Preset:
+    """The preset of `shop`, or an InputError listing the known shops."""
+    known = known_shops()
+    path = PRESET_DIR / f"{shop}.yaml"
+    if shop not in known:
+        raise InputError(Problem("", 0, f"no print-shop preset '{shop}'{did_you_mean(shop, known)}; known: {known_list(known)}"))
+    shown = f"generator/presets/{path.name}"
+    raw = load_yaml(path, shown)
+    try:
+        fmt = raw["format"]
+        if fmt not in FORMATS:
+            raise ValueError(f"format '{fmt}' is not one of {', '.join(FORMATS)}")
+        sizes = {str(k): (int(v[0]), int(v[1])) for k, v in (raw.get("sizes") or {}).items()}
+        bleed = to_pt(raw["bleed"]) if raw.get("bleed") is not None else None
+        if fmt == "pdf" and bleed is None:
+            raise ValueError("a pdf preset needs `bleed:`")
+        return Preset(shop=shop, name=str(raw.get("name", shop)), format=fmt, dpi=float(raw.get("dpi", 300)),
+                      bleed_pt=bleed, sizes=sizes, order=str(raw.get("order", "back-front")),
+                      note=str(raw.get("note", "")).strip())
+    except (KeyError, ValueError, TypeError, IndexError, UnitError) as exc:
+        raise InputError(Problem(shown, raw.line, f"broken preset: {exc}")) from None
+
+
+def pixel_size(preset: Preset, game: Game, deck: Deck) -> tuple[int, int]:
+    """The upload image size of the deck's cards for this shop, or an InputError naming the deck's size."""
+    name = size_name(deck)
+    if name in preset.sizes:
+        return preset.sizes[name]
+    if preset.bleed_pt is not None:
+        tw, th = deck.size_pt
+        return (round((tw + 2 * preset.bleed_pt) / INCH * preset.dpi),
+                round((th + 2 * preset.bleed_pt) / INCH * preset.dpi))
+    shown = name or f"{deck.size_mm[0]:g} x {deck.size_mm[1]:g} mm"
+    raise InputError(Problem(deck.file, deck.key_lines.get("size", deck.line),
+                             f"deck '{deck.id}': {preset.name} has no card template for size {shown}; "
+                             f"expected one of {', '.join(preset.sizes)}"))
+
+
+def check_sizes(preset: Preset, game: Game) -> None:
+    """Fail early (before writing anything) when a deck does not fit the shop's templates."""
+    problems = []
+    for deck in game.decks.values():
+        try:
+            width_px, height_px = pixel_size(preset, game, deck)
+            tw, th = deck.size_pt
+            if width_px / preset.dpi * INCH < tw - 0.5 or height_px / preset.dpi * INCH < th - 0.5:
+                raise InputError(Problem(deck.file, deck.line, f"deck '{deck.id}': the card is larger than "
+                                         f"{preset.name}'s {width_px} x {height_px} px template"))
+        except InputError as exc:
+            problems += exc.problems
+    if problems:
+        raise InputError(problems)
+
+
+def export_pod(game: Game, preset: Preset, build_dir: Path) -> list[Path]:
+    """Every deck of the game in the shop's format under build/<game>/pod/<shop>/."""
+    check_sizes(preset, game)
+    folder = build_dir / game.id / "pod" / preset.shop
+    written: list[Path] = []
+    for deck in game.decks.values():
+        if preset.format == "pdf":
+            written.append(write_deck_pdf(game, deck, preset, folder / f"{deck.id}.pdf"))
+        else:
+            written += write_deck_pngs(game, deck, preset, folder / deck.id)
+    return written
+
+
+def write_deck_pdf(game: Game, deck: Deck, preset: Preset, path: Path) -> Path:
+    """One PDF per deck: for every physical card its back page then its front page, trim + bleed, boxes set."""
+    register_fonts()
+    tw, th = deck.size_pt
+    b = preset.bleed_pt
+    drawn = with_bleed(game, b)
+    page = (tw + 2 * b, th + 2 * b)
+
+    def produce(tmp: Path) -> None:
+        canvas = Canvas(str(tmp), pagesize=page, invariant=1, initialFontName=BODY, pageCompression=1,
+                        trimBox=(b, b, b + tw, b + th), bleedBox=(0, 0, page[0], page[1]))
+        canvas.setTitle(f"{game.title}: {deck.name} ({preset.name})")
+        canvas.setAuthor(game.title)
+        canvas.setCreator("pnp")
+        sides = ("back", "front") if preset.order == "back-front" else ("front", "back")
+        for card in expand_deck(deck):
+            for side in sides:
+                if side == "back":
+                    draw_back(canvas, drawn, deck, 0, 0)
+                else:
+                    draw_front(canvas, drawn, card, 0, 0)
+                canvas.showPage()
+        canvas.save()
+
+    return atomic_write(path, produce)
+
+
+def write_deck_pngs(game: Game, deck: Deck, preset: Preset, folder: Path) -> list[Path]:
+    """<CODE>.png per card type and back.png at the shop's pixel size, plus cards.csv with the quantities."""
+    width_px, height_px = pixel_size(preset, game, deck)
+    page = (width_px / preset.dpi * INCH, height_px / preset.dpi * INCH)
+    cards = [None, *deck.cards]
+    faces = [Face(card, *page) for card in cards]
+    names = ["back.png"] + [f"{card.code}.png" for card in deck.cards]
+    images = face_images(game, deck, faces, preset.dpi, sizes=[(width_px, height_px)] * len(faces))
+    written = [write_png(image, folder / name, preset.dpi) for image, name in zip(images, names, strict=True)]
+    rows = [{"file": f"{card.code}.png", "code": card.code, "name": card.name, "copies": card.copies}
+            for card in deck.cards]
+    written.append(write_cards_csv(folder / "cards.csv", rows))
+    remove_stale(folder, {p.name for p in written})
+    return written

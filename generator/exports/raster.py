@@ -1,0 +1,58 @@
+"""PDF pages to RGB images at an exact pixel size (pypdfium2), shared by the PNG, print-shop, TTS and preview exports.
+
+`page.render(scale=dpi/72)` rounds the bitmap size up (198 pt x 300/72 = 825.0000000000001 -> 826 px), so the page
+is rendered straight into a bitmap of the wanted size instead: the scale is derived from the target pixels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+from PIL import Image
+
+from generator.core.units import INCH
+
+WHITE = (255, 255, 255, 255)
+
+
+def pixels(length_pt: float, dpi: float) -> int:
+    """The pixel count of a length at `dpi`, rounded to the nearest pixel (2.75 in at 300 dpi -> 825)."""
+    return int(round(length_pt / INCH * dpi + 1e-9))
+
+
+def render_page(page: pdfium.PdfPage, width_px: int, height_px: int) -> Image.Image:
+    """One page stretched onto exactly width_px x height_px pixels, as an RGB image on white."""
+    bitmap = pdfium.PdfBitmap.new_native(width_px, height_px, pdfium_c.FPDFBitmap_BGR)
+    bitmap.fill_rect(WHITE, 0, 0, width_px, height_px)
+    pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width_px, height_px, 0, pdfium_c.FPDF_ANNOT)
+    image = bitmap.to_pil().convert("RGB")  # copies the pixels out of pdfium's buffer
+    bitmap.close()
+    return image
+
+
+def render_pages(pdf_path: Path | bytes, sizes: list[tuple[int, int]] | None = None,
+                 dpi: float = 300) -> Iterator[Image.Image]:
+    """Every page of a PDF as an RGB image: at `sizes[i]` pixels when given, else at `dpi` (rounded per side)."""
+    pdf = pdfium.PdfDocument(pdf_path)
+    try:
+        for index in range(len(pdf)):
+            page = pdf[index]
+            if sizes is not None:
+                width_px, height_px = sizes[index]
+            else:
+                width_pt, height_pt = page.get_size()
+                width_px, height_px = pixels(width_pt, dpi), pixels(height_pt, dpi)
+            try:
+                yield render_page(page, width_px, height_px)
+            finally:
+                page.close()
+    finally:
+        pdf.close()
+
+
+def save_png(image: Image.Image, path: Path, dpi: float = 300) -> None:
+    """Write an RGB PNG with its resolution recorded (pHYs), deterministically (no timestamps in PNG by PIL)."""
+    image.save(path, format="PNG", dpi=(dpi, dpi), optimize=False, compress_level=3)

@@ -1,0 +1,167 @@
+"""`pnp export tts`: Tabletop Simulator deck sheets, the shared back image and a saved-object JSON per deck.
+
+A sheet holds at most 10 x 7 cells; the last cell of the grid is TTS's "hidden card" (shown for cards in other
+players' hands), so a sheet carries at most 69 card types and bigger decks are split over several sheets, each a
+`CustomDeck` entry of its own. Card ids are `key * 100 + cell index`; `DeckIDs` lists one id per physical copy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image
+
+from generator.core.write import atomic_write
+from generator.data.load import Card, Deck, Game
+from generator.exports.png import Face, face_images, remove_stale, write_png
+
+MAX_COLS, MAX_ROWS = 10, 7
+MAX_TYPES = MAX_COLS * MAX_ROWS - 1  # 69: the last cell is the hidden card
+MAX_SIDE = 4096                     # TTS guideline: keep images within 4096 x 4096 px
+DEFAULT_CELL_WIDTH = MAX_SIDE // MAX_COLS  # 409 px: a full 10-wide sheet is just under 4096 px
+
+
+@dataclass(frozen=True)
+class SheetPlan:
+    """One deck sheet: its card types (in cell order), the grid and the cell size in pixels."""
+
+    number: int
+    cards: list[Card]
+    cols: int
+    rows: int
+    cell: tuple[int, int]
+
+    @property
+    def hidden_index(self) -> int:
+        """The last cell of the grid, which TTS uses for hidden cards."""
+        return self.cols * self.rows - 1
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.cols * self.cell[0], self.rows * self.cell[1]
+
+
+def grid_for(types: int) -> tuple[int, int]:
+    """Columns and rows for `types` faces plus the hidden cell (at most 10 x 7)."""
+    cells = types + 1
+    cols = min(MAX_COLS, cells)
+    return cols, math.ceil(cells / cols)
+
+
+def cell_size(trim_w: float, trim_h: float, cols: int, rows: int, cell_width: int) -> tuple[int, int]:
+    """The pixel size of one cell: `cell_width` wide (shrunk so the sheet stays within 4096 px both ways)."""
+    width = min(cell_width, MAX_SIDE // cols)
+    height = round(width * trim_h / trim_w)
+    if height * rows > MAX_SIDE:
+        height = MAX_SIDE // rows
+        width = min(width, math.floor(height * trim_w / trim_h))
+    return width, height
+
+
+def plan_sheets(game: Game, deck: Deck, cell_width: int = DEFAULT_CELL_WIDTH) -> list[SheetPlan]:
+    """The deck's card types in chunks of at most 69 per sheet."""
+    tw, th = deck.size_pt
+    sheets = []
+    for number, start in enumerate(range(0, len(deck.cards), MAX_TYPES), start=1):
+        cards = deck.cards[start:start + MAX_TYPES]
+        cols, rows = grid_for(len(cards))
+        sheets.append(SheetPlan(number, cards, cols, rows, cell_size(tw, th, cols, rows, cell_width)))
+    return sheets
+
+
+def guid(*parts: object) -> str:
+    """A stable 6-hex-digit TTS object GUID derived from names (the same export gives the same JSON)."""
+    return hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()[:6]
+
+
+def transform(x: float = 0.0) -> dict:
+    """A TTS transform: face down on the table at x."""
+    return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+
+
+def deck_object(game: Game, deck: Deck, sheets: list[SheetPlan], face_urls: list[str], back_url: str,
+                first_key: int = 1, x: float = 0.0) -> dict:
+    """The saved object of a deck: a DeckCustom with one contained Card per physical copy (a Card if only one)."""
+    custom = {}
+    ids: list[tuple[int, Card, str]] = []
+    for offset, (sheet, url) in enumerate(zip(sheets, face_urls, strict=True)):
+        key = str(first_key + offset)
+        custom[key] = {"FaceURL": url, "BackURL": back_url, "NumWidth": sheet.cols, "NumHeight": sheet.rows,
+                       "BackIsHidden": True, "UniqueBack": False, "Type": 0}
+        for index, card in enumerate(sheet.cards):
+            ids += [(int(key) * 100 + index, card, key)] * card.copies
+    cards = [
+        {"Name": "Card", "Nickname": card.name, "Description": card.code, "CardID": card_id,
+         "CustomDeck": {key: custom[key]}, "Transform": transform(x), "GUID": guid(game.id, deck.id, n, card.id),
+         "Locked": False, "Tooltip": True, "Hands": True, "SidewaysCard": False}
+        for n, (card_id, card, key) in enumerate(ids)
+    ]
+    if len(cards) == 1:
+        return cards[0]
+    return {"Name": "DeckCustom", "Nickname": deck.name, "Description": f"{game.title}: {deck.copies} cards",
+            "Transform": transform(x), "GUID": guid(game.id, deck.id), "Locked": False, "Tooltip": True,
+            "Hands": False, "SidewaysCard": False, "DeckIDs": [card_id for card_id, _, _ in ids],
+            "CustomDeck": custom, "ContainedObjects": cards}
+
+
+def saved_object(objects: list[dict], name: str) -> str:
+    """A TTS saved-object file (Saved Objects folder) holding the given objects."""
+    save = {"SaveName": name, "GameMode": "", "Date": "", "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "",
+            "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects,
+            "TabStates": {}, "VersionNumber": ""}
+    return json.dumps(save, indent=2, ensure_ascii=False) + "\n"
+
+
+def url_for(path: Path, url_prefix: str | None) -> str:
+    """file:// URL of an exported image, or the prefix (a web folder holding the images) plus its file name."""
+    if url_prefix:
+        return url_prefix.rstrip("/") + "/" + path.name
+    return path.resolve().as_uri()
+
+
+def draw_sheet(game: Game, deck: Deck, sheet: SheetPlan, dpi: float, back: Image.Image) -> Image.Image:
+    """Paste the trimmed faces, and the back image into the hidden cell, onto one RGB sheet."""
+    tw, th = deck.size_pt
+    faces = [Face(card, tw, th, trimmed=True) for card in sheet.cards]
+    images = face_images(game, deck, faces, dpi, sizes=[sheet.cell] * len(faces))
+    image = Image.new("RGB", sheet.size, "white")
+    cells = list(range(len(sheet.cards))) + [sheet.hidden_index]
+    for cell, face in zip(cells, [*images, back], strict=True):
+        image.paste(face, ((cell % sheet.cols) * sheet.cell[0], (cell // sheet.cols) * sheet.cell[1]))
+    return image
+
+
+def export_tts(game: Game, build_dir: Path, url_prefix: str | None = None,
+               cell_width: int = DEFAULT_CELL_WIDTH) -> list[Path]:
+    """Deck sheets, back images and saved-object JSONs (one per deck and one with every deck) in build/<game>/tts/."""
+    folder = build_dir / game.id / "tts"
+    written: list[Path] = []
+    objects = []
+    key = 1
+    for position, deck in enumerate(game.decks.values()):
+        sheets = plan_sheets(game, deck, cell_width)
+        tw, th = deck.size_pt
+        dpi = sheets[0].cell[0] / (tw / 72)
+        # the back is rasterised once per cell size (a short last sheet may have larger cells than a full one)
+        cells = list(dict.fromkeys(sheet.cell for sheet in sheets))
+        faces = [Face(None, tw, th, trimmed=True)] * len(cells)
+        backs = dict(zip(cells, face_images(game, deck, faces, dpi, sizes=cells), strict=True))
+        sheet_paths = []
+        for sheet in sheets:
+            path = folder / f"{deck.id}-sheet-{sheet.number}.png"
+            sheet_paths.append(write_png(draw_sheet(game, deck, sheet, dpi, backs[sheet.cell]), path, dpi))
+        back_path = write_png(backs[sheets[0].cell], folder / f"{deck.id}-back.png", dpi)
+        obj = deck_object(game, deck, sheets, [url_for(p, url_prefix) for p in sheet_paths],
+                          url_for(back_path, url_prefix), first_key=key, x=position * 3.0)
+        key += len(sheets)
+        objects.append(obj)
+        deck_json = folder / f"{deck.id}.json"
+        written += sheet_paths + [back_path, atomic_write(deck_json, saved_object([obj], f"{game.title}: {deck.name}"))]
+    written.append(atomic_write(folder / f"{game.id}.json", saved_object(objects, game.title)))
+    remove_stale(folder, {p.name for p in written}, ("*.png", "*.json"))
+    return written

@@ -1,0 +1,1 @@
+"""Layer 8, the jobs: gather (load and check), build (plan, stage, commit, manifest), validate, incremental fingerprints, watch."""

@@ -1,0 +1,209 @@
+"""The build, in one readable function: gather and check every game first, then write every output."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.boards.checks import check_board_drawing
+from generator.boards.pdf import BOARDS
+from generator.booklet.pdf import RULE_BOOKLETS
+from generator.cards.sheets import CARD_SHEETS
+from generator.core.contract import BuildOptions, Output, Producer
+from generator.core.errors import InputError, Problem, Problems
+from generator.core.write import Staging, atomic_write, sha256_file
+from generator.data.checks import CheckReport, check_data, report_for
+from generator.data.load import Game, load_game
+from generator.data.project import Project
+from generator.engines.registry import engine_for
+from generator.pipeline.incremental import BuildState, game_keys
+
+# Every producer of build outputs, in the order their outputs are drawn.
+PRODUCERS: tuple[Producer, ...] = (BOARDS, RULE_BOOKLETS, CARD_SHEETS)
+
+
+@dataclass
+class BuildResult:
+    """What a build wrote (and, with incremental builds, skipped)."""
+
+    games: list[CheckReport]
+    written: list[dict] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+def check_game(game: Game) -> CheckReport:
+    """Every static check of a loaded game: its data, the board drawing, then its engine's composition checks."""
+    problems = Problems()
+    names = check_data(game, problems)
+    check_board_drawing(game, problems)
+    problems.raise_if_any()  # game-specific checks may assume references resolve
+    engine = engine_for(game)
+    if engine is not None and engine.static_checks is not None:
+        for name, found in engine.static_checks(game):
+            names.append(name)
+            problems.extend(list(found))
+    problems.raise_if_any()
+    return report_for(game, names)
+
+
+def gather(project: Project, names: list[str]) -> tuple[list[Game], list[CheckReport]]:
+    """Load and check every named game, reporting the problems of all of them together."""
+    games, reports, problems = [], [], []
+    for name in names:
+        try:
+            game = load_game(project, name)
+            reports.append(check_game(game))
+            games.append(game)
+        except InputError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise InputError(problems)
+    return games, reports
+
+
+def plan(games: list[Game], options: BuildOptions) -> list[Output]:
+    """Every output of every game, from the producers in order."""
+    return [output for producer in PRODUCERS for game in games for output in producer.outputs(game, options)]
+
+
+def preflight(games: list[Game]) -> dict[str, list[str]]:
+    """What `pnp validate` checks of the printed side without writing anything: every producer's own checks
+    (card layouts, board plans, rules templates) and the card sheets drawn once, so text that does not fit its
+    box is found too. Raises InputError with every problem; returns the checks that ran, per game."""
+    import tempfile
+
+    options = BuildOptions(papers=("letter",))
+    checks: dict[str, list[str]] = {game.id: [] for game in games}
+    problems: list[Problem] = []
+    with tempfile.TemporaryDirectory() as folder:
+        for producer in PRODUCERS:
+            for game in games:
+                outputs = producer.outputs(game, options)
+                if outputs:
+                    checks[game.id].append(producer.check)
+                for index, output in enumerate(o for o in outputs if o.kind == "cards"):
+                    try:
+                        output.render(Path(folder) / f"{game.id}-{index}.pdf")
+                    except InputError as exc:
+                        problems.extend(exc.problems)
+    if problems:
+        raise InputError(list(dict.fromkeys(problems)))
+    return checks
+
+
+def deck_summary(game: Game) -> list[dict]:
+    """Per deck: card types and total copies, for the manifest."""
+    return [
+        {"game": game.id, "deck": deck.id, "name": deck.name, "card_types": len(deck.cards), "copies": deck.copies}
+        for deck in game.decks.values()
+    ]
+
+
+def write_manifest(build_dir: Path, games: list[Game], written: list[dict]) -> Path:
+    """build/manifest.json: every output (path, pages, bytes, sha256) and every deck; keeps other games' entries."""
+    path = build_dir / "manifest.json"
+    old = {"outputs": [], "decks": []}
+    if path.is_file():
+        try:
+            old = json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, OSError):
+            pass
+    built = {g.id for g in games}
+    outputs = [o for o in old.get("outputs", []) if o.get("game") not in built] + written
+    decks = [d for d in old.get("decks", []) if d.get("game") not in built]
+    for game in games:
+        decks += deck_summary(game)
+    manifest = {
+        "outputs": sorted(outputs, key=lambda o: o["path"]),
+        "decks": sorted(decks, key=lambda d: (d["game"], d["deck"])),
+    }
+    return atomic_write(path, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+
+
+def build(project: Project, names: list[str], options: BuildOptions | None = None,
+          progress: Callable[[Output], None] | None = None,
+          on_start: Callable[[int], None] | None = None,
+          drawn: Callable[[Output], None] | None = None) -> BuildResult:
+    """Load and check everything, draw every output, then rename them all into place and write the manifest.
+
+    `drawn(output)` is called as each output is drawn (a progress bar), `progress(output)` once it is in place.
+
+    Incremental (generator.pipeline.incremental): a game whose inputs did not change since the last build is not loaded
+    and its outputs are reported as skipped; in a changed game only outputs with a changed hash are drawn.
+    `options.force` draws everything.
+    """
+    options = options or BuildOptions()
+    build_dir = Path(options.out_dir or project.build_dir)
+    state = BuildState(build_dir)
+    keys = game_keys(project, names, options)
+    fresh = [] if options.force else [name for name in names if state.game_is_fresh(name, keys[name])]
+    games, reports = gather(project, [name for name in names if name not in fresh])
+    outputs = plan(games, options)
+    result = BuildResult(games=[])
+    by_game = {report.game: report for report in reports}
+    for name in names:  # reports in the order asked for; skipped games show their last check
+        result.games.append(by_game[name] if name in by_game else CheckReport(**state.game_report(name)))
+    for name in fresh:
+        result.skipped += state.game_outputs(name)
+    previous = _manifest_entries(build_dir)
+    carried: list[dict] = []  # manifest entries of skipped outputs of the games being built
+    todo: list[Output] = []
+    for output in outputs:
+        if not options.force and state.output_is_fresh(output.path, output.kind, keys[output.game]) and str(output.path) in previous:
+            result.skipped.append(str(output.path))
+            carried.append(previous[str(output.path)])
+        else:
+            todo.append(output)
+    if on_start:
+        on_start(len(todo))
+    problems: list[Problem] = []
+    drawn_facts: list[tuple[Output, dict]] = []
+    with Staging() as staging:
+        # Draw every output first and rename them into place only when all of them succeeded: a problem found
+        # while drawing (a text that does not fit) must not replace any of the last good PDFs.
+        for output in todo:
+            facts: dict = {}
+
+            def produce(tmp: Path, output=output, facts=facts) -> None:
+                facts.update(output.render(tmp) or {})
+
+            try:
+                staging.stage(build_dir / output.path, produce)
+            except InputError as exc:
+                problems.extend(exc.problems)
+                continue
+            except Exception as exc:  # a renderer bug must still name the output, not dump a traceback
+                problems.append(Problem(str(output.path), 0, f"could not build: {type(exc).__name__}: {exc}"))
+                continue
+            drawn_facts.append((output, facts))
+            if drawn:
+                drawn(output)
+        if problems:  # the same card can fail in several outputs (both papers, the rules): report it once
+            raise InputError(list(dict.fromkeys(problems)))
+        staging.commit()
+    for output, facts in drawn_facts:
+        target = build_dir / output.path
+        result.written.append({
+            "game": output.game, "path": str(output.path), "kind": output.kind,
+            "bytes": target.stat().st_size, "sha256": sha256_file(target), **facts,
+        })
+        state.record_output(output.path, output.kind, keys[output.game])
+        if progress:
+            progress(output)
+    write_manifest(build_dir, games, result.written + carried)
+    for report in reports:
+        state.record_game(report.game, keys[report.game],
+                          [o.path for o in outputs if o.game == report.game], report)
+    state.save()
+    return result
+
+
+def _manifest_entries(build_dir: Path) -> dict[str, dict]:
+    """The outputs listed in the last manifest, by path (carried over for outputs that are skipped)."""
+    path = build_dir / "manifest.json"
+    try:
+        return {o["path"]: o for o in json.loads(path.read_text(encoding="utf-8")).get("outputs", [])}
+    except (ValueError, OSError, KeyError, TypeError):
+        return {}

@@ -1,0 +1,154 @@
+"""Incremental builds: a hash of everything an output is made from, kept in build/.state.json.
+
+An output is made from its game's folder (every file under cards/<game>/), the project's templates/, the icon
+library, the fonts, the generator's version and source files (which include every producer and preset) and the
+build options. A game whose hash and options match the last build, and whose recorded outputs are still on disk
+untouched, is not even loaded; otherwise each output whose own hash matches is skipped and the rest are drawn.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from pathlib import Path
+
+import generator
+from generator.core.fonts import font_files
+from generator.core.write import atomic_write
+from generator.data.project import BUILTIN_ICONS, Project
+
+STATE_FILE = ".state.json"
+STATE_VERSION = 1
+SOURCE_ROOT = Path(generator.__file__).resolve().parent
+
+
+def _files(folder: Path) -> list[Path]:
+    """Every file below `folder`, sorted, without caches and editor leftovers."""
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+                  and not p.name.endswith(("~", ".pyc", ".swp", ".tmp")) and not p.name.startswith(".#"))
+
+
+def digest(paths: list[Path], root: Path | None = None) -> str:
+    """SHA-256 over the names (relative to `root`) and bytes of the files."""
+    sha = hashlib.sha256()
+    for path in paths:
+        name = str(path.relative_to(root)) if root and path.is_relative_to(root) else str(path)
+        sha.update(name.encode() + b"\0")
+        sha.update(path.read_bytes())
+        sha.update(b"\0")
+    return sha.hexdigest()
+
+
+def shared_digest(project: Project) -> str:
+    """The inputs every game shares: generator version and sources, templates/, icons and fonts."""
+    import reportlab
+
+    parts = [
+        f"generator {generator.__version__}", f"reportlab {reportlab.Version}",
+        digest(_files(SOURCE_ROOT), SOURCE_ROOT),
+        digest(_files(project.templates_dir), project.templates_dir),
+        digest(_files(BUILTIN_ICONS), BUILTIN_ICONS),
+        digest(sorted(font_files().values())),
+    ]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def options_fingerprint(options, with_papers: bool) -> str:
+    """The build options that change what an output looks like (papers only decide which outputs exist)."""
+    data = {"duplex": options.duplex, "layout": options.layout, "back_offset": list(options.back_offset)}
+    if with_papers:
+        data["papers"] = list(options.papers)
+    return json.dumps(data, sort_keys=True, default=str)
+
+
+@dataclasses.dataclass(frozen=True)
+class GameKey:
+    """`content`: hash of a game's inputs; `full`: that plus every option; `looks`: per output kind, the options
+    that change how that kind of output looks (a new --duplex redraws the card sheets, not the board or rules)."""
+
+    content: str
+    full: str
+    looks: tuple[tuple[str, str], ...] = ()
+
+    def output(self, path: Path | str, kind: str) -> str:
+        """The hash an output of this game (of this kind: cards, board-full, rules, ...) records."""
+        look = next((fingerprint for prefix, fingerprint in self.looks if kind.startswith(prefix)), "")
+        return hashlib.sha256(f"{self.content}\n{Path(path).as_posix()}\n{look}".encode()).hexdigest()
+
+
+def game_keys(project: Project, names: list[str], options) -> dict[str, GameKey]:
+    """The hash of each game's inputs under these options."""
+    shared = shared_digest(project)
+    looks = (("cards", json.dumps([options.duplex, options.layout, list(options.back_offset)])),)
+    keys = {}
+    for name in names:
+        folder = project.cards_dir / name
+        content = hashlib.sha256("\n".join([shared, digest(_files(folder), folder)]).encode()).hexdigest()
+        full = hashlib.sha256(f"{content}\n{options_fingerprint(options, True)}".encode()).hexdigest()
+        keys[name] = GameKey(content, full, looks)
+    return keys
+
+
+def file_stamp(path: Path) -> dict:
+    """Size and modification time of a written output, to notice it being replaced or deleted later."""
+    stat = path.stat()
+    return {"bytes": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+
+
+class BuildState:
+    """build/.state.json: per output the hash it was made from; per game its key, outputs and check report."""
+
+    def __init__(self, build_dir: Path):
+        self.path = Path(build_dir) / STATE_FILE
+        self.build_dir = Path(build_dir)
+        self.data: dict = {"version": STATE_VERSION, "games": {}, "outputs": {}}
+        if self.path.is_file():
+            try:
+                data = json.loads(self.path.read_text(encoding="utf-8"))
+                if data.get("version") == STATE_VERSION:
+                    self.data = data
+            except (ValueError, OSError):
+                pass  # a damaged state only costs a full build
+
+    def _intact(self, path: str) -> bool:
+        entry = self.data["outputs"].get(path)
+        target = self.build_dir / path
+        return entry is not None and target.is_file() and file_stamp(target) == entry.get("stamp")
+
+    def game_is_fresh(self, name: str, key: GameKey) -> bool:
+        """True when the game's inputs and options match the last build and its outputs are untouched."""
+        entry = self.data["games"].get(name)
+        if not entry or entry.get("key") != key.full or "report" not in entry:
+            return False
+        return all(self._intact(path) for path in entry.get("outputs", []))
+
+    def output_is_fresh(self, path: Path, kind: str, key: GameKey) -> bool:
+        """True when this output was made from exactly these inputs and is still on disk untouched."""
+        shown = Path(path).as_posix()
+        entry = self.data["outputs"].get(shown)
+        return entry is not None and entry.get("hash") == key.output(path, kind) and self._intact(shown)
+
+    def game_outputs(self, name: str) -> list[str]:
+        """The outputs recorded for a game at its last build."""
+        return list(self.data["games"].get(name, {}).get("outputs", []))
+
+    def game_report(self, name: str) -> dict:
+        """The check report of a game's last build (shown again when the game is skipped)."""
+        return dict(self.data["games"][name]["report"])
+
+    def record_output(self, path: Path, kind: str, key: GameKey) -> None:
+        """Remember what an output (just written or found fresh) was made from."""
+        shown = Path(path).as_posix()
+        self.data["outputs"][shown] = {"hash": key.output(path, kind), "stamp": file_stamp(self.build_dir / shown)}
+
+    def record_game(self, name: str, key: GameKey, outputs: list[Path], report) -> None:
+        """Remember a game's key, its outputs and its check report after a build."""
+        self.data["games"][name] = {"key": key.full, "outputs": sorted(Path(p).as_posix() for p in outputs),
+                                    "report": dataclasses.asdict(report)}
+
+    def save(self) -> None:
+        """Write the state atomically."""
+        atomic_write(self.path, json.dumps(self.data, indent=1, sort_keys=True) + "\n")

@@ -1,0 +1,133 @@
+"""`pnp validate` as a library function: static checks, the printed side, scripted games, then simulations.
+
+The result says what ran and what failed; the command line only prints it. Balance figures are written to
+build/<game>/balance.pdf (and to a JSON report when asked) and never fail the run.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.core.errors import Problem
+from generator.core.write import atomic_write
+from generator.data.checks import CheckReport
+from generator.data.load import Game
+from generator.data.project import Project
+from generator.engines.balance_pdf import write_balance_pdf
+from generator.engines.base import Engine
+from generator.engines.registry import engine_for
+from generator.engines.report import summarize, to_json
+from generator.engines.scripts import run_script, script_files
+from generator.engines.simulate import (
+    SimSettings,
+    available_cores,
+    composition_problems,
+    player_counts,
+    simulate,
+)
+from generator.pipeline.build import gather, preflight
+
+
+@dataclass
+class GameValidation:
+    """What validation found for one game."""
+
+    report: CheckReport
+    has_engine: bool = False
+    engine_counts: tuple[int, ...] = ()  # the player counts the engine plays
+    scripts: int = 0
+    scripts_failing: int = 0
+    unplayed_counts: list[int] = field(default_factory=list)  # asked-for player counts the engine does not play
+    figures: dict | None = None  # balance figures of the simulated games
+    sim_problems: list[Problem] = field(default_factory=list)
+    balance_pdf: Path | None = None
+
+    @property
+    def game(self) -> str:
+        return self.report.game
+
+
+@dataclass
+class Validation:
+    """The outcome of `validate`: per game, the simulation run, and every problem that fails the run."""
+
+    games: list[GameValidation]
+    problems: list[Problem] = field(default_factory=list)
+    games_played: int = 0
+    workers: int = 0
+    seconds: float = 0.0
+    report_path: Path | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _run_scripts(game: Game, engine: Engine, entry: GameValidation) -> list[Problem]:
+    """Replay every script of the game; the failures as problems."""
+    files = script_files(game)
+    problems = []
+    for path in files:
+        messages = run_script(path, game, engine)
+        entry.scripts_failing += bool(messages)
+        problems += [Problem("", 0, message) for message in messages]
+    entry.scripts = len(files)
+    return problems
+
+
+def planned_games(engines: list[Engine], settings: SimSettings) -> int:
+    """How many games `validate` will simulate for these engines (for a progress bar)."""
+    return sum(len(player_counts(engine, settings)) for engine in engines) * settings.games
+
+
+def validate(project: Project, names: list[str], settings: SimSettings | None = None, simulate_games: bool = True,
+             report_path: Path | None = None, on_start: Callable[[int, int], None] | None = None,
+             progress: Callable[[int], None] | None = None) -> Validation:
+    """Check, replay and simulate the named games. Raises InputError when the data itself does not load or check.
+
+    `on_start(games, workers)` is called before the simulations start and `progress(n)` as games finish."""
+    settings = settings or SimSettings()
+    loaded, reports = gather(project, names)
+    printed = preflight(loaded)
+    result = Validation(games=[])
+    playable: list[tuple[Game, Engine, GameValidation]] = []
+    full_report: dict = {}
+    for game, report in zip(loaded, reports, strict=True):
+        report.checks += printed[game.id]
+        entry = GameValidation(report=report)
+        result.games.append(entry)
+        engine = engine_for(game)
+        if engine is None:
+            continue
+        entry.has_engine = True
+        entry.engine_counts = tuple(engine.player_counts)
+        found = _run_scripts(game, engine, entry)
+        result.problems += found
+        full_report[game.id] = {"scripts": {"count": entry.scripts, "failures": [p.message for p in found]}}
+        playable.append((game, engine, entry))
+
+    if simulate_games and playable:
+        for _game, engine, entry in playable:
+            entry.unplayed_counts = sorted(set(settings.players) - set(engine.player_counts))
+        playable = [item for item in playable if player_counts(item[1], settings)]
+        total = planned_games([engine for _, engine, _ in playable], settings)
+        result.games_played = total
+        result.workers = min(settings.jobs or available_cores(), total)
+        if on_start:
+            on_start(total, result.workers)
+        started = time.perf_counter()
+        results = simulate(project, [(game, engine) for game, engine, _ in playable], settings, progress=progress)
+        result.seconds = time.perf_counter() - started
+        for game, engine, entry in playable:
+            entry.figures = summarize(game, engine, settings, results[game.id])
+            entry.sim_problems = composition_problems(game, engine, results[game.id])
+            result.problems += entry.sim_problems
+            entry.balance_pdf = write_balance_pdf(project.build_dir / game.id / "balance.pdf", entry.figures)
+            full_report[game.id].update(entry.figures)
+    if report_path is not None:
+        atomic_write(report_path, to_json({"games": full_report}))
+        result.report_path = report_path
+    return result

@@ -1,1 +1,0 @@
-"""Rules engines, one module per game, plus the shared simulation harness (see base.py)."""

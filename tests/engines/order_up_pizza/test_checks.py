@@ -1,0 +1,213 @@
+"""Order Up (pizza): every static check catches broken data, naming the file and line of the cards involved."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from generator.core.errors import InputError
+from generator.data.load import load_game
+from generator.pipeline.build import check_game
+
+GAME = "order-up-pizza"
+DIR = f"cards/{GAME}"
+
+
+def edit(project, file: str, old: str, new: str) -> None:
+    """Replace the first `old` in a game file of the throw-away project."""
+    path = project.cards_dir / GAME / file
+    text = path.read_text()
+    assert old in text, f"{old!r} not in {file}"
+    path.write_text(text.replace(old, new, 1))
+
+
+def line(project, file: str, text: str) -> int:
+    """1-based line of the first line of `file` containing `text`."""
+    lines = (project.cards_dir / GAME / file).read_text().splitlines()
+    return next(i for i, content in enumerate(lines, start=1) if text in content)
+
+
+def problems(project) -> list[str]:
+    with pytest.raises(InputError) as caught:
+        check_game(load_game(project, GAME))
+    return [str(p) for p in caught.value.problems]
+
+
+def test_the_untouched_copy_passes(tmp_project):
+    assert check_game(load_game(tmp_project, GAME)).cards == 128
+
+
+def test_box_counts(tmp_project):
+    edit(tmp_project, "toppings.yaml", "total: 91", "total: 90")
+    edit(tmp_project, "toppings.yaml", "copies: 12,", "copies: 11,")
+    assert problems(tmp_project) == [f"{DIR}/toppings.yaml:1: deck 'toppings' has 90 cards; expected 91 as in the published box"]
+
+
+def test_a_second_game_over_card(tmp_project):
+    edit(tmp_project, "orders.yaml", "total: 33", "total: 34")
+    edit(tmp_project, "orders.yaml", "    kind: game-over\n",
+         "    kind: game-over\n  - {id: game-over-2, name: Game Over, copies: 1, layout: game-over, kind: game-over}\n")
+    first, second = line(tmp_project, "orders.yaml", "id: game-over"), line(tmp_project, "orders.yaml", "id: game-over-2")
+    both = f"'game-over' (line {first}), 'game-over-2' (line {second})"
+    found = problems(tmp_project)
+    assert f"{DIR}/orders.yaml:{first}: card 'game-over' is one of 2 Game Over cards: {both}; expected exactly one" in found
+    assert f"{DIR}/orders.yaml:{second}: card 'game-over-2' is one of 2 Game Over cards: {both}; expected exactly one" in found
+
+
+def test_no_game_over_card(tmp_project):
+    edit(tmp_project, "orders.yaml", "    kind: game-over\n", "")
+    edit(tmp_project, "orders.yaml", "  - id: game-over\n    name: Game Over\n", "  - id: game-over\n    name: Game Over\n    customer: Nobody\n")
+    found = problems(tmp_project)
+    assert f"{DIR}/orders.yaml:1: the orders deck has no Game Over card; expected exactly one card with kind: game-over" in found
+    at = line(tmp_project, "orders.yaml", "id: game-over")
+    assert (f"{DIR}/orders.yaml:{at}: order 'game-over' has no toppings, address, value; expected customer, toppings, "
+            "address and value on every order (only Game Over leaves them out)") in found
+
+
+def test_a_topping_without_price(tmp_project):
+    edit(tmp_project, "toppings.yaml", "kind: topping, price: 2}", "kind: topping}")
+    at = line(tmp_project, "toppings.yaml", "id: pepperoni")
+    assert problems(tmp_project) == [f"{DIR}/toppings.yaml:{at}: topping 'pepperoni' has no price; expected price: <dollars> (order values add up topping prices)"]
+
+
+def test_type_closure_order_asks_for_an_action_card(tmp_project):
+    edit(tmp_project, "orders.yaml", "toppings: {mushrooms: 2}", "toppings: {mushrooms: 1, wild-card: 1}")
+    at = line(tmp_project, "orders.yaml", "wild-card: 1")
+    assert (f"{DIR}/orders.yaml:{at}: order 'grandma-rosa' asks for 'wild-card', which is an action card; expected a topping "
+            "(pepperoni, mushrooms, sausage, onions, black-olives, green-peppers, ham, pineapple, anchovies)") in problems(tmp_project)
+
+
+def test_type_closure_reference_card_leaves_out_a_topping(tmp_project):
+    edit(tmp_project, "reference.yaml", ", pineapple, anchovies]", ", pineapple]")
+    at = line(tmp_project, "reference.yaml", ", pineapple]")
+    assert problems(tmp_project) == [
+        f"{DIR}/reference.yaml:{at}: reference card 'reference-red' leaves out anchovies; expected exactly the deck's toppings: "
+        "pepperoni, mushrooms, sausage, onions, black-olives, green-peppers, ham, pineapple, anchovies"]
+
+
+def test_obtainability_with_the_per_player_margin(tmp_project):
+    edit(tmp_project, "orders.yaml", "toppings: {sausage: 2, pineapple: 1}", "toppings: {sausage: 2, pineapple: 1, pepperoni: 13}")
+    at = line(tmp_project, "orders.yaml", "pepperoni: 13")
+    found = problems(tmp_project)
+    assert f"{DIR}/orders.yaml:{at}: order 'big-bob' needs 13 pepperoni but the deck has 12; expected at most 12 - (players - 1) = 9" in found
+
+
+def test_order_larger_than_the_starting_hand(tmp_project):
+    edit(tmp_project, "orders.yaml", "toppings: {black-olives: 2, green-peppers: 2}", "toppings: {black-olives: 3, green-peppers: 4}")
+    at = line(tmp_project, "orders.yaml", "green-peppers: 4")
+    assert f"{DIR}/orders.yaml:{at}: order 'sir-reginald' needs 7 toppings; expected at most start_hand = 6" in problems(tmp_project)
+
+
+def test_demand_out_of_proportion_to_supply(tmp_project):
+    edit(tmp_project, "toppings.yaml", "copies: 4, icon: anchovies", "copies: 8, icon: anchovies")
+    edit(tmp_project, "toppings.yaml", "copies: 12,", "copies: 8,")
+    pep, anch = line(tmp_project, "toppings.yaml", "id: pepperoni"), line(tmp_project, "toppings.yaml", "id: anchovies")
+    assert problems(tmp_project) == [
+        f"{DIR}/toppings.yaml:{pep}: topping 'pepperoni' is needed 16 times on the orders for 8 copies (ratio 2.00); "
+        "expected within 15% of the mean 1.30, i.e. 1.10-1.49",
+        f"{DIR}/toppings.yaml:{anch}: topping 'anchovies' is needed 5 times on the orders for 8 copies (ratio 0.62); "
+        "expected within 15% of the mean 1.30, i.e. 1.10-1.49",
+    ]
+
+
+def test_a_topping_on_more_than_half_the_orders(tmp_project):
+    path = tmp_project.cards_dir / GAME / "orders.yaml"
+    path.write_text(re.sub(r"    toppings: \{(?![^}]*pepperoni)", "    toppings: {pepperoni: 1, ", path.read_text()))
+    at = line(tmp_project, "toppings.yaml", "id: pepperoni")
+    assert f"{DIR}/toppings.yaml:{at}: topping 'pepperoni' is on 32 of 32 orders; expected at most half" in problems(tmp_project)
+
+
+def test_two_orders_at_one_address(tmp_project):
+    edit(tmp_project, "orders.yaml", "address: 11 Basil Boulevard", "address: 11 Pepperoni Parkway")
+    first = line(tmp_project, "orders.yaml", "address: 11 Pepperoni Parkway")
+    second = line(tmp_project, "orders.yaml", "customer: Coach Carter") + 2
+    assert (f"{DIR}/orders.yaml:{second}: order 'coach-carter' has the same address '11 Pepperoni Parkway' as order "
+            f"'grandma-rosa' (line {first}); expected one order per address") in problems(tmp_project)
+
+
+def test_an_address_not_on_the_board(tmp_project):
+    edit(tmp_project, "orders.yaml", "address: 11 Basil Boulevard", "address: 12 Basil Boulevard")
+    at = line(tmp_project, "orders.yaml", "12 Basil Boulevard")
+    found = problems(tmp_project)
+    assert len(found) == 1 and found[0].startswith(f"{DIR}/orders.yaml:{at}: address '12 Basil Boulevard' is not on the board")
+
+
+def test_street_colour_like_a_player_colour_or_another_street(tmp_project):
+    edit(tmp_project, "board.yaml", 'color: "#7b2cbf"', 'color: "#1f5fbf"')
+    edit(tmp_project, "board.yaml", 'color: "#7d8491"', 'color: "#8b5a2b"')
+    basil, calzone = line(tmp_project, "board.yaml", "name: Basil Boulevard") + 1, line(tmp_project, "board.yaml", "name: Calzone Court") + 1
+    assert problems(tmp_project) == [
+        f"{DIR}/board.yaml:{basil}: street 'Basil Boulevard' colour #1f5fbf is too close to player colour Blue (#1f5fbf); "
+        "expected road colours unlike the restaurant colours",
+        f"{DIR}/board.yaml:{calzone}: street 'Calzone Court' colour #8b5a2b is too close to street 'Marinara Way' (#8b5a2b); "
+        "expected a distinct colour per street, since the order border shows it",
+    ]
+
+
+def test_a_printed_border_must_be_the_street_colour(tmp_project):
+    edit(tmp_project, "orders.yaml", "  value: {type: int", "  border: {type: color, required: false}\n  value: {type: int")
+    edit(tmp_project, "orders.yaml", "    address: 41 Pepperoni Parkway\n", "    address: 41 Pepperoni Parkway\n    border: \"#7b2cbf\"\n")
+    at = line(tmp_project, "orders.yaml", 'border: "#7b2cbf"')
+    assert problems(tmp_project) == [f"{DIR}/orders.yaml:{at}: order 'nguyen-twins' has border #7b2cbf but its street Pepperoni Parkway "
+                                     "is #f77f00 (Orange); expected the street colour"]
+
+
+def test_player_colour_differs_from_its_restaurant(tmp_project):
+    edit(tmp_project, "players.yaml", 'color: "#f4c430"', 'color: "#ffff00"')
+    at = line(tmp_project, "players.yaml", "#ffff00")
+    assert problems(tmp_project) == [f"{DIR}/players.yaml:{at}: player colour 'yellow' is #ffff00 but its restaurant 'r0c10' is #f4c430; expected the same colour"]
+
+
+def test_board_disconnected_space_and_restaurant_off_the_corners(tmp_project):
+    edit(tmp_project, "board.yaml", "streets:\n", "  - {id: lonely, at: [6, 2]}\n  - {id: r2c2, at: [10, 7], kind: restaurant}\nstreets:\n")
+    lonely, extra = line(tmp_project, "board.yaml", "id: lonely"), line(tmp_project, "board.yaml", "id: r2c2")
+    found = problems(tmp_project)
+    assert f"{DIR}/board.yaml:{lonely}: space 'lonely' is not connected to the roads of 'r0c0'; expected one connected road network" in found
+    assert (f"{DIR}/board.yaml:{extra}: restaurant 'r2c2' at (10, 7) is not at a corner of the city; "
+            "expected one of (3, 0), (3, 10), (13, 0), (13, 10)") in found
+    assert f"{DIR}/board.yaml:{extra}: restaurant 'r2c2' belongs to no player colour in {DIR}/players.yaml" in found
+
+
+def test_addresses_too_far_for_one_die(tmp_project):
+    edit(tmp_project, "game.yaml", "  dice: 2 ", "  dice: 1 ")
+    at = line(tmp_project, "orders.yaml", "address: 91 Mozzarella Lane")
+    assert (f"{DIR}/orders.yaml:{at}: order 'dr-patel' at '91 Mozzarella Lane' is 19 steps from the Red restaurant; "
+            "expected at most 10 (three average rolls of 1 dice)") in problems(tmp_project)
+
+
+def test_seat_fairness_broken_by_moving_one_order(tmp_project):
+    edit(tmp_project, "orders.yaml", "address: 11 Pepperoni Parkway", "address: 21 Pepperoni Parkway")
+    at = line(tmp_project, "orders.yaml", "address: 21 Pepperoni Parkway")
+    assert problems(tmp_project) == [
+        f"{DIR}/orders.yaml:{at}: the {colour} restaurant ({home}) sees different (distance, value) pairs than the Red restaurant (r0c0): "
+        f"only {colour}: {mine}; only Red: {red}; expected identical multisets so no seat is favoured"
+        for colour, home, mine, red in (
+            ("Blue", "r10c10", "(1 steps, $4) dr-patel, (18 steps, $4) grandma-rosa", "(2 steps, $4) grandma-rosa, (19 steps, $4) dr-patel"),
+            ("Green", "r10c0", "(1 steps, $4) mayor-mcbean, (12 steps, $4) grandma-rosa", "(2 steps, $4) grandma-rosa, (11 steps, $4) coach-carter"),
+            ("Yellow", "r0c10", "(1 steps, $4) coach-carter, (8 steps, $4) grandma-rosa", "(2 steps, $4) grandma-rosa, (9 steps, $4) mayor-mcbean"),
+        )]
+
+
+def test_order_value_must_be_the_sum_of_topping_prices(tmp_project):
+    edit(tmp_project, "orders.yaml", "address: 82 Marinara Way\n    value: 9", "address: 82 Marinara Way\n    value: 10")
+    at = line(tmp_project, "orders.yaml", "address: 82 Marinara Way") + 1
+    assert (f"{DIR}/orders.yaml:{at}: order 'big-bob' is worth $10 but its toppings cost $9 (1 pineapple x $5 + 2 sausage x $2); "
+            "expected value = sum of topping prices") in problems(tmp_project)
+
+
+def test_setup_that_does_not_fit_the_deck_and_a_game_over_preset_out_of_range(tmp_project):
+    edit(tmp_project, "game.yaml", "start_hand: 6 ", "start_hand: 30 ")
+    edit(tmp_project, "game.yaml", "long: 21", "long: 40")
+    hand, depth = line(tmp_project, "game.yaml", "start_hand:"), line(tmp_project, "game.yaml", "game_over_depth:")
+    assert problems(tmp_project) == [
+        f"{DIR}/game.yaml:{hand}: 4 players x start_hand 30 + 3 face-up toppings = 123 cards but the Toppings deck has 91; expected at most 91",
+        f"{DIR}/game.yaml:{depth}: game_over_depth preset 'long' = 40 is out of range; expected 0..29 (32 orders - 3 face up)",
+    ]
+
+
+def test_customer_names_unique(tmp_project):
+    edit(tmp_project, "orders.yaml", "customer: Coach Carter", "customer: grandma  rosa")
+    first, second = line(tmp_project, "orders.yaml", "customer: Grandma Rosa"), line(tmp_project, "orders.yaml", "customer: grandma  rosa")
+    assert problems(tmp_project) == [f"{DIR}/orders.yaml:{second}: order 'coach-carter' has customer 'grandma  rosa' like order "
+                                     f"'grandma-rosa' (line {first}); expected unique customer names"]

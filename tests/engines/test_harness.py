@@ -1,0 +1,92 @@
+"""The simulation harness on the toy game: seeded chance, legality, conservation, invariants and the turn cap."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from generator.data.load import load_game
+from generator.engines.base import ChanceRequest, sample_chance
+from generator.engines.harness import play_game
+from generator.engines.simulate import composition_problems
+from tests.fixtures import toy_engine as toy
+
+
+@pytest.fixture
+def game(tmp_path: Path):
+    return load_game(toy.make_toy_project(tmp_path), "toy")
+
+
+def test_same_seed_gives_identical_records(game):
+    first = play_game(toy.ENGINE, game, 3, 42, ["greedy", "random", "greedy"])
+    again = play_game(toy.ENGINE, game, 3, 42, ["greedy", "random", "greedy"])
+    other = play_game(toy.ENGINE, game, 3, 43, ["greedy", "random", "greedy"])
+    assert first.failure is None
+    assert (first.log, first.scores, first.winners, first.metrics) == (again.log, again.scores, again.winners, again.metrics)
+    assert first.log != other.log
+
+
+def test_harness_answers_chance_from_its_own_seeded_random(game):
+    record = play_game(toy.ENGINE, game, 2, 7, ["greedy", "greedy"])
+    items = tuple(c.id for c in game.decks["numbers"].cards for _ in range(c.copies))
+    expected = sample_chance(ChanceRequest("shuffle", "number-deck", items=items), random.Random(7))
+    assert record.log[1] == f"# chance number-deck: {' '.join(expected.values[:12])} ... ({len(items)} in all)"
+
+
+def test_every_toy_game_ends_with_cards_conserved(game):
+    for players in (2, 3, 4):
+        for seed in range(25):
+            record = play_game(toy.ENGINE, game, players, seed, ["random"] * players, log=False)
+            assert record.failure is None, (players, seed, record.failure)
+            assert record.metrics["ended_by"] in ("all-done", "round-limit")
+            assert record.winners and record.decisions > 0
+
+
+def test_conservation_violation_is_detected(game):
+    record = play_game(toy.LEAKY, game, 2, 3, ["greedy", "greedy"])
+    assert record.failure_kind == "conservation"
+    assert "numbers 17 -> 16" in record.failure and "claim" in record.failure
+    assert record.log[-1].startswith("# FAILED (conservation)")
+
+
+def test_broken_invariant_is_detected(game):
+    record = play_game(toy.NO_LIMIT, game, 2, 3, ["random", "random"])
+    assert record.failure_kind == "invariant"
+    assert "over the hand limit of 5" in record.failure
+
+
+def test_illegal_bot_action_is_detected(game):
+    record = play_game(toy.CHEATING, game, 2, 1, ["random", "greedy"])
+    assert record.failure_kind == "illegal"
+    assert "'claim straight'" in record.failure and "not in legal_actions()" in record.failure
+
+
+def test_setup_failure_names_the_player_count(game):
+    record = play_game(toy.ENGINE, game, 5, 1, ["greedy"] * 5)
+    assert record.failure_kind == "setup"
+    assert "5 players" in record.failure and "2-4 players" in record.failure
+
+
+def test_turn_cap_stops_a_game_that_never_ends_and_names_its_seed(game):
+    record = play_game(toy.STALLING, game, 2, 1234, ["greedy", "random"])
+    assert record.failure_kind == "stalled"
+    assert record.decisions == toy.STALLING.turn_cap
+    assert "turn cap of 60 decisions" in record.failure and "seed 1234" in record.failure
+    results = {2: [{"index": 0, "seed": 1234, "bots": ["greedy", "random"], "failure": record.failure,
+                    "kind": record.failure_kind, "metrics": {}, "scores": [], "winners": [], "decisions": 60}]}
+    (problem,) = composition_problems(game, toy.STALLING, results)
+    assert problem.file == "cards/toy/game.yaml"
+    assert "stalled game in 1 of 1 games with 2 players" in problem.message
+    assert "pnp replay toy --seed 1234 --players 2 --bots greedy,random" in problem.message
+
+
+def test_goal_never_completed_names_the_card(game):
+    results = {2: [{"index": 0, "seed": 1, "bots": ["greedy", "greedy"], "failure": None, "kind": None,
+                    "metrics": {"completed_goals": ["pair-of-ones", "one-two", "two-threes", "straight"]},
+                    "scores": [1, 0], "winners": [0], "decisions": 9}]}
+    (problem,) = composition_problems(game, toy.ENGINE, results)
+    line = next(i for i, text in enumerate(toy.TARGETS_YAML.splitlines(), 1) if "id: big-seven" in text)
+    assert (problem.file, problem.line) == ("cards/toy/targets.yaml", line)
+    assert "Target deck card 'Big seven' (big-seven) was never completed in 1 simulated games" in problem.message

@@ -1,0 +1,56 @@
+"""`pnp watch`: rebuilds after a save, reports broken data without exiting and keeps the last good PDFs."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from tests.conftest import run_pnp
+
+
+def _wait_for(path, seconds=30.0):
+    deadline = time.monotonic() + seconds
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+def test_watch_rebuilds_on_save_and_survives_broken_data(tmp_project):
+    assert run_pnp("new", "demo", project=tmp_project).exit_code == 0
+    deck = tmp_project.cards_dir / "demo" / "actions.yaml"
+    cards_pdf = tmp_project.build_dir / "demo" / "cards-a4.pdf"
+    good = deck.read_text()
+    seen: dict = {}
+
+    def designer() -> None:
+        _wait_for(tmp_project.build_dir / ".state.json")  # the first build is done
+        time.sleep(1.0)                                    # let the watcher start
+        seen["first"] = cards_pdf.stat().st_mtime_ns
+        deck.write_text(good.replace("copies: 4", "copies: zero"))
+        time.sleep(2.0)
+        seen["while_broken"] = cards_pdf.stat().st_mtime_ns if cards_pdf.exists() else None
+        deck.write_text(good.replace("name: Draw Two", "name: Draw Three"))
+
+    thread = threading.Thread(target=designer, daemon=True)
+    thread.start()
+    result = run_pnp("watch", "demo", "--paper", "a4", "--timeout", "40", "--max-rebuilds", "2",
+                     "--debounce", "200", project=tmp_project)
+    thread.join(5)
+    assert result.exit_code == 0, result.output
+    assert "changed: cards/demo/actions.yaml" in result.output
+    assert "cards/demo/actions.yaml:" in result.output and "problem" in result.output   # the error, located
+    assert seen["while_broken"] == seen["first"]                # the last good PDF stayed in place
+    assert cards_pdf.stat().st_mtime_ns > seen["first"]         # rebuilt once the data was fixed
+    assert "Stopped watching." in result.output
+    from pypdf import PdfReader
+    assert any("Draw Three" in page.extract_text() for page in PdfReader(cards_pdf).pages)
+
+
+def test_editor_temporary_files_do_not_count_as_changes():
+    from pathlib import Path
+
+    from generator.pipeline.watch import is_source
+
+    assert is_source(Path("cards/x/orders.yaml")) and is_source(Path("templates/rules/x.md.j2"))
+    assert is_source(Path("templates/icons/olive.svg"))
+    for name in (".orders.yaml.swp", "orders.yaml~", "sedA1b2C3", ".orders.yaml.x1.tmp", "4913"):
+        assert not is_source(Path("cards/x") / name), name
