@@ -14,7 +14,9 @@ from pathlib import Path
 
 from generator.core.contract import BuildOptions
 from generator.data.project import Project
-from generator.pipeline.build import build, gather, plan
+from generator.pipeline.build import build
+from generator.pipeline.gather import gather
+from generator.pipeline.producers import plan
 
 REPO = Path(__file__).resolve().parents[1]
 EDITS = {  # game -> (file, text, replacement): one card's name

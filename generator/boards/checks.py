@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from generator.boards.plan import HOUSE_MIN_PT, plan_board
 from generator.core.errors import Problems
-from generator.data.load import Game
+from generator.data.game import Game
 
 
 def check_board_drawing(game: Game, problems: Problems) -> None:

@@ -22,7 +22,7 @@ from generator.core.colours import brightness, mix
 from generator.core.fonts import register_fonts
 from generator.core.geometry import Rect
 from generator.core.units import MM
-from generator.data.load import Board, Game
+from generator.data.game import Board, Game
 
 BACKGROUND = "#f6f1e3"
 INK = "#262730"

@@ -15,7 +15,7 @@ from generator.core.contract import BuildOptions, FunctionProducer, Output
 from generator.core.fonts import register_fonts
 from generator.core.geometry import PAPERS, Rect
 from generator.core.units import INCH, MM, to_pt
-from generator.data.load import Board, Game
+from generator.data.game import Board, Game
 
 BLEED = 3 * MM
 PRINTER_MARGIN = 6 * MM

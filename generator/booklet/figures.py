@@ -14,7 +14,7 @@ from generator.cards.icons import inline_icon_image
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY, BODY_BOLD, TITLE
 from generator.core.units import to_pt
-from generator.data.load import Game
+from generator.data.game import Game
 
 
 class CardFigure(Flowable):

@@ -23,7 +23,7 @@ from generator.core.contract import BuildOptions, FunctionProducer, Output
 from generator.core.fonts import BODY, BODY_BOLD, TITLE, register_fonts
 from generator.core.geometry import PAPERS
 from generator.core.units import INCH
-from generator.data.load import Game
+from generator.data.game import Game
 
 # Reading pages are half-letter (5.5 x 8.5 in): exactly half a Letter sheet, and 97 % of half an A4 sheet.
 PAGE_SIZE = (5.5 * INCH, 8.5 * INCH)

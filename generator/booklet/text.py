@@ -13,7 +13,7 @@ from jinja2.sandbox import SecurityError
 
 from generator.cards.icons import icon_names
 from generator.core.errors import InputError, Problem, did_you_mean
-from generator.data.load import Game
+from generator.data.game import Game
 from generator.data.templating import GameHelpers, environment, game_view
 
 # --- helpers only rules templates have; each returns Markdown the converter understands -------------------

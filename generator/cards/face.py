@@ -28,7 +28,7 @@ from generator.cards.text import TemplateProblem, Templates, TextOverflow, TextS
 from generator.core.errors import InputError, Problem, Problems
 from generator.core.fonts import BODY, register_fonts
 from generator.core.units import to_pt
-from generator.data.load import Card, Deck, Game
+from generator.data.game import Card, Deck, Game
 from generator.data.templating import GameHelpers, game_view
 
 DEFAULTS = {"font": "body", "size": "9pt", "min_size": "7pt", "leading": 1.15, "align": "left",

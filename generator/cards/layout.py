@@ -18,7 +18,7 @@ Each box shows exactly one of `text` (rich text template: **bold**, *italic*, <b
 {{ icon('name') }}, new lines), `icon`, `image` (PNG/JPG/SVG inside the game folder; `fit: contain` or `cover`,
 see generator.cards.image) or `shape` (rect, rounded, circle, ellipse, band) with `fill`/`stroke`; text boxes may
 also have a fill. Colours and `when` may be templates.
-Templates see `card`, `deck`, `game` and the helpers in generator.cards.text.GameView.helpers.
+Templates see `card`, `deck`, `game` and the helpers of generator.data.templating (plus `icon` and `chip`).
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ from generator.core.fonts import BODY, BODY_BOLD
 from generator.core.geometry import PAPERS
 from generator.core.units import INCH, mm
 from generator.data.expand import expand_deck
-from generator.data.load import Deck, Game
+from generator.data.game import Deck, Game
 
 LABEL_SIZE = 7.0          # pt: the smallest size a print shop calls readable
 LABEL_COLOR = "#333333"

@@ -13,7 +13,7 @@ OUT_HELP = "Output folder (default: build/)."
 
 def _games(ctx: click.Context, names: tuple[str, ...]):
     """Load and check the named games (all by default) before anything is written."""
-    from generator.pipeline.build import gather
+    from generator.pipeline.gather import gather
 
     project = project_of(ctx)
     games, _ = gather(project, project.select(names))

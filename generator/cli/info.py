@@ -15,7 +15,7 @@ from generator.cli.common import project_of
 def list_cmd(ctx: click.Context, games: tuple[str, ...]) -> None:
     """Show each game's components with counts (the list a rulebook prints)."""
     from generator.data.components import format_component_list
-    from generator.pipeline.build import gather
+    from generator.pipeline.gather import gather
 
     project = project_of(ctx)
     loaded, _ = gather(project, project.select(games))
@@ -29,7 +29,7 @@ def list_cmd(ctx: click.Context, games: tuple[str, ...]) -> None:
 def schema_cmd(ctx: click.Context, out_dir: Path | None) -> None:
     """Write JSON Schemas of the YAML files for editor autocompletion and checking."""
     from generator.data.schema import write_schemas
-    from generator.pipeline.build import gather
+    from generator.pipeline.gather import gather
 
     project = project_of(ctx)
     games, _ = gather(project, project.select(())) if project.game_ids() else ([], [])

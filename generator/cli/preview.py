@@ -17,7 +17,7 @@ from generator.cli.common import project_of
 def preview_cmd(ctx, games, out_dir) -> None:
     """Write build/<game>/preview/<deck>.png for a quick look at every card of the games."""
     from generator.exports.preview import write_previews
-    from generator.pipeline.build import gather
+    from generator.pipeline.gather import gather
 
     project = project_of(ctx)
     loaded, _ = gather(project, project.select(games))

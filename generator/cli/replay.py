@@ -22,7 +22,7 @@ def replay_cmd(ctx: click.Context, game_id: str, seed: int, players: int | None,
     from generator.core.errors import InputError, Problem, known_list
     from generator.engines.harness import play_game
     from generator.engines.registry import engine_for
-    from generator.pipeline.build import gather
+    from generator.pipeline.gather import gather
 
     project = project_of(ctx)
     (game,), _ = gather(project, project.select([game_id]))

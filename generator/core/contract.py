@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:  # the game model lives in a higher layer; producers receive it, the contract only names it
-    from generator.data.load import Game
+    from generator.data.game import Game
 
 
 @dataclass

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.core.errors import Problem, Problems, did_you_mean, known_list
-from generator.data.load import Board, Game, Record
+from generator.data.game import Board, Game, Record
 
 
 @dataclass

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.data.load import Game
+from generator.data.game import Game
 
 
 @dataclass

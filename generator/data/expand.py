@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.data.load import Card, Deck, Game
+from generator.data.game import Card, Deck, Game
 
 
 def expand_deck(deck: Deck) -> list[Card]:

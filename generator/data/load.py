@@ -1,19 +1,16 @@
-"""Stage 1, load: read a game folder's YAML into typed objects, collecting every problem with file:line."""
+"""Load: read a game folder's YAML into the typed objects of generator.data.game, collecting every problem with file:line."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from generator.core.errors import InputError, Problem, Problems, did_you_mean
 from generator.core.pydantic_errors import validate
-from generator.core.units import mm, to_pt
 from generator.core.yamlio import YDict, YList, load_yaml
+from generator.data.game import Board, Card, Deck, Game, Record, Table
 from generator.data.models import (
     BoardFile,
     DeckFile,
-    FieldSpec,
     GameConfig,
     TableFile,
     card_width_height_mm,
@@ -22,195 +19,6 @@ from generator.data.models import (
 from generator.data.project import Project
 
 FILE_KINDS = ("deck", "table", "board")
-
-
-@dataclass
-class Record:
-    """One table row or card type: its id, name and declared fields, with where it was written."""
-
-    id: str
-    name: str
-    fields: dict[str, Any]
-    file: str
-    line: int
-    key_lines: dict = field(default_factory=dict, repr=False)
-
-    def __getattr__(self, key: str):
-        fields = self.__dict__.get("fields", {})
-        if key in fields:
-            return fields[key]
-        raise AttributeError(key)
-
-    def __getitem__(self, key: str):
-        return self.as_dict()[key]
-
-    def line_of(self, key: str) -> int:
-        """Line of `key` in the YAML file (the record's own line when absent)."""
-        return self.key_lines.get(key, self.line)
-
-    def as_dict(self) -> dict[str, Any]:
-        """Everything a template may read about this record."""
-        return {"id": self.id, "name": self.name, **self.fields}
-
-
-@dataclass
-class Card(Record):
-    """A card type of a deck; `copies` physical cards are printed from it."""
-
-    deck: str = ""
-    index: int = 0
-    code: str = ""
-    copies: int = 1
-    layout: str | None = None
-    icon: str | None = None
-    image: str | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id, "name": self.name, "copies": self.copies, "code": self.code, "deck": self.deck,
-            "layout": self.layout, "icon": self.icon, "image": self.image, **self.fields,
-        }
-
-
-@dataclass
-class Deck:
-    """A deck: card types sharing one back and one card size."""
-
-    id: str
-    name: str
-    code: str
-    file: str
-    line: int
-    size_mm: tuple[float, float]
-    layout: str | None
-    back: str | None
-    total: int | None
-    description: str
-    field_specs: dict[str, FieldSpec]
-    cards: list[Card]
-    key_lines: dict = field(default_factory=dict, repr=False)
-    field_lines: dict = field(default_factory=dict, repr=False)  # field name -> line of its declaration
-
-    @property
-    def size_pt(self) -> tuple[float, float]:
-        """Trim width and height of the deck's cards in points."""
-        return mm(self.size_mm[0]), mm(self.size_mm[1])
-
-    @property
-    def copies(self) -> int:
-        """Number of physical cards in the deck."""
-        return sum(card.copies for card in self.cards)
-
-    def card(self, card_id: str) -> Card:
-        """The card type with this id."""
-        for card in self.cards:
-            if card.id == card_id:
-                return card
-        raise KeyError(card_id)
-
-    def by_id(self) -> dict[str, Card]:
-        """Card types keyed by id."""
-        return {card.id: card for card in self.cards}
-
-
-@dataclass
-class Table:
-    """Named rows of data that are not cards (food groups, player colours)."""
-
-    id: str
-    name: str
-    file: str
-    line: int
-    field_specs: dict[str, FieldSpec]
-    rows: list[Record]
-    field_lines: dict = field(default_factory=dict, repr=False)  # field name -> line of its declaration
-
-    def by_id(self) -> dict[str, Record]:
-        """Rows keyed by id."""
-        return {row.id: row for row in self.rows}
-
-
-@dataclass
-class Board:
-    """A board or track: spaces on a grid, roads between them, streets and house numbers."""
-
-    id: str
-    file: str
-    model: BoardFile
-    raw: YDict = field(repr=False)
-
-    @property
-    def spaces(self) -> dict:
-        return {space.id: space for space in self.model.spaces}
-
-    @property
-    def streets(self) -> dict:
-        return {street.id: street for street in self.model.streets}
-
-    def addresses(self) -> dict[str, str]:
-        """Printed address ('11 Pepperoni Parkway') -> space id, for every house number."""
-        return {f"{number} {street.name}": space for street in self.model.streets for number, space in street.houses.items()}
-
-    def neighbours(self) -> dict[str, list[str]]:
-        """The road graph: space id -> adjacent space ids (sorted, so iteration is deterministic)."""
-        return self.model.road_graph()
-
-
-@dataclass
-class Game:
-    """Everything a game folder declares, loaded and typed."""
-
-    id: str
-    dir: Path
-    project: Project
-    config: GameConfig
-    decks: dict[str, Deck]
-    tables: dict[str, Table]
-    boards: dict[str, Board]
-    files: dict[str, str] = field(default_factory=dict)  # shown path -> kind
-
-    @property
-    def title(self) -> str:
-        return self.config.title
-
-    @property
-    def bleed_pt(self) -> float:
-        """The bleed around every card, in points."""
-        return to_pt(self.config.bleed)
-
-    @property
-    def safe_pt(self) -> float:
-        """How far text and icons keep inside the trim, in points."""
-        return to_pt(self.config.safe)
-
-    @property
-    def card_size_pt(self) -> tuple[float, float]:
-        """The game's default card size (game.yaml `card_size`) in points, e.g. for card areas on a board."""
-        w, h = card_width_height_mm(self.config.card_size)
-        return mm(w), mm(h)
-
-    def setting(self, name: str, default: Any = None) -> Any:
-        """A rule parameter from game.yaml `settings`."""
-        return self.config.settings.get(name, default)
-
-    def collections(self) -> dict[str, set[str]]:
-        """Every name a `ref` field may point into, with the ids it holds."""
-        result: dict[str, set[str]] = {}
-        for deck in self.decks.values():
-            result[deck.id] = {card.id for card in deck.cards}
-        for table in self.tables.values():
-            result[table.id] = {row.id for row in table.rows}
-        for board in self.boards.values():
-            result[f"{board.id}.spaces"] = set(board.spaces)
-            result[f"{board.id}.streets"] = set(board.streets)
-        return result
-
-    def addresses(self) -> dict[str, tuple[str, str]]:
-        """Printed address -> (board id, space id) over every board."""
-        return {text: (board.id, space) for board in self.boards.values() for text, space in board.addresses().items()}
-
-    def show(self, path: Path) -> str:
-        return self.project.show(path)
 
 
 def _load_records(raw_rows: YList, model, shown: str, problems: Problems) -> list[tuple[Any, YDict]]:

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from generator.core.write import atomic_write
-from generator.data.load import Game
+from generator.data.game import Game
 from generator.data.models import BoardFile, DeckFile, GameConfig, TableFile, row_model
 
 GENERIC = {"game": GameConfig, "deck": DeckFile, "table": TableFile, "board": BoardFile}

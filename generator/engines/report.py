@@ -6,7 +6,7 @@ import json
 import math
 from collections import Counter
 
-from generator.data.load import Game
+from generator.data.game import Game
 from generator.engines.base import Engine
 from generator.engines.simulate import BOT_MIX, SimSettings
 

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.core.errors import InputError, Problem
-from generator.data.load import Game, load_game
+from generator.data.game import Game
+from generator.data.load import load_game
 from generator.data.project import Project
 from generator.engines.base import Engine
 from generator.engines.harness import SETUP, STALLED, play_game, replay_command

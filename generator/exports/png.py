@@ -22,7 +22,7 @@ from generator.cards.face import draw_back, draw_front
 from generator.core.fonts import BODY, register_fonts
 from generator.core.units import CARD_SIZES_MM, INCH
 from generator.core.write import atomic_write
-from generator.data.load import Card, Deck, Game
+from generator.data.game import Card, Deck, Game
 from generator.exports.raster import pixels, render_pages, save_png
 
 DEFAULT_DPI = 300

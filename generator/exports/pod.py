@@ -19,7 +19,7 @@ from generator.core.units import INCH, UnitError, to_pt
 from generator.core.write import atomic_write
 from generator.core.yamlio import load_yaml
 from generator.data.expand import expand_deck
-from generator.data.load import Deck, Game
+from generator.data.game import Deck, Game
 from generator.data.project import PRESETS_DIR
 from generator.exports.png import (
     Face,

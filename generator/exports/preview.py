@@ -8,7 +8,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from generator.core.fonts import BODY, BODY_BOLD, TITLE, font_files
-from generator.data.load import Deck, Game
+from generator.data.game import Deck, Game
 from generator.exports.png import Face, face_images, write_png
 
 CARD_WIDTH = 240      # px per card on the sheet

@@ -16,7 +16,7 @@ from pathlib import Path
 from PIL import Image
 
 from generator.core.write import atomic_write
-from generator.data.load import Card, Deck, Game
+from generator.data.game import Card, Deck, Game
 from generator.exports.png import Face, face_images, remove_stale, write_png
 
 MAX_COLS, MAX_ROWS = 10, 7

@@ -14,7 +14,7 @@ from pathlib import Path
 from generator.core.errors import Problem
 from generator.core.write import atomic_write
 from generator.data.checks import CheckReport
-from generator.data.load import Game
+from generator.data.game import Game
 from generator.data.project import Project
 from generator.engines.balance_pdf import write_balance_pdf
 from generator.engines.base import Engine
@@ -28,7 +28,7 @@ from generator.engines.simulate import (
     player_counts,
     simulate,
 )
-from generator.pipeline.build import gather, preflight
+from generator.pipeline.gather import gather, preflight
 
 
 @dataclass

@@ -19,7 +19,9 @@ from generator.core.geometry import PAPERS
 from generator.core.units import MM
 from generator.data.load import load_game
 from generator.data.project import Project
-from generator.pipeline.build import PRODUCERS, build, check_game
+from generator.pipeline.build import build
+from generator.pipeline.gather import check_game
+from generator.pipeline.producers import PRODUCERS
 from tests.conftest import REPO
 
 N, CELL = 9, 30  # a 9 x 9 ring with a centre street, 30 mm cells (plus a card column): tiles 2 x 2 on paper
@@ -234,7 +236,7 @@ def test_outputs_and_build_manifest(tmp_path, monkeypatch):
     names = sorted(str(o.path) for o in outputs(game, BuildOptions(papers=("letter", "a4"))))
     assert names == ["town/board-a4.pdf", "town/board-full.pdf", "town/board-letter.pdf"]
     assert BOARDS in PRODUCERS
-    monkeypatch.setattr("generator.pipeline.build.PRODUCERS", (BOARDS,))  # the test game has no card layouts
+    monkeypatch.setattr("generator.pipeline.producers.PRODUCERS", (BOARDS,))  # the test game has no card layouts
     result = build(project, ["town"], BuildOptions(papers=("a4",), out_dir=tmp_path / "build"))
     boards = {w["path"]: w for w in result.written if w["kind"].startswith("board")}
     assert boards["town/board-full.pdf"]["pages"] == 1

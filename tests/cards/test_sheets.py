@@ -19,7 +19,7 @@ from generator.core.units import mm
 from generator.data.expand import expand_deck
 from generator.data.load import load_game
 from generator.data.project import Project
-from generator.pipeline.build import check_game
+from generator.pipeline.gather import check_game
 from tests.conftest import REPO
 
 CHECK = 2  # pages of the print check before the first card sheet

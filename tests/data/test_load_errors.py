@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from generator.core.errors import InputError
 from generator.data.load import load_game
 from generator.data.project import Project
-from generator.pipeline.build import check_game
+from generator.pipeline.gather import check_game
 from tests.conftest import REPO, run_pnp
 
 DEMO = REPO / "tests" / "fixtures" / "demo-project"

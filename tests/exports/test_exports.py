@@ -14,7 +14,7 @@ from generator.data.expand import expand_deck
 from generator.exports.png import export_deck_png
 from generator.exports.pod import load_preset, pixel_size, write_deck_pdf, write_deck_pngs
 from generator.exports.tts import MAX_TYPES, deck_object, export_tts, plan_sheets
-from generator.pipeline.build import gather
+from generator.pipeline.gather import gather
 from tests.conftest import run_pnp
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PIL import Image
 
 from generator.exports.preview import contact_sheet
-from generator.pipeline.build import gather
+from generator.pipeline.gather import gather
 from tests.conftest import run_pnp
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from generator.core.errors import InputError
 from generator.data.load import load_game
-from generator.pipeline.build import check_game
+from generator.pipeline.gather import check_game
 
 GAME = "order-up-pizza"
 DIR = f"cards/{GAME}"

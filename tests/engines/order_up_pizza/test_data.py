@@ -9,7 +9,7 @@ import pytest
 from generator.cards.icons import icon_names
 from generator.data.load import load_game
 from generator.engines.scripts import run_script, script_files
-from generator.pipeline.build import check_game
+from generator.pipeline.gather import check_game
 from tests.conftest import REPO, run_pnp
 
 GAME = "order-up-pizza"

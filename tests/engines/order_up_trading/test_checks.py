@@ -6,7 +6,7 @@ import pytest
 
 from generator.core.errors import InputError
 from generator.data.load import load_game
-from generator.pipeline.build import check_game
+from generator.pipeline.gather import check_game
 
 GAME = "order-up-trading"
 ING, REC, GRP, RUL = (f"cards/{GAME}/{name}.yaml" for name in ("ingredients", "recipes", "food-groups", "rules"))

@@ -6,7 +6,7 @@ from collections import Counter
 
 from generator.data.load import load_game
 from generator.engines.order_up_trading import ENGINE, static_checks
-from generator.pipeline.build import check_game
+from generator.pipeline.gather import check_game
 
 GAME = "order-up-trading"
 

@@ -8,7 +8,7 @@ from generator.core.errors import InputError
 from generator.data.load import load_game
 from generator.engines.short_order_hero import static_checks
 from generator.engines.short_order_hero.checks import CHECKS
-from generator.pipeline.build import check_game
+from generator.pipeline.gather import check_game
 
 GAME = "short-order-hero"
 NAMES = {fn.__name__: name for name, fn in CHECKS}

@@ -7,7 +7,7 @@ from collections import Counter
 from generator.data.load import load_game
 from generator.engines.short_order_hero import rules_for
 from generator.engines.short_order_hero.data import parse_bonus
-from generator.pipeline.build import check_game
+from generator.pipeline.gather import check_game
 
 GAME = "short-order-hero"
 

@@ -1,0 +1,70 @@
+"""Gather: load every named game and run every check, data first, before anything is written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.boards.checks import check_board_drawing
+from generator.core.contract import BuildOptions
+from generator.core.errors import InputError, Problem, Problems
+from generator.data.checks import CheckReport, check_data, report_for
+from generator.data.game import Game
+from generator.data.load import load_game
+from generator.data.project import Project
+from generator.engines.registry import engine_for
+from generator.pipeline import producers
+
+
+def check_game(game: Game) -> CheckReport:
+    """Every static check of a loaded game: its data, the board drawing, then its engine's composition checks."""
+    problems = Problems()
+    names = check_data(game, problems)
+    check_board_drawing(game, problems)
+    problems.raise_if_any()  # game-specific checks may assume references resolve
+    engine = engine_for(game)
+    if engine is not None and engine.static_checks is not None:
+        for name, found in engine.static_checks(game):
+            names.append(name)
+            problems.extend(list(found))
+    problems.raise_if_any()
+    return report_for(game, names)
+
+
+def gather(project: Project, names: list[str]) -> tuple[list[Game], list[CheckReport]]:
+    """Load and check every named game, reporting the problems of all of them together."""
+    games, reports, problems = [], [], []
+    for name in names:
+        try:
+            game = load_game(project, name)
+            reports.append(check_game(game))
+            games.append(game)
+        except InputError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise InputError(problems)
+    return games, reports
+
+
+def preflight(games: list[Game]) -> dict[str, list[str]]:
+    """What `pnp validate` checks of the printed side without writing anything: every producer's own checks
+    (card layouts, board plans, rules templates) and the card sheets drawn once, so text that does not fit its
+    box is found too. Raises InputError with every problem; returns the checks that ran, per game."""
+    import tempfile
+
+    options = BuildOptions(papers=("letter",))
+    checks: dict[str, list[str]] = {game.id: [] for game in games}
+    problems: list[Problem] = []
+    with tempfile.TemporaryDirectory() as folder:
+        for producer in producers.PRODUCERS:
+            for game in games:
+                outputs = producer.outputs(game, options)
+                if outputs:
+                    checks[game.id].append(producer.check)
+                for index, output in enumerate(o for o in outputs if o.kind == "cards"):
+                    try:
+                        output.render(Path(folder) / f"{game.id}-{index}.pdf")
+                    except InputError as exc:
+                        problems.extend(exc.problems)
+    if problems:
+        raise InputError(list(dict.fromkeys(problems)))
+    return checks

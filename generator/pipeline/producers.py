@@ -1,0 +1,17 @@
+"""The producers of build outputs, listed explicitly, and the plan of every output they make."""
+
+from __future__ import annotations
+
+from generator.boards.pdf import BOARDS
+from generator.booklet.pdf import RULE_BOOKLETS
+from generator.cards.sheets import CARD_SHEETS
+from generator.core.contract import BuildOptions, Output, Producer
+from generator.data.game import Game
+
+# Every producer of build outputs, in the order their outputs are drawn.
+PRODUCERS: tuple[Producer, ...] = (BOARDS, RULE_BOOKLETS, CARD_SHEETS)
+
+
+def plan(games: list[Game], options: BuildOptions) -> list[Output]:
+    """Every output of every game, from the producers in order."""
+    return [output for producer in PRODUCERS for game in games for output in producer.outputs(game, options)]

@@ -1,0 +1,70 @@
+"""A non-editable install works from any folder: the wheel carries the icons, presets and `pnp new` template."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+
+import pytest
+from pypdf import PdfReader
+
+from tests.conftest import REPO
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(REPO)],
+                   check=True, capture_output=True)
+    [built] = out.glob("pnp_forge-*.whl")
+    return built
+
+
+def test_the_wheel_holds_the_package_data_and_the_licence(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    icons = [n for n in names if n.startswith("generator/assets/icons/") and n.endswith(".svg")]
+    assert len(icons) == len(list((REPO / "generator" / "assets" / "icons").glob("*.svg"))) > 100
+    assert "generator/assets/presets/gamecrafter.yaml" in names
+    assert "generator/assets/scaffold/game/game.yaml" in names
+    assert any(n.endswith("licenses/LICENSE") for n in names)
+    entry = [n for n in names if n.endswith("entry_points.txt")][0]
+    assert "pnp = generator.cli.main:main" in zipfile.ZipFile(wheel).read(entry).decode()
+
+
+def test_installed_copy_makes_and_builds_a_new_game_in_an_empty_folder(wheel, tmp_path):
+    target, project = tmp_path / "site", tmp_path / "empty"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
+                   check=True, capture_output=True)
+    project.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(target)}  # the installed copy, not this checkout
+
+    def pnp(*args: str) -> str:
+        result = subprocess.run([sys.executable, "-m", "generator", *args], cwd=project, env=env,
+                                capture_output=True, text=True)
+        assert result.returncode == 0, result.stdout + result.stderr
+        return result.stdout
+
+    where = subprocess.run([sys.executable, "-c", "import generator; print(generator.__file__)"], cwd=project,
+                           env=env, capture_output=True, text=True, check=True).stdout
+    assert where.startswith(str(target))
+    pnp("new", "demo")
+    pnp("build")
+    assert "card layouts and text fit" in pnp("validate")
+    for pdf in ("cards-letter.pdf", "rules.pdf"):  # the built-in icons are drawn on the cards and in the rules
+        forms = _forms(PdfReader(project / "build" / "demo" / pdf))
+        assert {"hand", "dice", "star"} <= {name.split("-")[1] for name in forms if name.startswith("/FormXob.icon-")}
+
+
+def _forms(reader: PdfReader) -> set[str]:
+    """Names of every Form XObject used on the pages, including forms inside forms (icons inside card faces)."""
+    names: set[str] = set()
+    todo = [page.get("/Resources", {}) for page in reader.pages]
+    while todo:
+        xobjects = todo.pop().get("/XObject", {})
+        for name, ref in xobjects.items():
+            if name not in names:
+                names.add(name)
+                todo.append(ref.get_object().get("/Resources", {}))
+    return names
