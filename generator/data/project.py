@@ -52,6 +52,20 @@ class Project:
         """The game's rules booklet template: templates/rules/<game>.md.j2."""
         return self.templates_dir / RULES_DIR / f"{game_id}.md.j2"
 
+    def inside(self, path: str | Path, base: Path | None = None, *, file: str = "", line: int = 0,
+               what: str = "file") -> Path:
+        """`path` (relative to `base`, default the project root) with symlinks resolved, when it lies inside the
+        project folder; otherwise a located InputError that names the path as written, never the outside file.
+
+        Every file the project reads from a name a designer wrote (layouts, images, fonts, spreadsheets, includes)
+        goes through here, so nothing outside the project reaches an output or a message."""
+        root = self.root.resolve()
+        resolved = ((base or root) / path).resolve()
+        if resolved != root and root not in resolved.parents:
+            raise InputError(Problem(file, line, f"{what} '{path}' is outside the project folder; expected a path "
+                                                 f"inside {root.name}/ (symbolic links are followed before checking)"))
+        return resolved
+
     def show(self, path: Path) -> str:
         """A path relative to the project root, as error messages print it."""
         try:

@@ -294,3 +294,22 @@ def test_validate_finds_text_that_does_not_fit(demo: Project):
     assert "DEM-ORD-02" in result.output and "'title'" in result.output
     assert "Traceback" not in result.output
     assert not demo.build_dir.exists()
+
+
+def test_paths_are_kept_inside_the_project_with_links_resolved(tmp_path):
+    from generator.data.project import Project
+
+    project = Project(tmp_path / "proj")
+    (project.root / "cards" / "g").mkdir(parents=True)
+    (project.root / "cards" / "g" / "art.png").write_bytes(b"x")
+    outside = tmp_path / "secret.yaml"
+    outside.write_text("password: hunter2")
+    (project.root / "cards" / "g" / "link.yaml").symlink_to(outside)
+    game_dir = project.root / "cards" / "g"
+    assert project.inside("art.png", game_dir) == (game_dir / "art.png").resolve()
+    for bad in ("../../../secret.yaml", "link.yaml", str(outside)):
+        with pytest.raises(InputError) as info:
+            project.inside(bad, game_dir, file="cards/g/deck.yaml", line=7, what="image")
+        message = str(info.value)
+        assert message.startswith(f"cards/g/deck.yaml:7: image '{bad}' is outside the project folder")
+        assert "hunter2" not in message
