@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from generator.data.project import Project
 
 REPO = Path(__file__).resolve().parents[1]
+DESIGNER = REPO / "tests" / "fixtures" / "designer-project"
 
 
 @pytest.fixture(scope="session")
@@ -26,6 +27,17 @@ def tmp_project(tmp_path: Path) -> Project:
         if (REPO / name).exists():
             shutil.copytree(REPO / name, tmp_path / name)
     return Project(tmp_path)
+
+
+@pytest.fixture
+def designer_project(tmp_path: Path) -> Project:
+    """A copy of the designer's game of tests/fixtures/designer-project (CSV and XLSX decks, Czech and Russian
+    text, a card with its own back), with its events.xlsx written; safe to break."""
+    from tests.fixtures.workbooks import write_events
+
+    shutil.copytree(DESIGNER, tmp_path / "designer")
+    write_events(tmp_path / "designer" / "cards" / "space-race")
+    return Project(tmp_path / "designer")
 
 
 def run_pnp(*args: str, project: Project | Path | None = None):

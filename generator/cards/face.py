@@ -1,9 +1,10 @@
 """Drawing one card face or back from its layout; each face becomes a PDF Form XObject drawn once per canvas.
 
 Public API (used by the card sheets, rule booklets and PNG exports):
-- `draw_front(canvas, game, card, x, y, bleed=True)` / `draw_back(canvas, game, deck, x, y, bleed=True)`:
+- `draw_front(canvas, game, card, x, y, bleed=True)` / `draw_back(canvas, game, deck, x, y, bleed=True, card=None)`:
   (x, y) is the lower-left corner of the bleed box; with bleed=False the card is clipped to its trim box and
-  (x, y) is the trim's lower-left corner.
+  (x, y) is the trim's lower-left corner. `draw_back` draws the back `card` shows (generator.cards.backs); without
+  a card, the deck's usual back.
 - `render_card_pdf(game, card_or_deck, path, side='front'|'back', bleed_pt=None)`: a one-page PDF of trim + bleed
   with TrimBox and BleedBox set.
 """
@@ -23,6 +24,7 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.cards import icons
 from generator.cards import image as cardimage
 from generator.cards import text as cardtext
+from generator.cards.backs import BackFace, back_name, group_backs, layout_uses_card
 from generator.cards.layout import Box, Layout, LayoutLoader
 from generator.cards.text import TemplateProblem, Templates, TextOverflow, TextStyle, card_helpers, fit_text
 from generator.core.errors import InputError, Problem, Problems
@@ -51,6 +53,7 @@ class CardRenderer:
         self._layouts: dict[tuple[str, str], Layout] = {}
         self._forms: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._resolved: dict[str, list] = {}
+        self._backs: dict[str, list[BackFace]] = {}
         self._fitted: dict[tuple, float] = {}  # (markup, style, w, h) -> font size that fits
         self.warnings: list[str] = []  # located, for the build's output and the manifest (low-resolution images)
 
@@ -76,15 +79,46 @@ class CardRenderer:
             where = Problem(deck.file, deck.key_lines.get("layout", deck.line), "")
         return self._layout(name, deck, where)
 
-    def back_layout(self, deck: Deck) -> Layout:
-        """The deck's `back:` layout, else `<deck id>-back`."""
-        where = Problem(deck.file, deck.key_lines.get("back", deck.line), "")
-        return self._layout(deck.back or f"{deck.id}-back", deck, where)
+    def back_layout(self, deck: Deck, card: Card | None = None) -> Layout:
+        """The card's own `back:` layout, else the deck's `back:`, else `<deck id>-back`."""
+        if card is not None and card.back:
+            where = Problem(card.file, card.line_of("back"), "")
+        else:
+            where = Problem(deck.file, deck.key_lines.get("back", deck.line), "")
+        return self._layout(back_name(deck, card), deck, where)
 
-    def context(self, deck: Deck, card: Card | None) -> dict:
-        """The template variables of one face (card is None for a back)."""
+    def backs(self, deck: Deck) -> list[BackFace]:
+        """The deck's drawn backs (generator.cards.backs); InputError naming every back layout that fails."""
+        if deck.id not in self._backs:
+            problems = Problems()
+            uses: dict[str, bool] = {}
+            for card in deck.cards:
+                name = back_name(deck, card)
+                if name not in uses:
+                    try:
+                        uses[name] = layout_uses_card(self.back_layout(deck, card), self.templates.env)
+                    except InputError as exc:
+                        problems.extend(exc.problems)
+                        uses[name] = False
+            problems.raise_if_any()
+            self._backs[deck.id] = group_backs(deck, lambda card: uses[back_name(deck, card)])
+        return self._backs[deck.id]
+
+    def back_of(self, deck: Deck, card: Card | None) -> BackFace:
+        """The drawn back a card shows; without a card, the deck's usual back (or its first back)."""
+        faces = self.backs(deck)
+        if card is None:
+            return next((face for face in faces if face.key == "B"), faces[0])
+        return next(face for face in faces if card in face.cards)
+
+    def context(self, deck: Deck, card: Card | None, back: bool = False) -> dict:
+        """The template variables of one face: `card` (None on a back shared by several cards), `deck`, `game`
+        and `side` ('front' or 'back')."""
         data = self.view["decks"][deck.id]
-        return {"card": data["cards"][card.index - 1] if card is not None else None, "deck": data, "game": self.view}
+        if back:
+            card = self.back_of(deck, card).card
+        return {"card": data["cards"][card.index - 1] if card is not None else None, "deck": data, "game": self.view,
+                "side": "back" if back else "front"}
 
     # -- checking ------------------------------------------------------------------------------------------------
     def check(self) -> None:
@@ -92,13 +126,19 @@ class CardRenderer:
         problems = Problems()
         warnings: dict[str, None] = {}  # ordered and without repeats
         for deck in self.game.decks.values():
-            for face in [("back", deck, None)] + [("front", deck, card) for card in deck.cards]:
+            try:
+                backs = [("back", deck, face.cards[0]) for face in self.backs(deck)]
+            except InputError as exc:
+                problems.extend(exc.problems)
+                backs = []
+            for face in backs + [("front", deck, card) for card in deck.cards]:
+                back = face[0] == "back"
                 try:
-                    layout = self.back_layout(deck) if face[0] == "back" else self.front_layout(face[2])
+                    layout = self.back_layout(deck, face[2]) if back else self.front_layout(face[2])
                 except InputError as exc:
                     problems.extend(exc.problems)
                     continue
-                context = self.context(deck, face[2])
+                context = self.context(deck, face[2], back)
                 resolved = []
                 for box in layout.boxes:
                     try:
@@ -112,7 +152,7 @@ class CardRenderer:
                         if warning:
                             warnings[warning] = None
                 # kept so drawing (for every paper) does not render the templates again
-                self._resolved[self.form_name(deck, face[2])] = resolved
+                self._resolved[self.form_name(deck, face[2], back)] = resolved
         self.warnings = list(warnings)
         problems.raise_if_any()
 
@@ -124,8 +164,9 @@ class CardRenderer:
 
     def _where(self, box: Box, context: dict) -> str:
         card = context.get("card")
+        back = context.get("side") == "back"
         if card is not None:
-            return f"card {card['code']} ({card['id']})"
+            return f"{'the back of ' if back else ''}card {card['code']} ({card['id']})"
         return f"the back of deck '{context['deck']['id']}'"
 
     def _fail(self, box: Box, context: dict, message: str) -> InputError:
@@ -187,11 +228,11 @@ class CardRenderer:
         return out
 
     # -- drawing -------------------------------------------------------------------------------------------------
-    def draw_layout(self, canvas: Canvas, layout: Layout, deck: Deck, card: Card | None) -> None:
+    def draw_layout(self, canvas: Canvas, layout: Layout, deck: Deck, card: Card | None, back: bool = False) -> None:
         """Draw a face with the lower-left corner of its bleed box at the current origin."""
         tw, th = self.size(deck)
-        context = self.context(deck, card)
-        resolved = self._resolved.get(self.form_name(deck, card))
+        context = self.context(deck, card, back)
+        resolved = self._resolved.get(self.form_name(deck, card, back))
         if resolved is None:
             resolved = [(box, self._resolve_box(box, context)) for box in layout.boxes]
         for box, data in resolved:
@@ -300,31 +341,39 @@ class CardRenderer:
         return True
 
     # -- forms ---------------------------------------------------------------------------------------------------
-    def form_name(self, deck: Deck, card: Card | None) -> str:
-        """A name unique within a PDF for this face (game and deck codes keep games apart)."""
-        suffix = f"F{card.index:03d}" if card is not None else "B"
+    def form_name(self, deck: Deck, card: Card | None, back: bool = False) -> str:
+        """A name unique within a PDF for this face (game and deck codes keep games apart). Fronts are F<index>;
+        a back shared by several cards is B (the deck's usual back) or BL<n>, a back drawn per card B<index>."""
+        if back or card is None:
+            suffix = self.back_of(deck, card).key
+        else:
+            suffix = f"F{card.index:03d}"
         return f"card_{self.game.config.code}_{deck.code}_{suffix}"
 
-    def ensure_form(self, canvas: Canvas, deck: Deck, card: Card | None) -> str:
-        """Define the face as a Form XObject on this canvas once; returns its name."""
-        name = self.form_name(deck, card)
+    def ensure_form(self, canvas: Canvas, deck: Deck, card: Card | None, back: bool = False) -> str:
+        """Define the face (or the back `card` shows) as a Form XObject on this canvas once; returns its name."""
+        back = back or card is None
+        name = self.form_name(deck, card, back)
         done = self._forms.setdefault(canvas, set())
         if name in done:
             return name
         tw, th = self.size(deck)
-        layout = self.front_layout(card) if card is not None else self.back_layout(deck)
+        if back:
+            card = self.back_of(deck, card).cards[0]
+        layout = self.back_layout(deck, card) if back else self.front_layout(card)
         icons.enable_inline_icons(canvas)
         canvas.beginForm(name, 0, 0, tw + 2 * self.bleed, th + 2 * self.bleed)
         canvas.setFont(BODY, 9)
-        self.draw_layout(canvas, layout, deck, card)
+        self.draw_layout(canvas, layout, deck, card, back)
         canvas.endForm()
         done.add(name)
         return name
 
     def place(self, canvas: Canvas, deck: Deck, card: Card | None, x: float, y: float, bleed: bool = True,
-              clip: tuple[float, float, float, float] | None = None) -> None:
-        """Draw the face with its bleed box's lower-left at (x, y), optionally clipped to a page rectangle."""
-        name = self.ensure_form(canvas, deck, card)
+              clip: tuple[float, float, float, float] | None = None, back: bool = False) -> None:
+        """Draw the face (or with back=True the back `card` shows) with its bleed box's lower-left at (x, y),
+        optionally clipped to a page rectangle."""
+        name = self.ensure_form(canvas, deck, card, back)
         canvas.saveState()
         if not bleed:
             tw, th = self.size(deck)
@@ -344,10 +393,10 @@ class CardRenderer:
         """The PDF operators that `place` writes before a face (save, clip, move), formatted once per slot."""
         return f"q\n{fp_str(*clip)} re W n\n1 0 0 1 {fp_str(x, y)} cm"
 
-    def place_prepared(self, canvas: Canvas, deck: Deck, card: Card | None, prefix: str) -> None:
+    def place_prepared(self, canvas: Canvas, deck: Deck, card: Card | None, prefix: str, back: bool = False) -> None:
         """`place` with operators from `placement`: the card sheets place thousands of faces in the same slots,
         so the numbers are formatted once per slot instead of once per copy (same PDF operators as `place`)."""
-        name = self.ensure_form(canvas, deck, card)
+        name = self.ensure_form(canvas, deck, card, back)
         canvas._code.append(f"{prefix}\n/{canvas._doc.getXObjectName(name)} Do\nQ")  # noqa: SLF001
         canvas._formsinuse.append(name)  # noqa: SLF001 - what doForm records so the page lists the form
 
@@ -372,9 +421,11 @@ def draw_front(canvas: Canvas, game: Game, card: Card, x: float, y: float, bleed
     renderer_for(game).place(canvas, game.decks[card.deck], card, x, y, bleed)
 
 
-def draw_back(canvas: Canvas, game: Game, deck: Deck, x: float, y: float, bleed: bool = True) -> None:
-    """Draw a deck's back with the lower-left of its bleed box at (x, y) (trim box when bleed=False)."""
-    renderer_for(game).place(canvas, deck, None, x, y, bleed)
+def draw_back(canvas: Canvas, game: Game, deck: Deck, x: float, y: float, bleed: bool = True,
+              card: Card | None = None) -> None:
+    """Draw the back of `card` (default: the deck's usual back) with the lower-left of its bleed box at (x, y)
+    (trim box when bleed=False)."""
+    renderer_for(game).place(canvas, deck, card, x, y, bleed, back=True)
 
 
 def render_card_pdf(game: Game, card_or_deck: Card | Deck, path: Path, side: str = "front",
@@ -391,8 +442,8 @@ def render_card_pdf(game: Game, card_or_deck: Card | Deck, path: Path, side: str
     canvas = Canvas(str(path), pagesize=page, invariant=1, initialFontName=BODY, pageCompression=1,
                     trimBox=(b, b, b + tw, b + th), bleedBox=(0, 0, page[0], page[1]))
     canvas.setTitle(f"{game.title} - {card.code if card else deck.name + ' back'}")
-    renderer.place(canvas, deck, card if side == "front" else None, b - renderer.bleed, b - renderer.bleed,
-                   clip=(0, 0, page[0], page[1]))
+    renderer.place(canvas, deck, card, b - renderer.bleed, b - renderer.bleed, clip=(0, 0, page[0], page[1]),
+                   back=side == "back")
     canvas.showPage()
     canvas.save()
     return Path(path)

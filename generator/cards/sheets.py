@@ -157,8 +157,8 @@ class _DeckPages:
         for slot_index, number in plan.cells:
             if plan.side in ("front", "fold"):
                 renderer.place_prepared(canvas, deck, cards[number], self.slots["front"][slot_index])
-            if plan.side in ("back", "fold"):
-                renderer.place_prepared(canvas, deck, None, self.slots["back"][slot_index])
+            if plan.side in ("back", "fold"):  # each card's own back (the same form for cards sharing one)
+                renderer.place_prepared(canvas, deck, cards[number], self.slots["back"][slot_index], back=True)
         form, placed = self._decoration(canvas, plan.side)
         canvas.doForm(form)
         if placed is not None:

@@ -1,4 +1,4 @@
-"""`pnp export png|pod|tts`: card images, print-shop files and Tabletop Simulator decks of the games."""
+"""`pnp export png|pod|tts|csv`: card images, print-shop files, Tabletop Simulator decks and card spreadsheets."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def _report(project, out_dir: Path | None, game_id: str, written: list[Path], wh
 
 @click.group("export")
 def export_cmd() -> None:
-    """Digital exports: card PNGs, print-on-demand uploads, Tabletop Simulator decks."""
+    """Digital exports: card PNGs, print-on-demand uploads, Tabletop Simulator decks, card spreadsheets."""
 
 
 @export_cmd.command("png")
@@ -91,3 +91,17 @@ def tts_cmd(ctx, games, url_prefix, cell_width, out_dir) -> None:
         _report(project, out_dir, game.id, export_tts(game, build_dir, url_prefix, cell_width), "TTS")
     click.echo("Copy a .json into TTS's Saved Objects folder"
                + ("" if url_prefix else " (file:// images load on this computer only; use --url-prefix to share)"))
+
+
+@export_cmd.command("csv")
+@click.argument("games", nargs=-1)
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=OUT_HELP)
+@click.pass_context
+def csv_cmd(ctx, games, out_dir) -> None:
+    """Each deck's cards as a spreadsheet (CSV) in build/<game>/csv/, readable again with `cards_from:`."""
+    from generator.exports.cards_csv import export_csv
+
+    project, loaded = _games(ctx, games)
+    build_dir = out_dir or project.build_dir
+    for game in loaded:
+        _report(project, out_dir, game.id, export_csv(game, build_dir), "CSV")

@@ -7,18 +7,50 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
+class Cell(int):
+    """A spreadsheet row number that also names its cell ('Orders!C14').
+
+    Used wherever a YAML line number goes (`card.line_of(key)`), so every check that locates a problem at a line
+    locates it at the cell when the card came from a workbook: the problem then prints as `file:Orders!C14`."""
+
+    cell: str
+
+    def __new__(cls, row: int, cell: str) -> Cell:
+        obj = super().__new__(cls, row)
+        obj.cell = cell
+        return obj
+
+    def __repr__(self) -> str:
+        return self.cell
+
+
+def where(line: int) -> str:
+    """How a message refers to another place in the same file: 'line 14', or 'Orders!A14' for a cell."""
+    return line.cell if isinstance(line, Cell) else f"line {line}"
+
+
 @dataclass(frozen=True, order=True)
 class Problem:
-    """One thing wrong with the input, located by file and line."""
+    """One thing wrong with the input, located by file and line (or a workbook's sheet and cell)."""
 
     file: str
     line: int
     message: str
+    cell: str = ""  # 'Orders!C14' for a problem in a workbook (taken from a Cell line when not given)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.line, Cell):
+            if not self.cell:
+                object.__setattr__(self, "cell", self.line.cell)
+            object.__setattr__(self, "line", int(self.line))
 
     def __str__(self) -> str:
         if not self.file:
             return self.message
-        where = f"{self.file}:{self.line}" if self.line else self.file
+        if self.cell:
+            where = f"{self.file}:{self.cell}"
+        else:
+            where = f"{self.file}:{self.line}" if self.line else self.file
         return f"{where}: {self.message}"
 
 
@@ -30,7 +62,7 @@ class Problems:
 
     def add(self, file: str | Path, line: int | None, message: str) -> None:
         """Record a problem at `file:line`."""
-        self.items.append(Problem(str(file), int(line or 0), message))
+        self.items.append(Problem(str(file), line if isinstance(line, Cell) else int(line or 0), message))
 
     def extend(self, other: Problems | list[Problem]) -> None:
         """Take over the problems of another collection."""

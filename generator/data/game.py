@@ -52,17 +52,18 @@ class Card(Record):
     layout: str | None = None
     icon: str | None = None
     image: str | None = None
+    back: str | None = None  # the card's own back layout (None: the deck's back)
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "id": self.id, "name": self.name, "copies": self.copies, "code": self.code, "deck": self.deck,
-            "layout": self.layout, "icon": self.icon, "image": self.image, **self.fields,
+            "layout": self.layout, "back": self.back, "icon": self.icon, "image": self.image, **self.fields,
         }
 
 
 @dataclass
 class Deck:
-    """A deck: card types sharing one back and one card size."""
+    """A deck: card types sharing one card size and (unless a card names its own) one back."""
 
     id: str
     name: str
@@ -78,6 +79,7 @@ class Deck:
     cards: list[Card]
     key_lines: dict = field(default_factory=dict, repr=False)
     field_lines: dict = field(default_factory=dict, repr=False)  # field name -> line of its declaration
+    source: str | None = None  # the spreadsheet of the cards (as messages show it), None for `cards:` in the YAML
 
     @property
     def size_pt(self) -> tuple[float, float]:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from generator.core.errors import InputError, Problem, Problems, did_you_mean
+from generator.core.errors import InputError, Problem, Problems, did_you_mean, where
 from generator.core.pydantic_errors import validate
 from generator.core.yamlio import YDict, YList, load_yaml
 from generator.data.game import Board, Card, Deck, Game, Record, Table
@@ -17,6 +18,8 @@ from generator.data.models import (
     row_model,
 )
 from generator.data.project import Project
+from generator.data.sheet_cards import card_rows
+from generator.data.spreadsheet import read_grid
 
 FILE_KINDS = ("deck", "table", "board")
 
@@ -36,7 +39,7 @@ def _check_unique_ids(pairs, shown: str, what: str, problems: Problems) -> None:
     for record, raw in pairs:
         line = raw.line_of("id")
         if record.id in first:
-            problems.add(shown, line, f"duplicate {what} id '{record.id}' (first defined at line {first[record.id]}); expected unique ids")
+            problems.add(shown, line, f"duplicate {what} id '{record.id}' (first defined at {where(first[record.id])}); expected unique ids")
         else:
             first[record.id] = line
 
@@ -47,25 +50,58 @@ def _field_lines(raw: YDict) -> dict[str, int]:
     return dict(fields.key_lines) if isinstance(fields, YDict) else {}
 
 
-def _load_deck(model: DeckFile, raw: YDict, shown: str, config: GameConfig, problems: Problems) -> Deck:
+def resolve_in_game(project: Project, game_dir: Path, name: str, *, file: str, line: int, what: str) -> Path:
+    """A file a game names (a spreadsheet, a font): inside the game folder or the project's templates/, so that
+    incremental builds see it change; otherwise a located error."""
+    path = project.inside(name, game_dir, file=file, line=line, what=what)
+    allowed = (game_dir.resolve(), project.templates_dir.resolve())
+    if not any(path == root or root in path.parents for root in allowed):
+        raise InputError(Problem(file, line, f"{what} '{name}' is outside the game folder; expected a path inside "
+                                             f"{project.show(game_dir)}/ or templates/"))
+    return path
+
+
+def _card_source(project: Project, game_dir: Path, model: DeckFile, raw: YDict, shown: str,
+                 problems: Problems) -> tuple[YList, str]:
+    """The raw cards of a deck and the file they are written in: `cards:` here, or the `cards_from:` spreadsheet."""
+    source = model.source
+    if source is None:
+        return raw["cards"], shown
+    line = raw.line_of("cards_from")
+    sheet_line = raw["cards_from"].line_of("sheet") if isinstance(raw["cards_from"], YDict) else line
+    try:
+        path = resolve_in_game(project, game_dir, source.file, file=shown, line=line, what="spreadsheet")
+        grid = read_grid(path, project.show(path), source.sheet, (shown, sheet_line))
+    except InputError as exc:
+        problems.extend(exc.problems)
+        empty = YList()
+        empty.line, empty.item_lines = line, []
+        return empty, shown
+    return card_rows(grid, model.fields, problems), grid.shown
+
+
+def _load_deck(project: Project, game_dir: Path, model: DeckFile, raw: YDict, shown: str, config: GameConfig,
+               problems: Problems) -> Deck:
     card_model = row_model(model.deck.title().replace("-", ""), model.fields, card=True)
-    pairs = _load_records(raw["cards"], card_model, shown, problems)
-    _check_unique_ids(pairs, shown, "card", problems)
+    raw_cards, cards_file = _card_source(project, game_dir, model, raw, shown, problems)
+    pairs = _load_records(raw_cards, card_model, cards_file, problems)
+    _check_unique_ids(pairs, cards_file, "card", problems)
     cards = []
     for index, (rec, card_raw) in enumerate(pairs, start=1):
         data = rec.model_dump()
-        core = {key: data.pop(key) for key in ("id", "name", "copies", "layout", "icon", "image")}
+        core = {key: data.pop(key) for key in ("id", "name", "copies", "layout", "back", "icon", "image")}
         cards.append(Card(
-            id=core["id"], name=core["name"], fields=data, file=shown, line=card_raw.line,
+            id=core["id"], name=core["name"], fields=data, file=cards_file, line=card_raw.line,
             key_lines=dict(card_raw.key_lines), deck=model.deck, index=index,
             code=f"{config.code}-{model.code}-{index:02d}", copies=core["copies"],
-            layout=core["layout"] or model.layout, icon=core["icon"], image=core["image"],
+            layout=core["layout"] or model.layout, icon=core["icon"], image=core["image"], back=core["back"],
         ))
     return Deck(
         id=model.deck, name=model.name, code=model.code, file=shown, line=raw.line,
         size_mm=card_width_height_mm(model.size or config.card_size), layout=model.layout, back=model.back,
         total=model.total, description=model.description, field_specs=model.fields, cards=cards,
         key_lines=dict(raw.key_lines), field_lines=_field_lines(raw),
+        source=cards_file if model.source is not None else None,
     )
 
 
@@ -125,12 +161,18 @@ def load_game(project: Project, game_id: str) -> Game:
         files[shown] = kind
         if kind == "deck":
             model = validate(DeckFile, raw, shown, problems)
+            if model is not None and (model.cards is None) == (model.cards_from is None):
+                both = model.cards is not None
+                problems.add(shown, raw.line_of("cards_from") if both else raw.line,
+                             f"deck '{model.deck}' has {'both `cards:` and `cards_from:`' if both else 'no cards'}; "
+                             "expected either `cards:` (a list of cards) or `cards_from:` (a .csv, .xlsx or .ods file)")
+                model = None
             if model is None:
                 invalid_decks.add(str(raw["deck"]))
             elif config is not None:
                 if model.deck in decks:
                     problems.add(shown, raw.line_of("deck"), f"deck '{model.deck}' is also defined in {decks[model.deck].file}; expected unique deck ids")
-                decks[model.deck] = _load_deck(model, raw, shown, config, problems)
+                decks[model.deck] = _load_deck(project, game_dir, model, raw, shown, config, problems)
         elif kind == "table":
             model = validate(TableFile, raw, shown, problems)
             if model is not None:

@@ -96,19 +96,35 @@ class FieldSpec(Strict):
     help: str = ""
 
 
+class CardSource(Strict):
+    """A spreadsheet holding a deck's cards: one row per card type, row 1 names the columns."""
+
+    file: str = Field(description="a .csv, .xlsx or .ods file, relative to the game folder")
+    sheet: str | None = Field(None, description="the sheet of a workbook (default: the first)")
+
+
 class DeckFile(Strict):
-    """<deck>.yaml: one deck of cards sharing a back."""
+    """<deck>.yaml: one deck of cards, with its cards here (`cards:`) or in a spreadsheet (`cards_from:`)."""
 
     deck: Slug
     name: str
     code: Code
     size: str | CardSize | None = None
     layout: str | None = Field(None, description="default front layout (layouts/<name>.yaml)")
-    back: str | None = Field(None, description="back layout shared by every card of the deck")
+    back: str | None = Field(None, description="back layout of the deck's cards (a card may name its own `back:`)")
     total: PositiveInt | None = Field(None, description="expected number of cards; checked against the copies")
     description: str = ""
     fields: dict[str, FieldSpec] = Field(default_factory=dict)
-    cards: list[dict] = Field(min_length=1)
+    cards: list[dict] | None = Field(None, min_length=1, description="the card types (or `cards_from:`)")
+    cards_from: str | CardSource | None = Field(
+        None, description="a .csv, .xlsx or .ods file (or {file, sheet}) with one row per card type, instead of `cards:`")
+
+    @property
+    def source(self) -> CardSource | None:
+        """The spreadsheet of the cards, or None when they are written in `cards:`."""
+        if self.cards_from is None:
+            return None
+        return CardSource(file=self.cards_from) if isinstance(self.cards_from, str) else self.cards_from
 
 
 class TableFile(Strict):
@@ -234,6 +250,7 @@ def row_model(name: str, fields: dict[str, FieldSpec], *, card: bool) -> type[Ba
         core |= {
             "copies": (PositiveInt, ...),
             "layout": (str | None, None),
+            "back": (str | None, None),
             "icon": (str | None, None),
             "image": (str | None, None),
         }

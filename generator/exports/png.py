@@ -18,7 +18,8 @@ from pathlib import Path
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.cards.face import draw_back, draw_front
+from generator.cards.backs import BackFace
+from generator.cards.face import draw_back, draw_front, renderer_for
 from generator.core.fonts import BODY, register_fonts
 from generator.core.units import CARD_SIZES_MM, INCH
 from generator.core.write import atomic_write
@@ -31,12 +32,34 @@ DEFAULT_BLEED_PT = INCH / 8  # the US print-shop bleed: poker 2.5 x 3.5 in becom
 
 @dataclass(frozen=True)
 class Face:
-    """One page of a face PDF: a card's front (card set) or the deck's back, on a page of the given size."""
+    """One page of a face PDF: a card's front, or (back=True, or no card) the back it shows, on a page of the
+    given size."""
 
     card: Card | None
     width_pt: float
     height_pt: float
     trimmed: bool = False  # True: the page is the trim box (no bleed)
+    back: bool = False
+
+
+def deck_backs(game: Game, deck: Deck) -> list[tuple[BackFace, str]]:
+    """The deck's drawn backs with the file stem each is exported as: `back` for the deck's usual back,
+    `<CODE>-back` for a back drawn for one card, `back-<layout>` for another back shared by several cards."""
+    out = []
+    for face in renderer_for(game).backs(deck):
+        if face.key == "B":
+            stem = "back"
+        elif face.card is not None:
+            stem = f"{face.card.code}-back"
+        else:
+            stem = f"back-{face.layout}"
+        out.append((face, stem))
+    return out
+
+
+def back_stem(backs: list[tuple[BackFace, str]], card: Card) -> str:
+    """The file stem of the back a card shows."""
+    return next(stem for face, stem in backs if card in face.cards)
 
 
 def with_bleed(game: Game, bleed_pt: float) -> Game:
@@ -68,8 +91,8 @@ def draw_faces_pdf(game: Game, deck: Deck, faces: list[Face], path: Path | None 
             x, y, bleed = (face.width_pt - tw) / 2, (face.height_pt - th) / 2, False
         else:
             x, y, bleed = (face.width_pt - tw) / 2 - needed, (face.height_pt - th) / 2 - needed, True
-        if face.card is None:
-            draw_back(canvas, drawn, deck, x, y, bleed=bleed)
+        if face.back or face.card is None:
+            draw_back(canvas, drawn, deck, x, y, bleed=bleed, card=face.card)
         else:
             draw_front(canvas, drawn, face.card, x, y, bleed=bleed)
         canvas.showPage()
@@ -116,17 +139,22 @@ def remove_stale(folder: Path, keep: set[str], patterns: tuple[str, ...] = ("*.p
 
 def export_deck_png(game: Game, deck: Deck, folder: Path, dpi: float = DEFAULT_DPI,
                     bleed_pt: float = DEFAULT_BLEED_PT) -> list[Path]:
-    """<CODE>.png (trim + bleed) and <CODE>-trim.png per card type, back.png / back-trim.png and cards.csv."""
+    """<CODE>.png (trim + bleed) and <CODE>-trim.png per card type, each drawn back (back.png / back-trim.png
+    for the deck's usual back, see `deck_backs`) and cards.csv naming each card's back."""
     tw, th = deck.size_pt
     full = (tw + 2 * bleed_pt, th + 2 * bleed_pt)
+    backs = deck_backs(game, deck)
     faces, names = [], []
-    for card in [None, *deck.cards]:
-        stem = "back" if card is None else card.code
-        faces += [Face(card, *full), Face(card, tw, th, trimmed=True)]
+    for back, stem in backs:
+        faces += [Face(back.cards[0], *full, back=True), Face(back.cards[0], tw, th, trimmed=True, back=True)]
         names += [f"{stem}.png", f"{stem}-trim.png"]
+    for card in deck.cards:
+        faces += [Face(card, *full), Face(card, tw, th, trimmed=True)]
+        names += [f"{card.code}.png", f"{card.code}-trim.png"]
     written = [write_png(image, folder / name, dpi) for image, name in zip(face_images(game, deck, faces, dpi), names, strict=True)]
     rows = [{"file": f"{card.code}.png", "trim_file": f"{card.code}-trim.png", "code": card.code,
-             "name": card.name, "copies": card.copies} for card in deck.cards]
+             "name": card.name, "copies": card.copies, "back_file": f"{back_stem(backs, card)}.png"}
+            for card in deck.cards]
     written.append(write_cards_csv(folder / "cards.csv", rows))
     remove_stale(folder, {p.name for p in written})
     return written

@@ -23,6 +23,8 @@ from generator.data.game import Deck, Game
 from generator.data.project import PRESETS_DIR
 from generator.exports.png import (
     Face,
+    back_stem,
+    deck_backs,
     face_images,
     remove_stale,
     size_name,
@@ -139,7 +141,7 @@ def write_deck_pdf(game: Game, deck: Deck, preset: Preset, path: Path) -> Path:
         for card in expand_deck(deck):
             for side in sides:
                 if side == "back":
-                    draw_back(canvas, drawn, deck, 0, 0)
+                    draw_back(canvas, drawn, deck, 0, 0, card=card)
                 else:
                     draw_front(canvas, drawn, card, 0, 0)
                 canvas.showPage()
@@ -149,16 +151,17 @@ def write_deck_pdf(game: Game, deck: Deck, preset: Preset, path: Path) -> Path:
 
 
 def write_deck_pngs(game: Game, deck: Deck, preset: Preset, folder: Path) -> list[Path]:
-    """<CODE>.png per card type and back.png at the shop's pixel size, plus cards.csv with the quantities."""
+    """<CODE>.png per card type and each drawn back (back.png for the deck's usual back) at the shop's pixel size,
+    plus cards.csv with the quantities and each card's back."""
     width_px, height_px = pixel_size(preset, game, deck)
     page = (width_px / preset.dpi * INCH, height_px / preset.dpi * INCH)
-    cards = [None, *deck.cards]
-    faces = [Face(card, *page) for card in cards]
-    names = ["back.png"] + [f"{card.code}.png" for card in deck.cards]
+    backs = deck_backs(game, deck)
+    faces = [Face(back.cards[0], *page, back=True) for back, _ in backs] + [Face(card, *page) for card in deck.cards]
+    names = [f"{stem}.png" for _, stem in backs] + [f"{card.code}.png" for card in deck.cards]
     images = face_images(game, deck, faces, preset.dpi, sizes=[(width_px, height_px)] * len(faces))
     written = [write_png(image, folder / name, preset.dpi) for image, name in zip(images, names, strict=True)]
-    rows = [{"file": f"{card.code}.png", "code": card.code, "name": card.name, "copies": card.copies}
-            for card in deck.cards]
+    rows = [{"file": f"{card.code}.png", "code": card.code, "name": card.name, "copies": card.copies,
+             "back_file": f"{back_stem(backs, card)}.png"} for card in deck.cards]
     written.append(write_cards_csv(folder / "cards.csv", rows))
     remove_stale(folder, {p.name for p in written})
     return written

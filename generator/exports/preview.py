@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from generator.core.fonts import BODY, BODY_BOLD, TITLE, font_files
 from generator.data.game import Deck, Game
-from generator.exports.png import Face, face_images, write_png
+from generator.exports.png import Face, deck_backs, face_images, write_png
 
 CARD_WIDTH = 240      # px per card on the sheet
 GAP = 16              # px between cards and around the sheet
@@ -26,11 +26,18 @@ def _font(face: str, size: int) -> ImageFont.FreeTypeFont:
 
 
 def contact_sheet(game: Game, deck: Deck, card_width: int = CARD_WIDTH) -> Image.Image:
-    """The deck's faces (trimmed) in a grid with the back last, each labelled 'CODE  x copies'."""
+    """The deck's faces (trimmed) in a grid with the backs last, each labelled 'CODE  x copies' (a back: what it is
+    the back of and how many cards show it)."""
     tw, th = deck.size_pt
     cell = (card_width, round(card_width * th / tw))
     cards = list(deck.cards)
-    faces = [Face(card, tw, th, trimmed=True) for card in cards] + [Face(None, tw, th, trimmed=True)]
+    backs = deck_backs(game, deck)
+    faces = [Face(card, tw, th, trimmed=True) for card in cards]
+    faces += [Face(back.cards[0], tw, th, trimmed=True, back=True) for back, _ in backs]
+    labels = [(card.code, f"\u00d7 {card.copies}") for card in cards]
+    labels += [(stem if back.card is None else f"back {back.card.code}",
+                f"shared by {sum(c.copies for c in back.cards)}" if back.card is None else f"\u00d7 {back.card.copies}")
+               for back, stem in backs]
     images = list(face_images(game, deck, faces, sizes=[cell] * len(faces)))
     count = len(faces)
     cols = min(MAX_COLS, max(3, math.ceil(math.sqrt(count * 1.4))))
@@ -45,13 +52,11 @@ def contact_sheet(game: Game, deck: Deck, card_width: int = CARD_WIDTH) -> Image
     width = draw.textlength(summary, font=summary_font)
     draw.text((size[0] - GAP - width, 22), summary, font=summary_font, fill=MUTED)
     bold, body = _font(BODY_BOLD, 15), _font(BODY, 15)
-    for index, (face, image) in enumerate(zip(faces, images, strict=True)):
+    for index, ((code, copies), image) in enumerate(zip(labels, images, strict=True)):
         x = GAP + (index % cols) * pitch[0]
         y = HEADER + (index // cols) * pitch[1]
         sheet.paste(image, (x, y))
         draw.rectangle((x - 1, y - 1, x + cell[0], y + cell[1]), outline="#b5b1a8")
-        code = face.card.code if face.card else "back"
-        copies = f"\u00d7 {face.card.copies}" if face.card else f"shared by {deck.copies}"
         draw.text((x, y + cell[1] + 4), code, font=bold, fill=INK)
         width = draw.textlength(copies, font=body)
         draw.text((x + cell[0] - width, y + cell[1] + 4), copies, font=body, fill=MUTED)

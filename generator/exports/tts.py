@@ -1,8 +1,12 @@
-"""`pnp export tts`: Tabletop Simulator deck sheets, the shared back image and a saved-object JSON per deck.
+"""`pnp export tts`: Tabletop Simulator deck sheets, the back image(s) and a saved-object JSON per deck.
 
 A sheet holds at most 10 x 7 cells; the last cell of the grid is TTS's "hidden card" (shown for cards in other
 players' hands), so a sheet carries at most 69 card types and bigger decks are split over several sheets, each a
 `CustomDeck` entry of its own. Card ids are `key * 100 + cell index`; `DeckIDs` lists one id per physical copy.
+
+A deck whose cards all show one back gets one back image (`<deck>-back.png`). A deck with card backs gets a back
+sheet per face sheet (`<deck>-backs-N.png`, the same grid, each cell the back of the card in that cell) and
+`UniqueBack: true`, which is how TTS gives every card its own back.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from PIL import Image
 
 from generator.core.write import atomic_write
 from generator.data.game import Card, Deck, Game
-from generator.exports.png import Face, face_images, remove_stale, write_png
+from generator.exports.png import Face, deck_backs, face_images, remove_stale, write_png
 
 MAX_COLS, MAX_ROWS = 10, 7
 MAX_TYPES = MAX_COLS * MAX_ROWS - 1  # 69: the last cell is the hidden card
@@ -84,15 +88,18 @@ def transform(x: float = 0.0) -> dict:
             "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
 
 
-def deck_object(game: Game, deck: Deck, sheets: list[SheetPlan], face_urls: list[str], back_url: str,
+def deck_object(game: Game, deck: Deck, sheets: list[SheetPlan], face_urls: list[str], back_url: str | list[str],
                 first_key: int = 1, x: float = 0.0) -> dict:
-    """The saved object of a deck: a DeckCustom with one contained Card per physical copy (a Card if only one)."""
+    """The saved object of a deck: a DeckCustom with one contained Card per physical copy (a Card if only one).
+    `back_url` is one image for every card, or one back sheet per face sheet (unique backs)."""
     custom = {}
     ids: list[tuple[int, Card, str]] = []
-    for offset, (sheet, url) in enumerate(zip(sheets, face_urls, strict=True)):
+    unique = isinstance(back_url, list)
+    back_urls = back_url if unique else [back_url] * len(sheets)
+    for offset, (sheet, url, back) in enumerate(zip(sheets, face_urls, back_urls, strict=True)):
         key = str(first_key + offset)
-        custom[key] = {"FaceURL": url, "BackURL": back_url, "NumWidth": sheet.cols, "NumHeight": sheet.rows,
-                       "BackIsHidden": True, "UniqueBack": False, "Type": 0}
+        custom[key] = {"FaceURL": url, "BackURL": back, "NumWidth": sheet.cols, "NumHeight": sheet.rows,
+                       "BackIsHidden": True, "UniqueBack": unique, "Type": 0}
         for index, card in enumerate(sheet.cards):
             ids += [(int(key) * 100 + index, card, key)] * card.copies
     cards = [
@@ -124,10 +131,12 @@ def url_for(path: Path, url_prefix: str | None) -> str:
     return path.resolve().as_uri()
 
 
-def draw_sheet(game: Game, deck: Deck, sheet: SheetPlan, dpi: float, back: Image.Image) -> Image.Image:
-    """Paste the trimmed faces, and the back image into the hidden cell, onto one RGB sheet."""
+def draw_sheet(game: Game, deck: Deck, sheet: SheetPlan, dpi: float, back: Image.Image,
+               backs: bool = False) -> Image.Image:
+    """Paste the trimmed faces (with backs=True: the back of each card), and the back image into the hidden cell,
+    onto one RGB sheet."""
     tw, th = deck.size_pt
-    faces = [Face(card, tw, th, trimmed=True) for card in sheet.cards]
+    faces = [Face(card, tw, th, trimmed=True, back=backs) for card in sheet.cards]
     images = face_images(game, deck, faces, dpi, sizes=[sheet.cell] * len(faces))
     image = Image.new("RGB", sheet.size, "white")
     cells = list(range(len(sheet.cards))) + [sheet.hidden_index]
@@ -155,13 +164,19 @@ def export_tts(game: Game, build_dir: Path, url_prefix: str | None = None,
         for sheet in sheets:
             path = folder / f"{deck.id}-sheet-{sheet.number}.png"
             sheet_paths.append(write_png(draw_sheet(game, deck, sheet, dpi, backs[sheet.cell]), path, dpi))
-        back_path = write_png(backs[sheets[0].cell], folder / f"{deck.id}-back.png", dpi)
-        obj = deck_object(game, deck, sheets, [url_for(p, url_prefix) for p in sheet_paths],
-                          url_for(back_path, url_prefix), first_key=key, x=position * 3.0)
+        if len(deck_backs(game, deck)) > 1:  # card backs: a back sheet per face sheet, UniqueBack
+            back_paths = [write_png(draw_sheet(game, deck, sheet, dpi, backs[sheet.cell], backs=True),
+                                    folder / f"{deck.id}-backs-{sheet.number}.png", dpi) for sheet in sheets]
+            back_url: str | list[str] = [url_for(p, url_prefix) for p in back_paths]
+        else:
+            back_paths = [write_png(backs[sheets[0].cell], folder / f"{deck.id}-back.png", dpi)]
+            back_url = url_for(back_paths[0], url_prefix)
+        obj = deck_object(game, deck, sheets, [url_for(p, url_prefix) for p in sheet_paths], back_url,
+                          first_key=key, x=position * 3.0)
         key += len(sheets)
         objects.append(obj)
         deck_json = folder / f"{deck.id}.json"
-        written += sheet_paths + [back_path, atomic_write(deck_json, saved_object([obj], f"{game.title}: {deck.name}"))]
+        written += sheet_paths + back_paths + [atomic_write(deck_json, saved_object([obj], f"{game.title}: {deck.name}"))]
     written.append(atomic_write(folder / f"{game.id}.json", saved_object(objects, game.title)))
     remove_stale(folder, {p.name for p in written}, ("*.png", "*.json"))
     return written

@@ -39,7 +39,7 @@ def test_png_export_has_exact_sizes_with_bleed_and_trimmed(trading, tmp_path):
     assert corner != (255, 255, 255)  # the front's background is drawn into the bleed too (not left white)
     rows = list(csv.DictReader((tmp_path / "cards.csv").open(encoding="utf-8")))
     assert rows == [{"file": f"{card.code}.png", "trim_file": f"{card.code}-trim.png", "code": card.code,
-                     "name": card.name, "copies": str(card.copies)}]
+                     "name": card.name, "copies": str(card.copies), "back_file": "back.png"}]
 
 
 def test_png_export_cli_writes_every_deck(tmp_project):

@@ -1,0 +1,157 @@
+"""The cell syntax of spreadsheet card sources: one card per row, one key per column, typed by the deck's fields.
+
+    text, choice, ref, address, icon, color   the cell as it is ("Grandma Rosa", "#e07b1f")
+    int, number                               a number cell or its text ("3", "2.5")
+    bool                                      true/false, yes/no, 1/0 (or a spreadsheet TRUE/FALSE)
+    list, refs                                items separated by ';':           a; b; c
+    counts                                    'id: count' pairs separated by ';': mushrooms: 2; onions: 1
+
+An empty cell means "not given" (the field's default applies). A ';' or '\\' inside a list item is written
+'\\;' or '\\\\'. `format_cell` writes a value back in this syntax, so a YAML deck survives the trip to a
+spreadsheet and back unchanged (`pnp export csv`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from typing import Any
+
+CORE_TYPES = {"id": "text", "name": "text", "copies": "int", "layout": "text", "back": "text", "icon": "text",
+              "image": "text"}
+CORE_KEYS = tuple(CORE_TYPES)
+_TRUE, _FALSE = ("true", "yes", "1"), ("false", "no", "0")
+_STRIPPED = ("choice", "ref", "address", "icon", "color")  # names: surrounding spaces are never meant
+
+
+class CellError(ValueError):
+    """A cell whose content does not fit its column's type; the message says what was expected."""
+
+
+def is_empty(value: Any) -> bool:
+    """True for a cell that gives nothing (None, '' or only spaces)."""
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def cell_text(value: Any) -> str:
+    """A cell as text: numbers without a needless '.0' (a number typed into a text column)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (dt.date, dt.datetime, dt.time, dt.timedelta)):
+        raise CellError(f"the cell holds a date or time ({value}); expected text (format the cell as text)")
+    return str(value)
+
+
+def split_items(text: str) -> list[str]:
+    """'a; b\\; c; d' -> ['a', 'b; c', 'd'] (items stripped, empty ones dropped)."""
+    items, current, escaped = [], [], False
+    for char in text:
+        if escaped:
+            current.append(char)
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == ";":
+            items.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    if escaped:
+        current.append("\\")
+    items.append("".join(current))
+    return [item.strip() for item in items if item.strip()]
+
+
+def _escape(item: str) -> str:
+    return str(item).replace("\\", "\\\\").replace(";", "\\;")
+
+
+def _int(value: Any, what: str = "a whole number") -> int:
+    if isinstance(value, bool):
+        raise CellError(f"'{cell_text(value)}' is not a number; expected {what}")
+    if isinstance(value, (int, float)):
+        if isinstance(value, float) and (not math.isfinite(value) or not value.is_integer()):
+            raise CellError(f"'{value:g}' is not a whole number; expected {what}")
+        return int(value)
+    text = cell_text(value).strip()
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            number = float(text)
+        except ValueError:
+            raise CellError(f"'{text}' is not a number; expected {what}") from None
+        if number.is_integer():
+            return int(number)
+        raise CellError(f"'{text}' is not a whole number; expected {what}") from None
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool):
+        raise CellError(f"'{cell_text(value)}' is not a number; expected a number such as 2.5")
+    if isinstance(value, (int, float)):
+        return float(value)
+    text = cell_text(value).strip()
+    try:
+        return float(text)
+    except ValueError:
+        raise CellError(f"'{text}' is not a number; expected a number such as 2.5") from None
+
+
+def _bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return bool(value)
+    text = cell_text(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise CellError(f"'{cell_text(value)}' is not true or false; expected true/false, yes/no or 1/0")
+
+
+def _counts(value: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for item in split_items(cell_text(value)):
+        key, sep, count = item.rpartition(":")
+        if not sep or not key.strip():
+            raise CellError(f"'{item}' has no count; expected 'id: count' pairs such as 'mushrooms: 2; onions: 1'")
+        key = key.strip()
+        if key in out:
+            raise CellError(f"'{key}' is listed twice; expected each id once (add the counts up)")
+        out[key] = _int(count, f"a count after '{key}:' (a whole number)")
+    return out
+
+
+def parse_cell(value: Any, kind: str) -> Any:
+    """The value of one non-empty cell for a column of field type `kind`; CellError when it does not fit."""
+    if kind == "int":
+        return _int(value)
+    if kind == "number":
+        return _number(value)
+    if kind == "bool":
+        return _bool(value)
+    if kind in ("list", "refs"):
+        return split_items(cell_text(value))
+    if kind == "counts":
+        return _counts(value)
+    text = cell_text(value)
+    return text.strip() if kind in _STRIPPED else text
+
+
+def format_cell(value: Any, kind: str) -> str:
+    """A loaded value written back in the cell syntax ('' for a value that is not given)."""
+    if value is None:
+        return ""
+    if kind in ("list", "refs"):
+        return "; ".join(_escape(item) for item in value)
+    if kind == "counts":
+        return "; ".join(f"{_escape(key)}: {count}" for key, count in value.items())
+    if kind == "bool":
+        return "true" if value else "false"
+    if kind == "number":
+        return repr(float(value))
+    return str(value)
