@@ -156,6 +156,11 @@ class CardRenderer:
         self.warnings = list(warnings)
         problems.raise_if_any()
 
+    def resolved(self, deck: Deck, card: Card | None) -> list[tuple[Box, dict | None]]:
+        """What `check` rendered for each box of a face (texts, colours, icons, images): what the face is drawn
+        from, so a caller can tell whether a face changed without drawing it."""
+        return list(self._resolved.get(self.form_name(deck, card), []))
+
     def _image_warning(self, box: Box, data: dict, deck: Deck, context: dict) -> str | None:
         """A located warning when the box's raster image prints below 300 dpi."""
         _x, _y, w, h = self._placed_rect(box, *self.size(deck))

@@ -29,6 +29,7 @@ from generator.engines.simulate import (
     simulate,
 )
 from generator.pipeline.gather import gather, preflight
+from generator.pipeline.validation_record import write_records
 
 
 @dataclass
@@ -43,6 +44,7 @@ class GameValidation:
     unplayed_counts: list[int] = field(default_factory=list)  # asked-for player counts the engine does not play
     figures: dict | None = None  # balance figures of the simulated games
     sim_problems: list[Problem] = field(default_factory=list)
+    script_problems: list[Problem] = field(default_factory=list)
     balance_pdf: Path | None = None
 
     @property
@@ -105,6 +107,7 @@ def validate(project: Project, names: list[str], settings: SimSettings | None = 
         entry.has_engine = True
         entry.engine_counts = tuple(engine.player_counts)
         found = _run_scripts(game, engine, entry)
+        entry.script_problems = found
         result.problems += found
         full_report[game.id] = {"scripts": {"count": entry.scripts, "failures": [p.message for p in found]}}
         playable.append((game, engine, entry))
@@ -127,6 +130,7 @@ def validate(project: Project, names: list[str], settings: SimSettings | None = 
             result.problems += entry.sim_problems
             entry.balance_pdf = write_balance_pdf(project.build_dir / game.id / "balance.pdf", entry.figures)
             full_report[game.id].update(entry.figures)
+    write_records(project.build_dir, result.games, settings, simulate_games)  # what `pnp serve` shows
     if report_path is not None:
         atomic_write(report_path, to_json({"games": full_report}))
         result.report_path = report_path

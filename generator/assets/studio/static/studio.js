@@ -1,0 +1,164 @@
+// pnp studio: live pages (server-sent events), filters and the print-guide toggle. No framework, no build step.
+(function () {
+  "use strict";
+  const body = document.body;
+  const pageGame = body.dataset.game;
+  const status = () => document.getElementById("status");
+
+  // -- toggles kept between pages ---------------------------------------------------------------------------
+  function setupToggles() {
+    const guides = document.getElementById("t-guides");
+    if (guides) {
+      guides.checked = localStorage.getItem("pnp-guides") === "1";
+      guides.addEventListener("change", () => {
+        localStorage.setItem("pnp-guides", guides.checked ? "1" : "0");
+        body.classList.toggle("guides", guides.checked);
+      });
+    }
+    body.classList.toggle("guides", localStorage.getItem("pnp-guides") === "1" && !!guides);
+    const zoom = document.getElementById("t-zoom");
+    if (zoom) {
+      zoom.value = localStorage.getItem("pnp-zoom") || zoom.value;
+      const apply = () => document.documentElement.style.setProperty("--zoom", zoom.value);
+      zoom.addEventListener("input", () => { localStorage.setItem("pnp-zoom", zoom.value); apply(); });
+      apply();
+    }
+  }
+
+  // -- filters: by deck, by text, by field value (kept in the address, so a filtered view can be shared) -------
+  const filters = { deck: "f-deck", q: "f-text", field: "f-field", value: "f-value" };
+  const el = (id) => document.getElementById(id);
+
+  function tileFields(tile) {
+    try { return JSON.parse(tile.dataset.fields || "{}"); } catch (e) { return {}; }
+  }
+
+  function fillValues() {
+    const field = el("f-field"), value = el("f-value");
+    if (!field || !value) return;
+    const wanted = value.dataset.wanted || value.value;
+    const seen = new Set();
+    for (const tile of document.querySelectorAll(".face")) {
+      const v = tileFields(tile)[field.value];
+      if (v === undefined || v === null) continue;
+      for (const one of Array.isArray(v) ? v : [v]) seen.add(String(one));
+    }
+    const values = [...seen].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+    value.replaceChildren(new Option("any value", ""), ...values.map((v) => new Option(v, v)));
+    value.value = values.includes(wanted) ? wanted : "";
+    delete value.dataset.wanted;
+  }
+
+  function applyFilters() {
+    if (!el("f-deck")) return;
+    const deck = el("f-deck").value, q = el("f-text").value.trim().toLowerCase();
+    const field = el("f-field").value, value = el("f-value").value.toLowerCase();
+    let shown = 0, total = 0;
+    for (const tile of document.querySelectorAll(".face")) {
+      total += 1;
+      let ok = !deck || tile.dataset.deck === deck;
+      if (ok && q) ok = q.split(/\s+/).every((word) => (tile.dataset.search || "").includes(word));
+      if (ok && field) {
+        const v = tileFields(tile)[field];
+        if (v === undefined || v === null) ok = false;
+        else if (value) ok = (Array.isArray(v) ? v : [v]).some((one) => String(one).toLowerCase() === value);
+      }
+      tile.hidden = !ok;
+      if (ok) shown += 1;
+    }
+    for (const section of document.querySelectorAll("[data-deck-section]")) {
+      section.hidden = !section.querySelector(".face:not([hidden])");
+    }
+    const count = el("f-count");
+    if (count) count.textContent = shown === total ? `${total} faces` : `showing ${shown} of ${total} faces`;
+    const params = new URLSearchParams(location.search);
+    for (const [name, id] of Object.entries(filters)) {
+      const v = el(id).value;
+      if (v) params.set(name, v); else params.delete(name);
+    }
+    const query = params.toString();
+    history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + location.hash);
+  }
+
+  function setupFilters() {
+    if (!el("f-deck")) return;
+    const params = new URLSearchParams(location.search);
+    for (const [name, id] of Object.entries(filters)) {
+      if (params.has(name)) el(id).value = params.get(name);
+    }
+    if (params.has("value")) el("f-value").dataset.wanted = params.get("value");
+    fillValues();
+    el("f-field").addEventListener("change", () => { fillValues(); applyFilters(); });
+    for (const id of ["f-deck", "f-value"]) el(id).addEventListener("change", applyFilters);
+    el("f-text").addEventListener("input", applyFilters);
+    applyFilters();
+  }
+
+  // -- live: fetch this page again when its game changed, and swap it in once the new images are loaded ---------
+  let fetching = false, again = false;
+
+  async function preload(doc) {
+    const have = new Set([...document.images].map((img) => img.src));
+    const fresh = [...doc.querySelectorAll("#live img")].map((img) => new URL(img.getAttribute("src"), location.href).href)
+      .filter((src) => !have.has(src));
+    const loads = fresh.map((src) => { const img = new Image(); img.src = src; return img.decode().catch(() => null); });
+    await Promise.race([Promise.all(loads), new Promise((done) => setTimeout(done, 1500))]);
+  }
+
+  async function refresh() {
+    if (fetching) { again = true; return; }
+    fetching = true;
+    try {
+      do {
+        again = false;
+        const response = await fetch(location.href, { cache: "no-store" });
+        if (!response.ok) { again = false; break; }
+        const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+        await preload(doc);
+        const live = doc.getElementById("live");
+        if (live) document.getElementById("live").replaceWith(document.adoptNode(live));
+        const tabs = doc.getElementById("tabs"), shown = document.getElementById("tabs");
+        if (tabs && shown) shown.replaceWith(document.adoptNode(tabs));
+        body.dataset.version = doc.body.dataset.version;
+        fillValues();
+        applyFilters();
+      } while (again);
+    } catch (e) {
+      again = false;
+    } finally {
+      fetching = false;
+    }
+  }
+
+  function setStatus(kind, text) {
+    const s = status();
+    if (!s) return;
+    s.className = "status " + kind;
+    s.textContent = text;
+  }
+
+  function connect() {
+    const source = new EventSource("/events");
+    let greeted = false;
+    source.onmessage = (message) => {
+      const event = JSON.parse(message.data);
+      if (event.type === "hello") {
+        setStatus(event.busy ? "busy" : "live", event.busy ? "drawing…" : "live");
+        const versions = event.versions || {};
+        const mine = pageGame ? (versions[pageGame] || 0)
+                              : Object.values(versions).reduce((a, b) => a + b, 0);
+        if (greeted || String(mine) !== body.dataset.version) refresh();
+        greeted = true;
+      } else if (event.type === "status") {
+        setStatus(event.busy ? "busy" : "live", event.busy ? "drawing…" : "live");
+      } else if (event.type === "game" && (!pageGame || event.game === pageGame)) {
+        refresh();
+      }
+    };
+    source.onerror = () => setStatus("off", "disconnected: is pnp serve running?");
+  }
+
+  setupToggles();
+  setupFilters();
+  connect();
+})();

@@ -1,0 +1,222 @@
+"""The studio's web app (Starlette): the pages, the images, the event stream, and nothing outside the project.
+
+Every route answers from the studio's in-memory state; drawing a large image is handed to the drawing thread
+(`Studio.large_face`), which sync endpoints wait for in Starlette's thread pool, never on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+import time
+from contextlib import asynccontextmanager
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from generator.data.project import ASSETS
+from generator.pipeline.validation_record import read_record, record_path
+from generator.studio import views
+from generator.studio.events import Broker
+from generator.studio.files import build_file, source_file
+from generator.studio.state import GameState, Studio
+
+STUDIO_ASSETS = ASSETS / "studio"
+IMAGE_ID = re.compile(r"^[0-9a-f]{20}(-\d+)?-[a-z]$|^[0-9a-f]{20}-\d+$")
+FOREVER = {"Cache-Control": "public, max-age=31536000, immutable"}  # image ids change with their content
+FRESH = {"Cache-Control": "no-store"}
+LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
+
+
+def _environment() -> Environment:
+    env = Environment(loader=FileSystemLoader(STUDIO_ASSETS / "templates"), autoescape=select_autoescape(["html"]),
+                      trim_blocks=True, lstrip_blocks=True)
+    return env
+
+
+class StudioApp:
+    """The routes over one Studio; `app` is the ASGI application."""
+
+    def __init__(self, studio: Studio, editor: str = views.DEFAULT_EDITOR, allowed_hosts: list[str] | None = None):
+        self.studio = studio
+        self.project = studio.project
+        self.links = views.Links(studio.project.root, editor)
+        self.broker = Broker()
+        self.env = _environment()
+        studio.listen(self.broker.publish)
+        routes = [
+            Route("/", self.index),
+            Route("/g/{game}", self.cards),
+            Route("/g/{game}/card/{deck}/{card}", self.card),
+            Route("/g/{game}/pages/{name}", self.pages),
+            Route("/g/{game}/components", self.components),
+            Route("/g/{game}/validation", self.validation),
+            Route("/img/{image}.png", self.image),
+            Route("/large/{game}/face/{deck}/{card}.png", self.large_face),
+            Route("/large/{game}/page/{name}/{index:int}.png", self.large_page),
+            Route("/src/{path:path}", self.source),
+            Route("/build/{path:path}", self.build_output),
+            Route("/events", self.events),
+            Route("/status", self.status),
+            Mount("/static", StaticFiles(directory=STUDIO_ASSETS / "static"), name="static"),
+        ]
+        middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)] if allowed_hosts else []
+        self.app = Starlette(routes=routes, middleware=middleware, lifespan=self._lifespan,
+                             exception_handlers={404: self._not_found})
+
+    @asynccontextmanager
+    async def _lifespan(self, _app):
+        self.broker.bind(asyncio.get_running_loop())
+        yield
+        self.broker.close()
+
+    # -- helpers --------------------------------------------------------------------------------------------------
+    def _page(self, template: str, status: int = 200, **context) -> HTMLResponse:
+        games = self.studio.games
+        context.setdefault("game_id", "")
+        context.setdefault("state", None)
+        state = context["state"]
+        context.update(project_name=self.project.root.name, games=dict(games), busy=self.studio.worker.busy,
+                       version=state.version if state else sum(s.version for s in games.values()),
+                       problems=views.problem_views(state.problems, self.links) if state else [],
+                       warnings=state.warnings if state else [], links=self.links)
+        return HTMLResponse(self.env.get_template(template).render(**context), status_code=status, headers=FRESH)
+
+    def _state(self, request: Request) -> GameState | None:
+        return self.studio.games.get(request.path_params["game"])
+
+    async def _not_found(self, request: Request, exc) -> Response:
+        return self._page("not_found.html", status=404, path=request.url.path)
+
+    def _missing(self, request: Request) -> Response:
+        return self._page("not_found.html", status=404, path=request.url.path)
+
+    # -- pages ----------------------------------------------------------------------------------------------------
+    async def index(self, request: Request) -> Response:
+        games = []
+        for name, state in list(self.studio.games.items()):
+            decks = views.deck_views(state, self.links)
+            games.append({"id": name, "state": state, "decks": decks,
+                          "thumbs": [deck.tiles[0] for deck in decks if deck.tiles][:6],
+                          "problems": views.problem_views(state.problems, self.links)})
+        return self._page("index.html", game_list=games)
+
+    async def cards(self, request: Request) -> Response:
+        state = self._state(request)
+        if state is None:
+            return self._missing(request)
+        return self._page("cards.html", state=state, game_id=state.id, tab="cards",
+                          decks=views.deck_views(state, self.links), fields=views.filter_fields(state.game),
+                          selected_deck=request.query_params.get("deck", ""))
+
+    async def card(self, request: Request) -> Response:
+        state = self._state(request)
+        p = request.path_params
+        detail = views.card_detail(state, self.links, p["deck"], p["card"]) if state else None
+        if detail is None:
+            return self._missing(request)
+        face = state.faces[detail.tile.key]
+        large = f"/large/{state.id}/face/{p['deck']}/{p['card']}.png?v={face.fingerprint}" if face.current else None
+        return self._page("card.html", state=state, game_id=state.id, tab="cards", detail=detail, large=large)
+
+    async def pages(self, request: Request) -> Response:
+        state = self._state(request)
+        name = request.path_params["name"]
+        pages = next((s for s in state.pages if s.name == name), None) if state else None
+        if pages is None:
+            return self._missing(request)
+        images = [views.Links.image(state.page_images.get((name, i))) for i in range(len(pages.sizes))]
+        built = build_file(self.project, pages.path) is not None
+        return self._page("pages.html", state=state, game_id=state.id, tab=name, pages=pages, images=images, built=built,
+                          large=[f"/large/{state.id}/page/{name}/{i}.png?v={pages.fingerprint}"
+                                 for i in range(len(pages.sizes))])
+
+    async def components(self, request: Request) -> Response:
+        from generator.data.components import component_list
+
+        state = self._state(request)
+        if state is None:
+            return self._missing(request)
+        lines = component_list(state.game) if state.game else []
+        return self._page("components.html", state=state, game_id=state.id, tab="components", lines=lines,
+                          decks=views.deck_views(state, self.links))
+
+    def validation(self, request: Request) -> Response:  # sync: may draw the charts (thread pool)
+        state = self._state(request)
+        if state is None:
+            return self._missing(request)
+        record = read_record(self.project.build_dir, state.id)
+        charts = self.studio.balance_images(state.id) if record and record.get("balance_pdf") else []
+        ran = None
+        if record:
+            stamp = record_path(self.project.build_dir, state.id).stat().st_mtime
+            ran = time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp))
+        return self._page("validation.html", state=state, game_id=state.id, tab="validation", record=record,
+                          charts=[views.Links.image(c) for c in charts], ran=ran)
+
+    # -- images and files -----------------------------------------------------------------------------------------
+    async def image(self, request: Request) -> Response:
+        image_id = request.path_params["image"]
+        data = self.studio.store.get(image_id) if IMAGE_ID.match(image_id) else None
+        if data is None:
+            return self._missing(request)
+        return Response(data, media_type="image/png", headers=FOREVER)
+
+    def large_face(self, request: Request) -> Response:
+        p = request.path_params
+        image_id = self.studio.large_face(p["game"], f"{p['deck']}/{p['card']}")
+        data = self.studio.store.get(image_id) if image_id else None
+        if data is None:
+            return self._missing(request)
+        return Response(data, media_type="image/png", headers=FOREVER if "v" in request.query_params else FRESH)
+
+    def large_page(self, request: Request) -> Response:
+        p = request.path_params
+        image_id = self.studio.large_page(p["game"], p["name"], p["index"])
+        data = self.studio.store.get(image_id) if image_id else None
+        if data is None:
+            return self._missing(request)
+        return Response(data, media_type="image/png", headers=FOREVER if "v" in request.query_params else FRESH)
+
+    async def source(self, request: Request) -> Response:
+        path = request.path_params["path"]
+        found = source_file(self.project, path)
+        if found is None:
+            return self._missing(request)
+        text = found.read_text(encoding="utf-8", errors="replace")
+        lines = [(n, html.escape(line)) for n, line in enumerate(text.splitlines(), start=1)]
+        return self._page("source.html", path=self.project.show(found), lines=lines,
+                          editor=self.links.where(self.project.show(found), 1))
+
+    async def build_output(self, request: Request) -> Response:
+        found = build_file(self.project, request.path_params["path"])
+        if found is None:
+            return self._missing(request)
+        return FileResponse(found, headers=FRESH)
+
+    # -- live -----------------------------------------------------------------------------------------------------
+    def _hello(self) -> dict:
+        return {"type": "hello", "versions": self.studio.versions(), "busy": self.studio.worker.busy}
+
+    async def events(self, request: Request) -> Response:
+        return StreamingResponse(self.broker.stream(self._hello), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    async def status(self, request: Request) -> Response:
+        return JSONResponse({"idle": self.studio.idle(), **self._hello(),
+                             "problems": {n: [str(p) for p in s.problems] for n, s in self.studio.games.items()}},
+                            headers=FRESH)
+
+
+def create_app(studio: Studio, editor: str = views.DEFAULT_EDITOR, host: str = "127.0.0.1") -> StudioApp:
+    """The studio's ASGI app; on a loopback address only requests naming a loopback host are answered (a web
+    page elsewhere cannot reach the studio through a DNS name pointed at 127.0.0.1)."""
+    allowed = LOOPBACK_NAMES if host in LOOPBACK_NAMES else None
+    return StudioApp(studio, editor, allowed)

@@ -1,0 +1,331 @@
+"""What the studio shows, kept up to date: per game the last good data and images, and the current problems.
+
+`Studio.refresh()` asks the incremental machinery which games' inputs changed (`pipeline.incremental.game_keys`),
+reloads and checks only those, compares each face's fingerprint with the last one and re-draws only the faces
+that changed; the board and rules pages follow a moment later. Bad data never replaces what was last shown: the
+problems are listed and the last good images stay until the data is fixed.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+from generator.core.contract import BuildOptions
+from generator.core.errors import InputError, Problem
+from generator.data.game import Game
+from generator.data.load import load_game
+from generator.data.project import Project
+from generator.pipeline.gather import check_game
+from generator.pipeline.incremental import game_keys
+from generator.studio import faces as facemod
+from generator.studio import pages as pagemod
+from generator.studio.worker import FACES, PAGES, REFRESH, URGENT, Worker
+
+PAGES_DELAY = 0.8  # seconds after the last save before the board and rules are drawn again
+
+
+class StudioReport(Protocol):
+    """What the studio tells the command line."""
+
+    def changed(self, paths: list[str]) -> None: ...
+    def updated(self, game: str, faces: int, seconds: float) -> None: ...
+    def failed(self, game: str, problems: list[Problem]) -> None: ...
+
+
+@dataclass
+class Face:
+    """A face as shown: its current fingerprint and the image last drawn for it (maybe of older inputs)."""
+
+    ref: facemod.FaceRef
+    fingerprint: str
+    image: str | None = None      # image id in the store of the last good drawing
+    drawn: str | None = None      # the fingerprint that image was drawn from
+
+    @property
+    def current(self) -> bool:
+        """True when the image shows the face's current inputs."""
+        return self.drawn == self.fingerprint
+
+
+@dataclass
+class GameState:
+    """One game in the studio; replaced as a whole on every change, so a page never sees half an update."""
+
+    id: str
+    game: Game | None = None
+    faces: dict[str, Face] = field(default_factory=dict)
+    data_problems: list[Problem] = field(default_factory=list)   # loading, checks, layouts and templates
+    face_problems: list[Problem] = field(default_factory=list)   # drawing (a text that does not fit)
+    page_problems: list[Problem] = field(default_factory=list)   # board and rules
+    warnings: list[str] = field(default_factory=list)
+    pages: list[pagemod.PageSet] = field(default_factory=list)
+    page_images: dict[tuple[str, int], str] = field(default_factory=dict)
+    version: int = 0
+    content_key: str = ""
+    rendered: bool = False  # every face drawn once
+
+    @property
+    def problems(self) -> list[Problem]:
+        """What the banner lists: broken data hides the drawing problems of the last good data."""
+        if self.data_problems:
+            return list(self.data_problems)
+        return list(dict.fromkeys(self.face_problems + self.page_problems))
+
+
+class ImageStore:
+    """PNG bytes by id, shared by every game; ids no longer shown are dropped after the next change."""
+
+    def __init__(self):
+        self._images: dict[str, bytes] = {}
+        self._large: dict[str, bytes] = {}  # print-resolution images, the most recent few
+        self._lock = threading.Lock()
+
+    def get(self, image_id: str) -> bytes | None:
+        with self._lock:
+            return self._images.get(image_id) or self._large.get(image_id)
+
+    def put(self, image_id: str, data: bytes, large: bool = False) -> None:
+        with self._lock:
+            if large:
+                self._large.pop(image_id, None)
+                self._large[image_id] = data
+                while len(self._large) > 48:
+                    del self._large[next(iter(self._large))]
+            else:
+                self._images[image_id] = data
+
+    def keep_only(self, wanted: set[str]) -> None:
+        with self._lock:
+            for image_id in [i for i in self._images if i not in wanted]:
+                del self._images[image_id]
+
+
+class Studio:
+    """The studio's model of a project: games, faces, pages and problems, refreshed on every save."""
+
+    def __init__(self, project: Project, names: list[str] | None = None, report: StudioReport | None = None,
+                 debug: bool = False):
+        self.project = project
+        self.fixed_names = list(names or [])
+        self.report = report
+        self.debug = debug
+        self.store = ImageStore()
+        self.games: dict[str, GameState] = {}
+        self._previous_ids: dict[str, set[str]] = {}
+        self._listeners: list[Callable[[dict], None]] = []
+        self.worker = Worker(on_busy=lambda busy: self._emit({"type": "status", "busy": busy}))
+
+    # -- events ---------------------------------------------------------------------------------------------------
+    def listen(self, callback: Callable[[dict], None]) -> None:
+        """Call `callback(event)` (from the worker thread) on every change."""
+        self._listeners.append(callback)
+
+    def _emit(self, event: dict) -> None:
+        for callback in list(self._listeners):
+            callback(event)
+
+    def versions(self) -> dict[str, int]:
+        """The version of every game's state (a page compares it with the one it shows)."""
+        return {name: state.version for name, state in self.games.items()}
+
+    def _publish(self, state: GameState) -> None:
+        state = replace(state, version=state.version + 1)
+        self.games[state.id] = state
+        self._prune()
+        self._emit({"type": "game", "game": state.id, "version": state.version})
+
+    # -- the jobs -------------------------------------------------------------------------------------------------
+    def names(self) -> list[str]:
+        """The games shown: those named on the command line, else every game folder (new ones appear)."""
+        return [n for n in self.fixed_names] if self.fixed_names else self.project.game_ids()
+
+    def start(self) -> None:
+        """Load every game and draw every face and page, in the background."""
+        self.worker.submit(REFRESH, self._guarded(self._refresh), key="refresh")
+
+    def request_refresh(self, changed: list[str] | None = None) -> None:
+        """A file was saved: refresh what changed (queued jobs are merged into one)."""
+        if changed and self.report is not None:
+            self.report.changed(changed)
+        self.worker.submit(REFRESH, self._guarded(self._refresh), key="refresh")
+
+    def _guarded(self, job: Callable[[], None]) -> Callable[[], None]:
+        """A job whose unexpected failure (a bug of ours) is shown in the banner instead of killing the thread."""
+        def run() -> None:
+            try:
+                job()
+            except Exception as exc:
+                if self.debug:
+                    traceback.print_exc()
+                problem = Problem("", 0, f"internal error in the studio: {type(exc).__name__}: {exc} "
+                                         "(run with --debug for the traceback)")
+                for state in list(self.games.values()):
+                    self._publish(replace(state, data_problems=[problem]))
+        return run
+
+    def _refresh(self) -> None:
+        names = self.names()
+        for gone in [n for n in self.games if n not in names]:
+            del self.games[gone]
+        keys = game_keys(self.project, names, BuildOptions())
+        first = [name for name in names if name not in self.games]
+        for name in first:  # every game listed at once, drawn below
+            self.games[name] = GameState(name)
+        changed = [name for name in names if keys[name].content != self.games[name].content_key]
+        for name in changed:
+            self._reload(name, keys[name].content)
+
+    def _reload(self, name: str, content_key: str) -> None:
+        started = time.perf_counter()
+        state = replace(self.games[name], content_key=content_key)
+        try:
+            game = load_game(self.project, name)
+            check_game(game)
+            prints = facemod.fingerprints(game)
+        except InputError as exc:
+            self._publish(replace(state, data_problems=list(exc.problems)))
+            if self.report is not None:
+                self.report.failed(name, list(exc.problems))
+            return
+        faces = {}
+        for ref in facemod.faces_of(game):
+            old = state.faces.get(ref.key)
+            face = Face(ref, prints[ref.key], old.image if old else None, old.drawn if old else None)
+            if not face.current and self.store.get(self._grid_id(face.fingerprint)) is not None:
+                face.image, face.drawn = self._grid_id(face.fingerprint), face.fingerprint  # drawn before (undo)
+            faces[ref.key] = face
+        state = replace(state, game=game, faces=faces, data_problems=[], warnings=facemod.warnings(game))
+        todo = [face for face in faces.values() if not face.current]
+        if len(todo) > 8 or not state.rendered:  # a big redraw: show the new names and counts first
+            self._publish(state)
+        else:
+            self.games[name] = state  # shown with the drawing below, in one update
+        priority = REFRESH if state.rendered else FACES
+        if todo:
+            self.worker.submit(priority, self._guarded(lambda: self._draw_faces(name, game, todo, started)))
+        else:
+            self._publish(replace(state, face_problems=[], rendered=True))
+            self._report(name, 0, started)
+        self.worker.submit(PAGES, self._guarded(lambda: self._draw_pages(name, game)), key=f"pages:{name}",
+                           delay=PAGES_DELAY if state.rendered else 0.0)
+
+    def _draw_faces(self, name: str, game: Game, todo: list[Face], started: float) -> None:
+        state = self.games[name]
+        if state.game is not game:
+            return  # a newer edit replaced this game; its own job draws what it needs
+        images, problems = facemod.render_faces(game, [face.ref for face in todo])
+        faces = dict(state.faces)
+        for face in todo:
+            if face.ref.key in images:
+                image_id = self._grid_id(face.fingerprint)
+                self.store.put(image_id, images[face.ref.key])
+                faces[face.ref.key] = replace(face, image=image_id, drawn=face.fingerprint)
+        self._publish(replace(state, faces=faces, face_problems=problems, rendered=True))
+        if problems and self.report is not None:
+            self.report.failed(name, problems)
+        self._report(name, len(images), started)
+
+    def _draw_pages(self, name: str, game: Game) -> None:
+        state = self.games.get(name)
+        if state is None or state.game is not game:
+            return
+        sets, problems = pagemod.printed_pages(game)
+        if problems:  # keep the last good pages of a document that now fails
+            kept = {s.name: s for s in state.pages}
+            drawn = {s.name for s in sets}
+            sets += [s for n, s in kept.items() if n not in drawn]
+        images = {}
+        old = {(s.name, s.fingerprint) for s in state.pages}
+        for pages in sets:
+            for index in range(len(pages.sizes)):
+                image_id = f"{pages.fingerprint}-{index}"
+                if (pages.name, pages.fingerprint) not in old or self.store.get(image_id) is None:
+                    self.store.put(image_id, pagemod.render_page_png(pages, index, pages.grid_dpi(index)))
+                images[(pages.name, index)] = image_id
+        sets.sort(key=pagemod.page_order)
+        if [(s.name, s.fingerprint) for s in sets] == [(s.name, s.fingerprint) for s in state.pages] \
+                and problems == state.page_problems:
+            return  # nothing a page shows has changed
+        self._publish(replace(self.games[name], pages=sets, page_images=images, page_problems=problems))
+
+    def _report(self, name: str, faces: int, started: float) -> None:
+        if self.report is not None:
+            self.report.updated(name, faces, time.perf_counter() - started)
+
+    # -- images on demand -----------------------------------------------------------------------------------------
+    @staticmethod
+    def _grid_id(fingerprint: str) -> str:
+        return f"{fingerprint}-g"
+
+    def large_face(self, name: str, key: str) -> str | None:
+        """The id of the face's print-resolution image, drawn now when needed (call from a thread, not the loop)."""
+        state = self.games.get(name)
+        face = state.faces.get(key) if state else None
+        if face is None or not face.current or state.game is None:
+            return None
+        image_id = f"{face.fingerprint}-p"
+        if self.store.get(image_id) is None:
+            game = state.game
+
+            def draw() -> None:
+                images, _problems = facemod.render_faces(game, [face.ref], facemod.PRINT_DPI)
+                if face.ref.key in images:
+                    self.store.put(image_id, images[face.ref.key], large=True)
+
+            self.worker.submit(URGENT, self._guarded(draw)).result()
+        return image_id if self.store.get(image_id) is not None else None
+
+    def large_page(self, name: str, page_set: str, index: int) -> str | None:
+        """The id of a page's large image, drawn now when needed (call from a thread, not the loop)."""
+        state = self.games.get(name)
+        pages = next((p for p in (state.pages if state else []) if p.name == page_set), None)
+        if page_set == "balance":
+            pages = self.balance(name)
+        if pages is None or not 0 <= index < len(pages.sizes):
+            return None
+        image_id = f"{pages.fingerprint}-{index}-l"
+        if self.store.get(image_id) is None:
+            dpi = min(pagemod.LARGE_DPI, 2 * pages.grid_dpi(index))
+            self.worker.submit(URGENT, lambda: self.store.put(
+                image_id, pagemod.render_page_png(pages, index, dpi), large=True)).result()
+        return image_id
+
+    def balance(self, name: str) -> pagemod.PageSet | None:
+        """The balance charts of the last `pnp validate`, read again when the file changed."""
+        return pagemod.balance_pages(self.project.build_dir, name)
+
+    def balance_images(self, name: str) -> list[str]:
+        """Grid image ids of the balance chart pages (drawn now when new; call from a thread, not the loop)."""
+        pages = self.balance(name)
+        if pages is None:
+            return []
+        ids = [f"{pages.fingerprint}-{i}" for i in range(len(pages.sizes))]
+        missing = [i for i, image_id in enumerate(ids) if self.store.get(image_id) is None]
+        if missing:
+            def draw() -> None:
+                for i in missing:
+                    self.store.put(ids[i], pagemod.render_page_png(pages, i, pages.grid_dpi(i)), large=True)
+            self.worker.submit(URGENT, draw).result()
+        return ids
+
+    # -- housekeeping ---------------------------------------------------------------------------------------------
+    def _prune(self) -> None:
+        wanted: set[str] = set()
+        for name, state in list(self.games.items()):
+            ids = {f.image for f in state.faces.values() if f.image} | set(state.page_images.values())
+            wanted |= ids | self._previous_ids.get(name, set())
+            self._previous_ids[name] = ids
+        self.store.keep_only(wanted)
+
+    def idle(self) -> bool:
+        """True when every game is loaded and drawn and nothing is queued."""
+        return not self.worker.busy and all(s.rendered or s.data_problems for s in self.games.values())
+
+    def stop(self) -> None:
+        """Stop the drawing thread."""
+        self.worker.stop()

@@ -1,0 +1,245 @@
+"""What each studio page shows, as plain data for its template: tiles of faces, fields, problems, links.
+
+Nothing here draws or reads files; it turns a GameState (generator.studio.state) into what a designer reads.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+from generator.core.errors import Problem
+from generator.data.game import Card, Deck, Game
+from generator.studio.faces import BACK, face_page_size
+from generator.studio.state import Face, GameState
+
+DEFAULT_EDITOR = "vscode://file/{path}:{line}"
+CORE_FIELDS = ("id", "name", "copies", "code", "deck", "layout", "icon", "image")
+
+
+@dataclass
+class Where:
+    """A located place in a source file, with the links that open it."""
+
+    shown: str          # 'cards/x/orders.yaml:14'
+    editor: str         # the designer's editor (vscode://file/...)
+    view: str           # the studio's own source view
+
+
+@dataclass
+class ProblemView:
+    """One problem of the banner."""
+
+    where: Where | None
+    message: str
+    text: str           # the whole located line, as the terminal prints it
+
+
+@dataclass
+class Tile:
+    """One face in a grid."""
+
+    key: str
+    deck: str
+    code: str
+    name: str
+    copies: int
+    detail_url: str
+    image_url: str | None
+    current: bool
+    problems: list[str] = field(default_factory=list)
+    search: str = ""
+    fields: str = "{}"     # JSON: field -> value, for the field filter
+    back: bool = False
+
+
+@dataclass
+class DeckView:
+    """A deck heading and its tiles."""
+
+    id: str
+    name: str
+    code: str
+    card_types: int
+    copies: int
+    description: str
+    where: Where
+    geometry: str      # CSS custom properties: trim, bleed and safe zone in mm
+    tiles: list[Tile]
+
+
+class Links:
+    """How source places and images are linked: the editor URL scheme and the studio's own URLs."""
+
+    def __init__(self, project_root: Path, editor: str = DEFAULT_EDITOR):
+        self.root = project_root.resolve()
+        self.editor_template = editor or DEFAULT_EDITOR
+
+    def where(self, file: str, line: int = 0) -> Where:
+        """Links to `file` (shown relative to the project) at `line`."""
+        absolute = (self.root / file).as_posix()
+        editor = self.editor_template.format(path=quote(absolute, safe="/:"), line=max(line, 1), file=file)
+        shown = f"{file}:{line}" if line else file
+        return Where(shown, editor, f"/src/{quote(file)}" + (f"#L{line}" if line else ""))
+
+    @staticmethod
+    def image(image_id: str | None) -> str | None:
+        return f"/img/{image_id}.png" if image_id else None
+
+
+def problem_views(problems: list[Problem], links: Links) -> list[ProblemView]:
+    """The banner's lines: each located problem with links to its file and line."""
+    return [ProblemView(links.where(p.file, p.line) if p.file else None, p.message, str(p)) for p in problems]
+
+
+def _mm(points: float) -> float:
+    return round(points / 72 * 25.4, 3)
+
+
+def geometry(game: Game, deck: Deck) -> str:
+    """CSS custom properties of a deck's faces: trim width/height, bleed and safe margin in mm."""
+    tw, th = deck.size_pt
+    width, height = face_page_size(game, deck)
+    return (f"--tw:{_mm(tw)};--th:{_mm(th)};--b:{_mm(game.bleed_pt)};--s:{_mm(game.safe_pt)};"
+            f"--fw:{_mm(width)};--fh:{_mm(height)}")
+
+
+def card_fields(card: Card) -> dict:
+    """A card's own data fields (not id, name, copies...), without empty values."""
+    return {k: v for k, v in card.as_dict().items() if k not in CORE_FIELDS and v is not None}
+
+
+def _plain(value) -> str:
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {_plain(v)}" for k, v in value.items())
+    return str(value)
+
+
+def concerns(problem: Problem, card: Card | None, deck: Deck, next_line: int | None) -> bool:
+    """True when a problem is about this face: written inside the card's lines, or naming its code."""
+    if card is None:
+        return f"the back of deck '{deck.id}'" in problem.message
+    if problem.file == card.file and card.line <= problem.line and (next_line is None or problem.line < next_line):
+        return True
+    return f"card {card.code} " in problem.message or problem.message.startswith(f"card {card.code}:")
+
+
+def _tile(state: GameState, face: Face, deck: Deck, card: Card | None, problems: list[Problem],
+          next_line: int | None) -> Tile:
+    game = state.id
+    mine = [str(p) for p in problems if concerns(p, card, deck, next_line)]
+    if card is None:
+        return Tile(face.ref.key, deck.id, "back", f"{deck.name}: back", deck.copies,
+                    f"/g/{game}/card/{deck.id}/{BACK}", Links.image(face.image), face.current, mine,
+                    f"back {deck.name} {deck.id}".lower(), "{}", back=True)
+    data = {"id": card.id, "name": card.name, "copies": card.copies, "code": card.code,
+            **{k: v for k, v in card.as_dict().items() if k in ("layout", "icon", "image") and v},
+            **card_fields(card)}
+    search = " ".join([card.code, card.name, card.id, deck.name] + [_plain(v) for v in card_fields(card).values()])
+    return Tile(face.ref.key, deck.id, card.code, card.name, card.copies, f"/g/{game}/card/{deck.id}/{card.id}",
+                Links.image(face.image), face.current, mine, search.lower(),
+                json.dumps({k: v if isinstance(v, (list, int, float)) else _plain(v) for k, v in data.items()},
+                           ensure_ascii=False))
+
+
+def deck_views(state: GameState, links: Links) -> list[DeckView]:
+    """Every deck of the game with a tile per card type and one for its back."""
+    game = state.game
+    if game is None:
+        return []
+    problems = state.problems
+    views = []
+    for deck in game.decks.values():
+        lines = [card.line for card in deck.cards]
+        tiles = []
+        for index, card in enumerate([*deck.cards, None]):
+            face = state.faces.get(f"{deck.id}/{card.id if card else BACK}")
+            if face is None:
+                continue
+            next_line = lines[index + 1] if card is not None and index + 1 < len(lines) else None
+            tiles.append(_tile(state, face, deck, card, problems, next_line))
+        views.append(DeckView(deck.id, deck.name, deck.code, len(deck.cards), deck.copies, deck.description,
+                              links.where(deck.file, deck.line), geometry(game, deck), tiles))
+    return views
+
+
+def filter_fields(game: Game | None) -> list[str]:
+    """The fields a designer can filter on: every deck's declared fields, then copies, layout and icon."""
+    if game is None:
+        return []
+    names: dict[str, None] = {}
+    for deck in game.decks.values():
+        names.update(dict.fromkeys(deck.field_specs))
+    return sorted(names) + ["copies", "layout", "icon"]
+
+
+def _field_where(links: Links, card: Card, deck: Deck, name: str) -> Where:
+    """Where a card's value was written: its own line, else the deck's default (`layout:` or the field's
+    declaration with its `default`)."""
+    if name in card.key_lines:
+        return links.where(card.file, card.line_of(name))
+    if name in deck.key_lines:
+        return links.where(deck.file, deck.key_lines[name])
+    if name in deck.field_lines:
+        return links.where(deck.file, deck.field_lines[name])
+    return links.where(card.file, card.line)
+
+
+@dataclass
+class CardDetail:
+    """The large view of one face: its fields and where every one of them was written."""
+
+    deck: DeckView
+    tile: Tile
+    fields: list[tuple[str, str, Where | None]]
+    source: Where
+    layout: Where | None
+    layout_name: str
+    previous: str | None
+    next: str | None
+    size_text: str
+
+
+def card_detail(state: GameState, links: Links, deck_id: str, card_id: str) -> CardDetail | None:
+    """The detail of a card (or of a deck's back when card_id is '@back'), or None when there is no such face."""
+    decks = {view.id: view for view in deck_views(state, links)}
+    game = state.game
+    if game is None or deck_id not in decks:
+        return None
+    view, deck = decks[deck_id], game.decks[deck_id]
+    keys = [tile.key for tile in view.tiles]
+    key = f"{deck_id}/{card_id}"
+    if key not in keys:
+        return None
+    at = keys.index(key)
+    tile = view.tiles[at]
+    previous = view.tiles[at - 1].detail_url if at > 0 else None
+    following = view.tiles[at + 1].detail_url if at + 1 < len(view.tiles) else None
+    from generator.cards.face import renderer_for  # the layout the renderer resolved for this face
+
+    renderer = renderer_for(game)
+    tw, th = deck.size_pt
+    size = f"{_mm(tw):g} \u00d7 {_mm(th):g} mm trim, {_mm(game.bleed_pt):g} mm bleed, {_mm(game.safe_pt):g} mm safe zone"
+    if card_id == BACK:
+        layout = renderer.back_layout(deck)
+        fields = [("deck", deck.name, links.where(deck.file, deck.line)),
+                  ("back layout", deck.back or f"{deck.id}-back", links.where(deck.file, deck.key_lines.get("back", deck.line))),
+                  ("printed", f"{deck.copies} cards share this back", None)]
+        return CardDetail(view, tile, fields, links.where(deck.file, deck.line), links.where(layout.file, 1),
+                          layout.name, previous, following, size)
+    card = deck.card(card_id)
+    layout = renderer.front_layout(card)
+    fields = [("code", card.code, None), ("name", card.name, links.where(card.file, card.line_of("name"))),
+              ("copies", str(card.copies), links.where(card.file, card.line_of("copies")))]
+    for name in ("layout", "icon", "image"):
+        value = getattr(card, name)
+        if value:
+            fields.append((name, str(value), _field_where(links, card, deck, name)))
+    for name, value in card_fields(card).items():
+        fields.append((name, _plain(value), _field_where(links, card, deck, name)))
+    return CardDetail(view, tile, fields, links.where(card.file, card.line), links.where(layout.file, 1),
+                      layout.name, previous, following, size)

@@ -1,0 +1,81 @@
+"""The studio under test: a server on a free port of 127.0.0.1 over a throw-away copy of the project, and a real
+browser (the distribution's Chromium driven by Playwright); without a browser the browser tests skip."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from generator.data.project import Project
+from tests.conftest import REPO
+
+CHROMIUM = Path("/usr/bin/chromium")
+# What works on a machine without a display, GPU or outside network (and as root, hence --no-sandbox).
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+NO_BROWSER = "no browser for the studio tests: install the distribution's package `chromium` (apt-get install chromium)"
+
+
+def wait_until_idle(url: str, seconds: float = 90.0) -> dict:
+    """Poll /status until the studio has loaded and drawn everything."""
+    deadline = time.monotonic() + seconds
+    while True:
+        with urllib.request.urlopen(url + "status", timeout=10) as response:
+            status = json.load(response)
+        if status["idle"]:
+            return status
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the studio did not finish drawing in {seconds} s: {status}")
+        time.sleep(0.1)
+
+
+@pytest.fixture(scope="module")
+def studio_project(tmp_path_factory) -> Project:
+    """A copy of the repository's games, safe to edit."""
+    root = tmp_path_factory.mktemp("studio-project")
+    for name in ("cards", "templates"):
+        shutil.copytree(REPO / name, root / name)
+    return Project(root)
+
+
+@pytest.fixture(scope="module")
+def studio(studio_project):
+    """`pnp serve` on a free port of 127.0.0.1, every face drawn."""
+    from generator.studio.server import StudioServer
+
+    server = StudioServer(studio_project, host="127.0.0.1", port=0).start()
+    wait_until_idle(server.url)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium of the distribution, or a skip naming the package to install."""
+    if not CHROMIUM.exists():
+        pytest.skip(NO_BROWSER)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("no Playwright for the studio tests: `make test` installs it (pip install -e '.[test]')")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh tab; console errors of the studio's own script fail the test."""
+    context = browser.new_context(viewport={"width": 1300, "height": 900})
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield tab
+    context.close()
+    assert errors == [], errors
