@@ -1,0 +1,155 @@
+"""The studio's server without a browser: what it sends and refuses, where it listens, how it stops."""
+
+from __future__ import annotations
+
+import http.client
+import inspect
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from generator.engines import registry
+from tests.conftest import REPO, run_pnp
+from tests.fixtures import toy_engine as toy
+from tests.studio.conftest import wait_until_idle
+
+SECRET = "not-for-the-browser-7f3a"
+
+
+@pytest.fixture(scope="module")
+def toy_studio(tmp_path_factory):
+    """The studio on the toy game, with a secret file beside the project and a link to it inside."""
+    registry.register(toy.ENGINE)
+    root = tmp_path_factory.mktemp("toy-studio")
+    project = toy.make_toy_project(root / "project")
+    (root / "secret.txt").write_text(SECRET)
+    (project.cards_dir / "toy" / "leak.txt").symlink_to(root / "secret.txt")
+    (project.cards_dir / "toy" / "leak-dir").symlink_to(root, target_is_directory=True)
+    (project.build_dir / "toy").mkdir(parents=True)
+    (project.build_dir / "toy" / "cards-letter.pdf").write_bytes(b"%PDF-1.4 a built sheet")
+    from generator.studio.server import StudioServer
+
+    server = StudioServer(project, ["toy"], port=0).start()
+    wait_until_idle(server.url)
+    yield server
+    server.stop()
+    registry.unregister(toy.ENGINE.name)
+
+
+def _get(server, path: str, host: str | None = None) -> tuple[int, bytes]:
+    """A GET with the path sent exactly as written (no client-side clean-up of '..')."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20)
+    try:
+        connection.putrequest("GET", path, skip_host=True)
+        connection.putheader("Host", host or f"127.0.0.1:{server.port}")
+        connection.endheaders()
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def test_sources_and_build_outputs_are_served(toy_studio):
+    status, body = _get(toy_studio, "/src/cards/toy/numbers.yaml")
+    assert status == 200 and b"deck: numbers" in body
+    status, body = _get(toy_studio, "/build/toy/cards-letter.pdf")
+    assert status == 200 and body == b"%PDF-1.4 a built sheet"
+    status, body = _get(toy_studio, "/g/toy")
+    assert status == 200 and b'data-face="numbers/' in body
+
+
+@pytest.mark.parametrize("path", [
+    "/src/../../../../etc/passwd", "/src/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "/src/cards/..%2f..%2f..%2fsecret.txt",
+    "/src/cards/toy/../../../secret.txt", "/src/cards/toy/leak.txt", "/src/cards/toy/leak-dir/secret.txt",
+    "/src//etc/passwd", "/src/cards%5c..%5c..%5csecret.txt", "/src/cards/toy/numbers.yaml%00.txt",
+    "/build/../cards/toy/game.yaml", "/build/%2e%2e/%2e%2e/secret.txt", "/build/toy/../../../secret.txt",
+    "/static/../../../../etc/passwd", "/static/%2e%2e/%2e%2e/studio/app.py", "/img/..%2f..%2fsecret.png",
+    "/large/toy/face/../../../secret/x.png", "/g/..%2f..%2fsecret", "/src/pyproject.toml",
+])
+def test_path_traversal_is_a_404(toy_studio, path):
+    status, body = _get(toy_studio, path)
+    assert status == 404, path
+    assert SECRET.encode() not in body and b"root:" not in body
+
+
+def test_it_listens_on_127_0_0_1_only_by_default(toy_studio):
+    from generator.cli.serve import serve_cmd
+    from generator.studio.server import StudioServer
+
+    assert toy_studio.socket.getsockname()[0] == "127.0.0.1"
+    assert {p.name: p.default for p in serve_cmd.params}["host"] == "127.0.0.1"
+    assert inspect.signature(StudioServer).parameters["host"].default == "127.0.0.1"  # the library too
+    with pytest.raises(OSError):  # another address of this machine's loopback is not served
+        socket.create_connection(("127.0.0.2", toy_studio.port), timeout=2).close()
+    # and a page elsewhere cannot reach it through a DNS name that points at 127.0.0.1
+    status, _ = _get(toy_studio, "/", host=f"attacker.example:{toy_studio.port}")
+    assert status == 400
+    assert _get(toy_studio, "/", host=f"localhost:{toy_studio.port}")[0] == 200
+
+
+def test_a_port_in_use_is_one_located_line(tmp_path):
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen(1)
+    try:
+        toy.make_toy_project(tmp_path)
+        result = run_pnp("serve", "--port", str(holder.getsockname()[1]), project=tmp_path)
+        assert result.exit_code == 1
+        assert f"--port {holder.getsockname()[1]}: the port is in use" in result.output
+        assert "Traceback" not in result.output
+    finally:
+        holder.close()
+
+
+def test_validation_page_shows_the_last_validate_with_its_charts(toy_studio):
+    status, body = _get(toy_studio, "/g/toy/validation")
+    assert status == 200 and b"Run <code>pnp validate toy</code>" in body
+    script = toy_studio.project.cards_dir / "toy" / "scripts" / "bad.yaml"
+    script.write_text("players: 2\nsteps:\n  - expect: {round: 2}\n", encoding="utf-8")
+    try:
+        assert run_pnp("validate", "--games", "12", "--jobs", "1", project=toy_studio.project).exit_code == 1
+    finally:
+        script.unlink()
+    status, body = _get(toy_studio, "/g/toy/validation")
+    text = body.decode()
+    assert "12 games per player count, seed 1" in text and "2 players: 12 games" in text
+    assert "0 of 1 scripted games pass" in text  # the failing script, located
+    assert "cards/toy/scripts/bad.yaml: step 1 (line 3): expected round = 2, got 1" in text
+    charts = re.findall(r'src="(/img/[0-9a-f]+-\d+\.png)"', text)
+    assert len(charts) >= 2 and all(_get(toy_studio, src)[0] == 200 for src in charts)
+
+
+def test_ctrl_c_stops_the_server_cleanly_with_a_page_open(tmp_path):
+    toy.make_toy_project(tmp_path)
+    (tmp_path / "cards" / "toy" / "game.yaml").write_text(
+        (tmp_path / "cards" / "toy" / "game.yaml").read_text().replace("engine: toy_engine\n", ""))
+    process = subprocess.Popen([sys.executable, "-m", "generator", "--project", str(tmp_path), "serve", "--port", "0"],
+                               cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        first = process.stdout.readline()
+        port = int(re.search(r"http://127\.0\.0\.1:(\d+)/", first).group(1))
+        stream = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+        stream.request("GET", "/events")
+        events = stream.getresponse()
+        assert events.status == 200 and events.getheader("Content-Type").startswith("text/event-stream")
+        seen = b""
+        while b'"hello"' not in seen:  # the page is live: it got its greeting and the stream stays open
+            seen += events.read1(4096)
+        started = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=15)
+        assert process.returncode == 0, err
+        assert time.monotonic() - started < 10
+        assert "Studio stopped." in out and "Traceback" not in err
+        assert "timeout graceful shutdown exceeded" not in err  # the open stream ended itself, nothing was killed
+        stream.close()
+    finally:
+        if process.poll() is None:
+            process.kill()

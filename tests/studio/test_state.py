@@ -1,0 +1,119 @@
+"""The studio's model: which games and faces an edit re-draws, and what stays when the data breaks."""
+
+from __future__ import annotations
+
+import shutil
+import time
+
+import pytest
+
+from generator.data.load import load_game
+from generator.studio import faces as facemod
+from generator.studio import views
+from generator.studio.state import Studio
+from tests.conftest import run_pnp
+
+
+class Recorder:
+    """Collects what the studio reports."""
+
+    def __init__(self):
+        self.updates: list[tuple[str, int]] = []
+        self.failures: list[tuple[str, list]] = []
+
+    def changed(self, paths) -> None:
+        pass
+
+    def updated(self, game, faces, seconds) -> None:
+        self.updates.append((game, faces))
+
+    def failed(self, game, problems) -> None:
+        self.failures.append((game, list(problems)))
+
+
+def _idle(studio: Studio, seconds: float = 60.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not (studio.games and studio.idle()):
+        assert time.monotonic() < deadline, "the studio did not finish"
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def two_games(tmp_project):
+    """A project with two small games made by `pnp new`."""
+    for name in ("alpha", "beta"):
+        assert run_pnp("new", name, project=tmp_project).exit_code == 0
+    for name in tmp_project.game_ids():
+        if name not in ("alpha", "beta"):
+            shutil.rmtree(tmp_project.cards_dir / name)
+    return tmp_project
+
+
+def test_fingerprints_follow_what_is_printed(tmp_project):
+    recipes = tmp_project.cards_dir / "order-up-trading" / "recipes.yaml"
+    before = facemod.fingerprints(load_game(tmp_project, "order-up-trading"))
+    recipes.write_text("# a comment changes nothing printed\n" + recipes.read_text())
+    assert facemod.fingerprints(load_game(tmp_project, "order-up-trading")) == before
+    recipes.write_text(recipes.read_text().replace("name: Pizza", "name: Flatbread"))
+    after = facemod.fingerprints(load_game(tmp_project, "order-up-trading"))
+    changed = sorted(key for key in before if after[key] != before[key])
+    game = load_game(tmp_project, "order-up-trading")
+    assert changed == sorted(["recipes/pizza"] + [f"ingredients/{c.id}" for c in game.decks["ingredients"].cards
+                                                  if c.recipe == "pizza"])
+
+
+def test_an_edit_reloads_only_its_game_and_redraws_only_its_faces(two_games):
+    report = Recorder()
+    studio = Studio(two_games, report=report)
+    try:
+        studio.start()
+        _idle(studio)
+        drawn = dict(report.updates)
+        assert drawn == {"alpha": 5, "beta": 5}  # 4 card types and the back of each
+        alpha_version = studio.games["alpha"].version
+        deck = two_games.cards_dir / "beta" / "actions.yaml"
+        deck.write_text(deck.read_text().replace("name: Draw Two", "name: Draw Three"))
+        report.updates.clear()
+        studio.request_refresh()
+        _idle(studio)
+        assert report.updates == [("beta", 1)]
+        assert studio.games["alpha"].version == alpha_version  # not even reloaded
+        names = [f.ref.card.name for f in studio.games["beta"].faces.values() if f.ref.card]
+        assert "Draw Three" in names
+    finally:
+        studio.stop()
+
+
+def test_broken_data_keeps_the_last_good_images_and_a_face_that_fails_keeps_its_own(two_games):
+    report = Recorder()
+    studio = Studio(two_games, ["beta"], report=report)
+    try:
+        studio.start()
+        _idle(studio)
+        good = {key: face.image for key, face in studio.games["beta"].faces.items()}
+        card = load_game(two_games, "beta").decks["actions"].cards[0]
+        deck = two_games.cards_dir / "beta" / "actions.yaml"
+        text = deck.read_text()
+        deck.write_text(text.replace("copies: 4", "copies: zero"))
+        studio.request_refresh()
+        _idle(studio)
+        state = studio.games["beta"]
+        assert [str(p) for p in state.problems] and all("cards/beta/actions.yaml:" in str(p) for p in state.problems)
+        assert {key: face.image for key, face in state.faces.items()} == good
+        # a name too long for its box fails only when drawn: that face keeps its last good image
+        deck.write_text(text.replace(f"name: {card.name}", "name: " + "Very long name " * 30))
+        studio.request_refresh()
+        _idle(studio)
+        state = studio.games["beta"]
+        assert len(state.problems) == 1 and "does not fit" in state.problems[0].message
+        assert card.code in state.problems[0].message
+        key = f"actions/{card.id}"
+        assert state.faces[key].image == good[key] and not state.faces[key].current
+        tiles = {t.key: t for deck in views.deck_views(state, views.Links(two_games.root)) for t in deck.tiles}
+        assert tiles[key].problems and not any(t.problems for k, t in tiles.items() if k != key)
+        deck.write_text(text)
+        studio.request_refresh()
+        _idle(studio)
+        assert studio.games["beta"].problems == []
+    finally:
+        studio.stop()
