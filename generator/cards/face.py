@@ -156,10 +156,10 @@ class CardRenderer:
         self.warnings = list(warnings)
         problems.raise_if_any()
 
-    def resolved(self, deck: Deck, card: Card | None) -> list[tuple[Box, dict | None]]:
-        """What `check` rendered for each box of a face (texts, colours, icons, images): what the face is drawn
-        from, so a caller can tell whether a face changed without drawing it."""
-        return list(self._resolved.get(self.form_name(deck, card), []))
+    def resolved(self, deck: Deck, card: Card | None, back: bool = False) -> list[tuple[Box, dict | None]]:
+        """What `check` rendered for each box of a face or back (texts, colours, icons, images): what it is drawn
+        from, so a caller can tell whether it changed without drawing it."""
+        return list(self._resolved.get(self.form_name(deck, card, back), []))
 
     def _image_warning(self, box: Box, data: dict, deck: Deck, context: dict) -> str | None:
         """A located warning when the box's raster image prints below 300 dpi."""

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.cards.backs import BackFace
 from generator.cards.face import draw_back, draw_front, renderer_for
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY, font_files, register_fonts
@@ -26,26 +27,39 @@ from generator.pipeline.incremental import digest
 
 GRID_DPI = 120    # the grid: a poker card with 3 mm bleed is 328 px wide
 PRINT_DPI = 300   # the large view: print resolution
-BACK = "@back"    # the face key of a deck's back (card ids are slugs, so never '@...')
+BACK = "@back"    # face keys of backs start so (card ids are slugs, so never '@...')
 SOURCE_SUFFIXES = (".yaml", ".yml")  # the data itself is read through the renderer, not hashed as files
 
 
 @dataclass(frozen=True)
 class FaceRef:
-    """One face of a game: a card type's front, or a deck's shared back (card is None)."""
+    """One drawn face of a game: a card type's front, or one of a deck's backs (shared, or drawn for one card)."""
 
     deck: Deck
-    card: Card | None
+    card: Card | None          # the front's card; None for a back
+    back: BackFace | None = None
 
     @property
     def key(self) -> str:
-        """'deck/card-id' or 'deck/@back': stable while the card keeps its id."""
-        return f"{self.deck.id}/{self.card.id if self.card is not None else BACK}"
+        """'deck/card-id', 'deck/@back' (the deck's usual back) or 'deck/@back-<form key>': stable while ids are."""
+        if self.back is None:
+            return f"{self.deck.id}/{self.card.id}"
+        return f"{self.deck.id}/{BACK}" if self.back.key == "B" else f"{self.deck.id}/{BACK}-{self.back.key.lower()}"
+
+    @property
+    def shown_by(self) -> Card:
+        """The card whose data the face is drawn with (a shared back: the first card that shows it)."""
+        return self.back.cards[0] if self.back is not None else self.card
 
 
 def faces_of(game: Game) -> list[FaceRef]:
-    """Every face of the game in print order: each deck's fronts, then its back."""
-    return [FaceRef(deck, card) for deck in game.decks.values() for card in [*deck.cards, None]]
+    """Every face of the game in print order: each deck's fronts, then its backs (InputError: a back layout fails)."""
+    renderer = renderer_for(game)
+    refs = []
+    for deck in game.decks.values():
+        refs += [FaceRef(deck, card) for card in deck.cards]
+        refs += [FaceRef(deck, None, back) for back in (renderer.backs(deck) if deck.cards else [])]
+    return refs
 
 
 def _listing(folder: Path, skip_sources: bool = False) -> list[Path]:
@@ -90,8 +104,9 @@ def fingerprints(game: Game) -> dict[str, str]:
     shared = shared_look(game)
     result = {}
     for face in faces_of(game):
+        drawn = renderer.resolved(face.deck, face.shown_by, back=face.back is not None)
         boxes = [[box.name, box.kind, round(box.x, 4), round(box.y, 4), round(box.w, 4), round(box.h, 4),
-                  _plain(box.spec), _plain(data)] for box, data in renderer.resolved(face.deck, face.card)]
+                  _plain(box.spec), _plain(data)] for box, data in drawn]
         text = json.dumps([shared, face.deck.size_pt, game.bleed_pt, game.safe_pt, boxes], sort_keys=True)
         result[face.key] = hashlib.sha256(text.encode()).hexdigest()[:20]
     return result
@@ -114,16 +129,16 @@ def face_pixels(game: Game, deck: Deck, dpi: float) -> tuple[int, int]:
     return pixels(width, dpi), pixels(height, dpi)
 
 
-def _faces_pdf(game: Game, deck: Deck, cards: list[Card | None]) -> bytes:
+def _faces_pdf(game: Game, deck: Deck, faces: list[FaceRef]) -> bytes:
     register_fonts()
     size = face_page_size(game, deck)
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=size, invariant=1, initialFontName=BODY, pageCompression=0)
-    for card in cards:
-        if card is None:
-            draw_back(canvas, game, deck, 0, 0)
+    for face in faces:
+        if face.back is not None:
+            draw_back(canvas, game, deck, 0, 0, card=face.shown_by)
         else:
-            draw_front(canvas, game, card, 0, 0)
+            draw_front(canvas, game, face.card, 0, 0)
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()
@@ -148,12 +163,12 @@ def render_faces(game: Game, faces: list[FaceRef], dpi: float = GRID_DPI) -> tup
         deck = group[0].deck
         size = face_pixels(game, deck, dpi)
         try:
-            batches = [(group, _faces_pdf(game, deck, [f.card for f in group]))]
+            batches = [(group, _faces_pdf(game, deck, group))]
         except InputError:  # draw one by one to keep every face that does draw
             batches = []
             for face in group:
                 try:
-                    batches.append(([face], _faces_pdf(game, deck, [face.card])))
+                    batches.append(([face], _faces_pdf(game, deck, [face])))
                 except InputError as exc:
                     problems.extend(exc.problems)
         for drawn, pdf in batches:

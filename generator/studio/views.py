@@ -12,11 +12,11 @@ from urllib.parse import quote
 
 from generator.core.errors import Problem
 from generator.data.game import Card, Deck, Game
-from generator.studio.faces import BACK, face_page_size
+from generator.studio.faces import FaceRef, face_page_size
 from generator.studio.state import Face, GameState
 
 DEFAULT_EDITOR = "vscode://file/{path}:{line}"
-CORE_FIELDS = ("id", "name", "copies", "code", "deck", "layout", "icon", "image")
+CORE_FIELDS = ("id", "name", "copies", "code", "deck", "layout", "back", "icon", "image")
 
 
 @dataclass
@@ -53,6 +53,7 @@ class Tile:
     search: str = ""
     fields: str = "{}"     # JSON: field -> value, for the field filter
     back: bool = False
+    shared: bool = False   # a back several card types show
 
 
 @dataclass
@@ -119,49 +120,64 @@ def _plain(value) -> str:
     return str(value)
 
 
-def concerns(problem: Problem, card: Card | None, deck: Deck, next_line: int | None) -> bool:
-    """True when a problem is about this face: written inside the card's lines, or naming its code."""
-    if card is None:
-        return f"the back of deck '{deck.id}'" in problem.message
+def concerns(problem: Problem, face: FaceRef, next_line: int | None) -> bool:
+    """True when a problem is about this face: written inside the card's lines, or naming the face."""
+    if face.back is not None:
+        if face.back.card is not None:
+            return f"the back of card {face.back.card.code} " in problem.message
+        return f"the back of deck '{face.deck.id}'" in problem.message or (
+            any(f"the back of card {card.code} " in problem.message for card in face.back.cards))
+    card = face.card
     if problem.file == card.file and card.line <= problem.line and (next_line is None or problem.line < next_line):
         return True
-    return f"card {card.code} " in problem.message or problem.message.startswith(f"card {card.code}:")
+    return problem.message.startswith(f"card {card.code} ") or f": card {card.code} " in problem.message
 
 
-def _tile(state: GameState, face: Face, deck: Deck, card: Card | None, problems: list[Problem],
-          next_line: int | None) -> Tile:
-    game = state.id
-    mine = [str(p) for p in problems if concerns(p, card, deck, next_line)]
-    if card is None:
-        return Tile(face.ref.key, deck.id, "back", f"{deck.name}: back", deck.copies,
-                    f"/g/{game}/card/{deck.id}/{BACK}", Links.image(face.image), face.current, mine,
-                    f"back {deck.name} {deck.id}".lower(), "{}", back=True)
+def _back_tile(game: str, face: Face, problems: list[str]) -> Tile:
+    back, deck = face.ref.back, face.ref.deck
+    copies = sum(card.copies for card in back.cards)
+    if back.card is not None:  # a back drawn for one card
+        code, name, search = f"back {back.card.code}", f"back of {back.card.name}", back.card.name
+    else:
+        code = "back" if back.key == "B" else f"back: {back.layout}"
+        name = f"{deck.name}: back" if len(back.cards) == len(deck.cards) else f"back of {len(back.cards)} card types"
+        search = " ".join(card.name for card in back.cards) if back.key != "B" else ""
+    return Tile(face.ref.key, deck.id, code, name, copies, f"/g/{game}/card/{face.ref.key}",
+                Links.image(face.image), face.current, problems,
+                f"back {deck.name} {deck.id} {back.layout} {search}".lower(), "{}", back=True,
+                shared=back.card is None)
+
+
+def _tile(state: GameState, face: Face, problems: list[Problem], next_line: int | None) -> Tile:
+    mine = [str(p) for p in problems if concerns(p, face.ref, next_line)]
+    if face.ref.back is not None:
+        return _back_tile(state.id, face, mine)
+    card, deck = face.ref.card, face.ref.deck
     data = {"id": card.id, "name": card.name, "copies": card.copies, "code": card.code,
-            **{k: v for k, v in card.as_dict().items() if k in ("layout", "icon", "image") and v},
+            **{k: v for k, v in card.as_dict().items() if k in ("layout", "back", "icon", "image") and v},
             **card_fields(card)}
     search = " ".join([card.code, card.name, card.id, deck.name] + [_plain(v) for v in card_fields(card).values()])
-    return Tile(face.ref.key, deck.id, card.code, card.name, card.copies, f"/g/{game}/card/{deck.id}/{card.id}",
+    return Tile(face.ref.key, deck.id, card.code, card.name, card.copies, f"/g/{state.id}/card/{face.ref.key}",
                 Links.image(face.image), face.current, mine, search.lower(),
                 json.dumps({k: v if isinstance(v, (list, int, float)) else _plain(v) for k, v in data.items()},
                            ensure_ascii=False))
 
 
 def deck_views(state: GameState, links: Links) -> list[DeckView]:
-    """Every deck of the game with a tile per card type and one for its back."""
+    """Every deck of the game: a tile per card type, then one per drawn back."""
     game = state.game
     if game is None:
         return []
     problems = state.problems
+    by_deck: dict[str, list[Face]] = {}
+    for face in state.faces.values():
+        by_deck.setdefault(face.ref.deck.id, []).append(face)
     views = []
     for deck in game.decks.values():
-        lines = [card.line for card in deck.cards]
-        tiles = []
-        for index, card in enumerate([*deck.cards, None]):
-            face = state.faces.get(f"{deck.id}/{card.id if card else BACK}")
-            if face is None:
-                continue
-            next_line = lines[index + 1] if card is not None and index + 1 < len(lines) else None
-            tiles.append(_tile(state, face, deck, card, problems, next_line))
+        lines = {card.id: (deck.cards[i + 1].line if i + 1 < len(deck.cards) else None)
+                 for i, card in enumerate(deck.cards)}
+        tiles = [_tile(state, face, problems, lines.get(face.ref.card.id) if face.ref.card else None)
+                 for face in by_deck.get(deck.id, [])]
         views.append(DeckView(deck.id, deck.name, deck.code, len(deck.cards), deck.copies, deck.description,
                               links.where(deck.file, deck.line), geometry(game, deck), tiles))
     return views
@@ -204,17 +220,15 @@ class CardDetail:
     size_text: str
 
 
-def card_detail(state: GameState, links: Links, deck_id: str, card_id: str) -> CardDetail | None:
-    """The detail of a card (or of a deck's back when card_id is '@back'), or None when there is no such face."""
+def card_detail(state: GameState, links: Links, deck_id: str, face_id: str) -> CardDetail | None:
+    """The detail of a face ('<card id>' or a back's '@back...'), or None when there is no such face."""
     decks = {view.id: view for view in deck_views(state, links)}
     game = state.game
-    if game is None or deck_id not in decks:
+    key = f"{deck_id}/{face_id}"
+    if game is None or deck_id not in decks or key not in state.faces:
         return None
-    view, deck = decks[deck_id], game.decks[deck_id]
+    view, deck, ref = decks[deck_id], game.decks[deck_id], state.faces[key].ref
     keys = [tile.key for tile in view.tiles]
-    key = f"{deck_id}/{card_id}"
-    if key not in keys:
-        return None
     at = keys.index(key)
     tile = view.tiles[at]
     previous = view.tiles[at - 1].detail_url if at > 0 else None
@@ -224,18 +238,24 @@ def card_detail(state: GameState, links: Links, deck_id: str, card_id: str) -> C
     renderer = renderer_for(game)
     tw, th = deck.size_pt
     size = f"{_mm(tw):g} \u00d7 {_mm(th):g} mm trim, {_mm(game.bleed_pt):g} mm bleed, {_mm(game.safe_pt):g} mm safe zone"
-    if card_id == BACK:
-        layout = renderer.back_layout(deck)
-        fields = [("deck", deck.name, links.where(deck.file, deck.line)),
-                  ("back layout", deck.back or f"{deck.id}-back", links.where(deck.file, deck.key_lines.get("back", deck.line))),
-                  ("printed", f"{deck.copies} cards share this back", None)]
-        return CardDetail(view, tile, fields, links.where(deck.file, deck.line), links.where(layout.file, 1),
-                          layout.name, previous, following, size)
-    card = deck.card(card_id)
+    if ref.back is not None:
+        first = ref.back.cards[0]
+        layout = renderer.back_layout(deck, first)
+        named = links.where(first.file, first.line_of("back")) if first.back else \
+            links.where(deck.file, deck.key_lines.get("back", deck.line))
+        shown = ("all " + str(len(deck.cards)) + " card types" if len(ref.back.cards) == len(deck.cards)
+                 else ", ".join(card.code for card in ref.back.cards))
+        fields = [("deck", deck.name, links.where(deck.file, deck.line)), ("back layout", ref.back.layout, named),
+                  ("on the back of", shown, None),
+                  ("printed", f"{sum(card.copies for card in ref.back.cards)} cards show this back", None)]
+        source = links.where(first.file, first.line) if ref.back.card is not None else links.where(deck.file, deck.line)
+        return CardDetail(view, tile, fields, source, links.where(layout.file, 1), layout.name, previous, following,
+                          size)
+    card = ref.card
     layout = renderer.front_layout(card)
     fields = [("code", card.code, None), ("name", card.name, links.where(card.file, card.line_of("name"))),
               ("copies", str(card.copies), links.where(card.file, card.line_of("copies")))]
-    for name in ("layout", "icon", "image"):
+    for name in ("layout", "back", "icon", "image"):
         value = getattr(card, name)
         if value:
             fields.append((name, str(value), _field_where(links, card, deck, name)))

@@ -6,6 +6,7 @@ import io
 
 from PIL import Image, ImageChops
 
+from generator.cards.face import renderer_for
 from generator.data.load import load_game
 from tests.studio.conftest import wait_until_idle
 
@@ -46,10 +47,13 @@ def test_the_index_lists_every_game(studio, page):
 def test_a_deck_grid_shows_every_face_with_codes_and_copies(studio, page):
     game = load_game(studio.project, "order-up-pizza")
     page.goto(studio.url + "g/order-up-pizza")
+    backs = {deck.id: len(renderer_for(game).backs(deck)) for deck in game.decks.values()}
+    assert set(backs.values()) == {1}  # the bundled decks each have one back
     for deck in game.decks.values():
         tiles = page.locator(f'[data-deck-section="{deck.id}"] .face')
         assert tiles.count() == len(deck.cards) + 1                    # every card type, and the back
         assert page.locator(f'[data-deck-section="{deck.id}"] .face.back').count() == 1
+        assert f"shared by {deck.copies}" in page.locator(f'[data-deck-section="{deck.id}"] .face.back').inner_text()
         first = deck.cards[0]
         tile = page.locator(f'[data-face="{deck.id}/{first.id}"]')
         assert first.code in tile.inner_text() and f"\u00d7 {first.copies}" in tile.inner_text()

@@ -153,3 +153,10 @@ def test_ctrl_c_stops_the_server_cleanly_with_a_page_open(tmp_path):
     finally:
         if process.poll() is None:
             process.kill()
+
+
+def test_an_unknown_game_is_refused_before_anything_starts(tmp_path):
+    toy.make_toy_project(tmp_path)
+    result = run_pnp("serve", "toi", "--port", "0", project=tmp_path)
+    assert result.exit_code == 1
+    assert "no game 'toi' (did you mean 'toy'?); known games: toy" in result.output

@@ -117,3 +117,28 @@ def test_broken_data_keeps_the_last_good_images_and_a_face_that_fails_keeps_its_
         assert studio.games["beta"].problems == []
     finally:
         studio.stop()
+
+
+def test_a_card_with_its_own_back_gets_its_own_back_tile(two_games):
+    layouts = two_games.cards_dir / "beta" / "layouts"
+    (layouts / "answer-back.yaml").write_text(
+        "boxes:\n  background: {shape: rect, fill: '#eeeeee'}\n"
+        "  answer: {x: 5mm, y: 30mm, width: 53.5mm, height: 20mm, text: 'Answer: {{ card.name }}', align: center}\n")
+    deck = two_games.cards_dir / "beta" / "actions.yaml"
+    deck.write_text(deck.read_text().replace("    copies: 4\n", "    copies: 4\n    back: answer-back\n", 1))
+    studio = Studio(two_games, ["beta"])
+    try:
+        studio.start()
+        _idle(studio)
+        state = studio.games["beta"]
+        tiles = [t for view in views.deck_views(state, views.Links(two_games.root)) for t in view.tiles]
+        backs = [(t.key, t.code, t.copies, t.shared) for t in tiles if t.back]
+        total = load_game(two_games, "beta").decks["actions"].copies
+        assert backs == [("actions/@back-b001", "back BET-ACT-01", 4, False),  # Draw Two's own back, 4 copies
+                         ("actions/@back", "back", total - 4, True)]           # the usual back of the others
+        assert all(t.image_url for t in tiles) and len(tiles) == 4 + 2
+        detail = views.card_detail(state, views.Links(two_games.root), "actions", "@back-b001")
+        assert detail.layout_name == "answer-back"
+        assert ("on the back of", "BET-ACT-01", None) in detail.fields
+    finally:
+        studio.stop()
