@@ -27,6 +27,7 @@ from generator.studio import pages as pagemod
 from generator.studio.worker import FACES, PAGES, REFRESH, URGENT, Worker
 
 PAGES_DELAY = 0.8  # seconds after the last save before the board and rules are drawn again
+RETAIN_SECONDS = 60.0  # how long an image no longer shown is still served
 
 
 class StudioReport(Protocol):
@@ -83,6 +84,7 @@ class ImageStore:
     def __init__(self):
         self._images: dict[str, bytes] = {}
         self._large: dict[str, bytes] = {}  # print-resolution images, the most recent few
+        self._unshown: dict[str, float] = {}  # image id -> when it stopped being shown
         self._lock = threading.Lock()
 
     def get(self, image_id: str) -> bytes | None:
@@ -99,10 +101,17 @@ class ImageStore:
             else:
                 self._images[image_id] = data
 
-    def keep_only(self, wanted: set[str]) -> None:
+    def keep_only(self, wanted: set[str], grace: float = RETAIN_SECONDS) -> None:
+        """Drop the images no longer shown once they have been unshown for `grace` seconds (a page opened
+        before an edit may still ask for them meanwhile)."""
+        now = time.monotonic()
         with self._lock:
-            for image_id in [i for i in self._images if i not in wanted]:
-                del self._images[image_id]
+            for image_id in list(self._images):
+                if image_id in wanted:
+                    self._unshown.pop(image_id, None)
+                elif now - self._unshown.setdefault(image_id, now) >= grace:
+                    del self._images[image_id]
+                    del self._unshown[image_id]
 
 
 class Studio:
@@ -116,8 +125,9 @@ class Studio:
         self.debug = debug
         self.store = ImageStore()
         self.games: dict[str, GameState] = {}
-        self._previous_ids: dict[str, set[str]] = {}
         self._listeners: list[Callable[[dict], None]] = []
+        self._saved: set[str] = set()  # files saved since the last refresh (their faces are drawn first)
+        self._saved_lock = threading.Lock()
         self.worker = Worker(on_busy=lambda busy: self._emit({"type": "status", "busy": busy}))
 
     # -- events ---------------------------------------------------------------------------------------------------
@@ -152,6 +162,8 @@ class Studio:
         """A file was saved: refresh what changed (queued jobs are merged into one)."""
         if changed and self.report is not None:
             self.report.changed(changed)
+        with self._saved_lock:
+            self._saved.update(changed or [])
         self.worker.submit(REFRESH, self._guarded(self._refresh), key="refresh")
 
     def _guarded(self, job: Callable[[], None]) -> Callable[[], None]:
@@ -169,6 +181,8 @@ class Studio:
         return run
 
     def _refresh(self) -> None:
+        with self._saved_lock:
+            saved, self._saved = self._saved, set()
         names = self.names()
         for gone in [n for n in self.games if n not in names]:
             del self.games[gone]
@@ -178,9 +192,9 @@ class Studio:
             self.games[name] = GameState(name)
         changed = [name for name in names if keys[name].content != self.games[name].content_key]
         for name in changed:
-            self._reload(name, keys[name].content)
+            self._reload(name, keys[name].content, saved)
 
-    def _reload(self, name: str, content_key: str) -> None:
+    def _reload(self, name: str, content_key: str, saved: set[str] = frozenset()) -> None:
         started = time.perf_counter()
         state = replace(self.games[name], content_key=content_key)
         try:
@@ -207,28 +221,38 @@ class Studio:
             self.games[name] = state  # shown with the drawing below, in one update
         priority = REFRESH if state.rendered else FACES
         if todo:
-            self.worker.submit(priority, self._guarded(lambda: self._draw_faces(name, game, todo, started)))
+            self.worker.submit(priority, self._guarded(lambda: self._draw_faces(name, game, todo, started, saved)))
         else:
             self._publish(replace(state, face_problems=[], rendered=True))
             self._report(name, 0, started)
         self.worker.submit(PAGES, self._guarded(lambda: self._draw_pages(name, game)), key=f"pages:{name}",
                            delay=PAGES_DELAY if state.rendered else 0.0)
 
-    def _draw_faces(self, name: str, game: Game, todo: list[Face], started: float) -> None:
-        state = self.games[name]
-        if state.game is not game:
-            return  # a newer edit replaced this game; its own job draws what it needs
-        images, problems = facemod.render_faces(game, [face.ref for face in todo])
-        faces = dict(state.faces)
-        for face in todo:
-            if face.ref.key in images:
-                image_id = self._grid_id(face.fingerprint)
-                self.store.put(image_id, images[face.ref.key])
-                faces[face.ref.key] = replace(face, image=image_id, drawn=face.fingerprint)
-        self._publish(replace(state, faces=faces, face_problems=problems, rendered=True))
+    def _draw_faces(self, name: str, game: Game, todo: list[Face], started: float,
+                    saved: set[str] = frozenset()) -> None:
+        """Draw the faces whose inputs changed: those written in the saved files first and shown at once (the
+        card being edited), then the faces that changed with them (a renamed recipe printed on other cards)."""
+        first = [face for face in todo if face.ref.shown_by.file in saved]
+        batches = [first, [face for face in todo if face not in first]] if 0 < len(first) < len(todo) else [todo]
+        drawn, problems = 0, []
+        for batch in batches:
+            state = self.games[name]
+            if state.game is not game:
+                return  # a newer edit replaced this game; its own job draws what it needs
+            images, found = facemod.render_faces(game, [face.ref for face in batch])
+            problems += found
+            faces = dict(state.faces)
+            for face in batch:
+                if face.ref.key in images:
+                    image_id = self._grid_id(face.fingerprint)
+                    self.store.put(image_id, images[face.ref.key])
+                    faces[face.ref.key] = replace(face, image=image_id, drawn=face.fingerprint)
+            drawn += len(images)
+            shown = problems if batch is batches[-1] else list(dict.fromkeys(state.face_problems + problems))
+            self._publish(replace(state, faces=faces, face_problems=list(shown), rendered=True))
         if problems and self.report is not None:
             self.report.failed(name, problems)
-        self._report(name, len(images), started)
+        self._report(name, drawn, started)
 
     def _draw_pages(self, name: str, game: Game) -> None:
         state = self.games.get(name)
@@ -316,10 +340,8 @@ class Studio:
     # -- housekeeping ---------------------------------------------------------------------------------------------
     def _prune(self) -> None:
         wanted: set[str] = set()
-        for name, state in list(self.games.items()):
-            ids = {f.image for f in state.faces.values() if f.image} | set(state.page_images.values())
-            wanted |= ids | self._previous_ids.get(name, set())
-            self._previous_ids[name] = ids
+        for state in list(self.games.values()):
+            wanted |= {f.image for f in state.faces.values() if f.image} | set(state.page_images.values())
         self.store.keep_only(wanted)
 
     def idle(self) -> bool:

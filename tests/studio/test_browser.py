@@ -82,13 +82,20 @@ def test_editing_a_card_name_changes_its_image_on_the_open_page(studio, page):
         before = Image.open(io.BytesIO(_fetch(studio, page, old_src))).convert("RGB")
         after = Image.open(io.BytesIO(_fetch(studio, page, new_src))).convert("RGB")
         assert ImageChops.difference(before, after).getbbox() is not None  # the drawn card changed
-        now = {key: src for key, src in page.locator(".face").evaluate_all(
-            "tiles => tiles.map(t => [t.dataset.face, t.querySelector('img').getAttribute('src')])")}
-        # only the faces that print the name changed: the recipe, and its set's ingredients ("Burrito set")
+        # the faces that print the name follow: the recipe, and its set's ingredients ("Burrito set")
         game = load_game(studio.project, GAME)
         printing = ["recipes/burrito"] + [f"ingredients/{card.id}" for card in game.decks["ingredients"].cards
                                           if card.recipe == "burrito"]
-        assert sorted(key for key in others if now[key] != others[key]) == sorted(printing)
+        page.wait_for_function(
+            """([keys, before]) => keys.every(k => {
+                 const img = document.querySelector(`[data-face="${k}"] img`);
+                 return img && img.getAttribute('src') !== before[k] && img.complete; })""",
+            arg=[printing, others], timeout=3000)
+        wait_until_idle(studio.url)
+        page.reload()  # everything the studio re-drew for this save
+        now = {key: src for key, src in page.locator(".face").evaluate_all(
+            "tiles => tiles.map(t => [t.dataset.face, t.querySelector('img').getAttribute('src')])")}
+        assert sorted(key for key in others if now[key] != others[key]) == sorted(printing)  # only those
         assert len(printing) == 8 and len(others) == 52
     finally:
         recipes.write_text(good, encoding="utf-8")

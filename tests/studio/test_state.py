@@ -142,3 +142,25 @@ def test_a_card_with_its_own_back_gets_its_own_back_tile(two_games):
         assert ("on the back of", "BET-ACT-01", None) in detail.fields
     finally:
         studio.stop()
+
+
+def test_the_faces_of_the_saved_file_are_shown_first(tmp_project):
+    for name in tmp_project.game_ids():
+        if name != "order-up-trading":
+            shutil.rmtree(tmp_project.cards_dir / name)
+    studio = Studio(tmp_project)
+    try:
+        studio.start()
+        _idle(studio)
+        seen: list[list[str]] = []  # per update: the faces whose image is not yet of their inputs
+        studio.listen(lambda event: event["type"] == "game" and seen.append(
+            sorted(k for k, f in studio.games["order-up-trading"].faces.items() if not f.current)))
+        recipes = tmp_project.cards_dir / "order-up-trading" / "recipes.yaml"
+        recipes.write_text(recipes.read_text().replace("name: Burrito", "name: Wrap Star"))
+        studio.request_refresh(["cards/order-up-trading/recipes.yaml"])
+        _idle(studio)
+        game = load_game(tmp_project, "order-up-trading")
+        others = sorted(f"ingredients/{c.id}" for c in game.decks["ingredients"].cards if c.recipe == "burrito")
+        assert seen[:2] == [others, []]  # first the edited recipe card, then the ingredients that print its name
+    finally:
+        studio.stop()
