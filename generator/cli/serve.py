@@ -8,8 +8,8 @@ import click
 
 from generator.cli.common import project_of
 
-EDITOR_HELP = ("URL that opens a source line in your editor; {path} is the file's absolute path, {line} the line "
-               "(default: $PNP_EDITOR_URL or vscode://file/{path}:{line}).")
+EDITOR_HELP = ("URL that opens a source line in your editor: {path} is the file's absolute path, {file} its path in "
+               "the project, {line} the line (default: $PNP_EDITOR_URL or vscode://file/{path}:{line}).")
 
 
 class _Printer:
@@ -44,8 +44,8 @@ def serve_cmd(ctx, games, host, port, open_browser, editor, debug) -> None:
     from generator.studio.server import serve
 
     project = project_of(ctx)
-    names = list(project.select(games)) if games else []
-    project.select(())  # a folder without games fails here, with the reason
+    named = project.select(games)  # unknown names (or a folder without games) fail here, with the reason
+    names = named if games else []  # none named: every game, including those made while the studio runs
     if host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(f"Note: listening on {host}: other computers on the network can see this project.", err=True)
 

@@ -152,7 +152,7 @@ class Studio:
     # -- the jobs -------------------------------------------------------------------------------------------------
     def names(self) -> list[str]:
         """The games shown: those named on the command line, else every game folder (new ones appear)."""
-        return [n for n in self.fixed_names] if self.fixed_names else self.project.game_ids()
+        return list(self.fixed_names) if self.fixed_names else self.project.game_ids()
 
     def start(self) -> None:
         """Load every game and draw every face and page, in the background."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from generator.core.errors import Problem
+from generator.core.errors import InputError, Problem
 from generator.data.game import Card, Deck, Game
 from generator.studio.faces import FaceRef, face_page_size
 from generator.studio.state import Face, GameState
@@ -77,6 +77,12 @@ class Links:
     def __init__(self, project_root: Path, editor: str = DEFAULT_EDITOR):
         self.root = project_root.resolve()
         self.editor_template = editor or DEFAULT_EDITOR
+        try:
+            self.editor_template.format(path="/x", line=1, file="x")
+        except (KeyError, IndexError, ValueError) as exc:
+            raise InputError(Problem("", 0, f"--editor '{self.editor_template}': cannot fill in {exc}; expected a "
+                                            "URL with {path} (the file's absolute path) and {line}, e.g. "
+                                            f"{DEFAULT_EDITOR}")) from None
 
     def where(self, file: str, line: int = 0) -> Where:
         """Links to `file` (shown relative to the project) at `line`."""

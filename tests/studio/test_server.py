@@ -160,3 +160,15 @@ def test_an_unknown_game_is_refused_before_anything_starts(tmp_path):
     result = run_pnp("serve", "toi", "--port", "0", project=tmp_path)
     assert result.exit_code == 1
     assert "no game 'toi' (did you mean 'toy'?); known games: toy" in result.output
+
+
+def test_the_editor_links_follow_the_url_scheme_asked_for(tmp_path):
+    from generator.studio.views import Links
+
+    links = Links(tmp_path, "idea://open?file={path}&line={line}")
+    assert links.where("cards/x/orders.yaml", 14).editor == f"idea://open?file={tmp_path.resolve()}/cards/x/orders.yaml&line=14"
+    assert links.where("cards/x/orders.yaml", 14).shown == "cards/x/orders.yaml:14"
+    assert Links(tmp_path / "my games").where("cards/a b.yaml", 2).editor.endswith("/my%20games/cards/a%20b.yaml:2")
+    toy.make_toy_project(tmp_path)
+    result = run_pnp("serve", "--port", "0", "--editor", "idea://open?file={file}&line={ln}", project=tmp_path)
+    assert result.exit_code == 1 and "--editor 'idea://open?file={file}&line={ln}': cannot fill in 'ln'" in result.output
