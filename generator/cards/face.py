@@ -121,38 +121,43 @@ class CardRenderer:
                 "side": "back" if back else "front"}
 
     # -- checking ------------------------------------------------------------------------------------------------
+    def faces(self, problems: Problems) -> list[tuple[str, Deck, Card]]:
+        """Every face `check` covers: ('back', deck, a card showing it) per drawn back, ('front', deck, card)."""
+        faces = []
+        for deck in self.game.decks.values():
+            try:
+                faces += [("back", deck, face.cards[0]) for face in self.backs(deck)]
+            except InputError as exc:
+                problems.extend(exc.problems)
+            faces += [("front", deck, card) for card in deck.cards]
+        return faces
+
     def check(self) -> None:
         """Resolve every layout and render every box of every card once; raise all problems together."""
         problems = Problems()
         warnings: dict[str, None] = {}  # ordered and without repeats
-        for deck in self.game.decks.values():
+        for side, deck, card in self.faces(problems):
+            back = side == "back"
             try:
-                backs = [("back", deck, face.cards[0]) for face in self.backs(deck)]
+                layout = self.back_layout(deck, card) if back else self.front_layout(card)
             except InputError as exc:
                 problems.extend(exc.problems)
-                backs = []
-            for face in backs + [("front", deck, card) for card in deck.cards]:
-                back = face[0] == "back"
+                continue
+            context = self.context(deck, card, back)
+            resolved = []
+            for box in layout.boxes:
                 try:
-                    layout = self.back_layout(deck, face[2]) if back else self.front_layout(face[2])
+                    data = self._resolve_box(box, context)
                 except InputError as exc:
                     problems.extend(exc.problems)
                     continue
-                context = self.context(deck, face[2], back)
-                resolved = []
-                for box in layout.boxes:
-                    try:
-                        data = self._resolve_box(box, context)
-                    except InputError as exc:
-                        problems.extend(exc.problems)
-                        continue
-                    resolved.append((box, data))
-                    if data and "image" in data:
-                        warning = self._image_warning(box, data, deck, context)
-                        if warning:
-                            warnings[warning] = None
-                # kept so drawing (for every paper) does not render the templates again
-                self._resolved[self.form_name(deck, face[2], back)] = resolved
+                resolved.append((box, data))
+                if data and "image" in data:
+                    warning = self._image_warning(box, data, deck, context)
+                    if warning:
+                        warnings[warning] = None
+            # kept so drawing (for every paper) does not render the templates again
+            self._resolved[self.form_name(deck, card, back)] = resolved
         self.warnings = list(warnings)
         problems.raise_if_any()
 

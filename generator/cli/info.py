@@ -14,12 +14,12 @@ from generator.cli.common import project_of
 @click.pass_context
 def list_cmd(ctx: click.Context, games: tuple[str, ...]) -> None:
     """Show each game's components with counts (the list a rulebook prints)."""
-    from generator.data.components import format_component_list
+    from generator.data.inventory import format_inventory
     from generator.pipeline.gather import gather
 
     project = project_of(ctx)
     loaded, _ = gather(project, project.select(games))
-    click.echo("\n\n".join(format_component_list(game) for game in loaded))
+    click.echo("\n\n".join(format_inventory(game) for game in loaded))
 
 
 @click.command("schema")

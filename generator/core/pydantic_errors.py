@@ -139,7 +139,7 @@ def validate(model: type[BaseModel], raw, shown: str, problems: Problems):
                 loc = loc[:-1]
                 err = dict(err, type="too_few_values", needed=needed[loc])
             # pydantic reports each member of a union; keep the first message per location.
-            trimmed = tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or p in ("str", "int", "float", "CardSize", "function-after"))))
+            trimmed = tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or p in ("str", "int", "float", "CardSize", "ShapedSize", "function-after"))))
             if trimmed in seen:
                 continue
             seen.add(trimmed)

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.core.units import mm, to_pt
 from generator.core.yamlio import YDict
 from generator.data.models import BoardFile, FieldSpec, GameConfig, card_width_height_mm
 from generator.data.project import Project
+
+if TYPE_CHECKING:  # components.py builds on this module (its items are Cards)
+    from generator.core.shapes import Shape
+    from generator.data.components import Component
 
 
 @dataclass
@@ -80,6 +84,7 @@ class Deck:
     key_lines: dict = field(default_factory=dict, repr=False)
     field_lines: dict = field(default_factory=dict, repr=False)  # field name -> line of its declaration
     source: str | None = None  # the spreadsheet of the cards (as messages show it), None for `cards:` in the YAML
+    shape: Shape | None = None  # round, hexagonal or square cards (`size: {shape: ...}`); size_mm is its box
 
     @property
     def size_pt(self) -> tuple[float, float]:
@@ -157,6 +162,7 @@ class Game:
     decks: dict[str, Deck]
     tables: dict[str, Table]
     boards: dict[str, Board]
+    components: dict[str, Component] = field(default_factory=dict)  # component files, in print order
     files: dict[str, str] = field(default_factory=dict)  # shown path -> kind
 
     @property

@@ -8,12 +8,16 @@ from typing import Any
 from generator.core.errors import InputError, Problem, Problems, did_you_mean, where
 from generator.core.pydantic_errors import validate
 from generator.core.yamlio import YDict, YList, load_yaml
+from generator.data.component_models import KINDS as COMPONENT_KINDS
+from generator.data.component_models import MODELS as COMPONENT_MODELS
+from generator.data.components import Component, load_component
 from generator.data.game import Board, Card, Deck, Game, Record, Table
 from generator.data.models import (
     BoardFile,
     DeckFile,
     GameConfig,
     TableFile,
+    card_shape,
     card_width_height_mm,
     row_model,
 )
@@ -21,7 +25,7 @@ from generator.data.project import Project
 from generator.data.sheet_cards import card_rows
 from generator.data.spreadsheet import read_grid
 
-FILE_KINDS = ("deck", "table", "board")
+FILE_KINDS = ("deck", "table", "board", "component")
 
 
 def _load_records(raw_rows: YList, model, shown: str, problems: Problems) -> list[tuple[Any, YDict]]:
@@ -98,7 +102,8 @@ def _load_deck(project: Project, game_dir: Path, model: DeckFile, raw: YDict, sh
         ))
     return Deck(
         id=model.deck, name=model.name, code=model.code, file=shown, line=raw.line,
-        size_mm=card_width_height_mm(model.size or config.card_size), layout=model.layout, back=model.back,
+        size_mm=card_width_height_mm(model.size or config.card_size), shape=card_shape(model.size or config.card_size),
+        layout=model.layout, back=model.back,
         total=model.total, description=model.description, field_specs=model.fields, cards=cards,
         key_lines=dict(raw.key_lines), field_lines=_field_lines(raw),
         source=cards_file if model.source is not None else None,
@@ -129,6 +134,12 @@ def load_game(project: Project, game_id: str) -> Game:
     config = None
     try:
         raw_game = load_yaml(game_file, project.show(game_file))
+        if isinstance(raw_game, YDict) and "components" in raw_game:
+            # the old name of `extras`; printed components are files of their own now
+            problems.add(project.show(game_file), raw_game.line_of("components"),
+                         "'components' is now called 'extras' (things in the box that are not printed); printed "
+                         "components are files of their own with `component:` as the top-level key")
+            raw_game.pop("components")
         config = validate(GameConfig, raw_game, project.show(game_file), problems)
     except InputError as exc:
         problems.extend(exc.problems)
@@ -136,6 +147,7 @@ def load_game(project: Project, game_id: str) -> Game:
     decks: dict[str, Deck] = {}
     tables: dict[str, Table] = {}
     boards: dict[str, Board] = {}
+    components: dict[str, Component] = {}
     files: dict[str, str] = {project.show(game_file): "game"}
     # A deck in a file that could not be read or typed must not also be reported as missing.
     unreadable = False
@@ -150,11 +162,12 @@ def load_game(project: Project, game_id: str) -> Game:
             problems.extend(exc.problems)
             unreadable = True
             continue
-        kinds = [k for k in FILE_KINDS if k in raw]
+        # a component file may name decks (a tuck box's `deck:`), so `component:` decides first
+        kinds = ["component"] if "component" in raw else [k for k in FILE_KINDS if k in raw]
         if len(kinds) != 1:
             first = next(iter(raw), "")
             hint = did_you_mean(str(first), FILE_KINDS) if first else ""
-            problems.add(shown, raw.line, f"cannot tell what this file is{hint}; expected exactly one of the top-level keys: deck, table, board")
+            problems.add(shown, raw.line, f"cannot tell what this file is{hint}; expected exactly one of the top-level keys: {', '.join(FILE_KINDS)}")
             unreadable = True
             continue
         kind = kinds[0]
@@ -177,10 +190,17 @@ def load_game(project: Project, game_id: str) -> Game:
             model = validate(TableFile, raw, shown, problems)
             if model is not None:
                 tables[model.table] = _load_table(model, raw, shown, problems)
-        else:
+        elif kind == "board":
             model = validate(BoardFile, raw, shown, problems)
             if model is not None:
                 boards[model.board] = Board(id=model.board, file=shown, model=model, raw=raw)
+        else:
+            component = _load_component(raw, shown, config, problems)
+            if component is not None:
+                if component.id in components:
+                    problems.add(shown, raw.line_of("component"), f"component '{component.id}' is also defined in "
+                                 f"{components[component.id].file}; expected unique component ids")
+                components[component.id] = component
 
     if config is not None:
         game_shown = project.show(game_file)
@@ -191,9 +211,32 @@ def load_game(project: Project, game_id: str) -> Game:
         for deck in decks.values():
             if deck.id not in config.decks:
                 problems.add(deck.file, deck.line, f"deck '{deck.id}' is not listed in {game_shown} `decks`; expected it there so it is printed")
+        for component in components.values():
+            if component.id in decks:
+                problems.add(component.file, component.line_of("component"), f"component '{component.id}' has the id "
+                             f"of the deck in {decks[component.id].file}; expected an id of its own (exports use it as a folder name)")
         ordered = {d: decks[d] for d in config.decks if d in decks}
         decks = ordered | {d: v for d, v in decks.items() if d not in ordered}
     problems.raise_if_any()
     assert config is not None
-    return Game(id=game_id, dir=game_dir, project=project, config=config, decks=decks, tables=tables, boards=boards, files=files)
+    components = dict(sorted(components.items(), key=lambda pair: (COMPONENT_KINDS.index(pair[1].kind), pair[1].file)))
+    return Game(id=game_id, dir=game_dir, project=project, config=config, decks=decks, tables=tables, boards=boards,
+                components=components, files=files)
+
+
+def _load_component(raw: YDict, shown: str, config: GameConfig | None, problems: Problems) -> Component | None:
+    """A component file: its `kind` picks the model; items are typed like cards."""
+    kind = raw.get("kind")
+    model_type = COMPONENT_MODELS.get(kind) if isinstance(kind, str) else None
+    if model_type is None:
+        if kind is None:
+            problems.add(shown, raw.line_of("component"), f"missing key 'kind'; expected one of: {', '.join(COMPONENT_KINDS)}")
+        else:
+            problems.add(shown, raw.line_of("kind"), f"unknown component kind '{kind}'"
+                         f"{did_you_mean(str(kind), COMPONENT_KINDS)}; expected one of: {', '.join(COMPONENT_KINDS)}")
+        return None
+    model = validate(model_type, raw, shown, problems)
+    if model is None:
+        return None
+    return load_component(model, raw, shown, config.code if config is not None else "XX", problems)
 

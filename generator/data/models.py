@@ -4,8 +4,18 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    create_model,
+    field_validator,
+    model_validator,
+)
 
+from generator.core.shapes import Shape
 from generator.core.units import CARD_SIZES_MM, to_pt
 
 Slug = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_-]*$", description="lower-case id: letters, digits, - and _")]
@@ -37,6 +47,75 @@ class CardSize(Strict):
     _w = field_validator("width", "height")(classmethod(lambda cls, v: _check_length(v)))
 
 
+def positive_length(value: Any) -> Any:
+    """A length that parses and is above zero (the message says which it is)."""
+    points = to_pt(value)  # raises UnitError (a ValueError) for text that is not a length
+    if points <= 0:
+        raise ValueError(f"{value} is {'no size at all' if points == 0 else 'a negative size'}; expected a size above 0")
+    return value
+
+
+class ShapeFields(Strict):
+    """The outline of a token or of a round/hex card: shape and size."""
+
+    shape: Literal["circle", "hex", "square", "rounded"]
+    across: Length | None = Field(None, description="hex: across flats; circle: diameter; square/rounded: side")
+    diameter: Length | None = Field(None, description="circle: the same as `across`")
+    orientation: Literal["flat", "pointy"] | None = Field(None, description="hex: flat top (default) or pointy top")
+    radius: Length | None = Field(None, description="rounded: corner radius (default 3mm)")
+
+    _sizes = field_validator("across", "diameter", "radius")(classmethod(lambda cls, v: v if v is None else positive_length(v)))
+
+    @model_validator(mode="after")
+    def _one_size(self):
+        if (self.across is None) == (self.diameter is None):
+            raise ValueError(f"a {self.shape} needs its size: give `across` (or `diameter` for a circle), not both")
+        if self.diameter is not None and self.shape != "circle":
+            raise ValueError(f"`diameter` is for circles; a {self.shape} takes `across`")
+        if self.orientation is not None and self.shape != "hex":
+            raise ValueError(f"`orientation` is for hexagons; a {self.shape} has none")
+        if self.radius is not None and self.shape != "rounded":
+            raise ValueError(f"`radius` is for rounded squares; a {self.shape} has none")
+        if self.shape == "rounded" and self.radius is not None and to_pt(self.radius) * 2 > to_pt(self.across):
+            raise ValueError(f"corner radius {self.radius} is more than half the side {self.across}")
+        return self
+
+    def to_shape(self) -> Shape:
+        """The outline in points."""
+        across = to_pt(self.across if self.across is not None else self.diameter)
+        return Shape(self.shape, across, self.orientation or "flat", to_pt(self.radius or "3mm"))
+
+
+class ShapedSize(ShapeFields):
+    """A deck size of round, hexagonal or square cards: `{shape: hex, across: 2in}`."""
+
+
+def _size_kind(value: Any) -> str | None:
+    """Which kind of card size a value is: a preset name, {width, height} or {shape, ...}."""
+    if isinstance(value, str):
+        return "str"
+    if isinstance(value, dict):
+        return "ShapedSize" if "shape" in value else "CardSize"
+    if isinstance(value, BaseModel):
+        return type(value).__name__
+    return None
+
+
+SizeSpec = Annotated[
+    Annotated[str, Tag("str")] | Annotated[CardSize, Tag("CardSize")] | Annotated[ShapedSize, Tag("ShapedSize")],
+    Discriminator(_size_kind, custom_error_type="size_type",
+                  custom_error_message="expected a size name, {width, height} or {shape, across}"),
+]
+
+
+def known_size(value):
+    """A preset card size name must exist (sizes written as mappings are checked by their models)."""
+    if isinstance(value, str) and value not in CARD_SIZES_MM:
+        raise ValueError(f"unknown card size '{value}'; expected one of {', '.join(CARD_SIZES_MM)}, "
+                         "{width, height} or {shape: circle|hex|square|rounded, across}")
+    return value
+
+
 class PlayerRange(Strict):
     """Supported player counts."""
 
@@ -44,8 +123,8 @@ class PlayerRange(Strict):
     max: PositiveInt
 
 
-class Component(Strict):
-    """A physical component that is not a printed card (dice, cars, a bell)."""
+class Extra(Strict):
+    """A physical component that is not printed (a bell, a pawn), listed in the rules' component list."""
 
     name: str
     count: PositiveInt
@@ -62,22 +141,17 @@ class GameConfig(Strict):
     ages: str = ""
     play_time: str = ""
     designer_notes: str = ""
-    card_size: str | CardSize = "poker"
+    card_size: SizeSpec = "poker"
     bleed: Length = "3mm"
     safe: Length = "3mm"
     engine: str | None = Field(None, description="rules engine module in generator/rules for `pnp validate`")
     decks: list[Slug] = Field(description="deck ids in print order; each is <deck>.yaml in the game folder")
     settings: dict[str, Any] = Field(default_factory=dict, description="rule parameters read by the engine and rules text")
-    components: list[Component] = Field(default_factory=list)
+    extras: list[Extra] = Field(default_factory=list, description="things in the box that are not printed")
 
     _len = field_validator("bleed", "safe")(classmethod(lambda cls, v: _check_length(v)))
 
-    @field_validator("card_size")
-    @classmethod
-    def _known_size(cls, value):
-        if isinstance(value, str) and value not in CARD_SIZES_MM:
-            raise ValueError(f"unknown card size '{value}'; expected one of {', '.join(CARD_SIZES_MM)} or {{width, height}}")
-        return value
+    _known_size = field_validator("card_size")(classmethod(lambda cls, v: known_size(v)))
 
 
 FieldType = Literal["text", "int", "number", "bool", "color", "choice", "ref", "refs", "counts", "address", "list", "icon"]
@@ -109,7 +183,7 @@ class DeckFile(Strict):
     deck: Slug
     name: str
     code: Code
-    size: str | CardSize | None = None
+    size: SizeSpec | None = None
     layout: str | None = Field(None, description="default front layout (layouts/<name>.yaml)")
     back: str | None = Field(None, description="back layout of the deck's cards (a card may name its own `back:`)")
     total: PositiveInt | None = Field(None, description="expected number of cards; checked against the copies")
@@ -125,6 +199,8 @@ class DeckFile(Strict):
         if self.cards_from is None:
             return None
         return CardSource(file=self.cards_from) if isinstance(self.cards_from, str) else self.cards_from
+
+    _known_size = field_validator("size")(classmethod(lambda cls, v: known_size(v)))
 
 
 class TableFile(Strict):
@@ -260,9 +336,16 @@ def row_model(name: str, fields: dict[str, FieldSpec], *, card: bool) -> type[Ba
     return create_model(f"{name}Row", __config__=ConfigDict(extra="forbid"), **core)
 
 
-def card_width_height_mm(size: str | CardSize) -> tuple[float, float]:
-    """Card size in mm from a preset name or a custom {width, height}."""
+def card_width_height_mm(size: str | CardSize | ShapedSize) -> tuple[float, float]:
+    """Card size in mm from a preset name, a custom {width, height} or the box around a {shape, ...}."""
     if isinstance(size, str):
         return CARD_SIZES_MM[size]
+    if isinstance(size, ShapedSize):
+        shape = size.to_shape()
+        return shape.width / to_pt("1mm"), shape.height / to_pt("1mm")
     return to_pt(size.width) / to_pt("1mm"), to_pt(size.height) / to_pt("1mm")
 
+
+def card_shape(size: str | CardSize | ShapedSize) -> Shape | None:
+    """The outline of round, hexagonal or square cards (None for ordinary rectangular cards)."""
+    return size.to_shape() if isinstance(size, ShapedSize) else None

@@ -16,6 +16,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from generator.core.colours import contrast, tint
 from generator.core.errors import did_you_mean, known_list
+from generator.core.words import join_and
 
 _WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 
@@ -85,7 +86,9 @@ def _track_starts(board) -> list[View]:
 
 def game_view(game) -> View:
     """Everything a template may read about a game, as plain data with counts computed from the YAML."""
-    from generator.data.components import component_list
+    from generator.data.assembly import assembly_text
+    from generator.data.components import component_size, tuckbox_plan
+    from generator.data.inventory import component_line, inventory
 
     config = game.config
     decks = View()
@@ -108,12 +111,25 @@ def game_view(game) -> View:
         model["streets_by_id"] = View({s["id"]: s for s in model["streets"]})
         model["starts"] = _track_starts(board)
         boards[board.id] = model
-    components = [View(name=c.name, count=c.count, detail=c.detail) for c in component_list(game)]
+    components = View()
+    for component in game.components.values():
+        items = [View(plain(item.as_dict()), index=item.index) for item in component.items]
+        size, size_mm = component_size(component, game.decks)
+        line = component_line(game, component)
+        boxes = [View(number=b.number, cards=b.cards, width_mm=round(b.width / 72 * 25.4, 1),
+                      height_mm=round(b.height / 72 * 25.4, 1), depth_mm=round(b.depth / 72 * 25.4, 1))
+                 for b in (tuckbox_plan(component, game.decks) or [])] if component.kind == "tuckbox" else []
+        components[component.id] = View(
+            id=component.id, name=component.name, kind=component.kind, code=component.code, copies=line.count,
+            size=size, size_mm=size_mm, description=component.model.description, detail=line.detail,
+            assembly=assembly_text(game, component), items=items, by_id=View({i["id"]: i for i in items}),
+            boxes=boxes)
+    box = [View(name=line.name, count=line.count, detail=line.detail) for line in inventory(game)]
     return View(
         id=game.id, title=config.title, subtitle=config.subtitle, code=config.code,
         players=View(min=config.players.min, max=config.players.max), ages=config.ages, play_time=config.play_time,
-        settings=plain(config.settings), extras=plain([c.model_dump() for c in config.components]),
-        decks=decks, tables=tables, boards=boards, components=components,
+        settings=plain(config.settings), extras=plain([c.model_dump() for c in config.extras]),
+        decks=decks, tables=tables, boards=boards, components=components, inventory=box,
     )
 
 
@@ -127,14 +143,6 @@ def words(number: int) -> str:
 def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     """'1 card', '3 cards' (or the given plural form)."""
     return f"{count} {singular if count == 1 else (plural_form or singular + 's')}"
-
-
-def join_and(items: list[Any], last: str = "and") -> str:
-    """'a, b and c'."""
-    items = [str(i) for i in items]
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} {last} {items[-1]}"
 
 
 def signed(number: int | float) -> str:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from generator.boards.pdf import BOARDS
 from generator.booklet.pdf import RULE_BOOKLETS
 from generator.cards.sheets import CARD_SHEETS
+from generator.components.sheets import COMPONENT_SHEETS
 from generator.core.contract import BuildOptions, Output, Producer
 from generator.data.game import Game
 
 # Every producer of build outputs, in the order their outputs are drawn.
-PRODUCERS: tuple[Producer, ...] = (BOARDS, RULE_BOOKLETS, CARD_SHEETS)
+PRODUCERS: tuple[Producer, ...] = (BOARDS, RULE_BOOKLETS, CARD_SHEETS, COMPONENT_SHEETS)
 
 
 def plan(games: list[Game], options: BuildOptions) -> list[Output]:

@@ -1,0 +1,1 @@
+"""Components that are not cards: tokens, standees, dice, tuck boxes and table sheets, on printable sheets."""

@@ -1,0 +1,163 @@
+"""The pictures on folded pieces: die faces, standee figures and tuck box panels, drawn into a net's regions.
+
+Regions come from the nets (generator.components.nets.Region): a rectangle centred on a point, turned and
+perhaps mirrored; everything here is drawn in the region's own coordinates, centred on (0, 0).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from reportlab.lib.colors import HexColor
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.cards.face import renderer_for
+from generator.components.faces import ComponentFaces, draw_plain_face
+from generator.components.nets import Net, Region, rect_path
+from generator.core.colours import contrast, tint
+from generator.core.errors import InputError, Problem
+from generator.core.fonts import BODY_BOLD, TITLE
+from generator.core.shapes import transform_path
+from generator.core.units import mm
+from generator.data.components import Component, TuckboxSize
+from generator.data.game import Card, Game
+
+MIN_LABEL = 5.0  # pt: the smallest label printed on a box panel
+
+
+@contextmanager
+def region_space(canvas: Canvas, region: Region):
+    """Draw in the region's coordinates: origin at its centre, turned and mirrored as the region says."""
+    canvas.saveState()
+    canvas.translate(region.cx, region.cy)
+    canvas.rotate(region.angle)
+    if region.mirror:
+        canvas.scale(-1, 1)
+    try:
+        yield
+    finally:
+        canvas.restoreState()
+
+
+def region_clip(region: Region):
+    """The region's rectangle in page coordinates (a path)."""
+    local = rect_path(-region.width / 2, -region.height / 2, region.width, region.height)
+    return transform_path(local, region.angle, region.cx, region.cy)
+
+
+def fitted_size(text: str, font: str, largest: float, width: float, height: float) -> float | None:
+    """The largest font size up to `largest` at which one line of text fits width x height (None: not even 5 pt)."""
+    size = min(largest, height * 0.8)
+    while size >= MIN_LABEL:
+        if stringWidth(text, font, size) <= width:
+            return size
+        size -= 0.25
+    return None
+
+
+def centred_line(canvas: Canvas, text: str, font: str, size: float, color: str, y: float = 0.0) -> None:
+    """One line of text centred on (0, y) of the current coordinates."""
+    canvas.setFillColor(HexColor(color))
+    canvas.setFont(font, size)
+    canvas.drawCentredString(0, y - size * 0.35, text)
+
+
+# --- dice ------------------------------------------------------------------------------------------------------
+
+def draw_die(canvas: Canvas, faces: ComponentFaces, component: Component, net: Net) -> None:
+    """Each face of the die in its square of the cross."""
+    model = component.model
+    for region in net.regions:
+        card = component.items[int(region.name.split("-")[1]) - 1]
+        if faces.has_layout(component, card):
+            faces.place_clipped(canvas, component, card, region.cx, region.cy, region_clip(region), region.angle)
+        else:
+            size = region.width
+            with region_space(canvas, region):
+                draw_plain_face(canvas, faces.icons, card, -size / 2, -size / 2, size, model.fill, model.color)
+
+
+# --- standees --------------------------------------------------------------------------------------------------
+
+def draw_standee(canvas: Canvas, faces: ComponentFaces, component: Component, item: Card, net: Net) -> None:
+    """The figure on the front, its back (the front mirrored, or the back layout) and its name on the base."""
+    back_layout = component.model.back is not None
+    for region in net.regions:
+        if region.name == "front":
+            faces.place_clipped(canvas, component, item, region.cx, region.cy, region_clip(region), region.angle)
+        elif region.name == "back":
+            card = None if back_layout else item
+            faces.place_clipped(canvas, component, card, region.cx, region.cy, region_clip(region), region.angle,
+                                mirror=not back_layout)
+        elif region.name == "base":
+            with region_space(canvas, region):
+                size = fitted_size(item.name, BODY_BOLD, 8, region.width - mm(4), region.height / 2)
+                if size:
+                    centred_line(canvas, item.name, BODY_BOLD, size, "#666666", -region.height / 4)
+
+
+# --- tuck boxes ------------------------------------------------------------------------------------------------
+
+def _label(component: Component, region: Region, text: str, font: str, largest: float, width: float,
+           height: float) -> float:
+    size = fitted_size(text, font, largest, width, height)
+    if size is None:
+        raise InputError(Problem(component.file, component.line_of("component"),
+                                 f"tuck box '{component.id}': '{text}' does not fit on its {region.name} "
+                                 f"({width / mm(1):.0f} x {height / mm(1):.0f} mm) even at {MIN_LABEL:g} pt; "
+                                 "expected a shorter deck name or a thicker box"))
+    return size
+
+
+def _deck_back(canvas: Canvas, game: Game, deck_id: str, region: Region) -> None:
+    """The deck's back, scaled to cover the panel and clipped to it."""
+    renderer = renderer_for(game)
+    deck = game.decks[deck_id]
+    cw, ch = deck.size_pt
+    scale = max(region.width / cw, region.height / ch)
+    path = canvas.beginPath()
+    path.rect(-region.width / 2, -region.height / 2, region.width, region.height)
+    canvas.clipPath(path, stroke=0, fill=0)
+    canvas.scale(scale, scale)
+    renderer.place(canvas, deck, None, -cw / 2, -ch / 2, bleed=False)
+
+
+def draw_tuckbox(canvas: Canvas, game: Game, component: Component, box: TuckboxSize, net: Net) -> None:
+    """The deck's back art on the front and back, its name on the sides, the game on the lid, 'glue' on the flap."""
+    model = component.model
+    decks = [game.decks[d] for d in model.deck_ids]
+    name = " & ".join(d.name for d in decks)
+    color, ink = model.color, contrast(model.color)
+    part = f" \u00b7 box {box.number} of {box.boxes}" if box.boxes > 1 else ""
+    for region in net.regions:
+        with region_space(canvas, region):
+            w, h = region.width, region.height
+            if region.name in ("front", "back"):
+                canvas.saveState()
+                _deck_back(canvas, game, decks[0].id, region)
+                canvas.restoreState()
+                # the name band at the foot of the front, the count at the head of the back, clear of the art
+                band = min(mm(11), h * 0.14)
+                y = -h / 2 + band / 2 + mm(4) if region.name == "front" else h / 2 - band / 2 - mm(4)
+                canvas.setFillColor(HexColor(color))
+                canvas.rect(-w / 2, y - band / 2, w, band, stroke=0, fill=1)
+                text = (model.label or name) if region.name == "front" else f"{box.cards} cards{part}"
+                font = TITLE if region.name == "front" else BODY_BOLD
+                size = _label(component, region, text, font, 16, w - mm(6), band)
+                centred_line(canvas, text, font, size, ink, y)
+            elif region.name.startswith("side"):
+                canvas.setFillColor(HexColor(color))
+                canvas.rect(-w / 2, -h / 2, w, h, stroke=0, fill=1)
+                text = f"{game.title} \u00b7 {name}{part}"
+                size = _label(component, region, text, TITLE, 14, w - mm(10), h - mm(2))
+                centred_line(canvas, text, TITLE, size, ink)
+            elif region.name == "lid":
+                canvas.setFillColor(HexColor(tint(color, 0.85)))
+                canvas.rect(-w / 2, -h / 2, w, h, stroke=0, fill=1)
+                size = _label(component, region, game.title, TITLE, 16, w - mm(6), h - mm(2))
+                centred_line(canvas, game.title, TITLE, size, color)
+            elif region.name == "glue":
+                size = fitted_size("GLUE", BODY_BOLD, 7, w, h)
+                if size:
+                    centred_line(canvas, "GLUE", BODY_BOLD, size, "#777777")

@@ -1,0 +1,173 @@
+"""The faces of components drawn with the card layout language: token and standee items, die faces.
+
+`ComponentFaces` is the card face renderer seeing each component's items as the cards of a deck of the
+item's size (generator.data.components.Component.face_deck). Templates see `item` (also as `card`, so a card
+layout can be reused), `component` and `game`; a die face layout sees `face` (number, pips, text, icon).
+Text and icons of a token stay inside its outline, not just inside the box around it.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from reportlab.lib.colors import HexColor
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.cards.face import CardRenderer
+from generator.cards.layout import Box, Layout
+from generator.core.errors import InputError, Problem, Problems
+from generator.core.fonts import TITLE
+from generator.core.shapes import Path, pdf_path_ops
+from generator.core.units import mm
+from generator.data.components import Component
+from generator.data.game import Card, Deck, Game
+
+ITEM_SAFE = mm(1.5)   # text and icons keep this far inside a token, standee or die face (about the cut tolerance)
+PIPS = {1: [(0, 0)], 2: [(-1, 1), (1, -1)], 3: [(-1, 1), (0, 0), (1, -1)], 4: [(-1, 1), (1, 1), (-1, -1), (1, -1)],
+        5: [(-1, 1), (1, 1), (0, 0), (-1, -1), (1, -1)], 6: [(-1, 1), (1, 1), (-1, 0), (1, 0), (-1, -1), (1, -1)]}
+
+
+class ComponentFaces(CardRenderer):
+    """Draws the items of a game's tokens and standees and the faces of its dice from their layouts."""
+
+    def __init__(self, game: Game):
+        super().__init__(game)
+        self.safe = ITEM_SAFE
+        self.components = {c.id: c for c in game.components.values() if c.items}
+        self.sets = {cid: c.face_deck() for cid, c in self.components.items()}
+
+    def has_layout(self, component: Component, card: Card | None) -> bool:
+        """Die faces without a layout are drawn as pips, text or an icon instead."""
+        return component.kind != "die" or (card is not None and card.layout is not None)
+
+    def faces(self):
+        for cid, deck in self.sets.items():
+            component = self.components[cid]
+            if component.two_sided or (component.kind == "standee" and component.model.back):
+                yield ("back", deck, None)
+            for card in deck.cards:
+                if self.has_layout(component, card):
+                    yield ("front", deck, card)
+
+    def front_layout(self, card: Card) -> Layout:
+        deck = self.sets[card.deck]
+        component = self.components[card.deck]
+        name = card.layout or deck.layout or deck.id
+        line = card.line_of("layout") if "layout" in card.key_lines else component.line_of("layout")
+        return self._layout(name, deck, Problem(card.file if "layout" in card.key_lines else component.file, line, ""))
+
+    def back_layout(self, deck: Deck) -> Layout:
+        component = self.components[deck.id]
+        return self._layout(component.model.back, deck, Problem(component.file, component.line_of("back"), ""))
+
+    def _layout(self, name: str, deck: Deck, wanted_by: Problem) -> Layout:
+        layout = super()._layout(name, deck, wanted_by)
+        component = self.components[deck.id]
+        if component.shape is not None:
+            _check_inside(component, layout)
+        return layout
+
+    def context(self, deck: Deck, card: Card | None) -> dict:
+        data = self.view["components"][deck.id]
+        item = data["items"][card.index - 1] if card is not None else None
+        context = {"item": item, "card": item, "component": data, "deck": data, "game": self.view}
+        if self.components[deck.id].kind == "die":
+            context["face"] = item
+        return context
+
+    def _where(self, box: Box, context: dict) -> str:
+        component = context["component"]
+        item = context.get("item")
+        if item is None:
+            return f"the back of {component['kind']} '{component['id']}'"
+        return f"{component['kind']} '{component['id']}' item '{item['id']}'"
+
+    def form_name(self, deck: Deck, card: Card | None) -> str:
+        suffix = f"F{card.index:03d}" if card is not None else "B"
+        return f"comp_{self.game.config.code}_{deck.code}_{suffix}"
+
+    def place_clipped(self, canvas: Canvas, component: Component, card: Card | None, cx: float, cy: float,
+                      clip: Path, angle: float = 0.0, mirror: bool = False) -> None:
+        """Draw a face centred on (cx, cy), turned by `angle`, clipped to `clip` (a path in page points)."""
+        deck = self.sets[component.id]
+        name = self.ensure_form(canvas, deck, card)
+        w, h = self.size(deck)
+        canvas.saveState()
+        canvas._code.append(f"{pdf_path_ops(clip)}\nW n")  # noqa: SLF001 - clip to the outline, draw nothing
+        canvas.translate(cx, cy)
+        canvas.rotate(angle)
+        if mirror:
+            canvas.scale(-1, 1)
+        canvas.translate(-w / 2 - self.bleed, -h / 2 - self.bleed)
+        canvas.doForm(name)
+        canvas.restoreState()
+
+
+def _check_inside(component: Component, layout: Layout) -> None:
+    """Text and icon boxes of a token lie inside its outline (a circle's corners are cut away)."""
+    shape = component.shape
+    problems = Problems()
+    for box in layout.boxes:
+        if box.kind in ("text", "icon") and not shape.holds_rect(box.x, box.y, box.w, box.h, ITEM_SAFE):
+            problems.add(box.file, box.line, f"{box.kind} box '{box.name}' of {component.kind} '{component.id}' "
+                         f"reaches outside its {shape.describe()} outline; expected it {ITEM_SAFE / mm(1):.1f} mm "
+                         "inside the shape (a smaller or more central box)")
+    problems.raise_if_any()
+
+
+def draw_plain_face(canvas: Canvas, icons, card: Card, x: float, y: float, size: float, fill: str,
+                    color: str) -> None:
+    """A die face without a layout, lower-left corner at (x, y): pips, centred text or an icon."""
+    fields = card.fields
+    canvas.saveState()
+    canvas.setFillColor(HexColor(fields.get("fill") or fill))
+    canvas.rect(x, y, size, size, stroke=0, fill=1)
+    ink = HexColor(fields.get("color") or color)
+    canvas.setFillColor(ink)
+    cx, cy = x + size / 2, y + size / 2
+    if fields.get("pips"):
+        step, radius = size * 0.27, size * 0.095
+        for dx, dy in PIPS[fields["pips"]]:
+            canvas.circle(cx + dx * step, cy + dy * step, radius, stroke=0, fill=1)
+    elif fields.get("text") is not None:
+        text = str(fields["text"])
+        font_size = size * (0.55 if len(text) <= 2 else 0.3)
+        canvas.setFont(TITLE, font_size)
+        canvas.drawCentredString(cx, cy - font_size * 0.35, text)
+    elif fields.get("icon"):
+        side = size * 0.7
+        icons.draw(canvas, fields["icon"], cx - side / 2, cy - side / 2, side, side)
+    canvas.restoreState()
+
+
+_FACES: dict[int, tuple[weakref.ref, ComponentFaces]] = {}
+
+
+def faces_for(game: Game) -> ComponentFaces:
+    """The (cached) component face renderer of a loaded game."""
+    entry = _FACES.get(id(game))
+    if entry is not None and entry[0]() is game:
+        return entry[1]
+    for key in [k for k, (ref, _) in _FACES.items() if ref() is None]:
+        del _FACES[key]
+    faces = ComponentFaces(game)
+    _FACES[id(game)] = (weakref.ref(game), faces)
+    return faces
+
+
+def check_faces(game: Game) -> None:
+    """Every layout of every component face resolved and rendered once; InputError with every problem."""
+    faces = faces_for(game)
+    problems = Problems()
+    for component in faces.components.values():
+        if component.kind == "die":
+            for card in component.items:
+                name = card.fields.get("icon")
+                if name and not faces.icons.exists(name):
+                    problems.add(card.file, card.line, f"die '{component.id}' face {card.index}: icon '{name}' "
+                                 f"does not exist; known: {faces.icons.known_text(name)}")
+    try:
+        faces.check()
+    except InputError as exc:
+        problems.extend(exc.problems)
+    problems.raise_if_any()
