@@ -11,6 +11,7 @@ from generator.booklet.document import ACCENT, INK
 from generator.booklet.text import template_file
 from generator.cards.face import draw_front
 from generator.cards.icons import inline_icon_image
+from generator.components.pictures import Picture
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY, BODY_BOLD, TITLE
 from generator.core.units import to_pt
@@ -108,6 +109,30 @@ class BoardFigure(Flowable):
             self.caption.drawOn(self.canv, 0, 0)
 
 
+class ComponentFigure(Flowable):
+    """A component flat (as printed) and made up, drawn by generator.components.pictures, at most `max_h` high."""
+
+    def __init__(self, game: Game, component_id: str, width: float, caption_style: ParagraphStyle,
+                 caption: str = "", max_h: float = 2.1 * 72):
+        super().__init__()
+        self.picture = Picture(game, game.components[component_id])
+        self.fig_w, self.max_h = width, max_h
+        self.caption = Paragraph(caption, caption_style) if caption else None
+
+    def wrap(self, avail_w, avail_h):
+        self.width = avail_w
+        self.scale = min(min(self.fig_w, avail_w) / self.picture.width, self.max_h / self.picture.height, 1.0)
+        self.cap_h = self.caption.wrap(avail_w, avail_h)[1] + 4 if self.caption else 0
+        self.height = self.picture.height * self.scale + self.cap_h + 4
+        return self.width, self.height
+
+    def draw(self):
+        x = (self.width - self.picture.width * self.scale) / 2
+        self.picture.draw(self.canv, x, self.cap_h + 4, self.scale)
+        if self.caption:
+            self.caption.drawOn(self.canv, 0, 0)
+
+
 def _draw_card(canv, game: Game, card) -> None:
     """A card's front as printed; a card whose layout is missing shows as a plain framed card with its data."""
     try:
@@ -149,17 +174,22 @@ def _from_reference(game: Game, kind: str, ref: str) -> dict:
             raise InputError(Problem(where, 0, f"picture 'card:{ref}' names no card; expected card:<deck>/<card id> "
                                                f"with a deck of {', '.join(game.decks)}"))
         return {"kind": "card", "deck": deck_id, "card": card_id}
+    if kind == "component":
+        if ref not in game.components:
+            raise InputError(Problem(where, 0, f"picture 'component:{ref}' names no component; expected one of: "
+                                               f"{', '.join(game.components) or 'none (the game has no component files)'}"))
+        return {"kind": "component", "component": ref}
     if kind == "board":
         if ref not in game.boards:
             raise InputError(Problem(where, 0, f"picture 'board:{ref}' names no board; expected one of: "
                                                f"{', '.join(game.boards) or 'none (the game has no board)'}"))
         return {"kind": "board", "board": ref}
-    raise InputError(Problem(where, 0, f"picture '{kind}:{ref}' has an unknown kind; expected card:<deck>/<card id> "
-                                       f"or board:<board id>"))
+    raise InputError(Problem(where, 0, f"picture '{kind}:{ref}' has an unknown kind; expected card:<deck>/<card id>, "
+                                       f"board:<board id> or component:<component id>"))
 
 
 def figure_factory(game: Game, styles: dict[str, ParagraphStyle]):
-    """Figures named in the rules text (```figure blocks) as Flowables of real cards and boards."""
+    """Figures named in the rules text (```figure blocks) as Flowables of real cards, boards and components."""
     def make(spec: dict, width: float) -> Flowable:
         kind = spec.get("kind")
         caption = spec.get("caption", "")
@@ -179,7 +209,10 @@ def figure_factory(game: Game, styles: dict[str, ParagraphStyle]):
             if row_w > width:  # several cards side by side shrink to fit the text width
                 card_w *= width / row_w
             return CardFigure(game, cards, card_w, spec.get("callouts", []), styles["caption"], caption)
+        if kind == "component":
+            return ComponentFigure(game, spec["component"], width * float(spec.get("fraction", 1.0)),
+                                   styles["caption"], caption)
         raise InputError(Problem(game.project.show(template_file(game)), 0,
-                                 f"unknown figure kind '{kind}'; expected card or board"))
+                                 f"unknown figure kind '{kind}'; expected card, board or component"))
 
     return make

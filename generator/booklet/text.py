@@ -24,7 +24,7 @@ def icon(name: str, size: str = "1.2em") -> str:
 
 
 def figure(kind: str, caption: str = "", **options: Any) -> str:
-    """A block picture drawn by the card or board pipeline (kind 'card' or 'board'), with a caption."""
+    """A block picture drawn by the card, board or component pipeline (kind 'card', 'board' or 'component')."""
     spec = {"kind": kind, "caption": caption, **options}
     return "\n```figure\n" + json.dumps(spec, sort_keys=True) + "\n```\n"
 
@@ -59,8 +59,13 @@ def _checked_figure(game: Game):
         elif kind == "board":
             if options.get("board") not in game.boards:
                 raise ValueError(f"figure: no board '{options.get('board')}'; known: {', '.join(game.boards)}")
+        elif kind == "component":
+            if options.get("component") not in game.components:
+                raise ValueError(f"figure: no component '{options.get('component')}'"
+                                 f"{did_you_mean(str(options.get('component')), game.components)}; "
+                                 f"known: {', '.join(game.components) or 'none'}")
         else:
-            raise ValueError(f"figure kind '{kind}' is unknown; expected card or board")
+            raise ValueError(f"figure kind '{kind}' is unknown; expected card, board or component")
         return figure(kind, caption, **options)
 
     return checked

@@ -65,17 +65,22 @@ def centred_line(canvas: Canvas, text: str, font: str, size: float, color: str, 
 
 # --- dice ------------------------------------------------------------------------------------------------------
 
+def draw_die_face(canvas: Canvas, faces: ComponentFaces, component: Component, number: int, region: Region) -> None:
+    """One face of a die (its layout, or pips, text or an icon) filling the region."""
+    card = component.items[number - 1]
+    if faces.has_layout(component, card):
+        faces.place_clipped(canvas, component, card, region.cx, region.cy, region_clip(region), region.angle)
+    else:
+        size = region.width
+        with region_space(canvas, region):
+            draw_plain_face(canvas, faces.icons, card, -size / 2, -size / 2, size, component.model.fill,
+                            component.model.color)
+
+
 def draw_die(canvas: Canvas, faces: ComponentFaces, component: Component, net: Net) -> None:
     """Each face of the die in its square of the cross."""
-    model = component.model
     for region in net.regions:
-        card = component.items[int(region.name.split("-")[1]) - 1]
-        if faces.has_layout(component, card):
-            faces.place_clipped(canvas, component, card, region.cx, region.cy, region_clip(region), region.angle)
-        else:
-            size = region.width
-            with region_space(canvas, region):
-                draw_plain_face(canvas, faces.icons, card, -size / 2, -size / 2, size, model.fill, model.color)
+        draw_die_face(canvas, faces, component, int(region.name.split("-")[1]), region)
 
 
 # --- standees --------------------------------------------------------------------------------------------------
@@ -125,39 +130,44 @@ def _deck_back(canvas: Canvas, game: Game, deck_id: str, region: Region) -> None
 
 def draw_tuckbox(canvas: Canvas, game: Game, component: Component, box: TuckboxSize, net: Net) -> None:
     """The deck's back art on the front and back, its name on the sides, the game on the lid, 'glue' on the flap."""
+    for region in net.regions:
+        draw_tuckbox_panel(canvas, game, component, box, region)
+
+
+def draw_tuckbox_panel(canvas: Canvas, game: Game, component: Component, box: TuckboxSize, region: Region) -> None:
+    """The art of one panel of a tuck box (front, back, side-left, side-right, lid or glue)."""
     model = component.model
     decks = [game.decks[d] for d in model.deck_ids]
     name = " & ".join(d.name for d in decks)
     color, ink = model.color, contrast(model.color)
     part = f" \u00b7 box {box.number} of {box.boxes}" if box.boxes > 1 else ""
-    for region in net.regions:
-        with region_space(canvas, region):
-            w, h = region.width, region.height
-            if region.name in ("front", "back"):
-                canvas.saveState()
-                _deck_back(canvas, game, decks[0].id, region)
-                canvas.restoreState()
-                # the name band at the foot of the front, the count at the head of the back, clear of the art
-                band = min(mm(11), h * 0.14)
-                y = -h / 2 + band / 2 + mm(4) if region.name == "front" else h / 2 - band / 2 - mm(4)
-                canvas.setFillColor(HexColor(color))
-                canvas.rect(-w / 2, y - band / 2, w, band, stroke=0, fill=1)
-                text = (model.label or name) if region.name == "front" else f"{box.cards} cards{part}"
-                font = TITLE if region.name == "front" else BODY_BOLD
-                size = _label(component, region, text, font, 16, w - mm(6), band)
-                centred_line(canvas, text, font, size, ink, y)
-            elif region.name.startswith("side"):
-                canvas.setFillColor(HexColor(color))
-                canvas.rect(-w / 2, -h / 2, w, h, stroke=0, fill=1)
-                text = f"{game.title} \u00b7 {name}{part}"
-                size = _label(component, region, text, TITLE, 14, w - mm(10), h - mm(2))
-                centred_line(canvas, text, TITLE, size, ink)
-            elif region.name == "lid":
-                canvas.setFillColor(HexColor(tint(color, 0.85)))
-                canvas.rect(-w / 2, -h / 2, w, h, stroke=0, fill=1)
-                size = _label(component, region, game.title, TITLE, 16, w - mm(6), h - mm(2))
-                centred_line(canvas, game.title, TITLE, size, color)
-            elif region.name == "glue":
-                size = fitted_size("GLUE", BODY_BOLD, 7, w, h)
-                if size:
-                    centred_line(canvas, "GLUE", BODY_BOLD, size, "#777777")
+    with region_space(canvas, region):
+        w, h = region.width, region.height
+        if region.name in ("front", "back"):
+            canvas.saveState()
+            _deck_back(canvas, game, decks[0].id, region)
+            canvas.restoreState()
+            # the name band at the foot of the front, the count at the head of the back, clear of the art
+            band = min(mm(11), h * 0.14)
+            y = -h / 2 + band / 2 + mm(4) if region.name == "front" else h / 2 - band / 2 - mm(4)
+            canvas.setFillColor(HexColor(color))
+            canvas.rect(-w / 2, y - band / 2, w, band, stroke=0, fill=1)
+            text = (model.label or name) if region.name == "front" else f"{box.cards} cards{part}"
+            font = TITLE if region.name == "front" else BODY_BOLD
+            size = _label(component, region, text, font, 16, w - mm(6), band)
+            centred_line(canvas, text, font, size, ink, y)
+        elif region.name.startswith("side"):
+            canvas.setFillColor(HexColor(color))
+            canvas.rect(-w / 2, -h / 2, w, h, stroke=0, fill=1)
+            text = f"{game.title} \u00b7 {name}{part}"
+            size = _label(component, region, text, TITLE, 14, w - mm(10), h - mm(2))
+            centred_line(canvas, text, TITLE, size, ink)
+        elif region.name == "lid":
+            canvas.setFillColor(HexColor(tint(color, 0.85)))
+            canvas.rect(-w / 2, -h / 2, w, h, stroke=0, fill=1)
+            size = _label(component, region, game.title, TITLE, 16, w - mm(6), h - mm(2))
+            centred_line(canvas, game.title, TITLE, size, color)
+        elif region.name == "glue":
+            size = fitted_size("GLUE", BODY_BOLD, 7, w, h)
+            if size:
+                centred_line(canvas, "GLUE", BODY_BOLD, size, "#777777")

@@ -318,7 +318,7 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
     result = [Output(game.id, base / f"components-{paper}.pdf", "components",
                      partial(write_components, game, paper, options)) for paper in options.papers]
     if any(c.kind == "tuckbox" for c in game.components.values()):
-        result.append(Output(game.id, base / "tuckboxes-full.pdf", "components-full",
+        result.append(Output(game.id, base / "tuckboxes-full.pdf", "tuckboxes",
                              partial(write_tuckboxes_full, game)))
     return result
 

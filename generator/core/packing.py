@@ -150,6 +150,7 @@ def pack(shape: Shape, width: float, height: float, gap: float = 0.0, limit: int
 def merge_segments(segments) -> list[tuple[tuple[float, float], tuple[float, float]]]:
     """Straight segments with the duplicates and overlaps of shared edges merged into single lines."""
     lines: dict[tuple, list[tuple[float, float]]] = {}
+    exact: dict[tuple, tuple[float, float, float]] = {}
     for (ax, ay), (bx, by) in segments:
         dx, dy = bx - ax, by - ay
         length = math.hypot(dx, dy)
@@ -161,9 +162,11 @@ def merge_segments(segments) -> list[tuple[tuple[float, float], tuple[float, flo
         offset = ax * uy - ay * ux  # signed distance of the line from the origin
         key = (round(ux, 5), round(uy, 5), round(offset, 3))
         t1, t2 = ax * ux + ay * uy, bx * ux + by * uy
+        exact.setdefault(key, (ux, uy, offset))  # the line as first met, unrounded
         lines.setdefault(key, []).append((min(t1, t2), max(t1, t2)))
     merged = []
-    for (ux, uy, offset), spans in sorted(lines.items()):
+    for key, spans in sorted(lines.items()):
+        ux, uy, offset = exact[key]
         spans.sort()
         start, end = spans[0]
         runs = []

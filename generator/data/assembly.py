@@ -13,13 +13,13 @@ from generator.data.game import Game
 
 def _token(component: Component) -> str:
     shape = component.shape
-    shared = ("Neighbouring tokens share their cut lines, so one cut frees two sides."
-              if component.model.gap is None and shape.kind in ("hex", "square") else
-              "Cut round each outline.")
-    backs = (" Their backs are on the page after the fronts: print double-sided as the page says, or glue the "
-             "back page behind the front page before cutting." if component.two_sided else "")
-    return (f"Print the {component.name.lower()} on card stock (or glue the page to thin card), then cut them out "
-            f"along the lines. {shared}{backs}")
+    one = component.copies == 1
+    shared = ("" if one else " Neighbouring tokens share their cut lines, so one cut frees two sides."
+              if component.model.gap is None and shape.kind in ("hex", "square") else "")
+    backs = (f" {'Its back is' if one else 'Their backs are'} on the page after the fronts: print double-sided as "
+             "the page says, or glue the back page behind the front page before cutting." if component.two_sided else "")
+    return (f"Print the {component.name.lower()} on card stock (or glue the page to thin card), then cut "
+            f"{'it' if one else 'them'} out along the solid {'line' if one else 'lines'}.{shared}{backs}")
 
 
 def _standee(component: Component) -> str:
@@ -58,9 +58,19 @@ def _sheet(component: Component) -> str:
 
 
 def assembly_text(game: Game, component: Component) -> str:
-    """The paragraph that explains how to make the component (its own `assembly:` text when given)."""
+    """The paragraph that explains how to make the component (its own `assembly:` text when given); a second
+    tuck box, die or standee is made like the first, so its paragraph says so instead of repeating it."""
     if component.model.assembly:
         return component.model.assembly.strip()
+    first = next(c for c in game.components.values() if c.kind == component.kind)
+    if first is not component and component.kind in ("tuckbox", "die", "standee"):
+        extra = ""
+        if component.kind == "tuckbox":
+            plan = tuckbox_plan(component, game.decks) or []
+            depth = f"{plan[0].depth / mm(1):.0f} mm" if plan else ""
+            extra = f" It is {depth} deep." + (f" It comes {len(plan)} times, one for each share of the deck."
+                                              if len(plan) > 1 else "")
+        return f"Make it the same way as the {first.name.lower()}.{extra}"
     if component.kind == "token":
         return _token(component)
     if component.kind == "standee":

@@ -11,7 +11,9 @@ from generator.core.contract import BuildOptions, Output
 from generator.core.errors import InputError, Problem
 from generator.core.write import Staging, atomic_write, sha256_file
 from generator.data.checks import CheckReport
+from generator.data.components import component_size
 from generator.data.game import Game
+from generator.data.inventory import component_line
 from generator.data.project import Project
 from generator.pipeline.gather import gather
 from generator.pipeline.incremental import BuildState, game_keys
@@ -35,10 +37,20 @@ def deck_summary(game: Game) -> list[dict]:
     ]
 
 
+def component_summary(game: Game) -> list[dict]:
+    """Per component: its kind, size (in words and mm; tuck boxes: the inside) and printed copies."""
+    summary = []
+    for component in game.components.values():
+        size, size_mm = component_size(component, game.decks)
+        summary.append({"game": game.id, "component": component.id, "name": component.name, "kind": component.kind,
+                        "size": size, "size_mm": size_mm, "copies": component_line(game, component).count})
+    return summary
+
+
 def write_manifest(build_dir: Path, games: list[Game], written: list[dict]) -> Path:
-    """build/manifest.json: every output (path, pages, bytes, sha256) and every deck; keeps other games' entries."""
+    """build/manifest.json: every output (path, pages, bytes, sha256), deck and component; keeps other games'."""
     path = build_dir / "manifest.json"
-    old = {"outputs": [], "decks": []}
+    old = {"outputs": [], "decks": [], "components": []}
     if path.is_file():
         try:
             old = json.loads(path.read_text(encoding="utf-8"))
@@ -47,11 +59,14 @@ def write_manifest(build_dir: Path, games: list[Game], written: list[dict]) -> P
     built = {g.id for g in games}
     outputs = [o for o in old.get("outputs", []) if o.get("game") not in built] + written
     decks = [d for d in old.get("decks", []) if d.get("game") not in built]
+    components = [c for c in old.get("components", []) if c.get("game") not in built]
     for game in games:
         decks += deck_summary(game)
+        components += component_summary(game)
     manifest = {
         "outputs": sorted(outputs, key=lambda o: o["path"]),
         "decks": sorted(decks, key=lambda d: (d["game"], d["deck"])),
+        "components": sorted(components, key=lambda c: (c["game"], c["component"])),
     }
     return atomic_write(path, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
 

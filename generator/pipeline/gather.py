@@ -47,8 +47,8 @@ def gather(project: Project, names: list[str]) -> tuple[list[Game], list[CheckRe
 
 def preflight(games: list[Game]) -> dict[str, list[str]]:
     """What `pnp validate` checks of the printed side without writing anything: every producer's own checks
-    (card layouts, board plans, rules templates) and the card sheets drawn once, so text that does not fit its
-    box is found too. Raises InputError with every problem; returns the checks that ran, per game."""
+    (card layouts, board plans, rules templates, component nets) and the card and component sheets drawn once,
+    so text that does not fit its box is found too. Raises InputError with every problem; returns the checks that ran, per game."""
     import tempfile
 
     options = BuildOptions(papers=("letter",))
@@ -60,7 +60,7 @@ def preflight(games: list[Game]) -> dict[str, list[str]]:
                 outputs = producer.outputs(game, options)
                 if outputs:
                     checks[game.id].append(producer.check)
-                for index, output in enumerate(o for o in outputs if o.kind == "cards"):
+                for index, output in enumerate(o for o in outputs if o.kind in ("cards", "components")):
                     try:
                         output.render(Path(folder) / f"{game.id}-{index}.pdf")
                     except InputError as exc:

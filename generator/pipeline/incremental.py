@@ -82,7 +82,8 @@ class GameKey:
 def game_keys(project: Project, names: list[str], options) -> dict[str, GameKey]:
     """The hash of each game's inputs under these options."""
     shared = shared_digest(project)
-    looks = (("cards", json.dumps([options.duplex, options.layout, list(options.back_offset)])),)
+    looks = (("cards", json.dumps([options.duplex, options.layout, list(options.back_offset)])),
+             ("components", json.dumps([options.duplex])))  # two-sided tokens mirror their backs by --duplex
     keys = {}
     for name in names:
         folder = project.cards_dir / name

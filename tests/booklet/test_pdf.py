@@ -12,6 +12,8 @@ from generator.booklet.imposition import imposition
 from generator.booklet.pdf import outputs
 from generator.booklet.text import render_rules
 from generator.core.contract import BuildOptions
+from generator.data.assembly import assembly_text
+from generator.data.inventory import inventory
 from generator.data.load import load_game
 from generator.pipeline.build import build
 
@@ -44,9 +46,24 @@ def test_reading_pdf_shows_every_count_from_the_data(built):
     text = _text(written["rules.pdf"][0])
     for deck in game.decks.values():
         assert f"{deck.name} {deck.copies}" in text
-    for comp in game.config.components:
-        assert f"{comp.name} {comp.count}" in text
+    for line in inventory(game):  # decks, boards, printed components and extras, counted from the data
+        assert f"{line.name} {line.count}" in text
     assert f"{game.config.players.min} to {game.config.players.max}" in text
+
+
+def test_reading_pdf_explains_how_to_make_each_component_with_a_picture(built):
+    game, written = built
+    reader = PdfReader(str(written["rules.pdf"][0]))
+    pages = [page.extract_text() for page in reader.pages]
+    text = " ".join(" ".join(page.split()) for page in pages)
+    assert "Making the pieces" in text
+    for component in game.components.values():
+        caption = f"{component.name}: as printed"
+        assert caption in text, caption
+        page = next(p for p in pages if caption in " ".join(p.split()))
+        assert component.name in page
+        paragraph = " ".join(assembly_text(game, component).split())
+        assert " ".join(paragraph.split()[:6]) in text  # the paragraph that explains it
 
 
 def test_reading_pdf_is_half_letter_with_a_bookmark_per_heading(built):
@@ -131,15 +148,14 @@ def test_changed_copies_and_components_reach_the_booklet(tmp_project, tmp_path):
     text = text.replace("{id: pepperoni, name: Pepperoni, copies: 12,", "{id: pepperoni, name: Pepperoni, copies: 13,")
     text = text.replace("{id: mushrooms, name: Mushrooms, copies: 11,", "{id: mushrooms, name: Mushrooms, copies: 10,")
     toppings.write_text(text, encoding="utf-8")
-    game_yaml = folder / "game.yaml"
-    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace("{name: Die, count: 2,", "{name: Die, count: 3,"),
-                         encoding="utf-8")
+    dice = folder / "dice.yaml"
+    dice.write_text(dice.read_text(encoding="utf-8").replace("copies: 2\n", "copies: 3\n"), encoding="utf-8")
     result = build(tmp_project, ["order-up-pizza"], BuildOptions(papers=("letter",), out_dir=tmp_path / "out"))
     assert any(w["path"].endswith("rules-booklet-letter.pdf") for w in result.written)
     booklet = _text(tmp_path / "out" / "order-up-pizza" / "rules-booklet-letter.pdf")
     assert "Pepperoni 13" in booklet and "Mushrooms 10" in booklet
     assert "Pepperoni 12" not in booklet
-    assert "Die 3" in booklet
+    assert "Dice 3" in booklet and "each of the 3 dice" in " ".join(booklet.split())
 
 
 def test_picture_syntax_draws_a_real_card_and_names_a_wrong_one(tmp_project, tmp_path):
