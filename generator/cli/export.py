@@ -38,10 +38,11 @@ def export_cmd() -> None:
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=OUT_HELP)
 @click.pass_context
 def png_cmd(ctx, games, dpi, bleed, out_dir) -> None:
-    """Every card type as PNG with bleed and trimmed, plus cards.csv, in build/<game>/png/<deck>/."""
+    """Every card type as PNG with bleed and trimmed, plus cards.csv, in build/<game>/png/<deck>/; token and
+    standee faces (transparent outside the outline) in build/<game>/png/<component>/."""
     from generator.core.errors import InputError, Problem
     from generator.core.units import UnitError, to_pt
-    from generator.exports.png import export_png
+    from generator.exports.components import export_game_pngs
 
     try:
         bleed_pt = to_pt(bleed)
@@ -50,7 +51,7 @@ def png_cmd(ctx, games, dpi, bleed, out_dir) -> None:
     project, loaded = _games(ctx, games)
     build_dir = out_dir or project.build_dir
     for game in loaded:
-        _report(project, out_dir, game.id, export_png(game, build_dir, dpi, bleed_pt), "PNG")
+        _report(project, out_dir, game.id, export_game_pngs(game, build_dir, dpi, bleed_pt), "PNG")
 
 
 @export_cmd.command("pod")

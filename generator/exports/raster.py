@@ -16,6 +16,7 @@ from PIL import Image
 from generator.core.units import INCH
 
 WHITE = (255, 255, 255, 255)
+CLEAR = (0, 0, 0, 0)
 
 
 def pixels(length_pt: float, dpi: float) -> int:
@@ -23,19 +24,20 @@ def pixels(length_pt: float, dpi: float) -> int:
     return int(round(length_pt / INCH * dpi + 1e-9))
 
 
-def render_page(page: pdfium.PdfPage, width_px: int, height_px: int) -> Image.Image:
-    """One page stretched onto exactly width_px x height_px pixels, as an RGB image on white."""
-    bitmap = pdfium.PdfBitmap.new_native(width_px, height_px, pdfium_c.FPDFBitmap_BGR)
-    bitmap.fill_rect(WHITE, 0, 0, width_px, height_px)
+def render_page(page: pdfium.PdfPage, width_px: int, height_px: int, alpha: bool = False) -> Image.Image:
+    """One page stretched onto exactly width_px x height_px pixels, as an RGB image on white (RGBA on
+    transparent with `alpha`: what is not drawn stays see-through, as a shaped token's corners)."""
+    bitmap = pdfium.PdfBitmap.new_native(width_px, height_px, pdfium_c.FPDFBitmap_BGRA if alpha else pdfium_c.FPDFBitmap_BGR)
+    bitmap.fill_rect(CLEAR if alpha else WHITE, 0, 0, width_px, height_px)
     pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width_px, height_px, 0, pdfium_c.FPDF_ANNOT)
-    image = bitmap.to_pil().convert("RGB")  # copies the pixels out of pdfium's buffer
+    image = bitmap.to_pil().convert("RGBA" if alpha else "RGB")  # copies the pixels out of pdfium's buffer
     bitmap.close()
     return image
 
 
 def render_pages(pdf_path: Path | bytes, sizes: list[tuple[int, int]] | None = None,
-                 dpi: float = 300) -> Iterator[Image.Image]:
-    """Every page of a PDF as an RGB image: at `sizes[i]` pixels when given, else at `dpi` (rounded per side)."""
+                 dpi: float = 300, alpha: bool = False) -> Iterator[Image.Image]:
+    """Every page of a PDF as an RGB (or RGBA) image: at `sizes[i]` pixels when given, else at `dpi`."""
     pdf = pdfium.PdfDocument(pdf_path)
     try:
         for index in range(len(pdf)):
@@ -46,7 +48,7 @@ def render_pages(pdf_path: Path | bytes, sizes: list[tuple[int, int]] | None = N
                 width_pt, height_pt = page.get_size()
                 width_px, height_px = pixels(width_pt, dpi), pixels(height_pt, dpi)
             try:
-                yield render_page(page, width_px, height_px)
+                yield render_page(page, width_px, height_px, alpha)
             finally:
                 page.close()
     finally:

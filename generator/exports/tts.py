@@ -1,4 +1,5 @@
-"""`pnp export tts`: Tabletop Simulator deck sheets, the back image(s) and a saved-object JSON per deck.
+"""`pnp export tts`: Tabletop Simulator deck sheets, the back image(s) and a saved-object JSON per deck;
+tokens (Custom_Tile of the matching shape), standees (Figurine_Custom) and dice (Custom_Dice) in bags.
 
 A sheet holds at most 10 x 7 cells; the last cell of the grid is TTS's "hidden card" (shown for cards in other
 players' hands), so a sheet carries at most 69 card types and bigger decks are split over several sheets, each a
@@ -20,13 +21,17 @@ from pathlib import Path
 from PIL import Image
 
 from generator.core.write import atomic_write
+from generator.data.components import Component
 from generator.data.game import Card, Deck, Game
+from generator.exports.components import die_texture, face_pngs
 from generator.exports.png import Face, deck_backs, face_images, remove_stale, write_png
 
 MAX_COLS, MAX_ROWS = 10, 7
 MAX_TYPES = MAX_COLS * MAX_ROWS - 1  # 69: the last cell is the hidden card
 MAX_SIDE = 4096                     # TTS guideline: keep images within 4096 x 4096 px
 DEFAULT_CELL_WIDTH = MAX_SIDE // MAX_COLS  # 409 px: a full 10-wide sheet is just under 4096 px
+TILE_TYPES = {"square": 0, "hex": 1, "circle": 2, "rounded": 3}  # Custom Tile types: Box, Hex, Circle, Rounded
+COMPONENT_DPI = 200
 
 
 @dataclass(frozen=True)
@@ -177,6 +182,74 @@ def export_tts(game: Game, build_dir: Path, url_prefix: str | None = None,
         objects.append(obj)
         deck_json = folder / f"{deck.id}.json"
         written += sheet_paths + back_paths + [atomic_write(deck_json, saved_object([obj], f"{game.title}: {deck.name}"))]
+    files, bags = export_component_tts(game, folder, lambda p: url_for(p, url_prefix), x0=len(objects) * 3.0)
+    written += files
+    objects += bags
     written.append(atomic_write(folder / f"{game.id}.json", saved_object(objects, game.title)))
     remove_stale(folder, {p.name for p in written}, ("*.png", "*.json"))
     return written
+
+
+# --- components: tokens, standees, dice -------------------------------------------------------------------------
+
+def _piece(name: str, nickname: str, guid_text: str, x: float, custom: dict) -> dict:
+    obj = {"Name": name, "Nickname": nickname, "Description": "", "Transform": transform(x), "GUID": guid_text,
+           "Locked": False, "Tooltip": True, "Hands": False}
+    obj["Transform"]["rotZ"] = 0.0  # face up
+    obj.update(custom)
+    return obj
+
+
+def tts_objects(game: Game, component: Component, urls: dict[str, str], x: float) -> dict:
+    """A bag holding one TTS object per printed copy of the component (tokens, standees, dice)."""
+    contained = []
+    if component.kind == "die":
+        image = {"ImageURL": urls["texture"], "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0,
+                 "CustomDice": {"Type": 1}}
+        for n in range(component.copies):
+            contained.append(_piece("Custom_Dice", component.name, guid(game.id, component.id, n), x,
+                                   {"CustomImage": image}))
+    else:
+        n = 0
+        for item in component.items:
+            back = urls.get("back", urls[item.code])
+            for _ in range(item.copies):
+                if component.kind == "token":
+                    tile = {"Type": TILE_TYPES[component.shape.kind], "Thickness": 0.1, "Stackable": True,
+                            "Stretch": True}
+                    custom = {"CustomImage": {"ImageURL": urls[item.code], "ImageSecondaryURL": back,
+                                              "ImageScalar": 1.0, "WidthScale": 0.0, "CustomTile": tile}}
+                    contained.append(_piece("Custom_Tile", item.name, guid(game.id, component.id, n), x, custom))
+                else:
+                    custom = {"CustomImage": {"ImageURL": urls[item.code], "ImageSecondaryURL": back,
+                                              "ImageScalar": 1.0, "WidthScale": 0.0}}
+                    contained.append(_piece("Figurine_Custom", item.name, guid(game.id, component.id, n), x, custom))
+                n += 1
+    return _piece("Bag", component.name, guid(game.id, component.id, "bag"), x,
+                 {"Description": f"{game.title}: {len(contained)} pieces", "ContainedObjects": contained})
+
+
+def export_component_tts(game: Game, folder: Path, url_for, x0: float) -> tuple[list[Path], list[dict]]:
+    """Images and TTS bags of the game's tokens, standees and dice in the TTS folder; (files, objects)."""
+    written: list[Path] = []
+    objects = []
+    x = x0
+    for component in game.components.values():
+        urls: dict[str, str] = {}
+        if component.kind == "die":
+            path = write_png(die_texture(game, component), folder / f"{component.id}-texture.png")
+            urls["texture"] = url_for(path)
+            written.append(path)
+        elif component.kind in ("token", "standee"):
+            for name, image in face_pngs(game, component, dpi=COMPONENT_DPI):
+                path = write_png(image, folder / f"{component.id}-{name}", COMPONENT_DPI)
+                urls["back" if name == "back.png" else name.removesuffix(".png")] = url_for(path)
+                written.append(path)
+        else:
+            continue
+        obj = tts_objects(game, component, urls, x)
+        objects.append(obj)
+        written.append(atomic_write(folder / f"{component.id}-bag.json",
+                                    saved_object([obj], f"{game.title}: {component.name}")))
+        x += 3.0
+    return written, objects
