@@ -26,6 +26,7 @@ from generator.cards import image as cardimage
 from generator.cards import text as cardtext
 from generator.cards.backs import BackFace, back_name, group_backs, layout_uses_card
 from generator.cards.layout import Box, Layout, LayoutLoader
+from generator.cards.shaped import check_inside
 from generator.cards.text import TemplateProblem, Templates, TextOverflow, TextStyle, card_helpers, fit_text
 from generator.core.errors import InputError, Problem, Problems
 from generator.core.fonts import BODY, register_fonts
@@ -66,7 +67,12 @@ class CardRenderer:
         key = (name, deck.id)
         if key not in self._layouts:
             w, h = self.size(deck)
-            self._layouts[key] = self.loader.resolve(name, w, h, self.bleed, self.safe, wanted_by)
+            layout = self.loader.resolve(name, w, h, self.bleed, self.safe, wanted_by)
+            if deck.shape is not None:  # round and hex cards: text and icons stay inside the outline
+                problems = Problems()
+                check_inside(deck.shape, layout, f"deck '{deck.id}'", problems)
+                problems.raise_if_any()
+            self._layouts[key] = layout
         return self._layouts[key]
 
     def front_layout(self, card: Card) -> Layout:

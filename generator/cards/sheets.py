@@ -31,6 +31,7 @@ from generator.cards.imposition import (
     place_labels,
     plan_pages,
 )
+from generator.cards.shaped import draw_cut_paths, shaped_sheet, slot_placement
 from generator.core.contract import BuildOptions, FunctionProducer, Output
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY, BODY_BOLD
@@ -51,6 +52,9 @@ def sheet_for(renderer: CardRenderer, deck: Deck, paper: str, options: BuildOpti
     """The imposition of a deck on a paper, or an InputError naming the deck's size."""
     w, h = renderer.size(deck)
     try:
+        if deck.shape is not None:  # round and hex decks are packed like tokens
+            return shaped_sheet(paper, deck.shape, renderer.bleed, options.duplex,
+                                (mm(options.back_offset[0]), mm(options.back_offset[1])))
         return make_sheet(paper, w, h, renderer.bleed, options.layout, options.duplex,
                           (mm(options.back_offset[0]), mm(options.back_offset[1])))
     except LayoutError as exc:
@@ -146,7 +150,8 @@ class _DeckPages:
         self.sheets = max(1, math.ceil(count / sheet.per_page))
         b = renderer.bleed
         self.slots = {
-            side: [renderer.placement(s.trim.x - b, s.trim.y - b, (s.clip.x, s.clip.y, s.clip.w, s.clip.h))
+            side: [slot_placement(s, sheet.card_w, sheet.card_h, b)
+                   or renderer.placement(s.trim.x - b, s.trim.y - b, (s.clip.x, s.clip.y, s.clip.w, s.clip.h))
                    for s in slots]
             for side, slots in (("front", sheet.fronts), ("back", sheet.backs))}
         self.decorations: dict[str, tuple[str, object]] = {}  # side -> (form name, page label placement)
@@ -185,6 +190,7 @@ class _DeckPages:
         if side in ("front", "fold"):
             for mark in sheet.marks:
                 canvas.line(mark.x1, mark.y1, mark.x2, mark.y2)
+            draw_cut_paths(canvas, sheet, MARK_COLOR, MARK_WIDTH)
         if sheet.fold is not None:
             canvas.saveState()
             canvas.setDash(4, 3)

@@ -15,6 +15,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.cards.face import CardRenderer
 from generator.cards.layout import Box, Layout
+from generator.cards.shaped import check_inside
 from generator.core.errors import InputError, Problem, Problems
 from generator.core.fonts import TITLE
 from generator.core.shapes import Path, pdf_path_ops
@@ -64,7 +65,9 @@ class ComponentFaces(CardRenderer):
         layout = super()._layout(name, deck, wanted_by)
         component = self.components[deck.id]
         if component.shape is not None:
-            _check_inside(component, layout)
+            problems = Problems()
+            check_inside(component.shape, layout, f"{component.kind} '{component.id}'", problems, ITEM_SAFE)
+            problems.raise_if_any()
         return layout
 
     def context(self, deck: Deck, card: Card | None) -> dict:
@@ -101,18 +104,6 @@ class ComponentFaces(CardRenderer):
         canvas.translate(-w / 2 - self.bleed, -h / 2 - self.bleed)
         canvas.doForm(name)
         canvas.restoreState()
-
-
-def _check_inside(component: Component, layout: Layout) -> None:
-    """Text and icon boxes of a token lie inside its outline (a circle's corners are cut away)."""
-    shape = component.shape
-    problems = Problems()
-    for box in layout.boxes:
-        if box.kind in ("text", "icon") and not shape.holds_rect(box.x, box.y, box.w, box.h, ITEM_SAFE):
-            problems.add(box.file, box.line, f"{box.kind} box '{box.name}' of {component.kind} '{component.id}' "
-                         f"reaches outside its {shape.describe()} outline; expected it {ITEM_SAFE / mm(1):.1f} mm "
-                         "inside the shape (a smaller or more central box)")
-    problems.raise_if_any()
 
 
 def draw_plain_face(canvas: Canvas, icons, card: Card, x: float, y: float, size: float, fill: str,

@@ -38,21 +38,42 @@ def _apply(m, x: float, y: float) -> Point:
     return round(a * x + c * y + e, 4), round(b * x + d * y + f, 4)
 
 
-def page_strokes(pdf_path: Path | str, index: int) -> list[Stroke]:
-    """Every stroked path object placed directly on page `index` (forms are not entered)."""
+def _times(m, n) -> tuple[float, ...]:
+    """The matrix that applies m, then n (PDF row-vector convention)."""
+    a, b, c, d, e, f = m
+    a2, b2, c2, d2, e2, f2 = n
+    return (a * a2 + b * c2, a * b2 + b * d2, c * a2 + d * c2, c * b2 + d * d2,
+            e * a2 + f * c2 + e2, e * b2 + f * d2 + f2)
+
+
+def _objects(page, into_forms: bool):
+    """(object, matrix to page) of every object on the page, and inside forms when asked."""
+    def walk(count, get, outer):
+        for i in range(count):
+            obj = get(i)
+            m = _times(_matrix(obj), outer)
+            if raw.FPDFPageObj_GetType(obj) == raw.FPDF_PAGEOBJ_FORM:
+                if into_forms:
+                    yield from walk(raw.FPDFFormObj_CountObjects(obj), lambda j, o=obj: raw.FPDFFormObj_GetObject(o, j), m)
+            else:
+                yield obj, m
+
+    yield from walk(raw.FPDFPage_CountObjects(page), lambda i: raw.FPDFPage_GetObject(page, i), (1, 0, 0, 1, 0, 0))
+
+
+def page_strokes(pdf_path: Path | str, index: int, into_forms: bool = False) -> list[Stroke]:
+    """Every stroked path object on page `index` (also those inside forms with `into_forms`)."""
     pdf = pdfium.PdfDocument(str(pdf_path))
     try:
         page = pdf[index]
         out = []
-        for i in range(raw.FPDFPage_CountObjects(page)):
-            obj = raw.FPDFPage_GetObject(page, i)
+        for obj, m in _objects(page, into_forms):
             if raw.FPDFPageObj_GetType(obj) != raw.FPDF_PAGEOBJ_PATH:
                 continue
             mode, stroke = ctypes.c_int(), ctypes.c_int()
             raw.FPDFPath_GetDrawMode(obj, ctypes.byref(mode), ctypes.byref(stroke))
             if not stroke.value:
                 continue
-            m = _matrix(obj)
             segments, start, current = [], None, None
             for s in range(raw.FPDFPath_CountSegments(obj)):
                 seg = raw.FPDFPath_GetPathSegment(obj, s)
@@ -94,10 +115,10 @@ def _first_of_curve(obj, index: int) -> int:
     return first
 
 
-def cuts_and_folds(pdf_path: Path | str, index: int):
+def cuts_and_folds(pdf_path: Path | str, index: int, into_forms: bool = False):
     """(cut segments, fold segments) of a page: solid black strokes and dashed strokes."""
     cuts, folds = [], []
-    for stroke in page_strokes(pdf_path, index):
+    for stroke in page_strokes(pdf_path, index, into_forms):
         if stroke.dashed:
             folds += [(a, b) for a, b, _ in stroke.segments]
         elif stroke.color == (0, 0, 0):

@@ -181,7 +181,7 @@ def test_dice_nets_fold_into_cubes_with_glue_tabs_on_the_right_edges(repo_projec
 
 
 def _forms(path: Path, index: int) -> list[tuple[float, float]]:
-    """Centres of the form XObjects (token faces) placed on a page."""
+    """Centres of the form XObjects (token and card faces) placed on a page."""
     pdf = pdfium.PdfDocument(str(path))
     page = pdf[index]
     centres = []
@@ -190,7 +190,8 @@ def _forms(path: Path, index: int) -> list[tuple[float, float]]:
         if raw.FPDFPageObj_GetType(obj) == raw.FPDF_PAGEOBJ_FORM:
             left, bottom, right, top = (ctypes.c_float() for _ in range(4))
             raw.FPDFPageObj_GetBounds(obj, *(ctypes.byref(v) for v in (left, bottom, right, top)))
-            centres.append(((left.value + right.value) / 2, (bottom.value + top.value) / 2))
+            if right.value - left.value < 400 and top.value - bottom.value > 20:  # not a sheet's labels or marks
+                centres.append(((left.value + right.value) / 2, (bottom.value + top.value) / 2))
     page.close()
     pdf.close()
     return centres
