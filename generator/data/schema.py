@@ -6,18 +6,20 @@ import json
 from pathlib import Path
 
 from generator.core.write import atomic_write
+from generator.data.component_models import MODELS as COMPONENT_MODELS
 from generator.data.game import Game
 from generator.data.models import BoardFile, DeckFile, GameConfig, TableFile, row_model
 
-GENERIC = {"game": GameConfig, "deck": DeckFile, "table": TableFile, "board": BoardFile}
+GENERIC = {"game": GameConfig, "deck": DeckFile, "table": TableFile, "board": BoardFile} | {
+    f"component-{kind}": model for kind, model in COMPONENT_MODELS.items()}
 
 
 def generic_schemas() -> dict[str, dict]:
-    """Schema per file kind (game, deck, table, board)."""
+    """Schema per file kind (game, deck, table, board, and each kind of component file)."""
     out = {}
     for kind, model in GENERIC.items():
         schema = model.model_json_schema()
-        schema["title"] = f"{kind}.yaml" if kind == "game" else f"a {kind} file"
+        schema["title"] = f"{kind}.yaml" if kind == "game" else f"a {kind.replace('component-', '')} component file" if kind.startswith("component-") else f"a {kind} file"
         out[kind] = schema
     return out
 
