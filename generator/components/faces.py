@@ -13,6 +13,7 @@ import weakref
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.cards.backs import BackFace
 from generator.cards.face import CardRenderer
 from generator.cards.layout import Box, Layout
 from generator.cards.shaped import check_inside
@@ -41,14 +42,14 @@ class ComponentFaces(CardRenderer):
         """Die faces without a layout are drawn as pips, text or an icon instead."""
         return component.kind != "die" or (card is not None and card.layout is not None)
 
-    def faces(self):
+    def faces(self, problems: Problems) -> list[tuple[str, Deck, Card | None]]:
+        faces: list[tuple[str, Deck, Card | None]] = []
         for cid, deck in self.sets.items():
             component = self.components[cid]
-            if component.two_sided or (component.kind == "standee" and component.model.back):
-                yield ("back", deck, None)
-            for card in deck.cards:
-                if self.has_layout(component, card):
-                    yield ("front", deck, card)
+            if getattr(component.model, "back", None):  # tokens with two faces, standees with a back layout
+                faces.append(("back", deck, None))
+            faces += [("front", deck, card) for card in deck.cards if self.has_layout(component, card)]
+        return faces
 
     def front_layout(self, card: Card) -> Layout:
         deck = self.sets[card.deck]
@@ -57,9 +58,16 @@ class ComponentFaces(CardRenderer):
         line = card.line_of("layout") if "layout" in card.key_lines else component.line_of("layout")
         return self._layout(name, deck, Problem(card.file if "layout" in card.key_lines else component.file, line, ""))
 
-    def back_layout(self, deck: Deck) -> Layout:
+    def back_layout(self, deck: Deck, card: Card | None = None) -> Layout:
+        """The component's one `back:` layout (items have no backs of their own)."""
         component = self.components[deck.id]
         return self._layout(component.model.back, deck, Problem(component.file, component.line_of("back"), ""))
+
+    def backs(self, deck: Deck) -> list[BackFace]:
+        """One back shared by every item: drawn once, placed for every copy."""
+        if deck.id not in self._backs:
+            self._backs[deck.id] = [BackFace("B", self.components[deck.id].model.back or "", None, tuple(deck.cards))]
+        return self._backs[deck.id]
 
     def _layout(self, name: str, deck: Deck, wanted_by: Problem) -> Layout:
         layout = super()._layout(name, deck, wanted_by)
@@ -70,10 +78,11 @@ class ComponentFaces(CardRenderer):
             problems.raise_if_any()
         return layout
 
-    def context(self, deck: Deck, card: Card | None) -> dict:
+    def context(self, deck: Deck, card: Card | None, back: bool = False) -> dict:
         data = self.view["components"][deck.id]
-        item = data["items"][card.index - 1] if card is not None else None
-        context = {"item": item, "card": item, "component": data, "deck": data, "game": self.view}
+        item = data["items"][card.index - 1] if card is not None and not back else None
+        context = {"item": item, "card": item, "component": data, "deck": data, "game": self.view,
+                   "side": "back" if back else "front"}
         if self.components[deck.id].kind == "die":
             context["face"] = item
         return context
@@ -85,8 +94,8 @@ class ComponentFaces(CardRenderer):
             return f"the back of {component['kind']} '{component['id']}'"
         return f"{component['kind']} '{component['id']}' item '{item['id']}'"
 
-    def form_name(self, deck: Deck, card: Card | None) -> str:
-        suffix = f"F{card.index:03d}" if card is not None else "B"
+    def form_name(self, deck: Deck, card: Card | None, back: bool = False) -> str:
+        suffix = f"F{card.index:03d}" if card is not None and not back else "B"
         return f"comp_{self.game.config.code}_{deck.code}_{suffix}"
 
     def place_clipped(self, canvas: Canvas, component: Component, card: Card | None, cx: float, cy: float,
