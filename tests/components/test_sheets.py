@@ -250,3 +250,11 @@ def test_two_sided_tokens_get_a_mirrored_back_page(chits, tmp_path):
         mirrored = sorted((round(size - p[0] if axis == 0 else p[0], 1), round(size - p[1] if axis == 1 else p[1], 1))
                           for p in fronts)
         assert mirrored == sorted((round(p[0], 1), round(p[1], 1)) for p in backs)
+
+
+def test_component_sheets_are_byte_identical_when_built_again(repo_project, tmp_path):
+    game = load_game(repo_project, "short-order-hero")
+    first = render(game, tmp_path / "a", papers=("a4",))
+    again = render(load_game(repo_project, "short-order-hero"), tmp_path / "b", papers=("a4",))
+    for name, (path, _) in first.items():
+        assert path.read_bytes() == again[name][0].read_bytes(), name
