@@ -4,6 +4,7 @@ folded from the lines on the page, token sheets packed as tightly as promised, b
 from __future__ import annotations
 
 import ctypes
+import json
 import math
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from generator.core.geometry import PAPERS
 from generator.core.units import INCH, mm, to_pt
 from generator.data.components import tuckbox_plan
 from generator.data.load import load_game
+from generator.pipeline.build import write_manifest
 from tests.components.pdf_lines import connected_pieces, cuts_and_folds, loose_ends
 
 GAMES = ["order-up-pizza", "order-up-trading", "short-order-hero"]
@@ -258,3 +260,51 @@ def test_component_sheets_are_byte_identical_when_built_again(repo_project, tmp_
     again = render(load_game(repo_project, "short-order-hero"), tmp_path / "b", papers=("a4",))
     for name, (path, _) in first.items():
         assert path.read_bytes() == again[name][0].read_bytes(), name
+
+
+def test_die_faces_from_a_layout_and_a_player_aid_from_a_deck(chits, tmp_path):
+    files = {
+        "dice.yaml": """\
+            component: dice
+            kind: die
+            name: Dice
+            size: 20mm
+            layout: face
+            faces: [{text: A}, {text: B}, {pips: 3}, {icon: pepperoni}, {text: E}, {text: F}]
+            """,
+        "layouts/face.yaml": """\
+            boxes:
+              background: {shape: rect, fill: "#ffffff"}
+              label: {x: 3mm, y: 6mm, width: 14mm, height: 8mm, text: "{{ face.number }}:{{ face.text or '' }}",
+                      align: center, valign: middle}
+            """,
+        "aid.yaml": """\
+            component: aid
+            kind: sheet
+            name: Player aid
+            title: "{{ game.title }} at a glance"
+            columns:
+              - {header: Card, width: 40mm, text: "{{ row.name }}", align: left}
+              - {header: Copies, text: "{{ row.copies }}"}
+            rows: {from: things}
+            notes: ["{{ game.decks.things.copies }} cards in all"]
+            """,
+    }
+    game = load_game(chits(files), "chits")
+    path = render(game, tmp_path, papers=("letter",))["components-letter.pdf"][0]
+    text = " ".join(page.extract_text() for page in PdfReader(str(path)).pages)
+    for label in ("1:A", "2:B", "3:", "5:E", "6:F"):
+        assert label in text, label
+    assert "Chits at a glance" in text and "Alpha" in text and "30 cards in all" in text
+
+
+def test_the_manifest_lists_each_component_with_kind_size_and_copies(repo_project, tmp_path):
+    game = load_game(repo_project, "order-up-pizza")
+    manifest = json.loads(write_manifest(tmp_path, [game], []).read_text(encoding="utf-8"))
+    entries = {c["component"]: c for c in manifest["components"]}
+    assert entries["dice"] == {"game": "order-up-pizza", "component": "dice", "name": "Dice", "kind": "die",
+                               "size": "16 mm cube", "size_mm": [16.0, 16.0, 16.0], "copies": 2}
+    assert entries["cars"]["copies"] == 4 and entries["cars"]["kind"] == "standee"
+    box = entries["toppings-box"]
+    assert box["kind"] == "tuckbox" and box["copies"] == 1
+    assert box["size_mm"] == [65.5, 90.9, pytest.approx(91 * 0.32 + 2, abs=0.01)]  # inside: card + room, deck depth
