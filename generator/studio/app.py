@@ -139,12 +139,12 @@ class StudioApp:
                                  for i in range(len(pages.sizes))])
 
     async def components(self, request: Request) -> Response:
-        from generator.data.components import component_list
+        from generator.data.inventory import inventory
 
         state = self._state(request)
         if state is None:
             return self._missing(request)
-        lines = component_list(state.game) if state.game else []
+        lines = inventory(state.game) if state.game else []
         return self._page("components.html", state=state, game_id=state.id, tab="components", lines=lines,
                           decks=views.deck_views(state, self.links))
 

@@ -1,7 +1,8 @@
-"""Printed pages for the studio: the board at true size, the rules reading pages and the balance charts.
+"""Printed pages for the studio: the board at true size, the component sheets, the rules reading pages and the
+balance charts.
 
-The board and rules pages are drawn by the build's own producers (the same `Output.render` that writes
-build/<game>/board-full.pdf and rules.pdf) into a temporary folder, then rasterised with pypdfium2; the balance
+The board, component and rules pages are drawn by the build's own producers (the same `Output.render` that writes
+build/<game>/board-full.pdf, components-letter.pdf and rules.pdf) into a temporary folder, then rasterised with pypdfium2; the balance
 charts are the pages of the build/<game>/balance.pdf that the last `pnp validate` wrote.
 """
 
@@ -22,7 +23,7 @@ from generator.exports.raster import pixels, render_page
 from generator.pipeline.producers import PRODUCERS
 from generator.studio.faces import png_bytes
 
-SHOWN_KINDS = ("board-full", "rules")  # of every output the build makes, the ones a designer reads on screen
+SHOWN_KINDS = ("board-full", "rules", "components")  # of every output the build makes, those read on screen
 PAGE_DPI = 96          # the page grid
 LARGE_DPI = 200        # a page opened large
 MAX_PAGE_PIXELS = 2400  # a big board is shown at most this wide or high in the grid
@@ -59,6 +60,8 @@ def _page_sizes(pdf: bytes) -> list[tuple[float, float]]:
 def _title(kind: str, path: Path) -> str:
     if kind == "rules":
         return "Rules (reading pages)"
+    if kind == "components":
+        return "Components (tokens, dice, standees, tuck boxes, sheets)"
     stem = path.stem.removesuffix("-full")
     return "Board" if stem == "board" else f"Board {stem.removeprefix('board-')}"
 
