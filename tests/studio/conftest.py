@@ -4,6 +4,7 @@ browser (the distribution's Chromium driven by Playwright); without a browser th
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
 import urllib.request
@@ -14,7 +15,7 @@ import pytest
 from generator.data.project import Project
 from tests.conftest import REPO
 
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(os.environ.get("PNP_CHROMIUM", "/usr/bin/chromium"))  # another browser build: PNP_CHROMIUM=path
 # What works on a machine without a display, GPU or outside network (and as root, hence --no-sandbox).
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -54,15 +55,22 @@ def studio(studio_project):
     server.stop()
 
 
+def skip_without_browser() -> None:
+    """Skip the calling test module, in one line naming what to install, when there is no browser to drive."""
+    if not CHROMIUM.exists():
+        pytest.skip(NO_BROWSER, allow_module_level=True)
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        pytest.skip("no Playwright for the studio tests: `make test` installs it (pip install -e '.[test]')",
+                    allow_module_level=True)
+
+
 @pytest.fixture(scope="session")
 def browser():
-    """Headless Chromium of the distribution, or a skip naming the package to install."""
-    if not CHROMIUM.exists():
-        pytest.skip(NO_BROWSER)
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("no Playwright for the studio tests: `make test` installs it (pip install -e '.[test]')")
+    """Headless Chromium of the distribution."""
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield chromium

@@ -8,7 +8,9 @@ from PIL import Image, ImageChops
 
 from generator.cards.face import renderer_for
 from generator.data.load import load_game
-from tests.studio.conftest import wait_until_idle
+from tests.studio.conftest import skip_without_browser, wait_until_idle
+
+skip_without_browser()
 
 GAME = "order-up-trading"
 FACE = '[data-face="recipes/burrito"]'
