@@ -78,21 +78,27 @@ def render_full(game: Game, board: Board, path: Path) -> dict:
 
 
 def render_tiled(game: Game, board: Board, paper: str, overlap: float, path: Path) -> dict:
-    """An assembly page, then one page per tile, each showing its part of the board at 100 %."""
+    """An assembly page, then one page per tile, each showing its part of the board at 100 %. A board that fits
+    one sheet is that one page: nothing to assemble, so no assembly page about overlaps."""
     plan = board_plan(game, board)
     tiling = plan_tiling((plan.width, plan.height), PAPERS[paper].size, PRINTER_MARGIN, overlap)
     canvas = _canvas(path, tiling.page, f"{game.title} \u2013 {board.model.name} ({paper}, tiled)")
     _define_form(canvas, game, board, plan, BLEED)
-    _assembly_page(canvas, game, board, tiling, paper, (plan.width, plan.height))
-    canvas.showPage()
+    single = tiling.pages == 1
+    if not single:
+        _assembly_page(canvas, game, board, tiling, paper, (plan.width, plan.height))
+        canvas.showPage()
     for tile in tiling.tiles:
-        _tile_page(canvas, tiling, tile, (plan.width, plan.height), board.model.name)
+        _tile_page(canvas, tiling, tile, (plan.width, plan.height), board.model.name, paper if single else None)
         canvas.showPage()
     canvas.save()
-    return {"pages": tiling.pages + 1, "tiles": [tiling.rows, tiling.cols], "orientation": tiling.orientation}
+    return {"pages": tiling.pages + (0 if single else 1), "tiles": [tiling.rows, tiling.cols],
+            "orientation": tiling.orientation}
 
 
-def _tile_page(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[float, float], name: str) -> None:
+def _tile_page(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[float, float], name: str,
+               single_paper: str | None = None) -> None:
+    """One tile; `single_paper` when the board fits one sheet (its label then says how to print and cut it)."""
     m = tiling.margin
     aw, ah = tiling.area
     dx, dy = tiling.offset(tile)
@@ -121,7 +127,38 @@ def _tile_page(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[flo
         canvas.line(m, m + ah - step_h - 0.5, m + aw, m + ah - step_h - 0.5)
     canvas.setDash()
     _trim_marks(canvas, tiling, tile, board_size)
-    _tile_label(canvas, tiling, tile, board_size, name)
+    if single_paper is not None:
+        _single_label(canvas, tiling, board_size, name, single_paper)
+    else:
+        _tile_label(canvas, tiling, tile, board_size, name)
+
+
+CHECK = {"letter": (INCH, "1 in"), "a4": (25 * MM, "25 mm")}
+
+
+def _single_label(canvas: Canvas, tiling: Tiling, board_size: tuple[float, float], name: str, paper: str) -> None:
+    """Under (or beside) a one-sheet board: its name, print at 100 %, cut at the corner marks, and a check bar."""
+    m, aw = tiling.margin, tiling.area[0]
+    dx, dy = tiling.offset(tiling.tiles[0])
+    size = 8.0
+    text = f"{name}  \u00b7  Print at 100 % (Actual size)  \u00b7  Cut along the corner marks"
+    length, label = CHECK.get(paper, CHECK["a4"])
+    canvas.setFillColor(HexColor(INK))
+    canvas.setStrokeColor(HexColor(INK))
+    below = dy - BLEED - 5 * MM - m  # paper under the board and its corner marks
+    canvas.saveState()
+    if below >= size + 4:
+        canvas.translate(m + 4, m + (below - size) / 2)
+    else:  # beside the board, reading upwards
+        canvas.translate(m + aw - 2, m + 4)
+        canvas.rotate(90)
+    canvas.setFont(BOLD_FONT, size)
+    canvas.drawString(0, 0, text)
+    x = measure(text, BOLD_FONT, size) + 12
+    canvas.rect(x, 0.5, length, size - 2, stroke=0, fill=1)
+    canvas.setFont(BODY_FONT, size)
+    canvas.drawString(x + length + 4, 0, label)
+    canvas.restoreState()
 
 
 def _trim_marks(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[float, float]) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, Paragraph
@@ -9,75 +11,189 @@ from reportlab.platypus import Flowable, Paragraph
 from generator.boards.draw import board_plan, draw_board
 from generator.booklet.document import ACCENT, INK
 from generator.booklet.text import template_file
-from generator.cards.face import draw_front
+from generator.cards.face import draw_front, renderer_for
 from generator.cards.icons import inline_icon_image
+from generator.cards.legibility import text_areas
 from generator.components.pictures import Picture
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY, BODY_BOLD, TITLE
+from generator.core.geometry import Rect
 from generator.core.units import to_pt
 from generator.data.game import Game
 
+MIN_TEXT = 6.0        # pt: a card's smallest text is never shown smaller than this in the rules
+CARD_GAP = 8.0        # pt between cards of a figure
+MARKER_R = 5.5        # pt, the numbered callout markers
+LABEL_GAP = 12.0      # pt between the cards and the callout labels
+
 
 class CardFigure(Flowable):
-    """One or more real cards drawn by generator.cards.face (vector), with optional numbered callouts."""
+    """One or more real cards drawn by generator.cards.face (vector), with optional numbered callouts.
+
+    The cards are never drawn so small that their smallest text falls below MIN_TEXT: cards that do not fit side
+    by side at that size wrap onto more rows. A callout's marker sits next to the point it names, moved off the
+    card's text, and a leader line joins it to its label wherever that line stays clear of the text."""
 
     def __init__(self, game: Game, cards: list, card_w: float, callouts: list, caption_style: ParagraphStyle,
                  caption: str = ""):
         super().__init__()
         # Callouts are numbered top to bottom so their leader lines never cross.
-        self.game, self.cards, self.card_w = game, cards, card_w
+        self.game, self.cards = game, cards
         self.callouts = sorted(callouts, key=lambda c: c[2])
         self.native = game.decks[cards[0].deck].size_pt
-        self.scale = card_w / self.native[0]
-        self.card_h = self.native[1] * self.scale
+        self.areas = _text_areas(game, cards)
+        smallest = min((size for areas in self.areas for _, size in areas), default=MIN_TEXT)
+        self.legible = self.native[0] * MIN_TEXT / smallest  # the narrowest card whose text stays legible
+        self.wanted = max(card_w, self.legible)
         self.caption = Paragraph(caption, caption_style) if caption else None
         self.label_style = ParagraphStyle("callout", parent=caption_style, alignment=0, fontSize=7.5, leading=9,
                                           textColor=INK)
 
+    def _layout(self, avail_w: float) -> None:
+        self.label_w = 0.0 if not self.callouts else min(avail_w * 0.42, 130)
+        room = avail_w - (self.label_w + LABEL_GAP if self.label_w else 0.0)
+        self.card_w = min(self.wanted, room)  # a card wider than the frame is shrunk to fit it, no further
+        self.scale = self.card_w / self.native[0]
+        self.card_h = self.native[1] * self.scale
+        self.per_row = max(1, min(len(self.cards), int((room + CARD_GAP) // (self.card_w + CARD_GAP))))
+        self.rows = -(-len(self.cards) // self.per_row)
+
     def wrap(self, avail_w, avail_h):
         self.width = avail_w
+        self._layout(avail_w)
         self.cap_h = self.caption.wrap(avail_w, avail_h)[1] + 4 if self.caption else 0
-        self.height = self.card_h + self.cap_h + 4
+        self.height = self.rows * self.card_h + (self.rows - 1) * CARD_GAP + self.cap_h + 4
         return self.width, self.height
 
     def draw(self):
         canv = self.canv
-        gap = 8
-        row_w = len(self.cards) * self.card_w + (len(self.cards) - 1) * gap
-        label_w = 0.0 if not self.callouts else min(self.width * 0.42, 130)
-        x0 = (self.width - row_w - label_w - (12 if label_w else 0)) / 2
-        y0 = self.cap_h + 4
+        row_w = self.per_row * self.card_w + (self.per_row - 1) * CARD_GAP
+        x0 = (self.width - row_w - self.label_w - (LABEL_GAP if self.label_w else 0)) / 2
+        top = self.height - self.card_h
         for i, card in enumerate(self.cards):
-            x = x0 + i * (self.card_w + gap)
+            x = x0 + (i % self.per_row) * (self.card_w + CARD_GAP)
+            y = top - (i // self.per_row) * (self.card_h + CARD_GAP)
             canv.saveState()
-            canv.translate(x, y0)
+            canv.translate(x, y)
             canv.scale(self.scale, self.scale)
             _draw_card(canv, self.game, card)
             canv.restoreState()
         if self.callouts:
-            self._draw_callouts(x0, y0, x0 + row_w + 12, label_w)
+            self._draw_callouts(x0, top, x0 + row_w + LABEL_GAP)
         if self.caption:
             self.caption.drawOn(canv, 0, 0)
 
-    def _draw_callouts(self, card_x: float, card_y: float, label_x: float, label_w: float) -> None:
+    def _obstacles(self, card_x: float, card_y: float) -> list[Rect]:
+        """The first card's texts on the page, grown by a hair so markers and lines keep off them."""
+        return [Rect(card_x + r.x * self.scale, card_y + r.y * self.scale, r.w * self.scale, r.h * self.scale).inset(-1)
+                for r, _ in (self.areas[0] if self.areas else [])]
+
+    def marker_spots(self, card_x: float, card_y: float) -> list[tuple[float, float]]:
+        """Centres of the callout markers on the first card (lower-left at card_x, card_y): each nearest its
+        point, off the card's text and off the markers placed before it."""
+        card = Rect(card_x, card_y, self.card_w, self.card_h)
+        obstacles = self._obstacles(card_x, card_y)
+        markers: list[tuple[float, float]] = []
+        for _label, fx, fy in self.callouts:
+            target = (card_x + fx * self.card_w, card_y + (1 - fy) * self.card_h)
+            spots = [Rect(x - MARKER_R, y - MARKER_R, 2 * MARKER_R, 2 * MARKER_R) for x, y in markers]
+            markers.append(free_spot(target, card, obstacles + spots, MARKER_R))
+        return markers
+
+    def _draw_callouts(self, card_x: float, card_y: float, label_x: float) -> None:
         canv = self.canv
-        slots = len(self.callouts)
-        for n, (label, fx, fy) in enumerate(self.callouts, start=1):
-            px, py = card_x + fx * self.card_w, card_y + (1 - fy) * self.card_h
-            ly = card_y + self.card_h - (n - 0.5) * self.card_h / slots
+        card = Rect(card_x, card_y, self.card_w, self.card_h)
+        obstacles = self._obstacles(card_x, card_y)
+        markers = self.marker_spots(card_x, card_y)
+        labels = [Paragraph(f"<b>{n}</b>&nbsp; {label}", self.label_style)
+                  for n, (label, _fx, _fy) in enumerate(self.callouts, start=1)]
+        heights = [para.wrap(self.label_w, 40)[1] for para in labels]
+        centres = label_centres([y for _x, y in markers], heights, card_y, card_y + self.card_h)
+        for n, ((px, py), para, h, ly) in enumerate(zip(markers, labels, heights, centres, strict=True), start=1):
             canv.saveState()
-            canv.setStrokeColor(ACCENT)
-            canv.setLineWidth(0.7)
-            canv.line(px, py, label_x - 2, ly)
+            # the leader runs level with the marker to the card's edge, then to its label; drawn only when that
+            # stretch on the card stays clear of the card's text
+            if not any(crosses((px + MARKER_R, py), (card.x2, py), box) for box in obstacles):
+                canv.setStrokeColor(ACCENT)
+                canv.setLineWidth(0.7)
+                path = canv.beginPath()
+                path.moveTo(px + MARKER_R, py)
+                path.lineTo(card.x2 + 4, py)
+                path.lineTo(label_x - 2, ly)
+                canv.drawPath(path, stroke=1, fill=0)
             canv.setFillColor(ACCENT)
-            canv.circle(px, py, 5.5, stroke=0, fill=1)
+            canv.circle(px, py, MARKER_R, stroke=0, fill=1)
             canv.setFillColor(colors.white)
             canv.setFont(BODY_BOLD, 7)
             canv.drawCentredString(px, py - 2.4, str(n))
             canv.restoreState()
-            para = Paragraph(f"<b>{n}</b>&nbsp; {label}", self.label_style)
-            _, h = para.wrap(label_w, 40)
             para.drawOn(canv, label_x, ly - h / 2)
+
+
+def label_centres(wanted: list[float], heights: list[float], low: float, high: float, gap: float = 3.0) -> list[float]:
+    """Label centres as close as possible to `wanted` (top to bottom), without overlapping, between low and high."""
+    order = sorted(range(len(wanted)), key=lambda i: -wanted[i])
+    centres = dict(zip(order, (wanted[i] for i in order), strict=True))
+    previous_bottom = high
+    for i in order:  # downwards: each label below the one above it
+        centres[i] = min(centres[i], previous_bottom - heights[i] / 2)
+        previous_bottom = centres[i] - heights[i] / 2 - gap
+    next_top = low
+    for i in reversed(order):  # upwards: nothing below the figure
+        centres[i] = max(centres[i], next_top + heights[i] / 2)
+        next_top = centres[i] + heights[i] / 2 + gap
+    return [centres[i] for i in range(len(wanted))]
+
+
+def _text_areas(game: Game, cards: list) -> list[list[tuple[Rect, float]]]:
+    """Per card, its texts as drawn (trim coordinates) with their smallest sizes; none for a card that cannot be
+    drawn (its missing layout is reported by the card sheets)."""
+    renderer = renderer_for(game)
+    result = []
+    for card in cards:
+        try:
+            result.append(text_areas(renderer, game.decks[card.deck], card))
+        except InputError:
+            result.append([])
+    return result
+
+
+def free_spot(target: tuple[float, float], card: Rect, obstacles: list[Rect], r: float) -> tuple[float, float]:
+    """The point nearest `target` (on rings of growing radius) where a circle of radius r stays on the card and
+    off every obstacle; the target itself when there is none."""
+    tx, ty = target
+    inner = card.inset(r)
+    for ring in range(0, 40):
+        steps = max(1, ring * 8)
+        for k in range(steps):
+            angle = 2 * math.pi * k / steps
+            x, y = tx + ring * 2 * math.cos(angle), ty + ring * 2 * math.sin(angle)
+            if not (inner.x <= x <= inner.x2 and inner.y <= y <= inner.y2):
+                continue
+            spot = Rect(x - r, y - r, 2 * r, 2 * r)
+            if not any(spot.overlaps(box) for box in obstacles):
+                return x, y
+    return tx, ty
+
+
+def crosses(a: tuple[float, float], b: tuple[float, float], box: Rect) -> bool:
+    """True when the segment a-b passes through the rectangle (Liang-Barsky clipping)."""
+    (x0, y0), (x1, y1) = a, b
+    dx, dy = x1 - x0, y1 - y0
+    low, high = 0.0, 1.0
+    for p, q in ((-dx, x0 - box.x), (dx, box.x2 - x0), (-dy, y0 - box.y), (dy, box.y2 - y0)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+        if low > high:
+            return False
+    return True
 
 
 class BoardFigure(Flowable):
@@ -204,10 +320,7 @@ def figure_factory(game: Game, styles: dict[str, ParagraphStyle]):
             for ref in spec.get("cards") or [spec["card"]]:  # "id" in the figure's deck, or "deck/id"
                 other, _, card_id = ref.rpartition("/")
                 cards.append(game.decks[other or deck.id].card(card_id))
-            card_w = to_pt(spec.get("width", "1.6in"))
-            row_w = len(cards) * card_w + (len(cards) - 1) * 8
-            if row_w > width:  # several cards side by side shrink to fit the text width
-                card_w *= width / row_w
+            card_w = to_pt(spec.get("width", "1.6in"))  # grown if the text would be too small; rows wrap
             return CardFigure(game, cards, card_w, spec.get("callouts", []), styles["caption"], caption)
         if kind == "component":
             return ComponentFigure(game, spec["component"], width * float(spec.get("fraction", 1.0)),

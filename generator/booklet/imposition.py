@@ -31,12 +31,20 @@ def padded_count(pages: int) -> int:
     return -(-pages // 4) * 4
 
 
-def imposition(pages: int) -> list[SheetSide]:
-    """Sheet sides in print order; sheet i front = [n-2i, 1+2i], back = [2+2i, n-1-2i], padded pages blank."""
+def imposition(pages: int, back: int = 0) -> list[SheetSide]:
+    """Sheet sides in print order; sheet i front = [n-2i, 1+2i], back = [2+2i, n-1-2i].
+
+    The padding pages are blank. They come after the text, but before the last `back` pages: those stay at the end,
+    so a quick reference written as back matter is printed on the back cover."""
     n = padded_count(pages)
+    back = max(0, min(back, pages - 1))
 
     def real(page: int) -> int | None:
-        return page if page <= pages else None
+        if page <= pages - back:
+            return page
+        if page > n - back:
+            return page - (n - pages)
+        return None
 
     sides: list[SheetSide] = []
     for i in range(n // 4):

@@ -96,6 +96,18 @@ class NoteBox(Flowable):
             y -= self._gap(index)
 
 
+class BackCover(Flowable):
+    """Marks the page where the back matter starts: `page` (1-based) once drawn; the booklet keeps it last."""
+
+    page: int | None = None
+
+    def wrap(self, avail_w, avail_h):
+        return 0, 0
+
+    def draw(self):
+        self.page = self.canv.getPageNumber()
+
+
 @dataclass
 class Converter:
     """Turns Markdown into flowables; figures and inline icons come from the callbacks given."""
@@ -270,13 +282,16 @@ class Converter:
         return [Paragraph(escape(tok.content).replace("\n", "<br/>"), self.styles["body"])]
 
     def _command(self, html: str) -> list[Flowable]:
-        """HTML comments carry layout commands: <!-- pagebreak -->, <!-- needspace 2in -->."""
+        """HTML comments carry layout commands: <!-- pagebreak -->, <!-- needspace 2in -->, <!-- space 6pt -->,
+        and <!-- backcover -->: a new page, and the rest goes on the back cover of the booklet."""
         match = re.match(r"\s*<!--\s*(\w+)\s*([^>]*?)\s*-->", html)
         if not match:
             return []
         name, arg = match.groups()
         if name == "pagebreak":
             return [PageBreak()]
+        if name == "backcover":
+            return [PageBreak(), BackCover()]
         if name == "needspace":
             return [CondPageBreak(to_pt(arg or "1in"))]
         if name == "space":

@@ -16,18 +16,20 @@ from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Paragraph,
 from generator.booklet.document import ACCENT, build_document, contents, hidden_heading, make_styles
 from generator.booklet.figures import CardFigure, figure_factory, icon_markup
 from generator.booklet.imposition import fit, halves, imposition
-from generator.booklet.markdown import Converter
+from generator.booklet.markdown import BackCover, Converter
 from generator.booklet.text import render_rules, template_file
 from generator.cards.icons import enable_inline_icons
 from generator.core.contract import BuildOptions, FunctionProducer, Output
 from generator.core.fonts import BODY, BODY_BOLD, TITLE, register_fonts
 from generator.core.geometry import PAPERS
-from generator.core.units import INCH
+from generator.core.units import INCH, mm
 from generator.data.game import Game
 
 # Reading pages are half-letter (5.5 x 8.5 in): exactly half a Letter sheet, and 97 % of half an A4 sheet.
 PAGE_SIZE = (5.5 * INCH, 8.5 * INCH)
 PRINT_NOTE = "Print double-sided, flip on short edge, fold, staple."
+FOLD_TICK_EDGE = mm(6)  # fold ticks start this far from the paper edge (printers leave 3-5 mm unprinted)
+FOLD_TICK = mm(4)
 
 
 # --- the reading PDF -------------------------------------------------------------------------------------------
@@ -46,10 +48,10 @@ def _cover(game: Game, styles: dict[str, ParagraphStyle], width: float) -> list[
     if config.subtitle:
         story.append(Paragraph(config.subtitle, sub))
     story += [Spacer(1, 6), Paragraph(" \u00b7 ".join(facts), info), Spacer(1, 22)]
-    # A fan of real cards: the first card type of each deck (at most three).
-    cards = [deck.cards[0] for deck in game.decks.values() if deck.cards][:3]
+    # Real cards: the first card type of the first two decks, large enough to read (CardFigure.MIN_TEXT).
+    cards = [deck.cards[0] for deck in game.decks.values() if deck.cards][:2]
     if cards:
-        story.append(CardFigure(game, cards, min(1.45 * INCH, (width - 16) / len(cards)), [], styles["caption"]))
+        story.append(CardFigure(game, cards, (width - 8) / len(cards), [], styles["caption"]))
     story += [Spacer(1, 18), Paragraph("Rules", ParagraphStyle("cover-rules", parent=sub, fontSize=18, leading=22))]
     return story
 
@@ -67,29 +69,41 @@ def reading_story(game: Game, markdown: str, width: float) -> list[Flowable]:
 
 def render_reading_pdf(game: Game, markdown: str) -> bytes:
     """The reading-order rules PDF."""
+    return render_reading(game, markdown)[0]
+
+
+def render_reading(game: Game, markdown: str) -> tuple[bytes, int]:
+    """The reading-order rules PDF, and the number of pages of back matter (`<!-- backcover -->`; 0 if none)."""
     width = PAGE_SIZE[0] - 2 * 36
     story = reading_story(game, markdown, width)
+    marks = [f for f in story if isinstance(f, BackCover)]
     # A real file, not a buffer: multiBuild saves every pass, and a buffer would collect them all.
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "rules.pdf"
         build_document(str(path), story, title=f"{game.title} \u2013 Rules", header=f"{game.title} \u00b7 Rules",
                        page_size=PAGE_SIZE, subject=game.config.subtitle or "Rules", canvas_hooks=[enable_inline_icons])
-        return path.read_bytes()
+        data = path.read_bytes()
+    pages = len(PdfReader(io.BytesIO(data)).pages)
+    start = marks[-1].page if marks and marks[-1].page else pages + 1  # the page where the back matter starts
+    return data, pages - start + 1
 
 
 # --- the imposed booklet ---------------------------------------------------------------------------------------
 
 def _overlay(sheet: tuple[float, float], sides: int) -> PdfReader:
-    """Per sheet side: fold ticks at the spine, and the printing note at the foot of the cover on sheet 1."""
+    """Per sheet side: fold ticks at the spine, and the printing note at the foot of the cover on sheet 1.
+
+    The ticks keep FOLD_TICK_EDGE from the paper edge, inside the margin every home printer prints."""
     register_fonts()
     w, h = sheet
     buffer = io.BytesIO()
     canv = Canvas(buffer, pagesize=sheet, invariant=1, initialFontName=BODY)
+    start, end = FOLD_TICK_EDGE, FOLD_TICK_EDGE + FOLD_TICK
     for index in range(sides):
         canv.setStrokeColor(colors.HexColor("#999999"))
         canv.setLineWidth(0.5)
-        canv.line(w / 2, h - 12, w / 2, h - 4)
-        canv.line(w / 2, 4, w / 2, 12)
+        canv.line(w / 2, h - end, w / 2, h - start)
+        canv.line(w / 2, start, w / 2, end)
         if index == 0:
             canv.setFont(BODY_BOLD, 8)
             canv.setFillColor(colors.HexColor("#555555"))
@@ -113,14 +127,15 @@ def _page_form(writer, page):
     return writer._add_object(form.flate_encode())
 
 
-def impose(reader: PdfReader, paper: str, path: Path) -> int:
+def impose(reader: PdfReader, paper: str, path: Path, back: int = 0) -> int:
     """Write the saddle-stitch booklet of a reading PDF on landscape `paper`; returns the number of sheet sides.
 
+    The last `back` reading pages (the back matter) stay at the end, on the back cover; blank pages go before them.
     Each reading page becomes a Form XObject placed (scaled) on its half of the sheet; links are dropped,
     since a booklet is for paper.
     """
     sheet = PAPERS[paper].landscape
-    sides = imposition(len(reader.pages))
+    sides = imposition(len(reader.pages), back=back)
     overlay = _overlay(sheet, len(sides))
     writer = PdfWriter()
     forms: dict[int, object] = {}
@@ -158,12 +173,12 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
         return []
     markdown = render_rules(game)
     base = Path(game.id)
-    laid_out: list[bytes] = []  # the reading PDF is laid out once and reused by the booklets
+    laid_out: list[tuple[bytes, int]] = []  # the reading PDF is laid out once and reused by the booklets
 
     def reading_pdf() -> bytes:
         if not laid_out:
-            laid_out.append(render_reading_pdf(game, markdown))
-        return laid_out[0]
+            laid_out.append(render_reading(game, markdown))
+        return laid_out[0][0]
 
     def reading(tmp: Path) -> dict:
         tmp.write_bytes(reading_pdf())
@@ -172,8 +187,9 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
     def booklet(paper: str):
         def render(tmp: Path) -> dict:
             reader = PdfReader(io.BytesIO(reading_pdf()))
-            sides = impose(reader, paper, tmp)
-            return {"pages": sides, "reading_pages": len(reader.pages), "paper": paper}
+            sides = impose(reader, paper, tmp, back=laid_out[0][1])
+            return {"pages": sides, "reading_pages": len(reader.pages), "back_cover_pages": laid_out[0][1],
+                    "paper": paper}
         return render
 
     result = [Output(game.id, base / "rules.pdf", "rules", reading)]

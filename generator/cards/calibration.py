@@ -1,6 +1,7 @@
 """The print check that opens every card sheet PDF: page 1 to measure the scale, page 2 to measure the back shift.
 
-Page 1 has a 1 in and a 25 mm square, the "print at 100%" note, how to print double-sided with the chosen
+Page 1 has a 1 in and a 25 mm square, the "print at 100%" note, the sheet options (gap, marks, packing, ink,
+reprint), how to print double-sided with the chosen
 `--duplex`/`--layout`, and four crosshair targets A-D. Page 2 (its back) has, where the back of each target lands
 (mirrored like the card backs and shifted by `--back-offset`), a millimetre grid centred on 0. Held up to a
 light, the front targets show on the grids how far the printer moves the back. Geometry: `layout.calibration_targets`.
@@ -14,6 +15,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
 from generator.cards.imposition import FLIP, Target, calibration_targets
+from generator.cards.print_options import SheetOptions
 from generator.core.fonts import BODY, BODY_BOLD, TITLE
 from generator.core.geometry import PAPERS
 from generator.core.units import INCH, mm
@@ -97,24 +99,24 @@ def _grid(canvas: Canvas, x: float, y: float, name: str) -> None:
     canvas.drawString(x - half, y - half - mm(3.5), "X right +, Y up +, in mm")
 
 
-def draw_check(canvas: Canvas, title: str, paper: str, layout: str, duplex: str,
-               back_offset: tuple[float, float]) -> None:
+def draw_check(canvas: Canvas, title: str, paper: str, options: SheetOptions) -> None:
     """Draw the two print-check pages (front and its back) and end both pages."""
+    layout, duplex, back_offset = options.layout, options.duplex, options.back_offset
     pw, ph = sorted(PAPERS[paper].size)  # portrait
     # --back-offset is in mm; the card backs are shifted by it only in the duplex long/short layouts
     shifted = layout == "duplex" and duplex != "none"
     offset = (mm(back_offset[0]), mm(back_offset[1])) if shifted else (0.0, 0.0)
     targets = calibration_targets(paper, duplex, offset)
     canvas.setPageSize((pw, ph))
-    _front(canvas, title, paper, layout, duplex, back_offset, targets, pw, ph)
+    _front(canvas, title, paper, options, targets, pw, ph)
     canvas.showPage()
     canvas.setPageSize((pw, ph))
     _back(canvas, title, paper, targets, pw, ph)
     canvas.showPage()
 
 
-def _front(canvas: Canvas, title: str, paper: str, layout: str, duplex: str, back_offset: tuple[float, float],
-           targets: list[Target], pw: float, ph: float) -> None:
+def _front(canvas: Canvas, title: str, paper: str, options: SheetOptions, targets: list[Target], pw: float,
+           ph: float) -> None:
     canvas.saveState()
     canvas.setStrokeColor(INK_COLOR)
     canvas.setFillColor(INK_COLOR)
@@ -143,8 +145,9 @@ def _front(canvas: Canvas, title: str, paper: str, layout: str, duplex: str, bac
     items = [("Measure both squares: each side must be exactly 1 inch (25.4 mm) and 25 mm. If they are smaller, "
               "your printer scaled the page: turn off <i>Fit to page</i> / <i>Shrink oversized pages</i>, choose "
               "<i>Actual size</i> or <i>100%</i> and print again.", _style(10))]
+    items += [("How these sheets are made", _style(12, BODY_BOLD)), (options.describe(), _style(10))]
     items += [("Double-sided printing", _style(12, BODY_BOLD))]
-    items += [(text, _style(10)) for text in duplex_text(layout, duplex, back_offset)]
+    items += [(text, _style(10)) for text in duplex_text(options.layout, options.duplex, options.back_offset)]
     _paragraphs(canvas, items, TEXT_MARGIN, bottom - mm(10), width)
     canvas.restoreState()
 

@@ -21,7 +21,7 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.cards import icons
+from generator.cards import icons, inksaver
 from generator.cards import image as cardimage
 from generator.cards import text as cardtext
 from generator.cards.backs import BackFace, back_name, group_backs, layout_uses_card
@@ -30,6 +30,7 @@ from generator.cards.shaped import check_inside
 from generator.cards.text import TemplateProblem, Templates, TextOverflow, TextStyle, card_helpers, fit_text
 from generator.core.errors import InputError, Problem, Problems
 from generator.core.fonts import BODY, register_fonts
+from generator.core.geometry import Rect
 from generator.core.units import to_pt
 from generator.data.game import Card, Deck, Game
 from generator.data.templating import GameHelpers, game_view
@@ -244,13 +245,25 @@ class CardRenderer:
         return out
 
     # -- drawing -------------------------------------------------------------------------------------------------
-    def draw_layout(self, canvas: Canvas, layout: Layout, deck: Deck, card: Card | None, back: bool = False) -> None:
-        """Draw a face with the lower-left corner of its bleed box at the current origin."""
+    def resolved(self, layout: Layout, deck: Deck, card: Card | None, back: bool = False
+                 ) -> list[tuple[Box, dict | None]]:
+        """Every box of a face (or of the back `card` shows) with the data it is drawn from (None: `when` false)."""
+        found = self._resolved.get(self.form_name(deck, card, back))
+        if found is None:
+            context = self.context(deck, card, back)
+            found = [(box, self._resolve_box(box, context)) for box in layout.boxes]
+        return found
+
+    def draw_layout(self, canvas: Canvas, layout: Layout, deck: Deck, card: Card | None, back: bool = False,
+                    ink: str = "normal") -> None:
+        """Draw a face with the lower-left corner of its bleed box at the current origin (`ink`: normal or saver)."""
         tw, th = self.size(deck)
         context = self.context(deck, card, back)
-        resolved = self._resolved.get(self.form_name(deck, card, back))
-        if resolved is None:
-            resolved = [(box, self._resolve_box(box, context)) for box in layout.boxes]
+        resolved = self.resolved(layout, deck, card, back)
+        if ink == "saver":
+            b = self.bleed
+            resolved = inksaver.adapt(resolved, lambda box: self._placed_rect(box, tw, th), Rect(b, b, tw, th),
+                                      back=back)
         for box, data in resolved:
             if data is not None:
                 self._draw_box(canvas, box, data, tw, th, context)
@@ -280,9 +293,10 @@ class CardRenderer:
             self._draw_text(canvas, box, data, x, y, w, h, context)
         elif box.kind == "icon":
             side = min(w, h)
-            self.icons.draw(canvas, data["icon"], x + (w - side) / 2, y + (h - side) / 2, side, side)
+            self.icons.draw(canvas, data["icon"], x + (w - side) / 2, y + (h - side) / 2, side, side,
+                            fade=data.get("fade", 0.0))
         elif box.kind == "image":
-            cardimage.draw_image(canvas, data["image"], x, y, w, h, data["fit"])
+            cardimage.draw_image(canvas, data["image"], x, y, w, h, data["fit"], fade=data.get("fade", 0.0))
 
     def _draw_shape(self, canvas: Canvas, box: Box, data: dict, x, y, w, h) -> None:
         fill, stroke = data.get("fill"), data.get("stroke")
@@ -293,7 +307,7 @@ class CardRenderer:
             canvas.setFillColor(HexColor(fill))
         if stroke:
             canvas.setStrokeColor(HexColor(stroke))
-            canvas.setLineWidth(to_pt(box.get("stroke_width", "0.75pt")))
+            canvas.setLineWidth(data.get("stroke_width") or to_pt(box.get("stroke_width", "0.75pt")))
         shape = box.get("shape", "rect")
         args = {"stroke": 1 if stroke else 0, "fill": 1 if fill else 0}
         if shape == "rounded":
@@ -307,8 +321,9 @@ class CardRenderer:
             canvas.rect(x, y, w, h, **args)
         canvas.restoreState()
 
-    def _draw_text(self, canvas: Canvas, box: Box, data: dict, x, y, w, h, context: dict) -> None:
-        style = TextStyle(
+    def text_style(self, box: Box, data: dict) -> TextStyle:
+        """How a text box's paragraph looks, before fitting (font, sizes, leading, alignment, colour)."""
+        return TextStyle(
             face=cardtext.FACES[box.get("font", DEFAULTS["font"])],
             size=to_pt(box.get("size", DEFAULTS["size"])),
             min_size=to_pt(box.get("min_size", DEFAULTS["min_size"])),
@@ -317,10 +332,10 @@ class CardRenderer:
             valign=box.get("valign", DEFAULTS["valign"]),
             color=data["color"],
         )
-        if not data["markup"]:
-            return
-        if self._draw_single_line(canvas, data["markup"], style, x, y, w, h):
-            return
+
+    def fit(self, box: Box, data: dict, w: float, h: float, context: dict):
+        """(paragraph, font size, height) of a text box's markup shrunk to fit w x h (sizes found are cached)."""
+        style = self.text_style(box, data)
         key = (data["markup"], style, round(w, 3), round(h, 3))
         known = self._fitted.get(key)
         if known is not None:  # the second paper: no search, straight to the size that fits
@@ -333,19 +348,51 @@ class CardRenderer:
                              "shorter text, a larger box or a smaller min_size (not below 7 pt)") from None
         except ValueError as exc:  # broken markup from a template, e.g. an unclosed <b>
             raise self._fail(box, context, f"text markup is not valid: {exc}") from None
+        return para, size, needed
+
+    def _draw_text(self, canvas: Canvas, box: Box, data: dict, x, y, w, h, context: dict) -> None:
+        style = self.text_style(box, data)
+        if not data["markup"]:
+            return
+        if self._draw_single_line(canvas, data["markup"], style, x, y, w, h, data.get("outline", 0.0)):
+            return
+        para, _size, needed = self.fit(box, data, w, h, context)
         offset = {"top": h - needed, "middle": (h - needed) / 2, "bottom": 0.0}[style.valign]
         para.drawOn(canvas, x, y + offset)
 
-    def _draw_single_line(self, canvas: Canvas, markup: str, style: TextStyle, x, y, w, h) -> bool:
-        """Plain one-line text that fits at full size, drawn without a Paragraph (same placement, much faster)."""
+    @staticmethod
+    def single_line(markup: str, style: TextStyle, w: float, h: float) -> str | None:
+        """The plain text of markup that fits on one line at full size (drawn without a Paragraph), else None."""
         if "<" in markup or "\n" in markup:
-            return False
+            return None
         text = html.unescape(markup)
-        leading = style.size * style.leading
-        if leading > h + 0.01 or stringWidth(text, style.face, style.size) > w:
+        if style.size * style.leading > h + 0.01 or stringWidth(text, style.face, style.size) > w:
+            return None
+        return text
+
+    def _draw_single_line(self, canvas: Canvas, markup: str, style: TextStyle, x, y, w, h,
+                          outline: float = 0.0) -> bool:
+        """Plain one-line text that fits at full size, drawn without a Paragraph (same placement, much faster).
+        With `outline` (a line width) the letters are drawn as outlines only (the ink saver's large titles)."""
+        text = self.single_line(markup, style, w, h)
+        if text is None:
             return False
+        leading = style.size * style.leading
         offset = {"top": h - leading, "middle": (h - leading) / 2, "bottom": 0.0}[style.valign]
         baseline = y + offset + leading - style.size  # where Paragraph puts a one-line baseline
+        if outline:
+            width = stringWidth(text, style.face, style.size)
+            left = {"center": x + (w - width) / 2, "right": x + w - width}.get(style.align, x)
+            canvas.saveState()
+            canvas.setStrokeColor(HexColor(style.color))
+            canvas.setLineWidth(outline)
+            line = canvas.beginText(left, baseline)
+            line.setFont(style.face, style.size)
+            line.setTextRenderMode(1)  # stroke the letters, do not fill them
+            line.textOut(text)
+            canvas.drawText(line)
+            canvas.restoreState()
+            return True
         canvas.setFillColor(HexColor(style.color))
         canvas.setFont(style.face, style.size)
         if style.align == "center":
@@ -357,19 +404,21 @@ class CardRenderer:
         return True
 
     # -- forms ---------------------------------------------------------------------------------------------------
-    def form_name(self, deck: Deck, card: Card | None, back: bool = False) -> str:
+    def form_name(self, deck: Deck, card: Card | None, back: bool = False, ink: str = "normal") -> str:
         """A name unique within a PDF for this face (game and deck codes keep games apart). Fronts are F<index>;
-        a back shared by several cards is B (the deck's usual back) or BL<n>, a back drawn per card B<index>."""
+        a back shared by several cards is B (the deck's usual back) or BL<n>, a back drawn per card B<index>;
+        the ink saver's faces end in _S."""
         if back or card is None:
             suffix = self.back_of(deck, card).key
         else:
             suffix = f"F{card.index:03d}"
-        return f"card_{self.game.config.code}_{deck.code}_{suffix}"
+        return f"card_{self.game.config.code}_{deck.code}_{suffix}" + ("_S" if ink == "saver" else "")
 
-    def ensure_form(self, canvas: Canvas, deck: Deck, card: Card | None, back: bool = False) -> str:
+    def ensure_form(self, canvas: Canvas, deck: Deck, card: Card | None, back: bool = False,
+                    ink: str = "normal") -> str:
         """Define the face (or the back `card` shows) as a Form XObject on this canvas once; returns its name."""
         back = back or card is None
-        name = self.form_name(deck, card, back)
+        name = self.form_name(deck, card, back, ink)
         done = self._forms.setdefault(canvas, set())
         if name in done:
             return name
@@ -380,16 +429,17 @@ class CardRenderer:
         icons.enable_inline_icons(canvas)
         canvas.beginForm(name, 0, 0, tw + 2 * self.bleed, th + 2 * self.bleed)
         canvas.setFont(BODY, 9)
-        self.draw_layout(canvas, layout, deck, card, back)
+        self.draw_layout(canvas, layout, deck, card, back, ink)
         canvas.endForm()
         done.add(name)
         return name
 
     def place(self, canvas: Canvas, deck: Deck, card: Card | None, x: float, y: float, bleed: bool = True,
-              clip: tuple[float, float, float, float] | None = None, back: bool = False) -> None:
+              clip: tuple[float, float, float, float] | None = None, back: bool = False,
+              ink: str = "normal") -> None:
         """Draw the face (or with back=True the back `card` shows) with its bleed box's lower-left at (x, y),
-        optionally clipped to a page rectangle."""
-        name = self.ensure_form(canvas, deck, card, back)
+        optionally clipped to a page rectangle; `ink="saver"` draws the ink saver's version."""
+        name = self.ensure_form(canvas, deck, card, back, ink)
         canvas.saveState()
         if not bleed:
             tw, th = self.size(deck)
@@ -409,10 +459,11 @@ class CardRenderer:
         """The PDF operators that `place` writes before a face (save, clip, move), formatted once per slot."""
         return f"q\n{fp_str(*clip)} re W n\n1 0 0 1 {fp_str(x, y)} cm"
 
-    def place_prepared(self, canvas: Canvas, deck: Deck, card: Card | None, prefix: str, back: bool = False) -> None:
+    def place_prepared(self, canvas: Canvas, deck: Deck, card: Card | None, prefix: str, back: bool = False,
+                       ink: str = "normal") -> None:
         """`place` with operators from `placement`: the card sheets place thousands of faces in the same slots,
         so the numbers are formatted once per slot instead of once per copy (same PDF operators as `place`)."""
-        name = self.ensure_form(canvas, deck, card, back)
+        name = self.ensure_form(canvas, deck, card, back, ink)
         canvas._code.append(f"{prefix}\n/{canvas._doc.getXObjectName(name)} Do\nQ")  # noqa: SLF001
         canvas._formsinuse.append(name)  # noqa: SLF001 - what doForm records so the page lists the form
 
@@ -432,20 +483,21 @@ def renderer_for(game: Game) -> CardRenderer:
     return renderer
 
 
-def draw_front(canvas: Canvas, game: Game, card: Card, x: float, y: float, bleed: bool = True) -> None:
+def draw_front(canvas: Canvas, game: Game, card: Card, x: float, y: float, bleed: bool = True,
+               ink: str = "normal") -> None:
     """Draw a card's front with the lower-left of its bleed box at (x, y) (trim box when bleed=False)."""
-    renderer_for(game).place(canvas, game.decks[card.deck], card, x, y, bleed)
+    renderer_for(game).place(canvas, game.decks[card.deck], card, x, y, bleed, ink=ink)
 
 
 def draw_back(canvas: Canvas, game: Game, deck: Deck, x: float, y: float, bleed: bool = True,
-              card: Card | None = None) -> None:
+              card: Card | None = None, ink: str = "normal") -> None:
     """Draw the back of `card` (default: the deck's usual back) with the lower-left of its bleed box at (x, y)
     (trim box when bleed=False)."""
-    renderer_for(game).place(canvas, deck, card, x, y, bleed, back=True)
+    renderer_for(game).place(canvas, deck, card, x, y, bleed, back=True, ink=ink)
 
 
 def render_card_pdf(game: Game, card_or_deck: Card | Deck, path: Path, side: str = "front",
-                    bleed_pt: float | None = None) -> Path:
+                    bleed_pt: float | None = None, ink: str = "normal") -> Path:
     """Write a one-page PDF of one card face: trim plus bleed, with TrimBox and BleedBox set."""
     renderer = renderer_for(game)
     deck = card_or_deck if isinstance(card_or_deck, Deck) else game.decks[card_or_deck.deck]
@@ -459,7 +511,7 @@ def render_card_pdf(game: Game, card_or_deck: Card | Deck, path: Path, side: str
                     trimBox=(b, b, b + tw, b + th), bleedBox=(0, 0, page[0], page[1]))
     canvas.setTitle(f"{game.title} - {card.code if card else deck.name + ' back'}")
     renderer.place(canvas, deck, card, b - renderer.bleed, b - renderer.bleed, clip=(0, 0, page[0], page[1]),
-                   back=side == "back")
+                   back=side == "back", ink=ink)
     canvas.showPage()
     canvas.save()
     return Path(path)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import Drawing
+from reportlab.lib.colors import Color
 from reportlab.platypus.paragraph import imgVRange
 from svglib.svglib import svg2rlg
 
@@ -142,17 +143,35 @@ class _ShapeRenderer(renderPDF._PDFRenderer):
         super().applyStateChanges(delta, newState)
 
 
-def _form_name(canvas, path: Path) -> tuple[str, Drawing]:
-    """Name of the canvas's Form XObject for this SVG, creating the form on first use."""
+class _FadedRenderer(_ShapeRenderer):
+    """Every colour moved `fade` of the way to white: a light version of the icon (the ink saver's backs)."""
+
+    def __init__(self, fade: float):
+        super().__init__()
+        self.fade = fade
+
+    def applyStateChanges(self, delta, newState):
+        for key in ("fillColor", "strokeColor"):
+            color = delta.get(key)
+            if color is not None and hasattr(color, "rgb"):
+                r, g, b = color.rgb()
+                f = self.fade
+                delta = dict(delta, **{key: Color(r + (1 - r) * f, g + (1 - g) * f, b + (1 - b) * f,
+                                                  alpha=getattr(color, "alpha", 1))})
+        super().applyStateChanges(delta, newState)
+
+
+def _form_name(canvas, path: Path, fade: float = 0.0) -> tuple[str, Drawing]:
+    """Name of the canvas's Form XObject for this SVG (faded towards white by `fade`), made on first use."""
     drawing, digest = _load(path)
     # Named by content, not by path: the same input gives the same PDF on any machine, and an
     # edited file (new content) gets a new form instead of clashing with the old one.
-    name = f"icon-{re.sub(r'[^A-Za-z0-9-]', '-', path.stem)}-{digest}"
+    name = f"icon-{re.sub(r'[^A-Za-z0-9-]', '-', path.stem)}-{digest}" + (f"-fade{round(fade * 100)}" if fade else "")
     built = _FORMS.setdefault(canvas, set())
     if name not in built:
         # beginForm/endForm nest safely, so this also works while a card face form is open.
         canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
-        _ShapeRenderer().draw(drawing, canvas, 0, 0, showBoundary=False)
+        (_FadedRenderer(fade) if fade else _ShapeRenderer()).draw(drawing, canvas, 0, 0, showBoundary=False)
         canvas.endForm()
         built.add(name)
     return name, drawing
@@ -168,14 +187,15 @@ def draw_icon(
     *,
     dirs: Dirs | None = None,
     fit: str = "contain",
+    fade: float = 0.0,
 ) -> None:
     """Draw an icon (name or .svg path) centred in the box (x, y, w, h), aspect preserved: all of it inside
-    the box (`fit='contain'`) or filling the box, cropped to it (`fit='cover'`).
+    the box (`fit='contain'`) or filling the box, cropped to it (`fit='cover'`); `fade` lightens every colour.
 
     The SVG becomes one Form XObject per canvas on first use; every placement is a `Do` of that form.
     """
     path = _resolve(name_or_path, dirs)
-    form, drawing = _form_name(canvas, path)
+    form, drawing = _form_name(canvas, path, fade)
     scale = (max if fit == "cover" else min)(w / drawing.width, h / drawing.height)
     canvas.saveState()
     if fit == "cover":
@@ -264,12 +284,12 @@ class IconSource:
         """A short list of icon names for an error message."""
         return known_list(self.names) + did_you_mean(name, self.names)
 
-    def draw(self, canvas, name: str, x: float, y: float, w: float, h: float) -> None:
-        """Draw icon `name` centred in the box (x, y, w, h)."""
+    def draw(self, canvas, name: str, x: float, y: float, w: float, h: float, fade: float = 0.0) -> None:
+        """Draw icon `name` centred in the box (x, y, w, h), lightened by `fade` (0: as drawn, 1: white)."""
         path = self._paths.get(name)
         if path is None:
             path = self._paths[name] = icon_path(name, self.dirs)
-        draw_icon(canvas, path, x, y, w, h)
+        draw_icon(canvas, path, x, y, w, h, fade=fade)
 
     def inline_markup(self, name: str, size: float | None = None) -> str | None:
         """Paragraph markup of icon `name` in running text (sized to the text unless `size`), None if unknown."""

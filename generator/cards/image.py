@@ -11,6 +11,7 @@ import functools
 from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.cards import icons
@@ -80,13 +81,16 @@ def low_dpi_message(path: Path, value: str, w: float, h: float, fit: str) -> str
             f"{h / mm(1):.1f} mm box; expected at least {MIN_DPI} dpi for a sharp print")
 
 
-def draw_image(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float, fit: str = "contain") -> None:
-    """Draw the picture centred in the box (x, y, w, h): all of it (`contain`) or filling it, cropped (`cover`)."""
+def draw_image(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float, fit: str = "contain",
+               fade: float = 0.0) -> None:
+    """Draw the picture centred in the box (x, y, w, h): all of it (`contain`) or filling it, cropped (`cover`);
+    `fade` moves every colour that far towards white (the ink saver's backs)."""
     if path.suffix.lower() == ".svg":
-        icons.draw_icon(canvas, path, x, y, w, h, fit=fit)
+        icons.draw_icon(canvas, path, x, y, w, h, fit=fit, fade=fade)
         return
+    source = _faded(str(path), fade) if fade else str(path)
     if fit == "contain":
-        canvas.drawImage(str(path), x, y, w, h, preserveAspectRatio=True, anchor="c", mask="auto")
+        canvas.drawImage(source, x, y, w, h, preserveAspectRatio=True, anchor="c", mask="auto")
         return
     px_w, px_h = pixel_size(path)
     scale = _scale(px_w, px_h, w, h, fit)
@@ -95,5 +99,16 @@ def draw_image(canvas: Canvas, path: Path, x: float, y: float, w: float, h: floa
     clip = canvas.beginPath()
     clip.rect(x, y, w, h)
     canvas.clipPath(clip, stroke=0, fill=0)
-    canvas.drawImage(str(path), x + (w - shown_w) / 2, y + (h - shown_h) / 2, shown_w, shown_h, mask="auto")
+    canvas.drawImage(source, x + (w - shown_w) / 2, y + (h - shown_h) / 2, shown_w, shown_h, mask="auto")
     canvas.restoreState()
+
+
+@functools.lru_cache(maxsize=16)
+def _faded(path: str, fade: float) -> ImageReader:
+    """A raster picture blended towards white (transparency kept)."""
+    with Image.open(path) as image:
+        rgba = image.convert("RGBA")
+    white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+    blended = Image.blend(rgba, white, fade)
+    blended.putalpha(rgba.getchannel("A"))
+    return ImageReader(blended)

@@ -1,15 +1,18 @@
-"""Imposition: where cards, crop marks and labels go on a home-print sheet. Pure geometry in points, no ReportLab.
+"""Imposition: where cards, crop marks, cut lines and labels go on a home-print sheet. Pure geometry in points.
 
-Coordinates are PDF points with the origin at the lower-left corner of the page.
+Coordinates are PDF points with the origin at the lower-left corner of the page. Marks and cut lines:
+`generator.cards.marks`; labels: `generator.cards.labels`.
 
 Decisions:
-- Cards are butted together (shared cut lines); the grid is centred on the page in the orientation that holds the
-  most cards (portrait on a tie). Poker cards give 3 x 3 on Letter and A4, mini cards 6 x 3 (18-up).
-- Butted cards cannot all show their bleed, so each card is clipped to its trim box, except on the outer edges of
-  the grid where as much bleed is shown as the margin allows after room for the crop marks.
-- Nothing is drawn within `ink` (6 mm) of the paper edge. Crop marks sit outside the grid, on every cut line,
-  beyond the shown bleed, so they never cross art. A side without room for marks (Letter 3 x 3 poker has only
-  6.35 mm above and below the grid) gets none; its cards are cut along the card edges.
+- By default cards are butted together (shared cut lines); with a `gap` they stand that far apart and keep their
+  size. The grid is centred on the page in the orientation that holds the most cards (portrait on a tie). Poker
+  cards give 3 x 3 on Letter and A4, mini cards 6 x 3 (18-up).
+- Each card shows as much of its bleed as the room allows, so a cut a little off never shows white or a
+  neighbour's colour: half the gutter between cards (none when butted), and on the outer edges of the grid what
+  the margin leaves after room for the crop marks.
+- Nothing but marks is drawn within `INK` (6 mm) of the paper edge, and marks keep `MARK_INK` (5 mm). Labels need
+  about 9.5 mm of margin on one side (A4 18-up mini cards with a 3 mm gap leave none and go without). Every cut
+  has a crop mark in the margin at both of its ends (one end beside a fold line).
 - Duplex `long` flips the paper about its long edge: on portrait pages columns are mirrored, on landscape pages
   rows. `short` is the other way round. `none` puts each deck's backs, unmirrored, after its fronts.
 - `fold` puts fronts on one half and their backs on the other, mirrored about the fold line, for single-sided
@@ -23,26 +26,33 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+from generator.cards.labels import Strip, mirrored_side
+from generator.cards.marks import (
+    INK,
+    MARK_GAP,
+    MARK_MODES,
+    Line,
+    Margin,
+    crop_marks,
+    cut_lines,
+    cut_positions,
+    margin_use,
+)
 from generator.core.geometry import EPS, PAPERS, Rect
 from generator.core.units import mm
 
 FLIP = {"long": "flip on the long edge", "short": "flip on the short edge"}  # how to print each duplex mode
-INK = mm(6)           # nothing is printed closer to the paper edge than this
-MARK_GAP = mm(0.5)    # between the shown bleed and a crop mark
-MARK_PREF = mm(3)     # crop marks get this much room before any bleed is shown
-MARK_MAX = mm(5)
-MARK_MIN = mm(1.5)
 LABEL_CLEAR = mm(2)   # labels keep this far from a cut line along the margin
 FOLD_GAP = mm(4)      # each half's grid keeps this far from the fold line
 
 
 class LayoutError(ValueError):
-    """A card size that does not fit the paper, or labels that find no room."""
+    """A card size that does not fit the paper, or sheet options that make no sense."""
 
 
 @dataclass(frozen=True)
 class Slot:
-    """One card position: its trim box and the clip box (trim plus the bleed shown on outer grid edges)."""
+    """One card position: its trim box and the clip box (trim plus the bleed shown around it)."""
 
     col: int
     row: int  # 0 = top row
@@ -50,48 +60,9 @@ class Slot:
     clip: Rect
 
 
-@dataclass(frozen=True)
-class Line:
-    """A straight line segment (crop mark or fold line)."""
-
-    x1: float
-    y1: float
-    x2: float
-    y2: float
-
-    def bbox(self) -> Rect:
-        return Rect(min(self.x1, self.x2), min(self.y1, self.y2), abs(self.x2 - self.x1), abs(self.y2 - self.y1))
-
-
-@dataclass(frozen=True)
-class Strip:
-    """A free stretch of margin for a label: `length` along the edge, `depth` across; angle 90 reads upwards."""
-
-    side: str
-    box: Rect
-    angle: int
-
-    @property
-    def length(self) -> float:
-        return self.box.h if self.angle else self.box.w
-
-    @property
-    def depth(self) -> float:
-        return self.box.w if self.angle else self.box.h
-
-
-@dataclass(frozen=True)
-class Placement:
-    """Where a label goes: draw it from `origin` rotated by `angle`; `box` is its area on the page."""
-
-    origin: tuple[float, float]
-    angle: int
-    box: Rect
-
-
 @dataclass
 class Sheet:
-    """The geometry shared by every page of one deck on one paper."""
+    """The geometry shared by every page of one deck (or of decks packed together) on one paper."""
 
     paper: str
     page_w: float
@@ -104,10 +75,12 @@ class Sheet:
     duplex: str
     fronts: list[Slot]
     backs: list[Slot]          # backs[i] holds the back of fronts[i] (on the back page, or beside it for fold)
-    marks: list[Line]
+    marks: list[Line]          # crop marks (none with marks='lines')
     strips: list[Strip]
     fold: Line | None = None
-    back_marks: list[Line] = field(default_factory=list)
+    gap: float = 0.0
+    mark_mode: str = "crop"
+    lines: list[Line] = field(default_factory=list)  # full-length cut lines (marks='lines' or 'both')
 
     @property
     def per_page(self) -> int:
@@ -117,14 +90,20 @@ class Sheet:
     def landscape(self) -> bool:
         return self.page_w > self.page_h
 
+    def art_boxes(self) -> list[Rect]:
+        """Every area of the front page that carries card art (cards and their shown bleed)."""
+        return [s.clip for s in self.fronts] + ([s.clip for s in self.backs] if self.layout == "fold" else [])
+
     def ink_boxes(self) -> list[Rect]:
         """Every area of the front page that may carry ink (for margin checks)."""
-        boxes = [s.clip for s in self.fronts] + [m.bbox() for m in self.marks]
-        if self.layout == "fold":
-            boxes += [s.clip for s in self.backs]
+        boxes = self.art_boxes() + [m.bbox() for m in self.marks + self.lines]
         if self.fold:
             boxes.append(self.fold.bbox())
         return boxes
+
+    def cut_trims(self) -> list[Rect]:
+        """The card outlines a cutter follows on the printed side that is cut (the fronts)."""
+        return [s.trim for s in self.fronts]
 
 
 @dataclass(frozen=True)
@@ -137,62 +116,40 @@ class PagePlan:
     cells: tuple[tuple[int, int], ...]  # (slot index, card number)
 
 
-def _count(avail: float, size: float) -> int:
-    return max(0, math.floor((avail + EPS) / size))
+def _count(avail: float, size: float, gap: float) -> int:
+    return max(0, math.floor((avail + gap + EPS) / (size + gap)))
 
 
-def _side_room(room: float, bleed: float) -> tuple[float, float]:
-    """(bleed shown, crop mark length) for a margin with `room` points of printable space."""
-    shown = min(bleed, max(0.0, room - MARK_GAP - MARK_PREF))
-    length = min(MARK_MAX, room - shown - MARK_GAP)
-    if length < MARK_MIN:
-        return min(bleed, max(0.0, room)), 0.0
-    return shown, length
-
-
-def _grid(x0: float, y0: float, cols: int, rows: int, cw: float, ch: float, rooms: dict[str, float],
-          bleed: float, page: Rect) -> tuple[list[Slot], list[Line], list[Strip]]:
-    """Slots, crop marks and label strips of a butted grid whose lower-left corner is (x0, y0)."""
-    shown, marks_len = {}, {}
-    for side, room in rooms.items():
-        shown[side], marks_len[side] = _side_room(room, bleed) if room is not None else (0.0, 0.0)
+def _grid(x0: float, y0: float, cols: int, rows: int, cw: float, ch: float, gap: float,
+          margins: dict[str, Margin | None], bleed: float, page: Rect, mark_mode: str
+          ) -> tuple[list[Slot], list[Line], list[Strip]]:
+    """Slots, crop marks and label strips of a grid whose lower-left corner is (x0, y0)."""
+    inner = min(bleed, gap / 2)
+    shown = {side: (m.shown if m is not None else 0.0) for side, m in margins.items()}
     slots = []
     for row in range(rows):
         for col in range(cols):
-            trim = Rect(x0 + col * cw, y0 + (rows - 1 - row) * ch, cw, ch)
-            left = shown["left"] if col == 0 else 0.0
-            right = shown["right"] if col == cols - 1 else 0.0
-            top = shown["top"] if row == 0 else 0.0
-            bottom = shown["bottom"] if row == rows - 1 else 0.0
+            trim = Rect(x0 + col * (cw + gap), y0 + (rows - 1 - row) * (ch + gap), cw, ch)
+            left = shown["left"] if col == 0 else inner
+            right = shown["right"] if col == cols - 1 else inner
+            top = shown["top"] if row == 0 else inner
+            bottom = shown["bottom"] if row == rows - 1 else inner
             clip = Rect(trim.x - left, trim.y - bottom, trim.w + left + right, trim.h + top + bottom)
             slots.append(Slot(col, row, trim, clip))
-    x1, y1 = x0 + cols * cw, y0 + rows * ch
-    xs = [x0 + c * cw for c in range(cols + 1)]
-    ys = [y0 + r * ch for r in range(rows + 1)]
-    marks: list[Line] = []
+    grid = Rect(x0, y0, cols * cw + (cols - 1) * gap, rows * ch + (rows - 1) * gap)
+    xs, ys = cut_positions([s.trim for s in slots])
+    marks = crop_marks(xs, ys, grid, margins) if mark_mode in ("crop", "both") else []
     strips: list[Strip] = []
-    for side in ("bottom", "top", "left", "right"):
-        if rooms.get(side) is None:
+    for side, margin in margins.items():
+        if margin is None:
             continue
-        start = shown[side] + MARK_GAP
-        length = marks_len[side]
-        if length:
-            for pos in (xs if side in ("bottom", "top") else ys):
-                if side == "bottom":
-                    marks.append(Line(pos, y0 - start - length, pos, y0 - start))
-                elif side == "top":
-                    marks.append(Line(pos, y1 + start, pos, y1 + start + length))
-                elif side == "left":
-                    marks.append(Line(x0 - start - length, pos, x0 - start, pos))
-                else:
-                    marks.append(Line(x1 + start, pos, x1 + start + length, pos))
-        depth = rooms[side] - start
+        depth = margin.depth - INK - (margin.shown + MARK_GAP)
         if depth <= 0:
             continue
         cuts = xs if side in ("bottom", "top") else ys
-        segments = ([(a + LABEL_CLEAR, b - LABEL_CLEAR) for a, b in pairwise(cuts)] if length
-                    else [(cuts[0], cuts[-1])])
-        for a, b in segments:
+        for a, b in [(a + LABEL_CLEAR, b - LABEL_CLEAR) for a, b in pairwise(cuts)]:
+            if b - a <= 0:
+                continue
             if side == "bottom":
                 strips.append(Strip(side, Rect(a, page.y + INK, b - a, depth), 0))
             elif side == "top":
@@ -201,6 +158,7 @@ def _grid(x0: float, y0: float, cols: int, rows: int, cw: float, ch: float, room
                 strips.append(Strip(side, Rect(page.x + INK, a, depth, b - a), 90))
             else:
                 strips.append(Strip(side, Rect(page.x2 - INK - depth, a, depth, b - a), 90))
+    strips.sort(key=lambda s: ("bottom", "top", "left", "right").index(s.side))
     return slots, marks, strips
 
 
@@ -220,29 +178,39 @@ def _mirror_axis(duplex: str, landscape: bool) -> str:
 
 
 def _fits_message(paper: str, cw: float, ch: float) -> str:
-    return (f"a {cw / mm(1):.1f} x {ch / mm(1):.1f} mm card does not fit on {PAPERS[paper].name if paper in PAPERS else paper} paper "
+    name = PAPERS[paper].name if paper in PAPERS else paper
+    return (f"a {cw / mm(1):.1f} x {ch / mm(1):.1f} mm card does not fit on {name} paper "
             f"with {INK / mm(1):.0f} mm clear of every edge")
 
 
+def _check_options(gap: float, mark_mode: str) -> None:
+    if mark_mode not in MARK_MODES:
+        raise LayoutError(f"unknown marks '{mark_mode}'; expected one of: {', '.join(MARK_MODES)}")
+    if not gap >= 0 or gap > mm(50):  # `not >=` also refuses NaN
+        raise LayoutError(f"gap {gap / mm(1):g} mm is out of range; expected 0 to 50 mm")
+
+
 def duplex_sheet(paper: str, card_w: float, card_h: float, bleed: float, duplex: str = "long",
-                 back_offset: tuple[float, float] = (0.0, 0.0)) -> Sheet:
-    """Butted grid of fronts; backs mirrored for duplex `long`/`short`, or unmirrored for `none`."""
+                 back_offset: tuple[float, float] = (0.0, 0.0), gap: float = 0.0, marks: str = "crop") -> Sheet:
+    """A grid of fronts; backs mirrored for duplex `long`/`short`, or unmirrored for `none`."""
     if duplex not in ("long", "short", "none"):
         raise LayoutError(f"unknown duplex mode '{duplex}'; expected long, short or none")
+    _check_options(gap, marks)
     best = None
     for landscape in (False, True):
         pw, ph = _oriented(paper, landscape)
-        cols, rows = _count(pw - 2 * INK, card_w), _count(ph - 2 * INK, card_h)
+        cols, rows = _count(pw - 2 * INK, card_w, gap), _count(ph - 2 * INK, card_h, gap)
         if cols * rows and (best is None or cols * rows > best[2] * best[3]):
             best = (pw, ph, cols, rows)
     if best is None:
-        raise LayoutError(_fits_message(paper, card_w, card_h))
+        raise LayoutError(_fits_message(paper, card_w, card_h) + (f" and {gap / mm(1):g} mm gaps" if gap else ""))
     pw, ph, cols, rows = best
-    x0, y0 = (pw - cols * card_w) / 2, (ph - rows * card_h) / 2
-    room_x, room_y = x0 - INK, y0 - INK
+    gw, gh = cols * card_w + (cols - 1) * gap, rows * card_h + (rows - 1) * gap
+    x0, y0 = (pw - gw) / 2, (ph - gh) / 2
     page = Rect(0, 0, pw, ph)
-    rooms = {"left": room_x, "right": room_x, "bottom": room_y, "top": room_y}
-    fronts, marks, strips = _grid(x0, y0, cols, rows, card_w, card_h, rooms, bleed, page)
+    side_x, side_y = margin_use(x0, bleed, labels=x0 > y0), margin_use(y0, bleed, labels=y0 >= x0)
+    margins = {"left": side_x, "right": side_x, "bottom": side_y, "top": side_y}
+    fronts, crop, strips = _grid(x0, y0, cols, rows, card_w, card_h, gap, margins, bleed, page, marks)
     if duplex == "none":
         backs = list(fronts)
     else:
@@ -254,76 +222,77 @@ def duplex_sheet(paper: str, card_w: float, card_h: float, bleed: float, duplex:
             col = cols - 1 - slot.col if axis == "x" else slot.col
             row = rows - 1 - slot.row if axis == "y" else slot.row
             backs.append(Slot(col, row, trim.shifted(dx, dy), clip.shifted(dx, dy)))
-    return Sheet(paper, pw, ph, card_w, card_h, cols, rows, "duplex", duplex, fronts, backs, marks, strips)
+    lines = cut_lines([s.trim for s in fronts], pw, ph) if marks in ("lines", "both") else []
+    return Sheet(paper, pw, ph, card_w, card_h, cols, rows, "duplex", duplex, fronts, backs, crop, strips,
+                 gap=gap, mark_mode=marks, lines=lines)
 
 
-def fold_sheet(paper: str, card_w: float, card_h: float, bleed: float) -> Sheet:
+def fold_sheet(paper: str, card_w: float, card_h: float, bleed: float, gap: float = 0.0,
+               marks: str = "crop") -> Sheet:
     """Fronts on one half, backs mirrored on the other half about the fold line; printed single-sided."""
+    _check_options(gap, marks)
     best = None
     for landscape in (False, True):
         pw, ph = _oriented(paper, landscape)
         for axis in ("x", "y"):  # 'x': vertical fold line, fronts left; 'y': horizontal fold line, fronts on top
             half_w = pw / 2 - INK - FOLD_GAP if axis == "x" else pw - 2 * INK
             half_h = ph - 2 * INK if axis == "x" else ph / 2 - INK - FOLD_GAP
-            cols, rows = _count(half_w, card_w), _count(half_h, card_h)
+            cols, rows = _count(half_w, card_w, gap), _count(half_h, card_h, gap)
             if cols * rows and (best is None or cols * rows > best[4] * best[5]):
                 best = (pw, ph, axis, landscape, cols, rows)
     if best is None:
         raise LayoutError(_fits_message(paper, card_w, card_h) + " on half a sheet (fold layout)")
     pw, ph, axis, _landscape, cols, rows = best
     page = Rect(0, 0, pw, ph)
-    gw, gh = cols * card_w, rows * card_h
-    fold_room = FOLD_GAP - MARK_GAP
+    gw, gh = cols * card_w + (cols - 1) * gap, rows * card_h + (rows - 1) * gap
     if axis == "x":
         x0, y0 = pw / 2 - FOLD_GAP - gw, (ph - gh) / 2
-        rooms = {"left": x0 - INK, "right": None, "bottom": y0 - INK, "top": y0 - INK}
+        side_y = margin_use(y0, bleed, labels=y0 >= x0)
+        margins = {"left": margin_use(x0, bleed, labels=x0 > y0), "right": None, "bottom": side_y, "top": side_y}
         fold = Line(pw / 2, INK, pw / 2, ph - INK)
     else:
         x0, y0 = (pw - gw) / 2, ph / 2 + FOLD_GAP
-        rooms = {"left": x0 - INK, "right": x0 - INK, "bottom": None, "top": ph - y0 - gh - INK}
+        top = ph - y0 - gh
+        side_x = margin_use(x0, bleed, labels=x0 > top)
+        margins = {"left": side_x, "right": side_x, "bottom": None, "top": margin_use(top, bleed, labels=top >= x0)}
         fold = Line(INK, ph / 2, pw - INK, ph / 2)
-    fronts, marks, strips = _grid(x0, y0, cols, rows, card_w, card_h, rooms, bleed, page)
-    inner = min(bleed, fold_room)
+    fronts, crop, strips = _grid(x0, y0, cols, rows, card_w, card_h, gap, margins, bleed, page, marks)
+    inner = min(bleed, FOLD_GAP - MARK_GAP)
     fronts = [_extend_toward_fold(s, axis, cols, rows, inner) for s in fronts]
     backs = [Slot(cols - 1 - s.col if axis == "x" else s.col, rows - 1 - s.row if axis == "y" else s.row,
                   s.trim.mirrored(axis, pw, ph), s.clip.mirrored(axis, pw, ph)) for s in fronts]
-    back_strips = [Strip(_mirrored_side(st.side, axis), st.box.mirrored(axis, pw, ph), st.angle) for st in strips]
-    back_marks = [_mirror_line(m, axis, pw, ph) for m in marks]
-    sheet = Sheet(paper, pw, ph, card_w, card_h, cols, rows, "fold", "none", fronts, backs, marks,
-                  strips + back_strips, fold=fold)
-    sheet.back_marks = back_marks
-    return sheet
+    back_strips = [Strip(mirrored_side(st.side, axis), st.box.mirrored(axis, pw, ph), st.angle) for st in strips]
+    lines = []
+    if marks in ("lines", "both"):  # fronts and backs share the page: lines run past both halves
+        lines = [ln for ln in cut_lines([s.trim for s in fronts + backs], pw, ph) if not _on_fold(ln, fold)]
+    return Sheet(paper, pw, ph, card_w, card_h, cols, rows, "fold", "none", fronts, backs, crop,
+                 strips + back_strips, fold=fold, gap=gap, mark_mode=marks, lines=lines)
 
 
-def _mirrored_side(side: str, axis: str) -> str:
-    swap = {"left": "right", "right": "left"} if axis == "x" else {"top": "bottom", "bottom": "top"}
-    return swap.get(side, side)
-
-
-def _mirror_line(line: Line, axis: str, pw: float, ph: float) -> Line:
-    if axis == "x":
-        return Line(pw - line.x1, line.y1, pw - line.x2, line.y2)
-    return Line(line.x1, ph - line.y1, line.x2, ph - line.y2)
+def _on_fold(line: Line, fold: Line) -> bool:
+    """A cut line that would run along the fold line (it never does for cards, but keep the fold clean)."""
+    return line.vertical == fold.vertical and abs((line.x1 - fold.x1) if fold.vertical else (line.y1 - fold.y1)) < FOLD_GAP / 2
 
 
 def _extend_toward_fold(slot: Slot, axis: str, cols: int, rows: int, amount: float) -> Slot:
     """Show bleed on the grid edge next to the fold (it is folded under, not cut, so a little bleed helps)."""
     clip = slot.clip
     if axis == "x" and slot.col == cols - 1:
-        clip = Rect(clip.x, clip.y, clip.w + amount, clip.h)
+        clip = Rect(clip.x, clip.y, slot.trim.x2 + amount - clip.x, clip.h)
     elif axis == "y" and slot.row == rows - 1:
-        clip = Rect(clip.x, clip.y - amount, clip.w, clip.h + amount)
+        clip = Rect(clip.x, slot.trim.y - amount, clip.w, clip.y2 - (slot.trim.y - amount))
     return Slot(slot.col, slot.row, slot.trim, clip)
 
 
 def make_sheet(paper: str, card_w: float, card_h: float, bleed: float, layout: str = "duplex",
-               duplex: str = "long", back_offset: tuple[float, float] = (0.0, 0.0)) -> Sheet:
+               duplex: str = "long", back_offset: tuple[float, float] = (0.0, 0.0), gap: float = 0.0,
+               marks: str = "crop") -> Sheet:
     """The sheet geometry for a card size on a paper, for the `duplex` or `fold` layout."""
     if layout == "fold":
-        return fold_sheet(paper, card_w, card_h, bleed)
+        return fold_sheet(paper, card_w, card_h, bleed, gap, marks)
     if layout != "duplex":
         raise LayoutError(f"unknown sheet layout '{layout}'; expected duplex or fold")
-    return duplex_sheet(paper, card_w, card_h, bleed, duplex, back_offset)
+    return duplex_sheet(paper, card_w, card_h, bleed, duplex, back_offset, gap, marks)
 
 
 CHECK_INSET = mm(25)  # calibration targets sit this far in from both edges of a corner
@@ -357,7 +326,7 @@ def calibration_targets(paper: str, duplex: str = "long",
 
 
 def plan_pages(count: int, sheet: Sheet) -> Iterator[PagePlan]:
-    """The pages of a deck of `count` physical cards, in print order (lazily, one page at a time)."""
+    """The pages of `count` physical cards (one deck, or decks packed together) in print order, lazily."""
     per = sheet.per_page
     sheets = max(1, math.ceil(count / per))
 
@@ -375,30 +344,3 @@ def plan_pages(count: int, sheet: Sheet) -> Iterator[PagePlan]:
     if sheet.duplex == "none":
         for s in range(sheets):
             yield PagePlan("back", s, sheets, cells(s))
-
-
-def place_labels(strips: list[Strip], sizes: list[tuple[float, float]], spacing: float = mm(4),
-                 prefer: tuple[str, ...] = ("bottom", "top", "left", "right")) -> list[Placement | None]:
-    """First-fit packing of labels (length, depth) into margin strips; None for a label that finds no room."""
-    order = sorted(range(len(strips)), key=lambda i: (prefer.index(strips[i].side), i))
-    used = {i: 0.0 for i in order}
-    result: list[Placement | None] = []
-    for length, depth in sizes:
-        placed = None
-        for i in order:
-            strip = strips[i]
-            start = used[i] + (spacing if used[i] else 0.0)
-            if depth > strip.depth + EPS or start + length > strip.length + EPS:
-                continue
-            used[i] = start + length
-            b = strip.box
-            if strip.angle == 0:
-                # hug the edge nearest the grid so the label reads as belonging to the sheet
-                y = b.y2 - depth if strip.side == "bottom" else b.y
-                placed = Placement((b.x + start, y), 0, Rect(b.x + start, y, length, depth))
-            else:
-                x = b.x2 - depth if strip.side == "left" else b.x
-                placed = Placement((x + depth, b.y + start), 90, Rect(x, b.y + start, depth, length))
-            break
-        result.append(placed)
-    return result

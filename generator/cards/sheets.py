@@ -1,17 +1,18 @@
 """Card sheets: every deck of a game imposed on Letter/A4 as print-ready PDFs (the build's card producer).
 
-The first two pages are a print check (`calibration.draw_check`): squares to measure, the duplex instructions
-and, on its back, rulers to read how far the printer shifts the back. Each deck then starts on a new sheet and
-gets a PDF outline entry. Every card face is drawn once as a Form XObject and placed for each copy, so the cost
-grows with the number of different cards, not with copies. Pages are produced one at a time from
-`layout.plan_pages`, never collected in a list.
+The first two pages are a print check (`calibration.draw_check`): squares to measure, the sheet options, the duplex
+instructions and, on its back, rulers to read how far the printer shifts the back. Each deck then starts on a new
+sheet (with `--pack`, decks of one card size continue on the same sheet) and gets a PDF outline entry. Every card
+face is drawn once as a Form XObject and placed for each copy, so the cost grows with the number of different cards,
+not with copies. Pages are produced one at a time from `imposition.plan_pages`, never collected in a list.
+With `--cut-file svg` each page of fronts also gets a cut file (`cutfile.cut_svg`) beside the PDF.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -21,74 +22,133 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.cards.calibration import draw_check
+from generator.cards.cutfile import card_path, cut_svg, outline_path
 from generator.cards.face import CardRenderer, renderer_for
-from generator.cards.imposition import (
-    FLIP,
-    LayoutError,
-    PagePlan,
-    Sheet,
-    make_sheet,
-    place_labels,
-    plan_pages,
-)
+from generator.cards.imposition import FLIP, LayoutError, PagePlan, Sheet, make_sheet, plan_pages
+from generator.cards.labels import place_labels
+from generator.cards.marks import CUT_LINE_WIDTH, MARK_WIDTH
+from generator.cards.print_options import DeckGroup, SheetOptions, deck_groups, sheet_options
 from generator.cards.shaped import draw_cut_paths, shaped_sheet, slot_placement
 from generator.core.contract import BuildOptions, FunctionProducer, Output
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY, BODY_BOLD
 from generator.core.geometry import PAPERS
 from generator.core.units import INCH, mm
-from generator.data.expand import expand_deck
-from generator.data.game import Deck, Game
+from generator.core.write import atomic_write
+from generator.data.game import Game
 
 LABEL_SIZE = 7.0          # pt: the smallest size a print shop calls readable
 LABEL_COLOR = "#333333"
 NOTE = "Print at 100% (Actual size)"
-MARK_WIDTH = 0.4          # pt
 MARK_COLOR = "#000000"
+CUT_LINE_COLOR = "#7f7f7f"
 CHECK_LENGTH = {"letter": (INCH, "1 in"), "a4": (mm(25), "25 mm")}
+CHECK_PAGES = 2
+LABEL_GROUPINGS = (((0, 1, 2, 3),), ((0, 2, 3), (1,)), ((0,), (1,), (2,), (3,)))  # parts of the page label
 
 
-def sheet_for(renderer: CardRenderer, deck: Deck, paper: str, options: BuildOptions) -> Sheet:
-    """The imposition of a deck on a paper, or an InputError naming the deck's size."""
-    w, h = renderer.size(deck)
+def _join(parts: list[str], group: tuple[int, ...]) -> str:
+    return " \u00b7 ".join(parts[i] for i in group if parts[i])
+
+
+def sheet_for(renderer: CardRenderer, group: DeckGroup, paper: str, options: SheetOptions) -> Sheet:
+    """The imposition of a deck (or packed decks) on a paper, or an InputError naming the deck's size."""
+    w, h = renderer.size(group.first)
     try:
-        if deck.shape is not None:  # round and hex decks are packed like tokens
-            return shaped_sheet(paper, deck.shape, renderer.bleed, options.duplex,
+        if group.first.shape is not None:  # round and hex decks are packed like tokens
+            return shaped_sheet(paper, group.first.shape, renderer.bleed, options.duplex,
                                 (mm(options.back_offset[0]), mm(options.back_offset[1])))
         return make_sheet(paper, w, h, renderer.bleed, options.layout, options.duplex,
-                          (mm(options.back_offset[0]), mm(options.back_offset[1])))
+                          (mm(options.back_offset[0]), mm(options.back_offset[1])), options.gap, options.marks)
     except LayoutError as exc:
+        deck = group.first
         line = deck.key_lines.get("size", deck.line)
-        raise InputError(Problem(deck.file, line, f"deck '{deck.id}': {exc}; expected a smaller card size")) from None
+        raise InputError(Problem(deck.file, line, f"deck '{deck.id}': {exc}; expected a smaller card size"
+                                 + (" or a smaller gap" if options.gap else ""))) from None
+
+
+@dataclass(frozen=True)
+class PageOfCards:
+    """One page of the card sheets: its number in the PDF (0-based), the decks' sheet and what goes where."""
+
+    index: int
+    group: DeckGroup
+    sheet: Sheet
+    plan: PagePlan
+
+
+def pages(game: Game, paper: str, options: SheetOptions) -> Iterator[PageOfCards]:
+    """Every page after the print check, in print order (pure geometry; nothing is drawn)."""
+    renderer = renderer_for(game)
+    index = CHECK_PAGES
+    for group in deck_groups(game, options):
+        sheet = sheet_for(renderer, group, paper, options)
+        for plan in plan_pages(len(group.cards), sheet):
+            yield PageOfCards(index, group, sheet, plan)
+            index += 1
+
+
+def output_name(paper: str, options: SheetOptions) -> str:
+    """cards-<paper>[-inksaver][-only-...] (no extension)."""
+    return f"cards-{paper}{options.suffix}"
 
 
 def outputs(game: Game, options: BuildOptions) -> list[Output]:
-    """cards-<paper>.pdf per requested paper; layouts, templates and geometry are all checked first."""
+    """cards-<paper>.pdf per requested paper (and cut files); layouts, templates and geometry are checked first."""
     renderer = renderer_for(game)
     renderer.check()
+    chosen = sheet_options(game, options)
+    if not deck_groups(game, chosen):  # --only names decks of another game
+        return []
     problems = []
+    cut_pages: dict[str, list[int]] = {}
     for paper in options.papers:
-        for deck in game.decks.values():
-            try:
-                sheet_for(renderer, deck, paper, options)
-            except InputError as exc:
-                problems.extend(exc.problems)
+        try:
+            cut_pages[paper] = [p.index for p in pages(game, paper, chosen) if p.plan.side in ("front", "fold")]
+        except InputError as exc:
+            problems.extend(exc.problems)
     if problems:
-        raise InputError(problems)
-    return [Output(game=game.id, path=Path(game.id) / f"cards-{paper}.pdf", kind="cards",
-                   render=partial(write_sheets, game, paper, options))
-            for paper in options.papers]
+        raise InputError(list(dict.fromkeys(problems)))
+    result = []
+    for paper in options.papers:
+        name = output_name(paper, chosen)
+        result.append(Output(game=game.id, path=Path(game.id) / f"{name}.pdf", kind="cards",
+                             render=partial(write_sheets, game, paper, chosen)))
+        if chosen.cut_file == "svg":
+            result += [Output(game=game.id, path=Path(game.id) / f"{name}-cut-{index - CHECK_PAGES + 1:02d}.svg",
+                              kind="cards-cut", render=partial(write_cut_file, game, paper, chosen, index))
+                       for index in cut_pages[paper]]
+    return result
 
 
 CARD_SHEETS = FunctionProducer("card sheets", "card layouts and text fit", outputs)
 
 
-def write_sheets(game: Game, paper: str, options: BuildOptions, path: Path,
+def write_cut_file(game: Game, paper: str, options: SheetOptions, index: int, path: Path) -> dict:
+    """The cut file of the page of fronts at `index` (0-based page of the PDF)."""
+    page = next(p for p in pages(game, paper, options) if p.index == index)
+    shape, ph = page.group.first.shape, page.sheet.page_h
+    pieces = []
+    for slot_index, _ in page.plan.cells:
+        slot = page.sheet.fronts[slot_index]
+        if shape is not None:  # a round or hexagonal card: its own outline, turned as it lies
+            pieces.append(outline_path((shape.turned() if slot.angle % 180 else shape).path(slot.cx, slot.cy), ph))
+        else:
+            pieces.append(card_path(slot.trim, ph, game.corner_radius_pt))
+    title = f"{game.title}: cut file for page {index - CHECK_PAGES + 1} of {output_name(paper, options)}.pdf"
+    atomic_write(path, cut_svg(page.sheet.page_w, ph, pieces, title))
+    return {"page": index + 1, "cards": len(pieces)}
+
+
+def write_sheets(game: Game, paper: str, options: SheetOptions | BuildOptions, path: Path,
                  progress: Callable[[int], None] | None = None) -> dict:
     """Draw every deck of the game on `paper` into `path`; returns facts for the manifest."""
+    if isinstance(options, BuildOptions):
+        options = sheet_options(game, options)
     renderer = renderer_for(game)
     canvas = Canvas(str(path), pagesize=PAPERS[paper].size, invariant=1, initialFontName=BODY, pageCompression=1)
-    canvas.setTitle(f"{game.title}: card sheets ({PAPERS[paper].name})")
+    what = "reprint" if options.only else "card sheets"
+    canvas.setTitle(f"{game.title}: {what} ({PAPERS[paper].name}{', ink saver' if options.ink == 'saver' else ''})")
     canvas.setAuthor(game.title)
     canvas.setCreator("pnp")
     canvas.bookmarkPage("check")
@@ -96,33 +156,34 @@ def write_sheets(game: Game, paper: str, options: BuildOptions, path: Path,
     canvas.addPageLabel(0, prefix="Print check")
     canvas.addPageLabel(1, prefix="Print check back")
     canvas.addPageLabel(2, style="D", start=1)  # the card sheets are numbered from 1 after the check
-    draw_check(canvas, game.title, paper, options.layout, options.duplex, options.back_offset)
-    pages = 2
+    draw_check(canvas, game.title, paper, options)
+    count = CHECK_PAGES
     decks: dict[str, dict] = {}
-    for number, deck in enumerate(game.decks.values()):
-        sheet = sheet_for(renderer, deck, paper, options)
-        cards = expand_deck(deck)
-        counts = {"fronts": 0, "backs": 0}
-        shared = _DeckPages(renderer, game, deck, sheet, paper, len(cards))
-        for plan in plan_pages(len(cards), sheet):
-            canvas.setPageSize((sheet.page_w, sheet.page_h))
-            if plan.sheet == 0 and plan.side in ("front", "fold"):
-                key = f"deck{number}"
+    drawers: dict[str, _GroupPages] = {}
+    for page in pages(game, paper, options):
+        group, plan = page.group, page.plan
+        drawer = drawers.get(group.first.id)
+        if drawer is None:
+            drawer = drawers[group.first.id] = _GroupPages(renderer, game, group, page.sheet, paper, options)
+        canvas.setPageSize((page.sheet.page_w, page.sheet.page_h))
+        on_page = drawer.decks_on(plan)
+        for deck in on_page:
+            key = f"deck_{deck.id}"
+            if deck.id not in decks:
                 canvas.bookmarkPage(key)
-                canvas.addOutlineEntry(f"{deck.name} ({deck.copies} cards)", key, level=0)
-            shared.draw(canvas, cards, plan)
-            canvas.showPage()
-            pages += 1
-            if plan.side in ("front", "fold"):
-                counts["fronts"] += 1
-            if plan.side in ("back", "fold"):
-                counts["backs"] += 1
-            if progress:
-                progress(pages)
-        decks[deck.id] = counts
+                copies = sum(1 for d, _ in group.cards if d is deck)
+                canvas.addOutlineEntry(f"{deck.name} ({copies} card{'s' if copies != 1 else ''})", key, level=0)
+            counts = decks.setdefault(deck.id, {"fronts": 0, "backs": 0})
+            counts["fronts"] += plan.side in ("front", "fold")
+            counts["backs"] += plan.side in ("back", "fold")
+        drawer.draw(canvas, plan)
+        canvas.showPage()
+        count += 1
+        if progress:
+            progress(count)
     with _plain_streams():
         canvas.save()
-    facts = {"pages": pages, "check_pages": 2, "decks": decks}
+    facts = {"pages": count, "check_pages": CHECK_PAGES, "decks": decks}
     if renderer.warnings:  # listed in build/manifest.json and printed by `pnp build`
         facts["warnings"] = list(renderer.warnings)
     return facts
@@ -140,57 +201,81 @@ def _plain_streams():
         rl_config.useA85 = before
 
 
-class _DeckPages:
-    """What every page of one deck on one paper shares, worked out once: the placement operators of each slot,
-    and the crop marks, fold line and fixed labels of each side as one Form XObject. Per page only the cards
-    and the 'sheet n of m' label are written."""
+class _GroupPages:
+    """What every page of one deck (or packed decks) on one paper shares, worked out once: the placement operators
+    of each slot, the page labels, and the marks, cut lines, fold line and fixed labels of each side as one Form
+    XObject. Per page only the cards and the page label are written."""
 
-    def __init__(self, renderer: CardRenderer, game: Game, deck: Deck, sheet: Sheet, paper: str, count: int):
-        self.renderer, self.game, self.deck, self.sheet, self.paper = renderer, game, deck, sheet, paper
-        self.sheets = max(1, math.ceil(count / sheet.per_page))
+    def __init__(self, renderer: CardRenderer, game: Game, group: DeckGroup, sheet: Sheet, paper: str,
+                 options: SheetOptions):
+        self.renderer, self.game, self.group, self.sheet, self.paper = renderer, game, group, sheet, paper
+        self.ink = options.ink
         b = renderer.bleed
         self.slots = {
             side: [slot_placement(s, sheet.card_w, sheet.card_h, b)
                    or renderer.placement(s.trim.x - b, s.trim.y - b, (s.clip.x, s.clip.y, s.clip.w, s.clip.h))
                    for s in slots]
             for side, slots in (("front", sheet.fronts), ("back", sheet.backs))}
-        self.decorations: dict[str, tuple[str, object]] = {}  # side -> (form name, page label placement)
+        self.decorations: dict[str, tuple[str, list]] = {}  # side -> (form name, page label placements)
+        self.plans = {(p.side, p.sheet): p for p in plan_pages(len(group.cards), sheet)}
 
-    def draw(self, canvas: Canvas, cards: list, plan: PagePlan) -> None:
-        """Draw one page of the deck."""
-        renderer, deck = self.renderer, self.deck
+    def decks_on(self, plan: PagePlan) -> list:
+        """The decks with a card on this page, in print order."""
+        seen: dict[str, object] = {}
+        for _slot, number in plan.cells:
+            deck = self.group.cards[number][0]
+            seen.setdefault(deck.id, deck)
+        return list(seen.values())
+
+    def label_parts(self, plan: PagePlan) -> list[str]:
+        """The page label in parts: which sheet, which decks (when packed), which side, which paper."""
+        names = ", ".join(d.name for d in self.decks_on(plan)) if len(self.group.decks) > 1 else ""
+        return _page_label_parts(self.sheet, plan.side, plan.sheet, plan.sheets, self.paper, names)
+
+    def draw(self, canvas: Canvas, plan: PagePlan) -> None:
+        """Draw one page of the group."""
+        renderer = self.renderer
         for slot_index, number in plan.cells:
+            deck, card = self.group.cards[number]
             if plan.side in ("front", "fold"):
-                renderer.place_prepared(canvas, deck, cards[number], self.slots["front"][slot_index])
+                renderer.place_prepared(canvas, deck, card, self.slots["front"][slot_index], ink=self.ink)
             if plan.side in ("back", "fold"):  # each card's own back (the same form for cards sharing one)
-                renderer.place_prepared(canvas, deck, cards[number], self.slots["back"][slot_index], back=True)
+                renderer.place_prepared(canvas, deck, card, self.slots["back"][slot_index], back=True, ink=self.ink)
         form, placed = self._decoration(canvas, plan.side)
         canvas.doForm(form)
-        if placed is not None:
-            _draw_label(canvas, placed, _page_label(self.sheet, plan.side, plan.sheet, plan.sheets, self.paper), BODY)
+        parts = self.label_parts(plan)
+        for where, group in placed:
+            text = _join(parts, group)
+            if text:
+                _draw_label(canvas, where, text, BODY)
 
-    def _decoration(self, canvas: Canvas, side: str) -> tuple[str, object]:
+    def _decoration(self, canvas: Canvas, side: str) -> tuple[str, list]:
         if side in self.decorations:
             return self.decorations[side]
         sheet = self.sheet
-        title = f"{self.game.title} \u00b7 {self.deck.name}"
-        # room for the widest page label of the deck, so every page puts its labels in the same places
-        page_width = max(stringWidth(_page_label(sheet, side, n, self.sheets, self.paper), BODY, LABEL_SIZE)
-                         for n in range(self.sheets))
+        decks = self.group.decks
+        title = self.game.title if len(decks) > 1 else f"{self.game.title} \u00b7 {decks[0].name}"
+        # room for the widest page label of the group, so every page puts its labels in the same places
+        labels = [self.label_parts(p) for (s, _), p in self.plans.items() if s == side]
         check_len, check_text = CHECK_LENGTH[self.paper]
         depth = LABEL_SIZE * 1.2
-        items = [(stringWidth(title, BODY_BOLD, LABEL_SIZE), depth), (page_width, depth),
-                 (stringWidth(NOTE, BODY_BOLD, LABEL_SIZE), depth),
-                 (check_len + mm(1.5) + stringWidth(check_text, BODY, LABEL_SIZE), depth)]
-        title_at, page_at, note_at, check_at = place_labels(sheet.strips, items)
-        name = f"sheet_{self.game.config.code}_{self.deck.code}_{side}"
+        title_item = (stringWidth(title, BODY_BOLD, LABEL_SIZE), depth)
+        rest = [(stringWidth(NOTE, BODY_BOLD, LABEL_SIZE), depth),
+                (check_len + mm(1.5) + stringWidth(check_text, BODY, LABEL_SIZE), depth)]
+        # the page label whole if a strip is long enough, else the deck names apart, else every part apart
+        for grouping in LABEL_GROUPINGS:
+            widths = [max(stringWidth(_join(parts, group), BODY, LABEL_SIZE) for parts in labels) for group in grouping]
+            found = place_labels(sheet.strips, [title_item] + [(w, depth) for w in widths] + rest)
+            title_at, placed, (note_at, check_at) = found[0], found[1:-2], found[-2:]
+            if all(p is not None for p in placed):
+                break
+        placed = list(zip(placed, grouping, strict=True))
+        name = f"sheet_{self.game.config.code}_{decks[0].code}_{side}"
         canvas.beginForm(name, 0, 0, sheet.page_w, sheet.page_h)
-        canvas.setStrokeColor(HexColor(MARK_COLOR))
-        canvas.setLineWidth(MARK_WIDTH)
-        if side in ("front", "fold"):
-            for mark in sheet.marks:
-                canvas.line(mark.x1, mark.y1, mark.x2, mark.y2)
-            draw_cut_paths(canvas, sheet, MARK_COLOR, MARK_WIDTH)
+        if side in ("front", "fold"):  # cuts are made from the printed fronts
+            _draw_lines(canvas, sheet.lines, CUT_LINE_COLOR, CUT_LINE_WIDTH)
+            _draw_lines(canvas, sheet.marks, MARK_COLOR, MARK_WIDTH)
+            draw_cut_paths(canvas, sheet, MARK_COLOR, MARK_WIDTH)  # the curved outlines of round cards
         if sheet.fold is not None:
             canvas.saveState()
             canvas.setDash(4, 3)
@@ -211,12 +296,24 @@ class _DeckPages:
             canvas.drawString(check_len + mm(1.5), depth * 0.25, check_text)
             canvas.restoreState()
         canvas.endForm()
-        self.decorations[side] = (name, page_at)
+        self.decorations[side] = (name, placed)
         return self.decorations[side]
 
 
-def _page_label(sheet: Sheet, side: str, number: int, sheets: int, paper: str) -> str:
-    """Which page of the deck: short, so it fits between crop marks even on small cards."""
+def _draw_lines(canvas: Canvas, lines: list, color: str, width: float) -> None:
+    if not lines:
+        return
+    canvas.saveState()
+    canvas.setStrokeColor(HexColor(color))
+    canvas.setLineWidth(width)
+    for line in lines:
+        canvas.line(line.x1, line.y1, line.x2, line.y2)
+    canvas.restoreState()
+
+
+def _page_label_parts(sheet: Sheet, side: str, number: int, sheets: int, paper: str, decks: str = "") -> list[str]:
+    """Which page of the deck, which decks are on it (packed sheets), which side and paper: short parts, so the
+    label fits between crop marks even on small cards (or each part on its own when it does not)."""
     if side == "fold":
         what = "fold on the dashed line, glue, cut"
     elif side == "front":
@@ -225,7 +322,7 @@ def _page_label(sheet: Sheet, side: str, number: int, sheets: int, paper: str) -
         what = "backs"
     else:
         what = f"backs, {FLIP[sheet.duplex]}"
-    return f"sheet {number + 1} of {sheets} \u00b7 {what} \u00b7 {PAPERS[paper].name}"
+    return [f"sheet {number + 1} of {sheets}", decks, what, PAPERS[paper].name]
 
 
 def _draw_label(canvas: Canvas, placed, text: str, face: str) -> None:

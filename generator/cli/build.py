@@ -25,16 +25,33 @@ LOCATED = re.compile(r"^\S+:\d+: ")  # 'cards/x/layouts/y.yaml:12: ...'
               help="duplex: fronts and backs on alternate pages; fold: side by side around a fold line.")
 @click.option("--back-offset", nargs=2, type=float, default=(0.0, 0.0), show_default=True,
               help="Shift back pages by X Y millimetres for printers that misregister.")
+@click.option("--gap", default=None, metavar="LENGTH",
+              help="Space between cards, e.g. 3mm (default 0: butted, neighbours share a cut).")
+@click.option("--marks", type=click.Choice(["crop", "lines", "both"]), default=None,
+              help="crop: marks in the margins (default); lines: full-length cut lines outside the cards; both.")
+@click.option("--pack/--no-pack", default=None,
+              help="Decks of the same card size continue on the same sheet instead of each starting a new one.")
+@click.option("--only", multiple=True, metavar="DECK[:CARD,...]",
+              help="Reprint just these cards (ids or codes; repeatable) into cards-<paper>-only-....pdf.")
+@click.option("--ink", type=click.Choice(["normal", "saver"]), default=None,
+              help="saver: backs and large fills as light tints, into cards-<paper>-inksaver.pdf.")
+@click.option("--cut-file", type=click.Choice(["svg", "none"]), default=None,
+              help="svg: a cut file for cutting machines beside the sheets, one per page of fronts.")
 @click.option("--force", is_flag=True, help="Rebuild every output even if its inputs did not change.")
 @click.pass_context
-def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, force) -> None:
-    """Build the print-ready PDFs of the games and write build/manifest.json."""
+def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, marks, pack, only, ink, cut_file,
+              force) -> None:
+    """Build the print-ready PDFs of the games and write build/manifest.json.
+
+    The sheet options (--gap, --marks, --pack, --ink, --cut-file) may also be set in a game's game.yaml under
+    `print:`; a flag given here wins."""
     from generator.core.contract import BuildOptions
     from generator.pipeline.build import build
 
     project = project_of(ctx)
     options = BuildOptions(papers=papers_of(paper), out_dir=out_dir, duplex=duplex, layout=layout,
-                           back_offset=tuple(back_offset), force=force)
+                           back_offset=tuple(back_offset), force=force, gap=gap, marks=marks, pack=pack,
+                           ink=ink, cut_file=cut_file, only=tuple(only))
     names = project.select(games)
     if sys.stdout.isatty():
         result = _build_with_bar(project, names, options)

@@ -21,9 +21,10 @@ from generator.cli.common import project_of
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write every balance figure to this JSON file.")
 @click.option("--no-sim", is_flag=True, help="Only static checks and scripts; no simulated games.")
+@click.option("--strict", is_flag=True, help="Warnings (faint or tiny card text) fail the run too.")
 @click.pass_context
 def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed: int, players: tuple[int, ...],
-                 jobs: int, report_path: Path | None, no_sim: bool) -> None:
+                 jobs: int, report_path: Path | None, no_sim: bool, strict: bool) -> None:
     """Check every game's data and deck composition, replay its scripts and play it many times (all games by default).
 
     Problems found by playing (a stalled game, a broken rule, a goal never completed, a player count that cannot set
@@ -45,7 +46,7 @@ def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed:
 
     try:
         result = validate(project, project.select(games), settings, simulate_games=not no_sim, report_path=report_path,
-                          on_start=start, progress=lambda n: bars and bars[0].update(n))
+                          on_start=start, progress=lambda n: bars and bars[0].update(n), strict=strict)
     finally:
         if bars:
             bars[0].__exit__(None, None, None)
@@ -81,5 +82,10 @@ def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed:
         click.echo(f"  balance report: {project.show(entry.balance_pdf)}")
     if result.report_path is not None:
         click.echo(f"figures written to {project.show(result.report_path)}")
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    if result.warnings:
+        click.echo(f"{len(result.warnings)} warning{'s' if len(result.warnings) != 1 else ''} "
+                   "(pnp validate --strict fails on them)", err=True)
     if result.problems:
         raise InputError(result.problems)

@@ -21,6 +21,13 @@ class BuildOptions:
     layout: str = "duplex"  # the sheet arrangement: duplex (alternate pages) or fold (side by side)
     back_offset: tuple[float, float] = (0.0, 0.0)
     force: bool = False
+    # Sheet options: None means "not given", so the game's `print:` block (game.yaml) decides.
+    gap: str | None = None          # a length such as '3mm'
+    marks: str | None = None        # crop | lines | both
+    pack: bool | None = None
+    ink: str | None = None          # normal | saver
+    cut_file: str | None = None     # svg | none
+    only: tuple[str, ...] = ()      # 'DECK' or 'DECK:CARD,CARD' (ids or codes): a reprint of just those cards
 
 
 @dataclass

@@ -131,6 +131,30 @@ class Extra(Strict):
     note: str = ""
 
 
+class PrintSettings(Strict):
+    """game.yaml `print:`: how the home-print card sheets are made; the same `pnp build` flags win over it."""
+
+    gap: Length = Field("0mm", description="space between cards on the sheet (0: butted, shared cut lines)")
+    marks: Literal["crop", "lines", "both"] = Field(
+        "crop", description="crop: marks in the margins; lines: full-length cut lines outside the cards; both")
+    pack: bool = Field(False, description="decks of the same card size continue on the same sheet")
+    ink: Literal["normal", "saver"] = Field("normal", description="saver: backs and large fills as light tints")
+    cut_file: Literal["svg", "none"] = Field("none", description="svg: one cut file per sheet beside the PDF")
+
+    @field_validator("gap")
+    @classmethod
+    def _gap_range(cls, value):
+        return _check_range(value, 50)
+
+
+def _check_range(value: Any, most_mm: float) -> Any:
+    """A length from 0 to `most_mm` millimetres."""
+    points = to_pt(value)
+    if not 0 <= points <= most_mm * to_pt("1mm"):  # also refuses NaN
+        raise ValueError(f"'{value}' is out of range; expected 0 to {most_mm:g} mm")
+    return value
+
+
 class GameConfig(Strict):
     """game.yaml: game-wide settings."""
 
@@ -144,12 +168,16 @@ class GameConfig(Strict):
     card_size: SizeSpec = "poker"
     bleed: Length = "3mm"
     safe: Length = "3mm"
+    corner_radius: Length | None = Field(
+        None, description="rounded card corners in cut files and PNG, TTS and preview exports (printed sheets stay square)")
+    print: PrintSettings = Field(default_factory=PrintSettings, description="card sheet options (pnp build flags win)")
     engine: str | None = Field(None, description="rules engine module in generator/rules for `pnp validate`")
     decks: list[Slug] = Field(description="deck ids in print order; each is <deck>.yaml in the game folder")
     settings: dict[str, Any] = Field(default_factory=dict, description="rule parameters read by the engine and rules text")
     extras: list[Extra] = Field(default_factory=list, description="things in the box that are not printed")
 
     _len = field_validator("bleed", "safe")(classmethod(lambda cls, v: _check_length(v)))
+    _radius = field_validator("corner_radius")(classmethod(lambda cls, v: v if v is None else _check_range(v, 20)))
 
     _known_size = field_validator("card_size")(classmethod(lambda cls, v: known_size(v)))
 

@@ -47,8 +47,9 @@ def component_summary(game: Game) -> list[dict]:
     return summary
 
 
-def write_manifest(build_dir: Path, games: list[Game], written: list[dict]) -> Path:
-    """build/manifest.json: every output (path, pages, bytes, sha256), deck and component; keeps other games'."""
+def write_manifest(build_dir: Path, games: list[Game], written: list[dict], partial: bool = False) -> Path:
+    """build/manifest.json: every output (path, pages, bytes, sha256), deck and component; keeps other games'
+    entries (and, for a `partial` build such as a --only reprint, the built games' other outputs too)."""
     path = build_dir / "manifest.json"
     old = {"outputs": [], "decks": [], "components": []}
     if path.is_file():
@@ -57,7 +58,9 @@ def write_manifest(build_dir: Path, games: list[Game], written: list[dict]) -> P
         except (ValueError, OSError):
             pass
     built = {g.id for g in games}
-    outputs = [o for o in old.get("outputs", []) if o.get("game") not in built] + written
+    new = {o["path"] for o in written}
+    outputs = [o for o in old.get("outputs", [])
+               if (o.get("game") not in built or partial) and o.get("path") not in new] + written
     decks = [d for d in old.get("decks", []) if d.get("game") not in built]
     components = [c for c in old.get("components", []) if c.get("game") not in built]
     for game in games:
@@ -141,7 +144,7 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
         state.record_output(output.path, output.kind, keys[output.game])
         if progress:
             progress(output)
-    write_manifest(build_dir, games, result.written + carried)
+    write_manifest(build_dir, games, result.written + carried, partial=bool(options.only))
     for report in reports:
         state.record_game(report.game, keys[report.game],
                           [o.path for o in outputs if o.game == report.game], report)

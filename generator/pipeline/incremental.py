@@ -56,9 +56,18 @@ def shared_digest(project: Project) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
+def sheet_look(options) -> dict:
+    """The options that change how the card sheets look (and their cut files): duplex, layout, back offset and the
+    sheet options. An option not given (None) is decided by the game's `print:` block, which is part of the game's
+    content hash."""
+    return {"duplex": options.duplex, "layout": options.layout, "back_offset": list(options.back_offset),
+            "gap": options.gap, "marks": options.marks, "pack": options.pack, "ink": options.ink,
+            "cut_file": options.cut_file, "only": list(options.only)}
+
+
 def options_fingerprint(options, with_papers: bool) -> str:
     """The build options that change what an output looks like (papers only decide which outputs exist)."""
-    data = {"duplex": options.duplex, "layout": options.layout, "back_offset": list(options.back_offset)}
+    data = sheet_look(options)
     if with_papers:
         data["papers"] = list(options.papers)
     return json.dumps(data, sort_keys=True, default=str)
@@ -82,7 +91,7 @@ class GameKey:
 def game_keys(project: Project, names: list[str], options) -> dict[str, GameKey]:
     """The hash of each game's inputs under these options."""
     shared = shared_digest(project)
-    looks = (("cards", json.dumps([options.duplex, options.layout, list(options.back_offset)])),
+    looks = (("cards", json.dumps(sheet_look(options), sort_keys=True, default=str)),
              ("components", json.dumps([options.duplex])))  # two-sided tokens mirror their backs by --duplex
     keys = {}
     for name in names:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from generator.boards.pdf import BOARDS
 from generator.booklet.pdf import RULE_BOOKLETS
+from generator.cards.print_options import check_only
 from generator.cards.sheets import CARD_SHEETS
 from generator.components.sheets import COMPONENT_SHEETS
 from generator.core.contract import BuildOptions, Output, Producer
@@ -14,5 +15,9 @@ PRODUCERS: tuple[Producer, ...] = (BOARDS, RULE_BOOKLETS, CARD_SHEETS, COMPONENT
 
 
 def plan(games: list[Game], options: BuildOptions) -> list[Output]:
-    """Every output of every game, from the producers in order."""
-    return [output for producer in PRODUCERS for game in games for output in producer.outputs(game, options)]
+    """Every output of every game, from the producers in order. A `--only` reprint makes card sheets alone."""
+    producers = PRODUCERS
+    if options.only:
+        check_only(games, options.only)
+        producers = (CARD_SHEETS,)
+    return [output for producer in producers for game in games for output in producer.outputs(game, options)]

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.cards.face import renderer_for
+from generator.cards.legibility import check_legibility
 from generator.core.errors import Problem
 from generator.core.write import atomic_write
 from generator.data.checks import CheckReport
@@ -30,6 +32,8 @@ from generator.engines.simulate import (
 )
 from generator.pipeline.gather import gather, preflight
 from generator.pipeline.validation_record import write_records
+
+LEGIBILITY_CHECK = "card text contrast (WCAG 4.5:1, 3:1 from 14 pt) and size (6 pt)"
 
 
 @dataclass
@@ -58,6 +62,7 @@ class Validation:
 
     games: list[GameValidation]
     problems: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)  # legibility of the cards; problems with `strict`
     games_played: int = 0
     workers: int = 0
     seconds: float = 0.0
@@ -87,14 +92,22 @@ def planned_games(engines: list[Engine], settings: SimSettings) -> int:
 
 def validate(project: Project, names: list[str], settings: SimSettings | None = None, simulate_games: bool = True,
              report_path: Path | None = None, on_start: Callable[[int, int], None] | None = None,
-             progress: Callable[[int], None] | None = None) -> Validation:
+             progress: Callable[[int], None] | None = None, strict: bool = False) -> Validation:
     """Check, replay and simulate the named games. Raises InputError when the data itself does not load or check.
 
+    Legibility findings (faint or tiny card text) are warnings, or problems that fail the run with `strict`.
     `on_start(games, workers)` is called before the simulations start and `progress(n)` as games finish."""
     settings = settings or SimSettings()
     loaded, reports = gather(project, names)
     printed = preflight(loaded)
     result = Validation(games=[])
+    for game in loaded:
+        found = check_legibility(renderer_for(game))
+        printed[game.id].append(LEGIBILITY_CHECK)
+        if strict:
+            result.problems += found
+        else:
+            result.warnings += found
     playable: list[tuple[Game, Engine, GameValidation]] = []
     full_report: dict = {}
     for game, report in zip(loaded, reports, strict=True):

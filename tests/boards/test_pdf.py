@@ -312,3 +312,31 @@ def test_pizza_board_shows_every_order_address(tmp_path):
     facts = render_tiled(game, board, "letter", 12 * MM, letter)
     assert facts["pages"] == len(PdfReader(letter).pages) == facts["tiles"][0] * facts["tiles"][1] + 1
     assert_matches_full(game, board, full, letter, "letter")
+
+
+def test_the_city_board_card_areas_each_hold_a_whole_card(repo_project):
+    from generator.boards.plan import card_rect_in
+
+    game = load_game(repo_project, "order-up-pizza")
+    plan = board_plan(game, game.boards["city"])
+    card_w, card_h = game.card_size_pt
+    areas = [(zone, rect) for zone, rect in plan.zones if zone.kind == "cards"]
+    assert len(areas) == 5 and plan.warnings == []
+    for zone, rect in areas:
+        # the dashed outline is a card (upright or lying sideways), never narrower than one
+        outline = card_rect_in(rect, card_w, card_h)
+        assert outline is not None, zone.id
+        assert sorted([outline.w, outline.h]) == pytest.approx(sorted([card_w, card_h]))
+
+
+def test_a_board_that_fits_one_sheet_has_no_assembly_page(repo_project, tmp_path):
+    game = load_game(repo_project, "short-order-hero")
+    board = game.boards["tracker"]
+    for paper in ("letter", "a4"):
+        path = tmp_path / f"{paper}.pdf"
+        facts = render_tiled(game, board, paper, 12 * MM, path)
+        reader = PdfReader(path)
+        assert facts["pages"] == len(reader.pages) == 1 and facts["tiles"] == [1, 1]
+        text = reader.pages[0].extract_text()
+        assert "overlap" not in text.lower() and "Print at 100" in text and "Round tracker" in text
+        assert ("1 in" if paper == "letter" else "25 mm") in text

@@ -63,3 +63,16 @@ def test_half_letter_fills_half_a_letter_sheet_and_shrinks_on_a4():
     a4 = fit(396, 612, *halves(841.89, 595.28)[0])
     assert a4.scale == pytest.approx(595.28 / 612)
     assert a4.y == pytest.approx(0.0) and a4.x > 0  # centred across the half sheet
+
+
+def test_back_matter_stays_on_the_back_cover_with_the_blanks_before_it():
+    sides = imposition(10, back=1)  # 10 pages on 12: pages 10 and 11 of the booklet blank, page 10 last
+    order = {}
+    for side in sides:
+        for position, page in ((side.sheet, side.left), (side.sheet, side.right)):
+            order.setdefault(page, []).append(position)
+    assert sides[0].left == 10 and sides[0].right == 1  # back cover and cover on the outer sheet
+    pages = [p for side in sides for p in (side.left, side.right)]
+    assert sorted(p for p in pages if p) == list(range(1, 11)) and pages.count(None) == 2
+    assert imposition(8, back=1) == imposition(8)  # no padding: nothing moves
+    assert imposition(10, back=0)[0].left is None  # without back matter the last pages are the blanks

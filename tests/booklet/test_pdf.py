@@ -12,6 +12,7 @@ from generator.booklet.imposition import imposition
 from generator.booklet.pdf import outputs
 from generator.booklet.text import render_rules
 from generator.core.contract import BuildOptions
+from generator.core.units import mm
 from generator.data.assembly import assembly_text
 from generator.data.inventory import inventory
 from generator.data.load import load_game
@@ -115,7 +116,7 @@ def test_booklet_sheets_hold_pages_in_saddle_stitch_order(built, paper, sheet):
     path, facts = written[f"rules-booklet-{paper}.pdf"]
     pdf = pdfium.PdfDocument(str(path))
     try:
-        sides = imposition(reading_pages)
+        sides = imposition(reading_pages, back=facts["back_cover_pages"])
         assert len(pdf) == len(sides) == facts["pages"]
         assert (len(pdf) * 2) % 4 == 0
         for index, side in enumerate(sides):
@@ -129,8 +130,25 @@ def test_booklet_sheets_hold_pages_in_saddle_stitch_order(built, paper, sheet):
                     assert "flip on short edge" in found
                 else:
                     assert found == expected, (index, half, found)
+        # the back cover (left half of the first sheet's front) is the quick reference, never a blank page
+        assert facts["back_cover_pages"] == 1 and sides[0].left == reading_pages
+        back_cover = pdf[0].get_textpage().get_text_bounded(left=0, bottom=0, right=sheet[0] / 2, top=sheet[1])
+        assert "Quick reference" in back_cover
     finally:
         pdf.close()
+
+
+def test_fold_ticks_keep_clear_of_the_unprintable_edge(built):
+    _, written = built
+    for paper in ("letter", "a4"):
+        path, _ = written[f"rules-booklet-{paper}.pdf"]
+        image = pdfium.PdfDocument(str(path))[1].render(scale=2).to_pil().convert("L")
+        w, h = image.size
+        edge = int(mm(6) * 2) - 1
+        spine = image.crop((w // 2 - 3, 0, w // 2 + 3, h))
+        assert spine.crop((0, 0, 6, edge)).getextrema()[0] == 255  # nothing within 6 mm of the top edge
+        assert spine.crop((0, h - edge, 6, h)).getextrema()[0] == 255
+        assert spine.crop((0, edge, 6, edge + int(mm(4) * 2))).getextrema()[0] < 230  # the grey tick just inside
 
 
 def test_rebuild_is_byte_identical(repo_project, tmp_path):

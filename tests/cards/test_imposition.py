@@ -6,16 +6,11 @@ from itertools import pairwise
 
 import pytest
 
-from generator.cards.imposition import (
-    INK,
-    LayoutError,
-    calibration_targets,
-    make_sheet,
-    place_labels,
-    plan_pages,
-)
+from generator.cards.imposition import LayoutError, calibration_targets, make_sheet, plan_pages
+from generator.cards.labels import place_labels
+from generator.cards.marks import CUT_LINE_WIDTH, INK, MARK_INK, MARK_MIN, margin_use
 from generator.core.geometry import EPS, PAPERS, Rect
-from generator.core.units import mm
+from generator.core.units import CARD_SIZES_MM, mm
 
 POKER = (mm(63.5), mm(88.9))
 MINI = (mm(44.5), mm(63.5))
@@ -45,38 +40,115 @@ def test_poker_is_nine_up_portrait_centred_and_butted(paper):
     assert sheet.fronts[0].row == 0 and sheet.fronts[0].trim.y == pytest.approx(ys[-1])  # reading order: top row first
 
 
+def _marks_safe_page(sheet) -> Rect:
+    return Rect(MARK_INK, MARK_INK, sheet.page_w - 2 * MARK_INK, sheet.page_h - 2 * MARK_INK)
+
+
+PRESETS = {name: (mm(w), mm(h)) for name, (w, h) in CARD_SIZES_MM.items()}
+
+
+def _cuts(sheet) -> tuple[set, set]:
+    trims = sheet.cut_trims()
+    return ({round(v, 3) for t in trims for v in (t.x, t.x2)}, {round(v, 3) for t in trims for v in (t.y, t.y2)})
+
+
+def _crosses_art(line, sheet) -> bool:
+    """True when the stroked line (its width across, butt ends) covers part of a card."""
+    half = CUT_LINE_WIDTH / 2 - 1e-3
+    b = line.bbox()
+    box = Rect(b.x - half, b.y, 2 * half, b.h) if line.vertical else Rect(b.x, b.y - half, b.w, 2 * half)
+    return any(box.overlaps(s.trim) for s in sheet.fronts + sheet.backs)
+
+
 @pytest.mark.parametrize("paper", ["letter", "a4"])
-@pytest.mark.parametrize("size", [POKER, MINI, (mm(57.15), mm(88.9)), (mm(70), mm(120)), (mm(70), mm(70))])
+@pytest.mark.parametrize("size", sorted(PRESETS))
+@pytest.mark.parametrize("gap", [0.0, mm(3)])
 @pytest.mark.parametrize("layout", ["duplex", "fold"])
-def test_all_ink_stays_six_mm_from_the_paper_edge(paper, size, layout):
-    sheet = make_sheet(paper, *size, BLEED, layout=layout)
-    for box in sheet.ink_boxes():
+def test_every_paper_size_and_gap(paper, size, gap, layout):
+    """The sheet rules for Letter/A4 x every card size preset x butted/3 mm gap x duplex/fold."""
+    cw, ch = PRESETS[size]
+    sheet = make_sheet(paper, cw, ch, BLEED, layout=layout, gap=gap, marks="both")
+    trims = [s.trim for s in sheet.fronts]
+    # cards keep their size and stand `gap` apart
+    assert all(t.w == pytest.approx(cw) and t.h == pytest.approx(ch) for t in trims)
+    xs, ys = sorted({round(t.x, 6) for t in trims}), sorted({round(t.y, 6) for t in trims})
+    assert [b - a for a, b in pairwise(xs)] == pytest.approx([cw + gap] * (len(xs) - 1))
+    assert [b - a for a, b in pairwise(ys)] == pytest.approx([ch + gap] * (len(ys) - 1))
+    assert len(xs) * len(ys) == sheet.per_page == sheet.cols * sheet.rows
+    # art and labels keep 6 mm from the edge, marks and cut lines 5 mm
+    for box in sheet.art_boxes() + [st.box for st in sheet.strips]:
         assert _safe_page(sheet).contains(box, EPS), box
-    for strip in sheet.strips:
-        assert _safe_page(sheet).contains(strip.box, EPS)
+    for line in sheet.marks + sheet.lines:
+        assert _marks_safe_page(sheet).contains(line.bbox(), EPS), line
+    # shown bleed: never more than the bleed, never into a neighbour, at most half the gutter between cards
+    art = sheet.art_boxes()
+    assert not any(a.overlaps(b) for i, a in enumerate(art) for b in art[i + 1:])
+    for slot in sheet.fronts:
+        assert slot.trim.inset(-BLEED).contains(slot.clip, 1e-6) and slot.clip.contains(slot.trim, 1e-6)
+        if 0 < slot.col < sheet.cols - 1:
+            assert slot.trim.x - slot.clip.x == pytest.approx(min(BLEED, gap / 2))
+    # every cut has a crop mark at both of its ends (fold: at the end away from the fold) and a cut line
+    cut_x, cut_y = _cuts(sheet)
+    for cuts, vertical in ((cut_x, True), (cut_y, False)):
+        for pos in cuts:
+            ends = [m for m in sheet.marks if m.vertical == vertical and round(m.x1 if vertical else m.y1, 3) == pos]
+            assert len(ends) >= (1 if layout == "fold" else 2), (pos, vertical)
+            assert all(m.length >= MARK_MIN - EPS for m in ends)
+            assert any(ln.vertical == vertical and abs((ln.x1 if vertical else ln.y1) - pos) <= CUT_LINE_WIDTH
+                       for ln in sheet.lines), (pos, vertical)
+    # neither marks nor lines cross a card, marks not even its shown bleed
+    for mark in sheet.marks:
+        assert not any(mark.bbox().overlaps(box) for box in art), mark
+    for line in sheet.lines:
+        assert not _crosses_art(line, sheet), line
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_crop_marks_lie_outside_the_grid_on_every_cut_line(paper):
+    """The issue's case: Letter 9-up poker has 6.35 mm above and below the grid and still marks every column cut."""
     sheet = make_sheet(paper, *POKER, BLEED)
-    art = [s.clip for s in sheet.fronts]
-    for mark in sheet.marks:
-        assert not any(mark.bbox().overlaps(box) for box in art)
-        assert not any(_touches_interior(mark, s.trim) for s in sheet.fronts)
-    cut_x = sorted({round(s.trim.x, 3) for s in sheet.fronts} | {round(s.trim.x2, 3) for s in sheet.fronts})
-    cut_y = sorted({round(s.trim.y, 3) for s in sheet.fronts} | {round(s.trim.y2, 3) for s in sheet.fronts})
-    marked_x = {round(m.x1, 3) for m in sheet.marks if m.x1 == m.x2}
-    marked_y = {round(m.y1, 3) for m in sheet.marks if m.y1 == m.y2}
-    assert set(cut_y) == marked_y  # the side margins always have room for the row cuts
-    if paper == "a4":
-        assert set(cut_x) == marked_x
-    else:  # Letter: 6.35 mm above/below the grid leaves no room above the 6 mm ink margin
-        assert marked_x == set()
+    cut_x, cut_y = _cuts(sheet)
+    marked_x = {round(m.x1, 3) for m in sheet.marks if m.vertical}
+    marked_y = {round(m.y1, 3) for m in sheet.marks if not m.vertical}
+    assert marked_x == cut_x and marked_y == cut_y
+    top = [m for m in sheet.marks if m.vertical and m.y1 > sheet.page_h / 2]
+    assert len(top) == 4 and all(m.y2 <= sheet.page_h - MARK_INK + EPS for m in top)
+    # the outer columns show bleed only as far as the crop marks allow: a cut to the marks gives the card size
+    left = min(s.clip.x for s in sheet.fronts)
+    first_mark = min(m.x2 for m in sheet.marks if not m.vertical)
+    assert first_mark < left
+    assert sorted(cut_x)[1] - sorted(cut_x)[0] == pytest.approx(POKER[0], abs=1e-3)
 
 
-def _touches_interior(mark, rect: Rect) -> bool:
-    box = mark.bbox()
-    return rect.x < box.x < rect.x2 and rect.y < box.y < rect.y2
+def test_margin_use_gives_marks_room_before_bleed():
+    letter_top = margin_use((mm(279.4) - 3 * POKER[1]) / 2, BLEED)
+    assert letter_top.shown == 0 and letter_top.start == 0
+    assert letter_top.length == pytest.approx(mm(1.35), abs=1e-3)
+    roomy = margin_use(mm(15.15), BLEED)
+    assert roomy.shown == pytest.approx(BLEED) and roomy.length == pytest.approx(mm(5))
+    middle = margin_use(mm(9.75), BLEED)
+    assert middle.length == pytest.approx(mm(3)) and 0 < middle.shown < BLEED
+
+
+def test_butted_cut_lines_stop_at_the_cards_and_gapped_ones_run_the_whole_page():
+    butted = make_sheet("a4", *POKER, BLEED, marks="lines")
+    assert butted.marks == [] and butted.lines
+    inner_x = sorted({round(s.trim.x, 3) for s in butted.fronts})[1]
+    inner = [ln for ln in butted.lines if ln.vertical and round(ln.x1, 3) == inner_x]
+    assert len(inner) == 2  # above and below the grid only
+    gapped = make_sheet("a4", *POKER, BLEED, gap=mm(4), marks="lines")
+    full = [ln for ln in gapped.lines if ln.vertical]
+    assert full and all(ln.length == pytest.approx(gapped.page_h - 2 * MARK_INK) for ln in full)
+    assert len(full) == 2 * gapped.cols  # both edges of every column
+
+
+def test_a_gap_too_wide_or_unknown_marks_fail_clearly():
+    with pytest.raises(LayoutError, match="gap"):
+        make_sheet("a4", *POKER, BLEED, gap=mm(60))
+    with pytest.raises(LayoutError, match="unknown marks"):
+        make_sheet("a4", *POKER, BLEED, marks="dots")
+    with pytest.raises(LayoutError, match="3 mm gaps"):
+        make_sheet("letter", mm(250), mm(300), BLEED, gap=mm(3))
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
@@ -167,11 +239,15 @@ def test_pages_alternate_fronts_and_backs_and_cover_every_card():
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 @pytest.mark.parametrize("size", [POKER, MINI])
-def test_labels_fit_in_the_margins_clear_of_marks_and_cards(paper, size):
-    sheet = make_sheet(paper, *size, BLEED)
+@pytest.mark.parametrize("gap", [0.0, mm(3)])
+def test_labels_fit_in_the_margins_clear_of_marks_and_cards(paper, size, gap):
+    sheet = make_sheet(paper, *size, BLEED, gap=gap, marks="both")
     placed = place_labels(sheet.strips, [(mm(38), 8.4), (mm(38), 8.4), (mm(35), 8.4), (mm(32), 8.4)])
+    if paper == "a4" and size == MINI and gap:  # 18-up with gaps leaves 6.75 and 7.5 mm: no room for a label
+        assert placed == [None] * 4
+        return
     assert all(p is not None for p in placed)
-    obstacles = [s.clip for s in sheet.fronts] + [m.bbox() for m in sheet.marks]
+    obstacles = [s.clip for s in sheet.fronts] + [m.bbox() for m in sheet.marks + sheet.lines]
     for p in placed:
         assert _safe_page(sheet).contains(p.box, EPS)
         assert not any(p.box.overlaps(o) for o in obstacles)

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
-import textwrap
 from pathlib import Path
 
 import pypdfium2
 import pytest
 from pypdf import PdfReader
 
-from generator.cards.sheets import outputs
+from generator.cards.marks import cut_positions
+from generator.cards.print_options import sheet_options
+from generator.cards.sheets import outputs, pages
 from generator.core.contract import BuildOptions
 from generator.core.errors import InputError
 from generator.core.geometry import PAPERS
@@ -25,47 +27,6 @@ from tests.conftest import REPO
 CHECK = 2  # pages of the print check before the first card sheet
 REAL_GAMES = [g for g in ("order-up-pizza", "order-up-trading", "short-order-hero")
               if (REPO / "cards" / g / "layouts").is_dir()]
-
-FILES = {
-    "game.yaml": "title: Demo\ncode: DEM\nplayers: {min: 2, max: 4}\ndecks: [things, minis]\n",
-    "things.yaml": """\
-        deck: things
-        name: Things
-        code: THG
-        cards:
-          - {id: alpha, name: Alpha, copies: 7, icon: pepperoni}
-          - {id: beta, name: Beta, copies: 4, icon: mushrooms}
-        """,
-    "minis.yaml": """\
-        deck: minis
-        name: Minis
-        code: MIN
-        size: mini
-        layout: things
-        back: things-back
-        cards:
-          - {id: gamma, name: Gamma, copies: 20, icon: pepperoni}
-        """,
-    "layouts/things.yaml": """\
-        boxes:
-          background: {shape: rect, fill: "#fff4d6"}
-          band: {height: 10mm, shape: band, fill: "#c0392b"}
-          title: {x: 4mm, y: 3.5mm, width: 36mm, height: 6mm, text: "**{{ card.name }}** :pepperoni:", size: 9pt}
-          picture: {x: 10mm, y: 14mm, width: 24mm, height: 24mm, icon: "{{ card.icon }}"}
-          code: {x: 4mm, y: 50mm, width: 30mm, height: 4mm, text: "{{ card.code }}", size: 7pt}
-        """,
-    "layouts/things-back.yaml": "boxes:\n  background: {shape: rect, fill: \"#c0392b\"}\n",
-}
-
-
-@pytest.fixture
-def demo(tmp_path):
-    for name, text in FILES.items():
-        path = tmp_path / "cards" / "demo" / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return load_game(Project(tmp_path), "demo")
-
 
 def render(game, tmp_path: Path, **options) -> dict[str, tuple[Path, dict]]:
     result = {}
@@ -220,14 +181,58 @@ def test_print_check_opens_the_sheets(demo, tmp_path, paper):
     assert back.get_contents() is not None
 
 
-@pytest.mark.parametrize("options", [{}, {"layout": "fold"}, {"duplex": "none"}])
-def test_no_ink_within_6mm_of_the_paper_edge(demo, tmp_path, options):
+@pytest.mark.parametrize("options", [{}, {"layout": "fold"}, {"duplex": "none"}, {"gap": "3mm", "marks": "both"}])
+def test_no_ink_within_5mm_of_the_paper_edge_and_only_marks_within_6mm(demo, tmp_path, options):
     path, _ = render(demo, tmp_path, papers=("letter",), **options)["letter"]
     pdf = pypdfium2.PdfDocument(str(path))
     scale = 2.0
-    edge = math.floor(mm(6) * scale) - 1  # one pixel of anti-aliasing
+    edge = math.floor(mm(5) * scale) - 1  # one pixel of anti-aliasing
+    band = math.floor(mm(6) * scale) - 1
     for index in range(len(pdf)):
         image = pdf[index].render(scale=scale).to_pil().convert("L")
         w, h = image.size
         for box in ((0, 0, w, edge), (0, h - edge, w, h), (0, 0, edge, h), (w - edge, 0, w, h)):
-            assert image.crop(box).getextrema()[0] == 255, f"page {index + 1}: ink within 6 mm of the edge"
+            assert image.crop(box).getextrema()[0] == 255, f"page {index + 1}: ink within 5 mm of the edge"
+        # from 5 to 6 mm only the thin crop marks and cut lines that run towards the edge
+        for box, across in (((0, edge, w, band), 0), ((0, h - band, w, h - edge), 0),
+                            ((edge, 0, band, h), 1), ((w - band, 0, w - edge, h), 1)):
+            strip = image.crop(box)
+            inked = [i for i in range(strip.size[across])
+                     if strip.crop((i, 0, i + 1, strip.size[1]) if across == 0 else
+                                   (0, i, strip.size[0], i + 1)).getextrema()[0] < 200]
+            runs = [len(list(run)) for _, run in itertools.groupby(enumerate(inked), key=lambda p: p[1] - p[0])]
+            assert all(run <= 3 for run in runs), f"page {index + 1}: more than a thin mark within 6 mm"
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_every_cut_of_the_real_games_has_a_mark_in_the_printable_margin(repo_project, tmp_path, paper):
+    """Rendered: for each page of fronts, dark pixels on the line of every cut, 5-6.35 mm from the paper edge."""
+    for game_id in REAL_GAMES:
+        game = load_game(repo_project, game_id)
+        path, _ = render(game, tmp_path / game_id, papers=(paper,))[paper]
+        pdf = pypdfium2.PdfDocument(str(path))
+        options = sheet_options(game, BuildOptions(papers=(paper,)))
+        seen = set()
+        for page in pages(game, paper, options):
+            key = (page.group.first.id, len(page.plan.cells))  # pages of one deck differ only in their cards
+            if page.plan.side != "front" or key in seen:
+                continue
+            seen.add(key)
+            scale = 3.0
+            image = pdf[page.index].render(scale=scale).to_pil().convert("L")
+            xs, ys = cut_positions([page.sheet.fronts[slot].trim for slot, _ in page.plan.cells])
+            ph, pw = page.sheet.page_h, page.sheet.page_w
+            clips = [page.sheet.fronts[slot].clip for slot, _ in page.plan.cells]  # beyond the art, not on it
+            grid_y = (min(c.y for c in clips), max(c.y2 for c in clips))
+            grid_x = (min(c.x for c in clips), max(c.x2 for c in clips))
+
+            def dark(box, image=image, scale=scale) -> bool:
+                x0, y0, x1, y1 = (round(v * scale) for v in box)
+                return image.crop((x0, y0, x1 + 1, y1 + 1)).getextrema()[0] < 160
+
+            for x in xs:  # on the cut line, between 5 mm from the edge and the grid: a mark below and above
+                assert dark((x - 0.5, ph - grid_y[0] + 0.3, x + 0.5, ph - mm(5))), (game_id, page.index, "x", x)
+                assert dark((x - 0.5, mm(5), x + 0.5, ph - grid_y[1] - 0.3)), (game_id, page.index, "x", x)
+            for y in ys:
+                assert dark((mm(5), ph - y - 0.5, grid_x[0] - 0.3, ph - y + 0.5)), (game_id, page.index, "y", y)
+                assert dark((grid_x[1] + 0.3, ph - y - 0.5, pw - mm(5), ph - y + 0.5)), (game_id, page.index, "y", y)

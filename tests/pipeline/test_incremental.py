@@ -94,3 +94,17 @@ def test_a_new_duplex_mode_redraws_only_the_card_sheets(tmp_project):
     after = _stamps(build_dir, "demo")
     assert after["cards-a4.pdf"] > before["cards-a4.pdf"]
     assert {k: v for k, v in after.items() if k != "cards-a4.pdf"} == {k: v for k, v in before.items() if k != "cards-a4.pdf"}
+
+
+def test_sheet_options_are_in_the_card_sheets_fingerprint(tmp_project):
+    build_dir = _two_games(tmp_project)
+    before = _stamps(build_dir, "demo")
+    for flags in (["--gap", "3mm"], ["--gap", "3mm", "--marks", "lines"], ["--gap", "3mm", "--marks", "lines", "--pack"]):
+        changed = run_pnp("build", "demo", "--paper", "a4", *flags, project=tmp_project)
+        assert changed.exit_code == 0, changed.output
+        assert "wrote demo/cards-a4.pdf" in changed.output and "skipped demo/rules.pdf" in changed.output
+    same = run_pnp("build", "demo", "--paper", "a4", "--gap", "3mm", "--marks", "lines", "--pack", project=tmp_project)
+    assert "0 files written" in same.output
+    saver = run_pnp("build", "demo", "--paper", "a4", "--ink", "saver", project=tmp_project)
+    assert "wrote demo/cards-a4-inksaver.pdf" in saver.output and "1 file written" in saver.output
+    assert _stamps(build_dir, "demo")["rules.pdf"] == before["rules.pdf"]
