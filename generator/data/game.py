@@ -180,6 +180,11 @@ class Game:
         return to_pt(self.config.safe)
 
     @property
+    def corner_radius_pt(self) -> float:
+        """The rounded corners of the cards (game.yaml `corner_radius`) in points; 0 for square corners."""
+        return to_pt(self.config.corner_radius) if self.config.corner_radius is not None else 0.0
+
+    @property
     def card_size_pt(self) -> tuple[float, float]:
         """The game's default card size (game.yaml `card_size`) in points, e.g. for card areas on a board."""
         w, h = card_width_height_mm(self.config.card_size)

@@ -24,7 +24,7 @@ from generator.core.fonts import BODY, register_fonts
 from generator.core.units import CARD_SIZES_MM, INCH
 from generator.core.write import atomic_write
 from generator.data.game import Card, Deck, Game
-from generator.exports.raster import pixels, render_pages, save_png
+from generator.exports.raster import pixels, render_pages, round_corners, save_png
 
 DEFAULT_DPI = 300
 DEFAULT_BLEED_PT = INCH / 8  # the US print-shop bleed: poker 2.5 x 3.5 in becomes 2.75 x 3.75 in = 825 x 1125 px
@@ -140,7 +140,8 @@ def remove_stale(folder: Path, keep: set[str], patterns: tuple[str, ...] = ("*.p
 def export_deck_png(game: Game, deck: Deck, folder: Path, dpi: float = DEFAULT_DPI,
                     bleed_pt: float = DEFAULT_BLEED_PT) -> list[Path]:
     """<CODE>.png (trim + bleed) and <CODE>-trim.png per card type, each drawn back (back.png / back-trim.png
-    for the deck's usual back, see `deck_backs`) and cards.csv naming each card's back."""
+    for the deck's usual back, see `deck_backs`) and cards.csv naming each card's back. With the game's
+    `corner_radius` the trimmed images have round, transparent corners (print-shop images stay square)."""
     tw, th = deck.size_pt
     full = (tw + 2 * bleed_pt, th + 2 * bleed_pt)
     backs = deck_backs(game, deck)
@@ -151,7 +152,10 @@ def export_deck_png(game: Game, deck: Deck, folder: Path, dpi: float = DEFAULT_D
     for card in deck.cards:
         faces += [Face(card, *full), Face(card, tw, th, trimmed=True)]
         names += [f"{card.code}.png", f"{card.code}-trim.png"]
-    written = [write_png(image, folder / name, dpi) for image, name in zip(face_images(game, deck, faces, dpi), names, strict=True)]
+    radius = game.corner_radius_pt / INCH * dpi  # trimmed faces get the game's rounded corners
+    images = (round_corners(image, radius) if face.trimmed else image
+              for image, face in zip(face_images(game, deck, faces, dpi), faces, strict=True))
+    written = [write_png(image, folder / name, dpi) for image, name in zip(images, names, strict=True)]
     rows = [{"file": f"{card.code}.png", "trim_file": f"{card.code}-trim.png", "code": card.code,
              "name": card.name, "copies": card.copies, "back_file": f"{back_stem(backs, card)}.png"}
             for card in deck.cards]

@@ -10,6 +10,7 @@ from PIL import Image, ImageDraw, ImageFont
 from generator.core.fonts import BODY, BODY_BOLD, TITLE, font_files
 from generator.data.game import Deck, Game
 from generator.exports.png import Face, deck_backs, face_images, write_png
+from generator.exports.raster import corner_mask
 
 CARD_WIDTH = 240      # px per card on the sheet
 GAP = 16              # px between cards and around the sheet
@@ -39,6 +40,8 @@ def contact_sheet(game: Game, deck: Deck, card_width: int = CARD_WIDTH) -> Image
                 f"shared by {sum(c.copies for c in back.cards)}" if back.card is None else f"\u00d7 {back.card.copies}")
                for back, stem in backs]
     images = list(face_images(game, deck, faces, sizes=[cell] * len(faces)))
+    radius = game.corner_radius_pt * cell[0] / tw
+    mask = corner_mask(cell, radius) if radius else None
     count = len(faces)
     cols = min(MAX_COLS, max(3, math.ceil(math.sqrt(count * 1.4))))
     rows = math.ceil(count / cols)
@@ -55,8 +58,12 @@ def contact_sheet(game: Game, deck: Deck, card_width: int = CARD_WIDTH) -> Image
     for index, ((code, copies), image) in enumerate(zip(labels, images, strict=True)):
         x = GAP + (index % cols) * pitch[0]
         y = HEADER + (index // cols) * pitch[1]
-        sheet.paste(image, (x, y))
-        draw.rectangle((x - 1, y - 1, x + cell[0], y + cell[1]), outline="#b5b1a8")
+        if radius:  # the game's rounded corners (corner_radius)
+            sheet.paste(image, (x, y), mask)
+            draw.rounded_rectangle((x - 1, y - 1, x + cell[0], y + cell[1]), radius=radius + 1, outline="#b5b1a8")
+        else:
+            sheet.paste(image, (x, y))
+            draw.rectangle((x - 1, y - 1, x + cell[0], y + cell[1]), outline="#b5b1a8")
         draw.text((x, y + cell[1] + 4), code, font=bold, fill=INK)
         width = draw.textlength(copies, font=body)
         draw.text((x + cell[0] - width, y + cell[1] + 4), copies, font=body, fill=MUTED)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from generator.core.units import INCH
 
@@ -56,5 +56,22 @@ def render_pages(pdf_path: Path | bytes, sizes: list[tuple[int, int]] | None = N
 
 
 def save_png(image: Image.Image, path: Path, dpi: float = 300) -> None:
-    """Write an RGB PNG with its resolution recorded (pHYs), deterministically (no timestamps in PNG by PIL)."""
+    """Write an RGB (or RGBA) PNG with its resolution recorded (pHYs), deterministically (no timestamps by PIL)."""
     image.save(path, format="PNG", dpi=(dpi, dpi), optimize=False, compress_level=3)
+
+
+def corner_mask(size: tuple[int, int], radius_px: float) -> Image.Image:
+    """An 8-bit mask of a rounded rectangle filling `size` (smooth edges: drawn 4x larger and scaled down)."""
+    scale = 4
+    big = Image.new("L", (size[0] * scale, size[1] * scale), 0)
+    ImageDraw.Draw(big).rounded_rectangle((0, 0, big.width - 1, big.height - 1), radius=radius_px * scale, fill=255)
+    return big.resize(size, Image.Resampling.LANCZOS)
+
+
+def round_corners(image: Image.Image, radius_px: float) -> Image.Image:
+    """The image with its corners cut round (transparent): a trimmed card face with the game's `corner_radius`."""
+    if radius_px <= 0:
+        return image
+    rounded = image.convert("RGBA")
+    rounded.putalpha(corner_mask(image.size, radius_px))
+    return rounded

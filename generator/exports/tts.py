@@ -25,6 +25,7 @@ from generator.data.components import Component
 from generator.data.game import Card, Deck, Game
 from generator.exports.components import die_texture, face_pngs
 from generator.exports.png import Face, deck_backs, face_images, remove_stale, write_png
+from generator.exports.raster import corner_mask, round_corners
 
 MAX_COLS, MAX_ROWS = 10, 7
 MAX_TYPES = MAX_COLS * MAX_ROWS - 1  # 69: the last cell is the hidden card
@@ -143,10 +144,14 @@ def draw_sheet(game: Game, deck: Deck, sheet: SheetPlan, dpi: float, back: Image
     tw, th = deck.size_pt
     faces = [Face(card, tw, th, trimmed=True, back=backs) for card in sheet.cards]
     images = face_images(game, deck, faces, dpi, sizes=[sheet.cell] * len(faces))
-    image = Image.new("RGB", sheet.size, "white")
+    radius = game.corner_radius_pt / 72 * dpi
+    # rounded corners (game.yaml corner_radius) are transparent; square cards keep a plain RGB sheet
+    image = Image.new("RGBA", sheet.size, (255, 255, 255, 0)) if radius else Image.new("RGB", sheet.size, "white")
+    mask = corner_mask(sheet.cell, radius) if radius else None
     cells = list(range(len(sheet.cards))) + [sheet.hidden_index]
     for cell, face in zip(cells, [*images, back], strict=True):
-        image.paste(face, ((cell % sheet.cols) * sheet.cell[0], (cell // sheet.cols) * sheet.cell[1]))
+        image.paste(face.convert("RGB"), ((cell % sheet.cols) * sheet.cell[0], (cell // sheet.cols) * sheet.cell[1]),
+                    mask)
     return image
 
 
@@ -174,7 +179,8 @@ def export_tts(game: Game, build_dir: Path, url_prefix: str | None = None,
                                     folder / f"{deck.id}-backs-{sheet.number}.png", dpi) for sheet in sheets]
             back_url: str | list[str] = [url_for(p, url_prefix) for p in back_paths]
         else:
-            back_paths = [write_png(backs[sheets[0].cell], folder / f"{deck.id}-back.png", dpi)]
+            back_image = round_corners(backs[sheets[0].cell], game.corner_radius_pt / 72 * dpi)
+            back_paths = [write_png(back_image, folder / f"{deck.id}-back.png", dpi)]
             back_url = url_for(back_paths[0], url_prefix)
         obj = deck_object(game, deck, sheets, [url_for(p, url_prefix) for p in sheet_paths], back_url,
                           first_key=key, x=position * 3.0)

@@ -174,3 +174,29 @@ def test_tts_single_card_deck_is_a_card_object(trading):
     obj = deck_object(trading, single, plan_sheets(trading, single), ["face"], "back", first_key=2)
     assert obj["Name"] == "Card" and obj["CardID"] == 200
     assert obj["CustomDeck"]["2"]["NumWidth"] == 2 and obj["CustomDeck"]["2"]["NumHeight"] == 1
+
+
+def test_corner_radius_rounds_trimmed_pngs_tts_and_previews(trading, tmp_path):
+    from generator.core.units import mm
+    from generator.exports.preview import contact_sheet
+
+    config = trading.config.model_copy(update={"corner_radius": "3mm"})
+    rounded = dataclasses.replace(trading, config=config)
+    deck = rounded.decks["rules"]
+    export_deck_png(rounded, deck, tmp_path / "png")
+    card = deck.cards[0]
+    radius = round(mm(3) / 72 * 300)  # 35 px at 300 dpi
+    with Image.open(tmp_path / "png" / f"{card.code}-trim.png") as image:
+        assert image.mode == "RGBA" and image.size == (750, 1050)
+        assert image.getpixel((0, 0))[3] == 0 and image.getpixel((749, 1049))[3] == 0  # cut away
+        assert image.getpixel((radius, radius))[3] == 255 and image.getpixel((375, 0))[3] == 255  # the card
+        assert image.getpixel((radius // 4, radius // 4))[3] == 0  # inside the corner's curve
+    with Image.open(tmp_path / "png" / f"{card.code}.png") as image:
+        assert image.mode == "RGB"  # the print-shop image with bleed stays square: shops round the cards
+    export_tts(rounded, tmp_path)
+    with Image.open(tmp_path / rounded.id / "tts" / "rules-sheet-1.png") as image:
+        assert image.mode == "RGBA" and image.getpixel((0, 0))[3] == 0
+        assert image.getpixel((image.width // 20, image.height // 2))[3] == 255
+    sheet = contact_sheet(rounded, deck)
+    plain = contact_sheet(trading, deck)
+    assert sheet.size == plain.size and sheet.tobytes() != plain.tobytes()
