@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from reportlab.lib.colors import Color
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from generator.cards import inksaver
 from generator.cards.face import CardRenderer
 from generator.cards.paint import PAPER, backdrop, face_paints
 from generator.core.colours import contrast_ratio
@@ -88,16 +89,22 @@ def _runs(lines, color: str) -> list[Run]:
     return [Run(" ".join(words), own, lines.fontSize) for _extra, words in lines.lines if words]
 
 
-def _face(renderer: CardRenderer, deck: Deck, card: Card | None, back: bool) -> list:
-    """The resolved boxes of a front, or of the back `card` shows."""
+def _face(renderer: CardRenderer, deck: Deck, card: Card | None, back: bool, ink: str = "normal") -> list:
+    """The resolved boxes of a front, or of the back `card` shows, as drawn with `ink`."""
     layout = renderer.back_layout(deck, card) if back else renderer.front_layout(card)
-    return renderer.resolved(layout, deck, card, back)
+    resolved = renderer.resolved(layout, deck, card, back)
+    if ink == "saver":
+        tw, th = renderer.size(deck)
+        b = renderer.bleed
+        resolved = inksaver.adapt(resolved, lambda box: renderer._placed_rect(box, tw, th),  # noqa: SLF001
+                                  Rect(b, b, tw, th), back=back)
+    return resolved
 
 
-def face_findings(renderer: CardRenderer, deck: Deck, card: Card | None,
-                  back: bool = False) -> list[tuple[tuple, str]]:
+def face_findings(renderer: CardRenderer, deck: Deck, card: Card | None, back: bool = False,
+                  ink: str = "normal") -> list[tuple[tuple, str]]:
     """(key, message) of every legibility problem of one face; the key groups the same finding across cards."""
-    resolved = _face(renderer, deck, card, back)
+    resolved = _face(renderer, deck, card, back, ink)
     tw, th = renderer.size(deck)
     paints = face_paints(resolved, lambda b: renderer._placed_rect(b, tw, th))  # noqa: SLF001
     found = []
@@ -132,8 +139,9 @@ def _named(what: str) -> str:
     return what if what in ("the paper", "its own background") else f"box '{what}'"
 
 
-def check_legibility(renderer: CardRenderer) -> list[Problem]:
-    """Located warnings for every text of every face that is too faint or too small (the renderer is checked)."""
+def check_legibility(renderer: CardRenderer, ink: str = "normal") -> list[Problem]:
+    """Located warnings for every text of every face that is too faint or too small (the renderer is checked);
+    `ink="saver"` checks the faces as the ink saver draws them."""
     seen: dict[tuple, list] = {}
     for deck in renderer.game.decks.values():
         try:
@@ -142,7 +150,7 @@ def check_legibility(renderer: CardRenderer) -> list[Problem]:
             backs = []  # a back that cannot be drawn fails the build checks with its own message
         for card, back, shown in backs + [(card, False, card) for card in deck.cards]:
             try:
-                findings = face_findings(renderer, deck, card, back)
+                findings = face_findings(renderer, deck, card, back, ink)
             except InputError:
                 continue  # a face that cannot be drawn fails the build checks with its own message
             if not back:
