@@ -165,7 +165,7 @@ def test_board_disconnected_space_and_restaurant_off_the_corners(tmp_project):
     found = problems(tmp_project)
     assert f"{DIR}/board.yaml:{lonely}: space 'lonely' is not connected to the roads of 'r0c0'; expected one connected road network" in found
     assert (f"{DIR}/board.yaml:{extra}: restaurant 'r2c2' at (10, 7) is not at a corner of the city; "
-            "expected one of (3, 0), (3, 10), (13, 0), (13, 10)") in found
+            "expected one of (4, 0), (4, 10), (14, 0), (14, 10)") in found
     assert f"{DIR}/board.yaml:{extra}: restaurant 'r2c2' belongs to no player colour in {DIR}/players.yaml" in found
 
 

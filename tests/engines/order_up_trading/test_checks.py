@@ -91,7 +91,7 @@ def test_printed_name_must_be_the_ingredient(tmp_project):
 
 def test_duplicated_group_colour_and_a_fifth_group(tmp_project):
     protein = line_of(tmp_project, GRP, "id: protein")
-    line = edit(tmp_project, GRP, '"#2f7fd6"', '"#7B3FA0"')
+    line = edit(tmp_project, GRP, '"#2a72c1"', '"#7B3FA0"')
     found = problems(tmp_project)
     assert found == [f"{GRP}:{line}: food group 'dairy' has colour #7B3FA0, the same as 'protein' (line {protein}); "
                      "expected 4 distinct colours"]
