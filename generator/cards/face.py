@@ -170,8 +170,14 @@ class CardRenderer:
 
     def resolved(self, deck: Deck, card: Card | None, back: bool = False) -> list[tuple[Box, dict | None]]:
         """What `check` rendered for each box of a face or back (texts, colours, icons, images): what it is drawn
-        from, so a caller can tell whether it changed without drawing it."""
-        return list(self._resolved.get(self.form_name(deck, card, back), []))
+        from, so a caller can tell whether it changed without drawing it. A face `check` did not see is rendered
+        now (None for a box whose `when` is false)."""
+        found = self._resolved.get(self.form_name(deck, card, back))
+        if found is None:
+            layout = self.back_layout(deck, card) if back or card is None else self.front_layout(card)
+            context = self.context(deck, card, back or card is None)
+            found = [(box, self._resolve_box(box, context)) for box in layout.boxes]
+        return list(found)
 
     def _image_warning(self, box: Box, data: dict, deck: Deck, context: dict) -> str | None:
         """A located warning when the box's raster image prints below 300 dpi."""
@@ -245,21 +251,13 @@ class CardRenderer:
         return out
 
     # -- drawing -------------------------------------------------------------------------------------------------
-    def resolved(self, layout: Layout, deck: Deck, card: Card | None, back: bool = False
-                 ) -> list[tuple[Box, dict | None]]:
-        """Every box of a face (or of the back `card` shows) with the data it is drawn from (None: `when` false)."""
-        found = self._resolved.get(self.form_name(deck, card, back))
-        if found is None:
-            context = self.context(deck, card, back)
-            found = [(box, self._resolve_box(box, context)) for box in layout.boxes]
-        return found
-
     def draw_layout(self, canvas: Canvas, layout: Layout, deck: Deck, card: Card | None, back: bool = False,
                     ink: str = "normal") -> None:
         """Draw a face with the lower-left corner of its bleed box at the current origin (`ink`: normal or saver)."""
         tw, th = self.size(deck)
         context = self.context(deck, card, back)
-        resolved = self.resolved(layout, deck, card, back)
+        found = self._resolved.get(self.form_name(deck, card, back))
+        resolved = found if found is not None else [(box, self._resolve_box(box, context)) for box in layout.boxes]
         if ink == "saver":
             b = self.bleed
             resolved = inksaver.adapt(resolved, lambda box: self._placed_rect(box, tw, th), Rect(b, b, tw, th),

@@ -91,8 +91,7 @@ def _runs(lines, color: str) -> list[Run]:
 
 def _face(renderer: CardRenderer, deck: Deck, card: Card | None, back: bool, ink: str = "normal") -> list:
     """The resolved boxes of a front, or of the back `card` shows, as drawn with `ink`."""
-    layout = renderer.back_layout(deck, card) if back else renderer.front_layout(card)
-    resolved = renderer.resolved(layout, deck, card, back)
+    resolved = renderer.resolved(deck, card, back)
     if ink == "saver":
         tw, th = renderer.size(deck)
         b = renderer.bleed

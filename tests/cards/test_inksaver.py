@@ -62,7 +62,7 @@ def test_the_ink_saver_is_a_render_option_that_keeps_text_readable(repo_project,
 
     tw, th = deck.size_pt
     b = renderer.bleed
-    resolved = renderer.resolved(renderer.front_layout(card), deck, card)
+    resolved = renderer.resolved(deck, card)
     adapted = dict((box.name, data) for box, data in inksaver.adapt(
         resolved, lambda box: renderer._placed_rect(box, tw, th), Rect(b, b, tw, th)))
     before = dict((box.name, data) for box, data in resolved)

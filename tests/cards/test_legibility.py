@@ -84,8 +84,7 @@ def test_the_short_order_hero_back_title_keeps_clear_of_its_frame(repo_project):
     renderer = renderer_for(game)
     renderer.check()
     for deck in game.decks.values():
-        layout = renderer.back_layout(deck)
-        resolved = dict((box.name, (box, data)) for box, data in renderer.resolved(layout, deck, None, back=True))
+        resolved = dict((box.name, (box, data)) for box, data in renderer.resolved(deck, None, back=True))
         box, data = resolved["title"]
         area, _ = text_layout(renderer, box, data, deck, None, back=True)
         frame, _ = resolved["frame"]
