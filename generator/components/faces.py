@@ -94,9 +94,9 @@ class ComponentFaces(CardRenderer):
             return f"the back of {component['kind']} '{component['id']}'"
         return f"{component['kind']} '{component['id']}' item '{item['id']}'"
 
-    def form_name(self, deck: Deck, card: Card | None, back: bool = False) -> str:
+    def form_name(self, deck: Deck, card: Card | None, back: bool = False, ink: str = "normal") -> str:
         suffix = f"F{card.index:03d}" if card is not None and not back else "B"
-        return f"comp_{self.game.config.code}_{deck.code}_{suffix}"
+        return f"comp_{self.game.config.code}_{deck.code}_{suffix}" + ("_S" if ink == "saver" else "")
 
     def place_clipped(self, canvas: Canvas, component: Component, card: Card | None, cx: float, cy: float,
                       clip: Path, angle: float = 0.0, mirror: bool = False) -> None:

@@ -105,3 +105,19 @@ def test_a_game_wide_round_card_size(tmp_path):
     game = load_game(_project(tmp_path, changes), "tiles")
     assert game.decks["coins"].shape.kind == "circle"
     assert game.decks["coins"].size_mm == (pytest.approx(40), pytest.approx(40))
+
+
+def test_cut_files_of_hex_and_round_decks_follow_each_outline(tmp_path):
+    import re
+    import xml.etree.ElementTree as ET
+
+    game = load_game(_project(tmp_path, {"game.yaml": FILES["game.yaml"] + "print: {cut_file: svg}\n"}), "tiles")
+    made = [o for o in outputs(game, BuildOptions(papers=("a4",))) if o.path.suffix == ".svg"]
+    assert len(made) == 2  # a page of hexes and a page of coins
+    ns = "{http://www.w3.org/2000/svg}"
+    for output, (letters, count) in zip(made, (("MLLLLLZ", 18), ("MCCCCZ", None)), strict=True):
+        path = tmp_path / output.path.name
+        facts = output.render(path)
+        pieces = ET.fromstring(path.read_text()).findall(f".//{ns}path")
+        assert len(pieces) == facts["cards"] and (count is None or len(pieces) == count)
+        assert all(re.sub(r"[^A-Z]", "", p.get("d")) == letters for p in pieces)  # six sides, or four arcs
