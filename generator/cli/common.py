@@ -41,3 +41,20 @@ def project_of(ctx: click.Context) -> Project:
 def papers_of(paper: str) -> tuple[str, ...]:
     """The papers named by a --paper choice (letter, a4 or both)."""
     return ("letter", "a4") if paper == "both" else (paper,)
+
+
+def change_options(command):
+    """`--option NAME=VALUE` and `--set PATH=VALUE` (both repeatable), shared by validate, replay and sweep."""
+    command = click.option("--set", "sets", multiple=True, metavar="PATH=VALUE",
+                           help="Change the game's data as loaded, never the files (repeatable), e.g. "
+                                "toppings.pepperoni.copies=14 or settings.target=60.")(command)
+    return click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+                        help="Set a rule option of the engine (repeatable); list them with "
+                             "pnp validate --list-options GAME.")(command)
+
+
+def cluster_option(command):
+    """`--cluster ADDRESS`: play the simulated games on a Dask cluster instead of local processes."""
+    return click.option("--cluster", default=None, metavar="tcp://HOST:PORT|local:N",
+                        help="Play the games on a Dask cluster: a running scheduler, or local:N to start N "
+                             "workers here (needs pip install 'pnp-forge[cluster]').")(command)

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from generator.cli.common import project_of
+from generator.cli.common import change_options, project_of
 
 
 @click.command("replay")
@@ -16,17 +16,24 @@ from generator.cli.common import project_of
               help="Player count (default: the engine's smallest).")
 @click.option("--bots", default="greedy", show_default=True,
               help="Bot per seat, comma-separated (greedy,random); a single name plays every seat.")
+@change_options
 @click.pass_context
-def replay_cmd(ctx: click.Context, game_id: str, seed: int, players: int | None, bots: str) -> None:
-    """Play one game from SEED with the validator's harness and print its log; exit 1 if the game failed."""
+def replay_cmd(ctx: click.Context, game_id: str, seed: int, players: int | None, bots: str,
+               options: tuple[str, ...], sets: tuple[str, ...]) -> None:
+    """Play one game from SEED with the validator's harness and print its log; exit 1 if the game failed.
+
+    Pass the same --option/--set as the validate or sweep run that reported the seed."""
     from generator.core.errors import InputError, Problem, known_list
     from generator.engines.harness import play_game
     from generator.engines.registry import engine_for
+    from generator.pipeline.changes import Changes, rule_options
     from generator.pipeline.gather import gather
 
     project = project_of(ctx)
-    (game,), _ = gather(project, project.select([game_id]))
+    changes = Changes(options=tuple(options), sets=tuple(sets))
+    (game,), _ = gather(project, project.select([game_id]), changes.overrides())
     engine = engine_for(game)
+    rules = rule_options(game, engine, changes)
     if engine is None:
         raise InputError(Problem(game.show(game.dir / "game.yaml"), 0,
                                  "this game has no `engine:`; expected one to replay games"))
@@ -43,7 +50,7 @@ def replay_cmd(ctx: click.Context, game_id: str, seed: int, players: int | None,
     if len(names) != players:
         raise InputError(Problem("", 0, f"--bots names {len(names)} bots for {players} players; "
                                         f"expected one name, or one per seat"))
-    record = play_game(engine, game, players, seed, names)
+    record = play_game(engine, game, players, seed, names, rules)
     for line in record.log:
         click.echo(line)
     if record.failure:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import project_of
+from generator.cli.common import change_options, cluster_option, project_of
 
 
 @click.command("validate")
@@ -22,34 +22,50 @@ from generator.cli.common import project_of
               help="Write every balance figure to this JSON file.")
 @click.option("--no-sim", is_flag=True, help="Only static checks and scripts; no simulated games.")
 @click.option("--strict", is_flag=True, help="Warnings (faint or tiny card text) fail the run too.")
+@change_options
+@cluster_option
+@click.option("--list-options", is_flag=True, help="Print the rule options of each named game and what --set can change.")
 @click.pass_context
 def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed: int, players: tuple[int, ...],
-                 jobs: int, report_path: Path | None, no_sim: bool, strict: bool) -> None:
+                 jobs: int, report_path: Path | None, no_sim: bool, strict: bool, options: tuple[str, ...],
+                 sets: tuple[str, ...], cluster: str | None, list_options: bool) -> None:
     """Check every game's data and deck composition, replay its scripts and play it many times (all games by default).
 
     Problems found by playing (a stalled game, a broken rule, a goal never completed, a player count that cannot set
-    up) fail the command; balance figures are reported in build/<game>/balance.pdf and with --report.
+    up) fail the command; balance figures are reported in build/<game>/balance.pdf and with --report. With
+    --option/--set (one game) the changed game is checked and played instead; its scripts are skipped.
     """
     from generator.core.errors import InputError
+    from generator.engines.executors import executor_for
     from generator.engines.report import terminal_summary
     from generator.engines.simulate import SimSettings
-    from generator.pipeline.validate import validate
+    from generator.pipeline.changes import Changes
+    from generator.pipeline.validate import option_lines, validate
 
     project = project_of(ctx)
+    if list_options:
+        for line in option_lines(project, project.select(games)):
+            click.echo(line)
+        return
     settings = SimSettings(games=n_games, seed=seed, players=tuple(players), jobs=jobs)
+    changes = Changes(options=tuple(options), sets=tuple(sets))
     bars = []
 
     def start(total: int, workers: int) -> None:
         if sys.stderr.isatty():
-            bars.append(click.progressbar(length=total, label=f"Playing {total} games on {workers} cores", file=sys.stderr))
+            bars.append(click.progressbar(length=total, label=f"Playing {total} games on {workers} workers", file=sys.stderr))
             bars[0].__enter__()
 
+    executor = executor_for(jobs, cluster) if cluster and not no_sim else None
     try:
         result = validate(project, project.select(games), settings, simulate_games=not no_sim, report_path=report_path,
-                          on_start=start, progress=lambda n: bars and bars[0].update(n), strict=strict)
+                          on_start=start, progress=lambda n: bars and bars[0].update(n), strict=strict,
+                          changes=changes, executor=executor)
     finally:
         if bars:
             bars[0].__exit__(None, None, None)
+        if executor is not None:
+            executor.close()
 
     for entry in result.games:
         report = entry.report
@@ -57,9 +73,14 @@ def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed:
                    f"({report.card_types} card types); {len(report.checks)} checks passed")
         for name in report.checks:
             click.echo(f"      - {name}")
+    for line in result.changes:
+        click.echo(f"--  changed: {line}")
     for entry in result.games:
         if not entry.has_engine:
             click.echo(f"--  {entry.game}: no `engine:` in game.yaml; scripts and simulation skipped")
+            continue
+        if result.changes:
+            click.echo(f"--  {entry.game}: scripts skipped (they pin the game as written; --option/--set change it)")
             continue
         click.echo(f"{'OK ' if not entry.scripts_failing else 'BAD'} {entry.game}: "
                    f"{entry.scripts - entry.scripts_failing} of {entry.scripts} scripts pass")
@@ -69,7 +90,7 @@ def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed:
                        f"engine plays {', '.join(map(str, entry.engine_counts))}")
     if result.games_played:
         click.echo(f"Played {result.games_played} games in {result.seconds:.1f} s "
-                   f"({result.games_played / max(result.seconds, 1e-9):.0f} games/s, {result.workers} workers)")
+                   f"({result.games_played / max(result.seconds, 1e-9):.0f} games/s, {result.where})")
     for entry in result.games:
         if entry.figures is None:
             continue

@@ -164,6 +164,7 @@ class Game:
     boards: dict[str, Board]
     components: dict[str, Component] = field(default_factory=dict)  # component files, in print order
     files: dict[str, str] = field(default_factory=dict)  # shown path -> kind
+    overrides: tuple = ()  # data.overrides.Applied: the `--set` changes made to the YAML as read (files untouched)
 
     @property
     def title(self) -> str:

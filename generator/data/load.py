@@ -21,6 +21,7 @@ from generator.data.models import (
     card_width_height_mm,
     row_model,
 )
+from generator.data.overrides import Applied, Override, apply_overrides, credit
 from generator.data.project import Project
 from generator.data.sheet_cards import card_rows
 from generator.data.spreadsheet import read_grid
@@ -123,15 +124,17 @@ def _load_table(model: TableFile, raw: YDict, shown: str, problems: Problems) ->
                  field_lines=_field_lines(raw))
 
 
-def load_game(project: Project, game_id: str) -> Game:
-    """Load one game folder; raise InputError with every problem found."""
+def load_game(project: Project, game_id: str, overrides: list[Override] | tuple = ()) -> Game:
+    """Load one game folder; raise InputError with every problem found.
+
+    `overrides` (`--set PATH=VALUE`) change the YAML as read, before any check; the files are never touched."""
     problems = Problems()
     game_dir = project.cards_dir / game_id
     shown_dir = project.show(game_dir)
     game_file = game_dir / "game.yaml"
     if not game_file.is_file():
         raise InputError([Problem(shown_dir, 0, "no game.yaml in this game folder; expected game.yaml with title, code, players and decks")])
-    config = None
+    config = raw_game = None
     try:
         raw_game = load_yaml(game_file, project.show(game_file))
         if isinstance(raw_game, YDict) and "components" in raw_game:
@@ -140,7 +143,6 @@ def load_game(project: Project, game_id: str) -> Game:
                          "'components' is now called 'extras' (things in the box that are not printed); printed "
                          "components are files of their own with `component:` as the top-level key")
             raw_game.pop("components")
-        config = validate(GameConfig, raw_game, project.show(game_file), problems)
     except InputError as exc:
         problems.extend(exc.problems)
 
@@ -152,16 +154,24 @@ def load_game(project: Project, game_id: str) -> Game:
     # A deck in a file that could not be read or typed must not also be reported as missing.
     unreadable = False
     invalid_decks: set[str] = set()
+    raws: list[tuple[str, YDict]] = []
     for path in sorted(game_dir.glob("*.yaml")) + sorted(game_dir.glob("*.yml")):
         if path.name in ("game.yaml", "game.yml"):
             continue
         shown = project.show(path)
         try:
-            raw = load_yaml(path, shown)
+            raws.append((shown, load_yaml(path, shown)))
         except InputError as exc:
             problems.extend(exc.problems)
             unreadable = True
-            continue
+    applied: list[Applied] = []
+    if overrides and raw_game is not None:
+        applied, wrong = apply_overrides(list(overrides), raw_game, project.show(game_file), raws)
+        if wrong and not unreadable:  # a path into an unreadable file is not reported twice
+            problems.extend(wrong)
+    if raw_game is not None:
+        config = validate(GameConfig, raw_game, project.show(game_file), problems)
+    for shown, raw in raws:
         # a component file may name decks (a tuck box's `deck:`), so `component:` decides first
         kinds = ["component"] if "component" in raw else [k for k in FILE_KINDS if k in raw]
         if len(kinds) != 1:
@@ -217,11 +227,12 @@ def load_game(project: Project, game_id: str) -> Game:
                              f"of the deck in {decks[component.id].file}; expected an id of its own (exports use it as a folder name)")
         ordered = {d: decks[d] for d in config.decks if d in decks}
         decks = ordered | {d: v for d, v in decks.items() if d not in ordered}
-    problems.raise_if_any()
+    if problems:
+        raise InputError(credit(problems.sorted(), applied))
     assert config is not None
     components = dict(sorted(components.items(), key=lambda pair: (COMPONENT_KINDS.index(pair[1].kind), pair[1].file)))
     return Game(id=game_id, dir=game_dir, project=project, config=config, decks=decks, tables=tables, boards=boards,
-                components=components, files=files)
+                components=components, files=files, overrides=tuple(applied))
 
 
 def _load_component(raw: YDict, shown: str, config: GameConfig | None, problems: Problems) -> Component | None:

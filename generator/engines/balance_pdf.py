@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from xml.sax.saxutils import escape
 
 from reportlab.graphics import renderPDF
 from reportlab.graphics.charts.barcharts import HorizontalBarChart, VerticalBarChart
@@ -248,6 +249,8 @@ def draw_report(path: Path, figures: dict) -> None:
     flow.para(f"{s['games_per_count']} simulated games per player count ({counts} players), base seed {s['seed']}. "
               f"Bots: {s['bots']}. These figures describe the balance; they never fail the validator. "
               f"Composition problems (stalls, broken rules, goals never completed) are printed by <i>pnp validate</i>.")
+    if s.get("changes"):  # pnp validate --option/--set: say what was played is not the game as written
+        flow.para("<b>Played with changes to the game as written</b> (--option/--set): " + escape("; ".join(s["changes"])) + ".")
     for key, words in (("turns", "turns"), ("rounds", "rounds")):
         chart = length_chart(by_players, key)
         if chart is not None:

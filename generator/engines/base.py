@@ -120,6 +120,46 @@ class State(ABC):
 
 Bot = Callable[[State, Any], Any]  # (state, rng) -> action; bots may use the harness rng for tie-breaks
 
+OPTION_KINDS = ("int", "number", "bool", "text", "any")
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rule option as an engine declares it: what `--option NAME=VALUE` accepts and `--list-options` shows.
+
+    kind: 'int', 'number', 'bool', 'text' (one of `choices`) or 'any' (a YAML value the engine checks itself).
+    For 'int' and 'number', `choices` are words accepted besides numbers (presets such as 'long', or 'none').
+    `choices`, `default` and `maximum` may be functions of the loaded game when the game's data decides them.
+    With `setting`, game.yaml `settings.<name>` is the default and `default` is used only when it is not written.
+    """
+
+    name: str
+    kind: str
+    help: str
+    default: Any = None
+    setting: bool = True
+    choices: tuple | Callable[[Any], Sequence[str]] = ()
+    minimum: float | None = None
+    maximum: float | Callable[[Any], float] | None = None
+
+    def __post_init__(self):
+        if self.kind not in OPTION_KINDS:
+            raise ValueError(f"option {self.name}: kind {self.kind!r}; expected one of {', '.join(OPTION_KINDS)}")
+
+    def words(self, game) -> list[str]:
+        """The allowed words (text choices, or presets beside numbers) for this game."""
+        return [str(w) for w in (self.choices(game) if callable(self.choices) else self.choices)]
+
+    def highest(self, game) -> float | None:
+        """The largest allowed number for this game, or None."""
+        return self.maximum(game) if callable(self.maximum) else self.maximum
+
+    def default_for(self, game) -> Any:
+        """The value a game plays with when the option is not given: its game.yaml setting, else the built-in default."""
+        if self.setting and self.name in game.config.settings:
+            return game.config.settings[self.name]
+        return self.default(game) if callable(self.default) else self.default
+
 
 @dataclass
 class Engine:
@@ -129,10 +169,24 @@ class Engine:
     new_state: Callable[..., State]  # new_state(game, players: int, options: dict) -> State
     player_counts: Sequence[int]
     bots: dict[str, Bot]
-    options: dict[str, Any] = field(default_factory=dict)  # named rule options with their defaults
+    options: dict[str, Any] = field(default_factory=dict)  # named rule options with the values new_state gets by default
     turn_cap: int = 5000  # decisions per game before it is called stalled
     goals: Callable[..., list[str]] | None = None  # goals(game) -> ids of orders/recipes that must get completed
     static_checks: Callable[..., list] | None = None  # static_checks(game) -> [(check name, [Problem, ...]), ...]
+    rule_options: Sequence[Option] = ()  # what each option is (type, allowed values, help); one per name in `options`
+
+    def __post_init__(self):
+        declared = [o.name for o in self.rule_options]
+        if self.rule_options and sorted(declared) != sorted(self.options):
+            raise ValueError(f"engine {self.name}: rule_options declare {sorted(declared)} but options are "
+                             f"{sorted(self.options)}; expected one declaration per option")
+
+    def declared_options(self) -> dict[str, Option]:
+        """Every rule option by name; an option the engine does not describe takes any YAML value."""
+        described = {o.name: o for o in self.rule_options}
+        undescribed = {name: Option(name, "any", "(not described by the engine)", default=value, setting=value is None)
+                       for name, value in self.options.items() if name not in described}
+        return described | undescribed
 
 
 # Standard keys of State.metrics() read by the balance report (engines fill what applies):

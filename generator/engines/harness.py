@@ -38,9 +38,9 @@ class GameRecord:
         return self.failure is None
 
 
-def replay_command(game_id: str, seed: int, players: int, bots: list[str]) -> str:
-    """The `pnp replay` command line that prints the log of this game."""
-    return f"pnp replay {game_id} --seed {seed} --players {players} --bots {','.join(bots)}"
+def replay_command(game_id: str, seed: int, players: int, bots: list[str], changes: str = "") -> str:
+    """The `pnp replay` command line that prints the log of this game (`changes`: its --option/--set arguments)."""
+    return f"pnp replay {game_id} --seed {seed} --players {players} --bots {','.join(bots)}" + (f" {changes}" if changes else "")
 
 
 def short(values, limit: int = 12) -> str:

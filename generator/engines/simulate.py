@@ -8,23 +8,19 @@ index order before anything is summed.
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import os
-import sys
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
 
-from generator.core.errors import InputError, Problem
+from generator.core.errors import Problem
 from generator.data.game import Game
-from generator.data.load import load_game
-from generator.data.project import Project
 from generator.engines.base import Engine
 from generator.engines.harness import SETUP, STALLED, play_game, replay_command
-from generator.engines.registry import engine_for
 
-CHUNK = 25  # games per task: small enough to balance the load, large enough to keep pickling cheap
+# Games per task: enough tasks per worker to balance the load, each large enough that scheduling and sending the
+# results cost little beside playing (a cluster's scheduler pays milliseconds per task; a game costs 5-15 ms).
+TASKS_PER_WORKER = 8
+MIN_CHUNK, MAX_CHUNK = 25, 2000
 BOT_MIX = "even games: every seat greedy; odd games: greedy and random seats alternating, rotating by game"
 
 
@@ -35,7 +31,7 @@ class SimSettings:
     games: int = 1000
     seed: int = 1
     players: tuple[int, ...] = ()  # empty: every count of ENGINE.player_counts
-    jobs: int = 0  # 0: every available core
+    jobs: int = 0  # 0: every available core (local processes; a cluster has its own workers)
 
 
 def derive_seed(base: int, game_id: str, players: int, index: int) -> int:
@@ -66,26 +62,47 @@ def player_counts(engine: Engine, settings: SimSettings) -> list[int]:
     return sorted(set(settings.players) & set(engine.player_counts))
 
 
-# -- worker side: each process loads each game once ------------------------------------------------------------------
-_LOADED: dict[tuple[str, str], tuple[Game, Engine]] = {}
+@dataclass(frozen=True)
+class Run:
+    """One game to simulate: the loaded game (perhaps a variant with `--set` changes), its engine and rule options.
+
+    `key` tells runs apart in one simulation (a game id, or a sweep's variant); seeds come from `game.id`, so every
+    variant of a sweep plays the same seeds and their differences come from the rules, not from luck."""
+
+    key: str
+    game: Game
+    engine: Engine
+    options: dict = field(default_factory=dict)
+
+    def payload(self) -> tuple[Game, Engine, dict]:
+        """What a worker needs to play this run's games, sent to each worker once."""
+        return self.game, self.engine, dict(self.options)
 
 
-def _game_and_engine(root: str, game_id: str) -> tuple[Game, Engine]:
-    key = (root, game_id)
-    if key not in _LOADED:
-        game = load_game(Project(Path(root)), game_id)
-        _LOADED[key] = (game, engine_for(game))
-    return _LOADED[key]
+@dataclass(frozen=True)
+class Chunk:
+    """Games start..stop-1 of one run and player count: one task of the simulation map."""
+
+    key: str
+    game_id: str
+    players: int
+    base_seed: int
+    start: int
+    stop: int
+
+    @property
+    def games(self) -> int:
+        return self.stop - self.start
 
 
-def play_chunk(root: str, game_id: str, players: int, base_seed: int, start: int, stop: int) -> list[dict]:
-    """Play games start..stop-1 of one game and player count; plain dicts (cheap to send between processes)."""
-    game, engine = _game_and_engine(root, game_id)
+def play_chunk(payload: tuple[Game, Engine, dict], chunk: Chunk) -> list[dict]:
+    """Play one chunk; plain dicts (cheap to send between processes), in index order."""
+    game, engine, options = payload
     results = []
-    for index in range(start, stop):
-        seed = derive_seed(base_seed, game_id, players, index)
-        bots = bots_for(index, players)
-        record = play_game(engine, game, players, seed, bots, log=False)
+    for index in range(chunk.start, chunk.stop):
+        seed = derive_seed(chunk.base_seed, chunk.game_id, chunk.players, index)
+        bots = bots_for(index, chunk.players)
+        record = play_game(engine, game, chunk.players, seed, bots, options, log=False)
         results.append({
             "index": index, "seed": seed, "bots": bots, "scores": record.scores, "winners": record.winners,
             "metrics": record.metrics, "failure": record.failure, "kind": record.failure_kind,
@@ -94,45 +111,43 @@ def play_chunk(root: str, game_id: str, players: int, base_seed: int, start: int
     return results
 
 
-def _context():
-    # fork shares the games already loaded by the parent; elsewhere the platform default re-loads them per worker
-    if sys.platform.startswith("linux"):
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context()
+def chunk_size(total_games: int, workers: int) -> int:
+    """Games per task: about TASKS_PER_WORKER tasks per worker, within MIN_CHUNK..MAX_CHUNK games."""
+    return max(MIN_CHUNK, min(MAX_CHUNK, -(-total_games // max(1, workers * TASKS_PER_WORKER))))
 
 
-def simulate(project: Project, games: list[tuple[Game, Engine]], settings: SimSettings,
-             progress: Callable[[int], None] | None = None) -> dict[str, dict[int, list[dict]]]:
-    """Play `settings.games` games per player count of every game: game id -> players -> results by index."""
-    root = str(project.root.resolve())
-    tasks = []
-    for game, engine in games:
-        _LOADED[(root, game.id)] = (game, engine)
-        for players in player_counts(engine, settings):
-            for start in range(0, settings.games, CHUNK):
-                tasks.append((root, game.id, players, settings.seed, start, min(start + CHUNK, settings.games)))
-    done: list[list[dict] | None] = [None] * len(tasks)
-    jobs = min(settings.jobs or available_cores(), len(tasks)) or 1
-    if jobs == 1:
-        for i, task in enumerate(tasks):
-            done[i] = play_chunk(*task)
-            if progress:
-                progress(task[5] - task[4])
-    else:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=_context()) as pool:
-            futures = {pool.submit(play_chunk, *task): i for i, task in enumerate(tasks)}
-            for future in as_completed(futures):
-                i = futures[future]
-                try:
-                    done[i] = future.result()
-                except Exception as exc:  # a worker that died (engine import error, out of memory) names its task
-                    raise InputError(Problem("", 0, f"simulating {tasks[i][1]} with {tasks[i][2]} players failed in a "
-                                                    f"worker: {type(exc).__name__}: {exc}")) from exc
-                if progress:
-                    progress(tasks[i][5] - tasks[i][4])
-    results: dict[str, dict[int, list[dict]]] = {game.id: {} for game, _ in games}
-    for task, chunk in zip(tasks, done, strict=True):
-        results[task[1]].setdefault(task[2], []).extend(chunk or [])
+def plan_chunks(runs: list[Run], settings: SimSettings, size: int) -> list[Chunk]:
+    """Every chunk of every run and player count, in a fixed order."""
+    chunks = []
+    for run in runs:
+        for players in player_counts(run.engine, settings):
+            for start in range(0, settings.games, size):
+                chunks.append(Chunk(run.key, run.game.id, players, settings.seed, start, min(start + size, settings.games)))
+    return chunks
+
+
+def simulate(runs: list[Run], settings: SimSettings, executor=None, progress: Callable[[int], None] | None = None,
+             size: int | None = None) -> dict[str, dict[int, list[dict]]]:
+    """Play `settings.games` games per player count of every run: run key -> players -> results by index.
+
+    The games go through `executor` (engines.executors; default: local processes, `settings.jobs`). The results
+    depend only on the seed: chunks are put back in index order whatever ran them, however many workers."""
+    from generator.engines.executors import LocalProcesses  # executors import this module's play_chunk
+
+    if len({run.key for run in runs}) != len(runs):
+        raise ValueError("every run needs its own key")
+    own = executor is None
+    executor = executor or LocalProcesses(settings.jobs)
+    try:
+        total = sum(len(player_counts(run.engine, settings)) for run in runs) * settings.games
+        chunks = plan_chunks(runs, settings, size or chunk_size(total, executor.workers))
+        done = executor.map({run.key: run.payload() for run in runs}, chunks, progress)
+    finally:
+        if own:
+            executor.close()
+    results: dict[str, dict[int, list[dict]]] = {run.key: {} for run in runs}
+    for chunk, games in zip(chunks, done, strict=True):
+        results[chunk.key].setdefault(chunk.players, []).extend(games)
     return results
 
 
@@ -144,8 +159,10 @@ def _card_named(game: Game, card_id: str):
     return None, None
 
 
-def composition_problems(game: Game, engine: Engine, results: dict[int, list[dict]]) -> list[Problem]:
-    """What playing revealed: setup failures, stalls, broken rules (with seeds) and goals never completed."""
+def composition_problems(game: Game, engine: Engine, results: dict[int, list[dict]], changes: str = "") -> list[Problem]:
+    """What playing revealed: setup failures, stalls, broken rules (with seeds) and goals never completed.
+
+    `changes` are the --option/--set arguments the games were played with, repeated in the replay commands."""
     game_file = game.show(game.dir / "game.yaml")
     problems: list[Problem] = []
     for players, games in sorted(results.items()):
@@ -163,7 +180,7 @@ def composition_problems(game: Game, engine: Engine, results: dict[int, list[dic
             problems.append(Problem(game_file, 0, (
                 f"{label} in {len(found)} of {len(games)} games with {players} players: {first['failure']}; "
                 f"first seed {first['seed']}, replay with: "
-                f"{replay_command(game.id, first['seed'], players, first['bots'])}")))
+                f"{replay_command(game.id, first['seed'], players, first['bots'], changes)}")))
     if engine.goals is None:
         return problems
     played = [g for games in results.values() for g in games if not g["failure"]]

@@ -11,6 +11,7 @@ from generator.data.checks import CheckReport, check_data, report_for
 from generator.data.game import Game
 from generator.data.load import load_game
 from generator.data.project import Project
+from generator.engines.options import check_settings
 from generator.engines.registry import engine_for
 from generator.pipeline import producers
 
@@ -30,12 +31,17 @@ def check_game(game: Game) -> CheckReport:
     return report_for(game, names)
 
 
-def gather(project: Project, names: list[str]) -> tuple[list[Game], list[CheckReport]]:
-    """Load and check every named game, reporting the problems of all of them together."""
+def gather(project: Project, names: list[str], overrides: list | tuple = ()) -> tuple[list[Game], list[CheckReport]]:
+    """Load and check every named game, reporting the problems of all of them together.
+
+    `overrides` (`--set PATH=VALUE`, data.overrides) change the YAML as read, before every check."""
     games, reports, problems = [], [], []
     for name in names:
         try:
-            game = load_game(project, name)
+            game = load_game(project, name, overrides)
+            wrong = check_settings(engine_for(game), game) if game.overrides else []
+            if wrong:  # a changed setting of the wrong kind would trip the composition checks
+                raise InputError(wrong)
             reports.append(check_game(game))
             games.append(game)
         except InputError as exc:

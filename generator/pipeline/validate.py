@@ -17,19 +17,23 @@ from generator.core.errors import Problem
 from generator.core.write import atomic_write
 from generator.data.checks import CheckReport
 from generator.data.game import Game
+from generator.data.load import load_game
 from generator.data.project import Project
 from generator.engines.balance_pdf import write_balance_pdf
 from generator.engines.base import Engine
+from generator.engines.executors import Executor, LocalProcesses
+from generator.engines.options import describe_data, describe_options
 from generator.engines.registry import engine_for
 from generator.engines.report import summarize, to_json
 from generator.engines.scripts import run_script, script_files
 from generator.engines.simulate import (
+    Run,
     SimSettings,
-    available_cores,
     composition_problems,
     player_counts,
     simulate,
 )
+from generator.pipeline.changes import Changes, one_game, rule_options, summary
 from generator.pipeline.gather import gather, preflight
 from generator.pipeline.validation_record import write_records
 
@@ -65,8 +69,10 @@ class Validation:
     warnings: list[Problem] = field(default_factory=list)  # legibility of the cards; problems with `strict`
     games_played: int = 0
     workers: int = 0
+    where: str = ""  # where the games ran ('2 local processes', 'Dask cluster ...')
     seconds: float = 0.0
     report_path: Path | None = None
+    changes: list[str] = field(default_factory=list)  # what --option/--set changed (scripts are skipped then)
 
     @property
     def ok(self) -> bool:
@@ -92,15 +98,23 @@ def planned_games(engines: list[Engine], settings: SimSettings) -> int:
 
 def validate(project: Project, names: list[str], settings: SimSettings | None = None, simulate_games: bool = True,
              report_path: Path | None = None, on_start: Callable[[int, int], None] | None = None,
-             progress: Callable[[int], None] | None = None, strict: bool = False) -> Validation:
+             progress: Callable[[int], None] | None = None, strict: bool = False, changes: Changes | None = None,
+             executor: Executor | None = None) -> Validation:
     """Check, replay and simulate the named games. Raises InputError when the data itself does not load or check.
 
     Legibility findings (faint or tiny card text) are warnings, or problems that fail the run with `strict`.
+    `changes` (--option/--set, one game only) change the game as loaded; its scripts, which pin the game as
+    written, are then skipped. The games run on `executor` (default: local processes, `settings.jobs`).
     `on_start(games, workers)` is called before the simulations start and `progress(n)` as games finish."""
     settings = settings or SimSettings()
-    loaded, reports = gather(project, names)
+    changes = changes or Changes()
+    one_game(names, changes, "validate")
+    loaded, reports = gather(project, names, changes.overrides())
+    options: dict = {}
+    if changes:
+        options = rule_options(loaded[0], engine_for(loaded[0]), changes)
     printed = preflight(loaded)
-    result = Validation(games=[])
+    result = Validation(games=[], changes=summary(loaded[0], options) if changes else [])
     for game in loaded:
         found = check_legibility(renderer_for(game))
         printed[game.id].append(LEGIBILITY_CHECK)
@@ -119,10 +133,12 @@ def validate(project: Project, names: list[str], settings: SimSettings | None = 
             continue
         entry.has_engine = True
         entry.engine_counts = tuple(engine.player_counts)
-        found = _run_scripts(game, engine, entry)
+        found = [] if changes else _run_scripts(game, engine, entry)
         entry.script_problems = found
         result.problems += found
         full_report[game.id] = {"scripts": {"count": entry.scripts, "failures": [p.message for p in found]}}
+        if changes:
+            full_report[game.id]["changes"] = result.changes
         playable.append((game, engine, entry))
 
     if simulate_games and playable:
@@ -131,20 +147,47 @@ def validate(project: Project, names: list[str], settings: SimSettings | None = 
         playable = [item for item in playable if player_counts(item[1], settings)]
         total = planned_games([engine for _, engine, _ in playable], settings)
         result.games_played = total
-        result.workers = min(settings.jobs or available_cores(), total)
-        if on_start:
-            on_start(total, result.workers)
-        started = time.perf_counter()
-        results = simulate(project, [(game, engine) for game, engine, _ in playable], settings, progress=progress)
-        result.seconds = time.perf_counter() - started
+        runner = executor or LocalProcesses(settings.jobs)
+        try:
+            result.workers, result.where = min(runner.workers, total), runner.describe()
+            if on_start:
+                on_start(total, result.workers)
+            started = time.perf_counter()
+            runs = [Run(game.id, game, engine, options) for game, engine, _ in playable]
+            results = simulate(runs, settings, runner, progress=progress)
+            result.seconds = time.perf_counter() - started
+        finally:
+            if executor is None:
+                runner.close()
         for game, engine, entry in playable:
             entry.figures = summarize(game, engine, settings, results[game.id])
-            entry.sim_problems = composition_problems(game, engine, results[game.id])
+            if changes:
+                entry.figures["settings"]["changes"] = result.changes
+            entry.sim_problems = composition_problems(game, engine, results[game.id], changes.args())
             result.problems += entry.sim_problems
-            entry.balance_pdf = write_balance_pdf(project.build_dir / game.id / "balance.pdf", entry.figures)
+            # a changed game's figures never replace those of the game as written
+            pdf = "balance-changed.pdf" if changes else "balance.pdf"
+            entry.balance_pdf = write_balance_pdf(project.build_dir / game.id / pdf, entry.figures)
             full_report[game.id].update(entry.figures)
-    write_records(project.build_dir, result.games, settings, simulate_games)  # what `pnp serve` shows
+    if not changes:  # what `pnp serve` shows is the game as written
+        write_records(project.build_dir, result.games, settings, simulate_games)
     if report_path is not None:
         atomic_write(report_path, to_json({"games": full_report}))
         result.report_path = report_path
     return result
+
+
+def option_lines(project: Project, names: list[str]) -> list[str]:
+    """`pnp validate --list-options`: each game's rule options (type, allowed values, default, help) and data paths."""
+    lines: list[str] = []
+    for name in names:
+        game = load_game(project, name)
+        engine = engine_for(game)
+        if lines:
+            lines.append("")
+        if engine is None:
+            lines.append(f"{game.id} has no `engine:`, so no rule options.")
+        else:
+            lines += describe_options(engine, game)
+        lines += describe_data(game)
+    return lines

@@ -5,6 +5,7 @@ from generator.engines.order_up_pizza.actions import Action
 from generator.engines.order_up_pizza.bots import greedy_bot, random_bot
 from generator.engines.order_up_pizza.checks import static_checks
 from generator.engines.order_up_pizza.data import OPTIONS, is_game_over
+from generator.engines.order_up_pizza.options import RULE_OPTIONS
 from generator.engines.order_up_pizza.state import PizzaState, new_state
 
 
@@ -19,6 +20,7 @@ ENGINE = Engine(
     player_counts=(2, 3, 4),
     bots={"random": random_bot, "greedy": greedy_bot},
     options=dict(OPTIONS),
+    rule_options=RULE_OPTIONS,
     turn_cap=20000,
     goals=order_goals,
     static_checks=static_checks,

@@ -7,6 +7,7 @@ from generator.engines.short_order_hero.actions import Action, cook_options, par
 from generator.engines.short_order_hero.bots import BOTS
 from generator.engines.short_order_hero.checks import static_checks
 from generator.engines.short_order_hero.data import rules_for
+from generator.engines.short_order_hero.options import RULE_OPTIONS
 from generator.engines.short_order_hero.state import OPTIONS, SOHState
 
 
@@ -28,6 +29,7 @@ ENGINE = Engine(
     player_counts=(2, 3, 4, 5),
     bots=BOTS,
     options=dict(OPTIONS),
+    rule_options=RULE_OPTIONS,
     turn_cap=5000,
     goals=recipe_goals,
     static_checks=static_checks,

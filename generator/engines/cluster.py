@@ -1,0 +1,127 @@
+"""The simulation map on a Dask cluster: `--cluster tcp://HOST:PORT` (a running scheduler) or `--cluster local:N`.
+
+Dask distributed is an optional extra (`pip install 'pnp-forge[cluster]'`) imported only here. Each run's game
+data is scattered once to every worker (not sent with each task), chunks are tasks of up to thousands of games,
+and a chunk whose worker is lost is played again elsewhere by the scheduler: a game depends only on its seed, so
+the results are the same as on local processes.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import uuid
+from urllib.parse import urlsplit
+
+from generator.core.errors import InputError, Problem
+from generator.engines.executors import Executor, Payloads, Progress, failed_chunk
+from generator.engines.simulate import Chunk, play_chunk
+
+CONNECT_TIMEOUT = 5.0  # seconds to reach a scheduler and see a worker before giving up (the issue allows 10)
+INSTALL = "pip install 'pnp-forge[cluster]'"
+
+
+def _distributed():
+    try:
+        import distributed
+    except ImportError:
+        raise InputError(Problem("", 0, f"--cluster needs Dask distributed, an optional part of pnp-forge; install it "
+                                        f"with: {INSTALL}")) from None
+    return distributed
+
+
+def parse_cluster(text: str) -> tuple[str, int | str]:
+    """('local', N) for `local:N`, else ('scheduler', 'tcp://HOST:PORT'); a one-line error for anything else."""
+    text = text.strip()
+    if text.startswith("local:"):
+        count = text.removeprefix("local:")
+        if count.isdigit() and int(count) >= 1:
+            return "local", int(count)
+        raise InputError(Problem("", 0, f"--cluster {text}: expected local:N with N workers, a whole number >= 1"))
+    address = text if "://" in text else f"tcp://{text}"
+    parts = urlsplit(address)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if parts.scheme not in ("tcp", "tls") or not parts.hostname or port is None:
+        raise InputError(Problem("", 0, f"--cluster {text}: expected tcp://HOST:PORT of a running Dask scheduler, "
+                                        f"or local:N for N workers on this machine"))
+    return "scheduler", address
+
+
+def _unreachable(address: str, reason: str) -> InputError:
+    return InputError(Problem("", 0, f"--cluster {address}: cannot reach a Dask scheduler there ({reason}); expected "
+                                     f"one running (dask scheduler) and reachable from this machine"))
+
+
+def _probe(address: str, timeout: float) -> None:
+    """Fail at once when nothing listens at the address (Dask itself would retry until its timeout)."""
+    parts = urlsplit(address)
+    try:
+        socket.create_connection((parts.hostname, parts.port), timeout=timeout).close()
+    except OSError as exc:
+        raise _unreachable(address, exc.strerror or type(exc).__name__) from None
+
+
+class DaskExecutor(Executor):
+    """Chunks as Dask tasks on an existing scheduler's workers, or on a LocalCluster started here."""
+
+    def __init__(self, spec: str, timeout: float = CONNECT_TIMEOUT):
+        kind, where = parse_cluster(spec)
+        distributed = _distributed()
+        self.cluster = None
+        if kind == "local":
+            self.cluster = distributed.LocalCluster(n_workers=where, threads_per_worker=1, processes=True,
+                                                    host="127.0.0.1", dashboard_address=None,
+                                                    silence_logs=logging.ERROR)
+            self.client = distributed.Client(self.cluster, set_as_default=False)
+            self.address = spec
+        else:
+            self.address = str(where)
+            _probe(self.address, timeout)
+            try:
+                self.client = distributed.Client(self.address, timeout=timeout, set_as_default=False)
+            except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError or a failed handshake: all one line
+                raise _unreachable(self.address, str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+        try:
+            self.client.wait_for_workers(1, timeout=timeout)
+        except Exception:  # noqa: BLE001 - dask raises TimeoutError here
+            self.close()
+            raise InputError(Problem("", 0, f"--cluster {self.address}: the scheduler has no workers; expected "
+                                            f"`dask worker {self.address}` running somewhere")) from None
+        self.workers = max(1, sum(self.client.nthreads().values()))
+
+    def describe(self) -> str:
+        return f"Dask cluster {self.address}, {self.workers} worker thread{'s' if self.workers != 1 else ''}"
+
+    def map(self, payloads: Payloads, chunks: list[Chunk], progress: Progress = None) -> list[list[dict]]:
+        distributed = _distributed()
+        client = self.client
+        run = uuid.uuid4().hex[:12]  # task keys of this map only, so two runs on one scheduler never share results
+        # Sent once to every worker; a worker that joins later fetches it from a peer when a task needs it.
+        data = {key: client.scatter([payload], broadcast=True, hash=False)[0] for key, payload in payloads.items()}
+        futures = {client.submit(play_chunk, data[chunk.key], chunk, key=f"pnp-chunk-{run}-{i}", pure=False): i
+                   for i, chunk in enumerate(chunks)}
+        results: list[list[dict] | None] = [None] * len(chunks)
+        try:
+            for future in distributed.as_completed(list(futures), loop=client.loop):
+                i = futures.pop(future)
+                try:
+                    results[i] = future.result()
+                except Exception as exc:  # noqa: BLE001 - name the chunk instead of a traceback
+                    raise failed_chunk(chunks[i], exc) from exc
+                future.release()
+                if progress:
+                    progress(chunks[i].games)
+        finally:
+            client.cancel(list(futures) + list(data.values()))
+        return results  # type: ignore[return-value]
+
+    def close(self) -> None:
+        client, self.client = getattr(self, "client", None), None
+        if client is not None:
+            client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+            self.cluster = None
