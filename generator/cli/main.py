@@ -15,6 +15,7 @@ from generator.cli.new import new_cmd
 from generator.cli.preview import preview_cmd
 from generator.cli.replay import replay_cmd
 from generator.cli.serve import serve_cmd
+from generator.cli.sweep import sweep_cmd
 from generator.cli.validate import validate_cmd
 from generator.cli.watch import watch_cmd
 from generator.data.project import find_project
@@ -33,8 +34,8 @@ def cli(ctx: click.Context, project_dir: Path | None) -> None:
     ctx.obj = find_project(project_dir)
 
 
-for command in (validate_cmd, build_cmd, replay_cmd, export_cmd, preview_cmd, new_cmd, watch_cmd, serve_cmd, list_cmd,
-                schema_cmd):
+for command in (validate_cmd, sweep_cmd, build_cmd, replay_cmd, export_cmd, preview_cmd, new_cmd, watch_cmd, serve_cmd,
+                list_cmd, schema_cmd):
     cli.add_command(command)
 
 
