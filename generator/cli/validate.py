@@ -36,7 +36,7 @@ def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed:
     --option/--set (one game) the changed game is checked and played instead; its scripts are skipped.
     """
     from generator.core.errors import InputError
-    from generator.engines.executors import executor_for
+    from generator.engines.cluster import executor_for
     from generator.engines.report import terminal_summary
     from generator.engines.simulate import SimSettings
     from generator.pipeline.changes import Changes

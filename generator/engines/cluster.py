@@ -14,7 +14,7 @@ import uuid
 from urllib.parse import urlsplit
 
 from generator.core.errors import InputError, Problem
-from generator.engines.executors import Executor, Payloads, Progress, failed_chunk
+from generator.engines.executors import Executor, LocalProcesses, Payloads, Progress, failed_chunk
 from generator.engines.simulate import Chunk, play_chunk
 
 CONNECT_TIMEOUT = 5.0  # seconds to reach a scheduler and see a worker before giving up (the issue allows 10)
@@ -125,3 +125,8 @@ class DaskExecutor(Executor):
         if self.cluster is not None:
             self.cluster.close()
             self.cluster = None
+
+
+def executor_for(jobs: int = 0, cluster: str | None = None) -> Executor:
+    """Local processes (`--jobs`), or a Dask cluster for `--cluster tcp://HOST:PORT` / `--cluster local:N`."""
+    return DaskExecutor(cluster) if cluster else LocalProcesses(jobs)

@@ -117,12 +117,3 @@ class LocalProcesses(Executor):
                         raise failed_chunk(chunks[i], exc) from exc
                     if progress:
                         progress(chunks[i].games)
-
-
-def executor_for(jobs: int = 0, cluster: str | None = None) -> Executor:
-    """Local processes, or a Dask cluster for `--cluster tcp://HOST:PORT` / `--cluster local:N`."""
-    if not cluster:
-        return LocalProcesses(jobs)
-    from generator.engines.cluster import DaskExecutor
-
-    return DaskExecutor(cluster)

@@ -126,25 +126,18 @@ def plan_chunks(runs: list[Run], settings: SimSettings, size: int) -> list[Chunk
     return chunks
 
 
-def simulate(runs: list[Run], settings: SimSettings, executor=None, progress: Callable[[int], None] | None = None,
+def simulate(runs: list[Run], settings: SimSettings, executor, progress: Callable[[int], None] | None = None,
              size: int | None = None) -> dict[str, dict[int, list[dict]]]:
     """Play `settings.games` games per player count of every run: run key -> players -> results by index.
 
-    The games go through `executor` (engines.executors; default: local processes, `settings.jobs`). The results
-    depend only on the seed: chunks are put back in index order whatever ran them, however many workers."""
-    from generator.engines.executors import LocalProcesses  # executors import this module's play_chunk
-
+    The games go through `executor` (an engines.executors.Executor: local processes or a Dask cluster). The
+    results depend only on the seed: chunks are put back in index order whatever ran them, however many workers.
+    `size` fixes the games per chunk (default: planned from the executor's workers)."""
     if len({run.key for run in runs}) != len(runs):
         raise ValueError("every run needs its own key")
-    own = executor is None
-    executor = executor or LocalProcesses(settings.jobs)
-    try:
-        total = sum(len(player_counts(run.engine, settings)) for run in runs) * settings.games
-        chunks = plan_chunks(runs, settings, size or chunk_size(total, executor.workers))
-        done = executor.map({run.key: run.payload() for run in runs}, chunks, progress)
-    finally:
-        if own:
-            executor.close()
+    total = sum(len(player_counts(run.engine, settings)) for run in runs) * settings.games
+    chunks = plan_chunks(runs, settings, size or chunk_size(total, executor.workers))
+    done = executor.map({run.key: run.payload() for run in runs}, chunks, progress)
     results: dict[str, dict[int, list[dict]]] = {run.key: {} for run in runs}
     for chunk, games in zip(chunks, done, strict=True):
         results[chunk.key].setdefault(chunk.players, []).extend(games)
