@@ -70,13 +70,16 @@ def read_value(text: str) -> Any:
     return text if value is None and text.strip() not in ("null", "~") else value
 
 
+SHAPES = {"--set": "PATH=VALUE, e.g. toppings.pepperoni.copies=14", "--option": "NAME=VALUE, e.g. end_mode=finish_round",
+          "--vary": "PATH=V1,V2,... or PATH=A..B[:STEP], e.g. settings.hand_limit=8,10,12"}
+
+
 def split_assignment(text: str, flag: str) -> tuple[str, str]:
     """`KEY=VALUE` -> (KEY, VALUE); a located error for text without `=` or with an empty key."""
     key, sep, value = text.partition("=")
     key = key.strip()
     if not sep or not key or any(not part for part in key.split(".")):
-        raise InputError(Problem("", 0, f"{flag} {text}: expected {'PATH' if flag == '--set' else 'KEY'}=VALUE"
-                                        f"{', e.g. toppings.pepperoni.copies=14' if flag == '--set' else ''}"))
+        raise InputError(Problem("", 0, f"{flag} {text}: expected {SHAPES.get(flag, 'KEY=VALUE')}"))
     return key, value.strip()
 
 

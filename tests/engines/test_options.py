@@ -74,7 +74,7 @@ def test_option_texts_become_the_options_new_state_takes(pizza):
         "game_over_depth, hand_limit, start_hand; see pnp validate --list-options order-up-pizza",
         "--option end_mode=finsh: 'finsh' is not allowed; expected one of: immediate, finish_round",
         "--option hand_limit=0: 0 is out of range; expected a whole number >= 1",
-        "--option dice: expected KEY=VALUE",
+        "--option dice: expected NAME=VALUE, e.g. end_mode=finish_round",
     ]
 
 
