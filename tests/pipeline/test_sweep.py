@@ -11,7 +11,7 @@ from pypdf import PdfReader
 from generator.core.errors import InputError
 from generator.engines import registry
 from generator.pipeline.changes import Changes
-from generator.pipeline.sweep import expand_range, parse_vary, parse_varies, plan_variants, split_values
+from generator.pipeline.sweep import expand_range, parse_varies, parse_vary, plan_variants, split_values
 from tests.conftest import run_pnp
 from tests.fixtures import toy_engine as toy
 
