@@ -21,7 +21,14 @@ from generator.data.models import (
     card_width_height_mm,
     row_model,
 )
-from generator.data.overrides import Applied, Override, apply_overrides, credit
+from generator.data.overrides import (
+    Applied,
+    Override,
+    apply_overrides,
+    apply_to_sheet_cards,
+    card_override,
+    credit,
+)
 from generator.data.project import Project
 from generator.data.sheet_cards import card_rows
 from generator.data.spreadsheet import read_grid
@@ -86,9 +93,13 @@ def _card_source(project: Project, game_dir: Path, model: DeckFile, raw: YDict, 
 
 
 def _load_deck(project: Project, game_dir: Path, model: DeckFile, raw: YDict, shown: str, config: GameConfig,
-               problems: Problems) -> Deck:
+               problems: Problems, overrides: list[Override] = (), applied: list[Applied] | None = None) -> Deck:
     card_model = row_model(model.deck.title().replace("-", ""), model.fields, card=True)
     raw_cards, cards_file = _card_source(project, game_dir, model, raw, shown, problems)
+    if model.source is not None and overrides and applied is not None:  # --set on a spreadsheet's cards: once its rows are read
+        done, wrong = apply_to_sheet_cards(overrides, raw, raw_cards, cards_file)
+        applied.extend(done)
+        problems.extend(wrong)
     pairs = _load_records(raw_cards, card_model, cards_file, problems)
     _check_unique_ids(pairs, cards_file, "card", problems)
     cards = []
@@ -195,7 +206,9 @@ def load_game(project: Project, game_id: str, overrides: list[Override] | tuple 
             elif config is not None:
                 if model.deck in decks:
                     problems.add(shown, raw.line_of("deck"), f"deck '{model.deck}' is also defined in {decks[model.deck].file}; expected unique deck ids")
-                decks[model.deck] = _load_deck(project, game_dir, model, raw, shown, config, problems)
+                sheet_overrides = [o for o in overrides if o.path[0] == model.deck and card_override(o)]
+                decks[model.deck] = _load_deck(project, game_dir, model, raw, shown, config, problems,
+                                               sheet_overrides, applied)
         elif kind == "table":
             model = validate(TableFile, raw, shown, problems)
             if model is not None:

@@ -23,7 +23,7 @@ from generator.core.errors import InputError, Problem, did_you_mean, known_list
 from generator.core.yamlio import YDict, YList
 
 SETTINGS = "settings"
-CARD_KEYS = ("name", "copies", "layout", "icon", "image")  # a card's own keys beside its declared fields
+CARD_KEYS = ("name", "copies", "layout", "back", "icon", "image")  # a card's own keys beside its declared fields
 ROW_KEYS = ("name",)
 DECK_KEYS = ("name", "code", "size", "layout", "back", "total", "description")
 TABLE_KEYS = ("name",)
@@ -200,9 +200,33 @@ def _apply_record(override: Override, raw: YDict, shown: str, kind: str) -> Appl
     return _set(node, last, override.value, override, shown, line)
 
 
+def from_spreadsheet(raw: YDict) -> bool:
+    """True for a deck whose cards are read from a `cards_from:` spreadsheet (changed once its rows are read)."""
+    return isinstance(raw, dict) and "deck" in raw and "cards_from" in raw and "cards" not in raw
+
+
+def card_override(override: Override) -> bool:
+    """True when the override names a card's field (DECK.CARD.FIELD), not a key of the deck itself."""
+    return len(override.path) >= 3
+
+
+def apply_to_sheet_cards(overrides: list[Override], raw: YDict, cards, shown: str) -> tuple[list[Applied], list[Problem]]:
+    """Card overrides of a `cards_from:` deck, written into the rows read from its spreadsheet (`shown`)."""
+    view = YDict(raw)
+    view.line, view.key_lines = raw.line, dict(raw.key_lines)
+    view["cards"] = cards
+    applied, problems = [], []
+    for override in overrides:
+        result = _apply_record(override, view, shown, "deck")
+        (problems if isinstance(result, Problem) else applied).append(result)
+    return applied, problems
+
+
 def apply_overrides(overrides: list[Override], raw_game: YDict, game_file: str,
                     files: list[tuple[str, YDict]]) -> tuple[list[Applied], list[Problem]]:
-    """Write every override into the raw YAML of game.yaml and of the deck and table files (shown name, raw)."""
+    """Write every override into the raw YAML of game.yaml and of the deck and table files (shown name, raw).
+
+    Card overrides of a deck read from a spreadsheet are left for `apply_to_sheet_cards` (see `from_spreadsheet`)."""
     targets: dict[str, tuple[str, str, YDict]] = {}  # deck or table id -> (kind, shown file, raw)
     for shown, raw in files:
         if not isinstance(raw, dict) or "component" in raw:  # a component (a tuck box) may name a deck: not a target
@@ -217,6 +241,8 @@ def apply_overrides(overrides: list[Override], raw_game: YDict, game_file: str,
             result = _apply_settings(override, raw_game, game_file)
         elif head in targets:
             kind, shown, raw = targets[head]
+            if from_spreadsheet(raw) and card_override(override):
+                continue
             result = _apply_record(override, raw, shown, kind)
         else:
             decks = sorted(k for k, v in targets.items() if v[0] == "deck")

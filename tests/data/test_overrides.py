@@ -53,7 +53,7 @@ def test_overrides_change_the_loaded_game_and_never_the_files(repo_project):
     ("toppings.peperoni.copies=1", "toppings.yaml:13: --set toppings.peperoni.copies=1: deck toppings has no card "
                                    "'peperoni' (did you mean 'pepperoni'?); known: anchovies,"),
     ("toppings.pepperoni.copys=1", "toppings.yaml:14: --set toppings.pepperoni.copys=1: card pepperoni of deck "
-                                   "toppings: no field 'copys' (did you mean 'copies'?); known: copies, effect"),
+                                   "toppings: no field 'copys' (did you mean 'copies'?); known: back, copies, effect"),
     ("toppings.pepperoni.id=salami", "ids cannot be changed"),
     ("toppings.pepperoni=3", "'pepperoni' is a card; expected toppings.pepperoni.FIELD"),
     ("settings.hand_limt=3", "game.yaml:12: --set settings.hand_limt=3: settings has no 'hand_limt' (did you mean "
@@ -75,3 +75,24 @@ def test_every_wrong_path_or_value_is_one_located_line(repo_project, set_text, e
 def test_all_wrong_paths_are_reported_together(repo_project):
     message = error_of(repo_project, "toppings.peperoni.copies=1", "settings.dise=1")
     assert "peperoni" in message and "dise" in message
+
+
+def test_cards_read_from_a_spreadsheet_take_overrides_too(tmp_path):
+    from tests.fixtures import toy_engine as toy
+
+    project = toy.make_toy_project(tmp_path)
+    folder = project.cards_dir / "toy"
+    (folder / "numbers.csv").write_text("id,name,copies,value\none,One,6,1\ntwo,Two,5,2\nthree,Three,4,3\n"
+                                        "four,Four,2,4\n", encoding="utf-8")
+    numbers = (folder / "numbers.yaml").read_text(encoding="utf-8")
+    (folder / "numbers.yaml").write_text(numbers[:numbers.index("cards:")] + "cards_from: numbers.csv\n", encoding="utf-8")
+    game = load_game(project, "toy", parse_overrides(["numbers.two.copies=7", "numbers.total=19"]))
+    assert game.decks["numbers"].card("two").copies == 7 and game.decks["numbers"].total == 19
+    assert describe(list(game.overrides)) == ["numbers.total = 19 (was (not set))", "numbers.two.copies = 7 (was 5)"]
+    with pytest.raises(InputError) as caught:
+        load_game(project, "toy", parse_overrides(["numbers.tow.copies=7"]))
+    assert str(caught.value).startswith("cards/toy/numbers.csv:1: --set numbers.tow.copies=7: deck numbers has no "
+                                        "card 'tow' (did you mean 'two'?); known: four, one, three, two")
+    with pytest.raises(InputError) as caught:
+        load_game(project, "toy", parse_overrides(["numbers.two.copies=lots"]))
+    assert "cards/toy/numbers.csv:3" in str(caught.value) and "--set numbers.two.copies=lots" in str(caught.value)
