@@ -8,10 +8,10 @@ import sys
 import time
 from pathlib import Path
 
-from generator.data.checks import engine_module
 from generator.data.load import load_game
 from generator.data.project import Project
 from generator.engines.harness import play_game
+from generator.engines.registry import engine_for
 from generator.engines.simulate import available_cores, bots_for, derive_seed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,10 +24,9 @@ def games_per_second() -> None:
     project = Project(ROOT)
     for game_id in project.game_ids():
         game = load_game(project, game_id)
-        module = engine_module(game)
-        if module is None:
+        engine = engine_for(game)
+        if engine is None:
             continue
-        engine = module.ENGINE
         for players in engine.player_counts:
             started, cpu = time.perf_counter(), time.process_time()
             for index in range(SAMPLE):
