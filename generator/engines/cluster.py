@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import socket
+import time
 import uuid
 from urllib.parse import urlsplit
 
@@ -17,7 +18,7 @@ from generator.core.errors import InputError, Problem
 from generator.engines.executors import Executor, LocalProcesses, Payloads, Progress, failed_chunk
 from generator.engines.simulate import Chunk, play_chunk
 
-CONNECT_TIMEOUT = 5.0  # seconds to reach a scheduler and see a worker before giving up (the issue allows 10)
+CONNECT_TIMEOUT = 8.0  # seconds in all to reach a scheduler and see a worker before giving up (one line by 10 s)
 INSTALL = "pip install 'pnp-forge[cluster]'"
 
 
@@ -50,6 +51,11 @@ def parse_cluster(text: str) -> tuple[str, int | str]:
     return "scheduler", address
 
 
+def _left(deadline: float) -> float:
+    """Seconds left before `deadline` (at least a moment, so the last step is still tried)."""
+    return max(0.5, deadline - time.monotonic())
+
+
 def _unreachable(address: str, reason: str) -> InputError:
     return InputError(Problem("", 0, f"--cluster {address}: cannot reach a Dask scheduler there ({reason}); expected "
                                      f"one running (dask scheduler) and reachable from this machine"))
@@ -79,11 +85,13 @@ class DaskExecutor(Executor):
             self.address = spec
         else:
             self.address = str(where)
-            _probe(self.address, timeout)
+            deadline = time.monotonic() + timeout
+            _probe(self.address, timeout / 2)
             try:
-                self.client = distributed.Client(self.address, timeout=timeout, set_as_default=False)
+                self.client = distributed.Client(self.address, timeout=_left(deadline), set_as_default=False)
             except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError or a failed handshake: all one line
                 raise _unreachable(self.address, str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+            timeout = _left(deadline)
         try:
             self.client.wait_for_workers(1, timeout=timeout)
         except Exception:  # noqa: BLE001 - dask raises TimeoutError here
