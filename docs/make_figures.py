@@ -26,9 +26,9 @@ def sweep_figure() -> None:
     from generator.pipeline.sweep import sweep
 
     vary = ["settings.hand_limit=8,10,12", "settings.end_mode=immediate,finish_round"]
-    print("pnp sweep order-up-pizza " + " ".join(f"--vary {v}" for v in vary) + " --games 2000 --players 2")
+    print("pnp sweep order-up-pizza " + " ".join(f"--vary {v}" for v in vary) + " --games 1000 --players 2")
     with LocalProcesses(0) as executor:
-        result = sweep(Project(ROOT), "order-up-pizza", vary, SimSettings(games=2000, seed=1, players=(2,)),
+        result = sweep(Project(ROOT), "order-up-pizza", vary, SimSettings(games=1000, seed=1, players=(2,)),
                        executor=executor)
     for line in table(result.report):
         print(line)

@@ -264,6 +264,11 @@ def sweep(project: Project, game_id: str, vary: list[str], settings: SimSettings
     problems = load_variant(project, game_id, variants[0], varies, changes)  # a wrong path: said once, not per value
     if problems:
         raise InputError(problems)
+    engine = variants[0].engine
+    unplayed = sorted(set(settings.players) - set(engine.player_counts))
+    if unplayed:
+        raise InputError(Problem("", 0, f"--players {', '.join(map(str, unplayed))}: {game_id} is played by "
+                                        f"{', '.join(map(str, engine.player_counts))} players; expected those"))
     for variant in variants[1:]:
         try:
             problems += load_variant(project, game_id, variant, varies, changes)

@@ -132,6 +132,12 @@ def test_bad_values_stop_the_sweep_before_any_game(project):
     assert not (project.build_dir / "toy").exists()
 
 
+def test_a_player_count_the_engine_does_not_play_is_refused(project):
+    result = run_pnp("sweep", "toy", "--vary", "settings.hand_limit=4,6", "--players", "7", project=project)
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == "--players 7: toy is played by 2, 3, 4 players; expected those"
+
+
 def test_a_sweep_where_no_variant_can_be_played_fails(project):
     result = run_pnp("sweep", "toy", "--vary", "numbers.one.copies=4,5", "--set", "numbers.total=17", "--games", "5",
                      project=project)
