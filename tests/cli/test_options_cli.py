@@ -64,8 +64,10 @@ def test_validate_plays_the_changed_game_and_says_so(tmp_project):
     figures = json.loads(report.read_text())["games"]["order-up-pizza"]
     assert figures["settings"]["changes"] == ["toppings.pepperoni.copies = 13 (was 12)",
                                               "toppings.mushrooms.copies = 10 (was 11)", "option end_mode = finish_round"]
-    text = "".join(page.extract_text() for page in PdfReader(tmp_project.build_dir / "order-up-pizza" / "balance.pdf").pages)
+    text = "".join(page.extract_text() for page in PdfReader(tmp_project.build_dir / "order-up-pizza" / "balance-changed.pdf").pages)
     assert "Played with changes to the game as written" in text and "toppings.pepperoni.copies = 13" in text
+    assert not (tmp_project.build_dir / "order-up-pizza" / "balance.pdf").exists()  # the game as written keeps its own
+    assert not (tmp_project.build_dir / "order-up-pizza" / "validation.json").exists()
     assert figures["by_players"]["2"]["games"] == 6
 
 
