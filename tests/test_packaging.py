@@ -29,6 +29,7 @@ def test_the_wheel_holds_the_package_data_and_the_licence(wheel):
     assert "generator/assets/presets/gamecrafter.yaml" in names
     assert "generator/assets/scaffold/game/game.yaml" in names
     assert {"generator/assets/studio/templates/cards.html", "generator/assets/studio/static/studio.js"} <= set(names)
+    assert {"generator/assets/fonts/NotoSans-Regular.ttf", "generator/assets/fonts/OFL.txt"} <= set(names)
     assert any(n.endswith("licenses/LICENSE") for n in names)
     entry = [n for n in names if n.endswith("entry_points.txt")][0]
     assert "pnp = generator.cli.main:main" in zipfile.ZipFile(wheel).read(entry).decode()

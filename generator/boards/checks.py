@@ -1,14 +1,57 @@
-"""Checks that need the board plan: every card address has its house number drawn, every referenced space is drawn."""
+"""Checks that need the board plan: every card address has its house number drawn, every referenced space is drawn,
+every character of the board's texts is in the font that draws it."""
 
 from __future__ import annotations
 
 from generator.boards.plan import HOUSE_MIN_PT, plan_board
 from generator.core.errors import Problems
-from generator.data.game import Game
+from generator.data.fonts import text_problems
+from generator.data.game import Board, Game
+
+
+def _item_line(board: Board, section: str, index: int, key: str) -> int:
+    items = board.raw.get(section)
+    if items is None:
+        return board.raw.line
+    item = items[index] if index < len(items) else None
+    return item.line_of(key) if hasattr(item, "line_of") else items.line_of(index)
+
+
+def check_board_characters(game: Game, problems: Problems) -> None:
+    """Every text a board prints (title, names, labels, captions, notes) is checked against the font that sets it."""
+    title, body = game.fonts["title"], game.fonts["body"]
+    for board in game.boards.values():
+        model, file = board.model, board.file
+        both = ("regular", "bold")
+        texts = [(model.title, title, ("regular",), board.raw.line_of("title"), f"board '{board.id}' title"),
+                 (model.name, body, both, board.raw.line_of("name"), f"board '{board.id}' name")]
+        for i, street in enumerate(model.streets):
+            texts.append((street.name, body, both, _item_line(board, "streets", i, "name"), f"street '{street.id}' name"))
+            texts.append((street.color_name, body, ("regular",), _item_line(board, "streets", i, "color_name"),
+                          f"street '{street.id}' color_name"))
+        for i, space in enumerate(model.spaces):
+            if space.label:
+                family = title if space.kind in ("track", "start", "end") else body
+                texts.append((space.label + space.label.upper(), family, both, _item_line(board, "spaces", i, "label"),
+                              f"space '{space.id}' label"))
+            if space.color_name:
+                texts.append((space.color_name + space.color_name.upper(), body, both,
+                              _item_line(board, "spaces", i, "color_name"), f"space '{space.id}' color_name"))
+        for i, zone in enumerate(model.zones):
+            texts.append((zone.caption, body, both, _item_line(board, "zones", i, "caption"), f"zone '{zone.id}' caption"))
+            texts.append((zone.text, body, ("regular",), _item_line(board, "zones", i, "text"), f"zone '{zone.id}' text"))
+        notes = board.raw.get("notes")
+        for i, note in enumerate(model.notes):
+            line = notes.line_of(i) if hasattr(notes, "line_of") else board.raw.line
+            texts.append((note, body, ("regular",), line, f"board '{board.id}' note"))
+        for text, family, styles, line, what in texts:
+            problems.extend(text_problems(text or "", family, file, line, what, styles))
 
 
 def check_board_drawing(game: Game, problems: Problems) -> None:
-    """Board and cards agree: every card address has its house number drawn, every referenced space is drawn."""
+    """Board and cards agree: every card address has its house number drawn, every referenced space is drawn; every
+    character of the board's texts can be drawn."""
+    check_board_characters(game, problems)
     plans = {board_id: plan_board(board.model) for board_id, board in game.boards.items()}
     for board_id, board in game.boards.items():
         plan = plans[board_id]

@@ -5,12 +5,9 @@ from __future__ import annotations
 import math
 
 from reportlab.lib.colors import HexColor
-from reportlab.pdfbase import pdfmetrics
 
 from generator.boards.plan import (
-    BODY_FONT,
-    BOLD_FONT,
-    TITLE_FONT,
+    BoardFonts,
     BoardPlan,
     Label,
     SpaceShape,
@@ -19,7 +16,7 @@ from generator.boards.plan import (
     wrap,
 )
 from generator.core.colours import brightness, mix
-from generator.core.fonts import register_fonts
+from generator.core.fonts import draw_string, register_fonts, string_width
 from generator.core.geometry import Rect
 from generator.core.units import MM
 from generator.data.game import Board, Game
@@ -31,14 +28,20 @@ ASPHALT = "#5f5f66"
 
 
 def measure(text: str, font: str, size: float) -> float:
-    """Width of `text` in points in one of the embedded faces."""
+    """Width of `text` in points in one of the embedded faces (fallback faces included)."""
     register_fonts()
-    return pdfmetrics.stringWidth(text, font, size)
+    return string_width(text, font, size)
+
+
+def board_fonts(game: Game) -> BoardFonts:
+    """The game's title font and body font (regular and bold) as a board is set in them."""
+    body = game.fonts["body"]
+    return BoardFonts(title=game.fonts["title"].name, body=body.name, bold=body.face("bold").name)
 
 
 def board_plan(game: Game, board: Board) -> BoardPlan:
     """The board's layout with real font metrics and the game's card size for card areas."""
-    return plan_board(board.model, measure, game.card_size_pt)
+    return plan_board(board.model, measure, game.card_size_pt, board_fonts(game))
 
 
 def draw_board(canvas, game: Game, board: Board, x: float, y: float, scale: float = 1.0,
@@ -63,11 +66,11 @@ def draw_board(canvas, game: Game, board: Board, x: float, y: float, scale: floa
         _draw_label(canvas, plan, label)
     title = board.model.title or game.title
     if plan.title_box:
-        _draw_title(canvas, plan.title_box, title, board.model.name if board.model.name != title else "")
+        _draw_title(canvas, plan.title_box, title, board.model.name if board.model.name != title else "", plan.fonts)
     if plan.legend_box:
         _draw_legend(canvas, plan, board, plan.legend_box)
     if plan.notes_box and board.model.notes:
-        _draw_notes(canvas, plan.notes_box, board.model.notes)
+        _draw_notes(canvas, plan.notes_box, board.model.notes, plan.fonts)
     canvas.restoreState()
     return plan
 
@@ -84,7 +87,7 @@ def _stroke(canvas, color: str, width: float) -> None:
 def _centred(canvas, text: str, cx: float, baseline: float, font: str, size: float, color: str = INK) -> None:
     canvas.setFont(font, size)
     _fill(canvas, color)
-    canvas.drawCentredString(cx, baseline, text)
+    draw_string(canvas, cx, baseline, text, font, size, "center")
 
 
 def _fit(text: str, font: str, size: float, width: float, smallest: float = 5.0) -> float:
@@ -104,14 +107,14 @@ def _draw_zones(canvas, plan: BoardPlan) -> None:
             canvas.setDash(6, 4)
             canvas.roundRect(outline.x, outline.y, outline.w, outline.h, 3 * MM, stroke=1, fill=1)
             canvas.setDash()
-            lines = wrap(zone.caption, outline.w - 12, BOLD_FONT, 11, measure)
+            lines = wrap(zone.caption, outline.w - 12, plan.fonts.bold, 11, measure)
             top = outline.cy + (len(lines) - 1) * 7
             for i, line in enumerate(lines):
-                _centred(canvas, line, outline.cx, top - i * 14 - 4, BOLD_FONT, 11, "#6b6b75")
+                _centred(canvas, line, outline.cx, top - i * 14 - 4, plan.fonts.bold, 11, "#6b6b75")
         elif zone.kind == "text":
-            _centred(canvas, zone.caption, rect.cx, rect.y2 - 14, BOLD_FONT, 10)
+            _centred(canvas, zone.caption, rect.cx, rect.y2 - 14, plan.fonts.bold, 10)
             if zone.text:
-                _draw_notes(canvas, Rect(rect.x + 4, rect.y + 4, rect.w - 8, rect.h - 22), [zone.text])
+                _draw_notes(canvas, Rect(rect.x + 4, rect.y + 4, rect.w - 8, rect.h - 22), [zone.text], plan.fonts)
 
 
 def _draw_roads(canvas, plan: BoardPlan) -> None:
@@ -192,8 +195,8 @@ def _draw_space(canvas, plan: BoardPlan, shape: SpaceShape) -> None:
         draw_star(canvas, r.cx, r.cy + r.h * 0.09, r.w * 0.3, color)
         name = (space.color_name or "").upper()
         if name:
-            size = _fit(name, BOLD_FONT, max(7.0, r.w * 0.16), r.w - 8)
-            _centred(canvas, name, r.cx, r.y + r.h * 0.1, BOLD_FONT, size)
+            size = _fit(name, plan.fonts.bold, max(7.0, r.w * 0.16), r.w - 8)
+            _centred(canvas, name, r.cx, r.y + r.h * 0.1, plan.fonts.bold, size)
         return
     draw_pattern(canvas, r, shape.pattern, shape.fill, radius)
     _stroke(canvas, mix(shape.fill, "#000000", 0.45), 0.9)
@@ -207,12 +210,12 @@ def _draw_space(canvas, plan: BoardPlan, shape: SpaceShape) -> None:
         canvas.line(r.cx - arm, r.cy, r.cx + arm, r.cy)
         canvas.line(r.cx, r.cy - arm, r.cx, r.cy + arm)
     if space.kind in ("track", "start", "end"):
-        _draw_track_space(canvas, shape)
+        _draw_track_space(canvas, shape, plan.fonts)
     elif space.color and space.color_name:
-        _centred(canvas, space.color_name, r.cx, r.y + 4, BOLD_FONT, 7, INK if brightness(shape.fill) > 0.5 else "#ffffff")
+        _centred(canvas, space.color_name, r.cx, r.y + 4, plan.fonts.bold, 7, INK if brightness(shape.fill) > 0.5 else "#ffffff")
 
 
-def _draw_track_space(canvas, shape: SpaceShape) -> None:
+def _draw_track_space(canvas, shape: SpaceShape, fonts: BoardFonts) -> None:
     r, space = shape.rect, shape.space
     text_color = INK if brightness(shape.fill) > 0.5 else "#ffffff"
     band = 0.0
@@ -224,21 +227,21 @@ def _draw_track_space(canvas, shape: SpaceShape) -> None:
         _clip_round(canvas, r, r.w * 0.12)
         canvas.rect(r.x, r.y, r.w, band, stroke=0, fill=1)
         canvas.restoreState()
-        lines = [start] if measure(start, BOLD_FONT, 7) <= r.w - 4 else [start.replace(" START", ""), "START"]
-        size = min(_fit(line, BOLD_FONT, band / len(lines) * 0.72, r.w - 4) for line in lines)
+        lines = [start] if measure(start, fonts.bold, 7) <= r.w - 4 else [start.replace(" START", ""), "START"]
+        size = min(_fit(line, fonts.bold, band / len(lines) * 0.72, r.w - 4) for line in lines)
         for i, line in enumerate(lines):
             _centred(canvas, line, r.cx, r.y + band - (i + 1) * band / len(lines) + band / len(lines) * 0.3,
-                     BOLD_FONT, size, "#ffffff")
+                     fonts.bold, size, "#ffffff")
     text = space.label or space.id
     if space.kind == "end":
         text = text.upper()
-    lines = wrap(text, r.w - 6, TITLE_FONT, r.h * 0.22, measure)
+    lines = wrap(text, r.w - 6, fonts.title, r.h * 0.22, measure)
     area_h = r.h - band
     size = min(r.h * (0.42 if len(lines) == 1 else 0.22), area_h / (len(lines) * 1.1))
-    size = min(_fit(line, TITLE_FONT, size, r.w - 6) for line in lines)
+    size = min(_fit(line, fonts.title, size, r.w - 6) for line in lines)
     top = r.y + band + area_h / 2 + (len(lines) * size * 1.05) / 2
     for i, line in enumerate(lines):
-        _centred(canvas, line, r.cx, top - (i + 1) * size * 1.05 + size * 0.25, TITLE_FONT, size, text_color)
+        _centred(canvas, line, r.cx, top - (i + 1) * size * 1.05 + size * 0.25, fonts.title, size, text_color)
 
 
 def _draw_label(canvas, plan: BoardPlan, label: Label) -> None:
@@ -258,26 +261,26 @@ def _draw_label(canvas, plan: BoardPlan, label: Label) -> None:
         canvas.saveState()
         canvas.translate(r.x2 - label.size * 0.28, r.y)
         canvas.rotate(90)
-        canvas.drawString(0, 0, label.text)
+        draw_string(canvas, 0, 0, label.text, label.font, label.size)
         canvas.restoreState()
     else:
-        canvas.drawString(r.x, r.y + label.size * 0.28, label.text)
+        draw_string(canvas, r.x, r.y + label.size * 0.28, label.text, label.font, label.size)
 
 
-def _draw_title(canvas, box: Rect, title: str, subtitle: str) -> None:
+def _draw_title(canvas, box: Rect, title: str, subtitle: str, fonts: BoardFonts) -> None:
     if subtitle and box.h < 40:  # a low band: title and subtitle on one line
         text = f"{title}  \u00b7  {subtitle}"
-        size = _fit(text, TITLE_FONT, min(18.0, box.h * 0.75), box.w, 6)
-        _centred(canvas, text, box.cx, box.cy - size * 0.35, TITLE_FONT, size, FRAME)
+        size = _fit(text, fonts.title, min(18.0, box.h * 0.75), box.w, 6)
+        _centred(canvas, text, box.cx, box.cy - size * 0.35, fonts.title, size, FRAME)
         return
     size = min(40.0, box.h * (0.5 if subtitle else 0.75))
-    size = _fit(title, TITLE_FONT, size, box.w, 8)
-    sub = _fit(subtitle, BOLD_FONT, max(7.0, size * 0.38), box.w, 6) if subtitle else 0
+    size = _fit(title, fonts.title, size, box.w, 8)
+    sub = _fit(subtitle, fonts.bold, max(7.0, size * 0.38), box.w, 6) if subtitle else 0
     total = size + (sub * 1.5 if subtitle else 0)
     base = box.cy + total / 2 - size * 0.8
-    _centred(canvas, title, box.cx, base, TITLE_FONT, size, FRAME)
+    _centred(canvas, title, box.cx, base, fonts.title, size, FRAME)
     if subtitle:
-        _centred(canvas, subtitle, box.cx, base - sub * 1.6, BOLD_FONT, sub, INK)
+        _centred(canvas, subtitle, box.cx, base - sub * 1.6, fonts.bold, sub, INK)
 
 
 def legend_rows(plan: BoardPlan, board: Board) -> list[tuple[str, str, str, str]]:
@@ -297,11 +300,12 @@ def _draw_legend(canvas, plan: BoardPlan, board: Board, box: Rect) -> None:
     line = min(18.0, box.h / (len(rows) + 1.6))
     size = min(10.0, line * 0.62)
     swatch_w = line * 1.6
-    widest = max(measure(text, BODY_FONT, size) for _, _, _, text in rows)
+    fonts = plan.fonts
+    widest = max(measure(text, fonts.body, size) for _, _, _, text in rows)
     size = min(size, size * (box.w - swatch_w - 6) / max(widest, 1))
     heading = "Streets and restaurants" if any(k == "restaurant" for k, *_ in rows) else "Streets"
     y = box.y2 - line
-    canvas.setFont(BOLD_FONT, size * 1.1)
+    canvas.setFont(fonts.bold, size * 1.1)
     _fill(canvas, INK)
     canvas.drawString(box.x, y + line * 0.25, heading)
     for kind, color, pattern, text in rows:
@@ -313,15 +317,15 @@ def _draw_legend(canvas, plan: BoardPlan, board: Board, box: Rect) -> None:
             draw_pattern(canvas, sw, pattern, color, 2)
             _stroke(canvas, INK, 0.6)
             canvas.roundRect(sw.x, sw.y, sw.w, sw.h, 2, stroke=1, fill=0)
-        canvas.setFont(BODY_FONT, size)
+        canvas.setFont(fonts.body, size)
         _fill(canvas, INK)
-        canvas.drawString(sw.x2 + 6, y + line * 0.5 - size * 0.35, text)
+        draw_string(canvas, sw.x2 + 6, y + line * 0.5 - size * 0.35, text, fonts.body, size)
 
 
-def _draw_notes(canvas, box: Rect, notes: list[str]) -> None:
+def _draw_notes(canvas, box: Rect, notes: list[str], fonts: BoardFonts) -> None:
     size = 10.0
     while True:
-        lines = [line for note in notes for line in wrap(note, box.w, BODY_FONT, size, measure)]
+        lines = [line for note in notes for line in wrap(note, box.w, fonts.body, size, measure)]
         if len(lines) * size * 1.25 <= box.h or size <= 5.5:
             break
         size -= 0.5
@@ -329,5 +333,5 @@ def _draw_notes(canvas, box: Rect, notes: list[str]) -> None:
     if len(lines) * size * 1.25 < box.h:  # centre a short text vertically
         y -= (box.h - len(lines) * size * 1.25) / 2
     for line in lines:
-        _centred(canvas, line, box.cx, y, BODY_FONT, size)
+        _centred(canvas, line, box.cx, y, fonts.body, size)
         y -= size * 1.25

@@ -12,7 +12,7 @@ from generator.boards.draw import FRAME, INK, board_plan, draw_board, measure
 from generator.boards.plan import BODY_FONT, BOLD_FONT, TITLE_FONT, BoardPlan, wrap
 from generator.boards.tiling import Tile, Tiling, plan_tiling
 from generator.core.contract import BuildOptions, FunctionProducer, Output
-from generator.core.fonts import register_fonts
+from generator.core.fonts import draw_string, register_fonts
 from generator.core.geometry import PAPERS, Rect
 from generator.core.units import INCH, MM, to_pt
 from generator.data.game import Board, Game
@@ -204,7 +204,7 @@ def _tile_label(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[fl
     canvas.saveState()
     canvas.translate(*spot)
     canvas.rotate(angle)
-    canvas.drawString(0, 0, text)
+    draw_string(canvas, 0, 0, text, BOLD_FONT, size)
     canvas.restoreState()
 
 
@@ -216,7 +216,7 @@ def _assembly_page(canvas: Canvas, game: Game, board: Board, tiling: Tiling, pap
     y = ph - m - 20
     canvas.setFillColor(HexColor(FRAME))
     canvas.setFont(TITLE_FONT, 20)
-    canvas.drawString(m, y, f"{game.title}: {board.model.name}")
+    draw_string(canvas, m, y, f"{game.title}: {board.model.name}", TITLE_FONT, 20)
     y -= 18
     canvas.setFont(BODY_FONT, 10)
     canvas.setFillColor(HexColor(INK))

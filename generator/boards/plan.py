@@ -14,6 +14,15 @@ from generator.data.models import BoardFile, BoardSpace, Street, Zone
 TITLE_FONT, BODY_FONT, BOLD_FONT = "Title", "Body", "Body-Bold"
 Measure = Callable[[str, str, float], float]  # (text, font, size) -> width in points
 
+
+@dataclass(frozen=True)
+class BoardFonts:
+    """The faces a board is set in (ReportLab names): the game's title font and its body font, regular and bold."""
+
+    title: str = TITLE_FONT
+    body: str = BODY_FONT
+    bold: str = BOLD_FONT
+
 SPACE_FILL = 0.88  # a space square is this share of its cell; the gap shows the road between spaces
 ROAD_WIDTH = 0.34  # width of a road band, as a share of the cell
 SAFE = 4 * MM  # labels stay this far inside the trim (cut tolerance + the frame)
@@ -86,6 +95,7 @@ class BoardPlan:
     street_patterns: dict[str, str] = field(default_factory=dict)
     street_colors: dict[str, str] = field(default_factory=dict)
     card_size: tuple[float, float] = (POKER_MM[0] * MM, POKER_MM[1] * MM)
+    fonts: BoardFonts = field(default_factory=BoardFonts)
     dropped: list[str] = field(default_factory=list)  # labels that found no free room
     warnings: list[str] = field(default_factory=list)  # things a designer may want to fix in the data
 
@@ -129,10 +139,12 @@ class _Geometry:
 
 
 def plan_board(model: BoardFile, measure: Measure = approx_measure,
-               card_size: tuple[float, float] = (POKER_MM[0] * MM, POKER_MM[1] * MM)) -> BoardPlan:
+               card_size: tuple[float, float] = (POKER_MM[0] * MM, POKER_MM[1] * MM),
+               fonts: BoardFonts | None = None) -> BoardPlan:
     """Lay out a board: space squares, roads, house numbers, street names at both ends, title/legend/notes boxes."""
     geo = _Geometry(model)
     plan = BoardPlan(geo.width, geo.height, geo.cell, geo.margin, {}, [], [], [])
+    plan.fonts = fonts or BoardFonts()
     plan.street_patterns = {s.id: PATTERNS[i % len(PATTERNS)] for i, s in enumerate(model.streets)}
     plan.street_colors = {s.id: s.color for s in model.streets}
     plan.card_size = card_size
@@ -172,14 +184,15 @@ def plan_board(model: BoardFile, measure: Measure = approx_measure,
         if shape.house:
             d = house_size * 2.2
             plan.labels.append(Label("house", shape.house, Rect(shape.rect.cx - d / 2, shape.rect.cy - d / 2, d, d),
-                                     house_size, BOLD_FONT, ref=shape.id))
+                                     house_size, plan.fonts.bold, ref=shape.id))
 
     centre = (geo.width / 2, geo.height / 2)
     for street in model.streets:
         rects = [plan.spaces[sid].rect for sid in street.spaces if sid in plan.spaces]
         ends = [(rects, "start"), (rects, "end")] if len(rects) > 1 else [(rects, "start")]
         for chain, end in ends:
-            label = _place_street_name(street, chain, end, measure, allowed, obstacles, plan.labels, centre, geo.cell)
+            label = _place_street_name(street, chain, end, measure, allowed, obstacles, plan.labels, centre, geo.cell,
+                                       plan.fonts.bold)
             if label is None:
                 plan.dropped.append(f"street name '{street.name}' at the {end}")
             else:
@@ -188,7 +201,7 @@ def plan_board(model: BoardFile, measure: Measure = approx_measure,
     for shape in plan.spaces.values():
         text = shape.space.label
         if text and shape.space.kind in ("road", "junction", "restaurant"):
-            label = _place_beside(text, shape, measure, allowed, obstacles, plan.labels)
+            label = _place_beside(text, shape, measure, allowed, obstacles, plan.labels, plan.fonts.bold)
             if label is None:
                 plan.dropped.append(f"label '{text}' of space '{shape.id}'")
             else:
@@ -221,7 +234,7 @@ def _free(rect: Rect, allowed: Rect, obstacles: list[Rect], labels: list[Label],
 
 def _place_street_name(street: Street, rects: list[Rect], end: str, measure: Measure, allowed: Rect,
                        obstacles: list[Rect], labels: list[Label], centre: tuple[float, float],
-                       cell: float) -> Label | None:
+                       cell: float, font: str = BOLD_FONT) -> Label | None:
     """The street name beside one end space, running inwards along the street, on the freer side."""
     here = rects[0] if end == "start" else rects[-1]
     nxt = (rects[1] if end == "start" else rects[-2]) if len(rects) > 1 else None
@@ -229,7 +242,7 @@ def _place_street_name(street: Street, rects: list[Rect], end: str, measure: Mea
     horizontal = abs(dx) >= abs(dy)
     gap = 2.0
     for size in STREET_PT:
-        tw, th = measure(street.name, BOLD_FONT, size), size * 1.15
+        tw, th = measure(street.name, font, size), size * 1.15
         shifts = (0.0, 0.5 * cell, 1.0 * cell)
         if horizontal:
             xs = [here.x + s if dx >= 0 else here.x2 - tw - s for s in shifts]
@@ -242,23 +255,23 @@ def _place_street_name(street: Street, rects: list[Rect], end: str, measure: Mea
             sides.sort(key=lambda rs: abs(rs[0].cx - centre[0]))
         for rect in sides[0] + sides[1]:
             if _free(rect, allowed, obstacles, labels):
-                return Label("street", street.name, rect, size, BOLD_FONT, 0 if horizontal else 90, street.id)
+                return Label("street", street.name, rect, size, font, 0 if horizontal else 90, street.id)
     return None
 
 
 def _place_beside(text: str, shape: SpaceShape, measure: Measure, allowed: Rect, obstacles: list[Rect],
-                  labels: list[Label]) -> Label | None:
+                  labels: list[Label], font: str = BOLD_FONT) -> Label | None:
     """A space's own label just outside its square, wherever there is room."""
     r = shape.rect
     for size in (8.0, 7.0):
-        tw, th = measure(text, BOLD_FONT, size), size * 1.15
+        tw, th = measure(text, font, size), size * 1.15
         spots = [(r.cx - tw / 2, r.y - 2 - th), (r.cx - tw / 2, r.y2 + 2), (r.x2 + 3, r.cy - th / 2),
                  (r.x - 3 - tw, r.cy - th / 2), (r.x2 + 2, r.y - 2 - th), (r.x - 2 - tw, r.y - 2 - th),
                  (r.x2 + 2, r.y2 + 2), (r.x - 2 - tw, r.y2 + 2)]
         for x, y in spots:
             rect = Rect(x, y, tw, th)
             if _free(rect, allowed, obstacles, labels):
-                return Label("space", text, rect, size, BOLD_FONT, 0, shape.id)
+                return Label("space", text, rect, size, font, 0, shape.id)
     return None
 
 

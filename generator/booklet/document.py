@@ -10,7 +10,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, TableStyle
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from generator.core.fonts import BODY, BODY_BOLD, TITLE, register_fonts
+from generator.core.fonts import BODY, BUILT_IN, FontTable, draw_string, fallback_for_face, register_fonts
 
 INK = colors.HexColor("#222222")
 ACCENT_HEX = "#b8401f"  # titles, bullets, links, callouts
@@ -21,16 +21,19 @@ RULE_GREY = colors.HexColor("#bbbbbb")
 HEADER_FILL = colors.HexColor("#f3e3d3")
 
 
-def make_styles(base_size: float = 9.5) -> dict[str, ParagraphStyle]:
-    """Paragraph styles in the embedded faces (Title = Fredoka One, Body = Lato)."""
+def make_styles(base_size: float = 9.5, fonts: FontTable = BUILT_IN) -> dict[str, ParagraphStyle]:
+    """Paragraph styles in the game's fonts (built in: title = Fredoka One, body = Lato); `bold` names the bold
+    face of the body font for bullets and table heads."""
     register_fonts()
+    title, body_face, bold = fonts["title"].name, fonts["body"].name, fonts["body"].face("bold").name
     lead = base_size * 1.3
-    body = ParagraphStyle("body", fontName=BODY, fontSize=base_size, leading=lead, textColor=INK,
+    body = ParagraphStyle("body", fontName=body_face, fontSize=base_size, leading=lead, textColor=INK,
                           spaceAfter=base_size * 0.55, allowOrphans=0, allowWidows=0)
     styles = {
         "body": body,
+        "bold": ParagraphStyle("bold", parent=body, fontName=bold),
         "cell": ParagraphStyle("cell", parent=body, fontSize=base_size - 1, leading=(base_size - 1) * 1.22, spaceAfter=0),
-        "cell_head": ParagraphStyle("cell_head", parent=body, fontName=BODY_BOLD, fontSize=base_size - 1,
+        "cell_head": ParagraphStyle("cell_head", parent=body, fontName=bold, fontSize=base_size - 1,
                                     leading=(base_size - 1) * 1.22, spaceAfter=0),
         "caption": ParagraphStyle("caption", parent=body, fontSize=base_size - 1.5, leading=(base_size - 1.5) * 1.25,
                                   alignment=TA_CENTER, textColor=colors.HexColor("#555555")),
@@ -39,18 +42,23 @@ def make_styles(base_size: float = 9.5) -> dict[str, ParagraphStyle]:
     sizes = {1: 17, 2: 12.5, 3: 10.5}
     for level, size in sizes.items():
         styles[f"h{level}"] = ParagraphStyle(
-            f"h{level}", parent=body, fontName=TITLE if level < 3 else BODY_BOLD, fontSize=size, leading=size * 1.2,
+            f"h{level}", parent=body, fontName=title if level < 3 else bold, fontSize=size, leading=size * 1.2,
             textColor=ACCENT if level == 1 else INK, spaceBefore=size * (0.2 if level == 1 else 0.7),
             spaceAfter=size * 0.35, keepWithNext=1,
         )
     return styles
 
 
+def para(markup: str, style: ParagraphStyle) -> Paragraph:
+    """A Paragraph whose characters missing from the style's face are set in its fallback faces."""
+    return Paragraph(fallback_for_face(markup, style.fontName), style)
+
+
 class Heading(Paragraph):
     """A heading paragraph that knows its level and a stable key for outline, TOC and links."""
 
     def __init__(self, text: str, style: ParagraphStyle, level: int, key: str, plain: str):
-        super().__init__(text, style)
+        super().__init__(fallback_for_face(text, style.fontName), style)
         self.level = level
         self.key = key
         self.plain = plain
@@ -60,9 +68,10 @@ class RulesDocument(BaseDocTemplate):
     """A rules document: cover page without header, then pages with running header, page number and outline."""
 
     def __init__(self, path: str, *, title: str, header: str, page_size: tuple[float, float],
-                 margin: float = 36, canvas_hooks: list | None = None, **kwargs):
+                 margin: float = 36, canvas_hooks: list | None = None, fonts: FontTable = BUILT_IN, **kwargs):
         register_fonts()
         self.canvas_hooks = list(canvas_hooks or [])
+        self.faces = (fonts["body"].name, fonts["body"].face("bold").name)
         super().__init__(path, pagesize=page_size, leftMargin=margin, rightMargin=margin, topMargin=margin + 12,
                          bottomMargin=margin + 6, title=title, author=kwargs.pop("author", ""),
                          creator="pnp", subject=kwargs.pop("subject", "Rules"), invariant=1,
@@ -83,18 +92,19 @@ class RulesDocument(BaseDocTemplate):
 
     def _decorate(self, canv, doc) -> None:
         width, height = self.pagesize
+        body, bold = self.faces
         canv.saveState()
-        canv.setFont(BODY, 7.5)
+        canv.setFont(body, 7.5)
         canv.setFillColor(colors.HexColor("#777777"))
         top = height - self.topMargin + 14
-        canv.drawString(self.leftMargin, top, self.header)
+        draw_string(canv, self.leftMargin, top, self.header, body, 7.5)
         section = self.page_section or self.section
         if section:
-            canv.drawRightString(width - self.rightMargin, top, section)
+            draw_string(canv, width - self.rightMargin, top, section, body, 7.5, "right")
         canv.setStrokeColor(RULE_GREY)
         canv.setLineWidth(0.4)
         canv.line(self.leftMargin, top - 4, width - self.rightMargin, top - 4)
-        canv.setFont(BODY_BOLD, 8.5)
+        canv.setFont(bold, 8.5)
         canv.drawCentredString(width / 2, self.bottomMargin - 24, str(canv.getPageNumber()))
         canv.restoreState()
 
@@ -122,14 +132,22 @@ class RulesDocument(BaseDocTemplate):
             self.notify("TOCEntry", (level, flowable.plain, self.page, flowable.key))
 
 
+class Contents(TableOfContents):
+    """ReportLab's table of contents, with fallback faces for heading characters its faces lack."""
+
+    def addEntry(self, level, text, pageNum, key=None):  # noqa: N802, N803 - ReportLab's names
+        style = self.levelStyles[min(level, len(self.levelStyles) - 1)]
+        super().addEntry(level, fallback_for_face(text, style.fontName), pageNum, key)
+
+
 def contents(styles: dict[str, ParagraphStyle]) -> TableOfContents:
     """The table of contents (filled in by RulesDocument.multiBuild; every line links to its heading)."""
-    toc = TableOfContents(dotsMinLevel=0)
-    toc.tableStyle = TableStyle([("FONT", (0, 0), (-1, -1), BODY, 9), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+    toc = Contents(dotsMinLevel=0)
+    toc.tableStyle = TableStyle([("FONT", (0, 0), (-1, -1), styles["body"].fontName, 9), ("VALIGN", (0, 0), (-1, -1), "TOP"),
                                  ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                                  ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0)])
     toc.levelStyles = [
-        ParagraphStyle("toc0", parent=styles["body"], fontName=BODY_BOLD, fontSize=9.5, leading=13, spaceAfter=1,
+        ParagraphStyle("toc0", parent=styles["body"], fontName=styles["bold"].fontName, fontSize=9.5, leading=13, spaceAfter=1,
                        leftIndent=0, firstLineIndent=0),
         ParagraphStyle("toc1", parent=styles["body"], fontSize=8.5, leading=11, spaceAfter=0, leftIndent=12,
                        firstLineIndent=0),
@@ -138,10 +156,11 @@ def contents(styles: dict[str, ParagraphStyle]) -> TableOfContents:
 
 
 def build_document(path: str, flowables: list[Flowable], *, title: str, header: str,
-                   page_size: tuple[float, float], subject: str = "Rules", canvas_hooks: list | None = None) -> None:
+                   page_size: tuple[float, float], subject: str = "Rules", canvas_hooks: list | None = None,
+                   fonts: FontTable = BUILT_IN) -> None:
     """Lay out cover + body flowables (the body starts on the 'body' page template) with two passes for the TOC."""
     doc = RulesDocument(path, title=title, header=header, page_size=page_size, subject=subject,
-                        canvas_hooks=canvas_hooks)
+                        canvas_hooks=canvas_hooks, fonts=fonts)
     doc.multiBuild(flowables, maxPasses=6)
 
 

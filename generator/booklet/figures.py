@@ -6,17 +6,17 @@ import math
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, Paragraph
+from reportlab.platypus import Flowable
 
 from generator.boards.draw import board_plan, draw_board
-from generator.booklet.document import ACCENT, INK
+from generator.booklet.document import ACCENT, INK, para
 from generator.booklet.text import template_file
 from generator.cards.face import draw_front, renderer_for
 from generator.cards.icons import inline_icon_image
 from generator.cards.legibility import text_areas
 from generator.components.pictures import Picture
 from generator.core.errors import InputError, Problem
-from generator.core.fonts import BODY, BODY_BOLD, TITLE
+from generator.core.fonts import BODY_BOLD, draw_string
 from generator.core.geometry import Rect
 from generator.core.units import to_pt
 from generator.data.game import Game
@@ -45,7 +45,7 @@ class CardFigure(Flowable):
         smallest = min((size for areas in self.areas for _, size in areas), default=MIN_TEXT)
         self.legible = self.native[0] * MIN_TEXT / smallest  # the narrowest card whose text stays legible
         self.wanted = max(card_w, self.legible)
-        self.caption = Paragraph(caption, caption_style) if caption else None
+        self.caption = para(caption, caption_style) if caption else None
         self.label_style = ParagraphStyle("callout", parent=caption_style, alignment=0, fontSize=7.5, leading=9,
                                           textColor=INK)
 
@@ -105,7 +105,7 @@ class CardFigure(Flowable):
         card = Rect(card_x, card_y, self.card_w, self.card_h)
         obstacles = self._obstacles(card_x, card_y)
         markers = self.marker_spots(card_x, card_y)
-        labels = [Paragraph(f"<b>{n}</b>&nbsp; {label}", self.label_style)
+        labels = [para(f"<b>{n}</b>&nbsp; {label}", self.label_style)
                   for n, (label, _fx, _fy) in enumerate(self.callouts, start=1)]
         heights = [para.wrap(self.label_w, 40)[1] for para in labels]
         centres = label_centres([y for _x, y in markers], heights, card_y, card_y + self.card_h)
@@ -206,7 +206,7 @@ class BoardFigure(Flowable):
         bw, bh = self.plan.width, self.plan.height
         self.scale = width / bw
         self.fig_w, self.fig_h = width, bh * self.scale
-        self.caption = Paragraph(caption, caption_style) if caption else None
+        self.caption = para(caption, caption_style) if caption else None
 
     def wrap(self, avail_w, avail_h):
         if self.fig_w > avail_w:
@@ -233,7 +233,7 @@ class ComponentFigure(Flowable):
         super().__init__()
         self.picture = Picture(game, game.components[component_id])
         self.fig_w, self.max_h = width, max_h
-        self.caption = Paragraph(caption, caption_style) if caption else None
+        self.caption = para(caption, caption_style) if caption else None
 
     def wrap(self, avail_w, avail_h):
         self.width = avail_w
@@ -261,13 +261,14 @@ def _draw_card(canv, game: Game, card) -> None:
     canv.setStrokeColor(colors.HexColor("#444444"))
     canv.roundRect(0, 0, w, h, 8, stroke=1, fill=1)
     canv.setFillColor(colors.black)
-    canv.setFont(TITLE, 14)
-    canv.drawCentredString(w / 2, h - 24, card.name)
-    canv.setFont(BODY, 8)
+    title, body = game.fonts["title"].name, game.fonts["body"].name
+    canv.setFont(title, 14)
+    draw_string(canv, w / 2, h - 24, card.name, title, 14, "center")
+    canv.setFont(body, 8)
     y = h - 44
     for key, value in card.fields.items():
         if value not in (None, "", [], {}):
-            canv.drawString(10, y, f"{key}: {value}"[:48])
+            draw_string(canv, 10, y, f"{key}: {value}"[:48], body, 8)
             y -= 11
 
 

@@ -15,7 +15,6 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (
     CondPageBreak,
     Flowable,
@@ -39,8 +38,9 @@ from generator.booklet.document import (
     RULE_GREY,
     Heading,
     make_styles,
+    para,
 )
-from generator.core.fonts import BODY, BODY_BOLD
+from generator.core.fonts import string_width
 from generator.core.units import to_pt
 
 FigureFactory = Callable[[dict, float], Flowable]  # (figure spec, frame width) -> flowable
@@ -183,7 +183,7 @@ class Converter:
             src = images[0].attrGet("src") or ""
             if not src.startswith("icon:"):
                 return self._image_block(images[0], width)
-        return Paragraph(self._inline(inline), self.styles[style])
+        return para(self._inline(inline), self.styles[style])
 
     def _image_block(self, tok: Token, width: float) -> Flowable:
         src = str(tok.attrGet("src"))
@@ -209,7 +209,8 @@ class Converter:
             else:
                 i += 1
         style = self.styles["body"]
-        options = dict(leftIndent=14, bulletFontName=BODY_BOLD if ordered else BODY, bulletFontSize=style.fontSize,
+        bullet_font = self.styles["bold"].fontName if ordered else style.fontName
+        options = dict(leftIndent=14, bulletFontName=bullet_font, bulletFontSize=style.fontSize,
                        bulletColor=ACCENT, spaceAfter=style.spaceAfter)
         if ordered:
             start = int(tokens[0].attrGet("start") or 1)
@@ -246,12 +247,12 @@ class Converter:
                     cell_styles[base.name, style] = ParagraphStyle(f"{base.name}-{style or 'left'}", parent=base, alignment=align)
                 cell_style = cell_styles[base.name, style]
                 inline = tokens[i + 1]
-                row.append(Paragraph(self._inline(inline), cell_style))
+                row.append(para(self._inline(inline), cell_style))
                 plain.append(_plain_text(inline) + "  " * _icon_count(inline))
-        widths = _column_widths(plain_rows, width, self.styles["cell"])
+        widths = _column_widths(plain_rows, width, self.styles["cell_head"])
         table = Table(rows, colWidths=widths, repeatRows=header_rows, hAlign="LEFT")
         commands = [
-            ("FONT", (0, 0), (-1, -1), BODY, self.styles["cell"].fontSize),  # else Table selects Helvetica
+            ("FONT", (0, 0), (-1, -1), self.styles["cell"].fontName, self.styles["cell"].fontSize),  # else Helvetica
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
             ("LINEBELOW", (0, 0), (-1, -1), 0.4, RULE_GREY),
             ("TOPPADDING", (0, 0), (-1, -1), 2.5),
@@ -279,7 +280,7 @@ class Converter:
         if info == "pagebreak":
             return [PageBreak()]
         # Any other fence: show its text as a plain paragraph block.
-        return [Paragraph(escape(tok.content).replace("\n", "<br/>"), self.styles["body"])]
+        return [para(escape(tok.content).replace("\n", "<br/>"), self.styles["body"])]
 
     def _command(self, html: str) -> list[Flowable]:
         """HTML comments carry layout commands: <!-- pagebreak -->, <!-- needspace 2in -->, <!-- space 6pt -->,
@@ -378,7 +379,7 @@ def _column_widths(rows: list[list[str]], width: float, style: ParagraphStyle) -
     natural = [pad + 4.0] * cols
     for row in rows:
         for c, text in enumerate(row):
-            natural[c] = max(natural[c], stringWidth(text, BODY_BOLD, style.fontSize) + pad)
+            natural[c] = max(natural[c], string_width(text, style.fontName, style.fontSize) + pad)
     if sum(natural) <= width:
         extra = width - sum(natural)
         total = sum(natural)

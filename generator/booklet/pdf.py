@@ -13,14 +13,16 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Paragraph, Spacer
 
-from generator.booklet.document import ACCENT, build_document, contents, hidden_heading, make_styles
+from generator.booklet.characters import rules_character_problems
+from generator.booklet.document import ACCENT, build_document, contents, hidden_heading, make_styles, para
 from generator.booklet.figures import CardFigure, figure_factory, icon_markup
 from generator.booklet.imposition import fit, halves, imposition
 from generator.booklet.markdown import BackCover, Converter
 from generator.booklet.text import render_rules, template_file
 from generator.cards.icons import enable_inline_icons
 from generator.core.contract import BuildOptions, FunctionProducer, Output
-from generator.core.fonts import BODY, BODY_BOLD, TITLE, register_fonts
+from generator.core.errors import InputError
+from generator.core.fonts import BODY, BODY_BOLD, register_fonts
 from generator.core.geometry import PAPERS
 from generator.core.units import INCH, mm
 from generator.data.game import Game
@@ -36,18 +38,19 @@ FOLD_TICK = mm(4)
 
 def _cover(game: Game, styles: dict[str, ParagraphStyle], width: float) -> list[Flowable]:
     config = game.config
-    title = ParagraphStyle("cover-title", parent=styles["h1"], fontName=TITLE, fontSize=34, leading=38,
+    title_face = styles["h1"].fontName  # the game's title font
+    title = ParagraphStyle("cover-title", parent=styles["h1"], fontName=title_face, fontSize=34, leading=38,
                            alignment=1, spaceBefore=0, spaceAfter=4)
-    sub = ParagraphStyle("cover-sub", parent=styles["body"], fontName=TITLE, fontSize=13, leading=16, alignment=1,
+    sub = ParagraphStyle("cover-sub", parent=styles["body"], fontName=title_face, fontSize=13, leading=16, alignment=1,
                          textColor=ACCENT)
     info = ParagraphStyle("cover-info", parent=styles["body"], fontSize=10, leading=13, alignment=1)
     players = f"{config.players.min}\u2013{config.players.max} players"
     facts = [players] + ([f"ages {config.ages}"] if config.ages else []) + (
         [config.play_time.replace("-", "\u2013")] if config.play_time else [])
-    story: list[Flowable] = [Spacer(1, 30), Paragraph(config.title, title)]
+    story: list[Flowable] = [Spacer(1, 30), para(config.title, title)]
     if config.subtitle:
-        story.append(Paragraph(config.subtitle, sub))
-    story += [Spacer(1, 6), Paragraph(" \u00b7 ".join(facts), info), Spacer(1, 22)]
+        story.append(para(config.subtitle, sub))
+    story += [Spacer(1, 6), para(" \u00b7 ".join(facts), info), Spacer(1, 22)]
     # Real cards: the first card type of the first two decks, large enough to read (CardFigure.MIN_TEXT).
     cards = [deck.cards[0] for deck in game.decks.values() if deck.cards][:2]
     if cards:
@@ -58,7 +61,7 @@ def _cover(game: Game, styles: dict[str, ParagraphStyle], width: float) -> list[
 
 def reading_story(game: Game, markdown: str, width: float) -> list[Flowable]:
     """Cover, contents and the rules text as flowables."""
-    styles = make_styles()
+    styles = make_styles(fonts=game.fonts)
     converter = Converter(width=width, styles=styles, figures=figure_factory(game, styles), icons=icon_markup(game))
     body = converter.convert(markdown)
     story = _cover(game, styles, width)
@@ -81,7 +84,8 @@ def render_reading(game: Game, markdown: str) -> tuple[bytes, int]:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "rules.pdf"
         build_document(str(path), story, title=f"{game.title} \u2013 Rules", header=f"{game.title} \u00b7 Rules",
-                       page_size=PAGE_SIZE, subject=game.config.subtitle or "Rules", canvas_hooks=[enable_inline_icons])
+                       page_size=PAGE_SIZE, subject=game.config.subtitle or "Rules", canvas_hooks=[enable_inline_icons],
+                       fonts=game.fonts)
         data = path.read_bytes()
     pages = len(PdfReader(io.BytesIO(data)).pages)
     start = marks[-1].page if marks and marks[-1].page else pages + 1  # the page where the back matter starts
@@ -169,9 +173,13 @@ def impose(reader: PdfReader, paper: str, path: Path, back: int = 0) -> int:
 
 def outputs(game: Game, options: BuildOptions) -> list[Output]:
     """rules.pdf plus rules-booklet-<paper>.pdf per paper; the template is rendered now, so errors stop the build early."""
-    if not template_file(game).is_file():
+    path = template_file(game)
+    if not path.is_file():
         return []
     markdown = render_rules(game)
+    missing = rules_character_problems(game, markdown, game.show(path), path.read_text(encoding="utf-8"))
+    if missing:
+        raise InputError(missing)
     base = Path(game.id)
     laid_out: list[tuple[bytes, int]] = []  # the reading PDF is laid out once and reused by the booklets
 

@@ -16,7 +16,7 @@ from reportlab.platypus import Paragraph
 
 from generator.cards.imposition import FLIP, Target, calibration_targets
 from generator.cards.print_options import SheetOptions
-from generator.core.fonts import BODY, BODY_BOLD, TITLE
+from generator.core.fonts import BODY, BODY_BOLD, TITLE, draw_string, fallback_for_face
 from generator.core.geometry import PAPERS
 from generator.core.units import INCH, mm
 
@@ -37,7 +37,7 @@ def _paragraphs(canvas: Canvas, items: list[tuple[str, ParagraphStyle]], x: floa
     """Draw paragraphs downwards from `top`; returns the y below the last one."""
     y = top
     for markup, style in items:
-        para = Paragraph(markup, style)
+        para = Paragraph(fallback_for_face(markup, style.fontName), style)
         _, height = para.wrap(width, 10_000)
         y -= height
         para.drawOn(canvas, x, y)
@@ -126,7 +126,7 @@ def _front(canvas: Canvas, title: str, paper: str, options: SheetOptions, target
     width = pw - 2 * TEXT_MARGIN
     top = ph - TEXT_MARGIN - mm(12)
     canvas.setFont(TITLE, 18)
-    canvas.drawCentredString(pw / 2, top, f"{title}: print check")
+    draw_string(canvas, pw / 2, top, f"{title}: print check", TITLE, 18, "center")
     y = _paragraphs(canvas, [
         ("Print at 100% / Actual size, not Fit to page", _style(15, BODY_BOLD, align=1)),
         (f"Page 1 of the card sheets ({PAPERS[paper].name}). Page 2 is its back; the cards start on page 3.",

@@ -25,13 +25,15 @@ from generator.cards import icons, inksaver
 from generator.cards import image as cardimage
 from generator.cards import text as cardtext
 from generator.cards.backs import BackFace, back_name, group_backs, layout_uses_card
+from generator.cards.characters import character_problems
 from generator.cards.layout import Box, Layout, LayoutLoader
 from generator.cards.shaped import check_inside
 from generator.cards.text import TemplateProblem, Templates, TextOverflow, TextStyle, card_helpers, fit_text
 from generator.core.errors import InputError, Problem, Problems
-from generator.core.fonts import BODY, register_fonts
+from generator.core.fonts import BODY, fallback_markup, register_fonts
 from generator.core.geometry import Rect
 from generator.core.units import to_pt
+from generator.data.fonts import unknown_font
 from generator.data.game import Card, Deck, Game
 from generator.data.templating import GameHelpers, game_view
 
@@ -46,6 +48,7 @@ class CardRenderer:
     def __init__(self, game: Game):
         register_fonts()
         self.game = game
+        self.fonts = game.fonts
         self.bleed = game.bleed_pt
         self.safe = game.safe_pt
         self.icons = icons.IconSource(game.project.icon_dirs(game.id))
@@ -73,6 +76,9 @@ class CardRenderer:
                 problems = Problems()
                 check_inside(deck.shape, layout, f"deck '{deck.id}'", problems)
                 problems.raise_if_any()
+            unknown = [box for box in layout.boxes if box.kind == "text" and self.fonts.get(box.get("font", "body")) is None]
+            if unknown:
+                raise InputError([Problem(box.file, box.line, unknown_font(box.get("font"), self.fonts)) for box in unknown])
             self._layouts[key] = layout
         return self._layouts[key]
 
@@ -192,6 +198,10 @@ class CardRenderer:
             return f"{'the back of ' if back else ''}card {card['code']} ({card['id']})"
         return f"the back of deck '{context['deck']['id']}'"
 
+    def _card_of(self, context: dict) -> Card | None:
+        card = context.get("card")
+        return self.game.decks[context["deck"]["id"]].cards[card["index"] - 1] if card is not None else None
+
     def _fail(self, box: Box, context: dict, message: str) -> InputError:
         return InputError(Problem(box.file, box.line, f"{self._where(box, context)}: box '{box.name}': {message}"))
 
@@ -230,7 +240,12 @@ class CardRenderer:
                 rendered = self.templates.render(box.spec["text"], context)
             except TemplateProblem as exc:
                 raise self._fail(box, context, str(exc)) from None
-            out["markup"] = cardtext.rich_markup(rendered, self.icons.inline_markup)
+            family = self.fonts[box.get("font", DEFAULTS["font"])]
+            markup = cardtext.rich_markup(rendered, self.icons.inline_markup, family)
+            found = character_problems(box, self._where(box, context), family, markup, self._card_of(context))
+            if found:
+                raise InputError(found)
+            out["family"], out["markup"] = family, fallback_markup(markup, family)
             out["color"] = self._color(box, "color", context, DEFAULTS["color"])
         elif box.kind == "icon":
             name = self._value(box, "icon", context)
@@ -322,7 +337,7 @@ class CardRenderer:
     def text_style(self, box: Box, data: dict) -> TextStyle:
         """How a text box's paragraph looks, before fitting (font, sizes, leading, alignment, colour)."""
         return TextStyle(
-            face=cardtext.FACES[box.get("font", DEFAULTS["font"])],
+            face=data["family"].name,
             size=to_pt(box.get("size", DEFAULTS["size"])),
             min_size=to_pt(box.get("min_size", DEFAULTS["min_size"])),
             leading=float(box.get("leading", DEFAULTS["leading"])),

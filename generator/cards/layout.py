@@ -70,7 +70,8 @@ class BoxSpec(Strict):
     stroke_width: Length | None = None
     radius: Length | None = Field(None, description="corner radius of `rounded` shapes")
     bleed: bool | None = Field(None, description="edges touching the trim run into the bleed (default: shapes, images)")
-    font: Literal["title", "body"] | None = None
+    font: str | None = Field(None, description="title (default for headings), body (the default) or a font declared "
+                                               "under fonts: in game.yaml")
     size: Length | None = Field(None, description="font size, shrunk down to min_size when the text does not fit")
     min_size: Length | None = None
     leading: float | None = Field(None, description="line height as a multiple of the font size")

@@ -31,10 +31,12 @@ from generator.cards.print_options import DeckGroup, SheetOptions, deck_groups, 
 from generator.cards.shaped import draw_cut_paths, shaped_sheet, slot_placement
 from generator.core.contract import BuildOptions, FunctionProducer, Output
 from generator.core.errors import InputError, Problem
-from generator.core.fonts import BODY, BODY_BOLD
+from generator.core.fonts import BODY, BODY_BOLD, BODY_FAMILY, TITLE_FAMILY, draw_string, string_width
 from generator.core.geometry import PAPERS
 from generator.core.units import INCH, mm
 from generator.core.write import atomic_write
+from generator.core.yamlio import load_yaml
+from generator.data.fonts import text_problems
 from generator.data.game import Game
 
 LABEL_SIZE = 7.0          # pt: the smallest size a print shop calls readable
@@ -96,11 +98,14 @@ def output_name(paper: str, options: SheetOptions) -> str:
 def outputs(game: Game, options: BuildOptions) -> list[Output]:
     """cards-<paper>.pdf per requested paper (and cut files); layouts, templates and geometry are checked first."""
     renderer = renderer_for(game)
-    renderer.check()
+    problems = _label_problems(game)
+    try:
+        renderer.check()
+    except InputError as exc:
+        problems += exc.problems
     chosen = sheet_options(game, options)
     if not deck_groups(game, chosen):  # --only names decks of another game
         return []
-    problems = []
     cut_pages: dict[str, list[int]] = {}
     for paper in options.papers:
         try:
@@ -119,6 +124,19 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
                               kind="cards-cut", render=partial(write_cut_file, game, paper, chosen, index))
                        for index in cut_pages[paper]]
     return result
+
+
+def _label_problems(game: Game) -> list:
+    """The game title (print check, sheet labels) and deck names (sheet labels) in the faces that print them."""
+    shown = game.show(game.dir / "game.yaml")
+    title_line = load_yaml(game.dir / "game.yaml", shown).line_of("title")
+    problems = text_problems(game.title, TITLE_FAMILY, shown, title_line, "game.yaml title (on the print check)")
+    problems += text_problems(game.title, BODY_FAMILY, shown, title_line, "game.yaml title (on the card sheets)",
+                              ("regular", "bold"))
+    for deck in game.decks.values():
+        problems += text_problems(deck.name, BODY_FAMILY, deck.file, deck.key_lines.get("name", deck.line),
+                                  f"deck '{deck.id}' name (on the card sheets)", ("regular", "bold"))
+    return problems
 
 
 CARD_SHEETS = FunctionProducer("card sheets", "card layouts and text fit", outputs)
@@ -259,12 +277,12 @@ class _GroupPages:
         labels = [self.label_parts(p) for (s, _), p in self.plans.items() if s == side]
         check_len, check_text = CHECK_LENGTH[self.paper]
         depth = LABEL_SIZE * 1.2
-        title_item = (stringWidth(title, BODY_BOLD, LABEL_SIZE), depth)
+        title_item = (string_width(title, BODY_BOLD, LABEL_SIZE), depth)
         rest = [(stringWidth(NOTE, BODY_BOLD, LABEL_SIZE), depth),
                 (check_len + mm(1.5) + stringWidth(check_text, BODY, LABEL_SIZE), depth)]
         # the page label whole if a strip is long enough, else the deck names apart, else every part apart
         for grouping in LABEL_GROUPINGS:
-            widths = [max(stringWidth(_join(parts, group), BODY, LABEL_SIZE) for parts in labels) for group in grouping]
+            widths = [max(string_width(_join(parts, group), BODY, LABEL_SIZE) for parts in labels) for group in grouping]
             found = place_labels(sheet.strips, [title_item] + [(w, depth) for w in widths] + rest)
             title_at, placed, (note_at, check_at) = found[0], found[1:-2], found[-2:]
             if all(p is not None for p in placed):
@@ -334,5 +352,5 @@ def _draw_label(canvas: Canvas, placed, text: str, face: str) -> None:
     canvas.rotate(placed.angle)
     canvas.setFillColor(HexColor(LABEL_COLOR))
     canvas.setFont(face, LABEL_SIZE)
-    canvas.drawString(0, LABEL_SIZE * 1.2 * 0.25, text)
+    draw_string(canvas, 0, LABEL_SIZE * 1.2 * 0.25, text, face, LABEL_SIZE)
     canvas.restoreState()

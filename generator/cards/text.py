@@ -14,11 +14,10 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph
 
 from generator.core.colours import contrast
-from generator.core.fonts import BODY, TITLE, register_fonts
+from generator.core.fonts import Family, register_fonts
 from generator.data.templating import environment
 
 ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
-FACES = {"title": TITLE, "body": BODY}
 SHRINK_STEP = 0.25  # points per shrink step: fine enough that text never looks needlessly small
 
 _BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", re.S)
@@ -84,20 +83,24 @@ class Templates:
         return Markup(self.render(source, context)).unescape().strip()
 
 
-def typeset(markup: str) -> str:
-    """Real minus signs and en-dash ranges in the text parts of markup (tags and entities are left alone)."""
+def typeset(markup: str, family: Family | None = None) -> str:
+    """Real minus signs and en-dash ranges in the text parts of markup (tags and entities are left alone), where
+    the font (with its fallbacks) has those characters: a hyphen is never turned into a character it lacks."""
     if "-" not in markup:
         return markup
+    minus = family is None or family.drawing_family("\u2212", "regular") is not None
+    dash = family is None or family.drawing_family("\u2013", "regular") is not None
     parts = _TAG.split(markup)
     for index in range(0, len(parts), 2):  # even parts are text, odd ones tags
         if "-" in parts[index]:
-            parts[index] = _RANGE.sub("\\1\u2013\\2", _MINUS.sub("\u2212", parts[index]))
+            text = _MINUS.sub("\u2212", parts[index]) if minus else parts[index]
+            parts[index] = _RANGE.sub("\\1\u2013\\2", text) if dash else text
     return "".join(parts)
 
 
-def rich_markup(text: str, icon_markup: Callable[[str], str | None], size: float = 0) -> str:
+def rich_markup(text: str, icon_markup: Callable[[str], str | None], family: Family | None = None) -> str:
     """Rendered template text to Paragraph markup: **bold**, *italic*, :icon:, line breaks, minus signs."""
-    text = typeset(text.strip())
+    text = typeset(text.strip(), family)
     text = _BOLD.sub(r"<b>\1</b>", text)
     text = _ITALIC.sub(r"<i>\1</i>", text)
 

@@ -1,49 +1,371 @@
-"""The project's two embedded TrueType faces: Fredoka One for titles, Lato for body text."""
+"""Embedded TrueType faces, font families with per-character fallback, and the check that no character is lost.
+
+Built in: `title` (Fredoka One) and `body` (Lato, four styles), plus Noto Sans (OFL, in generator/assets/fonts),
+which covers Latin Extended, Greek and Cyrillic. A character a family's own face lacks is drawn in the first
+fallback face that has it, in the matching style: Noto Sans Bold behind Fredoka One and other heavy faces, Noto
+Sans behind Lato and other text faces (a designer may name fallbacks of their own first). Text that needs no
+fallback is drawn exactly as before, so PDFs that need none stay byte-identical. A character that no face of the
+chain has is reported by `uncovered` before anything is drawn; nothing is ever dropped silently.
+
+`uncovered(text, family)` (with `markup=True` for Paragraph markup) and `cannot_draw(...)` are the reusable check:
+text and a family in, missing characters (and a message naming font, faces and characters) out.
+"""
 
 from __future__ import annotations
 
 import functools
+import html
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import font_fredoka_one
 import font_lato
 from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
+
+from generator.core.fontfiles import FontInfo, inspect_font
 
 TITLE = "Title"  # Fredoka One
 BODY = "Body"  # Lato Regular
 BODY_BOLD = "Body-Bold"
 BODY_ITALIC = "Body-Italic"
 BODY_BOLD_ITALIC = "Body-BoldItalic"
+STYLES = ("regular", "bold", "italic", "bold_italic")
 
 _LATO = Path(font_lato.font_directory)
+NOTO = Path(__file__).resolve().parent.parent / "assets" / "fonts"
 _FILES = {
     TITLE: Path(font_fredoka_one.font_directory) / "FredokaOne-Regular.ttf",
     BODY: _LATO / "Lato-Regular.ttf",
     BODY_BOLD: _LATO / "Lato-Bold.ttf",
     BODY_ITALIC: _LATO / "Lato-Italic.ttf",
     BODY_BOLD_ITALIC: _LATO / "Lato-BoldItalic.ttf",
+    "Fallback": NOTO / "NotoSans-Regular.ttf",
+    "Fallback-Bold": NOTO / "NotoSans-Bold.ttf",
+    "Fallback-Italic": NOTO / "NotoSans-Italic.ttf",
+    "Fallback-BoldItalic": NOTO / "NotoSans-BoldItalic.ttf",
+    # the bold faces again under other names: the fallback of heavy faces maps every style to bold
+    "FallbackHeavy": NOTO / "NotoSans-Bold.ttf",
+    "FallbackHeavy-Italic": NOTO / "NotoSans-BoldItalic.ttf",
 }
+
+
+def style_of(bold: bool, italic: bool) -> str:
+    """'regular', 'bold', 'italic' or 'bold_italic'."""
+    return ("bold_" if bold else "") + "italic" if italic else ("bold" if bold else "regular")
+
+
+@dataclass(frozen=True)
+class Face:
+    """One font file registered with ReportLab under `name`. A designer's face has a `tag` (a hash of the file)
+    that is added to the PostScript name it is embedded under: ReportLab keeps one font per PostScript name, so two
+    different files both called 'MyFont-Regular' would otherwise draw with whichever was registered first."""
+
+    name: str
+    path: Path
+    tag: str = ""
+
+    @functools.cached_property
+    def info(self) -> FontInfo:
+        """Name, weight and characters of the file (read once per Face: a game's faces are made when it loads)."""
+        return inspect_font(self.path)
+
+    @functools.cached_property
+    def characters(self) -> frozenset[int]:
+        return self.info.characters
+
+    def covers(self, char: str) -> bool:
+        """True when the face has a glyph for the character."""
+        return ord(char) in self.characters
+
+
+@dataclass(eq=False)
+class Family:
+    """A font as a layout names it (`title`, `body`, a declared name): a face per style it has, and the families
+    whose faces draw what its own faces lack."""
+
+    key: str
+    faces: dict[str, Face]
+    fallbacks: list[Family] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        """The ReportLab name of the family (its regular face); <b> and <i> in markup pick the other faces."""
+        return self.faces["regular"].name
+
+    def face(self, style: str = "regular") -> Face:
+        """The face of a style (the regular face when the family has no such style)."""
+        return self.faces.get(style) or self.faces["regular"]
+
+    def chain(self, style: str = "regular") -> list[Face]:
+        """The faces tried for a character, own face first."""
+        faces = [self.face(style)]
+        for family in self._fallback_families():
+            faces.append(family.face(style))
+        return faces
+
+    def _fallback_families(self) -> list[Family]:
+        seen, out, todo = {id(self)}, [], list(self.fallbacks)
+        while todo:
+            family = todo.pop(0)
+            if id(family) not in seen:
+                seen.add(id(family))
+                out.append(family)
+                todo.extend(family.fallbacks)
+        return out
+
+    def drawing_family(self, char: str, style: str) -> Family | None:
+        """The family whose face draws `char` in `style` (self first), or None when none can."""
+        for family in [self, *self._fallback_families()]:
+            if family.face(style).covers(char):
+                return family
+        return None
+
+    def describe(self) -> str:
+        """"font 'title' (Fredoka One, then Noto Sans Bold)" for messages."""
+        labels = list(dict.fromkeys(face.info.label for face in [self.face()] + self.chain()[1:]))
+        return f"font '{self.key}' ({labels[0]}{', then ' + ', '.join(labels[1:]) if labels[1:] else ''})"
+
+
+# --- the built-in families --------------------------------------------------------------------------------------
+
+def _face(name: str) -> Face:
+    return Face(name, _FILES[name])
+
+
+FALLBACK = Family("Noto Sans", {"regular": _face("Fallback"), "bold": _face("Fallback-Bold"),
+                                "italic": _face("Fallback-Italic"), "bold_italic": _face("Fallback-BoldItalic")})
+HEAVY_FALLBACK = Family("Noto Sans Bold", {"regular": _face("FallbackHeavy"), "bold": _face("FallbackHeavy"),
+                                           "italic": _face("FallbackHeavy-Italic"),
+                                           "bold_italic": _face("FallbackHeavy-Italic")})
+TITLE_FAMILY = Family("title", dict.fromkeys(STYLES, _face(TITLE)), [HEAVY_FALLBACK])
+BODY_FAMILY = Family("body", {"regular": _face(BODY), "bold": _face(BODY_BOLD), "italic": _face(BODY_ITALIC),
+                              "bold_italic": _face(BODY_BOLD_ITALIC)}, [FALLBACK])
+
+
+def fallback_for(info: FontInfo) -> Family:
+    """The built-in fallback of a face: Noto Sans Bold behind heavy faces, Noto Sans behind the others."""
+    return HEAVY_FALLBACK if info.heavy else FALLBACK
+
+
+@dataclass(eq=False)
+class FontTable:
+    """The fonts of one game by the names layouts use: `title` and `body` (built in unless redefined) and every
+    font game.yaml declares."""
+
+    families: dict[str, Family] = field(default_factory=lambda: {"title": TITLE_FAMILY, "body": BODY_FAMILY})
+
+    def get(self, key: str) -> Family | None:
+        return self.families.get(key)
+
+    def __getitem__(self, key: str) -> Family:
+        return self.families[key]
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.families)
+
+
+BUILT_IN = FontTable()
+
+# ReportLab face name -> (family, style), for drawing single strings with fallback (`draw_string`).
+_FAMILY_OF: dict[str, tuple[Family, str]] = {}
+_REGISTERED: set[str] = set()
+
+
+def register_family(family: Family) -> Family:
+    """Register the family's faces (and its fallbacks') with ReportLab once; <b>/<i> map to its styles."""
+    for member in [family, *family._fallback_families()]:  # noqa: SLF001 - same module
+        for face in dict.fromkeys(member.faces.values()):
+            if face.name not in _REGISTERED:
+                font = TTFont(face.name, str(face.path))
+                if face.tag:
+                    font.face.name = font.face.name.__class__(font.face.name + b"-" + face.tag.encode())
+                pdfmetrics.registerFont(font)
+                _REGISTERED.add(face.name)
+        if _FAMILY_OF.get(member.name, (None,))[0] is not member:
+            for style in STYLES:
+                addMapping(member.name, int("bold" in style), int("italic" in style), member.face(style).name)
+            for style in reversed(STYLES):  # a face used for several styles answers for the regular one
+                _FAMILY_OF[member.face(style).name] = (member, style)
+    return family
 
 
 @functools.cache
 def register_fonts() -> tuple[str, ...]:
-    """Register the faces with ReportLab once (subset-embedded on use); returns their names."""
-    for name, path in _FILES.items():
-        pdfmetrics.registerFont(TTFont(name, str(path)))
-    # <b>/<i> in Paragraph markup pick the matching Lato file.
-    addMapping(BODY, 0, 0, BODY)
-    addMapping(BODY, 1, 0, BODY_BOLD)
-    addMapping(BODY, 0, 1, BODY_ITALIC)
-    addMapping(BODY, 1, 1, BODY_BOLD_ITALIC)
-    addMapping(TITLE, 0, 0, TITLE)
-    addMapping(TITLE, 1, 0, TITLE)
-    addMapping(TITLE, 0, 1, TITLE)
-    addMapping(TITLE, 1, 1, TITLE)
+    """Register the built-in faces with ReportLab once (subset-embedded on use); returns their names."""
+    register_family(TITLE_FAMILY)
+    register_family(BODY_FAMILY)
     return tuple(_FILES)
 
 
 def font_files() -> dict[str, Path]:
-    """Font name -> TTF path (for input hashing of incremental builds)."""
+    """Built-in font name -> TTF path (for input hashing of incremental builds)."""
     return dict(_FILES)
+
+
+# --- which characters a family can draw -------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"(<[^>]*>)|(&#?[A-Za-z0-9]+;)|(.)", re.S)
+_TAG_NAME = re.compile(r"<\s*(/?)\s*([A-Za-z]+)")
+
+
+def _drawn(char: str) -> bool:
+    """Characters that are drawn (control characters such as new lines are layout, not glyphs)."""
+    return unicodedata.category(char) != "Cc"
+
+
+def markup_units(markup: str, base_style: str = "regular") -> Iterator[tuple[str, str, str]]:
+    """(kind, raw, char-or-style) over Paragraph markup: ('tag', raw, ''), or ('char', raw, style) with `raw` the
+    character or entity as written; the style follows <b>/<strong> and <i>/<em> nesting (from `base_style`, the
+    style of the paragraph's own face)."""
+    bold, italic = int("bold" in base_style), int("italic" in base_style)
+    for match in _TOKEN.finditer(markup):
+        tag, entity, char = match.groups()
+        if tag is not None:
+            name = _TAG_NAME.match(tag)
+            if name and not tag.rstrip().endswith("/>"):
+                closing, word = name.group(1) == "/", name.group(2).lower()
+                step = -1 if closing else 1
+                if word in ("b", "strong"):
+                    bold = max(0, bold + step)
+                elif word in ("i", "em"):
+                    italic = max(0, italic + step)
+            yield "tag", tag, ""
+        else:
+            yield "char", entity or char, style_of(bool(bold), bool(italic))
+
+
+def _char(raw: str) -> str:
+    return html.unescape(raw) if raw.startswith("&") and raw.endswith(";") else raw
+
+
+def uncovered(text: str, family: Family, style: str = "regular", markup: bool = False) -> list[tuple[str, str]]:
+    """The (character, style) pairs of `text` that no face of the family's chain can draw, each once, in order of
+    appearance. With markup=True the text is Paragraph markup: tags are skipped, entities read, and <b>/<i> choose
+    the style."""
+    missing: dict[tuple[str, str], None] = {}
+    units = markup_units(text) if markup else (("char", c, style) for c in text)
+    for kind, raw, unit_style in units:
+        if kind != "char":
+            continue
+        for char in _char(raw):
+            if _drawn(char) and (char, unit_style) not in missing and family.drawing_family(char, unit_style) is None:
+                missing[(char, unit_style)] = None
+    return list(missing)
+
+
+def styles_used(markup: str) -> set[str]:
+    """The styles the text of some markup is set in (for a family that lacks one of them)."""
+    return {style for kind, raw, style in markup_units(markup) if kind == "char" and raw.strip()}
+
+
+def show_char(char: str) -> str:
+    """"'Д' (U+0414)"."""
+    return f"'{char}' (U+{ord(char):04X})"
+
+
+def cannot_draw(chars: list[str], family: Family, what: str = "", language: str | None = None) -> str:
+    """The message for characters no face of a family draws: "<what> has 'Д' (U+0414), which font 'title'
+    (Fredoka One, then Noto Sans Bold) cannot draw; expected a font that covers it (declare one under fonts:)".
+    `language` (e.g. 'Russian') is named when given, for translations."""
+    chars = list(dict.fromkeys(chars))
+    shown = ", ".join(show_char(c) for c in chars[:4]) + (f" and {len(chars) - 4} more" if len(chars) > 4 else "")
+    lead = f"{what} has " if what else ""
+    them = "them" if len(chars) > 1 else "it"
+    covering = f"a font that covers {them}" + (f" for {language}" if language else "")
+    return (f"{lead}{shown}, which {family.describe()} cannot draw; expected {covering} "
+            "(declare one under fonts: in game.yaml and name it in the box, or as a fallback)")
+
+
+# --- drawing with fallback --------------------------------------------------------------------------------------
+
+def family_of(font_name: str) -> tuple[Family, str] | None:
+    """The registered family a ReportLab face belongs to, and the style it is, or None for an unknown face."""
+    return _FAMILY_OF.get(font_name)
+
+
+def fallback_for_face(markup: str, font_name: str) -> str:
+    """`fallback_markup` for a paragraph whose style is set in the registered face `font_name`."""
+    found = _FAMILY_OF.get(font_name)
+    return fallback_markup(markup, found[0], found[1]) if found else markup
+
+
+def fallback_markup(markup: str, family: Family, base_style: str = "regular") -> str:
+    """Paragraph markup with every run of characters the family's own face lacks wrapped in <font name="..."> of
+    the fallback face that has them, in the run's style (ReportLab reads bold and italic from the face a <font>
+    names). Markup that needs no fallback is returned as it is."""
+    units = list(markup_units(markup, base_style))
+    needs = False
+    chosen: list[str | None] = []
+    for kind, raw, style in units:
+        owner = None
+        if kind == "char":
+            char = _char(raw)
+            if _drawn(char[0]) and not family.face(style).covers(char[0]):
+                found = family.drawing_family(char[0], style)
+                owner = None if found is None or found is family else found.face(style).name
+                needs = needs or owner is not None
+        chosen.append(owner)
+    if not needs:
+        return markup
+    out: list[str] = []
+    current = None
+    for (_kind, raw, _style), owner in zip(units, chosen, strict=True):
+        if owner != current:
+            if current is not None:
+                out.append("</font>")
+            if owner is not None:
+                out.append(f'<font name="{owner}">')
+            current = owner
+        out.append(raw)
+    if current is not None:
+        out.append("</font>")
+    return "".join(out)
+
+
+def runs(text: str, font_name: str) -> list[tuple[str, str]]:
+    """(ReportLab face name, text) runs of a plain string set in a registered face, with fallback faces for the
+    characters it lacks; one run in the face itself when it lacks none."""
+    found = _FAMILY_OF.get(font_name)
+    if found is None:
+        return [(font_name, text)]
+    family, style = found
+    own = family.face(style)
+    if all(own.covers(c) or not _drawn(c) for c in text):
+        return [(font_name, text)]
+    out: list[tuple[str, str]] = []
+    for char in text:
+        owner = family.drawing_family(char, style) if _drawn(char) else None
+        name = font_name if owner is None or owner is family else owner.face(style).name
+        if out and out[-1][0] == name:
+            out[-1] = (name, out[-1][1] + char)
+        else:
+            out.append((name, char))
+    return out
+
+
+def string_width(text: str, font_name: str, size: float) -> float:
+    """The width of a plain string as `draw_string` draws it (fallback faces included)."""
+    return sum(stringWidth(part, name, size) for name, part in runs(text, font_name))
+
+
+def draw_string(canvas, x: float, y: float, text: str, font_name: str, size: float, align: str = "left") -> None:
+    """canvas.drawString / drawCentredString / drawRightString in `font_name`, with fallback faces for characters
+    it lacks (then the canvas font is set back). The caller has set the font."""
+    parts = runs(text, font_name)
+    if len(parts) == 1 and parts[0][0] == font_name:
+        {"left": canvas.drawString, "center": canvas.drawCentredString, "right": canvas.drawRightString}[align](x, y, text)
+        return
+    width = sum(stringWidth(part, name, size) for name, part in parts)
+    x -= {"left": 0.0, "center": width / 2, "right": width}[align]
+    for name, part in parts:
+        canvas.setFont(name, size)
+        canvas.drawString(x, y, part)
+        x += stringWidth(part, name, size)
+    canvas.setFont(font_name, size)

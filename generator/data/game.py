@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from generator.core.fonts import BUILT_IN, FontTable
 from generator.core.units import mm, to_pt
 from generator.core.yamlio import YDict
 from generator.data.models import BoardFile, FieldSpec, GameConfig, card_width_height_mm
@@ -165,6 +166,7 @@ class Game:
     components: dict[str, Component] = field(default_factory=dict)  # component files, in print order
     files: dict[str, str] = field(default_factory=dict)  # shown path -> kind
     overrides: tuple = ()  # data.overrides.Applied: the `--set` changes made to the YAML as read (files untouched)
+    fonts: FontTable = field(default=BUILT_IN, repr=False)  # title, body and the fonts game.yaml declares
 
     @property
     def title(self) -> str:

@@ -11,6 +11,7 @@ from generator.core.yamlio import YDict, YList, load_yaml
 from generator.data.component_models import KINDS as COMPONENT_KINDS
 from generator.data.component_models import MODELS as COMPONENT_MODELS
 from generator.data.components import Component, load_component
+from generator.data.fonts import load_fonts
 from generator.data.game import Board, Card, Deck, Game, Record, Table
 from generator.data.models import (
     BoardFile,
@@ -62,17 +63,6 @@ def _field_lines(raw: YDict) -> dict[str, int]:
     return dict(fields.key_lines) if isinstance(fields, YDict) else {}
 
 
-def resolve_in_game(project: Project, game_dir: Path, name: str, *, file: str, line: int, what: str) -> Path:
-    """A file a game names (a spreadsheet, a font): inside the game folder or the project's templates/, so that
-    incremental builds see it change; otherwise a located error."""
-    path = project.inside(name, game_dir, file=file, line=line, what=what)
-    allowed = (game_dir.resolve(), project.templates_dir.resolve())
-    if not any(path == root or root in path.parents for root in allowed):
-        raise InputError(Problem(file, line, f"{what} '{name}' is outside the game folder; expected a path inside "
-                                             f"{project.show(game_dir)}/ or templates/"))
-    return path
-
-
 def _card_source(project: Project, game_dir: Path, model: DeckFile, raw: YDict, shown: str,
                  problems: Problems) -> tuple[YList, str]:
     """The raw cards of a deck and the file they are written in: `cards:` here, or the `cards_from:` spreadsheet."""
@@ -82,7 +72,7 @@ def _card_source(project: Project, game_dir: Path, model: DeckFile, raw: YDict, 
     line = raw.line_of("cards_from")
     sheet_line = raw["cards_from"].line_of("sheet") if isinstance(raw["cards_from"], YDict) else line
     try:
-        path = resolve_in_game(project, game_dir, source.file, file=shown, line=line, what="spreadsheet")
+        path = project.in_game(game_dir.name, source.file, file=shown, line=line, what="spreadsheet")
         grid = read_grid(path, project.show(path), source.sheet, (shown, sheet_line))
     except InputError as exc:
         problems.extend(exc.problems)
@@ -146,6 +136,7 @@ def load_game(project: Project, game_id: str, overrides: list[Override] | tuple 
     if not game_file.is_file():
         raise InputError([Problem(shown_dir, 0, "no game.yaml in this game folder; expected game.yaml with title, code, players and decks")])
     config = raw_game = None
+    fonts = None
     try:
         raw_game = load_yaml(game_file, project.show(game_file))
         if isinstance(raw_game, YDict) and "components" in raw_game:
@@ -182,6 +173,8 @@ def load_game(project: Project, game_id: str, overrides: list[Override] | tuple 
             problems.extend(wrong)
     if raw_game is not None:
         config = validate(GameConfig, raw_game, project.show(game_file), problems)
+    if config is not None:
+        fonts = load_fonts(project, game_id, config, raw_game, project.show(game_file), problems)
     for shown, raw in raws:
         # a component file may name decks (a tuck box's `deck:`), so `component:` decides first
         kinds = ["component"] if "component" in raw else [k for k in FILE_KINDS if k in raw]
@@ -245,7 +238,7 @@ def load_game(project: Project, game_id: str, overrides: list[Override] | tuple 
     assert config is not None
     components = dict(sorted(components.items(), key=lambda pair: (COMPONENT_KINDS.index(pair[1].kind), pair[1].file)))
     return Game(id=game_id, dir=game_dir, project=project, config=config, decks=decks, tables=tables, boards=boards,
-                components=components, files=files, overrides=tuple(applied))
+                components=components, files=files, overrides=tuple(applied), fonts=fonts)
 
 
 def _load_component(raw: YDict, shown: str, config: GameConfig | None, problems: Problems) -> Component | None:

@@ -155,6 +155,17 @@ def _check_range(value: Any, most_mm: float) -> Any:
     return value
 
 
+class FontSpec(Strict):
+    """A font family: a .ttf or .otf file per style (paths inside the game folder or templates/)."""
+
+    regular: str | None = Field(None, description="the face of plain text (required)")
+    bold: str | None = Field(None, description="the face of **bold** text")
+    italic: str | None = Field(None, description="the face of *italic* text")
+    bold_italic: str | None = Field(None, description="the face of bold italic text")
+    fallback: list[str] = Field(default_factory=list, description="fonts (by name) that draw the characters this "
+                                                                  "one lacks, before the built-in Noto Sans")
+
+
 class GameConfig(Strict):
     """game.yaml: game-wide settings."""
 
@@ -175,6 +186,9 @@ class GameConfig(Strict):
     decks: list[Slug] = Field(description="deck ids in print order; each is <deck>.yaml in the game folder")
     settings: dict[str, Any] = Field(default_factory=dict, description="rule parameters read by the engine and rules text")
     extras: list[Extra] = Field(default_factory=list, description="things in the box that are not printed")
+    fonts: dict[Slug, str | FontSpec] = Field(
+        default_factory=dict, description="fonts by name: a file (path.ttf) or {regular, bold, italic, bold_italic, "
+                                          "fallback}; `title` and `body` may be redefined")
 
     _len = field_validator("bleed", "safe")(classmethod(lambda cls, v: _check_length(v)))
     _radius = field_validator("corner_radius")(classmethod(lambda cls, v: v if v is None else _check_range(v, 20)))

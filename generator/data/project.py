@@ -66,6 +66,18 @@ class Project:
                                                  f"inside {root.name}/ (symbolic links are followed before checking)"))
         return resolved
 
+    def in_game(self, game_id: str, path: str | Path, *, file: str = "", line: int = 0, what: str = "file") -> Path:
+        """A file a game names that incremental builds must see change (a spreadsheet, a font): `path` relative
+        to the game folder, lying inside that folder or the project's templates/ (both are hashed); otherwise a
+        located error."""
+        game_dir = self.game_dir(game_id)
+        resolved = self.inside(path, game_dir, file=file, line=line, what=what)
+        if not any(resolved == root or root in resolved.parents
+                   for root in (game_dir.resolve(), self.templates_dir.resolve())):
+            raise InputError(Problem(file, line, f"{what} '{path}' is outside the game folder; expected a path "
+                                                 f"inside {self.show(game_dir)}/ or templates/"))
+        return resolved
+
     def show(self, path: Path) -> str:
         """A path relative to the project root, as error messages print it."""
         try:

@@ -15,7 +15,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
-from generator.core.fonts import BODY, TITLE, register_fonts
+from generator.core.fonts import BODY, TITLE, draw_string, fallback_for_face, register_fonts
 from generator.core.write import atomic_write
 
 PAGE_W, PAGE_H = letter
@@ -43,7 +43,7 @@ class Flow:
     def footer(self) -> None:
         self.c.setFont(BODY, 8)
         self.c.setFillColor(colors.grey)
-        self.c.drawCentredString(PAGE_W / 2, MARGIN / 2, f"{self.title}: balance report, page {self.page}")
+        draw_string(self.c, PAGE_W / 2, MARGIN / 2, f"{self.title}: balance report, page {self.page}", BODY, 8, "center")
 
     def need(self, height: float) -> None:
         if self.y - height < MARGIN:
@@ -51,7 +51,7 @@ class Flow:
 
     def section(self, title: str, text: str, first: Drawing | None = None) -> None:
         """A heading and its explanation, kept on one page with the first chart that follows."""
-        _, h = Paragraph(text, self.body).wrap(WIDTH, PAGE_H)
+        _, h = Paragraph(fallback_for_face(text, BODY), self.body).wrap(WIDTH, PAGE_H)
         self.need(22 + h + 6 + (first.height + 14 if first is not None else 0))
         self.heading(title)
         self.para(text)
@@ -62,11 +62,11 @@ class Flow:
         self.need(size + 60)
         self.c.setFont(TITLE, size)
         self.c.setFillColor(colors.HexColor("#1d3557"))
-        self.c.drawString(MARGIN, self.y - size, text)
+        draw_string(self.c, MARGIN, self.y - size, text, TITLE, size)
         self.y -= size + 8
 
     def para(self, text: str) -> None:
-        p = Paragraph(text, self.body)
+        p = Paragraph(fallback_for_face(text, BODY), self.body)
         _, h = p.wrap(WIDTH, PAGE_H)
         self.need(h)
         p.drawOn(self.c, MARGIN, self.y - h)

@@ -63,7 +63,11 @@ def preflight(games: list[Game]) -> dict[str, list[str]]:
     with tempfile.TemporaryDirectory() as folder:
         for producer in producers.PRODUCERS:
             for game in games:
-                outputs = producer.outputs(game, options)
+                try:
+                    outputs = producer.outputs(game, options)
+                except InputError as exc:
+                    problems.extend(exc.problems)
+                    continue
                 if outputs:
                     checks[game.id].append(producer.check)
                 for index, output in enumerate(o for o in outputs if o.kind in ("cards", "components")):

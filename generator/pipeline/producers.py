@@ -8,6 +8,7 @@ from generator.cards.print_options import check_only
 from generator.cards.sheets import CARD_SHEETS
 from generator.components.sheets import COMPONENT_SHEETS
 from generator.core.contract import BuildOptions, Output, Producer
+from generator.core.errors import InputError, Problem
 from generator.data.game import Game
 
 # Every producer of build outputs, in the order their outputs are drawn.
@@ -15,9 +16,21 @@ PRODUCERS: tuple[Producer, ...] = (BOARDS, RULE_BOOKLETS, CARD_SHEETS, COMPONENT
 
 
 def plan(games: list[Game], options: BuildOptions) -> list[Output]:
-    """Every output of every game, from the producers in order. A `--only` reprint makes card sheets alone."""
+    """Every output of every game, from the producers in order. A `--only` reprint makes card sheets alone. The
+    problems every producer finds are reported together (a character missing from the rules and from a card is one
+    run, not two)."""
     producers = PRODUCERS
     if options.only:
         check_only(games, options.only)
         producers = (CARD_SHEETS,)
-    return [output for producer in producers for game in games for output in producer.outputs(game, options)]
+    outputs: list[Output] = []
+    problems: list[Problem] = []
+    for producer in producers:
+        for game in games:
+            try:
+                outputs += producer.outputs(game, options)
+            except InputError as exc:
+                problems += exc.problems
+    if problems:
+        raise InputError(list(dict.fromkeys(problems)))
+    return outputs

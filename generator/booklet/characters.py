@@ -1,0 +1,71 @@
+"""No character of the rules is lost: the rendered Markdown is checked against the fonts that will set it.
+
+Headings `#` and `##` and the cover are set in the game's title font, the rest in its body font (bold headings
+`###`, **bold** and *italic* text in those styles). A character no face covers is reported where it is written:
+the template line that holds it, else the card, table row or game.yaml text it comes from.
+"""
+
+from __future__ import annotations
+
+import json
+
+from generator.core.errors import Problem
+from generator.core.fonts import Family, cannot_draw, uncovered
+from generator.data.fonts import where_in_game
+from generator.data.game import Game
+
+
+def _segments(markdown: str, game: Game) -> list[tuple[str, Family, tuple[str, ...]]]:
+    """(text, family, styles) for every piece of the rules as it will be set."""
+    title, body = game.fonts["title"], game.fonts["body"]
+    config = game.config
+    out = [(config.title, title, ("regular",)), (config.subtitle, title, ("regular",))]
+    fence: list[str] | None = None
+    for line in markdown.splitlines():
+        stripped = line.strip()
+        if fence is not None:
+            if stripped.startswith("```"):
+                try:
+                    caption = json.loads("\n".join(fence)).get("caption", "")
+                except (ValueError, AttributeError):
+                    caption = "\n".join(fence)
+                out.append((str(caption), body, ("regular",)))
+                fence = None
+            else:
+                fence.append(line)
+            continue
+        if stripped.startswith("```figure"):
+            fence = []
+            continue
+        if stripped.startswith(("# ", "## ")):
+            out.append((stripped.lstrip("#").strip(), title, ("regular",)))
+        elif stripped.startswith("#"):
+            out.append((stripped.lstrip("#").strip(), body, ("bold",)))
+        else:
+            styles = ("regular",) + (("bold",) if "**" in line or "|" in line else ()) + \
+                     (("italic",) if "*" in line.replace("**", "") or "_" in line else ())
+            out.append((line, body, styles))
+    return out
+
+
+def rules_character_problems(game: Game, markdown: str, template: str, source: str) -> list[Problem]:
+    """Located problems for the characters of the rules no face of their font can draw."""
+    found: dict[tuple[str, int, str, str], list[str]] = {}
+    families: dict[str, Family] = {}
+    template_lines = source.splitlines()
+    for text, family, styles in _segments(markdown, game):
+        for style in styles:
+            for char, _ in uncovered(text, family, style):
+                line = next((n for n, written in enumerate(template_lines, start=1) if char in written), 0)
+                if line:
+                    place = (template, line, "the rules text")
+                else:
+                    located = where_in_game(game, char)
+                    place = (located[0], located[1], f"{located[2]} (printed in the rules)") if located else \
+                        (template, 0, "the rules text")
+                key = (*place, family.key)
+                families[family.key] = family
+                if char not in found.setdefault(key, []):
+                    found[key].append(char)
+    return [Problem(file, line, cannot_draw(chars, families[font], what))
+            for (file, line, what, font), chars in found.items()]

@@ -1,0 +1,79 @@
+"""Fonts: the character check (text + font in, missing characters out), per-character fallback in markup and in
+single strings, and the one-time TrueType copy of CFF-flavoured OpenType faces."""
+
+from __future__ import annotations
+
+import pypdfium2
+from pypdf import PdfReader
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.core.fontfiles import inspect_font, truetype_copy
+from generator.core.fonts import (
+    BODY_FAMILY,
+    TITLE,
+    TITLE_FAMILY,
+    Face,
+    Family,
+    cannot_draw,
+    draw_string,
+    fallback_markup,
+    register_family,
+    register_fonts,
+    string_width,
+    uncovered,
+)
+from tests.fixtures.fonts import write_font
+
+
+def test_markup_the_faces_cover_is_left_exactly_as_it_is():
+    register_fonts()
+    markup = 'Pepperoni <b>Pizza</b> &amp; \u2212 2 \u00b7 \u201cOK\u201d <img src="x.png" width="9"/>'
+    assert fallback_markup(markup, BODY_FAMILY) == markup
+    assert fallback_markup("Order Up!", TITLE_FAMILY) == "Order Up!"
+
+
+def test_missing_letters_are_set_in_the_fallback_face_of_their_style():
+    register_fonts()
+    assert fallback_markup("Kapitán Dvořák", TITLE_FAMILY) == 'Kapitán Dvo<font name="FallbackHeavy">ř</font>ák'
+    assert (fallback_markup("<b>Дракон</b> <i>ő</i> Çağ", BODY_FAMILY) ==
+            '<b><font name="Fallback-Bold">Дракон</font></b> <i><font name="Fallback-Italic">ő</font></i> '
+            'Ça<font name="Fallback">ğ</font>')
+    assert uncovered("Дракон Çağ ő řěčů șț İ ąęśćńżź αβγ", TITLE_FAMILY) == []
+
+
+def test_uncovered_characters_and_the_message(tmp_path):
+    path = write_font(tmp_path / "abc.ttf", "ABC", family="Box Test", cff=False)
+    family = register_family(Family("display", {"regular": Face("BoxTest-Test", path)}))
+    assert uncovered("CAB Д \u4e2d", family) == [("Д", "regular"), ("\u4e2d", "regular")]
+    assert uncovered("<b>A&#1044;</b>", family, markup=True) == [("Д", "bold")]
+    assert (cannot_draw(["Д"], family, "card 'draw-two' name") == "card 'draw-two' name has 'Д' (U+0414), which "
+            "font 'display' (Box Test) cannot draw; expected a font that covers it (declare one under fonts: in "
+            "game.yaml and name it in the box, or as a fallback)")
+    assert "expected a font that covers them for Russian" in cannot_draw(["Д", "ж"], family, "x", language="Russian")
+    assert uncovered("中", BODY_FAMILY) == [("中", "regular")]  # CJK is never covered by the built-in faces
+
+
+def test_a_plain_string_is_drawn_with_fallback_runs(tmp_path):
+    register_fonts()
+    path = tmp_path / "title.pdf"
+    canvas = Canvas(str(path), invariant=1, initialFontName=TITLE)
+    canvas.setFont(TITLE, 20)
+    draw_string(canvas, 300, 700, "Kapitán Dvořák", TITLE, 20, "center")
+    canvas.save()
+    fonts = {font["/BaseFont"].split("+")[-1] for font in PdfReader(str(path)).pages[0]["/Resources"]["/Font"].values()}
+    assert fonts == {"FredokaOne-Regular", "NotoSans-Bold"}
+    text = pypdfium2.PdfDocument(str(path))[0].get_textpage().get_text_range()
+    assert text.strip() == "Kapitán Dvořák"
+    assert string_width("Dvořák", TITLE, 20) > string_width("Dvoák", TITLE, 20)
+
+
+def test_cff_opentype_is_converted_to_truetype_once(tmp_path):
+    source = write_font(tmp_path / "boxes.otf", "ABŘ", cff=True)
+    assert inspect_font(source).cff
+    copy = truetype_copy(source, tmp_path / "cache")
+    info = inspect_font(copy)
+    assert not info.cff and {ord("A"), ord("Ř")} <= info.characters and copy.parent == tmp_path / "cache"
+    stamp = copy.stat().st_mtime_ns
+    assert truetype_copy(source, tmp_path / "cache") == copy and copy.stat().st_mtime_ns == stamp
+    ttf = write_font(tmp_path / "boxes.ttf", "AB", cff=False)
+    assert truetype_copy(ttf, tmp_path / "cache") == ttf  # TrueType outlines are used as they are
