@@ -198,9 +198,16 @@ class CardRenderer:
             return f"{'the back of ' if back else ''}card {card['code']} ({card['id']})"
         return f"the back of deck '{context['deck']['id']}'"
 
+    def deck_named(self, deck_id: str) -> Deck | None:
+        """The deck a face's context names (component renderers look in their own item sets)."""
+        return self.game.decks.get(deck_id)
+
     def _card_of(self, context: dict) -> Card | None:
-        card = context.get("card")
-        return self.game.decks[context["deck"]["id"]].cards[card["index"] - 1] if card is not None else None
+        """The card a face shows, to locate a problem at the card field it comes from."""
+        card, deck = context.get("card"), self.deck_named(context["deck"]["id"])
+        if card is None or deck is None or not 0 < card.get("index", 0) <= len(deck.cards):
+            return None
+        return deck.cards[card["index"] - 1]
 
     def _fail(self, box: Box, context: dict, message: str) -> InputError:
         return InputError(Problem(box.file, box.line, f"{self._where(box, context)}: box '{box.name}': {message}"))

@@ -9,7 +9,6 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from reportlab.lib.colors import HexColor
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.cards.face import renderer_for
@@ -17,7 +16,7 @@ from generator.components.faces import ComponentFaces, draw_plain_face
 from generator.components.nets import Net, Region, rect_path
 from generator.core.colours import contrast, tint
 from generator.core.errors import InputError, Problem
-from generator.core.fonts import BODY_BOLD, TITLE
+from generator.core.fonts import BODY_BOLD, TITLE, draw_string, string_width
 from generator.core.shapes import transform_path
 from generator.core.units import mm
 from generator.data.components import Component, TuckboxSize
@@ -50,7 +49,7 @@ def fitted_size(text: str, font: str, largest: float, width: float, height: floa
     """The largest font size up to `largest` at which one line of text fits width x height (None: not even 5 pt)."""
     size = min(largest, height * 0.8)
     while size >= MIN_LABEL:
-        if stringWidth(text, font, size) <= width:
+        if string_width(text, font, size) <= width:
             return size
         size -= 0.25
     return None
@@ -60,7 +59,7 @@ def centred_line(canvas: Canvas, text: str, font: str, size: float, color: str, 
     """One line of text centred on (0, y) of the current coordinates."""
     canvas.setFillColor(HexColor(color))
     canvas.setFont(font, size)
-    canvas.drawCentredString(0, y - size * 0.35, text)
+    draw_string(canvas, 0, y - size * 0.35, text, font, size, "center")
 
 
 # --- dice ------------------------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from generator.cards.face import CardRenderer
 from generator.cards.layout import Box, Layout
 from generator.cards.shaped import check_inside
 from generator.core.errors import InputError, Problem, Problems
-from generator.core.fonts import TITLE
+from generator.core.fonts import TITLE, draw_string
 from generator.core.shapes import Path, pdf_path_ops
 from generator.core.units import mm
 from generator.data.components import Component
@@ -37,6 +37,9 @@ class ComponentFaces(CardRenderer):
         self.safe = ITEM_SAFE
         self.components = {c.id: c for c in game.components.values() if c.items}
         self.sets = {cid: c.face_deck() for cid, c in self.components.items()}
+
+    def deck_named(self, deck_id: str) -> Deck | None:
+        return self.sets.get(deck_id)
 
     def has_layout(self, component: Component, card: Card | None) -> bool:
         """Die faces without a layout are drawn as pips, text or an icon instead."""
@@ -133,7 +136,7 @@ def draw_plain_face(canvas: Canvas, icons, card: Card, x: float, y: float, size:
         text = str(fields["text"])
         font_size = size * (0.55 if len(text) <= 2 else 0.3)
         canvas.setFont(TITLE, font_size)
-        canvas.drawCentredString(cx, cy - font_size * 0.35, text)
+        draw_string(canvas, cx, cy - font_size * 0.35, text, TITLE, font_size, "center")
     elif fields.get("icon"):
         side = size * 0.7
         icons.draw(canvas, fields["icon"], cx - side / 2, cy - side / 2, side, side)

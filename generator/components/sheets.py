@@ -26,7 +26,7 @@ from generator.components.table_sheet import draw_sheet, note_lines, sheet_texts
 from generator.components.tuckbox_net import tuckbox_net
 from generator.core.contract import BuildOptions, FunctionProducer, Output
 from generator.core.errors import InputError, Problem, Problems, did_you_mean, known_list
-from generator.core.fonts import BODY, BODY_BOLD
+from generator.core.fonts import BODY, BODY_BOLD, draw_string, string_width
 from generator.core.geometry import PAPERS
 from generator.core.units import INCH, mm, to_pt
 from generator.data.components import Component, fits_every_paper, sheet_room, tuckbox_plan
@@ -181,8 +181,8 @@ def _labels(canvas: Canvas, game: Game, paper: str, page_w: float, text: str) ->
     canvas.setFillColor(HexColor(LABEL_COLOR))
     for words, face in ((f"{game.title} \u00b7 Components", BODY_BOLD), (text, BODY), (NOTE, BODY_BOLD)):
         canvas.setFont(face, LABEL_SIZE)
-        canvas.drawString(x, y, words)
-        x += stringWidth(words, face, LABEL_SIZE) + mm(5)
+        draw_string(canvas, x, y, words, face, LABEL_SIZE)
+        x += string_width(words, face, LABEL_SIZE) + mm(5)
     length, words = CHECK[paper]
     right = page_w - SHEET_MARGIN
     canvas.setFont(BODY, LABEL_SIZE)

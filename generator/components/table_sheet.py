@@ -10,11 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reportlab.lib.colors import HexColor
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.errors import InputError, Problem, Problems
-from generator.core.fonts import BODY, BODY_BOLD, TITLE
+from generator.core.fonts import BODY, BODY_BOLD, TITLE, draw_string, string_width
 from generator.core.units import mm, to_pt
 from generator.data.components import Component
 from generator.data.game import Game
@@ -129,7 +128,7 @@ def wrap(text: str, font: str, size: float, width: float) -> list[str]:
     """Words of `text` broken into lines no wider than `width` (a single over-long word keeps its own line)."""
     lines: list[str] = []
     for word in text.split():
-        if lines and stringWidth(f"{lines[-1]} {word}", font, size) <= width:
+        if lines and string_width(f"{lines[-1]} {word}", font, size) <= width:
             lines[-1] = f"{lines[-1]} {word}"
         else:
             lines.append(word)
@@ -147,20 +146,20 @@ def _cell(canvas: Canvas, text: str, font: str, x0: float, x1: float, y0: float,
         return
     width = x1 - x0 - mm(2)
     size = TEXT_SIZE
-    while stringWidth(text, font, size) > width and size > TEXT_MIN:
+    while string_width(text, font, size) > width and size > TEXT_MIN:
         size -= 0.25
-    if stringWidth(text, font, size) > width:
+    if string_width(text, font, size) > width:
         raise InputError(Problem(component.file, component.line_of("columns"),
                                  f"sheet '{component.id}': '{text}' does not fit its {(x1 - x0) / mm(1):.0f} mm "
                                  f"column even at {TEXT_MIN:g} pt; expected a wider column or a shorter text"))
     canvas.setFont(font, size)
     y = (y0 + y1) / 2 - size * 0.35
     if align == "left":
-        canvas.drawString(x0 + mm(1), y, text)
+        draw_string(canvas, x0 + mm(1), y, text, font, size)
     elif align == "right":
-        canvas.drawRightString(x1 - mm(1), y, text)
+        draw_string(canvas, x1 - mm(1), y, text, font, size, "right")
     else:
-        canvas.drawCentredString((x0 + x1) / 2, y, text)
+        draw_string(canvas, (x0 + x1) / 2, y, text, font, size, "center")
 
 
 def draw_sheet(canvas: Canvas, game: Game, component: Component, texts: SheetTexts, x: float, y: float,
@@ -175,7 +174,7 @@ def draw_sheet(canvas: Canvas, game: Game, component: Component, texts: SheetTex
     xs, ys = geometry.xs, geometry.ys
     canvas.setFillColor(HexColor("#222222"))
     canvas.setFont(TITLE, 14)
-    canvas.drawCentredString(width / 2, geometry.title_y - 5, texts.title)
+    draw_string(canvas, width / 2, geometry.title_y - 5, texts.title, TITLE, 14, "center")
     canvas.setFillColor(HexColor("#eeeeee"))
     canvas.rect(xs[0], ys[1], xs[-1] - xs[0], ys[0] - ys[1], stroke=0, fill=1)
     for i in range(len(texts.rows)):
@@ -197,5 +196,5 @@ def draw_sheet(canvas: Canvas, game: Game, component: Component, texts: SheetTex
             _cell(canvas, text, font, xs[c], xs[c + 1], ys[r + 2], ys[r + 1], texts.aligns[c], component)
     canvas.setFont(BODY, NOTE_SIZE)
     for note, ny in zip(notes, geometry.notes_y, strict=True):
-        canvas.drawString(xs[0], ny + 3, note)
+        draw_string(canvas, xs[0], ny + 3, note, BODY, NOTE_SIZE)
     canvas.restoreState()

@@ -303,15 +303,19 @@ def fallback_markup(markup: str, family: Family, base_style: str = "regular") ->
     units = list(markup_units(markup, base_style))
     needs = False
     chosen: list[str | None] = []
+    lost: list[str] = []
     for kind, raw, style in units:
         owner = None
         if kind == "char":
             char = _char(raw)
             if _drawn(char[0]) and not family.face(style).covers(char[0]):
                 found = family.drawing_family(char[0], style)
+                lost += [char[0]] if found is None else []
                 owner = None if found is None or found is family else found.face(style).name
                 needs = needs or owner is not None
         chosen.append(owner)
+    if lost:
+        _refuse(lost, family, markup)
     if not needs:
         return markup
     out: list[str] = []
@@ -329,6 +333,14 @@ def fallback_markup(markup: str, family: Family, base_style: str = "regular") ->
     return "".join(out)
 
 
+def _refuse(chars: list[str], family: Family, text: str) -> None:
+    """The last guard against silent loss, for text no check located earlier: drawing stops with the message."""
+    from generator.core.errors import InputError, Problem
+
+    shown = text if len(text) <= 40 else text[:37] + "..."
+    raise InputError(Problem("", 0, cannot_draw(chars, family, f"the text '{shown}'")))
+
+
 def runs(text: str, font_name: str) -> list[tuple[str, str]]:
     """(ReportLab face name, text) runs of a plain string set in a registered face, with fallback faces for the
     characters it lacks; one run in the face itself when it lacks none."""
@@ -340,6 +352,9 @@ def runs(text: str, font_name: str) -> list[tuple[str, str]]:
     if all(own.covers(c) or not _drawn(c) for c in text):
         return [(font_name, text)]
     out: list[tuple[str, str]] = []
+    lost = [c for c in text if _drawn(c) and family.drawing_family(c, style) is None]
+    if lost:
+        _refuse(lost, family, text)
     for char in text:
         owner = family.drawing_family(char, style) if _drawn(char) else None
         name = font_name if owner is None or owner is family else owner.face(style).name
