@@ -107,9 +107,9 @@ class CardFigure(Flowable):
         markers = self.marker_spots(card_x, card_y)
         labels = [para(f"<b>{n}</b>&nbsp; {label}", self.label_style)
                   for n, (label, _fx, _fy) in enumerate(self.callouts, start=1)]
-        heights = [para.wrap(self.label_w, 40)[1] for para in labels]
+        heights = [label.wrap(self.label_w, 40)[1] for label in labels]
         centres = label_centres([y for _x, y in markers], heights, card_y, card_y + self.card_h)
-        for n, ((px, py), para, h, ly) in enumerate(zip(markers, labels, heights, centres, strict=True), start=1):
+        for n, ((px, py), label, h, ly) in enumerate(zip(markers, labels, heights, centres, strict=True), start=1):
             canv.saveState()
             # the leader runs level with the marker to the card's edge, then to its label; drawn only when that
             # stretch on the card stays clear of the card's text
@@ -127,7 +127,7 @@ class CardFigure(Flowable):
             canv.setFont(BODY_BOLD, 7)
             canv.drawCentredString(px, py - 2.4, str(n))
             canv.restoreState()
-            para.drawOn(canv, label_x, ly - h / 2)
+            label.drawOn(canv, label_x, ly - h / 2)
 
 
 def label_centres(wanted: list[float], heights: list[float], low: float, high: float, gap: float = 3.0) -> list[float]:
