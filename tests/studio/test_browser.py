@@ -92,7 +92,7 @@ def test_editing_a_card_name_changes_its_image_on_the_open_page(studio, page):
             """([keys, before]) => keys.every(k => {
                  const img = document.querySelector(`[data-face="${k}"] img`);
                  return img && img.getAttribute('src') !== before[k] && img.complete; })""",
-            arg=[printing, others], timeout=3000)
+            arg=[printing, others], timeout=10000)
         wait_until_idle(studio.url)
         page.reload()  # everything the studio re-drew for this save
         now = {key: src for key, src in page.locator(".face").evaluate_all(
@@ -116,7 +116,7 @@ def test_broken_yaml_shows_a_located_banner_and_the_fix_clears_it(studio, page):
     recipes.write_text("".join(lines), encoding="utf-8")
     try:
         banner = page.locator("#banner")
-        banner.wait_for(state="visible", timeout=3000)
+        banner.wait_for(state="visible", timeout=10000)
         text = banner.inner_text()
         assert f"cards/{GAME}/recipes.yaml:{line}" in text and "broken YAML" in text
         link = banner.locator("a.where").first
@@ -126,7 +126,7 @@ def test_broken_yaml_shows_a_located_banner_and_the_fix_clears_it(studio, page):
         assert page.locator(".face img").evaluate_all("imgs => imgs.map(i => i.getAttribute('src'))") == images
     finally:
         recipes.write_text(good, encoding="utf-8")
-    page.locator("#banner").wait_for(state="detached", timeout=3000)
+    page.locator("#banner").wait_for(state="detached", timeout=10000)
     assert page.locator(".face img").count() == len(images)
     wait_until_idle(studio.url)
 
