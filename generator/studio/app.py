@@ -1,7 +1,7 @@
 """The studio's web app (Starlette): the pages, the images, the event stream, and nothing outside the project.
 
 Every route answers from the studio's in-memory state; drawing a large image is handed to the drawing thread
-(`Studio.large_face`), which sync endpoints wait for in Starlette's thread pool, never on the event loop.
+(`Studio.face_image`), which sync endpoints wait for in Starlette's thread pool, never on the event loop.
 """
 
 from __future__ import annotations
@@ -59,7 +59,8 @@ class StudioApp:
             Route("/g/{game}/components", self.components),
             Route("/g/{game}/validation", self.validation),
             Route("/img/{image}.png", self.image),
-            Route("/large/{game}/face/{deck}/{card}.png", self.large_face),
+            Route("/large/{game}/face/{deck}/{card}.png", self.face_variant),
+            Route("/face/{game}/{deck}/{card}.png", self.face_variant),
             Route("/large/{game}/page/{name}/{index:int}.png", self.large_page),
             Route("/src/{path:path}", self.source),
             Route("/build/{path:path}", self.build_output),
@@ -169,9 +170,12 @@ class StudioApp:
             return self._missing(request)
         return Response(data, media_type="image/png", headers=FOREVER)
 
-    def large_face(self, request: Request) -> Response:
+    def face_variant(self, request: Request) -> Response:  # sync: may draw (thread pool)
+        """A face at print resolution (/large/...) or in the ink saver's colours (?ink=saver), drawn on demand."""
         p = request.path_params
-        image_id = self.studio.large_face(p["game"], f"{p['deck']}/{p['card']}")
+        ink = "saver" if request.query_params.get("ink") == "saver" else "normal"
+        large = request.url.path.startswith("/large/")
+        image_id = self.studio.face_image(p["game"], f"{p['deck']}/{p['card']}", large, ink)
         data = self.studio.store.get(image_id) if image_id else None
         if data is None:
             return self._missing(request)

@@ -129,16 +129,16 @@ def face_pixels(game: Game, deck: Deck, dpi: float) -> tuple[int, int]:
     return pixels(width, dpi), pixels(height, dpi)
 
 
-def _faces_pdf(game: Game, deck: Deck, faces: list[FaceRef]) -> bytes:
+def _faces_pdf(game: Game, deck: Deck, faces: list[FaceRef], ink: str = "normal") -> bytes:
     register_fonts()
     size = face_page_size(game, deck)
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=size, invariant=1, initialFontName=BODY, pageCompression=0)
     for face in faces:
         if face.back is not None:
-            draw_back(canvas, game, deck, 0, 0, card=face.shown_by)
+            draw_back(canvas, game, deck, 0, 0, card=face.shown_by, ink=ink)
         else:
-            draw_front(canvas, game, face.card, 0, 0)
+            draw_front(canvas, game, face.card, 0, 0, ink=ink)
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()
@@ -151,9 +151,11 @@ def png_bytes(image) -> bytes:
     return out.getvalue()
 
 
-def render_faces(game: Game, faces: list[FaceRef], dpi: float = GRID_DPI) -> tuple[dict[str, bytes], list[Problem]]:
+def render_faces(game: Game, faces: list[FaceRef], dpi: float = GRID_DPI,
+                 ink: str = "normal") -> tuple[dict[str, bytes], list[Problem]]:
     """PNG bytes of each face at `dpi`, one PDF per deck; a face that fails to draw (a text that does not fit)
-    is left out and its problems returned, so the others still show."""
+    is left out and its problems returned, so the others still show. `ink="saver"`: as `pnp build --ink saver`
+    prints it."""
     images: dict[str, bytes] = {}
     problems: list[Problem] = []
     by_deck: dict[str, list[FaceRef]] = {}
@@ -163,12 +165,12 @@ def render_faces(game: Game, faces: list[FaceRef], dpi: float = GRID_DPI) -> tup
         deck = group[0].deck
         size = face_pixels(game, deck, dpi)
         try:
-            batches = [(group, _faces_pdf(game, deck, group))]
+            batches = [(group, _faces_pdf(game, deck, group, ink))]
         except InputError:  # draw one by one to keep every face that does draw
             batches = []
             for face in group:
                 try:
-                    batches.append(([face], _faces_pdf(game, deck, [face])))
+                    batches.append(([face], _faces_pdf(game, deck, [face], ink)))
                 except InputError as exc:
                     problems.extend(exc.problems)
         for drawn, pdf in batches:

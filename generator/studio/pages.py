@@ -61,7 +61,7 @@ def _title(kind: str, path: Path) -> str:
     if kind == "rules":
         return "Rules (reading pages)"
     if kind == "components":
-        return "Components (tokens, dice, standees, tuck boxes, sheets)"
+        return "Component sheets"  # tokens, dice, standees, tuck boxes, score pads
     stem = path.stem.removesuffix("-full")
     return "Board" if stem == "board" else f"Board {stem.removeprefix('board-')}"
 

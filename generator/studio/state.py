@@ -28,6 +28,8 @@ from generator.studio.worker import FACES, PAGES, REFRESH, URGENT, Worker
 
 PAGES_DELAY = 0.8  # seconds after the last save before the board and rules are drawn again
 RETAIN_SECONDS = 60.0  # how long an image no longer shown is still served
+# image id suffixes of a face's drawings: (print resolution?, ink) -> letter; the grid's normal drawing is 'g'
+VARIANTS = {(False, "normal"): "g", (True, "normal"): "p", (False, "saver"): "s", (True, "saver"): "t"}
 
 
 class StudioReport(Protocol):
@@ -286,20 +288,22 @@ class Studio:
     def _grid_id(fingerprint: str) -> str:
         return f"{fingerprint}-g"
 
-    def large_face(self, name: str, key: str) -> str | None:
-        """The id of the face's print-resolution image, drawn now when needed (call from a thread, not the loop)."""
+    def face_image(self, name: str, key: str, large: bool = False, ink: str = "normal") -> str | None:
+        """The id of a face's image at print resolution (`large`) or in the ink saver's colours, drawn now when
+        needed (call from a thread, not the event loop); None when the face's current inputs do not draw."""
         state = self.games.get(name)
         face = state.faces.get(key) if state else None
         if face is None or not face.current or state.game is None:
             return None
-        image_id = f"{face.fingerprint}-p"
+        image_id = f"{face.fingerprint}-{VARIANTS[(large, ink)]}"
         if self.store.get(image_id) is None:
             game = state.game
 
             def draw() -> None:
-                images, _problems = facemod.render_faces(game, [face.ref], facemod.PRINT_DPI)
+                dpi = facemod.PRINT_DPI if large else facemod.GRID_DPI
+                images, _problems = facemod.render_faces(game, [face.ref], dpi, ink)
                 if face.ref.key in images:
-                    self.store.put(image_id, images[face.ref.key], large=True)
+                    self.store.put(image_id, images[face.ref.key], large=large)
 
             self.worker.submit(URGENT, self._guarded(draw)).result()
         return image_id if self.store.get(image_id) is not None else None
@@ -342,6 +346,7 @@ class Studio:
         wanted: set[str] = set()
         for state in list(self.games.values()):
             wanted |= {f.image for f in state.faces.values() if f.image} | set(state.page_images.values())
+            wanted |= {f"{f.fingerprint}-s" for f in state.faces.values()}  # the ink saver's, drawn on demand
         self.store.keep_only(wanted)
 
     def idle(self) -> bool:

@@ -54,6 +54,7 @@ class Tile:
     fields: str = "{}"     # JSON: field -> value, for the field filter
     back: bool = False
     shared: bool = False   # a back several card types show
+    ink_url: str | None = None  # the same face as the ink saver prints it (drawn when first asked for)
 
 
 @dataclass
@@ -155,6 +156,13 @@ def _back_tile(game: str, face: Face, problems: list[str]) -> Tile:
 
 
 def _tile(state: GameState, face: Face, problems: list[Problem], next_line: int | None) -> Tile:
+    tile = _face_tile(state, face, problems, next_line)
+    if face.current:
+        tile.ink_url = f"/face/{state.id}/{face.ref.key}.png?v={face.fingerprint}&ink=saver"
+    return tile
+
+
+def _face_tile(state: GameState, face: Face, problems: list[Problem], next_line: int | None) -> Tile:
     mine = [str(p) for p in problems if concerns(p, face.ref, next_line)]
     if face.ref.back is not None:
         return _back_tile(state.id, face, mine)

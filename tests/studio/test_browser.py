@@ -165,3 +165,26 @@ def test_the_print_guides_show_bleed_trim_and_safe_zone(studio, page):
     # the large view is the print resolution image: 300 dpi of trim + bleed
     image = _fetch(studio, page, page.locator(".large img").get_attribute("src"))
     assert Image.open(io.BytesIO(image)).size == (821, 1121)
+
+
+def _darkness(data: bytes) -> float:
+    """Mean ink of an image: 0 for white paper, 1 for solid black."""
+    from PIL import ImageStat
+
+    return 1 - ImageStat.Stat(Image.open(io.BytesIO(data)).convert("L")).mean[0] / 255
+
+
+def test_the_ink_saver_toggle_shows_the_faces_as_the_ink_saver_prints_them(studio, page):
+    page.goto(studio.url + f"g/{GAME}?deck=recipes")
+    back = page.locator('[data-face="recipes/@back"] img')
+    normal = back.get_attribute("src")
+    page.check("#t-ink")
+    page.wait_for_function("img => img.getAttribute('src').includes('ink=saver') && img.complete && img.naturalWidth > 0",
+                           arg=back.element_handle(), timeout=10000)
+    saver = back.get_attribute("src")
+    assert _darkness(_fetch(studio, page, saver)) < 0.5 * _darkness(_fetch(studio, page, normal))
+    assert page.locator(".face img").evaluate_all("imgs => imgs.every(i => i.getAttribute('src').includes('ink=saver'))")
+    page.goto(studio.url + f"g/{GAME}/card/recipes/@back")  # the choice follows to the large view
+    assert "ink=saver" in page.locator(".large img").get_attribute("src")
+    page.uncheck("#t-ink")
+    assert "ink=saver" not in page.locator(".large img").get_attribute("src")

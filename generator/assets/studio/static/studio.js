@@ -16,6 +16,29 @@
       });
     }
     body.classList.toggle("guides", localStorage.getItem("pnp-guides") === "1" && !!guides);
+    const ink = document.getElementById("t-ink");
+    if (ink) {
+      ink.checked = localStorage.getItem("pnp-ink") === "saver";
+      ink.addEventListener("change", () => {
+        localStorage.setItem("pnp-ink", ink.checked ? "saver" : "normal");
+        applyInk(document);
+      });
+      applyInk(document);
+    }
+  }
+
+  // -- the ink saver: each face image has the address of its ink-saver drawing (drawn when first asked for) ----
+  function inkOn() {
+    const ink = document.getElementById("t-ink");
+    return !!ink && ink.checked;
+  }
+
+  function applyInk(root) {
+    for (const img of root.querySelectorAll("img[data-ink]")) {
+      if (!img.dataset.normal) img.dataset.normal = img.getAttribute("src");
+      const want = inkOn() ? img.dataset.ink : img.dataset.normal;
+      if (img.getAttribute("src") !== want) img.setAttribute("src", want);
+    }
     const zoom = document.getElementById("t-zoom");
     if (zoom) {
       zoom.value = localStorage.getItem("pnp-zoom") || zoom.value;
@@ -114,6 +137,7 @@
         const response = await fetch(location.href, { cache: "no-store" });
         if (!response.ok) { again = false; break; }
         const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+        applyInk(doc);
         await preload(doc);
         const live = doc.getElementById("live");
         if (live) document.getElementById("live").replaceWith(document.adoptNode(live));
