@@ -11,6 +11,7 @@ Public API (used by the card sheets, rule booklets and PNG exports):
 
 from __future__ import annotations
 
+import hashlib
 import html
 import weakref
 from dataclasses import replace
@@ -59,7 +60,9 @@ class CardRenderer:
         self._forms: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._resolved: dict[str, list] = {}
         self._backs: dict[str, list[BackFace]] = {}
+        self._back_of: dict[str, dict[int, BackFace]] = {}  # deck id -> card index -> the back it shows
         self._fitted: dict[tuple, float] = {}  # (markup, style, w, h) -> font size that fits
+        self.checked = False  # `check` went through without a problem
         self.warnings: list[str] = []  # located, for the build's output and the manifest (low-resolution images)
 
     # -- layouts -------------------------------------------------------------------------------------------------
@@ -115,6 +118,7 @@ class CardRenderer:
                         uses[name] = False
             problems.raise_if_any()
             self._backs[deck.id] = group_backs(deck, lambda card: uses[back_name(deck, card)])
+            self._back_of[deck.id] = {card.index: face for face in self._backs[deck.id] for card in face.cards}
         return self._backs[deck.id]
 
     def back_of(self, deck: Deck, card: Card | None) -> BackFace:
@@ -122,7 +126,8 @@ class CardRenderer:
         faces = self.backs(deck)
         if card is None:
             return next((face for face in faces if face.key == "B"), faces[0])
-        return next(face for face in faces if card in face.cards)
+        face = self._back_of[deck.id].get(card.index)  # a card's index is its place in its deck
+        return face if face is not None else next(f for f in faces if card in f.cards)
 
     def context(self, deck: Deck, card: Card | None, back: bool = False) -> dict:
         """The template variables of one face: `card` (None on a back shared by several cards), `deck`, `game`
@@ -173,6 +178,7 @@ class CardRenderer:
             self._resolved[self.form_name(deck, card, back)] = resolved
         self.warnings = list(warnings)
         problems.raise_if_any()
+        self.checked = True
 
     def resolved(self, deck: Deck, card: Card | None, back: bool = False) -> list[tuple[Box, dict | None]]:
         """What `check` rendered for each box of a face or back (texts, colours, icons, images): what it is drawn
@@ -184,6 +190,17 @@ class CardRenderer:
             context = self.context(deck, card, back or card is None)
             found = [(box, self._resolve_box(box, context)) for box in layout.boxes]
         return list(found)
+
+    def drawn_digest(self) -> str:
+        """A hash of everything `check` rendered, face by face: each box's geometry and style (the layouts, after
+        `extends`) and its rendered data (texts, colours, icon names, image paths). Whatever a template read, from
+        any file of the game, shows here; the incremental build fingerprints the card sheets with it."""
+        sha = hashlib.sha256()
+        for name, resolved in self._resolved.items():
+            sha.update(name.encode())
+            for box, data in resolved:
+                sha.update(repr((box.name, box.kind, box.x, box.y, box.w, box.h, box.spec, data)).encode())
+        return sha.hexdigest()
 
     def _image_warning(self, box: Box, data: dict, deck: Deck, context: dict) -> str | None:
         """A located warning when the box's raster image prints below 300 dpi."""

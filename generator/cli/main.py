@@ -2,26 +2,46 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import click
 
 from generator import __version__
-from generator.cli.build import build_cmd
 from generator.cli.common import PnpGroup
-from generator.cli.export import export_cmd
-from generator.cli.info import list_cmd, schema_cmd
-from generator.cli.new import new_cmd
-from generator.cli.preview import preview_cmd
-from generator.cli.replay import replay_cmd
-from generator.cli.serve import serve_cmd
-from generator.cli.sweep import sweep_cmd
-from generator.cli.validate import validate_cmd
-from generator.cli.watch import watch_cmd
 from generator.data.project import find_project
 
+# command -> the module and function that define it, imported only when that command runs (or help lists it):
+# `pnp build` with nothing to do does not pay for importing the studio, the exports or the validator.
+COMMANDS = {
+    "validate": ("generator.cli.validate", "validate_cmd"),
+    "sweep": ("generator.cli.sweep", "sweep_cmd"),
+    "build": ("generator.cli.build", "build_cmd"),
+    "replay": ("generator.cli.replay", "replay_cmd"),
+    "export": ("generator.cli.export", "export_cmd"),
+    "preview": ("generator.cli.preview", "preview_cmd"),
+    "new": ("generator.cli.new", "new_cmd"),
+    "watch": ("generator.cli.watch", "watch_cmd"),
+    "serve": ("generator.cli.serve", "serve_cmd"),
+    "list": ("generator.cli.info", "list_cmd"),
+    "schema": ("generator.cli.info", "schema_cmd"),
+}
 
-@click.group(cls=PnpGroup, context_settings={"help_option_names": ["-h", "--help"]})
+
+class LazyPnpGroup(PnpGroup):
+    """The `pnp` group with its commands imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(COMMANDS) | set(self.commands))
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.commands and name in COMMANDS:
+            module, attr = COMMANDS[name]
+            self.add_command(getattr(importlib.import_module(module), attr), name)
+        return self.commands.get(name)
+
+
+@click.group(cls=LazyPnpGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pnp")
 @click.option("--project", "project_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Project folder holding cards/ and templates/ (default: the current folder).")
@@ -33,10 +53,6 @@ def cli(ctx: click.Context, project_dir: Path | None) -> None:
     """
     ctx.obj = find_project(project_dir)
 
-
-for command in (validate_cmd, sweep_cmd, build_cmd, replay_cmd, export_cmd, preview_cmd, new_cmd, watch_cmd, serve_cmd,
-                list_cmd, schema_cmd):
-    cli.add_command(command)
 
 
 def main() -> None:

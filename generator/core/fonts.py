@@ -20,15 +20,15 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import font_fredoka_one
 import font_lato
-from reportlab.lib.fonts import addMapping
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfbase.ttfonts import TTFont
 
-from generator.core.fontfiles import FontInfo, inspect_font
+# ReportLab's font machinery and fontTools are imported where faces are registered, measured or inspected: the
+# incremental build hashes font_files() without loading either.
+if TYPE_CHECKING:
+    from generator.core.fontfiles import FontInfo
 
 TITLE = "Title"  # Fredoka One
 BODY = "Body"  # Lato Regular
@@ -73,6 +73,8 @@ class Face:
     @functools.cached_property
     def info(self) -> FontInfo:
         """Name, weight and characters of the file (read once per Face: a game's faces are made when it loads)."""
+        from generator.core.fontfiles import inspect_font
+
         return inspect_font(self.path)
 
     @functools.cached_property
@@ -180,6 +182,10 @@ _REGISTERED: set[str] = set()
 
 def register_family(family: Family) -> Family:
     """Register the family's faces (and its fallbacks') with ReportLab once; <b>/<i> map to its styles."""
+    from reportlab.lib.fonts import addMapping
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
     for member in [family, *family._fallback_families()]:  # noqa: SLF001 - same module
         for face in dict.fromkeys(member.faces.values()):
             if face.name not in _REGISTERED:
@@ -367,12 +373,16 @@ def runs(text: str, font_name: str) -> list[tuple[str, str]]:
 
 def string_width(text: str, font_name: str, size: float) -> float:
     """The width of a plain string as `draw_string` draws it (fallback faces included)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
     return sum(stringWidth(part, name, size) for name, part in runs(text, font_name))
 
 
 def draw_string(canvas, x: float, y: float, text: str, font_name: str, size: float, align: str = "left") -> None:
     """canvas.drawString / drawCentredString / drawRightString in `font_name`, with fallback faces for characters
     it lacks (then the canvas font is set back). The caller has set the font."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
     parts = runs(text, font_name)
     if len(parts) == 1 and parts[0][0] == font_name:
         {"left": canvas.drawString, "center": canvas.drawCentredString, "right": canvas.drawRightString}[align](x, y, text)

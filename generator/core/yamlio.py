@@ -32,7 +32,8 @@ class YList(list):
 
 
 class _LineLoader(yaml.SafeLoader):
-    """SafeLoader (no Python tags are ever constructed) that records line numbers."""
+    """SafeLoader (no Python tags are ever constructed) that records line numbers: the pure-Python reference, used
+    where libyaml is missing and to word the message of a broken file exactly as it always was."""
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> YDict:
@@ -65,11 +66,117 @@ def _construct_sequence(loader: _LineLoader, node: yaml.SequenceNode) -> YList:
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
+_STR = yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG
+_MAP = yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG
+_SEQ = yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG
+_MERGE = "tag:yaml.org,2002:merge"
+MAX_DEPTH = 200  # levels of mappings and lists (libyaml itself stops at 1,000; Python recursion would not)
+_PLAIN_CACHE_SIZE = 4096
+
+
+class _FastLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """libyaml's parser and composer (nodes keep their line marks) with SafeLoader's resolver and constructors.
+
+    `resolve` gives the tags SafeLoader's gives, with the candidate patterns per first character worked out once and
+    the tags of short plain values remembered (keys and small values repeat on every card)."""
+
+    _candidates: dict = {}
+
+    def __init__(self, stream) -> None:
+        super().__init__(stream)
+        self._plain: dict[str, str] = {}
+
+    def resolve(self, kind, value, implicit):
+        if kind is yaml.ScalarNode and implicit[0]:
+            known = self._plain.get(value)
+            if known is not None:
+                return known
+            tag = _STR
+            for candidate, pattern in self._patterns(value[:1]):
+                if pattern.match(value):
+                    tag = candidate
+                    break
+            if len(value) <= 32:
+                if len(self._plain) >= _PLAIN_CACHE_SIZE:
+                    self._plain.clear()
+                self._plain[value] = tag
+            return tag
+        return super().resolve(kind, value, implicit)
+
+    @classmethod
+    def _patterns(cls, first: str) -> tuple:
+        found = cls._candidates.get(first)
+        if found is None:
+            resolvers = cls.yaml_implicit_resolvers
+            found = cls._candidates[first] = tuple(resolvers.get(first, []) + resolvers.get(None, []))
+        return found
+
+
+def _build(loader, node, depth: int, memo: dict):
+    """The value of a composed node: YDict/YList with line marks, scalars as SafeLoader constructs them."""
+    tag = node.tag
+    if node.__class__ is yaml.ScalarNode:
+        if tag == _STR:
+            return node.value
+        return loader.construct_object(node)  # int, float, bool, null, timestamps; unknown tags fail there
+    found = memo.get(id(node))
+    if found is not None:  # an alias: the same value again, as PyYAML gives it
+        return found
+    if depth > MAX_DEPTH:
+        raise yaml.composer.ComposerError(
+            None, None, f"the data is nested more than {MAX_DEPTH} levels deep; expected at most {MAX_DEPTH} "
+            "levels of mappings and lists", node.start_mark)
+    if tag == _MAP and node.__class__ is yaml.MappingNode:
+        if any(key.tag == _MERGE for key, _ in node.value):
+            loader.flatten_mapping(node)
+        result = memo[id(node)] = YDict()
+        result.line = node.start_mark.line + 1
+        lines = result.key_lines = {}
+        for key_node, value_node in node.value:
+            if key_node.__class__ is not yaml.ScalarNode:
+                key = []
+            else:
+                key = key_node.value if key_node.tag == _STR else loader.construct_object(key_node)
+            if not isinstance(key, (str, int, float, bool)) and key is not None:
+                raise yaml.constructor.ConstructorError(None, None, "a mapping key must be a plain value",
+                                                        key_node.start_mark)
+            if key in lines:
+                raise yaml.constructor.ConstructorError(None, None, f"key '{key}' appears twice in this mapping",
+                                                        key_node.start_mark)
+            result[key] = _build(loader, value_node, depth + 1, memo)
+            lines[key] = key_node.start_mark.line + 1
+        return result
+    if tag == _SEQ and node.__class__ is yaml.SequenceNode:
+        result = memo[id(node)] = YList()
+        result.line = node.start_mark.line + 1
+        result.extend([_build(loader, child, depth + 1, memo) for child in node.value])
+        result.item_lines = [child.start_mark.line + 1 for child in node.value]
+        return result
+    return loader.construct_object(node, deep=True)  # !!set, !!omap, a custom tag (refused there)
+
+
+class _SyntaxProblem(Exception):
+    """libyaml refused the text; the reference parser words why."""
+
+
+def _load_fast(text: str):
+    loader = _FastLoader(text)
+    try:
+        try:
+            node = loader.get_single_node()
+        except yaml.YAMLError:
+            raise _SyntaxProblem from None
+        return None if node is None else _build(loader, node, 1, {})
+    finally:
+        loader.dispose()
+
 
 def _describe_yaml_error(exc: yaml.YAMLError) -> tuple[int, str]:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     line = mark.line + 1 if mark is not None else 0
     problem = getattr(exc, "problem", None) or str(exc)
+    if "levels deep" in problem:
+        return line, problem
     if "tag:yaml.org,2002:python" in problem or "!!python" in problem:
         return line, "Python tags are not allowed; expected plain YAML data (safe loading only)"
     if "could not determine a constructor" in problem:
@@ -81,9 +188,6 @@ def _describe_yaml_error(exc: yaml.YAMLError) -> tuple[int, str]:
     context = getattr(exc, "context", None)
     text = f"{context}, {problem}" if context else problem
     return line, f"broken YAML: {text.strip()}; expected valid YAML (check indentation and quotes)"
-
-
-
 
 
 def read_text(path: Path, shown: str) -> str:
@@ -111,10 +215,16 @@ def load_yaml(path: Path, shown: str | None = None, *, expect_mapping: bool = Tr
 def parse_yaml(text: str, shown: str, *, expect_mapping: bool = True):
     """Parse YAML text (see load_yaml)."""
     try:
-        data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader derives from SafeLoader
+        try:
+            data = _load_fast(text)
+        except _SyntaxProblem:  # the reference parser words the problem as it always did (libyaml's words differ)
+            data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader derives from SafeLoader
     except yaml.YAMLError as exc:
         line, message = _describe_yaml_error(exc)
         raise InputError(Problem(shown, line, message)) from None
+    except RecursionError:  # the reference parser on a deeply nested file libyaml refused
+        raise InputError(Problem(shown, 0, f"the data is nested too deeply; expected at most {MAX_DEPTH} levels of "
+                                           "mappings and lists")) from None
     if data is None:
         raise InputError(Problem(shown, 1, "the file is empty; expected a YAML mapping of keys and values"))
     if expect_mapping and not isinstance(data, dict):

@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.core.errors import Problem, Problems, did_you_mean, known_list
 from generator.data.game import Board, Game, Record
-
-
-@dataclass
-class CheckReport:
-    """What `pnp validate` prints per game: what was counted and which checks passed."""
-
-    game: str
-    cards: int
-    card_types: int
-    decks: int
-    checks: list[str] = field(default_factory=list)
+from generator.data.report import CheckReport  # noqa: F401 - where callers have always found it
 
 
 def _ref_problem(record: Record, key: str, value: str, what: str, known) -> Problem:

@@ -6,18 +6,20 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.core.contract import BuildOptions, Output
 from generator.core.errors import InputError, Problem
 from generator.core.write import Staging, atomic_write, sha256_file
-from generator.data.checks import CheckReport
-from generator.data.components import component_size
-from generator.data.game import Game
-from generator.data.inventory import component_line
 from generator.data.project import Project
-from generator.pipeline.gather import gather
+from generator.data.report import CheckReport
 from generator.pipeline.incremental import BuildState, game_keys
-from generator.pipeline.producers import plan
+
+if TYPE_CHECKING:
+    from generator.data.game import Game
+
+# Loading, checking and drawing (generator.pipeline.gather, .producers, .fingerprints) are imported when a game needs
+# them: a build with nothing to do reads hashes and the state only, and is done before those imports would be.
 
 
 @dataclass
@@ -39,6 +41,9 @@ def deck_summary(game: Game) -> list[dict]:
 
 def component_summary(game: Game) -> list[dict]:
     """Per component: its kind, size (in words and mm; tuck boxes: the inside) and printed copies."""
+    from generator.data.components import component_size
+    from generator.data.inventory import component_line
+
     summary = []
     for component in game.components.values():
         size, size_mm = component_size(component, game.decks)
@@ -91,8 +96,16 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
     state = BuildState(build_dir)
     keys = game_keys(project, names, options)
     fresh = [] if options.force else [name for name in names if state.game_is_fresh(name, keys[name])]
+    if len(fresh) == len(names) and fresh:
+        return _nothing_to_do(state, names)
+    from generator.pipeline.fingerprints import GameParts
+    from generator.pipeline.gather import gather
+    from generator.pipeline.producers import plan
+
     games, reports = gather(project, [name for name in names if name not in fresh])
     outputs = plan(games, options)
+    parts = {game.id: GameParts(game, keys[game.id].tool) for game in games}
+    fingerprints = {str(o.path): parts[o.game].fingerprint(o.path, o.kind, keys[o.game].look(o.kind)) for o in outputs}
     result = BuildResult(games=[])
     by_game = {report.game: report for report in reports}
     for name in names:  # reports in the order asked for; skipped games show their last check
@@ -103,7 +116,8 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
     carried: list[dict] = []  # manifest entries of skipped outputs of the games being built
     todo: list[Output] = []
     for output in outputs:
-        if not options.force and state.output_is_fresh(output.path, output.kind, keys[output.game]) and str(output.path) in previous:
+        if not options.force and state.output_is_fresh(output.path, fingerprints[str(output.path)]) \
+                and str(output.path) in previous:
             result.skipped.append(str(output.path))
             carried.append(previous[str(output.path)])
         else:
@@ -141,7 +155,7 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
             "game": output.game, "path": str(output.path), "kind": output.kind,
             "bytes": target.stat().st_size, "sha256": sha256_file(target), **facts,
         })
-        state.record_output(output.path, output.kind, keys[output.game])
+        state.record_output(output.path, fingerprints[str(output.path)])
         if progress:
             progress(output)
     write_manifest(build_dir, games, result.written + carried, partial=bool(options.only))
@@ -149,6 +163,14 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
         state.record_game(report.game, keys[report.game],
                           [o.path for o in outputs if o.game == report.game], report)
     state.save()
+    return result
+
+
+def _nothing_to_do(state: BuildState, names: list[str]) -> BuildResult:
+    """Every game is as its last build left it: their outputs are reported skipped, their last checks shown again."""
+    result = BuildResult(games=[CheckReport(**state.game_report(name)) for name in names])
+    for name in names:
+        result.skipped += state.game_outputs(name)
     return result
 
 

@@ -1,9 +1,10 @@
-"""Incremental builds: a hash of everything an output is made from, kept in build/.state.json.
+"""Incremental builds: hashes of what games and outputs are made from, kept in build/.state.json.
 
-An output is made from its game's folder (every file under cards/<game>/), the project's templates/, the icon
-library, the fonts, the generator's version and source files (which include every producer and preset) and the
-build options. A game whose hash and options match the last build, and whose recorded outputs are still on disk
-untouched, is not even loaded; otherwise each output whose own hash matches is skipped and the rest are drawn.
+A game is made from its folder (every file under cards/<game>/), the project's templates/, the icon library, the
+fonts, the generator's version and source files (which include every producer and preset) and the build options.
+A game whose hash and options match the last build, and whose recorded outputs are still on disk untouched, is not
+even loaded. A changed game is loaded and checked, and each of its outputs is drawn only when its own fingerprint
+(generator.pipeline.fingerprints: the parts of the game that output is made from) changed.
 """
 
 from __future__ import annotations
@@ -19,11 +20,11 @@ from generator.core.write import atomic_write
 from generator.data.project import BUILTIN_ICONS, Project
 
 STATE_FILE = ".state.json"
-STATE_VERSION = 1
+STATE_VERSION = 2  # 2: per-output fingerprints
 SOURCE_ROOT = Path(generator.__file__).resolve().parent
 
 
-def _files(folder: Path) -> list[Path]:
+def files_below(folder: Path) -> list[Path]:
     """Every file below `folder`, sorted, without caches and editor leftovers."""
     if not folder.is_dir():
         return []
@@ -42,17 +43,22 @@ def digest(paths: list[Path], root: Path | None = None) -> str:
     return sha.hexdigest()
 
 
-def shared_digest(project: Project) -> str:
-    """The inputs every game shares: generator version and sources, templates/, icons and fonts."""
+def tool_digest() -> str:
+    """The inputs of every output of every project: generator version and sources, the icon library and fonts."""
     import reportlab
 
     parts = [
         f"generator {generator.__version__}", f"reportlab {reportlab.Version}",
-        digest(_files(SOURCE_ROOT), SOURCE_ROOT),
-        digest(_files(project.templates_dir), project.templates_dir),
-        digest(_files(BUILTIN_ICONS), BUILTIN_ICONS),
+        digest(files_below(SOURCE_ROOT), SOURCE_ROOT),
+        digest(files_below(BUILTIN_ICONS), BUILTIN_ICONS),
         digest(sorted(font_files().values())),
     ]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def shared_digest(project: Project, tool: str | None = None) -> str:
+    """The inputs every game of the project shares: the tool's (tool_digest) and templates/."""
+    parts = [tool or tool_digest(), digest(files_below(project.templates_dir), project.templates_dir)]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
@@ -81,24 +87,25 @@ class GameKey:
     content: str
     full: str
     looks: tuple[tuple[str, str], ...] = ()
+    tool: str = ""  # the inputs every output shares (tool_digest); templates/ are a part of the game's outputs
 
-    def output(self, path: Path | str, kind: str) -> str:
-        """The hash an output of this game (of this kind: cards, board-full, rules, ...) records."""
-        look = next((fingerprint for prefix, fingerprint in self.looks if kind.startswith(prefix)), "")
-        return hashlib.sha256(f"{self.content}\n{Path(path).as_posix()}\n{look}".encode()).hexdigest()
+    def look(self, kind: str) -> str:
+        """The options that change how an output of this kind (cards, board-full, rules, ...) looks."""
+        return next((fingerprint for prefix, fingerprint in self.looks if kind.startswith(prefix)), "")
 
 
 def game_keys(project: Project, names: list[str], options) -> dict[str, GameKey]:
     """The hash of each game's inputs under these options."""
-    shared = shared_digest(project)
+    tool = tool_digest()
+    shared = shared_digest(project, tool)
     looks = (("cards", json.dumps(sheet_look(options), sort_keys=True, default=str)),
              ("components", json.dumps([options.duplex])))  # two-sided tokens mirror their backs by --duplex
     keys = {}
     for name in names:
         folder = project.cards_dir / name
-        content = hashlib.sha256("\n".join([shared, digest(_files(folder), folder)]).encode()).hexdigest()
+        content = hashlib.sha256("\n".join([shared, digest(files_below(folder), folder)]).encode()).hexdigest()
         full = hashlib.sha256(f"{content}\n{options_fingerprint(options, True)}".encode()).hexdigest()
-        keys[name] = GameKey(content, full, looks)
+        keys[name] = GameKey(content, full, looks, tool)
     return keys
 
 
@@ -135,11 +142,12 @@ class BuildState:
             return False
         return all(self._intact(path) for path in entry.get("outputs", []))
 
-    def output_is_fresh(self, path: Path, kind: str, key: GameKey) -> bool:
-        """True when this output was made from exactly these inputs and is still on disk untouched."""
+    def output_is_fresh(self, path: Path, fingerprint: str) -> bool:
+        """True when this output was made from exactly these inputs (its fingerprint) and is still on disk
+        untouched."""
         shown = Path(path).as_posix()
         entry = self.data["outputs"].get(shown)
-        return entry is not None and entry.get("hash") == key.output(path, kind) and self._intact(shown)
+        return entry is not None and entry.get("hash") == fingerprint and self._intact(shown)
 
     def game_outputs(self, name: str) -> list[str]:
         """The outputs recorded for a game at its last build."""
@@ -149,10 +157,10 @@ class BuildState:
         """The check report of a game's last build (shown again when the game is skipped)."""
         return dict(self.data["games"][name]["report"])
 
-    def record_output(self, path: Path, kind: str, key: GameKey) -> None:
+    def record_output(self, path: Path, fingerprint: str) -> None:
         """Remember what an output (just written or found fresh) was made from."""
         shown = Path(path).as_posix()
-        self.data["outputs"][shown] = {"hash": key.output(path, kind), "stamp": file_stamp(self.build_dir / shown)}
+        self.data["outputs"][shown] = {"hash": fingerprint, "stamp": file_stamp(self.build_dir / shown)}
 
     def record_game(self, name: str, key: GameKey, outputs: list[Path], report) -> None:
         """Remember a game's key, its outputs and its check report after a build."""

@@ -108,3 +108,21 @@ def test_sheet_options_are_in_the_card_sheets_fingerprint(tmp_project):
     saver = run_pnp("build", "demo", "--paper", "a4", "--ink", "saver", project=tmp_project)
     assert "wrote demo/cards-a4-inksaver.pdf" in saver.output and "1 file written" in saver.output
     assert _stamps(build_dir, "demo")["rules.pdf"] == before["rules.pdf"]
+
+
+def test_a_no_change_build_loads_no_game_and_imports_no_drawing_code(tmp_project):
+    """What makes a no-change build quick: the hashes and the state are all it reads (no YAML, no producers)."""
+    import subprocess
+    import sys
+
+    assert run_pnp("new", "demo", project=tmp_project).exit_code == 0
+    assert run_pnp("build", "demo", "--paper", "a4", project=tmp_project).exit_code == 0
+    code = ("import sys\nfrom generator.cli.main import cli\ntry:\n"
+            f"    cli(['--project', {str(tmp_project.root)!r}, 'build', 'demo', '--paper', 'a4'])\n"
+            "except SystemExit:\n    pass\nprint('MODULES', ' '.join(sorted(sys.modules)))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "0 files written" in done.stdout and "3 up to date" in done.stdout
+    modules = set(done.stdout.split("MODULES ", 1)[1].split())
+    for heavy in ("yaml", "jinja2", "pydantic", "reportlab.platypus", "reportlab.pdfgen.canvas", "generator.data.load",
+                  "generator.cards.face", "generator.booklet.pdf", "generator.engines.simulate", "generator.studio.app"):
+        assert heavy not in modules, heavy

@@ -1,0 +1,121 @@
+"""Per-output fingerprints: each output's hash covers only what that output is drawn from.
+
+A changed game is loaded and checked; then each of its outputs is redrawn only when its own inputs changed:
+
+| output | made from |
+| --- | --- |
+| card sheets (and cut files) | game.yaml, the deck files and spreadsheets, the game's pictures, and every card face as `check` rendered it (layout boxes and rendered texts, colours, icons, images), so a template that reads the board (a street colour) is followed |
+| component sheets, tuck boxes | game.yaml, the decks' makeup (names, sizes, card ids and copies), tables, component files, pictures, every component face as rendered and every table sheet's texts |
+| boards | game.yaml, the board files, pictures |
+| rules (reading and booklets) | everything of the game but its scripts, and templates/ (the booklet pictures cards, boards and components) |
+
+So a rules-template edit redraws only the booklets, a layout edit the card sheets and the rules (their figures),
+a board edit the board and the rules (and the cards only when a card shows something of the board that changed).
+"Pictures" are the files of the game folder that are not its YAML data, layouts or scripts (icons, images, fonts),
+plus the project's templates/icons/. Every output also covers the shared inputs (generator sources, fonts, icon
+library) and the options that change how it looks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from generator.data.game import Game
+from generator.pipeline.incremental import digest, files_below
+
+SPREADSHEETS = (".csv", ".xlsx", ".xls", ".ods")
+DATA_KINDS = ("game", "deck", "table", "board", "component")
+
+# output kind (by prefix) -> the parts of the game it is made from
+PARTS: dict[str, tuple[str, ...]] = {
+    "cards": ("game", "deck", "pictures", "card_faces"),
+    "components": ("game", "deck_makeup", "table", "component", "pictures", "component_faces"),
+    "tuckboxes": ("game", "deck_makeup", "table", "component", "pictures", "component_faces"),
+    "board": ("game", "board", "pictures"),
+    "rules": ("game", "deck", "table", "board", "component", "layouts", "pictures", "templates"),
+}
+EVERYTHING = PARTS["rules"]  # an output kind this table does not know is made from everything
+
+
+class GameParts:
+    """The hashes of the parts of one loaded (and checked) game, each worked out once when first asked for."""
+
+    def __init__(self, game: Game, tool: str):
+        self.game = game
+        self.tool = tool
+        self._files: dict[str, list[Path]] | None = None
+        self._parts: dict[str, str] = {}
+
+    def files(self) -> dict[str, list[Path]]:
+        """The game's files sorted into parts: data files by kind, spreadsheets with the decks, layouts, pictures;
+        scripts/ (read by the validator only) in none."""
+        if self._files is None:
+            game, project = self.game, self.game.project
+            kinds = {project.root / shown: kind for shown, kind in game.files.items()}
+            parts: dict[str, list[Path]] = {name: [] for name in DATA_KINDS + ("layouts", "pictures", "templates")}
+            for path in files_below(game.dir):
+                top = path.relative_to(game.dir).parts[0]
+                if top == "scripts":
+                    continue
+                if path in kinds:
+                    parts[kinds[path]].append(path)
+                elif top == "layouts":
+                    parts["layouts"].append(path)
+                elif path.suffix.lower() in SPREADSHEETS:
+                    parts["deck"].append(path)
+                else:
+                    parts["pictures"].append(path)
+            templates = project.templates_dir
+            for path in files_below(templates):
+                top = path.relative_to(templates).parts[0]
+                parts["pictures" if top == "icons" else "layouts" if top == "layouts" else "templates"].append(path)
+            self._files = parts
+        return self._files
+
+    def part(self, name: str) -> str:
+        """The hash of one part."""
+        if name not in self._parts:
+            if name == "card_faces":
+                self._parts[name] = self._card_faces()
+            elif name == "component_faces":
+                self._parts[name] = self._component_faces()
+            elif name == "deck_makeup":
+                self._parts[name] = self._deck_makeup()
+            else:
+                self._parts[name] = digest(self.files()[name], self.game.project.root)
+        return self._parts[name]
+
+    def _card_faces(self) -> str:
+        from generator.cards.face import renderer_for
+
+        renderer = renderer_for(self.game)
+        if not renderer.checked:  # the card producer has checked it already
+            renderer.check()
+        return renderer.drawn_digest()
+
+    def _component_faces(self) -> str:
+        if not self.game.components:
+            return ""
+        from generator.components.faces import faces_for
+        from generator.components.table_sheet import sheet_texts
+
+        faces = faces_for(self.game)
+        if not faces.checked:  # the component producer has checked it already
+            faces.check()
+        texts = [repr(sheet_texts(self.game, c)) for c in self.game.components.values() if c.kind == "sheet"]
+        return hashlib.sha256("\n".join([faces.drawn_digest(), *texts]).encode()).hexdigest()
+
+    def _deck_makeup(self) -> str:
+        """What the component sheets read of the decks themselves: ids, names, codes, sizes, shapes, card ids and
+        copies (card texts reach a component only through its templates, which the faces' hash follows)."""
+        makeup = [(d.id, d.name, d.code, d.size_mm, repr(d.shape), d.layout, d.back, d.description,
+                   [(c.id, c.name, c.code, c.copies) for c in d.cards]) for d in self.game.decks.values()]
+        return hashlib.sha256(repr(makeup).encode()).hexdigest()
+
+    def fingerprint(self, path: Path | str, kind: str, look: str = "") -> str:
+        """The hash an output of this game records: the shared inputs, the parts its kind is made from, its path
+        and the options that change how it looks."""
+        names = next((parts for prefix, parts in PARTS.items() if kind.startswith(prefix)), EVERYTHING)
+        text = "\n".join([self.tool, Path(path).as_posix(), kind, look] + [f"{n}:{self.part(n)}" for n in names])
+        return hashlib.sha256(text.encode()).hexdigest()

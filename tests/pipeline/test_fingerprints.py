@@ -1,0 +1,94 @@
+"""Per-output fingerprints: an edit rewrites exactly the outputs drawn from what changed (read from what the build
+wrote and from the files on disk, never from timings)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.core.contract import BuildOptions
+from generator.data.project import Project
+from generator.pipeline.build import build
+from tests.conftest import REPO
+
+GAME = "order-up-pizza"
+OPTIONS = BuildOptions(papers=("a4",))
+RULES = {"rules.pdf", "rules-booklet-a4.pdf"}
+BOARD = {"board-full.pdf", "board-a4.pdf"}
+COMPONENTS = {"components-a4.pdf", "tuckboxes-full.pdf"}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """Order Up built once (A4) in a folder of its own."""
+    root = tmp_path_factory.mktemp("order-up")
+    shutil.copytree(REPO / "cards" / GAME, root / "cards" / GAME)
+    shutil.copytree(REPO / "templates", root / "templates")
+    build(Project(root), [GAME], OPTIONS)
+    return root
+
+
+@pytest.fixture
+def project(built: Path, tmp_path: Path) -> Project:
+    """A copy of the built project (copytree keeps the outputs' times, so the build state still matches)."""
+    shutil.copytree(built, tmp_path / "p")
+    return Project(tmp_path / "p")
+
+
+def _outputs(project: Project) -> dict[str, tuple[int, bytes]]:
+    return {p.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in (project.build_dir / GAME).iterdir()}
+
+
+def rewritten(project: Project, file: str, old: str, new: str) -> set[str]:
+    """Edit one file, build, and return the names of the outputs the build wrote; the others are untouched."""
+    path = project.root / file
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    before = _outputs(project)
+    result = build(project, [GAME], OPTIONS)
+    written = {Path(entry["path"]).name for entry in result.written}
+    after = _outputs(project)
+    assert {name for name in before if after[name] != before[name]} == written
+    assert set(before) == set(after)
+    return written
+
+
+def test_a_rules_template_edit_rewrites_only_the_booklets(project):
+    assert rewritten(project, f"templates/rules/{GAME}.md.j2", "The city board", "The city map") == RULES
+
+
+def test_a_layout_edit_rewrites_the_card_sheets_and_the_rules_that_picture_them(project):
+    changed = rewritten(project, f"cards/{GAME}/layouts/order.yaml", 'radius: 3mm, fill: "#fff8ec"',
+                        'radius: 2.5mm, fill: "#fff8ec"')
+    assert changed == {"cards-a4.pdf"} | RULES
+
+
+def test_a_board_edit_rewrites_the_board_and_its_pictures(project):
+    changed = rewritten(project, f"cards/{GAME}/board.yaml", "label: Red restaurant", "label: Red pizzeria")
+    assert changed == BOARD | RULES
+
+
+def test_a_board_edit_a_card_shows_rewrites_those_card_sheets_too(project):
+    # an order card's border is the colour of its street (a template reads the board)
+    changed = rewritten(project, f"cards/{GAME}/board.yaml", 'color: "#f77f00"\n    color_name: Orange',
+                        'color: "#f78f00"\n    color_name: Orange')
+    assert changed == {"cards-a4.pdf"} | BOARD | RULES
+
+
+def test_a_card_text_edit_rewrites_the_card_sheets_and_rules(project):
+    changed = rewritten(project, f"cards/{GAME}/orders.yaml", "customer: Grandma Rosa", "customer: Grandma Rosie")
+    assert changed == {"cards-a4.pdf"} | RULES
+
+
+def test_a_deck_name_reaches_the_tuck_boxes(project):
+    changed = rewritten(project, f"cards/{GAME}/orders.yaml", "name: Order Up deck", "name: Orders deck")
+    assert changed == {"cards-a4.pdf"} | COMPONENTS | RULES
+
+
+def test_a_script_edit_rewrites_nothing(project):
+    script = sorted((project.cards_dir / GAME / "scripts").iterdir())[0]
+    text = script.read_text(encoding="utf-8")
+    assert rewritten(project, str(script.relative_to(project.root)), text, text + "\n# a note\n") == set()
