@@ -10,9 +10,10 @@ from reportlab.platypus import Flowable
 
 from generator.boards.draw import board_plan, draw_board
 from generator.booklet.document import ACCENT, INK, para
+from generator.booklet.references import check_figure, picture_path
 from generator.booklet.text import template_file
 from generator.cards.face import draw_front, renderer_for
-from generator.cards.icons import inline_icon_image
+from generator.cards.icons import IconSource
 from generator.cards.legibility import text_areas
 from generator.components.pictures import Picture
 from generator.core.errors import InputError, Problem
@@ -274,44 +275,36 @@ def _draw_card(canv, game: Game, card) -> None:
 
 def icon_markup(game: Game):
     """(icon name, size) -> Paragraph markup of the icon inline in running text, from the game's or the shared icons."""
+    source = IconSource(game.project.icon_dirs(game.id), game.project)
 
     def markup(name: str, size: float) -> str:
-        return inline_icon_image(name, size, dirs=game.project.icon_dirs(game.id))
+        found = source.inline_markup(name, size)
+        if found is None:  # checked when the rules were rendered; reaching this is a bug
+            raise InputError(Problem(game.project.show(template_file(game)), 0, source.problem(name) or name))
+        return found
 
     return markup
 
 
-def _from_reference(game: Game, kind: str, ref: str) -> dict:
-    """The figure spec of a picture reference `card:deck/card-id` or `board:board-id`; a located error if unknown."""
-    where = game.project.show(template_file(game))
-    if kind == "card":
-        deck_id, _, card_id = ref.partition("/")
-        deck = game.decks.get(deck_id)
-        if deck is None or card_id not in deck.by_id():
-            raise InputError(Problem(where, 0, f"picture 'card:{ref}' names no card; expected card:<deck>/<card id> "
-                                               f"with a deck of {', '.join(game.decks)}"))
-        return {"kind": "card", "deck": deck_id, "card": card_id}
-    if kind == "component":
-        if ref not in game.components:
-            raise InputError(Problem(where, 0, f"picture 'component:{ref}' names no component; expected one of: "
-                                               f"{', '.join(game.components) or 'none (the game has no component files)'}"))
-        return {"kind": "component", "component": ref}
-    if kind == "board":
-        if ref not in game.boards:
-            raise InputError(Problem(where, 0, f"picture 'board:{ref}' names no board; expected one of: "
-                                               f"{', '.join(game.boards) or 'none (the game has no board)'}"))
-        return {"kind": "board", "board": ref}
-    raise InputError(Problem(where, 0, f"picture '{kind}:{ref}' has an unknown kind; expected card:<deck>/<card id>, "
-                                       f"board:<board id> or component:<component id>"))
+def picture_files(game: Game):
+    """Markdown image src -> the picture file (inside the project; checked when the rules were rendered)."""
+    shown = game.project.show(template_file(game))
+
+    def resolve(src: str) -> str:
+        return str(picture_path(game, src, file=shown))
+
+    return resolve
 
 
 def figure_factory(game: Game, styles: dict[str, ParagraphStyle]):
     """Figures named in the rules text (```figure blocks) as Flowables of real cards, boards and components."""
     def make(spec: dict, width: float) -> Flowable:
+        try:
+            spec = check_figure(game, spec)  # already checked with the rendered rules: a failure here is a bug
+        except ValueError as exc:
+            raise InputError(Problem(game.project.show(template_file(game)), 0, str(exc))) from None
         kind = spec.get("kind")
         caption = spec.get("caption", "")
-        if "ref" in spec:  # Markdown picture syntax: ![caption](card:deck/card-id) or ![caption](board:board-id)
-            spec = _from_reference(game, kind, spec["ref"]) | {"caption": caption}
         if kind == "board":
             fraction = float(spec.get("fraction", 1.0))
             return BoardFigure(game, spec["board"], width * fraction, styles["caption"], caption)
@@ -323,10 +316,7 @@ def figure_factory(game: Game, styles: dict[str, ParagraphStyle]):
                 cards.append(game.decks[other or deck.id].card(card_id))
             card_w = to_pt(spec.get("width", "1.6in"))  # grown if the text would be too small; rows wrap
             return CardFigure(game, cards, card_w, spec.get("callouts", []), styles["caption"], caption)
-        if kind == "component":
-            return ComponentFigure(game, spec["component"], width * float(spec.get("fraction", 1.0)),
-                                   styles["caption"], caption)
-        raise InputError(Problem(game.project.show(template_file(game)), 0,
-                                 f"unknown figure kind '{kind}'; expected card, board or component"))
+        return ComponentFigure(game, spec["component"], width * float(spec.get("fraction", 1.0)),  # kind checked
+                               styles["caption"], caption)
 
     return make

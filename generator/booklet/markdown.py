@@ -45,6 +45,8 @@ from generator.core.units import to_pt
 
 FigureFactory = Callable[[dict, float], Flowable]  # (figure spec, frame width) -> flowable
 IconMarkup = Callable[[str, float], str]  # (icon name, size in pt) -> Paragraph <img/> markup
+PictureFiles = Callable[[str], str]  # Markdown image src -> the file to draw (checked inside the project)
+MAX_PICTURE_HEIGHT = 380.0  # pt: a block picture never needs more than most of a half-letter page
 
 
 
@@ -116,6 +118,7 @@ class Converter:
     styles: dict[str, ParagraphStyle] = field(default_factory=make_styles)
     figures: FigureFactory | None = None
     icons: IconMarkup | None = None
+    pictures: PictureFiles | None = None
     headings: list[Heading] = field(default_factory=list)
 
     def __post_init__(self):
@@ -190,8 +193,8 @@ class Converter:
         if ":" in src.split("/")[0] and self.figures:
             kind, _, rest = src.partition(":")
             return self.figures({"kind": kind, "ref": rest, "caption": tok.content}, width)
-        image = Image(src)
-        scale = min(1.0, width / image.drawWidth)
+        image = Image(self.pictures(src) if self.pictures else src)
+        scale = min(1.0, width / image.drawWidth, MAX_PICTURE_HEIGHT / image.drawHeight)
         image.drawWidth *= scale
         image.drawHeight *= scale
         return image

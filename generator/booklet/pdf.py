@@ -15,7 +15,7 @@ from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Paragraph,
 
 from generator.booklet.characters import rules_character_problems
 from generator.booklet.document import ACCENT, build_document, contents, hidden_heading, make_styles, para
-from generator.booklet.figures import CardFigure, figure_factory, icon_markup
+from generator.booklet.figures import CardFigure, figure_factory, icon_markup, picture_files
 from generator.booklet.imposition import fit, halves, imposition
 from generator.booklet.markdown import BackCover, Converter
 from generator.booklet.text import render_rules, template_file
@@ -62,7 +62,8 @@ def _cover(game: Game, styles: dict[str, ParagraphStyle], width: float) -> list[
 def reading_story(game: Game, markdown: str, width: float) -> list[Flowable]:
     """Cover, contents and the rules text as flowables."""
     styles = make_styles(fonts=game.fonts)
-    converter = Converter(width=width, styles=styles, figures=figure_factory(game, styles), icons=icon_markup(game))
+    converter = Converter(width=width, styles=styles, figures=figure_factory(game, styles), icons=icon_markup(game),
+                          pictures=picture_files(game))
     body = converter.convert(markdown)
     story = _cover(game, styles, width)
     story += [NextPageTemplate("body"), PageBreak(), hidden_heading("Contents", styles["h1"], "contents"),

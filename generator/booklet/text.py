@@ -1,80 +1,108 @@
-"""Rules text: render templates/rules/<game>.md.j2 with the game's data into Markdown (sandboxed Jinja)."""
+"""Rules text: render templates/rules/<game>.md.j2 with the game's data into Markdown (bounded sandbox).
+
+The template and everything it includes are read through `Project.inside` (links resolved, nothing outside the
+project); each render has the budget of generator.data.sandbox; printed values have their `|` escaped so data
+never splits a Markdown table cell; and the figures, pictures and icons of the result are checked
+(generator.booklet.references) before `pnp build` draws anything, the same for `pnp validate`.
+"""
 
 from __future__ import annotations
 
 import functools
 import json
+import re
 import traceback
 from pathlib import Path
 from typing import Any
 
-from jinja2 import FileSystemLoader, TemplateError, TemplateSyntaxError
+from jinja2 import BaseLoader, TemplateError, TemplateNotFound, TemplateSyntaxError
 from jinja2.sandbox import SecurityError
 
-from generator.cards.icons import icon_names
-from generator.core.errors import InputError, Problem, did_you_mean
+from generator.booklet.references import check_figure, markdown_problems
+from generator.cards.icons import IconSource
+from generator.core.errors import InputError, Problem
+from generator.core.limits import MAX_TEXT_BYTES, LimitExceeded
+from generator.core.yamlio import read_text
 from generator.data.game import Game
+from generator.data.project import Project
 from generator.data.templating import GameHelpers, environment, game_view
+
+_PIPE = re.compile(r"(?<!\\)\|")
+
+
+class MarkdownText(str):
+    """Markdown made by the template itself or by a helper (not data): printed as it is."""
+
+
+def markdown_value(value: Any) -> str:
+    """A printed value: data gets its `|` escaped (a card named 'A | B' stays in its table cell); template output
+    and helper results are already Markdown."""
+    if isinstance(value, MarkdownText):
+        return value
+    return _PIPE.sub(r"\\|", str(value))
+
 
 # --- helpers only rules templates have; each returns Markdown the converter understands -------------------
 
-def icon(name: str, size: str = "1.2em") -> str:
+def icon(name: str, size: str = "1.2em") -> MarkdownText:
     """An inline icon in running text or a table cell."""
-    return f"![{name}](icon:{name} \"{size}\")"
+    return MarkdownText(f"![{name}](icon:{name} \"{size}\")")
 
 
-def figure(kind: str, caption: str = "", **options: Any) -> str:
+def figure(kind: str, caption: str = "", **options: Any) -> MarkdownText:
     """A block picture drawn by the card, board or component pipeline (kind 'card', 'board' or 'component')."""
     spec = {"kind": kind, "caption": caption, **options}
-    return "\n```figure\n" + json.dumps(spec, sort_keys=True) + "\n```\n"
+    return MarkdownText("\n```figure\n" + json.dumps(spec, sort_keys=True) + "\n```\n")
 
 
-def _checked_icon(game: Game, known: list[str]):
-    """icon() that fails (at the template line) when no SVG of that name (in `known`) exists for the game."""
+def _checked_icon(source: IconSource):
+    """icon() that fails (at the template line) when the game cannot draw an icon of that name."""
 
-    def checked(name: str, size: str = "1.2em") -> str:
-        if name not in known:
-            raise ValueError(f"icon '{name}' not found{did_you_mean(name, known)}; expected an SVG in "
-                             f"cards/{game.id}/icons/, templates/icons/ or the built-in library")
+    def checked(name: str, size: str = "1.2em") -> MarkdownText:
+        problem = source.problem(str(name))
+        if problem is not None:
+            raise ValueError(problem)
         return icon(name, size)
 
     return checked
 
 
 def _checked_figure(game: Game):
-    """figure() that fails (at the template line) for a deck, card or board that does not exist."""
+    """figure() that fails (at the template line) for a deck, card, board or component that does not exist, or a
+    bad width."""
 
-    def checked(kind: str, caption: str = "", **options: Any) -> str:
-        if kind == "card":
-            deck = game.decks.get(options.get("deck", ""))
-            if deck is None:
-                raise ValueError(f"figure: no deck '{options.get('deck')}'{did_you_mean(str(options.get('deck')), game.decks)}")
-            for ref in options.get("cards") or [options.get("card")]:
-                other, _, card_id = str(ref).rpartition("/")
-                deck = game.decks.get(other) if other else deck
-                if deck is None:
-                    raise ValueError(f"figure: no deck '{other}'{did_you_mean(other, game.decks)}")
-                if card_id not in deck.by_id():
-                    raise ValueError(f"figure: no card '{card_id}' in deck '{deck.id}'{did_you_mean(str(card_id), deck.by_id())}")
-        elif kind == "board":
-            if options.get("board") not in game.boards:
-                raise ValueError(f"figure: no board '{options.get('board')}'; known: {', '.join(game.boards)}")
-        elif kind == "component":
-            if options.get("component") not in game.components:
-                raise ValueError(f"figure: no component '{options.get('component')}'"
-                                 f"{did_you_mean(str(options.get('component')), game.components)}; "
-                                 f"known: {', '.join(game.components) or 'none'}")
-        else:
-            raise ValueError(f"figure kind '{kind}' is unknown; expected card, board or component")
+    def checked(kind: str, caption: str = "", **options: Any) -> MarkdownText:
+        check_figure(game, {"kind": kind, "caption": caption, **options})
         return figure(kind, caption, **options)
 
     return checked
 
 
+class RulesLoader(BaseLoader):
+    """The rules templates and what they include or import, read from templates/rules/ through Project.inside."""
+
+    def __init__(self, project: Project, folder: Path):
+        self.project, self.folder = project, folder
+
+    def get_source(self, environment, template: str):
+        try:
+            path = self.project.inside(template, self.folder, what="template")
+        except InputError as exc:
+            raise TemplateNotFound(template, exc.problems[0].message) from None
+        if not path.is_file():
+            raise TemplateNotFound(template, f"template '{template}' not found; expected a file in "
+                                             f"{self.project.show(self.folder)}/")
+        text = read_text(path, self.project.show(path), MAX_TEXT_BYTES)
+        mtime = path.stat().st_mtime_ns
+        return text, str(path), lambda: path.is_file() and path.stat().st_mtime_ns == mtime
+
+
 @functools.cache
-def _environment(templates_dir: str):
-    return environment(autoescape=False, loader=FileSystemLoader(templates_dir), keep_trailing_newline=True,
-                       helpers={"icon": icon, "figure": figure})
+def _environment(project: Project, templates_dir: str):
+    env = environment(autoescape=False, loader=RulesLoader(project, Path(templates_dir)), keep_trailing_newline=True,
+                      helpers={"icon": icon, "figure": figure}, finalize=markdown_value)
+    env.text_type = MarkdownText
+    return env
 
 
 def template_file(game: Game) -> Path:
@@ -92,27 +120,39 @@ def _error_line(exc: BaseException, filename: str) -> int:
 
 
 def render_rules(game: Game) -> str:
-    """The game's rules as Markdown; template mistakes become InputError naming the template file and line."""
+    """The game's rules as Markdown; template mistakes, and figures or pictures that cannot be drawn, become
+    InputError naming the template file and line."""
     path = template_file(game)
     shown = game.project.show(path)
     if not path.is_file():
         raise InputError(Problem(shown, 0, f"no rules template for game '{game.id}'; expected {shown}"))
-    env = _environment(str(path.parent))
-    icons = icon_names(game.project.icon_dirs(game.id))  # listed once per render, not on every has_icon() call
+    source = read_text(path, shown, MAX_TEXT_BYTES)
+    env = _environment(game.project, str(path.parent))
+    icons = IconSource(game.project.icon_dirs(game.id), game.project)
     try:
         template = env.get_template(path.name)
         view = game_view(game)
-        return template.render(game=view, icon=_checked_icon(game, icons), figure=_checked_figure(game),
-                               has_icon=lambda name: name in icons, **GameHelpers(game, view).functions())
+        markdown = env.render_bounded(template, dict(
+            game=view, icon=_checked_icon(icons), figure=_checked_figure(game),
+            has_icon=lambda name: icons.problem(str(name)) is None, **GameHelpers(game, view).functions()))
     except TemplateSyntaxError as exc:
         raise InputError(Problem(shown, exc.lineno or 0, f"template syntax error: {exc.message}")) from None
+    except TemplateNotFound as exc:
+        raise InputError(Problem(shown, _error_line(exc, path.name), exc.message or f"template '{exc.name}' not found")) from None
     except SecurityError as exc:
         raise InputError(Problem(shown, _error_line(exc, path.name),
                                  f"not allowed in a rules template: {exc}; expected plain data access")) from None
     except TemplateError as exc:
         raise InputError(Problem(shown, _error_line(exc, path.name), f"template error: {exc}")) from None
-    except ValueError as exc:
+    except RecursionError as exc:
+        raise InputError(Problem(shown, _error_line(exc, path.name), "the template includes or calls itself too "
+                                 "deeply; expected includes and macros that end")) from None
+    except (LimitExceeded, ValueError) as exc:
         raise InputError(Problem(shown, _error_line(exc, path.name), str(exc))) from None
-    except (TypeError, KeyError, IndexError, ZeroDivisionError, AttributeError) as exc:
+    except (TypeError, KeyError, IndexError, ZeroDivisionError, AttributeError, OverflowError) as exc:
         raise InputError(Problem(shown, _error_line(exc, path.name),
                                  f"template error: {type(exc).__name__}: {exc}")) from None
+    problems = markdown_problems(game, markdown, source, shown)
+    if problems:
+        raise InputError(problems)
+    return markdown

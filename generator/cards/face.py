@@ -52,10 +52,11 @@ class CardRenderer:
         self.fonts = game.fonts
         self.bleed = game.bleed_pt
         self.safe = game.safe_pt
-        self.icons = icons.IconSource(game.project.icon_dirs(game.id))
+        self.icons = icons.IconSource(game.project.icon_dirs(game.id), game.project)
         self.view = game_view(game)
-        self.templates = Templates(GameHelpers(game, self.view).functions() | card_helpers(self.icons.inline_markup))
-        self.loader = LayoutLoader(game.project.layout_dirs(game.id), game.show)
+        self.templates = Templates(GameHelpers(game, self.view).functions()
+                                   | card_helpers(self.icons.inline_markup, self.icons.problem))
+        self.loader = LayoutLoader(game.project.layout_dirs(game.id), game.show, game.project)
         self._layouts: dict[tuple[str, str], Layout] = {}
         self._forms: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._resolved: dict[str, list] = {}
@@ -151,8 +152,12 @@ class CardRenderer:
         return faces
 
     def check(self) -> None:
-        """Resolve every layout and render every box of every card once; raise all problems together."""
+        """Resolve every layout and render every box of every card once; raise all problems together.
+
+        The same mistake in the same box for many cards (a template typo, a missing picture) is one problem
+        naming the first card and how many more."""
         problems = Problems()
+        grouped: dict[tuple[str, int, str], list[str]] = {}  # (file, line, message) -> the faces it concerns
         warnings: dict[str, None] = {}  # ordered and without repeats
         for side, deck, card in self.faces(problems):
             back = side == "back"
@@ -162,12 +167,18 @@ class CardRenderer:
                 problems.extend(exc.problems)
                 continue
             context = self.context(deck, card, back)
+            where = self._where(context) + ": "
             resolved = []
             for box in layout.boxes:
                 try:
                     data = self._resolve_box(box, context)
                 except InputError as exc:
-                    problems.extend(exc.problems)
+                    for problem in exc.problems:
+                        if problem.message.startswith(where):
+                            key = (problem.file, problem.line, problem.message[len(where):])
+                            grouped.setdefault(key, []).append(where[:-2])
+                        else:
+                            problems.items.append(problem)
                     continue
                 resolved.append((box, data))
                 if data and "image" in data:
@@ -176,6 +187,9 @@ class CardRenderer:
                         warnings[warning] = None
             # kept so drawing (for every paper) does not render the templates again
             self._resolved[self.form_name(deck, card, back)] = resolved
+        for (file, line, message), faces in grouped.items():
+            more = f" and {len(faces) - 1} more card{'s' if len(faces) > 2 else ''}" if len(faces) > 1 else ""
+            problems.add(file, line, f"{faces[0]}{more}: {message}")
         self.warnings = list(warnings)
         problems.raise_if_any()
         self.checked = True
@@ -206,9 +220,9 @@ class CardRenderer:
         """A located warning when the box's raster image prints below 300 dpi."""
         _x, _y, w, h = self._placed_rect(box, *self.size(deck))
         message = cardimage.low_dpi_message(data["image"], data["image_name"], w, h, data["fit"])
-        return message and f"{box.file}:{box.line}: {self._where(box, context)}: box '{box.name}': {message}"
+        return message and f"{box.file}:{box.line}: {self._where(context)}: box '{box.name}': {message}"
 
-    def _where(self, box: Box, context: dict) -> str:
+    def _where(self, context: dict) -> str:
         card = context.get("card")
         back = context.get("side") == "back"
         if card is not None:
@@ -227,7 +241,7 @@ class CardRenderer:
         return deck.cards[card["index"] - 1]
 
     def _fail(self, box: Box, context: dict, message: str) -> InputError:
-        return InputError(Problem(box.file, box.line, f"{self._where(box, context)}: box '{box.name}': {message}"))
+        return InputError(Problem(box.file, box.line, f"{self._where(context)}: box '{box.name}': {message}"))
 
     def _value(self, box: Box, key: str, context: dict, default=None) -> str | None:
         source = box.get(key)
@@ -275,13 +289,14 @@ class CardRenderer:
             name = self._value(box, "icon", context)
             if not name:
                 return None
-            if not self.icons.exists(name):
-                raise self._fail(box, context, f"icon '{name}' does not exist; known: {self.icons.known_text(name)}")
+            problem = self.icons.problem(name)
+            if problem is not None:
+                raise self._fail(box, context, problem)
             out["icon"] = name
         elif box.kind == "image":
             value = self._value(box, "image", context)
             try:
-                out["image"] = cardimage.locate(self.game.dir, value, self.game.show(self.game.dir))
+                out["image"] = cardimage.locate(self.game.project, self.game.dir, value, self.game.show(self.game.dir))
             except cardimage.ImageProblem as exc:
                 raise self._fail(box, context, str(exc)) from None
             out["image_name"], out["fit"] = value, box.get("fit", "contain")

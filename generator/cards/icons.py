@@ -23,9 +23,10 @@ from reportlab.lib.colors import Color
 from reportlab.platypus.paragraph import imgVRange
 from svglib.svglib import svg2rlg
 
+from generator.cards.svg import reference_problem
 from generator.core.errors import InputError, Problem, did_you_mean, known_list
 from generator.core.write import atomic_write
-from generator.data.project import BUILTIN_ICONS
+from generator.data.project import BUILTIN_ICONS, Project
 
 NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -268,17 +269,46 @@ INLINE_ICON_SCALE = 1.3      # inline icons are this many times the font size
 
 
 class IconSource:
-    """The icons a game can use (the folders of `Project.icon_dirs`), with paths and markup looked up once."""
+    """The icons a game can use (the folders of `Project.icon_dirs`), with paths and markup looked up once.
 
-    def __init__(self, dirs: Dirs):
+    With a `project`, an icon from the project's folders must resolve inside the project (a symbolic link to a
+    file elsewhere is refused) and may refer only to files inside it (generator.cards.svg); the built-in library
+    is trusted."""
+
+    def __init__(self, dirs: Dirs, project: Project | None = None):
         self.dirs = tuple(dirs)
+        self.project = project
         self.names = set(icon_names(self.dirs))
         self._paths: dict[str, Path] = {}            # name -> SVG file, looked up once
         self._inline: dict[tuple[str, float], str] = {}  # (name, size) -> markup, built once
+        self._problems: dict[str, str | None] = {}   # name -> why it cannot be drawn (None: it can)
+
+    def problem(self, name: str) -> str | None:
+        """Why icon `name` cannot be drawn (unknown, a link out of the project, an SVG referring outside), or None."""
+        if name not in self._problems:
+            self._problems[name] = self._check(name)
+        return self._problems[name]
+
+    def _check(self, name: str) -> str | None:
+        if name not in self.names:
+            return f"icon '{name}' does not exist; known: {self.known_text(name)}"
+        path = _find(name, self.dirs)
+        if path is None:
+            return f"icon '{name}' does not exist; known: {self.known_text(name)}"
+        if self.project is not None and path.parent.resolve() != BUILTIN_ICONS.resolve():
+            try:
+                path = self.project.inside(path.relative_to(self.project.root), what=f"icon '{name}' file")
+            except InputError as exc:
+                return exc.problems[0].message
+            trouble = reference_problem(path, self.project)
+            if trouble:
+                return f"icon '{name}': {trouble}"
+        self._paths[name] = path
+        return None
 
     def exists(self, name: str) -> bool:
         """True when an icon of this name can be drawn."""
-        return name in self.names
+        return self.problem(name) is None
 
     def known_text(self, name: str) -> str:
         """A short list of icon names for an error message."""
@@ -286,14 +316,15 @@ class IconSource:
 
     def draw(self, canvas, name: str, x: float, y: float, w: float, h: float, fade: float = 0.0) -> None:
         """Draw icon `name` centred in the box (x, y, w, h), lightened by `fade` (0: as drawn, 1: white)."""
-        path = self._paths.get(name)
-        if path is None:
-            path = self._paths[name] = icon_path(name, self.dirs)
-        draw_icon(canvas, path, x, y, w, h, fade=fade)
+        problem = self.problem(name)
+        if problem is not None:
+            raise InputError(Problem("", 0, problem))
+        draw_icon(canvas, self._paths[name], x, y, w, h, fade=fade)
 
     def inline_markup(self, name: str, size: float | None = None) -> str | None:
-        """Paragraph markup of icon `name` in running text (sized to the text unless `size`), None if unknown."""
-        if name not in self.names:
+        """Paragraph markup of icon `name` in running text (sized to the text unless `size`), None if it cannot be
+        drawn (see `problem`)."""
+        if self.problem(name) is not None:
             return None
         key = (name, size or float(ICON_SIZE_TOKEN))
         markup = self._inline.get(key)

@@ -8,6 +8,7 @@ error: a rough draft may use a placeholder).
 from __future__ import annotations
 
 import functools
+import warnings
 from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
@@ -15,7 +16,11 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.cards import icons
+from generator.cards.svg import reference_problem
+from generator.core.errors import InputError
+from generator.core.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_SVG_BYTES
 from generator.core.units import INCH, mm
+from generator.data.project import Project
 
 SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
 MIN_DPI = 300
@@ -26,34 +31,57 @@ class ImageProblem(ValueError):
     """An image value that cannot be shown (outside the game folder, missing, not a picture)."""
 
 
-def locate(game_dir: Path, value: str, shown_dir: str) -> Path:
-    """The picture file named by `value` (relative to the game folder), which must stay inside that folder."""
-    root = game_dir.resolve()
-    path = (game_dir / value).resolve()
-    if root not in path.parents:
+def locate(project: Project, game_dir: Path, value: str, shown_dir: str) -> Path:
+    """The picture file named by `value` (relative to the game folder), which must stay inside that folder (links
+    resolved by Project.inside), be no larger than the limits and read as a picture."""
+    try:
+        path = project.inside(value, game_dir, what="image")
+    except InputError as exc:
+        raise ImageProblem(exc.problems[0].message) from None
+    if game_dir.resolve() not in path.parents:
         raise ImageProblem(f"image '{value}' is outside the game folder; expected a path inside {shown_dir}")
     if not path.is_file():
         raise ImageProblem(f"image '{value}' not found; expected a PNG, JPG or SVG file in {shown_dir}")
     if path.suffix.lower() not in SUFFIXES:
         raise ImageProblem(f"image '{value}' is not a picture; expected a .png, .jpg or .svg file")
+    limit = MAX_SVG_BYTES if path.suffix.lower() == ".svg" else MAX_IMAGE_BYTES
+    size = path.stat().st_size
+    if size > limit:
+        raise ImageProblem(f"image '{value}' is {size:,} bytes; expected at most {limit:,} bytes (pnp's limit)")
     if path.suffix.lower() != ".svg":
-        pixel_size(path)  # an unreadable raster file fails now, located, not while drawing
+        pixel_size(path)  # an unreadable or oversized raster file fails now, located, not while drawing
+    else:
+        trouble = reference_problem(path, project)
+        if trouble:
+            raise ImageProblem(f"image '{value}': {trouble}")
     return path
 
 
 def pixel_size(path: Path) -> tuple[int, int]:
-    """Width and height in pixels of a raster picture (read from its header once per file version)."""
+    """Width and height in pixels of a raster picture, checked once per file version: at most MAX_IMAGE_PIXELS
+    and decodable (a truncated file fails here, not while a PDF is drawn)."""
     stat = path.stat()
     return _pixel_size(str(path), stat.st_mtime_ns, stat.st_size)
 
 
 @functools.lru_cache(maxsize=256)
 def _pixel_size(path: str, _mtime_ns: int, _size: int) -> tuple[int, int]:
+    name = Path(path).name
+    too_big = f"image '{name}' has more than {MAX_IMAGE_PIXELS:,} pixels; expected a smaller picture (pnp's limit)"
     try:
-        with Image.open(path) as image:
-            return image.size
-    except (UnidentifiedImageError, OSError) as exc:
-        raise ImageProblem(f"image '{Path(path).name}' cannot be read as a picture ({exc})") from None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as image:
+                width, height = image.size
+                if width * height > MAX_IMAGE_PIXELS:
+                    raise ImageProblem(f"image '{name}' is {width} x {height} pixels; expected at most "
+                                       f"{MAX_IMAGE_PIXELS:,} pixels (pnp's limit)")
+                image.load()
+                return width, height
+    except Image.DecompressionBombError:
+        raise ImageProblem(too_big) from None
+    except (UnidentifiedImageError, OSError, SyntaxError, EOFError) as exc:
+        raise ImageProblem(f"image '{name}' cannot be read as a picture ({exc})") from None
 
 
 def _scale(natural_w: float, natural_h: float, w: float, h: float, fit: str) -> float:

@@ -26,15 +26,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
 from generator.core.errors import InputError, Problem, Problems, did_you_mean, known_list
+from generator.core.limits import MAX_FONT_PT
 from generator.core.pydantic_errors import validate
 from generator.core.units import UnitError, to_pt
 from generator.core.yamlio import YDict, load_yaml
 from generator.data.models import Strict
+from generator.data.project import Project
 
 KINDS = ("text", "icon", "image", "shape")
 SHAPES = ("rect", "rounded", "circle", "ellipse", "band")
@@ -46,7 +48,23 @@ Length = str | int | float
 def _check_length(value):
     if value is None or _PERCENT.match(str(value)):
         return value
-    to_pt(value)  # UnitError is a ValueError: pydantic reports it with the line
+    to_pt(value)  # UnitError is a ValueError: pydantic reports it with the line; finite and bounded
+    return value
+
+
+def _check_font_size(value):
+    """A font size is above 0 (0 pt draws nothing, a negative size draws upside down) and at most MAX_FONT_PT."""
+    if value is None:
+        return value
+    points = to_pt(value)
+    if not 0 < points <= MAX_FONT_PT:
+        raise ValueError(f"font size {value!r} is {points:g} pt; expected above 0 and at most {MAX_FONT_PT:g} pt")
+    return value
+
+
+def _check_not_negative(value):
+    if value is not None and not _PERCENT.match(str(value)) and to_pt(value) < 0:
+        raise ValueError(f"{value!r} is negative; expected 0 or more")
     return value
 
 
@@ -74,13 +92,16 @@ class BoxSpec(Strict):
                                                "under fonts: in game.yaml")
     size: Length | None = Field(None, description="font size, shrunk down to min_size when the text does not fit")
     min_size: Length | None = None
-    leading: float | None = Field(None, description="line height as a multiple of the font size")
+    leading: Annotated[float, Field(gt=0, le=10, allow_inf_nan=False)] | None = Field(
+        None, description="line height as a multiple of the font size")
     align: Literal["left", "center", "right", "justify"] | None = None
     valign: Literal["top", "middle", "bottom"] | None = None
     color: str | None = Field(None, description="text colour #rrggbb (or a template)")
 
-    _lengths = field_validator("x", "y", "width", "height", "stroke_width", "radius", "size", "min_size")(
-        classmethod(lambda cls, v: _check_length(v)))
+    _lengths = field_validator("x", "y", "width", "height")(classmethod(lambda cls, v: _check_length(v)))
+    _sizes = field_validator("size", "min_size")(classmethod(lambda cls, v: _check_font_size(v)))
+    _widths = field_validator("stroke_width", "radius")(
+        classmethod(lambda cls, v: _check_not_negative(_check_length(v))))
 
 
 class LayoutFile(Strict):
@@ -149,16 +170,29 @@ def _kind(spec: dict) -> list[str]:
 
 
 class LayoutLoader:
-    """Loads layouts with `extends`, caching each file once, and resolves them for a trim size."""
+    """Loads layouts with `extends`, caching each file once, and resolves them for a trim size.
 
-    def __init__(self, dirs: list[Path], show):
+    With a `project`, a layout name must stay inside the project (`Project.inside`, links resolved) before any
+    file is looked at, so `extends: ../../../x` never reads, or reports, a file from elsewhere."""
+
+    def __init__(self, dirs: list[Path], show, project: Project | None = None):
         self.dirs = dirs
         self.show = show
+        self.project = project
         self._raw: dict[str, tuple[LayoutFile, YDict, Path]] = {}
 
     def _read(self, name: str, wanted_by: Problem) -> tuple[LayoutFile, YDict, Path]:
         if name in self._raw:
             return self._raw[name]
+        if self.project is not None:
+            for folder in self.dirs:
+                for ext in (".yaml", ".yml"):
+                    try:
+                        self.project.inside(f"{name}{ext}", folder)
+                    except InputError:
+                        raise InputError(Problem(wanted_by.file, wanted_by.line, f"layout '{name}' is outside the "
+                                                 "project folder; expected a layout inside the project (symbolic "
+                                                 "links are followed before checking)")) from None
         path = find_layout(name, self.dirs)
         if path is None:
             known = known_layouts(self.dirs)
@@ -232,6 +266,10 @@ class LayoutLoader:
                 continue
             box = Box(box_name, kinds[0], x, y, w, h, spec, shown, line)
             _check_geometry(box, trim_w, trim_h, bleed, safe, problems)
+            if box.kind == "text" and box.get("min_size") is not None and box.get("size") is not None \
+                    and to_pt(box.get("min_size")) > to_pt(box.get("size")):
+                problems.add(shown, line, f"box '{box_name}': min_size {box.get('min_size')} is larger than size "
+                                          f"{box.get('size')}; expected min_size at most the size")
             boxes.append(box)
         problems.raise_if_any()
         boxes.sort(key=lambda box: box.get("z", 0))  # stable: equal z keeps the merged file order

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -11,11 +12,18 @@ from markupsafe import Markup, escape
 from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph
 
 from generator.core.colours import contrast
 from generator.core.fonts import Family, register_fonts
+from generator.core.limits import MAX_TEMPLATE_STEPS, MAX_TEMPLATE_WORK, LimitExceeded
 from generator.data.templating import environment
+
+# The card texts of one game together: a template that stays under the per-render bounds but is drawn for
+# thousands of cards must still finish in seconds.
+GAME_STEPS = 10 * MAX_TEMPLATE_STEPS
+GAME_WORK = 10 * MAX_TEMPLATE_WORK
 
 ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
 SHRINK_STEP = 0.25  # points per shrink step: fine enough that text never looks needlessly small
@@ -31,15 +39,26 @@ _RANGE = re.compile(r"(?<![\w\-])(\d+)-(\d+)(?![\w\-])")
 
 
 class TextOverflow(Exception):
-    """Text that does not fit its box even at the minimum font size."""
+    """Text that does not fit its box even at the minimum font size: too tall, or a word wider than the box."""
 
-    def __init__(self, size: float, needed: float, available: float):
+    def __init__(self, size: float, needed: float, available: float, word: str = "", word_width: float = 0.0,
+                 box_width: float = 0.0):
         self.size, self.needed, self.available = size, needed, available
-        super().__init__(f"needs {needed:.1f} pt of height at {size:g} pt, the box has {available:.1f} pt")
+        if word:
+            shown = word if len(word) <= 40 else word[:37] + "..."
+            message = (f"the word '{shown}' is {word_width:.1f} pt wide at {size:g} pt, the box is "
+                       f"{box_width:.1f} pt wide")
+        else:
+            message = f"needs {needed:.1f} pt of height at {size:g} pt, the box has {available:.1f} pt"
+        super().__init__(message)
 
 
 class TemplateProblem(Exception):
     """A template that does not compile or render; the message says why."""
+
+
+def _blank_none(value):
+    return "" if value is None else value
 
 
 def is_template(source: str) -> bool:
@@ -48,11 +67,18 @@ def is_template(source: str) -> bool:
 
 
 class Templates:
-    """One sandboxed Jinja environment per game; every template source is compiled once and cached."""
+    """One bounded sandbox per game; every template source is compiled once and cached.
+
+    Each render has the budget of generator.data.sandbox; all the card texts of a game together get GAME_STEPS
+    loop steps and GAME_WORK characters, and a template that went over a bound is not rendered again (the next
+    card would only fail the same way, slowly)."""
 
     def __init__(self, helpers: dict[str, Callable] | None = None):
-        self.env = environment(autoescape=True, helpers=helpers)
+        # A missing optional field prints as nothing, not "None" (so `icon: "{{ card.icon }}"` skips the box).
+        self.env = environment(autoescape=True, helpers=helpers, finalize=_blank_none)
         self._cache: dict[str, object] = {}
+        self._over: dict[str, str] = {}  # source -> the limit it went over
+        self.steps_used = self.work_used = 0
 
     def compile(self, source: str):
         """The compiled template of `source` (cached); raises TemplateProblem on a syntax error."""
@@ -62,6 +88,8 @@ class Templates:
                 template = self.env.from_string(source)
             except TemplateSyntaxError as exc:
                 raise TemplateProblem(f"template syntax error: {exc.message} (template line {exc.lineno})") from None
+            except RecursionError:
+                raise TemplateProblem("the template is nested too deeply to read; expected simpler expressions") from None
             self._cache[source] = template
         return template
 
@@ -69,14 +97,30 @@ class Templates:
         """Render `source` (compiled once) with `context`; plain strings are returned escaped, unrendered."""
         if not is_template(source):
             return str(escape(source))
+        if source in self._over:
+            raise TemplateProblem(self._over[source])
+        if self.steps_used > GAME_STEPS or self.work_used > GAME_WORK:
+            raise TemplateProblem(f"the card text templates of this game loop or build more than {GAME_STEPS:,} "
+                                  f"steps or {GAME_WORK:,} characters in all; expected less work per card")
+        template = self.compile(source)
         try:
-            return self.compile(source).render(context)
+            return self.env.render_bounded(template, context)
         except TemplateProblem:
             raise
+        except LimitExceeded as exc:
+            self._over[source] = str(exc)
+            raise TemplateProblem(str(exc)) from None
+        except RecursionError:
+            self._over[source] = "the template calls itself too deeply (a macro calling itself?); expected calls that end"
+            raise TemplateProblem(self._over[source]) from None
         except TemplateError as exc:
             raise TemplateProblem(f"template error: {exc}") from None
-        except (AttributeError, KeyError, TypeError, ValueError, IndexError, ZeroDivisionError) as exc:
+        except (AttributeError, KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, OverflowError) as exc:
             raise TemplateProblem(f"template error: {type(exc).__name__}: {exc}") from None
+        finally:
+            budget = self.env.budget
+            self.steps_used += budget.used_steps
+            self.work_used += budget.used_work
 
     def render_plain(self, source: str, context: dict) -> str:
         """Render a template whose result is a value (a colour, an icon name, a path), not markup."""
@@ -173,9 +217,21 @@ def fit_text(markup: str, style: TextStyle, width: float, height: float,
     if best is None:
         if smallest is None:
             smallest = attempt(style.min_size)
+        if smallest[1] <= height + 0.01:  # tall enough: what does not fit is a word wider than the box
+            word, word_width = _widest_word(markup, style.face, style.min_size)
+            raise TextOverflow(style.min_size, smallest[1], height, word, word_width, width)
         raise TextOverflow(style.min_size, smallest[1], height)
     (para, needed, _), size = best
     return para, size, needed
+
+
+def _widest_word(markup: str, face: str, size: float) -> tuple[str, float]:
+    """The widest word of the text (tags and entities removed) and its width at `size`, in the regular face."""
+    text = html.unescape(_TAG.sub(" ", markup.replace("<br/>", " ")))
+    words = text.split() or [""]
+    widths = [(stringWidth(word, face, size), word) for word in words]
+    width, word = max(widths)
+    return word, width
 
 
 def _too_wide(para: Paragraph) -> bool:
@@ -188,13 +244,14 @@ def _too_wide(para: Paragraph) -> bool:
 
 
 
-def card_helpers(inline_icon: Callable[[str, float | None], str | None]) -> dict[str, Callable]:
+def card_helpers(inline_icon: Callable[[str, float | None], str | None],
+                 icon_problem: Callable[[str], str | None] | None = None) -> dict[str, Callable]:
     """The helpers only card text has: `icon(name)` inline in the text and `chip(color, label)`."""
 
     def icon(name: str, size: float | None = None) -> Markup:
         found = inline_icon(str(name), size)
         if found is None:
-            raise ValueError(f"icon '{name}' does not exist")
+            raise ValueError((icon_problem and icon_problem(str(name))) or f"icon '{name}' does not exist")
         return Markup(found)
 
     def chip(color: str, label: str) -> Markup:

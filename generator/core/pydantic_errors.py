@@ -7,6 +7,7 @@ import re
 from pydantic import BaseModel, ValidationError
 
 from generator.core.errors import Problems, did_you_mean
+from generator.core.limits import MAX_COPIES
 from generator.core.yamlio import YDict, YList
 
 
@@ -31,7 +32,7 @@ def _field_path(loc: tuple) -> str:
 # What a designer should have written, by pydantic error type (instead of "input should be a valid ...").
 _EXPECTED = {
     "int_type": "a whole number", "int_parsing": "a whole number", "int_from_float": "a whole number",
-    "float_type": "a number", "float_parsing": "a number",
+    "float_type": "a number", "float_parsing": "a number", "finite_number": "a finite number (not .nan or .inf)",
     "bool_type": "true or false", "bool_parsing": "true or false",
     "string_type": "text",
     "list_type": "a list", "tuple_type": "a list", "set_type": "a list",
@@ -46,6 +47,8 @@ def _found(value) -> str:
         return "a mapping"
     if isinstance(value, (list, tuple)):
         return "a list"
+    if isinstance(value, bool):
+        return "true" if value else "false"  # as YAML writes it
     return repr(value)
 
 
@@ -63,8 +66,8 @@ def _describe(err: dict, model: type[BaseModel]) -> str:
     message = err["msg"]
     if message.startswith("Value error, "):
         return f"'{path}': {message[len('Value error, '):]}"
-    if kind == "greater_than_equal" and str(key) == "copies":
-        return f"copies must be 1 or more, found {shown}; expected a positive whole number"
+    if kind in ("greater_than_equal", "less_than_equal", "int_type") and str(key) == "copies":
+        return f"copies is {shown}; expected a whole number from 1 to {MAX_COPIES:,}"
     if kind == "string_pattern_mismatch":
         return f"'{path}' is {shown}; expected {_pattern_hint(err)}"
     if kind == "too_few_values":

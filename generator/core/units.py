@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import re
+
+from generator.core.limits import MAX_LENGTH_PT
 
 PT_PER_UNIT = {"pt": 1.0, "in": 72.0, "mm": 72.0 / 25.4, "cm": 72.0 / 2.54}
 _LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*(pt|in|mm|cm)?\s*$")
@@ -16,16 +19,22 @@ class UnitError(ValueError):
 
 
 def to_pt(value: str | int | float, default_unit: str = "pt") -> float:
-    """Convert a length such as '63.5mm' or 9 into points."""
-    if isinstance(value, bool):
+    """Convert a length such as '63.5mm' or 9 into points; finite and at most MAX_LENGTH_PT either way."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise UnitError(f"expected a length such as '63mm', '2.5in' or '9pt', found {value!r}")
     if isinstance(value, (int, float)):
-        return float(value) * PT_PER_UNIT[default_unit]
-    match = _LENGTH.match(str(value))
-    if not match:
-        raise UnitError(f"'{value}' is not a length; expected a number with mm, cm, in or pt, e.g. '63mm'")
-    number, unit = match.groups()
-    return float(number) * PT_PER_UNIT[unit or default_unit]
+        points = float(value) * PT_PER_UNIT[default_unit] if abs(value) < 1e300 else math.inf
+    else:
+        match = _LENGTH.match(str(value))
+        if not match:
+            raise UnitError(f"'{value}' is not a length; expected a number with mm, cm, in or pt, e.g. '63mm'")
+        number, unit = match.groups()
+        points = float(number) * PT_PER_UNIT[unit or default_unit]
+    if not math.isfinite(points) or abs(points) > MAX_LENGTH_PT:
+        shown = repr(value) if len(repr(value)) <= 24 else repr(value)[:20] + "..."
+        raise UnitError(f"length {shown} is not a finite length of at most {MAX_LENGTH_PT / 72:g} in; "
+                        "expected something like '63mm'")
+    return points
 
 
 def mm(value: float) -> float:

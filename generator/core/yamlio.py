@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
 
 from generator.core.errors import InputError, Problem
+from generator.core.limits import MAX_YAML_BYTES, MAX_YAML_DEPTH, MAX_YAML_ITEMS, check_file_size
 
 
 class YDict(dict):
@@ -33,7 +35,23 @@ class YList(list):
 
 class _LineLoader(yaml.SafeLoader):
     """SafeLoader (no Python tags are ever constructed) that records line numbers: the pure-Python reference, used
-    where libyaml is missing and to word the message of a broken file exactly as it always was."""
+    where libyaml is missing and to word the message of a broken file exactly as it always was. It refuses nesting
+    deeper than MAX_YAML_DEPTH (PyYAML composes recursively: a few hundred levels would end in a RecursionError)."""
+
+    def __init__(self, stream) -> None:
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent, index):
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise yaml.composer.ComposerError(
+                    None, None, f"the data is nested more than {MAX_DEPTH} levels deep; expected at most "
+                    f"{MAX_DEPTH} levels of mappings and lists", self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> YDict:
@@ -70,7 +88,7 @@ _STR = yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG
 _MAP = yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG
 _SEQ = yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG
 _MERGE = "tag:yaml.org,2002:merge"
-MAX_DEPTH = 200  # levels of mappings and lists (libyaml itself stops at 1,000; Python recursion would not)
+MAX_DEPTH = MAX_YAML_DEPTH  # levels of mappings and lists (generator.core.limits; libyaml itself stops at 1,000)
 _PLAIN_CACHE_SIZE = 4096
 
 
@@ -110,6 +128,46 @@ class _FastLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
             resolvers = cls.yaml_implicit_resolvers
             found = cls._candidates[first] = tuple(resolvers.get(first, []) + resolvers.get(None, []))
         return found
+
+
+def _check_items(root: yaml.Node) -> None:
+    """Refuse a document that expands to more than MAX_YAML_ITEMS values or MAX_YAML_DEPTH levels once its
+    aliases are copied (the template view and the models copy them): ten short lines of aliases, each naming the
+    one before ten times, stand for 10^10 values. Also refuses a value that contains itself."""
+    counted: dict[int, tuple[int, int]] = {}  # node -> (values, levels) below and including it
+    started: set[int] = set()
+
+    def fail(node: yaml.Node, message: str):
+        raise yaml.composer.ComposerError(None, None, message, node.start_mark)
+
+    def count(node: yaml.Node, level: int) -> tuple[int, int]:
+        key = id(node)
+        if key in counted:
+            items, height = counted[key]
+        else:
+            if key in started:
+                fail(node, "this value contains itself through an alias; expected plain data without cycles")
+            if level > MAX_YAML_DEPTH:
+                fail(node, f"the data is nested more than {MAX_YAML_DEPTH} levels deep; expected at most "
+                           f"{MAX_YAML_DEPTH} levels of mappings and lists (aliases count as copies)")
+            started.add(key)
+            children = (node.value if isinstance(node, yaml.SequenceNode) else
+                        [n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode) else [])
+            items, height = 1, 1
+            for child in children:
+                child_items, child_height = count(child, level + 1)
+                items += child_items
+                height = max(height, child_height + 1)
+                if items > MAX_YAML_ITEMS:
+                    fail(node, f"this value expands to more than {MAX_YAML_ITEMS:,} values (each alias *name "
+                               f"repeats what it names); expected at most {MAX_YAML_ITEMS:,} values in one file")
+            counted[key] = items, height
+        if level + height - 1 > MAX_YAML_DEPTH:
+            fail(node, f"the data is nested more than {MAX_YAML_DEPTH} levels deep; expected at most "
+                       f"{MAX_YAML_DEPTH} levels of mappings and lists (aliases count as copies)")
+        return items, height
+
+    count(root, 1)
 
 
 def _build(loader, node, depth: int, memo: dict):
@@ -166,7 +224,10 @@ def _load_fast(text: str):
             node = loader.get_single_node()
         except yaml.YAMLError:
             raise _SyntaxProblem from None
-        return None if node is None else _build(loader, node, 1, {})
+        if node is None:
+            return None
+        _check_items(node)  # before anything is copied
+        return _build(loader, node, 1, {})
     finally:
         loader.dispose()
 
@@ -175,13 +236,13 @@ def _describe_yaml_error(exc: yaml.YAMLError) -> tuple[int, str]:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     line = mark.line + 1 if mark is not None else 0
     problem = getattr(exc, "problem", None) or str(exc)
-    if "levels deep" in problem:
+    if "levels deep" in problem or "expands to more than" in problem or "contains itself" in problem:
         return line, problem
     if "tag:yaml.org,2002:python" in problem or "!!python" in problem:
         return line, "Python tags are not allowed; expected plain YAML data (safe loading only)"
     if "could not determine a constructor" in problem:
         return line, f"{problem.strip()}; expected plain YAML data (custom tags are not allowed)"
-    if "\\t" in problem or "tab" in problem:
+    if "\\t" in problem or re.search(r"\btabs?\b", problem):
         return line, f"{problem.strip()}; expected spaces for indentation, not tabs"
     if "appears twice" in problem:
         return line, f"{problem}; expected each key once"
@@ -190,12 +251,23 @@ def _describe_yaml_error(exc: yaml.YAMLError) -> tuple[int, str]:
     return line, f"broken YAML: {text.strip()}; expected valid YAML (check indentation and quotes)"
 
 
-def read_text(path: Path, shown: str) -> str:
-    """Read a UTF-8 text file, turning a decoding error into a located problem."""
+def read_text(path: Path, shown: str, limit: int = MAX_YAML_BYTES) -> str:
+    """Read a UTF-8 text file of at most `limit` bytes; a missing, unreadable, too large or non-UTF-8 file is a
+    located problem."""
     try:
+        check_file_size(path, limit, shown)
         data = Path(path).read_bytes()
     except FileNotFoundError:
         raise InputError(Problem(shown, 0, "file not found")) from None
+    except IsADirectoryError:
+        raise InputError(Problem(shown, 0, "is a folder; expected a file")) from None
+    except OSError as exc:
+        raise InputError(Problem(shown, 0, f"cannot be read ({exc.strerror or exc}); expected a readable file")) from None
+    return decode_utf8(data, shown)
+
+
+def decode_utf8(data: bytes, shown: str) -> str:
+    """Bytes of a text file as text; invalid UTF-8 is a problem naming the line (not a byte offset)."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -219,6 +291,10 @@ def parse_yaml(text: str, shown: str, *, expect_mapping: bool = True):
             data = _load_fast(text)
         except _SyntaxProblem:  # the reference parser words the problem as it always did (libyaml's words differ)
             data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader derives from SafeLoader
+    except yaml.reader.ReaderError as exc:  # a control character: name its line, not its offset
+        line = text[: exc.position].count("\n") + 1
+        raise InputError(Problem(shown, line, f"character U+{exc.character:04X} is not allowed in YAML; expected "
+                                              "printable text (a stray control character?)")) from None
     except yaml.YAMLError as exc:
         line, message = _describe_yaml_error(exc)
         raise InputError(Problem(shown, line, message)) from None

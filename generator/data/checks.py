@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.core.errors import Problem, Problems, did_you_mean, known_list
+from generator.core.errors import InputError, Problem, Problems, did_you_mean, known_list
 from generator.data.game import Board, Game, Record
 from generator.data.report import CheckReport  # noqa: F401 - where callers have always found it
 
@@ -69,9 +69,13 @@ def check_decks(game: Game, problems: Problems) -> None:
 
 
 def check_image_path(game: Game, card, problems: Problems) -> Path | None:
-    """The card's image exists and lies inside the game folder; returns its path."""
+    """The card's image exists and lies inside the game folder (links resolved); returns its path."""
     root = game.dir.resolve()
-    path = (game.dir / card.image).resolve()
+    try:
+        path = game.project.inside(card.image, game.dir, file=card.file, line=card.line_of("image"), what="image")
+    except InputError as exc:
+        problems.extend(exc.problems)
+        return None
     if root not in path.parents:
         problems.add(card.file, card.line_of("image"), f"image '{card.image}' is outside the game folder; expected a path inside {game.show(game.dir)}")
         return None

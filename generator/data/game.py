@@ -167,6 +167,7 @@ class Game:
     files: dict[str, str] = field(default_factory=dict)  # shown path -> kind
     overrides: tuple = ()  # data.overrides.Applied: the `--set` changes made to the YAML as read (files untouched)
     fonts: FontTable = field(default=BUILT_IN, repr=False)  # title, body and the fonts game.yaml declares
+    key_lines: dict = field(default_factory=dict, repr=False)  # game.yaml key -> line
 
     @property
     def title(self) -> str:
@@ -192,6 +193,10 @@ class Game:
         """The game's default card size (game.yaml `card_size`) in points, e.g. for card areas on a board."""
         w, h = card_width_height_mm(self.config.card_size)
         return mm(w), mm(h)
+
+    def line_of(self, key: str) -> int:
+        """Line of a top-level key of game.yaml (0 when unknown), for problems about it."""
+        return self.key_lines.get(key, 0)
 
     def setting(self, name: str, default: Any = None) -> Any:
         """A rule parameter from game.yaml `settings`."""

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.core.errors import InputError, Problem, Problems, did_you_mean, where
+from generator.core.limits import MAX_CARDS
 from generator.core.pydantic_errors import validate
 from generator.core.yamlio import YDict, YList, load_yaml
 from generator.data.component_models import KINDS as COMPONENT_KINDS
@@ -233,12 +234,18 @@ def load_game(project: Project, game_id: str, overrides: list[Override] | tuple 
                              f"of the deck in {decks[component.id].file}; expected an id of its own (exports use it as a folder name)")
         ordered = {d: decks[d] for d in config.decks if d in decks}
         decks = ordered | {d: v for d, v in decks.items() if d not in ordered}
+        _check_deck_codes(decks, problems)
+        total = sum(deck.copies for deck in decks.values())
+        if total > MAX_CARDS:
+            problems.add(game_shown, raw_game.line_of("decks"), f"the decks hold {total:,} cards; expected at most "
+                         f"{MAX_CARDS:,} in one game (pnp's limit)")
     if problems:
         raise InputError(credit(problems.sorted(), applied))
     assert config is not None
     components = dict(sorted(components.items(), key=lambda pair: (COMPONENT_KINDS.index(pair[1].kind), pair[1].file)))
     return Game(id=game_id, dir=game_dir, project=project, config=config, decks=decks, tables=tables, boards=boards,
-                components=components, files=files, overrides=tuple(applied), fonts=fonts)
+                components=components, files=files, overrides=tuple(applied), fonts=fonts,
+                key_lines=dict(getattr(raw_game, "key_lines", {})))
 
 
 def _load_component(raw: YDict, shown: str, config: GameConfig | None, problems: Problems) -> Component | None:
@@ -256,4 +263,15 @@ def _load_component(raw: YDict, shown: str, config: GameConfig | None, problems:
     if model is None:
         return None
     return load_component(model, raw, shown, config.code if config is not None else "XX", problems)
+
+
+def _check_deck_codes(decks: dict[str, Deck], problems: Problems) -> None:
+    """Deck codes are unique in a game: they make the card codes (OUP-ORD-07) and name the drawn card faces."""
+    first: dict[str, Deck] = {}
+    for deck in decks.values():
+        other = first.setdefault(deck.code, deck)
+        if other is not deck:
+            problems.add(deck.file, deck.key_lines.get("code", deck.line),
+                         f"deck '{deck.id}' has code '{deck.code}', which deck '{other.id}' ({other.file}) uses too; "
+                         "expected a code of its own (it starts every card code of the deck)")
 

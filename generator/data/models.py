@@ -15,18 +15,33 @@ from pydantic import (
     model_validator,
 )
 
+from generator.core.limits import (
+    MAX_BLEED_PT,
+    MAX_COPIES,
+    MAX_GRID_CELLS,
+    MAX_LENGTH_PT,
+    LimitExceeded,
+    in_range,
+)
 from generator.core.shapes import Shape
-from generator.core.units import CARD_SIZES_MM, to_pt
+from generator.core.units import CARD_SIZES_MM, MM, to_pt
 
 Slug = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_-]*$", description="lower-case id: letters, digits, - and _")]
 HexColor = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", description="colour as #rrggbb")]
 Code = Annotated[str, Field(pattern=r"^[A-Z0-9]{2,6}$", description="short upper-case code for card codes")]
-PositiveInt = Annotated[int, Field(ge=1)]
+# Strict: `copies: true` or `count: "3"` is a mistake, not 1 or 3.
+PositiveInt = Annotated[int, Field(ge=1, strict=True)]
+Copies = Annotated[int, Field(ge=1, le=MAX_COPIES, strict=True, description=f"copies printed, 1 to {MAX_COPIES}")]
+Finite = Annotated[float, Field(allow_inf_nan=False, strict=True)]
 
 
-def _check_length(value: Any) -> Any:
-    to_pt(value)  # raises UnitError (a ValueError) with a helpful message
-    return value
+def _length_between(low: float | None, high: float | None, what: str):
+    """A validator: the length is finite and within [low, high] points (shown in mm)."""
+    def check(cls, value):
+        in_range(to_pt(value) / MM, None if low is None else low / MM, None if high is None else high / MM,
+                 what, " mm")
+        return value
+    return classmethod(check)
 
 
 class Strict(BaseModel):
@@ -44,7 +59,7 @@ class CardSize(Strict):
     width: Length
     height: Length
 
-    _w = field_validator("width", "height")(classmethod(lambda cls, v: _check_length(v)))
+    _w = field_validator("width", "height")(_length_between(0.01 * MM, MAX_LENGTH_PT, "the card size"))
 
 
 def positive_length(value: Any) -> Any:
@@ -190,7 +205,7 @@ class GameConfig(Strict):
         default_factory=dict, description="fonts by name: a file (path.ttf) or {regular, bold, italic, bold_italic, "
                                           "fallback}; `title` and `body` may be redefined")
 
-    _len = field_validator("bleed", "safe")(classmethod(lambda cls, v: _check_length(v)))
+    _bleed = field_validator("bleed", "safe")(_length_between(0.0, MAX_BLEED_PT, "the length"))
     _radius = field_validator("corner_radius")(classmethod(lambda cls, v: v if v is None else _check_range(v, 20)))
 
     _known_size = field_validator("card_size")(classmethod(lambda cls, v: known_size(v)))
@@ -207,8 +222,8 @@ class FieldSpec(Strict):
     default: Any = None
     choices: list[str] | None = None
     to: str | None = Field(None, description="collection a ref/refs/counts points into: a deck, a table or <board>.spaces")
-    min: float | None = None
-    max: float | None = None
+    min: Finite | None = None
+    max: Finite | None = None
     help: str = ""
 
 
@@ -262,14 +277,27 @@ class Grid(Strict):
     cell: Length
     margin: Length = "10mm"
 
-    _len = field_validator("cell", "margin")(classmethod(lambda cls, v: _check_length(v)))
+    _cell = field_validator("cell")(_length_between(1 * MM, MAX_LENGTH_PT, "the cell size"))
+    _margin = field_validator("margin")(_length_between(0.0, MAX_LENGTH_PT, "the margin"))
+
+    @model_validator(mode="after")
+    def _bounded(self):
+        if self.cols * self.rows > MAX_GRID_CELLS:
+            raise LimitExceeded(f"the grid has {self.cols} x {self.rows} = {self.cols * self.rows:,} cells; expected "
+                                f"at most {MAX_GRID_CELLS:,} (pnp's limit for one board)")
+        for count, side in ((self.cols, "wide"), (self.rows, "high")):
+            size = count * to_pt(self.cell) + 2 * to_pt(self.margin)
+            if size > MAX_LENGTH_PT:
+                raise LimitExceeded(f"the board would be {size / MM / 1000:.2f} m {side}; expected at most "
+                                    f"{MAX_LENGTH_PT / MM / 1000:.2f} m")
+        return self
 
 
 class BoardSpace(Strict):
     """A space on a board, placed at grid cell (col, row)."""
 
     id: Slug
-    at: tuple[float, float]
+    at: tuple[Finite, Finite]
     kind: Literal["road", "junction", "restaurant", "track", "start", "end"] = "road"
     label: str = ""
     color: HexColor | None = None
@@ -293,8 +321,9 @@ class Zone(Strict):
 
     id: Slug
     caption: str
-    at: tuple[float, float]
-    size: tuple[float, float]
+    at: tuple[Finite, Finite]
+    size: tuple[Annotated[float, Field(gt=0, allow_inf_nan=False, strict=True)],
+                Annotated[float, Field(gt=0, allow_inf_nan=False, strict=True)]]
     kind: Literal["cards", "area", "text", "title", "legend"] = Field(
         "cards", description="cards: a card-sized place (warned when smaller than a card); area: a labelled place of its own size")
     text: str = ""
@@ -335,9 +364,9 @@ def _python_type(spec: FieldSpec):
     if spec.type in ("text", "ref", "address", "icon"):
         return str
     if spec.type == "int":
-        return Annotated[int, Field(ge=spec.min, le=spec.max)]
+        return Annotated[int, Field(ge=spec.min, le=spec.max, strict=True)]
     if spec.type == "number":
-        return Annotated[float, Field(ge=spec.min, le=spec.max)]
+        return Annotated[float, Field(ge=spec.min, le=spec.max, allow_inf_nan=False, strict=True)]
     if spec.type == "bool":
         return bool
     if spec.type == "color":
@@ -366,7 +395,7 @@ def row_model(name: str, fields: dict[str, FieldSpec], *, card: bool) -> type[Ba
     core: dict[str, Any] = {"id": (Slug, ...), "name": (str, ...)}
     if card:
         core |= {
-            "copies": (PositiveInt, ...),
+            "copies": (Copies, ...),
             "layout": (str | None, None),
             "back": (str | None, None),
             "icon": (str | None, None),

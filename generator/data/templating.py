@@ -12,11 +12,11 @@ from collections.abc import Callable
 from typing import Any
 
 from jinja2 import BaseLoader, StrictUndefined
-from jinja2.sandbox import SandboxedEnvironment
 
 from generator.core.colours import contrast, tint
 from generator.core.errors import did_you_mean, known_list
 from generator.core.words import join_and
+from generator.data.sandbox import BoundedSandbox
 
 _WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 
@@ -39,8 +39,9 @@ class DataUndefined(StrictUndefined):
         return super()._undefined_message
 
 
-class DataEnvironment(SandboxedEnvironment):
-    """A sandbox where data keys win over dict methods, so a field named `items` or `values` still reads."""
+class DataEnvironment(BoundedSandbox):
+    """A bounded sandbox (generator.data.sandbox) where data keys win over dict methods, so a field named `items`
+    or `values` still reads."""
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if isinstance(obj, View) and attribute in obj:
@@ -209,10 +210,11 @@ GLOBALS: dict[str, Callable] = {
 
 
 def environment(*, autoescape: bool, loader: BaseLoader | None = None, keep_trailing_newline: bool = False,
-                helpers: dict[str, Callable] | None = None) -> DataEnvironment:
-    """A sandboxed environment with the shared helpers and filters (plus `helpers`), strict about missing data."""
+                helpers: dict[str, Callable] | None = None, finalize: Callable | None = None) -> DataEnvironment:
+    """A sandboxed environment with the shared helpers and filters (plus `helpers`), strict about missing data;
+    `finalize` is applied to every printed value."""
     env = DataEnvironment(loader=loader, undefined=DataUndefined, autoescape=autoescape, trim_blocks=True,
-                          lstrip_blocks=True, keep_trailing_newline=keep_trailing_newline)
+                          lstrip_blocks=True, keep_trailing_newline=keep_trailing_newline, finalize=finalize)
     env.globals.update(GLOBALS)
     env.globals.update(helpers or {})
     env.filters.update(FILTERS)

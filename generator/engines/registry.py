@@ -74,6 +74,6 @@ def engine_for(game) -> Engine | None:
     engine = engine_named(name)
     if engine is None:
         known = engine_names()
-        raise InputError(Problem(game.show(game.dir / "game.yaml"), 0, f"rules engine '{name}' does not exist"
+        raise InputError(Problem(game.show(game.dir / "game.yaml"), game.line_of("engine"), f"rules engine '{name}' does not exist"
                                  f"{did_you_mean(_key(name), known)}; known: {known_list(known)}"))
     return engine

@@ -65,7 +65,7 @@ def preflight(games: list[Game]) -> dict[str, list[str]]:
             for game in games:
                 try:
                     outputs = producer.outputs(game, options)
-                except InputError as exc:
+                except InputError as exc:  # every producer's problems are reported, not only the first one's
                     problems.extend(exc.problems)
                     continue
                 if outputs:

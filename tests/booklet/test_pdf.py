@@ -190,7 +190,8 @@ def test_picture_syntax_draws_a_real_card_and_names_a_wrong_one(tmp_project, tmp
     assert "The Burrito recipe" in last and "COLLECT ALL 7" in last and "Tortilla" in last  # the card itself is drawn
     template.write_text(text + "\n\n![Lost](card:recipes/tacos)\n", encoding="utf-8")
     game = load_game(tmp_project, "order-up-trading")
-    [reading] = [o for o in outputs(game, BuildOptions(papers=())) if o.kind == "rules"]
-    with pytest.raises(InputError) as info:
-        reading.render(tmp_path / "bad.pdf")
-    assert "templates/rules/order-up-trading.md.j2: picture 'card:recipes/tacos' names no card" in str(info.value)
+    with pytest.raises(InputError) as info:  # found with the rendered rules, before anything is drawn
+        outputs(game, BuildOptions(papers=()))
+    line = len((text + "\n\n").splitlines()) + 1
+    assert (f"templates/rules/order-up-trading.md.j2:{line}: picture 'card:recipes/tacos' names no card"
+            in str(info.value))

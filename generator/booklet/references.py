@@ -1,0 +1,192 @@
+"""What the rules text may point at, checked before anything is drawn: figures of cards, boards and components,
+pictures and icons.
+
+`pnp validate` and `pnp build` both run these checks (from `render_rules`), so a figure naming a deck that does not
+exist, a width of 'banana' or a picture outside the project is one located problem in either command, never a
+crash while the PDF is drawn.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from markdown_it import MarkdownIt
+from PIL import Image, UnidentifiedImageError
+
+from generator.cards.icons import IconSource
+from generator.core.errors import InputError, Problem, did_you_mean, known_list
+from generator.core.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, LimitExceeded, check_file_size
+from generator.core.units import UnitError, to_pt
+from generator.data.game import Game
+
+PICTURE_SUFFIXES = (".png", ".jpg", ".jpeg")
+MAX_FIGURE_WIDTH_PT = 10 * 72.0  # wider than any page: the figure is scaled to the text width anyway
+
+
+def markdown_parser() -> MarkdownIt:
+    """The Markdown dialect of the rules (CommonMark, HTML comments for layout commands, tables)."""
+    return MarkdownIt("commonmark", {"html": True}).enable("table")
+
+
+def from_reference(game: Game, kind: str, ref: str) -> dict:
+    """The figure spec of a picture reference `card:deck/card-id` or `board:board-id`; ValueError if unknown."""
+    if kind == "card":
+        deck_id, _, card_id = ref.partition("/")
+        deck = game.decks.get(deck_id)
+        if deck is None or card_id not in deck.by_id():
+            raise ValueError(f"picture 'card:{ref}' names no card; expected card:<deck>/<card id> with a deck of "
+                             f"{', '.join(game.decks)}")
+        return {"kind": "card", "deck": deck_id, "card": card_id}
+    if kind == "component":
+        if ref not in game.components:
+            raise ValueError(f"picture 'component:{ref}' names no component; expected one of: "
+                             f"{', '.join(game.components) or 'none (the game has no component files)'}")
+        return {"kind": "component", "component": ref}
+    if kind == "board":
+        if ref not in game.boards:
+            raise ValueError(f"picture 'board:{ref}' names no board; expected one of: "
+                             f"{', '.join(game.boards) or 'none (the game has no board)'}")
+        return {"kind": "board", "board": ref}
+    raise ValueError(f"picture '{kind}:{ref}' has an unknown kind; expected card:<deck>/<card id>, board:<board id> "
+                     "or component:<component id>")
+
+
+def _fraction(value: Any, what: str, low_open: bool = False) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        raise ValueError(f"{what} is {value!r}; expected a number from 0 to 1")
+    if value > 1 or value < 0 or (low_open and value == 0):
+        raise ValueError(f"{what} is {value!r}; expected a number from 0 to 1")
+    return float(value)
+
+
+def check_figure(game: Game, spec: Any) -> dict:
+    """The figure spec with every name and number checked (card picture references resolved); ValueError if not."""
+    if not isinstance(spec, dict):
+        raise ValueError(f"a figure is {type(spec).__name__}; expected a mapping such as "
+                         '{"kind": "card", "deck": "orders", "card": "grandma-rosa"}')
+    if "ref" in spec:
+        spec = from_reference(game, str(spec.get("kind")), str(spec["ref"])) | {"caption": spec.get("caption", "")}
+    kind = spec.get("kind")
+    if kind == "card":
+        deck = game.decks.get(str(spec.get("deck", "")))
+        if deck is None:
+            raise ValueError(f"figure: no deck '{spec.get('deck')}'{did_you_mean(str(spec.get('deck')), game.decks)}; "
+                             f"known: {known_list(game.decks)}")
+        refs = spec.get("cards") if spec.get("cards") is not None else [spec.get("card")]
+        if not isinstance(refs, list) or not refs:
+            raise ValueError("figure: `cards` is not a list of card ids; expected e.g. [\"grandma-rosa\", \"coach-carter\"]")
+        for ref in refs:
+            other, _, card_id = str(ref).rpartition("/")
+            in_deck = game.decks.get(other) if other else deck
+            if in_deck is None:
+                raise ValueError(f"figure: no deck '{other}'{did_you_mean(other, game.decks)}")
+            if card_id not in in_deck.by_id():
+                raise ValueError(f"figure: no card '{card_id}' in deck '{in_deck.id}'"
+                                 f"{did_you_mean(card_id, in_deck.by_id())}")
+        try:
+            width = to_pt(spec.get("width", "1.6in"))
+        except UnitError as exc:
+            raise ValueError(f"figure width: {exc}") from None
+        if not 0 < width <= MAX_FIGURE_WIDTH_PT:
+            raise ValueError(f"figure width {spec.get('width')!r}; expected a length above 0 and at most 10in")
+        callouts = spec.get("callouts", [])
+        if not isinstance(callouts, list):
+            raise ValueError("figure callouts are not a list; expected [[label, x, y], ...] with x, y from 0 to 1")
+        for callout in callouts:
+            if not (isinstance(callout, list) and len(callout) == 3 and isinstance(callout[0], str)):
+                raise ValueError(f"figure callout {callout!r}; expected [label, x, y] with x, y from 0 to 1")
+            _fraction(callout[1], "a callout's x")
+            _fraction(callout[2], "a callout's y")
+    elif kind == "board":
+        if spec.get("board") not in game.boards:
+            raise ValueError(f"figure: no board '{spec.get('board')}'; known: {', '.join(game.boards) or 'none'}")
+        _fraction(spec.get("fraction", 1.0), "the figure's fraction of the text width", low_open=True)
+    elif kind == "component":
+        if spec.get("component") not in game.components:
+            raise ValueError(f"figure: no component '{spec.get('component')}'"
+                             f"{did_you_mean(str(spec.get('component')), game.components)}; "
+                             f"known: {', '.join(game.components) or 'none'}")
+        _fraction(spec.get("fraction", 1.0), "the figure's fraction of the text width", low_open=True)
+    else:
+        raise ValueError(f"figure kind '{kind}' is unknown; expected card, board or component")
+    return spec
+
+
+def picture_path(game: Game, src: str, *, file: str = "", line: int = 0) -> Path:
+    """The picture a Markdown image names (relative to templates/rules/), inside the project, readable and within
+    the picture limits; a located InputError otherwise."""
+    folder = game.project.rules_template(game.id).parent
+    path = game.project.inside(src, folder, file=file, line=line, what="picture")
+    if not path.is_file():
+        raise InputError(Problem(file, line, f"picture '{src}' not found; expected a PNG or JPG file relative to "
+                                             f"{game.project.show(folder)}/"))
+    if path.suffix.lower() not in PICTURE_SUFFIXES:
+        raise InputError(Problem(file, line, f"picture '{src}' is not a PNG or JPG file; expected one of "
+                                             f"{', '.join(PICTURE_SUFFIXES)}"))
+    try:
+        check_file_size(path, MAX_IMAGE_BYTES, file, f"picture '{src}'")
+        with Image.open(path) as image:
+            width, height = image.size
+            if width * height > MAX_IMAGE_PIXELS:
+                raise LimitExceeded(f"picture '{src}' is {width} x {height} pixels; expected at most "
+                                    f"{MAX_IMAGE_PIXELS:,} pixels (pnp's limit)")
+            image.load()  # a truncated or corrupt file fails here, located, not while the PDF is drawn
+    except InputError as exc:
+        raise InputError([Problem(file, line, p.message) for p in exc.problems]) from None
+    except LimitExceeded as exc:
+        raise InputError(Problem(file, line, str(exc))) from None
+    except (UnidentifiedImageError, OSError, Image.DecompressionBombError, SyntaxError) as exc:
+        raise InputError(Problem(file, line, f"picture '{src}' cannot be read ({exc}); expected a PNG or JPG "
+                                             "file")) from None
+    return path
+
+
+def _source_line(source_lines: list[str], needle: str) -> int:
+    """The line of the rules template that holds `needle` (1-based), 0 when it was made by template code."""
+    needle = needle.strip()
+    if not needle:
+        return 0
+    for number, text in enumerate(source_lines, start=1):
+        if needle in text:
+            return number
+    return 0
+
+
+def markdown_problems(game: Game, markdown: str, source: str, shown: str) -> list[Problem]:
+    """Every figure, picture reference, picture file and inline icon of the rendered rules that cannot be drawn."""
+    lines = source.splitlines()
+    problems: list[Problem] = []
+    icons = IconSource(game.project.icon_dirs(game.id), game.project)
+    for token in markdown_parser().parse(markdown):
+        if token.type == "fence" and token.info.strip().split()[:1] == ["figure"]:
+            first = next((text for text in token.content.splitlines() if text.strip()), "")
+            line = _source_line(lines, first)
+            try:
+                check_figure(game, json.loads(token.content))
+            except json.JSONDecodeError as exc:
+                problems.append(Problem(shown, line, f"a figure block is not valid JSON ({exc.msg}); expected "
+                                                     '{"kind": "card", "deck": ..., "card": ...} or use figure(...)'))
+            except ValueError as exc:
+                problems.append(Problem(shown, line, str(exc)))
+        for child in token.children or []:
+            if child.type != "image":
+                continue
+            src = str(child.attrGet("src") or "")
+            line = _source_line(lines, f"]({src}")
+            scheme, _, rest = src.partition(":")
+            try:
+                if scheme == "icon":
+                    problem = icons.problem(rest)
+                    if problem is not None:
+                        raise ValueError(problem)
+                elif scheme in ("card", "board", "component"):
+                    check_figure(game, {"kind": scheme, "ref": rest})
+                else:
+                    picture_path(game, src, file=shown, line=line)
+            except ValueError as exc:
+                problems.append(Problem(shown, line, str(exc)))
+            except InputError as exc:
+                problems.extend(exc.problems)
+    return problems
