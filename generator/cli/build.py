@@ -60,6 +60,7 @@ def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, mark
     for path in result.skipped:
         click.echo(f"  skipped {path} (up to date)")
     echo_warnings(result)
+    echo_stale(result, project.show(out_dir or project.build_dir))
     for report in result.games:
         click.echo(f"OK  {report.game}: {report.cards} cards checked")
     skipped = f", {len(result.skipped)} up to date (--force rebuilds them)" if result.skipped else ""
@@ -76,6 +77,12 @@ def echo_warnings(result) -> None:
             seen.setdefault(warning, entry["path"])
     for warning, path in seen.items():
         click.echo(f"warning: {warning}" if LOCATED.match(warning) else f"warning: {path}: {warning}", err=True)
+
+
+def echo_stale(result, build_dir: str) -> None:
+    """List the outputs that belong to no game, deck or board any more (also in build/manifest.json)."""
+    for entry in result.stale:
+        click.echo(f"stale: {build_dir}/{entry['path']} ({entry['why']}; delete it if you no longer need it)", err=True)
 
 
 def _build_with_bar(project, names, options):

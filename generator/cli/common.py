@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
 
-from generator.core.errors import InputError, Problem
+from generator.core.errors import InputError, Problem, internal_error_line
 from generator.data.project import Project
 
 
@@ -19,18 +20,33 @@ def fail(exc: InputError) -> None:
     sys.exit(1)
 
 
+def debugging(ctx: click.Context) -> bool:
+    """True with `pnp --debug` (or PNP_DEBUG=1): errors of pnp itself show their traceback."""
+    return bool(ctx.find_root().meta.get("pnp.debug")) or os.environ.get("PNP_DEBUG", "") not in ("", "0")
+
+
 class PnpGroup(click.Group):
-    """A click group that turns InputError (and a folder it cannot write) into located messages and exit code 1."""
+    """A click group that turns InputError into located messages and exit code 1; an error of pnp itself becomes
+    one line with the hint to run with --debug (which shows the traceback)."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except InputError as exc:
             fail(exc)
-        except OSError as exc:  # e.g. --out pointing into a file or a read-only folder
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, BrokenPipeError):
+            raise
+        except OSError as exc:  # a path pnp could not read or write that no check caught (e.g. --out into a file)
+            if debugging(ctx):
+                raise
             where = exc.filename if exc.filename is not None else ""
             reason = exc.strerror or str(exc)
-            fail(InputError(Problem(str(where), 0, f"{reason}; expected a folder that can be created and written")))
+            fail(InputError(Problem(str(where), 0, f"{reason}; pnp could not read or write this path")))
+        except Exception as exc:
+            if debugging(ctx):
+                raise
+            click.echo(internal_error_line(exc), err=True)
+            sys.exit(1)
 
 
 def project_of(ctx: click.Context) -> Project:

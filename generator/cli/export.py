@@ -43,12 +43,15 @@ def png_cmd(ctx, games, dpi, bleed, out_dir) -> None:
     from generator.core.errors import InputError, Problem
     from generator.core.units import UnitError, to_pt
     from generator.exports.components import export_game_pngs
+    from generator.exports.png import check_png_options
 
     try:
         bleed_pt = to_pt(bleed)
     except UnitError as exc:
         raise InputError(Problem("", 0, f"--bleed: {exc}")) from None
     project, loaded = _games(ctx, games)
+    for game in loaded:  # every game's options are checked before anything is written
+        check_png_options(game, dpi, bleed_pt)
     build_dir = out_dir or project.build_dir
     for game in loaded:
         _report(project, out_dir, game.id, export_game_pngs(game, build_dir, dpi, bleed_pt), "PNG")

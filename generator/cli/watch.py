@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from generator.cli.build import echo_warnings
-from generator.cli.common import papers_of, project_of
+from generator.cli.build import echo_stale, echo_warnings
+from generator.cli.common import debugging, papers_of, project_of
 
 
 class _Printer:
@@ -22,6 +22,7 @@ class _Printer:
 
     def built(self, result, seconds: float) -> None:
         echo_warnings(result)
+        echo_stale(result, self.project.show(self.project.build_dir))
         click.echo(f"{len(result.written)} file{'s' if len(result.written) != 1 else ''} written, "
                    f"{len(result.skipped)} up to date ({seconds:.1f} s). Waiting for changes...")
 
@@ -62,5 +63,5 @@ def watch_cmd(ctx, games, paper, out_dir, timeout, max_rebuilds, debounce) -> No
         timer.daemon = True
         timer.start()
     watch(project, names, BuildOptions(papers=papers_of(paper), out_dir=out_dir), _Printer(project), stop=stop,
-          debounce_ms=debounce, max_rebuilds=max_rebuilds)
+          debounce_ms=debounce, max_rebuilds=max_rebuilds, debug=debugging(ctx))
     click.echo("Stopped watching.")

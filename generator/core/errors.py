@@ -110,3 +110,15 @@ def known_list(known, limit: int = 12) -> str:
     names = sorted(str(k) for k in known)
     text = ", ".join(names[:limit])
     return text + (", ..." if len(names) > limit else "")
+
+
+DEBUG_HINT = "run with --debug for the traceback"
+
+
+def internal_error_line(exc: BaseException) -> str:
+    """One line for an error of pnp itself (not of the project): what broke and where, with the --debug hint."""
+    notes = "; ".join(getattr(exc, "__notes__", []) or [])
+    where = f" {notes}" if notes else ""
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return (f"pnp: internal error{where}: {type(exc).__name__}{': ' + text if text else ''} "
+            f"(a bug in pnp, not in your files; {DEBUG_HINT})")

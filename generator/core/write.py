@@ -1,12 +1,28 @@
-"""Atomic output: write to a temporary file beside the target, then rename into place."""
+"""Atomic output: write to a temporary file beside the target, then rename into place.
+
+A build stages every file it writes (the PDFs, build/manifest.json, build/.state.json) and commits them together
+with a journal: the list of renames is written first, so a build killed half-way through its renames is finished
+by the next one (`recover`), and the manifest always describes the files on disk. Temporary files carry the pid
+of the process writing them; `recover` deletes those whose process is gone (a killed build), never those of a
+build still running.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import re
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
+
+from generator.core.errors import InputError, Problem
+
+JOURNAL_PREFIX = ".commit-"
+_TEMP = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.[^.]+\.tmp$")
+OLD_TEMP_SECONDS = 24 * 3600  # a temporary file without a pid (pnp before 0.2) is stale after a day
 
 
 def atomic_write(path: Path, produce: Callable[[Path], None] | bytes | str) -> Path:
@@ -23,22 +39,36 @@ def atomic_write(path: Path, produce: Callable[[Path], None] | bytes | str) -> P
     return Path(path)
 
 
+def cannot_write(path: Path, exc: OSError) -> InputError:
+    """A located problem for a file or folder that cannot be written (read-only, not a folder, disk full)."""
+    reason = exc.strerror or str(exc)
+    return InputError(Problem(str(path), 0, f"{reason}; expected a folder that can be "
+                                            "created and written"))
+
+
 class Staging:
     """Files drawn under temporary names first and renamed into place together by `commit()`.
 
     A run that fails half-way (say the last card's text does not fit) then replaces none of the last good outputs;
-    leaving the `with` block without a commit deletes the temporary files.
+    leaving the `with` block without a commit deletes the temporary files. A commit interrupted half-way keeps
+    its journal and the files not yet renamed, for `recover` to finish.
     """
 
     def __init__(self) -> None:
         self._pending: list[tuple[Path, Path]] = []
+        self._committing = False
 
     def stage(self, path: Path, produce: Callable[[Path], None]) -> Path:
-        """Draw `path` into a temporary file beside it with `produce(tmp_path)`; return the temporary path."""
+        """Draw `path` into a temporary file beside it with `produce(tmp_path)`; return the temporary path.
+
+        A folder that cannot be made or written is an InputError naming it; what `produce` raises passes through."""
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        os.close(fd)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+            os.close(fd)
+        except OSError as exc:
+            raise cannot_write(path, exc) from None
         tmp = Path(tmp_name)
         try:
             produce(tmp)
@@ -49,14 +79,33 @@ class Staging:
         self._pending.append((tmp, path))
         return tmp
 
-    def commit(self) -> None:
-        """Rename every staged file into place."""
+    def commit(self, journal_dir: Path | None = None) -> None:
+        """Rename every staged file into place; with `journal_dir`, the renames are journaled there first."""
+        journal = None
+        if journal_dir is not None and self._pending:
+            journal = Path(journal_dir) / f"{JOURNAL_PREFIX}{os.getpid()}.json"
+            pairs = [[str(tmp), str(path)] for tmp, path in self._pending]
+            temporary = journal.with_name(journal.name + ".part")
+            try:
+                temporary.write_text(json.dumps(pairs), encoding="utf-8")
+                os.replace(temporary, journal)
+            except OSError as exc:
+                temporary.unlink(missing_ok=True)
+                raise cannot_write(journal.parent, exc) from None
+        self._committing = True
         while self._pending:
-            tmp, path = self._pending.pop(0)
+            tmp, path = self._pending[0]
             os.replace(tmp, path)
+            self._pending.pop(0)
+        self._committing = False
+        if journal is not None:
+            journal.unlink(missing_ok=True)
 
     def discard(self) -> None:
-        """Delete every staged file that was not committed."""
+        """Delete every staged file that was not committed (a commit under way is left for `recover`)."""
+        if self._committing:
+            self._pending.clear()
+            return
         while self._pending:
             self._pending.pop()[0].unlink(missing_ok=True)
 
@@ -65,6 +114,67 @@ class Staging:
 
     def __exit__(self, *exc_info) -> None:
         self.discard()
+
+
+def _alive(pid: int) -> bool:
+    """True while process `pid` runs (or cannot be told apart from a running one)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    resolved = path.resolve()
+    return resolved == folder or folder in resolved.parents
+
+
+def recover(folder: Path) -> list[Path]:
+    """Finish the commits of builds that died half-way (their journals in `folder`) and delete temporary files of
+    processes that are gone, anywhere below `folder`; returns the files renamed into place."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    root = folder.resolve()
+    finished: list[Path] = []
+    for journal in sorted(folder.glob(f"{JOURNAL_PREFIX}*.json")):
+        pid = journal.stem[len(JOURNAL_PREFIX):]
+        if not pid.isdigit() or _alive(int(pid)):
+            continue
+        try:
+            pairs = json.loads(journal.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            pairs = []
+        for pair in pairs if isinstance(pairs, list) else []:
+            if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) for p in pair)):
+                continue
+            tmp, target = Path(pair[0]), Path(pair[1])
+            match = _TEMP.match(tmp.name)
+            # only renames of our own temporary files inside this folder: a journal is no way to move other files
+            if not (match and match["name"] == target.name and tmp.parent == target.parent
+                    and _inside(tmp, root) and _inside(target, root)):
+                continue
+            try:
+                os.replace(tmp, target)
+                finished.append(target)
+            except FileNotFoundError:
+                pass  # renamed before the process died
+        journal.unlink(missing_ok=True)
+    now = time.time()
+    for leftover in folder.rglob(".*.tmp"):
+        match = _TEMP.match(leftover.name)
+        try:
+            stale = not _alive(int(match["pid"])) if match else now - leftover.stat().st_mtime > OLD_TEMP_SECONDS
+            if stale:
+                leftover.unlink(missing_ok=True)
+        except OSError:
+            pass  # another build removed it, or it cannot be removed: it harms nothing
+    return finished
 
 
 def sha256_file(path: Path) -> str:

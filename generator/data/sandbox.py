@@ -31,6 +31,7 @@ from generator.core.limits import (
 
 MAX_RANGE = 100_000  # items of one range(): Jinja's own sandbox bound, kept
 MAX_CALL_DEPTH = 100  # macros calling macros (a macro calling itself stops here, not in a RecursionError)
+MAX_INCLUDES = 64  # templates included or imported by one render (a template including itself stops here)
 _WIDTH = re.compile(r"\d{7,}")  # a width or precision of a million or more in a format string
 
 
@@ -43,7 +44,7 @@ class Budget:
 
     def __init__(self, steps: int = MAX_TEMPLATE_STEPS, work: int = MAX_TEMPLATE_WORK):
         self.steps, self.work = steps, work
-        self.steps_left, self.work_left, self.depth = steps, work, 0
+        self.steps_left, self.work_left, self.depth, self.includes = steps, work, 0, 0
 
     @property
     def used_steps(self) -> int:
@@ -221,6 +222,14 @@ class BoundedSandbox(SandboxedEnvironment):
             collected.append(part)
         self.budget.charge(total)
         return self.text_type("".join(collected))
+
+    def get_template(self, name, parent=None, globals=None):  # noqa: A002 - Jinja's signature
+        """Every {% include %}, {% import %} and {% extends %} comes here: at most MAX_INCLUDES per render."""
+        self.budget.includes += 1
+        if self.budget.includes > MAX_INCLUDES:
+            raise TemplateLimit(f"the template includes or imports other templates more than {MAX_INCLUDES} times in "
+                                "one render (does it include itself?); expected fewer includes")
+        return super().get_template(name, parent, globals)
 
     # -- what the compiled templates call ------------------------------------------------------------------------
     def guard_loop(self, iterable: Iterable) -> Iterator:

@@ -20,7 +20,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.cards.backs import BackFace
 from generator.cards.face import draw_back, draw_front, renderer_for
+from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY, register_fonts
+from generator.core.limits import MAX_BLEED_PT, MAX_EXPORT_PIXELS
 from generator.core.units import CARD_SIZES_MM, INCH
 from generator.core.write import atomic_write
 from generator.data.game import Card, Deck, Game
@@ -164,8 +166,24 @@ def export_deck_png(game: Game, deck: Deck, folder: Path, dpi: float = DEFAULT_D
     return written
 
 
+def check_png_options(game: Game, dpi: float, bleed_pt: float) -> None:
+    """The bleed is from 0 to MAX_BLEED_PT (a negative bleed would crop the card) and no image gets more than
+    MAX_EXPORT_PIXELS pixels; a located InputError otherwise."""
+    if not 0 <= bleed_pt <= MAX_BLEED_PT:
+        raise InputError(Problem("", 0, f"--bleed: {bleed_pt / INCH:g} in; expected from 0 to "
+                                        f"{MAX_BLEED_PT / INCH:g} in (a negative bleed would cut into the card)"))
+    for deck in game.decks.values():
+        tw, th = deck.size_pt
+        pixels_w, pixels_h = pixels(tw + 2 * bleed_pt, dpi), pixels(th + 2 * bleed_pt, dpi)
+        if pixels_w * pixels_h > MAX_EXPORT_PIXELS:
+            raise InputError(Problem(deck.file, deck.line, f"deck '{deck.id}' would export {pixels_w} x {pixels_h} px "
+                                     f"images at {dpi:g} dpi; expected at most {MAX_EXPORT_PIXELS:,} pixels "
+                                     "(a lower --dpi or a smaller card)"))
+
+
 def export_png(game: Game, build_dir: Path, dpi: float = DEFAULT_DPI, bleed_pt: float = DEFAULT_BLEED_PT) -> list[Path]:
-    """Every deck of the game into build/<game>/png/<deck>/."""
+    """Every deck of the game into build/<game>/png/<deck>/ (options checked first, see check_png_options)."""
+    check_png_options(game, dpi, bleed_pt)
     written: list[Path] = []
     for deck in game.decks.values():
         written += export_deck_png(game, deck, build_dir / game.id / "png" / deck.id, dpi, bleed_pt)

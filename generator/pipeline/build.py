@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -10,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from generator.core.contract import BuildOptions, Output
 from generator.core.errors import InputError, Problem
-from generator.core.write import Staging, atomic_write, sha256_file
+from generator.core.write import Staging, cannot_write, recover, sha256_file
 from generator.data.project import Project
 from generator.data.report import CheckReport
 from generator.pipeline.incremental import BuildState, game_keys
@@ -21,14 +22,18 @@ if TYPE_CHECKING:
 # Loading, checking and drawing (generator.pipeline.gather, .producers, .fingerprints) are imported when a game needs
 # them: a build with nothing to do reads hashes and the state only, and is done before those imports would be.
 
+MANIFEST = "manifest.json"
+WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM}  # the disk, not the data
+
 
 @dataclass
 class BuildResult:
-    """What a build wrote (and, with incremental builds, skipped)."""
+    """What a build wrote (and, with incremental builds, skipped), and what in build/ belongs to nothing any more."""
 
     games: list[CheckReport]
     written: list[dict] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    stale: list[dict] = field(default_factory=list)
 
 
 def deck_summary(game: Game) -> list[dict]:
@@ -52,55 +57,91 @@ def component_summary(game: Game) -> list[dict]:
     return summary
 
 
-def write_manifest(build_dir: Path, games: list[Game], written: list[dict], partial: bool = False) -> Path:
-    """build/manifest.json: every output (path, pages, bytes, sha256), deck and component; keeps other games'
-    entries (and, for a `partial` build such as a --only reprint, the built games' other outputs too)."""
-    path = build_dir / "manifest.json"
-    old = {"outputs": [], "decks": [], "components": []}
-    if path.is_file():
-        try:
-            old = json.loads(path.read_text(encoding="utf-8"))
-        except (ValueError, OSError):
-            pass
+def read_manifest(build_dir: Path) -> dict:
+    """The last build/manifest.json, keeping only entries of the expected shape (a damaged file counts as empty)."""
+    empty: dict = {"outputs": [], "decks": [], "components": [], "stale": []}
+    try:
+        data = json.loads((Path(build_dir) / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return empty
+    if not isinstance(data, dict):
+        return empty
+
+    def entries(key: str, needed: tuple[str, ...]) -> list[dict]:
+        items = data.get(key)
+        return [e for e in items if isinstance(e, dict) and all(isinstance(e.get(k), str) for k in needed)] \
+            if isinstance(items, list) else []
+
+    return {"outputs": entries("outputs", ("game", "path")), "decks": entries("decks", ("game", "deck")),
+            "components": entries("components", ("game", "component")), "stale": entries("stale", ("path", "why"))}
+
+
+def manifest_text(old: dict, project: Project, games: list[Game], outputs: list[dict], stale: list[dict],
+                  partial: bool = False) -> str:
+    """build/manifest.json: every output (path, pages, bytes, sha256), deck and component, and the stale outputs;
+    entries of games not built this time are kept while those games exist (and, for a `partial` build such as a
+    --only reprint, the built games' other outputs too)."""
     built = {g.id for g in games}
-    new = {o["path"] for o in written}
-    outputs = [o for o in old.get("outputs", [])
-               if (o.get("game") not in built or partial) and o.get("path") not in new] + written
-    decks = [d for d in old.get("decks", []) if d.get("game") not in built]
-    components = [c for c in old.get("components", []) if c.get("game") not in built]
+    existing = set(project.game_ids())
+    new = {o["path"] for o in outputs}
+    keep = [o for o in old["outputs"]
+            if (o["game"] not in built or partial) and o["game"] in existing and o["path"] not in new]
+    decks = [d for d in old["decks"] if d["game"] not in built and d["game"] in existing]
+    components = [c for c in old["components"] if c["game"] not in built and c["game"] in existing]
     for game in games:
         decks += deck_summary(game)
         components += component_summary(game)
     manifest = {
-        "outputs": sorted(outputs, key=lambda o: o["path"]),
+        "outputs": sorted(keep + outputs, key=lambda o: o["path"]),
         "decks": sorted(decks, key=lambda d: (d["game"], d["deck"])),
         "components": sorted(components, key=lambda c: (c["game"], c["component"])),
+        "stale": stale,
     }
-    return atomic_write(path, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    return json.dumps(manifest, indent=2, sort_keys=True) + "\n"
+
+
+def write_manifest(build_dir: Path, games: list[Game], written: list[dict], partial: bool = False) -> Path:
+    """Write build/manifest.json for these games on its own (a build commits it with its outputs instead)."""
+    from generator.core.write import atomic_write
+
+    path = Path(build_dir) / MANIFEST
+    if not games:
+        return path
+    return atomic_write(path, manifest_text(read_manifest(build_dir), games[0].project, games, written, [], partial))
 
 
 def build(project: Project, names: list[str], options: BuildOptions | None = None,
           progress: Callable[[Output], None] | None = None,
           on_start: Callable[[int], None] | None = None,
           drawn: Callable[[Output], None] | None = None) -> BuildResult:
-    """Load and check everything, draw every output, then rename them all into place and write the manifest.
+    """Load and check everything, draw every output, then rename them all into place with the manifest.
 
     `drawn(output)` is called as each output is drawn (a progress bar), `progress(output)` once it is in place.
 
     Incremental (generator.pipeline.incremental): a game whose inputs did not change since the last build is not loaded
     and its outputs are reported as skipped; in a changed game only outputs with a changed hash are drawn.
-    `options.force` draws everything.
+    `options.force` draws everything. The outputs, build/manifest.json and build/.state.json are committed together
+    (generator.core.write), so the manifest always describes the PDFs on disk, even after a build was killed.
     """
     options = options or BuildOptions()
     build_dir = Path(options.out_dir or project.build_dir)
+    try:
+        recover(build_dir)  # finish what a killed build left half-committed, remove its temporary files
+    except OSError as exc:
+        raise cannot_write(build_dir, exc) from None
     state = BuildState(build_dir)
     keys = game_keys(project, names, options)
-    fresh = [] if options.force else [name for name in names if state.game_is_fresh(name, keys[name])]
+    old_manifest = read_manifest(build_dir)
+    previous = {o["path"]: o for o in old_manifest["outputs"]}
+    # fresh: inputs unchanged, outputs untouched and listed in the manifest (a damaged manifest costs a rebuild)
+    fresh = [] if options.force else [name for name in names if state.game_is_fresh(name, keys[name])
+                                      and all(path in previous for path in state.game_outputs(name))]
     if len(fresh) == len(names) and fresh:
-        return _nothing_to_do(state, names)
+        return _nothing_to_do(state, names, old_manifest)
     from generator.pipeline.fingerprints import GameParts
     from generator.pipeline.gather import gather
     from generator.pipeline.producers import plan
+    from generator.pipeline.stale import stale_outputs
 
     games, reports = gather(project, [name for name in names if name not in fresh])
     outputs = plan(games, options)
@@ -112,7 +153,6 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
         result.games.append(by_game[name] if name in by_game else CheckReport(**state.game_report(name)))
     for name in fresh:
         result.skipped += state.game_outputs(name)
-    previous = _manifest_entries(build_dir)
     carried: list[dict] = []  # manifest entries of skipped outputs of the games being built
     todo: list[Output] = []
     for output in outputs:
@@ -125,7 +165,6 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
     if on_start:
         on_start(len(todo))
     problems: list[Problem] = []
-    drawn_facts: list[tuple[Output, dict]] = []
     with Staging() as staging:
         # Draw every output first and rename them into place only when all of them succeeded: a problem found
         # while drawing (a text that does not fit) must not replace any of the last good PDFs.
@@ -136,48 +175,50 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
                 facts.update(output.render(tmp) or {})
 
             try:
-                staging.stage(build_dir / output.path, produce)
+                tmp = staging.stage(build_dir / output.path, produce)
             except InputError as exc:
                 problems.extend(exc.problems)
                 continue
-            except Exception as exc:  # a renderer bug must still name the output, not dump a traceback
-                problems.append(Problem(str(output.path), 0, f"could not build: {type(exc).__name__}: {exc}"))
+            except OSError as exc:
+                if exc.errno not in WRITE_ERRORS:
+                    exc.add_note(f"while drawing {output.path}")
+                    raise
+                problems.extend(cannot_write(build_dir / output.path, exc).problems)
                 continue
-            drawn_facts.append((output, facts))
+            except Exception as exc:  # a bug of ours: the CLI prints one line naming the output (--debug: traceback)
+                exc.add_note(f"while drawing {output.path}")
+                raise
+            result.written.append({
+                "game": output.game, "path": str(output.path), "kind": output.kind,
+                "bytes": tmp.stat().st_size, "sha256": sha256_file(tmp), **facts,
+            })
+            state.record_output(output.path, fingerprints[str(output.path)], written=tmp)
             if drawn:
                 drawn(output)
         if problems:  # the same card can fail in several outputs (both papers, the rules): report it once
             raise InputError(list(dict.fromkeys(problems)))
-        staging.commit()
-    for output, facts in drawn_facts:
-        target = build_dir / output.path
-        result.written.append({
-            "game": output.game, "path": str(output.path), "kind": output.kind,
-            "bytes": target.stat().st_size, "sha256": sha256_file(target), **facts,
-        })
-        state.record_output(output.path, fingerprints[str(output.path)])
-        if progress:
+        for report in reports:
+            state.record_game(report.game, keys[report.game],
+                              [o.path for o in outputs if o.game == report.game], report)
+        # a game is searched for stale outputs when it is built; a skipped game keeps what was found then
+        result.stale = sorted(stale_outputs(project, build_dir, games) + [
+            e for e in old_manifest["stale"] if e["path"].split("/")[0] in fresh], key=lambda e: e["path"])
+        text = manifest_text(old_manifest, project, games, result.written + carried, result.stale,
+                             partial=bool(options.only))
+        staging.stage(build_dir / MANIFEST, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+        staging.stage(state.path, lambda tmp: tmp.write_text(state.text(), encoding="utf-8"))
+        staging.commit(journal_dir=build_dir)
+    if progress:
+        for output in todo:
             progress(output)
-    write_manifest(build_dir, games, result.written + carried, partial=bool(options.only))
-    for report in reports:
-        state.record_game(report.game, keys[report.game],
-                          [o.path for o in outputs if o.game == report.game], report)
-    state.save()
     return result
 
 
-def _nothing_to_do(state: BuildState, names: list[str]) -> BuildResult:
-    """Every game is as its last build left it: their outputs are reported skipped, their last checks shown again."""
+def _nothing_to_do(state: BuildState, names: list[str], manifest: dict) -> BuildResult:
+    """Every game is as its last build left it: their outputs are reported skipped, their last checks shown again
+    and the stale outputs found then listed again."""
     result = BuildResult(games=[CheckReport(**state.game_report(name)) for name in names])
     for name in names:
         result.skipped += state.game_outputs(name)
+    result.stale = [e for e in manifest["stale"] if e["path"].split("/")[0] in names]
     return result
-
-
-def _manifest_entries(build_dir: Path) -> dict[str, dict]:
-    """The outputs listed in the last manifest, by path (carried over for outputs that are skipped)."""
-    path = build_dir / "manifest.json"
-    try:
-        return {o["path"]: o for o in json.loads(path.read_text(encoding="utf-8")).get("outputs", [])}
-    except (ValueError, OSError, KeyError, TypeError):
-        return {}

@@ -124,9 +124,7 @@ class BuildState:
         self.data: dict = {"version": STATE_VERSION, "games": {}, "outputs": {}}
         if self.path.is_file():
             try:
-                data = json.loads(self.path.read_text(encoding="utf-8"))
-                if data.get("version") == STATE_VERSION:
-                    self.data = data
+                self.data = _well_formed(json.loads(self.path.read_text(encoding="utf-8")))
             except (ValueError, OSError):
                 pass  # a damaged state only costs a full build
 
@@ -155,18 +153,47 @@ class BuildState:
 
     def game_report(self, name: str) -> dict:
         """The check report of a game's last build (shown again when the game is skipped)."""
-        return dict(self.data["games"][name]["report"])
+        report = self.data["games"][name]["report"]
+        return {key: report[key] for key in REPORT_KEYS}
 
-    def record_output(self, path: Path, fingerprint: str) -> None:
-        """Remember what an output (just written or found fresh) was made from."""
+    def record_output(self, path: Path, fingerprint: str, written: Path | None = None) -> None:
+        """Remember what an output (just written or found fresh) was made from; `written` is the file whose size
+        and time it will have (its staged temporary file: a rename keeps both)."""
         shown = Path(path).as_posix()
-        self.data["outputs"][shown] = {"hash": fingerprint, "stamp": file_stamp(self.build_dir / shown)}
+        self.data["outputs"][shown] = {"hash": fingerprint, "stamp": file_stamp(written or self.build_dir / shown)}
 
     def record_game(self, name: str, key: GameKey, outputs: list[Path], report) -> None:
         """Remember a game's key, its outputs and its check report after a build."""
         self.data["games"][name] = {"key": key.full, "outputs": sorted(Path(p).as_posix() for p in outputs),
                                     "report": dataclasses.asdict(report)}
 
+    def text(self) -> str:
+        """The state as written to build/.state.json."""
+        return json.dumps(self.data, indent=1, sort_keys=True) + "\n"
+
     def save(self) -> None:
         """Write the state atomically."""
-        atomic_write(self.path, json.dumps(self.data, indent=1, sort_keys=True) + "\n")
+        atomic_write(self.path, self.text())
+
+
+REPORT_KEYS = ("game", "cards", "card_types", "decks", "checks")
+
+
+def _well_formed(data) -> dict:
+    """The parts of a read state that have the expected shape (anything else is dropped: it costs a rebuild, never
+    a crash); raises ValueError when nothing usable is left."""
+    if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
+        raise ValueError("not a build state of this version")
+    games = data.get("games") if isinstance(data.get("games"), dict) else {}
+    outputs = data.get("outputs") if isinstance(data.get("outputs"), dict) else {}
+    good_games = {
+        name: entry for name, entry in games.items()
+        if isinstance(entry, dict) and isinstance(entry.get("key"), str) and isinstance(entry.get("report"), dict)
+        and isinstance(entry.get("outputs"), list) and all(isinstance(o, str) for o in entry["outputs"])
+        and set(REPORT_KEYS) <= set(entry["report"])
+    }
+    good_outputs = {
+        path: entry for path, entry in outputs.items()
+        if isinstance(entry, dict) and isinstance(entry.get("hash"), str) and isinstance(entry.get("stamp"), dict)
+    }
+    return {"version": STATE_VERSION, "games": good_games, "outputs": good_outputs}

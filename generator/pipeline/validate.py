@@ -142,8 +142,14 @@ def validate(project: Project, names: list[str], settings: SimSettings | None = 
         playable.append((game, engine, entry))
 
     if simulate_games and playable:
-        for _game, engine, entry in playable:
+        for game, engine, entry in playable:
             entry.unplayed_counts = sorted(set(settings.players) - set(engine.player_counts))
+            if not player_counts(engine, settings):  # asked for counts the game is never played with: 0 games
+                counts = ", ".join(map(str, engine.player_counts))
+                result.problems.append(Problem(
+                    game.show(game.dir / "game.yaml"), game.line_of("players"),
+                    f"--players {', '.join(map(str, settings.players))}: {game.id} is played by {counts} players, "
+                    "so no game was simulated; expected --players to name one of those counts"))
         playable = [item for item in playable if player_counts(item[1], settings)]
         total = planned_games([engine for _, engine, _ in playable], settings)
         result.games_played = total

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import threading
 import time
+import traceback
 from pathlib import Path
 from typing import Protocol
 
 from generator.core.contract import BuildOptions, Output
-from generator.core.errors import InputError, Problem
+from generator.core.errors import InputError, Problem, internal_error_line
 from generator.data.project import Project
 from generator.pipeline.build import BuildResult, build
 
@@ -50,24 +51,32 @@ def relevant_changes(project: Project, changes) -> list[str]:
     return sorted(set(shown))
 
 
-def build_once(project: Project, names: list[str], options: BuildOptions, report: WatchReport) -> bool:
-    """One incremental build; reports what happened and returns whether it succeeded (never raises bad input)."""
+def build_once(project: Project, names: list[str], options: BuildOptions, report: WatchReport,
+               debug: bool = False) -> bool:
+    """One incremental build; reports what happened and returns whether it succeeded. It never raises: bad input is
+    reported with file and line, an error of pnp itself as one line (its traceback with `debug`), so the watcher
+    goes on and rebuilds once the project is fixed."""
     started = time.perf_counter()
     try:
         result = build(project, names, options, progress=report.wrote)
     except InputError as exc:
         report.failed(exc.problems)
         return False
+    except Exception as exc:  # noqa: BLE001 - the watcher must outlive any one build
+        text = traceback.format_exc().rstrip() if debug else internal_error_line(exc)
+        report.failed([Problem("", 0, text)])
+        return False
     report.built(result, time.perf_counter() - started)
     return True
 
 
 def watch(project: Project, names: list[str], options: BuildOptions, report: WatchReport,
-          stop: threading.Event | None = None, debounce_ms: int = 300, max_rebuilds: int | None = None) -> int:
+          stop: threading.Event | None = None, debounce_ms: int = 300, max_rebuilds: int | None = None,
+          debug: bool = False) -> int:
     """Build, then rebuild after every relevant save until `stop` is set (or `max_rebuilds`); returns rebuilds."""
     from watchfiles import watch as watch_files
 
-    build_once(project, names, options, report)
+    build_once(project, names, options, report, debug)
     roots = watched_roots(project)
     report.watching(roots)
     rebuilds = 0
@@ -77,7 +86,7 @@ def watch(project: Project, names: list[str], options: BuildOptions, report: Wat
         if not changed:
             continue
         report.changed(changed)
-        build_once(project, names, options, report)
+        build_once(project, names, options, report, debug)
         rebuilds += 1
         if max_rebuilds is not None and rebuilds >= max_rebuilds:
             break

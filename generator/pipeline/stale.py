@@ -1,0 +1,72 @@
+"""Outputs in build/ that belong to nothing any more: a game folder that was deleted or renamed, a deck, a board
+or a rules template that no longer exists. They are listed (in build/manifest.json and by `pnp build`), never
+deleted: a designer may still want the last print of a game they removed.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from generator.data.game import Game
+from generator.data.project import Project
+
+NOT_GAMES = {"schema"}  # build/ folders that are not a game's outputs
+_BOARD = re.compile(r"^board(?:-(?P<id>.+))?-(?P<kind>full|letter|a4)\.pdf$")
+_TTS = re.compile(r"^(?P<deck>.+?)(?:-sheet-\d+|-back)?\.(?:png|json)$")
+
+
+def stale_outputs(project: Project, build_dir: Path, games: list[Game]) -> list[dict]:
+    """Every output below `build_dir` made from a game, deck, board or rules template that no longer exists,
+    as {"path", "why"} (paths relative to build_dir), sorted by path."""
+    build_dir = Path(build_dir)
+    if not build_dir.is_dir():
+        return []
+    known = set(project.game_ids())
+    found: list[dict] = []
+    for folder in sorted(p for p in build_dir.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        if folder.name not in known and folder.name not in NOT_GAMES:
+            found.append({"path": f"{folder.name}/", "why": f"game '{folder.name}' no longer exists"})
+    for game in games:
+        found += _stale_in_game(game, build_dir / game.id)
+    return sorted(found, key=lambda entry: entry["path"])
+
+
+def _entry(folder: Path, path: Path, why: str) -> dict:
+    return {"path": path.relative_to(folder.parent).as_posix() + ("/" if path.is_dir() else ""), "why": why}
+
+
+def _stale_in_game(game: Game, folder: Path) -> list[dict]:
+    """Outputs in build/<game>/ of decks, boards or rules the game no longer has."""
+    if not folder.is_dir():
+        return []
+    decks = set(game.decks)
+    found = []
+    single_board = len(game.boards) == 1
+    for path in sorted(folder.glob("*.pdf")):
+        board = _BOARD.match(path.name)
+        if board:
+            name = board["id"]
+            if not game.boards:
+                found.append(_entry(folder, path, f"{game.id} has no board any more"))
+            elif name is None and not single_board:
+                found.append(_entry(folder, path, f"{game.id} has several boards now, printed as board-<id>-*.pdf"))
+            elif name is not None and (single_board or name not in game.boards):
+                found.append(_entry(folder, path, f"board '{name}' is not printed under this name any more"))
+        elif path.name.startswith("rules") and not game.project.rules_template(game.id).is_file():
+            found.append(_entry(folder, path, f"{game.id} has no rules template any more"))
+    for path in sorted((folder / "png").glob("*")):
+        if path.is_dir() and path.name not in decks:
+            found.append(_entry(folder, path, f"deck '{path.name}' no longer exists in {game.id}"))
+    for path in sorted((folder / "preview").glob("*.png")):
+        if path.stem not in decks:
+            found.append(_entry(folder, path, f"deck '{path.stem}' no longer exists in {game.id}"))
+    for path in sorted((folder / "pod").glob("*/*")):
+        deck = path.name.removesuffix(".pdf")
+        if deck not in decks:
+            found.append(_entry(folder, path, f"deck '{deck}' no longer exists in {game.id}"))
+    for path in sorted((folder / "tts").glob("*")):
+        match = _TTS.match(path.name)
+        if match and match["deck"] not in decks and match["deck"] != game.id:
+            found.append(_entry(folder, path, f"deck '{match['deck']}' no longer exists in {game.id}"))
+    return found
