@@ -17,13 +17,8 @@ from reportlab.platypus import Paragraph
 
 from generator.core.colours import contrast
 from generator.core.fonts import Family, register_fonts
-from generator.core.limits import MAX_TEMPLATE_STEPS, MAX_TEMPLATE_WORK, LimitExceeded
+from generator.core.limits import MAX_CARD_TEXT_STEPS, MAX_CARD_TEXT_WORK, LimitExceeded
 from generator.data.templating import environment
-
-# The card texts of one game together: a template that stays under the per-render bounds but is drawn for
-# thousands of cards must still finish in seconds.
-GAME_STEPS = 10 * MAX_TEMPLATE_STEPS
-GAME_WORK = 10 * MAX_TEMPLATE_WORK
 
 ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
 SHRINK_STEP = 0.25  # points per shrink step: fine enough that text never looks needlessly small
@@ -69,8 +64,8 @@ def is_template(source: str) -> bool:
 class Templates:
     """One bounded sandbox per game; every template source is compiled once and cached.
 
-    Each render has the budget of generator.data.sandbox; all the card texts of a game together get GAME_STEPS
-    loop steps and GAME_WORK characters, and a template that went over a bound is not rendered again (the next
+    Each render has the budget of generator.data.sandbox; all the card texts of a game together get MAX_CARD_TEXT_STEPS
+    loop steps and MAX_CARD_TEXT_WORK characters, and a template that went over a bound is not rendered again (the next
     card would only fail the same way, slowly)."""
 
     def __init__(self, helpers: dict[str, Callable] | None = None):
@@ -99,9 +94,9 @@ class Templates:
             return str(escape(source))
         if source in self._over:
             raise TemplateProblem(self._over[source])
-        if self.steps_used > GAME_STEPS or self.work_used > GAME_WORK:
-            raise TemplateProblem(f"the card text templates of this game loop or build more than {GAME_STEPS:,} "
-                                  f"steps or {GAME_WORK:,} characters in all; expected less work per card")
+        if self.steps_used > MAX_CARD_TEXT_STEPS or self.work_used > MAX_CARD_TEXT_WORK:
+            raise TemplateProblem(f"the card text templates of this game loop or build more than {MAX_CARD_TEXT_STEPS:,} "
+                                  f"steps or {MAX_CARD_TEXT_WORK:,} characters in all; expected less work per card")
         template = self.compile(source)
         try:
             return self.env.render_bounded(template, context)

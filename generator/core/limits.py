@@ -41,7 +41,12 @@ MAX_EXPORT_PIXELS = 64_000_000      # width x height of one exported image
 MAX_TEMPLATE_TEXT = 1_000_000       # characters: the output of one template, and any one string or list it builds
 MAX_TEMPLATE_WORK = 20_000_000      # characters of strings and lists one render builds in all
 MAX_TEMPLATE_STEPS = 200_000        # loop iterations of one render
-MAX_TEMPLATE_INT_BITS = 4_096       # an integer a template computes (10**1000 is fine, 10**10**10 is not)
+MAX_TEMPLATE_INT_BITS = 4_096       # an integer a template computes (10**1000 is fine, 10**(10**10) is not)
+MAX_TEMPLATE_RANGE = 100_000        # numbers in one range() (Jinja's own sandbox bound, kept)
+MAX_TEMPLATE_CALL_DEPTH = 100       # macros calling macros (a macro calling itself stops here)
+MAX_TEMPLATE_INCLUDES = 64          # templates included or imported by one render (one including itself stops here)
+MAX_CARD_TEXT_STEPS = 10 * MAX_TEMPLATE_STEPS   # loop steps of all the card texts of one game together
+MAX_CARD_TEXT_WORK = 10 * MAX_TEMPLATE_WORK     # characters built by all the card texts of one game together
 
 
 class LimitExceeded(ValueError):
@@ -62,7 +67,10 @@ LIMITS: tuple[tuple[str, str], ...] = (
     ("font size", f"above 0, at most {MAX_FONT_PT:g} pt"),
     ("exported image", f"{MAX_EXPORT_PIXELS:,} pixels"),
     ("template output", f"{MAX_TEMPLATE_TEXT:,} characters; the same for any one string or list it builds"),
-    ("template work", f"{MAX_TEMPLATE_WORK:,} characters built and {MAX_TEMPLATE_STEPS:,} loop steps per render"),
+    ("template work", f"{MAX_TEMPLATE_WORK:,} characters built and {MAX_TEMPLATE_STEPS:,} loop steps per render; "
+                      f"{MAX_CARD_TEXT_WORK:,} and {MAX_CARD_TEXT_STEPS:,} for all the card texts of a game"),
+    ("template calls", f"range() of {MAX_TEMPLATE_RANGE:,} numbers, macros nested {MAX_TEMPLATE_CALL_DEPTH} deep, "
+                       f"{MAX_TEMPLATE_INCLUDES} includes or imports per render, integers of {MAX_TEMPLATE_INT_BITS:,} bits"),
 )
 
 

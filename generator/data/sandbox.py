@@ -22,16 +22,16 @@ from jinja2.runtime import LoopContext
 from jinja2.sandbox import SandboxedEnvironment
 
 from generator.core.limits import (
+    MAX_TEMPLATE_CALL_DEPTH,
+    MAX_TEMPLATE_INCLUDES,
     MAX_TEMPLATE_INT_BITS,
+    MAX_TEMPLATE_RANGE,
     MAX_TEMPLATE_STEPS,
     MAX_TEMPLATE_TEXT,
     MAX_TEMPLATE_WORK,
     LimitExceeded,
 )
 
-MAX_RANGE = 100_000  # items of one range(): Jinja's own sandbox bound, kept
-MAX_CALL_DEPTH = 100  # macros calling macros (a macro calling itself stops here, not in a RecursionError)
-MAX_INCLUDES = 64  # templates included or imported by one render (a template including itself stops here)
 _WIDTH = re.compile(r"\d{7,}")  # a width or precision of a million or more in a format string
 
 
@@ -114,14 +114,14 @@ def _check_format(text: Any, what: str) -> None:
 
 
 def bounded_range(*args: int) -> range:
-    """range() of at most MAX_RANGE numbers."""
+    """range() of at most MAX_TEMPLATE_RANGE numbers."""
     try:
         numbers = range(*args)
         count = len(numbers)
     except OverflowError:
-        count = MAX_RANGE + 1
-    if count > MAX_RANGE:
-        raise TemplateLimit(f"range() of more than {MAX_RANGE:,} numbers; expected a smaller range (pnp's limit)")
+        count = MAX_TEMPLATE_RANGE + 1
+    if count > MAX_TEMPLATE_RANGE:
+        raise TemplateLimit(f"range() of more than {MAX_TEMPLATE_RANGE:,} numbers; expected a smaller range (pnp's limit)")
     return numbers
 
 
@@ -224,10 +224,10 @@ class BoundedSandbox(SandboxedEnvironment):
         return self.text_type("".join(collected))
 
     def get_template(self, name, parent=None, globals=None):  # noqa: A002 - Jinja's signature
-        """Every {% include %}, {% import %} and {% extends %} comes here: at most MAX_INCLUDES per render."""
+        """Every {% include %}, {% import %} and {% extends %} comes here: at most MAX_TEMPLATE_INCLUDES per render."""
         self.budget.includes += 1
-        if self.budget.includes > MAX_INCLUDES:
-            raise TemplateLimit(f"the template includes or imports other templates more than {MAX_INCLUDES} times in "
+        if self.budget.includes > MAX_TEMPLATE_INCLUDES:
+            raise TemplateLimit(f"the template includes or imports other templates more than {MAX_TEMPLATE_INCLUDES} times in "
                                 "one render (does it include itself?); expected fewer includes")
         return super().get_template(name, parent, globals)
 
@@ -273,8 +273,8 @@ class BoundedSandbox(SandboxedEnvironment):
         budget = __self.budget
         budget.depth += 1
         try:
-            if budget.depth > MAX_CALL_DEPTH:
-                raise TemplateLimit(f"calls nest more than {MAX_CALL_DEPTH} deep (a macro calling itself?); "
+            if budget.depth > MAX_TEMPLATE_CALL_DEPTH:
+                raise TemplateLimit(f"calls nest more than {MAX_TEMPLATE_CALL_DEPTH} deep (a macro calling itself?); "
                                     "expected a call chain that ends")
             result = super().call(__context, __obj, *args, **kwargs)
         finally:
@@ -338,7 +338,7 @@ class _GuardedFilters(dict):
 _AMPLIFIERS = frozenset({"replace", "indent", "wordwrap", "format"})
 
 
-def _cost(values: Iterable[Any]) -> int:
+def _cost(values: Iterable[Any], what: str) -> int:
     """The work of handling `values` (their sizes); refuses a huge count or width among them."""
     work = 0
     for value in values:
@@ -347,7 +347,7 @@ def _cost(values: Iterable[Any]) -> int:
             work += len(value)
         elif kind is int:
             if value > MAX_TEMPLATE_TEXT or value < -MAX_TEMPLATE_TEXT:
-                _check_number(value, "a filter")
+                _check_number(value, what)
             work += 1
         else:
             work += size_of(value)
@@ -361,7 +361,8 @@ def _guarded_filter(env: BoundedSandbox, name: str, function):
     @functools.wraps(function)  # keeps Jinja's pass_context/pass_environment marks
     def guarded(*args: Any, **kwargs: Any) -> Any:
         data = args[1:] if args and _is_jinja_internal(args[0]) else args
-        work = _cost(data) + (_cost(kwargs.values()) if kwargs else 0)
+        what = f"the filter '{name}'"
+        work = _cost(data, what) + (_cost(kwargs.values(), what) if kwargs else 0)
         if estimate:
             _estimate_filter(name, data, kwargs)
         budget = env.budget

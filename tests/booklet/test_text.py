@@ -96,3 +96,29 @@ def test_missing_template_is_reported(tmp_project):
     with pytest.raises(InputError) as exc:
         render_rules(game)
     assert "templates/rules/order-up-pizza.md.j2" in str(exc.value)
+
+
+def test_a_pipe_in_the_data_stays_in_its_table_cell(tmp_path):
+    """A card named 'Draw | Two' used to split its row of the rules table and lose a column."""
+    from reportlab.platypus import Table
+
+    from generator.booklet.markdown import Converter
+    from generator.data.project import Project
+    from tests.conftest import run_pnp
+
+    project = Project(tmp_path / "p")
+    assert run_pnp("new", "demo", project=project).exit_code == 0
+    deck = project.cards_dir / "demo" / "actions.yaml"
+    deck.write_text(deck.read_text().replace("name: Draw Two", "name: Draw | Two"))
+    markdown = render_rules(load_game(project, "demo"))
+    assert "Draw \\| Two | 4 | 1 |" in markdown
+    flows = Converter(width=300).convert(markdown)
+    flows += [inner for f in flows for inner in getattr(f, "_content", [])]  # short tables are kept together
+    [rows] = [rows for rows in ([[c.getPlainText() for c in row] for row in f._cellvalues] for f in flows
+                                 if isinstance(f, Table)) if rows[0][0] == "Card"]
+    assert {len(row) for row in rows} == {3} and rows[1][0].endswith("Draw | Two") and rows[1][1] == "4"
+    assert run_pnp("build", "--paper", "a4", project=project).exit_code == 0
+    from pypdf import PdfReader
+
+    text = "".join(page.extract_text() for page in PdfReader(project.build_dir / "demo" / "rules.pdf").pages)
+    assert "Draw | Two 4 1 Lucky Roll" in " ".join(text.split())  # the row keeps its three columns

@@ -1,0 +1,71 @@
+"""The bounded template sandbox: templates that would hang or exhaust memory fail at once with a TemplateLimit
+naming the bound; ordinary templates (and the bundled rules) render as before, well inside the budget."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.core.limits import MAX_TEMPLATE_STEPS, MAX_TEMPLATE_WORK
+from generator.data.sandbox import TemplateLimit
+from generator.data.templating import environment
+
+BOMBS = {
+    "range(10**9)": ("{% for i in range(10**9) %}{% endfor %}", "range() of more than 100,000 numbers"),
+    "range(10**30)": ("{{ range(10**30) }}", "range() of more than 100,000 numbers"),
+    "'x' * 10**10": ("{{ 'x' * 10**10 }}", "repeating a str 10000000000 times"),
+    "nested loops": ("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
+                     "loops more than 200,000 times"),
+    "a macro calling itself": ("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", "calls nest more than 100 deep"),
+    "a huge power": ("{{ 10 ** (10 ** 10) }}", "is a number of more than 4,096 bits"),
+    "doubling with ~": ("{% set ns = namespace(s='ab') %}{% for i in range(64) %}{% set ns.s = ns.s ~ ns.s %}"
+                        "{% endfor %}", "a value would be more than 1,000,000 characters long"),
+    "doubling with +": ("{% set ns = namespace(s='ab') %}{% for i in range(64) %}{% set ns.s = ns.s + ns.s %}"
+                        "{% endfor %}", "joining two values would be more than 1,000,000 characters long"),
+    "str.ljust": ("{{ 'x'.ljust(10**10) }}", "ljust() is given 10000000000"),
+    "center filter": ("{{ 'x'|center(10**10) }}", "the filter 'center' is given 10000000000"),
+    "format width": ("{{ '{:>9999999999}'.format(1) }}", "format() asks for a width of a million characters"),
+    "% width": ("{{ '%9999999999s' % 1 }}", "a % format asks for a width of a million characters"),
+    "replace amplifies": ("{{ ('x' * 999999)|replace('', 'yyyy') }}", "replace() would make text of more than"),
+    "indent amplifies": ("{{ ('\\n' * 999999)|indent(999999) }}", "indent() would make text of more than"),
+    "a list of big strings": ("{{ (['x' * 999999] * 999999)|join }}", "repeating a list 999999 times"),
+    "appending in a loop": ("{% set l = [] %}{% for i in range(100000) %}{{ l.append('x' * 999999 ~ i) }}"
+                            "{% endfor %}", "builds more than 20,000,000 characters"),
+    "searching a big text in a loop": ("{% set big = 'x' * 999999 %}{% for i in range(100000) %}{% if 'y' in big %}"
+                                       "{% endif %}{% endfor %}", "builds more than 20,000,000 characters"),
+    "slicing a big text in a loop": ("{% set big = 'x' * 999999 %}{% for i in range(100000) %}{{ big[::-1][:1] }}"
+                                     "{% endfor %}", "builds more than 20,000,000 characters"),
+    "summing in a loop": ("{% for i in range(100000) %}{{ range(100000)|sum }}{% endfor %}",
+                          "builds more than 20,000,000 characters"),
+    "too much output": ("{% for i in range(100000) %}{{ 'x' * 999 }}{% endfor %}", "writes more than 1,000,000 characters"),
+    "lipsum": ("{{ lipsum(n=10**6) }}", "lipsum"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BOMBS))
+def test_bombs_stop_with_the_bound_they_cross(case):
+    source, message = BOMBS[case]
+    env = environment(autoescape=True)
+    with pytest.raises(Exception) as info:
+        env.render_bounded(env.from_string(source), {})
+    if case == "lipsum":  # not offered at all: placeholder text whose size nothing bounds
+        assert "'lipsum' is undefined" in str(info.value)
+    else:
+        assert isinstance(info.value, TemplateLimit) and message in str(info.value), str(info.value)
+
+
+def test_ordinary_templates_render_as_before():
+    env = environment(autoescape=True)
+    source = ("{% for i in range(3) %}{{ i }}{% endfor %} {{ 'a' ~ 'b' }} {{ [1, 2, 3]|join(',') }} {{ 'x'|upper }} "
+              "{{ 3 in [1, 2, 3] }} {{ 'abcdef'[1:3] }} {{ '%5s|' % 'ab' }} {{ '{:>4}'.format(7) }} "
+              "{% for x in [[1], [2, 3]] recursive %}{{ loop(x) if x is iterable else x }}{% endfor %}")
+    assert env.render_bounded(env.from_string(source), {}) == "012 ab 1,2,3 X True bc    ab|    7 123"
+
+
+def test_the_bundled_rules_use_a_small_part_of_the_budget(repo_project):
+    from generator.booklet.text import _environment, render_rules
+    from generator.data.load import load_game
+
+    for game_id in repo_project.game_ids():
+        render_rules(load_game(repo_project, game_id))
+        budget = _environment(repo_project, str(repo_project.rules_template(game_id).parent)).budget
+        assert budget.used_steps < MAX_TEMPLATE_STEPS / 20 and budget.used_work < MAX_TEMPLATE_WORK / 20, game_id
