@@ -321,9 +321,10 @@ def _place_boxes(plan: BoardPlan, model: BoardFile, geo: _Geometry, obstacles: l
         elif zone.kind == "text" and not zone.text and model.notes and plan.notes_box is None:
             plan.notes_box = rect.inset(3)
     used = {(round(s.at[0]), round(s.at[1])) for s in model.spaces}
-    for zone, _rect in plan.zones:
-        for c in range(math.floor(zone.at[0]), math.ceil(zone.at[0] + zone.size[0])):
-            for r in range(math.floor(zone.at[1]), math.ceil(zone.at[1] + zone.size[1])):
+    cols, rows = model.grid.cols, model.grid.rows
+    for zone, _rect in plan.zones:  # only cells of the grid: a zone reaching far outside costs nothing
+        for c in range(max(0, math.floor(zone.at[0])), min(cols, math.ceil(zone.at[0] + zone.size[0]))):
+            for r in range(max(0, math.floor(zone.at[1])), min(rows, math.ceil(zone.at[1] + zone.size[1]))):
                 used.add((c, r))
     blockers = obstacles + [label.rect for label in plan.labels]
     legend_rows = len(model.streets) + sum(1 for s in model.spaces if s.kind == "restaurant" and s.color)

@@ -110,6 +110,12 @@ def check_boards(game: Game, problems: Problems) -> None:
             if not (0 <= col < grid.cols and 0 <= row < grid.rows):
                 problems.add(board.file, _board_line(board, "spaces", i, "at"),
                              f"space '{space.id}' at ({col:g}, {row:g}) is outside the {grid.cols} x {grid.rows} board; expected 0 <= col < {grid.cols} and 0 <= row < {grid.rows}")
+        for i, zone in enumerate(board.model.zones):
+            (col, row), (width, height) = zone.at, zone.size
+            if col < 0 or row < 0 or col + width > grid.cols or row + height > grid.rows:
+                problems.add(board.file, _board_line(board, "zones", i),
+                             f"zone '{zone.id}' ({col:g}, {row:g}, {width:g} x {height:g} cells) reaches outside the "
+                             f"{grid.cols} x {grid.rows} board; expected it within the grid")
         spaces = board.spaces
         for i, (a, b) in enumerate(board.model.edges):
             for end in (a, b):
