@@ -109,6 +109,10 @@ CASES = {
     "bleed is negative": ([(GAME, "bleed: 3mm", "bleed: -3mm")], "validate", [f"{GAME}:9: 'bleed'", "from 0 mm"]),
     "board cell 0mm": ([("cards/demo/board.yaml", None, BOARD.replace("18mm", "0mm"))], "validate",
                        ["cards/demo/board.yaml:3: 'grid.cell': the cell size is 0 mm"]),
+    "a zone far outside the board": ([("cards/demo/board.yaml", None, BOARD + "zones:\n  - {id: z, caption: Z, "
+                                       "at: [0, 0], size: [1000000000, 2]}\n")], "validate",
+                                     ["cards/demo/board.yaml:9: zone 'z' (0, 0, 1e+09 x 2 cells) reaches outside the "
+                                      "3 x 3 board; expected it within the grid"]),
     "duplicate deck code": ([("cards/demo/more.yaml", None, "COPY"), ("cards/demo/more.yaml", "deck: actions", "deck: more"),
                              (GAME, "decks: [actions]", "decks: [actions, more]")], "build",
                             ["cards/demo/more.yaml:4: deck 'more' has code 'ACT', which deck 'actions'"]),
