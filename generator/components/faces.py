@@ -15,7 +15,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.cards.backs import BackFace
 from generator.cards.face import CardRenderer
-from generator.cards.layout import Box, Layout
+from generator.cards.layout import Layout
 from generator.cards.shaped import check_inside
 from generator.core.errors import InputError, Problem, Problems
 from generator.core.fonts import TITLE, draw_string
@@ -90,7 +90,7 @@ class ComponentFaces(CardRenderer):
             context["face"] = item
         return context
 
-    def _where(self, box: Box, context: dict) -> str:
+    def _where(self, context: dict) -> str:
         component = context["component"]
         item = context.get("item")
         if item is None:

@@ -1,5 +1,5 @@
-"""Outputs in build/ that belong to nothing any more: a game folder that was deleted or renamed, a deck, a board
-or a rules template that no longer exists. They are listed (in build/manifest.json and by `pnp build`), never
+"""Outputs in build/ that belong to nothing any more: a game folder that was deleted or renamed, a deck, a board,
+a component or a rules template that no longer exists. They are listed (in build/manifest.json and by `pnp build`), never
 deleted: a designer may still want the last print of a game they removed.
 """
 
@@ -41,6 +41,7 @@ def _stale_in_game(game: Game, folder: Path) -> list[dict]:
     if not folder.is_dir():
         return []
     decks = set(game.decks)
+    pictured = decks | set(game.components)  # png/ holds a folder per deck and per component
     found = []
     single_board = len(game.boards) == 1
     for path in sorted(folder.glob("*.pdf")):
@@ -55,9 +56,13 @@ def _stale_in_game(game: Game, folder: Path) -> list[dict]:
                 found.append(_entry(folder, path, f"board '{name}' is not printed under this name any more"))
         elif path.name.startswith("rules") and not game.project.rules_template(game.id).is_file():
             found.append(_entry(folder, path, f"{game.id} has no rules template any more"))
+        elif path.name.startswith("components-") and not game.components:
+            found.append(_entry(folder, path, f"{game.id} has no components any more"))
+        elif path.name == "tuckboxes-full.pdf" and not any(c.kind == "tuckbox" for c in game.components.values()):
+            found.append(_entry(folder, path, f"{game.id} has no tuck boxes any more"))
     for path in sorted((folder / "png").glob("*")):
-        if path.is_dir() and path.name not in decks:
-            found.append(_entry(folder, path, f"deck '{path.name}' no longer exists in {game.id}"))
+        if path.is_dir() and path.name not in pictured:
+            found.append(_entry(folder, path, f"deck or component '{path.name}' no longer exists in {game.id}"))
     for path in sorted((folder / "preview").glob("*.png")):
         if path.stem not in decks:
             found.append(_entry(folder, path, f"deck '{path.stem}' no longer exists in {game.id}"))

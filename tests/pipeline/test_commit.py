@@ -113,7 +113,7 @@ def test_outputs_of_vanished_games_decks_and_boards_are_listed_as_stale(two_game
     stale = json.loads((two_games.build_dir / "manifest.json").read_text())["stale"]
     assert stale == [
         {"path": "demo/board-full.pdf", "why": "demo has no board any more"},
-        {"path": "demo/png/old-deck/", "why": "deck 'old-deck' no longer exists in demo"},
+        {"path": "demo/png/old-deck/", "why": "deck or component 'old-deck' no longer exists in demo"},
         {"path": "other/", "why": "game 'other' no longer exists"},
     ]
     assert "stale: build/other/ (game 'other' no longer exists; delete it if you no longer need it)" in result.output
