@@ -22,7 +22,7 @@ def _broken_reading_pdf(game, markdown):
 def test_a_bug_is_one_line_and_debug_shows_the_traceback(tmp_path, monkeypatch):
     project = Project(tmp_path / "p")
     assert run_pnp("new", "demo", project=project).exit_code == 0
-    monkeypatch.setattr("generator.booklet.pdf.render_reading_pdf", _broken_reading_pdf)
+    monkeypatch.setattr("generator.booklet.pdf.render_reading", _broken_reading_pdf)
     plain = CliRunner().invoke(cli, ["--project", str(project.root), "build", "--paper", "a4"])
     assert plain.exit_code == 1
     assert plain.output.strip().splitlines() == [
