@@ -66,7 +66,7 @@ def _describe(err: dict, model: type[BaseModel]) -> str:
     message = err["msg"]
     if message.startswith("Value error, "):
         return f"'{path}': {message[len('Value error, '):]}"
-    if kind in ("greater_than_equal", "less_than_equal", "int_type") and str(key) == "copies":
+    if kind in ("greater_than_equal", "less_than_equal") and str(key) == "copies":
         return f"copies is {shown}; expected a whole number from 1 to {MAX_COPIES:,}"
     if kind == "string_pattern_mismatch":
         return f"'{path}' is {shown}; expected {_pattern_hint(err)}"

@@ -122,7 +122,7 @@ CASES = {
                           (DECK, "value: 1\n", "value: .inf\n")], "validate",
                          [f"{DECK}:16: 'value' is inf; expected a finite number"]),
     "copies true": ([(DECK, "copies: 4", "copies: true")], "validate",
-                    [f"{DECK}:14: copies is true; expected a whole number from 1 to 1,000"]),
+                    [f"{DECK}:14: 'copies' is true; expected a whole number"]),
     "unknown engine": ([(GAME, "decks: [actions]", "engine: nope\ndecks: [actions]")], "validate",
                        [f"{GAME}:11: rules engine 'nope' does not exist"]),
     "invalid UTF-8 in a deck": ([(DECK, "Draw Two", b"Draw \xff Two")], "validate",
