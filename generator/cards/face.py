@@ -280,7 +280,7 @@ class CardRenderer:
                 raise self._fail(box, context, str(exc)) from None
             family = self.fonts[box.get("font", DEFAULTS["font"])]
             markup = cardtext.rich_markup(rendered, self.icons.inline_markup, family)
-            found = character_problems(box, self._where(box, context), family, markup, self._card_of(context))
+            found = character_problems(box, self._where(context), family, markup, self._card_of(context))
             if found:
                 raise InputError(found)
             out["family"], out["markup"] = family, fallback_markup(markup, family)
