@@ -149,7 +149,7 @@ def _check_items(root: yaml.Node) -> None:
                 fail(node, "this value contains itself through an alias; expected plain data without cycles")
             if level > MAX_YAML_DEPTH:
                 fail(node, f"the data is nested more than {MAX_YAML_DEPTH} levels deep; expected at most "
-                           f"{MAX_YAML_DEPTH} levels of mappings and lists (aliases count as copies)")
+                           f"{MAX_YAML_DEPTH} levels of mappings and lists")
             started.add(key)
             children = (node.value if isinstance(node, yaml.SequenceNode) else
                         [n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode) else [])
@@ -164,7 +164,7 @@ def _check_items(root: yaml.Node) -> None:
             counted[key] = items, height
         if level + height - 1 > MAX_YAML_DEPTH:
             fail(node, f"the data is nested more than {MAX_YAML_DEPTH} levels deep; expected at most "
-                       f"{MAX_YAML_DEPTH} levels of mappings and lists (aliases count as copies)")
+                       f"{MAX_YAML_DEPTH} levels of mappings and lists")
         return items, height
 
     count(root, 1)
