@@ -106,7 +106,7 @@ def _known_keys(model: type[BaseModel], loc: tuple) -> list[str]:
         if nested is None:
             break
         current = nested
-    return list(current.model_fields)
+    return [info.alias or name for name, info in current.model_fields.items()]
 
 
 def _nested_model(annotation):

@@ -181,6 +181,24 @@ class FontSpec(Strict):
                                                                   "one lacks, before the built-in Noto Sans")
 
 
+class CheckSpec(Strict):
+    """A composition rule of the game, checked by `pnp build` and `pnp validate` (generator.data.game_checks)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    name: str = Field(description="what the check makes sure of; problems name it")
+    assert_: str = Field(alias="assert", description="an expression that must be true (for each item)")
+    for_each: str | dict[str, str] | None = Field(
+        None, description="an expression giving the items (each is `item`), or {name: expression, ...} for nested "
+                          "loops where later expressions may use earlier names")
+    let: dict[str, str] = Field(default_factory=dict, description="names for expressions, evaluated in order once, "
+                                                                  "before `for_each`")
+    with_: dict[str, str] = Field(default_factory=dict, alias="with",
+                                  description="names for expressions of each item, evaluated in order before `assert`")
+    message: str | None = Field(None, description="a template saying what is wrong, e.g. '{{ deck.id }} has "
+                                                  "{{ deck.copies }} cards; expected 91'")
+
+
 class GameConfig(Strict):
     """game.yaml: game-wide settings."""
 
@@ -201,6 +219,8 @@ class GameConfig(Strict):
     decks: list[Slug] = Field(description="deck ids in print order; each is <deck>.yaml in the game folder")
     settings: dict[str, Any] = Field(default_factory=dict, description="rule parameters read by the engine and rules text")
     extras: list[Extra] = Field(default_factory=list, description="things in the box that are not printed")
+    checks: list[CheckSpec] = Field(default_factory=list, description="composition rules as data: {name, assert, "
+                                                                       "for_each, let, message}")
     fonts: dict[Slug, str | FontSpec] = Field(
         default_factory=dict, description="fonts by name: a file (path.ttf) or {regular, bold, italic, bold_italic, "
                                           "fallback}; `title` and `body` may be redefined")

@@ -16,6 +16,7 @@ from jinja2 import BaseLoader, StrictUndefined
 from generator.core.colours import contrast, tint
 from generator.core.errors import did_you_mean, known_list
 from generator.core.words import join_and
+from generator.data import filters as collection_filters
 from generator.data.sandbox import BoundedSandbox
 
 _WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
@@ -98,7 +99,7 @@ def game_view(game) -> View:
         decks[deck.id] = View(
             id=deck.id, name=deck.name, code=deck.code, copies=deck.copies, card_types=len(deck.cards),
             description=deck.description, cards=cards, by_id=View({c["id"]: c for c in cards}),
-            size_mm=list(deck.size_mm),
+            size_mm=list(deck.size_mm), layout=deck.layout, back=deck.back, total=deck.total,
         )
     tables = View()
     for table in game.tables.values():
@@ -165,11 +166,13 @@ def last_number(text: str) -> int:
 
 
 class GameHelpers:
-    """The helpers that read the game: `setting`, `street` (of a printed address) and `ref` (a card or row)."""
+    """The helpers that read the game: `setting`, `street` (of a printed address), `ref` (a card or row) and
+    `distance` (road steps between two spaces of a board)."""
 
     def __init__(self, game, view: View):
         self.game, self.view = game, view
         self.addresses = game.addresses()
+        self._distances: dict[tuple[str, str], dict[str, int]] = {}
 
     def setting(self, name: str, default=None):
         """A rule parameter from game.yaml `settings`."""
@@ -195,8 +198,29 @@ class GameHelpers:
             return self.view["tables"][collection]["by_id"][item]
         raise ValueError(f"no deck or table '{collection}'")
 
+    def distance(self, board: str, start: str, end: str) -> int:
+        """Road steps from space `start` to space `end` on a board (breadth-first search); -1 when unreachable."""
+        if board not in self.game.boards:
+            raise ValueError(f"no board '{board}'; known: {', '.join(self.game.boards)}")
+        key = (board, start)
+        if key not in self._distances:
+            graph = self.game.boards[board].neighbours()
+            if start not in graph:
+                raise ValueError(f"no space '{start}' on board '{board}'")
+            found, frontier = {start: 0}, [start]
+            while frontier:
+                following = []
+                for space in frontier:
+                    for other in graph[space]:
+                        if other not in found:
+                            found[other] = found[space] + 1
+                            following.append(other)
+                frontier = following
+            self._distances[key] = found
+        return self._distances[key].get(end, -1)
+
     def functions(self) -> dict[str, Callable]:
-        return {"setting": self.setting, "street": self.street, "ref": self.ref}
+        return {"setting": self.setting, "street": self.street, "ref": self.ref, "distance": self.distance}
 
 
 FILTERS: dict[str, Callable] = {
@@ -216,6 +240,8 @@ def environment(*, autoescape: bool, loader: BaseLoader | None = None, keep_trai
     env = DataEnvironment(loader=loader, undefined=DataUndefined, autoescape=autoescape, trim_blocks=True,
                           lstrip_blocks=True, keep_trailing_newline=keep_trailing_newline, finalize=finalize)
     env.globals.update(GLOBALS)
+    env.globals.update(collection_filters.GLOBALS)
     env.globals.update(helpers or {})
     env.filters.update(FILTERS)
+    env.filters.update(collection_filters.FILTERS)
     return env

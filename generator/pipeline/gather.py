@@ -9,6 +9,7 @@ from generator.core.contract import BuildOptions
 from generator.core.errors import InputError, Problem, Problems
 from generator.data.checks import CheckReport, check_data, report_for
 from generator.data.game import Game
+from generator.data.game_checks import run_checks
 from generator.data.load import load_game
 from generator.data.project import Project
 from generator.engines.options import check_settings
@@ -17,11 +18,13 @@ from generator.pipeline import producers
 
 
 def check_game(game: Game) -> CheckReport:
-    """Every static check of a loaded game: its data, the board drawing, then its engine's composition checks."""
+    """Every static check of a loaded game: its data, the board drawing, the `checks:` of game.yaml, then its engine's
+    composition checks (what needs simulation or graph search)."""
     problems = Problems()
     names = check_data(game, problems)
     check_board_drawing(game, problems)
     problems.raise_if_any()  # game-specific checks may assume references resolve
+    names += run_checks(game, problems)  # the composition rules game.yaml declares
     engine = engine_for(game)
     if engine is not None and engine.static_checks is not None:
         for name, found in engine.static_checks(game):

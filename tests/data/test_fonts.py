@@ -114,6 +114,8 @@ def test_a_character_in_the_layout_itself_is_located_at_the_box(designer_project
 ])
 def test_each_bad_font_is_one_located_line(designer_project, fonts, line, message):
     (game_dir(designer_project) / "fonts" / "fake.ttf").write_text("not a font")
+    line += next(n for n, text in enumerate((game_dir(designer_project) / "game.yaml").read_text().splitlines())
+                 if text.startswith("  display:")) - 9  # the parameters count from line 10
     edit(designer_project, "game.yaml", f"  display: {FONT}   # the event titles (layouts/event.yaml)\n", fonts)
     with pytest.raises(InputError) as caught:
         load_game(designer_project, GAME)

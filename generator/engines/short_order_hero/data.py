@@ -15,7 +15,6 @@ DEFAULT_MEATS = ("beef", "chicken", "pork")
 BONUS_RE = re.compile(r"^\s*([a-z0-9][a-z0-9_-]*)\s+([+-]\s*\d+)\s*$")
 
 # Published counts (games.md 1.C): 22 recipe cards, 231 ingredient cards of 24 kinds.
-RECIPE_CARDS, INGREDIENT_CARDS, INGREDIENT_TYPES = 22, 231, 24
 KINDS = ("ingredient", "spice", "sabotage", "acquire", "wild")
 
 

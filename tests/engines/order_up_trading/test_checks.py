@@ -49,6 +49,16 @@ def edit_key(project, shown: str, anchor: str, key: str, value: str) -> int:
     return number
 
 
+def check(project, name: str) -> str:
+    """'<game.yaml>:<line>: check '<name>' failed' for a check declared in game.yaml."""
+    return f"{GAME_YAML}:{line_of(project, GAME_YAML, f'- name: {name}')}: check '{name}' failed"
+
+
+def row(project, shown: str, kind: str, row_id: str) -> str:
+    """' for card 'x' (file:line)' or ' for food-groups row 'x' (file:line)'."""
+    return f" for {kind} '{row_id}' ({shown}:{line_of(project, shown, f'id: {row_id}')})"
+
+
 def problems(project) -> list[str]:
     with pytest.raises(InputError) as caught:
         check_game(load_game(project, GAME))
@@ -56,16 +66,15 @@ def problems(project) -> list[str]:
 
 
 def test_duplicate_recipe_icon_and_wrong_set_size(tmp_project):
-    line = edit_key(tmp_project, REC, "- id: burger", "icon", "burrito")
+    edit_key(tmp_project, REC, "- id: burger", "icon", "burrito")
     set_card(tmp_project, "pizza-tomato", "recipe", "burrito")
     found = problems(tmp_project)
-    first = line_of(tmp_project, REC, "icon: burrito")
-    assert (f"{REC}:{line}: recipe 'burger' uses icon 'burrito' like recipe 'burrito' (line {first}); "
-            "expected a different icon per recipe") in found
-    burrito = line_of(tmp_project, REC, "- id: burrito")
-    assert (f"{REC}:{burrito}: recipe 'burrito' has 8 ingredient cards with its icon (burrito-tortilla, burrito-rice, "
-            "burrito-ground-beef, burrito-black-beans, burrito-sour-cream, burrito-lettuce, burrito-tomato, pizza-tomato); "
-            "expected 7") in found
+    assert (f"{check(tmp_project, 'every recipe has an icon and a name of its own')}{row(tmp_project, REC, 'card', 'burger')}: "
+            "recipe 'burger' has icon 'burrito' and name 'Cheeseburger'; expected an icon (printed on its ingredient "
+            "cards) and a name no other recipe has") in found
+    assert (f"{check(tmp_project, 'each recipe icon is on hand-size ingredient cards')}{row(tmp_project, REC, 'card', 'burrito')}: "
+            "recipe 'burrito' has 8 ingredient cards with its icon (burrito-tortilla, burrito-rice, burrito-ground-beef, "
+            "burrito-black-beans, burrito-sour-cream, burrito-lettuce, burrito-tomato, pizza-tomato); expected 7") in found
 
 
 def test_plural_spelling_is_flagged(tmp_project):
@@ -90,19 +99,19 @@ def test_printed_name_must_be_the_ingredient(tmp_project):
 
 
 def test_duplicated_group_colour_and_a_fifth_group(tmp_project):
-    protein = line_of(tmp_project, GRP, "id: protein")
-    line = edit(tmp_project, GRP, '"#2a72c1"', '"#7B3FA0"')
-    found = problems(tmp_project)
-    assert found == [f"{GRP}:{line}: food group 'dairy' has colour #7B3FA0, the same as 'protein' (line {protein}); "
-                     "expected 4 distinct colours"]
+    edit(tmp_project, GRP, '"#2a72c1"', '"#7B3FA0"')
+    assert problems(tmp_project) == [
+        f"{check(tmp_project, 'four food groups with distinct colours')}: 4 food groups (grains, protein, dairy, produce) "
+        "with colours #b45c0c, #7b3fa0, #7B3FA0, #2b7c41; expected exactly 4 with 4 distinct colours"]
 
 
 def test_five_food_groups(tmp_project):
     path = _path(tmp_project, GRP)
     path.write_text(path.read_text() + '  - {id: sweets, name: Sweets, color: "#ff66cc", color_name: Pink, label: SWEETS, icon: sweets}\n')
-    table = line_of(tmp_project, GRP, "table: food-groups")
     found = problems(tmp_project)
-    assert f"{GRP}:{table}: 5 food groups (grains, protein, dairy, produce, sweets); expected exactly 4" in found
+    assert (f"{check(tmp_project, 'four food groups with distinct colours')}: 5 food groups (grains, protein, dairy, "
+            "produce, sweets) with colours #b45c0c, #7b3fa0, #2a72c1, #2b7c41, #ff66cc; expected exactly 4 with 4 distinct "
+            "colours") in found
 
 
 def test_a_name_in_two_food_groups(tmp_project):
@@ -127,25 +136,27 @@ def test_recipe_whose_ingredient_was_removed_breaks_set_selections_and_swaps(tmp
 def test_recipe_shape_too_many_of_one_group_and_repeated_name(tmp_project):
     set_card(tmp_project, "burger-milkshake", "group", "produce")
     set_card(tmp_project, "burger-hamburger-bun", "group", "produce")
-    line = line_of(tmp_project, REC, "ingredients:", after="- id: burger")
-    assert problems(tmp_project) == [f"{REC}:{line}: recipe 'burger' has 5 Produce ingredients (Dairy 1, Produce 5, Protein 1); "
-                                     "expected at most 4 per food group"]
+    assert problems(tmp_project) == [
+        f"{check(tmp_project, 'each recipe spans at least 3 food groups, at most 4 ingredients from one')}"
+        f"{row(tmp_project, REC, 'card', 'burger')}: recipe 'burger' has ingredients from dairy 1, produce 5, protein 1; "
+        "expected at least 3 food groups (no single bundle colour completes it) and at most 4 ingredients per group"]
 
 
 def test_recipe_listing_a_name_twice(tmp_project):
-    line = edit(tmp_project, REC, "Pickles, French Fries", "Onion, French Fries")
+    edit(tmp_project, REC, "Pickles, French Fries", "Onion, French Fries")
     found = problems(tmp_project)
-    assert f"{REC}:{line}: recipe 'burger' lists 'Onion' 2 times; expected 7 distinct names" in found
+    assert (f"{check(tmp_project, 'each recipe lists hand-size distinct ingredients')}{row(tmp_project, REC, 'card', 'burger')}: "
+            "recipe 'burger' lists 7 ingredients (Onion twice); expected 7 distinct names") in found
 
 
 def test_food_group_sizes(tmp_project):
     for card in ("burrito-tortilla", "burrito-rice", "burger-hamburger-bun"):
         set_card(tmp_project, card, "group", "produce")
-    grains, produce = line_of(tmp_project, GRP, "id: grains"), line_of(tmp_project, GRP, "id: produce")
+    name = "every food group holds 7 to 14 of the ingredient cards"
     assert problems(tmp_project) == [
-        f"{GRP}:{grains}: food group 'grains' has 6 of the 42 ingredient cards; expected 7-14 so multi-card trades happen in every colour",
-        f"{GRP}:{produce}: food group 'produce' has 15 of the 42 ingredient cards; expected 7-14 so multi-card trades happen in every colour",
-    ]
+        f"{check(tmp_project, name)}{row(tmp_project, GRP, 'food-groups row', group)}: food group '{group}' has {count} "
+        "of the 42 ingredient cards; expected 7-14 so multi-card trades happen in every colour"
+        for group, count in (("grains", 6), ("produce", 15))]
 
 
 def test_unequal_copy_sum_and_sharing(tmp_project):
@@ -160,9 +171,10 @@ def test_unequal_copy_sum_and_sharing(tmp_project):
 
 
 def test_deal_feasibility(tmp_project):
-    line = edit(tmp_project, GAME_YAML, "players: {min: 3, max: 6}", "players: {min: 2, max: 6}")
+    edit(tmp_project, GAME_YAML, "players: {min: 3, max: 6}", "players: {min: 2, max: 6}")
     found = problems(tmp_project)
-    assert found == [f"{GAME_YAML}:{line}: players 2-6; expected 3-6: one recipe set per player and at least 3 players to trade"]
+    assert (f"{check(tmp_project, 'from 3 players to one recipe set per player')}: players 2-6; expected 3-6: one recipe "
+            "set per player and at least 3 players to trade") in found
 
 
 def test_deal_with_a_hand_that_is_not_a_set(tmp_project):
@@ -173,20 +185,22 @@ def test_deal_with_a_hand_that_is_not_a_set(tmp_project):
 
 
 def test_scoring_constants(tmp_project):
-    cap = edit(tmp_project, GAME_YAML, "max_rounds: 40", "max_rounds: 20")
-    penalty = edit(tmp_project, GAME_YAML, "false_call: -5", "false_call: 5")
+    edit(tmp_project, GAME_YAML, "max_rounds: 40", "max_rounds: 20")
+    edit(tmp_project, GAME_YAML, "false_call: -5", "false_call: 5")
     found = problems(tmp_project)
-    assert f"{GAME_YAML}:{penalty}: setting false_call is 5; expected a whole number <= 0 (a penalty)" in found
+    assert (f"{check(tmp_project, 'scoring settings have the right signs')} for 'false_call': setting false_call is 5; "
+            "expected a whole number <= 0 (a penalty)") in found
     edit(tmp_project, GAME_YAML, "false_call: 5", "false_call: -5")
-    assert problems(tmp_project) == [f"{GAME_YAML}:{cap}: max_rounds 20 may end a game before anyone reaches 50 "
-                                     "(up to 30 rounds with 6 players); expected at least 30"]
+    assert problems(tmp_project) == [f"{check(tmp_project, 'the target is reached within the round cap')}: max_rounds 20 "
+                                     "may end a game before anyone reaches 50 (up to 30 rounds with 6 players); expected "
+                                     "at least 30"]
 
 
 def test_decks_need_one_back(tmp_project):
     edit(tmp_project, ING, "back: ingredient-back", "")
-    deck = line_of(tmp_project, ING, "deck: ingredients")
-    assert problems(tmp_project) == [f"{ING}:{deck}: deck 'ingredients' declares no `back`; expected one back layout shared by all "
-                                     "42 cards, which are held face down"]
+    assert problems(tmp_project) == [f"{check(tmp_project, 'recipe and ingredient cards have one back')} for 'ingredients': "
+                                     "deck 'ingredients' declares no `back`; expected one back layout shared by all 42 "
+                                     "cards, which are held face down"]
 
 
 def test_rule_card_numbers_follow_the_settings(tmp_project):

@@ -1,10 +1,12 @@
-"""Every Short Order Hero static check catches broken data with file:line and a clear message."""
+"""Every Short Order Hero composition check catches broken data with file:line and a clear message: the rules in
+game.yaml `checks:` at the check's line naming the card, the engine's checks at the card's own line."""
 
 from __future__ import annotations
 
 import pytest
 
-from generator.core.errors import InputError
+from generator.core.errors import InputError, Problems
+from generator.data.game_checks import run_checks
 from generator.data.load import load_game
 from generator.engines.short_order_hero import static_checks
 from generator.engines.short_order_hero.checks import CHECKS
@@ -36,6 +38,21 @@ def found(project, check: str) -> list[str]:
     return [str(p) for p in dict(static_checks(game))[NAMES[check]]]
 
 
+def data_found(project, name: str) -> list[str]:
+    """The problems the game.yaml check called `name` reports for the edited game."""
+    problems = Problems()
+    run_checks(load_game(project, GAME), problems)
+    return [str(p) for p in problems if f"check '{name}' " in p.message]
+
+
+def failed(project, name: str, card_id: str | None = None, file: str = ING) -> str:
+    """'<game.yaml>:<line>: check '<name>' failed[ for card 'x' (<file>:<line>)]'."""
+    where = f"{GAME_YAML}:{line(project, 'game.yaml', f'- name: {name}')}: check '{name}' failed"
+    if card_id is not None:
+        where += f" for card '{card_id}' ({file}:{line(project, file.rsplit('/', 1)[1], f'id: {card_id}')})"
+    return where
+
+
 def test_intact_data_passes_every_check(tmp_project):
     assert all(problems == [] for _, problems in static_checks(load_game(tmp_project, GAME)))
 
@@ -44,8 +61,9 @@ def test_intact_data_passes_every_check(tmp_project):
 def test_counts_missing_recipe(tmp_project):
     edit(tmp_project, "recipes.yaml", "  - id: fries\n    name: French Fries\n    copies: 1\n    icon: fries\n"
          "    required: [potato, potato]\n    value: 3\n    bonus: [cheese +1, onion +1]\n", "")
-    expected = f"{REC}:{line(tmp_project, 'recipes.yaml', 'cards:')}: the recipe deck has 21 cards; expected 22 (the published count)"
-    assert found(tmp_project, "check_counts") == [expected]
+    assert data_found(tmp_project, "the recipe deck matches the box") == [
+        f"{failed(tmp_project, 'the recipe deck matches the box')}: the recipe deck has 21 cards; expected 22 (the "
+        "published count)"]
     with pytest.raises(InputError) as err:
         check_game(load_game(tmp_project, GAME))
     assert "has 21 cards but `total` says 22" in str(err.value)
@@ -55,19 +73,20 @@ def test_counts_type_merged_and_category(tmp_project):
     edit(tmp_project, "ingredients.yaml", "  - {id: pickle, name: Pickle, copies: 8, icon: pickle, kind: ingredient}\n", "")
     edit(tmp_project, "ingredients.yaml", "{id: onion, name: Onion, copies: 12,", "{id: onion, name: Onion, copies: 20,")
     edit(tmp_project, "ingredients.yaml", "    kind: spice\n    points: 1\n", "    kind: spice\n    meat: true\n    points: 1\n")
-    cards = line(tmp_project, "ingredients.yaml", "cards:")
-    meat = line(tmp_project, "ingredients.yaml", "meat: true", after="id: salt")
-    assert found(tmp_project, "check_counts") == [
-        f"{ING}:{cards}: the ingredients deck has 23 card types; expected 24 (the published '24 unique')",
-        f"{ING}:{meat}: card 'salt' is a spice but has `meat: true`; expected the meat flag only on ingredient cards",
-    ]
+    assert data_found(tmp_project, "the ingredients deck has 24 kinds of card") == [
+        f"{failed(tmp_project, 'the ingredients deck has 24 kinds of card')}: the ingredients deck has 23 card types; "
+        "expected 24 (the published '24 unique')"]
+    assert data_found(tmp_project, "only ingredient cards count as meat") == [
+        f"{failed(tmp_project, 'only ingredient cards count as meat', 'salt')}: card 'salt' is a spice but has "
+        "`meat: true`; expected the meat flag only on ingredient cards"]
 
 
 def test_counts_acquire_needs_one_parameter(tmp_project):
     edit(tmp_project, "ingredients.yaml", "    kind: acquire\n    draw: 2\n", "    kind: acquire\n")
-    kind = line(tmp_project, "ingredients.yaml", "kind: acquire", after="id: fresh-delivery")
-    assert found(tmp_project, "check_counts") == [
-        f"{ING}:{kind}: acquire card 'fresh-delivery' has neither draw nor steal; expected exactly one of `draw: N` or `steal: N`"]
+    assert data_found(tmp_project, "acquire cards draw or steal, nothing else does") == [
+        f"{failed(tmp_project, 'acquire cards draw or steal, nothing else does', 'fresh-delivery')}: acquire card "
+        "'fresh-delivery' has 0 of draw and steal; expected exactly one of `draw: N` or `steal: N` on acquire cards "
+        "and neither on other cards"]
 
 
 # C.3-2 -------------------------------------------------------------------------------------------------------------
@@ -141,10 +160,12 @@ def test_value_range_and_maximum(tmp_project):
          "    required: [bread, pork, lettuce, tomato]\n    value: 12\n")
     edit(tmp_project, "recipes.yaml", "bonus: [onion +1, tomato +1, butter +1, milk +1]",
          "bonus: [onion +1, tomato +1, butter +1, milk +2]")
-    value = line(tmp_project, "recipes.yaml", "value:", after="id: blt")
+    name = "recipe values lie between n and 2n + 1 for n required ingredients"
+    assert data_found(tmp_project, name) == [
+        f"{failed(tmp_project, name, 'blt', REC)}: recipe 'blt' has value 12 for 4 required ingredients; expected "
+        "4 <= value <= 9"]
     special = line(tmp_project, "recipes.yaml", "bonus:", after="id: short-order-special")
     assert found(tmp_project, "check_values") == [
-        f"{REC}:{value}: recipe 'blt' has value 12 for 4 required ingredients; expected 4 <= value <= 9",
         f"{REC}:{special}: recipe 'short-order-special' is worth 16 with every bonus ingredient; expected at most 15 (max_recipe_points)",
     ]
 
@@ -155,29 +176,37 @@ def test_modifier_signs_and_floor_settings(tmp_project):
     edit(tmp_project, "ingredients.yaml", "    points: -4\n", "    points: 4\n")
     edit(tmp_project, "game.yaml", "  sabotage_floor: 0 ", "  sabotage_floor: -1 ")
     edit(tmp_project, "game.yaml", "  floor_mode: end ", "  floor_mode: never ")
-    salt = line(tmp_project, "ingredients.yaml", "points:", after="id: salt")
-    roach = line(tmp_project, "ingredients.yaml", "points:", after="id: cockroach")
-    floor, mode = line(tmp_project, "game.yaml", "sabotage_floor"), line(tmp_project, "game.yaml", "floor_mode")
-    assert found(tmp_project, "check_modifiers") == [
-        f"{ING}:{salt}: spice 'salt' has points -1; expected spices and seasonings worth more than 0",
-        f"{ING}:{roach}: sabotage 'cockroach' has points 4; expected sabotage worth less than 0",
-        f"{GAME_YAML}:{floor}: sabotage_floor is -1; expected 0 (sabotage cannot make a recipe go below zero)",
-        f"{GAME_YAML}:{mode}: floor_mode is 'never'; expected end (floor each recipe when scoring) or clamp (at each sabotage)",
+    signs = "spices are worth more than 0, sabotage less"
+    assert data_found(tmp_project, signs) == [
+        f"{failed(tmp_project, signs, 'cockroach')}: sabotage 'cockroach' has points 4; expected sabotage worth less than 0",
+        f"{failed(tmp_project, signs, 'salt')}: spice 'salt' has points -1; expected spices and seasonings worth more than 0",
     ]
+    floor = "sabotage cannot make a recipe go below zero"
+    assert data_found(tmp_project, floor) == [
+        f"{failed(tmp_project, floor)}: sabotage_floor is -1; expected 0 (sabotage cannot make a recipe go below zero)"]
+    assert data_found(tmp_project, "the floor mode is known") == [
+        f"{failed(tmp_project, 'the floor mode is known')}: floor_mode is 'never'; expected end (floor each recipe when "
+        "scoring) or clamp (at each sabotage)"]
 
 
 # C.3-7 -------------------------------------------------------------------------------------------------------------
 def test_wild_scope(tmp_project):
     edit(tmp_project, "ingredients.yaml", "    kind: wild\n", "    kind: wild\n    points: 1\n")
     edit(tmp_project, "recipes.yaml", "required: [bread, butter]", "required: [bread, salt]")
-    points = line(tmp_project, "ingredients.yaml", "points:", after="id: secret-ingredient")
-    required = line(tmp_project, "recipes.yaml", "required:", after="id: buttered-toast")
+    wild = "a wild card stands in for one ingredient only"
+    assert data_found(tmp_project, wild) == [
+        f"{failed(tmp_project, wild, 'secret-ingredient')}: wild card 'secret-ingredient' has `points`; expected a wild "
+        "to carry no points: it stands in for one ingredient or bonus ingredient only"]
+    required = "recipes require ingredient cards only"
+    assert data_found(tmp_project, required) == [
+        f"{failed(tmp_project, required, 'buttered-toast', REC)}: recipe 'buttered-toast' lists salt (a spice card) as "
+        "an ingredient; expected only ingredient cards in recipes (a wild stands in for ingredients, never for spices, "
+        "sabotage or draws)"]
+    edit(tmp_project, "recipes.yaml", "bonus: [egg +1]", "bonus: [salt +1]")
+    bonus = line(tmp_project, "recipes.yaml", "bonus:", after="id: buttered-toast")
     assert found(tmp_project, "check_wild_scope") == [
-        f"{ING}:{points}: wild card 'secret-ingredient' has `points`; expected a wild to carry no points: "
-        f"it stands in for one ingredient or bonus ingredient only",
-        f"{REC}:{required}: recipe 'buttered-toast' lists salt (a spice card) as an ingredient; expected only ingredient "
-        f"cards in recipes (a wild stands in for ingredients, never for spices, sabotage or draws)",
-    ]
+        f"{REC}:{bonus}: recipe 'buttered-toast' lists salt (a spice card) as an ingredient; expected only ingredient "
+        "cards in recipes (a wild stands in for ingredients, never for spices, sabotage or draws)"]
 
 
 # C.3-8 -------------------------------------------------------------------------------------------------------------
@@ -219,22 +248,24 @@ def test_setup_feasibility(tmp_project):
     edit(tmp_project, "game.yaml", "  start_hand: 7 ", "  start_hand: 50 ")
     edit(tmp_project, "game.yaml", "  display: 5 ", "  display: 30 ")
     edit(tmp_project, "game.yaml", "  hand_limit: none ", "  hand_limit: 8 ")
-    hand, display = line(tmp_project, "game.yaml", "start_hand:"), line(tmp_project, "game.yaml", "display:")
-    limit = line(tmp_project, "game.yaml", "hand_limit:")
-    assert found(tmp_project, "check_setup") == [
-        f"{GAME_YAML}:{hand}: dealing 50 cards to 5 players needs 250 cards but the ingredients deck has 231; "
-        f"expected enough cards for the deal",
-        f"{GAME_YAML}:{display}: the display shows 30 recipes but the recipe deck has only 22; expected display <= recipes",
-        f"{GAME_YAML}:{limit}: hand_limit is 8; expected none or a whole number >= the starting hand (50)",
+    deal, display, limit = ("the deal fits the ingredients deck", "the display fits the recipe deck",
+                            "the hand limit leaves room for the starting hand")
+    assert data_found(tmp_project, deal) + data_found(tmp_project, display) + data_found(tmp_project, limit) == [
+        f"{failed(tmp_project, deal)}: dealing 50 cards to 5 players needs 250 cards but the ingredients deck has 231; "
+        "expected enough cards for the deal",
+        f"{failed(tmp_project, display)}: the display shows 30 recipes but the recipe deck has only 22; expected "
+        "display <= recipes",
+        f"{failed(tmp_project, limit)}: hand_limit is 8; expected none or a whole number >= the starting hand (50)",
     ]
 
 
 # C.3-10 ------------------------------------------------------------------------------------------------------------
 def test_per_ingredient_floor(tmp_project):
     edit(tmp_project, "ingredients.yaml", "{id: pickle, name: Pickle, copies: 8,", "{id: pickle, name: Pickle, copies: 5,")
-    pickle = line(tmp_project, "ingredients.yaml", "id: pickle")
-    assert found(tmp_project, "check_ingredient_floor") == [
-        f"{ING}:{pickle}: ingredient 'pickle' has 5 copies; expected at least 6 (ingredient_floor in game.yaml)"]
+    name = "every ingredient has enough copies"
+    assert data_found(tmp_project, name) == [
+        f"{failed(tmp_project, name, 'pickle')}: ingredient 'pickle' has 5 copies; expected at least 6 "
+        "(ingredient_floor in game.yaml)"]
 
 
 # C.3-11 ------------------------------------------------------------------------------------------------------------
@@ -264,5 +295,5 @@ def test_check_game_reports_static_check_problems(tmp_project):
     with pytest.raises(InputError) as err:
         check_game(load_game(tmp_project, GAME))
     assert [str(p) for p in err.value.problems] == [
-        f"{ING}:{line(tmp_project, 'ingredients.yaml', 'id: pickle')}: ingredient 'pickle' has 5 copies; "
-        f"expected at least 6 (ingredient_floor in game.yaml)"]
+        f"{failed(tmp_project, 'every ingredient has enough copies', 'pickle')}: ingredient 'pickle' has 5 copies; "
+        "expected at least 6 (ingredient_floor in game.yaml)"]

@@ -1,0 +1,162 @@
+"""The composition rules a game declares in game.yaml `checks:`, evaluated over the loaded game.
+
+    checks:
+      - name: toppings deck matches the box
+        assert: decks.toppings.copies == 91
+        message: "toppings has {{ decks.toppings.copies }} cards; expected 91"
+      - name: every order is worth the sum of its toppings
+        let: {prices: "decks.toppings.cards | where(kind='topping') | pluck('price')"}
+        for_each: {order: "decks.orders.cards | where(kind='order')"}
+        assert: order.value == order.toppings | dot(prices)
+        message: "order '{{ order.id }}' is worth ${{ order.value }}; its toppings cost ${{ order.toppings | dot(prices) }}"
+
+Expressions are the sandboxed template language of the cards and rules (generator.data.templating): they see
+the game as plain data (`decks`, `tables`, `boards`, `components`, `settings`, `players`, `title`, ...), the
+helpers (`setting`, `street`, `ref`, `distance`, `colour_distance`) and the filters (Jinja's own plus `where`,
+`tally`, `pluck`, `dot`, `entries`, `duplicates`, `loose`, `dictsum`, `lookup`). `let` names values once,
+`for_each` gives the items a check is made for (`item`, or names of nested loops), `with` names values per item;
+then `assert` must be true. A failed check is one problem at the check's line in game.yaml, naming the check and the
+item (and where the item is written).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jinja2 import TemplateError, TemplateSyntaxError
+
+from generator.core.errors import Cell, Problem
+from generator.core.yamlio import YList, load_yaml
+from generator.data.game import Game
+from generator.data.models import CheckSpec
+from generator.data.sandbox import Budget
+from generator.data.templating import GameHelpers, environment, game_view
+
+FAILURES_SHOWN = 25  # per check: a broken rule over hundreds of cards should not bury the other problems
+
+
+class CheckError(Exception):
+    """An expression of a check that does not compile or evaluate (a mistake in the check, not a failure)."""
+
+
+class _Runner:
+    """Evaluates the checks of one game, compiling every expression once."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.view = game_view(game)
+        self.env = environment(autoescape=False, helpers=GameHelpers(game, self.view).functions())
+        self.base = dict(self.view) | {"game": self.view}
+        self.places = self._places()
+        self._compiled: dict[tuple[str, str], Any] = {}
+
+    def _places(self) -> dict[int, tuple[str, str, int]]:
+        """id(view of a card or row) -> (what it is, file, line), to say where a failing item is written."""
+        places: dict[int, tuple[str, str, int]] = {}
+        for deck in self.game.decks.values():
+            for card, seen in zip(deck.cards, self.view["decks"][deck.id]["cards"], strict=True):
+                places[id(seen)] = (f"card '{card.id}'", card.file, card.line)
+        for table in self.game.tables.values():
+            for row, seen in zip(table.rows, self.view["tables"][table.id]["rows"], strict=True):
+                places[id(seen)] = (f"{table.id} row '{row.id}'", row.file, row.line)
+        return places
+
+    def _compile(self, kind: str, source: str):
+        found = self._compiled.get((kind, source))
+        if found is None:
+            found = (self.env.compile_expression(source, undefined_to_none=False) if kind == "expression"
+                     else self.env.from_string(source))
+            self._compiled[(kind, source)] = found
+        return found
+
+    def value(self, source: str, scope: dict, key: str, truth: bool = False) -> Any:
+        try:
+            found = self._compile("expression", source)(**scope)
+            return bool(found) if truth else found  # an undefined or unsafe value raises only when it is used
+        except TemplateSyntaxError as exc:
+            raise CheckError(f"{key}: expression syntax error: {exc.message}") from None
+        except (TemplateError, TypeError, KeyError, ValueError, AttributeError, IndexError, ZeroDivisionError) as exc:
+            raise CheckError(f"{key}: {type(exc).__name__ if not isinstance(exc, TemplateError) else 'error'}: "
+                             f"{exc}") from None
+
+    def text(self, source: str, scope: dict) -> str:
+        try:
+            return self._compile("template", source).render(**scope).strip()
+        except TemplateSyntaxError as exc:
+            raise CheckError(f"message: template syntax error: {exc.message}") from None
+        except (TemplateError, TypeError, KeyError, ValueError, AttributeError, IndexError, ZeroDivisionError) as exc:
+            raise CheckError(f"message: {exc}") from None
+
+    def scopes(self, check: CheckSpec) -> list[tuple[dict, list]]:
+        """(variables, the loop items, outermost first) for every item the check is made for."""
+        base = dict(self.base)
+        for name, source in check.let.items():
+            base[name] = self.value(source, base, f"let {name}")
+        if check.for_each is None:
+            return [(base, [])]
+        loops = {"item": check.for_each} if isinstance(check.for_each, str) else dict(check.for_each)
+        scopes: list[tuple[dict, list]] = [(base, [])]
+        for name, source in loops.items():
+            following = []
+            for scope, chain in scopes:
+                items = self.value(source, scope, f"for_each {name}")
+                if isinstance(items, dict):
+                    items = list(items.values())
+                elif isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
+                    raise CheckError(f"for_each {name}: gives {items!r}, not a list of items")
+                following += [(scope | {name: item}, chain + [item]) for item in list(items)]
+            scopes = following
+        return scopes
+
+    def describe(self, chain: list) -> str:
+        """' for card 'x' (cards/g/orders.yaml:14)' for a failing item: the innermost loop item written in a card or
+        table file, else the innermost item by its id or key."""
+        if not chain:
+            return ""
+        for item in reversed(chain):
+            place = self.places.get(id(item))
+            if place is not None:
+                what, file, line = place
+                return f" for {what} ({file}:{line.cell if isinstance(line, Cell) else line})"
+        item = chain[-1]
+        if isinstance(item, dict) and "id" in item:
+            return f" for '{item['id']}'"
+        if isinstance(item, dict) and "key" in item:
+            return f" for '{item['key']}'"
+        return f" for {item!r}"
+
+    def run(self, check: CheckSpec) -> list[str]:
+        """The failure messages of one check (CheckError for a mistake in it). A check is bounded like one render
+        of a template (generator.data.sandbox): it cannot loop or build without end."""
+        self.env.budget = Budget()
+        failures = []
+        for scope, chain in self.scopes(check):
+            for name, source in check.with_.items():
+                scope[name] = self.value(source, scope, f"with {name}")
+            if not self.value(check.assert_, scope, "assert", truth=True):
+                said = self.text(check.message, scope) if check.message else f"expected {check.assert_.strip()}"
+                failures.append(f"check '{check.name}' failed{self.describe(chain)}: {said}")
+        return failures
+
+
+def run_checks(game: Game, problems) -> list[str]:
+    """Every check game.yaml declares, adding a located problem per failure; returns the names of the checks."""
+    if not game.config.checks:
+        return []
+    shown = game.show(game.dir / "game.yaml")
+    raw = load_yaml(game.dir / "game.yaml", shown).get("checks")
+    runner = _Runner(game)
+    for index, check in enumerate(game.config.checks):
+        line = raw.line_of(index) if isinstance(raw, YList) else 0
+        try:
+            failures = runner.run(check)
+        except CheckError as exc:
+            problems.add(shown, line, f"check '{check.name}' cannot be evaluated: {exc}; expected an expression "
+                                      "over the game's data (see docs/templates.md)")
+            continue
+        for message in failures[:FAILURES_SHOWN]:
+            problems.items.append(Problem(shown, line, message))
+        if len(failures) > FAILURES_SHOWN:
+            problems.add(shown, line, f"check '{check.name}' failed {len(failures) - FAILURES_SHOWN} more times")
+    return [check.name for check in game.config.checks]
+
