@@ -64,7 +64,8 @@ def test_watch_builds_outlive_bad_data_and_bugs(tmp_path, monkeypatch):
     monkeypatch.setattr("generator.pipeline.watch.build", real_build)
     assert build_once(project, ["demo"], options, report) is True
     (bad_data, located), (bug, internal), built = report.events
-    assert bad_data == "failed" and located == ["cards/demo/game.yaml:17: the data is nested more than 64 levels deep; "
+    deep = len(good.splitlines()) + 1  # the line added to the scaffold's game.yaml
+    assert bad_data == "failed" and located == [f"cards/demo/game.yaml:{deep}: the data is nested more than 64 levels deep; "
                                                 "expected at most 64 levels of mappings and lists"]
     assert bug == "failed" and internal[0].startswith("pnp: internal error: ZeroDivisionError")
     assert "run with --debug for the traceback" in internal[0]
