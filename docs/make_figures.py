@@ -1,7 +1,7 @@
 """`make docs`: the pictures in docs/images/ that come from real runs, redrawn by the docs build (never by hand).
 
     python docs/make_figures.py            # every figure
-    python docs/make_figures.py sweep      # only the ones named
+    python docs/make_figures.py sweep      # only the ones named (sweep, layouts)
 """
 
 from __future__ import annotations
@@ -38,7 +38,16 @@ def sweep_figure() -> None:
     print(f"wrote {(IMAGES / 'sweep-order-up.png').relative_to(ROOT)}")
 
 
-FIGURES = {"sweep": sweep_figure}
+def layout_pictures() -> None:
+    """docs/layouts.md: a strip of real cards per group of box keys (docs/layout_pictures.py)."""
+    sys.path.insert(0, str(ROOT / "docs"))
+    from layout_pictures import write_pictures
+
+    for path in write_pictures():
+        print(f"wrote {path.relative_to(ROOT)}")
+
+
+FIGURES = {"sweep": sweep_figure, "layouts": layout_pictures}
 
 
 if __name__ == "__main__":

@@ -30,11 +30,11 @@ from generator.cards.characters import character_problems
 from generator.cards.layout import Box, Layout, LayoutLoader
 from generator.cards.shaped import check_inside
 from generator.cards.text import TemplateProblem, Templates, TextOverflow, TextStyle, card_helpers, fit_text
-from generator.core.errors import InputError, Problem, Problems
+from generator.core.errors import InputError, Problem, Problems, did_you_mean, known_list
 from generator.core.fonts import BODY, fallback_markup, register_fonts
 from generator.core.geometry import Rect
 from generator.core.units import to_pt
-from generator.data.fonts import unknown_font
+from generator.data.fonts import field_with, unknown_font
 from generator.data.game import Card, Deck, Game
 from generator.data.templating import GameHelpers, game_view
 
@@ -181,6 +181,8 @@ class CardRenderer:
                             problems.items.append(problem)
                     continue
                 resolved.append((box, data))
+                for name in (data or {}).get("unknown_icons", []):
+                    warnings[self._icon_warning(box, context, name)] = None
                 if data and "image" in data:
                     warning = self._image_warning(box, data, deck, context)
                     if warning:
@@ -190,7 +192,8 @@ class CardRenderer:
         for (file, line, message), faces in grouped.items():
             more = f" and {len(faces) - 1} more card{'s' if len(faces) > 2 else ''}" if len(faces) > 1 else ""
             problems.add(file, line, f"{faces[0]}{more}: {message}")
-        self.warnings = list(warnings)
+        slips = [str(slip) for slip in self.game.warnings] + list(self.loader.warnings)
+        self.warnings = list(dict.fromkeys(slips + list(warnings)))
         problems.raise_if_any()
         self.checked = True
 
@@ -221,6 +224,15 @@ class CardRenderer:
         _x, _y, w, h = self._placed_rect(box, *self.size(deck))
         message = cardimage.low_dpi_message(data["image"], data["image_name"], w, h, data["fit"])
         return message and f"{box.file}:{box.line}: {self._where(context)}: box '{box.name}': {message}"
+
+    def _icon_warning(self, box: Box, context: dict, name: str) -> str:
+        """A located warning for `:name:` in a text that names no icon (it is printed as it is)."""
+        card = self._card_of(context)
+        key = field_with(card, f":{name}:") if card is not None else None
+        where = f"{card.file}:{card.line_of(key)}: card '{card.id}' {key}" if key else \
+            f"{box.file}:{box.line}: {self._where(context)}: box '{box.name}'"
+        return (f"{where} has ':{name}:', which is no icon{did_you_mean(name, self.icons.names)}, so it is printed "
+                f"as it is; expected an icon name (known: {known_list(self.icons.names)})")
 
     def _where(self, context: dict) -> str:
         card = context.get("card")
@@ -284,6 +296,9 @@ class CardRenderer:
             if found:
                 raise InputError(found)
             out["family"], out["markup"] = family, fallback_markup(markup, family)
+            unknown = list(dict.fromkeys(cardtext.inline_icon_names(markup)))  # left as written: no such icon
+            if unknown:
+                out["unknown_icons"] = unknown
             out["color"] = self._color(box, "color", context, DEFAULTS["color"])
         elif box.kind == "icon":
             name = self._value(box, "icon", context)

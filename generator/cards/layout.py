@@ -37,8 +37,10 @@ from generator.core.units import UnitError, to_pt
 from generator.core.yamlio import YDict, load_yaml
 from generator.data.models import Strict
 from generator.data.project import Project
+from generator.data.slips import comment_colours, unitless_lengths
 
 KINDS = ("text", "icon", "image", "shape")
+UNIT_KEYS = ("x", "y", "width", "height", "radius")  # lengths a bare number is rarely meant in points (font sizes are)
 SHAPES = ("rect", "rounded", "circle", "ellipse", "band")
 _PERCENT = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*%\s*$")
 
@@ -180,6 +182,7 @@ class LayoutLoader:
         self.show = show
         self.project = project
         self._raw: dict[str, tuple[LayoutFile, YDict, Path]] = {}
+        self.warnings: dict[str, None] = {}  # located slips of the layout files read (data.slips), in order
 
     def _read(self, name: str, wanted_by: Problem) -> tuple[LayoutFile, YDict, Path]:
         if name in self._raw:
@@ -204,7 +207,15 @@ class LayoutLoader:
         raw = load_yaml(path, shown)
         problems = Problems()
         model = validate(LayoutFile, raw, shown, problems)
-        problems.raise_if_any()
+        slips = comment_colours(path, shown)
+        if problems:  # a colour read as a comment may be what broke the file
+            raise InputError(sorted(set(problems.sorted()) | set(slips)))
+        boxes = raw.get("boxes") if isinstance(raw, YDict) else None
+        for box_name, spec in (boxes.items() if isinstance(boxes, YDict) else []):
+            if isinstance(spec, YDict):
+                slips += unitless_lengths(shown, spec, UNIT_KEYS, f"box '{box_name}'")
+        for slip in slips:
+            self.warnings[str(slip)] = None
         self._raw[name] = (model, raw, path)
         return self._raw[name]
 

@@ -137,6 +137,12 @@ def typeset(markup: str, family: Family | None = None) -> str:
     return "".join(parts)
 
 
+def inline_icon_names(markup: str) -> list[str]:
+    """The `:name:` shorthands left in markup (rich_markup turns every known icon into a picture)."""
+    parts = _TAG.split(markup)
+    return [name for index in range(0, len(parts), 2) for name in _ICON.findall(parts[index])]
+
+
 def rich_markup(text: str, icon_markup: Callable[[str], str | None], family: Family | None = None) -> str:
     """Rendered template text to Paragraph markup: **bold**, *italic*, :icon:, line breaks, minus signs."""
     text = typeset(text.strip(), family)

@@ -28,11 +28,11 @@ def list_cmd(ctx: click.Context, games: tuple[str, ...]) -> None:
 @click.pass_context
 def schema_cmd(ctx: click.Context, out_dir: Path | None) -> None:
     """Write JSON Schemas of the YAML files for editor autocompletion and checking."""
-    from generator.data.schema import write_schemas
     from generator.pipeline.gather import gather
+    from generator.pipeline.schemas import write_all_schemas
 
     project = project_of(ctx)
     games, _ = gather(project, project.select(())) if project.game_ids() else ([], [])
     out = out_dir or project.build_dir / "schema"
-    for path in write_schemas(out, games):
+    for path in write_all_schemas(out, games):
         click.echo(project.show(path))

@@ -55,3 +55,9 @@ CARD_SIZES_MM: dict[str, tuple[float, float]] = {
     "square": (70.0, 70.0),
     "square-big": (89.0, 89.0),
 }
+
+
+def unitless_message(key: str, value: float) -> str:
+    """The warning for a length written as a bare number, which is read as points."""
+    return (f"`{key}: {value:g}` has no unit, so it is {value:g} pt ({float(value) / MM:.1f} mm); expected a unit, "
+            f"e.g. {value:g}mm (write {value:g}pt to mean points)")

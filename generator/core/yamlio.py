@@ -307,3 +307,23 @@ def parse_yaml(text: str, shown: str, *, expect_mapping: bool = True):
         found = "a list" if isinstance(data, list) else repr(data)
         raise InputError(Problem(shown, getattr(data, "line", 1) or 1, f"expected a mapping of keys and values, found {found}"))
     return data
+
+
+_COMMENT_COLOUR = re.compile(r"^\s*(?:-\s+)?([A-Za-z_][\w-]*):[ \t]+(#[0-9a-fA-F]{3,8})\b")
+
+
+def colours_read_as_comments(text: str) -> list[tuple[int, str, str]]:
+    """(line, key, colour) for every `key: #rrggbb` written without quotes: YAML starts a comment at ` #`, so the
+    key is left empty (a box without its fill) and nothing else says so."""
+    found = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = _COMMENT_COLOUR.match(line)
+        if match:
+            found.append((number, match.group(1), match.group(2)))
+    return found
+
+
+def comment_colour_message(key: str, colour: str) -> str:
+    """The warning for a colour YAML read as a comment."""
+    return (f"`{key}: {colour}` is read as a comment (YAML starts one at ' #'), so {key} is empty; expected the "
+            f"colour in quotes: {key}: \"{colour}\"")

@@ -167,6 +167,7 @@ class Game:
     files: dict[str, str] = field(default_factory=dict)  # shown path -> kind
     overrides: tuple = ()  # data.overrides.Applied: the `--set` changes made to the YAML as read (files untouched)
     fonts: FontTable = field(default=BUILT_IN, repr=False)  # title, body and the fonts game.yaml declares
+    warnings: list = field(default_factory=list, repr=False)  # Problems: slips that load (data.slips)
     key_lines: dict = field(default_factory=dict, repr=False)  # game.yaml key -> line
 
     @property

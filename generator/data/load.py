@@ -33,6 +33,7 @@ from generator.data.overrides import (
 )
 from generator.data.project import Project
 from generator.data.sheet_cards import card_rows
+from generator.data.slips import comment_colours, game_slips
 from generator.data.spreadsheet import read_grid
 
 FILE_KINDS = ("deck", "table", "board", "component")
@@ -239,13 +240,20 @@ def load_game(project: Project, game_id: str, overrides: list[Override] | tuple 
         if total > MAX_CARDS:
             problems.add(game_shown, raw_game.line_of("decks"), f"the decks hold {total:,} cards; expected at most "
                          f"{MAX_CARDS:,} in one game (pnp's limit)")
-    if problems:
-        raise InputError(credit(problems.sorted(), applied))
+    comments = [p for path in [game_file, *_data_files(game_dir)] for p in comment_colours(path, project.show(path))]
+    if problems:  # a colour YAML read as a comment explains the error it causes ('color' is missing)
+        raise InputError(credit(sorted(set(problems.sorted()) | set(comments)), applied))
+    slips = comments + game_slips(project.show(game_file), raw_game, {shown: raw for shown, raw in raws if "board" in raw})
     assert config is not None
     components = dict(sorted(components.items(), key=lambda pair: (COMPONENT_KINDS.index(pair[1].kind), pair[1].file)))
     return Game(id=game_id, dir=game_dir, project=project, config=config, decks=decks, tables=tables, boards=boards,
                 components=components, files=files, overrides=tuple(applied), fonts=fonts,
-                key_lines=dict(getattr(raw_game, "key_lines", {})))
+                key_lines=dict(getattr(raw_game, "key_lines", {})), warnings=slips)
+
+
+def _data_files(game_dir: Path) -> list[Path]:
+    return [p for p in sorted(game_dir.glob("*.yaml")) + sorted(game_dir.glob("*.yml"))
+            if p.name not in ("game.yaml", "game.yml")]
 
 
 def _load_component(raw: YDict, shown: str, config: GameConfig | None, problems: Problems) -> Component | None:

@@ -137,6 +137,13 @@ class PlayerRange(Strict):
     min: PositiveInt
     max: PositiveInt
 
+    @model_validator(mode="after")
+    def _possible(self):
+        if self.min > self.max:
+            raise ValueError(f"min {self.min} is more than max {self.max}, so no player count is possible; "
+                             f"expected min <= max, e.g. {{min: {self.max}, max: {self.min}}}")
+        return self
+
 
 class Extra(Strict):
     """A physical component that is not printed (a bell, a pawn), listed in the rules' component list."""

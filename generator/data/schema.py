@@ -36,10 +36,28 @@ def deck_schema(deck) -> dict:
     return schema
 
 
-def write_schemas(out_dir: Path, games: list[Game]) -> list[Path]:
-    """Write the generic schemas plus one per deck of each game; returns the files written."""
+def file_schema() -> dict:
+    """One schema for every YAML file of a game folder (cards/*/*.yaml), so one editor mapping covers them: the
+    top-level key picks the kind (deck, table, board, component with its kind), a file with none is game.yaml."""
+    kinds = ["deck", "table", "board", "component"]
+    # a component file may name a deck (a tuck box's `deck:`), so `component:` decides first
+    branches = [{"if": {"required": [kind], "not": {"required": ["component"]}}, "then": {"$ref": f"{kind}.schema.json"}}
+                for kind in kinds[:3]]
+    branches.append({"if": {"required": ["component"]}, "then": {"allOf": [
+        {"if": {"properties": {"kind": {"const": kind}}, "required": ["kind"]},
+         "then": {"$ref": f"component-{kind}.schema.json"}} for kind in COMPONENT_MODELS]}})
+    branches.append({"if": {"not": {"anyOf": [{"required": [kind]} for kind in kinds]}},
+                     "then": {"$ref": "game.schema.json"}})
+    return {"$schema": "http://json-schema.org/draft-07/schema#", "title": "a file of a game folder (cards/<game>/*.yaml)",
+            "type": "object", "allOf": branches}
+
+
+def write_schemas(out_dir: Path, games: list[Game], extra: dict[str, dict] | None = None) -> list[Path]:
+    """Write the generic schemas (plus `extra` ones, e.g. the layout schema of the cards stage), the schema of
+    any game-folder file, and one per deck of each game; returns the files written."""
     written = []
-    for kind, schema in generic_schemas().items():
+    schemas = generic_schemas() | {"file": file_schema()} | (extra or {})
+    for kind, schema in schemas.items():
         written.append(atomic_write(out_dir / f"{kind}.schema.json", json.dumps(schema, indent=2, sort_keys=True) + "\n"))
     for game in games:
         for deck in game.decks.values():

@@ -116,6 +116,8 @@ def validate(project: Project, names: list[str], settings: SimSettings | None = 
     printed = preflight(loaded)
     result = Validation(games=[], changes=summary(loaded[0], options) if changes else [])
     for game in loaded:
+        # slips that load (a colour read as a comment, a bare-number length, an unknown :icon:, a soft picture)
+        result.warnings += [Problem("", 0, warning) for warning in renderer_for(game).warnings]
         found = check_legibility(renderer_for(game))
         printed[game.id].append(LEGIBILITY_CHECK)
         if strict:

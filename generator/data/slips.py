@@ -1,0 +1,50 @@
+"""Common slips in a game's YAML that load without an error but are almost never meant, reported as located
+warnings: a colour written without quotes (YAML reads `fill: #e07b1f` as a comment, so the key is empty) and a
+length written as a bare number (read as points: `cell: 18` is 6.4 mm, not 18 mm).
+
+An impossible player range (`players: {min: 5, max: 4}`) is an error of the game.yaml model, and an unknown inline
+icon (`:rokcet:`, printed as it is) is a warning of the card renderer, which knows the icons.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.core.errors import Problem
+from generator.core.units import unitless_message
+from generator.core.yamlio import YDict, colours_read_as_comments, comment_colour_message
+
+
+def comment_colours(path: Path, shown: str) -> list[Problem]:
+    """Every `key: #rrggbb` of a file that YAML read as a comment."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []  # the loader reports an unreadable file
+    return [Problem(shown, line, comment_colour_message(key, colour)) for line, key, colour in colours_read_as_comments(text)]
+
+
+def _bare(raw, key: str) -> bool:
+    value = raw.get(key) if isinstance(raw, dict) else None
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value != 0
+
+
+def unitless_lengths(shown: str, raw: YDict, keys: tuple[str, ...], where: str = "") -> list[Problem]:
+    """A warning per length among `keys` of a mapping that is a bare number."""
+    return [Problem(shown, raw.line_of(key), (f"{where}: " if where else "") + unitless_message(key, raw[key]))
+            for key in keys if _bare(raw, key)]
+
+
+def game_slips(shown: str, raw_game: YDict | None, boards: dict[str, YDict]) -> list[Problem]:
+    """Bare-number lengths of game.yaml (bleed, safe, a custom card size) and of board grids."""
+    found: list[Problem] = []
+    if isinstance(raw_game, YDict):
+        found += unitless_lengths(shown, raw_game, ("bleed", "safe"))
+        size = raw_game.get("card_size")
+        if isinstance(size, YDict):
+            found += unitless_lengths(shown, size, ("width", "height", "diameter", "across"), "card_size")
+    for board_shown, raw in boards.items():
+        grid = raw.get("grid")
+        if isinstance(grid, YDict):
+            found += unitless_lengths(board_shown, grid, ("cell", "margin"), "grid")
+    return found
