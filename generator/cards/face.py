@@ -64,6 +64,7 @@ class CardRenderer:
         self._back_of: dict[str, dict[int, BackFace]] = {}  # deck id -> card index -> the back it shows
         self._fitted: dict[tuple, float] = {}  # (markup, style, w, h) -> font size that fits
         self.checked = False  # `check` went through without a problem
+        self._colours: set[str] = set()  # colour values that passed the check
         self.warnings: list[str] = []  # located, for the build's output and the manifest (low-resolution images)
 
     # -- layouts -------------------------------------------------------------------------------------------------
@@ -270,12 +271,15 @@ class CardRenderer:
         value = self._value(box, key, context, default)
         if value in (None, "", "none"):
             return None
+        if isinstance(value, str) and value in self._colours:  # checked before
+            return value
         try:
             HexColor(value)
         except (ValueError, TypeError):
             raise self._fail(box, context, f"{key} '{value}' is not a colour; expected #rrggbb") from None
         if not str(value).startswith("#") or len(value) != 7:
             raise self._fail(box, context, f"{key} '{value}' is not a colour; expected #rrggbb")
+        self._colours.add(value)
         return value
 
     def _resolve_box(self, box: Box, context: dict) -> dict | None:

@@ -33,6 +33,7 @@ from generator.core.contract import BuildOptions, FunctionProducer, Output
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY, BODY_BOLD, BODY_FAMILY, TITLE_FAMILY, draw_string, string_width
 from generator.core.geometry import PAPERS
+from generator.core.pdfstream import save_streamed
 from generator.core.units import INCH, mm
 from generator.core.write import atomic_write
 from generator.core.yamlio import load_yaml
@@ -164,7 +165,20 @@ def write_sheets(game: Game, paper: str, options: SheetOptions | BuildOptions, p
     if isinstance(options, BuildOptions):
         options = sheet_options(game, options)
     renderer = renderer_for(game)
-    canvas = Canvas(str(path), pagesize=PAPERS[paper].size, invariant=1, initialFontName=BODY, pageCompression=1)
+    with open(path, "wb") as sink:  # each PDF object is written as it is formatted (core.pdfstream)
+        canvas = Canvas(sink, pagesize=PAPERS[paper].size, invariant=1, initialFontName=BODY, pageCompression=1)
+        count, decks = _draw_sheets(canvas, renderer, game, paper, options, progress)
+        with _plain_streams():
+            save_streamed(canvas, sink)
+    facts = {"pages": count, "check_pages": CHECK_PAGES, "decks": decks}
+    if renderer.warnings:  # listed in build/manifest.json and printed by `pnp build`
+        facts["warnings"] = list(renderer.warnings)
+    return facts
+
+
+def _draw_sheets(canvas: Canvas, renderer: CardRenderer, game: Game, paper: str, options: SheetOptions,
+                 progress: Callable[[int], None] | None) -> tuple[int, dict[str, dict]]:
+    """The print check and every page of cards; returns the number of pages and the fronts and backs per deck."""
     what = "reprint" if options.only else "card sheets"
     canvas.setTitle(f"{game.title}: {what} ({PAPERS[paper].name}{', ink saver' if options.ink == 'saver' else ''})")
     canvas.setAuthor(game.title)
@@ -199,12 +213,7 @@ def write_sheets(game: Game, paper: str, options: SheetOptions | BuildOptions, p
         count += 1
         if progress:
             progress(count)
-    with _plain_streams():
-        canvas.save()
-    facts = {"pages": count, "check_pages": CHECK_PAGES, "decks": decks}
-    if renderer.warnings:  # listed in build/manifest.json and printed by `pnp build`
-        facts["warnings"] = list(renderer.warnings)
-    return facts
+    return count, decks
 
 
 @contextmanager

@@ -121,6 +121,17 @@ class Family:
                 todo.extend(family.fallbacks)
         return out
 
+    @functools.cached_property
+    def own_characters(self) -> frozenset[int]:
+        """The characters every style of the family's own faces has: text made of these needs no fallback (the
+        quick answer of `uncovered` and `fallback_markup` for almost every text)."""
+        return frozenset.intersection(*(self.face(style).characters for style in STYLES))
+
+    def draws_all(self, chars) -> bool:
+        """True when the family's own faces draw every drawn character of `chars` in every style."""
+        own = self.own_characters
+        return all(ord(char) in own or not _drawn(char) for char in chars)
+
     def drawing_family(self, char: str, style: str) -> Family | None:
         """The family whose face draws `char` in `style` (self first), or None when none can."""
         for family in [self, *self._fallback_families()]:
@@ -184,12 +195,14 @@ def register_family(family: Family) -> Family:
     """Register the family's faces (and its fallbacks') with ReportLab once; <b>/<i> map to its styles."""
     from reportlab.lib.fonts import addMapping
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
 
+    from generator.core.reportlab_memo import MeasuredFont, remember_numbers
+
+    remember_numbers()  # whatever draws with these faces formats its numbers through the memo
     for member in [family, *family._fallback_families()]:  # noqa: SLF001 - same module
         for face in dict.fromkeys(member.faces.values()):
             if face.name not in _REGISTERED:
-                font = TTFont(face.name, str(face.path))
+                font = MeasuredFont(face.name, str(face.path))
                 if face.tag:
                     font.face.name = font.face.name.__class__(font.face.name + b"-" + face.tag.encode())
                 pdfmetrics.registerFont(font)
@@ -218,6 +231,9 @@ def font_files() -> dict[str, Path]:
 # --- which characters a family can draw -------------------------------------------------------------------------
 
 _TOKEN = re.compile(r"(<[^>]*>)|(&#?[A-Za-z0-9]+;)|(.)", re.S)
+_TAGS = re.compile(r"<[^>]*>")
+_STYLE_TAG = re.compile(r"<\s*/?\s*(b|strong|i|em)(?![A-Za-z])", re.I)
+_ENTITY = re.compile(r"&#?[A-Za-z0-9]+;")
 _TAG_NAME = re.compile(r"<\s*(/?)\s*([A-Za-z]+)")
 
 
@@ -251,10 +267,20 @@ def _char(raw: str) -> str:
     return html.unescape(raw) if raw.startswith("&") and raw.endswith(";") else raw
 
 
+def _markup_chars(markup: str) -> set[str]:
+    """The characters of markup's text, as `markup_units` reads them (tags skipped, entities read)."""
+    text = _TAGS.sub("", markup)
+    if "&" in text:
+        text = _ENTITY.sub(lambda match: _char(match.group()), text)
+    return set(text)
+
+
 def uncovered(text: str, family: Family, style: str = "regular", markup: bool = False) -> list[tuple[str, str]]:
     """The (character, style) pairs of `text` that no face of the family's chain can draw, each once, in order of
     appearance. With markup=True the text is Paragraph markup: tags are skipped, entities read, and <b>/<i> choose
     the style."""
+    if family.draws_all(_markup_chars(text) if markup else set(text)):
+        return []
     missing: dict[tuple[str, str], None] = {}
     units = markup_units(text) if markup else (("char", c, style) for c in text)
     for kind, raw, unit_style in units:
@@ -268,6 +294,8 @@ def uncovered(text: str, family: Family, style: str = "regular", markup: bool = 
 
 def styles_used(markup: str) -> set[str]:
     """The styles the text of some markup is set in (for a family that lacks one of them)."""
+    if not _STYLE_TAG.search(markup):  # no bold or italic: regular, when there is any text at all
+        return {"regular"} if _TAGS.sub("", markup).strip() else set()
     return {style for kind, raw, style in markup_units(markup) if kind == "char" and raw.strip()}
 
 
@@ -306,6 +334,8 @@ def fallback_markup(markup: str, family: Family, base_style: str = "regular") ->
     """Paragraph markup with every run of characters the family's own face lacks wrapped in <font name="..."> of
     the fallback face that has them, in the run's style (ReportLab reads bold and italic from the face a <font>
     names). Markup that needs no fallback is returned as it is."""
+    if family.draws_all(_markup_chars(markup)):
+        return markup
     units = list(markup_units(markup, base_style))
     needs = False
     chosen: list[str | None] = []

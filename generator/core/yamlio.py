@@ -217,9 +217,108 @@ class _SyntaxProblem(Exception):
     """libyaml refused the text; the reference parser words why."""
 
 
+class _NeedsNodes(Exception):
+    """The document uses aliases, merge keys or explicit collection tags: it is built from composed nodes."""
+
+
+def _scalar(loader, event, tag: str):
+    """A scalar event's value, constructed as SafeLoader constructs it (unknown tags fail there)."""
+    node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+    constructor = loader.yaml_constructors.get(tag)
+    return constructor(loader, node) if constructor is not None else loader.construct_object(node)
+
+
+def _from_events(loader):
+    """The document built straight from libyaml's events, with no node tree in between (a deck of 10,000 cards
+    would hold a few hundred thousand nodes and marks at once); None for an empty document."""
+    get, scalar_event = loader.get_event, yaml.ScalarEvent
+    get()  # stream start
+    if loader.check_event(yaml.StreamEndEvent):
+        return None
+    get()  # document start
+    stack: list = []  # [container, pending key or None, key line], innermost last
+    root = None
+    while True:
+        event = get()
+        cls = event.__class__
+        if cls is scalar_event:
+            tag = event.tag
+            if tag is None or tag == "!":
+                tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+            if tag == _MERGE:
+                raise _NeedsNodes
+            value = event.value if tag == _STR else _scalar(loader, event, tag)
+            line = event.start_mark.line + 1
+        elif cls is yaml.MappingStartEvent or cls is yaml.SequenceStartEvent:
+            if event.tag not in (None, "!", _MAP if cls is yaml.MappingStartEvent else _SEQ):
+                raise _NeedsNodes
+            if len(stack) >= MAX_DEPTH:
+                raise yaml.composer.ComposerError(
+                    None, None, f"the data is nested more than {MAX_DEPTH} levels deep; expected at most "
+                    f"{MAX_DEPTH} levels of mappings and lists", event.start_mark)
+            value = YDict() if cls is yaml.MappingStartEvent else YList()
+            value.line = event.start_mark.line + 1
+            if cls is yaml.MappingStartEvent:
+                value.key_lines = {}
+            else:
+                value.item_lines = []
+            _place(stack, value, value.line, event.start_mark)
+            stack.append([value, _NO_KEY, 0])
+            continue
+        elif cls is yaml.MappingEndEvent or cls is yaml.SequenceEndEvent:
+            root = stack.pop()[0]
+            if not stack:
+                break
+            continue
+        else:  # an alias (document end cannot come before the root closes)
+            raise _NeedsNodes
+        if not stack:  # a document that is one scalar
+            root = value
+            break
+        _place(stack, value, line, event.start_mark)
+    get()  # document end
+    if not loader.check_event(yaml.StreamEndEvent):
+        raise _SyntaxProblem  # a second document: the reference parser says so
+    return root
+
+
+_NO_KEY = object()
+
+
+def _place(stack: list, value, line: int, mark) -> None:
+    """Put a built value into the innermost open collection (as a key, a key's value or a list item)."""
+    if not stack:
+        return
+    top = stack[-1]
+    container = top[0]
+    if container.__class__ is YList:
+        container.append(value)
+        container.item_lines.append(line)
+    elif top[1] is _NO_KEY:
+        if not isinstance(value, (str, int, float, bool)) and value is not None:
+            raise yaml.constructor.ConstructorError(None, None, "a mapping key must be a plain value", mark)
+        if value in container.key_lines:
+            raise yaml.constructor.ConstructorError(None, None, f"key '{value}' appears twice in this mapping", mark)
+        top[1], top[2] = value, line
+    else:
+        container[top[1]] = value
+        container.key_lines[top[1]] = top[2]
+        top[1] = _NO_KEY
+
+
 def _load_fast(text: str):
     loader = _FastLoader(text)
     try:
+        try:
+            return _from_events(loader)
+        except _NeedsNodes:
+            pass
+        except yaml.YAMLError as exc:  # libyaml's own words go to the reference; ours (depth, keys, tags) stay
+            if isinstance(exc, (yaml.constructor.ConstructorError, yaml.composer.ComposerError)):
+                raise
+            raise _SyntaxProblem from None
+        loader.dispose()
+        loader = _FastLoader(text)
         try:
             node = loader.get_single_node()
         except yaml.YAMLError:

@@ -18,7 +18,7 @@ from typing import Any
 
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator
-from jinja2.runtime import LoopContext
+from jinja2.runtime import LoopContext, new_context
 from jinja2.sandbox import SandboxedEnvironment
 
 from generator.core.limits import (
@@ -200,6 +200,7 @@ class BoundedSandbox(SandboxedEnvironment):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.budget = Budget()
+        self._merged_globals: dict = {}  # template -> its globals as one dict (render_bounded)
         self.globals["range"] = bounded_range
         self.globals.pop("lipsum", None)  # placeholder text generator: sizes it cannot bound
         self.filters = _GuardedFilters(self, self.filters)
@@ -207,9 +208,17 @@ class BoundedSandbox(SandboxedEnvironment):
 
     # -- one budget per render -------------------------------------------------------------------------------------
     def render_bounded(self, template, context: dict) -> str:
-        """`template.render(context)` on a fresh budget."""
+        """`template.render(context)` on a fresh budget. The template's globals (a chain of two mappings) are copied
+        into one dict once per template, not for every render (a game renders its card texts once per card)."""
         self.budget = Budget()
-        return template.render(context)
+        merged = self._merged_globals.get(template)
+        if merged is None:
+            merged = self._merged_globals[template] = dict(template.globals)
+        frame = new_context(self, template.name, template.blocks, {**merged, **context}, shared=True)
+        try:
+            return self.concat(template.root_render_func(frame))
+        except Exception:
+            return self.handle_exception()
 
     def concat(self, parts: Iterable[str]) -> str:  # type: ignore[override]
         """The output of a template, macro or block: joined only while it stays under MAX_TEMPLATE_TEXT."""

@@ -1,0 +1,69 @@
+"""ReportLab's pure-Python number formatting and string widths, remembered: the same results, computed once.
+
+Without its optional C accelerator, ReportLab formats every number of every drawing operator with a Python function
+(`fp_str`) and measures text character by character; a sheet of unique cards asks the same questions thousands of
+times (the same box corners, the same words at the same sizes). `remember_numbers()` puts a memo in front of
+`fp_str` in the ReportLab modules that draw, and `MeasuredFont` (a TrueType face) remembers its string widths.
+Both return exactly what ReportLab computes (the first answer is ReportLab's own), so PDFs are byte-identical.
+The C accelerator is not used instead: it rounds some numbers differently, which would change the PDFs.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+from reportlab.lib import rl_accel
+from reportlab.pdfbase.ttfonts import TTFont
+
+MEMO_LIMIT = 200_000  # entries; past that the memo starts again (memory stays small)
+# modules whose `fp_str` is looked up while drawing cards, boards and booklets
+DRAWING_MODULES = ("reportlab.pdfgen.canvas", "reportlab.pdfgen.pathobject", "reportlab.pdfgen.textobject",
+                   "reportlab.pdfbase.pdfdoc", "reportlab.lib.colors", "reportlab.platypus.flowables")
+
+_original = rl_accel.fp_str
+_numbers: dict[tuple, str] = {}
+
+
+def remembered_fp_str(*numbers) -> str:
+    """`fp_str` with a memo: numbers as the short strings PDF operators use ('1.5 0 0 1 10.25 3')."""
+    try:
+        found = _numbers.get(numbers)
+    except TypeError:  # a list argument: not hashable, asked rarely
+        return _original(*numbers)
+    if found is None:
+        if len(_numbers) >= MEMO_LIMIT:
+            _numbers.clear()
+        found = _numbers[numbers] = _original(*numbers)
+    return found
+
+
+def remember_numbers() -> None:
+    """Route ReportLab's drawing modules (and any other loaded ReportLab module) through the memo, once.
+
+    Only the pure-Python `fp_str` is replaced: where the C accelerator is installed it is left alone."""
+    if _original is not getattr(rl_accel, "_py_fp_str", None):
+        return
+    for name in DRAWING_MODULES:
+        importlib.import_module(name)
+    for name, module in list(sys.modules.items()):
+        if name.startswith("reportlab.") and getattr(module, "fp_str", None) is _original:
+            module.fp_str = remembered_fp_str
+
+
+class MeasuredFont(TTFont):
+    """A TrueType face that remembers the width of every string it measured, per size (the same words come back
+    on every card); the widths are ReportLab's own."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._widths: dict[tuple, float] = {}
+
+    def stringWidth(self, text, size, encoding="utf8"):  # noqa: N802 - ReportLab's name
+        key = (text, size)
+        found = self._widths.get(key)
+        if found is None:
+            if len(self._widths) >= MEMO_LIMIT:
+                self._widths.clear()
+            found = self._widths[key] = super().stringWidth(text, size, encoding)
+        return found
