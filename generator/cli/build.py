@@ -38,9 +38,11 @@ LOCATED = re.compile(r"^\S+:\d+: ")  # 'cards/x/layouts/y.yaml:12: ...'
 @click.option("--cut-file", type=click.Choice(["svg", "none"]), default=None,
               help="svg: a cut file for cutting machines beside the sheets, one per page of fronts.")
 @click.option("--force", is_flag=True, help="Rebuild every output even if its inputs did not change.")
+@click.option("--jobs", type=click.IntRange(min=0), default=0,
+              help="Processes drawing outputs side by side (default 0: every core); the files are the same.")
 @click.pass_context
 def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, marks, pack, only, ink, cut_file,
-              force) -> None:
+              force, jobs) -> None:
     """Build the print-ready PDFs of the games and write build/manifest.json.
 
     The sheet options (--gap, --marks, --pack, --ink, --cut-file) may also be set in a game's game.yaml under
@@ -51,7 +53,7 @@ def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, mark
     project = project_of(ctx)
     options = BuildOptions(papers=papers_of(paper), out_dir=out_dir, duplex=duplex, layout=layout,
                            back_offset=tuple(back_offset), force=force, gap=gap, marks=marks, pack=pack,
-                           ink=ink, cut_file=cut_file, only=tuple(only))
+                           ink=ink, cut_file=cut_file, only=tuple(only), jobs=jobs)
     names = project.select(games)
     if sys.stdout.isatty():
         result = _build_with_bar(project, names, options)

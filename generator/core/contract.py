@@ -28,6 +28,7 @@ class BuildOptions:
     ink: str | None = None          # normal | saver
     cut_file: str | None = None     # svg | none
     only: tuple[str, ...] = ()      # 'DECK' or 'DECK:CARD,CARD' (ids or codes): a reprint of just those cards
+    jobs: int = 0                   # processes drawing outputs side by side (0: every available core)
 
 
 @dataclass

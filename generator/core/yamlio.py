@@ -238,6 +238,8 @@ def _from_events(loader):
     get()  # document start
     stack: list = []  # [container, pending key or None, key line], innermost last
     root = None
+    # No alias here, so nothing expands: every value is written out in the file, whose size is bounded
+    # (MAX_YAML_BYTES); MAX_YAML_ITEMS bounds what aliases make of a file (_check_items, on the composed nodes).
     while True:
         event = get()
         cls = event.__class__

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import errno
 import json
+import os
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
 # them: a build with nothing to do reads hashes and the state only, and is done before those imports would be.
 
 MANIFEST = "manifest.json"
-WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM}  # the disk, not the data
 
 
 @dataclass
@@ -164,37 +164,24 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
             todo.append(output)
     if on_start:
         on_start(len(todo))
+    # Draw every output first (generator.pipeline.drawing: in worker processes when there are cores to use) and
+    # rename them into place only when all of them succeeded: a problem found while drawing (a text that does not
+    # fit) must not replace any of the last good PDFs.
+    from generator.pipeline.drawing import draw_outputs
+
     problems: list[Problem] = []
-    with Staging() as staging:
-        # Draw every output first and rename them into place only when all of them succeeded: a problem found
-        # while drawing (a text that does not fit) must not replace any of the last good PDFs.
-        for output in todo:
-            facts: dict = {}
-
-            def produce(tmp: Path, output=output, facts=facts) -> None:
-                facts.update(output.render(tmp) or {})
-
-            try:
-                tmp = staging.stage(build_dir / output.path, produce)
-            except InputError as exc:
-                problems.extend(exc.problems)
+    results = draw_outputs(todo, build_dir, options.jobs, drawn)
+    with Staging() as staging, _removing(found.file for found in results):
+        for output, found in zip(todo, results, strict=True):
+            if found.problems:
+                problems.extend(found.problems)
                 continue
-            except OSError as exc:
-                if exc.errno not in WRITE_ERRORS:
-                    exc.add_note(f"while drawing {output.path}")
-                    raise
-                problems.extend(cannot_write(build_dir / output.path, exc).problems)
-                continue
-            except Exception as exc:  # a bug of ours: the CLI prints one line naming the output (--debug: traceback)
-                exc.add_note(f"while drawing {output.path}")
-                raise
+            tmp = staging.stage(build_dir / output.path, lambda tmp, src=found.file: os.replace(src, tmp))
             result.written.append({
                 "game": output.game, "path": str(output.path), "kind": output.kind,
-                "bytes": tmp.stat().st_size, "sha256": sha256_file(tmp), **facts,
+                "bytes": tmp.stat().st_size, "sha256": sha256_file(tmp), **found.facts,
             })
             state.record_output(output.path, fingerprints[str(output.path)], written=tmp)
-            if drawn:
-                drawn(output)
         if problems:  # the same card can fail in several outputs (both papers, the rules): report it once
             raise InputError(list(dict.fromkeys(problems)))
         for report in reports:
@@ -212,6 +199,17 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
         for output in todo:
             progress(output)
     return result
+
+
+@contextmanager
+def _removing(files):
+    """Delete the drawn files that were not renamed into place, however the block ends."""
+    files = list(files)
+    try:
+        yield
+    finally:
+        for file in files:
+            file.unlink(missing_ok=True)
 
 
 def _nothing_to_do(state: BuildState, names: list[str], manifest: dict) -> BuildResult:

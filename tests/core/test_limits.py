@@ -51,10 +51,10 @@ def test_ordinary_anchors_and_merge_keys_still_work():
 
 def test_a_file_over_the_size_limit_is_not_parsed(tmp_path):
     path = tmp_path / "big.yaml"
-    path.write_text("a: " + "x" * 1_100_000 + "\n")
+    path.write_text("a: " + "x" * 10_100_000 + "\n")
     with pytest.raises(InputError) as info:
         load_yaml(path, "cards/g/big.yaml")
-    assert str(info.value) == ("cards/g/big.yaml: file is 1,100,004 bytes; expected at most 1,000,000 bytes "
+    assert str(info.value) == ("cards/g/big.yaml: file is 10,100,004 bytes; expected at most 10,000,000 bytes "
                                "(pnp's limit for this kind of file)")
 
 

@@ -1,0 +1,85 @@
+"""Outputs drawn in worker processes: the same bytes whatever the number of workers, problems still reported."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.core.contract import BuildOptions, Output
+from generator.core.errors import InputError, Problem
+from generator.data.project import Project
+from generator.pipeline.build import build
+from generator.pipeline.drawing import draw_outputs, tasks_of
+from tests.conftest import REPO
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and p.name != ".state.json"}
+
+
+def test_one_or_two_workers_write_the_same_bytes(tmp_path):
+    for game in ("order-up-trading", "short-order-hero"):
+        shutil.copytree(REPO / "cards" / game, tmp_path / "cards" / game)
+    shutil.copytree(REPO / "templates", tmp_path / "templates")
+    project = Project(tmp_path)
+    names = ["order-up-trading", "short-order-hero"]
+    outputs = {}
+    for jobs in (1, 2):
+        out = tmp_path / f"out-{jobs}"
+        result = build(project, names, BuildOptions(papers=("a4",), out_dir=out, jobs=jobs))
+        assert len(result.written) > 8
+        outputs[jobs] = _files(out)
+    assert outputs[1].keys() == outputs[2].keys()
+    assert [name for name in outputs[1] if outputs[1][name] != outputs[2][name]] == []
+    assert not [name for name in outputs[2] if name.endswith((".drawing", ".tmp"))]
+
+
+def _pid_output(path: str, kind: str = "cards") -> Output:
+    def render(tmp: Path) -> dict:
+        tmp.write_text(str(os.getpid()))
+        return {"pid": os.getpid()}
+    return Output("g", Path(path), kind, render)
+
+
+def test_workers_are_other_processes_and_the_rules_stay_together(tmp_path):
+    outputs = [_pid_output("g/cards-a4.pdf"), _pid_output("g/cards-letter.pdf"), _pid_output("g/rules.pdf", "rules"),
+               _pid_output("g/rules-booklet-a4.pdf", "rules-booklet")]
+    assert tasks_of(outputs) == [[0], [1], [2, 3]]
+    serial = draw_outputs(outputs, tmp_path, jobs=1)
+    assert {found.facts["pid"] for found in serial} == {os.getpid()}
+    parallel = draw_outputs(outputs, tmp_path, jobs=2)
+    pids = [found.facts["pid"] for found in parallel]
+    assert os.getpid() not in pids and pids[2] == pids[3]
+    assert [found.file.read_text() for found in parallel] == [str(pid) for pid in pids]
+    for found in serial + parallel:
+        found.file.unlink()
+
+
+def test_a_problem_in_a_worker_is_reported_and_no_file_is_left(tmp_path):
+    def broken(tmp: Path) -> dict:
+        tmp.write_text("half")
+        raise InputError(Problem("cards/g/deck.yaml", 3, "text does not fit"))
+
+    def crashing(tmp: Path) -> dict:
+        raise ZeroDivisionError("division by zero")
+
+    outputs = [_pid_output("g/cards-a4.pdf"), Output("g", Path("g/board-a4.pdf"), "board-tiled", broken),
+               Output("g", Path("g/rules.pdf"), "rules", crashing)]
+    found = draw_outputs(outputs, tmp_path, jobs=2)
+    assert [str(p) for p in found[1].problems] == ["cards/g/deck.yaml:3: text does not fit"]
+    assert "could not build: ZeroDivisionError" in str(found[2].problems[0])
+    assert not found[1].file.exists() and not found[2].file.exists() and found[0].file.exists()
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_failed_build_leaves_no_drawn_file_behind(tmp_project, jobs):
+    deck = tmp_project.cards_dir / "order-up-pizza" / "orders.yaml"
+    deck.write_text(deck.read_text().replace("customer: Grandma Rosa", "customer: " + "Grandma Rosa " * 40, 1))
+    with pytest.raises(InputError):
+        build(tmp_project, ["order-up-pizza"], BuildOptions(papers=("a4",), jobs=jobs))
+    leftovers = [p for p in tmp_project.build_dir.rglob("*") if p.name.endswith((".drawing", ".tmp"))]
+    assert leftovers == []
