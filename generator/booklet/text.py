@@ -12,6 +12,7 @@ import functools
 import json
 import re
 import traceback
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -105,6 +106,29 @@ def _environment(project: Project, templates_dir: str):
     return env
 
 
+_FIGURE_BLOCK = re.compile(r"```figure\n(.*?)\n```", re.S)
+_CARD_PICTURE = re.compile(r"\]\(card:([^\s)]+)")
+
+
+def pictured_cards(game: Game, markdown: str) -> list[tuple[str, str]]:
+    """(deck id, card id) of every card the rules picture (```figure blocks and ![...](card:deck/id) pictures),
+    in order: what the booklets draw of the card faces."""
+    found: list[tuple[str, str]] = []
+    for block in _FIGURE_BLOCK.findall(markdown):
+        try:
+            spec = json.loads(block)
+        except ValueError:
+            continue
+        if isinstance(spec, dict) and spec.get("kind") == "card":
+            for ref in spec.get("cards") or [spec.get("card")]:
+                other, _, card_id = str(ref).rpartition("/")
+                found.append((other or str(spec.get("deck")), card_id))
+    for ref in _CARD_PICTURE.findall(markdown):
+        deck_id, _, card_id = ref.partition("/")
+        found.append((deck_id, card_id))
+    return found
+
+
 def template_file(game: Game) -> Path:
     """templates/rules/<game id>.md.j2."""
     return game.project.rules_template(game.id)
@@ -119,9 +143,24 @@ def _error_line(exc: BaseException, filename: str) -> int:
     return line
 
 
+_RENDERED: dict[int, tuple[weakref.ref, str]] = {}  # id(game) -> (the game, its rules Markdown)
+
+
 def render_rules(game: Game) -> str:
     """The game's rules as Markdown; template mistakes, and figures or pictures that cannot be drawn, become
-    InputError naming the template file and line."""
+    InputError naming the template file and line. Rendered once per loaded game (the producer and the build's
+    fingerprints both ask)."""
+    entry = _RENDERED.get(id(game))
+    if entry is not None and entry[0]() is game:
+        return entry[1]
+    for key in [k for k, (ref, _) in _RENDERED.items() if ref() is None]:
+        del _RENDERED[key]
+    markdown = _render_rules(game)
+    _RENDERED[id(game)] = (weakref.ref(game), markdown)
+    return markdown
+
+
+def _render_rules(game: Game) -> str:
     path = template_file(game)
     shown = game.project.show(path)
     if not path.is_file():

@@ -7,10 +7,12 @@ A changed game is loaded and checked; then each of its outputs is redrawn only w
 | card sheets (and cut files) | game.yaml, the deck files and spreadsheets, the game's pictures, and every card face as `check` rendered it (layout boxes and rendered texts, colours, icons, images), so a template that reads the board (a street colour) is followed |
 | component sheets, tuck boxes | game.yaml, the decks' makeup (names, sizes, card ids and copies), tables, component files, pictures, every component face as rendered and every table sheet's texts |
 | boards | game.yaml, the board files, pictures |
-| rules (reading and booklets) | everything of the game but its scripts, and templates/ (the booklet pictures cards, boards and components) |
+| rules (reading and booklets) | the rules as Markdown (rendered from the game's template and the shared partials: every word they print), the faces of the cards they picture, game.yaml, the decks' makeup, board and component files, component faces, pictures and the other files of templates/ |
 
-So a rules-template edit redraws only the booklets, a layout edit the card sheets and the rules (their figures),
-a board edit the board and the rules (and the cards only when a card shows something of the board that changed).
+So a rules-template edit redraws only that game's booklets; a layout edit the card sheets and the rules when they
+picture a card of that layout; a board edit the board and the rules (and the cards only when a card shows
+something of the board that changed); a card's text the card sheets, and the rules when they picture that card or
+print what changed.
 "Pictures" are the files of the game folder that are not its YAML data, layouts or scripts (icons, images, fonts),
 plus the project's templates/icons/. Every output also covers the shared inputs (generator sources, fonts, icon
 library) and the options that change how it looks.
@@ -33,9 +35,10 @@ PARTS: dict[str, tuple[str, ...]] = {
     "components": ("game", "deck_makeup", "table", "component", "pictures", "component_faces"),
     "tuckboxes": ("game", "deck_makeup", "table", "component", "pictures", "component_faces"),
     "board": ("game", "board", "pictures"),
-    "rules": ("game", "deck", "table", "board", "component", "layouts", "pictures", "templates"),
+    "rules": ("game", "deck_makeup", "board", "component", "pictures", "templates", "component_faces", "rules_text",
+              "pictured_cards"),
 }
-EVERYTHING = PARTS["rules"]  # an output kind this table does not know is made from everything
+EVERYTHING = ("game", "deck", "table", "board", "component", "layouts", "pictures", "templates", "rules_templates")
 
 
 class GameParts:
@@ -53,7 +56,8 @@ class GameParts:
         if self._files is None:
             game, project = self.game, self.game.project
             kinds = {project.root / shown: kind for shown, kind in game.files.items()}
-            parts: dict[str, list[Path]] = {name: [] for name in DATA_KINDS + ("layouts", "pictures", "templates")}
+            parts: dict[str, list[Path]] = {name: [] for name in DATA_KINDS + ("layouts", "pictures", "templates",
+                                                                              "rules_templates")}
             for path in files_below(game.dir):
                 top = path.relative_to(game.dir).parts[0]
                 if top == "scripts":
@@ -69,7 +73,12 @@ class GameParts:
             templates = project.templates_dir
             for path in files_below(templates):
                 top = path.relative_to(templates).parts[0]
-                parts["pictures" if top == "icons" else "layouts" if top == "layouts" else "templates"].append(path)
+                if top in ("icons", "layouts"):
+                    parts["pictures" if top == "icons" else "layouts"].append(path)
+                elif path.name.endswith(".j2"):  # what they say reaches the rules as their text (rules_text)
+                    parts["rules_templates"].append(path)
+                else:
+                    parts["templates"].append(path)
             self._files = parts
         return self._files
 
@@ -82,6 +91,10 @@ class GameParts:
                 self._parts[name] = self._component_faces()
             elif name == "deck_makeup":
                 self._parts[name] = self._deck_makeup()
+            elif name == "rules_text":
+                self._parts[name] = self._rules_text()
+            elif name == "pictured_cards":
+                self._parts[name] = self._pictured_cards()
             else:
                 self._parts[name] = digest(self.files()[name], self.game.project.root)
         return self._parts[name]
@@ -112,6 +125,36 @@ class GameParts:
         makeup = [(d.id, d.name, d.code, d.size_mm, repr(d.shape), d.layout, d.back, d.description,
                    [(c.id, c.name, c.code, c.copies) for c in d.cards]) for d in self.game.decks.values()]
         return hashlib.sha256(repr(makeup).encode()).hexdigest()
+
+    def _rules_text(self) -> str:
+        """The rules as Markdown, rendered from their templates with the game's data: every word the booklets
+        print (counts, names, tables, the partials) and which pictures they show."""
+        from generator.booklet.text import render_rules, template_file
+
+        if not template_file(self.game).is_file():
+            return ""
+        return hashlib.sha256(render_rules(self.game).encode()).hexdigest()
+
+    def _pictured_cards(self) -> str:
+        """The faces of the cards the rules picture, as `check` rendered them (a card the rules do not show may
+        change without redrawing the booklets)."""
+        from generator.booklet.text import pictured_cards, render_rules, template_file
+        from generator.cards.face import renderer_for
+
+        if not template_file(self.game).is_file():
+            return ""
+        renderer = renderer_for(self.game)
+        sha = hashlib.sha256()
+        for deck_id, card_id in pictured_cards(self.game, render_rules(self.game)):
+            deck = self.game.decks.get(deck_id)
+            card = deck.by_id().get(card_id) if deck is not None else None
+            if card is None:
+                sha.update(f"missing {deck_id}/{card_id}".encode())
+                continue
+            for box, data in renderer.resolved(deck, card):
+                sha.update(repr((box.name, box.kind, box.x, box.y, box.w, box.h, box.spec, data)).encode())
+            sha.update(repr((deck.size_mm, repr(deck.shape), self.game.bleed_pt, self.game.safe_pt)).encode())
+        return sha.hexdigest()
 
     def fingerprint(self, path: Path | str, kind: str, look: str = "") -> str:
         """The hash an output of this game records: the shared inputs, the parts its kind is made from, its path

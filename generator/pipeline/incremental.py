@@ -17,7 +17,7 @@ from pathlib import Path
 import generator
 from generator.core.fonts import font_files
 from generator.core.write import atomic_write
-from generator.data.project import BUILTIN_ICONS, Project
+from generator.data.project import BUILTIN_ICONS, RULES_DIR, Project
 
 STATE_FILE = ".state.json"
 STATE_VERSION = 2  # 2: per-output fingerprints
@@ -56,9 +56,15 @@ def tool_digest() -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
-def shared_digest(project: Project, tool: str | None = None) -> str:
-    """The inputs every game of the project shares: the tool's (tool_digest) and templates/."""
-    parts = [tool or tool_digest(), digest(files_below(project.templates_dir), project.templates_dir)]
+def shared_digest(project: Project, tool: str | None = None, game: str | None = None) -> str:
+    """The inputs the games of the project share: the tool's (tool_digest) and templates/; for one `game`, without
+    the other games' own rules templates (templates/rules/<other game>.md.j2)."""
+    files = files_below(project.templates_dir)
+    if game is not None:
+        others = {f"{name}.md.j2" for name in project.game_ids() if name != game}
+        rules = project.templates_dir / RULES_DIR
+        files = [path for path in files if not (path.parent == rules and path.name in others)]
+    parts = [tool or tool_digest(), digest(files, project.templates_dir)]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
@@ -97,12 +103,12 @@ class GameKey:
 def game_keys(project: Project, names: list[str], options) -> dict[str, GameKey]:
     """The hash of each game's inputs under these options."""
     tool = tool_digest()
-    shared = shared_digest(project, tool)
     looks = (("cards", json.dumps(sheet_look(options), sort_keys=True, default=str)),
              ("components", json.dumps([options.duplex])))  # two-sided tokens mirror their backs by --duplex
     keys = {}
     for name in names:
         folder = project.cards_dir / name
+        shared = shared_digest(project, tool, name)
         content = hashlib.sha256("\n".join([shared, digest(files_below(folder), folder)]).encode()).hexdigest()
         full = hashlib.sha256(f"{content}\n{options_fingerprint(options, True)}".encode()).hexdigest()
         keys[name] = GameKey(content, full, looks, tool)

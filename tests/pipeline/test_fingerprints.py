@@ -78,9 +78,21 @@ def test_a_board_edit_a_card_shows_rewrites_those_card_sheets_too(project):
     assert changed == {"cards-a4.pdf"} | BOARD | RULES
 
 
-def test_a_card_text_edit_rewrites_the_card_sheets_and_rules(project):
+def test_a_card_text_edit_rewrites_the_card_sheets_and_not_rules_that_do_not_show_it(project):
     changed = rewritten(project, f"cards/{GAME}/orders.yaml", "customer: Grandma Rosa", "customer: Grandma Rosie")
+    assert changed == {"cards-a4.pdf"}
+
+
+def test_the_card_the_rules_picture_rewrites_the_rules_too(project):
+    # the rules picture The Nguyen Twins' order card and name them in an example
+    changed = rewritten(project, f"cards/{GAME}/orders.yaml", "customer: The Nguyen Twins", "customer: The Ngo Twins")
     assert changed == {"cards-a4.pdf"} | RULES
+
+
+def test_another_games_rules_template_is_no_input(project):
+    other = project.templates_dir / "rules" / "short-order-hero.md.j2"
+    other.write_text(other.read_text(encoding="utf-8") + "\nOne more rule.\n", encoding="utf-8")
+    assert build(project, [GAME], OPTIONS).written == []
 
 
 def test_a_deck_name_reaches_the_tuck_boxes(project):
