@@ -23,6 +23,7 @@ from generator.core.fonts import font_files
 
 SIZES = (900, 9_000)
 REPEATS = 3
+MEMORY_SIZE = 10_000  # one more build, for the memory target
 
 
 def timed(command: list[str], env: dict | None = None) -> tuple[float, float]:
@@ -81,6 +82,10 @@ def run(sizes: tuple[int, ...] = SIZES, repeats: int = REPEATS) -> None:
             growth = medians[large] / medians[small]
             print(f"{large:,} cards take {growth:.1f}x the time of {small:,} (linear: {large / small:.0f}x; "
                   f"target within 11x)")
+        if sizes == SIZES:
+            seconds, peak = timed(commands(root, MEMORY_SIZE)[0])
+            print(f"{MEMORY_SIZE:,} unique cards: {seconds:.2f} s, peak RSS {peak:.0f} MB "
+                  f"({'ok' if peak < 150 else 'over'} the 150 MB target)")
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 

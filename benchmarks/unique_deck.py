@@ -25,7 +25,8 @@ def card_data(n: int) -> list[dict]:
             "id": f"c{i:05d}",
             "name": f"{w[0].title()} {w[1].title()} {i}",
             "color": COLORS[i % len(COLORS)],
-            "lines": [f"Play with a {w[2]} {w[3]}.", f"Take {1 + i % 5} {w[4]} cards.", f"Score {i % 9 + 1} for {w[5]}."],
+            "lines": [f"Play with a {w[2]} {w[3]}.", f"Take {1 + i % 5} {w[4]} cards.",
+                      f"Score {i % 9 + 1} for {w[5]}, card {i}."],
         })
     return cards
 

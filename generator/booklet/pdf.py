@@ -5,9 +5,8 @@ from __future__ import annotations
 import io
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pypdf import PdfReader, PdfWriter
-from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
@@ -26,6 +25,9 @@ from generator.core.fonts import BODY, BODY_BOLD, register_fonts
 from generator.core.geometry import PAPERS
 from generator.core.units import INCH, mm
 from generator.data.game import Game
+
+if TYPE_CHECKING:  # pypdf is imported where booklets are imposed (a card-only build never needs it)
+    from pypdf import PdfReader
 
 # Reading pages are half-letter (5.5 x 8.5 in): exactly half a Letter sheet, and 97 % of half an A4 sheet.
 PAGE_SIZE = (5.5 * INCH, 8.5 * INCH)
@@ -88,6 +90,8 @@ def render_reading(game: Game, markdown: str) -> tuple[bytes, int]:
                        page_size=PAGE_SIZE, subject=game.config.subtitle or "Rules", canvas_hooks=[enable_inline_icons],
                        fonts=game.fonts)
         data = path.read_bytes()
+    from pypdf import PdfReader
+
     pages = len(PdfReader(io.BytesIO(data)).pages)
     start = marks[-1].page if marks and marks[-1].page else pages + 1  # the page where the back matter starts
     return data, pages - start + 1
@@ -99,6 +103,8 @@ def _overlay(sheet: tuple[float, float], sides: int) -> PdfReader:
     """Per sheet side: fold ticks at the spine, and the printing note at the foot of the cover on sheet 1.
 
     The ticks keep FOLD_TICK_EDGE from the paper edge, inside the margin every home printer prints."""
+    from pypdf import PdfReader
+
     register_fonts()
     w, h = sheet
     buffer = io.BytesIO()
@@ -120,6 +126,8 @@ def _overlay(sheet: tuple[float, float], sides: int) -> PdfReader:
 
 def _page_form(writer, page):
     """A reading page as a Form XObject in `writer`: its content bytes are copied, never parsed (fast)."""
+    from pypdf.generic import ArrayObject, DecodedStreamObject, FloatObject, NameObject
+
     form = DecodedStreamObject()
     contents = page.get_contents()
     form.set_data(contents.get_data() if contents is not None else b"")
@@ -139,6 +147,9 @@ def impose(reader: PdfReader, paper: str, path: Path, back: int = 0) -> int:
     Each reading page becomes a Form XObject placed (scaled) on its half of the sheet; links are dropped,
     since a booklet is for paper.
     """
+    from pypdf import PdfWriter
+    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+
     sheet = PAPERS[paper].landscape
     sides = imposition(len(reader.pages), back=back)
     overlay = _overlay(sheet, len(sides))
@@ -190,11 +201,15 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
         return laid_out[0][0]
 
     def reading(tmp: Path) -> dict:
+        from pypdf import PdfReader
+
         tmp.write_bytes(reading_pdf())
         return {"pages": len(PdfReader(tmp).pages), "page_size": "5.5x8.5in"}
 
     def booklet(paper: str):
         def render(tmp: Path) -> dict:
+            from pypdf import PdfReader
+
             reader = PdfReader(io.BytesIO(reading_pdf()))
             sides = impose(reader, paper, tmp, back=laid_out[0][1])
             return {"pages": sides, "reading_pages": len(reader.pages), "back_cover_pages": laid_out[0][1],

@@ -33,6 +33,7 @@ from generator.cards.text import TemplateProblem, Templates, TextOverflow, TextS
 from generator.core.errors import InputError, Problem, Problems, did_you_mean, known_list
 from generator.core.fonts import BODY, fallback_markup, register_fonts
 from generator.core.geometry import Rect
+from generator.core.pdfstream import form_made
 from generator.core.units import to_pt
 from generator.data.fonts import field_with, unknown_font
 from generator.data.game import Card, Deck, Game
@@ -65,6 +66,7 @@ class CardRenderer:
         self._fitted: dict[tuple, float] = {}  # (markup, style, w, h) -> font size that fits
         self.checked = False  # `check` went through without a problem
         self._colours: set[str] = set()  # colour values that passed the check
+        self._last_use: weakref.WeakSet = weakref.WeakSet()  # canvases after which no drawing needs `_resolved`
         self.warnings: list[str] = []  # located, for the build's output and the manifest (low-resolution images)
 
     # -- layouts -------------------------------------------------------------------------------------------------
@@ -209,6 +211,11 @@ class CardRenderer:
             found = [(box, self._resolve_box(box, context)) for box in layout.boxes]
         return list(found)
 
+    def last_use(self, canvas: Canvas) -> None:
+        """This canvas is the last this process draws the faces on for the build (the last paper): each face's
+        rendered data is let go once its form is drawn there (a later picture of a card renders it again)."""
+        self._last_use.add(canvas)
+
     def drawn_digest(self) -> str:
         """A hash of everything `check` rendered, face by face: each box's geometry and style (the layouts, after
         `extends`) and its rendered data (texts, colours, icon names, image paths). Whatever a template read, from
@@ -329,7 +336,8 @@ class CardRenderer:
         """Draw a face with the lower-left corner of its bleed box at the current origin (`ink`: normal or saver)."""
         tw, th = self.size(deck)
         context = self.context(deck, card, back)
-        found = self._resolved.get(self.form_name(deck, card, back))
+        key = self.form_name(deck, card, back)
+        found = self._resolved.pop(key, None) if canvas in self._last_use else self._resolved.get(key)
         resolved = found if found is not None else [(box, self._resolve_box(box, context)) for box in layout.boxes]
         if ink == "saver":
             b = self.bleed
@@ -502,6 +510,7 @@ class CardRenderer:
         canvas.setFont(BODY, 9)
         self.draw_layout(canvas, layout, deck, card, back, ink)
         canvas.endForm()
+        form_made(canvas, name)
         done.add(name)
         return name
 

@@ -21,7 +21,6 @@ from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import Drawing
 from reportlab.lib.colors import Color
 from reportlab.platypus.paragraph import imgVRange
-from svglib.svglib import svg2rlg
 
 from generator.cards.svg import reference_problem
 from generator.core.errors import InputError, Problem, did_you_mean, known_list
@@ -100,6 +99,8 @@ def icon_path(name: str, dirs: Dirs | None = None, *, file: str | Path = "", lin
 def _parse(path: str, mtime_ns: int, size: int) -> tuple[Drawing, str]:
     # mtime and size are part of the key so an edited file (pnp watch) is parsed again.
     data = Path(path).read_bytes()
+    from svglib.svglib import svg2rlg  # here: svglib (and lxml) are large, and many builds draw no new icon
+
     drawing = svg2rlg(path)
     # svglib recovers from broken XML with an empty drawing, so "nothing to draw" means unreadable.
     if drawing is None or drawing.getBounds() is None or not drawing.width or not drawing.height:

@@ -33,7 +33,7 @@ from generator.core.contract import BuildOptions, FunctionProducer, Output
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY, BODY_BOLD, BODY_FAMILY, TITLE_FAMILY, draw_string, string_width
 from generator.core.geometry import PAPERS
-from generator.core.pdfstream import save_streamed
+from generator.core.pdfstream import deflate_forms, save_streamed
 from generator.core.units import INCH, mm
 from generator.core.write import atomic_write
 from generator.core.yamlio import load_yaml
@@ -118,8 +118,9 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
     result = []
     for paper in options.papers:
         name = output_name(paper, chosen)
+        last = paper == options.papers[-1]  # after it, no card sheet of this build needs the faces' data again
         result.append(Output(game=game.id, path=Path(game.id) / f"{name}.pdf", kind="cards",
-                             render=partial(write_sheets, game, paper, chosen)))
+                             render=partial(write_sheets, game, paper, chosen, last=last)))
         if chosen.cut_file == "svg":
             result += [Output(game=game.id, path=Path(game.id) / f"{name}-cut-{index - CHECK_PAGES + 1:02d}.svg",
                               kind="cards-cut", render=partial(write_cut_file, game, paper, chosen, index))
@@ -160,13 +161,17 @@ def write_cut_file(game: Game, paper: str, options: SheetOptions, index: int, pa
 
 
 def write_sheets(game: Game, paper: str, options: SheetOptions | BuildOptions, path: Path,
-                 progress: Callable[[int], None] | None = None) -> dict:
-    """Draw every deck of the game on `paper` into `path`; returns facts for the manifest."""
+                 progress: Callable[[int], None] | None = None, last: bool = False) -> dict:
+    """Draw every deck of the game on `paper` into `path`; returns facts for the manifest. `last`: no card sheet
+    drawn after this one needs the faces' rendered data (it is let go face by face, to keep memory small)."""
     if isinstance(options, BuildOptions):
         options = sheet_options(game, options)
     renderer = renderer_for(game)
     with open(path, "wb") as sink:  # each PDF object is written as it is formatted (core.pdfstream)
         canvas = Canvas(sink, pagesize=PAPERS[paper].size, invariant=1, initialFontName=BODY, pageCompression=1)
+        deflate_forms(canvas)  # saved with plain compressed streams (below): each face is compressed when drawn
+        if last:
+            renderer.last_use(canvas)
         count, decks = _draw_sheets(canvas, renderer, game, paper, options, progress)
         with _plain_streams():
             save_streamed(canvas, sink)

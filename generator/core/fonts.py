@@ -192,27 +192,45 @@ _REGISTERED: set[str] = set()
 
 
 def register_family(family: Family) -> Family:
-    """Register the family's faces (and its fallbacks') with ReportLab once; <b>/<i> map to its styles."""
+    """Register the family's faces with ReportLab once; <b>/<i> map to its styles. Its fallbacks' faces are mapped
+    too, and registered when a text first needs one of them (`_needed`): most texts need none, and each face is a
+    file ReportLab reads whole."""
     from reportlab.lib.fonts import addMapping
-    from reportlab.pdfbase import pdfmetrics
 
-    from generator.core.reportlab_memo import MeasuredFont, remember_numbers
+    from generator.core.reportlab_memo import remember_numbers
 
     remember_numbers()  # whatever draws with these faces formats its numbers through the memo
+    _register_faces(family)
     for member in [family, *family._fallback_families()]:  # noqa: SLF001 - same module
-        for face in dict.fromkeys(member.faces.values()):
-            if face.name not in _REGISTERED:
-                font = MeasuredFont(face.name, str(face.path))
-                if face.tag:
-                    font.face.name = font.face.name.__class__(font.face.name + b"-" + face.tag.encode())
-                pdfmetrics.registerFont(font)
-                _REGISTERED.add(face.name)
         if _FAMILY_OF.get(member.name, (None,))[0] is not member:
             for style in STYLES:
                 addMapping(member.name, int("bold" in style), int("italic" in style), member.face(style).name)
             for style in reversed(STYLES):  # a face used for several styles answers for the regular one
                 _FAMILY_OF[member.face(style).name] = (member, style)
     return family
+
+
+def _register_faces(member: Family) -> None:
+    from reportlab.pdfbase import pdfmetrics
+
+    from generator.core.reportlab_memo import MeasuredFont
+
+    for face in dict.fromkeys(member.faces.values()):
+        if face.name not in _REGISTERED:
+            font = MeasuredFont(face.name, str(face.path))
+            if face.tag:
+                font.face.name = font.face.name.__class__(font.face.name + b"-" + face.tag.encode())
+            pdfmetrics.registerFont(font)
+            _REGISTERED.add(face.name)
+
+
+def _needed(face_name: str) -> str:
+    """The face name, its family registered with ReportLab (a fallback face is registered on first use)."""
+    if face_name not in _REGISTERED:
+        found = _FAMILY_OF.get(face_name)
+        if found is not None:
+            _register_faces(found[0])
+    return face_name
 
 
 @functools.cache
@@ -347,7 +365,7 @@ def fallback_markup(markup: str, family: Family, base_style: str = "regular") ->
             if _drawn(char[0]) and not family.face(style).covers(char[0]):
                 found = family.drawing_family(char[0], style)
                 lost += [char[0]] if found is None else []
-                owner = None if found is None or found is family else found.face(style).name
+                owner = None if found is None or found is family else _needed(found.face(style).name)
                 needs = needs or owner is not None
         chosen.append(owner)
     if lost:
@@ -393,7 +411,7 @@ def runs(text: str, font_name: str) -> list[tuple[str, str]]:
         _refuse(lost, family, text)
     for char in text:
         owner = family.drawing_family(char, style) if _drawn(char) else None
-        name = font_name if owner is None or owner is family else owner.face(style).name
+        name = font_name if owner is None or owner is family else _needed(owner.face(style).name)
         if out and out[-1][0] == name:
             out[-1] = (name, out[-1][1] + char)
         else:

@@ -16,7 +16,8 @@ import sys
 from reportlab.lib import rl_accel
 from reportlab.pdfbase.ttfonts import TTFont
 
-MEMO_LIMIT = 200_000  # entries; past that the memo starts again (memory stays small)
+WORD_LIMIT = 24  # characters: words and short labels are remembered, whole lines are not
+MEMO_LIMIT = 50_000  # entries; past that the memo starts again (a few megabytes at most)
 # modules whose `fp_str` is looked up while drawing cards, boards and booklets
 DRAWING_MODULES = ("reportlab.pdfgen.canvas", "reportlab.pdfgen.pathobject", "reportlab.pdfgen.textobject",
                    "reportlab.pdfbase.pdfdoc", "reportlab.lib.colors", "reportlab.platypus.flowables")
@@ -60,6 +61,8 @@ class MeasuredFont(TTFont):
         self._widths: dict[tuple, float] = {}
 
     def stringWidth(self, text, size, encoding="utf8"):  # noqa: N802 - ReportLab's name
+        if len(text) > WORD_LIMIT:  # a whole line: rarely measured twice, not worth keeping
+            return super().stringWidth(text, size, encoding)
         key = (text, size)
         found = self._widths.get(key)
         if found is None:
