@@ -79,6 +79,14 @@ class Staging:
         self._pending.append((tmp, path))
         return tmp
 
+    def adopt(self, tmp: Path, path: Path) -> Path:
+        """A file already drawn under a temporary name beside `path` (named as `stage` names them) joins the staged
+        files, as if `stage` had drawn it; returns it."""
+        tmp = Path(tmp)
+        os.chmod(tmp, 0o644)
+        self._pending.append((tmp, Path(path)))
+        return tmp
+
     def commit(self, journal_dir: Path | None = None) -> None:
         """Rename every staged file into place; with `journal_dir`, the renames are journaled there first."""
         journal = None

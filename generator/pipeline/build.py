@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -171,12 +169,13 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
 
     problems: list[Problem] = []
     results = draw_outputs(todo, build_dir, options.jobs, drawn)
-    with Staging() as staging, _removing(found.file for found in results):
-        for output, found in zip(todo, results, strict=True):
+    with Staging() as staging:
+        drawn_files = [staging.adopt(found.file, build_dir / output.path) if not found.problems else None
+                       for output, found in zip(todo, results, strict=True)]  # the staging owns them now
+        for output, found, tmp in zip(todo, results, drawn_files, strict=True):
             if found.problems:
                 problems.extend(found.problems)
                 continue
-            tmp = staging.stage(build_dir / output.path, lambda tmp, src=found.file: os.replace(src, tmp))
             result.written.append({
                 "game": output.game, "path": str(output.path), "kind": output.kind,
                 "bytes": tmp.stat().st_size, "sha256": sha256_file(tmp), **found.facts,
@@ -199,17 +198,6 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
         for output in todo:
             progress(output)
     return result
-
-
-@contextmanager
-def _removing(files):
-    """Delete the drawn files that were not renamed into place, however the block ends."""
-    files = list(files)
-    try:
-        yield
-    finally:
-        for file in files:
-            file.unlink(missing_ok=True)
 
 
 def _nothing_to_do(state: BuildState, names: list[str], manifest: dict) -> BuildResult:

@@ -3,7 +3,9 @@
 Every output is drawn whole by one process into a temporary file beside its target, so its bytes do not depend on
 the number of workers; outputs that share work (the rules and the booklets imposed from them) stay together in one
 process. The workers are forked after the games are loaded, checked and planned: they start with all of it. The
-build renames the drawn files into place only when every output was drawn without a problem.
+build hands the drawn files to its staging (core.write), which renames them into place only when every output was
+drawn without a problem. A bug in a worker reaches this process as the same exception, named by the output and
+carrying the worker's traceback as its cause.
 """
 
 from __future__ import annotations
