@@ -14,6 +14,8 @@ from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph
+from reportlab.platypus.paragraph import cleanBlockQuotedText
+from reportlab.platypus.paraparser import ParaParser
 
 from generator.core.colours import contrast
 from generator.core.fonts import Family, register_fonts
@@ -186,6 +188,41 @@ def paragraph_style(face: str, size: float, leading: float, align: str, color: s
     return style
 
 
+_NOT_PLAIN = re.compile(r"[<&]")
+_PROTOTYPES: dict[int, tuple[ParagraphStyle, object, object]] = {}  # id(style) -> (style, text frag, line break)
+
+
+def make_paragraph(markup: str, style: ParagraphStyle) -> Paragraph:
+    """`Paragraph(markup, style)`; markup that is plain text and line breaks is given its fragments directly (the
+    ones ReportLab's markup parser makes, which costs as much as laying the paragraph out)."""
+    if _NOT_PLAIN.search(markup.replace("<br/>", "")):
+        return Paragraph(markup, style)
+    cleaned = cleanBlockQuotedText(markup)  # what Paragraph does to the text before parsing it
+    text, line_break = _prototypes(style)
+    # one set of lists per paragraph, shared by its fragments as the parser shares them
+    lists = {key: [] for key, value in text.__dict__.items() if isinstance(value, list)}
+    break_lists = {key: lists.get(key, []) for key, value in line_break.__dict__.items() if isinstance(value, list)}
+    frags = []
+    segments = cleaned.split("<br/>")
+    for index, segment in enumerate(segments):
+        if segment:
+            frags.append(text.clone(text=segment, **lists))
+        if index < len(segments) - 1:
+            frags.append(line_break.clone(**break_lists))
+    return Paragraph(cleaned, style, frags=frags)
+
+
+def _prototypes(style: ParagraphStyle):
+    """The parser's fragments of a text and of a line break in this style (made once per style)."""
+    found = _PROTOTYPES.get(id(style))
+    if found is None or found[0] is not style:
+        parser = ParaParser()
+        parser.caseSensitive = 1
+        _, frags, _ = parser.parse("x<br/>y", style)
+        found = _PROTOTYPES[id(style)] = (style, frags[0], frags[1])
+    return found[1], found[2]
+
+
 def fit_text(markup: str, style: TextStyle, width: float, height: float,
              per_size: Callable[[str, float], str] | None = None) -> tuple[Paragraph, float, float]:
     """The largest paragraph from style.size down to style.min_size that fits; returns (para, size, height).
@@ -194,7 +231,7 @@ def fit_text(markup: str, style: TextStyle, width: float, height: float,
     """
     def attempt(size: float) -> tuple[Paragraph, float, bool]:
         text = per_size(markup, size) if per_size else markup
-        para = Paragraph(text, paragraph_style(style.face, size, style.leading, style.align, style.color))
+        para = make_paragraph(text, paragraph_style(style.face, size, style.leading, style.align, style.color))
         _, needed = para.wrap(width, height)
         return para, needed, needed <= height + 0.01 and not _too_wide(para)
 
