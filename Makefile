@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TESTSTAMP := $(VENV)/.installed-test
 
-.PHONY: build test validate bench docs clean lint
+.PHONY: build test validate bench bench-quick docs clean lint
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -31,6 +31,9 @@ validate: $(STAMP)
 
 bench: $(TESTSTAMP)
 	$(BIN)/python -m benchmarks
+
+bench-quick: $(TESTSTAMP)
+	$(BIN)/python -m benchmarks --quick
 
 docs: $(STAMP)
 	$(BIN)/python docs/make_figures.py

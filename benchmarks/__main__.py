@@ -1,20 +1,28 @@
-"""Run every benchmark module (benchmarks/bench_*.py) and print its figures; `python -m benchmarks [name ...]`."""
+"""Run every benchmark module (benchmarks/bench_*.py) and print its figures; `python -m benchmarks [--quick] [name ...]`."""
 
 import importlib
+import os
 import pkgutil
+import subprocess
 import sys
 from pathlib import Path
 
 
-def main(selected: list[str]) -> None:
-    """Import each bench module in name order and call its run()."""
+def main(arguments: list[str]) -> None:
+    """Import each bench module in name order and call its run(); --quick makes every run smaller."""
+    if "--quick" in arguments:
+        os.environ["PNP_BENCH_QUICK"] = "1"  # read by benchmarks.quick(), here and in any process a bench starts
+    selected = [a for a in arguments if a != "--quick"]
     here = Path(__file__).parent
     names = sorted(m.name for m in pkgutil.iter_modules([str(here)]) if m.name.startswith("bench_"))
+    # the machine is shared: say how busy it was, since every time below depends on it
+    print(f"machine: {os.cpu_count()} cores; {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
     for name in names:
         if selected and name.removeprefix("bench_") not in selected and name not in selected:
             continue
-        print(f"== {name}")
+        print(f"== {name}", flush=True)
         importlib.import_module(f"benchmarks.{name}").run()
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 100,000 games of Short Order Hero (2 players, the validator's bot line-ups) through the simulation map twice: on
 local processes (one per core) and through `--cluster local:2` (a Dask LocalCluster with 2 worker processes,
 started inside the timing, as `pnp sweep --cluster local:2` starts it). Target: the cluster keeps >= 80% of the
-local-process throughput. `PNP_BENCH_CLUSTER_GAMES` changes the number of games (e.g. for a quick look).
+local-process throughput. `PNP_BENCH_CLUSTER_GAMES` changes the number of games (a quick run plays 5,000).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import resource
 import time
 from pathlib import Path
 
+from benchmarks import quick
 from generator.data.load import load_game
 from generator.data.project import Project
 from generator.engines.cluster import executor_for
@@ -20,7 +21,7 @@ from generator.engines.registry import engine_for
 from generator.engines.simulate import Run, SimSettings, available_cores, simulate
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = int(os.environ.get("PNP_BENCH_CLUSTER_GAMES", "100000"))
+GAMES = int(os.environ.get("PNP_BENCH_CLUSTER_GAMES", "5000" if quick() else "100000"))
 TARGET = 0.80
 
 
