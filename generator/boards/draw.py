@@ -18,6 +18,7 @@ from generator.boards.plan import (
 from generator.core.colours import brightness, mix
 from generator.core.fonts import draw_string, register_fonts, string_width
 from generator.core.geometry import Rect
+from generator.core.phrases import ENGLISH, Phrases
 from generator.core.units import MM
 from generator.data.game import Board, Game
 
@@ -41,7 +42,9 @@ def board_fonts(game: Game) -> BoardFonts:
 
 def board_plan(game: Game, board: Board) -> BoardPlan:
     """The board's layout with real font metrics and the game's card size for card areas."""
-    return plan_board(board.model, measure, game.card_size_pt, board_fonts(game))
+    plan = plan_board(board.model, measure, game.card_size_pt, board_fonts(game))
+    plan.phrases = game.phrases  # the words the board itself prints (legend heading, START) in the game's language
+    return plan
 
 
 def draw_board(canvas, game: Game, board: Board, x: float, y: float, scale: float = 1.0,
@@ -210,24 +213,26 @@ def _draw_space(canvas, plan: BoardPlan, shape: SpaceShape) -> None:
         canvas.line(r.cx - arm, r.cy, r.cx + arm, r.cy)
         canvas.line(r.cx, r.cy - arm, r.cx, r.cy + arm)
     if space.kind in ("track", "start", "end"):
-        _draw_track_space(canvas, shape, plan.fonts)
+        _draw_track_space(canvas, shape, plan.fonts, plan.phrases)
     elif space.color and space.color_name:
         _centred(canvas, space.color_name, r.cx, r.y + 4, plan.fonts.bold, 7, INK if brightness(shape.fill) > 0.5 else "#ffffff")
 
 
-def _draw_track_space(canvas, shape: SpaceShape, fonts: BoardFonts) -> None:
+def _draw_track_space(canvas, shape: SpaceShape, fonts: BoardFonts, phrases: Phrases = ENGLISH) -> None:
     r, space = shape.rect, shape.space
     text_color = INK if brightness(shape.fill) > 0.5 else "#ffffff"
     band = 0.0
     if space.start_for:
         band = r.h * 0.3
-        start = "/".join(f"{n}P" for n in sorted(space.start_for)) + " START"
+        players = "/".join(phrases.t("board.start_players", count=n) for n in sorted(space.start_for))
+        word = phrases.t("board.start")
+        start = f"{players} {word}"
         _fill(canvas, FRAME)
         canvas.saveState()
         _clip_round(canvas, r, r.w * 0.12)
         canvas.rect(r.x, r.y, r.w, band, stroke=0, fill=1)
         canvas.restoreState()
-        lines = [start] if measure(start, fonts.bold, 7) <= r.w - 4 else [start.replace(" START", ""), "START"]
+        lines = [start] if measure(start, fonts.bold, 7) <= r.w - 4 else [players, word]
         size = min(_fit(line, fonts.bold, band / len(lines) * 0.72, r.w - 4) for line in lines)
         for i, line in enumerate(lines):
             _centred(canvas, line, r.cx, r.y + band - (i + 1) * band / len(lines) + band / len(lines) * 0.3,
@@ -288,7 +293,7 @@ def legend_rows(plan: BoardPlan, board: Board) -> list[tuple[str, str, str, str]
     rows = [("street", s.color, plan.street_patterns[s.id], f"{s.name} \u2013 {s.color_name}") for s in board.model.streets]
     for space in board.model.spaces:
         if space.kind == "restaurant" and space.color:
-            text = space.label or f"{space.color_name} restaurant"
+            text = space.label or plan.phrases.t("board.restaurant", color=space.color_name)
             if space.color_name and space.color_name.lower() not in text.lower():
                 text += f" \u2013 {space.color_name}"
             rows.append(("restaurant", space.color, "plain", text))
@@ -303,11 +308,12 @@ def _draw_legend(canvas, plan: BoardPlan, board: Board, box: Rect) -> None:
     fonts = plan.fonts
     widest = max(measure(text, fonts.body, size) for _, _, _, text in rows)
     size = min(size, size * (box.w - swatch_w - 6) / max(widest, 1))
-    heading = "Streets and restaurants" if any(k == "restaurant" for k, *_ in rows) else "Streets"
+    restaurants = any(k == "restaurant" for k, *_ in rows)
+    heading = plan.phrases.t("board.legend_streets_restaurants" if restaurants else "board.legend_streets")
     y = box.y2 - line
     canvas.setFont(fonts.bold, size * 1.1)
     _fill(canvas, INK)
-    canvas.drawString(box.x, y + line * 0.25, heading)
+    draw_string(canvas, box.x, y + line * 0.25, heading, fonts.bold, size * 1.1)
     for kind, color, pattern, text in rows:
         y -= line
         sw = Rect(box.x, y + line * 0.12, swatch_w, line * 0.76)

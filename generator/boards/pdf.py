@@ -14,6 +14,7 @@ from generator.boards.tiling import Tile, Tiling, plan_tiling
 from generator.core.contract import BuildOptions, FunctionProducer, Output
 from generator.core.fonts import draw_string, register_fonts
 from generator.core.geometry import PAPERS, Rect
+from generator.core.phrases import ENGLISH, Phrases
 from generator.core.units import INCH, MM, to_pt
 from generator.data.game import Board, Game
 
@@ -61,7 +62,7 @@ def render_full(game: Game, board: Board, path: Path) -> dict:
     plan = board_plan(game, board)
     w, h = plan.width, plan.height
     page = (w + 2 * BLEED, h + 2 * BLEED)
-    canvas = _canvas(path, page, f"{game.title} \u2013 {board.model.name}")
+    canvas = _canvas(path, page, game.phrases.t("board.title_full", title=game.title, board=board.model.name))
     canvas.setTrimBox((BLEED, BLEED, BLEED + w, BLEED + h))
     canvas.setBleedBox((0, 0, page[0], page[1]))
     _define_form(canvas, game, board, plan, BLEED)
@@ -82,14 +83,16 @@ def render_tiled(game: Game, board: Board, paper: str, overlap: float, path: Pat
     one sheet is that one page: nothing to assemble, so no assembly page about overlaps."""
     plan = board_plan(game, board)
     tiling = plan_tiling((plan.width, plan.height), PAPERS[paper].size, PRINTER_MARGIN, overlap)
-    canvas = _canvas(path, tiling.page, f"{game.title} \u2013 {board.model.name} ({paper}, tiled)")
+    canvas = _canvas(path, tiling.page, game.phrases.t("board.title_tiled", title=game.title, board=board.model.name,
+                                                       paper=paper))
     _define_form(canvas, game, board, plan, BLEED)
     single = tiling.pages == 1
     if not single:
         _assembly_page(canvas, game, board, tiling, paper, (plan.width, plan.height))
         canvas.showPage()
     for tile in tiling.tiles:
-        _tile_page(canvas, tiling, tile, (plan.width, plan.height), board.model.name, paper if single else None)
+        _tile_page(canvas, tiling, tile, (plan.width, plan.height), board.model.name, paper if single else None,
+                   game.phrases)
         canvas.showPage()
     canvas.save()
     return {"pages": tiling.pages + (0 if single else 1), "tiles": [tiling.rows, tiling.cols],
@@ -97,7 +100,7 @@ def render_tiled(game: Game, board: Board, paper: str, overlap: float, path: Pat
 
 
 def _tile_page(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[float, float], name: str,
-               single_paper: str | None = None) -> None:
+               single_paper: str | None = None, phrases: Phrases = ENGLISH) -> None:
     """One tile; `single_paper` when the board fits one sheet (its label then says how to print and cut it)."""
     m = tiling.margin
     aw, ah = tiling.area
@@ -128,21 +131,23 @@ def _tile_page(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[flo
     canvas.setDash()
     _trim_marks(canvas, tiling, tile, board_size)
     if single_paper is not None:
-        _single_label(canvas, tiling, board_size, name, single_paper)
+        _single_label(canvas, tiling, board_size, name, single_paper, phrases)
     else:
-        _tile_label(canvas, tiling, tile, board_size, name)
+        _tile_label(canvas, tiling, tile, board_size, name, phrases)
 
 
-CHECK = {"letter": (INCH, "1 in"), "a4": (25 * MM, "25 mm")}
+CHECK = {"letter": (INCH, "units.inch"), "a4": (25 * MM, "units.mm25")}
 
 
-def _single_label(canvas: Canvas, tiling: Tiling, board_size: tuple[float, float], name: str, paper: str) -> None:
+def _single_label(canvas: Canvas, tiling: Tiling, board_size: tuple[float, float], name: str, paper: str,
+                  phrases: Phrases = ENGLISH) -> None:
     """Under (or beside) a one-sheet board: its name, print at 100 %, cut at the corner marks, and a check bar."""
     m, aw = tiling.margin, tiling.area[0]
     dx, dy = tiling.offset(tiling.tiles[0])
     size = 8.0
-    text = f"{name}  \u00b7  Print at 100 % (Actual size)  \u00b7  Cut along the corner marks"
+    text = phrases.t("board.single_label", board=name)
     length, label = CHECK.get(paper, CHECK["a4"])
+    label = phrases.t(label)
     canvas.setFillColor(HexColor(INK))
     canvas.setStrokeColor(HexColor(INK))
     below = dy - BLEED - 5 * MM - m  # paper under the board and its corner marks
@@ -153,11 +158,11 @@ def _single_label(canvas: Canvas, tiling: Tiling, board_size: tuple[float, float
         canvas.translate(m + aw - 2, m + 4)
         canvas.rotate(90)
     canvas.setFont(BOLD_FONT, size)
-    canvas.drawString(0, 0, text)
+    draw_string(canvas, 0, 0, text, BOLD_FONT, size)
     x = measure(text, BOLD_FONT, size) + 12
     canvas.rect(x, 0.5, length, size - 2, stroke=0, fill=1)
     canvas.setFont(BODY_FONT, size)
-    canvas.drawString(x + length + 4, 0, label)
+    draw_string(canvas, x + length + 4, 0, label, BODY_FONT, size)
     canvas.restoreState()
 
 
@@ -177,10 +182,17 @@ def _trim_marks(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[fl
                         canvas.line(x1, y1, x2, y2)
 
 
-def _tile_label(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[float, float], name: str) -> None:
+def tile_name(tile: Tile, phrases: Phrases = ENGLISH) -> str:
+    """'row 1 col 2' in the build's language."""
+    return phrases.t("board.tile_name", row=tile.row + 1, col=tile.col + 1)
+
+
+def _tile_label(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[float, float], name: str,
+                phrases: Phrases = ENGLISH) -> None:
     """'row r col c' where it is covered after assembly: a glue strip, else the paper beyond the board."""
     m, aw, ov = tiling.margin, tiling.area[0], tiling.overlap
-    text = f"{tile.name}  \u00b7  {name}  \u00b7  tile {tile.row * tiling.cols + tile.col + 1} of {tiling.pages}"
+    text = phrases.t("board.tile_label", tile=tile_name(tile, phrases), board=name,
+                     number=tile.row * tiling.cols + tile.col + 1, tiles=tiling.pages)
     size = 8.0
     dx, dy = tiling.offset(tile)
     below_board = dy - m  # height of blank paper under the board on this tile
@@ -211,46 +223,42 @@ def _tile_label(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[fl
 def _assembly_page(canvas: Canvas, game: Game, board: Board, tiling: Tiling, paper: str,
                    board_size: tuple[float, float]) -> None:
     """Which tile goes where, the print-at-100 % warning, a check square and the assembly steps."""
+    say = game.phrases.t
     pw, ph = tiling.page
     m = 15 * MM
     y = ph - m - 20
     canvas.setFillColor(HexColor(FRAME))
     canvas.setFont(TITLE_FONT, 20)
-    draw_string(canvas, m, y, f"{game.title}: {board.model.name}", TITLE_FONT, 20)
+    draw_string(canvas, m, y, say("board.heading", title=game.title, board=board.model.name), TITLE_FONT, 20)
     y -= 18
     canvas.setFont(BODY_FONT, 10)
     canvas.setFillColor(HexColor(INK))
     size_mm = f"{board_size[0] / MM:.0f} \u00d7 {board_size[1] / MM:.0f} mm"
-    paper_name = PAPERS[paper].name
-    pages = "1 page" if tiling.pages == 1 else f"{tiling.pages} pages"
-    canvas.drawString(m, y, f"Board {size_mm}, printed on {pages} of {paper_name} paper ({tiling.orientation}, "
-                            f"{tiling.rows} \u00d7 {tiling.cols} tiles), {tiling.overlap / MM:.0f} mm overlap.")
+    facts = say("board.facts", size=size_mm, pages=say("board.pages", count=tiling.pages),
+                paper=say(f"paper.{paper}"), orientation=say(f"board.{tiling.orientation}"), rows=tiling.rows,
+                cols=tiling.cols, overlap=f"{tiling.overlap / MM:.0f}")
+    draw_string(canvas, m, y, facts, BODY_FONT, 10)
     y -= 22
     canvas.setFont(BOLD_FONT, 13)
     canvas.setFillColor(HexColor("#b00020"))
-    canvas.drawString(m, y, "Print at 100 % (\u201cActual size\u201d). Do not use \u201cFit to page\u201d.")
+    draw_string(canvas, m, y, say("board.print_at_100"), BOLD_FONT, 13)
     # Check squares: 1 in and 25 mm, both labelled.
     y -= 12
     canvas.setFillColor(HexColor(INK))
     canvas.setStrokeColor(HexColor(INK))
     canvas.setLineWidth(0.8)
     x = m
-    for side, text in ((25 * MM, "25 mm"), (INCH, "1 in")):
+    for side, text in ((25 * MM, say("units.mm25")), (INCH, say("units.inch"))):
         canvas.rect(x, y - side, side, side, stroke=1, fill=0)
         canvas.setFont(BOLD_FONT, 8)
-        canvas.drawCentredString(x + side / 2, y - side / 2 - 3, text)
+        draw_string(canvas, x + side / 2, y - side / 2 - 3, text, BOLD_FONT, 8, "center")
         x += side + 8
     canvas.setFont(BODY_FONT, 9)
-    steps = [
-        "Check: each square must measure exactly what it says. If not, your printer scaled the pages.",
-        "1. Cut every tile along the board edge where it shows (corner marks), and along its solid cut line (left and top edges).",
-        "2. Lay each tile over its left and upper neighbour so that its cut edge meets the dashed line and the picture lines up.",
-        "3. Tape or glue the overlaps from the back. The tile labels end up hidden under the overlap.",
-    ]
+    steps = [say("board.check"), say("board.step_cut"), say("board.step_lay"), say("board.step_tape")]
     ty = y - 4
     for step in steps:
         for line in wrap(step, pw - x - m, BODY_FONT, 9, measure):
-            canvas.drawString(x + 4, ty - 8, line)
+            draw_string(canvas, x + 4, ty - 8, line, BODY_FONT, 9)
             ty -= 11.5
     y = min(y - INCH, ty) - 16
     # Diagram: the whole board scaled down, with every tile's part of it outlined and named.
@@ -275,11 +283,11 @@ def _assembly_page(canvas: Canvas, game: Game, board: Board, tiling: Tiling, pap
         canvas.setDash(5, 3)
         canvas.rect(ox + r.x * scale, oy + r.y * scale, r.w * scale, r.h * scale, stroke=1, fill=0)
         canvas.setDash()
-        label = f"{tile.name} (page {tile.row * tiling.cols + tile.col + 2})"
+        label = say("board.tile_page", tile=tile_name(tile, game.phrases), page=tile.row * tiling.cols + tile.col + 2)
         cx, cy = ox + r.cx * scale, oy + r.cy * scale
         width = measure(label, BOLD_FONT, 10) + 10
         canvas.setFillColor(HexColor("#ffffff"))
         canvas.roundRect(cx - width / 2, cy - 8, width, 18, 4, stroke=1, fill=1)
         canvas.setFillColor(HexColor("#b00020"))
         canvas.setFont(BOLD_FONT, 10)
-        canvas.drawCentredString(cx, cy - 2.5, label)
+        draw_string(canvas, cx, cy - 2.5, label, BOLD_FONT, 10, "center")

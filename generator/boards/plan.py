@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from generator.core.geometry import Rect
+from generator.core.phrases import ENGLISH, Phrases
 from generator.core.units import MM, to_pt
 from generator.data.models import BoardFile, BoardSpace, Street, Zone
 
@@ -98,6 +99,7 @@ class BoardPlan:
     fonts: BoardFonts = field(default_factory=BoardFonts)
     dropped: list[str] = field(default_factory=list)  # labels that found no free room
     warnings: list[str] = field(default_factory=list)  # things a designer may want to fix in the data
+    phrases: Phrases = ENGLISH  # the language of the words the board itself prints (set by boards.draw)
 
     @property
     def trim(self) -> Rect:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Paragraph, Spacer
+from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Spacer
 
 from generator.booklet.characters import rules_character_problems
 from generator.booklet.document import ACCENT, build_document, contents, hidden_heading, make_styles, para
@@ -21,8 +21,9 @@ from generator.booklet.text import render_rules, template_file
 from generator.cards.icons import enable_inline_icons
 from generator.core.contract import BuildOptions, FunctionProducer, Output
 from generator.core.errors import InputError
-from generator.core.fonts import BODY, BODY_BOLD, register_fonts
+from generator.core.fonts import BODY, BODY_BOLD, draw_string, register_fonts
 from generator.core.geometry import PAPERS
+from generator.core.phrases import ENGLISH, Phrases
 from generator.core.units import INCH, mm
 from generator.data.game import Game
 
@@ -31,7 +32,6 @@ if TYPE_CHECKING:  # pypdf is imported where booklets are imposed (a card-only b
 
 # Reading pages are half-letter (5.5 x 8.5 in): exactly half a Letter sheet, and 97 % of half an A4 sheet.
 PAGE_SIZE = (5.5 * INCH, 8.5 * INCH)
-PRINT_NOTE = "Print double-sided, flip on short edge, fold, staple."
 FOLD_TICK_EDGE = mm(6)  # fold ticks start this far from the paper edge (printers leave 3-5 mm unprinted)
 FOLD_TICK = mm(4)
 
@@ -40,14 +40,15 @@ FOLD_TICK = mm(4)
 
 def _cover(game: Game, styles: dict[str, ParagraphStyle], width: float) -> list[Flowable]:
     config = game.config
+    say = game.phrases.t
     title_face = styles["h1"].fontName  # the game's title font
     title = ParagraphStyle("cover-title", parent=styles["h1"], fontName=title_face, fontSize=34, leading=38,
                            alignment=1, spaceBefore=0, spaceAfter=4)
     sub = ParagraphStyle("cover-sub", parent=styles["body"], fontName=title_face, fontSize=13, leading=16, alignment=1,
                          textColor=ACCENT)
     info = ParagraphStyle("cover-info", parent=styles["body"], fontSize=10, leading=13, alignment=1)
-    players = f"{config.players.min}\u2013{config.players.max} players"
-    facts = [players] + ([f"ages {config.ages}"] if config.ages else []) + (
+    players = say("rules.players", min=config.players.min, max=config.players.max)
+    facts = [players] + ([say("rules.ages", ages=config.ages)] if config.ages else []) + (
         [config.play_time.replace("-", "\u2013")] if config.play_time else [])
     story: list[Flowable] = [Spacer(1, 30), para(config.title, title)]
     if config.subtitle:
@@ -57,7 +58,7 @@ def _cover(game: Game, styles: dict[str, ParagraphStyle], width: float) -> list[
     cards = [deck.cards[0] for deck in game.decks.values() if deck.cards][:2]
     if cards:
         story.append(CardFigure(game, cards, (width - 8) / len(cards), [], styles["caption"]))
-    story += [Spacer(1, 18), Paragraph("Rules", ParagraphStyle("cover-rules", parent=sub, fontSize=18, leading=22))]
+    story += [Spacer(1, 18), para(say("rules.cover"), ParagraphStyle("cover-rules", parent=sub, fontSize=18, leading=22))]
     return story
 
 
@@ -68,7 +69,7 @@ def reading_story(game: Game, markdown: str, width: float) -> list[Flowable]:
                           pictures=picture_files(game))
     body = converter.convert(markdown)
     story = _cover(game, styles, width)
-    story += [NextPageTemplate("body"), PageBreak(), hidden_heading("Contents", styles["h1"], "contents"),
+    story += [NextPageTemplate("body"), PageBreak(), hidden_heading(game.phrases.t("rules.contents"), styles["h1"], "contents"),
               contents(styles), PageBreak()]
     return story + body
 
@@ -86,8 +87,10 @@ def render_reading(game: Game, markdown: str) -> tuple[bytes, int]:
     # A real file, not a buffer: multiBuild saves every pass, and a buffer would collect them all.
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "rules.pdf"
-        build_document(str(path), story, title=f"{game.title} \u2013 Rules", header=f"{game.title} \u00b7 Rules",
-                       page_size=PAGE_SIZE, subject=game.config.subtitle or "Rules", canvas_hooks=[enable_inline_icons],
+        say = game.phrases.t
+        build_document(str(path), story, title=say("rules.title", title=game.title),
+                       header=say("rules.header", title=game.title), page_size=PAGE_SIZE,
+                       subject=game.config.subtitle or say("rules.subject"), canvas_hooks=[enable_inline_icons],
                        fonts=game.fonts)
         data = path.read_bytes()
     from pypdf import PdfReader
@@ -99,7 +102,7 @@ def render_reading(game: Game, markdown: str) -> tuple[bytes, int]:
 
 # --- the imposed booklet ---------------------------------------------------------------------------------------
 
-def _overlay(sheet: tuple[float, float], sides: int) -> PdfReader:
+def _overlay(sheet: tuple[float, float], sides: int, note: str) -> PdfReader:
     """Per sheet side: fold ticks at the spine, and the printing note at the foot of the cover on sheet 1.
 
     The ticks keep FOLD_TICK_EDGE from the paper edge, inside the margin every home printer prints."""
@@ -118,7 +121,7 @@ def _overlay(sheet: tuple[float, float], sides: int) -> PdfReader:
         if index == 0:
             canv.setFont(BODY_BOLD, 8)
             canv.setFillColor(colors.HexColor("#555555"))
-            canv.drawCentredString(w * 0.75, 24, PRINT_NOTE)
+            draw_string(canv, w * 0.75, 24, note, BODY_BOLD, 8, "center")
         canv.showPage()
     canv.save()
     return PdfReader(buffer)
@@ -140,7 +143,7 @@ def _page_form(writer, page):
     return writer._add_object(form.flate_encode())
 
 
-def impose(reader: PdfReader, paper: str, path: Path, back: int = 0) -> int:
+def impose(reader: PdfReader, paper: str, path: Path, back: int = 0, phrases: Phrases = ENGLISH) -> int:
     """Write the saddle-stitch booklet of a reading PDF on landscape `paper`; returns the number of sheet sides.
 
     The last `back` reading pages (the back matter) stay at the end, on the back cover; blank pages go before them.
@@ -152,7 +155,7 @@ def impose(reader: PdfReader, paper: str, path: Path, back: int = 0) -> int:
 
     sheet = PAPERS[paper].landscape
     sides = imposition(len(reader.pages), back=back)
-    overlay = _overlay(sheet, len(sides))
+    overlay = _overlay(sheet, len(sides), phrases.t("rules.print_note"))
     writer = PdfWriter()
     forms: dict[int, object] = {}
     for index, side in enumerate(sides):
@@ -175,7 +178,8 @@ def impose(reader: PdfReader, paper: str, path: Path, back: int = 0) -> int:
         target[NameObject("/Contents")] = writer._add_object(content)
         target.merge_page(overlay.pages[index])
         target.compress_content_streams()
-    writer.add_metadata({"/Title": f"{reader.metadata.title or 'Rules'} (booklet, {paper})", "/Producer": "pnp"})
+    title = reader.metadata.title or phrases.t("rules.subject")
+    writer.add_metadata({"/Title": phrases.t("rules.booklet_title", title=title, paper=paper), "/Producer": "pnp"})
     with open(path, "wb") as handle:
         writer.write(handle)
     return len(sides)
@@ -211,7 +215,7 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
             from pypdf import PdfReader
 
             reader = PdfReader(io.BytesIO(reading_pdf()))
-            sides = impose(reader, paper, tmp, back=laid_out[0][1])
+            sides = impose(reader, paper, tmp, back=laid_out[0][1], phrases=game.phrases)
             return {"pages": sides, "reading_pages": len(reader.pages), "back_cover_pages": laid_out[0][1],
                     "paper": paper}
         return render

@@ -14,10 +14,11 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
-from generator.cards.imposition import FLIP, Target, calibration_targets
+from generator.cards.imposition import Target, calibration_targets
 from generator.cards.print_options import SheetOptions
 from generator.core.fonts import BODY, BODY_BOLD, TITLE, draw_string, fallback_for_face
 from generator.core.geometry import PAPERS
+from generator.core.phrases import ENGLISH, Phrases
 from generator.core.units import INCH, mm
 
 INK_COLOR = HexColor("#222222")
@@ -45,30 +46,19 @@ def _paragraphs(canvas: Canvas, items: list[tuple[str, ParagraphStyle]], x: floa
     return y
 
 
-def duplex_text(layout: str, duplex: str, back_offset: tuple[float, float]) -> list[str]:
+def duplex_text(layout: str, duplex: str, back_offset: tuple[float, float], phrases: Phrases = ENGLISH) -> list[str]:
     """How to print this file double-sided and how to correct the back (paragraph markup, one per item)."""
+    say = phrases.t
     offset = f"{back_offset[0]:g} {back_offset[1]:g}"
     if layout == "fold":
-        how = ("This file is built with <b>--layout fold</b>: print it <b>single-sided</b>, fold each sheet on the "
-               "dashed line with the printing outside, glue the halves together, then cut.")
+        how = say("check.fold_how")
     elif duplex == "none":
-        how = ("This file is built with <b>--duplex none</b>: print it <b>single-sided</b>. Each deck's backs come "
-               "after its fronts: print the fronts, put the printed sheets back into the tray and print the backs.")
+        how = say("check.none_how")
     else:
-        how = (f"This file is built with <b>--duplex {duplex}</b>: print it <b>double-sided, {FLIP[duplex]}</b>. "
-               "Every page of backs follows its page of fronts.")
-    modes = ("Choose the mode your printer needs when you build: <b>pnp build --duplex long</b> (flip on the long "
-             "edge, the usual one), <b>--duplex short</b> (flip on the short edge) or <b>--duplex none</b> "
-             "(single-sided; backs after fronts).")
+        how = say("check.duplex_how", duplex=duplex, flip=say(f"sheets.flip_{duplex}"))
     if layout == "fold":  # fronts and backs share one side: there is no back page to register
-        return [how, ("The targets and page 2 are only needed for double-sided printing: with "
-                      "<b>--layout fold</b> you can skip page 2.")]
-    check = ("<b>Does your printer shift the back?</b> Print pages 1\u20132 double-sided and hold the sheet up to a "
-             "light. The centre of each target A\u2013D on this side should fall on the <b>0</b> of the grid with "
-             "the same letter on the back. If it does not, read on the back how many millimetres it sits to the "
-             "right (X) and up (Y), as seen from the back (left and down are negative), add them to this file's "
-             f"<b>--back-offset {offset}</b> and build again: <b>pnp build --back-offset X Y</b>.")
-    return [how, modes, check]
+        return [how, say("check.fold_skip")]
+    return [how, say("check.modes"), say("check.shift", offset=offset)]
 
 
 def _crosshair(canvas: Canvas, x: float, y: float, name: str) -> None:
@@ -80,7 +70,7 @@ def _crosshair(canvas: Canvas, x: float, y: float, name: str) -> None:
     canvas.drawString(x + TARGET_RADIUS * 0.9, y + TARGET_RADIUS * 0.9, name)
 
 
-def _grid(canvas: Canvas, x: float, y: float, name: str) -> None:
+def _grid(canvas: Canvas, x: float, y: float, name: str, axes: str) -> None:
     """A millimetre grid of +-10 mm centred on (x, y), numbered every 5 mm outside its top and left edges."""
     half = RULER_HALF
     for step in range(-10, 11):
@@ -96,10 +86,10 @@ def _grid(canvas: Canvas, x: float, y: float, name: str) -> None:
     canvas.setFont(BODY_BOLD, 9)
     canvas.drawString(x + half + mm(1.5), y - 3, name)
     canvas.setFont(BODY, 7)
-    canvas.drawString(x - half, y - half - mm(3.5), "X right +, Y up +, in mm")
+    draw_string(canvas, x - half, y - half - mm(3.5), axes, BODY, 7)
 
 
-def draw_check(canvas: Canvas, title: str, paper: str, options: SheetOptions) -> None:
+def draw_check(canvas: Canvas, title: str, paper: str, options: SheetOptions, phrases: Phrases = ENGLISH) -> None:
     """Draw the two print-check pages (front and its back) and end both pages."""
     layout, duplex, back_offset = options.layout, options.duplex, options.back_offset
     pw, ph = sorted(PAPERS[paper].size)  # portrait
@@ -108,15 +98,16 @@ def draw_check(canvas: Canvas, title: str, paper: str, options: SheetOptions) ->
     offset = (mm(back_offset[0]), mm(back_offset[1])) if shifted else (0.0, 0.0)
     targets = calibration_targets(paper, duplex, offset)
     canvas.setPageSize((pw, ph))
-    _front(canvas, title, paper, options, targets, pw, ph)
+    _front(canvas, title, paper, options, targets, pw, ph, phrases)
     canvas.showPage()
     canvas.setPageSize((pw, ph))
-    _back(canvas, title, paper, targets, pw, ph)
+    _back(canvas, title, paper, targets, pw, ph, phrases)
     canvas.showPage()
 
 
 def _front(canvas: Canvas, title: str, paper: str, options: SheetOptions, targets: list[Target], pw: float,
-           ph: float) -> None:
+           ph: float, phrases: Phrases) -> None:
+    say = phrases.t
     canvas.saveState()
     canvas.setStrokeColor(INK_COLOR)
     canvas.setFillColor(INK_COLOR)
@@ -126,11 +117,10 @@ def _front(canvas: Canvas, title: str, paper: str, options: SheetOptions, target
     width = pw - 2 * TEXT_MARGIN
     top = ph - TEXT_MARGIN - mm(12)
     canvas.setFont(TITLE, 18)
-    draw_string(canvas, pw / 2, top, f"{title}: print check", TITLE, 18, "center")
+    draw_string(canvas, pw / 2, top, say("check.title", title=title), TITLE, 18, "center")
     y = _paragraphs(canvas, [
-        ("Print at 100% / Actual size, not Fit to page", _style(15, BODY_BOLD, align=1)),
-        (f"Page 1 of the card sheets ({PAPERS[paper].name}). Page 2 is its back; the cards start on page 3.",
-         _style(9.5, align=1)),
+        (say("check.print_at_100"), _style(15, BODY_BOLD, align=1)),
+        (say("check.page_1", paper=say(f"paper.{paper}")), _style(9.5, align=1)),
     ], TEXT_MARGIN, top - mm(5), width)
     # the two squares side by side, centred, with their labels below
     gap = mm(20)
@@ -140,31 +130,31 @@ def _front(canvas: Canvas, title: str, paper: str, options: SheetOptions, target
     canvas.rect(left, bottom, INCH, INCH, stroke=1, fill=0)
     canvas.rect(left + INCH + gap, bottom + INCH - mm(25), mm(25), mm(25), stroke=1, fill=0)
     canvas.setFont(BODY_BOLD, 10)
-    canvas.drawCentredString(left + INCH / 2, bottom - mm(5), "1 in square")
-    canvas.drawCentredString(left + INCH + gap + mm(25) / 2, bottom - mm(5), "25 mm square")
-    items = [("Measure both squares: each side must be exactly 1 inch (25.4 mm) and 25 mm. If they are smaller, "
-              "your printer scaled the page: turn off <i>Fit to page</i> / <i>Shrink oversized pages</i>, choose "
-              "<i>Actual size</i> or <i>100%</i> and print again.", _style(10))]
-    items += [("How these sheets are made", _style(12, BODY_BOLD)), (options.describe(), _style(10))]
-    items += [("Double-sided printing", _style(12, BODY_BOLD))]
-    items += [(text, _style(10)) for text in duplex_text(options.layout, options.duplex, options.back_offset)]
+    draw_string(canvas, left + INCH / 2, bottom - mm(5), say("units.inch_square"), BODY_BOLD, 10, "center")
+    draw_string(canvas, left + INCH + gap + mm(25) / 2, bottom - mm(5), say("units.mm25_square"), BODY_BOLD, 10,
+                "center")
+    items = [(say("check.measure"), _style(10))]
+    items += [(say("check.how_made"), _style(12, BODY_BOLD)), (options.describe(phrases), _style(10))]
+    items += [(say("check.double_sided"), _style(12, BODY_BOLD))]
+    items += [(text, _style(10)) for text in duplex_text(options.layout, options.duplex, options.back_offset,
+                                                         phrases)]
     _paragraphs(canvas, items, TEXT_MARGIN, bottom - mm(10), width)
     canvas.restoreState()
 
 
-def _back(canvas: Canvas, title: str, paper: str, targets: list[Target], pw: float, ph: float) -> None:
+def _back(canvas: Canvas, title: str, paper: str, targets: list[Target], pw: float, ph: float,
+          phrases: Phrases) -> None:
+    say = phrases.t
     canvas.saveState()
     canvas.setStrokeColor(INK_COLOR)
     canvas.setFillColor(INK_COLOR)
     canvas.setLineWidth(0.5)
     for target in targets:
-        _grid(canvas, *target.back, target.name)
+        _grid(canvas, *target.back, target.name, say("check.grid_axes"))
     width = pw - 2 * TEXT_MARGIN - 2 * RULER_HALF
     _paragraphs(canvas, [
-        (f"{title}: print check, back (page 2, {PAPERS[paper].name})", _style(13, BODY_BOLD, align=1)),
-        ("Hold the sheet up to a light. The centre of each front target should sit on the 0 of the grid "
-         "with its letter. Read how far it is off: X to the right, Y up (left and down are negative), in "
-         "millimetres, and add them to --back-offset (see page 1).", _style(10, align=1)),
+        (say("check.back_title", title=title, paper=say(f"paper.{paper}")), _style(13, BODY_BOLD, align=1)),
+        (say("check.back_text"), _style(10, align=1)),
     ], TEXT_MARGIN + RULER_HALF, ph / 2 + mm(20), width)
     canvas.restoreState()
 

@@ -41,7 +41,6 @@ from generator.cards.marks import (
 from generator.core.geometry import EPS, PAPERS, Rect
 from generator.core.units import mm
 
-FLIP = {"long": "flip on the long edge", "short": "flip on the short edge"}  # how to print each duplex mode
 LABEL_CLEAR = mm(2)   # labels keep this far from a cut line along the margin
 FOLD_GAP = mm(4)      # each half's grid keeps this far from the fold line
 

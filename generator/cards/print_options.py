@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from generator.cards.marks import MARK_MODES
 from generator.core.contract import BuildOptions
 from generator.core.errors import InputError, Problem, did_you_mean, known_list
+from generator.core.phrases import ENGLISH, Phrases
 from generator.core.units import UnitError, mm, to_pt
 from generator.data.expand import expand_deck
 from generator.data.game import Card, Deck, Game
@@ -47,22 +48,20 @@ class SheetOptions:
             text += "-only-" + words
         return text
 
-    def describe(self) -> str:
+    def describe(self, phrases: Phrases = ENGLISH) -> str:
         """One sentence for the print check: how the cards are arranged, marked and inked."""
-        spacing = (f"{self.gap / mm(1):g} mm apart" if self.gap else "butted together (neighbours share a cut)")
-        marks = {"crop": "crop marks in the margins on every cut",
-                 "lines": "thin cut lines along every cut, outside the cards",
-                 "both": "crop marks in the margins and thin cut lines along every cut"}[self.marks]
-        parts = [f"Cards stand {spacing}, with {marks}."]
+        say = phrases.t
+        spacing = say("check.spacing_gap", gap=f"{self.gap / mm(1):g}") if self.gap else say("check.spacing_butted")
+        parts = [say("check.cards_stand", spacing=spacing, marks=say(f"check.marks_{self.marks}"))]
         if self.pack:
-            parts.append("Decks of the same card size share sheets (--pack); each page label names its decks.")
+            parts.append(say("check.packed"))
         if self.ink == "saver":
-            parts.append("Ink saver: backs and large areas are printed as light tints (--ink saver).")
+            parts.append(say("check.ink_saver"))
         if self.only:
-            parts.append("Reprint of " + "; ".join(deck + (": " + ", ".join(cards) if cards else "")
-                                                   for deck, cards in self.only) + " (--only).")
+            parts.append(say("check.reprint", what="; ".join(deck + (": " + ", ".join(cards) if cards else "")
+                                                            for deck, cards in self.only)))
         if self.cut_file == "svg":
-            parts.append("A cut file (SVG, in mm) for each sheet of fronts lies beside this PDF.")
+            parts.append(say("check.cut_file"))
         return " ".join(parts)
 
 

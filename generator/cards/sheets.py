@@ -18,13 +18,12 @@ from pathlib import Path
 
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.cards.calibration import draw_check
 from generator.cards.cutfile import card_path, cut_svg, outline_path
 from generator.cards.face import CardRenderer, renderer_for
-from generator.cards.imposition import FLIP, LayoutError, PagePlan, Sheet, make_sheet, plan_pages
+from generator.cards.imposition import LayoutError, PagePlan, Sheet, make_sheet, plan_pages
 from generator.cards.labels import place_labels
 from generator.cards.marks import CUT_LINE_WIDTH, MARK_WIDTH
 from generator.cards.print_options import DeckGroup, SheetOptions, deck_groups, sheet_options
@@ -34,6 +33,7 @@ from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY, BODY_BOLD, BODY_FAMILY, TITLE_FAMILY, draw_string, string_width
 from generator.core.geometry import PAPERS
 from generator.core.pdfstream import deflate_forms, save_streamed
+from generator.core.phrases import ENGLISH, Phrases
 from generator.core.units import INCH, mm
 from generator.core.write import atomic_write
 from generator.core.yamlio import load_yaml
@@ -42,10 +42,9 @@ from generator.data.game import Game
 
 LABEL_SIZE = 7.0          # pt: the smallest size a print shop calls readable
 LABEL_COLOR = "#333333"
-NOTE = "Print at 100% (Actual size)"
 MARK_COLOR = "#000000"
 CUT_LINE_COLOR = "#7f7f7f"
-CHECK_LENGTH = {"letter": (INCH, "1 in"), "a4": (mm(25), "25 mm")}
+CHECK_LENGTH = {"letter": (INCH, "units.inch"), "a4": (mm(25), "units.mm25")}  # the check bar and its words
 CHECK_PAGES = 2
 LABEL_GROUPINGS = (((0, 1, 2, 3),), ((0, 2, 3), (1,)), ((0,), (1,), (2,), (3,)))  # parts of the page label
 
@@ -155,7 +154,8 @@ def write_cut_file(game: Game, paper: str, options: SheetOptions, index: int, pa
             pieces.append(outline_path((shape.turned() if slot.angle % 180 else shape).path(slot.cx, slot.cy), ph))
         else:
             pieces.append(card_path(slot.trim, ph, game.corner_radius_pt))
-    title = f"{game.title}: cut file for page {index - CHECK_PAGES + 1} of {output_name(paper, options)}.pdf"
+    title = game.phrases.t("sheets.cut_file_title", title=game.title, page=index - CHECK_PAGES + 1,
+                           file=f"{output_name(paper, options)}.pdf")
     atomic_write(path, cut_svg(page.sheet.page_w, ph, pieces, title))
     return {"page": index + 1, "cards": len(pieces)}
 
@@ -184,16 +184,17 @@ def write_sheets(game: Game, paper: str, options: SheetOptions | BuildOptions, p
 def _draw_sheets(canvas: Canvas, renderer: CardRenderer, game: Game, paper: str, options: SheetOptions,
                  progress: Callable[[int], None] | None) -> tuple[int, dict[str, dict]]:
     """The print check and every page of cards; returns the number of pages and the fronts and backs per deck."""
-    what = "reprint" if options.only else "card sheets"
-    canvas.setTitle(f"{game.title}: {what} ({PAPERS[paper].name}{', ink saver' if options.ink == 'saver' else ''})")
+    say = game.phrases.t
+    what = "sheets.title" + ("_reprint" if options.only else "") + ("_inksaver" if options.ink == "saver" else "")
+    canvas.setTitle(say(what, title=game.title, paper=paper_name(game, paper)))
     canvas.setAuthor(game.title)
     canvas.setCreator("pnp")
     canvas.bookmarkPage("check")
-    canvas.addOutlineEntry("Print check: 100% scale and duplex back offset (pages 1-2)", "check", level=0)
-    canvas.addPageLabel(0, prefix="Print check")
-    canvas.addPageLabel(1, prefix="Print check back")
+    canvas.addOutlineEntry(say("sheets.outline_check"), "check", level=0)
+    canvas.addPageLabel(0, prefix=say("sheets.page_check"))
+    canvas.addPageLabel(1, prefix=say("sheets.page_check_back"))
     canvas.addPageLabel(2, style="D", start=1)  # the card sheets are numbered from 1 after the check
-    draw_check(canvas, game.title, paper, options)
+    draw_check(canvas, game.title, paper, options, game.phrases)
     count = CHECK_PAGES
     decks: dict[str, dict] = {}
     drawers: dict[str, _GroupPages] = {}
@@ -209,7 +210,7 @@ def _draw_sheets(canvas: Canvas, renderer: CardRenderer, game: Game, paper: str,
             if deck.id not in decks:
                 canvas.bookmarkPage(key)
                 copies = sum(1 for d, _ in group.cards if d is deck)
-                canvas.addOutlineEntry(f"{deck.name} ({copies} card{'s' if copies != 1 else ''})", key, level=0)
+                canvas.addOutlineEntry(say("sheets.outline_deck", deck=deck.name, count=copies), key, level=0)
             counts = decks.setdefault(deck.id, {"fronts": 0, "backs": 0})
             counts["fronts"] += plan.side in ("front", "fold")
             counts["backs"] += plan.side in ("back", "fold")
@@ -262,7 +263,8 @@ class _GroupPages:
     def label_parts(self, plan: PagePlan) -> list[str]:
         """The page label in parts: which sheet, which decks (when packed), which side, which paper."""
         names = ", ".join(d.name for d in self.decks_on(plan)) if len(self.group.decks) > 1 else ""
-        return _page_label_parts(self.sheet, plan.side, plan.sheet, plan.sheets, self.paper, names)
+        return _page_label_parts(self.sheet, plan.side, plan.sheet, plan.sheets, self.paper, names,
+                                 self.game.phrases)
 
     def draw(self, canvas: Canvas, plan: PagePlan) -> None:
         """Draw one page of the group."""
@@ -289,11 +291,12 @@ class _GroupPages:
         title = self.game.title if len(decks) > 1 else f"{self.game.title} \u00b7 {decks[0].name}"
         # room for the widest page label of the group, so every page puts its labels in the same places
         labels = [self.label_parts(p) for (s, _), p in self.plans.items() if s == side]
-        check_len, check_text = CHECK_LENGTH[self.paper]
+        check_len, check_key = CHECK_LENGTH[self.paper]
+        check_text, note = self.game.phrases.t(check_key), self.game.phrases.t("sheets.print_at_100")
         depth = LABEL_SIZE * 1.2
         title_item = (string_width(title, BODY_BOLD, LABEL_SIZE), depth)
-        rest = [(stringWidth(NOTE, BODY_BOLD, LABEL_SIZE), depth),
-                (check_len + mm(1.5) + stringWidth(check_text, BODY, LABEL_SIZE), depth)]
+        rest = [(string_width(note, BODY_BOLD, LABEL_SIZE), depth),
+                (check_len + mm(1.5) + string_width(check_text, BODY, LABEL_SIZE), depth)]
         # the page label whole if a strip is long enough, else the deck names apart, else every part apart
         for grouping in LABEL_GROUPINGS:
             widths = [max(string_width(_join(parts, group), BODY, LABEL_SIZE) for parts in labels) for group in grouping]
@@ -315,7 +318,7 @@ class _GroupPages:
             canvas.line(sheet.fold.x1, sheet.fold.y1, sheet.fold.x2, sheet.fold.y2)
             canvas.restoreState()
         _draw_label(canvas, title_at, title, BODY_BOLD)
-        _draw_label(canvas, note_at, NOTE, BODY_BOLD)
+        _draw_label(canvas, note_at, note, BODY_BOLD)
         if check_at is not None:
             canvas.saveState()
             canvas.translate(*check_at.origin)
@@ -325,7 +328,7 @@ class _GroupPages:
             canvas.setFillColor(HexColor(LABEL_COLOR))
             canvas.rect(0, depth * 0.2, check_len, depth * 0.6, stroke=1, fill=1)
             canvas.setFont(BODY, LABEL_SIZE)
-            canvas.drawString(check_len + mm(1.5), depth * 0.25, check_text)
+            draw_string(canvas, check_len + mm(1.5), depth * 0.25, check_text, BODY, LABEL_SIZE)
             canvas.restoreState()
         canvas.endForm()
         self.decorations[side] = (name, placed)
@@ -343,18 +346,25 @@ def _draw_lines(canvas: Canvas, lines: list, color: str, width: float) -> None:
     canvas.restoreState()
 
 
-def _page_label_parts(sheet: Sheet, side: str, number: int, sheets: int, paper: str, decks: str = "") -> list[str]:
+def _page_label_parts(sheet: Sheet, side: str, number: int, sheets: int, paper: str, decks: str = "",
+                      phrases: Phrases = ENGLISH) -> list[str]:
     """Which page of the deck, which decks are on it (packed sheets), which side and paper: short parts, so the
     label fits between crop marks even on small cards (or each part on its own when it does not)."""
+    say = phrases.t
     if side == "fold":
-        what = "fold on the dashed line, glue, cut"
+        what = say("sheets.fold")
     elif side == "front":
-        what = "fronts"
+        what = say("sheets.fronts")
     elif sheet.duplex == "none":
-        what = "backs"
+        what = say("sheets.backs")
     else:
-        what = f"backs, {FLIP[sheet.duplex]}"
-    return [f"sheet {number + 1} of {sheets}", decks, what, PAPERS[paper].name]
+        what = say("sheets.backs_flip", flip=say(f"sheets.flip_{sheet.duplex}"))
+    return [say("sheets.sheet_of", number=number + 1, sheets=sheets), decks, what, say(f"paper.{paper}")]
+
+
+def paper_name(game: Game, paper: str) -> str:
+    """'Letter' or 'A4' as the game's language writes it."""
+    return game.phrases.t(f"paper.{paper}")
 
 
 def _draw_label(canvas: Canvas, placed, text: str, face: str) -> None:

@@ -135,11 +135,12 @@ def draw_tuckbox(canvas: Canvas, game: Game, component: Component, box: TuckboxS
 
 def draw_tuckbox_panel(canvas: Canvas, game: Game, component: Component, box: TuckboxSize, region: Region) -> None:
     """The art of one panel of a tuck box (front, back, side-left, side-right, lid or glue)."""
+    say = game.phrases.t
     model = component.model
     decks = [game.decks[d] for d in model.deck_ids]
-    name = " & ".join(d.name for d in decks)
+    name = say("components.deck_join").join(d.name for d in decks)
     color, ink = model.color, contrast(model.color)
-    part = f" \u00b7 box {box.number} of {box.boxes}" if box.boxes > 1 else ""
+    part = say("components.box_part", number=box.number, boxes=box.boxes) if box.boxes > 1 else ""
     with region_space(canvas, region):
         w, h = region.width, region.height
         if region.name in ("front", "back"):
@@ -151,7 +152,7 @@ def draw_tuckbox_panel(canvas: Canvas, game: Game, component: Component, box: Tu
             y = -h / 2 + band / 2 + mm(4) if region.name == "front" else h / 2 - band / 2 - mm(4)
             canvas.setFillColor(HexColor(color))
             canvas.rect(-w / 2, y - band / 2, w, band, stroke=0, fill=1)
-            text = (model.label or name) if region.name == "front" else f"{box.cards} cards{part}"
+            text = (model.label or name) if region.name == "front" else say("components.box_cards", count=box.cards) + part
             font = TITLE if region.name == "front" else BODY_BOLD
             size = _label(component, region, text, font, 16, w - mm(6), band)
             centred_line(canvas, text, font, size, ink, y)
@@ -167,6 +168,7 @@ def draw_tuckbox_panel(canvas: Canvas, game: Game, component: Component, box: Tu
             size = _label(component, region, game.title, TITLE, 16, w - mm(6), h - mm(2))
             centred_line(canvas, game.title, TITLE, size, color)
         elif region.name == "glue":
-            size = fitted_size("GLUE", BODY_BOLD, 7, w, h)
+            glue = say("components.glue")
+            size = fitted_size(glue, BODY_BOLD, 7, w, h)
             if size:
-                centred_line(canvas, "GLUE", BODY_BOLD, size, "#777777")
+                centred_line(canvas, glue, BODY_BOLD, size, "#777777")

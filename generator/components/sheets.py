@@ -12,7 +12,6 @@ from functools import partial
 from pathlib import Path
 
 from reportlab.lib.colors import HexColor
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.components.art import draw_die, draw_standee, draw_tuckbox
@@ -34,10 +33,7 @@ from generator.data.game import Card, Game
 
 LABEL_SIZE = 7.0
 LABEL_COLOR = "#333333"
-NOTE = "Print at 100% (Actual size)"
-CHECK = {"letter": (INCH, "1 in"), "a4": (mm(25), "25 mm")}
-FLIP = {"long": "flip on the long edge", "short": "flip on the short edge",
-        "none": "print on the back of the page before, or glue it behind that page"}
+CHECK = {"letter": (INCH, "units.inch"), "a4": (mm(25), "units.mm25")}
 FULL_MARGIN = mm(6)
 
 
@@ -176,19 +172,22 @@ def _labels(canvas: Canvas, game: Game, paper: str, page_w: float, text: str) ->
     """The strip at the foot of a page: title, which page, the 100 % note and a check bar."""
     from generator.data.components import SHEET_MARGIN
 
+    say = game.phrases.t
     y = SHEET_MARGIN + 1.5
     x = SHEET_MARGIN
     canvas.setFillColor(HexColor(LABEL_COLOR))
-    for words, face in ((f"{game.title} \u00b7 Components", BODY_BOLD), (text, BODY), (NOTE, BODY_BOLD)):
+    for words, face in ((say("components.label", title=game.title), BODY_BOLD), (text, BODY),
+                        (say("components.print_at_100"), BODY_BOLD)):
         canvas.setFont(face, LABEL_SIZE)
         draw_string(canvas, x, y, words, face, LABEL_SIZE)
         x += string_width(words, face, LABEL_SIZE) + mm(5)
     length, words = CHECK[paper]
+    words = say(words)
     right = page_w - SHEET_MARGIN
     canvas.setFont(BODY, LABEL_SIZE)
-    tail = stringWidth(words, BODY, LABEL_SIZE)
+    tail = string_width(words, BODY, LABEL_SIZE)
     canvas.rect(right - tail - mm(1.5) - length, y - 0.5, length, LABEL_SIZE * 0.6, stroke=0, fill=1)
-    canvas.drawRightString(right, y, words)
+    draw_string(canvas, right, y, words, BODY, LABEL_SIZE, "right")
 
 
 def _draw_piece(canvas: Canvas, game: Game, placed) -> None:
@@ -238,10 +237,11 @@ def _draw_blocks(canvas: Canvas, game: Game, page: PageLayout, side: str, axis: 
 def write_components(game: Game, paper: str, options: BuildOptions, path: Path) -> dict:
     """Draw every component of the game on `paper` into `path` (checked by `outputs`); facts for the manifest."""
     pages = lay_out(paper, runs(game, paper))
+    say = game.phrases.t
     axis = "y" if options.duplex == "short" else "x"
-    flip = FLIP.get(options.duplex, FLIP["long"])
+    flip = say(f"components.flip_{options.duplex if options.duplex in ('long', 'short', 'none') else 'long'}")
     canvas = Canvas(str(path), pagesize=PAPERS[paper].size, invariant=1, initialFontName=BODY, pageCompression=1)
-    canvas.setTitle(f"{game.title}: components ({PAPERS[paper].name})")
+    canvas.setTitle(say("components.title", title=game.title, paper=say(f"paper.{paper}")))
     canvas.setAuthor(game.title)
     canvas.setCreator("pnp")
     sides = sum(2 if page.two_sided else 1 for page in pages)
@@ -262,13 +262,13 @@ def write_components(game: Game, paper: str, options: BuildOptions, path: Path) 
         _draw_blocks(canvas, game, page, "front", axis)
         for placed in page.pieces:
             _draw_piece(canvas, game, placed)
-        _labels(canvas, game, paper, page.width, f"page {number} of {len(pages)}"
-                + (" \u00b7 token backs on the next page" if page.two_sided else ""))
+        _labels(canvas, game, paper, page.width, say("components.page_of", number=number, pages=len(pages))
+                + (say("components.token_backs_next") if page.two_sided else ""))
         canvas.showPage()
         if page.two_sided:
             count += 1
             _draw_blocks(canvas, game, page, "back", axis)
-            _labels(canvas, game, paper, page.width, f"backs of page {number} \u00b7 {flip}")
+            _labels(canvas, game, paper, page.width, say("components.backs_of_page", number=number, flip=flip))
             canvas.showPage()
     canvas.save()
     facts: dict = {"pages": sides, "components": {}}
@@ -280,7 +280,7 @@ def write_components(game: Game, paper: str, options: BuildOptions, path: Path) 
 def write_tuckboxes_full(game: Game, path: Path) -> dict:
     """One page per tuck box at its own size (net plus a margin), TrimBox on the net, for a print shop."""
     canvas = Canvas(str(path), pagesize=(100, 100), invariant=1, initialFontName=BODY, pageCompression=1)
-    canvas.setTitle(f"{game.title}: tuck boxes (full size)")
+    canvas.setTitle(game.phrases.t("components.title_tuckboxes", title=game.title))
     canvas.setCreator("pnp")
     pages = 0
     for component in game.components.values():

@@ -1,60 +1,53 @@
 """How each component is made from paper: one short paragraph for the rules, written from the data.
 
-A component file's own `assembly:` text wins; otherwise the paragraph of its kind is filled with its numbers.
+A component file's own `assembly:` text wins; otherwise the paragraph of its kind is filled with its numbers, in
+the game's language (generator.core.phrases).
 """
 
 from __future__ import annotations
 
 from generator.core.units import mm
-from generator.core.words import join_and
 from generator.data.components import Component, tuckbox_plan
 from generator.data.game import Game
 
 
-def _token(component: Component) -> str:
+def _names(name: str) -> dict[str, str]:
+    """A component's name as written and in lower case (English writes it in lower case mid-sentence; German
+    keeps the capital of a noun): a catalogue picks {name} or {name_lower}."""
+    return {"name": name, "name_lower": name.lower()}
+
+
+def _token(game: Game, component: Component) -> str:
+    say = game.phrases.t
     shape = component.shape
     one = component.copies == 1
-    shared = ("" if one else " Neighbouring tokens share their cut lines, so one cut frees two sides."
+    shared = ("" if one else say("assembly.tokens_shared")
               if component.model.gap is None and shape.kind in ("hex", "square") else "")
-    backs = (f" {'Its back is' if one else 'Their backs are'} on the page after the fronts: print double-sided as "
-             "the page says, or glue the back page behind the front page before cutting." if component.two_sided else "")
-    return (f"Print the {component.name.lower()} on card stock (or glue the page to thin card), then cut "
-            f"{'it' if one else 'them'} out along the solid {'line' if one else 'lines'}.{shared}{backs}")
+    backs = say("assembly.token_back" if one else "assembly.tokens_back") if component.two_sided else ""
+    return say("assembly.token" if one else "assembly.tokens", **_names(component.name)) + shared + backs
 
 
-def _standee(component: Component) -> str:
-    return ("Cut out each figure and its base along the solid lines, and cut the narrow slots. Fold the figure "
-            "on the dashed line so both pictures face outwards and glue the halves together. Fold the base on its "
-            "dashed line and glue it too. Slide the slot of the figure's feet into the slot of the base so they "
-            "cross: the figure now stands on its own.")
-
-
-def _die(component: Component) -> str:
+def _die(game: Game, component: Component) -> str:
     copies = component.copies
-    return (f"For each of the {copies} dice, cut out the cross along the solid lines and crease every dashed line. "
-            "Fold the six faces into a cube and glue each tab under the face it meets; opposite faces "
-            "are the ones two squares apart on the cross." if copies > 1 else
-            "Cut out the cross along the solid lines and crease every dashed line. Fold the six faces into a "
-            "cube and glue each tab under the face it meets.")
+    return game.phrases.t("assembly.dice", count=copies) if copies > 1 else game.phrases.t("assembly.die")
+
+
+def _depth(game: Game, plan: list, fallback: str) -> str:
+    return game.phrases.t("assembly.depth_mm", depth=f"{plan[0].depth / mm(1):.0f}") if plan else fallback
 
 
 def _tuckbox(game: Game, component: Component) -> str:
+    say = game.phrases.t
     plan = tuckbox_plan(component, game.decks) or []
-    names = join_and([game.decks[d].name for d in component.model.deck_ids if d in game.decks])
-    share = (f" The {names} is shared between {len(plan)} boxes of {plan[0].cards} cards or so, so each box "
-             "closes well." if len(plan) > 1 else "")
-    depth = f"{plan[0].depth / mm(1):.0f} mm" if plan else "its"
-    return (f"Cut out the box along the solid lines, with the round thumb notch, and crease every dashed line. "
-            f"Glue the narrow glue flap inside the far side panel, close the bottom by tucking its flap in, slide "
-            f"the cards in and tuck the lid flap behind the front. The box is {depth} deep.{share}")
+    names = game.phrases.join_and([game.decks[d].name for d in component.model.deck_ids if d in game.decks])
+    share = (say("assembly.tuckbox_share", decks=names, boxes=len(plan), cards=plan[0].cards)
+             if len(plan) > 1 else "")
+    return say("assembly.tuckbox", depth=_depth(game, plan, say("assembly.depth_unknown")), share=share)
 
 
-def _sheet(component: Component) -> str:
-    model = component.model
-    if model.size == "page":
-        return f"Print as many pages of the {component.name.lower()} as you need."
-    return (f"Print as many pages of the {component.name.lower()} as you need and cut them apart along the marks; "
-            "stapled together at the top they make a pad.")
+def _sheet(game: Game, component: Component) -> str:
+    key = "assembly.sheet_page" if component.model.size == "page" else "assembly.sheet_pad"
+    return game.phrases.t(key, **_names(component.name))
 
 
 def assembly_text(game: Game, component: Component) -> str:
@@ -62,21 +55,21 @@ def assembly_text(game: Game, component: Component) -> str:
     tuck box, die or standee is made like the first, so its paragraph says so instead of repeating it."""
     if component.model.assembly:
         return component.model.assembly.strip()
+    say = game.phrases.t
     first = next(c for c in game.components.values() if c.kind == component.kind)
     if first is not component and component.kind in ("tuckbox", "die", "standee"):
         extra = ""
         if component.kind == "tuckbox":
             plan = tuckbox_plan(component, game.decks) or []
-            depth = f"{plan[0].depth / mm(1):.0f} mm" if plan else ""
-            extra = f" It is {depth} deep." + (f" It comes {len(plan)} times, one for each share of the deck."
-                                              if len(plan) > 1 else "")
-        return f"Make it the same way as the {first.name.lower()}.{extra}"
+            extra = say("assembly.same_depth", depth=_depth(game, plan, "")) + (
+                say("assembly.same_times", boxes=len(plan)) if len(plan) > 1 else "")
+        return say("assembly.same_way", **_names(first.name), extra=extra)
     if component.kind == "token":
-        return _token(component)
+        return _token(game, component)
     if component.kind == "standee":
-        return _standee(component)
+        return say("assembly.standee")
     if component.kind == "die":
-        return _die(component)
+        return _die(game, component)
     if component.kind == "tuckbox":
         return _tuckbox(game, component)
-    return _sheet(component)
+    return _sheet(game, component)

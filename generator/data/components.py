@@ -14,6 +14,7 @@ from typing import Any
 
 from generator.core.errors import Problems
 from generator.core.geometry import PAPERS
+from generator.core.phrases import ENGLISH, Phrases
 from generator.core.pydantic_errors import validate
 from generator.core.shapes import Shape
 from generator.core.units import mm, to_pt
@@ -215,34 +216,43 @@ def tuckbox_plan(component: Component, decks: dict[str, Deck]) -> list[TuckboxSi
     return None
 
 
-def component_size(component: Component, decks: dict[str, Deck]) -> tuple[str, list[float]]:
+def shape_words(shape: Shape, phrases: Phrases = ENGLISH) -> str:
+    """'25.4 mm flat hex' or '20.0 mm circle' in the language of `phrases`."""
+    size = f"{shape.across / (72 / 25.4):.1f}"
+    if shape.kind == "hex":
+        return phrases.t("sizes.hex", size=size, orientation=phrases.t(f"sizes.{shape.orientation}"))
+    return phrases.t("sizes.shape", size=size, shape=phrases.t(f"sizes.{shape.kind}"))
+
+
+def component_size(component: Component, decks: dict[str, Deck], phrases: Phrases = ENGLISH) -> tuple[str, list[float]]:
     """The size of one piece in words and in mm (tuck boxes: the inside), for the rules and the manifest."""
     model = component.model
+    say = phrases.t
 
     def mms(*values: float) -> list[float]:
         return [round(v / mm(1), 2) for v in values]
 
     if isinstance(model, TokenFile):
         shape = model.to_shape()
-        return shape.describe(), mms(shape.width, shape.height)
+        return shape_words(shape, phrases), mms(shape.width, shape.height)
     if isinstance(model, StandeeFile):
         w, h = to_pt(model.width), to_pt(model.height)
-        return f"{w / mm(1):.0f} x {h / mm(1):.0f} mm", mms(w, h)
+        return say("sizes.mm", width=f"{w / mm(1):.0f}", height=f"{h / mm(1):.0f}"), mms(w, h)
     if isinstance(model, DieFile):
         edge = to_pt(model.size)
-        return f"{edge / mm(1):.0f} mm cube", mms(edge, edge, edge)
+        return say("sizes.cube", edge=f"{edge / mm(1):.0f}"), mms(edge, edge, edge)
     if isinstance(model, TuckboxFile):
         plan = tuckbox_plan(component, decks)
         if not plan:
             return "", []
         box = plan[0]
-        return (f"{box.width / mm(1):.1f} x {box.height / mm(1):.1f} x {box.depth / mm(1):.1f} mm inside",
-                mms(box.width, box.height, box.depth))
+        return (say("sizes.inside", width=f"{box.width / mm(1):.1f}", height=f"{box.height / mm(1):.1f}",
+                    depth=f"{box.depth / mm(1):.1f}"), mms(box.width, box.height, box.depth))
     if isinstance(model, SheetFile):
         if model.size == "page":
-            return "a full page", []
+            return say("sizes.page"), []
         w, h = to_pt(model.size.width), to_pt(model.size.height)
-        return f"{w / mm(1):.0f} x {h / mm(1):.0f} mm", mms(w, h)
+        return say("sizes.mm", width=f"{w / mm(1):.0f}", height=f"{h / mm(1):.0f}"), mms(w, h)
     return "", []
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator.core.fonts import BUILT_IN, FontTable
+from generator.core.phrases import ENGLISH, SOURCE, Phrases
 from generator.core.units import mm, to_pt
 from generator.core.yamlio import YDict
 from generator.data.models import BoardFile, FieldSpec, GameConfig, card_width_height_mm
@@ -15,6 +16,7 @@ from generator.data.project import Project
 if TYPE_CHECKING:  # components.py builds on this module (its items are Cards)
     from generator.core.shapes import Shape
     from generator.data.components import Component
+    from generator.data.translation import Translation
 
 
 @dataclass
@@ -27,6 +29,7 @@ class Record:
     file: str
     line: int
     key_lines: dict = field(default_factory=dict, repr=False)
+    sources: dict = field(default_factory=dict, repr=False)  # key -> (file, line) of a translated value
 
     def __getattr__(self, key: str):
         fields = self.__dict__.get("fields", {})
@@ -40,6 +43,10 @@ class Record:
     def line_of(self, key: str) -> int:
         """Line of `key` in the YAML file (the record's own line when absent)."""
         return self.key_lines.get(key, self.line)
+
+    def where(self, key: str) -> tuple[str, int]:
+        """(file, line) where the value of `key` is written: the translation file for a translated value."""
+        return self.sources.get(key) or (self.file, self.line_of(key))
 
     def as_dict(self) -> dict[str, Any]:
         """Everything a template may read about this record."""
@@ -134,6 +141,12 @@ class Board:
     file: str
     model: BoardFile
     raw: YDict = field(repr=False)
+    address_format: str = "{number} {street}"  # how a house number and a street name make a printed address
+    sources: dict = field(default_factory=dict, repr=False)  # (section, item id, key) -> (file, line) of a translation
+
+    def address(self, number: int, street: str) -> str:
+        """The printed address of a house number on a street ('11 Pepperoni Parkway')."""
+        return self.address_format.format(number=number, street=street)
 
     @property
     def spaces(self) -> dict:
@@ -145,7 +158,8 @@ class Board:
 
     def addresses(self) -> dict[str, str]:
         """Printed address ('11 Pepperoni Parkway') -> space id, for every house number."""
-        return {f"{number} {street.name}": space for street in self.model.streets for number, space in street.houses.items()}
+        return {self.address(number, street.name): space for street in self.model.streets
+                for number, space in street.houses.items()}
 
     def neighbours(self) -> dict[str, list[str]]:
         """The road graph: space id -> adjacent space ids (sorted, so iteration is deterministic)."""
@@ -169,6 +183,29 @@ class Game:
     fonts: FontTable = field(default=BUILT_IN, repr=False)  # title, body and the fonts game.yaml declares
     warnings: list = field(default_factory=list, repr=False)  # Problems: slips that load (data.slips)
     key_lines: dict = field(default_factory=dict, repr=False)  # game.yaml key -> line
+    language: str = SOURCE  # the language of this game's texts (the source language unless translated)
+    phrases: Phrases = field(default=ENGLISH, repr=False)  # the tool's own words in that language
+    translation: Translation | None = field(default=None, repr=False)  # i18n/<language>.yaml, when translated
+
+    @property
+    def languages(self) -> list[str]:
+        """game.yaml `languages`, the source language first (English when the game names none)."""
+        return list(self.config.languages) or [SOURCE]
+
+    @property
+    def source_language(self) -> str:
+        """The language the game's files are written in."""
+        return self.languages[0]
+
+    @property
+    def translated(self) -> bool:
+        """True for a game in another language than its source."""
+        return self.language != self.source_language
+
+    @property
+    def build_path(self) -> Path:
+        """Where the game's outputs go in the build folder: <game>/, or <game>/<language>/ for a translation."""
+        return Path(self.id) / self.language if self.translated else Path(self.id)
 
     @property
     def title(self) -> str:

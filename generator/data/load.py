@@ -7,6 +7,7 @@ from typing import Any
 
 from generator.core.errors import InputError, Problem, Problems, did_you_mean, where
 from generator.core.limits import MAX_CARDS
+from generator.core.phrases import SOURCE, phrases_for
 from generator.core.pydantic_errors import validate
 from generator.core.yamlio import YDict, YList, load_yaml
 from generator.data.component_models import KINDS as COMPONENT_KINDS
@@ -246,9 +247,11 @@ def load_game(project: Project, game_id: str, overrides: list[Override] | tuple 
     slips = comments + game_slips(project.show(game_file), raw_game, {shown: raw for shown, raw in raws if "board" in raw})
     assert config is not None
     components = dict(sorted(components.items(), key=lambda pair: (COMPONENT_KINDS.index(pair[1].kind), pair[1].file)))
+    source = config.languages[0] if config.languages else SOURCE
     return Game(id=game_id, dir=game_dir, project=project, config=config, decks=decks, tables=tables, boards=boards,
                 components=components, files=files, overrides=tuple(applied), fonts=fonts,
-                key_lines=dict(getattr(raw_game, "key_lines", {})), warnings=slips)
+                key_lines=dict(getattr(raw_game, "key_lines", {})), warnings=slips, language=source,
+                phrases=phrases_for(source))
 
 
 def _data_files(game_dir: Path) -> list[Path]:

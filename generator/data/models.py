@@ -33,6 +33,8 @@ Code = Annotated[str, Field(pattern=r"^[A-Z0-9]{2,6}$", description="short upper
 PositiveInt = Annotated[int, Field(ge=1, strict=True)]
 Copies = Annotated[int, Field(ge=1, le=MAX_COPIES, strict=True, description=f"copies printed, 1 to {MAX_COPIES}")]
 Finite = Annotated[float, Field(allow_inf_nan=False, strict=True)]
+LanguageCode = Annotated[str, Field(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$",
+                                    description="a language code such as en, de, cs or pt-BR")]
 
 
 def _length_between(low: float | None, high: float | None, what: str):
@@ -231,6 +233,17 @@ class GameConfig(Strict):
     fonts: dict[Slug, str | FontSpec] = Field(
         default_factory=dict, description="fonts by name: a file (path.ttf) or {regular, bold, italic, bold_italic, "
                                           "fallback}; `title` and `body` may be redefined")
+    languages: list[LanguageCode] = Field(
+        default_factory=list, description="the game's languages, the source language (the one its files are written "
+                                          "in) first; each other one is translated in i18n/<language>.yaml")
+
+    @field_validator("languages")
+    @classmethod
+    def _languages_once(cls, value):
+        twice = sorted({code for code in value if value.count(code) > 1})
+        if twice:
+            raise ValueError(f"{', '.join(twice)} listed twice; expected each language once")
+        return value
 
     _bleed = field_validator("bleed", "safe")(_length_between(0.0, MAX_BLEED_PT, "the length"))
     _radius = field_validator("corner_radius")(classmethod(lambda cls, v: v if v is None else _check_range(v, 20)))
@@ -252,6 +265,20 @@ class FieldSpec(Strict):
     min: Finite | None = None
     max: Finite | None = None
     help: str = ""
+    translate: bool | None = Field(None, description="translated in i18n/<language>.yaml (default: yes for text and "
+                                                     "list fields, which print words; no for the others)")
+
+    @model_validator(mode="after")
+    def _translate_words(self):
+        if self.translate and self.type not in ("text", "list"):
+            raise ValueError(f"a {self.type} field is data, not words; expected `translate: true` only on text and "
+                             "list fields")
+        return self
+
+    @property
+    def translatable(self) -> bool:
+        """Whether a translation may (and should) give this field in another language."""
+        return self.translate if self.translate is not None else self.type in ("text", "list")
 
 
 class CardSource(Strict):

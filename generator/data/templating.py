@@ -11,15 +11,14 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from jinja2 import BaseLoader, StrictUndefined
+from jinja2 import BaseLoader, StrictUndefined, pass_context
 
 from generator.core.colours import contrast, tint
 from generator.core.errors import did_you_mean, known_list
+from generator.core.phrases import ENGLISH, Phrases
 from generator.core.words import join_and
 from generator.data import filters as collection_filters
 from generator.data.sandbox import BoundedSandbox
-
-_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 
 
 class View(dict):
@@ -116,7 +115,7 @@ def game_view(game) -> View:
     components = View()
     for component in game.components.values():
         items = [View(plain(item.as_dict()), index=item.index) for item in component.items]
-        size, size_mm = component_size(component, game.decks)
+        size, size_mm = component_size(component, game.decks, game.phrases)
         line = component_line(game, component)
         boxes = [View(number=b.number, cards=b.cards, width_mm=round(b.width / 72 * 25.4, 1),
                       height_mm=round(b.height / 72 * 25.4, 1), depth_mm=round(b.depth / 72 * 25.4, 1))
@@ -139,12 +138,12 @@ def game_view(game) -> View:
 
 def words(number: int) -> str:
     """'six' for 6 (numbers above twelve stay digits)."""
-    return _WORDS[number] if isinstance(number, int) and 0 <= number < len(_WORDS) else str(number)
+    return ENGLISH.words(number)
 
 
 def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     """'1 card', '3 cards' (or the given plural form)."""
-    return f"{count} {singular if count == 1 else (plural_form or singular + 's')}"
+    return ENGLISH.plural(count, singular, *([plural_form] if plural_form else []))
 
 
 def signed(number: int | float) -> str:
@@ -154,7 +153,25 @@ def signed(number: int | float) -> str:
 
 def money(value) -> str:
     """'$5'."""
-    return f"${value}"
+    return ENGLISH.t("words.money", value=value)
+
+
+def language_helpers(phrases: Phrases) -> dict[str, Callable]:
+    """The helpers whose words depend on the language: `words`, `plural`, `join_and` and `money`."""
+    return {"words": phrases.words, "plural": phrases.plural, "join_and": phrases.join_and,
+            "money": lambda value: phrases.t("words.money", value=value)}
+
+
+@pass_context
+def _words_filter(context, number):
+    """`n | words` in the language of the template's `words` helper."""
+    return context.get("words", words)(number)
+
+
+@pass_context
+def _join_and_filter(context, items, last=None):
+    """`items | join_and` (or `join_and("or")`) in the language of the template's `join_and` helper."""
+    return context.get("join_and", join_and)(items, last) if last is not None else context.get("join_and", join_and)(items)
 
 
 def last_number(text: str) -> int:
@@ -183,11 +200,12 @@ class GameHelpers:
         if address not in self.addresses:
             raise ValueError(f"address '{address}' is not on any board")
         board_id, space = self.addresses[address]
-        number = int(address.split(" ", 1)[0])
-        for street in self.game.boards[board_id].model.streets:
-            if street.houses.get(number) == space:
-                return {"id": street.id, "name": street.name, "color": street.color,
-                        "color_name": street.color_name, "number": number, "board": board_id, "space": space}
+        board = self.game.boards[board_id]
+        for street in board.model.streets:
+            for number, house in street.houses.items():
+                if house == space and board.address(number, street.name) == address:
+                    return {"id": street.id, "name": street.name, "color": street.color,
+                            "color_name": street.color_name, "number": number, "board": board_id, "space": space}
         raise ValueError(f"address '{address}' has no street")
 
     def ref(self, collection: str, item: str) -> dict:
@@ -220,11 +238,13 @@ class GameHelpers:
         return self._distances[key].get(end, -1)
 
     def functions(self) -> dict[str, Callable]:
-        return {"setting": self.setting, "street": self.street, "ref": self.ref, "distance": self.distance}
+        """The game's helpers, with the language helpers of the game's language."""
+        return {"setting": self.setting, "street": self.street, "ref": self.ref,
+                "distance": self.distance} | language_helpers(self.game.phrases)
 
 
 FILTERS: dict[str, Callable] = {
-    "words": words, "join_and": join_and, "signed": signed, "dictsum": lambda d: sum(d.values()),
+    "words": _words_filter, "join_and": _join_and_filter, "signed": signed, "dictsum": lambda d: sum(d.values()),
     "lookup": lambda ids, table: [table[i] for i in ids], "last_number": last_number,
 }
 GLOBALS: dict[str, Callable] = {
