@@ -17,35 +17,48 @@ def _item_line(board: Board, section: str, index: int, key: str) -> int:
     return item.line_of(key) if hasattr(item, "line_of") else items.line_of(index)
 
 
+def _translated(board: Board, what: str) -> tuple[str, int] | None:
+    """Where a translated board text is written ("street 'x' name" -> its line in the translation file)."""
+    words = what.replace("'", "").split()
+    section = {"street": "streets", "space": "spaces", "zone": "zones"}.get(words[0])
+    if section is not None:
+        return board.sources.get((section, words[1], words[2]))
+    return board.sources.get(("notes" if words[-1] == "note" else words[-1],))
+
+
 def check_board_characters(game: Game, problems: Problems) -> None:
-    """Every text a board prints (title, names, labels, captions, notes) is checked against the font that sets it."""
+    """Every text a board prints (title, names, labels, captions, notes) is checked against the font that sets it;
+    a translated text is located in the translation file."""
     title, body = game.fonts["title"], game.fonts["body"]
     for board in game.boards.values():
         model, file = board.model, board.file
         both = ("regular", "bold")
-        texts = [(model.title, title, ("regular",), board.raw.line_of("title"), f"board '{board.id}' title"),
-                 (model.name, body, both, board.raw.line_of("name"), f"board '{board.id}' name")]
+        texts = [(model.title, title, ("regular",), board.raw.line_of("title"), f"board '{board.id}' title", ("title",)),
+                 (model.name, body, both, board.raw.line_of("name"), f"board '{board.id}' name", ("name",))]
         for i, street in enumerate(model.streets):
-            texts.append((street.name, body, both, _item_line(board, "streets", i, "name"), f"street '{street.id}' name"))
-            texts.append((street.color_name, body, ("regular",), _item_line(board, "streets", i, "color_name"),
-                          f"street '{street.id}' color_name"))
+            for key, styles in (("name", both), ("color_name", ("regular",))):
+                texts.append((getattr(street, key), body, styles, _item_line(board, "streets", i, key),
+                              f"street '{street.id}' {key}", ("streets", street.id, key)))
         for i, space in enumerate(model.spaces):
             if space.label:
                 family = title if space.kind in ("track", "start", "end") else body
                 texts.append((space.label + space.label.upper(), family, both, _item_line(board, "spaces", i, "label"),
-                              f"space '{space.id}' label"))
+                              f"space '{space.id}' label", ("spaces", space.id, "label")))
             if space.color_name:
                 texts.append((space.color_name + space.color_name.upper(), body, both,
-                              _item_line(board, "spaces", i, "color_name"), f"space '{space.id}' color_name"))
+                              _item_line(board, "spaces", i, "color_name"), f"space '{space.id}' color_name",
+                              ("spaces", space.id, "color_name")))
         for i, zone in enumerate(model.zones):
-            texts.append((zone.caption, body, both, _item_line(board, "zones", i, "caption"), f"zone '{zone.id}' caption"))
-            texts.append((zone.text, body, ("regular",), _item_line(board, "zones", i, "text"), f"zone '{zone.id}' text"))
+            for key, styles in (("caption", both), ("text", ("regular",))):
+                texts.append((getattr(zone, key), body, styles, _item_line(board, "zones", i, key),
+                              f"zone '{zone.id}' {key}", ("zones", zone.id, key)))
         notes = board.raw.get("notes")
         for i, note in enumerate(model.notes):
             line = notes.line_of(i) if hasattr(notes, "line_of") else board.raw.line
-            texts.append((note, body, ("regular",), line, f"board '{board.id}' note"))
-        for text, family, styles, line, what in texts:
-            problems.extend(text_problems(text or "", family, file, line, what, styles))
+            texts.append((note, body, ("regular",), line, f"board '{board.id}' note", ("notes",)))
+        for text, family, styles, line, what, key in texts:
+            where = board.sources.get(key) or (file, line)
+            problems.extend(text_problems(text or "", family, *where, what, styles))
 
 
 def check_board_drawing(game: Game, problems: Problems) -> None:

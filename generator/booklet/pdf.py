@@ -17,7 +17,7 @@ from generator.booklet.document import ACCENT, build_document, contents, hidden_
 from generator.booklet.figures import CardFigure, figure_factory, icon_markup, picture_files
 from generator.booklet.imposition import fit, halves, imposition
 from generator.booklet.markdown import BackCover, Converter
-from generator.booklet.text import render_rules, template_file
+from generator.booklet.text import missing_translation, render_rules, template_file
 from generator.cards.icons import enable_inline_icons
 from generator.core.contract import BuildOptions, FunctionProducer, Output
 from generator.core.errors import InputError
@@ -189,6 +189,9 @@ def impose(reader: PdfReader, paper: str, path: Path, back: int = 0, phrases: Ph
 
 def outputs(game: Game, options: BuildOptions) -> list[Output]:
     """rules.pdf plus rules-booklet-<paper>.pdf per paper; the template is rendered now, so errors stop the build early."""
+    missing = missing_translation(game)
+    if missing is not None:
+        raise InputError(missing)
     path = template_file(game)
     if not path.is_file():
         return []

@@ -23,7 +23,8 @@ from generator.booklet.references import check_figure, markdown_problems
 from generator.cards.icons import IconSource
 from generator.core.errors import InputError, Problem
 from generator.core.limits import MAX_TEXT_BYTES, LimitExceeded
-from generator.core.yamlio import read_text
+from generator.core.phrases import language_name
+from generator.core.yamlio import load_yaml, read_text
 from generator.data.game import Game
 from generator.data.project import Project
 from generator.data.templating import GameHelpers, environment, game_view
@@ -130,8 +131,25 @@ def pictured_cards(game: Game, markdown: str) -> list[tuple[str, str]]:
 
 
 def template_file(game: Game) -> Path:
-    """templates/rules/<game id>.md.j2."""
-    return game.project.rules_template(game.id)
+    """templates/rules/<game id>.md.j2; for a translated game templates/rules/<game id>.<language>.md.j2."""
+    return game.project.rules_template(game.id, game.language if game.translated else None)
+
+
+def missing_translation(game: Game) -> Problem | None:
+    """A located problem when the game has rules but no rules template in the language it is translated into."""
+    if not game.translated or template_file(game).is_file() or not game.project.rules_template(game.id).is_file():
+        return None
+    source = game.project.show(game.project.rules_template(game.id))
+    shown = game.show(game.dir / "game.yaml")
+    file, line = shown, 0
+    try:
+        raw = load_yaml(game.dir / "game.yaml", shown)
+        line = raw.line_of("languages")
+    except InputError:
+        pass
+    return Problem(file, line, f"the rules have no {language_name(game.language)} template; expected "
+                               f"{game.project.show(template_file(game))} (the rules of {source} written in "
+                               f"{language_name(game.language).split(' (')[0]})")
 
 
 def _error_line(exc: BaseException, filename: str) -> int:

@@ -32,8 +32,9 @@ def character_problems(box: Box, where: str, family: Family, markup: str, card: 
         by_field.setdefault(field_with(card, char) if card is not None else None, []).append(char)
     for key, chars in by_field.items():
         if key is None:
-            problems.append(Problem(box.file, box.line, f"{where}: box '{box.name}': "
-                                                        + cannot_draw(chars, family, "its text")))
+            file, line = box.translated or (box.file, box.line)
+            problems.append(Problem(file, line, f"{where}: box '{box.name}': " + cannot_draw(chars, family, "its text")))
         else:
-            problems.append(Problem(card.file, card.line_of(key), cannot_draw(chars, family, f"card '{card.id}' {key}")))
+            file, line = card.where(key)
+            problems.append(Problem(file, line, cannot_draw(chars, family, f"card '{card.id}' {key}")))
     return problems

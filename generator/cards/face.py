@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import re
 import weakref
 from dataclasses import replace
 from pathlib import Path
@@ -42,6 +43,7 @@ from generator.data.templating import GameHelpers, game_view
 DEFAULTS = {"font": "body", "size": "9pt", "min_size": "7pt", "leading": 1.15, "align": "left",
             "valign": "top", "color": "#222222"}
 EDGE_TOL = 0.01
+_TAGS = re.compile(r"<[^>]*>")
 
 
 class CardRenderer:
@@ -57,7 +59,8 @@ class CardRenderer:
         self.view = game_view(game)
         self.templates = Templates(GameHelpers(game, self.view).functions()
                                    | card_helpers(self.icons.inline_markup, self.icons.problem))
-        self.loader = LayoutLoader(game.project.layout_dirs(game.id), game.show, game.project)
+        words = game.translation.box_texts() if game.translation is not None else None
+        self.loader = LayoutLoader(game.project.layout_dirs(game.id), game.show, game.project, words)
         self._layouts: dict[tuple[str, str], Layout] = {}
         self._forms: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._resolved: dict[str, list] = {}
@@ -260,6 +263,22 @@ class CardRenderer:
             return None
         return deck.cards[card["index"] - 1]
 
+    def text_origin(self, box: Box, context: dict, markup: str) -> tuple[str, int]:
+        """Where the words of a text box are written: in a translated game the translation that gave the box's
+        words or the translated card field the text holds, else the layout box."""
+        if self.game.translation is not None:
+            if box.translated is not None:
+                return box.translated
+            card = self._card_of(context)
+            if card is not None:
+                plain = html.unescape(_TAGS.sub("", markup))
+                for key, (file, line) in card.sources.items():
+                    value = card.name if key == "name" else card.fields.get(key)
+                    texts = value if isinstance(value, list) else [value]
+                    if any(str(text).strip() and str(text).strip() in plain for text in texts):
+                        return file, line
+        return box.file, box.line
+
     def _fail(self, box: Box, context: dict, message: str) -> InputError:
         return InputError(Problem(box.file, box.line, f"{self._where(context)}: box '{box.name}': {message}"))
 
@@ -423,8 +442,10 @@ class CardRenderer:
             para, size, needed = fit_text(data["markup"], style, w, h, icons.sized_icons)
             self._fitted[key] = size
         except TextOverflow as exc:
-            raise self._fail(box, context, f"text does not fit even at {style.min_size:g} pt ({exc}); expected "
-                             "shorter text, a larger box or a smaller min_size (not below 7 pt)") from None
+            message = (f"text does not fit even at {style.min_size:g} pt ({exc}); expected shorter text, a larger box "
+                       "or a smaller min_size (not below 7 pt)")
+            file, line = self.text_origin(box, context, data["markup"])
+            raise InputError(Problem(file, line, f"{self._where(box, context)}: box '{box.name}': {message}")) from None
         except ValueError as exc:  # broken markup from a template, e.g. an unclosed <b>
             raise self._fail(box, context, f"text markup is not valid: {exc}") from None
         return para, size, needed

@@ -45,6 +45,7 @@ SHAPES = ("rect", "rounded", "circle", "ellipse", "band")
 _PERCENT = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*%\s*$")
 
 Length = str | int | float
+LayoutWords = dict[str, dict[str, tuple[str, str, int]]]  # layout -> box -> (text, file, line)
 
 
 def _check_length(value):
@@ -127,6 +128,8 @@ class Box:
     spec: dict
     file: str
     line: int
+    text_from: tuple[str, str, int] | None = None  # (layout, file, line) where its `text` is written
+    translated: tuple[str, int] | None = None  # (file, line) of the translation that gave its text
 
     def get(self, key: str, default=None):
         """A style key of this box, or `default`."""
@@ -175,12 +178,14 @@ class LayoutLoader:
     """Loads layouts with `extends`, caching each file once, and resolves them for a trim size.
 
     With a `project`, a layout name must stay inside the project (`Project.inside`, links resolved) before any
-    file is looked at, so `extends: ../../../x` never reads, or reports, a file from elsewhere."""
+    file is looked at, so `extends: ../../../x` never reads, or reports, a file from elsewhere. `words` are a
+    translation's texts of boxes (layout -> box -> (text, file, line)), used instead of the layouts' own."""
 
-    def __init__(self, dirs: list[Path], show, project: Project | None = None):
+    def __init__(self, dirs: list[Path], show, project: Project | None = None, words: LayoutWords | None = None):
         self.dirs = dirs
         self.show = show
         self.project = project
+        self.words = words
         self._raw: dict[str, tuple[LayoutFile, YDict, Path]] = {}
         self.warnings: dict[str, None] = {}  # located slips of the layout files read (data.slips), in order
 
@@ -240,8 +245,10 @@ class LayoutLoader:
                 wanted_by: Problem) -> Layout:
         """Merge the chain of `name` into boxes in points and check them against the bleed and safe zone."""
         merged: dict[str, tuple[dict, str, int]] = {}
+        text_from: dict[str, tuple[str, str, int]] = {}
+        translated: dict[str, tuple[str, int]] = {}
         files: list[Path] = []
-        for _layout_name, model, raw, path in self.chain(name, wanted_by):
+        for layout_name, model, raw, path in self.chain(name, wanted_by):
             shown = self.show(path)
             files.append(path)
             raw_boxes = raw.get("boxes") or {}
@@ -251,6 +258,15 @@ class LayoutLoader:
                     merged.pop(box_name, None)
                     continue
                 values = spec.model_dump(exclude_none=True)
+                if _kind(values):
+                    text_from.pop(box_name, None)
+                    translated.pop(box_name, None)
+                if "text" in values:
+                    text_from[box_name] = (layout_name, shown, line)
+                    words = self.words.get(layout_name, {}).get(box_name) if self.words else None
+                    if words is not None:  # the translation's words of this box
+                        values["text"] = words[0]
+                        translated[box_name] = (words[1], words[2])
                 if box_name in merged:
                     base = dict(merged[box_name][0])
                     if _kind(values):  # a new kind replaces the parent's content keys
@@ -275,7 +291,8 @@ class LayoutLoader:
             except UnitError as exc:
                 problems.add(shown, line, f"box '{box_name}': {exc}")
                 continue
-            box = Box(box_name, kinds[0], x, y, w, h, spec, shown, line)
+            box = Box(box_name, kinds[0], x, y, w, h, spec, shown, line, text_from.get(box_name),
+                      translated.get(box_name))
             _check_geometry(box, trim_w, trim_h, bleed, safe, problems)
             if box.kind == "text" and box.get("min_size") is not None and box.get("size") is not None \
                     and to_pt(box.get("min_size")) > to_pt(box.get("size")):

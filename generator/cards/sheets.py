@@ -130,13 +130,14 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
 def _label_problems(game: Game) -> list:
     """The game title (print check, sheet labels) and deck names (sheet labels) in the faces that print them."""
     shown = game.show(game.dir / "game.yaml")
-    title_line = load_yaml(game.dir / "game.yaml", shown).line_of("title")
+    shown, title_line = game.text_where(("game", "title"), shown, load_yaml(game.dir / "game.yaml", shown).line_of("title"))
     problems = text_problems(game.title, TITLE_FAMILY, shown, title_line, "game.yaml title (on the print check)")
     problems += text_problems(game.title, BODY_FAMILY, shown, title_line, "game.yaml title (on the card sheets)",
                               ("regular", "bold"))
     for deck in game.decks.values():
-        problems += text_problems(deck.name, BODY_FAMILY, deck.file, deck.key_lines.get("name", deck.line),
-                                  f"deck '{deck.id}' name (on the card sheets)", ("regular", "bold"))
+        file, line = game.text_where(("decks", deck.id, "name"), deck.file, deck.key_lines.get("name", deck.line))
+        problems += text_problems(deck.name, BODY_FAMILY, file, line, f"deck '{deck.id}' name (on the card sheets)",
+                                  ("regular", "bold"))
     return problems
 
 

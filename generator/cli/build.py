@@ -37,23 +37,28 @@ LOCATED = re.compile(r"^\S+:\d+: ")  # 'cards/x/layouts/y.yaml:12: ...'
               help="saver: backs and large fills as light tints, into cards-<paper>-inksaver.pdf.")
 @click.option("--cut-file", type=click.Choice(["svg", "none"]), default=None,
               help="svg: a cut file for cutting machines beside the sheets, one per page of fronts.")
+@click.option("--lang", "languages", multiple=True, metavar="LANGUAGE|all",
+              help="Build the games in this language (repeatable; default all: every language game.yaml declares). "
+                   "A translation goes to build/<game>/<language>/.")
 @click.option("--force", is_flag=True, help="Rebuild every output even if its inputs did not change.")
 @click.option("--jobs", type=click.IntRange(min=0), default=0,
               help="Processes drawing outputs side by side (default 0: every core); the files are the same.")
 @click.pass_context
 def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, marks, pack, only, ink, cut_file,
-              force, jobs) -> None:
+              languages, force, jobs) -> None:
     """Build the print-ready PDFs of the games and write build/manifest.json.
 
     The sheet options (--gap, --marks, --pack, --ink, --cut-file) may also be set in a game's game.yaml under
     `print:`; a flag given here wins."""
     from generator.core.contract import BuildOptions
+    from generator.core.errors import InputError
     from generator.pipeline.build import build
 
     project = project_of(ctx)
     options = BuildOptions(papers=papers_of(paper), out_dir=out_dir, duplex=duplex, layout=layout,
                            back_offset=tuple(back_offset), force=force, gap=gap, marks=marks, pack=pack,
-                           ink=ink, cut_file=cut_file, only=tuple(only), jobs=jobs)
+                           ink=ink, cut_file=cut_file, only=tuple(only), jobs=jobs,
+                           languages=() if "all" in languages else tuple(dict.fromkeys(languages)))
     names = project.select(games)
     if sys.stdout.isatty():
         result = _build_with_bar(project, names, options)
@@ -63,10 +68,19 @@ def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, mark
         click.echo(f"  skipped {path} (up to date)")
     echo_warnings(result)
     echo_stale(result, project.show(out_dir or project.build_dir))
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
     for report in result.games:
-        click.echo(f"OK  {report.game}: {report.cards} cards checked")
+        languages = result.languages.get(report.game, [])
+        shown = f" ({', '.join(languages)})" if len(languages) > 1 or languages[:1] not in ([], ["en"]) else ""
+        click.echo(f"OK  {report.game}{shown}: {report.cards} cards checked")
     skipped = f", {len(result.skipped)} up to date (--force rebuilds them)" if result.skipped else ""
     click.echo(f"{len(result.written)} file{'s' if len(result.written) != 1 else ''} written to {project.show(out_dir or project.build_dir)}{skipped}")
+    if result.warnings:
+        click.echo(f"{len(result.warnings)} text{'s' if len(result.warnings) != 1 else ''} not translated yet "
+                   "(pnp validate --strict fails on them)", err=True)
+    if result.problems:  # translations that did not build; the source language did
+        raise InputError(result.problems)
 
 
 def echo_warnings(result) -> None:

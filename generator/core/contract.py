@@ -29,6 +29,7 @@ class BuildOptions:
     cut_file: str | None = None     # svg | none
     only: tuple[str, ...] = ()      # 'DECK' or 'DECK:CARD,CARD' (ids or codes): a reprint of just those cards
     jobs: int = 0                   # processes drawing outputs side by side (0: every available core)
+    languages: tuple[str, ...] = ()  # the games' languages to build ('all' or none: every declared language)
 
 
 @dataclass
@@ -39,6 +40,7 @@ class Output:
     path: Path  # relative to the build directory
     kind: str
     render: Callable[[Path], dict]
+    language: str | None = None  # the language of a translated game's output (None: the source language)
 
 
 class Producer(Protocol):

@@ -137,6 +137,10 @@ class Phrases:
             entry = entry.get(form, entry.get("other"))
         return str(entry).format(**values)
 
+    def pattern(self, key: str) -> str:
+        """The text of `key` with its {placeholders} unfilled (e.g. the address form '{number} {street}')."""
+        return str(self.entries[key])
+
     def words(self, number: Any) -> str:
         """'six' for 6 in this language (numbers the catalogue has no word for stay digits)."""
         names = self.entries.get("numbers") or []

@@ -167,17 +167,18 @@ def where_in_game(game: Game, char: str) -> tuple[str, int, str] | None:
     for key, value in {**texts, "settings": config.settings}.items():
         if _holds(value, char):
             raw = load_yaml(game.dir / "game.yaml", shown)
-            return shown, raw.line_of(key), f"game.yaml {key}"
+            return *game.text_where(("game", key), shown, raw.line_of(key)), f"game.yaml {key}"
     for deck in game.decks.values():
         if _holds(deck.name, char):
-            return deck.file, deck.key_lines.get("name", deck.line), f"deck '{deck.id}' name"
+            return (*game.text_where(("decks", deck.id, "name"), deck.file, deck.key_lines.get("name", deck.line)),
+                    f"deck '{deck.id}' name")
         for card in deck.cards:
             key = field_with(card, char)
             if key is not None:
-                return card.file, card.line_of(key), f"card '{card.id}' {key}"
+                return *card.where(key), f"card '{card.id}' {key}"
     for table in game.tables.values():
         for row in table.rows:
             key = field_with(row, char)
             if key is not None:
-                return row.file, row.line_of(key), f"{table.id} row '{row.id}' {key}"
+                return *row.where(key), f"{table.id} row '{row.id}' {key}"
     return None

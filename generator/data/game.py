@@ -202,6 +202,13 @@ class Game:
         """True for a game in another language than its source."""
         return self.language != self.source_language
 
+    def text_where(self, path: tuple, file: str, line: int) -> tuple[str, int]:
+        """Where a text of the game is written: (file, line) in the translation file when it gives the text at
+        `path` (see generator.data.translatable), else the given source place."""
+        if self.translation is not None and tuple(path) in self.translation.values:
+            return self.translation.where(tuple(path))
+        return file, line
+
     @property
     def build_path(self) -> Path:
         """Where the game's outputs go in the build folder: <game>/, or <game>/<language>/ for a translation."""

@@ -36,6 +36,7 @@ from generator.data.project import Project
 from generator.data.sheet_cards import card_rows
 from generator.data.slips import comment_colours, game_slips
 from generator.data.spreadsheet import read_grid
+from generator.data.translation import source_phrases, translate
 
 FILE_KINDS = ("deck", "table", "board", "component")
 
@@ -128,10 +129,18 @@ def _load_table(model: TableFile, raw: YDict, shown: str, problems: Problems) ->
                  field_lines=_field_lines(raw))
 
 
-def load_game(project: Project, game_id: str, overrides: list[Override] | tuple = ()) -> Game:
+def load_game(project: Project, game_id: str, overrides: list[Override] | tuple = (), lang: str | None = None) -> Game:
     """Load one game folder; raise InputError with every problem found.
 
-    `overrides` (`--set PATH=VALUE`) change the YAML as read, before any check; the files are never touched."""
+    `overrides` (`--set PATH=VALUE`) change the YAML as read, before any check; the files are never touched.
+    `lang` gives the game in one of its declared languages (generator.data.translation); default: the source."""
+    game = _load_source(project, game_id, overrides)
+    if lang is None or lang == game.source_language:
+        return game
+    return translate(game, lang)
+
+
+def _load_source(project: Project, game_id: str, overrides: list[Override] | tuple = ()) -> Game:
     problems = Problems()
     game_dir = project.cards_dir / game_id
     shown_dir = project.show(game_dir)
@@ -248,10 +257,12 @@ def load_game(project: Project, game_id: str, overrides: list[Override] | tuple 
     assert config is not None
     components = dict(sorted(components.items(), key=lambda pair: (COMPONENT_KINDS.index(pair[1].kind), pair[1].file)))
     source = config.languages[0] if config.languages else SOURCE
-    return Game(id=game_id, dir=game_dir, project=project, config=config, decks=decks, tables=tables, boards=boards,
+    game = Game(id=game_id, dir=game_dir, project=project, config=config, decks=decks, tables=tables, boards=boards,
                 components=components, files=files, overrides=tuple(applied), fonts=fonts,
                 key_lines=dict(getattr(raw_game, "key_lines", {})), warnings=slips, language=source,
                 phrases=phrases_for(source))
+    game.phrases = source_phrases(game)  # i18n/<source>.yaml may change the tool's words (`tool:`)
+    return game
 
 
 def _data_files(game_dir: Path) -> list[Path]:

@@ -48,9 +48,10 @@ class Project:
         """Where a game's card layouts are looked up: its own layouts/, then the project's templates/layouts/."""
         return [self.game_dir(game_id) / "layouts", self.templates_dir / "layouts"]
 
-    def rules_template(self, game_id: str) -> Path:
-        """The game's rules booklet template: templates/rules/<game>.md.j2."""
-        return self.templates_dir / RULES_DIR / f"{game_id}.md.j2"
+    def rules_template(self, game_id: str, language: str | None = None) -> Path:
+        """The game's rules booklet template: templates/rules/<game>.md.j2, or <game>.<language>.md.j2 for the
+        rules in a language the game is translated into."""
+        return self.templates_dir / RULES_DIR / (f"{game_id}.{language}.md.j2" if language else f"{game_id}.md.j2")
 
     def inside(self, path: str | Path, base: Path | None = None, *, file: str = "", line: int = 0,
                what: str = "file") -> Path:

@@ -26,18 +26,34 @@ MANIFEST = "manifest.json"
 
 @dataclass
 class BuildResult:
-    """What a build wrote (and, with incremental builds, skipped), and what in build/ belongs to nothing any more."""
+    """What a build wrote (and, with incremental builds, skipped), and what in build/ belongs to nothing any more.
+    `problems` are those of translations, which never stop the source language from building; `warnings` are
+    texts a translation does not give yet."""
 
     games: list[CheckReport]
     written: list[dict] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     stale: list[dict] = field(default_factory=list)
+    languages: dict[str, list[str]] = field(default_factory=dict)  # game -> the languages built
+    problems: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+
+
+def _language(game: Game) -> dict:
+    """The manifest's `language` key of a translated game's entries (none for the source language)."""
+    return {"language": game.language} if game.translated else {}
+
+
+def _unit(entry: dict) -> tuple[str, str | None]:
+    """A manifest entry's game and language (None: the source language)."""
+    return entry["game"], entry.get("language")
 
 
 def deck_summary(game: Game) -> list[dict]:
     """Per deck: card types and total copies, for the manifest."""
     return [
-        {"game": game.id, "deck": deck.id, "name": deck.name, "card_types": len(deck.cards), "copies": deck.copies}
+        {"game": game.id, "deck": deck.id, "name": deck.name, "card_types": len(deck.cards), "copies": deck.copies,
+         **_language(game)}
         for deck in game.decks.values()
     ]
 
@@ -51,7 +67,8 @@ def component_summary(game: Game) -> list[dict]:
     for component in game.components.values():
         size, size_mm = component_size(component, game.decks)
         summary.append({"game": game.id, "component": component.id, "name": component.name, "kind": component.kind,
-                        "size": size, "size_mm": size_mm, "copies": component_line(game, component).count})
+                        "size": size, "size_mm": size_mm, "copies": component_line(game, component).count,
+                        **_language(game)})
     return summary
 
 
@@ -78,21 +95,22 @@ def manifest_text(old: dict, project: Project, games: list[Game], outputs: list[
                   partial: bool = False) -> str:
     """build/manifest.json: every output (path, pages, bytes, sha256), deck and component, and the stale outputs;
     entries of games not built this time are kept while those games exist (and, for a `partial` build such as a
-    --only reprint, the built games' other outputs too)."""
-    built = {g.id for g in games}
+    --only reprint, the built games' other outputs too). A game in one of its languages is built on its own: the
+    entries of its other languages are kept."""
+    built = {(g.id, g.language if g.translated else None) for g in games}
     existing = set(project.game_ids())
     new = {o["path"] for o in outputs}
     keep = [o for o in old["outputs"]
-            if (o["game"] not in built or partial) and o["game"] in existing and o["path"] not in new]
-    decks = [d for d in old["decks"] if d["game"] not in built and d["game"] in existing]
-    components = [c for c in old["components"] if c["game"] not in built and c["game"] in existing]
+            if (_unit(o) not in built or partial) and o["game"] in existing and o["path"] not in new]
+    decks = [d for d in old["decks"] if _unit(d) not in built and d["game"] in existing]
+    components = [c for c in old["components"] if _unit(c) not in built and c["game"] in existing]
     for game in games:
         decks += deck_summary(game)
         components += component_summary(game)
     manifest = {
         "outputs": sorted(keep + outputs, key=lambda o: o["path"]),
-        "decks": sorted(decks, key=lambda d: (d["game"], d["deck"])),
-        "components": sorted(components, key=lambda c: (c["game"], c["component"])),
+        "decks": sorted(decks, key=lambda d: (d["game"], d.get("language", ""), d["deck"])),
+        "components": sorted(components, key=lambda c: (c["game"], c.get("language", ""), c["component"])),
         "stale": stale,
     }
     return json.dumps(manifest, indent=2, sort_keys=True) + "\n"
@@ -115,6 +133,11 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
     """Load and check everything, draw every output, then rename them all into place with the manifest.
 
     `drawn(output)` is called as each output is drawn (a progress bar), `progress(output)` once it is in place.
+
+    Languages (generator.pipeline.translations): each game is built in every language it declares, or those of
+    `options.languages`; a translation goes to build/<game>/<language>/. A translation's problems (a key that
+    translates nothing, a text that does not fit) keep that language's outputs out and are in the result's
+    `problems`; they never stop the source language or another language from building.
 
     Incremental (generator.pipeline.incremental): a game whose inputs did not change since the last build is not loaded
     and its outputs are reported as skipped; in a changed game only outputs with a changed hash are drawn.
@@ -140,62 +163,112 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
     from generator.pipeline.gather import gather
     from generator.pipeline.producers import plan
     from generator.pipeline.stale import stale_outputs
+    from generator.pipeline.translations import (
+        choose_languages,
+        in_language,
+        language_problems,
+        named,
+        translate_checked,
+    )
 
     games, reports = gather(project, [name for name in names if name not in fresh])
-    outputs = plan(games, options)
-    parts = {game.id: GameParts(game, keys[game.id].tool) for game in games}
-    fingerprints = {str(o.path): parts[o.game].fingerprint(o.path, o.kind, keys[o.game].look(o.kind)) for o in outputs}
-    result = BuildResult(games=[])
+    languages = choose_languages(games, options.languages)  # a --lang no game declares stops here
+    result = BuildResult(games=[], languages=languages)
+    sources = [game for game in games if game.source_language in languages[game.id]]
+    outputs = plan(sources, options)  # every problem of every game's source language in one run
+    units: list[tuple[Game, list[Output]]] = [(game, [o for o in outputs if o.game == game.id]) for game in sources]
+    failed: set[str] = set()  # games with a language that did not build: not recorded as up to date
+    translated: list[tuple[Game, list[Output]]] = []
+    for game in games:
+        wrong = language_problems(game)
+        for language in languages[game.id]:
+            if language == game.source_language:
+                continue
+            try:
+                other, warnings, errors = translate_checked(game, language)
+                result.warnings += warnings
+                if errors:  # this language is not drawn; the others and the source language are
+                    raise InputError(errors)
+                translated.append((other, in_language(other, plan([other], options))))
+            except InputError as exc:
+                wrong += named(exc.problems, language)
+        result.problems += wrong
+        failed |= {game.id} if wrong else set()
+    units += translated
+    fingerprints: dict[str, str] = {}
+    for game, outputs in units:
+        parts = GameParts(game, keys[game.id].tool)
+        for o in outputs:
+            fingerprints[str(o.path)] = parts.fingerprint(o.path, o.kind, keys[o.game].look(o.kind))
     by_game = {report.game: report for report in reports}
     for name in names:  # reports in the order asked for; skipped games show their last check
         result.games.append(by_game[name] if name in by_game else CheckReport(**state.game_report(name)))
     for name in fresh:
         result.skipped += state.game_outputs(name)
     carried: list[dict] = []  # manifest entries of skipped outputs of the games being built
-    todo: list[Output] = []
-    for output in outputs:
-        if not options.force and state.output_is_fresh(output.path, fingerprints[str(output.path)]) \
-                and str(output.path) in previous:
-            result.skipped.append(str(output.path))
-            carried.append(previous[str(output.path)])
-        else:
-            todo.append(output)
+    todo: list[list[Output]] = []
+    for _game, outputs in units:
+        todo.append([])
+        for output in outputs:
+            if not options.force and state.output_is_fresh(output.path, fingerprints[str(output.path)]) \
+                    and str(output.path) in previous:
+                result.skipped.append(str(output.path))
+                carried.append(previous[str(output.path)])
+            else:
+                todo[-1].append(output)
     if on_start:
-        on_start(len(todo))
+        on_start(sum(len(group) for group in todo))
     # Draw every output first (generator.pipeline.drawing: in worker processes when there are cores to use) and
     # rename them into place only when all of them succeeded: a problem found while drawing (a text that does not
-    # fit) must not replace any of the last good PDFs.
+    # fit) must not replace any of the last good PDFs. Every language is drawn in the same run of workers; a
+    # problem in a source language stops the build, a problem in a translation keeps that language out only.
     from generator.pipeline.drawing import draw_outputs
 
-    problems: list[Problem] = []
-    results = draw_outputs(todo, build_dir, options.jobs, drawn)
+    results = draw_outputs([o for group in todo for o in group], build_dir, options.jobs, drawn)
+    drawn_outputs: list[Output] = []
+    built: list[Game] = []
     with Staging() as staging:
-        drawn_files = [staging.adopt(found.file, build_dir / output.path) if not found.problems else None
-                       for output, found in zip(todo, results, strict=True)]  # the staging owns them now
-        for output, found, tmp in zip(todo, results, drawn_files, strict=True):
-            if found.problems:
-                problems.extend(found.problems)
+        problems: list[Problem] = []
+        at = 0
+        for (game, _outputs), group in zip(units, todo, strict=True):
+            found, at = results[at:at + len(group)], at + len(group)
+            wrong = [problem for one in found for problem in one.problems]
+            if wrong and game.translated:
+                for one in found:  # the drawn files of this language are not put in place
+                    one.file.unlink(missing_ok=True)
+                result.problems += named(list(dict.fromkeys(wrong)), game.language)
+                failed.add(game.id)
                 continue
-            result.written.append({
-                "game": output.game, "path": str(output.path), "kind": output.kind,
-                "bytes": tmp.stat().st_size, "sha256": sha256_file(tmp), **found.facts,
-            })
-            state.record_output(output.path, fingerprints[str(output.path)], written=tmp)
+            problems += wrong
+            for output, one in zip(group, found, strict=True):
+                if one.problems:
+                    continue
+                tmp = staging.adopt(one.file, build_dir / output.path)  # the staging owns it now
+                result.written.append({
+                    "game": output.game, "path": str(output.path), "kind": output.kind,
+                    **({"language": output.language} if output.language else {}),
+                    "bytes": tmp.stat().st_size, "sha256": sha256_file(tmp), **one.facts,
+                })
+                state.record_output(output.path, fingerprints[str(output.path)], written=tmp)
+            drawn_outputs += group
+            built.append(game)
         if problems:  # the same card can fail in several outputs (both papers, the rules): report it once
             raise InputError(list(dict.fromkeys(problems)))
+        every = [o for _game, outputs in units for o in outputs]
         for report in reports:
-            state.record_game(report.game, keys[report.game],
-                              [o.path for o in outputs if o.game == report.game], report)
+            if report.game not in failed:
+                state.record_game(report.game, keys[report.game], [o.path for o in every if o.game == report.game],
+                                  report)
         # a game is searched for stale outputs when it is built; a skipped game keeps what was found then
         result.stale = sorted(stale_outputs(project, build_dir, games) + [
             e for e in old_manifest["stale"] if e["path"].split("/")[0] in fresh], key=lambda e: e["path"])
-        text = manifest_text(old_manifest, project, games, result.written + carried, result.stale,
+        text = manifest_text(old_manifest, project, built, result.written + carried, result.stale,
                              partial=bool(options.only))
         staging.stage(build_dir / MANIFEST, lambda tmp: tmp.write_text(text, encoding="utf-8"))
         staging.stage(state.path, lambda tmp: tmp.write_text(state.text(), encoding="utf-8"))
         staging.commit(journal_dir=build_dir)
     if progress:
-        for output in todo:
+        for output in drawn_outputs:
             progress(output)
     return result
 

@@ -45,11 +45,11 @@ def available_cores() -> int:
 
 
 def tasks_of(outputs: list[Output]) -> list[list[int]]:
-    """The outputs (by index) in groups one process draws in turn: a game's rules and booklets together (the
-    booklets are imposed from the reading pages), every other output on its own."""
+    """The outputs (by index) in groups one process draws in turn: a game's rules and booklets in one language
+    together (the booklets are imposed from the reading pages), every other output on its own."""
     groups: dict[tuple, list[int]] = {}
     for index, output in enumerate(outputs):
-        key = (output.game, "rules") if output.kind.startswith("rules") else (index,)
+        key = (output.game, output.language, "rules") if output.kind.startswith("rules") else (index,)
         groups.setdefault(key, []).append(index)
     return list(groups.values())
 

@@ -24,6 +24,7 @@ import hashlib
 from pathlib import Path
 
 from generator.data.game import Game
+from generator.data.translation import I18N_DIR, translation_file
 from generator.pipeline.incremental import digest, files_below
 
 SPREADSHEETS = (".csv", ".xlsx", ".xls", ".ods")
@@ -60,7 +61,7 @@ class GameParts:
                                                                               "rules_templates")}
             for path in files_below(game.dir):
                 top = path.relative_to(game.dir).parts[0]
-                if top == "scripts":
+                if top in ("scripts", I18N_DIR):  # translations: see `fingerprint`
                     continue
                 if path in kinds:
                     parts[kinds[path]].append(path)
@@ -98,6 +99,15 @@ class GameParts:
             else:
                 self._parts[name] = digest(self.files()[name], self.game.project.root)
         return self._parts[name]
+
+    def language(self) -> str:
+        """The game's language and its file in i18n/ (the translation, or the source language's `tool:` words):
+        an output in one language is drawn again when that file changes, never for another language's file."""
+        if "language" not in self._parts:
+            path = translation_file(self.game, self.game.language)
+            found = digest([path], self.game.project.root) if path.is_file() else ""
+            self._parts["language"] = f"{self.game.language} {found}"
+        return self._parts["language"]
 
     def _card_faces(self) -> str:
         from generator.cards.face import renderer_for
@@ -160,5 +170,6 @@ class GameParts:
         """The hash an output of this game records: the shared inputs, the parts its kind is made from, its path
         and the options that change how it looks."""
         names = next((parts for prefix, parts in PARTS.items() if kind.startswith(prefix)), EVERYTHING)
-        text = "\n".join([self.tool, Path(path).as_posix(), kind, look] + [f"{n}:{self.part(n)}" for n in names])
+        text = "\n".join([self.tool, Path(path).as_posix(), kind, look] + [f"{n}:{self.part(n)}" for n in names]
+                         + [f"language:{self.language()}"])
         return hashlib.sha256(text.encode()).hexdigest()

@@ -58,12 +58,13 @@ def tool_digest() -> str:
 
 def shared_digest(project: Project, tool: str | None = None, game: str | None = None) -> str:
     """The inputs the games of the project share: the tool's (tool_digest) and templates/; for one `game`, without
-    the other games' own rules templates (templates/rules/<other game>.md.j2)."""
+    the other games' own rules templates (templates/rules/<other game>.md.j2 and <other game>.<language>.md.j2)."""
     files = files_below(project.templates_dir)
     if game is not None:
-        others = {f"{name}.md.j2" for name in project.game_ids() if name != game}
+        others = {name for name in project.game_ids() if name != game}
         rules = project.templates_dir / RULES_DIR
-        files = [path for path in files if not (path.parent == rules and path.name in others)]
+        files = [path for path in files if not (path.parent == rules and path.name.endswith(".md.j2")
+                                                 and path.name.split(".")[0] in others)]
     parts = [tool or tool_digest(), digest(files, project.templates_dir)]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
@@ -82,6 +83,7 @@ def options_fingerprint(options, with_papers: bool) -> str:
     data = sheet_look(options)
     if with_papers:
         data["papers"] = list(options.papers)
+        data["languages"] = sorted(getattr(options, "languages", ()))  # which languages are built, like papers
     return json.dumps(data, sort_keys=True, default=str)
 
 

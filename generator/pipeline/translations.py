@@ -1,0 +1,160 @@
+"""A game in each of its languages, checked: the translation file against the game's texts and layouts, the rules
+template of that language, the tool's words against the fonts.
+
+`languages_of(game, asked)` says which languages a build or validation covers (`--lang de`, `--lang all`, or the
+default: every declared language). `translate_checked(game, language)` gives the translated game and the warnings
+of its translation (texts not translated yet, source texts changed since), or raises InputError with every
+problem, each naming the language. Layout words live here because only the renderers know which layouts a game
+draws: every box of those layouts whose text has words is listed by `layout_texts`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from generator.cards.face import renderer_for
+from generator.components.faces import faces_for
+from generator.core.contract import Output
+from generator.core.errors import InputError, Problem, Problems, did_you_mean, known_list
+from generator.core.fonts import BODY_FAMILY, TITLE_FAMILY, uncovered
+from generator.core.phrases import CODE, language_name
+from generator.data.fonts import text_problems
+from generator.data.game import Game
+from generator.data.translatable import Translatable
+from generator.data.translation import check_language, shorten, translate, undeclared_files
+
+_JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
+_MARKUP = re.compile(r"<[^>]*>|:[a-z0-9][a-z0-9_-]*:|&#?\w+;")
+_LITERAL = re.compile(r"'([^'\n]*)'|\"([^\"\n]*)\"")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def has_words(template: str) -> bool:
+    """True when a box's text template prints words of its own: letters outside the template tags, or a quoted
+    phrase inside them ('SPICE · YOUR RECIPE'), not a lower-case key or a colour ('spice', '#2e8b57')."""
+    if _LETTER.search(_MARKUP.sub("", _JINJA.sub("", template))):
+        return True
+    for tag in _JINJA.findall(template):
+        for single, double in _LITERAL.findall(tag):
+            text = single or double
+            if _LETTER.search(text) and not re.fullmatch(r"[a-z0-9_.\-]*|#[0-9a-fA-F]{3,8}", text):
+                return True
+    return False
+
+
+def layout_texts(game: Game) -> dict[str, dict[str, Translatable]]:
+    """Every text box of the layouts the game draws (cards, backs, component items), by the layout whose file
+    writes the box's text: layout -> box -> its source text and place."""
+    found: dict[str, dict[str, Translatable]] = {}
+    for renderer in (renderer_for(game), faces_for(game)):
+        problems = Problems()
+        for side, deck, card in renderer.faces(problems):
+            try:
+                layout = renderer.back_layout(deck, card) if side == "back" else renderer.front_layout(card)
+            except InputError:
+                continue  # a broken layout is reported by the build's own checks
+            for box in layout.boxes:
+                if box.kind == "text" and box.text_from is not None:
+                    name, file, line = box.text_from
+                    text = renderer.loader.chain(name, Problem(file, line, ""))[-1][1].boxes[box.name].text
+                    found.setdefault(name, {})[box.name] = Translatable(("layouts", name, box.name), text, file, line)
+    return {name: dict(sorted(boxes.items())) for name, boxes in sorted(found.items())}
+
+
+def _layout_problems(source: Game, game: Game) -> tuple[list[Problem], list[Problem]]:
+    """Errors for layout words that name no layout or box of the game; warnings for boxes with words the
+    translation does not give."""
+    translation = game.translation
+    texts = layout_texts(source)
+    errors: list[Problem] = []
+    given = translation.layouts or {}
+    for layout, boxes in given.items():
+        name, line = str(layout), given.line_of(layout)
+        if name not in texts:
+            errors.append(Problem(translation.file, line, f"layouts: '{name}' is no layout game '{game.id}' draws"
+                                                          f"{did_you_mean(name, texts)}; known: {known_list(texts)}"))
+            continue
+        if not hasattr(boxes, "items"):
+            errors.append(Problem(translation.file, line, f"layouts.{name}: expected a mapping of box name to its text"))
+            continue
+        for box, text in boxes.items():
+            at = boxes.line_of(box)
+            if str(box) not in texts[name]:
+                owner = next((other for other, known in texts.items() if str(box) in known), None)
+                hint = (f"; its text is written in layout '{owner}', so expected it under layouts: {owner}:" if owner
+                        else f"{did_you_mean(str(box), texts[name])}; known: {known_list(texts[name])}")
+                errors.append(Problem(translation.file, at, f"layouts.{name}: box '{box}' has no text of its own here"
+                                                            f"{hint}"))
+            elif text is not None and (isinstance(text, (bool, list, dict))):
+                errors.append(Problem(translation.file, at, f"layouts.{name}.{box}: expected the box's text (a "
+                                                            "template like the source's)"))
+    warnings = []
+    for name, boxes in texts.items():
+        for box, entry in boxes.items():
+            written = given.get(name) if hasattr(given, "get") else None
+            if has_words(entry.source) and not (hasattr(written, "get") and written.get(box) is not None):
+                warnings.append(Problem(entry.file, entry.line, f"{entry.key} ('{shorten(entry.source)}') has no "
+                                                                f"{translation.name} translation; expected it in "
+                                                                f"{translation.file} (the source words are printed "
+                                                                "until then)"))
+    return errors, warnings
+
+
+def _tool_word_problems(game: Game) -> list[Problem]:
+    """The tool's words of the language, checked against the faces that print them (labels: body, bold; titles:
+    the title font)."""
+    problems = []
+    translation = game.translation
+    for key, value in sorted(game.phrases.own.items()):
+        texts = list(value.values()) if isinstance(value, dict) else value if isinstance(value, list) else [value]
+        for family in (BODY_FAMILY, TITLE_FAMILY):
+            for text in texts:
+                if any(uncovered(str(text), family, style) for style in ("regular", "bold")):
+                    place = (translation.file, 0) if key in translation.tool else ("generator/assets/i18n", 0)
+                    problems += text_problems(str(text), family, *place, f"tool word '{key}'", ("regular", "bold"))
+    return list(dict.fromkeys(problems))
+
+
+def _named(problems: list[Problem], language: str) -> list[Problem]:
+    """Every problem of a translated game names its language ('Czech (cs): ...') unless it already does."""
+    name = language_name(language)
+    return [p if name in p.message else replace(p, message=f"{name}: {p.message}") for p in problems]
+
+
+def translate_checked(game: Game, language: str) -> tuple[Game, list[Problem]]:
+    """The game in `language`, checked; (game, warnings). InputError with every problem, each naming the language."""
+    try:
+        translated = translate(game, language)
+    except InputError as exc:
+        raise InputError(_named(exc.problems, language)) from None
+    errors, warnings = _layout_problems(game, translated)
+    errors += _tool_word_problems(translated)
+    if errors:
+        raise InputError(_named(errors, language))
+    return translated, _named(translated.translation.warnings + warnings, language)
+
+
+def languages_of(game: Game, asked: tuple[str, ...] | list[str] = ()) -> list[str]:
+    """The languages of a game a command covers: those asked for (`all` = every declared one), by default all."""
+    if not asked or "all" in asked:
+        return game.languages
+    for language in asked:
+        if not CODE.match(language):
+            raise InputError(Problem("", 0, f"--lang {language}: not a language code; expected one like de, cs or "
+                                            "pt-BR, or all"))
+        check_language(game, language)
+    return [language for language in game.languages if language in asked]
+
+
+def in_language(game: Game, outputs: list[Output]) -> list[Output]:
+    """A translated game's outputs moved into build/<game>/<language>/ (the source language's stay where they are)."""
+    if not game.translated:
+        return outputs
+    base = game.build_path
+    return [replace(output, path=base / output.path.relative_to(game.id), language=game.language) for output in outputs]
+
+
+def language_problems(game: Game) -> list[Problem]:
+    """Translation files in i18n/ for languages the game does not declare."""
+    return undeclared_files(game)
