@@ -47,7 +47,7 @@ def _cover(game: Game, styles: dict[str, ParagraphStyle], width: float) -> list[
     sub = ParagraphStyle("cover-sub", parent=styles["body"], fontName=title_face, fontSize=13, leading=16, alignment=1,
                          textColor=ACCENT)
     info = ParagraphStyle("cover-info", parent=styles["body"], fontSize=10, leading=13, alignment=1)
-    players = say("rules.players", min=config.players.min, max=config.players.max)
+    players = say("rules.players", min=config.players.min, max=config.players.max, count=config.players.max)
     facts = [players] + ([say("rules.ages", ages=config.ages)] if config.ages else []) + (
         [config.play_time.replace("-", "\u2013")] if config.play_time else [])
     story: list[Flowable] = [Spacer(1, 30), para(config.title, title)]

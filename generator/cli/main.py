@@ -27,6 +27,7 @@ COMMANDS = {
     "serve": ("generator.cli.serve", "serve_cmd"),
     "list": ("generator.cli.info", "list_cmd"),
     "schema": ("generator.cli.info", "schema_cmd"),
+    "i18n": ("generator.cli.i18n", "i18n_cmd"),
 }
 
 

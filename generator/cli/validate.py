@@ -21,14 +21,16 @@ from generator.cli.common import change_options, cluster_option, project_of
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write every balance figure to this JSON file.")
 @click.option("--no-sim", is_flag=True, help="Only static checks and scripts; no simulated games.")
-@click.option("--strict", is_flag=True, help="Warnings (faint or tiny card text) fail the run too.")
+@click.option("--strict", is_flag=True, help="Warnings (faint or tiny card text, texts not translated) fail the run too.")
+@click.option("--lang", "languages", multiple=True, metavar="LANGUAGE|all",
+              help="Check the games in this language (repeatable; default all: every language game.yaml declares).")
 @change_options
 @cluster_option
 @click.option("--list-options", is_flag=True, help="Print the rule options of each named game and what --set can change.")
 @click.pass_context
 def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed: int, players: tuple[int, ...],
                  jobs: int, report_path: Path | None, no_sim: bool, strict: bool, options: tuple[str, ...],
-                 sets: tuple[str, ...], cluster: str | None, list_options: bool) -> None:
+                 sets: tuple[str, ...], cluster: str | None, list_options: bool, languages: tuple[str, ...]) -> None:
     """Check every game's data and deck composition, replay its scripts and play it many times (all games by default).
 
     Problems found by playing (a stalled game, a broken rule, a goal never completed, a player count that cannot set
@@ -60,7 +62,8 @@ def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed:
     try:
         result = validate(project, project.select(games), settings, simulate_games=not no_sim, report_path=report_path,
                           on_start=start, progress=lambda n: bars and bars[0].update(n), strict=strict,
-                          changes=changes, executor=executor)
+                          changes=changes, executor=executor,
+                          languages=() if "all" in languages else tuple(dict.fromkeys(languages)))
     finally:
         if bars:
             bars[0].__exit__(None, None, None)
@@ -73,6 +76,9 @@ def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed:
                    f"({report.card_types} card types); {len(report.checks)} checks passed")
         for name in report.checks:
             click.echo(f"      - {name}")
+        for language, found in entry.languages.items():
+            click.echo(f"{'OK ' if found.startswith('translated') else '-- ' if 'not translated' in found else 'BAD'} "
+                       f"{report.game} ({language}): {found}")
     for line in result.changes:
         click.echo(f"--  changed: {line}")
     for entry in result.games:

@@ -20,6 +20,7 @@ translated: `explain_not_text` says why, for the message of a translation that t
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +29,7 @@ from generator.data.component_models import DieFile, ItemsFile, SheetFile, Tuckb
 from generator.data.game import Game, Record
 from generator.data.models import FieldSpec
 
+_LETTER = re.compile(r"[^\W\d_]")
 GAME_TEXTS = ("title", "subtitle", "ages", "play_time")
 CARD_DATA = ("id", "copies", "layout", "back", "icon", "image", "code", "deck", "index")
 SECTIONS = ("game", "decks", "tables", "boards", "components", "layouts", "tool")
@@ -54,8 +56,10 @@ class Translatable:
 
     @property
     def empty(self) -> bool:
-        """No source text: nothing to translate (a translation may still give one)."""
-        return not self.source or (self.is_list and not any(str(item).strip() for item in self.source))
+        """No words in the source text (none at all, or only numbers and signs such as '12' or '9+'): nothing to
+        translate, though a translation may still give one."""
+        texts = self.source if self.is_list else [self.source]
+        return not any(_LETTER.search(str(text)) for text in texts if text)
 
 
 def _line(raw: Any, key: Any, default: int) -> int:

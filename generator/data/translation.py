@@ -140,11 +140,20 @@ def _tree(entries: list[Translatable]) -> dict:
     return tree
 
 
-def _expected_here(path: tuple, node: dict, game: Game) -> str:
+def _unknown(path: tuple, name: str, node: dict, game: Game) -> str:
+    """The message for a key that names nothing of the game that can be translated."""
+    hint = did_you_mean(name, node)
+    where = ".".join(path + (name,))
     if not path:
         decks = known_list(game.decks) or "none"
-        return f"a section ({', '.join(SECTIONS)}) or a deck id ({decks})"
-    return f"one of: {known_list(node)} under {'.'.join(path)}"
+        return f"'{name}' translates nothing{hint}; expected a section ({', '.join(SECTIONS)}) or a deck id ({decks})"
+    if len(path) == 1 and path[0] in game.decks:
+        return f"{where}: deck '{path[0]}' has no card '{name}'{hint}; known: {known_list(node)}"
+    if len(path) == 2 and path[0] in game.decks:
+        return f"{where}: card '{path[1]}' has no text '{name}'{hint}; expected one of: {', '.join(node)}"
+    if len(path) == 1 and path[0] in ("decks", "tables", "boards", "components"):
+        return f"{where}: the game has no {path[0][:-1]} '{name}'{hint}; known: {known_list(node) or 'none'}"
+    return f"{where} translates nothing{hint}; expected one of: {known_list(node)}"
 
 
 def _text_value(value: Any, entry: Translatable) -> tuple[Any, str | None]:
@@ -171,8 +180,7 @@ def _walk(raw: YDict, node: dict, path: tuple, game: Game, file: str, out: Trans
             if why:
                 problems.add(file, line, f"{'.'.join(here)}: {why}")
             else:
-                problems.add(file, line, f"'{name}' translates nothing{did_you_mean(name, node)}; expected "
-                                         f"{_expected_here(path, node, game)}")
+                problems.add(file, line, _unknown(path, name, node, game))
             continue
         if isinstance(child, Translatable):
             if value is None:

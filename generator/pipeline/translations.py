@@ -28,6 +28,7 @@ _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 _MARKUP = re.compile(r"<[^>]*>|:[a-z0-9][a-z0-9_-]*:|&#?\w+;")
 _LITERAL = re.compile(r"'([^'\n]*)'|\"([^\"\n]*)\"")
 _LETTER = re.compile(r"[^\W\d_]")
+_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 def has_words(template: str) -> bool:
@@ -38,7 +39,7 @@ def has_words(template: str) -> bool:
     for tag in _JINJA.findall(template):
         for single, double in _LITERAL.findall(tag):
             text = single or double
-            if _LETTER.search(text) and not re.fullmatch(r"[a-z0-9_.\-]*|#[0-9a-fA-F]{3,8}", text):
+            if _WORD.search(text) and not re.fullmatch(r"[a-z0-9_.\-]*|#[0-9a-fA-F]{3,8}", text):
                 return True
     return False
 
@@ -116,7 +117,7 @@ def _tool_word_problems(game: Game) -> list[Problem]:
     return list(dict.fromkeys(problems))
 
 
-def _named(problems: list[Problem], language: str) -> list[Problem]:
+def named(problems: list[Problem], language: str) -> list[Problem]:
     """Every problem of a translated game names its language ('Czech (cs): ...') unless it already does."""
     name = language_name(language)
     return [p if name in p.message else replace(p, message=f"{name}: {p.message}") for p in problems]
@@ -127,12 +128,12 @@ def translate_checked(game: Game, language: str) -> tuple[Game, list[Problem]]:
     try:
         translated = translate(game, language)
     except InputError as exc:
-        raise InputError(_named(exc.problems, language)) from None
+        raise InputError(named(exc.problems, language)) from None
     errors, warnings = _layout_problems(game, translated)
     errors += _tool_word_problems(translated)
     if errors:
-        raise InputError(_named(errors, language))
-    return translated, _named(translated.translation.warnings + warnings, language)
+        raise InputError(named(errors, language))
+    return translated, named(translated.translation.warnings + warnings, language)
 
 
 def languages_of(game: Game, asked: tuple[str, ...] | list[str] = ()) -> list[str]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from generator.cards.face import renderer_for
 from generator.cards.legibility import check_legibility
-from generator.core.errors import Problem
+from generator.core.errors import InputError, Problem
 from generator.core.write import atomic_write
 from generator.data.checks import CheckReport
 from generator.data.game import Game
@@ -35,6 +35,7 @@ from generator.engines.simulate import (
 )
 from generator.pipeline.changes import Changes, one_game, rule_options, summary
 from generator.pipeline.gather import gather, preflight
+from generator.pipeline.translations import language_problems, languages_of, named, translate_checked
 from generator.pipeline.validation_record import write_records
 
 LEGIBILITY_CHECK = "card text contrast (WCAG 4.5:1, 3:1 from 14 pt) and size (6 pt)"
@@ -54,6 +55,7 @@ class GameValidation:
     sim_problems: list[Problem] = field(default_factory=list)
     script_problems: list[Problem] = field(default_factory=list)
     balance_pdf: Path | None = None
+    languages: dict[str, str] = field(default_factory=dict)  # translation -> what its checks found
 
     @property
     def game(self) -> str:
@@ -99,13 +101,16 @@ def planned_games(engines: list[Engine], settings: SimSettings) -> int:
 def validate(project: Project, names: list[str], settings: SimSettings | None = None, simulate_games: bool = True,
              report_path: Path | None = None, on_start: Callable[[int, int], None] | None = None,
              progress: Callable[[int], None] | None = None, strict: bool = False, changes: Changes | None = None,
-             executor: Executor | None = None) -> Validation:
+             executor: Executor | None = None, languages: tuple[str, ...] = ()) -> Validation:
     """Check, replay and simulate the named games. Raises InputError when the data itself does not load or check.
 
     Legibility findings (faint or tiny card text) are warnings, or problems that fail the run with `strict`.
     `changes` (--option/--set, one game only) change the game as loaded; its scripts, which pin the game as
     written, are then skipped. The games run on `executor` (default: local processes, `settings.jobs`).
-    `on_start(games, workers)` is called before the simulations start and `progress(n)` as games finish."""
+    `on_start(games, workers)` is called before the simulations start and `progress(n)` as games finish.
+    Every declared language of each game (or those of `languages`) is checked like a build of it: its translation
+    file, layouts' words, rules template, texts that no longer fit and characters no font draws are problems; texts
+    not translated yet are warnings (problems with `strict`)."""
     settings = settings or SimSettings()
     changes = changes or Changes()
     one_game(names, changes, "validate")
@@ -113,9 +118,13 @@ def validate(project: Project, names: list[str], settings: SimSettings | None = 
     options: dict = {}
     if changes:
         options = rule_options(loaded[0], engine_for(loaded[0]), changes)
-    printed = preflight(loaded)
+    chosen = {game.id: languages_of(game, languages) for game in loaded}
+    printed = preflight([game for game in loaded if game.source_language in chosen[game.id]])
     result = Validation(games=[], changes=summary(loaded[0], options) if changes else [])
     for game in loaded:
+        printed.setdefault(game.id, [])
+        if game.source_language not in chosen[game.id]:
+            continue
         # slips that load (a colour read as a comment, a bare-number length, an unknown :icon:, a soft picture)
         result.warnings += [Problem("", 0, warning) for warning in renderer_for(game).warnings]
         found = check_legibility(renderer_for(game))
@@ -124,11 +133,12 @@ def validate(project: Project, names: list[str], settings: SimSettings | None = 
             result.problems += found
         else:
             result.warnings += found
+    in_languages = {game.id: _check_languages(game, chosen[game.id], strict, result) for game in loaded}
     playable: list[tuple[Game, Engine, GameValidation]] = []
     full_report: dict = {}
     for game, report in zip(loaded, reports, strict=True):
         report.checks += printed[game.id]
-        entry = GameValidation(report=report)
+        entry = GameValidation(report=report, languages=in_languages[game.id])
         result.games.append(entry)
         engine = engine_for(game)
         if engine is None:
@@ -183,6 +193,32 @@ def validate(project: Project, names: list[str], settings: SimSettings | None = 
         atomic_write(report_path, to_json({"games": full_report}))
         result.report_path = report_path
     return result
+
+
+def _check_languages(game: Game, languages: list[str], strict: bool, result: Validation) -> dict[str, str]:
+    """Check the game in each of its other languages as a build would draw it; per language what was found."""
+    status: dict[str, str] = {}
+    wrong = language_problems(game)
+    result.problems += wrong
+    for language in languages:
+        if language == game.source_language:
+            continue
+        try:
+            translated, warnings = translate_checked(game, language)
+            preflight([translated])
+            found = named(check_legibility(renderer_for(translated)), language)
+        except InputError as exc:
+            result.problems += named(exc.problems, language)
+            status[language] = f"{len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''}"
+            continue
+        if strict:
+            result.problems += warnings + found
+        else:
+            result.warnings += warnings + found
+        missing = sum(1 for w in warnings if "translation" in w.message)
+        status[language] = (f"{missing} text{'s' if missing != 1 else ''} not translated" if missing else
+                            "translated, fits and prints")
+    return status
 
 
 def option_lines(project: Project, names: list[str]) -> list[str]:

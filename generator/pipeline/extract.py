@@ -1,0 +1,175 @@
+"""`pnp i18n extract GAME --lang LANGUAGE`: the translation file a translator starts from, kept up to date.
+
+Every text of the game (generator.data.translatable), every layout box with words of its own
+(generator.pipeline.translations.layout_texts) and, for a language pnp has no catalogue of, the tool's own words
+are written with the source text as a comment above the key:
+
+    toppings:
+      pepperoni:
+        # en: "Pepperoni"
+        name: "Feferonky"
+
+`~` marks a text not translated yet. Run again after the game changed: translations are kept, new texts come as
+`~`, and a translated text whose source changed since gets a `# CHANGED: the English text was "..."` line (the
+translator checks the translation and deletes that line; until then validation warns). Translations of texts the
+game no longer has are kept at the end of the file as comments, so nothing is lost.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.core.errors import InputError, Problem
+from generator.core.phrases import SOURCE, builtin, language_name
+from generator.core.write import atomic_write
+from generator.core.yamlio import YDict, load_yaml
+from generator.data.game import Game
+from generator.data.translatable import Translatable, translatable
+from generator.data.translation import CHANGED_MARK, translation_file
+from generator.pipeline.translations import has_words, layout_texts
+
+
+@dataclass
+class Extracted:
+    """What `extract` wrote: the file, how many texts it holds, how many are translated, marked or kept aside."""
+
+    path: Path
+    texts: int
+    translated: int
+    changed: int
+    new: int
+    retired: int
+    declared: bool
+
+
+def _dump(value: Any) -> str:
+    """A value as one line of YAML (JSON is a subset of YAML's flow style); `~` for none."""
+    return "~" if value is None else json.dumps(value, ensure_ascii=False)
+
+
+def _existing(path: Path, shown: str) -> tuple[dict[tuple, Any], dict[tuple, tuple[Any, bool]]]:
+    """The values of an existing translation file by path, and per path the source text its comment recorded
+    and whether a CHANGED line stands above it."""
+    if not path.is_file():
+        return {}, {}
+    raw = load_yaml(path, shown)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    values: dict[tuple, Any] = {}
+    recorded: dict[tuple, tuple[Any, bool]] = {}
+
+    def walk(node: YDict, prefix: tuple) -> None:
+        for key, value in node.items():
+            here = prefix + (str(key),)
+            if isinstance(value, YDict) and not (prefix and prefix[0] == "tool" and _plural_like(value)):
+                walk(value, here)
+                continue
+            values[here] = value
+            number = node.line_of(key) - 2  # the line above the key (0-based)
+            source, changed = None, False
+            while number >= 0 and lines[number].strip().startswith("#"):
+                text = lines[number].strip()
+                if text.startswith(CHANGED_MARK):
+                    changed = True
+                elif text.startswith("# ") and ": " in text and source is None:
+                    try:
+                        source = json.loads(text.split(": ", 1)[1])
+                    except ValueError:
+                        pass
+                number -= 1
+            recorded[here] = (source, changed)
+
+    walk(raw, ())
+    return values, recorded
+
+
+def _plural_like(value: YDict) -> bool:
+    return bool(value) and all(str(k) in ("one", "few", "many", "other") for k in value)
+
+
+def _tool_entries(language: str) -> list[Translatable]:
+    """The tool's words, for a language pnp has no catalogue of."""
+    if builtin(language):
+        return []
+    return [Translatable(("tool",) + tuple(key.split(".")), value, "generator/assets/i18n/en.yaml", 0)
+            for key, value in builtin(SOURCE).items()]
+
+
+def _entries(game: Game, language: str) -> list[Translatable]:
+    out = [entry for entry in translatable(game)]
+    for boxes in layout_texts(game).values():
+        out += boxes.values()
+    return out + _tool_entries(language)
+
+
+def extract(game: Game, language: str) -> Extracted:
+    """Write (or bring up to date) cards/<game>/i18n/<language>.yaml for the source game `game`."""
+    if language == game.source_language:
+        raise InputError(Problem(game.show(game.dir / "game.yaml"), 0, f"{language_name(language)} is the source "
+                                 "language of the game: its texts are the game's own files; expected another language"))
+    path = translation_file(game, language)
+    shown = game.show(path)
+    values, recorded = _existing(path, shown)
+    source = game.source_language
+    entries = _entries(game, language)
+    written: set[tuple] = set()
+    out = [f"# {language_name(language)} translation of \"{game.title}\" ({game.id}), from {language_name(source)}.",
+           f"# Written by `pnp i18n extract {game.id} --lang {language}`; see docs/translations.md.",
+           f"# Each key holds the {language_name(language).split(' (')[0]} text of the {language_name(source).split(' (')[0]}"
+           " text in the comment above it; `~` means not translated yet",
+           "# (the source text is printed and pnp validate warns). Run the command again after changing the game:",
+           "# translations are kept, new texts come as ~, and a text whose source changed is marked \"# CHANGED\".",
+           "# Rules booklets are translated as a whole: "
+           f"{game.project.show(game.project.rules_template(game.id, language))}."]
+    if builtin(language):
+        out.append(f"# The words pnp prints itself come from its {language_name(language)} catalogue; a `tool:` "
+                   "section here may change any of them.")
+    counts = {"translated": 0, "changed": 0, "new": 0}
+    opened: tuple = ()
+    for entry in entries:
+        is_layout = entry.path[0] == "layouts"
+        if entry.empty and entry.path not in values or is_layout and not has_words(entry.source) and entry.path not in values:
+            continue
+        parents = entry.path[:-1]
+        common = 0
+        while common < min(len(opened), len(parents)) and opened[common] == parents[common]:
+            common += 1
+        if common < len(opened) or common < len(parents):
+            if not common:
+                out.append("")
+            for depth in range(common, len(parents)):
+                out.append("  " * depth + f"{_key(parents[depth])}:")
+        opened = parents
+        indent = "  " * len(parents)
+        value = values.get(entry.path)
+        old, marked = recorded.get(entry.path, (None, False))
+        if value is not None:
+            counts["translated"] += 1
+            if marked or (old is not None and old != entry.source):
+                counts["changed"] += 1
+                was = old if old is not None and old != entry.source else None
+                out.append(f"{indent}{CHANGED_MARK}" + (f": the {language_name(source)} text was {_dump(was)}" if was
+                                                        is not None else " (check the translation, then delete this line)"))
+        else:
+            counts["new"] += entry.path not in recorded
+        out.append(f"{indent}# {source}: {_dump(entry.source)}")
+        out.append(f"{indent}{_key(entry.path[-1])}: {_dump(value)}")
+        written.add(entry.path)
+    retired = [(p, v) for p, v in values.items() if p not in written and v is not None]
+    if retired:
+        out += ["", "# No longer in the game: these translations are kept as comments so nothing is lost; delete them",
+                "# when they are no longer needed."]
+        out += [f"# {'.'.join(p)}: {_dump(v)}" for p, v in retired]
+    atomic_write(path, "\n".join(out) + "\n")
+    texts = len(written)
+    return Extracted(path, texts, counts["translated"], counts["changed"], counts["new"], len(retired),
+                     language in game.languages)
+
+
+def _key(name: str) -> str:
+    """A mapping key as YAML reads it back as the same text (quoted when it would read as a number or keyword)."""
+    plain = name.replace("-", "").replace("_", "").isalnum() and not name.isdigit() and \
+        name.lower() not in ("y", "n", "yes", "no", "on", "off", "true", "false", "null", "~")
+    return name if plain else (name if name.isdigit() else _dump(name))
