@@ -141,6 +141,10 @@ class Phrases:
         """The text of `key` with its {placeholders} unfilled (e.g. the address form '{number} {street}')."""
         return str(self.entries[key])
 
+    def number(self, value: float, digits: int = 0) -> str:
+        """A number with `digits` decimals and the language's decimal sign ('20.0' in English, '20,0' in German)."""
+        return f"{value:.{digits}f}".replace(".", self.entries.get("words.decimal", "."))
+
     def words(self, number: Any) -> str:
         """'six' for 6 in this language (numbers the catalogue has no word for stay digits)."""
         names = self.entries.get("numbers") or []

@@ -218,7 +218,7 @@ def tuckbox_plan(component: Component, decks: dict[str, Deck]) -> list[TuckboxSi
 
 def shape_words(shape: Shape, phrases: Phrases = ENGLISH) -> str:
     """'25.4 mm flat hex' or '20.0 mm circle' in the language of `phrases`."""
-    size = f"{shape.across / (72 / 25.4):.1f}"
+    size = phrases.number(shape.across / (72 / 25.4), 1)
     if shape.kind == "hex":
         return phrases.t("sizes.hex", size=size, orientation=phrases.t(f"sizes.{shape.orientation}"))
     return phrases.t("sizes.shape", size=size, shape=phrases.t(f"sizes.{shape.kind}"))
@@ -246,8 +246,9 @@ def component_size(component: Component, decks: dict[str, Deck], phrases: Phrase
         if not plan:
             return "", []
         box = plan[0]
-        return (say("sizes.inside", width=f"{box.width / mm(1):.1f}", height=f"{box.height / mm(1):.1f}",
-                    depth=f"{box.depth / mm(1):.1f}"), mms(box.width, box.height, box.depth))
+        return (say("sizes.inside", width=phrases.number(box.width / mm(1), 1),
+                    height=phrases.number(box.height / mm(1), 1), depth=phrases.number(box.depth / mm(1), 1)),
+                mms(box.width, box.height, box.depth))
     if isinstance(model, SheetFile):
         if model.size == "page":
             return say("sizes.page"), []
