@@ -269,14 +269,15 @@ class CardRenderer:
         if self.game.translation is not None:
             if box.translated is not None:
                 return box.translated
+            plain = html.unescape(_TAGS.sub("", markup))
             card = self._card_of(context)
-            if card is not None:
-                plain = html.unescape(_TAGS.sub("", markup))
-                for key, (file, line) in card.sources.items():
-                    value = card.name if key == "name" else card.fields.get(key)
-                    texts = value if isinstance(value, list) else [value]
-                    if any(str(text).strip() and str(text).strip() in plain for text in texts):
-                        return file, line
+            own = [card] if card is not None else []
+            others = [other for deck in self.game.decks.values() for other in deck.cards if other is not card]
+            for cards in (own, others):  # the card's own words first, then those it shows of other cards
+                found = [(len(text), where) for other in cards for key, where in other.sources.items()
+                         for text in _texts(other, key) if text and text in plain]
+                if found:
+                    return max(found, key=lambda pair: pair[0])[1]  # the longest: the likeliest to overflow
         return box.file, box.line
 
     def _fail(self, box: Box, context: dict, message: str) -> InputError:
@@ -567,6 +568,12 @@ class CardRenderer:
         name = self.ensure_form(canvas, deck, card, back, ink)
         canvas._code.append(f"{prefix}\n/{canvas._doc.getXObjectName(name)} Do\nQ")  # noqa: SLF001
         canvas._formsinuse.append(name)  # noqa: SLF001 - what doForm records so the page lists the form
+
+
+def _texts(card: Card, key: str) -> list[str]:
+    """The texts of a card's field (a list field has several), stripped."""
+    value = card.name if key == "name" else card.fields.get(key)
+    return [str(text).strip() for text in (value if isinstance(value, list) else [value]) if text is not None]
 
 
 _RENDERERS: dict[int, tuple[weakref.ref, CardRenderer]] = {}

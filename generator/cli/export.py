@@ -11,13 +11,23 @@ from generator.cli.common import project_of
 OUT_HELP = "Output folder (default: build/)."
 
 
-def _games(ctx: click.Context, names: tuple[str, ...]):
-    """Load and check the named games (all by default) before anything is written."""
-    from generator.pipeline.gather import gather
+def _games(ctx: click.Context, names: tuple[str, ...], languages: tuple[str, ...] = ()):
+    """Load and check the named games (all by default) before anything is written; with `--lang`, the games in
+    those languages (exported into build/<game>/<language>/...)."""
+    from generator.pipeline.translations import translated_games
 
     project = project_of(ctx)
-    games, _ = gather(project, project.select(names))
+    games, warnings = translated_games(project, project.select(names), languages)
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
     return project, games
+
+
+def lang_option(command):
+    """`--lang LANGUAGE|all` of the exports (default: the source language)."""
+    return click.option("--lang", "languages", multiple=True, metavar="LANGUAGE|all",
+                        help="Export the games in this language (repeatable; all: every declared language; default: "
+                             "the language the game is written in).")(command)
 
 
 def _report(project, out_dir: Path | None, game_id: str, written: list[Path], what: str) -> None:
@@ -36,8 +46,9 @@ def export_cmd() -> None:
 @click.option("--bleed", default="0.125in", show_default=True,
               help="Bleed around each card in the PNG with bleed (poker + 1/8 in at 300 dpi = 825 x 1125 px).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=OUT_HELP)
+@lang_option
 @click.pass_context
-def png_cmd(ctx, games, dpi, bleed, out_dir) -> None:
+def png_cmd(ctx, games, dpi, bleed, out_dir, languages) -> None:
     """Every card type as PNG with bleed and trimmed, plus cards.csv, in build/<game>/png/<deck>/; token and
     standee faces (transparent outside the outline) in build/<game>/png/<component>/."""
     from generator.core.errors import InputError, Problem
@@ -49,7 +60,7 @@ def png_cmd(ctx, games, dpi, bleed, out_dir) -> None:
         bleed_pt = to_pt(bleed)
     except UnitError as exc:
         raise InputError(Problem("", 0, f"--bleed: {exc}")) from None
-    project, loaded = _games(ctx, games)
+    project, loaded = _games(ctx, games, languages)
     for game in loaded:  # every game's options are checked before anything is written
         check_png_options(game, dpi, bleed_pt)
     build_dir = out_dir or project.build_dir
@@ -61,13 +72,14 @@ def png_cmd(ctx, games, dpi, bleed, out_dir) -> None:
 @click.argument("games", nargs=-1)
 @click.option("--shop", required=True, help="Print shop preset: drivethrucards, gamecrafter, makeplayingcards.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=OUT_HELP)
+@lang_option
 @click.pass_context
-def pod_cmd(ctx, games, shop, out_dir) -> None:
+def pod_cmd(ctx, games, shop, out_dir, languages) -> None:
     """Upload files for a print-on-demand shop in build/<game>/pod/<shop>/ (presets: generator/presets/*.yaml)."""
     from generator.exports.pod import check_sizes, export_pod, load_preset
 
     preset = load_preset(shop)
-    project, loaded = _games(ctx, games)
+    project, loaded = _games(ctx, games, languages)
     for game in loaded:  # every deck of every game must fit the shop before anything is written
         check_sizes(preset, game)
     build_dir = out_dir or project.build_dir
@@ -84,12 +96,13 @@ def pod_cmd(ctx, games, shop, out_dir) -> None:
 @click.option("--cell-width", type=click.IntRange(min=64, max=1024), default=409, show_default=True,
               help="Pixel width of one card on the deck sheets (a 10-wide sheet stays within 4096 px).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=OUT_HELP)
+@lang_option
 @click.pass_context
-def tts_cmd(ctx, games, url_prefix, cell_width, out_dir) -> None:
+def tts_cmd(ctx, games, url_prefix, cell_width, out_dir, languages) -> None:
     """Tabletop Simulator deck sheets, back images and saved-object JSON in build/<game>/tts/."""
     from generator.exports.tts import export_tts
 
-    project, loaded = _games(ctx, games)
+    project, loaded = _games(ctx, games, languages)
     build_dir = out_dir or project.build_dir
     for game in loaded:
         _report(project, out_dir, game.id, export_tts(game, build_dir, url_prefix, cell_width), "TTS")

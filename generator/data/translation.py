@@ -63,6 +63,7 @@ class Translation:
     layouts: Any = None  # the raw `layouts:` mapping (YDict) or None
     tool: dict[str, Any] = field(default_factory=dict)
     warnings: list[Problem] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)  # keys that translate nothing, values of the wrong kind
 
     def where(self, path: tuple) -> tuple[str, int]:
         """(file, line) of a translated value."""
@@ -263,8 +264,10 @@ def _changed_marks(path: Path, file: str) -> list[Problem]:
 
 
 def read_translation(game: Game, language: str, entries: list[Translatable] | None = None) -> Translation:
-    """Read and check i18n/<language>.yaml against the game's texts; InputError with every problem of the file.
-    Texts it does not translate are warnings of the Translation (located at the source text)."""
+    """Read and check i18n/<language>.yaml against the game's texts. What it gets wrong (a key that translates
+    nothing, a count, a value of the wrong kind) are `problems` of the Translation and the rest of it is still
+    read, so one check finds everything; texts it does not translate are `warnings` (located at the source text).
+    InputError only when the file cannot be read as YAML at all."""
     path = translation_file(game, language)
     shown = game.show(path)
     out = Translation(language, shown, path.is_file())
@@ -286,7 +289,7 @@ def read_translation(game: Game, language: str, entries: list[Translatable] | No
             out.layouts = layouts if isinstance(layouts, YDict) else None
         out.tool = _read_tool(raw.get("tool"), shown, raw.line_of("tool"), problems)
         out.warnings += _changed_marks(path, shown)
-    problems.raise_if_any()
+    out.problems = problems.sorted()
     if language != game.source_language:
         out.warnings += missing_texts(game, out, entries)
     return out
@@ -427,7 +430,8 @@ def _addresses(game: Game, boards: dict[str, Board], decks: dict) -> None:
 
 def translate(game: Game, language: str) -> Game:
     """The game in `language`: its texts from i18n/<language>.yaml (the source text where it gives none), the
-    tool's words of that language. InputError with every problem of the translation file."""
+    tool's words of that language. What the file gets wrong is in `game.translation.problems` (the rest is
+    applied); InputError when it cannot be read at all or the language is not declared."""
     check_language(game, language)
     if language == game.language:
         return game
@@ -465,4 +469,7 @@ def source_phrases(game: Game) -> Phrases:
     """The tool's words of the source language, with the `tool:` entries of i18n/<source>.yaml when it exists."""
     if not translation_file(game, game.source_language).is_file():
         return phrases_for(game.source_language)
-    return Phrases(game.source_language, read_translation(game, game.source_language, []).tool)
+    translation = read_translation(game, game.source_language, [])
+    if translation.problems:
+        raise InputError(translation.problems)
+    return Phrases(game.source_language, translation.tool)

@@ -66,7 +66,7 @@ def export_component_pngs(game: Game, build_dir: Path, dpi: float = DEFAULT_DPI)
     for component in game.components.values():
         if component.kind not in ("token", "standee"):
             continue
-        folder = build_dir / game.id / "png" / component.id
+        folder = build_dir / game.build_path / "png" / component.id
         files = [write_png(image, folder / name, dpi) for name, image in face_pngs(game, component, dpi)]
         rows = [{"file": f"{item.code}.png", "code": item.code, "name": item.name, "copies": item.copies}
                 for item in component.items]

@@ -186,6 +186,6 @@ def export_png(game: Game, build_dir: Path, dpi: float = DEFAULT_DPI, bleed_pt: 
     check_png_options(game, dpi, bleed_pt)
     written: list[Path] = []
     for deck in game.decks.values():
-        written += export_deck_png(game, deck, build_dir / game.id / "png" / deck.id, dpi, bleed_pt)
+        written += export_deck_png(game, deck, build_dir / game.build_path / "png" / deck.id, dpi, bleed_pt)
     return written
 

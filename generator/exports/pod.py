@@ -113,7 +113,7 @@ def check_sizes(preset: Preset, game: Game) -> None:
 def export_pod(game: Game, preset: Preset, build_dir: Path) -> list[Path]:
     """Every deck of the game in the shop's format under build/<game>/pod/<shop>/."""
     check_sizes(preset, game)
-    folder = build_dir / game.id / "pod" / preset.shop
+    folder = build_dir / game.build_path / "pod" / preset.shop
     written: list[Path] = []
     for deck in game.decks.values():
         if preset.format == "pdf":

@@ -158,7 +158,7 @@ def draw_sheet(game: Game, deck: Deck, sheet: SheetPlan, dpi: float, back: Image
 def export_tts(game: Game, build_dir: Path, url_prefix: str | None = None,
                cell_width: int = DEFAULT_CELL_WIDTH) -> list[Path]:
     """Deck sheets, back images and saved-object JSONs (one per deck and one with every deck) in build/<game>/tts/."""
-    folder = build_dir / game.id / "tts"
+    folder = build_dir / game.build_path / "tts"
     written: list[Path] = []
     objects = []
     key = 1

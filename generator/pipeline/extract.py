@@ -50,15 +50,26 @@ def _dump(value: Any) -> str:
     return "~" if value is None else json.dumps(value, ensure_ascii=False)
 
 
-def _existing(path: Path, shown: str) -> tuple[dict[tuple, Any], dict[tuple, tuple[Any, bool]]]:
-    """The values of an existing translation file by path, and per path the source text its comment recorded
-    and whether a CHANGED line stands above it."""
+RETIRED = "# No longer in the game:"
+
+
+@dataclass
+class _Existing:
+    """What an existing translation file holds: values by path, per path the source text its comment recorded and
+    its CHANGED line (verbatim), and the retired translations kept as comments at its end."""
+
+    values: dict[tuple, Any]
+    recorded: dict[tuple, Any]
+    changed: dict[tuple, str]
+    retired: dict[tuple, Any]
+
+
+def _existing(path: Path, shown: str) -> _Existing:
+    found = _Existing({}, {}, {}, {})
     if not path.is_file():
-        return {}, {}
+        return found
     raw = load_yaml(path, shown)
     lines = path.read_text(encoding="utf-8").splitlines()
-    values: dict[tuple, Any] = {}
-    recorded: dict[tuple, tuple[Any, bool]] = {}
 
     def walk(node: YDict, prefix: tuple) -> None:
         for key, value in node.items():
@@ -66,23 +77,29 @@ def _existing(path: Path, shown: str) -> tuple[dict[tuple, Any], dict[tuple, tup
             if isinstance(value, YDict) and not (prefix and prefix[0] == "tool" and _plural_like(value)):
                 walk(value, here)
                 continue
-            values[here] = value
+            found.values[here] = value
             number = node.line_of(key) - 2  # the line above the key (0-based)
-            source, changed = None, False
             while number >= 0 and lines[number].strip().startswith("#"):
                 text = lines[number].strip()
                 if text.startswith(CHANGED_MARK):
-                    changed = True
-                elif text.startswith("# ") and ": " in text and source is None:
+                    found.changed[here] = text
+                elif text.startswith("# ") and ": " in text and here not in found.recorded:
                     try:
-                        source = json.loads(text.split(": ", 1)[1])
+                        found.recorded[here] = json.loads(text.split(": ", 1)[1])
                     except ValueError:
                         pass
                 number -= 1
-            recorded[here] = (source, changed)
 
     walk(raw, ())
-    return values, recorded
+    if RETIRED in lines:
+        for text in lines[lines.index(RETIRED) + 1:]:
+            key, _, value = text.removeprefix("# ").partition(": ")
+            if text.startswith("# ") and value and " " not in key:
+                try:
+                    found.retired[tuple(key.split("."))] = json.loads(value)
+                except ValueError:
+                    pass
+    return found
 
 
 def _plural_like(value: YDict) -> bool:
@@ -111,7 +128,8 @@ def extract(game: Game, language: str) -> Extracted:
                                  "language of the game: its texts are the game's own files; expected another language"))
     path = translation_file(game, language)
     shown = game.show(path)
-    values, recorded = _existing(path, shown)
+    existing = _existing(path, shown)
+    values = existing.values | {p: v for p, v in existing.retired.items() if existing.values.get(p) is None}
     source = game.source_language
     entries = _entries(game, language)
     written: set[tuple] = set()
@@ -144,23 +162,24 @@ def extract(game: Game, language: str) -> Extracted:
         opened = parents
         indent = "  " * len(parents)
         value = values.get(entry.path)
-        old, marked = recorded.get(entry.path, (None, False))
+        old = existing.recorded.get(entry.path)
         if value is not None:
             counts["translated"] += 1
-            if marked or (old is not None and old != entry.source):
+            if old is not None and old != entry.source:  # the source changed since the last extract
                 counts["changed"] += 1
-                was = old if old is not None and old != entry.source else None
-                out.append(f"{indent}{CHANGED_MARK}" + (f": the {language_name(source)} text was {_dump(was)}" if was
-                                                        is not None else " (check the translation, then delete this line)"))
+                out.append(f"{indent}{CHANGED_MARK}: the {language_name(source)} text was {_dump(old)}")
+            elif entry.path in existing.changed:  # marked before and not checked yet: the mark stays as it is
+                counts["changed"] += 1
+                out.append(f"{indent}{existing.changed[entry.path]}")
         else:
-            counts["new"] += entry.path not in recorded
+            counts["new"] += entry.path not in existing.recorded
         out.append(f"{indent}# {source}: {_dump(entry.source)}")
         out.append(f"{indent}{_key(entry.path[-1])}: {_dump(value)}")
         written.add(entry.path)
     retired = [(p, v) for p, v in values.items() if p not in written and v is not None]
     if retired:
-        out += ["", "# No longer in the game: these translations are kept as comments so nothing is lost; delete them",
-                "# when they are no longer needed."]
+        out += ["", "# Translations of texts the game no longer has, kept as comments so nothing is lost (a text that",
+                "# comes back gets its translation again); delete them when they are no longer needed.", RETIRED]
         out += [f"# {'.'.join(p)}: {_dump(v)}" for p, v in retired]
     atomic_write(path, "\n".join(out) + "\n")
     texts = len(written)

@@ -21,8 +21,10 @@ from generator.core.fonts import BODY_FAMILY, TITLE_FAMILY, uncovered
 from generator.core.phrases import CODE, language_name
 from generator.data.fonts import text_problems
 from generator.data.game import Game
+from generator.data.project import Project
 from generator.data.translatable import Translatable
 from generator.data.translation import check_language, shorten, translate, undeclared_files
+from generator.pipeline.gather import gather
 
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 _MARKUP = re.compile(r"<[^>]*>|:[a-z0-9][a-z0-9_-]*:|&#?\w+;")
@@ -123,29 +125,49 @@ def named(problems: list[Problem], language: str) -> list[Problem]:
     return [p if name in p.message else replace(p, message=f"{name}: {p.message}") for p in problems]
 
 
-def translate_checked(game: Game, language: str) -> tuple[Game, list[Problem]]:
-    """The game in `language`, checked; (game, warnings). InputError with every problem, each naming the language."""
+def translate_checked(game: Game, language: str) -> tuple[Game, list[Problem], list[Problem]]:
+    """The game in `language`, checked: (game, warnings, problems), each naming the language. The problems are
+    those of its translation file, its layouts' words and the tool's words; the game is still the best the file
+    allows, so a validation can go on to find texts that do not fit. InputError when the file cannot be read."""
     try:
         translated = translate(game, language)
     except InputError as exc:
         raise InputError(named(exc.problems, language)) from None
     errors, warnings = _layout_problems(game, translated)
-    errors += _tool_word_problems(translated)
-    if errors:
-        raise InputError(named(errors, language))
-    return translated, named(translated.translation.warnings + warnings, language)
+    errors = translated.translation.problems + errors + _tool_word_problems(translated)
+    return translated, named(translated.translation.warnings + warnings, language), named(errors, language)
 
 
 def languages_of(game: Game, asked: tuple[str, ...] | list[str] = ()) -> list[str]:
-    """The languages of a game a command covers: those asked for (`all` = every declared one), by default all."""
+    """The languages of a game a command covers: those asked for that it declares (`all` or none asked: every
+    declared language)."""
     if not asked or "all" in asked:
         return game.languages
-    for language in asked:
-        if not CODE.match(language):
-            raise InputError(Problem("", 0, f"--lang {language}: not a language code; expected one like de, cs or "
-                                            "pt-BR, or all"))
-        check_language(game, language)
     return [language for language in game.languages if language in asked]
+
+
+def choose_languages(games: list[Game], asked: tuple[str, ...] | list[str] = ()) -> dict[str, list[str]]:
+    """Per game, the languages a command covers; a located InputError for an asked language no game declares (a
+    game that does not declare it is left out of it)."""
+    problems = []
+    for language in [code for code in asked if code != "all"]:
+        if not CODE.match(language):
+            problems.append(Problem("", 0, f"--lang {language}: not a language code; expected one like de, cs or "
+                                           "pt-BR, or all"))
+        elif games and not any(language in game.languages for game in games):
+            if len(games) == 1:
+                try:
+                    check_language(games[0], language)
+                except InputError as exc:
+                    problems += exc.problems
+            else:
+                declared = sorted({code for game in games for code in game.languages})
+                problems.append(Problem("", 0, f"--lang {language}: no game here declares {language_name(language)}"
+                                               f"{did_you_mean(language, declared)}; expected one of "
+                                               f"{', '.join(declared)} (game.yaml languages)"))
+    if problems:
+        raise InputError(problems)
+    return {game.id: languages_of(game, asked) for game in games}
 
 
 def in_language(game: Game, outputs: list[Output]) -> list[Output]:
@@ -159,3 +181,29 @@ def in_language(game: Game, outputs: list[Output]) -> list[Output]:
 def language_problems(game: Game) -> list[Problem]:
     """Translation files in i18n/ for languages the game does not declare."""
     return undeclared_files(game)
+
+
+def translated_games(project: Project, names: list[str], languages: tuple[str, ...] = ()) -> tuple[list[Game], list[Problem]]:
+    """The named games, loaded and checked, in the languages asked for (default: their source language), and the
+    warnings of their translations. InputError with every problem."""
+    games, _ = gather(project, names)
+    if not languages:
+        return games, []
+    chosen = choose_languages(games, languages)
+    out, warnings, problems = [], [], []
+    for game in games:
+        for language in chosen[game.id]:
+            if language == game.source_language:
+                out.append(game)
+                continue
+            try:
+                translated, found, wrong = translate_checked(game, language)
+            except InputError as exc:
+                problems += exc.problems
+                continue
+            problems += wrong
+            out.append(translated)
+            warnings += found
+    if problems:
+        raise InputError(problems)
+    return out, warnings

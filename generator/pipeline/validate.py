@@ -35,7 +35,7 @@ from generator.engines.simulate import (
 )
 from generator.pipeline.changes import Changes, one_game, rule_options, summary
 from generator.pipeline.gather import gather, preflight
-from generator.pipeline.translations import language_problems, languages_of, named, translate_checked
+from generator.pipeline.translations import choose_languages, language_problems, named, translate_checked
 from generator.pipeline.validation_record import write_records
 
 LEGIBILITY_CHECK = "card text contrast (WCAG 4.5:1, 3:1 from 14 pt) and size (6 pt)"
@@ -118,7 +118,7 @@ def validate(project: Project, names: list[str], settings: SimSettings | None = 
     options: dict = {}
     if changes:
         options = rule_options(loaded[0], engine_for(loaded[0]), changes)
-    chosen = {game.id: languages_of(game, languages) for game in loaded}
+    chosen = choose_languages(loaded, languages)
     printed = preflight([game for game in loaded if game.source_language in chosen[game.id]])
     result = Validation(games=[], changes=summary(loaded[0], options) if changes else [])
     for game in loaded:
@@ -204,17 +204,26 @@ def _check_languages(game: Game, languages: list[str], strict: bool, result: Val
         if language == game.source_language:
             continue
         try:
-            translated, warnings = translate_checked(game, language)
+            translated, warnings, errors = translate_checked(game, language)
+        except InputError as exc:
+            result.problems += exc.problems
+            status[language] = f"{len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''}"
+            continue
+        try:  # drawn even with errors in the file, so one run finds every text that does not fit too
             preflight([translated])
             found = named(check_legibility(renderer_for(translated)), language)
         except InputError as exc:
-            result.problems += named(exc.problems, language)
-            status[language] = f"{len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''}"
-            continue
+            errors += named(exc.problems, language)
+            found = []
         if strict:
             result.problems += warnings + found
         else:
             result.warnings += warnings + found
+        if errors:
+            errors = list(dict.fromkeys(errors))
+            result.problems += errors
+            status[language] = f"{len(errors)} problem{'s' if len(errors) != 1 else ''}"
+            continue
         missing = sum(1 for w in warnings if "translation" in w.message)
         status[language] = (f"{missing} text{'s' if missing != 1 else ''} not translated" if missing else
                             "translated, fits and prints")

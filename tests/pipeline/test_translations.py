@@ -1,0 +1,272 @@
+"""Games in a second language: the bundled games built in Czech and German (every page read back), a held-out
+translation's three located messages, and every bad input of a translation as one located line."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+import yaml
+
+from generator.data.project import Project
+from tests.conftest import REPO, run_pnp
+
+DEMO = REPO / "tests" / "fixtures" / "demo-project"
+WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def _page_texts(path: Path) -> list[str]:
+    pdf = pdfium.PdfDocument(path)
+    try:
+        return [pdf[i].get_textpage().get_text_range() for i in range(len(pdf))]
+    finally:
+        pdf.close()
+
+
+def _words(value) -> set[str]:
+    if isinstance(value, dict):
+        return set().union(*(_words(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(_words(v) for v in value)) if value else set()
+    return {w.lower() for w in WORD.findall(re.sub(r"\{[{%#].*?[}%#]\}", " ", str(value), flags=re.S))}
+
+
+def _vocabulary(project: Path, game: str, language: str) -> tuple[set[str], set[str]]:
+    """Words of the translation (its file, its rules template, the tool's catalogue) and of the source."""
+    translated = _words(yaml.safe_load((project / "cards" / game / "i18n" / f"{language}.yaml").read_text()))
+    translated |= _words(yaml.safe_load((REPO / "generator" / "assets" / "i18n" / f"{language}.yaml").read_text()))
+    rules = project / "templates" / "rules"
+    translated |= _words((rules / f"{game}.{language}.md.j2").read_text())
+    translated |= _words((rules / f"_making-the-pieces.{language}.md.j2").read_text())
+    source = _words(yaml.safe_load((REPO / "generator" / "assets" / "i18n" / "en.yaml").read_text()))
+    source |= _words((rules / f"{game}.md.j2").read_text())
+    for path in (project / "cards" / game).rglob("*.yaml"):
+        if "i18n" not in path.parts:
+            source |= _words(yaml.safe_load(path.read_text()))
+    return translated, source
+
+
+@pytest.fixture(scope="module")
+def translated(tmp_path_factory) -> Path:
+    """The repository's games built in their second languages (pizza in Czech, the diner game in German), A4."""
+    root = tmp_path_factory.mktemp("translated")
+    for name in ("cards", "templates"):
+        shutil.copytree(REPO / name, root / name)
+    result = run_pnp("build", "order-up-pizza", "short-order-hero", "--lang", "cs", "--lang", "de", "--paper", "a4",
+                     project=root)
+    assert result.exit_code == 0, result.output
+    return root
+
+
+@pytest.mark.parametrize("game, language, musts", [
+    ("order-up-pizza", "cs", {"cards-a4.pdf": ["Přísady na pizzu", "Salámová třída 11", "KONEC HRY", "PŘÍSADA",
+                                               "zkouška tisku"],
+                              "board-full.pdf": ["Bazalkový bulvár", "Odhazovací balíček", "ČERVENÁ"],
+                              "rules.pdf": ["Příprava hry", "Výroba herních dílů", "Dvojčata Nguyenova"],
+                              "components-a4.pdf": ["Červené auto", "Tiskněte ve 100 %"]}),
+    ("short-order-hero", "de", {"cards-a4.pdf": ["Käsetoast", "DU BRAUCHST", "Fleisch nach Wahl", "Druckprüfung"],
+                                "board-full.pdf": ["FEIERABEND", "Rundenleiste", "2 Sp. START"],
+                                "rules.pdf": ["Spielmaterial", "Kartenwirkungen", "Schwarzes Haar"],
+                                "tuckboxes-full.pdf": ["Held am Herd", "KLEBEN"]}),
+])
+def test_bundled_games_build_complete_in_their_second_language(translated, game, language, musts):
+    folder = translated / "build" / game / language
+    manifest = json.loads((translated / "build" / "manifest.json").read_text())
+    mine = {o["path"]: o for o in manifest["outputs"] if o["game"] == game and o.get("language") == language}
+    pdfs = sorted(folder.glob("*.pdf"))
+    kinds = {o["kind"] for o in mine.values()}
+    assert {"cards", "board-full", "board-tiled", "rules", "rules-booklet", "components", "tuckboxes"} <= kinds
+    assert {f"{game}/{language}/{p.name}" for p in pdfs} == set(mine)
+    assert all(d.get("language") == language for d in manifest["decks"] if d["game"] == game and "language" in d)
+    ours, theirs = _vocabulary(translated, game, language)
+    only_translated = ours - theirs
+    for pdf in pdfs:
+        for number, text in enumerate(_page_texts(pdf), start=1):
+            assert "\ufffd" not in text, f"{pdf.name} page {number}: a character did not make it"
+            words = {w.lower() for w in WORD.findall(text)}
+            assert words & only_translated, f"{pdf.name} page {number} shows no {language} text: {text[:200]!r}"
+    for name, strings in musts.items():
+        text = " ".join(_page_texts(folder / name)).replace("\r\n", " ").replace("\n", " ")
+        for string in strings:
+            assert string in text, f"{name}: '{string}' is missing"
+
+
+def test_czech_letters_the_bundled_faces_lack_are_drawn_by_the_fallback(translated):
+    """Fredoka One and Lato have no ř, ě, č or ů: the Czech pages embed Noto Sans for them, and extracting the text
+    gives the letters back (nothing dropped)."""
+    folder = translated / "build" / "order-up-pizza" / "cs"
+    text = " ".join(_page_texts(folder / "cards-a4.pdf"))
+    for letter in "řěčůŘ":
+        assert letter in text
+    fonts = (folder / "cards-a4.pdf").read_bytes()
+    assert b"NotoSans-Bold" in fonts and b"FredokaOne" in fonts and b"Lato" in fonts
+
+
+def test_source_language_stays_where_it_is_and_translations_are_incremental(translated):
+    build = translated / "build"
+    both = run_pnp("build", "order-up-pizza", "--paper", "a4", project=translated)  # English and Czech
+    assert both.exit_code == 0, both.output
+    assert (build / "order-up-pizza" / "cards-a4.pdf").is_file()  # the source language, where it always was
+    assert "skipped order-up-pizza/cs/cards-a4.pdf (up to date)" in both.output
+    assert "wrote order-up-pizza/cards-a4.pdf" in both.output
+    again = run_pnp("build", "order-up-pizza", "--paper", "a4", project=translated)
+    assert again.exit_code == 0 and "0 files written" in again.output
+    path = translated / "cards" / "order-up-pizza" / "i18n" / "cs.yaml"
+    path.write_text(path.read_text().replace('"Radar"', '"Rychlostní radar"'))
+    changed = run_pnp("build", "order-up-pizza", "--paper", "a4", project=translated)
+    assert changed.exit_code == 0, changed.output
+    written = [line.split()[-1] for line in changed.output.splitlines() if line.strip().startswith("wrote")]
+    assert written and all(path.startswith("order-up-pizza/cs/") for path in written), written
+    assert "order-up-pizza/cs/cards-a4.pdf" in written
+    assert "Rychlostní radar" in " ".join(_page_texts(build / "order-up-pizza" / "cs" / "cards-a4.pdf"))
+
+
+# --- a held-out translation: a missing key, an unknown key and an over-long text --------------------------------
+
+def test_held_out_translation_gets_three_located_messages(tmp_project: Project):
+    """One `pnp validate` run on a translation with a missing key, an unknown key and an over-long text."""
+    root = tmp_project.root
+    path = root / "cards" / "order-up-pizza" / "i18n" / "cs.yaml"
+    text = path.read_text()
+    text = text.replace('    name: "Žampiony"\n', "")  # missing
+    text = text.replace("  pizza-plunder:\n", "  pizza-plundr:\n")  # unknown
+    text = text.replace('"Platí jako libovolná jedna přísada."',  # over-long on the reference cards
+                        '"Platí jako libovolná jedna přísada na pizze, kterou právě doručuješ, a to i tehdy, když ji '
+                        'zákazník výslovně nechtěl, protože žolík je žolík a zákazník to nepozná, dokud neochutná."')
+    path.write_text(text)
+    lines = text.splitlines()
+    unknown_line = lines.index("  pizza-plundr:") + 1
+    long_line = next(n for n, t in enumerate(lines, start=1) if "výslovně nechtěl" in t)
+    result = run_pnp("validate", "order-up-pizza", "--no-sim", "--lang", "cs", project=root)
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    out = result.output.splitlines()
+    assert ("warning: cards/order-up-pizza/toppings.yaml:15: toppings.mushrooms.name ('Mushrooms') has no Czech (cs) "
+            "translation; expected it in cards/order-up-pizza/i18n/cs.yaml (the English (en) text is printed until "
+            "then)") in out
+    assert (f"cards/order-up-pizza/i18n/cs.yaml:{unknown_line}: Czech (cs): toppings.pizza-plundr: deck 'toppings' "
+            "has no card 'pizza-plundr' (did you mean 'pizza-plunder'?); known: anchovies, black-olives, energy-drink, "
+            "green-peppers, ham, mushrooms, onions, pepperoni, pineapple, pizza-plunder, sausage, speed-trap, ...") in out
+    overflow = [line for line in out if "does not fit" in line]
+    assert overflow and all(line.startswith(f"cards/order-up-pizza/i18n/cs.yaml:{long_line}: Czech (cs): card "
+                                            "OUP-REF-") for line in overflow), overflow
+    assert "box 'actions': text does not fit even at 7.5 pt" in overflow[0]
+    strict = run_pnp("validate", "order-up-pizza", "--no-sim", "--lang", "cs", "--strict", project=root)
+    assert strict.exit_code == 1
+    assert "\ncards/order-up-pizza/toppings.yaml:15: toppings.mushrooms.name" in "\n" + strict.output
+
+
+# --- bad input: one located line each, exit 1, no traceback; the source language always builds ---------------
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Path:
+    """The demo game declaring English and German, with a small German translation and rules in both."""
+    root = tmp_path / "demo"
+    shutil.copytree(DEMO, root)
+    game = root / "cards" / "demo"
+    (game / "game.yaml").write_text((game / "game.yaml").read_text() + "languages: [en, de]\n")
+    (game / "i18n").mkdir()
+    (game / "i18n" / "de.yaml").write_text(
+        "game:\n  title: Demo-Pizza\n"
+        "toppings:\n  olive: {name: Olive}\n  onion: {name: Zwiebel}\n"
+        "orders:\n  ann: {name: Anna}\n  bob: {name: Bernd}\n")
+    rules = root / "templates" / "rules"
+    rules.mkdir(parents=True)
+    (rules / "demo.md.j2").write_text("# Rules of {{ game.title }}\n\nPlay {{ game.decks.toppings.name }}.\n")
+    (rules / "demo.de.md.j2").write_text("# Regeln von {{ game.title }}\n\nSpielt {{ game.decks.toppings.name }}.\n")
+    return root
+
+
+def _one_located(result, pattern: str) -> str:
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    problems = [line for line in result.output.splitlines()
+                if not line.startswith(("warning:", "  wrote", "OK ", "--", "BAD")) and "problem" not in line
+                and "written to" not in line and "not translated" not in line and not line.startswith("      - ")
+                and not re.match(r"\d+ warnings? \(", line)]
+    assert len(problems) == 1, result.output
+    assert re.match(pattern, problems[0]), problems[0]
+    return problems[0]
+
+
+def test_demo_builds_in_both_languages(demo: Path):
+    result = run_pnp("build", "--paper", "a4", project=demo)
+    assert result.exit_code == 0, result.output
+    assert (demo / "build" / "demo" / "de" / "rules.pdf").is_file()
+    assert "Regeln von Demo-Pizza" in " ".join(_page_texts(demo / "build" / "demo" / "de" / "rules.pdf"))
+    # the address printed on a German order card follows the board's street name, in the German address form
+    assert "Main Street 11" in " ".join(_page_texts(demo / "build" / "demo" / "de" / "cards-a4.pdf"))
+
+
+def test_language_not_declared(demo: Path):
+    _one_located(run_pnp("build", "--lang", "fr", "--paper", "a4", project=demo),
+                 r"cards/demo/game\.yaml:\d+: language 'fr' is not declared for game 'demo'; expected one of en, de")
+    assert not (demo / "build").exists()
+
+
+def test_translation_file_of_an_undeclared_language(demo: Path):
+    (demo / "cards" / "demo" / "i18n" / "fr.yaml").write_text("game: {title: Pizza démo}\n")
+    _one_located(run_pnp("build", "--paper", "a4", project=demo),
+                 r"cards/demo/i18n/fr\.yaml: translates French \(fr\), which game\.yaml does not declare; "
+                 r"expected `languages: \[en, de, fr\]` in game\.yaml")
+    assert (demo / "build" / "demo" / "cards-a4.pdf").is_file()  # the source language built anyway
+
+
+def test_translated_count_field(demo: Path):
+    path = demo / "cards" / "demo" / "i18n" / "de.yaml"
+    path.write_text(path.read_text().replace("olive: {name: Olive}", "olive: {name: Olive, copies: 4}"))
+    _one_located(run_pnp("build", "--paper", "a4", project=demo),
+                 r"cards/demo/i18n/de\.yaml:4: German \(de\): toppings\.olive\.copies: 'copies' is a count, not "
+                 r"words, and is never translated")
+    assert (demo / "build" / "demo" / "cards-a4.pdf").is_file()
+    assert not (demo / "build" / "demo" / "de").exists()
+
+
+def test_key_for_a_card_that_does_not_exist(demo: Path):
+    path = demo / "cards" / "demo" / "i18n" / "de.yaml"
+    path.write_text(path.read_text().replace("bob: {name: Bernd}", "bobb: {name: Bernd}"))
+    _one_located(run_pnp("validate", "--no-sim", project=demo),
+                 r"cards/demo/i18n/de\.yaml:8: German \(de\): orders\.bobb: deck 'orders' has no card 'bobb' "
+                 r"\(did you mean 'bob'\?\)")
+
+
+def test_rules_template_missing_in_one_language(demo: Path):
+    (demo / "templates" / "rules" / "demo.de.md.j2").unlink()
+    _one_located(run_pnp("build", "--paper", "a4", project=demo),
+                 r"cards/demo/game\.yaml:\d+: the rules have no German \(de\) template; expected "
+                 r"templates/rules/demo\.de\.md\.j2")
+    assert (demo / "build" / "demo" / "rules.pdf").is_file()
+
+
+def test_settings_are_never_translated(demo: Path):
+    path = demo / "cards" / "demo" / "i18n" / "de.yaml"
+    path.write_text(path.read_text() + "settings: {start_hand: 4}\n")
+    _one_located(run_pnp("validate", "--no-sim", project=demo),
+                 r"cards/demo/i18n/de\.yaml:9: German \(de\): settings: settings are rule parameters, never "
+                 r"translated")
+
+
+def test_broken_translation_never_stops_the_source_language(demo: Path):
+    path = demo / "cards" / "demo" / "i18n" / "de.yaml"
+    path.write_text("game: [not, a, mapping\n")
+    result = run_pnp("build", "--paper", "a4", project=demo)
+    assert result.exit_code == 1 and "cards/demo/i18n/de.yaml:" in result.output
+    manifest = json.loads((demo / "build" / "manifest.json").read_text())
+    assert {o["path"] for o in manifest["outputs"]} >= {"demo/cards-a4.pdf", "demo/rules.pdf"}
+    assert not any(o.get("language") for o in manifest["outputs"])
+
+
+def test_missing_translations_are_warnings_and_strict_errors(demo: Path):
+    path = demo / "cards" / "demo" / "i18n" / "de.yaml"
+    path.write_text(path.read_text().replace("  onion: {name: Zwiebel}\n", ""))
+    built = run_pnp("build", "--paper", "a4", project=demo)
+    assert built.exit_code == 0
+    assert ("warning: cards/demo/toppings.yaml:13: toppings.onion.name ('Onion') has no German (de) "
+            "translation") in built.output
+    strict = run_pnp("validate", "--no-sim", "--strict", project=demo)
+    assert strict.exit_code == 1
+    assert "\ncards/demo/toppings.yaml:13: toppings.onion.name" in "\n" + strict.output
