@@ -83,9 +83,10 @@ def check_board_drawing(game: Game, problems: Problems) -> None:
                 if spec.type == "address" and value in addresses:
                     where, sid = addresses[value]
                     drawn = plans[where].house_labels().get(sid)
-                    numbers = {space: str(n) for street in game.boards[where].model.streets
-                               for n, space in street.houses.items()}
-                    if drawn != numbers.get(sid):
+                    board = game.boards[where]
+                    numbers = {board.address(n, street.name): str(n) for street in board.model.streets
+                               for n in street.houses}
+                    if drawn != numbers.get(value):
                         problems.add(card.file, card.line_of(key),
                                      f"address '{value}' has no house number drawn on board '{where}' (space '{sid}' shows {drawn or 'none'}); expected the number on that space")
                 elif spec.type in ("ref", "refs", "counts") and spec.to == f"{board_id}.spaces" and board_id in plans:
