@@ -446,7 +446,7 @@ class CardRenderer:
             message = (f"text does not fit even at {style.min_size:g} pt ({exc}); expected shorter text, a larger box "
                        "or a smaller min_size (not below 7 pt)")
             file, line = self.text_origin(box, context, data["markup"])
-            raise InputError(Problem(file, line, f"{self._where(box, context)}: box '{box.name}': {message}")) from None
+            raise InputError(Problem(file, line, f"{self._where(context)}: box '{box.name}': {message}")) from None
         except ValueError as exc:  # broken markup from a template, e.g. an unclosed <b>
             raise self._fail(box, context, f"text markup is not valid: {exc}") from None
         return para, size, needed

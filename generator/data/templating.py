@@ -240,7 +240,7 @@ class GameHelpers:
     def functions(self) -> dict[str, Callable]:
         """The game's helpers, with the language helpers of the game's language."""
         return {"setting": self.setting, "street": self.street, "ref": self.ref,
-                "distance": self.distance} | language_helpers(self.game.phrases)
+                "distance": self.distance} | language_helpers(getattr(getattr(self, "game", None), "phrases", ENGLISH))
 
 
 FILTERS: dict[str, Callable] = {

@@ -14,7 +14,7 @@ from generator.pipeline.build import build
 from tests.conftest import REPO
 
 GAME = "order-up-pizza"
-OPTIONS = BuildOptions(papers=("a4",))
+OPTIONS = BuildOptions(papers=("a4",), languages=("en",))  # the source language (translations: test_translations)
 RULES = {"rules.pdf", "rules-booklet-a4.pdf"}
 BOARD = {"board-full.pdf", "board-a4.pdf"}
 COMPONENTS = {"components-a4.pdf", "tuckboxes-full.pdf"}
