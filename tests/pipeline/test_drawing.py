@@ -34,6 +34,7 @@ def test_one_or_two_workers_write_the_same_bytes(tmp_path):
         assert len(result.written) > 8
         outputs[jobs] = _files(out)
     assert outputs[1].keys() == outputs[2].keys()
+    assert "short-order-hero/de/cards-a4.pdf" in outputs[1]  # the German translation too (game.yaml declares it)
     assert [name for name in outputs[1] if outputs[1][name] != outputs[2][name]] == []
     assert not [name for name in outputs[2] if name.endswith(".tmp")]
 
@@ -49,6 +50,9 @@ def test_workers_are_other_processes_and_the_rules_stay_together(tmp_path):
     outputs = [_pid_output("g/cards-a4.pdf"), _pid_output("g/cards-letter.pdf"), _pid_output("g/rules.pdf", "rules"),
                _pid_output("g/rules-booklet-a4.pdf", "rules-booklet")]
     assert tasks_of(outputs) == [[0], [1], [2, 3]]
+    german = [Output("g", Path("g/de/rules.pdf"), "rules", _broken, language="de"),
+              Output("g", Path("g/de/rules-booklet-a4.pdf"), "rules-booklet", _broken, language="de")]
+    assert tasks_of(outputs + german) == [[0], [1], [2, 3], [4, 5]]  # each language's rules on their own
     serial = draw_outputs(outputs, tmp_path, jobs=1)
     assert {found.facts["pid"] for found in serial} == {os.getpid()}
     parallel = draw_outputs(outputs, tmp_path, jobs=2)

@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
 import yaml
 
+from generator.data.load import load_game
 from generator.data.project import Project
 from tests.conftest import REPO, run_pnp
 
@@ -83,12 +85,17 @@ def test_bundled_games_build_complete_in_their_second_language(translated, game,
     assert {f"{game}/{language}/{p.name}" for p in pdfs} == set(mine)
     assert all(d.get("language") == language for d in manifest["decks"] if d["game"] == game and "language" in d)
     ours, theirs = _vocabulary(translated, game, language)
-    only_translated = ours - theirs
+    only_translated, only_source = ours - theirs, theirs - ours
+    source_game = load_game(Project(translated), game)
+    codes = {part.lower() for deck in source_game.decks.values() for card in deck.cards
+             for part in card.code.split("-")}  # 'OUP-TOP-01': card codes are the same in every language
     for pdf in pdfs:
         for number, text in enumerate(_page_texts(pdf), start=1):
             assert "\ufffd" not in text, f"{pdf.name} page {number}: a character did not make it"
             words = {w.lower() for w in WORD.findall(text)}
             assert words & only_translated, f"{pdf.name} page {number} shows no {language} text: {text[:200]!r}"
+            left = sorted(words & only_source - codes)
+            assert not left, f"{pdf.name} page {number}: English words left on a {language} page: {left}"
     for name, strings in musts.items():
         text = " ".join(_page_texts(folder / name)).replace("\r\n", " ").replace("\n", " ")
         for string in strings:
@@ -270,3 +277,39 @@ def test_missing_translations_are_warnings_and_strict_errors(demo: Path):
     strict = run_pnp("validate", "--no-sim", "--strict", project=demo)
     assert strict.exit_code == 1
     assert "\ncards/demo/toppings.yaml:13: toppings.onion.name" in "\n" + strict.output
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_translation_that_fails_while_drawing_keeps_its_last_good_files(demo: Path, monkeypatch, jobs):
+    """A problem found only while drawing a German output (in a worker or not): the English outputs are written, the
+    German ones stay as the last good build left them (files and manifest entries), nothing half-drawn is left."""
+    from generator.core.contract import BuildOptions
+    from generator.core.errors import InputError, Problem
+    from generator.pipeline import translations
+    from generator.pipeline.build import build
+
+    project = Project(demo)
+    first = build(project, ["demo"], BuildOptions(papers=("a4",), jobs=jobs))
+    assert not first.problems
+    german = demo / "build" / "demo" / "de" / "cards-a4.pdf"
+    before = german.read_bytes()
+    entries = [o for o in json.loads((demo / "build" / "manifest.json").read_text())["outputs"] if o.get("language")]
+
+    def fails(tmp: Path) -> dict:
+        tmp.write_text("half")
+        raise InputError(Problem("cards/demo/toppings.yaml", 3, "text does not fit"))
+
+    real = translations.in_language
+
+    def broken(game, outputs):
+        return [replace(o, render=fails) if o.kind == "cards" and o.language else o for o in real(game, outputs)]
+
+    monkeypatch.setattr(translations, "in_language", broken)
+    again = build(project, ["demo"], BuildOptions(papers=("a4",), jobs=jobs, force=True))
+    assert [str(p) for p in again.problems] == ["cards/demo/toppings.yaml:3: German (de): text does not fit"]
+    assert {o["path"] for o in again.written} >= {"demo/cards-a4.pdf", "demo/rules.pdf"}
+    assert not any(o.get("language") for o in again.written)
+    assert german.read_bytes() == before
+    manifest = json.loads((demo / "build" / "manifest.json").read_text())
+    assert [o for o in manifest["outputs"] if o.get("language")] == entries
+    assert not [p for p in (demo / "build").rglob("*") if p.name.endswith(".tmp")]
