@@ -72,7 +72,10 @@ def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, mark
         click.echo(f"warning: {warning}", err=True)
     for report in result.games:
         languages = result.languages.get(report.game, [])
-        shown = f" ({', '.join(languages)})" if len(languages) > 1 or languages[:1] not in ([], ["en"]) else ""
+        failed = result.not_built.get(report.game, [])
+        shown = f" ({', '.join(lang for lang in languages if lang not in failed)}" \
+            + "".join(f"; {lang} not built" for lang in failed) + ")" \
+            if len(languages) > 1 or languages[:1] not in ([], ["en"]) else ""
         click.echo(f"OK  {report.game}{shown}: {report.cards} cards checked")
     skipped = f", {len(result.skipped)} up to date (--force rebuilds them)" if result.skipped else ""
     click.echo(f"{len(result.written)} file{'s' if len(result.written) != 1 else ''} written to {project.show(out_dir or project.build_dir)}{skipped}")

@@ -37,6 +37,7 @@ class BuildResult:
     languages: dict[str, list[str]] = field(default_factory=dict)  # game -> the languages built
     problems: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
+    not_built: dict[str, list[str]] = field(default_factory=dict)  # game -> its languages kept out by problems
 
 
 def _language(game: Game) -> dict:
@@ -192,6 +193,7 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
                 translated.append((other, in_language(other, plan([other], options))))
             except InputError as exc:
                 wrong += named(exc.problems, language)
+                result.not_built.setdefault(game.id, []).append(language)
         result.problems += wrong
         failed |= {game.id} if wrong else set()
     units += translated
@@ -237,6 +239,7 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
                 for one in found:  # the drawn files of this language are not put in place
                     one.file.unlink(missing_ok=True)
                 result.problems += named(list(dict.fromkeys(wrong)), game.language)
+                result.not_built.setdefault(game.id, []).append(game.language)
                 failed.add(game.id)
                 continue
             problems += wrong

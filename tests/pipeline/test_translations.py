@@ -226,9 +226,10 @@ def test_translation_file_of_an_undeclared_language(demo: Path):
 def test_translated_count_field(demo: Path):
     path = demo / "cards" / "demo" / "i18n" / "de.yaml"
     path.write_text(path.read_text().replace("olive: {name: Olive}", "olive: {name: Olive, copies: 4}"))
-    _one_located(run_pnp("build", "--paper", "a4", project=demo),
-                 r"cards/demo/i18n/de\.yaml:4: German \(de\): toppings\.olive\.copies: 'copies' is a count, not "
-                 r"words, and is never translated")
+    result = run_pnp("build", "--paper", "a4", project=demo)
+    _one_located(result, r"cards/demo/i18n/de\.yaml:4: German \(de\): toppings\.olive\.copies: 'copies' is a count, "
+                         r"not words, and is never translated")
+    assert "OK  demo (en; de not built):" in result.output
     assert (demo / "build" / "demo" / "cards-a4.pdf").is_file()
     assert not (demo / "build" / "demo" / "de").exists()
 
@@ -307,6 +308,7 @@ def test_a_translation_that_fails_while_drawing_keeps_its_last_good_files(demo: 
     monkeypatch.setattr(translations, "in_language", broken)
     again = build(project, ["demo"], BuildOptions(papers=("a4",), jobs=jobs, force=True))
     assert [str(p) for p in again.problems] == ["cards/demo/toppings.yaml:3: German (de): text does not fit"]
+    assert again.not_built == {"demo": ["de"]}
     assert {o["path"] for o in again.written} >= {"demo/cards-a4.pdf", "demo/rules.pdf"}
     assert not any(o.get("language") for o in again.written)
     assert german.read_bytes() == before
