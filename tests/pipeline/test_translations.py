@@ -315,3 +315,11 @@ def test_a_translation_that_fails_while_drawing_keeps_its_last_good_files(demo: 
     manifest = json.loads((demo / "build" / "manifest.json").read_text())
     assert [o for o in manifest["outputs"] if o.get("language")] == entries
     assert not [p for p in (demo / "build").rglob("*") if p.name.endswith(".tmp")]
+
+
+def test_a_character_no_font_draws_in_one_language(demo: Path):
+    path = demo / "cards" / "demo" / "i18n" / "de.yaml"
+    path.write_text(path.read_text().replace("olive: {name: Olive}", "olive: {name: Olive \u4e2d}"))
+    _one_located(run_pnp("validate", "--no-sim", project=demo),
+                 r"cards/demo/i18n/de\.yaml:4: German \(de\): card 'olive' name has '\u4e2d' \(U\+4E2D\), which font "
+                 r"'title' \(Fredoka One, then Noto Sans Bold\) cannot draw")
