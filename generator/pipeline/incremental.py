@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import generator
@@ -20,6 +21,7 @@ from generator.core.write import atomic_write
 from generator.data.project import BUILTIN_ICONS, RULES_DIR, Project
 
 STATE_FILE = ".state.json"
+_LANGUAGE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*")  # as generator.core.phrases.CODE
 STATE_VERSION = 2  # 2: per-output fingerprints
 SOURCE_ROOT = Path(generator.__file__).resolve().parent
 
@@ -61,12 +63,22 @@ def shared_digest(project: Project, tool: str | None = None, game: str | None = 
     the other games' own rules templates (templates/rules/<other game>.md.j2 and <other game>.<language>.md.j2)."""
     files = files_below(project.templates_dir)
     if game is not None:
-        others = {name for name in project.game_ids() if name != game}
+        games = sorted(project.game_ids(), key=len, reverse=True)  # 'my.game' before 'my'
         rules = project.templates_dir / RULES_DIR
-        files = [path for path in files if not (path.parent == rules and path.name.endswith(".md.j2")
-                                                 and path.name.split(".")[0] in others)]
+        files = [path for path in files
+                 if path.parent != rules or rules_template_owner(path.name, games) in (None, game)]
     parts = [tool or tool_digest(), digest(files, project.templates_dir)]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def rules_template_owner(name: str, games: list[str]) -> str | None:
+    """The game whose rules template a file of templates/rules/ is (<game>.md.j2 or <game>.<language>.md.j2), the
+    first of `games` that fits; None for a shared partial."""
+    for game in games:
+        if name == f"{game}.md.j2" or (name.startswith(f"{game}.") and name.endswith(".md.j2")
+                                       and _LANGUAGE.fullmatch(name[len(game) + 1:-len(".md.j2")])):
+            return game
+    return None
 
 
 def sheet_look(options) -> dict:

@@ -126,3 +126,26 @@ def test_a_no_change_build_loads_no_game_and_imports_no_drawing_code(tmp_project
     for heavy in ("yaml", "jinja2", "pydantic", "reportlab.platypus", "reportlab.pdfgen.canvas", "generator.data.load",
                   "generator.cards.face", "generator.booklet.pdf", "generator.engines.simulate", "generator.studio.app"):
         assert heavy not in modules, heavy
+
+
+def test_a_games_key_covers_its_own_rules_templates_in_every_language_and_no_other_games(tmp_path):
+    from generator.data.project import Project
+    from generator.pipeline.incremental import rules_template_owner, shared_digest
+
+    games = ["my.game", "my", "pizza"]  # longest first, as shared_digest orders them
+    assert rules_template_owner("my.game.md.j2", games) == "my.game"
+    assert rules_template_owner("my.game.de.md.j2", games) == "my.game"
+    assert rules_template_owner("my.de.md.j2", games) == "my"
+    assert rules_template_owner("pizza.pt-BR.md.j2", games) == "pizza"
+    assert rules_template_owner("_making-the-pieces.cs.md.j2", games) is None
+    rules = tmp_path / "templates" / "rules"
+    rules.mkdir(parents=True)
+    for name in games:
+        (tmp_path / "cards" / name).mkdir(parents=True)
+    project = Project(tmp_path)
+    before = {name: shared_digest(project, "tool", name) for name in games}
+    (rules / "my.game.de.md.j2").write_text("# Regeln\n")
+    after = {name: shared_digest(project, "tool", name) for name in games}
+    assert [name for name in games if before[name] != after[name]] == ["my.game"]
+    (rules / "_making-the-pieces.de.md.j2").write_text("shared\n")
+    assert all(shared_digest(project, "tool", name) != after[name] for name in games)
