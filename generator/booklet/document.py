@@ -19,6 +19,14 @@ NOTE_FILL = colors.HexColor("#fff4dc")
 NOTE_EDGE = colors.HexColor("#e8b04a")
 RULE_GREY = colors.HexColor("#bbbbbb")
 HEADER_FILL = colors.HexColor("#f3e3d3")
+# Reading pages are half-letter (5.5 x 8.5 in): exactly half a Letter sheet, and 97 % of half an A4 sheet.
+PAGE_SIZE = (5.5 * 72.0, 8.5 * 72.0)
+MARGIN = 36.0  # pt at the sides; 12 pt more at the top (the running header) and 6 pt more at the foot (the number)
+
+
+def text_frame(page_size: tuple[float, float] = PAGE_SIZE, margin: float = MARGIN) -> tuple[float, float]:
+    """The width and height of a rules page's text frame."""
+    return page_size[0] - 2 * margin, page_size[1] - 2 * margin - 18
 
 
 def make_styles(base_size: float = 9.5, fonts: FontTable = BUILT_IN) -> dict[str, ParagraphStyle]:
@@ -68,7 +76,7 @@ class RulesDocument(BaseDocTemplate):
     """A rules document: cover page without header, then pages with running header, page number and outline."""
 
     def __init__(self, path: str, *, title: str, header: str, page_size: tuple[float, float],
-                 margin: float = 36, canvas_hooks: list | None = None, fonts: FontTable = BUILT_IN, **kwargs):
+                 margin: float = MARGIN, canvas_hooks: list | None = None, fonts: FontTable = BUILT_IN, **kwargs):
         register_fonts()
         self.canvas_hooks = list(canvas_hooks or [])
         self.faces = (fonts["body"].name, fonts["body"].face("bold").name)

@@ -6,15 +6,24 @@ import math
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable
+from reportlab.platypus import Flowable, Paragraph
 
 from generator.boards.draw import board_plan, draw_board
-from generator.booklet.document import ACCENT, INK, para
-from generator.booklet.references import check_figure, picture_path
+from generator.booklet.document import ACCENT, INK, para, text_frame
+from generator.booklet.figure_layout import (
+    CARD_GAP,
+    FOOT,
+    LABEL_GAP,
+    MIN_TEXT,
+    card_grid,
+    cover_grid,
+    legible_width,
+    split_rows,
+)
+from generator.booklet.references import card_text_areas, check_figure, picture_path
 from generator.booklet.text import template_file
-from generator.cards.face import draw_front, renderer_for
+from generator.cards.face import draw_front
 from generator.cards.icons import IconSource
-from generator.cards.legibility import text_areas
 from generator.components.pictures import Picture
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY_BOLD, draw_string
@@ -22,49 +31,71 @@ from generator.core.geometry import Rect
 from generator.core.units import to_pt
 from generator.data.game import Game
 
-MIN_TEXT = 6.0        # pt: a card's smallest text is never shown smaller than this in the rules
-CARD_GAP = 8.0        # pt between cards of a figure
 MARKER_R = 5.5        # pt, the numbered callout markers
-LABEL_GAP = 12.0      # pt between the cards and the callout labels
 
 
 class CardFigure(Flowable):
     """One or more real cards drawn by generator.cards.face (vector), with optional numbered callouts.
 
     The cards are never drawn so small that their smallest text falls below MIN_TEXT: cards that do not fit side
-    by side at that size wrap onto more rows. A callout's marker sits next to the point it names, moved off the
-    card's text, and a leader line joins it to its label wherever that line stays clear of the text."""
+    by side at that size wrap onto more rows, and a figure taller than a page shrinks towards that size or goes
+    over pages by rows (generator.booklet.figure_layout). A callout's marker sits next to the point it names, moved
+    off the card's text, and a leader line joins it to its label wherever that line stays clear of the text.
+
+    `page_h` is the height of a page's text frame; `reserve` (the cover) keeps that much of the frame's remaining
+    height free under the figure, whose cards then stay on one row and shrink as far as needed to fit."""
 
     def __init__(self, game: Game, cards: list, card_w: float, callouts: list, caption_style: ParagraphStyle,
-                 caption: str = ""):
+                 caption: str = "", *, page_h: float | None = None, reserve: float | None = None,
+                 areas: list | None = None, caption_para: Paragraph | None = None):
         super().__init__()
         # Callouts are numbered top to bottom so their leader lines never cross.
         self.game, self.cards = game, cards
         self.callouts = sorted(callouts, key=lambda c: c[2])
         self.native = game.decks[cards[0].deck].size_pt
-        self.areas = _text_areas(game, cards)
+        self.areas = areas if areas is not None else card_text_areas(game, cards)
         smallest = min((size for areas in self.areas for _, size in areas), default=MIN_TEXT)
-        self.legible = self.native[0] * MIN_TEXT / smallest  # the narrowest card whose text stays legible
+        self.legible = legible_width(self.native[0], smallest)  # the narrowest card whose text stays legible
         self.wanted = max(card_w, self.legible)
-        self.caption = para(caption, caption_style) if caption else None
+        self.page_h = page_h if page_h is not None else text_frame()[1]
+        self.reserve = reserve
+        self.caption_style = caption_style
+        self.caption = caption_para if caption_para is not None else (para(caption, caption_style) if caption else None)
         self.label_style = ParagraphStyle("callout", parent=caption_style, alignment=0, fontSize=7.5, leading=9,
                                           textColor=INK)
 
-    def _layout(self, avail_w: float) -> None:
-        self.label_w = 0.0 if not self.callouts else min(avail_w * 0.42, 130)
-        room = avail_w - (self.label_w + LABEL_GAP if self.label_w else 0.0)
-        self.card_w = min(self.wanted, room)  # a card wider than the frame is shrunk to fit it, no further
-        self.scale = self.card_w / self.native[0]
-        self.card_h = self.native[1] * self.scale
-        self.per_row = max(1, min(len(self.cards), int((room + CARD_GAP) // (self.card_w + CARD_GAP))))
-        self.rows = -(-len(self.cards) // self.per_row)
-
     def wrap(self, avail_w, avail_h):
         self.width = avail_w
-        self._layout(avail_w)
         self.cap_h = self.caption.wrap(avail_w, avail_h)[1] + 4 if self.caption else 0
-        self.height = self.rows * self.card_h + (self.rows - 1) * CARD_GAP + self.cap_h + 4
+        if self.reserve is None:
+            grid = card_grid(self.native, self.wanted, self.legible, len(self.cards), avail_w, self.page_h,
+                             self.cap_h, bool(self.callouts))
+        else:  # the cover: one row, in the room left on its page
+            grid = cover_grid(self.native, self.wanted, len(self.cards), avail_w, avail_h - self.reserve - self.cap_h)
+        self.grid = grid
+        self.card_w, self.card_h, self.per_row, self.rows, self.label_w = (
+            grid.card_w, grid.card_h, grid.per_row, grid.rows, grid.label_w)
+        self.scale = self.card_w / self.native[0]
+        self.height = grid.cards_height() + self.cap_h + FOOT
         return self.width, self.height
+
+    def split(self, avail_w, avail_h):
+        """A figure taller than a page goes over pages by rows (the callouts with the first card, the caption under
+        the last); one that fits a page moves whole to the next."""
+        self.wrap(avail_w, avail_h)
+        if self.height <= avail_h:
+            return [self]
+        rows = split_rows(self.grid, avail_h, self.page_h, self.height) if self.reserve is None else 0
+        if rows == 0:
+            return []
+        count = rows * self.per_row
+        first = CardFigure(self.game, self.cards[:count], self.card_w, self.callouts, self.caption_style,
+                           page_h=self.page_h, areas=self.areas[:count])
+        rest = CardFigure(self.game, self.cards[count:], self.card_w, [], self.caption_style, page_h=self.page_h,
+                          areas=self.areas[count:], caption_para=self.caption)
+        for part in (first, rest):
+            part.wanted = part.legible = self.card_w  # every part at the size of the whole
+        return [first, rest]
 
     def draw(self):
         canv = self.canv
@@ -146,19 +177,6 @@ def label_centres(wanted: list[float], heights: list[float], low: float, high: f
     return [centres[i] for i in range(len(wanted))]
 
 
-def _text_areas(game: Game, cards: list) -> list[list[tuple[Rect, float]]]:
-    """Per card, its texts as drawn (trim coordinates) with their smallest sizes; none for a card that cannot be
-    drawn (its missing layout is reported by the card sheets)."""
-    renderer = renderer_for(game)
-    result = []
-    for card in cards:
-        try:
-            result.append(text_areas(renderer, game.decks[card.deck], card))
-        except InputError:
-            result.append([])
-    return result
-
-
 def free_spot(target: tuple[float, float], card: Rect, obstacles: list[Rect], r: float) -> tuple[float, float]:
     """The point nearest `target` (on rings of growing radius) where a circle of radius r stays on the card and
     off every obstacle; the target itself when there is none."""
@@ -198,7 +216,7 @@ def crosses(a: tuple[float, float], b: tuple[float, float], box: Rect) -> bool:
 
 
 class BoardFigure(Flowable):
-    """A board drawn by generator.boards.draw (vector), scaled to the text width."""
+    """A board drawn by generator.boards.draw (vector), scaled to the text width and at most a page high."""
 
     def __init__(self, game: Game, board_id: str, width: float, caption_style: ParagraphStyle, caption: str = ""):
         super().__init__()
@@ -216,6 +234,11 @@ class BoardFigure(Flowable):
             self.fig_w = avail_w
         self.width = avail_w
         self.cap_h = self.caption.wrap(avail_w, avail_h)[1] + 4 if self.caption else 0
+        room = text_frame()[1] - self.cap_h - 4  # a tall board is shrunk to a page, never left to overflow it
+        if self.fig_h > room:
+            self.scale *= room / self.fig_h
+            self.fig_w *= room / self.fig_h
+            self.fig_h = room
         self.height = self.fig_h + self.cap_h + 4
         return self.width, self.height
 

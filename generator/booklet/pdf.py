@@ -13,7 +13,17 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Spacer
 
 from generator.booklet.characters import rules_character_problems
-from generator.booklet.document import ACCENT, build_document, contents, hidden_heading, make_styles, para
+from generator.booklet.document import (
+    ACCENT,
+    PAGE_SIZE,
+    build_document,
+    contents,
+    hidden_heading,
+    make_styles,
+    para,
+    text_frame,
+)
+from generator.booklet.figure_layout import CARD_GAP
 from generator.booklet.figures import CardFigure, figure_factory, icon_markup, picture_files
 from generator.booklet.imposition import fit, halves, imposition
 from generator.booklet.markdown import BackCover, Converter
@@ -24,14 +34,12 @@ from generator.core.errors import InputError
 from generator.core.fonts import BODY, BODY_BOLD, draw_string, register_fonts
 from generator.core.geometry import PAPERS
 from generator.core.phrases import ENGLISH, Phrases
-from generator.core.units import INCH, mm
+from generator.core.units import mm
 from generator.data.game import Game
 
 if TYPE_CHECKING:  # pypdf is imported where booklets are imposed (a card-only build never needs it)
     from pypdf import PdfReader
 
-# Reading pages are half-letter (5.5 x 8.5 in): exactly half a Letter sheet, and 97 % of half an A4 sheet.
-PAGE_SIZE = (5.5 * INCH, 8.5 * INCH)
 FOLD_TICK_EDGE = mm(6)  # fold ticks start this far from the paper edge (printers leave 3-5 mm unprinted)
 FOLD_TICK = mm(4)
 
@@ -54,12 +62,23 @@ def _cover(game: Game, styles: dict[str, ParagraphStyle], width: float) -> list[
     if config.subtitle:
         story.append(para(config.subtitle, sub))
     story += [Spacer(1, 6), para(" \u00b7 ".join(facts), info), Spacer(1, 22)]
-    # Real cards: the first card type of the first two decks, large enough to read (CardFigure.MIN_TEXT).
+    rules = para(say("rules.cover"), ParagraphStyle("cover-rules", parent=sub, fontSize=18, leading=22))
+    below = [Spacer(1, 18), rules]
+    figure = _cover_cards(game, styles, width, reserve=18 + rules.wrap(width, PAGE_SIZE[1])[1])
+    return story + ([figure] if figure else []) + below
+
+
+def _cover_cards(game: Game, styles: dict[str, ParagraphStyle], width: float, reserve: float) -> CardFigure | None:
+    """Real cards on the cover: the first card type of the first two decks side by side, as many as fit one row
+    with their text legible (MIN_TEXT), as large as the room the cover page leaves above `reserve` allows."""
     cards = [deck.cards[0] for deck in game.decks.values() if deck.cards][:2]
-    if cards:
-        story.append(CardFigure(game, cards, (width - 8) / len(cards), [], styles["caption"]))
-    story += [Spacer(1, 18), para(say("rules.cover"), ParagraphStyle("cover-rules", parent=sub, fontSize=18, leading=22))]
-    return story
+    while cards:
+        figure = CardFigure(game, cards, (width - CARD_GAP * (len(cards) - 1)) / len(cards), [], styles["caption"],
+                            reserve=reserve)
+        if len(cards) == 1 or len(cards) * figure.legible + (len(cards) - 1) * CARD_GAP <= width:
+            return figure
+        cards = cards[:-1]
+    return None
 
 
 def reading_story(game: Game, markdown: str, width: float) -> list[Flowable]:
@@ -81,7 +100,7 @@ def render_reading_pdf(game: Game, markdown: str) -> bytes:
 
 def render_reading(game: Game, markdown: str) -> tuple[bytes, int]:
     """The reading-order rules PDF, and the number of pages of back matter (`<!-- backcover -->`; 0 if none)."""
-    width = PAGE_SIZE[0] - 2 * 36
+    width = text_frame()[0]
     story = reading_story(game, markdown, width)
     marks = [f for f in story if isinstance(f, BackCover)]
     # A real file, not a buffer: multiBuild saves every pass, and a buffer would collect them all.

@@ -9,13 +9,18 @@ crash while the PDF is drawn.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
 from markdown_it import MarkdownIt
 from PIL import Image, UnidentifiedImageError
 
+from generator.booklet.document import make_styles, para, text_frame
+from generator.booklet.figure_layout import MIN_TEXT, FigureTooLarge, card_grid, legible_width
+from generator.cards.face import renderer_for
 from generator.cards.icons import IconSource
+from generator.cards.legibility import text_areas
 from generator.core.errors import InputError, Problem, did_you_mean, known_list
 from generator.core.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, LimitExceeded, check_file_size
 from generator.core.units import UnitError, to_pt
@@ -114,6 +119,47 @@ def check_figure(game: Game, spec: Any) -> dict:
     return spec
 
 
+def card_text_areas(game: Game, cards: list) -> list[list]:
+    """Per card, its texts as drawn (trim coordinates) with their smallest sizes; none for a card that cannot be
+    drawn (its missing layout is reported by the card sheets)."""
+    renderer = renderer_for(game)
+    result = []
+    for card in cards:
+        try:
+            result.append(text_areas(renderer, game.decks[card.deck], card))
+        except InputError:
+            result.append([])
+    return result
+
+
+def figure_fit_problem(game: Game, spec: dict) -> str | None:
+    """Why a checked card figure cannot be laid out on the rules' pages (one card at its legibility floor taller
+    than a page), or None. The booklet lays it out the same way (generator.booklet.figure_layout)."""
+    if spec.get("kind") != "card":
+        return None
+    deck = game.decks[spec["deck"]]
+    cards = []
+    for ref in spec.get("cards") or [spec["card"]]:
+        other, _, card_id = str(ref).rpartition("/")
+        cards.append(game.decks[other or deck.id].card(card_id))
+    areas = card_text_areas(game, cards)
+    smallest = min((size for card_areas in areas for _, size in card_areas), default=None)
+    native = game.decks[cards[0].deck].size_pt
+    legible = legible_width(native[0], smallest)
+    frame_w, frame_h = text_frame()
+    caption = str(spec.get("caption") or "")
+    caption_h = para(caption, make_styles(fonts=game.fonts)["caption"]).wrap(frame_w, frame_h)[1] + 4 if caption else 0
+    try:
+        card_grid(native, max(to_pt(spec.get("width", "1.6in")), legible), legible, len(cards), frame_w, frame_h,
+                  caption_h, bool(spec.get("callouts")))
+    except FigureTooLarge as exc:
+        needed = math.ceil((smallest or MIN_TEXT) * exc.excess * 10) / 10
+        return (f"figure of {', '.join(repr(c.id) for c in cards)} does not fit a page of the rules: {exc}; "
+                f"expected the card's smallest text at {needed:g} pt or more (the figure is drawn as large as its "
+                f"smallest text needs to print at {MIN_TEXT:g} pt)" + (", or a shorter caption" if caption else ""))
+    return None
+
+
 def picture_path(game: Game, src: str, *, file: str = "", line: int = 0) -> Path:
     """The picture a Markdown image names (relative to templates/rules/), inside the project, readable and within
     the picture limits; a located InputError otherwise."""
@@ -164,7 +210,9 @@ def markdown_problems(game: Game, markdown: str, source: str, shown: str) -> lis
             first = next((text for text in token.content.splitlines() if text.strip()), "")
             line = _source_line(lines, first)
             try:
-                check_figure(game, json.loads(token.content))
+                problem = figure_fit_problem(game, check_figure(game, json.loads(token.content)))
+                if problem is not None:
+                    raise ValueError(problem)
             except json.JSONDecodeError as exc:
                 problems.append(Problem(shown, line, f"a figure block is not valid JSON ({exc.msg}); expected "
                                                      '{"kind": "card", "deck": ..., "card": ...} or use figure(...)'))
@@ -182,7 +230,10 @@ def markdown_problems(game: Game, markdown: str, source: str, shown: str) -> lis
                     if problem is not None:
                         raise ValueError(problem)
                 elif scheme in ("card", "board", "component"):
-                    check_figure(game, {"kind": scheme, "ref": rest})
+                    problem = figure_fit_problem(game, check_figure(game, {"kind": scheme, "ref": rest,
+                                                                           "caption": child.content}))
+                    if problem is not None:
+                        raise ValueError(problem)
                 else:
                     picture_path(game, src, file=shown, line=line)
             except ValueError as exc:

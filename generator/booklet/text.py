@@ -19,7 +19,7 @@ from typing import Any
 from jinja2 import BaseLoader, TemplateError, TemplateNotFound, TemplateSyntaxError
 from jinja2.sandbox import SecurityError
 
-from generator.booklet.references import check_figure, markdown_problems
+from generator.booklet.references import check_figure, figure_fit_problem, markdown_problems
 from generator.cards.icons import IconSource
 from generator.core.errors import InputError, Problem
 from generator.core.limits import MAX_TEXT_BYTES, LimitExceeded
@@ -74,7 +74,9 @@ def _checked_figure(game: Game):
     bad width."""
 
     def checked(kind: str, caption: str = "", **options: Any) -> MarkdownText:
-        check_figure(game, {"kind": kind, "caption": caption, **options})
+        problem = figure_fit_problem(game, check_figure(game, {"kind": kind, "caption": caption, **options}))
+        if problem is not None:
+            raise ValueError(problem)
         return figure(kind, caption, **options)
 
     return checked
