@@ -81,7 +81,14 @@ def size_of(value: Any, cap: int = MAX_TEMPLATE_TEXT) -> int:
         total, stack = 0, [value]
         while stack and total <= cap:
             item = stack.pop()
-            if isinstance(item, dict):
+            kind = type(item)
+            if kind is str:  # the common leaves first, without a call (checks walk every card's fields)
+                total += len(item)
+            elif kind is int:
+                total += item.bit_length() // 3 + 1
+            elif kind is bool or item is None:
+                total += 1
+            elif isinstance(item, dict):
                 total += 2 * len(item)
                 stack.extend(item.keys())
                 stack.extend(item.values())

@@ -3,10 +3,12 @@ naming the bound; ordinary templates (and the bundled rules) render as before, w
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from generator.core.limits import MAX_TEMPLATE_STEPS, MAX_TEMPLATE_WORK
-from generator.data.sandbox import TemplateLimit
+from generator.data.sandbox import TemplateLimit, size_of
 from generator.data.templating import environment
 
 BOMBS = {
@@ -69,3 +71,58 @@ def test_the_bundled_rules_use_a_small_part_of_the_budget(repo_project):
         render_rules(load_game(repo_project, game_id))
         budget = _environment(repo_project, str(repo_project.rules_template(game_id).parent)).budget
         assert budget.used_steps < MAX_TEMPLATE_STEPS / 20 and budget.used_work < MAX_TEMPLATE_WORK / 20, game_id
+
+
+def _reference_size(value, cap=1_000_000):
+    """size_of as first written: every leaf through the function (the measure the budget is defined by)."""
+    if isinstance(value, str):
+        return len(value)
+    if isinstance(value, bool) or value is None:
+        return 1
+    if isinstance(value, int):
+        return value.bit_length() // 3 + 1
+    if isinstance(value, range):
+        return len(value)
+    if isinstance(value, (list, tuple, set, frozenset, dict)):
+        total, stack = 0, [value]
+        while stack and total <= cap:
+            item = stack.pop()
+            if isinstance(item, dict):
+                total += 2 * len(item)
+                stack.extend(item.keys())
+                stack.extend(item.values())
+            elif isinstance(item, (list, tuple, set, frozenset)):
+                total += len(item) + 1
+                stack.extend(item)
+            else:
+                total += _reference_size(item, cap)
+        return total
+    return 1
+
+
+class _Text(str):
+    pass
+
+
+def test_size_of_counts_what_it_counted_before_its_fast_path():
+    """The walk's shortcut for strings, ints, bools and None charges exactly what the full walk charged."""
+    rng = random.Random(5)
+    leaves = [lambda: "x" * rng.randint(0, 30), lambda: rng.randint(-10**9, 10**9), lambda: rng.random() < 0.5,
+              lambda: None, lambda: rng.random(), lambda: range(rng.randint(0, 9)), lambda: _Text("abc"),
+              lambda: 10**200]
+
+    def value(depth):
+        if depth > 3 or rng.random() < 0.3:
+            return rng.choice(leaves)()
+        kind = rng.choice([list, tuple, dict, frozenset])
+        items = [value(depth + 1) for _ in range(rng.randint(0, 6))]
+        if kind is dict:
+            return {f"k{i}": item for i, item in enumerate(items)}
+        if kind is frozenset:
+            return frozenset(i for i in items if isinstance(i, (str, int, type(None), range)))
+        return kind(items)
+
+    for _ in range(400):
+        data = value(0)
+        assert size_of(data) == _reference_size(data)
+        assert size_of(data, 50) == _reference_size(data, 50)
