@@ -58,7 +58,17 @@ def _address_problem(value: str, addresses) -> str:
 
 
 def check_decks(game: Game, problems: Problems) -> None:
-    """Declared deck totals match the copies; card images stay inside the game folder."""
+    """Card ids are unique across the game's decks; declared deck totals match the copies; card images stay inside
+    the game folder."""
+    first: dict[str, tuple[str, str, int]] = {}  # card id -> (deck, file, line) where it is first defined
+    for deck in game.decks.values():
+        for card in deck.cards:
+            if card.id in first and first[card.id][0] != deck.id:
+                other, file, line = first[card.id]
+                problems.add(card.file, card.line_of("id"),
+                             f"card id '{card.id}' is also a card of deck '{other}' ({file}:{line}); expected card ids "
+                             "unique in the game (rules engines and the balance report tell cards apart by id)")
+            first.setdefault(card.id, (deck.id, card.file, card.line_of("id")))
     for deck in game.decks.values():
         if deck.total is not None and deck.total != deck.copies:
             problems.add(deck.file, deck.key_lines.get("total", deck.line),

@@ -141,8 +141,9 @@ def length_chart(by_players: dict, key: str) -> Drawing | None:
 
 
 def seat_chart(by_players: dict) -> Drawing | None:
-    """Win rate by seat with 95% whiskers and a dashed fair-share line per player count."""
-    rows = {p: f["seat_wins_greedy_mirror"] for p, f in by_players.items() if f["seat_wins_greedy_mirror"]}
+    """Win rate by turn position (1st = the first player) with 95% whiskers and a dashed fair-share line per
+    player count."""
+    rows = {p: f["position_wins_greedy_mirror"] for p, f in by_players.items() if f["position_wins_greedy_mirror"]}
     if not rows:
         return None
     seats = max(len(r) for r in rows.values())
@@ -152,7 +153,7 @@ def seat_chart(by_players: dict) -> Drawing | None:
     chart = VerticalBarChart()
     chart.x, chart.y, chart.width, chart.height = 40, 25, WIDTH - 120, 160
     chart.data = data
-    chart.categoryAxis.categoryNames = [f"seat {s + 1}" for s in range(seats)]
+    chart.categoryAxis.categoryNames = [_ordinal(s + 1) for s in range(seats)]
     _style_axis_labels(chart)
     chart.valueAxis.valueMin, chart.valueAxis.valueMax = 0, top
     chart.valueAxis.labelTextFormat = "%d%%"
@@ -183,6 +184,33 @@ def seat_chart(by_players: dict) -> Drawing | None:
     return d
 
 
+def _ordinal(n: int) -> str:
+    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'} to play"
+
+
+def _role_text(by_players: dict) -> str:
+    """Win rate per seat where seats differ (a restaurant), per player count, with 95% intervals."""
+    parts = []
+    for p, f in by_players.items():
+        roles = f.get("role_wins") or {}
+        if roles:
+            rates = ", ".join(f"{role} {100 * r['rate']:.0f}% ({100 * r['low']:.0f}-{100 * r['high']:.0f}%)"
+                              for role, r in roles.items())
+            parts.append(f"<b>{p} players</b> (fair: {100 / int(p):.0f}%): {rates}.")
+    return "<br/>".join(parts)
+
+
+def _dealt_text(by_players: dict, goals: dict) -> str:
+    """Win rate of each goal when dealt, per player count (the fair share is 1 / players)."""
+    parts = []
+    for p, f in by_players.items():
+        dealt = {g: r for g, r in (f.get("win_rate_when_dealt") or {}).items() if r is not None}
+        if dealt:
+            rates = ", ".join(f"{_label(goals.get(g, {}), g)} {100 * r:.0f}%" for g, r in sorted(dealt.items()))
+            parts.append(f"<b>{p} players</b> (fair: {100 / int(p):.0f}%): {rates}.")
+    return "<br/>".join(parts)
+
+
 def hbar_chart(labels: list[str], values: list[float], fmt: str, color) -> Drawing:
     """Horizontal bars, one per label, top to bottom in the given order."""
     height = len(labels) * BAR_PITCH + 30
@@ -208,7 +236,7 @@ def hbar_chart(labels: list[str], values: list[float], fmt: str, color) -> Drawi
 
 def _label(entry: dict, key: str) -> str:
     name = entry.get("name") or key
-    return name if len(name) <= 28 else name[:27] + "…"
+    return name if len(name) <= 34 else name[:33] + "…"
 
 
 def _bar_section(flow: Flow, title: str, text: str, labels: list[str], values: list[float], fmt: str, color) -> None:
@@ -258,10 +286,20 @@ def draw_report(path: Path, figures: dict) -> None:
                          f"player count. A long tail to the right means some games drag on.", chart)
     chart = seat_chart(by_players)
     if chart is not None:
-        flow.section("Win rate by seat", "Games where every seat is played by the greedy bot. With no seat advantage "
-                     "each bar sits near its dashed line (1 / players); whiskers are 95% confidence intervals, so a "
-                     "whisker that misses the line points at a real first-player (or last-player) advantage.", chart)
+        flow.section("Win rate by turn position", "Games where every seat is played by the greedy bot, counted by "
+                     "the order in which players take their turns (the 1st is the first player, whoever that was "
+                     "in each game). With no advantage each bar sits near its dashed line (1 / players); whiskers "
+                     "are 95% confidence intervals, so a whisker that misses the line shows a real advantage or "
+                     "disadvantage of playing in that position.", chart)
+    roles = _role_text(by_players)
+    if roles:
+        flow.section("Win rate by seat", "Where seats differ (each player's restaurant), the share of the games "
+                     "played from that seat that it won, all games, with 95% intervals in brackets.<br/>" + roles)
     flow.section("How games end", _ending_text(by_players))
+    dealt = _dealt_text(by_players, figures["goals"])
+    if dealt:
+        flow.section("Win rate when dealt", "How often a goal dealt to a player was the one completed in that "
+                     "round, per player count (the fair share is one in as many as there are players).<br/>" + dealt)
     cards = figures["cards"]
     if cards:
         ids = sorted(cards, key=lambda k: (-cards[k]["per_game"], k))

@@ -198,4 +198,7 @@ class Engine:
 #   card_usage: dict[str, int]          card id -> times played/spent
 #   hand_limit_discards: int            cards discarded to a hand limit
 #   dead_hand_turns: int                turns a player held nothing useful for any displayed goal
+#   turn_order: list[int]               seats in the order they play, the first player first (default: seat order);
+#                                       the report gives win rates by turn position from it
+#   seat_roles: list[str]               what makes each seat different where seats differ (a pizza restaurant)
 #   extra: dict                         anything game-specific worth reporting

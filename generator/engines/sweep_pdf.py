@@ -178,13 +178,14 @@ def draw_sweep(path: Path, report: dict) -> None:
     connect = len(vary) == 1
     counts = [str(p) for p in report["settings"]["player_counts"]]
     if variants:
-        flow.heading("Win rate by seat")
+        flow.heading("Win rate by turn position")
         for players in counts:
             seats = int(players)
-            series = [(f"seat {s + 1}", _points(variants, players, lambda f, s=s: _interval(f["seat_wins"][s])))
+            series = [(f"{s + 1}. to play", _points(variants, players, lambda f, s=s: _interval(f["seat_wins"][s])))
                       for s in range(seats)]
-            flow.captioned(f"<b>{players} players.</b> Share of the all-greedy games won from each seat. With no seat "
-                           f"advantage every point sits near the dashed line (1 / players).",
+            flow.captioned(f"<b>{players} players.</b> Share of the all-greedy games won by the player taking turns "
+                           f"1st, 2nd, ... (whoever started each game). With no advantage every point sits near the "
+                           f"dashed line (1 / players).",
                            interval_chart(labels, series, "%d%%", axis, percent=True, reference=1 / seats,
                                           connect=connect))
         unit = variants[0]["by_players"][counts[0]]["length"]["unit"] if counts else "turns"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from generator.engines.report import Z95, distribution, wilson
+from generator.engines.report import Z95, distribution, turn_position, wilson
 
 
 def _r(x: float) -> float:
@@ -33,12 +33,13 @@ def share(count: float, n: int) -> dict:
 
 
 def seat_wins(games: list[dict], players: int) -> list[dict]:
-    """Win share of each seat in all-greedy games (a shared win counts 1/k to each of the k winners)."""
+    """Win share by turn position in all-greedy games: "seat" 0 is whoever played first in each game (a shared win
+    counts 1/k to each of the k winners). Seat numbers mean nothing where the first player is drawn at random."""
     mirror = [g for g in games if len(set(g["bots"])) == 1]
     credit = [0.0] * players
     for g in mirror:
         for seat in g["winners"]:
-            credit[seat] += 1 / len(g["winners"])
+            credit[turn_position(g, seat)] += 1 / len(g["winners"])
     return [{"seat": seat, **share(credit[seat], len(mirror))} for seat in range(players)]
 
 

@@ -64,7 +64,7 @@ def test_report_and_pdf_are_identical_whatever_the_number_of_jobs(project):
     assert sorted(figures["by_players"]) == ["2", "3", "4"]
     two = figures["by_players"]["2"]
     assert two["games"] == 60 and two["failed"] == 0
-    assert sum(s["wins"] for s in two["seat_wins_all"]) == pytest.approx(60)
+    assert sum(s["wins"] for s in two["position_wins_all"]) == pytest.approx(60)
     assert sum(v["games"] for v in two["ended_by"].values()) == 60
     assert set(figures["goals"]) == {"pair-of-ones", "one-two", "two-threes", "straight", "big-seven"}
     assert figures["cards"]["one"]["uses"] > 0
@@ -79,7 +79,7 @@ def test_balance_pdf_uses_only_embedded_fonts_and_renders(project):
              for f in page["/Resources"].get("/Font", {}).values()}
     assert fonts and not [f for f in fonts if any(b in f for b in BASE14)]
     text = "".join(page.extract_text() for page in PdfReader(path).pages)
-    for heading in ("Game length in turns", "Win rate by seat", "Card usage", "Goal completion"):
+    for heading in ("Game length in turns", "Win rate by turn position", "Card usage", "Goal completion"):
         assert heading in text
     image = pdfium.PdfDocument(str(path))[0].render(scale=0.5).to_pil()
     assert image.getextrema() != ((255, 255), (255, 255), (255, 255))

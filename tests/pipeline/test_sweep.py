@@ -111,7 +111,7 @@ def test_the_sweep_pdf_has_a_chart_per_metric_and_only_embedded_fonts(project):
     path = project.build_dir / "toy" / "sweep-rounds.pdf"
     reader = PdfReader(path)
     text = " ".join(page.extract_text() for page in reader.pages)
-    for heading in ("Sum Up: sweep rounds", "Win rate by seat", "2 players.", "3 players.", "Game length",
+    for heading in ("Sum Up: sweep rounds", "Win rate by turn position", "2 players.", "3 players.", "Game length",
                     "How games end", "Goal completion", "max_rounds"):
         assert heading in text, heading
     fonts = {str(f.get_object()["/BaseFont"]) for page in reader.pages

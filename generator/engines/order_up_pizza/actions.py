@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import NamedTuple
 
-VERBS = ("move", "stop", "deliver", "play", "draw", "end", "discard", "take")
+VERBS = ("choose", "move", "stop", "deliver", "play", "draw", "end", "discard", "take")
 
 
 class Action(NamedTuple):

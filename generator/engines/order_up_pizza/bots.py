@@ -35,15 +35,18 @@ def _payable(state: PizzaState, seat: int) -> list[str]:
     return found
 
 
-def usefulness(state: PizzaState, card: str, hand: Counter) -> float:
-    """How much a card helps towards the face-up orders (higher = keep / take)."""
+def usefulness(state: PizzaState, card: str, hand: Counter, held: bool = False) -> float:
+    """How much a card helps towards the face-up orders (higher = keep / take). `held`: the card is one of the
+    copies in `hand` (a discard choice), so the copies that count towards an order are the others plus this one;
+    counting it as surplus threw away the only sausage an order needed, for ever (2 players, long games)."""
     if card in ACTION_WORTH:
         return ACTION_WORTH[card]
+    others = hand[card] - (1 if held else 0)  # copies besides the one being judged
     score = 0.0
     for order in state.ofaceup:
         req = dict(state.data.order_req.get(order, ()))
         if card in req:
-            score += 3.0 if hand[card] < req[card] else 0.5
+            score += 3.0 if others < req[card] else 0.5
     return score
 
 
@@ -60,6 +63,14 @@ def greedy_bot(state: PizzaState, rng) -> Action:
     """Deliver whenever possible, drive to the nearest payable order, else go home and draw."""
     legal = state.legal_actions()
     phase, seat = state.phase, state.current
+    if phase == "colours":  # the corners are alike: any free colour, by the harness's random choice
+        return rng.choice(legal)
+    if phase == "after":  # the move is over: plunder a rival's restaurant when it pays, else end the turn
+        plunder = Action("play", PIZZA_PLUNDER)
+        if plunder in legal and len(state.hands[state.home_owner[state.pos[seat]]]) >= 2 \
+                and len(state.hands[seat]) < state.params.hand_limit - 1:
+            return plunder
+        return legal[-1]
     if phase == "move":
         for action in legal:
             if action.verb == "deliver":
@@ -74,7 +85,7 @@ def greedy_bot(state: PizzaState, rng) -> Action:
         return Action("draw", "deck") if Action("draw", "deck") in legal else legal[-1]
     if phase == "discard":
         # drop the least useful card; among equals the one held most often
-        return min(legal, key=lambda a: (usefulness(state, a.arg, hand), -hand[a.arg], a.arg))
+        return min(legal, key=lambda a: (usefulness(state, a.arg, hand, held=True), -hand[a.arg], a.arg))
     if phase == "plunder":
         return max(legal, key=lambda a: (usefulness(state, a.arg, hand), a.arg))
     return legal[0]

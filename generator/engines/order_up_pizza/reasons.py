@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from generator.engines.order_up_pizza.data import ACTION_CARDS, PIZZA_PLUNDER, SPEED_TRAP, WILD
+from generator.engines.order_up_pizza.data import ACTION_CARDS, ENERGY_DRINK, PIZZA_PLUNDER, SPEED_TRAP, WILD
 
 PHASE_TEXT = {
-    "move": "you are driving", "draw": "you are drawing toppings at your restaurant",
+    "colours": "the players are choosing their colours", "move": "you are driving",
+    "draw": "you may draw toppings at your restaurant", "after": "your move is over (end your turn)",
     "discard": "you must discard down to the hand limit", "plunder": "you are taking cards with Pizza Plunder",
     "end": "the game is over",
 }
@@ -23,6 +24,15 @@ def why_illegal(state, action) -> str:
     verb, arg = getattr(action, "verb", ""), getattr(action, "arg", "")
     hand = state.hands[seat]
     now = PHASE_TEXT[phase]
+    if verb == "choose":
+        if phase != "colours":
+            return f"colours are chosen at setup; now {now}"
+        taken = [c for c in state.colours if c]
+        if arg in taken:
+            return f"'{arg}' is taken; free: {', '.join(c for c, _n, _s in state.data.seats if c not in taken)}"
+        return f"unknown colour '{arg}'; expected one of: {', '.join(c for c, _n, _s in state.data.seats)}"
+    if phase == "colours":
+        return f"first choose a colour ({', '.join(str(a) for a in state.legal_actions())})"
     if verb == "move":
         if phase != "move":
             return f"you can only move during your move; now {now}"
@@ -41,13 +51,13 @@ def why_illegal(state, action) -> str:
     if verb == "draw":
         if phase != "draw":
             return f"you draw toppings only when your move ends on your restaurant; now {now}"
+        if state.picks >= state.params.draw_max:
+            return f"you have drawn {state.picks}, the most you may draw; end your turn"
         if arg != "deck" and arg not in state.tfaceup:
             return f"'{arg}' is not face up; face up: {', '.join(state.tfaceup) or 'none'} (or draw deck)"
         return "the Toppings deck and the discard pile are both empty"
     if verb == "end":
-        if phase == "draw":
-            return f"draw at least {state.params.draw_min} card(s) first"
-        return f"'end' finishes drawing toppings; now {now}"
+        return f"'end' finishes your turn once your move is over; now {now}"
     if verb == "discard":
         if phase != "discard":
             return f"no voluntary discards: you discard only down to the hand limit of {state.params.hand_limit}; now {now}"
@@ -93,8 +103,12 @@ def _why_not_play(state, arg: str, hand: list[str], now: str) -> str:
         return f"'{card}' is not an action card; known: {', '.join(ACTION_CARDS)}"
     if card not in hand:
         return f"you hold no {card}"
-    if state.phase != "move":
-        return f"action cards are played during your move; now {now}"
+    if card == ENERGY_DRINK and state.phase != "move":
+        return f"an Energy Drink adds to your roll, so it is played while driving; now {now}"
+    if card == PIZZA_PLUNDER and state.plundered:
+        return "you have played Pizza Plunder this turn already"
+    if state.phase not in ("move", "draw", "after"):
+        return f"action cards are played during your turn, not now: {now}"
     if card == SPEED_TRAP:
         target = arg.split()[1] if len(arg.split()) > 1 else ""
         if target == state.colours[seat]:

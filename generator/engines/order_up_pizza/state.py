@@ -1,4 +1,11 @@
-"""The Order Up game state (games.md A.2/A.4): roll, drive step by step, deliver, draw at home, action cards."""
+"""The Order Up game state (games.md A.2/A.4): choose colours, roll, drive step by step, deliver, draw at home,
+action cards.
+
+A turn: roll (chance), `move`/`deliver`/`play` while driving, `stop`; then, on your own restaurant, `draw` 1 or 2
+toppings or none (the rulebook: you *may* draw), and anywhere action cards may still be played (Speed Trap any
+time, Pizza Plunder on a rival's restaurant); `end` finishes the turn, and it ends by itself when nothing else is
+left to do. Whoever holds more cards than the hand limit after drawing or plundering discards the excess at once.
+"""
 
 from __future__ import annotations
 
@@ -21,7 +28,7 @@ from generator.engines.order_up_pizza.data import (
 from generator.engines.order_up_pizza.reasons import why_illegal
 from generator.engines.order_up_pizza.views import metrics, snapshot
 
-MID_TURN = frozenset({"draw", "after-draw", "reshuffle", "discard", "plunder"})  # hand may exceed the limit
+MID_TURN = frozenset({"draw", "after", "reshuffle", "discard", "plunder"})  # hand may exceed the limit
 CHANCE_PHASES = {"setup-toppings": "toppings-deck", "setup-orders": "order-deck", "roll": "roll",
                  "reshuffle": "toppings-reshuffle"}
 
@@ -41,11 +48,12 @@ class PizzaState(State):
         if dealt > len(self.data.topping_deck):
             raise ValueError(f"{players} hands of {self.params.start_hand} + {self.params.faceup_toppings} face-up "
                              f"need {dealt} Toppings cards; the deck has {len(self.data.topping_deck)}")
-        self.colours = [s[0] for s in self.data.seats[:players]]
-        self.homes = [s[2] for s in self.data.seats[:players]]
-        self.home_owner = {home: seat for seat, home in enumerate(self.homes)}
+        # Colours are chosen at setup (rulebook: the youngest first, then clockwise): seat 0 is the youngest.
+        self.colours: list[str] = [""] * players
+        self.homes: list[str] = [""] * players
+        self.home_owner: dict[str, int] = {}
         self.hands: list[list[str]] = [[] for _ in range(players)]
-        self.pos = list(self.homes)
+        self.pos = [""] * players
         self.money = [0] * players
         self.delivered: list[list[str]] = [[] for _ in range(players)]
         self.tdeck: list[str] = []  # top of the deck is the end of the list
@@ -53,8 +61,10 @@ class PizzaState(State):
         self.tfaceup: list[str] = []
         self.odeck: list[str] = []
         self.ofaceup: list[str | None] = []
-        self.phase = "setup-toppings"
+        self.phase = "colours"
         self.current, self.turns = 0, 0
+        self.plundered = False  # Pizza Plunder played this turn (once per turn: it ends your move)
+        self.after_discard = "end"  # where a hand-limit discard leads: 'end' (of the turn) or 'after' (a plunder)
         self.roll: tuple[int, ...] = ()
         self.steps_left = self.moved = self.picks = 0
         self.victim, self.plunder_left = -1, 0
@@ -123,11 +133,11 @@ class PizzaState(State):
             self.reshuffles += 1
             self.log.append("the topping discard pile is shuffled into a new deck")
             resume, self.resume = self.resume, ""
-            self.phase = "draw" if resume == "draw-deck" else "after-draw"
+            self.phase = "draw" if resume == "draw-deck" else "after"
             if resume == "draw-deck":
                 self._draw_from_deck()
             else:
-                self._finish_draw()
+                self._finish_draw(end_turn=resume == "refill-end")
 
     # ----- legal actions --------------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
@@ -138,6 +148,9 @@ class PizzaState(State):
     def _compute_legal(self) -> list[Action]:
         phase, seat = self.phase, self.current
         hand = self.hands[seat] if 0 <= seat < self.n else []
+        if phase == "colours":
+            taken = set(self.colours)
+            return [Action("choose", colour) for colour, _name, _home in self.data.seats if colour not in taken]
         if phase == "move":
             acts = self.deliveries()
             if self.steps_left > 0:
@@ -146,21 +159,31 @@ class PizzaState(State):
                 acts.append(Action("play", ENERGY_DRINK))
             if SPEED_TRAP in hand:
                 acts += [Action("play", f"{SPEED_TRAP} {self.colours[t]}") for t in range(self.n) if t != seat]
-            if PIZZA_PLUNDER in hand and self.home_owner.get(self.pos[seat], seat) != seat:
+            if self._may_plunder(seat):
                 acts.append(Action("play", PIZZA_PLUNDER))
             acts.append(STOP)
             return acts
-        if phase == "draw":
-            acts = [Action("draw", "deck")] if self.tdeck or self.tdiscard else []
-            acts += [Action("draw", card) for card in sorted(set(self.tfaceup))]
-            if self.picks >= self.params.draw_min or not acts:
-                acts.append(END)
+        if phase in ("draw", "after"):
+            acts = []
+            if phase == "draw" and self.picks < self.params.draw_max:
+                acts = [Action("draw", "deck")] if self.tdeck or self.tdiscard else []
+                acts += [Action("draw", card) for card in sorted(set(self.tfaceup))]
+            if SPEED_TRAP in hand:  # any time in your turn
+                acts += [Action("play", f"{SPEED_TRAP} {self.colours[t]}") for t in range(self.n) if t != seat]
+            if phase == "after" and self._may_plunder(seat):
+                acts.append(Action("play", PIZZA_PLUNDER))
+            acts.append(END)  # drawing at your restaurant is a choice, not a duty
             return acts
         if phase == "discard":
             return [Action("discard", card) for card in sorted(set(hand))]
         if phase == "plunder":
             return [Action("take", card) for card in sorted(set(self.hands[self.victim]))]
         return []
+
+    def _may_plunder(self, seat: int) -> bool:
+        """Pizza Plunder in hand, on a rival's restaurant, not yet played this turn."""
+        return (PIZZA_PLUNDER in self.hands[seat] and not self.plundered
+                and self.home_owner.get(self.pos[seat], seat) != seat)
 
     def deliveries(self) -> list[Action]:
         """Delivery actions for the face-up order at the current player's space (one per way to pay)."""
@@ -190,8 +213,10 @@ class PizzaState(State):
             raise IllegalAction(why_illegal(self, action))
         self._legal = None
         seat, verb, arg = self.current, action.verb, action.arg
-        self.log.append(f"{self.colours[seat]}: {action}")
-        if verb == "move":
+        self.log.append(f"{self.colours[seat] or f'seat {seat}'}: {action}")
+        if verb == "choose":
+            self._choose(seat, arg)
+        elif verb == "move":
             self.pos[seat] = arg
             self.steps_left -= 1
             self.moved += 1
@@ -211,19 +236,35 @@ class PizzaState(State):
                 self.tfaceup.remove(arg)
                 self._take_drawn(arg)
         elif verb == "end":
-            self._finish_draw()
+            if self.phase == "draw":
+                self._finish_draw(end_turn=True)
+            else:
+                self._check_hand_limit()
         elif verb == "discard":
             self.hands[seat].remove(arg)
             self.tdiscard.append(arg)
             self.limit_discards += 1
             if len(self.hands[seat]) <= self.params.hand_limit:
-                self._end_turn()
+                if self.after_discard == "after":
+                    self._after_move()
+                else:
+                    self._end_turn()
         elif verb == "take":
             self.hands[self.victim].remove(arg)
             self.hands[seat].append(arg)
             self.plunder_left -= 1
             if self.plunder_left <= 0 or not self.hands[self.victim]:
-                self._check_hand_limit()
+                self._after_plunder()
+
+    def _choose(self, seat: int, colour: str) -> None:
+        """A seat takes a colour and its restaurant; after the last seat the cards are shuffled."""
+        home = next(space for colour_id, _name, space in self.data.seats if colour_id == colour)
+        self.colours[seat], self.homes[seat], self.pos[seat] = colour, home, home
+        self.home_owner[home] = seat
+        if seat + 1 < self.n:
+            self.current = seat + 1
+        else:
+            self.current, self.phase = 0, "setup-toppings"
 
     def _play(self, arg: str) -> None:
         seat, card = self.current, arg.split()[0]
@@ -235,13 +276,23 @@ class PizzaState(State):
         elif card == SPEED_TRAP:
             target = self.colours.index(arg.split()[1])
             self.pos[target] = self.homes[target]
+            if self.phase == "after":
+                self._settle()
         elif card == PIZZA_PLUNDER:
             self.victim = self.home_owner[self.pos[seat]]
             self.plunder_left = min(self.params.plunder_take, len(self.hands[self.victim]))
             self.steps_left = 0
+            self.plundered = True
             self.phase = "plunder"
             if self.plunder_left == 0:
-                self._check_hand_limit()
+                self._after_plunder()
+
+    def _after_plunder(self) -> None:
+        """The plunderer discards down to the hand limit at once (rulebook), then the turn goes on after the move."""
+        if len(self.hands[self.current]) > self.params.hand_limit:
+            self.phase, self.after_discard = "discard", "after"
+        else:
+            self._after_move()
 
     def _deliver(self, arg: str) -> None:
         seat = self.current
@@ -290,6 +341,15 @@ class PizzaState(State):
         if self.pos[seat] == self.homes[seat]:
             self.phase, self.picks = "draw", 0
         else:
+            self._after_move()
+
+    def _after_move(self) -> None:
+        self.phase = "after"
+        self._settle()
+
+    def _settle(self) -> None:
+        """After the move, a turn with nothing left to choose but `end` ends by itself."""
+        if self.phase == "after" and self._compute_legal() == [END]:
             self._check_hand_limit()
 
     def _draw_from_deck(self) -> None:
@@ -304,26 +364,33 @@ class PizzaState(State):
     def _ask_reshuffle(self, resume: str) -> None:
         self.resume, self.phase = resume, "reshuffle"
 
-    def _finish_draw(self) -> None:
-        """Refill the face-up toppings after all picks (reshuffling when needed), then the hand limit."""
-        self.phase = "after-draw"
+    def _finish_draw(self, end_turn: bool = False) -> None:
+        """Refill the face-up toppings after all picks (reshuffling when needed); then the rest of the turn, or its
+        end when the player said `end`."""
+        self.phase = "after"
         while len(self.tfaceup) < self.params.faceup_toppings:
             if self.tdeck:
                 self.tfaceup.append(self.tdeck.pop())
             elif self.tdiscard:
-                self._ask_reshuffle("refill")
+                self._ask_reshuffle("refill-end" if end_turn else "refill")
                 return
             else:
                 break
-        self._check_hand_limit()
+        if len(self.hands[self.current]) > self.params.hand_limit:  # discard the excess at once (rulebook)
+            self.phase, self.after_discard = "discard", "end" if end_turn else "after"
+        elif end_turn:
+            self._end_turn()
+        else:
+            self._settle()
 
     def _refill_toppings_now(self) -> None:
         while len(self.tfaceup) < self.params.faceup_toppings and self.tdeck:
             self.tfaceup.append(self.tdeck.pop())
 
     def _check_hand_limit(self) -> None:
+        """The end of the turn: first discard down to the hand limit."""
         if len(self.hands[self.current]) > self.params.hand_limit:
-            self.phase = "discard"
+            self.phase, self.after_discard = "discard", "end"
         else:
             self._end_turn()
 
@@ -337,6 +404,7 @@ class PizzaState(State):
         self.current, self.phase = seat, "roll"
         self.turns += 1
         self.roll, self.steps_left, self.moved, self.picks = (), 0, 0, 0
+        self.plundered = False
 
     def _hand_useful(self, seat: int) -> bool:
         hand = self.hands[seat]
@@ -356,9 +424,9 @@ class PizzaState(State):
     def card_count(self) -> dict[str, int]:
         toppings = len(self.tdeck) + len(self.tdiscard) + len(self.tfaceup) + sum(map(len, self.hands))
         orders = len(self.odeck) + sum(1 for o in self.ofaceup if o) + sum(map(len, self.delivered))
-        if self.phase == "setup-toppings":
+        if self.phase in ("colours", "setup-toppings"):
             toppings = len(self.data.topping_deck)
-        if self.phase in ("setup-toppings", "setup-orders"):
+        if self.phase in ("colours", "setup-toppings", "setup-orders"):
             orders = len(self.data.order_ids) + 1
         return {"toppings": toppings, "orders": orders, "reference": self.data.reference_copies}
 
@@ -391,5 +459,5 @@ class PizzaState(State):
 
 
 def new_state(game, players: int, options: dict | None = None) -> PizzaState:
-    """A fresh game waiting for the setup shuffles (ENGINE.new_state)."""
+    """A fresh game: the players choose their colours, then the setup shuffles (ENGINE.new_state)."""
     return PizzaState(game, players, options)

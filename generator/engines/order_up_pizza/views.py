@@ -43,6 +43,8 @@ def metrics(state) -> dict[str, Any]:
         "turns": state.turns, "rounds": state.rounds(), "ended_by": state.ended_by or "unfinished",
         "completed_goals": list(state.completed), "dwell": dwell, "card_usage": dict(state.usage),
         "hand_limit_discards": state.limit_discards, "dead_hand_turns": state.dead_turns,
+        "turn_order": list(range(state.n)),  # the youngest (seat 0) starts
+        "seat_roles": list(state.colours),  # the restaurant each seat chose
         "extra": {
             "deliveries_per_seat": [len(d) for d in state.delivered], "money_per_seat": list(state.money),
             "reshuffles": state.reshuffles, "unclaimed_at_end": sorted(state.shown_at),

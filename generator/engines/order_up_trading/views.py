@@ -35,6 +35,9 @@ class StateViews:
             "rounds": len(self.history), "turns": self.total_ticks, "ended_by": self.ended_by,
             "completed_goals": [h["recipe"] for h in self.history], "card_usage": dict(self.card_usage),
             "dealt_goals": [r for h in self.history for r in h["in_play"]],
+            # turns of a tick go round from the left of the dealer; the first dealer is drawn at random
+            "turn_order": [(self.history[0]["dealer"] + 1 + i) % self.k for i in range(self.k)] if self.history
+            else list(range(self.k)),
             "extra": {
                 "trades_per_round": [h["trades"] for h in self.history],
                 "ticks_per_round": [h["ticks"] for h in self.history],

@@ -116,6 +116,7 @@ class Results:
             "turns": self.turns, "rounds": self.rounds, "ended_by": self.ended_by, "completed_goals": list(self.goals),
             "dwell": {k: list(v) for k, v in self.dwell.items()}, "card_usage": dict(self.usage),
             "hand_limit_discards": self.hand_limit_discards, "dead_hand_turns": self.dead_hand_turns,
+            "turn_order": [(self.first + i) % self.n for i in range(self.n)],  # the first player is drawn at random
             "extra": {
                 "floor_hits": self.floor_hits, "reshuffles": self.reshuffles, "skipped_draws": self.skipped_draws,
                 "hand_sizes": list(self.hand_sizes), "max_hand": max(self.hand_sizes, default=0),

@@ -28,9 +28,17 @@ def arrange(items, top) -> tuple:
     return tuple(top) + tuple(rest)
 
 
+def new_game(game, players: int, **options):
+    """A new game whose players chose their colours in table order (seat 0 Red, seat 1 Yellow, ...)."""
+    state = ENGINE.new_state(game, players, {**ENGINE.options, **options})
+    for colour in ("red", "yellow", "blue", "green")[:players]:
+        state.apply(state.parse_action(f"choose {colour}"))
+    return state
+
+
 def start(game, players=2, hands=(), faceup=("pineapple", "anchovies", "ham"), deck=(), orders=(), **options):
     """A game after setup: `hands` (one list per seat) dealt, then the face-up toppings, then `deck` on top."""
-    state = ENGINE.new_state(game, players, {**ENGINE.options, **options})
+    state = new_game(game, players, **options)
     top = [card for hand in hands for card in hand] + list(faceup) + list(deck)
     state.apply(ChanceOutcome("toppings-deck", arrange(state.chance_request().items, top)))
     state.apply(ChanceOutcome("order-deck", arrange(state.chance_request().items, orders)))
@@ -50,6 +58,12 @@ def legal(state) -> list[str]:
     return [str(a) for a in state.legal_actions()]
 
 
+def end_turn(state) -> None:
+    """End a turn that waits after the move (the player still holds an action card they may play)."""
+    if state.phase == "after":
+        act(state, "end")
+
+
 RED = ["mushrooms", "mushrooms", "pepperoni", "ham", "pepperoni", "pepperoni"]
 YELLOW = ["pepperoni", "sausage", "onions", "onions", "black-olives", "green-peppers"]
 ORDERS = ["grandma-rosa", "coach-carter", "dr-patel", "senora-garza", "tiny-tim", "mayor-mcbean"]
@@ -58,6 +72,10 @@ ORDERS = ["grandma-rosa", "coach-carter", "dr-patel", "senora-garza", "tiny-tim"
 # ----- setup and chance -----------------------------------------------------------------------------------------
 def test_setup_asks_for_both_shuffles_then_the_first_roll(game):
     state = ENGINE.new_state(game, 3, dict(ENGINE.options))
+    assert state.current_player() == 0 and [str(a) for a in state.legal_actions()] == [
+        "choose red", "choose yellow", "choose blue", "choose green"]  # the youngest chooses first
+    for colour in ("red", "yellow", "blue"):
+        state.apply(state.parse_action(f"choose {colour}"))
     request = state.chance_request()
     assert (state.current_player(), request.kind, request.label, len(request.items)) == (CHANCE, "shuffle", "toppings-deck", 91)
     state.apply(ChanceOutcome("toppings-deck", request.items))
@@ -92,7 +110,7 @@ def test_bad_options_fail_at_setup(game, options, reason):
 
 
 def test_chance_outcomes_are_checked(game):
-    state = ENGINE.new_state(game, 2, dict(ENGINE.options))
+    state = new_game(game, 2)
     with pytest.raises(IllegalAction, match="'toppings-deck' is next"):
         state.apply(ChanceOutcome("roll", (3, 4)))
     with pytest.raises(IllegalAction, match="permutation"):
@@ -175,7 +193,8 @@ def test_drawing_only_when_the_move_ends_at_home(game):
     state = start(game, hands=[RED, YELLOW], deck=["wild-card", "onions"], orders=ORDERS)
     roll(state, 1, 1)
     act(state, "move r0c1", "move r0c0", "stop")
-    assert legal(state) == ["draw deck", "draw anchovies", "draw ham", "draw pineapple"]  # at least one pick
+    # the rulebook says you *may* draw one or two: ending the turn without drawing is allowed
+    assert legal(state) == ["draw deck", "draw anchovies", "draw ham", "draw pineapple", "end"]
     act(state, "draw ham")
     assert state.tfaceup == ["pineapple", "anchovies"] and "end" in legal(state)
     act(state, "draw deck")
@@ -214,6 +233,7 @@ def test_reshuffling_when_the_face_up_row_needs_a_card(game):
     for discards in ([], [], ["pepperoni", "pepperoni"], ["anchovies", "anchovies"]):
         roll(state, 1, 1)
         act(state, "stop", "draw deck", "draw deck", *[f"discard {card}" for card in discards])
+        end_turn(state)
     assert state.tdeck == [] and state.tdiscard == ["pepperoni", "pepperoni", "anchovies", "anchovies"]
     roll(state, 1, 1)
     act(state, "stop", "draw wild-card", "draw speed-trap")
@@ -230,14 +250,15 @@ def test_drawing_when_deck_and_discard_are_empty(game):
     for _ in range(4):
         roll(state, 1, 1)
         act(state, "stop", "draw deck", "draw deck")
+        end_turn(state)
     roll(state, 1, 1)
     act(state, "stop")
-    assert legal(state) == ["draw speed-trap", "draw wild-card"]
-    act(state, "draw wild-card", "draw speed-trap")
+    assert legal(state) == ["draw speed-trap", "draw wild-card", "play speed-trap yellow", "end"]
+    act(state, "draw wild-card", "draw speed-trap", "end")
     assert state.tfaceup == ["speed-trap"] and state.current == 1  # nothing left to refill the row with
     roll(state, 1, 1)
     act(state, "stop", "draw speed-trap")
-    assert legal(state) == ["end"]
+    assert legal(state) == ["play speed-trap red", "end"]  # nothing left to draw
 
 
 # ----- action cards -------------------------------------------------------------------------------------------
