@@ -196,11 +196,10 @@ class LayoutLoader:
             for folder in self.dirs:
                 for ext in (".yaml", ".yml"):
                     try:
-                        self.project.inside(f"{name}{ext}", folder)
-                    except InputError:
-                        raise InputError(Problem(wanted_by.file, wanted_by.line, f"layout '{name}' is outside the "
-                                                 "project folder; expected a layout inside the project (symbolic "
-                                                 "links are followed before checking)")) from None
+                        self.project.inside(f"{name}{ext}", folder, what="layout")
+                    except InputError as exc:  # named as written, without the extension pnp adds
+                        message = exc.problems[0].message.replace(f"'{name}{ext}'", f"'{name}'", 1)
+                        raise InputError(Problem(wanted_by.file, wanted_by.line, message)) from None
         path = find_layout(name, self.dirs)
         if path is None:
             known = known_layouts(self.dirs)

@@ -15,6 +15,7 @@ BUILTIN_ICONS = ASSETS / "icons"
 PRESETS_DIR = ASSETS / "presets"
 SCAFFOLD_DIR = ASSETS / "scaffold"
 RULES_DIR = "rules"
+NAME_MAX, PATH_MAX = 255, 4096  # what file systems accept for one name and a whole path
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,16 @@ class Project:
         Every file the project reads from a name a designer wrote (layouts, images, fonts, spreadsheets, includes)
         goes through here, so nothing outside the project reaches an output or a message."""
         root = self.root.resolve()
-        resolved = ((base or root) / path).resolve()
+        written = str(path)
+        shown = written if len(written) <= 80 else written[:77] + "..."
+        if "\x00" in written or any(len(part) > NAME_MAX for part in Path(written).parts) or len(written) > PATH_MAX:
+            raise InputError(Problem(file, line, f"{what} '{shown.replace(chr(0), '?')}' is not a usable path; expected "
+                                                 f"names of at most {NAME_MAX} characters and no NUL character"))
+        try:
+            resolved = ((base or root) / path).resolve()
+        except (OSError, RuntimeError, ValueError) as exc:  # a loop of symbolic links, say
+            raise InputError(Problem(file, line, f"{what} '{shown}' cannot be followed ({exc.__class__.__name__}); "
+                                                 "expected a path to a file inside the project")) from None
         if resolved != root and root not in resolved.parents:
             raise InputError(Problem(file, line, f"{what} '{path}' is outside the project folder; expected a path "
                                                  f"inside {root.name}/ (symbolic links are followed before checking)"))
