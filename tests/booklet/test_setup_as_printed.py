@@ -60,30 +60,72 @@ def test_the_old_wording_put_game_over_one_card_too_deep():
 
 
 @pytest.fixture(scope="module")
-def printed_setup(repo_project, tmp_path_factory) -> tuple[str, str]:
+def printed(repo_project, tmp_path_factory) -> str:
+    """The text of the pizza game's rules.pdf, as one line."""
     game = load_game(repo_project, "order-up-pizza")
     [reading] = [o for o in outputs(game, BuildOptions(papers=())) if o.kind == "rules"]
     path = tmp_path_factory.mktemp("rules") / "rules.pdf"
     reading.render(path)
-    text = " ".join(" ".join(page.extract_text() for page in PdfReader(path).pages).split())
-    five = re.search(r" 5\. (Take the Game Over card.*?) 6\. ", text)[1]
-    six = re.search(r" 6\. (Deal .*?) 7\. ", text)[1]
+    return " ".join(" ".join(page.extract_text() for page in PdfReader(path).pages).split())
+
+
+@pytest.fixture(scope="module")
+def printed_setup(printed) -> tuple[str, str]:
+    five = re.search(r" 5\. (Take the Game Over card.*?) 6\. ", printed)[1]
+    six = re.search(r" 6\. (Deal .*?) 7\. ", printed)[1]
     return five, six
+
+
+def printed_lengths(printed: str) -> dict[str, int]:
+    """The lengths of the "How long a game lasts" note: preset name -> cards above Game Over."""
+    note = re.search(r"Pick a length: (.*?)\. With ", printed)[1]
+    lengths = {}
+    for name, cards, deliveries in re.findall(r"(\w+): (\d+) cards \((\d+) deliveries\)", note):
+        assert int(deliveries) == int(cards) + 1
+        lengths[name.lower()] = int(cards)
+    return lengths
+
+
+def engine_deck(game, options: dict) -> tuple[list[str], list[str], list[str]]:
+    """(the order cards as shuffled in step 5, the face-up orders, the Order Up deck top first) after the engine's
+    setup of a 2-player game with `options`."""
+    state = ENGINE.new_state(game, 2, {**ENGINE.options, **options})
+    for colour in ("red", "yellow"):
+        state.apply(state.parse_action(f"choose {colour}"))
+    state.apply(ChanceOutcome("toppings-deck", state.chance_request().items))
+    shuffled = list(state.chance_request().items)  # any order will do
+    state.apply(ChanceOutcome("order-deck", tuple(shuffled)))
+    return shuffled, list(state.ofaceup), list(reversed(state.odeck))
 
 
 def test_setup_as_printed_matches_the_engine(repo_project, printed_setup):
     five, six = printed_setup
     assert five.startswith("Take the Game Over card out of the Order Up deck and shuffle the other order cards")
     game = load_game(repo_project, "order-up-pizza")
-    state = ENGINE.new_state(game, 2, dict(ENGINE.options))
-    for colour in ("red", "yellow"):
-        state.apply(state.parse_action(f"choose {colour}"))
-    state.apply(ChanceOutcome("toppings-deck", state.chance_request().items))
-    shuffled = list(state.chance_request().items)  # the order cards as shuffled in step 5 (any order will do)
-    state.apply(ChanceOutcome("order-deck", tuple(shuffled)))
-    engine_deck = list(reversed(state.odeck))  # top first
+    shuffled, engine_faceup, engine = engine_deck(game, {})
     faceup, deck = follow(six, shuffled)
-    assert faceup == state.ofaceup
-    depth = engine_deck.index(GAME_OVER)
+    assert faceup == engine_faceup
+    depth = engine.index(GAME_OVER)
     assert deck.index(GAME_OVER) == depth == 14  # the standard preset
-    assert set(deck[:depth]) == set(engine_deck[:depth]) and sorted(deck) == sorted(engine_deck)
+    assert set(deck[:depth]) == set(engine[:depth]) and sorted(deck) == sorted(engine)
+
+
+def test_each_printed_game_length_is_the_engines_preset(repo_project, printed, printed_setup):
+    """The note's Short, Standard, Long and Max, put into step 6 as printed, give the engine's deck for that
+    preset: Game Over under exactly that many cards, one more delivery than that in the game."""
+    _five, six = printed_setup
+    lengths = printed_lengths(printed)
+    assert list(lengths) == ["short", "standard", "long", "max"] and lengths["short"] < lengths["long"]
+    game = load_game(repo_project, "order-up-pizza")
+    standard = lengths["standard"]
+    assert six.count(f" {standard} ") == 2  # "Count 14 cards ..." and "the pile of 14 back"
+    for name, cards in lengths.items():
+        shuffled, engine_faceup, engine = engine_deck(game, {"game_over_depth": name})
+        faceup, deck = follow(six.replace(f" {standard} ", f" {cards} "), shuffled)
+        assert faceup == engine_faceup and deck.index(GAME_OVER) == engine.index(GAME_OVER) == cards, name
+        assert sorted(deck) == sorted(engine)
+
+
+def test_the_components_table_counts_the_dice_in_the_plural(printed):
+    table = re.search(r"Component How many Notes (.*?) The Toppings deck", printed)[1]
+    assert "Dice 2 printed die" in table and "Die 2" not in table

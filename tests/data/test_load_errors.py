@@ -313,3 +313,26 @@ def test_paths_are_kept_inside_the_project_with_links_resolved(tmp_path):
         message = str(info.value)
         assert message.startswith(f"cards/g/deck.yaml:7: image '{bad}' is outside the project folder")
         assert "hunter2" not in message
+
+
+@pytest.mark.parametrize("game, file, old, new, line", [
+    ("order-up-pizza", "orders.yaml", "id: big-bob\n", "id: pepperoni\n",
+     "cards/order-up-pizza/orders.yaml:170: card id 'pepperoni' is also a card of deck 'toppings' "
+     "(cards/order-up-pizza/toppings.yaml:14)"),
+    ("order-up-trading", "ingredients.yaml", "id: burrito-rice\n", "id: burger\n",
+     "cards/order-up-trading/ingredients.yaml:23: card id 'burger' is also a card of deck 'recipes' "
+     "(cards/order-up-trading/recipes.yaml:19)"),
+    ("short-order-hero", "recipes.yaml", "id: short-order-special\n", "id: garlic\n",
+     "cards/short-order-hero/ingredients.yaml:51: card id 'garlic' is also a card of deck 'recipes' "
+     "(cards/short-order-hero/recipes.yaml:166)"),
+])
+def test_a_card_id_used_by_two_decks_is_a_located_problem(tmp_project: Project, game, file, old, new, line):
+    """Card ids are unique across a game's decks (a pizza order called like a topping used to pass, and the usage
+    statistics then counted the two as one card)."""
+    path = tmp_project.cards_dir / game / file
+    path.write_text(path.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+    result = run_pnp("validate", game, "--no-sim", project=tmp_project)
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    problems = [text for text in result.output.splitlines() if text.startswith("cards/")]
+    assert len(problems) == 1 and problems[0].startswith(line + "; expected card ids unique in the game"), result.output
+    assert result.output.rstrip().endswith("1 problem found.")

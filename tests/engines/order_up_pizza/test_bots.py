@@ -31,9 +31,21 @@ def test_the_only_copy_an_order_needs_is_not_surplus(game):
     # a 2-player long game then ran 1726 turns with 1449 of them without a delivery.
 
 
-@pytest.mark.parametrize(("seed", "bots"), [(23, ["greedy", "random"]), (4, ["random", "greedy"])])
+@pytest.mark.parametrize(("seed", "bots"), [(23, ["greedy", "random"]), (4, ["random", "greedy"]),
+                                           (709900202, ["greedy", "greedy"])])  # ran into the 20,000-decision cap
 def test_long_two_player_games_that_stalled_end_normally(game, seed, bots):
     record = play_game(ENGINE, game, 2, seed, bots, {"game_over_depth": "long"}, log=False)
     assert record.ok and record.metrics["ended_by"] == "game-over"
     assert len(record.metrics["completed_goals"]) == 22  # long: 21 cards above Game Over, 22 deliveries
-    assert record.metrics["turns"] < 300  # 445 and 1726 turns with the old measure
+    assert record.metrics["turns"] < 300  # 445, 1726 and over 5,000 turns (the decision cap) with the old measure
+
+
+def test_the_stalled_seed_replays_to_the_end(repo_project):
+    """`pnp replay` of the seed the attack reported (2 players, long preset) ends with Game Over."""
+    from tests.conftest import run_pnp
+
+    result = run_pnp("replay", "order-up-pizza", "--seed", "709900202", "--players", "2",
+                     "--option", "game_over_depth=long", project=repo_project)
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "Game Over (game-over)" in result.output and "FAILED" not in result.output
+    assert result.output.rstrip().splitlines()[-1].startswith("Scores [")
