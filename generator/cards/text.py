@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -12,7 +11,6 @@ from markupsafe import Markup, escape
 from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph
 from reportlab.platypus.paragraph import cleanBlockQuotedText
 from reportlab.platypus.paraparser import ParaParser
@@ -256,20 +254,26 @@ def fit_text(markup: str, style: TextStyle, width: float, height: float,
         if smallest is None:
             smallest = attempt(style.min_size)
         if smallest[1] <= height + 0.01:  # tall enough: what does not fit is a word wider than the box
-            word, word_width = _widest_word(markup, style.face, style.min_size)
-            raise TextOverflow(style.min_size, smallest[1], height, word, word_width, width)
+            word, word_width = _widest_line(smallest[0], width)
+            raise TextOverflow(style.min_size, smallest[1], height, word or "(an inline icon)", word_width, width)
         raise TextOverflow(style.min_size, smallest[1], height)
     (para, needed, _), size = best
     return para, size, needed
 
 
-def _widest_word(markup: str, face: str, size: float) -> tuple[str, float]:
-    """The widest word of the text (tags and entities removed) and its width at `size`, in the regular face."""
-    text = html.unescape(_TAG.sub(" ", markup.replace("<br/>", " ")))
-    words = text.split() or [""]
-    widths = [(stringWidth(word, face, size), word) for word in words]
-    width, word = max(widths)
-    return word, width
+def _widest_line(para: Paragraph, box_width: float) -> tuple[str, float]:
+    """The text of the laid-out line that overruns the box most (a word too long to break) and its width, as
+    drawn: in its own faces (a bold word is wider than the same word in the regular face)."""
+    widest = (float("inf"), "")
+    for line in getattr(para.blPara, "lines", []):
+        if isinstance(line, tuple):  # a paragraph in one face: (extra space, words)
+            extra, text = line[0], " ".join(line[1])
+        else:  # fragments in several faces
+            extra, text = line.extraSpace, "".join(getattr(frag, "text", "") for frag in line.words)
+        if extra is not None and extra < widest[0]:
+            widest = (extra, text)
+    extra, text = widest
+    return " ".join(text.split()), box_width - extra if extra != float("inf") else 0.0
 
 
 def _too_wide(para: Paragraph) -> bool:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
+import traceback
+from pathlib import Path
 
 import click
 
-from generator.core.errors import InputError, Problem, internal_error_line
+from generator.core.errors import DEBUG_HINT, InputError, internal_error_line
 from generator.data.project import Project
 
 
@@ -34,19 +37,59 @@ class PnpGroup(click.Group):
             return super().invoke(ctx)
         except InputError as exc:
             fail(exc)
-        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, BrokenPipeError):
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
-        except OSError as exc:  # a path pnp could not read or write that no check caught (e.g. --out into a file)
-            if debugging(ctx):
+        except OSError as exc:  # a path no check caught (e.g. --out into a file), a full disk, a closed pipe
+            if debugging(ctx) and exc.errno != errno.EPIPE:
                 raise
-            where = exc.filename if exc.filename is not None else ""
-            reason = exc.strerror or str(exc)
-            fail(InputError(Problem(str(where), 0, f"{reason}; pnp could not read or write this path")))
+            if exc.errno == errno.EPIPE or _writing_output(exc):
+                _quiet_output()
+            _say(os_error_line(exc, project_of(ctx)))
+            sys.exit(1)
         except Exception as exc:
             if debugging(ctx):
                 raise
             click.echo(internal_error_line(exc), err=True)
             sys.exit(1)
+
+
+def os_error_line(exc: OSError, project: Project | None) -> str:
+    """One honest line for an error the operating system reported: a closed pipe, the output that could not be
+    written, or the path that could not be read or written and why."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    if exc.errno == errno.EPIPE:
+        return ("pnp: stopped: the program reading pnp's output closed it before the end (broken pipe); "
+                "the command did not finish")
+    if _writing_output(exc):
+        return f"pnp: could not write to its output: {reason}; the command did not finish"
+    paths = [p for p in (exc.filename, exc.filename2) if p is not None]
+    if not paths:
+        return f"pnp: the system refused to read or write a file: {reason} ({DEBUG_HINT})"
+    shown = " -> ".join(project.show(Path(os.fsdecode(p))) if project else os.fsdecode(p) for p in paths)
+    return f"{shown}: {reason}; expected a file or folder pnp may read and write"
+
+
+def _writing_output(exc: BaseException) -> bool:
+    """True when the error came from printing to the terminal, a pipe or a redirected file (click.echo)."""
+    return any(frame.f_code.co_name == "echo" and "click" in frame.f_code.co_filename
+               for frame, _ in traceback.walk_tb(exc.__traceback__))
+
+
+def _quiet_output() -> None:
+    """Point stdout at /dev/null so the interpreter's last flush does not fail a second time."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _say(line: str) -> None:
+    """A line on stderr, if stderr can still be written."""
+    try:
+        click.echo(line, err=True)
+    except (OSError, ValueError):
+        pass
 
 
 def project_of(ctx: click.Context) -> Project:

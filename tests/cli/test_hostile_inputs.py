@@ -134,6 +134,11 @@ CASES = {
                                   ["card DEM-ACT-01 (draw-two): box 'text': text does not fit",
                                    "the word 'Supercalifragilisticexpialidociousnes...' is 177.8 pt wide at 7 pt",
                                    "the box is 151.7 pt wide"]),
+    "a bold word wider than its box": ([(DECK, "text: Draw **2** cards, then discard 1.",
+                                         "text: Draw **WWWWWWWWWWWWWWWWWWWWW** now")], "validate",
+                                       # measured in bold as drawn (in the regular face it is 149.8 pt: it would fit)
+                                       ["the word 'WWWWWWWWWWWWWWWWWWWWW' is 153.8 pt wide at 7 pt",
+                                        "the box is 151.7 pt wide"]),
     "a template typo for every card": ([(LAYOUT, 'text: "{{ card.text }}"', 'text: "{{ game.settings.nope }}"')],
                                        "validate", ["card DEM-ACT-01 (draw-two) and 3 more cards: box 'text': "
                                                     "template error: no field 'nope' here; known: hand_size, target"]),
