@@ -348,8 +348,27 @@ def _describe_yaml_error(exc: yaml.YAMLError) -> tuple[int, str]:
     if "appears twice" in problem:
         return line, f"{problem}; expected each key once"
     context = getattr(exc, "context", None)
+    opened = getattr(exc, "context_mark", None)
+    if opened is not None and context and problem_mark_after(exc):
+        # A quote or bracket never closed is found only at the end of the file (or a later line): report it where
+        # it opens, which is where the designer has to look.
+        start = opened.line + 1
+        if "quoted scalar" in context and "end of stream" in problem:
+            return start, ("a quoted value starts here and its closing quote never comes (the rest of the file "
+                           "became part of it); expected a matching closing quote")
+        for kind, closing, what in (("flow sequence", "]", "list"), ("flow mapping", "}", "mapping")):
+            if kind in context:
+                return start, (f"the {what} opened here with '{'[' if closing == ']' else '{'}' is not closed before "
+                               f"line {exc.problem_mark.line + 1}; expected a ',' between items and a closing "
+                               f"'{closing}'")
     text = f"{context}, {problem}" if context else problem
     return line, f"broken YAML: {text.strip()}; expected valid YAML (check indentation and quotes)"
+
+
+def problem_mark_after(exc: yaml.YAMLError) -> bool:
+    """True when the parser noticed the problem on a later line than the construct it was reading began."""
+    found, opened = getattr(exc, "problem_mark", None), getattr(exc, "context_mark", None)
+    return found is not None and opened is not None and found.line > opened.line
 
 
 def read_text(path: Path, shown: str, limit: int = MAX_YAML_BYTES) -> str:

@@ -147,6 +147,8 @@ def _load_source(project: Project, game_id: str, overrides: list[Override] | tup
     game_file = game_dir / "game.yaml"
     if not game_file.is_file():
         raise InputError([Problem(shown_dir, 0, "no game.yaml in this game folder; expected game.yaml with title, code, players and decks")])
+    if not _inside(project, game_file, problems):  # a linked game folder or game.yaml: nothing of it is read
+        raise InputError(problems.sorted())
     config = raw_game = None
     fonts = None
     try:
@@ -169,8 +171,9 @@ def _load_source(project: Project, game_id: str, overrides: list[Override] | tup
     unreadable = False
     invalid_decks: set[str] = set()
     raws: list[tuple[str, YDict]] = []
-    for path in sorted(game_dir.glob("*.yaml")) + sorted(game_dir.glob("*.yml")):
-        if path.name in ("game.yaml", "game.yml"):
+    for path in _data_files(game_dir):
+        if not _inside(project, path, problems):
+            unreadable = True
             continue
         shown = project.show(path)
         try:
@@ -250,7 +253,8 @@ def _load_source(project: Project, game_id: str, overrides: list[Override] | tup
         if total > MAX_CARDS:
             problems.add(game_shown, raw_game.line_of("decks"), f"the decks hold {total:,} cards; expected at most "
                          f"{MAX_CARDS:,} in one game (pnp's limit)")
-    comments = [p for path in [game_file, *_data_files(game_dir)] for p in comment_colours(path, project.show(path))]
+    comments = [p for path in [game_file, *_data_files(game_dir)] if _inside(project, path, Problems())
+                for p in comment_colours(path, project.show(path))]
     if problems:  # a colour YAML read as a comment explains the error it causes ('color' is missing)
         raise InputError(credit(sorted(set(problems.sorted()) | set(comments)), applied))
     slips = comments + game_slips(project.show(game_file), raw_game, {shown: raw for shown, raw in raws if "board" in raw})
@@ -268,6 +272,17 @@ def _load_source(project: Project, game_id: str, overrides: list[Override] | tup
 def _data_files(game_dir: Path) -> list[Path]:
     return [p for p in sorted(game_dir.glob("*.yaml")) + sorted(game_dir.glob("*.yml"))
             if p.name not in ("game.yaml", "game.yml")]
+
+
+def _inside(project: Project, path: Path, problems: Problems) -> bool:
+    """True when the file (a symbolic link followed) lies inside the project; otherwise a problem located at the
+    file as it appears in the game folder, and the file is never read."""
+    try:
+        project.inside(path.name, path.parent, file=project.show(path), what="data file")
+        return True
+    except InputError as exc:
+        problems.extend(exc.problems)
+        return False
 
 
 def _load_component(raw: YDict, shown: str, config: GameConfig | None, problems: Problems) -> Component | None:

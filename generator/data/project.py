@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -90,10 +91,17 @@ class Project:
         return resolved
 
     def show(self, path: Path) -> str:
-        """A path relative to the project root, as error messages print it."""
+        """A path relative to the project root, as error messages print it. A symbolic link is shown where it is,
+        not where it points (that may be outside the project)."""
+        absolute = Path(os.path.abspath(path))
+        for root in (Path(os.path.abspath(self.root)), self.root.resolve()):
+            try:
+                return str(absolute.relative_to(root))
+            except ValueError:
+                pass
         try:
             return str(Path(path).resolve().relative_to(self.root.resolve()))
-        except ValueError:
+        except (ValueError, OSError, RuntimeError):
             return str(path)
 
     def game_ids(self) -> list[str]:

@@ -283,6 +283,8 @@ def run_script(path: Path, game, engine: Engine | None = None) -> list[str]:
     path = Path(path)
     shown = game.show(path) if hasattr(game, "show") else str(path)
     try:
+        if getattr(game, "project", None) is not None:  # a script linked from outside the project is not read
+            game.project.inside(path.name, path.parent, file=shown, what="script")
         data = load_yaml(path, shown)
     except InputError as exc:
         return [str(p) for p in exc.problems]

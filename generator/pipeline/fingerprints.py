@@ -59,7 +59,7 @@ class GameParts:
             kinds = {project.root / shown: kind for shown, kind in game.files.items()}
             parts: dict[str, list[Path]] = {name: [] for name in DATA_KINDS + ("layouts", "pictures", "templates",
                                                                               "rules_templates")}
-            for path in files_below(game.dir):
+            for path in files_below(game.dir, project.root):
                 top = path.relative_to(game.dir).parts[0]
                 if top in ("scripts", I18N_DIR):  # translations: see `fingerprint`
                     continue
@@ -72,7 +72,7 @@ class GameParts:
                 else:
                     parts["pictures"].append(path)
             templates = project.templates_dir
-            for path in files_below(templates):
+            for path in files_below(templates, project.root):
                 top = path.relative_to(templates).parts[0]
                 if top in ("icons", "layouts"):
                     parts["pictures" if top == "icons" else "layouts"].append(path)

@@ -26,12 +26,17 @@ STATE_VERSION = 2  # 2: per-output fingerprints
 SOURCE_ROOT = Path(generator.__file__).resolve().parent
 
 
-def files_below(folder: Path) -> list[Path]:
-    """Every file below `folder`, sorted, without caches and editor leftovers."""
+def files_below(folder: Path, within: Path | None = None) -> list[Path]:
+    """Every file below `folder`, sorted, without caches and editor leftovers; with `within` (the project folder),
+    without symbolic links to files outside it (they are never read; a file that uses one is refused)."""
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts
-                  and not p.name.endswith(("~", ".pyc", ".swp", ".tmp")) and not p.name.startswith(".#"))
+    files = sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+                   and not p.name.endswith(("~", ".pyc", ".swp", ".tmp")) and not p.name.startswith(".#"))
+    if within is None:
+        return files
+    root = within.resolve()
+    return [p for p in files if root in p.resolve().parents]
 
 
 def digest(paths: list[Path], root: Path | None = None) -> str:
@@ -61,7 +66,7 @@ def tool_digest() -> str:
 def shared_digest(project: Project, tool: str | None = None, game: str | None = None) -> str:
     """The inputs the games of the project share: the tool's (tool_digest) and templates/; for one `game`, without
     the other games' own rules templates (templates/rules/<other game>.md.j2 and <other game>.<language>.md.j2)."""
-    files = files_below(project.templates_dir)
+    files = files_below(project.templates_dir, project.root)
     if game is not None:
         games = sorted(project.game_ids(), key=len, reverse=True)  # 'my.game' before 'my'
         rules = project.templates_dir / RULES_DIR
@@ -123,7 +128,7 @@ def game_keys(project: Project, names: list[str], options) -> dict[str, GameKey]
     for name in names:
         folder = project.cards_dir / name
         shared = shared_digest(project, tool, name)
-        content = hashlib.sha256("\n".join([shared, digest(files_below(folder), folder)]).encode()).hexdigest()
+        content = hashlib.sha256("\n".join([shared, digest(files_below(folder, project.root), folder)]).encode()).hexdigest()
         full = hashlib.sha256(f"{content}\n{options_fingerprint(options, True)}".encode()).hexdigest()
         keys[name] = GameKey(content, full, looks, tool)
     return keys

@@ -62,11 +62,13 @@ def faces_of(game: Game) -> list[FaceRef]:
     return refs
 
 
-def _listing(folder: Path, skip_sources: bool = False) -> list[Path]:
+def _listing(folder: Path, skip_sources: bool = False, within: Path | None = None) -> list[Path]:
     if not folder.is_dir():
         return []
+    root = within.resolve() if within is not None else None
     return sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")
-                  and not (skip_sources and p.suffix.lower() in SOURCE_SUFFIXES))
+                  and not (skip_sources and p.suffix.lower() in SOURCE_SUFFIXES)
+                  and (root is None or root in p.resolve().parents))  # links out of the project are never read
 
 
 def shared_look(game: Game) -> str:
@@ -75,8 +77,8 @@ def shared_look(game: Game) -> str:
     parts = [
         digest(sorted(font_files().values())),
         digest(_listing(BUILTIN_ICONS), BUILTIN_ICONS),
-        digest(_listing(project.templates_dir / "icons"), project.root),
-        digest(_listing(game.dir, skip_sources=True), game.dir),  # icons/, images, fonts; not the YAML data
+        digest(_listing(project.templates_dir / "icons", within=project.root), project.root),
+        digest(_listing(game.dir, skip_sources=True, within=project.root), game.dir),  # icons/, images, fonts; not the YAML data
     ]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 

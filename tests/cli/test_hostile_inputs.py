@@ -129,6 +129,10 @@ CASES = {
                                 [f"{DECK}:13: byte 0xff is not valid UTF-8"]),
     "invalid UTF-8 in the rules": ([(RULES, "# Setup", b"# Set\xffup")], "validate",
                                    [f"{RULES}:20: byte 0xff is not valid UTF-8"]),
+    "an unclosed quote": ([(DECK, "text: Score 5 points.", 'text: "Score 5 points.')], "validate",
+                          [f"{DECK}:39: a quoted value starts here and its closing quote never comes"]),
+    "an unclosed list": ([(GAME, "decks: [actions]", "decks: [actions")], "validate",
+                         [f"{GAME}:11: the list opened here with '[' is not closed before line 12"]),
     "a word wider than its box": ([(DECK, "text: Draw **2** cards, then discard 1.",
                                     "text: Supercalifragilisticexpialidociousnessesfantasticallylonger")], "validate",
                                   ["card DEM-ACT-01 (draw-two): box 'text': text does not fit",
@@ -228,6 +232,27 @@ def test_outside_links_are_refused(demo: Project, tmp_path: Path):
                               "icon 'evil' file 'cards/demo/icons/evil.svg' is outside the project folder",
                               f"{RULES}:20: template 'inc.md' is outside the project folder")
     assert len(problems) == 2 and not demo.build_dir.exists()
+
+
+def test_data_files_and_scripts_linked_from_outside_are_refused_unread(tmp_project: Project, tmp_path: Path):
+    """A *.yaml in a game folder (or its scripts/) that is a symbolic link out of the project is a problem located at
+    the link; the file it points to is neither read nor named."""
+    outside = tmp_path.parent / f"{tmp_path.name}-outside"
+    outside.mkdir()
+    (outside / "deck.yaml").write_text(f"deck: stolen\nname: {SECRET}\n")
+    game = tmp_project.cards_dir / "order-up-pizza"
+    os.symlink(outside / "deck.yaml", game / "stolen.yaml")
+    result = run_pnp("validate", "order-up-pizza", "--no-sim", project=tmp_project)
+    assert assert_located(result) == [
+        "cards/order-up-pizza/stolen.yaml: data file 'stolen.yaml' is outside the project folder; expected a path "
+        f"inside {tmp_project.root.name}/ (symbolic links are followed before checking)"]
+    assert str(outside) not in result.output
+    (game / "stolen.yaml").unlink()
+    os.symlink(outside / "deck.yaml", game / "scripts" / "99_stolen.yaml")
+    result = run_pnp("validate", "order-up-pizza", "--no-sim", project=tmp_project)
+    assert result.exit_code == 1 and SECRET not in result.output and str(outside) not in result.output
+    assert "cards/order-up-pizza/scripts/99_stolen.yaml: script '99_stolen.yaml' is outside the project folder" \
+        in result.output, result.output
 
 
 @pytest.mark.parametrize("bleed", ["-2in", "-1in", "1in"])

@@ -52,7 +52,12 @@ def _problem(text: str) -> str:
 
 
 def test_broken_files_are_located_and_worded_as_before():
-    assert _problem("a: 1\nb: [1, 2\nc: 3\n").startswith("cards/x/deck.yaml:3: broken YAML: ")
+    assert _problem("a: 1\nb: [1, 2\nc: 3\n") == ("cards/x/deck.yaml:2: the list opened here with '[' is not closed "
+                                                 "before line 3; expected a ',' between items and a closing ']'")
+    # an unclosed quote is found at the end of the file; it is reported where it opens
+    assert _problem('a: 1\nb: "x\nc: 3\nd: 4\n').startswith("cards/x/deck.yaml:2: a quoted value starts here")
+    assert _problem("a: 1\nb: {x: 1\nc: 3\n").startswith("cards/x/deck.yaml:2: the mapping opened here with '{'")
+    assert _problem("a: 1\nb: 'x' y\n").startswith("cards/x/deck.yaml:2: broken YAML: ")
     assert _problem("a: 1\na: 2\n") == ("cards/x/deck.yaml:2: key 'a' appears twice in this mapping; expected each "
                                        "key once")
     assert _problem("a:\n\tb: 1\n").endswith("expected spaces for indentation, not tabs")
