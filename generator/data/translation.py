@@ -274,6 +274,7 @@ def read_translation(game: Game, language: str, entries: list[Translatable] | No
     entries = translatable(game) if entries is None else entries
     problems = Problems()
     if out.exists:
+        game.project.inside(path.name, path.parent, file=shown, what="translation file")  # a link out is not read
         raw = load_yaml(path, shown)
         if language == game.source_language:
             wrong = [key for key in raw if str(key) != "tool"]

@@ -253,6 +253,13 @@ def test_data_files_and_scripts_linked_from_outside_are_refused_unread(tmp_proje
     assert result.exit_code == 1 and SECRET not in result.output and str(outside) not in result.output
     assert "cards/order-up-pizza/scripts/99_stolen.yaml: script '99_stolen.yaml' is outside the project folder" \
         in result.output, result.output
+    (game / "scripts" / "99_stolen.yaml").unlink()
+    (game / "i18n" / "cs.yaml").replace(outside / "cs.yaml")
+    os.symlink(outside / "cs.yaml", game / "i18n" / "cs.yaml")
+    result = run_pnp("validate", "order-up-pizza", "--no-sim", project=tmp_project)
+    assert result.exit_code == 1 and str(outside) not in result.output
+    assert "cards/order-up-pizza/i18n/cs.yaml: Czech (cs): translation file 'cs.yaml' is outside the project " \
+           "folder" in result.output, result.output
 
 
 @pytest.mark.parametrize("bleed", ["-2in", "-1in", "1in"])
