@@ -80,8 +80,13 @@ def _pixel_size(path: str, _mtime_ns: int, _size: int) -> tuple[int, int]:
                 return width, height
     except Image.DecompressionBombError:
         raise ImageProblem(too_big) from None
-    except (UnidentifiedImageError, OSError, SyntaxError, EOFError) as exc:
-        raise ImageProblem(f"image '{name}' cannot be read as a picture ({exc})") from None
+    except UnidentifiedImageError:
+        raise ImageProblem(f"image '{name}' cannot be read as a picture (not a picture file pnp knows, or "
+                           "damaged); expected a PNG, JPG or SVG file") from None
+    except (OSError, SyntaxError, EOFError) as exc:  # the reason without the file's full path (the box names it)
+        reason = str(exc).replace(f"'{path}'", f"'{name}'").replace(path, name)
+        raise ImageProblem(f"image '{name}' cannot be read as a picture ({reason}); expected a PNG, JPG or SVG "
+                           "file") from None
 
 
 def _scale(natural_w: float, natural_h: float, w: float, h: float, fit: str) -> float:

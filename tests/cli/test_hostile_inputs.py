@@ -173,7 +173,8 @@ CASES = {
                            [f"{RULES}:20: template '../../../secret.md' is outside the project folder"]),
     "a corrupt PNG": ([("cards/demo/images/a.png", None, b"\x89PNG\r\n\x1a\ngarbage"), (LAYOUT, *art_box("images/a.png"))],
                       "build", [f"{LAYOUT}:18: card DEM-ACT-01 (draw-two) and 3 more cards: box 'art': image 'a.png' "
-                                "cannot be read as a picture"]),
+                                "cannot be read as a picture (not a picture file pnp knows, or damaged); expected a PNG, "
+                                "JPG or SVG file"]),
     "a PNG of 30000 x 30000": ([("cards/demo/images/a.png", None, png_header(30000, 30000)),
                                 (LAYOUT, *art_box("images/a.png"))], "validate",
                                ["box 'art': image 'a.png' has more than 64,000,000 pixels"]),
