@@ -132,13 +132,13 @@ def test_a_card_taller_than_a_page_is_one_located_problem_in_validate_and_build(
 # --- the cover ----------------------------------------------------------------------------------------------------
 
 def _add_decks(project: Project, count: int) -> None:
-    """Copies of the actions deck as decks more-1 .. more-<count>."""
+    """Copies of the actions deck as decks more-1 .. more-<count> (card ids made unique: they are across decks)."""
     game = project.cards_dir / "demo"
     source = (game / "actions.yaml").read_text()
     names = []
     for n in range(1, count + 1):
         (game / f"more-{n}.yaml").write_text(source.replace("deck: actions", f"deck: more-{n}")
-                                             .replace("code: ACT", f"code: MO{n}"))
+                                             .replace("code: ACT", f"code: MO{n}").replace("- id: ", f"- id: m{n}-"))
         names.append(f"more-{n}")
     text = (game / "game.yaml").read_text()
     (game / "game.yaml").write_text(text.replace("decks: [actions]", f"decks: [actions, {', '.join(names)}]"))
