@@ -60,7 +60,8 @@ def run() -> None:
             elapsed, written = pnp_build(project)
             path.write_text(text, encoding="utf-8")
             pnp_build(project)  # back to the original
-            names = ", ".join(Path(w).name for w in written) or "nothing"
+            # paths inside the build folder: a translated game writes cards-a4.pdf once per language (cs/cards-a4.pdf)
+            names = ", ".join(w.strip() for w in written) or "nothing"
             notes = []
             if what in TARGETS:
                 notes.append("ok" if elapsed < TARGETS[what] else f"over the {TARGETS[what]} s target")
