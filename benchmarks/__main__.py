@@ -1,6 +1,5 @@
 """Run every benchmark module (benchmarks/bench_*.py) and print its figures; `python -m benchmarks [--quick] [name ...]`."""
 
-import importlib
 import os
 import pkgutil
 import subprocess
@@ -9,7 +8,7 @@ from pathlib import Path
 
 
 def main(arguments: list[str]) -> None:
-    """Import each bench module in name order and call its run(); --quick makes every run smaller."""
+    """Run each bench module's run() in name order, each in its own process; --quick makes every run smaller."""
     if "--quick" in arguments:
         os.environ["PNP_BENCH_QUICK"] = "1"  # read by benchmarks.quick(), here and in any process a bench starts
     selected = [a for a in arguments if a != "--quick"]
@@ -21,8 +20,10 @@ def main(arguments: list[str]) -> None:
         if selected and name.removeprefix("bench_") not in selected and name not in selected:
             continue
         print(f"== {name}", flush=True)
-        importlib.import_module(f"benchmarks.{name}").run()
-        sys.stdout.flush()
+        # Each in a fresh process started from this small one: Linux carries a process's peak RSS over fork and
+        # exec, so a build started from a large parent (after the studio's benchmark, say) would report the
+        # parent's peak as its own.
+        subprocess.run([sys.executable, "-c", f"from benchmarks.{name} import run; run()"], cwd=here.parent, check=False)
 
 
 if __name__ == "__main__":
