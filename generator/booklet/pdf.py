@@ -27,7 +27,7 @@ from generator.booklet.figure_layout import CARD_GAP
 from generator.booklet.figures import CardFigure, figure_factory, icon_markup, picture_files
 from generator.booklet.imposition import fit, halves, imposition
 from generator.booklet.markdown import BackCover, Converter
-from generator.booklet.text import missing_translation, render_rules, template_file
+from generator.booklet.text import cover_cards, missing_translation, render_rules, template_file
 from generator.cards.icons import enable_inline_icons
 from generator.core.contract import BuildOptions, FunctionProducer, Output
 from generator.core.errors import InputError
@@ -71,7 +71,7 @@ def _cover(game: Game, styles: dict[str, ParagraphStyle], width: float) -> list[
 def _cover_cards(game: Game, styles: dict[str, ParagraphStyle], width: float, reserve: float) -> CardFigure | None:
     """Real cards on the cover: the first card type of the first two decks side by side, as many as fit one row
     with their text legible (MIN_TEXT), as large as the room the cover page leaves above `reserve` allows."""
-    cards = [deck.cards[0] for deck in game.decks.values() if deck.cards][:2]
+    cards = [game.decks[deck_id].card(card_id) for deck_id, card_id in cover_cards(game)]
     while cards:
         figure = CardFigure(game, cards, (width - CARD_GAP * (len(cards) - 1)) / len(cards), [], styles["caption"],
                             reserve=reserve)

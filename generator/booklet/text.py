@@ -132,6 +132,15 @@ def pictured_cards(game: Game, markdown: str) -> list[tuple[str, str]]:
     return found
 
 
+COVER_DECKS = 2  # the cover shows the first card of the first decks, this many at most
+
+
+def cover_cards(game: Game) -> list[tuple[str, str]]:
+    """(deck id, card id) of the cards the cover may show: the first card of each of the first COVER_DECKS decks
+    (fewer are shown when they do not fit side by side, see booklet.pdf)."""
+    return [(deck.id, deck.cards[0].id) for deck in game.decks.values() if deck.cards][:COVER_DECKS]
+
+
 def template_file(game: Game) -> Path:
     """templates/rules/<game id>.md.j2; for a translated game templates/rules/<game id>.<language>.md.j2."""
     return game.project.rules_template(game.id, game.language if game.translated else None)

@@ -5,9 +5,12 @@ A changed game is loaded and checked; then each of its outputs is redrawn only w
 | output | made from |
 | --- | --- |
 | card sheets (and cut files) | game.yaml, the deck files and spreadsheets, the game's pictures, and every card face as `check` rendered it (layout boxes and rendered texts, colours, icons, images), so a template that reads the board (a street colour) is followed |
-| component sheets, tuck boxes | game.yaml, the decks' makeup (names, sizes, card ids and copies), tables, component files, pictures, every component face as rendered and every table sheet's texts |
+| component sheets, tuck boxes | game.yaml, the decks' makeup (names, sizes, card ids and copies), tables, component files, pictures, every component face as rendered and every table sheet's texts, the backs of the decks the tuck boxes print, as rendered |
 | boards | game.yaml, the board files, pictures |
-| rules (reading and booklets) | the rules as Markdown (rendered from the game's template and the shared partials: every word they print), the faces of the cards they picture, game.yaml, the decks' makeup, board and component files, component faces, pictures and the other files of templates/ |
+| rules (reading and booklets) | the rules as Markdown (rendered from the game's template and the shared partials: every word they print), the faces of the cards they picture (the cover's too), game.yaml, the decks' makeup, board and component files, component faces and the tuck boxes' deck backs (the rules picture the pieces), pictures and the other files of templates/ |
+
+Every output also covers the game's fonts (each designer's face is named after a hash of its file, wherever it
+lies: the game folder or templates/).
 
 So a rules-template edit redraws only that game's booklets; a layout edit the card sheets and the rules when they
 picture a card of that layout; a board edit the board and the rules (and the cards only when a card shows
@@ -32,14 +35,15 @@ DATA_KINDS = ("game", "deck", "table", "board", "component")
 
 # output kind (by prefix) -> the parts of the game it is made from
 PARTS: dict[str, tuple[str, ...]] = {
-    "cards": ("game", "deck", "pictures", "card_faces"),
-    "components": ("game", "deck_makeup", "table", "component", "pictures", "component_faces"),
-    "tuckboxes": ("game", "deck_makeup", "table", "component", "pictures", "component_faces"),
-    "board": ("game", "board", "pictures"),
-    "rules": ("game", "deck_makeup", "board", "component", "pictures", "templates", "component_faces", "rules_text",
-              "pictured_cards"),
+    "cards": ("game", "deck", "pictures", "fonts", "card_faces"),
+    "components": ("game", "deck_makeup", "table", "component", "pictures", "fonts", "component_faces", "boxed_backs"),
+    "tuckboxes": ("game", "deck_makeup", "table", "component", "pictures", "fonts", "component_faces", "boxed_backs"),
+    "board": ("game", "board", "pictures", "fonts"),
+    "rules": ("game", "deck_makeup", "board", "component", "pictures", "fonts", "templates", "component_faces",
+              "boxed_backs", "rules_text", "pictured_cards"),
 }
-EVERYTHING = ("game", "deck", "table", "board", "component", "layouts", "pictures", "templates", "rules_templates")
+EVERYTHING = ("game", "deck", "table", "board", "component", "layouts", "pictures", "fonts", "templates",
+              "rules_templates")
 
 
 class GameParts:
@@ -96,6 +100,10 @@ class GameParts:
                 self._parts[name] = self._rules_text()
             elif name == "pictured_cards":
                 self._parts[name] = self._pictured_cards()
+            elif name == "boxed_backs":
+                self._parts[name] = self._boxed_backs()
+            elif name == "fonts":
+                self._parts[name] = self._fonts()
             else:
                 self._parts[name] = digest(self.files()[name], self.game.project.root)
         return self._parts[name]
@@ -148,23 +156,47 @@ class GameParts:
     def _pictured_cards(self) -> str:
         """The faces of the cards the rules picture, as `check` rendered them (a card the rules do not show may
         change without redrawing the booklets)."""
-        from generator.booklet.text import pictured_cards, render_rules, template_file
+        from generator.booklet.text import cover_cards, pictured_cards, render_rules, template_file
         from generator.cards.face import renderer_for
 
         if not template_file(self.game).is_file():
             return ""
         renderer = renderer_for(self.game)
         sha = hashlib.sha256()
-        for deck_id, card_id in pictured_cards(self.game, render_rules(self.game)):
+        for deck_id, card_id in pictured_cards(self.game, render_rules(self.game)) + cover_cards(self.game):
             deck = self.game.decks.get(deck_id)
             card = deck.by_id().get(card_id) if deck is not None else None
             if card is None:
                 sha.update(f"missing {deck_id}/{card_id}".encode())
                 continue
-            for box, data in renderer.resolved(deck, card):
-                sha.update(repr((box.name, box.kind, box.x, box.y, box.w, box.h, box.spec, data)).encode())
-            sha.update(repr((deck.size_mm, repr(deck.shape), self.game.bleed_pt, self.game.safe_pt)).encode())
+            _face_digest(sha, self.game, renderer, deck, card)
         return sha.hexdigest()
+
+    def _boxed_backs(self) -> str:
+        """The backs of the decks the tuck boxes print (their front and back panels show the deck's back), as
+        rendered: a back layout edit redraws the tuck boxes and their pictures in the rules."""
+        boxed = [deck_id for c in self.game.components.values() if c.kind == "tuckbox" for deck_id in c.model.deck_ids]
+        if not boxed:
+            return ""
+        from generator.cards.face import renderer_for
+
+        renderer = renderer_for(self.game)
+        sha = hashlib.sha256()
+        for deck_id in dict.fromkeys(boxed):
+            deck = self.game.decks.get(deck_id)
+            if deck is None:
+                sha.update(f"missing {deck_id}".encode())
+                continue
+            _face_digest(sha, self.game, renderer, deck, None)
+        return sha.hexdigest()
+
+    def _fonts(self) -> str:
+        """The faces of the game's fonts and their fallbacks: a designer's face is named after a hash of its file
+        (a font may lie in templates/, which the card and component parts do not read)."""
+        faces = [(key, [(style, face.name, face.tag, str(face.path.name)) for style, face in family.faces.items()],
+                  [fallback.key for fallback in family.fallbacks])
+                 for key, family in sorted(self.game.fonts.families.items())]
+        return hashlib.sha256(repr(faces).encode()).hexdigest()
 
     def fingerprint(self, path: Path | str, kind: str, look: str = "") -> str:
         """The hash an output of this game records: the shared inputs, the parts its kind is made from, its path
@@ -173,3 +205,10 @@ class GameParts:
         text = "\n".join([self.tool, Path(path).as_posix(), kind, look] + [f"{n}:{self.part(n)}" for n in names]
                          + [f"language:{self.language()}"])
         return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _face_digest(sha, game: Game, renderer, deck, card) -> None:
+    """Add to `sha` a card's face (the deck's back when `card` is None) as rendered: every box and what it shows."""
+    for box, data in renderer.resolved(deck, card, back=card is None):
+        sha.update(repr((box.name, box.kind, box.x, box.y, box.w, box.h, box.spec, data)).encode())
+    sha.update(repr((deck.size_mm, repr(deck.shape), game.bleed_pt, game.safe_pt)).encode())

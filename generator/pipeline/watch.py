@@ -17,7 +17,9 @@ from generator.core.errors import InputError, Problem, internal_error_line
 from generator.data.project import Project
 from generator.pipeline.build import BuildResult, build
 
-SOURCE_SUFFIXES = (".yaml", ".yml", ".j2", ".md", ".svg", ".png", ".jpg", ".jpeg")
+# data, templates, pictures, spreadsheet decks (cards_from:) and font files (fonts: in game.yaml)
+SOURCE_SUFFIXES = (".yaml", ".yml", ".j2", ".md", ".svg", ".png", ".jpg", ".jpeg", ".csv", ".xlsx", ".xls", ".ods",
+                   ".ttf", ".otf")
 
 
 class WatchReport(Protocol):

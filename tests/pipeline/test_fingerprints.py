@@ -79,8 +79,11 @@ def test_a_board_edit_a_card_shows_rewrites_those_card_sheets_too(project):
 
 
 def test_a_card_text_edit_rewrites_the_card_sheets_and_not_rules_that_do_not_show_it(project):
-    changed = rewritten(project, f"cards/{GAME}/orders.yaml", "customer: Grandma Rosa", "customer: Grandma Rosie")
+    # Coach Carter is neither pictured in the text nor on the cover (Grandma Rosa, the first order, is)
+    changed = rewritten(project, f"cards/{GAME}/orders.yaml", "customer: Coach Carter", "customer: Coach Carver")
     assert changed == {"cards-a4.pdf"}
+    changed = rewritten(project, f"cards/{GAME}/orders.yaml", "customer: Grandma Rosa", "customer: Grandma Rosie")
+    assert changed == {"cards-a4.pdf"} | RULES
 
 
 def test_the_card_the_rules_picture_rewrites_the_rules_too(project):
@@ -104,3 +107,34 @@ def test_a_script_edit_rewrites_nothing(project):
     script = sorted((project.cards_dir / GAME / "scripts").iterdir())[0]
     text = script.read_text(encoding="utf-8")
     assert rewritten(project, str(script.relative_to(project.root)), text, text + "\n# a note\n") == set()
+
+
+def test_a_back_layout_edit_rewrites_the_tuck_boxes_that_print_it(project):
+    # the Toppings tuck box prints the toppings' back on its front and back panels, and the rules picture the box
+    changed = rewritten(project, f"cards/{GAME}/layouts/topping-back.yaml", 'fill: "#f4c430"', 'fill: "#f4c431"')
+    assert changed == {"cards-a4.pdf"} | COMPONENTS | RULES
+
+
+def test_the_card_on_the_rules_cover_rewrites_the_rules(project):
+    # the cover shows the first topping (Pepperoni); the text pictures no topping card
+    changed = rewritten(project, f"cards/{GAME}/layouts/topping.yaml", 'fill: "#fde6bd", stroke: "#f4a259"',
+                        'fill: "#fde6be", stroke: "#f4a259"')
+    assert changed == {"cards-a4.pdf"} | RULES
+
+
+def test_a_font_file_in_templates_rewrites_everything_set_in_it(project):
+    # the title font declared from templates/fonts/: the cards, the board labels, the tuck boxes and the rules use it
+    fonts = REPO / "generator" / "assets" / "fonts"
+    shared = project.templates_dir / "fonts" / "title.ttf"
+    shared.parent.mkdir(parents=True, exist_ok=True)
+    shared.write_bytes((fonts / "NotoSans-Bold.ttf").read_bytes())
+    game_yaml = project.cards_dir / GAME / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8")
+                         + "fonts:\n  title: ../../templates/fonts/title.ttf\n", encoding="utf-8")
+    build(project, [GAME], OPTIONS)
+    before = _outputs(project)
+    shared.write_bytes((fonts / "NotoSans-BoldItalic.ttf").read_bytes())
+    written = {Path(entry["path"]).name for entry in build(project, [GAME], OPTIONS).written}
+    after = _outputs(project)
+    assert {"cards-a4.pdf"} | BOARD | COMPONENTS | RULES <= written
+    assert {name for name in before if after[name] != before[name]} == written

@@ -45,6 +45,31 @@ def test_watch_rebuilds_on_save_and_survives_broken_data(tmp_project):
     assert any("Draw Three" in page.extract_text() for page in PdfReader(cards_pdf).pages)
 
 
+def test_watch_redraws_the_tuck_box_after_a_back_layout_edit(tmp_project):
+    assert run_pnp("new", "demo", project=tmp_project).exit_code == 0
+    game = tmp_project.cards_dir / "demo"
+    (game / "box.yaml").write_text("component: box\nkind: tuckbox\nname: Action tuck box\ndeck: actions\n"
+                                   "color: \"#243b55\"\n")
+    back = game / "layouts" / "actions-back.yaml"
+    tuckboxes = tmp_project.build_dir / "demo" / "tuckboxes-full.pdf"
+    seen: dict = {}
+
+    def designer() -> None:
+        _wait_for(tmp_project.build_dir / ".state.json")
+        time.sleep(1.0)
+        seen["first"] = tuckboxes.read_bytes()
+        back.write_text(back.read_text().replace('fill: "#243b55"', 'fill: "#7b3fa0"'))
+
+    thread = threading.Thread(target=designer, daemon=True)
+    thread.start()
+    result = run_pnp("watch", "demo", "--paper", "a4", "--timeout", "40", "--max-rebuilds", "1",
+                     "--debounce", "200", project=tmp_project)
+    thread.join(5)
+    assert result.exit_code == 0, result.output
+    assert "wrote demo/tuckboxes-full.pdf" in result.output.split("changed: cards/demo/layouts/actions-back.yaml")[1]
+    assert tuckboxes.read_bytes() != seen["first"]
+
+
 def test_editor_temporary_files_do_not_count_as_changes():
     from pathlib import Path
 
@@ -52,5 +77,8 @@ def test_editor_temporary_files_do_not_count_as_changes():
 
     assert is_source(Path("cards/x/orders.yaml")) and is_source(Path("templates/rules/x.md.j2"))
     assert is_source(Path("templates/icons/olive.svg"))
+    for name in ("zwierzeta.xlsx", "crew.csv", "deck.ods", "fonts/Display.ttf", "fonts/Display.otf"):  # read too
+        assert is_source(Path("cards/x") / name), name
+    assert not is_source(Path("cards/x/~$zwierzeta.xlsx"))  # the lock file a spreadsheet program keeps
     for name in (".orders.yaml.swp", "orders.yaml~", "sedA1b2C3", ".orders.yaml.x1.tmp", "4913"):
         assert not is_source(Path("cards/x") / name), name
