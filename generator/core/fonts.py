@@ -419,11 +419,46 @@ def runs(text: str, font_name: str) -> list[tuple[str, str]]:
     return out
 
 
+def face_runs(text: str, family: Family, style: str = "regular") -> list[tuple[Face, str]]:
+    """(face, text) runs of a plain string in a family: its own face, and its fallbacks' faces for the characters
+    it lacks (for drawing outside ReportLab, e.g. a raster image); a character no face draws is refused."""
+    lost = [c for c in text if _drawn(c) and family.drawing_family(c, style) is None]
+    if lost:
+        _refuse(lost, family, text)
+    out: list[tuple[Face, str]] = []
+    for char in text:
+        owner = family.drawing_family(char, style) if _drawn(char) else None
+        face = (owner or family).face(style)
+        if out and out[-1][0] is face:
+            out[-1] = (face, out[-1][1] + char)
+        else:
+            out.append((face, char))
+    return out
+
+
 def string_width(text: str, font_name: str, size: float) -> float:
     """The width of a plain string as `draw_string` draws it (fallback faces included)."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     return sum(stringWidth(part, name, size) for name, part in runs(text, font_name))
+
+
+def chart_string(x: float, y: float, text: str, font_name: str, size: float, anchor: str = "start", **props):
+    """A reportlab.graphics String in `font_name` (a chart's label); when the face lacks characters, a Group of
+    Strings in it and its fallback faces, laid out as one string with the same anchor (start, middle or end)."""
+    from reportlab.graphics.shapes import Group, String
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    parts = runs(text, font_name)
+    if len(parts) == 1 and parts[0][0] == font_name:
+        return String(x, y, text, fontName=font_name, fontSize=size, textAnchor=anchor, **props)
+    widths = [stringWidth(part, name, size) for name, part in parts]
+    x -= {"start": 0.0, "middle": sum(widths) / 2, "end": sum(widths)}[anchor]
+    group = Group()
+    for (name, part), width in zip(parts, widths, strict=True):
+        group.add(String(x, y, part, fontName=name, fontSize=size, **props))
+        x += width
+    return group
 
 
 def draw_string(canvas, x: float, y: float, text: str, font_name: str, size: float, align: str = "left") -> None:

@@ -15,7 +15,15 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
-from generator.core.fonts import BODY, TITLE, draw_string, fallback_for_face, register_fonts
+from generator.core.fonts import (
+    BODY,
+    TITLE,
+    chart_string,
+    draw_string,
+    fallback_for_face,
+    register_fonts,
+    runs,
+)
 from generator.core.write import atomic_write
 
 PAGE_W, PAGE_H = letter
@@ -219,9 +227,16 @@ def hbar_chart(labels: list[str], values: list[float], fmt: str, color) -> Drawi
     label_w = 150
     chart.x, chart.y, chart.width, chart.height = label_w, 18, WIDTH - label_w - 40, len(labels) * BAR_PITCH
     chart.data = [list(reversed(values))]
-    chart.categoryAxis.categoryNames = list(reversed(labels))
+    shown = list(reversed(labels))
+    own_face = all(runs(label, BODY) == [(BODY, label)] for label in shown)
+    # the axis sets its labels in one face; labels with characters it lacks are set here, with fallback faces
+    chart.categoryAxis.categoryNames = shown if own_face else [""] * len(shown)
     _style_axis_labels(chart)
     chart.categoryAxis.labels.fontSize = 7.5
+    if not own_face:
+        pitch = chart.height / max(1, len(shown))
+        for i, label in enumerate(shown):
+            d.add(chart_string(chart.x - 5, chart.y + (i + 0.5) * pitch - 7.5 * 0.35, label, BODY, 7.5, "end"))
     chart.valueAxis.valueMin = 0
     chart.valueAxis.valueMax = max(max(values) * 1.15, 1e-9) if values else 1
     chart.valueAxis.labelTextFormat = fmt

@@ -10,11 +10,17 @@ from xml.sax.saxutils import escape
 from reportlab.graphics.shapes import Circle, Drawing, Group, Line, PolyLine, String
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import letter
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
-from generator.core.fonts import BODY, register_fonts
+from generator.core.fonts import (
+    BODY,
+    chart_string,
+    draw_string,
+    fallback_for_face,
+    register_fonts,
+    string_width,
+)
 from generator.core.write import atomic_write
 from generator.engines.balance_pdf import MARGIN, SERIES, WIDTH, Flow
 
@@ -51,7 +57,7 @@ def interval_chart(categories: list[str], series: list[tuple[str, list[Point]]],
         low, high = low - 1, high + 1
     ticks = nice_ticks(low, high)
     low, high = ticks[0], ticks[-1]
-    widest = max((stringWidth(c, BODY, LABEL_SIZE) for c in categories), default=0.0)
+    widest = max((string_width(c, BODY, LABEL_SIZE) for c in categories), default=0.0)
     long_labels = widest + 6 > (WIDTH - PLOT_LEFT - PLOT_RIGHT) / max(1, len(categories))
     bottom = 16 + (widest * math.sin(math.radians(SLANT)) + 14 if long_labels else 14)
     d = Drawing(WIDTH, height + (bottom - 30), initialFontName=BODY)
@@ -69,17 +75,14 @@ def interval_chart(categories: list[str], series: list[tuple[str, list[Point]]],
     for i, name in enumerate(categories):
         cx = x0 + pitch * (i + 0.5)
         d.add(Line(cx, y0, cx, y0 - 3, strokeColor=GREY, strokeWidth=0.5))
-        label = String(0, 0, name, fontName=BODY, fontSize=LABEL_SIZE, fillColor=colors.black,
-                       textAnchor="end" if long_labels else "middle")
         if long_labels:  # slanted, so long labels of many variants do not run into each other
-            group = Group(label)
+            group = Group(chart_string(0, 0, name, BODY, LABEL_SIZE, "end", fillColor=colors.black))
             group.translate(cx + 2, y0 - 8)
             group.rotate(SLANT)
             d.add(group)
         else:
-            label.x, label.y = cx, y0 - 12
-            d.add(label)
-    d.add(String((x0 + x1) / 2, 2, axis, fontName=BODY, fontSize=8, fillColor=GREY, textAnchor="middle"))
+            d.add(chart_string(cx, y0 - 12, name, BODY, LABEL_SIZE, "middle", fillColor=colors.black))
+    d.add(chart_string((x0 + x1) / 2, 2, axis, BODY, 8, "middle", fillColor=GREY))
     if reference is not None and low <= reference <= high:
         d.add(Line(x0, y(reference), x1, y(reference), strokeColor=GREY, strokeWidth=0.8, strokeDashArray=[3, 2]))
     dodge = min(7.0, pitch / (len(series) + 1))
@@ -101,7 +104,7 @@ def interval_chart(categories: list[str], series: list[tuple[str, list[Point]]],
             d.add(PolyLine(path, strokeColor=colour, strokeWidth=0.6))
         ly = y1 - 10 - 12 * s
         d.add(Line(x1 + 10, ly + 3, x1 + 22, ly + 3, strokeColor=colour, strokeWidth=2))
-        d.add(String(x1 + 26, ly, name, fontName=BODY, fontSize=8, fillColor=colors.black))
+        d.add(chart_string(x1 + 26, ly, name, BODY, 8, fillColor=colors.black))
     d.add(Line(x0, y0, x1, y0, strokeColor=GREY, strokeWidth=0.6))
     return d
 
@@ -146,11 +149,11 @@ class SweepFlow(Flow):
     def footer(self) -> None:
         self.c.setFont(BODY, 8)
         self.c.setFillColor(colors.grey)
-        self.c.drawCentredString(letter[0] / 2, MARGIN / 2, f"{self.title}: sweep report, page {self.page}")
+        draw_string(self.c, letter[0] / 2, MARGIN / 2, f"{self.title}: sweep report, page {self.page}", BODY, 8, "center")
 
     def captioned(self, text: str, chart: Drawing) -> None:
         """A caption and its chart on one page."""
-        _, h = Paragraph(text, self.body).wrap(WIDTH, letter[1])
+        _, h = Paragraph(fallback_for_face(text, BODY), self.body).wrap(WIDTH, letter[1])
         self.need(h + 6 + chart.height + 14)
         self.para(text)
         self.drawing(chart)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from generator.core.fonts import BODY, BODY_BOLD, TITLE, font_files
+from generator.core.errors import InputError, Problem
+from generator.core.fonts import cannot_draw, uncovered
 from generator.data.game import Deck, Game
 from generator.exports.png import Face, deck_backs, face_images, write_png
-from generator.exports.raster import corner_mask
+from generator.exports.raster import corner_mask, draw_text, text_width
 
 CARD_WIDTH = 240      # px per card on the sheet
 GAP = 16              # px between cards and around the sheet
@@ -22,8 +23,19 @@ INK = "#222222"
 MUTED = "#666666"
 
 
-def _font(face: str, size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(font_files()[face]), size)
+def _header_problems(game: Game, deck: Deck) -> list[Problem]:
+    """The game title and deck name as the sheet's header sets them (the game's title font, with its fallbacks):
+    a character no face draws is a located problem, never a gap in the header."""
+    title = game.fonts["title"]
+    problems = []
+    game_file = next((shown for shown, kind in game.files.items() if kind == "game"), "game.yaml")
+    for text, file, line, what in ((game.title, game_file, game.line_of("title"), "the game's title"),
+                                   (deck.name, deck.file, deck.key_lines.get("name", deck.line),
+                                    f"deck '{deck.id}' name")):
+        missing = [char for char, _style in uncovered(text, title)]
+        if missing:
+            problems.append(Problem(file, line, cannot_draw(missing, title, f"{what} (the preview's header)")))
+    return problems
 
 
 def contact_sheet(game: Game, deck: Deck, card_width: int = CARD_WIDTH) -> Image.Image:
@@ -47,14 +59,16 @@ def contact_sheet(game: Game, deck: Deck, card_width: int = CARD_WIDTH) -> Image
     rows = math.ceil(count / cols)
     pitch = (cell[0] + GAP, cell[1] + LABEL + GAP)
     size = (GAP + cols * pitch[0], HEADER + rows * pitch[1] + GAP // 2)
+    problems = _header_problems(game, deck)
+    if problems:
+        raise InputError(problems)
+    title, body = game.fonts["title"], game.fonts["body"]
     sheet = Image.new("RGB", size, BACKGROUND)
     draw = ImageDraw.Draw(sheet)
-    draw.text((GAP, 14), f"{game.title} \u00b7 {deck.name}", font=_font(TITLE, 26), fill=INK)
+    draw_text(draw, (GAP, 14), f"{game.title} \u00b7 {deck.name}", title, 26, INK)
     summary = f"{len(cards)} card type{'s' if len(cards) != 1 else ''}, {deck.copies} card{'s' if deck.copies != 1 else ''}"
-    summary_font = _font(BODY, 16)
-    width = draw.textlength(summary, font=summary_font)
-    draw.text((size[0] - GAP - width, 22), summary, font=summary_font, fill=MUTED)
-    bold, body = _font(BODY_BOLD, 15), _font(BODY, 15)
+    width = text_width(draw, summary, body, 16)
+    draw_text(draw, (size[0] - GAP - width, 22), summary, body, 16, MUTED)
     for index, ((code, copies), image) in enumerate(zip(labels, images, strict=True)):
         x = GAP + (index % cols) * pitch[0]
         y = HEADER + (index // cols) * pitch[1]
@@ -64,9 +78,9 @@ def contact_sheet(game: Game, deck: Deck, card_width: int = CARD_WIDTH) -> Image
         else:
             sheet.paste(image, (x, y))
             draw.rectangle((x - 1, y - 1, x + cell[0], y + cell[1]), outline="#b5b1a8")
-        draw.text((x, y + cell[1] + 4), code, font=bold, fill=INK)
-        width = draw.textlength(copies, font=body)
-        draw.text((x + cell[0] - width, y + cell[1] + 4), copies, font=body, fill=MUTED)
+        draw_text(draw, (x, y + cell[1] + 4), code, body, 15, INK, style="bold")
+        width = text_width(draw, copies, body, 15)
+        draw_text(draw, (x + cell[0] - width, y + cell[1] + 4), copies, body, 15, MUTED)
     return sheet
 
 

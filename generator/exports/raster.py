@@ -6,13 +6,15 @@ is rendered straight into a bitmap of the wanted size instead: the scale is deri
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
+from generator.core.fonts import Family, face_runs
 from generator.core.units import INCH
 
 WHITE = (255, 255, 255, 255)
@@ -75,3 +77,27 @@ def round_corners(image: Image.Image, radius_px: float) -> Image.Image:
     rounded = image.convert("RGBA")
     rounded.putalpha(corner_mask(image.size, radius_px))
     return rounded
+
+
+# --- text on raster images, with the fonts' fallback faces (as the PDFs set it) ---------------------------------
+
+@functools.lru_cache(maxsize=64)
+def _pil_font(path: str, size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(path, size)
+
+
+def text_width(draw: ImageDraw.ImageDraw, text: str, family: Family, size: int, style: str = "regular") -> float:
+    """The width in pixels of `text` as `draw_text` draws it."""
+    return sum(draw.textlength(part, font=_pil_font(str(face.path), size)) for face, part in face_runs(text, family, style))
+
+
+def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, family: Family, size: int,
+              fill: str, style: str = "regular") -> None:
+    """`text` with its top-left at `xy`, each character in the family's face or, when it lacks it, in a fallback
+    face (all on the family face's baseline); a character no face draws is refused, never left out."""
+    x, top = xy
+    baseline = top + _pil_font(str(family.face(style).path), size).getmetrics()[0]
+    for face, part in face_runs(text, family, style):
+        font = _pil_font(str(face.path), size)
+        draw.text((x, baseline), part, font=font, fill=fill, anchor="ls")
+        x += draw.textlength(part, font=font)

@@ -32,3 +32,59 @@ def test_contact_sheet_shows_every_card_type_once(repo_project):
         if y < sheet.height and sheet.getpixel((x, y)) != (236, 234, 228):
             cells += 1
     assert cells == len(deck.cards) + 1
+
+
+def _ink_box(image: Image.Image, threshold: int = 128) -> tuple[int, int, int, int] | None:
+    """The bounding box of the dark pixels (the text) of an image."""
+    return image.convert("L").point(lambda v: 255 if v < threshold else 0).getbbox()
+
+
+def _pdf_text_width(text: str, font_name: str, size: float) -> int:
+    """The ink width of `text` as the PDFs set it (draw_string, with fallback faces), rendered at 72 dpi."""
+    import io
+
+    import pypdfium2 as pdfium
+    from reportlab.pdfgen.canvas import Canvas
+
+    from generator.core.fonts import draw_string
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(600, 60))
+    canvas.setFont(font_name, size)
+    draw_string(canvas, 10, 20, text, font_name, size)
+    canvas.save()
+    image = pdfium.PdfDocument(buffer.getvalue())[0].render(scale=1).to_pil()
+    box = _ink_box(image)
+    return box[2] - box[0]
+
+
+def test_the_header_draws_every_letter_with_the_pdfs_fallback(tmp_project):
+    # Fredoka One (the title font) has no 'Ż' or 'ę': the header sets them in its fallback face, as the PDFs do
+    game_yaml = tmp_project.cards_dir / "order-up-trading" / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("title: Order Up", "title: Żółw", 1))
+    games, _ = gather(tmp_project, ["order-up-trading"])
+    game = games[0]
+    deck = game.decks["recipes"]
+    deck.name = "Zwierzęta"
+    sheet = contact_sheet(game, deck, card_width=100)
+    header = sheet.crop((0, 0, sheet.width * 2 // 3, 50))  # the title, not the summary on the right
+    box = _ink_box(header)
+    expected = _pdf_text_width("Żółw \u00b7 Zwierzęta", game.fonts["title"].name, 26)
+    assert abs((box[2] - box[0]) - expected) <= 3, (box, expected)
+    assert box[1] < 14 + 4  # the dot of the 'Ż' reaches above the other letters
+
+
+def test_a_header_letter_no_font_draws_is_a_located_problem(tmp_project):
+    import pytest
+
+    from generator.core.errors import InputError
+
+    games, _ = gather(tmp_project, ["order-up-trading"])
+    game = games[0]
+    deck = game.decks["recipes"]
+    deck.name = "Recipes \u4e80"
+    with pytest.raises(InputError) as caught:
+        contact_sheet(game, deck, card_width=60)
+    (problem,) = caught.value.problems
+    assert (problem.file, problem.line) == (deck.file, deck.key_lines.get("name", deck.line))
+    assert "'\u4e80' (U+4E80)" in problem.message and "preview's header" in problem.message

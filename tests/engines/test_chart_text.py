@@ -1,0 +1,52 @@
+"""Chart labels (balance and sweep reports) are set with the fonts' fallback faces, as every other text of the
+PDFs: a card or variant name in Cyrillic or Greek is drawn, not left to the body face that lacks it. Read back per
+character: which embedded font pdfium finds it drawn in."""
+
+from __future__ import annotations
+
+import ctypes
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+from reportlab.graphics import renderPDF
+from reportlab.lib import colors
+
+from generator.core.fonts import register_fonts
+from generator.engines.balance_pdf import hbar_chart
+from generator.engines.sweep_pdf import interval_chart
+
+
+def drawn_fonts(drawing) -> dict[str, set[str]]:
+    """Each character of a drawing, rendered to PDF, and the fonts it is drawn in."""
+    document = pdfium.PdfDocument(renderPDF.drawToString(drawing))
+    textpage = document[0].get_textpage()
+    found: dict[str, set[str]] = {}
+    buffer = ctypes.create_string_buffer(256)
+    flags = ctypes.c_int()
+    for index in range(textpage.count_chars()):
+        char = chr(pdfium_c.FPDFText_GetUnicode(textpage.raw, index))
+        length = pdfium_c.FPDFText_GetFontInfo(textpage.raw, index, buffer, 256, ctypes.byref(flags))
+        found.setdefault(char, set()).add(buffer.raw[:max(0, length - 1)].decode("utf-8", "replace"))
+    return found
+
+
+def _fallback_only(fonts: dict[str, set[str]], chars: str) -> None:
+    for char in chars:
+        assert char in fonts, char
+        assert all("NotoSans" in name for name in fonts[char]), (char, fonts[char])
+
+
+def test_bar_labels_with_letters_the_body_face_lacks():
+    register_fonts()
+    fonts = drawn_fonts(hbar_chart(["Жёлтый перец", "Pepperoni", "Ωmega"], [1.0, 2.0, 0.5], "%.1f", colors.red))
+    _fallback_only(fonts, "ЖёлтыйперцΩ")
+    assert all("Lato" in name for name in fonts["P"])  # the rest stays in the body face
+
+
+def test_sweep_labels_series_and_axis_with_letters_the_body_face_lacks():
+    register_fonts()
+    series = [("серия", [(0.5, 0.4, 0.6), (0.6, 0.5, 0.7)])]
+    flat = interval_chart(["Жук", "Ωmega"], series, "%g", "ось")
+    _fallback_only(drawn_fonts(flat), "ЖукΩсерияось")
+    slanted = interval_chart(["Жёлтый перец с сыром " * 2, "Ωmega " * 6], series, "%g", "ось")  # long: slanted
+    _fallback_only(drawn_fonts(slanted), "ЖёлтыйперцсырΩ")
