@@ -417,6 +417,12 @@ def parse_yaml(text: str, shown: str, *, expect_mapping: bool = True):
                                               "printable text (a stray control character?)")) from None
     except yaml.YAMLError as exc:
         line, message = _describe_yaml_error(exc)
+        slip = _flow_comment_colour(text, line) if message.startswith("broken YAML") else None
+        if slip is not None:
+            line, key, colour = slip
+            message = (f"broken YAML: a `#` starts a comment in YAML, so `{key}: {colour}` cuts this line short "
+                       f"(the rest of it is not read and its `{{` is never closed); expected the colour in quotes: "
+                       f"{key}: \"{colour}\"")
         raise InputError(Problem(shown, line, message)) from None
     except RecursionError:  # the reference parser on a deeply nested file libyaml refused
         raise InputError(Problem(shown, 0, f"the data is nested too deeply; expected at most {MAX_DEPTH} levels of "
@@ -430,6 +436,24 @@ def parse_yaml(text: str, shown: str, *, expect_mapping: bool = True):
 
 
 _COMMENT_COLOUR = re.compile(r"^\s*(?:-\s+)?([A-Za-z_][\w-]*):[ \t]+(#[0-9a-fA-F]{3,8})\b")
+
+
+_FLOW_COMMENT_COLOUR = re.compile(r"[{,]\s*([A-Za-z_][\w-]*):[ \t]+(#[0-9a-fA-F]{3,8})\b")
+_FLOW_LOOKBACK = 20  # lines above a syntax error searched for the colour that broke it
+
+
+def _flow_comment_colour(text: str, error_line: int) -> tuple[int, str, str] | None:
+    """(line, key, colour) of an unquoted `key: #rrggbb` inside a one-line `{...}` mapping at or above a syntax
+    error: the comment it starts swallows the closing `}`, and YAML reports the damage a line or more later."""
+    lines = text.splitlines()
+    last = min(error_line, len(lines)) if error_line else len(lines)
+    for number in range(last, max(0, last - _FLOW_LOOKBACK), -1):
+        if lines[number - 1].lstrip().startswith("#"):
+            continue  # a comment line of its own
+        match = _FLOW_COMMENT_COLOUR.search(lines[number - 1])
+        if match:
+            return number, match.group(1), match.group(2)
+    return None
 
 
 def colours_read_as_comments(text: str) -> list[tuple[int, str, str]]:

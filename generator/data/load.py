@@ -255,8 +255,10 @@ def _load_source(project: Project, game_id: str, overrides: list[Override] | tup
                          f"{MAX_CARDS:,} in one game (pnp's limit)")
     comments = [p for path in [game_file, *_data_files(game_dir)] if _inside(project, path, Problems())
                 for p in comment_colours(path, project.show(path))]
-    if problems:  # a colour YAML read as a comment explains the error it causes ('color' is missing)
-        raise InputError(credit(sorted(set(problems.sorted()) | set(comments)), applied))
+    if problems:  # a colour YAML read as a comment explains the error it causes ('color' is None): one message
+        explained = {(p.file, p.line) for p in comments}
+        kept = {p for p in problems.sorted() if (p.file, p.line) not in explained}
+        raise InputError(credit(sorted(kept | set(comments)), applied))
     slips = comments + game_slips(project.show(game_file), raw_game, {shown: raw for shown, raw in raws if "board" in raw})
     assert config is not None
     components = dict(sorted(components.items(), key=lambda pair: (COMPONENT_KINDS.index(pair[1].kind), pair[1].file)))

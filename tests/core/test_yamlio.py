@@ -68,6 +68,20 @@ def test_broken_files_are_located_and_worded_as_before():
                                           "expected valid YAML (check indentation and quotes)"
 
 
+def test_an_unquoted_colour_in_a_one_line_mapping_is_named_at_its_own_line():
+    # the comment swallows the closing `}`: YAML notices a line later; the problem names the colour's line
+    text = ("boxes:\n  background: {shape: rect, fill: #2d6a4f}\n"
+            "  frame: {x: 4mm, y: 4mm, shape: rounded, stroke: \"#ffd166\"}\n")
+    assert _problem(text) == (
+        "cards/x/deck.yaml:2: broken YAML: a `#` starts a comment in YAML, so `fill: #2d6a4f` cuts this line short "
+        "(the rest of it is not read and its `{` is never closed); expected the colour in quotes: fill: \"#2d6a4f\"")
+    fields = "fields:\n  color: {type: color, default: #ff0000}\n  text: {type: text}\n"
+    assert _problem(fields).startswith("cards/x/deck.yaml:2: broken YAML: a `#` starts a comment in YAML, so "
+                                       "`default: #ff0000`")
+    # a broken file without such a colour keeps the generic words; a colour in a comment line is no culprit
+    assert "starts a comment" not in _problem("# e.g. {fill: #2d6a4f}\na: 1\nb: [1, 2\nc: 3\n")
+
+
 def test_deep_nesting_is_a_located_problem_not_a_crash():
     deep = "a: " + "[" * 300 + "]" * 300 + "\n"
     assert "nested more than" in _problem(deep) and _problem(deep).startswith("cards/x/deck.yaml:1: ")

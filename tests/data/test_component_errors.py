@@ -72,6 +72,10 @@ def _build(tmp_path, files: dict[str, str]) -> list[str]:
      "cards/chits/dice.yaml:4: 'size': -16mm is a negative size; expected a size above 0"),
     ("dice.yaml", DIE.replace("- {pips: 3}", "- {pips: 3, text: three}"),
      "cards/chits/dice.yaml:8: 'faces': a face shows pips, text; expected exactly one of pips, text, icon, layout"),
+    # one slip, one message: the colour read as a comment explains why 'color' is empty
+    ("box.yaml", BOX.rstrip(" ") + "    color: #2d6a4f\n",
+     "cards/chits/box.yaml:5: `color: #2d6a4f` is read as a comment (YAML starts one at ' #'), so color is empty; "
+     "expected the colour in quotes: color: \"#2d6a4f\""),
 ])
 def test_bad_component_files_give_one_located_line(tmp_path, name, text, expected):
     lines = _build(tmp_path, {name: text})
