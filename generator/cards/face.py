@@ -31,7 +31,7 @@ from generator.cards.characters import character_problems
 from generator.cards.layout import Box, Layout, LayoutLoader
 from generator.cards.shaped import check_inside
 from generator.cards.text import TemplateProblem, Templates, TextOverflow, TextStyle, card_helpers, fit_text
-from generator.core.errors import InputError, Problem, Problems, did_you_mean, known_list
+from generator.core.errors import InputError, Problem, Problems, did_you_mean
 from generator.core.fonts import BODY, fallback_markup, register_fonts
 from generator.core.geometry import Rect
 from generator.core.pdfstream import form_made
@@ -243,7 +243,7 @@ class CardRenderer:
         where = f"{card.file}:{card.line_of(key)}: card '{card.id}' {key}" if key else \
             f"{box.file}:{box.line}: {self._where(context)}: box '{box.name}'"
         return (f"{where} has ':{name}:', which is no icon{did_you_mean(name, self.icons.names)}, so it is printed "
-                f"as it is; expected an icon name (known: {known_list(self.icons.names)})")
+                f"as it is; expected an icon name (known: {icons.known_icons(self.icons.dirs)})")
 
     def _where(self, context: dict) -> str:
         card = context.get("card")
@@ -282,6 +282,18 @@ class CardRenderer:
 
     def _fail(self, box: Box, context: dict, message: str) -> InputError:
         return InputError(Problem(box.file, box.line, f"{self._where(context)}: box '{box.name}': {message}"))
+
+    def _fail_at_field(self, box: Box, context: dict, value: str, message: str) -> InputError:
+        """A problem with a name a box drew (an icon, an image) located where it is written: the card field that
+        holds it (a YAML line or a spreadsheet cell), else the layout box."""
+        card = self._card_of(context)
+        key = next((key for key, held in card.as_dict().items() if key not in ("id", "code", "deck")
+                    and isinstance(held, str) and held.strip() == str(value).strip()), None) if card else None
+        if key is None:
+            return self._fail(box, context, message)
+        file, line = card.where(key)
+        return InputError(Problem(file, line, f"{self._where(context)} {key}: {message} (drawn by box '{box.name}' "
+                                              f"of {box.file}:{box.line})"))
 
     def _value(self, box: Box, key: str, context: dict, default=None) -> str | None:
         source = box.get(key)
@@ -337,14 +349,14 @@ class CardRenderer:
                 return None
             problem = self.icons.problem(name)
             if problem is not None:
-                raise self._fail(box, context, problem)
+                raise self._fail_at_field(box, context, name, problem)
             out["icon"] = name
         elif box.kind == "image":
             value = self._value(box, "image", context)
             try:
                 out["image"] = cardimage.locate(self.game.project, self.game.dir, value, self.game.show(self.game.dir))
             except cardimage.ImageProblem as exc:
-                raise self._fail(box, context, str(exc)) from None
+                raise self._fail_at_field(box, context, value, str(exc)) from None
             out["image_name"], out["fit"] = value, box.get("fit", "contain")
         out["fill"] = self._color(box, "fill", context)
         out["stroke"] = self._color(box, "stroke", context)

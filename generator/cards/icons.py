@@ -60,6 +60,20 @@ def icon_names(dirs: Dirs | None = None) -> list[str]:
     return sorted(names)
 
 
+def known_icons(dirs: Dirs | None = None) -> str:
+    """The icons of the folders for a message: the game's own (and the project's) in full first, then the built-in
+    library's, shortened: 'shell (this game's), then the built-in anchovies, any-meat, ...'."""
+    folders = _search_dirs(dirs)
+    own_dirs = tuple(d for d in folders if d.resolve() != BUILTIN_ICONS.resolve())
+    own = icon_names(own_dirs) if own_dirs else []
+    built_in = [name for name in icon_names((BUILTIN_ICONS,)) if name not in own] \
+        if any(d.resolve() == BUILTIN_ICONS.resolve() for d in folders) else []
+    if not own:
+        return known_list(built_in)
+    text = f"{known_list(own, limit=40)} (this game's)"
+    return text + (f", then the built-in {known_list(built_in)}" if built_in else "")
+
+
 def icon_problem(name: str, dirs: Dirs | None = None, *, file: str | Path = "", line: int | None = None) -> Problem | None:
     """The problem with an icon reference (unknown name), located at `file:line`, or None if it exists."""
     if _find(name, dirs) is not None:
@@ -73,7 +87,7 @@ def icon_problem(name: str, dirs: Dirs | None = None, *, file: str | Path = "", 
     return Problem(
         str(file),
         int(line or 0),
-        f"{why}{did_you_mean(name, known)}; known: {known_list(known)} (icons are <name>.svg in {where})",
+        f"{why}{did_you_mean(name, known)}; known: {known_icons(dirs)} (icons are <name>.svg in {where})",
     )
 
 
@@ -312,8 +326,9 @@ class IconSource:
         return self.problem(name) is None
 
     def known_text(self, name: str) -> str:
-        """A short list of icon names for an error message."""
-        return known_list(self.names) + did_you_mean(name, self.names)
+        """A short list of icon names for an error message: the game's and project's own icons first, then the
+        built-in library's."""
+        return known_icons(self.dirs) + did_you_mean(name, self.names)
 
     def draw(self, canvas, name: str, x: float, y: float, w: float, h: float, fade: float = 0.0) -> None:
         """Draw icon `name` centred in the box (x, y, w, h), lightened by `fade` (0: as drawn, 1: white)."""

@@ -24,7 +24,7 @@ Templates see `card`, `deck`, `game` and the helpers of generator.data.templatin
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -199,12 +199,12 @@ class LayoutLoader:
                         self.project.inside(f"{name}{ext}", folder, what="layout")
                     except InputError as exc:  # named as written, without the extension pnp adds
                         message = exc.problems[0].message.replace(f"'{name}{ext}'", f"'{name}'", 1)
-                        raise InputError(Problem(wanted_by.file, wanted_by.line, message)) from None
+                        raise InputError(replace(wanted_by, message=message)) from None
         path = find_layout(name, self.dirs)
         if path is None:
             known = known_layouts(self.dirs)
             where = self.show(self.dirs[0] / f"{name}.yaml")
-            raise InputError(Problem(wanted_by.file, wanted_by.line,
+            raise InputError(replace(wanted_by, message=
                                      f"layout '{name}' not found{did_you_mean(name, known)}; expected {where} "
                                      f"(known layouts: {known_list(known) or 'none'})"))
         shown = self.show(path)
@@ -230,7 +230,7 @@ class LayoutLoader:
         current, asker = name, wanted_by
         while current is not None:
             if current in seen:
-                raise InputError(Problem(asker.file, asker.line,
+                raise InputError(replace(asker, message=
                                          f"layouts extend each other in a circle ({' -> '.join(seen + [current])}); "
                                          "expected a chain that ends"))
             seen.append(current)

@@ -11,7 +11,7 @@ import pytest
 from generator.core.errors import Cell, InputError
 from generator.data.load import load_game
 from generator.exports.cards_csv import deck_csv
-from tests.conftest import run_pnp
+from tests.conftest import REPO, run_pnp
 from tests.fixtures.workbooks import EVENTS, write_ods, write_xlsx
 
 GAME = "space-race"
@@ -240,3 +240,35 @@ def test_a_broken_workbook_fails_the_build_and_keeps_the_last_good_pdfs(designer
     assert built.read_bytes() == before
     result = run_pnp("validate", "--no-sim", project=designer_project)
     assert result.exit_code == 1 and f"{EVENTS_FILE}: cannot read the workbook" in result.output
+
+
+def _events_with(project, column: str, values: dict[str, str]) -> None:
+    """events.xlsx with one more column, filled for the named cards."""
+    rows = [EVENTS[0] + [column]] + [row + [values.get(row[0], "")] for row in EVENTS[1:]]
+    write_xlsx(game_dir(project) / "events.xlsx", rows, sheet="Events", cached={"C4": "2"})
+
+
+def test_a_missing_icon_typed_in_a_cell_is_named_at_the_cell_with_the_games_icons_first(designer_project):
+    icons = game_dir(designer_project) / "icons"
+    icons.mkdir()
+    shutil.copy(REPO / "generator" / "assets" / "icons" / "star.svg", icons / "comet.svg")
+    layout = game_dir(designer_project) / "layouts" / "event.yaml"
+    layout.write_text(layout.read_text(encoding="utf-8")
+                      + '  picture: {x: 27mm, y: 14.5mm, width: 9mm, height: 9mm, icon: "{{ card.icon }}"}\n',
+                      encoding="utf-8")
+    _events_with(designer_project, "icon", {"solar-flare": "comet", "meteor": "turtle", "supply-drop": "bell"})
+    result = run_pnp("validate", GAME, "--no-sim", project=designer_project)
+    assert result.exit_code == 1, result.output
+    lines = result.output.strip().splitlines()
+    assert lines[0].startswith(f"{EVENTS_FILE}:Events!F3: card SPR-EVT-02 (meteor) icon: icon 'turtle' does not exist; "
+                               "known: comet (this game's), then the built-in anchovies, "), lines
+    assert lines[0].endswith(f"(drawn by box 'picture' of cards/{GAME}/layouts/event.yaml:13)"), lines[0]
+    assert lines[-1] == "1 problem found."
+
+
+def test_a_wrong_back_typed_in_a_cell_is_named_at_the_cell(designer_project):
+    _events_with(designer_project, "back", {"supply-drop": "event-bak"})
+    result = run_pnp("validate", GAME, "--no-sim", project=designer_project)
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith(f"{EVENTS_FILE}:Events!F4: layout 'event-bak' not found (did you mean "
+                                    "'event-back'?)"), result.output
