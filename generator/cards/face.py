@@ -30,7 +30,15 @@ from generator.cards.backs import BackFace, back_name, group_backs, layout_uses_
 from generator.cards.characters import character_problems
 from generator.cards.layout import Box, Layout, LayoutLoader
 from generator.cards.shaped import check_inside
-from generator.cards.text import TemplateProblem, Templates, TextOverflow, TextStyle, card_helpers, fit_text
+from generator.cards.text import (
+    MIN_TEXT_SIZE,
+    TemplateProblem,
+    Templates,
+    TextOverflow,
+    TextStyle,
+    card_helpers,
+    fit_text,
+)
 from generator.core.errors import InputError, Problem, Problems, did_you_mean
 from generator.core.fonts import BODY, fallback_markup, register_fonts
 from generator.core.geometry import Rect
@@ -456,7 +464,7 @@ class CardRenderer:
             self._fitted[key] = size
         except TextOverflow as exc:
             message = (f"text does not fit even at {style.min_size:g} pt ({exc}); expected shorter text, a larger box "
-                       "or a smaller min_size (not below 7 pt)")
+                       f"or a smaller min_size (not below {MIN_TEXT_SIZE:g} pt)")
             file, line = self.text_origin(box, context, data["markup"])
             raise InputError(Problem(file, line, f"{self._where(context)}: box '{box.name}': {message}")) from None
         except ValueError as exc:  # broken markup from a template, e.g. an unclosed <b>

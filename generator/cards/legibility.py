@@ -20,6 +20,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from generator.cards import inksaver
 from generator.cards.face import CardRenderer
 from generator.cards.paint import PAPER, backdrop, face_paints
+from generator.cards.text import MIN_TEXT_SIZE
 from generator.core.colours import contrast_ratio
 from generator.core.errors import InputError, Problem
 from generator.core.geometry import Rect
@@ -28,7 +29,7 @@ from generator.data.game import Card, Deck
 LARGE_TEXT = 14.0    # pt: from this size 3:1 is enough
 NORMAL_RATIO = 4.5
 LARGE_RATIO = 3.0
-MIN_SIZE = 6.0       # pt
+MIN_SIZE = MIN_TEXT_SIZE  # pt (cards.text: the overflow message names the same floor)
 
 
 @dataclass(frozen=True)

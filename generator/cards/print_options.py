@@ -14,7 +14,7 @@ from generator.cards.marks import MARK_MODES
 from generator.core.contract import BuildOptions
 from generator.core.errors import InputError, Problem, did_you_mean, known_list
 from generator.core.phrases import ENGLISH, Phrases
-from generator.core.units import UnitError, mm, to_pt
+from generator.core.units import UnitError, flag_length, mm, to_pt
 from generator.data.expand import expand_deck
 from generator.data.game import Card, Deck, Game
 
@@ -67,11 +67,9 @@ class SheetOptions:
 
 def _flag_gap(value: str) -> float:
     try:
-        gap = to_pt(value)
+        gap = flag_length(value, "--gap")
     except UnitError as exc:
-        raise InputError(Problem("", 0, f"--gap: {exc}")) from None
-    if gap and re.fullmatch(r"\s*[\d.]+\s*", str(value)):  # '3' could mean mm or pt: ask for the unit
-        raise InputError(Problem("", 0, f"--gap {value}: expected a length with its unit, e.g. '{value}mm'"))
+        raise InputError(Problem("", 0, str(exc))) from None
     if not 0 <= gap <= MAX_GAP:
         raise InputError(Problem("", 0, f"--gap {value}: out of range; expected 0 to {MAX_GAP / mm(1):g} mm"))
     return gap

@@ -33,6 +33,8 @@ _MINUS = re.compile(r"(?<![\w.\-])-(?=\d)")
 _RANGE = re.compile(r"(?<![\w\-])(\d+)-(\d+)(?![\w\-])")
 
 
+MIN_TEXT_SIZE = 6.0  # pt: the smallest text the legibility check accepts (print.md section 5)
+
 class TextOverflow(Exception):
     """Text that does not fit its box even at the minimum font size: too tall, or a word wider than the box."""
 

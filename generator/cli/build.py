@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from generator.cli.common import papers_of, project_of
+from generator.core.words import counted
 
 LOCATED = re.compile(r"^\S+:\d+: ")  # 'cards/x/layouts/y.yaml:12: ...'
 
@@ -76,7 +77,7 @@ def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, mark
         shown = f" ({', '.join(lang for lang in languages if lang not in failed)}" \
             + "".join(f"; {lang} not built" for lang in failed) + ")" \
             if len(languages) > 1 or languages[:1] not in ([], ["en"]) else ""
-        click.echo(f"OK  {report.game}{shown}: {report.cards} cards checked")
+        click.echo(f"OK  {report.game}{shown}: {counted(report.cards, 'card')} checked")
     skipped = f", {len(result.skipped)} up to date (--force rebuilds them)" if result.skipped else ""
     click.echo(f"{len(result.written)} file{'s' if len(result.written) != 1 else ''} written to {project.show(out_dir or project.build_dir)}{skipped}")
     if result.warnings:

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from generator.cli.common import project_of
+from generator.core.words import counted
 
 OUT_HELP = "Output folder (default: build/)."
 
@@ -32,7 +33,7 @@ def lang_option(command):
 
 def _report(project, out_dir: Path | None, game_id: str, written: list[Path], what: str) -> None:
     folders = sorted({project.show(p.parent) for p in written})
-    click.echo(f"OK  {game_id}: {len(written)} files ({what}) in {', '.join(folders)}")
+    click.echo(f"OK  {game_id}: {counted(len(written), 'file')} ({what}) in {', '.join(folders)}")
 
 
 @click.group("export")
@@ -52,14 +53,14 @@ def png_cmd(ctx, games, dpi, bleed, out_dir, languages) -> None:
     """Every card type as PNG with bleed and trimmed, plus cards.csv, in build/<game>/png/<deck>/; token and
     standee faces (transparent outside the outline) in build/<game>/png/<component>/."""
     from generator.core.errors import InputError, Problem
-    from generator.core.units import UnitError, to_pt
+    from generator.core.units import UnitError, flag_length
     from generator.exports.components import export_game_pngs
     from generator.exports.png import check_png_options
 
     try:
-        bleed_pt = to_pt(bleed)
+        bleed_pt = flag_length(bleed, "--bleed")  # a bare '3' is refused as --gap refuses it: mm or pt?
     except UnitError as exc:
-        raise InputError(Problem("", 0, f"--bleed: {exc}")) from None
+        raise InputError(Problem("", 0, str(exc))) from None
     project, loaded = _games(ctx, games, languages)
     for game in loaded:  # every game's options are checked before anything is written
         check_png_options(game, dpi, bleed_pt)
@@ -75,7 +76,8 @@ def png_cmd(ctx, games, dpi, bleed, out_dir, languages) -> None:
 @lang_option
 @click.pass_context
 def pod_cmd(ctx, games, shop, out_dir, languages) -> None:
-    """Upload files for a print-on-demand shop in build/<game>/pod/<shop>/ (presets: generator/presets/*.yaml)."""
+    """Upload files for a print-on-demand shop in build/<game>/pod/<shop>/: one PDF per deck, or a folder of PNGs
+    per deck (<deck>/) for the PNG shops (presets: generator/assets/presets/*.yaml)."""
     from generator.exports.pod import check_sizes, export_pod, load_preset
 
     preset = load_preset(shop)

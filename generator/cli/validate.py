@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from generator.cli.common import change_options, cluster_option, project_of
+from generator.core.words import counted
 
 
 @click.command("validate")
@@ -72,8 +73,8 @@ def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed:
 
     for entry in result.games:
         report = entry.report
-        click.echo(f"OK  {report.game}: {report.cards} cards in {report.decks} deck{'s' if report.decks != 1 else ''} "
-                   f"({report.card_types} card types); {len(report.checks)} checks passed")
+        click.echo(f"OK  {report.game}: {counted(report.cards, 'card')} in {counted(report.decks, 'deck')} "
+                   f"({counted(report.card_types, 'card type')}); {counted(len(report.checks), 'check')} passed")
         for name in report.checks:
             click.echo(f"      - {name}")
         for language, found in entry.languages.items():

@@ -37,6 +37,22 @@ def to_pt(value: str | int | float, default_unit: str = "pt") -> float:
     return points
 
 
+def flag_length(value: str, flag: str) -> float:
+    """A length given with a command-line flag (`--gap 3mm`, `--bleed 0.125in`) in points. A number needs its unit
+    (only 0 may go without): '3' could mean millimetres or points. UnitError naming the flag otherwise."""
+    text = str(value).strip()
+    try:
+        points = to_pt(text)
+    except UnitError as exc:
+        raise UnitError(f"{flag}: {exc}") from None
+    if points and _BARE_NUMBER.fullmatch(text):
+        raise UnitError(f"{flag} {text}: expected a length with its unit, e.g. '{text}mm'")
+    return points
+
+
+_BARE_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+
+
 def mm(value: float) -> float:
     """Millimetres to points."""
     return value * MM

@@ -12,6 +12,7 @@ from generator.data.project import SCAFFOLD_DIR, Project
 TEMPLATE_DIR = SCAFFOLD_DIR
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")  # the Slug pattern of generator.data.models
 CODE = re.compile(r"^[A-Z0-9]{2,6}$")
+PIECES = "_making-the-pieces.md.j2"  # how each component is made, included by every game's rules
 
 
 def default_code(name: str) -> str:
@@ -57,4 +58,7 @@ def new_game(project: Project, name: str, title: str | None = None, code: str | 
     rules = project.rules_template(name)
     if not rules.exists():  # a rules text left by an earlier game of this name is kept as it is
         written.append(atomic_write(rules, _fill((TEMPLATE_DIR / "rules.md.j2").read_text(encoding="utf-8"), values)))
+    pieces = rules.parent / PIECES
+    if not pieces.exists():  # the shared "Making the pieces" the rules include (a project's own copy is kept)
+        written.append(atomic_write(pieces, (TEMPLATE_DIR / PIECES).read_text(encoding="utf-8")))
     return written

@@ -1,4 +1,4 @@
-"""`pnp export pod --shop SHOP`: files for a print-on-demand shop, from the YAML presets in generator/presets/.
+"""`pnp export pod --shop SHOP`: files for a print-on-demand shop, from the YAML presets in generator/assets/presets/.
 
 A preset is data: `format: pdf` (one PDF per deck, a back page then its front for every physical card, trim plus
 bleed with TrimBox/BleedBox) or `format: png` (one PNG per card type at the pixel size its `sizes:` table gives
@@ -62,7 +62,7 @@ def load_preset(shop: str) -> Preset:
     path = PRESET_DIR / f"{shop}.yaml"
     if shop not in known:
         raise InputError(Problem("", 0, f"no print-shop preset '{shop}'{did_you_mean(shop, known)}; known: {known_list(known)}"))
-    shown = f"generator/presets/{path.name}"
+    shown = f"generator/assets/presets/{path.name}"
     raw = load_yaml(path, shown)
     try:
         fmt = raw["format"]

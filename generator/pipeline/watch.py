@@ -82,14 +82,17 @@ def watch(project: Project, names: list[str], options: BuildOptions, report: Wat
     roots = watched_roots(project)
     report.watching(roots)
     rebuilds = 0
-    for changes in watch_files(*map(str, roots), stop_event=stop or threading.Event(), debounce=debounce_ms,
-                               step=50, rust_timeout=200, raise_interrupt=False):
-        changed = relevant_changes(project, changes)
-        if not changed:
-            continue
-        report.changed(changed)
-        build_once(project, names, options, report, debug)
-        rebuilds += 1
-        if max_rebuilds is not None and rebuilds >= max_rebuilds:
-            break
+    try:  # Ctrl+C ends the watch quietly (watchfiles would log 'KeyboardInterrupt caught, stopping watch')
+        for changes in watch_files(*map(str, roots), stop_event=stop or threading.Event(), debounce=debounce_ms,
+                                   step=50, rust_timeout=200, raise_interrupt=True):
+            changed = relevant_changes(project, changes)
+            if not changed:
+                continue
+            report.changed(changed)
+            build_once(project, names, options, report, debug)
+            rebuilds += 1
+            if max_rebuilds is not None and rebuilds >= max_rebuilds:
+                break
+    except KeyboardInterrupt:
+        pass
     return rebuilds

@@ -47,3 +47,25 @@ def test_new_game_takes_title_and_code(tmp_project):
     assert "title: Space Race!" in text and "code: SPR" in text
     bad = run_pnp("new", "other", "--code", "x", project=tmp_project)
     assert bad.exit_code == 1 and "card code 'x' is not valid" in bad.output
+
+
+def test_a_new_games_rules_explain_its_components(tmp_path):
+    # an empty project: `pnp new` writes the shared "Making the pieces" the new rules include
+    from generator.data.project import Project
+    from tests.conftest import REPO
+
+    project = Project(tmp_path)
+    result = run_pnp("new", "demo", project=project)
+    assert result.exit_code == 0, result.output
+    pieces = project.templates_dir / "rules" / "_making-the-pieces.md.j2"
+    assert pieces.read_text() == (REPO / "templates" / "rules" / "_making-the-pieces.md.j2").read_text()
+    assert '{% include "_making-the-pieces.md.j2" %}' in (project.templates_dir / "rules" / "demo.md.j2").read_text()
+    (project.cards_dir / "demo" / "box.yaml").write_text(
+        "component: box\nkind: tuckbox\nname: Action tuck box\ndeck: actions\ncolor: \"#243b55\"\n")
+    built = run_pnp("build", "demo", "--paper", "letter", "--jobs", "1", project=project)
+    assert built.exit_code == 0, built.output
+    text = " ".join(" ".join(page.extract_text().split())
+                    for page in PdfReader(project.build_dir / "demo" / "rules.pdf").pages)
+    assert "Making the pieces" in text and "Action tuck box: as printed, and made up" in text
+    again = run_pnp("new", "other", project=project)  # a second game keeps the project's copy as it is
+    assert again.exit_code == 0 and "_making-the-pieces" not in again.output

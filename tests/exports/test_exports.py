@@ -200,3 +200,43 @@ def test_corner_radius_rounds_trimmed_pngs_tts_and_previews(trading, tmp_path):
     sheet = contact_sheet(rounded, deck)
     plain = contact_sheet(trading, deck)
     assert sheet.size == plain.size and sheet.tobytes() != plain.tobytes()
+
+
+def test_a_length_without_its_unit_is_refused_by_every_flag_alike(tmp_project):
+    # `pnp export png --bleed 3` took 3 pt silently while `pnp build --gap 3` asked for the unit: one rule, one message
+    png = run_pnp("export", "png", "order-up-trading", "--bleed", "3", project=tmp_project)
+    gap = run_pnp("build", "order-up-trading", "--gap", "3", project=tmp_project)
+    assert png.exit_code == gap.exit_code == 1
+    assert "--bleed 3: expected a length with its unit, e.g. '3mm'" in png.output
+    assert "--gap 3: expected a length with its unit, e.g. '3mm'" in gap.output
+    assert not (tmp_project.build_dir / "order-up-trading" / "png").exists()
+    ok = run_pnp("export", "png", "order-up-trading", "--bleed", "3mm", "--dpi", "60", project=tmp_project)
+    assert ok.exit_code == 0, ok.output
+    with Image.open(tmp_project.build_dir / "order-up-trading" / "png" / "recipes" / "OUT-REC-01.png") as image:
+        assert image.size == (round((2.5 * 25.4 + 6) / 25.4 * 60), round((3.5 * 25.4 + 6) / 25.4 * 60))
+
+
+def test_export_counts_its_files_in_words_that_agree(tmp_project):
+    assert run_pnp("new", "demo", project=tmp_project).exit_code == 0
+    result = run_pnp("export", "csv", "demo", project=tmp_project)  # one deck: one file
+    assert result.exit_code == 0, result.output
+    assert "OK  demo: 1 file (" in result.output, result.output
+    from generator.core.words import counted
+
+    assert (counted(1, "check"), counted(0, "file"), counted(7, "card type")) == ("1 check", "0 files", "7 card types")
+
+
+def test_the_pod_help_and_an_overflow_name_what_is_true(tmp_project):
+    from generator.data.project import PRESETS_DIR
+
+    helped = run_pnp("export", "pod", "--help")
+    assert "generator/assets/presets/*.yaml" in " ".join(helped.output.split())
+    assert PRESETS_DIR.as_posix().endswith("generator/assets/presets") and any(PRESETS_DIR.glob("*.yaml"))
+    # the overflow hint names the legibility floor the checks apply (6 pt), not another number
+    assert run_pnp("new", "demo", project=tmp_project).exit_code == 0
+    layout = tmp_project.cards_dir / "demo" / "layouts" / "actions.yaml"
+    text = layout.read_text()
+    assert "    size: 10pt\n    min_size: 7pt\n" in text
+    layout.write_text(text.replace("    size: 10pt\n    min_size: 7pt\n", "    size: 40pt\n    min_size: 40pt\n"))
+    result = run_pnp("validate", "demo", "--no-sim", project=tmp_project)
+    assert "or a smaller min_size (not below 6 pt)" in result.output, result.output

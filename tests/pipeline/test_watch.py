@@ -82,3 +82,30 @@ def test_editor_temporary_files_do_not_count_as_changes():
     assert not is_source(Path("cards/x/~$zwierzeta.xlsx"))  # the lock file a spreadsheet program keeps
     for name in (".orders.yaml.swp", "orders.yaml~", "sedA1b2C3", ".orders.yaml.x1.tmp", "4913"):
         assert not is_source(Path("cards/x") / name), name
+
+
+def test_ctrl_c_stops_the_watch_with_one_plain_line(tmp_project):
+    import signal
+    import subprocess
+    import sys
+
+    assert run_pnp("new", "demo", project=tmp_project).exit_code == 0
+    process = subprocess.Popen([sys.executable, "-m", "generator", "--project", str(tmp_project.root), "watch", "demo",
+                                "--paper", "a4"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        lines = []
+        while time.monotonic() < deadline:
+            line = process.stdout.readline()
+            lines.append(line)
+            if line.startswith("Watching"):
+                break
+        assert lines[-1].startswith("Watching"), lines
+        time.sleep(0.5)
+        process.send_signal(signal.SIGINT)
+        rest, _ = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, rest
+    assert rest.strip().splitlines() == ["Stopped watching."], rest
