@@ -417,7 +417,8 @@ def parse_yaml(text: str, shown: str, *, expect_mapping: bool = True):
                                               "printable text (a stray control character?)")) from None
     except yaml.YAMLError as exc:
         line, message = _describe_yaml_error(exc)
-        slip = _flow_comment_colour(text, line) if message.startswith("broken YAML") else None
+        unclosed = message.startswith("broken YAML") or "' is not closed before line" in message
+        slip = _flow_comment_colour(text, line) if unclosed else None
         if slip is not None:
             line, key, colour = slip
             message = (f"broken YAML: a `#` starts a comment in YAML, so `{key}: {colour}` cuts this line short "
@@ -443,12 +444,15 @@ _FLOW_LOOKBACK = 20  # lines above a syntax error searched for the colour that b
 
 
 def _flow_comment_colour(text: str, error_line: int) -> tuple[int, str, str] | None:
-    """(line, key, colour) of an unquoted `key: #rrggbb` inside a one-line `{...}` mapping at or above a syntax
-    error: the comment it starts swallows the closing `}`, and YAML reports the damage a line or more later."""
+    """(line, key, colour) of an unquoted `key: #rrggbb` inside a `{...}` mapping near a syntax error (from the line
+    reported, the mapping's opening line, down, then up): the comment it starts swallows the closing `}`, and YAML
+    notices only later."""
     lines = text.splitlines()
-    last = min(error_line, len(lines)) if error_line else len(lines)
-    for number in range(last, max(0, last - _FLOW_LOOKBACK), -1):
-        if lines[number - 1].lstrip().startswith("#"):
+    at = min(max(error_line, 1), len(lines)) if lines else 0
+    below = range(at, min(len(lines), at + _FLOW_LOOKBACK) + 1)
+    above = range(at - 1, max(0, at - _FLOW_LOOKBACK), -1)
+    for number in [*below, *above]:
+        if not 1 <= number <= len(lines) or lines[number - 1].lstrip().startswith("#"):
             continue  # a comment line of its own
         match = _FLOW_COMMENT_COLOUR.search(lines[number - 1])
         if match:
