@@ -15,6 +15,7 @@ from jinja2 import BaseLoader, StrictUndefined, pass_context
 
 from generator.core.colours import contrast, tint
 from generator.core.errors import did_you_mean, known_list
+from generator.core.graphs import distances
 from generator.core.phrases import ENGLISH, Phrases
 from generator.core.words import join_and
 from generator.data import filters as collection_filters
@@ -67,17 +68,7 @@ def _track_starts(board) -> list[View]:
     ends = [s.id for s in board.model.spaces if s.kind == "end"]
     if not ends:
         return []
-    graph = board.neighbours()
-    distance = {ends[0]: 0}
-    frontier = [ends[0]]
-    while frontier:
-        nxt = []
-        for sid in frontier:
-            for other in graph[sid]:
-                if other not in distance:
-                    distance[other] = distance[sid] + 1
-                    nxt.append(other)
-        frontier = nxt
+    distance = distances(board.neighbours(), ends[0])
     starts = []
     for space in board.model.spaces:
         for players in space.start_for:
@@ -225,16 +216,7 @@ class GameHelpers:
             graph = self.game.boards[board].neighbours()
             if start not in graph:
                 raise ValueError(f"no space '{start}' on board '{board}'")
-            found, frontier = {start: 0}, [start]
-            while frontier:
-                following = []
-                for space in frontier:
-                    for other in graph[space]:
-                        if other not in found:
-                            found[other] = found[space] + 1
-                            following.append(other)
-                frontier = following
-            self._distances[key] = found
+            self._distances[key] = distances(graph, start)
         return self._distances[key].get(end, -1)
 
     def functions(self) -> dict[str, Callable]:

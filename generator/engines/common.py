@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -58,19 +58,6 @@ def check_outcome(request: ChanceRequest, outcome: ChanceOutcome) -> tuple:
                                    or not all(isinstance(v, int) and 0 <= v < request.n for v in values)):
         raise IllegalAction(f"'{label}' must be {request.count} distinct indices in 0..{request.n - 1}; got {list(values)}")
     return values
-
-
-def distances(neighbours: Mapping[str, Any], start: str) -> dict[str, int]:
-    """Road steps from `start` to every reachable space (breadth-first search)."""
-    dist = {start: 0}
-    queue = deque([start])
-    while queue:
-        here = queue.popleft()
-        for nxt in neighbours[here]:
-            if nxt not in dist:
-                dist[nxt] = dist[here] + 1
-                queue.append(nxt)
-    return dist
 
 
 def at(record, key: str, message: str) -> Problem:

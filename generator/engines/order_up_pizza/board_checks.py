@@ -7,7 +7,8 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from generator.core.errors import Problem
-from generator.engines.common import at, distances
+from generator.core.graphs import distances
+from generator.engines.common import at
 
 if TYPE_CHECKING:
     from generator.engines.order_up_pizza.checks import Ctx
