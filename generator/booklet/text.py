@@ -12,7 +12,6 @@ import functools
 import json
 import re
 import traceback
-import weakref
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from jinja2.sandbox import SecurityError
 
 from generator.booklet.references import check_figure, figure_fit_problem, markdown_problems
 from generator.cards.icons import IconSource
+from generator.core.caching import per_game
 from generator.core.errors import InputError, Problem
 from generator.core.limits import MAX_TEXT_BYTES, LimitExceeded
 from generator.core.phrases import language_name
@@ -172,21 +172,12 @@ def _error_line(exc: BaseException, filename: str) -> int:
     return line
 
 
-_RENDERED: dict[int, tuple[weakref.ref, str]] = {}  # id(game) -> (the game, its rules Markdown)
-
-
+@per_game
 def render_rules(game: Game) -> str:
     """The game's rules as Markdown; template mistakes, and figures or pictures that cannot be drawn, become
     InputError naming the template file and line. Rendered once per loaded game (the producer and the build's
     fingerprints both ask)."""
-    entry = _RENDERED.get(id(game))
-    if entry is not None and entry[0]() is game:
-        return entry[1]
-    for key in [k for k, (ref, _) in _RENDERED.items() if ref() is None]:
-        del _RENDERED[key]
-    markdown = _render_rules(game)
-    _RENDERED[id(game)] = (weakref.ref(game), markdown)
-    return markdown
+    return _render_rules(game)
 
 
 def _render_rules(game: Game) -> str:

@@ -39,6 +39,7 @@ from generator.cards.text import (
     card_helpers,
     fit_text,
 )
+from generator.core.caching import per_game
 from generator.core.errors import InputError, Problem, Problems, did_you_mean
 from generator.core.fonts import BODY, fallback_markup, register_fonts
 from generator.core.geometry import Rect
@@ -596,19 +597,10 @@ def _texts(card: Card, key: str) -> list[str]:
     return [str(text).strip() for text in (value if isinstance(value, list) else [value]) if text is not None]
 
 
-_RENDERERS: dict[int, tuple[weakref.ref, CardRenderer]] = {}
-
-
+@per_game
 def renderer_for(game: Game) -> CardRenderer:
     """The (cached) renderer of a loaded game."""
-    entry = _RENDERERS.get(id(game))
-    if entry is not None and entry[0]() is game:
-        return entry[1]
-    for key in [k for k, (ref, _) in _RENDERERS.items() if ref() is None]:
-        del _RENDERERS[key]
-    renderer = CardRenderer(game)
-    _RENDERERS[id(game)] = (weakref.ref(game), renderer)
-    return renderer
+    return CardRenderer(game)
 
 
 def draw_front(canvas: Canvas, game: Game, card: Card, x: float, y: float, bleed: bool = True,

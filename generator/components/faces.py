@@ -8,8 +8,6 @@ Text and icons of a token stay inside its outline, not just inside the box aroun
 
 from __future__ import annotations
 
-import weakref
-
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
@@ -17,6 +15,7 @@ from generator.cards.backs import BackFace
 from generator.cards.face import CardRenderer
 from generator.cards.layout import Layout
 from generator.cards.shaped import check_inside
+from generator.core.caching import per_game
 from generator.core.errors import InputError, Problem, Problems
 from generator.core.fonts import TITLE, draw_string
 from generator.core.shapes import Path, pdf_path_ops
@@ -143,19 +142,10 @@ def draw_plain_face(canvas: Canvas, icons, card: Card, x: float, y: float, size:
     canvas.restoreState()
 
 
-_FACES: dict[int, tuple[weakref.ref, ComponentFaces]] = {}
-
-
+@per_game
 def faces_for(game: Game) -> ComponentFaces:
     """The (cached) component face renderer of a loaded game."""
-    entry = _FACES.get(id(game))
-    if entry is not None and entry[0]() is game:
-        return entry[1]
-    for key in [k for k, (ref, _) in _FACES.items() if ref() is None]:
-        del _FACES[key]
-    faces = ComponentFaces(game)
-    _FACES[id(game)] = (weakref.ref(game), faces)
-    return faces
+    return ComponentFaces(game)
 
 
 def check_faces(game: Game) -> None:

@@ -1,33 +1,14 @@
-"""Helpers the three rules engines share: per-game caches, rule options, chance checks, road distances, check lines."""
+"""Helpers the three rules engines share: rule options, chance checks, check lines."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Mapping
+from typing import Any
 
 from generator.core.errors import InputError, Problem
 from generator.core.yamlio import load_yaml
 from generator.engines.base import ChanceOutcome, ChanceRequest, IllegalAction
-
-T = TypeVar("T")
-CACHE_SIZE = 32  # loaded games kept per cache; a run rarely loads more than a handful
-
-
-def per_game(build: Callable[[Any], T]) -> Callable[[Any], T]:
-    """`build(game)` computed once per loaded Game object (simulations build thousands of states from one game)."""
-    cache: dict[int, tuple[Any, T]] = {}
-
-    def cached(game) -> T:
-        hit = cache.get(id(game))
-        if hit is None or hit[0] is not game:  # an id can be reused once a game is garbage collected
-            if len(cache) > CACHE_SIZE:
-                cache.clear()
-            hit = cache[id(game)] = (game, build(game))
-        return hit[1]
-
-    cached.__doc__ = build.__doc__
-    return cached
 
 
 def check_known_options(options: Mapping[str, Any], known: Mapping[str, Any]) -> None:

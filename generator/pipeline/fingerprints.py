@@ -54,6 +54,11 @@ class GameParts:
         self.tool = tool
         self._files: dict[str, list[Path]] | None = None
         self._parts: dict[str, str] = {}
+        # parts hashed from what the game draws or holds rather than from its files alone
+        self._worked_out = {"card_faces": self._card_faces, "component_faces": self._component_faces,
+                            "deck_makeup": self._deck_makeup, "rules_text": self._rules_text,
+                            "pictured_cards": self._pictured_cards, "boxed_backs": self._boxed_backs,
+                            "fonts": self._fonts}
 
     def files(self) -> dict[str, list[Path]]:
         """The game's files sorted into parts: data files by kind, spreadsheets with the decks, layouts, pictures;
@@ -90,22 +95,8 @@ class GameParts:
     def part(self, name: str) -> str:
         """The hash of one part."""
         if name not in self._parts:
-            if name == "card_faces":
-                self._parts[name] = self._card_faces()
-            elif name == "component_faces":
-                self._parts[name] = self._component_faces()
-            elif name == "deck_makeup":
-                self._parts[name] = self._deck_makeup()
-            elif name == "rules_text":
-                self._parts[name] = self._rules_text()
-            elif name == "pictured_cards":
-                self._parts[name] = self._pictured_cards()
-            elif name == "boxed_backs":
-                self._parts[name] = self._boxed_backs()
-            elif name == "fonts":
-                self._parts[name] = self._fonts()
-            else:
-                self._parts[name] = digest(self.files()[name], self.game.project.root)
+            worked_out = self._worked_out.get(name)
+            self._parts[name] = worked_out() if worked_out else digest(self.files()[name], self.game.project.root)
         return self._parts[name]
 
     def language(self) -> str:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from generator.core.caching import per_game
 from generator.core.graphs import distances
 from generator.data.expand import expand_ids
-from generator.engines.common import check_known_options, option_or_setting, per_game
+from generator.engines.common import check_known_options, option_or_setting
 
 ACTION_CARDS = ("wild-card", "speed-trap", "energy-drink", "pizza-plunder")
 WILD, SPEED_TRAP, ENERGY_DRINK, PIZZA_PLUNDER = ACTION_CARDS

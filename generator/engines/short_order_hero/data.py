@@ -7,9 +7,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator.core.caching import per_game
 from generator.core.graphs import distances
 from generator.data.expand import expand_ids
-from generator.engines.common import per_game
 
 ANY_MEAT = "any-meat"  # the slot name used in actions and messages for an "Any Meat" requirement
 DEFAULT_MEATS = ("beef", "chicken", "pork")
