@@ -72,6 +72,25 @@ class Heading(Paragraph):
         self.plain = plain
 
 
+def _not_drawn(*_args, **_kwargs) -> None:
+    """drawOn during a sketch pass: the flowable is laid out (wrapped, split, placed) but not drawn."""
+
+
+class _SketchFrame(Frame):
+    """A frame that lays flowables out without drawing them while `sketching` (the first pass of a build)."""
+
+    sketching = False
+
+    def add(self, flowable, canv, trySplit=0):  # noqa: N803 - ReportLab's names
+        if not self.sketching:
+            return super().add(flowable, canv, trySplit)
+        flowable.drawOn = _not_drawn  # on this instance only; drawing is all that differs from a real pass
+        try:
+            return super().add(flowable, canv, trySplit)
+        finally:
+            del flowable.drawOn
+
+
 class RulesDocument(BaseDocTemplate):
     """A rules document: cover page without header, then pages with running header, page number and outline."""
 
@@ -88,7 +107,7 @@ class RulesDocument(BaseDocTemplate):
         self.section = ""
         self.page_section: str | None = None
         self._last_level = -1
-        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
+        frame = _SketchFrame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         self.addPageTemplates([
             PageTemplate("cover", frames=[frame]),
@@ -115,6 +134,25 @@ class RulesDocument(BaseDocTemplate):
         canv.setFont(bold, 8.5)
         canv.drawCentredString(width / 2, self.bottomMargin - 24, str(canv.getPageNumber()))
         canv.restoreState()
+
+    def multiBuild(self, story, maxPasses=10, **kwargs):  # noqa: N803 - ReportLab's names
+        """ReportLab's passes until the contents and page references settle, after a first pass that only lays the
+        story out (nothing drawn, so no icon, card or board is drawn for a canvas that is thrown away): the pages
+        and headings it finds are what a drawn first pass would find, so the drawn passes and the PDF are the same."""
+        self._indexingFlowables = [thing for thing in story if thing.isIndexing()]
+        for flowable in self._indexingFlowables:
+            flowable.beforeBuild()
+        self._doSave = 0  # nothing of this pass is saved
+        edits: list[tuple] = []  # what a pass changes on the story's flowables (keepWithNext), undone after it
+        self._multiBuildEdits = edits.append
+        _SketchFrame.sketching = True
+        try:
+            self.build(story[:])
+        finally:
+            _SketchFrame.sketching = False
+        for edit in edits:
+            edit[0](*edit[1:])
+        return 1 + super().multiBuild(story, maxPasses=maxPasses - 1, **kwargs)
 
     def beforeDocument(self) -> None:
         self._last_level = -1
