@@ -203,11 +203,16 @@ def contents(styles: dict[str, ParagraphStyle]) -> TableOfContents:
 
 def build_document(path: str, flowables: list[Flowable], *, title: str, header: str,
                    page_size: tuple[float, float], subject: str = "Rules", canvas_hooks: list | None = None,
-                   fonts: FontTable = BUILT_IN) -> None:
-    """Lay out cover + body flowables (the body starts on the 'body' page template) with two passes for the TOC."""
+                   fonts: FontTable = BUILT_IN) -> list[bytes | None]:
+    """Lay out cover + body flowables (the body starts on the 'body' page template) with two passes for the TOC;
+    returns each page's content stream as written before compression (None for a page ReportLab filled itself)."""
     doc = RulesDocument(path, title=title, header=header, page_size=page_size, subject=subject,
                         canvas_hooks=canvas_hooks, fonts=fonts)
     doc.multiBuild(flowables, maxPasses=6)
+    # ReportLab's page streams are str, written out as UTF-8 (PDFStreamFilterZCompress); the booklets place these
+    # bytes instead of decoding them back out of the PDF.
+    return [(page.stream.encode("utf-8") if isinstance(page.stream, str) else page.stream) or None
+            for page in doc.canv._doc.Pages.pages]
 
 
 def hidden_heading(text: str, style: ParagraphStyle, key: str) -> Heading:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -93,13 +94,26 @@ def reading_story(game: Game, markdown: str, width: float) -> list[Flowable]:
     return story + body
 
 
+@dataclass
+class Reading:
+    """The reading-order rules PDF as laid out once for the rules and every booklet."""
+
+    pdf: bytes
+    back_pages: int  # pages of back matter (`<!-- backcover -->`; 0 if none), kept last in the booklets
+    contents: list[bytes | None]  # each page's content stream, uncompressed (None: read it from the PDF)
+
+    @property
+    def pages(self) -> int:
+        return len(self.contents)
+
+
 def render_reading_pdf(game: Game, markdown: str) -> bytes:
     """The reading-order rules PDF."""
-    return render_reading(game, markdown)[0]
+    return render_reading(game, markdown).pdf
 
 
-def render_reading(game: Game, markdown: str) -> tuple[bytes, int]:
-    """The reading-order rules PDF, and the number of pages of back matter (`<!-- backcover -->`; 0 if none)."""
+def render_reading(game: Game, markdown: str) -> Reading:
+    """The reading-order rules PDF, its pages' content streams and the number of pages of back matter."""
     width = text_frame()[0]
     story = reading_story(game, markdown, width)
     marks = [f for f in story if isinstance(f, BackCover)]
@@ -107,16 +121,14 @@ def render_reading(game: Game, markdown: str) -> tuple[bytes, int]:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "rules.pdf"
         say = game.phrases.t
-        build_document(str(path), story, title=say("rules.title", title=game.title),
-                       header=say("rules.header", title=game.title), page_size=PAGE_SIZE,
-                       subject=game.config.subtitle or say("rules.subject"), canvas_hooks=[enable_inline_icons],
-                       fonts=game.fonts)
+        contents = build_document(str(path), story, title=say("rules.title", title=game.title),
+                                  header=say("rules.header", title=game.title), page_size=PAGE_SIZE,
+                                  subject=game.config.subtitle or say("rules.subject"),
+                                  canvas_hooks=[enable_inline_icons], fonts=game.fonts)
         data = path.read_bytes()
-    from pypdf import PdfReader
-
-    pages = len(PdfReader(io.BytesIO(data)).pages)
+    pages = len(contents)
     start = marks[-1].page if marks and marks[-1].page else pages + 1  # the page where the back matter starts
-    return data, pages - start + 1
+    return Reading(data, pages - start + 1, contents)
 
 
 # --- the imposed booklet ---------------------------------------------------------------------------------------
@@ -146,13 +158,16 @@ def _overlay(sheet: tuple[float, float], sides: int, note: str) -> PdfReader:
     return PdfReader(buffer)
 
 
-def _page_form(writer, page):
-    """A reading page as a Form XObject in `writer`: its content bytes are copied, never parsed (fast)."""
+def _page_form(writer, page, content: bytes | None = None):
+    """A reading page as a Form XObject in `writer`: its content bytes (`content`, else decoded from the page) are
+    copied, never parsed (fast)."""
     from pypdf.generic import ArrayObject, DecodedStreamObject, FloatObject, NameObject
 
     form = DecodedStreamObject()
-    contents = page.get_contents()
-    form.set_data(contents.get_data() if contents is not None else b"")
+    if content is None:
+        contents = page.get_contents()
+        content = contents.get_data() if contents is not None else b""
+    form.set_data(content)
     form.update({
         NameObject("/Type"): NameObject("/XObject"),
         NameObject("/Subtype"): NameObject("/Form"),
@@ -162,12 +177,14 @@ def _page_form(writer, page):
     return writer._add_object(form.flate_encode())
 
 
-def impose(reader: PdfReader, paper: str, path: Path, back: int = 0, phrases: Phrases = ENGLISH) -> int:
+def impose(reader: PdfReader, paper: str, path: Path, back: int = 0, phrases: Phrases = ENGLISH,
+           contents: list[bytes | None] | None = None) -> int:
     """Write the saddle-stitch booklet of a reading PDF on landscape `paper`; returns the number of sheet sides.
 
     The last `back` reading pages (the back matter) stay at the end, on the back cover; blank pages go before them.
     Each reading page becomes a Form XObject placed (scaled) on its half of the sheet; links are dropped,
-    since a booklet is for paper.
+    since a booklet is for paper. `contents` are the reading pages' content streams as laid out (Reading.contents),
+    which saves decoding them out of the PDF again.
     """
     from pypdf import PdfWriter
     from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
@@ -185,7 +202,7 @@ def impose(reader: PdfReader, paper: str, path: Path, back: int = 0, phrases: Ph
                 continue
             source = reader.pages[number - 1]
             if number not in forms:
-                forms[number] = _page_form(writer, source)
+                forms[number] = _page_form(writer, source, contents[number - 1] if contents else None)
             box = source.mediabox
             place = fit(float(box.width), float(box.height), *cell)
             name = f"/Pg{number}"
@@ -219,27 +236,27 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
     if missing:
         raise InputError(missing)
     base = Path(game.id)
-    laid_out: list[tuple[bytes, int]] = []  # the reading PDF is laid out once and reused by the booklets
+    laid_out: list[Reading] = []  # the reading PDF is laid out once and reused by the booklets
+    readers: list[PdfReader] = []  # and read once for all of them
 
-    def reading_pdf() -> bytes:
+    def reading_pdf() -> Reading:
         if not laid_out:
             laid_out.append(render_reading(game, markdown))
-        return laid_out[0][0]
+        return laid_out[0]
 
     def reading(tmp: Path) -> dict:
-        from pypdf import PdfReader
-
-        tmp.write_bytes(reading_pdf())
-        return {"pages": len(PdfReader(tmp).pages), "page_size": "5.5x8.5in"}
+        tmp.write_bytes(reading_pdf().pdf)
+        return {"pages": reading_pdf().pages, "page_size": "5.5x8.5in"}
 
     def booklet(paper: str):
         def render(tmp: Path) -> dict:
-            from pypdf import PdfReader
+            laid = reading_pdf()
+            if not readers:
+                from pypdf import PdfReader
 
-            reader = PdfReader(io.BytesIO(reading_pdf()))
-            sides = impose(reader, paper, tmp, back=laid_out[0][1], phrases=game.phrases)
-            return {"pages": sides, "reading_pages": len(reader.pages), "back_cover_pages": laid_out[0][1],
-                    "paper": paper}
+                readers.append(PdfReader(io.BytesIO(laid.pdf)))
+            sides = impose(readers[0], paper, tmp, back=laid.back_pages, phrases=game.phrases, contents=laid.contents)
+            return {"pages": sides, "reading_pages": laid.pages, "back_cover_pages": laid.back_pages, "paper": paper}
         return render
 
     result = [Output(game.id, base / "rules.pdf", "rules", reading)]
