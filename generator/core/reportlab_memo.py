@@ -5,11 +5,14 @@ Without its optional C accelerator, ReportLab formats every number of every draw
 times (the same box corners, the same words at the same sizes). `remember_numbers()` puts a memo in front of
 `fp_str` in the ReportLab modules that draw, and `MeasuredFont` (a TrueType face) remembers its string widths.
 Both return exactly what ReportLab computes (the first answer is ReportLab's own), so PDFs are byte-identical.
+Every compressed stream is also written in ASCII85, which the pure-Python ReportLab encodes a byte at a time:
+`ascii85` gives the same text from the standard library's encoder, about three times faster.
 The C accelerator is not used instead: it rounds some numbers differently, which would change the PDFs.
 """
 
 from __future__ import annotations
 
+import base64
 import importlib
 import sys
 
@@ -23,6 +26,7 @@ DRAWING_MODULES = ("reportlab.pdfgen.canvas", "reportlab.pdfgen.pathobject", "re
                    "reportlab.pdfbase.pdfdoc", "reportlab.lib.colors", "reportlab.platypus.flowables")
 
 _original = rl_accel.fp_str
+_original_a85 = rl_accel.asciiBase85Encode
 _numbers: dict[tuple, str] = {}
 
 
@@ -39,10 +43,22 @@ def remembered_fp_str(*numbers) -> str:
     return found
 
 
-def remember_numbers() -> None:
-    """Route ReportLab's drawing modules (and any other loaded ReportLab module) through the memo, once.
+def ascii85(data) -> str:
+    """ReportLab's asciiBase85Encode (ASCII85 with its `~>` end mark), the same text for bytes, made by base64."""
+    if not isinstance(data, bytes):  # ReportLab also takes text; rare, left to it
+        return _original_a85(data)
+    return base64.a85encode(data).decode("ascii") + "~>"
 
-    Only the pure-Python `fp_str` is replaced: where the C accelerator is installed it is left alone."""
+
+def remember_numbers() -> None:
+    """Route ReportLab's drawing modules (and any other loaded ReportLab module) through the memo, once, and
+    its PDF writer through `ascii85`.
+
+    Only the pure-Python functions are replaced: where the C accelerator is installed they are left alone."""
+    if _original_a85 is getattr(rl_accel, "_py_asciiBase85Encode", None):
+        from reportlab.pdfbase import pdfdoc
+
+        pdfdoc.asciiBase85Encode = ascii85
     if _original is not getattr(rl_accel, "_py_fp_str", None):
         return
     for name in DRAWING_MODULES:
