@@ -6,7 +6,7 @@ from collections import Counter
 
 from generator.engines.order_up_pizza.actions import STOP, Action
 from generator.engines.order_up_pizza.data import ENERGY_DRINK, PIZZA_PLUNDER, SPEED_TRAP, WILD
-from generator.engines.order_up_pizza.state import PizzaState
+from generator.engines.order_up_pizza.state import DRAW_DECK, PLAY_ENERGY, PLAY_PLUNDER, PizzaState
 
 ACTION_WORTH = {WILD: 10.0, ENERGY_DRINK: 2.0, SPEED_TRAP: 1.0, PIZZA_PLUNDER: 1.5}
 
@@ -20,18 +20,20 @@ def _missing(state: PizzaState, order: str, hand: Counter) -> int:
     return sum(max(0, q - hand[t]) for t, q in state.data.order_req[order])
 
 
-_PAYABLE: dict[tuple, list[str]] = {}
+# The last answer of _payable per seat: (the game's data, a copy of the hand, a copy of the face-up orders, the
+# answer). The hand and the display rarely change while a player drives, so most calls compare two short lists.
+_PAYABLE: dict[int, tuple] = {}
 
 
 def _payable(state: PizzaState, seat: int) -> list[str]:
-    """Face-up orders this hand can pay now (cached: the hand rarely changes while driving)."""
-    key = (id(state.data), tuple(state.hands[seat]), tuple(state.ofaceup))  # data: another game has other orders
-    found = _PAYABLE.get(key)
-    if found is None:
-        if len(_PAYABLE) > 4096:
-            _PAYABLE.clear()
-        hand = Counter(state.hands[seat])
-        found = _PAYABLE[key] = [o for o in state.ofaceup if o in state.data.order_req and _missing(state, o, hand) <= hand[WILD]]
+    """Face-up orders this hand can pay now."""
+    hand, shown, data = state.hands[seat], state.ofaceup, state.data
+    last = _PAYABLE.get(seat)
+    if last is not None and last[0] is data and last[1] == hand and last[2] == shown:
+        return last[3]
+    counts = Counter(hand)
+    found = [o for o in shown if o in data.order_req and _missing(state, o, counts) <= counts[WILD]]
+    _PAYABLE[seat] = (data, list(hand), list(shown), found)
     return found
 
 
@@ -43,20 +45,16 @@ def usefulness(state: PizzaState, card: str, hand: Counter, held: bool = False) 
         return ACTION_WORTH[card]
     others = hand[card] - (1 if held else 0)  # copies besides the one being judged
     score = 0.0
+    needs = state.data.needs
     for order in state.ofaceup:
-        req = dict(state.data.order_req.get(order, ()))
-        if card in req:
+        req = needs.get(order)
+        if req is not None and card in req:
             score += 3.0 if others < req[card] else 0.5
     return score
 
 
 def _step_towards(state: PizzaState, here: str, goal: str) -> Action:
-    dist = state.data.dist
-    best = dist[here][goal] - 1
-    for nxt in state.data.neighbours[here]:
-        if dist[nxt][goal] == best:
-            return Action("move", nxt)
-    return STOP
+    return state.data.step_towards(here, goal) or STOP
 
 
 def greedy_bot(state: PizzaState, rng) -> Action:
@@ -66,15 +64,14 @@ def greedy_bot(state: PizzaState, rng) -> Action:
     if phase == "colours":  # the corners are alike: any free colour, by the harness's random choice
         return rng.choice(legal)
     if phase == "after":  # the move is over: plunder a rival's restaurant when it pays, else end the turn
-        plunder = Action("play", PIZZA_PLUNDER)
+        plunder = PLAY_PLUNDER
         if plunder in legal and len(state.hands[state.home_owner[state.pos[seat]]]) >= 2 \
                 and len(state.hands[seat]) < state.params.hand_limit - 1:
             return plunder
         return legal[-1]
     if phase == "move":
-        for action in legal:
-            if action.verb == "deliver":
-                return action  # the first is the one using the fewest Wild Cards
+        if legal[0].verb == "deliver":  # deliveries come first in the list
+            return legal[0]  # the first is the one using the fewest Wild Cards
         return _drive(state, seat, state.hands[seat], legal)
     hand = Counter(state.hands[seat])
     if phase == "draw":
@@ -82,7 +79,7 @@ def greedy_bot(state: PizzaState, rng) -> Action:
         best = max(picks, key=lambda a: usefulness(state, a.arg, hand), default=None)
         if best is not None and usefulness(state, best.arg, hand) >= 3.0:
             return best
-        return Action("draw", "deck") if Action("draw", "deck") in legal else legal[-1]
+        return DRAW_DECK if DRAW_DECK in legal else legal[-1]
     if phase == "discard":
         # drop the least useful card; among equals the one held most often
         return min(legal, key=lambda a: (usefulness(state, a.arg, hand, held=True), -hand[a.arg], a.arg))
@@ -100,20 +97,20 @@ def _drive(state: PizzaState, seat: int, hand: list[str], legal: list[Action]) -
         far = max((t for t in range(state.n) if t != seat), key=lambda t: data.dist[state.pos[t]][state.homes[t]])
         if data.dist[state.pos[far]][state.homes[far]] >= 8:
             return Action("play", f"{SPEED_TRAP} {state.colours[far]}")
-    targets = sorted((dist[data.order_space[o]], -data.order_value[o], data.order_space[o]) for o in _payable(state, seat))
-    boost = state.params.energy_bonus * hand.count(ENERGY_DRINK)
-    if targets:
-        steps, _, goal = targets[0]
+    payable = _payable(state, seat)
+    if payable:  # the nearest, then the best paid, then the first space by name
+        order_space, order_value = data.order_space, data.order_value
+        steps, _, goal = min((dist[order_space[o]], -order_value[o], order_space[o]) for o in payable)
         if steps <= state.steps_left:
             return _step_towards(state, here, goal)
-        if steps <= state.steps_left + boost:
-            return Action("play", ENERGY_DRINK)
+        if steps <= state.steps_left + state.params.energy_bonus * hand.count(ENERGY_DRINK):
+            return PLAY_ENERGY
         if state.steps_left > 0:
             return _step_towards(state, here, goal)
         return STOP
     if PIZZA_PLUNDER in hand and len(hand) < state.params.hand_limit - 1:
-        if Action("play", PIZZA_PLUNDER) in legal and len(state.hands[state.home_owner[here]]) >= 2:
-            return Action("play", PIZZA_PLUNDER)
+        if PLAY_PLUNDER in legal and len(state.hands[state.home_owner[here]]) >= 2:
+            return PLAY_PLUNDER
         rivals = [state.homes[t] for t in range(state.n) if t != seat and len(state.hands[t]) >= 3]
         near = [r for r in rivals if dist[r] <= state.steps_left and dist[r] < dist[home]]
         if near:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from generator.core.caching import per_game
 from generator.core.graphs import distances
 from generator.data.expand import expand_ids
 from generator.engines.common import check_known_options, option_or_setting
+from generator.engines.order_up_pizza.actions import Action
 
 ACTION_CARDS = ("wild-card", "speed-trap", "energy-drink", "pizza-plunder")
 WILD, SPEED_TRAP, ENERGY_DRINK, PIZZA_PLUNDER = ACTION_CARDS
@@ -47,6 +48,29 @@ class PizzaData:
     dist: dict[str, dict[str, int]]
     seats: tuple[tuple[str, str, str], ...]  # (colour id, colour name, restaurant space) in seat order
     reference_copies: int
+    # Tables the engine and the bots look up on every decision instead of building them again (simulations play
+    # thousands of games on one PizzaData): the move actions out of each space, each order's needs as a dict,
+    # the Speed Trap action aimed at each colour, and the first step of a shortest way (filled as asked).
+    moves: dict[str, tuple[Action, ...]] = field(default_factory=dict)
+    needs: dict[str, dict[str, int]] = field(default_factory=dict)
+    traps: dict[str, Action] = field(default_factory=dict)
+    first_step: dict[tuple[str, str], Action | None] = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.moves = {sid: tuple(Action("move", nxt) for nxt in adj) for sid, adj in self.neighbours.items()}
+        self.needs = {order: dict(req) for order, req in self.order_req.items()}
+        self.traps = {colour: Action("play", f"{SPEED_TRAP} {colour}") for colour, _name, _space in self.seats}
+
+    def step_towards(self, here: str, goal: str) -> Action | None:
+        """The move to the first neighbour (in road order) one step nearer `goal`; None when none is."""
+        key = (here, goal)
+        found = self.first_step.get(key, self)
+        if found is self:
+            dist, best = self.dist, self.dist[here][goal] - 1
+            found = next((move for nxt, move in zip(self.neighbours[here], self.moves[here], strict=True)
+                          if dist[nxt][goal] == best), None)
+            self.first_step[key] = found
+        return found
 
     @classmethod
     def build(cls, game) -> PizzaData:

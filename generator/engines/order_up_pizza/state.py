@@ -31,6 +31,19 @@ from generator.engines.order_up_pizza.views import metrics, snapshot
 MID_TURN = frozenset({"draw", "after", "reshuffle", "discard", "plunder"})  # hand may exceed the limit
 CHANCE_PHASES = {"setup-toppings": "toppings-deck", "setup-orders": "order-deck", "roll": "roll",
                  "reshuffle": "toppings-reshuffle"}
+PLAYER_PHASES = frozenset({"colours", "move", "draw", "after", "discard", "plunder"})
+SETUP_PHASES = frozenset({"colours", "setup-toppings", "setup-orders"})  # before the orders are dealt
+PLAY_ENERGY, PLAY_PLUNDER, DRAW_DECK = Action("play", ENERGY_DRINK), Action("play", PIZZA_PLUNDER), Action("draw", "deck")
+# One action object per card for each verb that names a card: built once, not on every decision.
+_CARD_ACTIONS: dict[str, dict[str, Action]] = {"draw": {}, "discard": {}, "take": {}}
+
+
+def _card_action(verb: str, card: str) -> Action:
+    table = _CARD_ACTIONS[verb]
+    action = table.get(card)
+    if action is None:
+        action = table[card] = Action(verb, card)
+    return action
 
 
 class PizzaState(State):
@@ -71,7 +84,12 @@ class PizzaState(State):
         self.resume = ""  # what a toppings reshuffle interrupted: 'draw-deck' or 'refill'
         self.ended_by: str | None = None
         self.log: list[str] = []
-        self._legal: list[Action] | None = None
+        self._legal: list[Action] | None = None  # legal_actions() of the state as it is, until the next apply
+        self._traps: list[list[Action]] | None = None  # per seat: Speed Trap aimed at each rival (once colours are set)
+        self._counts: tuple[int, int, dict[str, int]] | None = None  # the last card_count(), reused while unchanged
+        self._stepped = False  # the last change was one step of a move: no card moved, no hand grew
+        self._wanted: tuple[list, frozenset[str]] = ([], frozenset())  # face-up orders -> the toppings they need
+        self._roll_request = ChanceRequest("dice", "roll", count=self.params.dice, sides=6)
         # metrics
         self.usage: Counter = Counter()
         self.shown_at: dict[str, int] = {}
@@ -81,9 +99,12 @@ class PizzaState(State):
 
     # ----- chance ---------------------------------------------------------------------------------
     def current_player(self) -> int:
-        if self.phase == "end":
+        phase = self.phase
+        if phase in PLAYER_PHASES:
+            return self.current
+        if phase == "end":
             return TERMINAL
-        if self.phase in CHANCE_PHASES:
+        if phase in CHANCE_PHASES:
             return CHANCE
         return self.current
 
@@ -96,12 +117,18 @@ class PizzaState(State):
         if self.phase == "setup-orders":
             return ChanceRequest("shuffle", label, items=self.data.order_ids)
         if self.phase == "roll":
-            return ChanceRequest("dice", label, count=self.params.dice, sides=6)
+            return self._roll_request
         return ChanceRequest("shuffle", label, items=tuple(self.tdiscard))
 
     def _apply_chance(self, outcome: ChanceOutcome) -> None:
-        values = check_outcome(self.chance_request(), outcome)
+        if self.phase == "roll" and outcome.label == "roll":  # the common case, checked inline
+            values = tuple(outcome.values)
+            if len(values) != self.params.dice or not all(isinstance(v, int) and 1 <= v <= 6 for v in values):
+                values = check_outcome(self._roll_request, outcome)  # raises with the reason
+        else:
+            values = check_outcome(self.chance_request(), outcome)
         self._legal = None
+        self._stepped = False
         p = self.params
         if self.phase == "setup-toppings":
             self.tdeck = list(reversed(values))
@@ -141,43 +168,58 @@ class PizzaState(State):
 
     # ----- legal actions --------------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return list(self._legal)
+        """Every legal action, in a fixed order: one list per state, shared until the next apply (do not change it)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def _speed_traps(self, seat: int) -> list[Action]:
+        """Speed Trap aimed at each rival of `seat`, in seat order (the colours are fixed once chosen)."""
+        traps = self._traps
+        if traps is None:
+            aimed = self.data.traps
+            traps = [[aimed.get(self.colours[t]) or Action("play", f"{SPEED_TRAP} {self.colours[t]}")
+                      for t in range(self.n) if t != s] for s in range(self.n)]
+            if self.phase != "colours":
+                self._traps = traps
+        return traps[seat]
 
     def _compute_legal(self) -> list[Action]:
         phase, seat = self.phase, self.current
         hand = self.hands[seat] if 0 <= seat < self.n else []
+        if phase == "move":
+            pos = self.pos[seat]
+            order = self.data.space_order.get(pos)
+            acts = self.deliveries() if order is not None and order in self.ofaceup else []
+            if self.steps_left > 0:
+                acts += self.data.moves[pos]
+            if ENERGY_DRINK in hand:
+                acts.append(PLAY_ENERGY)
+            if SPEED_TRAP in hand:
+                acts += self._speed_traps(seat)
+            if PIZZA_PLUNDER in hand and self._may_plunder(seat):
+                acts.append(PLAY_PLUNDER)
+            acts.append(STOP)
+            return acts
         if phase == "colours":
             taken = set(self.colours)
             return [Action("choose", colour) for colour, _name, _home in self.data.seats if colour not in taken]
-        if phase == "move":
-            acts = self.deliveries()
-            if self.steps_left > 0:
-                acts += [Action("move", nxt) for nxt in self.data.neighbours[self.pos[seat]]]
-            if ENERGY_DRINK in hand:
-                acts.append(Action("play", ENERGY_DRINK))
-            if SPEED_TRAP in hand:
-                acts += [Action("play", f"{SPEED_TRAP} {self.colours[t]}") for t in range(self.n) if t != seat]
-            if self._may_plunder(seat):
-                acts.append(Action("play", PIZZA_PLUNDER))
-            acts.append(STOP)
-            return acts
         if phase in ("draw", "after"):
             acts = []
             if phase == "draw" and self.picks < self.params.draw_max:
-                acts = [Action("draw", "deck")] if self.tdeck or self.tdiscard else []
-                acts += [Action("draw", card) for card in sorted(set(self.tfaceup))]
+                acts = [DRAW_DECK] if self.tdeck or self.tdiscard else []
+                acts += [_card_action("draw", card) for card in sorted(set(self.tfaceup))]
             if SPEED_TRAP in hand:  # any time in your turn
-                acts += [Action("play", f"{SPEED_TRAP} {self.colours[t]}") for t in range(self.n) if t != seat]
+                acts += self._speed_traps(seat)
             if phase == "after" and self._may_plunder(seat):
-                acts.append(Action("play", PIZZA_PLUNDER))
+                acts.append(PLAY_PLUNDER)
             acts.append(END)  # drawing at your restaurant is a choice, not a duty
             return acts
         if phase == "discard":
-            return [Action("discard", card) for card in sorted(set(hand))]
+            return [_card_action("discard", card) for card in sorted(set(hand))]
         if phase == "plunder":
-            return [Action("take", card) for card in sorted(set(self.hands[self.victim]))]
+            return [_card_action("take", card) for card in sorted(set(self.hands[self.victim]))]
         return []
 
     def _may_plunder(self, seat: int) -> bool:
@@ -202,24 +244,29 @@ class PizzaState(State):
         return Action(parts[0], " ".join(parts[1].split()) if len(parts) > 1 else "")
 
     def apply(self, action) -> None:
-        if isinstance(action, ChanceOutcome):
-            if self.current_player() != CHANCE:
-                raise IllegalAction("a player decides now, not chance")
-            self._apply_chance(action)
-            return
-        if isinstance(action, str):
-            action = self.parse_action(action)
-        if action not in self.legal_actions():
+        if type(action) is not Action:
+            if isinstance(action, ChanceOutcome):
+                if self.current_player() != CHANCE:
+                    raise IllegalAction("a player decides now, not chance")
+                self._apply_chance(action)
+                return
+            if isinstance(action, str):
+                action = self.parse_action(action)
+        legal = self._legal
+        if legal is None:
+            legal = self._compute_legal()
+        if action not in legal:
             raise IllegalAction(why_illegal(self, action))
         self._legal = None
         seat, verb, arg = self.current, action.verb, action.arg
         self.log.append(f"{self.colours[seat] or f'seat {seat}'}: {action}")
-        if verb == "choose":
-            self._choose(seat, arg)
-        elif verb == "move":
+        self._stepped = verb == "move"
+        if verb == "move":
             self.pos[seat] = arg
             self.steps_left -= 1
             self.moved += 1
+        elif verb == "choose":
+            self._choose(seat, arg)
         elif verb == "stop":
             self._end_move()
         elif verb == "deliver":
@@ -349,7 +396,11 @@ class PizzaState(State):
 
     def _settle(self) -> None:
         """After the move, a turn with nothing left to choose but `end` ends by itself."""
-        if self.phase == "after" and self._compute_legal() == [END]:
+        if self.phase != "after":
+            return
+        seat = self.current
+        # what _compute_legal() offers after the move besides `end`: Speed Traps at rivals, a Pizza Plunder
+        if not (SPEED_TRAP in self.hands[seat] and self.n > 1) and not self._may_plunder(seat):
             self._check_hand_limit()
 
     def _draw_from_deck(self) -> None:
@@ -410,8 +461,13 @@ class PizzaState(State):
         hand = self.hands[seat]
         if WILD in hand:
             return True
-        wanted = {t for o in self.ofaceup if o in self.data.order_req for t, _ in self.data.order_req[o]}
-        return any(card in wanted for card in hand)
+        shown, wanted = self._wanted
+        if shown != self.ofaceup:
+            req = self.data.order_req
+            shown = list(self.ofaceup)
+            wanted = frozenset(t for o in shown if o in req for t, _ in req[o])
+            self._wanted = shown, wanted
+        return not wanted.isdisjoint(hand)
 
     # ----- results and reports --------------------------------------------------------------------
     def scores(self) -> list[float]:
@@ -422,15 +478,31 @@ class PizzaState(State):
         return [s for s in range(self.n) if (self.money[s], len(self.delivered[s])) == best]
 
     def card_count(self) -> dict[str, int]:
-        toppings = len(self.tdeck) + len(self.tdiscard) + len(self.tfaceup) + sum(map(len, self.hands))
-        orders = len(self.odeck) + sum(1 for o in self.ofaceup if o) + sum(map(len, self.delivered))
-        if self.phase in ("colours", "setup-toppings"):
-            toppings = len(self.data.topping_deck)
-        if self.phase in ("colours", "setup-toppings", "setup-orders"):
+        # Counted afresh after every change that may move a card (the check must see a lost card); a step of a move
+        # moves none. The dict is reused while the counts are equal.
+        last = self._counts
+        if self._stepped and last is not None:
+            return last[2]
+        if self.phase in SETUP_PHASES:
             orders = len(self.data.order_ids) + 1
-        return {"toppings": toppings, "orders": orders, "reference": self.data.reference_copies}
+            toppings = len(self.data.topping_deck) if self.phase != "setup-orders" else \
+                len(self.tdeck) + len(self.tdiscard) + len(self.tfaceup) + sum(map(len, self.hands))
+        else:
+            toppings = len(self.tdeck) + len(self.tdiscard) + len(self.tfaceup) + sum(map(len, self.hands))
+            ofaceup = self.ofaceup
+            orders = len(self.odeck) + len(ofaceup) - ofaceup.count(None) + sum(map(len, self.delivered))
+        if last is not None and last[0] == toppings and last[1] == orders:
+            return last[2]
+        counts = {"toppings": toppings, "orders": orders, "reference": self.data.reference_copies}
+        self._counts = (toppings, orders, counts)
+        return counts
 
     def invariant_problems(self) -> list[str]:
+        if self._stepped and self.steps_left >= 0:
+            return []  # a step changes the position and the steps left, nothing else checked below
+        if self.phase != "end" and self.steps_left >= 0 and len(self.tfaceup) <= self.params.faceup_toppings \
+                and max(map(len, self.hands)) <= self.params.hand_limit:
+            return []  # the common case: nothing below can fire
         problems = []
         limit = self.params.hand_limit
         for seat, hand in enumerate(self.hands):
