@@ -16,10 +16,6 @@ def random_bot(state: PizzaState, rng) -> Action:
     return rng.choice(state.legal_actions())
 
 
-def _missing(state: PizzaState, order: str, hand: Counter) -> int:
-    return sum(max(0, q - hand[t]) for t, q in state.data.order_req[order])
-
-
 # The last answer of _payable per seat: (the game's data, a copy of the hand, a copy of the face-up orders, the
 # answer). The hand and the display rarely change while a player drives, so most calls compare two short lists.
 _PAYABLE: dict[int, tuple] = {}
@@ -31,8 +27,18 @@ def _payable(state: PizzaState, seat: int) -> list[str]:
     last = _PAYABLE.get(seat)
     if last is not None and last[0] is data and last[1] == hand and last[2] == shown:
         return last[3]
-    counts = Counter(hand)
-    found = [o for o in shown if o in data.order_req and _missing(state, o, counts) <= counts[WILD]]
+    wilds, found = hand.count(WILD), []
+    for order in shown:
+        req = data.order_req.get(order) if order is not None else None
+        if req is None:
+            continue
+        missing = 0
+        for topping, qty in req:
+            have = hand.count(topping)
+            if have < qty:
+                missing += qty - have
+        if missing <= wilds:
+            found.append(order)
     _PAYABLE[seat] = (data, list(hand), list(shown), found)
     return found
 
@@ -54,7 +60,10 @@ def usefulness(state: PizzaState, card: str, hand: Counter, held: bool = False) 
 
 
 def _step_towards(state: PizzaState, here: str, goal: str) -> Action:
-    return state.data.step_towards(here, goal) or STOP
+    step = state.data.first_step.get((here, goal), False)
+    if step is False:
+        step = state.data.step_towards(here, goal)
+    return step or STOP
 
 
 def greedy_bot(state: PizzaState, rng) -> Action:
@@ -75,9 +84,13 @@ def greedy_bot(state: PizzaState, rng) -> Action:
         return _drive(state, seat, state.hands[seat], legal)
     hand = Counter(state.hands[seat])
     if phase == "draw":
-        picks = [a for a in legal if a.verb == "draw" and a.arg != "deck"]
-        best = max(picks, key=lambda a: usefulness(state, a.arg, hand), default=None)
-        if best is not None and usefulness(state, best.arg, hand) >= 3.0:
+        best, most = None, 0.0  # the first face-up topping of the highest usefulness
+        for action in legal:
+            if action.verb == "draw" and action.arg != "deck":
+                worth = usefulness(state, action.arg, hand)
+                if best is None or worth > most:
+                    best, most = action, worth
+        if best is not None and most >= 3.0:
             return best
         return DRAW_DECK if DRAW_DECK in legal else legal[-1]
     if phase == "discard":
@@ -99,8 +112,13 @@ def _drive(state: PizzaState, seat: int, hand: list[str], legal: list[Action]) -
             return Action("play", f"{SPEED_TRAP} {state.colours[far]}")
     payable = _payable(state, seat)
     if payable:  # the nearest, then the best paid, then the first space by name
-        order_space, order_value = data.order_space, data.order_value
-        steps, _, goal = min((dist[order_space[o]], -order_value[o], order_space[o]) for o in payable)
+        order_space, order_value, best = data.order_space, data.order_value, None
+        for order in payable:  # min(): the first of the smallest
+            space = order_space[order]
+            target = (dist[space], -order_value[order], space)
+            if best is None or target < best:
+                best = target
+        steps, _, goal = best
         if steps <= state.steps_left:
             return _step_towards(state, here, goal)
         if steps <= state.steps_left + state.params.energy_bonus * hand.count(ENERGY_DRINK):

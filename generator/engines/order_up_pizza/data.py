@@ -50,16 +50,24 @@ class PizzaData:
     reference_copies: int
     # Tables the engine and the bots look up on every decision instead of building them again (simulations play
     # thousands of games on one PizzaData): the move actions out of each space, each order's needs as a dict,
-    # the Speed Trap action aimed at each colour, and the first step of a shortest way (filled as asked).
+    # the Speed Trap action aimed at each colour, the actions naming a Toppings card, and the first step of a
+    # shortest way (filled as asked).
     moves: dict[str, tuple[Action, ...]] = field(default_factory=dict)
     needs: dict[str, dict[str, int]] = field(default_factory=dict)
     traps: dict[str, Action] = field(default_factory=dict)
+    draws: dict[str, Action] = field(default_factory=dict)
+    discards: dict[str, Action] = field(default_factory=dict)
+    takes: dict[str, Action] = field(default_factory=dict)
     first_step: dict[tuple[str, str], Action | None] = field(default_factory=dict)
 
     def __post_init__(self):
         self.moves = {sid: tuple(Action("move", nxt) for nxt in adj) for sid, adj in self.neighbours.items()}
         self.needs = {order: dict(req) for order, req in self.order_req.items()}
         self.traps = {colour: Action("play", f"{SPEED_TRAP} {colour}") for colour, _name, _space in self.seats}
+        cards = sorted(set(self.topping_deck) | set(self.topping_kinds))
+        self.draws = {card: Action("draw", card) for card in cards}
+        self.discards = {card: Action("discard", card) for card in cards}
+        self.takes = {card: Action("take", card) for card in cards}
 
     def step_towards(self, here: str, goal: str) -> Action | None:
         """The move to the first neighbour (in road order) one step nearer `goal`; None when none is."""

@@ -34,16 +34,6 @@ CHANCE_PHASES = {"setup-toppings": "toppings-deck", "setup-orders": "order-deck"
 PLAYER_PHASES = frozenset({"colours", "move", "draw", "after", "discard", "plunder"})
 SETUP_PHASES = frozenset({"colours", "setup-toppings", "setup-orders"})  # before the orders are dealt
 PLAY_ENERGY, PLAY_PLUNDER, DRAW_DECK = Action("play", ENERGY_DRINK), Action("play", PIZZA_PLUNDER), Action("draw", "deck")
-# One action object per card for each verb that names a card: built once, not on every decision.
-_CARD_ACTIONS: dict[str, dict[str, Action]] = {"draw": {}, "discard": {}, "take": {}}
-
-
-def _card_action(verb: str, card: str) -> Action:
-    table = _CARD_ACTIONS[verb]
-    action = table.get(card)
-    if action is None:
-        action = table[card] = Action(verb, card)
-    return action
 
 
 class PizzaState(State):
@@ -87,7 +77,11 @@ class PizzaState(State):
         self._legal: list[Action] | None = None  # legal_actions() of the state as it is, until the next apply
         self._traps: list[list[Action]] | None = None  # per seat: Speed Trap aimed at each rival (once colours are set)
         self._counts: tuple[int, int, dict[str, int]] | None = None  # the last card_count(), reused while unchanged
-        self._stepped = False  # the last change was one step of a move: no card moved, no hand grew
+        # What the checks after an action must look at again: only steps of a move since the last clean
+        # invariant_problems() (a step moves no card and grows no hand); no card moved since the last card_count()
+        # (steps, stopping, ending the turn after the move and rolling move none).
+        self._clean_since = False
+        self._counted_since = False
         self._wanted: tuple[list, frozenset[str]] = ([], frozenset())  # face-up orders -> the toppings they need
         self._roll_request = ChanceRequest("dice", "roll", count=self.params.dice, sides=6)
         # metrics
@@ -123,12 +117,17 @@ class PizzaState(State):
     def _apply_chance(self, outcome: ChanceOutcome) -> None:
         if self.phase == "roll" and outcome.label == "roll":  # the common case, checked inline
             values = tuple(outcome.values)
-            if len(values) != self.params.dice or not all(isinstance(v, int) and 1 <= v <= 6 for v in values):
+            if len(values) != self.params.dice:
                 values = check_outcome(self._roll_request, outcome)  # raises with the reason
+            for v in values:
+                if not (isinstance(v, int) and 1 <= v <= 6):
+                    values = check_outcome(self._roll_request, outcome)
         else:
             values = check_outcome(self.chance_request(), outcome)
         self._legal = None
-        self._stepped = False
+        self._clean_since = False
+        if self.phase != "roll":  # a roll moves no card
+            self._counted_since = False
         p = self.params
         if self.phase == "setup-toppings":
             self.tdeck = list(reversed(values))
@@ -187,21 +186,24 @@ class PizzaState(State):
 
     def _compute_legal(self) -> list[Action]:
         phase, seat = self.phase, self.current
-        hand = self.hands[seat] if 0 <= seat < self.n else []
-        if phase == "move":
-            pos = self.pos[seat]
-            order = self.data.space_order.get(pos)
-            acts = self.deliveries() if order is not None and order in self.ofaceup else []
-            if self.steps_left > 0:
-                acts += self.data.moves[pos]
+        if phase == "move":  # most decisions: one step of a move
+            hand, pos, data = self.hands[seat], self.pos[seat], self.data
+            order = data.space_order.get(pos)
+            if order is not None and order in self.ofaceup:
+                acts = self.deliveries()
+                if self.steps_left > 0:
+                    acts += data.moves[pos]
+            else:
+                acts = list(data.moves[pos]) if self.steps_left > 0 else []
             if ENERGY_DRINK in hand:
                 acts.append(PLAY_ENERGY)
             if SPEED_TRAP in hand:
                 acts += self._speed_traps(seat)
-            if PIZZA_PLUNDER in hand and self._may_plunder(seat):
+            if PIZZA_PLUNDER in hand and not self.plundered and self.home_owner.get(pos, seat) != seat:  # _may_plunder
                 acts.append(PLAY_PLUNDER)
             acts.append(STOP)
             return acts
+        hand = self.hands[seat] if 0 <= seat < self.n else []
         if phase == "colours":
             taken = set(self.colours)
             return [Action("choose", colour) for colour, _name, _home in self.data.seats if colour not in taken]
@@ -209,7 +211,8 @@ class PizzaState(State):
             acts = []
             if phase == "draw" and self.picks < self.params.draw_max:
                 acts = [DRAW_DECK] if self.tdeck or self.tdiscard else []
-                acts += [_card_action("draw", card) for card in sorted(set(self.tfaceup))]
+                draws = self.data.draws
+                acts += [draws[card] for card in sorted(set(self.tfaceup))]
             if SPEED_TRAP in hand:  # any time in your turn
                 acts += self._speed_traps(seat)
             if phase == "after" and self._may_plunder(seat):
@@ -217,9 +220,11 @@ class PizzaState(State):
             acts.append(END)  # drawing at your restaurant is a choice, not a duty
             return acts
         if phase == "discard":
-            return [_card_action("discard", card) for card in sorted(set(hand))]
+            discards = self.data.discards
+            return [discards[card] for card in sorted(set(hand))]
         if phase == "plunder":
-            return [_card_action("take", card) for card in sorted(set(self.hands[self.victim]))]
+            takes = self.data.takes
+            return [takes[card] for card in sorted(set(self.hands[self.victim]))]
         return []
 
     def _may_plunder(self, seat: int) -> bool:
@@ -259,8 +264,12 @@ class PizzaState(State):
             raise IllegalAction(why_illegal(self, action))
         self._legal = None
         seat, verb, arg = self.current, action.verb, action.arg
-        self.log.append(f"{self.colours[seat] or f'seat {seat}'}: {action}")
-        self._stepped = verb == "move"
+        who = self.colours[seat] or f"seat {seat}"
+        self.log.append(f"{who}: {verb} {arg}" if arg else f"{who}: {verb}")  # str(action), without the call
+        if verb != "move":
+            self._clean_since = False
+            if verb != "stop" and not (verb == "end" and self.phase == "after"):
+                self._counted_since = False
         if verb == "move":
             self.pos[seat] = arg
             self.steps_left -= 1
@@ -481,7 +490,7 @@ class PizzaState(State):
         # Counted afresh after every change that may move a card (the check must see a lost card); a step of a move
         # moves none. The dict is reused while the counts are equal.
         last = self._counts
-        if self._stepped and last is not None:
+        if self._counted_since and last is not None:
             return last[2]
         if self.phase in SETUP_PHASES:
             orders = len(self.data.order_ids) + 1
@@ -491,6 +500,7 @@ class PizzaState(State):
             toppings = len(self.tdeck) + len(self.tdiscard) + len(self.tfaceup) + sum(map(len, self.hands))
             ofaceup = self.ofaceup
             orders = len(self.odeck) + len(ofaceup) - ofaceup.count(None) + sum(map(len, self.delivered))
+        self._counted_since = True
         if last is not None and last[0] == toppings and last[1] == orders:
             return last[2]
         counts = {"toppings": toppings, "orders": orders, "reference": self.data.reference_copies}
@@ -498,11 +508,11 @@ class PizzaState(State):
         return counts
 
     def invariant_problems(self) -> list[str]:
-        if self._stepped and self.steps_left >= 0:
-            return []  # a step changes the position and the steps left, nothing else checked below
-        if self.phase != "end" and self.steps_left >= 0 and len(self.tfaceup) <= self.params.faceup_toppings \
-                and max(map(len, self.hands)) <= self.params.hand_limit:
-            return []  # the common case: nothing below can fire
+        if self.steps_left >= 0 and (self._clean_since or (
+                self.phase != "end" and len(self.tfaceup) <= self.params.faceup_toppings
+                and max(map(len, self.hands)) <= self.params.hand_limit)):
+            self._clean_since = True
+            return []  # the common case: nothing below can fire (after clean checks, steps only change the steps)
         problems = []
         limit = self.params.hand_limit
         for seat, hand in enumerate(self.hands):
