@@ -76,6 +76,9 @@ class PizzaState(State):
         self.log: list[str] = []
         self._legal: list[Action] | None = None  # legal_actions() of the state as it is, until the next apply
         self._traps: list[list[Action]] | None = None  # per seat: Speed Trap aimed at each rival (once colours are set)
+        # while moving: (Energy Drink held, the Speed Trap actions, Pizza Plunder playable) until an action other than
+        # a step (only those change the hand or the turn)
+        self._move_cards: tuple[bool, list[Action] | tuple, bool] | None = None
         self._counts: tuple[int, int, dict[str, int]] | None = None  # the last card_count(), reused while unchanged
         # What the checks after an action must look at again: only steps of a move since the last clean
         # invariant_problems() (a step moves no card and grows no hand); no card moved since the last card_count()
@@ -125,6 +128,7 @@ class PizzaState(State):
         else:
             values = check_outcome(self.chance_request(), outcome)
         self._legal = None
+        self._move_cards = None
         self._clean_since = False
         if self.phase != "roll":  # a roll moves no card
             self._counted_since = False
@@ -187,7 +191,7 @@ class PizzaState(State):
     def _compute_legal(self) -> list[Action]:
         phase, seat = self.phase, self.current
         if phase == "move":  # most decisions: one step of a move
-            hand, pos, data = self.hands[seat], self.pos[seat], self.data
+            pos, data = self.pos[seat], self.data
             order = data.space_order.get(pos)
             if order is not None and order in self.ofaceup:
                 acts = self.deliveries()
@@ -195,11 +199,16 @@ class PizzaState(State):
                     acts += data.moves[pos]
             else:
                 acts = list(data.moves[pos]) if self.steps_left > 0 else []
-            if ENERGY_DRINK in hand:
+            cards = self._move_cards
+            if cards is None:  # the action cards in hand: the same for every step of one move
+                hand = self.hands[seat]
+                cards = self._move_cards = (ENERGY_DRINK in hand, self._speed_traps(seat) if SPEED_TRAP in hand else (),
+                                            PIZZA_PLUNDER in hand and not self.plundered)
+            if cards[0]:
                 acts.append(PLAY_ENERGY)
-            if SPEED_TRAP in hand:
-                acts += self._speed_traps(seat)
-            if PIZZA_PLUNDER in hand and not self.plundered and self.home_owner.get(pos, seat) != seat:  # _may_plunder
+            if cards[1]:
+                acts += cards[1]
+            if cards[2] and self.home_owner.get(pos, seat) != seat:  # _may_plunder
                 acts.append(PLAY_PLUNDER)
             acts.append(STOP)
             return acts
@@ -238,8 +247,15 @@ class PizzaState(State):
         order = self.data.space_order.get(self.pos[seat])
         if order is None or order not in self.ofaceup:
             return []
-        hand = Counter(self.hands[seat])
-        return [deliver_action(order, w) for w in payment_options(self.data.order_req[order], hand, hand[WILD])]
+        hand = self.hands[seat]
+        req = self.data.order_req[order]
+        # the ways to pay depend only on the copies held up to each need and the Wild Cards up to the total need
+        key = (order, tuple(min(hand.count(t), q) for t, q in req), min(hand.count(WILD), sum(q for _, q in req)))
+        found = self.data.payments.get(key)
+        if found is None:
+            counts = Counter(hand)
+            found = self.data.payments[key] = [deliver_action(order, w) for w in payment_options(req, counts, counts[WILD])]
+        return list(found)
 
     # ----- applying actions -----------------------------------------------------------------------
     def parse_action(self, text: str) -> Action:
@@ -265,16 +281,18 @@ class PizzaState(State):
         self._legal = None
         seat, verb, arg = self.current, action.verb, action.arg
         who = self.colours[seat] or f"seat {seat}"
-        self.log.append(f"{who}: {verb} {arg}" if arg else f"{who}: {verb}")  # str(action), without the call
-        if verb != "move":
-            self._clean_since = False
-            if verb != "stop" and not (verb == "end" and self.phase == "after"):
-                self._counted_since = False
-        if verb == "move":
+        if verb == "move":  # most actions: one step (no card moves: _move_cards stays)
+            self.log.append(f"{who}: move {arg}")
             self.pos[seat] = arg
             self.steps_left -= 1
             self.moved += 1
-        elif verb == "choose":
+            return
+        self._move_cards = None
+        self.log.append(f"{who}: {verb} {arg}" if arg else f"{who}: {verb}")  # str(action), without the call
+        self._clean_since = False
+        if verb != "stop" and not (verb == "end" and self.phase == "after"):
+            self._counted_since = False
+        if verb == "choose":
             self._choose(seat, arg)
         elif verb == "stop":
             self._end_move()
