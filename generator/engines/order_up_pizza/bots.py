@@ -105,7 +105,13 @@ def greedy_bot(state: PizzaState, rng) -> Action:
         return DRAW_DECK if DRAW_DECK in legal else legal[-1]
     if phase == "discard":
         # drop the least useful card; among equals the one held most often
-        return min(legal, key=lambda a: (_worth(state, a.arg, hand.count(a.arg) - 1), -hand.count(a.arg), a.arg))
+        chosen, lowest = None, None
+        for action in legal:  # min(): the first of the lowest
+            held = hand.count(action.arg)
+            key = (_worth(state, action.arg, held - 1), -held, action.arg)
+            if chosen is None or key < lowest:
+                chosen, lowest = action, key
+        return chosen
     if phase == "plunder":
         return max(legal, key=lambda a: (_worth(state, a.arg, hand.count(a.arg)), a.arg))
     return legal[0]

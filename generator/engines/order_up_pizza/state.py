@@ -125,8 +125,17 @@ class PizzaState(State):
             for v in values:
                 if not (isinstance(v, int) and 1 <= v <= 6):
                     values = check_outcome(self._roll_request, outcome)
-        else:
-            values = check_outcome(self.chance_request(), outcome)
+            self._legal = self._move_cards = None
+            self._clean_since = False  # a roll moves no card: the last card count stands
+            self.roll = values
+            self.steps_left, self.moved = sum(values), 0
+            self.phase = "move"
+            seat = self.current
+            if not self._hand_useful(seat):
+                self.dead_turns += 1
+            self.log.append(f"{self.colours[seat]} rolls {'+'.join(map(str, values))}")
+            return
+        values = check_outcome(self.chance_request(), outcome)
         self._legal = None
         self._move_cards = None
         self._clean_since = False
