@@ -1,33 +1,20 @@
-"""Bots for the trading game. They read only their own hand, recipe and offer (never other hands): hidden information."""
+"""Bots for the trading game. They read only their own hand, recipe and offer (never other hands): hidden information.
+
+What a bot derives from its hand (the unwanted cards by colour, the bundles it chooses among) comes from the seat's
+HandView (`state.hand_view(seat)`), worked out once per hand; the random draws are made at every turn, the same
+draws in the same order for the same seed.
+"""
 
 from __future__ import annotations
 
-from generator.engines.order_up_trading.cards import CALL, Action
+from generator.engines.order_up_trading.cards import CALL, Action, new_action
+from generator.engines.order_up_trading.hands import by_group
+from generator.engines.order_up_trading.hands import unwanted_cards as _unwanted
 
 
 def unwanted_cards(state, seat: int) -> list[str]:
     """The seat's cards not needed for its recipe; of two cards with a needed name the icon match is kept."""
-    deck, recipe = state.deck, state.recipe_of[seat]
-    need: dict[str, int] = {}
-    for name in deck.needs[recipe]:
-        need[name] = need.get(name, 0) + 1
-    unwanted = []
-    hand = sorted(state.hands[seat], key=deck.index.__getitem__)
-    icon = deck.icon
-    for card in [c for c in hand if icon[c] == recipe] + [c for c in hand if icon[c] != recipe]:
-        name = deck.name[card]
-        if need.get(name, 0) > 0:
-            need[name] -= 1
-        else:
-            unwanted.append(card)
-    return unwanted
-
-
-def _by_group(state, cards) -> dict[str, list[str]]:
-    groups: dict[str, list[str]] = {}
-    for card in cards:
-        groups.setdefault(state.deck.group[card], []).append(card)
-    return groups
+    return _unwanted(state.deck, state.hands[seat], state.recipe_of[seat])
 
 
 def _false_call(state, rng) -> bool:
@@ -47,23 +34,30 @@ def split_choice(state, seat: int, m: int, rng) -> list[str]:
     return off_icon + rng.sample([c for c in state.offers[seat] if icon[c] == recipe], m - len(off_icon))
 
 
+def _greedy_bundles(state, view) -> list[Action]:
+    """The offers a greedy seat chooses among: each colour group of its unwanted cards (the largest ones only)."""
+    groups = view.unwanted_offers()
+    if state.options["bundle_policy"] == "largest":
+        most = max(size for size, _ in groups)
+        return [offer for size, offer in groups if size == most]
+    return [offer for _, offer in groups]
+
+
 def greedy_bot(state, rng) -> Action:
     """Keeps the needed names (icon matches first) and offers its largest unwanted colour group."""
     seat = state.current_player()
     if state.phase == "split":
         _, m = state.split
-        return Action("give", state.canonical(split_choice(state, seat, m, rng)))
+        return new_action(Action, ("give", state.canonical(split_choice(state, seat, m, rng))))
     if _false_call(state, rng):
         return CALL
-    unwanted = unwanted_cards(state, seat)
-    if not unwanted:
+    view = state.hand_view(seat)
+    if not view.has_unwanted():
         return CALL
-    groups = list(_by_group(state, unwanted).values())
-    if state.options["bundle_policy"] == "largest":
-        most = max(map(len, groups))
-        groups = [g for g in groups if len(g) == most]
-    bundle = groups[0] if len(groups) == 1 else rng.choice(groups)
-    return Action("offer", state.canonical(bundle))
+    bundles = view.memo.get("greedy")
+    if bundles is None:
+        bundles = view.memo["greedy"] = _greedy_bundles(state, view)
+    return bundles[0] if len(bundles) == 1 else rng.choice(bundles)
 
 
 def random_bot(state, rng) -> Action:
@@ -71,9 +65,10 @@ def random_bot(state, rng) -> Action:
     seat = state.current_player()
     if state.phase == "split":
         _, m = state.split
-        return Action("give", state.canonical(rng.sample(state.offers[seat], m)))
+        return new_action(Action, ("give", state.canonical(rng.sample(state.offers[seat], m))))
     if _false_call(state, rng):
         return CALL
-    unwanted = unwanted_cards(state, seat) or list(state.hands[seat])
-    cards = rng.choice(list(_by_group(state, unwanted).values()))
-    return Action("offer", state.canonical(rng.sample(cards, rng.randint(1, len(cards)))))
+    view = state.hand_view(seat)
+    groups = view.unwanted_by_group() or by_group(state.deck, view.hand)  # the whole hand when every card is needed
+    cards = rng.choice(groups)
+    return new_action(Action, ("offer", state.canonical(rng.sample(cards, rng.randint(1, len(cards))))))

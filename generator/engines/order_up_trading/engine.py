@@ -10,9 +10,6 @@ a false call: -5 at scoring, play goes on.
 
 from __future__ import annotations
 
-from collections import Counter
-from itertools import combinations
-
 from generator.engines.base import CHANCE, TERMINAL, ChanceOutcome, ChanceRequest, IllegalAction, State
 from generator.engines.common import check_known_options, check_outcome, option_or_setting
 from generator.engines.order_up_trading.cards import (
@@ -21,10 +18,14 @@ from generator.engines.order_up_trading.cards import (
     PASS,
     RECIPES,
     Action,
-    TradingDeck,
-    new_action,
+    trading_deck,
 )
+from generator.engines.order_up_trading.hands import HandView
 from generator.engines.order_up_trading.views import StateViews
+
+DEALT = frozenset(("offers", "split", "pairing", "bell"))  # phases in which every seat holds a full hand
+CHANCE_HANDLERS = {label: "_chance_" + label.replace("-", "_")
+                   for label in ("sets", "dealer", "side", "ingredients-deal", "recipes-deal", "pairing", "bell")}
 
 
 class TradingState(StateViews, State):
@@ -33,7 +34,7 @@ class TradingState(StateViews, State):
     def __init__(self, game, players: int, options: dict | None = None):
         options = {**OPTIONS, **(options or {})}
         check_known_options(options, OPTIONS)
-        deck = TradingDeck(game)
+        deck = trading_deck(game)
         if not 3 <= players <= len(deck.recipe_ids):
             raise ValueError(f"{players} players; expected 3-{len(deck.recipe_ids)}")
         if options["bundle_policy"] not in ("largest", "random"):
@@ -69,10 +70,15 @@ class TradingState(StateViews, State):
         self.history: list[dict] = []
         self.tie_rounds = 0  # rounds that ended with the lead tied at or above the target
         self.card_usage = dict.fromkeys(deck.cards, 0)
-        self.last_trades: list[dict] = []
+        self.last_trades: list[tuple] = []  # this tick's trades: (seat a, seat b, cards a gave, cards b gave)
         self.ended_by = ""
         self._winners: list[int] = []
         self._setup_problems: list[str] = []
+        self._views: list[HandView | None] = [None] * players  # per seat, until its hand or recipe changes
+        # card_count() and the hand sizes, counted again after the cards move (a deal, a trade, a swap of sets)
+        self._counted: dict[str, int] | None = None
+        self._short_hands: list[str] | None = None
+        self._request: ChanceRequest | None = None  # the pending chance request, asked once per chance event
         if players == len(deck.recipe_ids):  # all sets are used; no selection (rulebook: "start at step 2")
             self._select_sets(list(range(players)))
         self.phase = "sets" if players < len(deck.recipe_ids) else "dealer"
@@ -87,9 +93,20 @@ class TradingState(StateViews, State):
         return TERMINAL if self.phase == "over" else CHANCE
 
     def chance_request(self) -> ChanceRequest:
+        if self._request is None:
+            self._request = self._next_request()
+        return self._request
+
+    def _next_request(self) -> ChanceRequest:
         phase = self.phase
         if phase == "sets":
             return ChanceRequest("pick", "sets", n=len(self.deck.recipe_ids), count=self.k)
+        if phase == "pairing":  # every tick with 3+ offers: the few possible requests are made once per game data
+            offering = tuple(p for p in range(self.k) if self.offers[p] is not None)
+            request = self.deck.requests.get(offering)
+            if request is None:
+                request = self.deck.requests[offering] = ChanceRequest("shuffle", "pairing", items=offering)
+            return request
         if phase == "dealer":
             return ChanceRequest("pick", "dealer", n=self.k, count=1)
         if phase == "side":
@@ -98,8 +115,6 @@ class TradingState(StateViews, State):
             return ChanceRequest("shuffle", "ingredients-deal", items=tuple(self.pool))
         if phase == "recipes-deal":
             return ChanceRequest("shuffle", "recipes-deal", items=tuple(self.in_play))
-        if phase == "pairing":
-            return ChanceRequest("shuffle", "pairing", items=tuple(p for p in range(self.k) if self.offers[p] is not None))
         if phase == "bell":
             return ChanceRequest("pick", "bell", n=len(self.ringing), count=1)
         raise IllegalAction(f"no chance event now (phase {phase})")
@@ -107,25 +122,20 @@ class TradingState(StateViews, State):
     def legal_actions(self) -> list[Action]:
         if self.phase == "split":
             seat, m = self.split
-            return [Action("give", cards) for cards in combinations(self.offers[seat], m)]
+            return list(self.deck.gives(self.offers[seat], m))
         if self.phase != "offers":
             return []
-        deck = self.deck
-        hand = sorted(self.hands[self.current_player()], key=deck.index.__getitem__)
-        buckets: dict[str, list[str]] = {}
-        for card in hand:
-            buckets.setdefault(deck.group[card], []).append(card)
-        actions = []
-        for group in deck.groups:
-            if group in buckets:
-                same = tuple(buckets[group])
-                offers = deck.offer_cache.get(same)
-                if offers is None:  # the same colour holding recurs often; build its offers once per game
-                    offers = deck.offer_cache[same] = [new_action(Action, ("offer", cards)) for size in range(1, len(same) + 1)
-                                                       for cards in combinations(same, size)]
-                actions += offers
-        actions += (CALL, PASS)
-        return actions
+        offers = self.hand_view(self.current_player()).offers()
+        offers += (CALL, PASS)
+        return offers
+
+    def hand_view(self, seat: int) -> HandView:
+        """What the seat's hand allows (offers, complete, unwanted cards), worked out once per hand and recipe."""
+        view = self._views[seat]
+        hand, recipe = self.hands[seat], self.recipe_of[seat]
+        if view is None or not view.fits(hand, recipe):
+            view = self._views[seat] = HandView(self.deck, hand, recipe)
+        return view
 
     def parse_action(self, text: str) -> Action:
         kind, *cards = text.split()
@@ -161,15 +171,24 @@ class TradingState(StateViews, State):
         return list(self._winners)
 
     def card_count(self) -> dict[str, int]:
-        cards = len(self.box) + len(self.pool) + sum(map(len, self.hands)) + sum(map(len, self.side.values()))
-        recipes = len(self.in_play) + len(self.side) if self.phase != "sets" else len(self.deck.recipe_ids)
-        return {INGREDIENTS: cards, RECIPES: recipes}
+        # asked after every action, but only a deal, a trade or a swap of sets moves cards: counted again after those
+        if self._counted is None:
+            cards = len(self.box) + len(self.pool) + sum(map(len, self.hands)) + sum(map(len, self.side.values()))
+            recipes = len(self.in_play) + len(self.side) if self.phase != "sets" else len(self.deck.recipe_ids)
+            self._counted = {INGREDIENTS: cards, RECIPES: recipes}
+        return self._counted.copy()
 
     def invariant_problems(self) -> list[str]:
-        problems = list(self._setup_problems)
-        if self.phase in ("offers", "split", "pairing", "bell"):
-            problems += [f"seat {p} holds {len(h)} cards; expected {self.hand_size}" for p, h in enumerate(self.hands) if len(h) != self.hand_size]
-        return problems
+        if self.phase not in DEALT:
+            return list(self._setup_problems)
+        if self._short_hands is None:  # counted again after cards move, like card_count()
+            self._short_hands = [f"seat {p} holds {len(h)} cards; expected {self.hand_size}"
+                                 for p, h in enumerate(self.hands) if len(h) != self.hand_size]
+        return self._setup_problems + self._short_hands
+
+    def _cards_moved(self) -> None:
+        """Every change to a hand, the pool, the box or the sets calls this: the checks count the cards again."""
+        self._counted = self._short_hands = None
 
     # ---- chance --------------------------------------------------------------------------------------------------
 
@@ -179,10 +198,13 @@ class TradingState(StateViews, State):
         request = self.chance_request() if self.phase not in ("offers", "split") else None
         if request is None:
             raise IllegalAction(f"a player decides now (seat {self.current_player()}), not chance")
-        values = check_outcome(request, outcome)
-        getattr(self, "_chance_" + request.label.replace("-", "_"))(values)
+        values = _checked(request, outcome)
+        self._request = None
+        self._cards_moved()
+        getattr(self, CHANCE_HANDLERS[request.label])(values)
 
     def _select_sets(self, indices) -> None:
+        self._cards_moved()
         ids = self.deck.recipe_ids
         self.in_play = [ids[i] for i in sorted(indices)]
         self.side = {r: list(self.deck.sets[r]) for r in ids if r not in self.in_play}
@@ -215,6 +237,7 @@ class TradingState(StateViews, State):
         self.phase = "ingredients-deal"
 
     def _collect_hands(self) -> None:
+        self._cards_moved()
         self.pool = list(self.canonical(self.pool + [c for h in self.hands for c in h]))
         self.hands = [[] for _ in range(self.k)]
         self.recipe_of = [None] * self.k
@@ -249,16 +272,19 @@ class TradingState(StateViews, State):
 
     def complete(self, seat: int) -> bool:
         """Whether the seat's hand holds exactly the names of its recipe."""
-        recipe = self.recipe_of[seat]
-        return recipe is not None and tuple(sorted(self.deck.name[c] for c in self.hands[seat])) == self.deck.needs[recipe]
+        return self.hand_view(seat).complete()
 
     def _apply_offer(self, action) -> None:
         seat = self.current_player()
         if not isinstance(action, Action) or action.kind not in ("offer", "call", "pass"):
             raise IllegalAction(f"'{action}' is not possible now; expected offer <cards>, call or pass")
         if action.kind == "offer":
-            self._check_bundle(seat, action.cards)
-            self.offers[seat] = action.cards
+            cards = action.cards
+            # an offer legal_actions() listed (one colour, in deck order) only needs its cards in hand; any other
+            # bundle gets every check and its reason
+            if cards not in self.deck.bundles or not set(self.hands[seat]).issuperset(cards):
+                self._check_bundle(seat, cards)
+            self.offers[seat] = cards
         elif action.kind == "call":
             if self.complete(seat):
                 self.log.append(f"seat {seat} calls Order up! with a complete {self.recipe_of[seat]}")
@@ -310,13 +336,15 @@ class TradingState(StateViews, State):
         seat, m = self.split
         if not isinstance(action, Action) or action.kind != "give":
             raise IllegalAction(f"seat {seat} must choose which {m} of its offered cards to give: give <cards>")
-        if len(action.cards) != m or len(set(action.cards)) != m or not set(action.cards) <= set(self.offers[seat]):
+        cards = action.cards
+        if len(cards) != m or len(set(cards)) != m or not set(cards) <= set(self.offers[seat]):
             raise IllegalAction(f"seat {seat} must give {m} of its offered cards ({' '.join(self.offers[seat])})")
-        self.offers[seat] = tuple(action.cards)
+        self.offers[seat] = tuple(cards)
         self.split = None
         self._trade_pairs()
 
     def _swap(self, a: int, b: int) -> None:
+        self._cards_moved()
         give_a, give_b = self.offers[a], self.offers[b]
         hand_a, hand_b = self.hands[a], self.hands[b]
         for card in give_a:
@@ -328,11 +356,11 @@ class TradingState(StateViews, State):
         hand_a.extend(give_b)
         hand_b.extend(give_a)
         self.round_trades += 1
-        self.last_trades.append({"seats": [a, b], "gave": [list(give_a), list(give_b)]})
+        self.last_trades.append((a, b, give_a, give_b))
         self.log.append(f"tick {self.tick}: seat {a} gives {' '.join(give_a)} <-> seat {b} gives {' '.join(give_b)}")
 
     def _end_tick(self) -> None:
-        traded = sorted({p for t in self.last_trades for p in t["seats"]})
+        traded = sorted([p for a, b, _, _ in self.last_trades for p in (a, b)])  # a seat trades once per tick
         self.total_ticks += 1
         ringing = [p for p in traded if self.complete(p)]
         if ringing:
@@ -391,8 +419,8 @@ class TradingState(StateViews, State):
 
     def _check_setup(self) -> None:
         """B.3 invariant 2 at every deal: the names in play are exactly what the in-play recipes need."""
-        have = Counter(self.deck.name[c] for c in self.pool)
-        need = Counter(n for r in self.in_play for n in self.deck.needs[r])
+        have = sorted(map(self.deck.name.__getitem__, self.pool))
+        need = sorted(n for r in self.in_play for n in self.deck.needs[r])
         self._setup_problems = [] if have == need else [f"round {self.round + 1}: cards in play do not fit the recipes {self.in_play}"]
 
     def _finish(self, reason: str) -> None:
@@ -409,3 +437,12 @@ OPTIONS = {
     "target": None,  # None: settings target (50)
     "max_rounds": None,  # None: settings max_rounds (cap on tie-break rounds)
 }
+
+
+def _checked(request: ChanceRequest, outcome: ChanceOutcome) -> tuple:
+    """check_outcome's answer; a shuffle that is a permutation of its items is recognised by sorting (cheaper)."""
+    if request.kind == "shuffle" and outcome.label == request.label:
+        values = tuple(outcome.values)
+        if sorted(map(str, values)) == sorted(map(str, request.items)):  # the same multiset check_outcome makes
+            return values
+    return check_outcome(request, outcome)

@@ -23,7 +23,7 @@ class StateViews:
             "players": [{"hand": list(self.canonical(self.hands[p])), "recipe": self.recipe_of[p], "score": self.score[p],
                          "offer": list(self.offers[p]) if self.offers[p] is not None else None,
                          "false_calls": self.round_false[p], "complete": self.complete(p)} for p in range(self.k)],
-            "trades": [dict(t) for t in self.last_trades], "split": list(self.split) if self.split else None,
+            "trades": [{"seats": [a, b], "gave": [list(give_a), list(give_b)]} for a, b, give_a, give_b in self.last_trades], "split": list(self.split) if self.split else None,
             "history": [dict(h) for h in self.history], "ended_by": self.ended_by, "tie_rounds": self.tie_rounds,
         }
         if self.phase == "over":
