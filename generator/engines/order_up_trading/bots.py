@@ -17,11 +17,6 @@ def unwanted_cards(state, seat: int) -> list[str]:
     return _unwanted(state.deck, state.hands[seat], state.recipe_of[seat])
 
 
-def _false_call(state, rng) -> bool:
-    rate = state.options["false_call_rate"]
-    return bool(rate) and rng.random() < rate
-
-
 def split_choice(state, seat: int, m: int, rng) -> list[str]:
     """The m offered cards a greedy seat gives in a split: off-icon cards first, chosen at random among equals."""
     # Every offered card is unwanted; giving away the off-icon ones keeps the +1 bonus cards. The pick among equals
@@ -36,39 +31,41 @@ def split_choice(state, seat: int, m: int, rng) -> list[str]:
 
 def _greedy_bundles(state, view) -> list[Action]:
     """The offers a greedy seat chooses among: each colour group of its unwanted cards (the largest ones only)."""
+    if not view.has_unwanted():
+        return []
     groups = view.unwanted_offers()
     if state.options["bundle_policy"] == "largest":
-        most = max(size for size, _ in groups)
+        most = max([size for size, _ in groups])
         return [offer for size, offer in groups if size == most]
     return [offer for _, offer in groups]
 
 
 def greedy_bot(state, rng) -> Action:
     """Keeps the needed names (icon matches first) and offers its largest unwanted colour group."""
-    seat = state.current_player()
     if state.phase == "split":
-        _, m = state.split
+        seat, m = state.split
         return new_action(Action, ("give", state.canonical(split_choice(state, seat, m, rng))))
-    if _false_call(state, rng):
+    rate = state.options["false_call_rate"]
+    if rate and rng.random() < rate:  # a mistaken Order up! (the draw only when the rate is not 0)
         return CALL
-    view = state.hand_view(seat)
-    if not view.has_unwanted():
-        return CALL
-    bundles = view.memo.get("greedy")
+    view = state.hand_view(state.current_player())
+    bundles = view.greedy
     if bundles is None:
-        bundles = view.memo["greedy"] = _greedy_bundles(state, view)
+        bundles = view.greedy = _greedy_bundles(state, view)
+    if not bundles:  # every card is needed
+        return CALL
     return bundles[0] if len(bundles) == 1 else rng.choice(bundles)
 
 
 def random_bot(state, rng) -> Action:
     """Offers a random number of random unwanted cards of one random colour; splits at random."""
-    seat = state.current_player()
     if state.phase == "split":
-        _, m = state.split
+        seat, m = state.split
         return new_action(Action, ("give", state.canonical(rng.sample(state.offers[seat], m))))
-    if _false_call(state, rng):
+    rate = state.options["false_call_rate"]
+    if rate and rng.random() < rate:
         return CALL
-    view = state.hand_view(seat)
+    view = state.hand_view(state.current_player())
     groups = view.unwanted_by_group() or by_group(state.deck, view.hand)  # the whole hand when every card is needed
     cards = rng.choice(groups)
     return new_action(Action, ("offer", state.canonical(rng.sample(cards, rng.randint(1, len(cards))))))

@@ -21,6 +21,7 @@ class Action(NamedTuple):
 
 
 CALL, PASS = Action("call"), Action("pass")
+CACHED_OFFERS = 31  # offers of a colour holding kept for later hands: holdings of up to 5 cards
 CARDS_CACHE = 100_000  # bit masks whose cards are remembered: mostly one colour's cards, so far fewer in a game
 new_action = tuple.__new__  # builds an Action without NamedTuple's Python-level __new__ (legal_actions is hot)
 
@@ -61,7 +62,7 @@ class TradingDeck:
         self.offer_of: dict[int, Action] = {}  # the bit mask of one colour's cards -> the offer of exactly those
         self.cards_cache: dict[int, tuple] = {}  # a bit mask -> its cards (up to CARDS_CACHE of them)
         self.give_cache: dict[tuple, tuple] = {}  # (an offer's cards, m) -> the gives of its split
-        self.kept: dict[tuple, int] = {}  # (recipe, a hand's cards with a use for it) -> those a seat keeps (hands.py)
+        self.kept: dict[str, dict[int, int]] = {rid: {} for rid in self.recipe_ids}  # recipe -> useful cards -> kept
         self.bundles: set[tuple] = set()  # the cards of every offer in offer_cache: one colour, in deck order
         self.requests: dict[tuple, object] = {}  # the offering seats -> their 'pairing' ChanceRequest
 
@@ -93,10 +94,10 @@ class TradingDeck:
             action = self.offer_of[mask] = new_action(Action, ("offer", self.cards_of(mask)))
         return action
 
-    def offers(self, hand, mask: int) -> list:
-        """Every `offer` of the hand (`mask`: its bit mask) in legal_actions() order: by food group, then size, then
-        deck order."""
-        if mask.bit_count() != len(hand):  # a card twice (never in a game): group the cards one by one
+    def offers(self, hand, mask: int | None) -> list:
+        """Every `offer` of the hand (`mask`: its bit mask, None when a card is there twice) in legal_actions() order:
+        by food group, then size, then deck order."""
+        if mask is None:  # never in a game: group the cards one by one
             return self._offers_of_list(hand)
         actions = []
         cache = self.offer_cache
@@ -105,8 +106,10 @@ class TradingDeck:
             if holding:
                 offers = cache.get(holding)
                 if offers is None:  # the same colour holding recurs often; build its offers once
-                    offers = cache[holding] = self._combinations(self.cards_of(holding))
-                    self.bundles.update(a.cards for a in offers)
+                    offers = self._combinations(self.cards_of(holding))
+                    if len(offers) <= CACHED_OFFERS:  # bounded memory: 6-7 cards of one colour are rare and many
+                        cache[holding] = offers
+                        self.bundles.update(a.cards for a in offers)
                 actions += offers
         return actions
 

@@ -125,16 +125,18 @@ class TradingState(StateViews, State):
             return list(self.deck.gives(self.offers[seat], m))
         if self.phase != "offers":
             return []
-        offers = self.hand_view(self.current_player()).offers()
+        view = self.hand_view((self.dealer + 1 + self.turn) % self.k)
+        offers = self.deck.offers(view.hand, view.mask)
         offers += (CALL, PASS)
         return offers
 
     def hand_view(self, seat: int) -> HandView:
         """What the seat's hand allows (offers, complete, unwanted cards), worked out once per hand and recipe."""
         view = self._views[seat]
-        hand, recipe = self.hands[seat], self.recipe_of[seat]
-        if view is None or not view.fits(hand, recipe):
-            view = self._views[seat] = HandView(self.deck, hand, recipe)
+        hand = self.hands[seat]
+        if view is not None and view.hand == hand and view.recipe == self.recipe_of[seat]:
+            return view
+        view = self._views[seat] = HandView(self.deck, hand, self.recipe_of[seat])
         return view
 
     def parse_action(self, text: str) -> Action:
@@ -272,10 +274,10 @@ class TradingState(StateViews, State):
 
     def complete(self, seat: int) -> bool:
         """Whether the seat's hand holds exactly the names of its recipe."""
-        return self.hand_view(seat).complete()
+        return self.hand_view(seat).complete
 
     def _apply_offer(self, action) -> None:
-        seat = self.current_player()
+        seat = (self.dealer + 1 + self.turn) % self.k
         if not isinstance(action, Action) or action.kind not in ("offer", "call", "pass"):
             raise IllegalAction(f"'{action}' is not possible now; expected offer <cards>, call or pass")
         if action.kind == "offer":
@@ -344,7 +346,7 @@ class TradingState(StateViews, State):
         self._trade_pairs()
 
     def _swap(self, a: int, b: int) -> None:
-        self._cards_moved()
+        self._counted = self._short_hands = None  # _cards_moved(), inline: a tick has a few trades
         give_a, give_b = self.offers[a], self.offers[b]
         hand_a, hand_b = self.hands[a], self.hands[b]
         for card in give_a:
@@ -362,7 +364,7 @@ class TradingState(StateViews, State):
     def _end_tick(self) -> None:
         traded = sorted([p for a, b, _, _ in self.last_trades for p in (a, b)])  # a seat trades once per tick
         self.total_ticks += 1
-        ringing = [p for p in traded if self.complete(p)]
+        ringing = [p for p in traded if self.hand_view(p).complete]
         if ringing:
             self._ring(ringing)
             return

@@ -2,8 +2,9 @@
 
 A hand changes only when its seat trades or a deal comes, but it is asked about several times in between (the bell
 after a trade, then the bot, legal_actions() and apply() at the seat's turn); a `HandView` keeps the answers until
-the hand or the recipe changes. The answers are bit-mask operations on the deck's tables (TradingDeck), with the
-card-by-card reading (`unwanted_cards`) as the reference: the two give the same answers for every hand.
+the hand or the recipe changes. The answers are bit-mask operations on the deck's tables (TradingDeck); the
+card-by-card reading (`unwanted_cards`, `by_group`) is the reference, used as it is for what masks cannot describe
+(a card twice in a hand, cards outside the listed food groups), and the two agree on every hand.
 """
 
 from __future__ import annotations
@@ -40,84 +41,77 @@ def by_group(deck, cards) -> list[list[str]]:
 
 
 class HandView:
-    """The answers about one hand (its cards in their order) and recipe, each worked out when first asked."""
+    """The answers about one hand (its cards in their order) and recipe.
 
-    __slots__ = ("deck", "hand", "recipe", "mask", "_unwanted", "_groups", "memo")
+    `mask`: the hand's bit mask (None when a card is there twice, which no game does); `unwanted`: the bit mask of
+    the cards not needed for the recipe (None without a recipe or mask); `complete`: whether the hand holds exactly
+    the recipe's names. The bots keep what they derive in `greedy` (see bots.py)."""
+
+    __slots__ = ("deck", "hand", "recipe", "mask", "unwanted", "complete", "greedy", "_groups", "_lists")
 
     def __init__(self, deck, hand: list[str], recipe: str | None):
         self.deck = deck
-        self.hand = list(hand)  # a copy: the view holds while the seat's hand still equals it
+        self.hand = hand = list(hand)  # a copy: the view holds while the seat's hand still equals it
         self.recipe = recipe
-        mask = deck.mask(hand)
-        self.mask = mask if mask.bit_count() == len(hand) else None  # None: a card twice (never in a game)
-        self._unwanted: int | None = None
-        self._groups: list[list[str]] | None = None
-        self.memo: dict = {}  # what the bots derive from this hand (see bots.py)
-
-    def fits(self, hand: list[str], recipe: str | None) -> bool:
-        """Whether this view still describes the seat (same cards in the same order, same recipe)."""
-        return self.hand == hand and self.recipe == recipe
+        mask = sum(map(deck.bit.__getitem__, hand))
+        self.mask = mask = mask if mask.bit_count() == len(hand) else None
+        self.greedy = self._groups = self._lists = None
+        if recipe is None:
+            self.unwanted, self.complete = None, False
+        elif mask is None:
+            self.unwanted = None
+            self.complete = tuple(sorted(deck.name[c] for c in hand)) == deck.needs[recipe]
+        else:
+            useful = mask & deck.useful_mask[recipe]
+            kept_of = deck.kept[recipe]
+            kept = kept_of.get(useful)
+            if kept is None:  # which useful cards are kept depends on the useful cards alone: worked out once
+                kept = kept_of[useful] = useful ^ deck.mask(unwanted_cards(deck, deck.cards_of(useful), recipe))
+            self.unwanted = unwanted = mask ^ kept
+            # every card is kept (no name beyond its count in the recipe) and there are as many as the recipe lists
+            self.complete = not unwanted and len(hand) == len(deck.needs[recipe])
 
     def offers(self) -> list:
         """Every offer of the hand, in legal_actions() order."""
-        return self.deck.offers(self.hand, self.mask if self.mask is not None else -1)
-
-    def unwanted_mask(self) -> int:
-        """The bit mask of the cards not needed for the recipe (see unwanted_cards)."""
-        if self._unwanted is None:
-            deck, recipe, mask = self.deck, self.recipe, self.mask
-            useful = mask & deck.useful_mask[recipe]
-            kept = deck.kept.get((recipe, useful))
-            if kept is None:  # which useful cards are kept depends on the useful cards alone: worked out once
-                kept = deck.kept[(recipe, useful)] = useful ^ deck.mask(unwanted_cards(deck, deck.cards_of(useful), recipe))
-            self._unwanted = mask ^ kept
-        return self._unwanted
-
-    def complete(self) -> bool:
-        """Whether the hand holds exactly the names of the recipe."""
-        if self.recipe is None:
-            return False
-        if self.mask is None:
-            return tuple(sorted(self.deck.name[c] for c in self.hand)) == self.deck.needs[self.recipe]
-        # every card is kept (no name beyond its count in the recipe) and there are as many as the recipe lists
-        return not self.unwanted_mask() and len(self.hand) == len(self.deck.needs[self.recipe])
+        return self.deck.offers(self.hand, self.mask)
 
     def has_unwanted(self) -> bool:
         """Whether some card is not needed for the recipe."""
-        return bool(self.unwanted_mask() if self.mask is not None else self.unwanted_by_group())
+        return bool(self.unwanted if self.unwanted is not None else unwanted_cards(self.deck, self.hand, self.recipe))
 
     def unwanted_by_group(self) -> list[list[str]]:
         """The unwanted cards (unwanted_cards order) by food group, groups in order of their first card."""
-        if self._groups is None:
+        if self._lists is None:
             deck = self.deck
-            if self.mask is None or not deck.groups_partition:
-                self._groups = by_group(deck, unwanted_cards(deck, self.hand, self.recipe))
+            if self.unwanted is None or not deck.groups_partition:
+                self._lists = by_group(deck, unwanted_cards(deck, self.hand, self.recipe))
             else:
                 icons = deck.icon_mask[self.recipe]
-                self._groups = [list(deck.cards_of(cards & icons) + deck.cards_of(cards & ~icons))
-                                for cards in self._unwanted_groups()]
-        return self._groups
+                self._lists = [list(deck.cards_of(cards & icons) + deck.cards_of(cards & ~icons))
+                               for cards in self._unwanted_groups()]
+        return self._lists
 
-    def _unwanted_groups(self) -> list[int]:
-        """The bit masks of the unwanted cards of each food group, groups in order of their first card."""
-        deck = self.deck
-        unwanted = self.unwanted_mask()
-        icons, shift = unwanted & deck.icon_mask[self.recipe], len(deck.cards)
-        found = []
-        for group_mask in deck.group_masks:
-            cards = unwanted & group_mask
-            if cards:
-                # a group's first card in unwanted_cards order: its first own-icon card, else its first card
-                first = cards & icons
-                found.append(((first & -first) if first else (cards & -cards) << shift, cards))
-        if len(found) > 1:
-            found.sort()
-        return [cards for _, cards in found]
-
-    def unwanted_offers(self) -> list[tuple[int, object]]:
+    def unwanted_offers(self) -> list[tuple[int, Action]]:
         """(size, offer) of each food group's unwanted cards, in unwanted_by_group order (the offers in deck order)."""
         deck = self.deck
-        if self.mask is None or not deck.groups_partition:
+        if self.unwanted is None or not deck.groups_partition:
             return [(len(g), new_action(Action, ("offer", tuple(sorted(g, key=deck.index.__getitem__)))))
                     for g in self.unwanted_by_group()]
         return [(cards.bit_count(), deck.offer(cards)) for cards in self._unwanted_groups()]
+
+    def _unwanted_groups(self) -> list[int]:
+        """The bit masks of the unwanted cards of each food group, groups in order of their first card."""
+        if self._groups is None:
+            deck, unwanted = self.deck, self.unwanted
+            icons, shift = unwanted & deck.icon_mask[self.recipe], len(deck.cards)
+            found = []
+            for group_mask in deck.group_masks:
+                cards = unwanted & group_mask
+                if cards:
+                    # a group's first card in unwanted_cards order: its first own-icon card, else its first card
+                    first = cards & icons
+                    found.append(((first & -first) if first else (cards & -cards) << shift, cards))
+            if len(found) > 1:
+                found.sort()
+            self._groups = [cards for _, cards in found]
+        return self._groups
