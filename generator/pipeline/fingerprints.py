@@ -4,7 +4,7 @@ A changed game is loaded and checked; then each of its outputs is redrawn only w
 
 | output | made from |
 | --- | --- |
-| card sheets (and cut files) | game.yaml, the deck files and spreadsheets, the game's pictures, and every card face as `check` rendered it (layout boxes and rendered texts, colours, icons, images), so a template that reads the board (a street colour) is followed |
+| card sheets (and cut files) | game.yaml, the decks' makeup (names, codes, sizes, shapes, card ids, copies, layouts and backs), the game's pictures, and every card face as `check` rendered it in the sheet's language (layout boxes and rendered texts, colours, icons, images) with the warnings it found, so a template that reads the board (a street colour) is followed and a translation whose faces did not change is not drawn again |
 | component sheets, tuck boxes | game.yaml, the decks' makeup (names, sizes, card ids and copies), tables, component files, pictures, every component face as rendered and every table sheet's texts, the backs of the decks the tuck boxes print, as rendered |
 | boards | game.yaml, the board files, pictures |
 | rules (reading and booklets) | the rules as Markdown (rendered from the game's template and the shared partials: every word they print), the faces of the cards they picture (the cover's too), game.yaml, the decks' makeup, board and component files, component faces and the tuck boxes' deck backs (the rules picture the pieces), pictures and the other files of templates/ |
@@ -35,7 +35,7 @@ DATA_KINDS = ("game", "deck", "table", "board", "component")
 
 # output kind (by prefix) -> the parts of the game it is made from
 PARTS: dict[str, tuple[str, ...]] = {
-    "cards": ("game", "deck", "pictures", "fonts", "card_faces"),
+    "cards": ("game", "card_makeup", "pictures", "fonts", "card_faces"),
     "components": ("game", "deck_makeup", "table", "component", "pictures", "fonts", "component_faces", "boxed_backs"),
     "tuckboxes": ("game", "deck_makeup", "table", "component", "pictures", "fonts", "component_faces", "boxed_backs"),
     "board": ("game", "board", "pictures", "fonts"),
@@ -56,7 +56,8 @@ class GameParts:
         self._parts: dict[str, str] = {}
         # parts hashed from what the game draws or holds rather than from its files alone
         self._worked_out = {"card_faces": self._card_faces, "component_faces": self._component_faces,
-                            "deck_makeup": self._deck_makeup, "rules_text": self._rules_text,
+                            "deck_makeup": self._deck_makeup, "card_makeup": self._card_makeup,
+                            "rules_text": self._rules_text,
                             "pictured_cards": self._pictured_cards, "boxed_backs": self._boxed_backs,
                             "fonts": self._fonts}
 
@@ -114,7 +115,8 @@ class GameParts:
         renderer = renderer_for(self.game)
         if not renderer.checked:  # the card producer has checked it already
             renderer.check()
-        return renderer.drawn_digest()
+        # the warnings (a picture below 300 dpi, at a file and line) go into the sheets' manifest entries
+        return hashlib.sha256("\n".join([renderer.drawn_digest(), *renderer.warnings]).encode()).hexdigest()
 
     def _component_faces(self) -> str:
         if not self.game.components:
@@ -134,6 +136,14 @@ class GameParts:
         makeup = [(d.id, d.name, d.code, d.size_mm, repr(d.shape), d.layout, d.back, d.description,
                    [(c.id, c.name, c.code, c.copies) for c in d.cards]) for d in self.game.decks.values()]
         return hashlib.sha256(repr(makeup).encode()).hexdigest()
+
+    def _card_makeup(self) -> str:
+        """What the card sheets read of the decks besides the faces: the makeup (generator.cards.sheets: the page
+        labels, the outline, the copies and their order) and each card's own layout and back. The card files
+        themselves are not part of it: their texts reach a sheet only through the faces, as rendered in the sheet's
+        language (an edit that a translation's faces do not show leaves that language's sheets alone)."""
+        own = [[(c.id, c.layout, c.back) for c in d.cards] for d in self.game.decks.values()]
+        return hashlib.sha256(repr((self._deck_makeup(), own)).encode()).hexdigest()
 
     def _rules_text(self) -> str:
         """The rules as Markdown, rendered from their templates with the game's data: every word the booklets
