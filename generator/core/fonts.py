@@ -94,6 +94,8 @@ class Family:
     key: str
     faces: dict[str, Face]
     fallbacks: list[Family] = field(default_factory=list)
+    # (signature of the fallbacks, the fallback chain, (char, style) -> the family drawing it)
+    _chain: tuple = field(default=(None, [], {}), init=False, repr=False)
 
     @property
     def name(self) -> str:
@@ -112,14 +114,21 @@ class Family:
         return faces
 
     def _fallback_families(self) -> list[Family]:
-        seen, out, todo = {id(self)}, [], list(self.fallbacks)
-        while todo:
-            family = todo.pop(0)
-            if id(family) not in seen:
-                seen.add(id(family))
-                out.append(family)
-                todo.extend(family.fallbacks)
-        return out
+        signature = self._signature()
+        if self._chain[0] != signature:  # worked out once (again only if a fallback was added since)
+            seen, out, todo = {id(self)}, [], list(self.fallbacks)
+            while todo:
+                family = todo.pop(0)
+                if id(family) not in seen:
+                    seen.add(id(family))
+                    out.append(family)
+                    todo.extend(family.fallbacks)
+            self._chain = (signature, out, {})
+        return self._chain[1]
+
+    def _signature(self) -> tuple:
+        """The fallbacks as they are now, to notice one added after the chain was worked out."""
+        return tuple((id(family), len(family.fallbacks)) for family in self.fallbacks)
 
     @functools.cached_property
     def own_characters(self) -> frozenset[int]:
@@ -133,11 +142,14 @@ class Family:
         return all(ord(char) in own or not _drawn(char) for char in chars)
 
     def drawing_family(self, char: str, style: str) -> Family | None:
-        """The family whose face draws `char` in `style` (self first), or None when none can."""
-        for family in [self, *self._fallback_families()]:
-            if family.face(style).covers(char):
-                return family
-        return None
+        """The family whose face draws `char` in `style` (self first), or None when none can (remembered per
+        character and style: the tool's words and every card text ask about the same letters)."""
+        chain = self._fallback_families()
+        known = self._chain[2]
+        key = (char, style)
+        if key not in known:
+            known[key] = next((family for family in [self, *chain] if family.face(style).covers(char)), None)
+        return known[key]
 
     def describe(self) -> str:
         """"font 'title' (Fredoka One, then Noto Sans Bold)" for messages."""

@@ -81,7 +81,9 @@ def builtin(lang: str) -> Mapping[str, Any]:
     path = CATALOGUES / f"{lang}.yaml"
     if not path.is_file():
         return {}
-    return flatten(yaml.safe_load(path.read_text(encoding="utf-8")) or {})
+    # libyaml when there is one: the English catalogue is read by every command that starts
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return flatten(yaml.load(path.read_text(encoding="utf-8"), Loader=loader) or {})  # noqa: S506 - a safe loader
 
 
 def flatten(tree: Mapping, prefix: str = "") -> dict[str, Any]:
