@@ -100,3 +100,40 @@ def test_a_failed_build_leaves_no_drawn_file_behind(tmp_project, jobs):
         build(tmp_project, ["order-up-pizza"], BuildOptions(papers=("a4",), jobs=jobs))
     leftovers = [p for p in tmp_project.build_dir.rglob("*") if p.name.endswith(".tmp")]
     assert leftovers == []
+
+
+def _marked(path: str) -> Output:
+    def render(tmp: Path) -> dict:
+        tmp.with_suffix(".drawn").write_text("yes")  # seen by the test while `finish` has not been called
+        tmp.write_text("drawn")
+        return {}
+    return Output("g", Path(path), "cards", render)
+
+
+def test_workers_draw_while_this_process_goes_on(tmp_path):
+    import time
+
+    from generator.pipeline.drawing import start_drawing
+
+    drawing = start_drawing([_marked("g/cards-a4.pdf"), _marked("g/cards-letter.pdf")], tmp_path, jobs=2)
+    deadline = time.monotonic() + 120  # the build plans its translations meanwhile (here: waits for the workers)
+    while len(list(tmp_path.rglob("*.drawn"))) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(list(tmp_path.rglob("*.drawn"))) == 2
+    found = drawing.finish()
+    assert [one.file.read_text() for one in found] == ["drawn", "drawn"]
+    for one in found:
+        one.file.unlink()
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_bug_while_the_translations_are_planned_leaves_no_drawn_file_behind(tmp_project, jobs, monkeypatch):
+    import generator.pipeline.translations as translations
+
+    def crash(game, language):
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(translations, "translate_checked", crash)
+    with pytest.raises(ZeroDivisionError):
+        build(tmp_project, ["order-up-pizza"], BuildOptions(papers=("a4",), jobs=jobs, force=True))
+    assert [p for p in tmp_project.build_dir.rglob("*") if p.name.endswith(".tmp")] == []
