@@ -59,17 +59,38 @@ def check_state(state: State, start_counts: dict[str, int], after: str) -> tuple
     """(kind, message) when card conservation or another invariant is broken after `after`, else None."""
     counts = state.card_count()
     if counts != start_counts:
-        return CONSERVATION, f"card conservation broken after {after}: {count_change(start_counts, counts)}"
+        return CONSERVATION, conservation_message(start_counts, counts, after)
     problems = state.invariant_problems()
     if problems:
-        return INVARIANT, f"invariant broken after {after}: {'; '.join(str(p) for p in problems)}"
+        return INVARIANT, invariant_message(problems, after)
     return None
+
+
+def conservation_message(start_counts: dict[str, int], counts: dict[str, int], after: str) -> str:
+    """What check_state says when the cards per deck changed."""
+    return f"card conservation broken after {after}: {count_change(start_counts, counts)}"
+
+
+def invariant_message(problems: list, after: str) -> str:
+    """What check_state says when invariant_problems() found something."""
+    return f"invariant broken after {after}: {'; '.join(str(p) for p in problems)}"
 
 
 def _crash(exc: BaseException, during: str) -> str:
     frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
     where = f" ({frame.filename.rsplit('/', 1)[-1]}:{frame.lineno})" if frame else ""
     return f"the engine raised {type(exc).__name__}: {exc}{where} during {during}"
+
+
+def describe_step(step) -> str:
+    """The step a failure happened after, as messages name it: 'setup', "chance event 'roll'" or
+    "'take 3' by seat 1 (decision 7)". The loop keeps the step as a tuple and formats it only for a failure."""
+    if isinstance(step, str):
+        return step
+    if len(step) == 1:
+        return f"chance event '{step[0]}'"
+    action, player, decision = step
+    return f"'{action}' by seat {player} (decision {decision})"
 
 
 def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
@@ -104,55 +125,72 @@ def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
             events.extend(state.log[seen:])
             seen = len(state.log)
 
+    # this loop runs once per action and chance event of every simulated game: bound methods in locals, and the
+    # step a failure message names kept as a tuple, formatted only when something fails
     policies = [engine.bots[b] for b in bots]
+    current_player, chance_request, legal_actions, apply = (state.current_player, state.chance_request,
+                                                            state.legal_actions, state.apply)
+    card_count, invariant_problems = state.card_count, state.invariant_problems
     chance_steps, decision = 0, 0
-    chance_cap = engine.turn_cap * CHANCE_STEPS_PER_DECISION
-    what = "setup"
+    turn_cap = engine.turn_cap
+    chance_cap = turn_cap * CHANCE_STEPS_PER_DECISION
+    step: str | tuple = "setup"
     try:
         while True:
-            copy_log()
-            player = state.current_player()
+            if log:
+                copy_log()
+            player = current_player()
             if player == TERMINAL:
                 break
             if player == CHANCE:
                 chance_steps += 1
                 if chance_steps > chance_cap:
+                    record.decisions = decision
                     return fail(STALLED, f"the game did not end: {chance_cap} chance events without finishing "
                                         f"(seed {seed}, {players} players)")
-                request = state.chance_request()
+                request = chance_request()
                 outcome = sample_chance(request, rng)
                 if log:
                     events.append(f"# chance {outcome.label}: {short(outcome.values)}")
-                what = f"chance event '{request.label}'"
-                state.apply(outcome)
+                step = (request.label,)
+                apply(outcome)
             else:
-                if decision >= engine.turn_cap:
-                    return fail(STALLED, f"the game did not end within the turn cap of {engine.turn_cap} decisions "
+                if decision >= turn_cap:
+                    record.decisions = decision
+                    return fail(STALLED, f"the game did not end within the turn cap of {turn_cap} decisions "
                                         f"(seed {seed}, {players} players)")
                 decision += 1
-                record.decisions = decision
                 action = policies[player](state, rng)
-                what = f"'{action}' by seat {player} (decision {decision})"
+                step = (action, player, decision)
                 if log:
                     events.append(f"# seat {player} ({bots[player]}): {action}")
-                legal = state.legal_actions()
-                if action not in legal:
-                    return fail(ILLEGAL, f"bot '{bots[player]}' chose {what}, which is not in legal_actions()")
+                if action not in legal_actions():
+                    record.decisions = decision
+                    return fail(ILLEGAL, f"bot '{bots[player]}' chose {describe_step(step)}, which is not in "
+                                         "legal_actions()")
                 try:
-                    state.apply(action)
+                    apply(action)
                 except IllegalAction as exc:
-                    return fail(ILLEGAL, f"{what} is in legal_actions() but apply() rejected it: {exc}")
-            broken = check_state(state, start_counts, what)
-            if broken:
+                    record.decisions = decision
+                    return fail(ILLEGAL, f"{describe_step(step)} is in legal_actions() but apply() rejected it: {exc}")
+            counts = card_count()
+            if counts != start_counts:
                 copy_log()
-                return fail(*broken)
+                record.decisions = decision
+                return fail(CONSERVATION, conservation_message(start_counts, counts, describe_step(step)))
+            problems = invariant_problems()
+            if problems:
+                copy_log()
+                record.decisions = decision
+                return fail(INVARIANT, invariant_message(problems, describe_step(step)))
+        record.decisions = decision
         record.scores = list(state.scores())
         record.winners = list(state.winners())
         record.metrics = state.metrics() or {}
     except Exception as exc:  # noqa: BLE001 - report the engine bug with its seed instead of dying
         copy_log()
-        return fail(CRASH, _crash(exc, what))
+        record.decisions = decision
+        return fail(CRASH, _crash(exc, describe_step(step)))
     if log:
         events.append(f"# end: scores {record.scores}, winners {record.winners}")
     return record
-

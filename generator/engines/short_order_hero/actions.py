@@ -39,6 +39,24 @@ class Action(NamedTuple):
 
 
 DRAW, END, REDRAW = Action("draw"), Action("end"), Action("redraw")
+
+
+class ActionTable(dict):
+    """Key -> its Action, made on first use: legal_actions() hands out the same few actions thousands of times."""
+
+    def __init__(self, make):
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key):
+        action = self[key] = self.make(key)
+        return action
+
+
+DISCARD = ActionTable(lambda card: Action("discard", card))  # card -> discard <card>
+PLAY = ActionTable(lambda card: Action("play", card))  # card -> play <card>
+PLAY_ON = ActionTable(lambda key: Action("play", key[0], target=key[1]))  # (card, recipe) -> play <card> on <recipe>
+PLAY_FROM = ActionTable(lambda key: Action("play", key[0], seat=key[1]))  # (card, seat) -> play <card> from <seat>
 USAGE = ("expected draw, end, discard <card>, redraw, cook <recipe>: <card per required ingredient> [+ <bonus cards>], "
          "play <card>, play <card> on <recipe> or play <card> from <seat>")
 
@@ -173,6 +191,15 @@ def cook_options(recipe: Recipe, hand: dict, rules: Rules, wilds: int | None = N
 
     walk(0, {}, Counter(), len(wild_pool))
     return out
+
+
+def cook_actions(rules: Rules, recipe_id: str, hand: dict) -> tuple[Action, ...]:
+    """cook_options() of a displayed recipe, remembered per game for the counts of the cards that decide them."""
+    key = (recipe_id, *[hand.get(card, 0) for card in rules.cook_inputs[recipe_id]])
+    found = rules.cook_memo.get(key)
+    if found is None:
+        found = rules.cook_memo[key] = tuple(cook_options(rules.recipes[recipe_id], hand, rules))
+    return found
 
 
 def cook_points(action: Action, recipe: Recipe) -> int:

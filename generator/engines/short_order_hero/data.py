@@ -67,6 +67,18 @@ class Rules:
     settings: dict[str, Any]
     tracks: dict[int, tuple[str, ...]]  # player count -> spaces from the start to All Done
     useful: dict[str, frozenset[str]]  # recipe id -> card ids that can fill one of its slots (not wilds)
+    # recipe id -> the cards whose counts in a hand decide every way to cook it (its ingredients, meats, wilds)
+    cook_inputs: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
+    # (recipe id, counts of its cook_inputs) -> its cook actions: a hand seen once is never enumerated again
+    cook_memo: dict[tuple, tuple] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        # derived here, not passed in: dataclasses.replace() then starts a changed copy with its own memo
+        self.cook_inputs = {
+            rid: tuple(dict.fromkeys([*recipe.need, *(b for b, _ in recipe.bonus),
+                                      *(sorted(self.meats) if recipe.any_meat else ()), *self.wilds]))
+            for rid, recipe in self.recipes.items()}
+        self.cook_memo = {}
 
 
 def recipe_from_card(card) -> Recipe:

@@ -7,11 +7,15 @@ from collections import Counter
 from generator.engines.base import CHANCE, TERMINAL, ChanceOutcome, ChanceRequest, IllegalAction, State
 from generator.engines.common import check_known_options, check_outcome, option_or_setting
 from generator.engines.short_order_hero.actions import (
+    DISCARD,
     DRAW,
     END,
+    PLAY,
+    PLAY_FROM,
+    PLAY_ON,
     REDRAW,
     Action,
-    cook_options,
+    cook_actions,
     parse_action,
 )
 from generator.engines.short_order_hero.data import Rules
@@ -249,29 +253,30 @@ class SOHState(Plays, Results, State):
         hand = self.hands[self.cur]
         cards = sorted(hand)
         if self.phase == "hand-limit":
-            return [Action("discard", c) for c in cards]
+            return [DISCARD[c] for c in cards]
         if self.phase == "discarding":
-            return [REDRAW] + [Action("discard", c) for c in cards]
+            return [REDRAW] + [DISCARD[c] for c in cards]
         acts = [END if self.acted else DRAW]
-        wilds = sum(hand.get(w, 0) for w in self.r.wilds)
+        r = self.r
         for rid in self.display:
             if rid:
-                acts.extend(cook_options(self.r.recipes[rid], hand, self.r, wilds))
-        kind, me = self.r.kind, self.cur
-        opponents = [(me + k) % self.n for k in range(1, self.n)]
+                acts += cook_actions(r, rid, hand)
+        kind, me, n = r.kind, self.cur, self.n
         for card in cards:
             what = kind.get(card)
             if what == "spice":
-                acts.extend(Action("play", card, target=c.recipe.id) for c in self.completed[me])
+                acts += [PLAY_ON[card, c.recipe.id] for c in self.completed[me]]
             elif what == "sabotage":
-                acts.extend(Action("play", card, target=c.recipe.id) for s in opponents for c in self.completed[s])
+                for k in range(1, n):
+                    acts += [PLAY_ON[card, c.recipe.id] for c in self.completed[(me + k) % n]]
             elif what == "acquire":
-                if card in self.r.draw:
-                    acts.append(Action("play", card))
-                if card in self.r.steal:
-                    acts.extend(Action("play", card, seat=s) for s in opponents if self.hands[s])
+                if card in r.draw:
+                    acts.append(PLAY[card])
+                if card in r.steal:
+                    hands = self.hands
+                    acts += [PLAY_FROM[card, s] for s in ((me + k) % n for k in range(1, n)) if hands[s]]
         if not self.discard_used:
-            acts.extend(Action("discard", c) for c in cards)
+            acts += [DISCARD[c] for c in cards]
         return acts
 
     def apply(self, action) -> None:
