@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, repeat
 from typing import NamedTuple
 
 from generator.engines.base import IllegalAction
@@ -193,13 +193,41 @@ def cook_options(recipe: Recipe, hand: dict, rules: Rules, wilds: int | None = N
     return out
 
 
-def cook_actions(rules: Rules, recipe_id: str, hand: dict) -> tuple[Action, ...]:
-    """cook_options() of a displayed recipe, remembered per game for the counts of the cards that decide them."""
-    key = (recipe_id, *[hand.get(card, 0) for card in rules.cook_inputs[recipe_id]])
+class Cooks(NamedTuple):
+    """Every way to cook one displayed recipe from a hand (legal-action order) and the best of them: the first
+    with the highest cook_rank."""
+
+    actions: tuple[Action, ...]
+    best: Action | None
+    rank: tuple | None
+
+
+NO_COOKS = Cooks((), None, None)
+
+
+def cooks_for(rules: Rules, recipe_id: str, hand: dict, wilds: int) -> Cooks:
+    """cook_options() of a displayed recipe (`wilds`: the wild cards in the hand), remembered per game for the hands
+    that can cook it, by the counts of the cards that decide how (cook_inputs, each capped at what it could fill)."""
+    recipe = rules.recipes[recipe_id]
+    if not can_cook(recipe, hand, rules, wilds):
+        return NO_COOKS
+    key = (recipe_id, *map(min, map(hand.get, rules.cook_inputs[recipe_id], repeat(0)), rules.cook_caps[recipe_id]))
     found = rules.cook_memo.get(key)
     if found is None:
-        found = rules.cook_memo[key] = tuple(cook_options(rules.recipes[recipe_id], hand, rules))
+        actions = tuple(cook_options(recipe, hand, rules, wilds))
+        best = best_rank = None
+        for action in actions:
+            rank = cook_rank(action, recipe, rules.wilds)
+            if best_rank is None or rank > best_rank:
+                best, best_rank = action, rank
+        found = rules.cook_memo[key] = Cooks(actions, best, best_rank)
     return found
+
+
+def cook_rank(action: Action, recipe: Recipe, wilds) -> tuple[int, int, int]:
+    """How good a cook is: its points, then the longer bonus chain, then the fewer wilds spent."""
+    spent = sum(1 for c in action.slots + action.bonus if c in wilds)
+    return cook_points(action, recipe), len(action.bonus), -spent
 
 
 def cook_points(action: Action, recipe: Recipe) -> int:

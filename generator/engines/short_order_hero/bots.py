@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from generator.engines.short_order_hero.actions import DRAW, END, REDRAW, Action, cook_points
+from generator.engines.short_order_hero.actions import (
+    DISCARD,
+    DRAW,
+    END,
+    PLAY,
+    PLAY_FROM,
+    PLAY_ON,
+    REDRAW,
+    Action,
+)
 from generator.engines.short_order_hero.state import SOHState
 
 # Order in which the greedy bot gives up cards to a hand limit (lowest first).
@@ -16,25 +25,17 @@ def random_bot(state: SOHState, rng) -> Action:
 
 def useless_cards(state: SOHState, seat: int) -> list[str]:
     """Ingredient cards in the hand that no recipe on display can use, sorted."""
-    useful: set[str] = set()
-    for rid in state.display:
-        if rid:
-            useful |= state.r.useful[rid]
+    useful = state.display_useful()
     kind = state.r.kind
     return sorted(c for c in state.hands[seat] if kind.get(c) == "ingredient" and c not in useful)
 
 
 def best_cook(state: SOHState) -> Action | None:
-    """The most valuable cook on display, longest bonus prefix, fewest wilds spent."""
-    best, best_key = None, None
-    wilds, recipes = state.r.wilds, state.r.recipes
-    for action in state.legal_actions():
-        if action.verb != "cook":
-            continue
-        spent = sum(1 for c in action.slots + action.bonus if c in wilds)
-        key = (cook_points(action, recipes[action.card]), len(action.bonus), -spent)
-        if best_key is None or key > best_key:
-            best, best_key = action, key
+    """The most valuable cook on display, longest bonus prefix, fewest wilds spent (the first of equals)."""
+    best, best_rank = None, None
+    for cooks in state.displayed_cooks():
+        if cooks.best is not None and (best_rank is None or cooks.rank > best_rank):
+            best, best_rank = cooks.best, cooks.rank
     return best
 
 
@@ -45,37 +46,41 @@ def greedy_bot(state: SOHState, rng) -> Action:
     if state.phase == "hand-limit":
         useless = useless_cards(state, me)
         card = useless[0] if useless else min(hand, key=lambda c: (_KEEP_RANK.get(r.kind.get(c), 0), c))
-        return Action("discard", card)
+        return DISCARD[card]
     if state.phase == "discarding":
         useless = useless_cards(state, me)
-        return Action("discard", useless[0]) if useless else REDRAW
-    cards = sorted(hand)
-    opponents = [(me + k) % state.n for k in range(1, state.n)]
-    for card in cards:
-        if card in r.draw:
-            return Action("play", card)
-    for card in cards:
-        if card in r.steal:
-            targets = [s for s in opponents if state.hands[s]]
-            if targets:
-                return Action("play", card, seat=max(targets, key=lambda s: sum(state.hands[s].values())))
+        return DISCARD[useless[0]] if useless else REDRAW
+    # the first card in name order that draws, else the first that steals (sets: most hands hold neither)
+    drawing = r.draw.keys() & hand.keys()
+    if drawing:
+        return PLAY[min(drawing)]
+    stealing = r.steal.keys() & hand.keys()
+    if stealing:
+        targets = [s for s in ((me + k) % state.n for k in range(1, state.n)) if state.hands[s]]
+        if targets:
+            return PLAY_FROM[min(stealing), max(targets, key=lambda s: sum(state.hands[s].values()))]
     cook = best_cook(state)
     if cook is not None:
         return cook
-    spices = [c for c in cards if r.kind.get(c) == "spice"]
+    cards = sorted(hand)
+    kind = r.kind
+    spices = [c for c in cards if kind.get(c) == "spice"]
     if spices and state.completed[me]:
         target = max(state.completed[me], key=state.recipe_score)
-        return Action("play", max(spices, key=lambda c: r.points[c]), target=target.recipe.id)
-    sabotage = [c for c in cards if r.kind.get(c) == "sabotage"]
+        return PLAY_ON[max(spices, key=lambda c: r.points[c]), target.recipe.id]
+    sabotage = [c for c in cards if kind.get(c) == "sabotage"]
     if sabotage:
+        opponents = [(me + k) % state.n for k in range(1, state.n)]
         scores = state.scores()
         leader = max(opponents, key=lambda s: scores[s])
         victims = [c for c in state.completed[leader] if state.recipe_score(c) > state.floor]
         if victims:
             target = max(victims, key=state.recipe_score)
-            return Action("play", min(sabotage, key=lambda c: r.points[c]), target=target.recipe.id)
-    if not state.discard_used and useless_cards(state, me):
-        return Action("discard", useless_cards(state, me)[0])
+            return PLAY_ON[min(sabotage, key=lambda c: r.points[c]), target.recipe.id]
+    if not state.discard_used:
+        useless = useless_cards(state, me)
+        if useless:
+            return DISCARD[useless[0]]
     return END if state.acted else DRAW
 
 

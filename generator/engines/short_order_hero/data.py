@@ -67,17 +67,29 @@ class Rules:
     settings: dict[str, Any]
     tracks: dict[int, tuple[str, ...]]  # player count -> spaces from the start to All Done
     useful: dict[str, frozenset[str]]  # recipe id -> card ids that can fill one of its slots (not wilds)
-    # recipe id -> the cards whose counts in a hand decide every way to cook it (its ingredients, meats, wilds)
+    # recipe id -> the cards whose counts in a hand decide every way to cook it (its ingredients, meats, wilds), and
+    # for each the most it could fill: a hand holding more of a card cooks the recipe in exactly the same ways
     cook_inputs: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
-    # (recipe id, counts of its cook_inputs) -> its cook actions: a hand seen once is never enumerated again
+    cook_caps: dict[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    # (recipe id, capped counts of its cook_inputs) -> the ways to cook it (actions.Cooks), for hands that can
     cook_memo: dict[tuple, tuple] = field(init=False, repr=False, compare=False)
+    needs: dict[str, frozenset[str]] = field(init=False, repr=False, compare=False)  # recipe -> named ingredients
+    playable: dict[str, str] = field(init=False, repr=False, compare=False)  # card -> kind, for cards played alone
 
     def __post_init__(self):
         # derived here, not passed in: dataclasses.replace() then starts a changed copy with its own memo
-        self.cook_inputs = {
-            rid: tuple(dict.fromkeys([*recipe.need, *(b for b, _ in recipe.bonus),
-                                      *(sorted(self.meats) if recipe.any_meat else ()), *self.wilds]))
-            for rid, recipe in self.recipes.items()}
+        self.needs = {rid: frozenset(recipe.need) for rid, recipe in self.recipes.items()}
+        self.playable = {card: kind for card, kind in self.kind.items() if kind in ("spice", "sabotage", "acquire")}
+        self.cook_inputs, self.cook_caps = {}, {}
+        for rid, recipe in self.recipes.items():
+            bonus = [b for b, _ in recipe.bonus]
+            slots = len(recipe.required) + recipe.any_meat + len(bonus)
+            inputs = tuple(dict.fromkeys([*recipe.need, *bonus, *(sorted(self.meats) if recipe.any_meat else ()),
+                                          *self.wilds]))
+            self.cook_inputs[rid] = inputs
+            self.cook_caps[rid] = tuple(recipe.need.get(card, 0) + bonus.count(card)
+                                        + (recipe.any_meat if card in self.meats else 0)
+                                        + (slots if card in self.wilds else 0) for card in inputs)
         self.cook_memo = {}
 
 

@@ -81,8 +81,8 @@ class Results:
                 in_turn = seat == self.cur and self.phase != "over"
                 if size > self.hand_limit and not in_turn:
                     problems.append(f"seat {seat} holds {size} cards after its turn; the hand limit is {self.hand_limit}")
-        shown = [r for r in self.display if r]
-        if len(set(shown)) != len(shown) or any(r in self.owner for r in shown):
+        shown = list(filter(None, self.display))
+        if len(set(shown)) != len(shown) or not self.owner.keys().isdisjoint(shown):
             problems.append(f"a recipe is on display twice or both on display and cooked: {shown}")
         return problems
 

@@ -15,7 +15,8 @@ from generator.engines.short_order_hero.actions import (
     PLAY_ON,
     REDRAW,
     Action,
-    cook_actions,
+    Cooks,
+    cooks_for,
     parse_action,
 )
 from generator.engines.short_order_hero.data import Rules
@@ -86,6 +87,10 @@ class SOHState(Plays, Results, State):
         self._pending_draw = None
         self._version = 0  # bumped by every apply(); keys the legal-action cache
         self._legal: tuple[int, list[Action]] | None = None
+        self._cooks: list[Cooks] = []
+        self._cooks_at = -1  # the _version _cooks belong to
+        self._display_seen: list | None = None  # the display _display_sets were worked out for
+        self._display_sets: tuple = ()
         # metrics
         self.shown_at: dict[str, int] = {}
         self.dwell: dict[str, list[int]] = {}
@@ -189,10 +194,24 @@ class SOHState(Plays, Results, State):
 
     def _turn_ready(self) -> None:
         self.phase = "actions"
-        useful = set().union(*(self.r.useful[rid] for rid in self.display if rid)) if any(self.display) else set()
-        hand = self.hands[self.cur]
-        if not any(card in useful or card in self.r.wilds for card in hand):
+        if self.display_useful_or_wild().isdisjoint(self.hands[self.cur]):
             self.dead_hand_turns += 1
+
+    def display_useful(self) -> frozenset[str]:
+        """The cards that can fill a slot of a recipe on display (not wilds)."""
+        return self._display_cards()[0]
+
+    def display_useful_or_wild(self) -> frozenset[str]:
+        """display_useful() and the wilds: a hand with none of them can cook nothing on display."""
+        return self._display_cards()[1]
+
+    def _display_cards(self) -> tuple[frozenset[str], frozenset[str]]:
+        # asked every turn and by the greedy bot; the display changes only when a recipe is cooked or refilled
+        if self._display_seen != self.display:
+            useful = frozenset().union(*(self.r.useful[rid] for rid in self.display if rid))
+            self._display_seen = list(self.display)
+            self._display_sets = (useful, useful | frozenset(self.r.wilds))
+        return self._display_sets
 
     def _back_to_actions(self) -> None:
         self.phase = "actions"
@@ -247,36 +266,53 @@ class SOHState(Plays, Results, State):
             self._legal = (self._version, self._compute_legal())
         return list(self._legal[1])
 
+    def displayed_cooks(self) -> list[Cooks]:
+        """The ways to cook each displayed recipe that can be cooked now, in display order (those of legal_actions())."""
+        if self._cooks_at != self._version:
+            cooks = self._cooks = []
+            if self.phase not in ("over", "hand-limit", "discarding") and self._chance is None:
+                hand, r = self.hands[self.cur], self.r
+                held, needs = hand.keys(), r.needs
+                wilds = sum(hand.get(w, 0) for w in r.wilds)
+                for rid in self.display:
+                    # without wilds a recipe needs each of its named ingredients in the hand: most fail here
+                    if rid and (wilds or held >= needs[rid]):
+                        found = cooks_for(r, rid, hand, wilds)
+                        if found.actions:
+                            cooks.append(found)
+            self._cooks_at = self._version
+        return self._cooks
+
     def _compute_legal(self) -> list[Action]:
         if self.phase == "over" or self._chance is not None:
             return []
         hand = self.hands[self.cur]
         cards = sorted(hand)
         if self.phase == "hand-limit":
-            return [DISCARD[c] for c in cards]
+            return list(map(DISCARD.__getitem__, cards))
         if self.phase == "discarding":
-            return [REDRAW] + [DISCARD[c] for c in cards]
+            return [REDRAW, *map(DISCARD.__getitem__, cards)]
         acts = [END if self.acted else DRAW]
+        for cooks in self.displayed_cooks():
+            acts += cooks.actions
         r = self.r
-        for rid in self.display:
-            if rid:
-                acts += cook_actions(r, rid, hand)
-        kind, me, n = r.kind, self.cur, self.n
-        for card in cards:
-            what = kind.get(card)
+        playable = r.playable
+        me, n = self.cur, self.n
+        for card in sorted(playable.keys() & hand.keys()):  # in name order, like every card of the hand
+            what = playable[card]
             if what == "spice":
                 acts += [PLAY_ON[card, c.recipe.id] for c in self.completed[me]]
             elif what == "sabotage":
                 for k in range(1, n):
                     acts += [PLAY_ON[card, c.recipe.id] for c in self.completed[(me + k) % n]]
-            elif what == "acquire":
+            else:  # acquire
                 if card in r.draw:
                     acts.append(PLAY[card])
                 if card in r.steal:
                     hands = self.hands
                     acts += [PLAY_FROM[card, s] for s in ((me + k) % n for k in range(1, n)) if hands[s]]
         if not self.discard_used:
-            acts += [DISCARD[c] for c in cards]
+            acts += map(DISCARD.__getitem__, cards)
         return acts
 
     def apply(self, action) -> None:

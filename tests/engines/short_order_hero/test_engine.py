@@ -293,3 +293,30 @@ def test_without_tracker_games_still_end(game):
         record = play_game(ENGINE, game, 4, seed, ["greedy"] * 4, {"use_tracker": False}, log=False)
         assert record.ok, record.failure
         assert record.metrics["ended_by"] in ("fifth-recipe", "recipes-exhausted")
+
+
+def test_remembered_cooks_equal_a_fresh_enumeration_for_every_hand_seen(game):
+    """The per-game memo of cook actions (keyed by capped counts) and the quick without-wilds rejection give exactly
+    what cook_options() enumerates from scratch, in the same order, for every position of seeded bot games."""
+    from generator.engines.short_order_hero.actions import cook_options
+
+    rules = rules_for(game)
+    checked = cookable = 0
+    for players, seed in ((2, 3), (3, 11), (5, 7), (4, 5)):
+        rng = random.Random(seed)
+        state = ENGINE.new_state(game, players, dict(ENGINE.options))
+        while state.current_player() != TERMINAL:
+            if state.current_player() == CHANCE:
+                state.apply(sample_chance(state.chance_request(), rng))
+                continue
+            if state.phase == "actions":
+                hand = state.hands[state.cur]
+                fresh = [a for rid in state.display if rid for a in cook_options(rules.recipes[rid], hand, rules)]
+                remembered = [a for cooks in state.displayed_cooks() for a in cooks.actions]
+                assert remembered == fresh
+                assert [a for a in state.legal_actions() if a.verb == "cook"] == fresh
+                checked += 1
+                cookable += bool(fresh)
+            bots = ("greedy", "random")
+            state.apply(ENGINE.bots[bots[state.cur % 2]](state, rng))
+    assert checked > 200 and cookable > 20
