@@ -192,8 +192,7 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
     # language out only.
     from generator.pipeline.drawing import start_drawing
 
-    drawings = [start_drawing([o for group in todo for o in group], build_dir, options.jobs,
-                              alongside=any(len(languages[game.id]) > 1 for game in games))]
+    drawings = [start_drawing([o for group in todo for o in group], build_dir, options.jobs)]
     try:
         failed: set[str] = set()  # games with a language that did not build: not recorded as up to date
         translated: list[tuple[Game, list[Output]]] = []

@@ -87,19 +87,18 @@ def draw_outputs(outputs: list[Output], build_dir: Path, jobs: int = 0,
     return start_drawing(outputs, build_dir, jobs).finish(drawn)
 
 
-def start_drawing(outputs: list[Output], build_dir: Path, jobs: int = 0, alongside: bool = False) -> Drawing:
+def start_drawing(outputs: list[Output], build_dir: Path, jobs: int = 0) -> Drawing:
     """Start drawing the outputs as `draw_outputs` does, in worker processes that go on while this process does
-    other work (a build plans its translations meanwhile); `finish` collects them. `alongside`: this process has
-    work of its own meanwhile, so even a single task gets a worker when `jobs` allows two processes. With one job
-    (or no way to fork) nothing is drawn before `finish`."""
-    return Drawing(outputs, build_dir, jobs, alongside)
+    other work (a build plans its translations meanwhile); `finish` collects them. With one job (or no way to
+    fork) nothing is drawn before `finish`."""
+    return Drawing(outputs, build_dir, jobs)
 
 
 class Drawing:
     """Outputs being drawn: their temporary files and, when there are cores to use, the worker processes drawing
     them (forked now, so they start with what this process holds now and nothing it makes later)."""
 
-    def __init__(self, outputs: list[Output], build_dir: Path, jobs: int = 0, alongside: bool = False):
+    def __init__(self, outputs: list[Output], build_dir: Path, jobs: int = 0):
         global _JOB
         self.outputs = outputs
         self.files: list[Path] = []
@@ -115,11 +114,9 @@ class Drawing:
                 os.close(handle)
                 self.files.append(Path(name))
             self.tasks = tasks_of(outputs)
-            cores = jobs or available_cores()
-            workers = min(cores, len(self.tasks))
+            workers = min(jobs or available_cores(), len(self.tasks))
             # fork only from the main thread (a fork copies one thread, and a lock another holds would stay locked)
-            if (workers > 1 or (alongside and workers and cores > 1)) \
-                    and threading.current_thread() is threading.main_thread() \
+            if workers > 1 and threading.current_thread() is threading.main_thread() \
                     and "fork" in multiprocessing.get_all_start_methods():
                 _JOB = (outputs, self.files)
                 gc.freeze()  # the loaded games stay out of the workers' collections (fewer copied pages)

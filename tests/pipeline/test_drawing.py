@@ -137,12 +137,3 @@ def test_a_bug_while_the_translations_are_planned_leaves_no_drawn_file_behind(tm
     with pytest.raises(ZeroDivisionError):
         build(tmp_project, ["order-up-pizza"], BuildOptions(papers=("a4",), jobs=jobs, force=True))
     assert [p for p in tmp_project.build_dir.rglob("*") if p.name.endswith(".tmp")] == []
-
-
-def test_a_single_task_gets_a_worker_only_when_this_process_has_work_of_its_own(tmp_path):
-    from generator.pipeline.drawing import start_drawing
-
-    for alongside, jobs, elsewhere in ((True, 2, True), (False, 2, False), (True, 1, False)):
-        found = start_drawing([_pid_output("g/rules.pdf", "rules")], tmp_path, jobs=jobs, alongside=alongside).finish()
-        assert (found[0].facts["pid"] != os.getpid()) is elsewhere
-        found[0].file.unlink()
