@@ -160,6 +160,7 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
                                       and all(path in previous for path in state.game_outputs(name))]
     if len(fresh) == len(names) and fresh:
         return _nothing_to_do(state, names, old_manifest)
+    from generator.pipeline.fingerprints import GameParts
     from generator.pipeline.gather import gather
     from generator.pipeline.producers import plan
     from generator.pipeline.stale import stale_outputs
@@ -174,55 +175,58 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
     games, reports = gather(project, [name for name in names if name not in fresh])
     languages = choose_languages(games, options.languages)  # a --lang no game declares stops here
     result = BuildResult(games=[], languages=languages)
+    sources = [game for game in games if game.source_language in languages[game.id]]
+    outputs = plan(sources, options)  # every problem of every game's source language in one run
+    units: list[tuple[Game, list[Output]]] = [(game, [o for o in outputs if o.game == game.id]) for game in sources]
+    failed: set[str] = set()  # games with a language that did not build: not recorded as up to date
+    translated: list[tuple[Game, list[Output]]] = []
+    for game in games:
+        wrong = language_problems(game)
+        for language in languages[game.id]:
+            if language == game.source_language:
+                continue
+            try:
+                other, warnings, errors = translate_checked(game, language)
+                result.warnings += warnings
+                if errors:  # this language is not drawn; the others and the source language are
+                    raise InputError(errors)
+                translated.append((other, in_language(other, plan([other], options))))
+            except InputError as exc:
+                wrong += named(exc.problems, language)
+                result.not_built.setdefault(game.id, []).append(language)
+        result.problems += wrong
+        failed |= {game.id} if wrong else set()
+    units += translated
+    fingerprints: dict[str, str] = {}
+    for game, outputs in units:
+        parts = GameParts(game, keys[game.id].tool)
+        for o in outputs:
+            fingerprints[str(o.path)] = parts.fingerprint(o.path, o.kind, keys[o.game].look(o.kind))
     by_game = {report.game: report for report in reports}
     for name in names:  # reports in the order asked for; skipped games show their last check
         result.games.append(by_game[name] if name in by_game else CheckReport(**state.game_report(name)))
     for name in fresh:
         result.skipped += state.game_outputs(name)
-    sources = [game for game in games if game.source_language in languages[game.id]]
-    outputs = plan(sources, options)  # every problem of every game's source language in one run
-    units: list[tuple[Game, list[Output]]] = [(game, [o for o in outputs if o.game == game.id]) for game in sources]
-    fingerprints: dict[str, str] = {}
     carried: list[dict] = []  # manifest entries of skipped outputs of the games being built
-    todo = _to_draw(units, keys, state, previous, options, fingerprints, result, carried)
+    todo: list[list[Output]] = []
+    for _game, outputs in units:
+        todo.append([])
+        for output in outputs:
+            if not options.force and state.output_is_fresh(output.path, fingerprints[str(output.path)]) \
+                    and str(output.path) in previous:
+                result.skipped.append(str(output.path))
+                carried.append(previous[str(output.path)])
+            else:
+                todo[-1].append(output)
+    if on_start:
+        on_start(sum(len(group) for group in todo))
     # Draw every output first (generator.pipeline.drawing: in worker processes when there are cores to use) and
     # rename them into place only when all of them succeeded: a problem found while drawing (a text that does not
-    # fit) must not replace any of the last good PDFs. The source languages are drawn while the translations are
-    # checked and planned; a problem in a source language stops the build, a problem in a translation keeps that
-    # language out only.
-    from generator.pipeline.drawing import start_drawing
+    # fit) must not replace any of the last good PDFs. Every language is drawn in the same run of workers; a
+    # problem in a source language stops the build, a problem in a translation keeps that language out only.
+    from generator.pipeline.drawing import draw_outputs
 
-    drawings = [start_drawing([o for group in todo for o in group], build_dir, options.jobs)]
-    try:
-        failed: set[str] = set()  # games with a language that did not build: not recorded as up to date
-        translated: list[tuple[Game, list[Output]]] = []
-        for game in games:
-            wrong = language_problems(game)
-            for language in languages[game.id]:
-                if language == game.source_language:
-                    continue
-                try:
-                    other, warnings, errors = translate_checked(game, language)
-                    result.warnings += warnings
-                    if errors:  # this language is not drawn; the others and the source language are
-                        raise InputError(errors)
-                    translated.append((other, in_language(other, plan([other], options))))
-                except InputError as exc:
-                    wrong += named(exc.problems, language)
-                    result.not_built.setdefault(game.id, []).append(language)
-            result.problems += wrong
-            failed |= {game.id} if wrong else set()
-        later = _to_draw(translated, keys, state, previous, options, fingerprints, result, carried)
-        units += translated
-        todo += later
-        drawings.append(start_drawing([o for group in later for o in group], build_dir, options.jobs))
-        if on_start:
-            on_start(sum(len(group) for group in todo))
-        results = [one for drawing in drawings for one in drawing.finish(drawn)]
-    except BaseException:
-        for drawing in drawings:
-            drawing.close(failed=True)
-        raise
+    results = draw_outputs([o for group in todo for o in group], build_dir, options.jobs, drawn)
     drawn_outputs: list[Output] = []
     built: list[Game] = []
     with Staging() as staging:
@@ -270,28 +274,6 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
         for output in drawn_outputs:
             progress(output)
     return result
-
-
-def _to_draw(units: list[tuple[Game, list[Output]]], keys: dict, state: BuildState, previous: dict,
-             options: BuildOptions, fingerprints: dict[str, str], result: BuildResult, carried: list[dict]
-             ) -> list[list[Output]]:
-    """Per unit (a game in one language), the outputs to draw: those whose fingerprint changed (all with --force).
-    Records each output's fingerprint; the others are reported skipped and their manifest entries carried."""
-    from generator.pipeline.fingerprints import GameParts
-
-    todo: list[list[Output]] = []
-    for game, outputs in units:
-        parts = GameParts(game, keys[game.id].tool)
-        todo.append([])
-        for output in outputs:
-            path = str(output.path)
-            fingerprints[path] = parts.fingerprint(output.path, output.kind, keys[output.game].look(output.kind))
-            if not options.force and state.output_is_fresh(output.path, fingerprints[path]) and path in previous:
-                result.skipped.append(path)
-                carried.append(previous[path])
-            else:
-                todo[-1].append(output)
-    return todo
 
 
 def _nothing_to_do(state: BuildState, names: list[str], manifest: dict) -> BuildResult:

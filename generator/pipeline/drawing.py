@@ -2,8 +2,7 @@
 
 Every output is drawn whole by one process into a temporary file beside its target, so its bytes do not depend on
 the number of workers; outputs that share work (the rules and the booklets imposed from them) stay together in one
-process. The workers are forked after the games are loaded, checked and planned: they start with all of it (a
-build starts drawing its source languages while it plans the translations, which get workers of their own). The
+process. The workers are forked after the games are loaded, checked and planned: they start with all of it. The
 build hands the drawn files to its staging (core.write), which renames them into place only when every output was
 drawn without a problem. A bug in a worker reaches this process as the same exception, named by the output and
 carrying the worker's traceback as its cause.
@@ -84,82 +83,40 @@ def draw_outputs(outputs: list[Output], build_dir: Path, jobs: int = 0,
     """Draw every output into a temporary file beside its target (in `build_dir`), with up to `jobs` worker
     processes (0: every available core; 1: this process only). `drawn(output)` is called in this process as each
     one is done, in order. The caller renames or deletes the files."""
-    return start_drawing(outputs, build_dir, jobs).finish(drawn)
-
-
-def start_drawing(outputs: list[Output], build_dir: Path, jobs: int = 0) -> Drawing:
-    """Start drawing the outputs as `draw_outputs` does, in worker processes that go on while this process does
-    other work (a build plans its translations meanwhile); `finish` collects them. With one job (or no way to
-    fork) nothing is drawn before `finish`."""
-    return Drawing(outputs, build_dir, jobs)
-
-
-class Drawing:
-    """Outputs being drawn: their temporary files and, when there are cores to use, the worker processes drawing
-    them (forked now, so they start with what this process holds now and nothing it makes later)."""
-
-    def __init__(self, outputs: list[Output], build_dir: Path, jobs: int = 0):
-        global _JOB
-        self.outputs = outputs
-        self.files: list[Path] = []
-        self.pool = self.done = None
-        try:
-            for output in outputs:
-                target = Path(build_dir) / output.path
-                target.parent.mkdir(parents=True, exist_ok=True)
-                # named like the build's staged files, so a killed build's leftovers are found and removed
-                # (core.write)
-                handle, name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp",
-                                                dir=target.parent)
-                os.close(handle)
-                self.files.append(Path(name))
-            self.tasks = tasks_of(outputs)
-            workers = min(jobs or available_cores(), len(self.tasks))
-            # fork only from the main thread (a fork copies one thread, and a lock another holds would stay locked)
-            if workers > 1 and threading.current_thread() is threading.main_thread() \
-                    and "fork" in multiprocessing.get_all_start_methods():
-                _JOB = (outputs, self.files)
-                gc.freeze()  # the loaded games stay out of the workers' collections (fewer copied pages)
-                try:
-                    self.pool = multiprocessing.get_context("fork").Pool(workers)
-                finally:
-                    _JOB = None  # the workers have their copy
-                    gc.unfreeze()
-                self.done = self.pool.imap(_draw_task, self.tasks)
-        except BaseException:
-            self.close(failed=True)
-            raise
-
-    def finish(self, drawn: Callable[[Output], None] | None = None) -> list[Drawn]:
-        """Wait for every output (drawing them here when no worker does); `drawn(output)` as each one is done."""
-        global _JOB
-        results: list[Drawn] = [Drawn(file) for file in self.files]
-        try:
-            if self.done is not None:
-                for task, found in zip(self.tasks, self.done, strict=True):
-                    _collect(task, found, results, self.outputs, drawn)
-            else:
-                _JOB = (self.outputs, self.files)
-                try:
-                    for task in self.tasks:
-                        _collect(task, _draw_task(task), results, self.outputs, drawn)
-                finally:
-                    _JOB = None
-        except BaseException:
-            self.close(failed=True)
-            raise
-        self.close()
-        return results
-
-    def close(self, failed: bool = False) -> None:
-        """Stop the workers; `failed`: delete every temporary file too (nothing of this run is used)."""
-        if self.pool is not None:
-            self.pool.terminate()  # every task is done (or none is wanted any more)
-            self.pool.join()
-            self.pool = None
-        if failed:
-            for file in self.files:
-                file.unlink(missing_ok=True)
+    global _JOB
+    files = []
+    for output in outputs:
+        target = Path(build_dir) / output.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        # named like the build's staged files, so a killed build's leftovers are found and removed (core.write)
+        handle, name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
+        os.close(handle)
+        files.append(Path(name))
+    results: list[Drawn] = [Drawn(file) for file in files]
+    tasks = tasks_of(outputs)
+    workers = min(jobs or available_cores(), len(tasks))
+    # fork only from the main thread (a fork copies one thread, and a lock another holds would stay locked)
+    parallel = workers > 1 and threading.current_thread() is threading.main_thread() \
+        and "fork" in multiprocessing.get_all_start_methods()
+    _JOB = (outputs, files)
+    try:
+        if parallel:
+            gc.freeze()  # the loaded games stay out of the workers' collections (fewer copied pages)
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                done = pool.imap(_draw_task, tasks)
+                for task, found in zip(tasks, done, strict=True):
+                    _collect(task, found, results, outputs, drawn)
+        else:
+            for task in tasks:
+                _collect(task, _draw_task(task), results, outputs, drawn)
+    except BaseException:
+        for file in files:
+            file.unlink(missing_ok=True)
+        raise
+    finally:
+        _JOB = None
+        gc.unfreeze()
+    return results
 
 
 def _collect(task, found, results: list[Drawn], outputs: list[Output], drawn) -> None:
