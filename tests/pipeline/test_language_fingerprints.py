@@ -13,6 +13,7 @@ from generator.core.contract import BuildOptions
 from generator.data.project import Project
 from generator.pipeline.build import build
 from tests.conftest import REPO
+from tests.fixtures.languages import demo_in_german
 
 GAME = "order-up-pizza"
 OPTIONS = BuildOptions(papers=("a4",), languages=("en", "cs"))
@@ -62,7 +63,6 @@ def test_a_text_the_translation_replaces_redraws_only_the_source_languages_sheet
     assert "Babička Róza" in czech and "Rosie" not in czech
 
 
-DEMO = REPO / "tests" / "fixtures" / "demo-project"
 DEMO_OPTIONS = BuildOptions(papers=("a4",), languages=("en", "de"))
 SHEETS = {"demo/cards-a4.pdf", "demo/de/cards-a4.pdf"}
 
@@ -70,12 +70,7 @@ SHEETS = {"demo/cards-a4.pdf", "demo/de/cards-a4.pdf"}
 @pytest.fixture
 def demo(tmp_path: Path) -> Project:
     """The demo game in English and German (the German translation names Ann 'Anna'), built once."""
-    root = tmp_path / "demo"
-    shutil.copytree(DEMO, root)
-    game = root / "cards" / "demo"
-    (game / "game.yaml").write_text((game / "game.yaml").read_text() + "languages: [en, de]\n")
-    (game / "i18n").mkdir()
-    (game / "i18n" / "de.yaml").write_text("orders:\n  ann: {name: Anna}\n  bob: {name: Bernd}\n")
+    root = demo_in_german(tmp_path, "orders:\n  ann: {name: Anna}\n  bob: {name: Bernd}\n")
     project = Project(root)
     build(project, ["demo"], DEMO_OPTIONS)
     return project

@@ -16,8 +16,8 @@ import yaml
 from generator.data.load import load_game
 from generator.data.project import Project
 from tests.conftest import REPO, run_pnp
+from tests.fixtures.languages import demo_in_german
 
-DEMO = REPO / "tests" / "fixtures" / "demo-project"
 WORD = re.compile(r"[^\W\d_]{3,}")
 
 
@@ -172,13 +172,8 @@ def test_held_out_translation_gets_three_located_messages(tmp_project: Project):
 @pytest.fixture
 def demo(tmp_path: Path) -> Path:
     """The demo game declaring English and German, with a small German translation and rules in both."""
-    root = tmp_path / "demo"
-    shutil.copytree(DEMO, root)
-    game = root / "cards" / "demo"
-    (game / "game.yaml").write_text((game / "game.yaml").read_text() + "languages: [en, de]\n")
-    (game / "i18n").mkdir()
-    (game / "i18n" / "de.yaml").write_text(
-        "game:\n  title: Demo-Pizza\n"
+    root = demo_in_german(
+        tmp_path, "game:\n  title: Demo-Pizza\n"
         "toppings:\n  olive: {name: Olive}\n  onion: {name: Zwiebel}\n"
         "orders:\n  ann: {name: Anna}\n  bob: {name: Bernd}\n")
     rules = root / "templates" / "rules"
