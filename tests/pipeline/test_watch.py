@@ -14,6 +14,16 @@ def _wait_for(path, seconds=30.0):
         time.sleep(0.05)
 
 
+def _watch_while(designer, project, rebuilds: int):
+    """`pnp watch demo` for up to `rebuilds` rebuilds while `designer` edits the project in a thread."""
+    thread = threading.Thread(target=designer, daemon=True)
+    thread.start()
+    result = run_pnp("watch", "demo", "--paper", "a4", "--timeout", "40", "--max-rebuilds", str(rebuilds),
+                     "--debounce", "200", project=project)
+    thread.join(5)
+    return result
+
+
 def test_watch_rebuilds_on_save_and_survives_broken_data(tmp_project):
     assert run_pnp("new", "demo", project=tmp_project).exit_code == 0
     deck = tmp_project.cards_dir / "demo" / "actions.yaml"
@@ -30,11 +40,7 @@ def test_watch_rebuilds_on_save_and_survives_broken_data(tmp_project):
         seen["while_broken"] = cards_pdf.stat().st_mtime_ns if cards_pdf.exists() else None
         deck.write_text(good.replace("name: Draw Two", "name: Draw Three"))
 
-    thread = threading.Thread(target=designer, daemon=True)
-    thread.start()
-    result = run_pnp("watch", "demo", "--paper", "a4", "--timeout", "40", "--max-rebuilds", "2",
-                     "--debounce", "200", project=tmp_project)
-    thread.join(5)
+    result = _watch_while(designer, tmp_project, rebuilds=2)
     assert result.exit_code == 0, result.output
     assert "changed: cards/demo/actions.yaml" in result.output
     assert "cards/demo/actions.yaml:" in result.output and "problem" in result.output   # the error, located
@@ -60,11 +66,7 @@ def test_watch_redraws_the_tuck_box_after_a_back_layout_edit(tmp_project):
         seen["first"] = tuckboxes.read_bytes()
         back.write_text(back.read_text().replace('fill: "#243b55"', 'fill: "#7b3fa0"'))
 
-    thread = threading.Thread(target=designer, daemon=True)
-    thread.start()
-    result = run_pnp("watch", "demo", "--paper", "a4", "--timeout", "40", "--max-rebuilds", "1",
-                     "--debounce", "200", project=tmp_project)
-    thread.join(5)
+    result = _watch_while(designer, tmp_project, rebuilds=1)
     assert result.exit_code == 0, result.output
     assert "wrote demo/tuckboxes-full.pdf" in result.output.split("changed: cards/demo/layouts/actions-back.yaml")[1]
     assert tuckboxes.read_bytes() != seen["first"]
