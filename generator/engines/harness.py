@@ -55,25 +55,16 @@ def count_change(before: dict[str, int], after: dict[str, int]) -> str:
     return ", ".join(f"{k} {before.get(k, 0)} -> {after.get(k, 0)}" for k in keys if before.get(k, 0) != after.get(k, 0))
 
 
-def check_state(state: State, start_counts: dict[str, int], after: str) -> tuple[str, str] | None:
-    """(kind, message) when card conservation or another invariant is broken after `after`, else None."""
+def check_state(state: State, start_counts: dict[str, int], after) -> tuple[str, str] | None:
+    """(kind, message) when card conservation or another invariant is broken after `after` (a step as
+    `describe_step` takes it, formatted only for a failure), else None."""
     counts = state.card_count()
     if counts != start_counts:
-        return CONSERVATION, conservation_message(start_counts, counts, after)
+        return CONSERVATION, f"card conservation broken after {describe_step(after)}: {count_change(start_counts, counts)}"
     problems = state.invariant_problems()
     if problems:
-        return INVARIANT, invariant_message(problems, after)
+        return INVARIANT, f"invariant broken after {describe_step(after)}: {'; '.join(str(p) for p in problems)}"
     return None
-
-
-def conservation_message(start_counts: dict[str, int], counts: dict[str, int], after: str) -> str:
-    """What check_state says when the cards per deck changed."""
-    return f"card conservation broken after {after}: {count_change(start_counts, counts)}"
-
-
-def invariant_message(problems: list, after: str) -> str:
-    """What check_state says when invariant_problems() found something."""
-    return f"invariant broken after {after}: {'; '.join(str(p) for p in problems)}"
 
 
 def _crash(exc: BaseException, during: str) -> str:
@@ -103,8 +94,11 @@ def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
     if log:
         events.append(f"# seed {seed}, {players} players, bots {','.join(bots)}")
 
+    decision = 0
+
     def fail(kind: str, message: str) -> GameRecord:
         record.failure_kind, record.failure = kind, message
+        record.decisions = decision
         if log:
             events.append(f"# FAILED ({kind}): {message}")
         return record
@@ -130,8 +124,7 @@ def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
     policies = [engine.bots[b] for b in bots]
     current_player, chance_request, legal_actions, apply = (state.current_player, state.chance_request,
                                                             state.legal_actions, state.apply)
-    card_count, invariant_problems = state.card_count, state.invariant_problems
-    chance_steps, decision = 0, 0
+    chance_steps = 0
     turn_cap = engine.turn_cap
     chance_cap = turn_cap * CHANCE_STEPS_PER_DECISION
     step: str | tuple = "setup"
@@ -145,7 +138,6 @@ def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
             if player == CHANCE:
                 chance_steps += 1
                 if chance_steps > chance_cap:
-                    record.decisions = decision
                     return fail(STALLED, f"the game did not end: {chance_cap} chance events without finishing "
                                         f"(seed {seed}, {players} players)")
                 request = chance_request()
@@ -156,7 +148,6 @@ def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
                 apply(outcome)
             else:
                 if decision >= turn_cap:
-                    record.decisions = decision
                     return fail(STALLED, f"the game did not end within the turn cap of {turn_cap} decisions "
                                         f"(seed {seed}, {players} players)")
                 decision += 1
@@ -165,31 +156,22 @@ def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
                 if log:
                     events.append(f"# seat {player} ({bots[player]}): {action}")
                 if action not in legal_actions():
-                    record.decisions = decision
                     return fail(ILLEGAL, f"bot '{bots[player]}' chose {describe_step(step)}, which is not in "
                                          "legal_actions()")
                 try:
                     apply(action)
                 except IllegalAction as exc:
-                    record.decisions = decision
                     return fail(ILLEGAL, f"{describe_step(step)} is in legal_actions() but apply() rejected it: {exc}")
-            counts = card_count()
-            if counts != start_counts:
+            broken = check_state(state, start_counts, step)
+            if broken:
                 copy_log()
-                record.decisions = decision
-                return fail(CONSERVATION, conservation_message(start_counts, counts, describe_step(step)))
-            problems = invariant_problems()
-            if problems:
-                copy_log()
-                record.decisions = decision
-                return fail(INVARIANT, invariant_message(problems, describe_step(step)))
+                return fail(*broken)
         record.decisions = decision
         record.scores = list(state.scores())
         record.winners = list(state.winners())
         record.metrics = state.metrics() or {}
     except Exception as exc:  # noqa: BLE001 - report the engine bug with its seed instead of dying
         copy_log()
-        record.decisions = decision
         return fail(CRASH, _crash(exc, describe_step(step)))
     if log:
         events.append(f"# end: scores {record.scores}, winners {record.winners}")
