@@ -160,48 +160,51 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
                                       and all(path in previous for path in state.game_outputs(name))]
     if len(fresh) == len(names) and fresh:
         return _nothing_to_do(state, names, old_manifest)
-    from generator.pipeline.fingerprints import GameParts
     from generator.pipeline.gather import gather
-    from generator.pipeline.producers import plan
+    from generator.pipeline.planning import Planner
     from generator.pipeline.stale import stale_outputs
     from generator.pipeline.translations import (
         choose_languages,
-        in_language,
+        drawn_word_problems,
         language_problems,
         named,
-        translate_checked,
+        translated_game,
     )
 
-    games, reports = gather(project, [name for name in names if name not in fresh])
+    changed = [name for name in names if name not in fresh]
+    # a game whose checks read the same inputs as when they last passed (a rules template or translation edit) is
+    # loaded, not checked again
+    checked = {} if options.force else {name: CheckReport(**report) for name in changed
+                                        if (report := state.checked_report(name, keys[name])) is not None}
+    games, reports = gather(project, changed, checked=checked)
     languages = choose_languages(games, options.languages)  # a --lang no game declares stops here
     result = BuildResult(games=[], languages=languages)
-    sources = [game for game in games if game.source_language in languages[game.id]]
-    outputs = plan(sources, options)  # every problem of every game's source language in one run
-    units: list[tuple[Game, list[Output]]] = [(game, [o for o in outputs if o.game == game.id]) for game in sources]
+    planner = Planner(state, keys, options, set(previous))
+    # every problem of every game's source language in one run
+    units = planner.plan([game for game in games if game.source_language in languages[game.id]])
     failed: set[str] = set()  # games with a language that did not build: not recorded as up to date
-    translated: list[tuple[Game, list[Output]]] = []
     for game in games:
         wrong = language_problems(game)
         for language in languages[game.id]:
             if language == game.source_language:
                 continue
             try:
-                other, warnings, errors = translate_checked(game, language)
-                result.warnings += warnings
+                other = translated_game(game, language)
+                result.warnings += named(other.translation.warnings, language)
+                errors = other.translation.problems
+                if planner.needs_planning(other):  # what it draws changed: its words are checked again
+                    warnings, more = drawn_word_problems(game, other)
+                    result.warnings += named(warnings, language)
+                    errors = errors + more
                 if errors:  # this language is not drawn; the others and the source language are
-                    raise InputError(errors)
-                translated.append((other, in_language(other, plan([other], options))))
+                    raise InputError(named(errors, language))
+                units += planner.plan([other])
             except InputError as exc:
                 wrong += named(exc.problems, language)
                 result.not_built.setdefault(game.id, []).append(language)
         result.problems += wrong
         failed |= {game.id} if wrong else set()
-    units += translated
-    fingerprints: dict[str, str] = {}
-    for game, outputs in units:
-        parts = GameParts(game, keys[game.id].tool)
-        for o in outputs:
-            fingerprints[str(o.path)] = parts.fingerprint(o.path, o.kind, keys[o.game].look(o.kind))
+    fingerprints = {path: fingerprint for unit in units for path, fingerprint in unit.fingerprints.items()}
     by_game = {report.game: report for report in reports}
     for name in names:  # reports in the order asked for; skipped games show their last check
         result.games.append(by_game[name] if name in by_game else CheckReport(**state.game_report(name)))
@@ -209,9 +212,11 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
         result.skipped += state.game_outputs(name)
     carried: list[dict] = []  # manifest entries of skipped outputs of the games being built
     todo: list[list[Output]] = []
-    for _game, outputs in units:
+    for unit in units:
+        result.skipped += unit.kept  # not even planned: nothing they are made from changed
+        carried += [previous[path] for path in unit.kept]
         todo.append([])
-        for output in outputs:
+        for output in unit.outputs:
             if not options.force and state.output_is_fresh(output.path, fingerprints[str(output.path)]) \
                     and str(output.path) in previous:
                 result.skipped.append(str(output.path))
@@ -232,7 +237,8 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
     with Staging() as staging:
         problems: list[Problem] = []
         at = 0
-        for (game, _outputs), group in zip(units, todo, strict=True):
+        for unit, group in zip(units, todo, strict=True):
+            game = unit.game
             found, at = results[at:at + len(group)], at + len(group)
             wrong = [problem for one in found for problem in one.problems]
             if wrong and game.translated:
@@ -255,12 +261,14 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
                 state.record_output(output.path, fingerprints[str(output.path)], written=tmp)
             drawn_outputs += group
             built.append(game)
+            for name, fingerprint, made in unit.units:
+                state.record_unit(name, fingerprint, made)
         if problems:  # the same card can fail in several outputs (both papers, the rules): report it once
             raise InputError(list(dict.fromkeys(problems)))
-        every = [o for _game, outputs in units for o in outputs]
         for report in reports:
             if report.game not in failed:
-                state.record_game(report.game, keys[report.game], [o.path for o in every if o.game == report.game],
+                state.record_game(report.game, keys[report.game],
+                                  [path for unit in units if unit.game.id == report.game for path in unit.paths()],
                                   report)
         # a game is searched for stale outputs when it is built; a skipped game keeps what was found then
         result.stale = sorted(stale_outputs(project, build_dir, games) + [

@@ -45,6 +45,19 @@ PARTS: dict[str, tuple[str, ...]] = {
 EVERYTHING = ("game", "deck", "table", "board", "component", "layouts", "pictures", "fonts", "templates",
               "rules_templates")
 
+# Before a producer plans a game's outputs (which checks every face, renders the rules), its unit (the game in one
+# language, that producer) is fingerprinted from the game as loaded: if that did not change, nothing is planned and
+# its outputs are kept. `game_data` stands for the data files as the language sees them (a translation's texts come
+# from i18n/, so a source text it replaces is no input of it); the source language also covers the files themselves.
+UNIT_PARTS: dict[str, tuple[str, ...]] = {
+    "boards": PARTS["board"],
+    "rule booklets": ("game", "game_data", "data_files", "layouts", "pictures", "fonts", "templates", "own_rules"),
+    "card sheets": ("game", "game_data", "data_files", "layouts", "pictures", "fonts", "templates"),
+    "component sheets": ("game", "game_data", "data_files", "layouts", "pictures", "fonts", "templates"),
+}
+UNIT_KINDS = {"boards": ("board",), "rule booklets": ("rules",), "card sheets": ("cards",),
+              "component sheets": ("components", "tuckboxes")}  # the kinds of output each producer makes
+
 
 class GameParts:
     """The hashes of the parts of one loaded (and checked) game, each worked out once when first asked for."""
@@ -59,7 +72,8 @@ class GameParts:
                             "deck_makeup": self._deck_makeup, "card_makeup": self._card_makeup,
                             "rules_text": self._rules_text,
                             "pictured_cards": self._pictured_cards, "boxed_backs": self._boxed_backs,
-                            "fonts": self._fonts}
+                            "fonts": self._fonts, "game_data": self._game_data, "data_files": self._data_files,
+                            "own_rules": self._own_rules}
 
     def files(self) -> dict[str, list[Path]]:
         """The game's files sorted into parts: data files by kind, spreadsheets with the decks, layouts, pictures;
@@ -198,6 +212,41 @@ class GameParts:
                   [fallback.key for fallback in family.fallbacks])
                  for key, family in sorted(self.game.fonts.families.items())]
         return hashlib.sha256(repr(faces).encode()).hexdigest()
+
+    def _game_data(self) -> str:
+        """Everything the game holds as loaded (in its language): settings, decks and cards, tables, boards,
+        components, which file is what. Where a value is written (lines, translated sources) is left out."""
+        game = self.game
+        boards = [(b.id, b.file, b.model, b.address_format) for b in game.boards.values()]
+        data = (game.id, game.language, game.config, game.decks, game.tables, boards, game.components, game.files)
+        return hashlib.sha256(repr(data).encode()).hexdigest()
+
+    def _data_files(self) -> str:
+        """The data files of a source language (a translation sees them only as its `game_data`)."""
+        if self.game.translated:
+            return ""
+        return "\n".join(self.part(kind) for kind in DATA_KINDS)
+
+    def _own_rules(self) -> str:
+        """The rules template of the game in its language, the shared partials (any may be included) and whether
+        the source language has rules (a translation without a template of its own is then a problem)."""
+        from generator.pipeline.incremental import rules_template_owner
+
+        game, project = self.game, self.game.project
+        own = project.rules_template(game.id, game.language if game.translated else None)
+        games = sorted(project.game_ids(), key=len, reverse=True)
+        partials = [path for path in self.files()["rules_templates"] if rules_template_owner(path.name, games) is None]
+        found = digest(([own] if own.is_file() else []) + partials, project.root)
+        return f"{found} source rules: {project.rules_template(game.id).is_file()}"
+
+    def unit_fingerprint(self, producer: str, papers: tuple[str, ...], looks: list[str]) -> str:
+        """The hash of what one producer's outputs of this game (in its language) are made from, worked out from
+        the game as loaded, before the producer plans anything: which papers, the options that change how its
+        outputs look, and the parts in UNIT_PARTS."""
+        names = UNIT_PARTS.get(producer, EVERYTHING + ("game_data", "own_rules"))
+        text = "\n".join([self.tool, producer, repr(list(papers)), *looks]
+                         + [f"{n}:{self.part(n)}" for n in names] + [f"language:{self.language()}"])
+        return hashlib.sha256(text.encode()).hexdigest()
 
     def fingerprint(self, path: Path | str, kind: str, look: str = "") -> str:
         """The hash an output of this game records: the shared inputs, the parts its kind is made from, its path

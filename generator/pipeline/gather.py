@@ -34,10 +34,13 @@ def check_game(game: Game) -> CheckReport:
     return report_for(game, names)
 
 
-def gather(project: Project, names: list[str], overrides: list | tuple = ()) -> tuple[list[Game], list[CheckReport]]:
+def gather(project: Project, names: list[str], overrides: list | tuple = (),
+           checked: dict[str, CheckReport] | None = None) -> tuple[list[Game], list[CheckReport]]:
     """Load and check every named game, reporting the problems of all of them together.
 
-    `overrides` (`--set PATH=VALUE`, data.overrides) change the YAML as read, before every check."""
+    `overrides` (`--set PATH=VALUE`, data.overrides) change the YAML as read, before every check. `checked` gives
+    the reports of games whose checks read the same inputs as when they last passed (an incremental build after a
+    rules template or translation edit): those games are loaded, not checked again."""
     games, reports, problems = [], [], []
     for name in names:
         try:
@@ -45,7 +48,8 @@ def gather(project: Project, names: list[str], overrides: list | tuple = ()) -> 
             wrong = check_settings(engine_for(game), game) if game.overrides else []
             if wrong:  # a changed setting of the wrong kind would trip the composition checks
                 raise InputError(wrong)
-            reports.append(check_game(game))
+            known = (checked or {}).get(name) if not overrides else None
+            reports.append(known if known is not None else check_game(game))
             games.append(game)
         except InputError as exc:
             problems.extend(exc.problems)

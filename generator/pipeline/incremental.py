@@ -23,6 +23,7 @@ from generator.data.project import BUILTIN_ICONS, RULES_DIR, Project
 STATE_FILE = ".state.json"
 _LANGUAGE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*")  # as generator.core.phrases.CODE
 STATE_VERSION = 2  # 2: per-output fingerprints
+I18N_DIR = "i18n"  # as generator.data.translation.I18N_DIR (not imported: a build with nothing to do loads no game)
 SOURCE_ROOT = Path(generator.__file__).resolve().parent
 
 
@@ -113,6 +114,7 @@ class GameKey:
     full: str
     looks: tuple[tuple[str, str], ...] = ()
     tool: str = ""  # the inputs every output shares (tool_digest); templates/ are a part of the game's outputs
+    checked: str = ""  # what the game's checks read: its folder but i18n/, templates/ but the rules templates
 
     def look(self, kind: str) -> str:
         """The options that change how an output of this kind (cards, board-full, rules, ...) looks."""
@@ -125,12 +127,19 @@ def game_keys(project: Project, names: list[str], options) -> dict[str, GameKey]
     looks = (("cards", json.dumps(sheet_look(options), sort_keys=True, default=str)),
              ("components", json.dumps([options.duplex])))  # two-sided tokens mirror their backs by --duplex
     keys = {}
+    # the checks of a game (generator.pipeline.gather) read its data, layouts, pictures and fonts, never the rules
+    # templates or the translations: a game whose other inputs did not change is loaded but not checked again
+    not_rules = digest([path for path in files_below(project.templates_dir, project.root)
+                        if not path.name.endswith(".j2")], project.templates_dir)
     for name in names:
         folder = project.cards_dir / name
         shared = shared_digest(project, tool, name)
-        content = hashlib.sha256("\n".join([shared, digest(files_below(folder, project.root), folder)]).encode()).hexdigest()
+        files = files_below(folder, project.root)
+        content = hashlib.sha256("\n".join([shared, digest(files, folder)]).encode()).hexdigest()
         full = hashlib.sha256(f"{content}\n{options_fingerprint(options, True)}".encode()).hexdigest()
-        keys[name] = GameKey(content, full, looks, tool)
+        data = [path for path in files if path.relative_to(folder).parts[0] != I18N_DIR]
+        checked = hashlib.sha256("\n".join([tool, not_rules, digest(data, folder)]).encode()).hexdigest()
+        keys[name] = GameKey(content, full, looks, tool, checked)
     return keys
 
 
@@ -146,7 +155,7 @@ class BuildState:
     def __init__(self, build_dir: Path):
         self.path = Path(build_dir) / STATE_FILE
         self.build_dir = Path(build_dir)
-        self.data: dict = {"version": STATE_VERSION, "games": {}, "outputs": {}}
+        self.data: dict = {"version": STATE_VERSION, "games": {}, "outputs": {}, "units": {}}
         if self.path.is_file():
             try:
                 self.data = _well_formed(json.loads(self.path.read_text(encoding="utf-8")))
@@ -176,6 +185,28 @@ class BuildState:
         """The outputs recorded for a game at its last build."""
         return list(self.data["games"].get(name, {}).get("outputs", []))
 
+    def checked_report(self, name: str, key: GameKey) -> dict | None:
+        """The check report of a game's last build when the inputs its checks read are the same now (None: check
+        it again)."""
+        entry = self.data["games"].get(name)
+        if not entry or entry.get("checked") != key.checked:
+            return None
+        return self.game_report(name)
+
+    def unit_outputs(self, unit: str, fingerprint: str, listed: set[str]) -> list[str] | None:
+        """The outputs of a unit (a game in one language, one producer) when it was planned from exactly these
+        inputs (`fingerprint`) and every output is still on disk untouched and `listed` in the manifest; None when
+        it must be planned again."""
+        entry = self.data["units"].get(unit)
+        if not entry or entry.get("hash") != fingerprint:
+            return None
+        outputs = entry["outputs"]
+        return outputs if all(self._intact(path) and path in listed for path in outputs) else None
+
+    def record_unit(self, unit: str, fingerprint: str, outputs: list[Path]) -> None:
+        """Remember the inputs a unit was planned from and the outputs it made."""
+        self.data["units"][unit] = {"hash": fingerprint, "outputs": sorted(Path(p).as_posix() for p in outputs)}
+
     def game_report(self, name: str) -> dict:
         """The check report of a game's last build (shown again when the game is skipped)."""
         report = self.data["games"][name]["report"]
@@ -189,7 +220,8 @@ class BuildState:
 
     def record_game(self, name: str, key: GameKey, outputs: list[Path], report) -> None:
         """Remember a game's key, its outputs and its check report after a build."""
-        self.data["games"][name] = {"key": key.full, "outputs": sorted(Path(p).as_posix() for p in outputs),
+        self.data["games"][name] = {"key": key.full, "checked": key.checked,
+                                    "outputs": sorted(Path(p).as_posix() for p in outputs),
                                     "report": dataclasses.asdict(report)}
 
     def text(self) -> str:
@@ -221,4 +253,10 @@ def _well_formed(data) -> dict:
         path: entry for path, entry in outputs.items()
         if isinstance(entry, dict) and isinstance(entry.get("hash"), str) and isinstance(entry.get("stamp"), dict)
     }
-    return {"version": STATE_VERSION, "games": good_games, "outputs": good_outputs}
+    units = data.get("units") if isinstance(data.get("units"), dict) else {}  # a state without them plans everything
+    good_units = {
+        unit: entry for unit, entry in units.items()
+        if isinstance(entry, dict) and isinstance(entry.get("hash"), str) and isinstance(entry.get("outputs"), list)
+        and all(isinstance(o, str) for o in entry["outputs"])
+    }
+    return {"version": STATE_VERSION, "games": good_games, "outputs": good_outputs, "units": good_units}

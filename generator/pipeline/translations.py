@@ -129,13 +129,26 @@ def translate_checked(game: Game, language: str) -> tuple[Game, list[Problem], l
     """The game in `language`, checked: (game, warnings, problems), each naming the language. The problems are
     those of its translation file, its layouts' words and the tool's words; the game is still the best the file
     allows, so a validation can go on to find texts that do not fit. InputError when the file cannot be read."""
+    translated = translated_game(game, language)
+    warnings, errors = drawn_word_problems(game, translated)
+    return (translated, named(translated.translation.warnings + warnings, language),
+            named(translated.translation.problems + errors, language))
+
+
+def translated_game(game: Game, language: str) -> Game:
+    """The game in `language` as its translation file gives it (what the file gets wrong is in
+    `translation.problems`); InputError naming the language when the file cannot be read."""
     try:
-        translated = translate(game, language)
+        return translate(game, language)
     except InputError as exc:
         raise InputError(named(exc.problems, language)) from None
-    errors, warnings = _layout_problems(game, translated)
-    errors = translated.translation.problems + errors + _tool_word_problems(translated)
-    return translated, named(translated.translation.warnings + warnings, language), named(errors, language)
+
+
+def drawn_word_problems(source: Game, translated: Game) -> tuple[list[Problem], list[Problem]]:
+    """(warnings, errors) of the words a translation draws besides its texts: the layouts' words, which must name
+    a box of the game, and the tool's words, which its fonts must draw (not named by language yet)."""
+    errors, warnings = _layout_problems(source, translated)
+    return warnings, errors + _tool_word_problems(translated)
 
 
 def languages_of(game: Game, asked: tuple[str, ...] | list[str] = ()) -> list[str]:
