@@ -141,7 +141,9 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
     `problems`; they never stop the source language or another language from building.
 
     Incremental (generator.pipeline.incremental): a game whose inputs did not change since the last build is not loaded
-    and its outputs are reported as skipped; in a changed game only outputs with a changed hash are drawn.
+    and its outputs are reported as skipped; a changed game is checked again only when the data its checks read
+    changed, each of its languages is planned only by the producers whose inputs changed (generator.pipeline.planning),
+    and only outputs with a changed hash are drawn.
     `options.force` draws everything. The outputs, build/manifest.json and build/.state.json are committed together
     (generator.core.write), so the manifest always describes the PDFs on disk, even after a build was killed.
     """
