@@ -21,18 +21,69 @@ item (and where the item is written).
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import os
+from pathlib import Path
 from typing import Any
 
-from jinja2 import TemplateError, TemplateSyntaxError
+import jinja2
+from jinja2 import FileSystemBytecodeCache, TemplateError, TemplateSyntaxError, nodes
+from jinja2.environment import TemplateExpression
+from jinja2.parser import Parser
 
 from generator.core.errors import Cell, Problem
 from generator.core.yamlio import YList, load_yaml
+from generator.data import filters, sandbox, templating
 from generator.data.game import Game
 from generator.data.models import CheckSpec
 from generator.data.sandbox import Budget
 from generator.data.templating import GameHelpers, environment, game_view
 
 FAILURES_SHOWN = 25  # per check: a broken rule over hundreds of cards should not bury the other problems
+
+
+class CompiledChecks(FileSystemBytecodeCache):
+    """The checks' expressions and messages as Jinja compiled them, kept between runs in Jinja's cache folder
+    (private to the user): a build compiles only the checks that changed. The key names the code that compiles
+    them (Jinja's version, the sandbox, the filters), so no pnp runs what another version compiled."""
+
+    def get_cache_key(self, name: str, filename: str | None = None) -> str:
+        return hashlib.sha1(f"{_compiler()}|checks|{name}".encode()).hexdigest()
+
+
+@functools.cache
+def _compiler() -> str:
+    digest = hashlib.sha1(jinja2.__version__.encode())
+    for module in (sandbox, templating, filters):
+        digest.update(Path(module.__file__).read_bytes())
+    digest.update(Path(__file__).read_bytes())
+    return digest.hexdigest()
+
+
+@functools.cache
+def _compiled_checks() -> CompiledChecks | None:
+    """The cache; None where the user has no private cache folder (then each run compiles)."""
+    if not hasattr(os, "getuid"):  # Jinja's folder is private to the user on POSIX systems only
+        return None
+    try:
+        return CompiledChecks()
+    except (OSError, RuntimeError):  # no temp folder, or one another user could write to
+        return None
+
+
+def _expression_code(env, source: str):
+    """The code of an expression as `Environment.compile_expression` makes it (None: it does not parse, and
+    compile_expression says why)."""
+    parser = Parser(env, source, state="variable")
+    try:
+        expr = parser.parse_expression()
+        if not parser.stream.eos:
+            return None
+        expr.set_environment(env)
+    except TemplateSyntaxError:
+        return None
+    return env.compile(nodes.Template([nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)], lineno=1))
 
 
 class CheckError(Exception):
@@ -64,10 +115,33 @@ class _Runner:
     def _compile(self, kind: str, source: str):
         found = self._compiled.get((kind, source))
         if found is None:
-            found = (self.env.compile_expression(source, undefined_to_none=False) if kind == "expression"
-                     else self.env.from_string(source))
+            found = self._cached(kind, source)
+            if found is None:  # not cached (or a syntax error, which Jinja reports as it always does)
+                found = (self.env.compile_expression(source, undefined_to_none=False) if kind == "expression"
+                         else self.env.from_string(source))
             self._compiled[(kind, source)] = found
         return found
+
+    def _cached(self, kind: str, source: str):
+        """The compiled expression or message from the cache of compiled checks, compiled into it if new."""
+        cache = _compiled_checks()
+        if cache is None:
+            return None
+        try:
+            bucket = cache.get_bucket(self.env, f"{kind}|{source}", None, source)
+            if bucket.code is None:
+                try:
+                    code = _expression_code(self.env, source) if kind == "expression" else self.env.compile(source)
+                except TemplateSyntaxError:
+                    return None
+                if code is None:
+                    return None
+                bucket.code = code
+                cache.set_bucket(bucket)
+        except OSError:  # a full or read-only cache folder only costs the compiling
+            return None
+        template = self.env.template_class.from_code(self.env, bucket.code, self.env.make_globals(None), None)
+        return TemplateExpression(template, False) if kind == "expression" else template
 
     def value(self, source: str, scope: dict, key: str, truth: bool = False) -> Any:
         try:

@@ -92,3 +92,21 @@ def test_an_unknown_key_in_a_check_is_a_located_model_error(designer_project):
     assert [str(p) for p in caught.value.problems] == [
         f"{GAME_YAML}:{at}: unknown key 'for_eech' (did you mean 'for_each'?); expected one of: name, assert, for_each, "
         "let, with, message"]
+
+
+def test_compiled_checks_are_kept_and_read_back_with_the_same_results(designer_project, tmp_path, monkeypatch):
+    from generator.data import game_checks
+
+    cache = game_checks.CompiledChecks(str(tmp_path))
+    monkeypatch.setattr(game_checks, "_compiled_checks", lambda: cache)
+    edit(designer_project, "crew.csv", "Medic Ana,2", "Medic Ana,3")
+    first = problems(designer_project)  # compiled into the empty cache
+    kept = sorted(tmp_path.iterdir())
+    assert kept and first[0].endswith("the crew deck has 10 cards and 1 captains; expected 9 cards and 1 captain")
+    assert problems(designer_project) == first  # read back from it
+    assert sorted(tmp_path.iterdir()) == kept
+    # an edited check is compiled anew, never served the code of the old one
+    edit(designer_project, "game.yaml", "assert: event.cost | dictsum <= 3", "assert: event.cost | dictsum <= 1")
+    assert len(problems(designer_project)) > len(first)
+    edit(designer_project, "game.yaml", "assert: event.cost | dictsum <= 1", "assert: event.cost | dictsum <=")
+    assert any("expression syntax error: unexpected 'end of template'" in p for p in problems(designer_project))
