@@ -9,6 +9,7 @@ from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, TableStyle
 from reportlab.platypus.tableofcontents import TableOfContents
+from reportlab.rl_config import _FUZZ
 
 from generator.core.fonts import BODY, BUILT_IN, FontTable, draw_string, fallback_for_face, register_fonts
 
@@ -57,12 +58,33 @@ def make_styles(base_size: float = 9.5, fonts: FontTable = BUILT_IN) -> dict[str
     return styles
 
 
+class RulesParagraph(Paragraph):
+    """A Paragraph that breaks its lines once per width.
+
+    ReportLab wraps a flowable again for every place it tries it (a frame, a table's row heights, a list, a
+    KeepTogether) and on every pass of a build, and a paragraph's lines for a width never change: its first
+    wrap at a width is remembered and handed back (the same lines, so the same PDF)."""
+
+    _wrapped: tuple | None = None  # (width, lines, height, widest line) of the last wrap
+
+    def wrap(self, availWidth, availHeight):  # noqa: N803 - ReportLab's names
+        wrapped = self._wrapped
+        if wrapped is not None and wrapped[0] == availWidth:
+            _, self.blPara, self.height, self._width_max, self._wrapWidths = wrapped
+            self.width = availWidth
+            return availWidth, self.height
+        size = super().wrap(availWidth, availHeight)
+        if availWidth >= _FUZZ:  # ReportLab's "no room at all" answer sets nothing to remember
+            self._wrapped = (availWidth, self.blPara, self.height, self._width_max, self._wrapWidths)
+        return size
+
+
 def para(markup: str, style: ParagraphStyle) -> Paragraph:
     """A Paragraph whose characters missing from the style's face are set in its fallback faces."""
-    return Paragraph(fallback_for_face(markup, style.fontName), style)
+    return RulesParagraph(fallback_for_face(markup, style.fontName), style)
 
 
-class Heading(Paragraph):
+class Heading(RulesParagraph):
     """A heading paragraph that knows its level and a stable key for outline, TOC and links."""
 
     def __init__(self, text: str, style: ParagraphStyle, level: int, key: str, plain: str):

@@ -37,6 +37,7 @@ from generator.booklet.document import (
     NOTE_FILL,
     RULE_GREY,
     Heading,
+    RulesParagraph,
     make_styles,
     para,
 )
@@ -342,12 +343,12 @@ def _keep_leads_with_next(flows: list[Flowable]) -> list[Flowable]:
     for flow in flows:
         if isinstance(flow, KeepTogether):
             lead: list[Flowable] = []
-            if out and type(out[-1]) is Paragraph:
+            if out and type(out[-1]) is RulesParagraph:
                 lead.insert(0, out.pop())
             while out and isinstance(out[-1], Heading):
                 lead.insert(0, out.pop())
             flow = KeepTogether(lead + flow._content) if lead else flow
-        elif _is_picture(flow) and out and type(out[-1]) is Paragraph:
+        elif _is_picture(flow) and out and type(out[-1]) is RulesParagraph:
             out[-1].keepWithNext = 1
         out.append(flow)
     return out

@@ -6,11 +6,12 @@ from __future__ import annotations
 import io
 
 from pypdf import PdfReader
-from reportlab.platypus import BaseDocTemplate, PageBreak
+from reportlab.platypus import BaseDocTemplate, PageBreak, Paragraph
 
 from generator.booklet.document import (
     PAGE_SIZE,
     RulesDocument,
+    RulesParagraph,
     build_document,
     contents,
     make_styles,
@@ -64,3 +65,22 @@ def test_page_contents_handed_to_the_booklets_are_the_pdf_pages_streams(repo_pro
     reader = PdfReader(io.BytesIO(reading.pdf))
     assert reading.pages == len(reader.pages) > 4
     assert reading.contents == [page.get_contents().get_data() for page in reader.pages]
+
+
+def test_paragraphs_break_their_lines_once_per_width_into_the_same_pdf(repo_project, tmp_path, monkeypatch):
+    """ReportLab wraps a paragraph for every place it tries it and on every pass; the rules' paragraphs break their
+    lines once per width, and the PDF is the one that breaking them anew every time gives."""
+    game = load_game(repo_project, "order-up-pizza")
+    markdown = render_rules(game)
+    settings = dict(SETTINGS, canvas_hooks=[enable_inline_icons], fonts=game.fonts)
+    width = text_frame()[0]
+    breaks = []
+    original = Paragraph.breakLines
+    monkeypatch.setattr(Paragraph, "breakLines", lambda self, widths: breaks.append(self) or original(self, widths))
+    build_document(str(tmp_path / "once.pdf"), reading_story(game, markdown, width), **settings)
+    once = len(breaks)
+    breaks.clear()
+    monkeypatch.setattr(RulesParagraph, "wrap", Paragraph.wrap)  # every wrap breaks the lines again
+    build_document(str(tmp_path / "anew.pdf"), reading_story(game, markdown, width), **settings)
+    assert (tmp_path / "once.pdf").read_bytes() == (tmp_path / "anew.pdf").read_bytes()
+    assert once * 2 < len(breaks)  # tables, lists and boxes wrap their paragraphs several times per pass

@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 from pypdf import PdfReader
-from reportlab.platypus import CondPageBreak, KeepTogether, ListFlowable, PageBreak, Paragraph
+from reportlab.platypus import CondPageBreak, KeepTogether, ListFlowable, PageBreak
 
-from generator.booklet.document import Heading, build_document, contents, hidden_heading, make_styles
+from generator.booklet.document import (
+    Heading,
+    RulesParagraph,
+    build_document,
+    contents,
+    hidden_heading,
+    make_styles,
+)
 from generator.booklet.markdown import Converter, NoteBox
 
 SAMPLE = """# Setting up
@@ -38,8 +45,8 @@ Most money wins.
 def test_blocks_map_to_flowables():
     flows = Converter(width=300).convert(SAMPLE)
     kinds = [type(f) for f in flows if not isinstance(f, CondPageBreak)]
-    assert kinds == [Heading, Paragraph, ListFlowable, ListFlowable, KeepTogether, NoteBox, NoteBox, PageBreak,
-                     Heading, Paragraph]
+    assert kinds == [Heading, RulesParagraph, ListFlowable, ListFlowable, KeepTogether, NoteBox, NoteBox, PageBreak,
+                     Heading, RulesParagraph]
     assert "<b>6</b>" in flows[2].text and "<i>face down</i>" in flows[2].text
 
 
