@@ -30,8 +30,15 @@ _original_a85 = rl_accel.asciiBase85Encode
 _numbers: dict[tuple, str] = {}
 
 
+_number: dict[float, str] = {}  # one number -> its text
+
+
 def remembered_fp_str(*numbers) -> str:
-    """`fp_str` with a memo: numbers as the short strings PDF operators use ('1.5 0 0 1 10.25 3')."""
+    """`fp_str` with a memo: numbers as the short strings PDF operators use ('1.5 0 0 1 10.25 3').
+
+    A group of numbers not seen together before (the corners of a new shape: a board's dots, a unique card's
+    boxes) is put together from each number's text, since `fp_str` formats each number on its own and joins
+    them with spaces; most of its numbers were seen before in other groups."""
     try:
         found = _numbers.get(numbers)
     except TypeError:  # a list argument: not hashable, asked rarely
@@ -39,7 +46,19 @@ def remembered_fp_str(*numbers) -> str:
     if found is None:
         if len(_numbers) >= MEMO_LIMIT:
             _numbers.clear()
-        found = _numbers[numbers] = _original(*numbers)
+        if len(numbers) == 1 and isinstance(numbers[0], (list, tuple)):  # one sequence of numbers
+            found = _original(*numbers)
+        else:
+            if len(_number) >= MEMO_LIMIT:
+                _number.clear()
+            texts = []
+            for number in numbers:
+                text = _number.get(number)
+                if text is None:
+                    text = _number[number] = _original(number)
+                texts.append(text)
+            found = " ".join(texts)
+        _numbers[numbers] = found
     return found
 
 

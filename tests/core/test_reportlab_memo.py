@@ -8,9 +8,10 @@ import zlib
 import pytest
 from reportlab.lib import rl_accel
 
-from generator.core.reportlab_memo import ascii85, remember_numbers
+from generator.core.reportlab_memo import ascii85, remember_numbers, remembered_fp_str
 
 py_encode = getattr(rl_accel, "_py_asciiBase85Encode", None)
+py_fp_str = getattr(rl_accel, "_py_fp_str", None)
 
 
 @pytest.mark.skipif(py_encode is None, reason="ReportLab's C accelerator is installed")
@@ -32,3 +33,20 @@ def test_the_pdf_writer_encodes_with_it():
 
     remember_numbers()
     assert pdfdoc.asciiBase85Encode is ascii85
+
+
+@pytest.mark.skipif(py_fp_str is None, reason="ReportLab's C accelerator is installed")
+def test_remembered_numbers_are_reportlabs_text_for_new_groups_of_known_numbers():
+    """A group of numbers seen for the first time is put together from each number's remembered text."""
+    pick = random.Random(14)
+    edges = [0, 0.0, -0.0, 1, 1.0, True, -1, 10, 100, 1000, 1e6, 1e7, 123456789.0, 0.5, -0.5, 1e-7, -1e-7, 2e-7,
+             -2e-7, 4e-7, 6e-7, 1e-8, 0.1, 3, -3, 9.9999999, 99.99999996, 999.9999999, 1.0000001, 0.9999999, 255]
+    numbers = edges + [pick.uniform(-1e4, 1e4) * 10 ** pick.randint(-8, 3) for _ in range(3000)]
+    numbers += [round(pick.uniform(-600, 600), pick.randint(0, 4)) for _ in range(3000)]  # coordinates repeat
+    for _ in range(4000):
+        group = tuple(pick.choice(numbers) for _ in range(pick.choice((1, 2, 4, 6))))
+        assert remembered_fp_str(*group) == py_fp_str(*group), group
+        assert remembered_fp_str(*group) == py_fp_str(*group), group  # the whole group remembered
+    assert remembered_fp_str() == py_fp_str()
+    for sequence in ([1.5, 2, 0.25], (3, 4.125)):  # one sequence argument, as ReportLab also takes
+        assert remembered_fp_str(sequence) == py_fp_str(sequence)
