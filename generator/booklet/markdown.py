@@ -5,6 +5,7 @@ The document they are laid out in (styles, page decorations, outline, contents) 
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable
@@ -111,6 +112,25 @@ class BackCover(Flowable):
         self.page = self.canv.getPageNumber()
 
 
+def markdown_parser() -> MarkdownIt:
+    """The Markdown dialect of the rules (CommonMark, HTML comments for layout commands, tables)."""
+    return MarkdownIt("commonmark", {"html": True}).enable("table")
+
+
+_parser = functools.cache(markdown_parser)  # one parser per process
+
+
+@functools.lru_cache(maxsize=4)
+def _tokens(text: str) -> tuple[Token, ...]:
+    return tuple(_parser().parse(text))
+
+
+def parse_markdown(text: str) -> list[Token]:
+    """The tokens of a Markdown text, parsed once per text: the checks before a build (references) and the drawing
+    read the same rendered rules. Tokens are shared: read them, never change them."""
+    return list(_tokens(text))
+
+
 @dataclass
 class Converter:
     """Turns Markdown into flowables; figures and inline icons come from the callbacks given."""
@@ -122,14 +142,11 @@ class Converter:
     pictures: PictureFiles | None = None
     headings: list[Heading] = field(default_factory=list)
 
-    def __post_init__(self):
-        self.md = MarkdownIt("commonmark", {"html": True}).enable("table")
-
     # --- blocks ---------------------------------------------------------------------------------------------
 
     def convert(self, text: str) -> list[Flowable]:
         """Flowables for a Markdown document."""
-        return self._blocks(self.md.parse(text), self.width)
+        return self._blocks(parse_markdown(text), self.width)
 
     def _blocks(self, tokens: list[Token], width: float, list_depth: int = 0) -> list[Flowable]:
         out: list[Flowable] = []
@@ -279,7 +296,7 @@ class Converter:
                 return []
             return [self.figures(spec, width), Spacer(1, 8)]
         if info in ("note", "tip", "box"):
-            inner = self._blocks(self.md.parse(tok.content), width - 15)
+            inner = self._blocks(parse_markdown(tok.content), width - 15)
             return [NoteBox(inner)]
         if info == "pagebreak":
             return [PageBreak()]

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import io
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Spacer
 
 from generator.booklet.characters import rules_character_problems
@@ -26,24 +22,14 @@ from generator.booklet.document import (
 )
 from generator.booklet.figure_layout import CARD_GAP
 from generator.booklet.figures import CardFigure, figure_factory, icon_markup, picture_files
-from generator.booklet.imposition import fit, halves, imposition
+from generator.booklet.imposed import ReadingPages, impose
 from generator.booklet.markdown import BackCover, Converter
 from generator.booklet.text import cover_cards, missing_translation, render_rules, template_file
 from generator.cards.icons import enable_inline_icons
 from generator.core.contract import BuildOptions, FunctionProducer, Output
 from generator.core.errors import InputError
-from generator.core.fonts import BODY, BODY_BOLD, draw_string, register_fonts
 from generator.core.geometry import PAPERS
-from generator.core.phrases import ENGLISH, Phrases
-from generator.core.units import mm
 from generator.data.game import Game
-
-if TYPE_CHECKING:  # pypdf is imported where booklets are imposed (a card-only build never needs it)
-    from pypdf import PdfReader
-
-FOLD_TICK_EDGE = mm(6)  # fold ticks start this far from the paper edge (printers leave 3-5 mm unprinted)
-FOLD_TICK = mm(4)
-
 
 # --- the reading PDF -------------------------------------------------------------------------------------------
 
@@ -131,96 +117,6 @@ def render_reading(game: Game, markdown: str) -> Reading:
     return Reading(data, pages - start + 1, contents)
 
 
-# --- the imposed booklet ---------------------------------------------------------------------------------------
-
-def _overlay(sheet: tuple[float, float], sides: int, note: str) -> PdfReader:
-    """Per sheet side: fold ticks at the spine, and the printing note at the foot of the cover on sheet 1.
-
-    The ticks keep FOLD_TICK_EDGE from the paper edge, inside the margin every home printer prints."""
-    from pypdf import PdfReader
-
-    register_fonts()
-    w, h = sheet
-    buffer = io.BytesIO()
-    canv = Canvas(buffer, pagesize=sheet, invariant=1, initialFontName=BODY)
-    start, end = FOLD_TICK_EDGE, FOLD_TICK_EDGE + FOLD_TICK
-    for index in range(sides):
-        canv.setStrokeColor(colors.HexColor("#999999"))
-        canv.setLineWidth(0.5)
-        canv.line(w / 2, h - end, w / 2, h - start)
-        canv.line(w / 2, start, w / 2, end)
-        if index == 0:
-            canv.setFont(BODY_BOLD, 8)
-            canv.setFillColor(colors.HexColor("#555555"))
-            draw_string(canv, w * 0.75, 24, note, BODY_BOLD, 8, "center")
-        canv.showPage()
-    canv.save()
-    return PdfReader(buffer)
-
-
-def _page_form(writer, page, content: bytes | None = None):
-    """A reading page as a Form XObject in `writer`: its content bytes (`content`, else decoded from the page) are
-    copied, never parsed (fast)."""
-    from pypdf.generic import ArrayObject, DecodedStreamObject, FloatObject, NameObject
-
-    form = DecodedStreamObject()
-    if content is None:
-        contents = page.get_contents()
-        content = contents.get_data() if contents is not None else b""
-    form.set_data(content)
-    form.update({
-        NameObject("/Type"): NameObject("/XObject"),
-        NameObject("/Subtype"): NameObject("/Form"),
-        NameObject("/BBox"): ArrayObject([FloatObject(float(v)) for v in page.mediabox]),
-        NameObject("/Resources"): page["/Resources"].get_object().clone(writer),
-    })
-    return writer._add_object(form.flate_encode())
-
-
-def impose(reader: PdfReader, paper: str, path: Path, back: int = 0, phrases: Phrases = ENGLISH,
-           contents: list[bytes | None] | None = None) -> int:
-    """Write the saddle-stitch booklet of a reading PDF on landscape `paper`; returns the number of sheet sides.
-
-    The last `back` reading pages (the back matter) stay at the end, on the back cover; blank pages go before them.
-    Each reading page becomes a Form XObject placed (scaled) on its half of the sheet; links are dropped,
-    since a booklet is for paper. `contents` are the reading pages' content streams as laid out (Reading.contents),
-    which saves decoding them out of the PDF again.
-    """
-    from pypdf import PdfWriter
-    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
-
-    sheet = PAPERS[paper].landscape
-    sides = imposition(len(reader.pages), back=back)
-    overlay = _overlay(sheet, len(sides), phrases.t("rules.print_note"))
-    writer = PdfWriter()
-    forms: dict[int, object] = {}
-    for index, side in enumerate(sides):
-        target = writer.add_blank_page(width=sheet[0], height=sheet[1])
-        xobjects, ops = DictionaryObject(), []
-        for cell, number in zip(halves(*sheet), (side.left, side.right), strict=True):
-            if number is None:
-                continue
-            source = reader.pages[number - 1]
-            if number not in forms:
-                forms[number] = _page_form(writer, source, contents[number - 1] if contents else None)
-            box = source.mediabox
-            place = fit(float(box.width), float(box.height), *cell)
-            name = f"/Pg{number}"
-            xobjects[NameObject(name)] = forms[number]
-            ops.append(f"q {place.scale:.6f} 0 0 {place.scale:.6f} {place.x:.4f} {place.y:.4f} cm {name} Do Q")
-        content = DecodedStreamObject()
-        content.set_data(("\n".join(ops) + "\n").encode("ascii"))
-        target[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
-        target[NameObject("/Contents")] = writer._add_object(content)
-        target.merge_page(overlay.pages[index])
-        target.compress_content_streams()
-    title = reader.metadata.title or phrases.t("rules.subject")
-    writer.add_metadata({"/Title": phrases.t("rules.booklet_title", title=title, paper=paper), "/Producer": "pnp"})
-    with open(path, "wb") as handle:
-        writer.write(handle)
-    return len(sides)
-
-
 # --- outputs ---------------------------------------------------------------------------------------------------
 
 def outputs(game: Game, options: BuildOptions) -> list[Output]:
@@ -237,7 +133,7 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
         raise InputError(missing)
     base = Path(game.id)
     laid_out: list[Reading] = []  # the reading PDF is laid out once and reused by the booklets
-    readers: list[PdfReader] = []  # and read once for all of them
+    readers: list[ReadingPages] = []  # and read (each page's content compressed) once for all of them
 
     def reading_pdf() -> Reading:
         if not laid_out:
@@ -252,10 +148,8 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
         def render(tmp: Path) -> dict:
             laid = reading_pdf()
             if not readers:
-                from pypdf import PdfReader
-
-                readers.append(PdfReader(io.BytesIO(laid.pdf)))
-            sides = impose(readers[0], paper, tmp, back=laid.back_pages, phrases=game.phrases, contents=laid.contents)
+                readers.append(ReadingPages.of(laid.pdf, laid.contents))
+            sides = impose(readers[0], paper, tmp, back=laid.back_pages, phrases=game.phrases)
             return {"pages": sides, "reading_pages": laid.pages, "back_cover_pages": laid.back_pages, "paper": paper}
         return render
 

@@ -13,11 +13,11 @@ import math
 from pathlib import Path
 from typing import Any
 
-from markdown_it import MarkdownIt
 from PIL import Image, UnidentifiedImageError
 
 from generator.booklet.document import make_styles, para, text_frame
 from generator.booklet.figure_layout import MIN_TEXT, FigureTooLarge, card_grid, legible_width
+from generator.booklet.markdown import parse_markdown
 from generator.cards.face import renderer_for
 from generator.cards.icons import IconSource
 from generator.cards.legibility import text_areas
@@ -28,11 +28,6 @@ from generator.data.game import Game
 
 PICTURE_SUFFIXES = (".png", ".jpg", ".jpeg")
 MAX_FIGURE_WIDTH_PT = 10 * 72.0  # wider than any page: the figure is scaled to the text width anyway
-
-
-def markdown_parser() -> MarkdownIt:
-    """The Markdown dialect of the rules (CommonMark, HTML comments for layout commands, tables)."""
-    return MarkdownIt("commonmark", {"html": True}).enable("table")
 
 
 def from_reference(game: Game, kind: str, ref: str) -> dict:
@@ -205,7 +200,7 @@ def markdown_problems(game: Game, markdown: str, source: str, shown: str) -> lis
     lines = source.splitlines()
     problems: list[Problem] = []
     icons = IconSource(game.project.icon_dirs(game.id), game.project)
-    for token in markdown_parser().parse(markdown):
+    for token in parse_markdown(markdown):
         if token.type == "fence" and token.info.strip().split()[:1] == ["figure"]:
             first = next((text for text in token.content.splitlines() if text.strip()), "")
             line = _source_line(lines, first)
