@@ -1,7 +1,9 @@
 """Incremental rebuilds as a designer runs them: `pnp build` as a whole process on a copy of the three games.
 
 Prints the no-change build of all three games (median of 3) and, for Order Up, one rebuild per kind of edit (a
-card's text, a layout, the rules template, the board) with the outputs each one rewrote. On a busy machine the
+card's text, a layout, the rules template, the board) with the outputs each one rewrote. The card whose text is
+edited, Grandma Rosa's order, is on the rules' cover, so the rules are drawn again too; a second card text edit
+(Coach Carter, whom the rules neither picture nor name) shows the rebuild of the card sheets alone. On a busy machine the
 times move together; the ratio to the full build of the same run is printed beside each.
 Targets: no-change build < 0.3 s; Order Up card text < 1.0 s; rules template < 1.0 s and no card sheet rewritten;
 a layout edit rewrites no board.
@@ -24,7 +26,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 GAME = "order-up-pizza"
 EDITS = {  # what -> (file under the project, text, replacement)
-    "card text": (f"cards/{GAME}/orders.yaml", "customer: Grandma Rosa", "customer: Grandma Rosie"),
+    "card text": (f"cards/{GAME}/orders.yaml", "customer: Grandma Rosa", "customer: Grandma Rosie"),  # on the cover
+    "unpictured card text": (f"cards/{GAME}/orders.yaml", "customer: Coach Carter", "customer: Coach Carver"),
     "layout": (f"cards/{GAME}/layouts/order.yaml", 'radius: 3mm, fill: "#fff8ec"', 'radius: 2.5mm, fill: "#fff8ec"'),
     "rules template": (f"templates/rules/{GAME}.md.j2", "The city board", "The city map"),
     "board": (f"cards/{GAME}/board.yaml", "label: Red restaurant", "label: Red pizzeria"),
