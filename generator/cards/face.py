@@ -29,6 +29,7 @@ from generator.cards import text as cardtext
 from generator.cards.backs import BackFace, back_name, group_backs, layout_uses_card
 from generator.cards.characters import character_problems
 from generator.cards.layout import Box, Layout, LayoutLoader
+from generator.cards.plain_text import draw_plain, plain_lines
 from generator.cards.shaped import check_inside
 from generator.cards.text import (
     MIN_TEXT_SIZE,
@@ -232,11 +233,27 @@ class CardRenderer:
         """A hash of everything `check` rendered, face by face: each box's geometry and style (the layouts, after
         `extends`) and its rendered data (texts, colours, icon names, image paths). Whatever a template read, from
         any file of the game, shows here; the incremental build fingerprints the card sheets with it."""
+        # The bytes hashed are those of repr((box.name, ..., box.spec, data)) per box, put together from parts
+        # worked out once: a box's own part is shared by every card of its layout, and a font family (in every
+        # text box's data, a dataclass whose repr is slow) is written once per family.
         sha = hashlib.sha256()
+        heads: dict[int, tuple[Box, str]] = {}  # id(box) -> (box, repr of the tuple up to its data)
+        families: dict[int, _Shown] = {}
         for name, resolved in self._resolved.items():
-            sha.update(name.encode())
+            parts = [name]
             for box, data in resolved:
-                sha.update(repr((box.name, box.kind, box.x, box.y, box.w, box.h, box.spec, data)).encode())
+                head = heads.get(id(box))
+                if head is None:
+                    shown = repr((box.name, box.kind, box.x, box.y, box.w, box.h, box.spec, None))
+                    head = heads[id(box)] = (box, shown[:-len("None)")])  # box kept: its id stays its own
+                if data is not None and "family" in data:
+                    family = data["family"]
+                    stand_in = families.get(id(family))
+                    if stand_in is None:
+                        stand_in = families[id(family)] = _Shown(repr(family), family)
+                    data = {**data, "family": stand_in}
+                parts += (head[1], repr(data), ")")
+            sha.update("".join(parts).encode())
         return sha.hexdigest()
 
     def _image_warning(self, box: Box, data: dict, deck: Deck, context: dict) -> str | None:
@@ -478,6 +495,11 @@ class CardRenderer:
             return
         if self._draw_single_line(canvas, data["markup"], style, x, y, w, h, data.get("outline", 0.0)):
             return
+        plain = plain_lines(data["markup"], style, w, h, icons.sized_icons)
+        if plain is not None:  # explicit lines that fit at full size: Paragraph's operators without a Paragraph
+            offset = {"top": h - plain.height, "middle": (h - plain.height) / 2, "bottom": 0.0}[style.valign]
+            draw_plain(canvas, plain, x, y + offset)
+            return
         para, _size, needed = self.fit(box, data, w, h, context)
         offset = {"top": h - needed, "middle": (h - needed) / 2, "bottom": 0.0}[style.valign]
         para.drawOn(canvas, x, y + offset)
@@ -589,6 +611,18 @@ class CardRenderer:
         name = self.ensure_form(canvas, deck, card, back, ink)
         canvas._code.append(f"{prefix}\n/{canvas._doc.getXObjectName(name)} Do\nQ")  # noqa: SLF001
         canvas._formsinuse.append(name)  # noqa: SLF001 - what doForm records so the page lists the form
+
+
+class _Shown:
+    """Stands in for an object in a repr: shows the text worked out once (the object is kept alive with it)."""
+
+    __slots__ = ("text", "held")
+
+    def __init__(self, text: str, held: object):
+        self.text, self.held = text, held
+
+    def __repr__(self) -> str:
+        return self.text
 
 
 def _texts(card: Card, key: str) -> list[str]:

@@ -198,7 +198,7 @@ def make_paragraph(markup: str, style: ParagraphStyle) -> Paragraph:
     if _NOT_PLAIN.search(markup.replace("<br/>", "")):
         return Paragraph(markup, style)
     cleaned = cleanBlockQuotedText(markup)  # what Paragraph does to the text before parsing it
-    text, line_break = _prototypes(style)
+    text, line_break = fragment_prototypes(style)
     # one set of lists per paragraph, shared by its fragments as the parser shares them
     lists = {key: [] for key, value in text.__dict__.items() if isinstance(value, list)}
     break_lists = {key: lists.get(key, []) for key, value in line_break.__dict__.items() if isinstance(value, list)}
@@ -212,7 +212,7 @@ def make_paragraph(markup: str, style: ParagraphStyle) -> Paragraph:
     return Paragraph(cleaned, style, frags=frags)
 
 
-def _prototypes(style: ParagraphStyle):
+def fragment_prototypes(style: ParagraphStyle):
     """The parser's fragments of a text and of a line break in this style (made once per style)."""
     found = _PROTOTYPES.get(id(style))
     if found is None or found[0] is not style:
