@@ -11,6 +11,7 @@ Public API (used by the card sheets, rule booklets and PNG exports):
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import re
@@ -53,6 +54,7 @@ from generator.data.templating import GameHelpers, game_view
 DEFAULTS = {"font": "body", "size": "9pt", "min_size": "7pt", "leading": 1.15, "align": "left",
             "valign": "top", "color": "#222222"}
 EDGE_TOL = 0.01
+SHAPE_MEMO = 20_000  # recorded shapes per canvas (a few MB at most), for decks whose every card differs
 _TAGS = re.compile(r"<[^>]*>")
 
 
@@ -73,6 +75,7 @@ class CardRenderer:
         self.loader = LayoutLoader(game.project.layout_dirs(game.id), game.show, game.project, words)
         self._layouts: dict[tuple[str, str], Layout] = {}
         self._forms: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._shapes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # canvas -> key -> operators
         self._resolved: dict[str, list] = {}
         self._backs: dict[str, list[BackFace]] = {}
         self._back_of: dict[str, dict[int, BackFace]] = {}  # deck id -> card index -> the back it shows
@@ -439,13 +442,24 @@ class CardRenderer:
         fill, stroke = data.get("fill"), data.get("stroke")
         if not fill and not stroke:
             return
+        width = (data.get("stroke_width") or to_pt(box.get("stroke_width", "0.75pt"))) if stroke else None
+        shape = box.get("shape", "rect")
+        # A shape is a closed run of operators (q ... Q) that depends only on these: the same box in the same
+        # colours on every card of a deck is written from the operators recorded on its first drawing on this
+        # canvas. Only while no transparency is set, since a colour then writes no graphics-state change.
+        key = (fill, stroke, width, shape, box.get("radius"), x, y, w, h, canvas._fillMode)  # noqa: SLF001
+        opaque = canvas._extgstate.getValue("ca") == 1 and canvas._extgstate.getValue("CA") == 1  # noqa: SLF001
+        known = self._shapes.setdefault(canvas, {})
+        if opaque and key in known:
+            canvas._code.append(known[key])  # noqa: SLF001
+            return
+        start = len(canvas._code)  # noqa: SLF001
         canvas.saveState()
         if fill:
-            canvas.setFillColor(HexColor(fill))
+            canvas.setFillColor(_colour(fill))
         if stroke:
-            canvas.setStrokeColor(HexColor(stroke))
-            canvas.setLineWidth(data.get("stroke_width") or to_pt(box.get("stroke_width", "0.75pt")))
-        shape = box.get("shape", "rect")
+            canvas.setStrokeColor(_colour(stroke))
+            canvas.setLineWidth(width)
         args = {"stroke": 1 if stroke else 0, "fill": 1 if fill else 0}
         if shape == "rounded":
             canvas.roundRect(x, y, w, h, to_pt(box.get("radius", "2mm")), **args)
@@ -457,6 +471,8 @@ class CardRenderer:
         else:
             canvas.rect(x, y, w, h, **args)
         canvas.restoreState()
+        if opaque and len(known) < SHAPE_MEMO:
+            known[key] = "\n".join(canvas._code[start:])  # noqa: SLF001
 
     def text_style(self, box: Box, data: dict) -> TextStyle:
         """How a text box's paragraph looks, before fitting (font, sizes, leading, alignment, colour)."""
@@ -537,7 +553,7 @@ class CardRenderer:
             canvas.drawText(line)
             canvas.restoreState()
             return True
-        canvas.setFillColor(HexColor(style.color))
+        canvas.setFillColor(_colour(style.color))
         canvas.setFont(style.face, style.size)
         if style.align == "center":
             canvas.drawCentredString(x + w / 2, baseline, text)
@@ -611,6 +627,12 @@ class CardRenderer:
         name = self.ensure_form(canvas, deck, card, back, ink)
         canvas._code.append(f"{prefix}\n/{canvas._doc.getXObjectName(name)} Do\nQ")  # noqa: SLF001
         canvas._formsinuse.append(name)  # noqa: SLF001 - what doForm records so the page lists the form
+
+
+@functools.lru_cache(maxsize=4096)
+def _colour(value: str) -> HexColor:
+    """The ReportLab colour of a checked #rrggbb value (made once: every card of a deck asks for the same few)."""
+    return HexColor(value)
 
 
 class _Shown:

@@ -74,6 +74,7 @@ class Templates:
         # A missing optional field prints as nothing, not "None" (so `icon: "{{ card.icon }}"` skips the box).
         self.env = environment(autoescape=True, helpers=helpers, finalize=_blank_none)
         self._cache: dict[str, object] = {}
+        self._plain: dict[str, str] = {}  # a layout's plain string (a colour, a label) -> its escaped text
         self._over: dict[str, str] = {}  # source -> the limit it went over
         self.steps_used = self.work_used = 0
 
@@ -93,7 +94,10 @@ class Templates:
     def render(self, source: str, context: dict) -> str:
         """Render `source` (compiled once) with `context`; plain strings are returned escaped, unrendered."""
         if not is_template(source):
-            return str(escape(source))
+            found = self._plain.get(source)
+            if found is None:
+                found = self._plain[source] = str(escape(source))
+            return found
         if source in self._over:
             raise TemplateProblem(self._over[source])
         if self.steps_used > MAX_CARD_TEXT_STEPS or self.work_used > MAX_CARD_TEXT_WORK:

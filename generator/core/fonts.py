@@ -136,8 +136,15 @@ class Family:
         quick answer of `uncovered` and `fallback_markup` for almost every text)."""
         return frozenset.intersection(*(self.face(style).characters for style in STYLES))
 
+    @functools.cached_property
+    def own_text(self) -> frozenset[str]:
+        """`own_characters` as characters: a text's set of characters is checked against it in one step."""
+        return frozenset(map(chr, self.own_characters))
+
     def draws_all(self, chars) -> bool:
         """True when the family's own faces draw every drawn character of `chars` in every style."""
+        if self.own_text.issuperset(chars):  # almost every text: all of it in the family's own faces
+            return True
         own = self.own_characters
         return all(ord(char) in own or not _drawn(char) for char in chars)
 
