@@ -4,6 +4,8 @@
 count of every game on every core). Its results are printed as a digest of its --report JSON: the same seed must
 give the same digest, whatever the machine, the number of cores or the commit that only made it faster.
 Target: under 30 s on 2 cores. A quick run (`make bench-quick`) plays 100 games per player count.
+Then where its time goes, measured in this process: how long the checks keep the games waiting (the games start
+once the data is loaded; the checks run while the workers play), and how long each worker waits for work.
 """
 
 from __future__ import annotations
@@ -20,9 +22,11 @@ from pathlib import Path
 from benchmarks import quick
 from generator.data.load import load_game
 from generator.data.project import Project
+from generator.engines import executors
 from generator.engines.harness import play_game
 from generator.engines.registry import engine_for
-from generator.engines.simulate import available_cores, bots_for, derive_seed
+from generator.engines.simulate import SimSettings, available_cores, bots_for, derive_seed
+from generator.pipeline.validate import validate
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = 200  # games per game and player count for the single-core rate
@@ -71,7 +75,48 @@ def validate_wall_time() -> None:
     print(f"  results digest (sha256 of the --report JSON, seed 1): {digest}")
 
 
+_SPANS: list[Path] = []  # where the forked workers note when they play each chunk (set before validate forks them)
+_PLAY = executors._play_installed  # noqa: SLF001 - the worker's task, timed below
+
+
+def _timed_chunk(chunk):
+    started, cpu = time.perf_counter(), time.process_time()
+    games = _PLAY(chunk)
+    with open(_SPANS[0], "a", encoding="utf-8") as spans:  # one short line per chunk: appends do not interleave
+        spans.write(f"{os.getpid()} {started} {time.perf_counter()} {time.process_time() - cpu}\n")
+    return games
+
+
+def validate_timeline() -> None:
+    """The default validate in this process (2 workers): when the first game starts, each worker's busy and idle
+    time between the first game and the last, and the parent's own CPU time."""
+    games = 100 if quick() else 1000
+    with tempfile.TemporaryDirectory(prefix="pnp-bench-validate-") as folder:
+        _SPANS[:] = [Path(folder) / "spans"]
+        executors._play_installed = _timed_chunk  # noqa: SLF001 - the forked workers inherit it
+        try:
+            project = Project(ROOT)
+            started, cpu = time.perf_counter(), time.process_time()
+            result = validate(project, project.select(()), SimSettings(games=games, jobs=2))
+            ended, cpu = time.perf_counter(), time.process_time() - cpu
+        finally:
+            executors._play_installed = _PLAY  # noqa: SLF001
+        spans = [line.split() for line in _SPANS[0].read_text(encoding="utf-8").splitlines()]
+    first = min(float(span[1]) for span in spans)
+    last = max(float(span[2]) for span in spans)
+    print(f"  timeline ({games} games per player count, 2 workers, {len(spans)} chunks, load {os.getloadavg()[0]:.1f}): "
+          f"first game {first - started:.2f} s after validate started, games {last - first:.1f} s, validate "
+          f"{ended - started:.1f} s; parent CPU {cpu:.1f} s [{'ok' if result.ok else 'problems'}]")
+    for pid in sorted({span[0] for span in spans}):
+        mine = [span for span in spans if span[0] == pid]
+        busy = sum(float(span[2]) - float(span[1]) for span in mine)
+        done = max(float(span[2]) for span in mine)
+        print(f"    worker {pid}: {len(mine)} chunks, busy {busy:.1f} s ({sum(float(s[3]) for s in mine):.1f} s CPU), "
+              f"idle {last - first - busy:.2f} s of which {last - done:.2f} s waiting for the last chunk")
+
+
 def run() -> None:
     """Print the figures."""
     games_per_second()
     validate_wall_time()
+    validate_timeline()

@@ -15,7 +15,7 @@ import uuid
 from urllib.parse import urlsplit
 
 from generator.core.errors import InputError, Problem
-from generator.engines.executors import Executor, LocalProcesses, Payloads, Progress, failed_chunk
+from generator.engines.executors import Executor, LocalProcesses, Payloads, Pending, Progress, failed_chunk
 from generator.engines.simulate import Chunk, play_chunk
 
 CONNECT_TIMEOUT = 8.0  # seconds in all to reach a scheduler and see a worker before giving up (one line by 10 s)
@@ -103,28 +103,12 @@ class DaskExecutor(Executor):
     def describe(self) -> str:
         return f"Dask cluster {self.address}, {self.workers} worker thread{'s' if self.workers != 1 else ''}"
 
+    def start(self, payloads: Payloads, chunks: list[Chunk]) -> Pending:
+        return _DaskRun(self.client, payloads, chunks)
+
     def map(self, payloads: Payloads, chunks: list[Chunk], progress: Progress = None) -> list[list[dict]]:
-        distributed = _distributed()
-        client = self.client
-        run = uuid.uuid4().hex[:12]  # task keys of this map only, so two runs on one scheduler never share results
-        # Sent once to every worker; a worker that joins later fetches it from a peer when a task needs it.
-        data = {key: client.scatter([payload], broadcast=True, hash=False)[0] for key, payload in payloads.items()}
-        futures = {client.submit(play_chunk, data[chunk.key], chunk, key=f"pnp-chunk-{run}-{i}", pure=False): i
-                   for i, chunk in enumerate(chunks)}
-        results: list[list[dict] | None] = [None] * len(chunks)
-        try:
-            for future in distributed.as_completed(list(futures), loop=client.loop):
-                i = futures.pop(future)
-                try:
-                    results[i] = future.result()
-                except Exception as exc:  # noqa: BLE001 - name the chunk instead of a traceback
-                    raise failed_chunk(chunks[i], exc) from exc
-                future.release()
-                if progress:
-                    progress(chunks[i].games)
-        finally:
-            client.cancel(list(futures) + list(data.values()))
-        return results  # type: ignore[return-value]
+        with self.start(payloads, chunks) as pending:
+            return pending.results(progress)
 
     def close(self) -> None:
         client, self.client = getattr(self, "client", None), None
@@ -133,6 +117,47 @@ class DaskExecutor(Executor):
         if self.cluster is not None:
             self.cluster.close()
             self.cluster = None
+
+
+class _DaskRun(Pending):
+    """Chunks submitted as tasks at once; their results are taken as they come."""
+
+    def __init__(self, client, payloads: Payloads, chunks: list[Chunk]):
+        self.client, self.chunks = client, chunks
+        run = uuid.uuid4().hex[:12]  # task keys of this map only, so two runs on one scheduler never share results
+        # Sent once to every worker; a worker that joins later fetches it from a peer when a task needs it.
+        self.data = {key: client.scatter([payload], broadcast=True, hash=False)[0] for key, payload in payloads.items()}
+        self.futures = {client.submit(play_chunk, self.data[chunk.key], chunk, key=f"pnp-chunk-{run}-{i}", pure=False): i
+                        for i, chunk in enumerate(chunks)}
+        self.done: list[list[dict] | None] = [None] * len(chunks)
+
+    def _take(self, future, progress: Progress) -> None:
+        i = self.futures.pop(future)
+        try:
+            self.done[i] = future.result()
+        except Exception as exc:  # noqa: BLE001 - name the chunk instead of a traceback
+            raise failed_chunk(self.chunks[i], exc) from exc
+        future.release()
+        if progress:
+            progress(self.chunks[i].games)
+
+    def poll(self, progress: Progress = None) -> None:  # a failed chunk is left for results() to report
+        for future in [future for future in self.futures if future.status == "finished"]:
+            self._take(future, progress)
+
+    def results(self, progress: Progress = None) -> list[list[dict]]:
+        try:
+            for future in _distributed().as_completed(list(self.futures), loop=self.client.loop):
+                if future in self.futures:
+                    self._take(future, progress)
+        finally:
+            self.cancel()
+        return self.done  # type: ignore[return-value]
+
+    def cancel(self) -> None:
+        if self.futures or self.data:
+            self.client.cancel(list(self.futures) + list(self.data.values()))
+            self.futures, self.data = {}, {}
 
 
 def executor_for(jobs: int = 0, cluster: str | None = None) -> Executor:

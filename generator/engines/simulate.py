@@ -17,10 +17,13 @@ from generator.data.game import Game
 from generator.engines.base import Engine
 from generator.engines.harness import SETUP, STALLED, play_game, replay_command
 
-# Games per task: enough tasks per worker to balance the load, each large enough that scheduling and sending the
-# results cost little beside playing (a cluster's scheduler pays milliseconds per task; a game costs 5-15 ms).
-TASKS_PER_WORKER = 8
+# Games per task: enough tasks per worker that no worker waits long for the last one (tasks are handed out as workers
+# free up, and the last tasks are smaller still), each large enough that scheduling and sending the results cost
+# little beside playing (a cluster's scheduler pays milliseconds per task, a pool well under one; a game costs
+# 2-15 ms, sending its result about 0.03 ms).
+TASKS_PER_WORKER = 40
 MIN_CHUNK, MAX_CHUNK = 25, 2000
+TAIL_SPLIT = 4  # the last tasks (one round per worker) are split in this many, so the workers finish together
 BOT_MIX = "even games: every seat greedy; odd games: greedy and random seats alternating, rotating by game"
 
 
@@ -117,7 +120,7 @@ def chunk_size(total_games: int, workers: int) -> int:
 
 
 def plan_chunks(runs: list[Run], settings: SimSettings, size: int) -> list[Chunk]:
-    """Every chunk of every run and player count, in a fixed order."""
+    """Every chunk of every run and player count, in a fixed order (the order results are put back in)."""
     chunks = []
     for run in runs:
         for players in player_counts(run.engine, settings):
@@ -126,22 +129,72 @@ def plan_chunks(runs: list[Run], settings: SimSettings, size: int) -> list[Chunk
     return chunks
 
 
-def simulate(runs: list[Run], settings: SimSettings, executor, progress: Callable[[int], None] | None = None,
-             size: int | None = None) -> dict[str, dict[int, list[dict]]]:
-    """Play `settings.games` games per player count of every run: run key -> players -> results by index.
+def finer_tail(chunks: list[Chunk], workers: int) -> list[Chunk]:
+    """The same games with the last round of tasks (one per worker) split TAIL_SPLIT ways: while one worker plays
+    the last task the others would wait, so the last ones are short. Same order of games."""
+    if workers <= 1:
+        return chunks
+    head, tail = chunks[:-workers], chunks[-workers:]
+    for chunk in tail:
+        step = -(-chunk.games // TAIL_SPLIT)
+        head += [Chunk(chunk.key, chunk.game_id, chunk.players, chunk.base_seed, start, min(start + step, chunk.stop))
+                 for start in range(chunk.start, chunk.stop, step)]
+    return head
+
+
+class Simulation:
+    """Games being played on an executor (`start_simulation`); `results()` waits for them and puts them in order.
+
+    Use as a context manager: leaving it before the results are in stops the games (no worker left behind)."""
+
+    def __init__(self, runs: list[Run], chunks: list[Chunk], executor):
+        self.runs, self.chunks = runs, chunks
+        self.pending = executor.start({run.key: run.payload() for run in runs}, chunks)
+
+    def poll(self, progress: Callable[[int], None] | None = None) -> None:
+        """Report the games finished so far to `progress`, without waiting."""
+        self.pending.poll(progress)
+
+    def results(self, progress: Callable[[int], None] | None = None) -> dict[str, dict[int, list[dict]]]:
+        """Run key -> players -> results by index, once every game is played; `progress(n)` as chunks finish."""
+        done = self.pending.results(progress)
+        results: dict[str, dict[int, list[dict]]] = {run.key: {} for run in self.runs}
+        for chunk, games in zip(self.chunks, done, strict=True):
+            results[chunk.key].setdefault(chunk.players, []).extend(games)
+        return results
+
+    def cancel(self) -> None:
+        """Stop the games still playing."""
+        self.pending.cancel()
+
+    def __enter__(self) -> Simulation:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.cancel()
+
+
+def start_simulation(runs: list[Run], settings: SimSettings, executor, size: int | None = None) -> Simulation:
+    """Start playing `settings.games` games per player count of every run on `executor` and return at once.
 
     The games go through `executor` (an engines.executors.Executor: local processes or a Dask cluster). The
     results depend only on the seed: chunks are put back in index order whatever ran them, however many workers.
-    `size` fixes the games per chunk (default: planned from the executor's workers)."""
+    `size` fixes the games per chunk (default: planned from the executor's workers, with a finer last round)."""
     if len({run.key for run in runs}) != len(runs):
         raise ValueError("every run needs its own key")
+    if size:
+        return Simulation(runs, plan_chunks(runs, settings, size), executor)
     total = sum(len(player_counts(run.engine, settings)) for run in runs) * settings.games
-    chunks = plan_chunks(runs, settings, size or chunk_size(total, executor.workers))
-    done = executor.map({run.key: run.payload() for run in runs}, chunks, progress)
-    results: dict[str, dict[int, list[dict]]] = {run.key: {} for run in runs}
-    for chunk, games in zip(chunks, done, strict=True):
-        results[chunk.key].setdefault(chunk.players, []).extend(games)
-    return results
+    chunks = plan_chunks(runs, settings, chunk_size(total, executor.workers))
+    return Simulation(runs, finer_tail(chunks, executor.workers), executor)
+
+
+def simulate(runs: list[Run], settings: SimSettings, executor, progress: Callable[[int], None] | None = None,
+             size: int | None = None) -> dict[str, dict[int, list[dict]]]:
+    """Play `settings.games` games per player count of every run: run key -> players -> results by index
+    (`start_simulation`, then wait for its results)."""
+    with start_simulation(runs, settings, executor, size) as simulation:
+        return simulation.results(progress)
 
 
 def _card_named(game: Game, card_id: str):

@@ -29,9 +29,10 @@ from generator.engines.scripts import run_script, script_files
 from generator.engines.simulate import (
     Run,
     SimSettings,
+    Simulation,
     composition_problems,
     player_counts,
-    simulate,
+    start_simulation,
 )
 from generator.pipeline.changes import Changes, one_game, rule_options, summary
 from generator.pipeline.gather import gather, preflight
@@ -119,8 +120,84 @@ def validate(project: Project, names: list[str], settings: SimSettings | None = 
     if changes:
         options = rule_options(loaded[0], engine_for(loaded[0]), changes)
     chosen = choose_languages(loaded, languages)
-    printed = preflight([game for game in loaded if game.source_language in chosen[game.id]])
     result = Validation(games=[], changes=summary(loaded[0], options) if changes else [])
+    engines = {game.id: engine for game in loaded if (engine := engine_for(game)) is not None}
+    # The games need only the loaded data and the engines: they are played while this process checks the rest.
+    plan = _start_games(loaded, engines, settings, options, executor, on_start, result) \
+        if simulate_games and engines else None
+    try:
+        full_report = _check(project, loaded, reports, engines, chosen, strict, changes, result,
+                             lambda: plan.simulation.poll(progress) if plan else None)
+        if plan is not None:
+            _finish_games(project, plan, settings, changes, progress, result, full_report)
+    finally:
+        if plan is not None:
+            plan.close()
+    if not changes:  # what `pnp serve` shows is the game as written
+        write_records(project.build_dir, result.games, settings, simulate_games)
+    if report_path is not None:
+        atomic_write(report_path, to_json({"games": full_report}))
+        result.report_path = report_path
+    return result
+
+
+@dataclass
+class _Games:
+    """The simulated games under way: on which runner, which games, since when."""
+
+    simulation: Simulation
+    runner: Executor
+    own_runner: bool  # started here, so closed here
+    playable: list[tuple[Game, Engine]]
+    unplayable: list[Problem]  # asked-for player counts a game is never played with
+    started: float
+
+    def close(self) -> None:
+        try:
+            self.simulation.cancel()
+        finally:
+            if self.own_runner:
+                self.runner.close()
+
+
+def _start_games(loaded: list[Game], engines: dict[str, Engine], settings: SimSettings, options: dict,
+                 executor: Executor | None, on_start, result: Validation) -> _Games:
+    """Hand every game to play to the workers (default: local processes, forked now) and return at once."""
+    unplayable = []
+    for game in loaded:
+        engine = engines.get(game.id)
+        if engine is not None and not player_counts(engine, settings):  # asked for counts it is never played with
+            counts = ", ".join(map(str, engine.player_counts))
+            unplayable.append(Problem(
+                game.show(game.dir / "game.yaml"), game.line_of("players"),
+                f"--players {', '.join(map(str, settings.players))}: {game.id} is played by {counts} players, "
+                "so no game was simulated; expected --players to name one of those counts"))
+    playable = [(game, engines[game.id]) for game in loaded
+                if game.id in engines and player_counts(engines[game.id], settings)]
+    total = planned_games([engine for _, engine in playable], settings)
+    result.games_played = total
+    runner = executor or LocalProcesses(settings.jobs)
+    try:
+        result.workers, result.where = min(runner.workers, total), runner.describe()
+        if on_start:
+            on_start(total, result.workers)
+        started = time.perf_counter()
+        runs = [Run(game.id, game, engine, options) for game, engine in playable]
+        simulation = start_simulation(runs, settings, runner)
+    except BaseException:
+        if executor is None:
+            runner.close()
+        raise
+    return _Games(simulation, runner, executor is None, playable, unplayable, started)
+
+
+def _check(project: Project, loaded: list[Game], reports: list[CheckReport], engines: dict[str, Engine],
+           chosen: dict[str, list[str]], strict: bool, changes: Changes, result: Validation,
+           between: Callable[[], None]) -> dict:
+    """The checks of this process: the printed side, legibility, languages and scripts, into `result`; calls
+    `between()` between them (to show the games' progress). Returns the report's script part per game."""
+    printed = preflight([game for game in loaded if game.source_language in chosen[game.id]])
+    between()
     for game in loaded:
         printed.setdefault(game.id, [])
         if game.source_language not in chosen[game.id]:
@@ -133,14 +210,17 @@ def validate(project: Project, names: list[str], settings: SimSettings | None = 
             result.problems += found
         else:
             result.warnings += found
-    in_languages = {game.id: _check_languages(game, chosen[game.id], strict, result) for game in loaded}
-    playable: list[tuple[Game, Engine, GameValidation]] = []
+        between()
+    in_languages = {}
+    for game in loaded:
+        in_languages[game.id] = _check_languages(game, chosen[game.id], strict, result)
+        between()
     full_report: dict = {}
     for game, report in zip(loaded, reports, strict=True):
         report.checks += printed[game.id]
         entry = GameValidation(report=report, languages=in_languages[game.id])
         result.games.append(entry)
-        engine = engine_for(game)
+        engine = engines.get(game.id)
         if engine is None:
             continue
         entry.has_engine = True
@@ -151,48 +231,31 @@ def validate(project: Project, names: list[str], settings: SimSettings | None = 
         full_report[game.id] = {"scripts": {"count": entry.scripts, "failures": [p.message for p in found]}}
         if changes:
             full_report[game.id]["changes"] = result.changes
-        playable.append((game, engine, entry))
+        between()
+    return full_report
 
-    if simulate_games and playable:
-        for game, engine, entry in playable:
-            entry.unplayed_counts = sorted(set(settings.players) - set(engine.player_counts))
-            if not player_counts(engine, settings):  # asked for counts the game is never played with: 0 games
-                counts = ", ".join(map(str, engine.player_counts))
-                result.problems.append(Problem(
-                    game.show(game.dir / "game.yaml"), game.line_of("players"),
-                    f"--players {', '.join(map(str, settings.players))}: {game.id} is played by {counts} players, "
-                    "so no game was simulated; expected --players to name one of those counts"))
-        playable = [item for item in playable if player_counts(item[1], settings)]
-        total = planned_games([engine for _, engine, _ in playable], settings)
-        result.games_played = total
-        runner = executor or LocalProcesses(settings.jobs)
-        try:
-            result.workers, result.where = min(runner.workers, total), runner.describe()
-            if on_start:
-                on_start(total, result.workers)
-            started = time.perf_counter()
-            runs = [Run(game.id, game, engine, options) for game, engine, _ in playable]
-            results = simulate(runs, settings, runner, progress=progress)
-            result.seconds = time.perf_counter() - started
-        finally:
-            if executor is None:
-                runner.close()
-        for game, engine, entry in playable:
-            entry.figures = summarize(game, engine, settings, results[game.id])
-            if changes:
-                entry.figures["settings"]["changes"] = result.changes
-            entry.sim_problems = composition_problems(game, engine, results[game.id], changes.args())
-            result.problems += entry.sim_problems
-            # a changed game's figures never replace those of the game as written
-            pdf = "balance-changed.pdf" if changes else "balance.pdf"
-            entry.balance_pdf = write_balance_pdf(project.build_dir / game.id / pdf, entry.figures)
-            full_report[game.id].update(entry.figures)
-    if not changes:  # what `pnp serve` shows is the game as written
-        write_records(project.build_dir, result.games, settings, simulate_games)
-    if report_path is not None:
-        atomic_write(report_path, to_json({"games": full_report}))
-        result.report_path = report_path
-    return result
+
+def _finish_games(project: Project, plan: _Games, settings: SimSettings, changes: Changes, progress,
+                  result: Validation, full_report: dict) -> None:
+    """Wait for the games, then their figures, composition problems and balance PDFs."""
+    entries = {entry.game: entry for entry in result.games}
+    for entry in result.games:
+        if entry.has_engine:
+            entry.unplayed_counts = sorted(set(settings.players) - set(entry.engine_counts))
+    result.problems += plan.unplayable
+    results = plan.simulation.results(progress)
+    result.seconds = time.perf_counter() - plan.started
+    for game, engine in plan.playable:
+        entry = entries[game.id]
+        entry.figures = summarize(game, engine, settings, results[game.id])
+        if changes:
+            entry.figures["settings"]["changes"] = result.changes
+        entry.sim_problems = composition_problems(game, engine, results[game.id], changes.args())
+        result.problems += entry.sim_problems
+        # a changed game's figures never replace those of the game as written
+        pdf = "balance-changed.pdf" if changes else "balance.pdf"
+        entry.balance_pdf = write_balance_pdf(project.build_dir / game.id / pdf, entry.figures)
+        full_report[game.id].update(entry.figures)
 
 
 def _check_languages(game: Game, languages: list[str], strict: bool, result: Validation) -> dict[str, str]:
