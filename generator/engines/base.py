@@ -12,6 +12,7 @@ create their own random generators.
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
@@ -51,23 +52,108 @@ class ChanceOutcome:
     values: tuple
 
 
+# Outcomes with a few values (dice, picks, the pairing of a few seats) recur thousands of times in a simulation: each
+# is made once and shared (they are frozen). Bounded: long shuffles are never kept, and at most this many outcomes.
+SHARED_OUTCOME_VALUES, SHARED_OUTCOMES = 8, 4096
+_shared_outcomes: dict[tuple, ChanceOutcome] = {}
+
+
+def _outcome(label: str, values: tuple) -> ChanceOutcome:
+    if len(values) > SHARED_OUTCOME_VALUES:
+        return ChanceOutcome(label, values)
+    key = (label, values)
+    outcome = _shared_outcomes.get(key)
+    if outcome is None:
+        outcome = ChanceOutcome(label, values)
+        if len(_shared_outcomes) < SHARED_OUTCOMES:
+            _shared_outcomes[key] = outcome
+    return outcome
+
+
+def roll_dice(rng, count: int, sides: int) -> tuple:
+    """`count` values of rng.randint(1, sides), the same draws (randint's own rejection sampling on getrandbits,
+    without its three Python-level calls per die: a game of Order Up rolls at every turn)."""
+    if type(rng) is not random.Random or type(sides) is not int or sides < 1:  # exactly the stdlib generator (a subclass may draw otherwise)
+        return tuple(rng.randint(1, sides) for _ in range(count))
+    getrandbits, bits = rng.getrandbits, sides.bit_length()
+    values = []
+    for _ in range(count):
+        value = getrandbits(bits)
+        while value >= sides:
+            value = getrandbits(bits)
+        values.append(value + 1)
+    return tuple(values)
+
+
 def sample_chance(request: ChanceRequest, rng) -> ChanceOutcome:
     """Draw a chance outcome with the harness's random.Random."""
-    if request.kind == "shuffle":
+    kind = request.kind
+    if kind == "dice":
+        return _outcome(request.label, roll_dice(rng, request.count, request.sides))
+    if kind == "shuffle":
         items = list(request.items)
         rng.shuffle(items)
-        return ChanceOutcome(request.label, tuple(items))
-    if request.kind == "dice":
-        return ChanceOutcome(request.label, tuple(rng.randint(1, request.sides) for _ in range(request.count)))
-    if request.kind == "pick":
-        return ChanceOutcome(request.label, tuple(rng.sample(range(request.n), request.count)))
+        return _outcome(request.label, tuple(items))
+    if kind == "pick":
+        return _outcome(request.label, tuple(rng.sample(range(request.n), request.count)))
     raise ValueError(f"unknown chance kind {request.kind!r}")
+
+
+class GameLog(list):
+    """A state's log, a list of lines. An engine appends a finished line, or a tuple (formatter, *values) for a line
+    that costs time to make: a simulated game's log is never read, so such a line is made only when the log is read
+    (every reading method makes the pending lines first, once). The values must not change afterwards."""
+
+    __slots__ = ("_made",)  # lines before this index are text
+
+    def __init__(self, lines=()):
+        super().__init__(lines)
+        self._made = 0
+
+    def make_lines(self) -> GameLog:
+        """Turn every pending (formatter, *values) entry into its line; the log itself."""
+        for index in range(min(self._made, len(self)), len(self)):
+            line = list.__getitem__(self, index)
+            if type(line) is tuple:
+                list.__setitem__(self, index, line[0](*line[1:]))
+        self._made = len(self)
+        return self
+
+    def pop(self, index: int = -1):
+        line = list.pop(self, index)
+        self._made = min(self._made, len(self))
+        return line[0](*line[1:]) if type(line) is tuple else line
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, GameLog):
+            other.make_lines()
+        return list.__eq__(self.make_lines(), other)
+
+    def __ne__(self, other) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _reading(name: str):
+    read = getattr(list, name)
+
+    def method(self, *args):
+        return read(self.make_lines(), *args)
+
+    method.__name__ = name
+    return method
+
+
+for _name in ("__getitem__", "__iter__", "__reversed__", "__contains__", "__repr__", "__add__", "__mul__", "__lt__",
+              "__le__", "__gt__", "__ge__", "copy", "index", "count", "__reduce_ex__"):
+    setattr(GameLog, _name, _reading(_name))
 
 
 class State(ABC):
     """A game in progress. Actions are hashable values whose str() is how scripts write them."""
 
-    log: list[str]
+    log: list[str]  # a GameLog, or a plain list of lines
 
     @abstractmethod
     def current_player(self) -> int:

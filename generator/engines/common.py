@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,13 +23,33 @@ def option_or_setting(options: Mapping[str, Any], settings: Mapping[str, Any], n
     return settings.get(name, default) if value is None else value
 
 
+# a shuffle request's items -> their texts sorted: the same few decks are shuffled in every game (bounded, since a
+# reshuffle of a discard pile may have items of its own)
+_SORTED_ITEMS: dict[tuple, list[str]] = {}
+SORTED_ITEMS_KEPT = 256
+
+
+def _same_cards(values: tuple, items: tuple) -> bool:
+    """Whether `values` is a permutation of `items` (compared as text, as scripts write them)."""
+    if len(values) != len(items):
+        return False
+    if type(items) is not tuple:  # an engine's list of items: not a key
+        return sorted(map(str, values)) == sorted(map(str, items))
+    wanted = _SORTED_ITEMS.get(items)
+    if wanted is None:
+        wanted = sorted(map(str, items))
+        if len(_SORTED_ITEMS) < SORTED_ITEMS_KEPT:
+            _SORTED_ITEMS[items] = wanted
+    return sorted(map(str, values)) == wanted
+
+
 def check_outcome(request: ChanceRequest, outcome: ChanceOutcome) -> tuple:
     """The outcome's values once they fit the request (label, permutation, dice range, distinct picks)."""
     label = request.label
     if outcome.label != label:
         raise IllegalAction(f"'{label}' is next, not '{outcome.label}'; expected chance '{label}'")
     values = tuple(outcome.values)
-    if request.kind == "shuffle" and Counter(map(str, values)) != Counter(map(str, request.items)):
+    if request.kind == "shuffle" and not _same_cards(values, request.items):
         raise IllegalAction(f"'{label}' must be a permutation of its {len(request.items)} items; got {list(values)}")
     if request.kind == "dice" and (len(values) != request.count
                                    or not all(isinstance(v, int) and 1 <= v <= request.sides for v in values)):

@@ -8,7 +8,15 @@ from pathlib import Path
 import pytest
 
 from generator.data.load import load_game
-from generator.engines.base import ChanceRequest, sample_chance
+from generator.engines.base import (
+    ChanceOutcome,
+    ChanceRequest,
+    GameLog,
+    IllegalAction,
+    roll_dice,
+    sample_chance,
+)
+from generator.engines.common import check_outcome
 from generator.engines.harness import play_game
 from generator.engines.simulate import composition_problems
 from tests.fixtures import toy_engine as toy
@@ -90,3 +98,37 @@ def test_goal_never_completed_names_the_card(game):
     line = next(i for i, text in enumerate(toy.TARGETS_YAML.splitlines(), 1) if "id: big-seven" in text)
     assert (problem.file, problem.line) == ("cards/toy/targets.yaml", line)
     assert "Target deck card 'Big seven' (big-seven) was never completed in 1 simulated games" in problem.message
+
+
+def test_dice_are_randints_and_small_outcomes_are_shared():
+    """roll_dice draws exactly what rng.randint(1, sides) would (the same games for the same seed)."""
+    for seed in range(200):
+        for sides in (1, 2, 3, 6, 7, 8, 12, 20, 100):
+            count = 1 + seed % 3
+            expected = random.Random(seed)
+            values = roll_dice(random.Random(seed), count, sides)
+            assert values == tuple(expected.randint(1, sides) for _ in range(count)), (seed, sides)
+    rolls = ChanceRequest("dice", "roll", count=2, sides=6)
+    first, again = sample_chance(rolls, random.Random(3)), sample_chance(rolls, random.Random(3))
+    assert first is again and first == ChanceOutcome("roll", first.values)
+    deck = ChanceRequest("shuffle", "deck", items=tuple(f"c{i}" for i in range(40)))
+    assert sample_chance(deck, random.Random(3)) is not sample_chance(deck, random.Random(3))  # long: never kept
+
+
+def test_shuffle_outcomes_must_be_permutations_of_their_items():
+    deck = ChanceRequest("shuffle", "deck", items=("a", "b", "b", "c"))
+    assert check_outcome(deck, ChanceOutcome("deck", ("b", "c", "a", "b"))) == ("b", "c", "a", "b")
+    for wrong in (("a", "b", "c", "c"), ("a", "b", "c"), ("a", "b", "b", "c", "c")):
+        with pytest.raises(IllegalAction, match="must be a permutation of its 4 items"):
+            check_outcome(deck, ChanceOutcome("deck", wrong))
+
+
+def test_game_log_makes_pending_lines_when_read():
+    log = GameLog(["setup"])
+    log.append(("{} rolls {}".format, "red", (3, 4)))
+    log.append(("tick {}".format, 2))
+    assert len(log) == 3 and type(list.__getitem__(log, 2)) is tuple
+    assert log[1:] == ["red rolls (3, 4)", "tick 2"] and log == ["setup", "red rolls (3, 4)", "tick 2"]
+    log.append(("{}!".format, "late"))
+    assert list(log) == ["setup", "red rolls (3, 4)", "tick 2", "late!"] and "late!" in log
+    assert log.pop() == "late!" and log[-1] == "tick 2" and "\n".join(log) == "setup\nred rolls (3, 4)\ntick 2"

@@ -12,7 +12,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from generator.engines.base import CHANCE, TERMINAL, ChanceOutcome, ChanceRequest, IllegalAction, State
+from generator.engines.base import (
+    CHANCE,
+    TERMINAL,
+    ChanceOutcome,
+    ChanceRequest,
+    GameLog,
+    IllegalAction,
+    State,
+)
 from generator.engines.common import check_outcome
 from generator.engines.order_up_pizza.actions import END, STOP, VERBS, Action, deliver_action, payment_options
 from generator.engines.order_up_pizza.data import (
@@ -34,6 +42,22 @@ CHANCE_PHASES = {"setup-toppings": "toppings-deck", "setup-orders": "order-deck"
 PLAYER_PHASES = frozenset({"colours", "move", "draw", "after", "discard", "plunder"})
 SETUP_PHASES = frozenset({"colours", "setup-toppings", "setup-orders"})  # before the orders are dealt
 PLAY_ENERGY, PLAY_PLUNDER, DRAW_DECK = Action("play", ENERGY_DRINK), Action("play", PIZZA_PLUNDER), Action("draw", "deck")
+
+
+def _rolled(colour: str, values: tuple) -> str:
+    """A roll's log line."""
+    return f"{colour} rolls {'+'.join(map(str, values))}"
+
+
+def _moved(colour: str, seat: int, space: str) -> str:
+    """A step's log line."""
+    return f"{colour or f'seat {seat}'}: move {space}"
+
+
+def _said(colour: str, seat: int, verb: str, arg: str) -> str:
+    """Another action's log line: str(action) after its player."""
+    who = colour or f"seat {seat}"
+    return f"{who}: {verb} {arg}" if arg else f"{who}: {verb}"
 
 
 class PizzaState(State):
@@ -73,7 +97,7 @@ class PizzaState(State):
         self.victim, self.plunder_left = -1, 0
         self.resume = ""  # what a toppings reshuffle interrupted: 'draw-deck' or 'refill'
         self.ended_by: str | None = None
-        self.log: list[str] = []
+        self.log = GameLog()  # the lines of rolls and actions are made only when read
         self._legal: list[Action] | None = None  # legal_actions() of the state as it is, until the next apply
         self._traps: list[list[Action]] | None = None  # per seat: Speed Trap aimed at each rival (once colours are set)
         # while moving: (Energy Drink held, the Speed Trap actions, Pizza Plunder playable) until an action other than
@@ -133,7 +157,7 @@ class PizzaState(State):
             seat = self.current
             if not self._hand_useful(seat):
                 self.dead_turns += 1
-            self.log.append(f"{self.colours[seat]} rolls {'+'.join(map(str, values))}")
+            self.log.append((_rolled, self.colours[seat], values))
             return
         values = check_outcome(self.chance_request(), outcome)
         self._legal = None
@@ -165,7 +189,7 @@ class PizzaState(State):
             self.phase = "move"
             if not self._hand_useful(self.current):
                 self.dead_turns += 1
-            self.log.append(f"{self.colours[self.current]} rolls {'+'.join(map(str, values))}")
+            self.log.append((_rolled, self.colours[self.current], values))
         else:
             self.tdeck = list(reversed(values))
             self.tdiscard = []
@@ -289,15 +313,14 @@ class PizzaState(State):
             raise IllegalAction(why_illegal(self, action))
         self._legal = None
         seat, verb, arg = self.current, action.verb, action.arg
-        who = self.colours[seat] or f"seat {seat}"
         if verb == "move":  # most actions: one step (no card moves: _move_cards stays)
-            self.log.append(f"{who}: move {arg}")
+            self.log.append((_moved, self.colours[seat], seat, arg))
             self.pos[seat] = arg
             self.steps_left -= 1
             self.moved += 1
             return
         self._move_cards = None
-        self.log.append(f"{who}: {verb} {arg}" if arg else f"{who}: {verb}")  # str(action), without the call
+        self.log.append((_said, self.colours[seat], seat, verb, arg))
         self._clean_since = False
         if verb != "stop" and not (verb == "end" and self.phase == "after"):
             self._counted_since = False

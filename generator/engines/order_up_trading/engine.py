@@ -10,7 +10,15 @@ a false call: -5 at scoring, play goes on.
 
 from __future__ import annotations
 
-from generator.engines.base import CHANCE, TERMINAL, ChanceOutcome, ChanceRequest, IllegalAction, State
+from generator.engines.base import (
+    CHANCE,
+    TERMINAL,
+    ChanceOutcome,
+    ChanceRequest,
+    GameLog,
+    IllegalAction,
+    State,
+)
 from generator.engines.common import check_known_options, check_outcome, option_or_setting
 from generator.engines.order_up_trading.cards import (
     CALL,
@@ -26,6 +34,11 @@ from generator.engines.order_up_trading.views import StateViews
 DEALT = frozenset(("offers", "split", "pairing", "bell"))  # phases in which every seat holds a full hand
 CHANCE_HANDLERS = {label: "_chance_" + label.replace("-", "_")
                    for label in ("sets", "dealer", "side", "ingredients-deal", "recipes-deal", "pairing", "bell")}
+
+
+def _traded(tick: int, a: int, give_a: tuple, b: int, give_b: tuple) -> str:
+    """A trade's log line."""
+    return f"tick {tick}: seat {a} gives {' '.join(give_a)} <-> seat {b} gives {' '.join(give_b)}"
 
 
 class TradingState(StateViews, State):
@@ -48,7 +61,7 @@ class TradingState(StateViews, State):
         self.target = int(option_or_setting(options, settings, "target", 50))
         self.max_ticks = int(option_or_setting(options, settings, "max_ticks", 400))
         self.max_rounds = int(option_or_setting(options, settings, "max_rounds", 40))
-        self.log: list[str] = []
+        self.log = GameLog()  # the lines of trades are made only when read
         self.hands: list[list[str]] = [[] for _ in range(players)]
         self.recipe_of: list[str | None] = [None] * players
         self.score = [0] * players
@@ -200,7 +213,7 @@ class TradingState(StateViews, State):
         request = self.chance_request() if self.phase not in ("offers", "split") else None
         if request is None:
             raise IllegalAction(f"a player decides now (seat {self.current_player()}), not chance")
-        values = _checked(request, outcome)
+        values = check_outcome(request, outcome)
         self._request = None
         self._cards_moved()
         getattr(self, CHANCE_HANDLERS[request.label])(values)
@@ -359,7 +372,7 @@ class TradingState(StateViews, State):
         hand_b.extend(give_a)
         self.round_trades += 1
         self.last_trades.append((a, b, give_a, give_b))
-        self.log.append(f"tick {self.tick}: seat {a} gives {' '.join(give_a)} <-> seat {b} gives {' '.join(give_b)}")
+        self.log.append((_traded, self.tick, a, give_a, b, give_b))
 
     def _end_tick(self) -> None:
         traded = sorted([p for a, b, _, _ in self.last_trades for p in (a, b)])  # a seat trades once per tick
@@ -439,12 +452,3 @@ OPTIONS = {
     "target": None,  # None: settings target (50)
     "max_rounds": None,  # None: settings max_rounds (cap on tie-break rounds)
 }
-
-
-def _checked(request: ChanceRequest, outcome: ChanceOutcome) -> tuple:
-    """check_outcome's answer; a shuffle that is a permutation of its items is recognised by sorting (cheaper)."""
-    if request.kind == "shuffle" and outcome.label == request.label:
-        values = tuple(outcome.values)
-        if sorted(map(str, values)) == sorted(map(str, request.items)):  # the same multiset check_outcome makes
-            return values
-    return check_outcome(request, outcome)

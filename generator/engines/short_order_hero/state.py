@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from collections import Counter
 
-from generator.engines.base import CHANCE, TERMINAL, ChanceOutcome, ChanceRequest, IllegalAction, State
+from generator.engines.base import (
+    CHANCE,
+    TERMINAL,
+    ChanceOutcome,
+    ChanceRequest,
+    GameLog,
+    IllegalAction,
+    State,
+)
 from generator.engines.common import check_known_options, check_outcome, option_or_setting
 from generator.engines.short_order_hero.actions import (
     DISCARD,
@@ -26,6 +34,11 @@ from generator.engines.short_order_hero.results import Cooked, Results
 # Rule options; None means "the value in game.yaml settings", else these built-in defaults.
 OPTIONS = {"hand_limit": None, "floor_mode": None, "fifth_recipe_trigger": None, "use_tracker": None}
 BUILT_IN = {"hand_limit": None, "floor_mode": "end", "fifth_recipe_trigger": 5, "use_tracker": True}
+
+
+def _said(seat: int, action: Action) -> str:
+    """An action's log line."""
+    return f"seat {seat}: {action}"
 
 
 def hand_limit_of(value) -> int | None:
@@ -61,7 +74,7 @@ class SOHState(Plays, Results, State):
             if players not in rules.tracks:
                 raise ValueError(f"the round tracker has no start space for {players} players")
             self.track = rules.tracks[players]
-        self.log: list[str] = []
+        self.log = GameLog()
         self.hands: list[dict[str, int]] = [{} for _ in range(players)]
         self.completed: list[list[Cooked]] = [[] for _ in range(players)]
         self.owner: dict[str, int] = {}
@@ -325,7 +338,7 @@ class SOHState(Plays, Results, State):
             raise IllegalAction(f"chance event '{self._chance.label}' must be decided first")
         if isinstance(action, str):
             action = self.parse_action(action)
-        self.log.append(f"seat {self.cur}: {action}")
+        self.log.append((_said, self.cur, action))  # made into text only when the log is read
         try:
             self._dispatch(action)
         except IllegalAction:

@@ -320,3 +320,44 @@ def test_remembered_cooks_equal_a_fresh_enumeration_for_every_hand_seen(game):
             bots = ("greedy", "random")
             state.apply(ENGINE.bots[bots[state.cur % 2]](state, rng))
     assert checked > 200 and cookable > 20
+
+
+def test_card_count_sees_every_zone_and_a_broken_engine_fails_its_games(game, monkeypatch):
+    """card_count() sums the hands and the cooked recipes' cards with C-level sums: losing a card anywhere shows,
+    and a hero engine that loses a drawn card fails the harness's conservation check."""
+    state = start(game, 2, recipes=DISPLAY, ingredients=SEAT0 + SEAT1)
+    whole = {"recipes": 22, "ingredients": 231}
+    assert state.card_count() == whole
+    state.hands[0]["bread"] -= 1
+    assert state.card_count() == {"recipes": 22, "ingredients": 230}
+    state.hands[0]["bread"] += 1
+    state.completed[1].append(Cooked(state.r.recipes["fries"], [("salt", 1)]))  # a cooked recipe from nowhere
+    state.display.remove("fries")
+    state.display.append(None)
+    assert state.card_count() == {"recipes": 22, "ingredients": 232}
+    state.completed[1][0].mods.append(("cockroach", -2))
+    assert state.card_count()["ingredients"] == 233
+    state.display[0] = "sliders"  # shown twice
+    assert any("on display twice" in p for p in state.invariant_problems())
+
+    drawn = SOHState._give
+
+    def leaky_give(self, seat, card):  # the 30th card given is lost
+        self.given = getattr(self, "given", 0) + 1
+        if self.given != 30:
+            drawn(self, seat, card)
+
+    monkeypatch.setattr(SOHState, "_give", leaky_give)
+    record = play_game(ENGINE, game, 3, 5, ["greedy"] * 3)
+    assert record.failure_kind == "conservation" and "ingredients 231 -> 230" in record.failure
+
+
+def test_log_lines_are_made_when_read(game):
+    """Action lines are kept as (formatter, values) and read as the same text as before."""
+    state = start(game, 2, recipes=DISPLAY, ingredients=SEAT0 + SEAT1)
+    state.apply(state.parse_action("discard cockroach"))
+    assert type(list.__getitem__(state.log, -1)) is tuple  # not made yet
+    assert state.log[-2:] == ["seat 0 goes first", "seat 0: discard cockroach"]
+    with pytest.raises(IllegalAction):
+        state.apply(state.parse_action("draw"))
+    assert state.log[-1] == "seat 0: discard cockroach"  # a refused action leaves no trace
