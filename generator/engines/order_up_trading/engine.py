@@ -139,9 +139,11 @@ class TradingState(StateViews, State):
         if self.phase != "offers":
             return []
         view = self.hand_view((self.dealer + 1 + self.turn) % self.k)
-        offers = self.deck.offers(view.hand, view.mask)
-        offers += (CALL, PASS)
-        return offers
+        legal = view.legal
+        if legal is None:  # the same for every turn the seat keeps this hand: made once per hand
+            legal = view.legal = self.deck.offers(view.hand, view.mask)
+            legal += (CALL, PASS)
+        return list(legal)
 
     def hand_view(self, seat: int) -> HandView:
         """What the seat's hand allows (offers, complete, unwanted cards), worked out once per hand and recipe."""

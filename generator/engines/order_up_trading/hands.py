@@ -45,9 +45,10 @@ class HandView:
 
     `mask`: the hand's bit mask (None when a card is there twice, which no game does); `unwanted`: the bit mask of
     the cards not needed for the recipe (None without a recipe or mask); `complete`: whether the hand holds exactly
-    the recipe's names. The bots keep what they derive in `greedy` (see bots.py)."""
+    the recipe's names. The bots keep what they derive in `greedy` (see bots.py), legal_actions() its offers, `call`
+    and `pass` in `legal`."""
 
-    __slots__ = ("deck", "hand", "recipe", "mask", "unwanted", "complete", "greedy", "_groups", "_lists")
+    __slots__ = ("deck", "hand", "recipe", "mask", "unwanted", "complete", "greedy", "legal", "_groups", "_lists")
 
     def __init__(self, deck, hand: list[str], recipe: str | None):
         self.deck = deck
@@ -55,7 +56,7 @@ class HandView:
         self.recipe = recipe
         mask = sum(map(deck.bit.__getitem__, hand))
         self.mask = mask = mask if mask.bit_count() == len(hand) else None
-        self.greedy = self._groups = self._lists = None
+        self.greedy = self.legal = self._groups = self._lists = None
         if recipe is None:
             self.unwanted, self.complete = None, False
         elif mask is None:
