@@ -3,7 +3,6 @@ wrote and from the files on disk, never from timings)."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ from generator.core.contract import BuildOptions
 from generator.data.project import Project
 from generator.pipeline.build import build
 from tests.conftest import REPO
+from tests.fixtures.built import built_game, copy_of
 
 GAME = "order-up-pizza"
 OPTIONS = BuildOptions(papers=("a4",), languages=("en",))  # the source language (translations: test_translations)
@@ -23,18 +23,13 @@ COMPONENTS = {"components-a4.pdf", "tuckboxes-full.pdf"}
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     """Order Up built once (A4) in a folder of its own."""
-    root = tmp_path_factory.mktemp("order-up")
-    shutil.copytree(REPO / "cards" / GAME, root / "cards" / GAME)
-    shutil.copytree(REPO / "templates", root / "templates")
-    build(Project(root), [GAME], OPTIONS)
-    return root
+    return built_game(tmp_path_factory.mktemp("order-up"), GAME, OPTIONS)
 
 
 @pytest.fixture
 def project(built: Path, tmp_path: Path) -> Project:
-    """A copy of the built project (copytree keeps the outputs' times, so the build state still matches)."""
-    shutil.copytree(built, tmp_path / "p")
-    return Project(tmp_path / "p")
+    """A copy of the built project, to edit."""
+    return copy_of(built, tmp_path)
 
 
 def _outputs(project: Project) -> dict[str, tuple[int, bytes]]:

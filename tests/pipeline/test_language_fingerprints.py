@@ -3,16 +3,14 @@ faces do not show leaves that language's sheets alone, an edit they show redraws
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-import pypdfium2 as pdfium
 import pytest
 
 from generator.core.contract import BuildOptions
 from generator.data.project import Project
 from generator.pipeline.build import build
-from tests.conftest import REPO
+from tests.fixtures.built import built_game, pdf_text
 from tests.fixtures.languages import demo_in_german
 
 GAME = "order-up-pizza"
@@ -20,23 +18,10 @@ OPTIONS = BuildOptions(papers=("a4",), languages=("en", "cs"))
 RULES = {f"{GAME}/rules.pdf", f"{GAME}/rules-booklet-a4.pdf"}
 
 
-def _text(path: Path) -> str:
-    pdf = pdfium.PdfDocument(path)
-    try:
-        return " ".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
-    finally:
-        pdf.close()
-
-
 @pytest.fixture(scope="module")
 def project(tmp_path_factory) -> Project:
     """Order Up built in English and Czech (A4)."""
-    root = tmp_path_factory.mktemp("order-up-cs")
-    shutil.copytree(REPO / "cards" / GAME, root / "cards" / GAME)
-    shutil.copytree(REPO / "templates", root / "templates")
-    project = Project(root)
-    build(project, [GAME], OPTIONS)
-    return project
+    return Project(built_game(tmp_path_factory.mktemp("order-up-cs"), GAME, OPTIONS))
 
 
 def _edit(project: Project, old: str, new: str) -> set[str]:
@@ -58,8 +43,8 @@ def test_a_text_the_translation_replaces_redraws_only_the_source_languages_sheet
     # the Czech orders name their customers in Czech: Grandma Rosa's new spelling shows in English only
     written = _edit(project, "customer: Grandma Rosa", "customer: Grandma Rosie")
     assert written == {f"{GAME}/cards-a4.pdf"} | RULES  # the English cover pictures her card
-    assert "Grandma Rosie" in _text(en_sheet)
-    czech = _text(cs_sheet)
+    assert "Grandma Rosie" in pdf_text(en_sheet)
+    czech = pdf_text(cs_sheet)
     assert "Babička Róza" in czech and "Rosie" not in czech
 
 
@@ -86,17 +71,17 @@ def _demo_edit(project: Project, old: str, new: str) -> set[str]:
 
 def test_a_text_every_language_prints_redraws_every_languages_sheets(demo):
     assert _demo_edit(demo, "name: Ann\n", "name: Annie\n") == {"demo/cards-a4.pdf"}  # German: still Anna
-    assert "Anna" in _text(demo.build_dir / "demo" / "de" / "cards-a4.pdf")
+    assert "Anna" in pdf_text(demo.build_dir / "demo" / "de" / "cards-a4.pdf")
     assert _demo_edit(demo, "value: 5", "value: 7") == SHEETS  # Ann's value, printed in both languages
     for sheet in SHEETS:
-        assert "$7" in _text(demo.build_dir / sheet)
+        assert "$7" in pdf_text(demo.build_dir / sheet)
 
 
 def test_copies_and_a_cards_own_layout_redraw_the_sheets_of_every_language(demo):
     sheets = {name: demo.build_dir / name for name in SHEETS}
-    fronts = {name: _text(path).count("Bob") + _text(path).count("Bernd") for name, path in sheets.items()}
+    fronts = {name: pdf_text(path).count("Bob") + pdf_text(path).count("Bernd") for name, path in sheets.items()}
     assert _demo_edit(demo, "name: Bob\n    copies: 1", "name: Bob\n    copies: 2") == SHEETS
     for name, path in sheets.items():
-        assert _text(path).count("Bob") + _text(path).count("Bernd") > fronts[name]
+        assert pdf_text(path).count("Bob") + pdf_text(path).count("Bernd") > fronts[name]
     # the same texts drawn on another card's layout (a card's own `layout:`)
     assert _demo_edit(demo, "name: Bob\n    copies: 2", "name: Bob\n    layout: base\n    copies: 2") == SHEETS

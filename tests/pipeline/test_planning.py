@@ -5,10 +5,8 @@ what the build wrote, so skipping never keeps an output that should have changed
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
-import pypdfium2 as pdfium
 import pytest
 
 from generator.core.contract import BuildOptions, FunctionProducer
@@ -16,21 +14,13 @@ from generator.core.errors import InputError
 from generator.data.project import Project
 from generator.pipeline import gather, producers
 from generator.pipeline.build import build
-from tests.conftest import REPO
+from tests.fixtures.built import built_game, copy_of, pdf_text
 from tests.fixtures.languages import demo_in_german
 
 GAME = "order-up-pizza"
 OPTIONS = BuildOptions(papers=("a4",), languages=("en", "cs"))
 RULES = {f"{GAME}/rules.pdf", f"{GAME}/rules-booklet-a4.pdf"}
 ALL = {"boards", "rule booklets", "card sheets", "component sheets"}
-
-
-def _text(path: Path) -> str:
-    pdf = pdfium.PdfDocument(path)
-    try:
-        return " ".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
-    finally:
-        pdf.close()
 
 
 @pytest.fixture
@@ -65,18 +55,13 @@ def checked(monkeypatch) -> list[str]:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     """Order Up built in English and Czech (A4), once."""
-    root = tmp_path_factory.mktemp("order-up-units")
-    shutil.copytree(REPO / "cards" / GAME, root / "cards" / GAME)
-    shutil.copytree(REPO / "templates", root / "templates")
-    build(Project(root), [GAME], OPTIONS)
-    return root
+    return built_game(tmp_path_factory.mktemp("order-up-units"), GAME, OPTIONS)
 
 
 @pytest.fixture
 def project(built: Path, tmp_path: Path) -> Project:
-    """A copy of the built project (copytree keeps the outputs' times, so the build state still matches)."""
-    shutil.copytree(built, tmp_path / "p")
-    return Project(tmp_path / "p")
+    """A copy of the built project, to edit."""
+    return copy_of(built, tmp_path)
 
 
 def _edit(project: Project, file: str, old: str, new: str, options: BuildOptions = OPTIONS) -> set[str]:
@@ -98,7 +83,7 @@ def test_a_rules_template_edit_plans_and_draws_only_those_rules_and_checks_nothi
     assert written == RULES
     assert planned == [("rule booklets", "en")]  # no card face fitted, no Czech unit planned
     assert checked == []  # the data the checks read did not change
-    assert "The city map" in _text(project.build_dir / GAME / "rules.pdf")
+    assert "The city map" in pdf_text(project.build_dir / GAME / "rules.pdf")
 
 
 def test_a_translated_rules_template_edit_plans_only_that_language(project, planned, checked):
@@ -106,7 +91,7 @@ def test_a_translated_rules_template_edit_plans_only_that_language(project, plan
     assert written == {f"{GAME}/cs/rules.pdf", f"{GAME}/cs/rules-booklet-a4.pdf"}
     assert planned == [("rule booklets", "cs")]
     assert checked == []
-    assert "Cesta" in _text(project.build_dir / GAME / "cs" / "rules.pdf")
+    assert "Cesta" in pdf_text(project.build_dir / GAME / "cs" / "rules.pdf")
 
 
 def test_a_text_the_translation_replaces_plans_nothing_of_that_language(project, planned, checked):
@@ -115,9 +100,9 @@ def test_a_text_the_translation_replaces_plans_nothing_of_that_language(project,
     assert {language for _, language in planned} == {"en"}  # Czech names her Babička Róza: nothing changed there
     assert {name for name, _ in planned} == ALL - {"boards"}  # the board is not drawn from the orders
     assert checked == [GAME]  # the data changed: every check runs again
-    assert "Grandma Rosie" in _text(project.build_dir / GAME / "cards-a4.pdf")
-    assert "Grandma Rosie" in _text(project.build_dir / GAME / "rules.pdf")
-    czech = _text(project.build_dir / GAME / "cs" / "cards-a4.pdf")
+    assert "Grandma Rosie" in pdf_text(project.build_dir / GAME / "cards-a4.pdf")
+    assert "Grandma Rosie" in pdf_text(project.build_dir / GAME / "rules.pdf")
+    czech = pdf_text(project.build_dir / GAME / "cs" / "cards-a4.pdf")
     assert "Babička Róza" in czech and "Rosie" not in czech
 
 
@@ -135,7 +120,7 @@ def test_a_translation_edit_plans_only_that_language(project, planned, checked):
     assert f"{GAME}/cs/cards-a4.pdf" in written and not any("/cs/" not in path for path in written)
     assert {language for _, language in planned} == {"cs"}
     assert checked == []  # a translation is checked as a translation, not by the game's checks
-    assert "Babička Růžena" in _text(project.build_dir / GAME / "cs" / "cards-a4.pdf")
+    assert "Babička Růžena" in pdf_text(project.build_dir / GAME / "cs" / "cards-a4.pdf")
 
 
 def test_a_data_edit_after_a_rules_edit_is_checked_again(project, checked):
@@ -195,4 +180,4 @@ def test_a_text_every_language_prints_plans_and_draws_every_language(tmp_path, p
     assert written == {"demo/cards-a4.pdf", "demo/de/cards-a4.pdf"}
     assert ("card sheets", "de") in planned
     for sheet in written:
-        assert "$7" in _text(project.build_dir / sheet)
+        assert "$7" in pdf_text(project.build_dir / sheet)
