@@ -9,16 +9,13 @@ never splits a Markdown table cell; and the figures, pictures and icons of the r
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
-import os
 import re
 import traceback
 from pathlib import Path
 from typing import Any
 
-import jinja2
-from jinja2 import BaseLoader, FileSystemBytecodeCache, TemplateError, TemplateNotFound, TemplateSyntaxError
+from jinja2 import BaseLoader, TemplateError, TemplateNotFound, TemplateSyntaxError
 from jinja2.sandbox import SecurityError
 
 from generator.booklet.references import check_figure, figure_fit_problem, markdown_problems
@@ -29,6 +26,7 @@ from generator.core.limits import MAX_TEXT_BYTES, LimitExceeded
 from generator.core.phrases import language_name
 from generator.core.yamlio import load_yaml, read_text
 from generator.data import sandbox, templating
+from generator.data.compiled import CompiledCache, compiler_digest, private_cache
 from generator.data.game import Game
 from generator.data.project import Project
 from generator.data.templating import GameHelpers, environment, game_view
@@ -105,29 +103,25 @@ class RulesLoader(BaseLoader):
         return text, str(path), lambda: path.is_file() and path.stat().st_mtime_ns == mtime
 
 
-class CompiledTemplates(FileSystemBytecodeCache):
-    """Rules templates as Jinja compiled them, kept between runs in Jinja's cache folder (private to the user), so a
-    rebuild compiles only the templates that changed (Jinja checks each one against its source). The key also
-    names the code that compiles them (the sandbox's guards), so no pnp runs what another version compiled."""
+class CompiledTemplates(CompiledCache):
+    """Rules templates as Jinja compiled them, kept between runs, so a rebuild compiles only the templates that
+    changed (Jinja checks each one against its source)."""
 
-    def get_cache_key(self, name: str, filename: str | None = None) -> str:
-        return hashlib.sha1(f"{_compiler()}|{name}|{filename}".encode()).hexdigest()
+    kind = "rules"
+
+    def compiler(self) -> str:
+        return _compiler()
 
 
 @functools.cache
 def _compiler() -> str:
     """The digest of what turns a template into code: Jinja's version and pnp's environment and sandbox."""
-    digest = hashlib.sha1(jinja2.__version__.encode())
-    for module in (sandbox, templating):
-        digest.update(Path(module.__file__).read_bytes())
-    digest.update(Path(__file__).read_bytes())
-    return digest.hexdigest()
+    return compiler_digest([sandbox.__file__, templating.__file__, __file__])
 
 
 def compiled_templates() -> CompiledTemplates | None:
     """The cache of compiled templates; None where the user has no private cache folder (then each run compiles)."""
-    if not hasattr(os, "getuid"):  # Jinja's folder is private to the user on POSIX systems only
-        return None
+    return private_cache(CompiledTemplates)
     try:
         return CompiledTemplates()
     except (OSError, RuntimeError):  # no temp folder, or one another user could write to

@@ -22,19 +22,16 @@ item (and where the item is written).
 from __future__ import annotations
 
 import functools
-import hashlib
-import os
-from pathlib import Path
 from typing import Any
 
-import jinja2
-from jinja2 import FileSystemBytecodeCache, TemplateError, TemplateSyntaxError, nodes
+from jinja2 import TemplateError, TemplateSyntaxError, nodes
 from jinja2.environment import TemplateExpression
 from jinja2.parser import Parser
 
 from generator.core.errors import Cell, Problem
 from generator.core.yamlio import YList, load_yaml
 from generator.data import filters, sandbox, templating
+from generator.data.compiled import CompiledCache, compiler_digest, private_cache
 from generator.data.game import Game
 from generator.data.models import CheckSpec
 from generator.data.sandbox import Budget
@@ -43,29 +40,25 @@ from generator.data.templating import GameHelpers, environment, game_view
 FAILURES_SHOWN = 25  # per check: a broken rule over hundreds of cards should not bury the other problems
 
 
-class CompiledChecks(FileSystemBytecodeCache):
-    """The checks' expressions and messages as Jinja compiled them, kept between runs in Jinja's cache folder
-    (private to the user): a build compiles only the checks that changed. The key names the code that compiles
-    them (Jinja's version, the sandbox, the filters), so no pnp runs what another version compiled."""
+class CompiledChecks(CompiledCache):
+    """The checks' expressions and messages as Jinja compiled them, kept between runs: a build compiles only the
+    checks that changed. The compiling code named in the key includes the filters."""
 
-    def get_cache_key(self, name: str, filename: str | None = None) -> str:
-        return hashlib.sha1(f"{_compiler()}|checks|{name}".encode()).hexdigest()
+    kind = "checks"
+
+    def compiler(self) -> str:
+        return _compiler()
 
 
 @functools.cache
 def _compiler() -> str:
-    digest = hashlib.sha1(jinja2.__version__.encode())
-    for module in (sandbox, templating, filters):
-        digest.update(Path(module.__file__).read_bytes())
-    digest.update(Path(__file__).read_bytes())
-    return digest.hexdigest()
+    return compiler_digest([sandbox.__file__, templating.__file__, filters.__file__, __file__])
 
 
 @functools.cache
 def _compiled_checks() -> CompiledChecks | None:
     """The cache; None where the user has no private cache folder (then each run compiles)."""
-    if not hasattr(os, "getuid"):  # Jinja's folder is private to the user on POSIX systems only
-        return None
+    return private_cache(CompiledChecks)
     try:
         return CompiledChecks()
     except (OSError, RuntimeError):  # no temp folder, or one another user could write to
