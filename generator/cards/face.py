@@ -77,6 +77,9 @@ class CardRenderer:
         self._forms: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._shapes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # canvas -> key -> operators
         self._resolved: dict[str, list] = {}
+        # form name -> laid-out text of its boxes: each fitted paragraph (or plain lines) is made once and drawn
+        # again on the next paper; let go with the face's rendered data (see `last_use`)
+        self._laid: dict[str, dict[tuple, tuple]] = {}
         self._backs: dict[str, list[BackFace]] = {}
         self._back_of: dict[str, dict[int, BackFace]] = {}  # deck id -> card index -> the back it shows
         self._fitted: dict[tuple, float] = {}  # (markup, style, w, h) -> font size that fits
@@ -398,7 +401,10 @@ class CardRenderer:
         tw, th = self.size(deck)
         context = self.context(deck, card, back)
         key = self.form_name(deck, card, back)
-        found = self._resolved.pop(key, None) if canvas in self._last_use else self._resolved.get(key)
+        if canvas in self._last_use:
+            found, laid = self._resolved.pop(key, None), self._laid.pop(key, {})
+        else:
+            found, laid = self._resolved.get(key), self._laid.setdefault(key, {})
         resolved = found if found is not None else [(box, self._resolve_box(box, context)) for box in layout.boxes]
         if ink == "saver":
             b = self.bleed
@@ -406,7 +412,7 @@ class CardRenderer:
                                       back=back)
         for box, data in resolved:
             if data is not None:
-                self._draw_box(canvas, box, data, tw, th, context)
+                self._draw_box(canvas, box, data, tw, th, context, laid)
 
     def _box_rect(self, box: Box, tw: float, th: float, into_bleed: bool) -> tuple[float, float, float, float]:
         b = self.bleed
@@ -423,14 +429,16 @@ class CardRenderer:
         default_bleed = box.kind in ("shape", "image") or box.get("shape") == "band"
         return self._box_rect(box, tw, th, bool(box.get("bleed", default_bleed)))
 
-    def _draw_box(self, canvas: Canvas, box: Box, data: dict, tw: float, th: float, context: dict) -> None:
+    def _draw_box(self, canvas: Canvas, box: Box, data: dict, tw: float, th: float, context: dict,
+                  laid: dict[tuple, tuple] | None = None) -> None:
+        """Draw one resolved box; `laid` keeps the face's laid-out texts for the next paper."""
         x, y, w, h = self._placed_rect(box, tw, th)
         if box.kind == "shape":
             self._draw_shape(canvas, box, data, x, y, w, h)
         elif box.kind == "text":
             if data.get("fill") or data.get("stroke"):
                 self._draw_shape(canvas, box, data, x, y, w, h)
-            self._draw_text(canvas, box, data, x, y, w, h, context)
+            self._draw_text(canvas, box, data, x, y, w, h, context, {} if laid is None else laid)
         elif box.kind == "icon":
             side = min(w, h)
             self.icons.draw(canvas, data["icon"], x + (w - side) / 2, y + (h - side) / 2, side, side,
@@ -505,20 +513,29 @@ class CardRenderer:
             raise self._fail(box, context, f"text markup is not valid: {exc}") from None
         return para, size, needed
 
-    def _draw_text(self, canvas: Canvas, box: Box, data: dict, x, y, w, h, context: dict) -> None:
+    def _draw_text(self, canvas: Canvas, box: Box, data: dict, x, y, w, h, context: dict,
+                   laid: dict[tuple, tuple]) -> None:
         style = self.text_style(box, data)
         if not data["markup"]:
             return
         if self._draw_single_line(canvas, data["markup"], style, x, y, w, h, data.get("outline", 0.0)):
             return
-        plain = plain_lines(data["markup"], style, w, h, icons.sized_icons)
-        if plain is not None:  # explicit lines that fit at full size: Paragraph's operators without a Paragraph
-            offset = {"top": h - plain.height, "middle": (h - plain.height) / 2, "bottom": 0.0}[style.valign]
-            draw_plain(canvas, plain, x, y + offset)
-            return
-        para, _size, needed = self.fit(box, data, w, h, context)
+        key = (data["markup"], style, w, h)
+        found = laid.get(key)
+        if found is None:
+            # explicit lines that fit at full size are drawn with Paragraph's operators, without a Paragraph
+            plain = plain_lines(data["markup"], style, w, h, icons.sized_icons)
+            if plain is not None:
+                found = laid[key] = (plain, None, plain.height)
+            else:
+                para, _size, needed = self.fit(box, data, w, h, context)
+                found = laid[key] = (None, para, needed)
+        plain, para, needed = found
         offset = {"top": h - needed, "middle": (h - needed) / 2, "bottom": 0.0}[style.valign]
-        para.drawOn(canvas, x, y + offset)
+        if plain is not None:
+            draw_plain(canvas, plain, x, y + offset)
+        else:
+            para.drawOn(canvas, x, y + offset)
 
     @staticmethod
     def single_line(markup: str, style: TextStyle, w: float, h: float) -> str | None:

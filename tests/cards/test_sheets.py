@@ -236,3 +236,12 @@ def test_every_cut_of_the_real_games_has_a_mark_in_the_printable_margin(repo_pro
             for y in ys:
                 assert dark((mm(5), ph - y - 0.5, grid_x[0] - 0.3, ph - y + 0.5)), (game_id, page.index, "y", y)
                 assert dark((grid_x[1] + 0.3, ph - y - 0.5, pw - mm(5), ph - y + 0.5)), (game_id, page.index, "y", y)
+
+
+def test_the_second_paper_drawn_from_the_first_papers_laid_out_texts_is_the_same(repo_project, tmp_path):
+    """Letter then A4 in one process (A4 draws the paragraphs and plain lines laid out for Letter) gives the A4
+    sheet a process drawing A4 alone gives: Order Up's texts shrink to fit, break lines and hold inline icons."""
+    both = render(load_game(repo_project, "order-up-pizza"), tmp_path / "both")
+    alone = render(load_game(repo_project, "order-up-pizza"), tmp_path / "alone", papers=("a4",))
+    assert both["a4"][0].read_bytes() == alone["a4"][0].read_bytes()
+    assert len(PdfReader(both["a4"][0]).pages) > CHECK
