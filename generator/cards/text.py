@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,6 +19,8 @@ from reportlab.platypus.paraparser import ParaParser
 from generator.core.colours import contrast
 from generator.core.fonts import Family, register_fonts
 from generator.core.limits import MAX_CARD_TEXT_STEPS, MAX_CARD_TEXT_WORK, LimitExceeded
+from generator.data import filters, sandbox, templating
+from generator.data.compiled import CompiledCache, compiler_digest, private_cache
 from generator.data.templating import environment
 
 ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
@@ -63,6 +66,27 @@ def is_template(source: str) -> bool:
     return "{{" in source or "{%" in source or "{#" in source
 
 
+class CompiledCardTemplates(CompiledCache):
+    """Card text templates as Jinja compiled them, kept between runs: a rebuild compiles only the templates that
+    changed (Jinja checks each one against its source). The compiling code named in the key includes the filters."""
+
+    kind = "cards"
+
+    def compiler(self) -> str:
+        return _compiler()
+
+
+@functools.cache
+def _compiler() -> str:
+    return compiler_digest([sandbox.__file__, templating.__file__, filters.__file__, __file__])
+
+
+@functools.cache
+def compiled_card_templates() -> CompiledCardTemplates | None:
+    """The cache; None where the user has no private cache folder (then each run compiles)."""
+    return private_cache(CompiledCardTemplates)
+
+
 class Templates:
     """One bounded sandbox per game; every template source is compiled once and cached.
 
@@ -83,13 +107,31 @@ class Templates:
         template = self._cache.get(source)
         if template is None:
             try:
-                template = self.env.from_string(source)
+                template = self._cached(source) or self.env.from_string(source)
             except TemplateSyntaxError as exc:
                 raise TemplateProblem(f"template syntax error: {exc.message} (template line {exc.lineno})") from None
             except RecursionError:
                 raise TemplateProblem("the template is nested too deeply to read; expected simpler expressions") from None
             self._cache[source] = template
         return template
+
+    def _cached(self, source: str):
+        """The template from the cache of compiled card templates, compiled into it if new; None when there is no
+        cache or the source does not compile (then `from_string` says why, as it always does)."""
+        cache = compiled_card_templates()
+        if cache is None:
+            return None
+        try:
+            bucket = cache.get_bucket(self.env, source, None, source)
+            if bucket.code is None:
+                try:
+                    bucket.code = self.env.compile(source)
+                except (TemplateSyntaxError, RecursionError):
+                    return None
+                cache.set_bucket(bucket)
+        except OSError:  # a full or read-only cache folder only costs the compiling
+            return None
+        return self.env.template_class.from_code(self.env, bucket.code, self.env.make_globals(None), None)
 
     def render(self, source: str, context: dict) -> str:
         """Render `source` (compiled once) with `context`; plain strings are returned escaped, unrendered."""
