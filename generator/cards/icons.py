@@ -22,6 +22,7 @@ from reportlab.graphics.shapes import Drawing
 from reportlab.lib.colors import Color
 from reportlab.platypus.paragraph import imgVRange
 
+from generator.cards import icon_forms
 from generator.cards.svg import reference_problem
 from generator.core.errors import InputError, Problem, did_you_mean, known_list
 from generator.core.write import atomic_write
@@ -40,7 +41,8 @@ _SPACER_PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP4//8/AwAI/AL+eMSysAAAAABJRU5ErkJggg=="
 )
 
-# canvas -> names of the icon forms already in its PDF; weak so finished canvases are forgotten.
+# canvas -> ({(path, fade): (form name, width, height)}, names of the icon forms already in its PDF); weak so
+# finished canvases are forgotten.
 _FORMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -110,30 +112,54 @@ def icon_path(name: str, dirs: Dirs | None = None, *, file: str | Path = "", lin
 
 
 @functools.lru_cache(maxsize=512)
-def _parse(path: str, mtime_ns: int, size: int) -> tuple[Drawing, str]:
+def _parse(path: str, mtime_ns: int, size: int) -> Drawing:
     # mtime and size are part of the key so an edited file (pnp watch) is parsed again.
-    data = Path(path).read_bytes()
     from svglib.svglib import svg2rlg  # here: svglib (and lxml) are large, and many builds draw no new icon
 
     drawing = svg2rlg(path)
     # svglib recovers from broken XML with an empty drawing, so "nothing to draw" means unreadable.
     if drawing is None or drawing.getBounds() is None or not drawing.width or not drawing.height:
-        raise InputError(Problem(path, 0, "not a readable SVG icon (svglib found no shapes or no size in it)"))
-    return drawing, hashlib.sha1(data).hexdigest()[:12]
+        raise icon_forms.unreadable(path)
+    return drawing
 
 
-def _load(path: str | Path) -> tuple[Drawing, str]:
+def _stat(path: str | Path) -> tuple[str, int, int]:
+    """(resolved path, mtime, size) of an icon file: what identifies one version of it."""
     p = Path(path)
     try:
         st = p.stat()
     except OSError as exc:
         raise InputError(Problem(str(p), 0, f"icon file cannot be read: {exc.strerror}")) from None
-    return _parse(str(p.resolve()), st.st_mtime_ns, st.st_size)
+    return str(p.resolve()), st.st_mtime_ns, st.st_size
+
+
+# (resolved path, mtime, size, fade, canvas kind) -> the icon's art, made once per process.
+_ART: dict[tuple, icon_forms.IconArt] = {}
+
+
+def _art(version: tuple[str, int, int], fade: float, kind: str) -> icon_forms.IconArt:
+    """The icon's size, digest and form operators: from this process, else the disk cache, else svglib (ops None)."""
+    key = (*version, fade, kind)
+    art = _ART.get(key)
+    if art is None:
+        path = version[0]
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise InputError(Problem(path, 0, f"icon file cannot be read: {exc.strerror}")) from None
+        digest, keep = icon_forms.file_digest(data), not icon_forms.refers_outside(data)
+        if keep:
+            art = icon_forms.read_cached(digest, fade, kind)
+        if art is None:
+            drawing = _parse(*version)
+            art = icon_forms.IconArt(drawing.width, drawing.height, digest, None, keep=keep)
+        _ART[key] = art
+    return art
 
 
 def load_icon(path: str | Path) -> Drawing:
     """The icon SVG as a ReportLab Drawing, parsed once per (path, mtime); shared, so do not modify it."""
-    return _load(path)[0]
+    return _parse(*_stat(path))
 
 
 def _spacer_src() -> str:
@@ -177,20 +203,29 @@ class _FadedRenderer(_ShapeRenderer):
         super().applyStateChanges(delta, newState)
 
 
-def _form_name(canvas, path: Path, fade: float = 0.0) -> tuple[str, Drawing]:
-    """Name of the canvas's Form XObject for this SVG (faded towards white by `fade`), made on first use."""
-    drawing, digest = _load(path)
+def _form_name(canvas, path: Path, fade: float = 0.0) -> tuple[str, float, float]:
+    """(name, width, height) of the canvas's Form XObject for this SVG (faded towards white by `fade`), made on first
+    use from the icon's operators (see generator.cards.icon_forms)."""
+    forms, names = _FORMS.setdefault(canvas, ({}, set()))
+    placed = forms.get((path, fade))  # a canvas draws one version of a file: looked up once per canvas
+    if placed is not None:
+        return placed
+    version, kind = _stat(path), icon_forms.canvas_kind(canvas)
+    art = _art(version, fade, kind)
     # Named by content, not by path: the same input gives the same PDF on any machine, and an
     # edited file (new content) gets a new form instead of clashing with the old one.
-    name = f"icon-{re.sub(r'[^A-Za-z0-9-]', '-', path.stem)}-{digest}" + (f"-fade{round(fade * 100)}" if fade else "")
-    built = _FORMS.setdefault(canvas, set())
-    if name not in built:
-        # beginForm/endForm nest safely, so this also works while a card face form is open.
-        canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
-        (_FadedRenderer(fade) if fade else _ShapeRenderer()).draw(drawing, canvas, 0, 0, showBoundary=False)
-        canvas.endForm()
-        built.add(name)
-    return name, drawing
+    name = (f"icon-{re.sub(r'[^A-Za-z0-9-]', '-', path.stem)}-{art.digest[:12]}"
+            + (f"-fade{round(fade * 100)}" if fade else ""))
+    if name not in names:
+        renderer = _FadedRenderer(fade) if fade else _ShapeRenderer()
+        made = icon_forms.make_form(canvas, name, art, lambda: renderer.draw(_parse(*version), canvas, 0, 0,
+                                                                             showBoundary=False))
+        if art.ops is None and made.ops is not None:
+            _ART[(*version, fade, kind)] = made
+            icon_forms.write_cached(made, fade, kind)
+        names.add(name)
+    forms[(path, fade)] = placed = (name, art.width, art.height)
+    return placed
 
 
 def draw_icon(
@@ -211,14 +246,14 @@ def draw_icon(
     The SVG becomes one Form XObject per canvas on first use; every placement is a `Do` of that form.
     """
     path = _resolve(name_or_path, dirs)
-    form, drawing = _form_name(canvas, path, fade)
-    scale = (max if fit == "cover" else min)(w / drawing.width, h / drawing.height)
+    form, width, height = _form_name(canvas, path, fade)
+    scale = (max if fit == "cover" else min)(w / width, h / height)
     canvas.saveState()
     if fit == "cover":
         clip = canvas.beginPath()
         clip.rect(x, y, w, h)
         canvas.clipPath(clip, stroke=0, fill=0)
-    canvas.translate(x + (w - drawing.width * scale) / 2, y + (h - drawing.height * scale) / 2)
+    canvas.translate(x + (w - width * scale) / 2, y + (h - height * scale) / 2)
     canvas.scale(scale, scale)
     canvas.doForm(form)
     canvas.restoreState()
