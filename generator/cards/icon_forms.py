@@ -63,9 +63,10 @@ class IconForms(CompiledCache):
 @functools.cache
 def code_digest() -> str:
     """The digest of what turns an SVG into operators: ReportLab's version, svglib's sources and the versions of the
-    libraries it parses with (lxml, tinycss2, cssselect2), and pnp's renderers (icons.py) and this module."""
+    libraries it parses with (lxml, tinycss2, cssselect2), and pnp's modules that draw icons (icons, icon_render and this one)."""
     digest = hashlib.sha1(f"{FORMAT}|{reportlab.Version}".encode())
-    for file in [Path(__file__), Path(__file__).with_name("icons.py"), *_package_sources("svglib", everything=True),
+    here = Path(__file__)
+    for file in [here, here.with_name("icons.py"), here.with_name("icon_render.py"), *_package_sources("svglib", everything=True),
                  *_package_sources("lxml"), *_package_sources("tinycss2"), *_package_sources("cssselect2")]:
         digest.update(file.name.encode())
         digest.update(file.read_bytes())

@@ -16,10 +16,9 @@ import tempfile
 import weakref
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import Drawing
-from reportlab.lib.colors import Color
+from reportlab.lib.utils import ImageReader
 from reportlab.platypus.paragraph import imgVRange
 
 from generator.cards import icon_forms
@@ -27,6 +26,9 @@ from generator.cards.svg import reference_problem
 from generator.core.errors import InputError, Problem, did_you_mean, known_list
 from generator.core.write import atomic_write
 from generator.data.project import BUILTIN_ICONS, Project
+
+if TYPE_CHECKING:
+    from reportlab.graphics.shapes import Drawing
 
 NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -162,9 +164,15 @@ def load_icon(path: str | Path) -> Drawing:
     return _parse(*_stat(path))
 
 
+@functools.cache
+def _spacer_path() -> str:
+    """Where the transparent spacer PNG goes: the temp folder, named by its content."""
+    return str(Path(tempfile.gettempdir()) / f"pnp-icon-spacer-{hashlib.sha1(_SPACER_PNG).hexdigest()[:10]}.png")
+
+
 def _spacer_src() -> str:
     """Path of the transparent spacer PNG in the temp folder, (re)written when missing or changed."""
-    path = Path(tempfile.gettempdir()) / f"pnp-icon-spacer-{hashlib.sha1(_SPACER_PNG).hexdigest()[:10]}.png"
+    path = Path(_spacer_path())
     # Checked on every call (a few bytes): a long `pnp watch` may outlive a temp-folder clean-up.
     if not path.is_file() or path.read_bytes() != _SPACER_PNG:
         atomic_write(path, _SPACER_PNG)
@@ -177,30 +185,11 @@ def _resolve(name_or_path: str | Path, dirs: Dirs | None) -> Path:
     return icon_path(str(name_or_path), dirs)
 
 
-class _ShapeRenderer(renderPDF._PDFRenderer):
-    """renderPDF without font changes: icons hold no text, and its default font is base-14 Helvetica."""
+def _draw_svg(version: tuple[str, int, int], canvas, fade: float) -> None:
+    # here: only icons not drawn before need the renderer (and svglib)
+    from generator.cards.icon_render import draw_drawing
 
-    def applyStateChanges(self, delta, newState):
-        delta = {k: v for k, v in delta.items() if k not in ("fontName", "fontSize")}
-        super().applyStateChanges(delta, newState)
-
-
-class _FadedRenderer(_ShapeRenderer):
-    """Every colour moved `fade` of the way to white: a light version of the icon (the ink saver's backs)."""
-
-    def __init__(self, fade: float):
-        super().__init__()
-        self.fade = fade
-
-    def applyStateChanges(self, delta, newState):
-        for key in ("fillColor", "strokeColor"):
-            color = delta.get(key)
-            if color is not None and hasattr(color, "rgb"):
-                r, g, b = color.rgb()
-                f = self.fade
-                delta = dict(delta, **{key: Color(r + (1 - r) * f, g + (1 - g) * f, b + (1 - b) * f,
-                                                  alpha=getattr(color, "alpha", 1))})
-        super().applyStateChanges(delta, newState)
+    draw_drawing(_parse(*version), canvas, fade)
 
 
 def _form_name(canvas, path: Path, fade: float = 0.0) -> tuple[str, float, float]:
@@ -217,9 +206,7 @@ def _form_name(canvas, path: Path, fade: float = 0.0) -> tuple[str, float, float
     name = (f"icon-{re.sub(r'[^A-Za-z0-9-]', '-', path.stem)}-{art.digest[:12]}"
             + (f"-fade{round(fade * 100)}" if fade else ""))
     if name not in names:
-        renderer = _FadedRenderer(fade) if fade else _ShapeRenderer()
-        made = icon_forms.make_form(canvas, name, art, lambda: renderer.draw(_parse(*version), canvas, 0, 0,
-                                                                             showBoundary=False))
+        made = icon_forms.make_form(canvas, name, art, lambda: _draw_svg(version, canvas, fade))
         if art.ops is None and made.ops is not None:
             _ART[(*version, fade, kind)] = made
             icon_forms.write_cached(made, fade, kind)
@@ -259,10 +246,16 @@ def draw_icon(
     canvas.restoreState()
 
 
+@functools.lru_cache(maxsize=1024)
+def _inline_label(label: str) -> tuple[float, float, str, Path]:
+    """(width, height, valign, SVG path) of an inline icon's <onDraw> label, read once per label."""
+    w, h, valign, path = label.split("|", 3)
+    return float(w), float(h), valign, Path(path)
+
+
 def _draw_inline(canvas, kind: str, label: str | None) -> None:
     """<onDraw> callback: draw the icon over the spacer image that ReportLab just placed."""
-    w, h, valign, path = (label or "").split("|", 3)
-    w, h = float(w), float(h)
+    w, h, valign, path = _inline_label(label or "")
     info = getattr(canvas, "_curr_tx_info", None)  # set by ReportLab around onDraw callbacks
     if info is None:
         raise RuntimeError("this ReportLab does not tell onDraw callbacks the text position; inline icons need it")
@@ -272,12 +265,37 @@ def _draw_inline(canvas, kind: str, label: str | None) -> None:
     # justification space), so the icon box is [cursor - w, cursor].
     x = tx._x0 - w
     y = info["cur_y"] + imgVRange(h, valign, font_size)[0]
-    draw_icon(canvas, Path(path), x, y, w, h)
+    draw_icon(canvas, path, x, y, w, h)
+
+
+class _SpacerImages:
+    """A canvas's drawImage that draws every spacer of an inline icon from one decoded picture.
+
+    ReportLab's Paragraph reads the spacer PNG into a new ImageReader for each placement, and drawImage decodes each
+    reader again (twice, with its transparency mask) to name the image by its pixels; the pixels, the name and the
+    PDF are the same with the one reader of the process, which is decoded once."""
+
+    def __init__(self, draw_image):
+        self.draw_image = draw_image
+
+    def __call__(self, image, *args, **kwargs):
+        if isinstance(image, ImageReader) and image.fileName == _spacer_path():
+            image = _spacer_reader()
+        return self.draw_image(image, *args, **kwargs)
+
+
+@functools.cache
+def _spacer_reader() -> ImageReader:
+    reader = ImageReader(_spacer_src())  # as the Paragraph reads it
+    reader.getRGBData()  # decoded once: the reader keeps the pixels
+    return reader
 
 
 def enable_inline_icons(canvas) -> None:
     """Let Paragraphs drawn on this canvas show inline_icon_image() markup (idempotent)."""
     canvas.setNamedCB(INLINE_CALLBACK, _draw_inline)
+    if not isinstance(canvas.drawImage, _SpacerImages):
+        canvas.drawImage = _SpacerImages(canvas.drawImage)
 
 
 def inline_icon_image(

@@ -15,13 +15,16 @@ import io
 import re
 import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from lxml import etree
 from PIL import Image, UnidentifiedImageError
 
 from generator.core.errors import InputError
 from generator.core.limits import MAX_IMAGE_PIXELS, MAX_SVG_BYTES
 from generator.data.project import Project
+
+if TYPE_CHECKING:
+    from lxml import etree
 
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 _DATA_IMAGE = re.compile(r"^data:image/[a-z+.-]+;base64,", re.I)
@@ -30,6 +33,8 @@ MAX_NESTING = 4  # an SVG using another SVG using another ...
 
 def _parser() -> etree.XMLParser:
     # The same tolerant settings svglib uses, without entities or network access.
+    from lxml import etree  # here: lxml takes a while to load, and only a project's own SVGs are checked
+
     return etree.XMLParser(remove_comments=True, recover=True, resolve_entities=False, no_network=True)
 
 
@@ -69,6 +74,8 @@ def reference_problem(path: Path, project: Project) -> str | None:
 def _reference_problem(path: str, _mtime: int, size: int, project: Project, depth: int) -> str | None:
     if size > MAX_SVG_BYTES:
         return f"the SVG is {size:,} bytes; expected at most {MAX_SVG_BYTES:,} bytes (pnp's limit)"
+    from lxml import etree
+
     try:
         root = etree.parse(path, parser=_parser()).getroot()
     except (etree.XMLSyntaxError, OSError):
