@@ -119,11 +119,16 @@ def read_cached(digest: str, fade: float, kind: str) -> IconArt | None:
         if not isinstance(ops, list) or not all(isinstance(op, str) for op in ops):
             return None
         version = tuple(entry["version"])
-        if not all(type(v) is int for v in version):
+        if not all(type(v) is int for v in version) or entry["check"] != _check(width, height, version, ops):
             return None
     except (OSError, ValueError, KeyError, TypeError):  # missing, unreadable, not JSON, or not ours
         return None
     return IconArt(width, height, digest, tuple(ops), version)
+
+
+def _check(width: float, height: float, version, ops) -> str:
+    """A digest of an entry's contents: a file damaged inside its JSON strings is found too."""
+    return hashlib.sha1(repr((width, height, tuple(version), tuple(ops))).encode()).hexdigest()
 
 
 def write_cached(art: IconArt, fade: float, kind: str) -> None:
@@ -133,7 +138,7 @@ def write_cached(art: IconArt, fade: float, kind: str) -> None:
         return
     name = _entry_name(art.digest, fade, kind)
     entry = {"format": FORMAT, "name": name, "code": code_digest(), "width": art.width, "height": art.height,
-             "version": list(art.version), "ops": list(art.ops)}
+             "version": list(art.version), "ops": list(art.ops), "check": _check(art.width, art.height, art.version, art.ops)}
     try:
         atomic_write(cache.path(name), json.dumps(entry, separators=(",", ":")).encode())
     except (OSError, InputError):
