@@ -20,10 +20,9 @@ from generator.booklet.figure_layout import (
     legible_width,
     split_rows,
 )
-from generator.booklet.references import card_text_areas, check_figure, picture_path
+from generator.booklet.references import card_text_areas, check_figure, picture_path, rules_icons
 from generator.booklet.text import template_file
 from generator.cards.face import draw_front
-from generator.cards.icons import IconSource
 from generator.components.pictures import Picture
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY_BOLD, draw_string
@@ -298,7 +297,7 @@ def _draw_card(canv, game: Game, card) -> None:
 
 def icon_markup(game: Game):
     """(icon name, size) -> Paragraph markup of the icon inline in running text, from the game's or the shared icons."""
-    source = IconSource(game.project.icon_dirs(game.id), game.project)
+    source = rules_icons(game)
 
     def markup(name: str, size: float) -> str:
         found = source.inline_markup(name, size)

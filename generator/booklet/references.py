@@ -21,6 +21,7 @@ from generator.booklet.markdown import parse_markdown
 from generator.cards.face import renderer_for
 from generator.cards.icons import IconSource
 from generator.cards.legibility import text_areas
+from generator.core.caching import per_game
 from generator.core.errors import InputError, Problem, did_you_mean, known_list
 from generator.core.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, LimitExceeded, check_file_size
 from generator.core.units import UnitError, to_pt
@@ -114,17 +115,48 @@ def check_figure(game: Game, spec: Any) -> dict:
     return spec
 
 
+@per_game
+def rules_icons(game: Game) -> IconSource:
+    """The icons the game's rules may use, looked up once for the template, its checks and the drawing."""
+    return IconSource(game.project.icon_dirs(game.id), game.project)
+
+
+@per_game
+def _laid_out(game: Game) -> dict[tuple[str, str], list]:
+    """(deck id, card id) -> the card's text areas: a card pictured by the rules is laid out once, for the
+    template's figure() check, the checks of the rendered rules and the figure drawn."""
+    return {}
+
+
 def card_text_areas(game: Game, cards: list) -> list[list]:
     """Per card, its texts as drawn (trim coordinates) with their smallest sizes; none for a card that cannot be
     drawn (its missing layout is reported by the card sheets)."""
     renderer = renderer_for(game)
+    laid_out = _laid_out(game)
     result = []
     for card in cards:
-        try:
-            result.append(text_areas(renderer, game.decks[card.deck], card))
-        except InputError:
-            result.append([])
+        key = (card.deck, card.id)
+        areas = laid_out.get(key)
+        if areas is None:
+            try:
+                areas = text_areas(renderer, game.decks[card.deck], card)
+            except InputError:
+                areas = []
+            laid_out[key] = areas
+        result.append(list(areas))
     return result
+
+
+@per_game
+def _fit_problems(game: Game) -> dict[str, str | None]:
+    """A checked figure spec (as JSON) -> figure_fit_problem's answer: the template's figure() call and the check
+    of the rendered rules ask about the same figures."""
+    return {}
+
+
+@per_game
+def _caption_style(game: Game):
+    return make_styles(fonts=game.fonts)["caption"]
 
 
 def figure_fit_problem(game: Game, spec: dict) -> str | None:
@@ -132,6 +164,17 @@ def figure_fit_problem(game: Game, spec: dict) -> str | None:
     than a page), or None. The booklet lays it out the same way (generator.booklet.figure_layout)."""
     if spec.get("kind") != "card":
         return None
+    try:
+        key = json.dumps(spec, sort_keys=True)
+    except (TypeError, ValueError):  # a value JSON cannot hold: asked once, not remembered
+        return _fit_problem(game, spec)
+    found = _fit_problems(game)
+    if key not in found:
+        found[key] = _fit_problem(game, spec)
+    return found[key]
+
+
+def _fit_problem(game: Game, spec: dict) -> str | None:
     deck = game.decks[spec["deck"]]
     cards = []
     for ref in spec.get("cards") or [spec["card"]]:
@@ -143,7 +186,7 @@ def figure_fit_problem(game: Game, spec: dict) -> str | None:
     legible = legible_width(native[0], smallest)
     frame_w, frame_h = text_frame()
     caption = str(spec.get("caption") or "")
-    caption_h = para(caption, make_styles(fonts=game.fonts)["caption"]).wrap(frame_w, frame_h)[1] + 4 if caption else 0
+    caption_h = para(caption, _caption_style(game)).wrap(frame_w, frame_h)[1] + 4 if caption else 0
     try:
         card_grid(native, max(to_pt(spec.get("width", "1.6in")), legible), legible, len(cards), frame_w, frame_h,
                   caption_h, bool(spec.get("callouts")))
@@ -199,7 +242,7 @@ def markdown_problems(game: Game, markdown: str, source: str, shown: str) -> lis
     """Every figure, picture reference, picture file and inline icon of the rendered rules that cannot be drawn."""
     lines = source.splitlines()
     problems: list[Problem] = []
-    icons = IconSource(game.project.icon_dirs(game.id), game.project)
+    icons = rules_icons(game)
     for token in parse_markdown(markdown):
         if token.type == "fence" and token.info.strip().split()[:1] == ["figure"]:
             first = next((text for text in token.content.splitlines() if text.strip()), "")

@@ -18,7 +18,7 @@ from typing import Any
 from jinja2 import BaseLoader, TemplateError, TemplateNotFound, TemplateSyntaxError
 from jinja2.sandbox import SecurityError
 
-from generator.booklet.references import check_figure, figure_fit_problem, markdown_problems
+from generator.booklet.references import check_figure, figure_fit_problem, markdown_problems, rules_icons
 from generator.cards.icons import IconSource
 from generator.core.caching import per_game
 from generator.core.errors import InputError, Problem
@@ -215,7 +215,7 @@ def _render_rules(game: Game) -> str:
         raise InputError(Problem(shown, 0, f"no rules template for game '{game.id}'; expected {shown}"))
     source = read_text(path, shown, MAX_TEXT_BYTES)
     env = _environment(game.project, str(path.parent))
-    icons = IconSource(game.project.icon_dirs(game.id), game.project)
+    icons = rules_icons(game)
     try:
         template = env.get_template(path.name)
         view = game_view(game)
