@@ -2,22 +2,24 @@
 TrueType copy of a CFF-flavoured OpenType face (ReportLab embeds TrueType outlines only).
 
 The conversion (cubic CFF curves to quadratic TrueType curves) is done once per file content and cached under a
-name that is the file's SHA-256, so a second build reads the cached copy.
+name that is the file's SHA-256, so a second build reads the cached copy. A face's facts (name, weight, outline kind,
+characters) are read by fontTools once per file content too and kept in pnp's per-user cache (core.usercache) under
+the file's SHA-256: later runs read them back without importing fontTools or reading the font's tables.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from fontTools.ttLib import TTFont, TTLibError, newTable
-
+from generator.core.usercache import file_digest, read_json, write_json
 from generator.core.write import atomic_write
 
 SUFFIXES = (".ttf", ".otf")
 CONVERSION_VERSION = "1"  # part of the cache name: a better conversion invalidates old copies
+FACTS_VERSION = "1"  # part of a facts entry's name: facts read differently are not mixed with old ones
+MAX_CHAR = 0x10FFFF
 
 
 class FontFileError(ValueError):
@@ -41,8 +43,8 @@ class FontInfo:
 
 
 def sha256(path: Path) -> str:
-    """The SHA-256 of a file's bytes."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    """The SHA-256 of a file's bytes (not read again while its stamp is the one remembered: core.usercache)."""
+    return file_digest(Path(path))
 
 
 @functools.lru_cache(maxsize=64)
@@ -51,6 +53,53 @@ def _inspect(path: str, _mtime_ns: int, _size: int) -> FontInfo:
     if file.suffix.lower() not in SUFFIXES:
         raise FontFileError(f"'{file.name}' is not a .ttf or .otf file; expected a TrueType or OpenType font "
                             "(.woff, .woff2 and .ttc collections are not supported: convert them first)")
+    try:
+        digest = file_digest(file)
+    except OSError:  # unreadable: reading it below says so, in the words of every other font problem
+        return _read(file)
+    entry = f"fonts/{digest}-v{FACTS_VERSION}.json"
+    info = _from_facts(file, digest, read_json(entry))
+    if info is None:
+        info = _read(file)  # a problem is raised here, never cached: the next run reads the file and says it again
+        write_json(entry, _facts(info, digest))
+    return info
+
+
+def _facts(info: FontInfo, digest: str) -> dict:
+    """A face's facts as kept in the cache; the characters as [first, last] runs of code points."""
+    runs: list[list[int]] = []
+    for code in sorted(info.characters):
+        if runs and runs[-1][1] == code - 1:
+            runs[-1][1] = code
+        else:
+            runs.append([code, code])
+    return {"sha256": digest, "label": info.label, "weight": info.weight, "cff": info.cff, "characters": runs}
+
+
+def _from_facts(file: Path, digest: str, facts) -> FontInfo | None:
+    """The FontInfo of cached facts, or None when they are missing, of another file or not of the expected shape."""
+    try:
+        if not isinstance(facts, dict) or facts.get("sha256") != digest:
+            return None
+        label, weight, cff, runs = facts["label"], facts["weight"], facts["cff"], facts["characters"]
+        if not (isinstance(label, str) and type(weight) is int and type(cff) is bool and isinstance(runs, list)
+                and runs):
+            return None
+        characters: set[int] = set()
+        for first, last in runs:
+            if not (type(first) is int and type(last) is int and 0 <= first <= last <= MAX_CHAR):
+                return None
+            characters.update(range(first, last + 1))
+    except (KeyError, TypeError, ValueError):  # a run that is not a pair, a missing key
+        return None
+    return FontInfo(file, label, weight, cff, frozenset(characters))
+
+
+def _read(file: Path) -> FontInfo:
+    """The facts of a font file as fontTools reads them; FontFileError says what is wrong with it."""
+    from fontTools.ttLib import TTFont, TTLibError
+
+    path = str(file)
     try:
         font = TTFont(path, lazy=True, fontNumber=0)
         cmap = font["cmap"].getBestCmap() or {}
@@ -95,6 +144,7 @@ def _convert_cff(source: Path, target: Path) -> None:
     """Redraw every CFF glyph as TrueType quadratic outlines and save the font with glyf/loca tables."""
     from fontTools.pens.cu2quPen import Cu2QuPen
     from fontTools.pens.ttGlyphPen import TTGlyphPen
+    from fontTools.ttLib import TTFont, newTable
 
     font = TTFont(str(source))
     order = font.getGlyphOrder()

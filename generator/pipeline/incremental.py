@@ -12,11 +12,13 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import os
 import re
 from pathlib import Path
 
 import generator
 from generator.core.fonts import font_files
+from generator.core.usercache import file_digests
 from generator.core.write import atomic_write
 from generator.data.project import BUILTIN_ICONS, RULES_DIR, Project
 
@@ -30,14 +32,43 @@ SOURCE_ROOT = Path(generator.__file__).resolve().parent
 def files_below(folder: Path, within: Path | None = None) -> list[Path]:
     """Every file below `folder`, sorted, without caches and editor leftovers; with `within` (the project folder),
     without symbolic links to files outside it (they are never read; a file that uses one is refused)."""
-    if not folder.is_dir():
+    folder = Path(folder)
+    if not folder.is_dir() or "__pycache__" in folder.parts:
         return []
-    files = sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts
-                   and not p.name.endswith(("~", ".pyc", ".swp", ".tmp")) and not p.name.startswith(".#"))
+    found: list[str] = []
+    _walk(os.fspath(folder), found)
+    # sorted as the paths are (part by part): every one starts with `folder`
+    files = [Path(name) for name in sorted(found, key=lambda name: name.split(os.sep))] if os.sep == "/" else \
+        sorted(map(Path, found))
     if within is None:
         return files
-    root = within.resolve()
-    return [p for p in files if root in p.resolve().parents]
+    inside = os.path.join(os.fspath(Path(within).resolve()), "")  # the project folder and a separator
+    return [p for p in files if os.path.realpath(p).startswith(inside)]
+
+
+def _walk(directory: str, found: list[str]) -> None:
+    """The files below `directory` (symbolic links to files included; linked folders, caches and editor leftovers
+    not), without making a Path of each entry (the tool's sources alone are some 330 files, listed every build)."""
+    try:
+        with os.scandir(directory) as entries:
+            listed = list(entries)
+    except PermissionError:  # as Path.rglob: a folder that cannot be listed has no files
+        return
+    for entry in listed:
+        name = entry.name
+        if name == "__pycache__":
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            _walk(entry.path, found)
+        elif not name.endswith(("~", ".pyc", ".swp", ".tmp")) and not name.startswith(".#") and _is_file(entry):
+            found.append(entry.path)
+
+
+def _is_file(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_file()  # follows a symbolic link, as Path.is_file
+    except OSError:
+        return False
 
 
 def digest(paths: list[Path], root: Path | None = None) -> str:
@@ -51,15 +82,26 @@ def digest(paths: list[Path], root: Path | None = None) -> str:
     return sha.hexdigest()
 
 
+def remembered_digest(paths: list[Path], root: Path | None = None) -> str:
+    """SHA-256 over the names (relative to `root`) and the SHA-256 of each file's bytes, which are remembered by
+    the file's stamp between runs (core.usercache): a file that did not change is not read again."""
+    sha = hashlib.sha256()
+    for path, file_sha in zip(paths, file_digests(paths), strict=True):
+        name = str(path.relative_to(root)) if root and path.is_relative_to(root) else str(path)
+        sha.update(f"{name}\0{file_sha}\0".encode())
+    return sha.hexdigest()
+
+
 def tool_digest() -> str:
-    """The inputs of every output of every project: generator version and sources, the icon library and fonts."""
+    """The inputs of every output of every project: generator version and sources, the icon library and fonts (the
+    same files on every run, read again only when one changed)."""
     import reportlab
 
     parts = [
         f"generator {generator.__version__}", f"reportlab {reportlab.Version}",
-        digest(files_below(SOURCE_ROOT), SOURCE_ROOT),
-        digest(files_below(BUILTIN_ICONS), BUILTIN_ICONS),
-        digest(sorted(font_files().values())),
+        remembered_digest(files_below(SOURCE_ROOT), SOURCE_ROOT),
+        remembered_digest(files_below(BUILTIN_ICONS), BUILTIN_ICONS),
+        remembered_digest(sorted(font_files().values())),
     ]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
