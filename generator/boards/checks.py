@@ -3,7 +3,7 @@ every character of the board's texts is in the font that draws it."""
 
 from __future__ import annotations
 
-from generator.boards.plan import HOUSE_MIN_PT, plan_board
+from generator.boards.plan import HOUSE_MIN_PT, plan_spaces
 from generator.core.errors import Problems
 from generator.data.fonts import text_problems
 from generator.data.game import Board, Game
@@ -65,7 +65,7 @@ def check_board_drawing(game: Game, problems: Problems) -> None:
     """Board and cards agree: every card address has its house number drawn, every referenced space is drawn; every
     character of the board's texts can be drawn."""
     check_board_characters(game, problems)
-    plans = {board_id: plan_board(board.model) for board_id, board in game.boards.items()}
+    plans = {board_id: plan_spaces(board.model) for board_id, board in game.boards.items()}  # no text measured
     for board_id, board in game.boards.items():
         plan = plans[board_id]
         smallest = min((shape.rect.w for shape in plan.spaces.values() if shape.house), default=None)

@@ -140,17 +140,16 @@ class _Geometry:
                     cols * self.cell, rows * self.cell)
 
 
-def plan_board(model: BoardFile, measure: Measure = approx_measure,
-               card_size: tuple[float, float] = (POKER_MM[0] * MM, POKER_MM[1] * MM),
-               fonts: BoardFonts | None = None) -> BoardPlan:
-    """Lay out a board: space squares, roads, house numbers, street names at both ends, title/legend/notes boxes."""
+def plan_spaces(model: BoardFile, card_size: tuple[float, float] = (POKER_MM[0] * MM, POKER_MM[1] * MM),
+                fonts: BoardFonts | None = None) -> BoardPlan:
+    """The part of a board's plan that needs no text measured: the space squares and their house numbers (what the
+    board checks read); `plan_board` adds the roads, areas, names and boxes."""
     geo = _Geometry(model)
     plan = BoardPlan(geo.width, geo.height, geo.cell, geo.margin, {}, [], [], [])
     plan.fonts = fonts or BoardFonts()
     plan.street_patterns = {s.id: PATTERNS[i % len(PATTERNS)] for i, s in enumerate(model.streets)}
     plan.street_colors = {s.id: s.color for s in model.streets}
     plan.card_size = card_size
-    allowed = plan.trim.inset(SAFE)
     streets_of: dict[str, list[Street]] = {}
     for street in model.streets:
         for sid in street.spaces:
@@ -162,6 +161,23 @@ def plan_board(model: BoardFile, measure: Measure = approx_measure,
         own = streets_of.get(space.id, [])
         fill, pattern = _space_fill(space, own, plan.street_patterns)
         plan.spaces[space.id] = SpaceShape(space, square, fill, [s.id for s in own], pattern, houses.get(space.id, ""))
+
+    house_size = max(HOUSE_MIN_PT, min(13.0, geo.cell * 0.25))
+    for shape in plan.spaces.values():
+        if shape.house:
+            d = house_size * 2.2
+            plan.labels.append(Label("house", shape.house, Rect(shape.rect.cx - d / 2, shape.rect.cy - d / 2, d, d),
+                                     house_size, plan.fonts.bold, ref=shape.id))
+    return plan
+
+
+def plan_board(model: BoardFile, measure: Measure = approx_measure,
+               card_size: tuple[float, float] = (POKER_MM[0] * MM, POKER_MM[1] * MM),
+               fonts: BoardFonts | None = None) -> BoardPlan:
+    """Lay out a board: space squares, roads, house numbers, street names at both ends, title/legend/notes boxes."""
+    geo = _Geometry(model)
+    plan = plan_spaces(model, card_size, fonts)
+    allowed = plan.trim.inset(SAFE)
 
     neighbours = model.road_graph()
     for a in sorted(neighbours):
@@ -181,12 +197,6 @@ def plan_board(model: BoardFile, measure: Measure = approx_measure,
 
     obstacles = [shape.rect for shape in plan.spaces.values()]
     obstacles += [rect for zone, rect in plan.zones if zone.kind in ("cards", "area")]
-    house_size = max(HOUSE_MIN_PT, min(13.0, geo.cell * 0.25))
-    for shape in plan.spaces.values():
-        if shape.house:
-            d = house_size * 2.2
-            plan.labels.append(Label("house", shape.house, Rect(shape.rect.cx - d / 2, shape.rect.cy - d / 2, d, d),
-                                     house_size, plan.fonts.bold, ref=shape.id))
 
     centre = (geo.width / 2, geo.height / 2)
     for street in model.streets:

@@ -148,6 +148,12 @@ class Family:
         own = self.own_characters
         return all(ord(char) in own or not _drawn(char) for char in chars)
 
+    def chain_draws(self, chars) -> bool:
+        """True when some face of the chain draws each drawn character of `chars` in every style (a text of a
+        language the family's own faces lack is checked character by character only when one is lost)."""
+        return all(not _drawn(char) or all(self.drawing_family(char, style) is not None for style in STYLES)
+                   for char in chars)
+
     def drawing_family(self, char: str, style: str) -> Family | None:
         """The family whose face draws `char` in `style` (self first), or None when none can (remembered per
         character and style: the tool's words and every card text ask about the same letters)."""
@@ -316,8 +322,9 @@ def uncovered(text: str, family: Family, style: str = "regular", markup: bool = 
     """The (character, style) pairs of `text` that no face of the family's chain can draw, each once, in order of
     appearance. With markup=True the text is Paragraph markup: tags are skipped, entities read, and <b>/<i> choose
     the style."""
-    if family.draws_all(_markup_chars(text) if markup else set(text)):
-        return []
+    chars = _markup_chars(text) if markup else set(text)
+    if family.draws_all(chars) or family.chain_draws(chars - family.own_text):
+        return []  # the fallbacks draw the few characters the family's own faces lack, in every style
     missing: dict[tuple[str, str], None] = {}
     units = markup_units(text) if markup else (("char", c, style) for c in text)
     for kind, raw, unit_style in units:

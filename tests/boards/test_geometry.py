@@ -8,7 +8,7 @@ from itertools import combinations
 
 import pytest
 
-from generator.boards.plan import HOUSE_MIN_PT, free_cell_blocks, plan_board
+from generator.boards.plan import HOUSE_MIN_PT, free_cell_blocks, plan_board, plan_spaces
 from generator.boards.tiling import plan_tiling, tiles_along
 from generator.core.geometry import PAPERS, Rect
 from generator.core.units import MM
@@ -139,6 +139,16 @@ def test_plan_places_every_house_number_and_both_street_ends_without_overlaps():
         assert not any(box.overlaps(lab.rect) for lab in plan.labels)
         assert not any(box.overlaps(s.rect) for s in plan.spaces.values())
     assert plan.dropped == []
+
+
+def test_the_checks_plan_of_spaces_is_the_drawn_plans_without_names_or_boxes():
+    model = ring_board()
+    full, spaces = plan_board(model), plan_spaces(model)
+    assert (spaces.width, spaces.height, spaces.trim) == (full.width, full.height, full.trim)
+    assert {sid: (s.rect, s.fill, s.streets, s.house) for sid, s in spaces.spaces.items()} == \
+        {sid: (s.rect, s.fill, s.streets, s.house) for sid, s in full.spaces.items()}
+    assert spaces.labels == [label for label in full.labels if label.kind == "house"]
+    assert spaces.house_labels() == full.house_labels() and spaces.roads == [] and spaces.title_box is None
 
 
 def test_street_names_run_along_their_street():

@@ -53,6 +53,19 @@ def test_uncovered_characters_and_the_message(tmp_path):
     assert uncovered("中", BODY_FAMILY) == [("中", "regular")]  # CJK is never covered by the built-in faces
 
 
+def test_a_character_only_a_fallback_draws_is_lost_in_the_style_whose_fallback_face_lacks_it(tmp_path):
+    own = write_font(tmp_path / "own.ttf", "ABC", family="Box Own", cff=False)
+    regular = write_font(tmp_path / "fallback.ttf", "DE", family="Box Fallback", cff=False)
+    bold = write_font(tmp_path / "fallback-bold.ttf", "E", family="Box Fallback", cff=False, weight=700)
+    fallback = Family("box-fallback", {"regular": Face("BoxFallback-Test", regular),
+                                       "bold": Face("BoxFallback-Bold-Test", bold)})
+    family = Family("box", {"regular": Face("BoxOwn-Test", own)}, [fallback])
+    assert uncovered("ABE\n", family, "bold") == [] and uncovered("ADE", family) == []
+    assert uncovered("ADDE", family, "bold") == [("D", "bold")]
+    assert uncovered("<b>AD</b> D &#68;", family, markup=True) == [("D", "bold")]
+    assert uncovered("<i>D</i>", family, markup=True) == []  # no italic face: the regular one answers
+
+
 def test_a_plain_string_is_drawn_with_fallback_runs(tmp_path):
     register_fonts()
     path = tmp_path / "title.pdf"
