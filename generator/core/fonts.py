@@ -81,6 +81,11 @@ class Face:
     def characters(self) -> frozenset[int]:
         return self.info.characters
 
+    @functools.cached_property
+    def text(self) -> frozenset[str]:
+        """`characters` as characters: a string made of these is drawn by this face alone (checked in one step)."""
+        return frozenset(map(chr, self.characters))
+
     def covers(self, char: str) -> bool:
         """True when the face has a glyph for the character."""
         return ord(char) in self.characters
@@ -421,6 +426,18 @@ def _refuse(chars: list[str], family: Family, text: str) -> None:
     raise InputError(Problem("", 0, cannot_draw(chars, family, f"the text '{shown}'")))
 
 
+_LOST = object()  # no face of the chain draws the character
+
+
+def _owners(text: str, family: Family, style: str) -> dict:
+    """Each distinct character of `text` -> the family whose face draws it (None: not drawn, a control character;
+    _LOST: no face draws it)."""
+    owners = {}
+    for char in set(text):
+        owners[char] = (family.drawing_family(char, style) or _LOST) if _drawn(char) else None
+    return owners
+
+
 def runs(text: str, font_name: str) -> list[tuple[str, str]]:
     """(ReportLab face name, text) runs of a plain string set in a registered face, with fallback faces for the
     characters it lacks; one run in the face itself when it lacks none."""
@@ -429,14 +446,15 @@ def runs(text: str, font_name: str) -> list[tuple[str, str]]:
         return [(font_name, text)]
     family, style = found
     own = family.face(style)
-    if all(own.covers(c) or not _drawn(c) for c in text):
+    if own.text.issuperset(text) or all(own.covers(c) or not _drawn(c) for c in text):
         return [(font_name, text)]
-    out: list[tuple[str, str]] = []
-    lost = [c for c in text if _drawn(c) and family.drawing_family(c, style) is None]
+    owners = _owners(text, family, style)
+    lost = [c for c in text if owners[c] is _LOST]
     if lost:
         _refuse(lost, family, text)
+    out: list[tuple[str, str]] = []
     for char in text:
-        owner = family.drawing_family(char, style) if _drawn(char) else None
+        owner = owners[char]
         name = font_name if owner is None or owner is family else _needed(owner.face(style).name)
         if out and out[-1][0] == name:
             out[-1] = (name, out[-1][1] + char)
@@ -448,12 +466,13 @@ def runs(text: str, font_name: str) -> list[tuple[str, str]]:
 def face_runs(text: str, family: Family, style: str = "regular") -> list[tuple[Face, str]]:
     """(face, text) runs of a plain string in a family: its own face, and its fallbacks' faces for the characters
     it lacks (for drawing outside ReportLab, e.g. a raster image); a character no face draws is refused."""
-    lost = [c for c in text if _drawn(c) and family.drawing_family(c, style) is None]
+    owners = _owners(text, family, style)
+    lost = [c for c in text if owners[c] is _LOST]
     if lost:
         _refuse(lost, family, text)
     out: list[tuple[Face, str]] = []
     for char in text:
-        owner = family.drawing_family(char, style) if _drawn(char) else None
+        owner = owners[char]
         face = (owner or family).face(style)
         if out and out[-1][0] is face:
             out[-1] = (face, out[-1][1] + char)
