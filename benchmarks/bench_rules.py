@@ -3,7 +3,7 @@
 Each game and language is measured in a fresh process, as a build's drawing runs (the game loaded and checked,
 then the rules planned: template rendered, figures, pictures, icons and characters checked; then drawn: the reading
 PDF and its booklets). Fresh processes, because a build draws the rules once: what is loaded or parsed on first use
-(icons, fonts, pypdf) is part of the cost. CPU time, median of 3, interleaved; printed beside a bare-ReportLab floor
+(icons, fonts) is part of the cost. CPU time, median of 3, interleaved; printed beside a bare-ReportLab floor
 measured in the same run: the same rules text as plain paragraphs in one ReportLab document (no figures, icons,
 contents or booklets), so the ratio says what pnp's booklet costs over setting the words alone.
 Target (issue 14): a rules-template edit of Order Up rebuilt in under 1.0 s whole-process (bench_rebuild).

@@ -170,6 +170,8 @@ class SourcePdf:
         self.offsets = {first + i: int(line[:10]) for i, line in enumerate(lines[2:2 + count])
                         if line[17:18] == b"n"}
         self.trailer = parse(data, data.index(b"trailer", start) + 7)[0]
+        if first != 0 or count != self.trailer.get("Size"):  # ReportLab writes one table of every object
+            raise Unsupported("a cross-reference table in sections")
         self._objects: dict[int, object] = {}
 
     def get(self, number: int) -> object:
