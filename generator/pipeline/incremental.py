@@ -36,19 +36,25 @@ def files_below(folder: Path, within: Path | None = None) -> list[Path]:
     if not folder.is_dir() or "__pycache__" in folder.parts:
         return []
     found: list[str] = []
-    _walk(os.fspath(folder), found)
+    links: set[str] = set()
+    base = os.fspath(folder)
+    _walk(base, found, links)
+    if within is not None:
+        inside = os.path.join(os.fspath(Path(within).resolve()), "")  # the project folder and a separator
+        # only a linked file can lead elsewhere: the walk enters no linked folder
+        real_base = os.path.realpath(base)
+        found = [name for name in found
+                 if (os.path.realpath(name) if name in links else real_base + name[len(base):]).startswith(inside)]
     # sorted as the paths are (part by part): every one starts with `folder`
-    files = [Path(name) for name in sorted(found, key=lambda name: name.split(os.sep))] if os.sep == "/" else \
-        sorted(map(Path, found))
-    if within is None:
-        return files
-    inside = os.path.join(os.fspath(Path(within).resolve()), "")  # the project folder and a separator
-    return [p for p in files if os.path.realpath(p).startswith(inside)]
+    if os.sep == "/":
+        return [Path(name) for name in sorted(found, key=lambda name: name.split("/"))]
+    return sorted(map(Path, found))
 
 
-def _walk(directory: str, found: list[str]) -> None:
-    """The files below `directory` (symbolic links to files included; linked folders, caches and editor leftovers
-    not), without making a Path of each entry (the tool's sources alone are some 330 files, listed every build)."""
+def _walk(directory: str, found: list[str], links: set[str]) -> None:
+    """The files below `directory` (symbolic links to files included, and noted in `links`; linked folders, caches
+    and editor leftovers not), without making a Path of each entry (the tool's sources alone are some 330 files,
+    listed every build)."""
     try:
         with os.scandir(directory) as entries:
             listed = list(entries)
@@ -59,9 +65,11 @@ def _walk(directory: str, found: list[str]) -> None:
         if name == "__pycache__":
             continue
         if entry.is_dir(follow_symlinks=False):
-            _walk(entry.path, found)
+            _walk(entry.path, found, links)
         elif not name.endswith(("~", ".pyc", ".swp", ".tmp")) and not name.startswith(".#") and _is_file(entry):
             found.append(entry.path)
+            if entry.is_symlink():
+                links.add(entry.path)
 
 
 def _is_file(entry: os.DirEntry) -> bool:

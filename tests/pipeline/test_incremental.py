@@ -149,3 +149,29 @@ def test_a_games_key_covers_its_own_rules_templates_in_every_language_and_no_oth
     assert [name for name in games if before[name] != after[name]] == ["my.game"]
     (rules / "_making-the-pieces.de.md.j2").write_text("shared\n")
     assert all(shared_digest(project, "tool", name) != after[name] for name in games)
+
+
+def test_the_files_a_key_is_made_from_are_those_inside_the_project_in_path_order(tmp_path):
+    from generator.pipeline.incremental import files_below
+
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    game = project / "cards" / "g"
+    (game / "sub").mkdir(parents=True)
+    (game / "sub-x").mkdir()
+    (outside / "dir").mkdir(parents=True)
+    for path in (game / "a.yaml", game / "sub" / "z.yaml", game / "sub-x" / "b.yaml", game / "sub.yaml",
+                 game / "notes.yaml~", game / ".#a.yaml", outside / "b.yaml", outside / "dir" / "c.yaml"):
+        path.write_text("x", encoding="utf-8")
+    (game / "__pycache__").mkdir()
+    (game / "__pycache__" / "m.pyc").write_text("x", encoding="utf-8")
+    (game / "linked.yaml").symlink_to(outside / "b.yaml")  # leads outside: never read
+    (game / "sub" / "inner.yaml").symlink_to(game / "a.yaml")  # a link inside the project is a file of it
+    (game / "linked-dir").symlink_to(outside / "dir")  # a linked folder is not entered
+    (game / "broken.yaml").symlink_to(tmp_path / "nowhere")
+    (project / "cards" / "alias").symlink_to(game)
+    listed = ["a.yaml", "sub/inner.yaml", "sub/z.yaml", "sub-x/b.yaml", "sub.yaml"]  # part by part, as paths sort
+    assert [p.relative_to(game).as_posix() for p in files_below(game, project)] == listed
+    assert [p.relative_to(game).as_posix() for p in files_below(game)] == listed[:1] + ["linked.yaml"] + listed[1:]
+    alias = project / "cards" / "alias"
+    assert [p.relative_to(alias).as_posix() for p in files_below(alias, project)] == listed
+    assert files_below(project / "cards" / "nothing", project) == []
