@@ -298,17 +298,23 @@ def markup_units(markup: str, base_style: str = "regular") -> Iterator[tuple[str
     for match in _TOKEN.finditer(markup):
         tag, entity, char = match.groups()
         if tag is not None:
-            name = _TAG_NAME.match(tag)
-            if name and not tag.rstrip().endswith("/>"):
-                closing, word = name.group(1) == "/", name.group(2).lower()
-                step = -1 if closing else 1
-                if word in ("b", "strong"):
-                    bold = max(0, bold + step)
-                elif word in ("i", "em"):
-                    italic = max(0, italic + step)
+            bold, italic = _nested(tag, bold, italic)
             yield "tag", tag, ""
         else:
             yield "char", entity or char, style_of(bool(bold), bool(italic))
+
+
+def _nested(tag: str, bold: int, italic: int) -> tuple[int, int]:
+    """The bold and italic nesting depths after a tag (<b>/<strong> and <i>/<em> open and close them)."""
+    name = _TAG_NAME.match(tag)
+    if name and not tag.rstrip().endswith("/>"):
+        closing, word = name.group(1) == "/", name.group(2).lower()
+        step = -1 if closing else 1
+        if word in ("b", "strong"):
+            bold = max(0, bold + step)
+        elif word in ("i", "em"):
+            italic = max(0, italic + step)
+    return bold, italic
 
 
 def _char(raw: str) -> str:
@@ -345,7 +351,17 @@ def styles_used(markup: str) -> set[str]:
     """The styles the text of some markup is set in (for a family that lacks one of them)."""
     if not _STYLE_TAG.search(markup):  # no bold or italic: regular, when there is any text at all
         return {"regular"} if _TAGS.sub("", markup).strip() else set()
-    return {style for kind, raw, style in markup_units(markup) if kind == "char" and raw.strip()}
+    # the text between two tags is set in one style: it counts when it has anything but white space (as
+    # `markup_units` reads it: the tags are the same matches, an entity is never white space)
+    styles, bold, italic, start = set(), 0, 0, 0
+    for match in _TAGS.finditer(markup):
+        if markup[start:match.start()].strip():
+            styles.add(style_of(bool(bold), bool(italic)))
+        bold, italic = _nested(match.group(), bold, italic)
+        start = match.end()
+    if markup[start:].strip():
+        styles.add(style_of(bool(bold), bool(italic)))
+    return styles
 
 
 def show_char(char: str) -> str:

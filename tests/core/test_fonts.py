@@ -3,6 +3,8 @@ single strings, and the one-time TrueType copy of CFF-flavoured OpenType faces."
 
 from __future__ import annotations
 
+import random
+
 import pypdfium2
 from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
@@ -17,9 +19,11 @@ from generator.core.fonts import (
     cannot_draw,
     draw_string,
     fallback_markup,
+    markup_units,
     register_family,
     register_fonts,
     string_width,
+    styles_used,
     uncovered,
 )
 from tests.fixtures.fonts import write_font
@@ -64,6 +68,19 @@ def test_a_character_only_a_fallback_draws_is_lost_in_the_style_whose_fallback_f
     assert uncovered("ADDE", family, "bold") == [("D", "bold")]
     assert uncovered("<b>AD</b> D &#68;", family, markup=True) == [("D", "bold")]
     assert uncovered("<i>D</i>", family, markup=True) == []  # no italic face: the regular one answers
+
+
+def test_the_styles_markup_uses_are_those_of_its_visible_characters():
+    assert styles_used("Plain <b>bold</b> <i> </i><b><i>both</i></b>") == {"regular", "bold", "bold_italic"}
+    assert styles_used("<b> </b><i>&nbsp;</i><br/>") == {"italic"}  # an entity is drawn, white space is not
+    assert styles_used("<b/>x<strong>y</strong></b>z") == {"regular", "bold"}  # <b/> opens nothing
+    pieces = ["<b>", "</b>", "<i>", "</i>", "<strong>", "</em>", "<em>", "<br/>", "<b/>", "< b >", "</ B>", "<", ">",
+              "&amp;", "&#68;", "&nbsp;", " ", "\n", "\u00a0", "a", "Ř", "<font name='x'>", "</font>", "<<b>", "<bx>"]
+    rng = random.Random(14)
+    for _ in range(3000):  # the same answer as reading the markup unit by unit
+        markup = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 10)))
+        by_unit = {style for kind, raw, style in markup_units(markup) if kind == "char" and raw.strip()}
+        assert styles_used(markup) == by_unit, markup
 
 
 def test_a_plain_string_is_drawn_with_fallback_runs(tmp_path):
