@@ -27,6 +27,7 @@ from typing import Any
 from jinja2 import TemplateError, TemplateSyntaxError, nodes
 from jinja2.environment import TemplateExpression
 from jinja2.parser import Parser
+from jinja2.runtime import new_context
 
 from generator.core.errors import Cell, Problem
 from generator.core.yamlio import YList, load_yaml
@@ -93,6 +94,7 @@ class _Runner:
         self.base = dict(self.view) | {"game": self.view}
         self.places = self._places()
         self._compiled: dict[tuple[str, str], Any] = {}
+        self._globals: dict[str, dict] = {}  # expression -> its template's globals as one dict
 
     def _places(self) -> dict[int, tuple[str, str, int]]:
         """id(view of a card or row) -> (what it is, file, line), to say where a failing item is written."""
@@ -136,9 +138,21 @@ class _Runner:
         template = self.env.template_class.from_code(self.env, bucket.code, self.env.make_globals(None), None)
         return TemplateExpression(template, False) if kind == "expression" else template
 
+    def _evaluate(self, source: str, scope: dict) -> Any:
+        """What TemplateExpression(scope) gives, without merging the template's globals (a chain of mappings) into
+        every evaluation's variables: they are merged once per expression."""
+        template = self._compile("expression", source)._template
+        merged = self._globals.get(source)
+        if merged is None:
+            merged = self._globals[source] = dict(template.globals)
+        context = new_context(self.env, template.name, template.blocks, {**merged, **scope}, shared=True)
+        for _ in template.root_render_func(context):
+            pass
+        return context.vars["result"]
+
     def value(self, source: str, scope: dict, key: str, truth: bool = False) -> Any:
         try:
-            found = self._compile("expression", source)(**scope)
+            found = self._evaluate(source, scope)
             return bool(found) if truth else found  # an undefined or unsafe value raises only when it is used
         except TemplateSyntaxError as exc:
             raise CheckError(f"{key}: expression syntax error: {exc.message}") from None
@@ -195,7 +209,8 @@ class _Runner:
     def run(self, check: CheckSpec) -> list[str]:
         """The failure messages of one check (CheckError for a mistake in it). A check is bounded like one render
         of a template (generator.data.sandbox): it cannot loop or build without end."""
-        self.env.budget = Budget()
+        # the checks' helpers and filters only read: a deck's size is worked out once per check, not per filter
+        self.env.budget = Budget(remember_sizes=True)
         failures = []
         for scope, chain in self.scopes(check):
             for name, source in check.with_.items():

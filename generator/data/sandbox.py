@@ -39,12 +39,41 @@ class TemplateLimit(LimitExceeded):
     """A template that loops, builds or prints more than the bounds allow."""
 
 
-class Budget:
-    """What one render may still do: loop steps and characters built (strings, lists, output)."""
+_CONTAINERS = (list, tuple, dict, set, frozenset)
+# methods of a list, dict or set that do not change it; any other method called from a template may (see `size`)
+_READING = frozenset({"get", "keys", "values", "items", "index", "count", "copy", "issubset", "issuperset",
+                      "isdisjoint", "union", "intersection", "difference", "symmetric_difference"})
 
-    def __init__(self, steps: int = MAX_TEMPLATE_STEPS, work: int = MAX_TEMPLATE_WORK):
+
+class Budget:
+    """What one render may still do: loop steps and characters built (strings, lists, output).
+
+    With `remember_sizes`, the size of each list, dict or set charged is worked out once for the rest of the render
+    (the game's checks hand the same decks to filter after filter); a template calling a method that may change a
+    container forgets them all. Only for renders whose helpers and filters never change what they are given."""
+
+    def __init__(self, steps: int = MAX_TEMPLATE_STEPS, work: int = MAX_TEMPLATE_WORK, remember_sizes: bool = False):
         self.steps, self.work = steps, work
         self.steps_left, self.work_left, self.depth, self.includes = steps, work, 0, 0
+        self.sizes: dict[int, tuple[Any, int]] | None = {} if remember_sizes else None  # id -> (value, size)
+
+    def size(self, value: Any) -> int:
+        """size_of(value), remembered for a container (with `remember_sizes`; the value is kept, so its id stays
+        its own)."""
+        if type(value) is str:
+            return len(value)
+        sizes = self.sizes
+        if sizes is None or not isinstance(value, _CONTAINERS):
+            return size_of(value)
+        found = sizes.get(id(value))
+        if found is None:
+            found = sizes[id(value)] = (value, size_of(value))
+        return found[1]
+
+    def called(self, owner: Any, method: str) -> None:
+        """A template called `method` of `owner`: remembered sizes are forgotten when it may change a container."""
+        if self.sizes and isinstance(owner, (list, dict, set)) and method not in _READING:
+            self.sizes.clear()
 
     @property
     def used_steps(self) -> int:
@@ -257,15 +286,17 @@ class BoundedSandbox(SandboxedEnvironment):
 
     def guard_value(self, value: Any) -> Any:
         """A value about to be joined (`~`) or compared: charged by its size, refused when too large."""
-        size = len(value) if type(value) is str else size_of(value)
+        budget = self.budget
+        size = budget.size(value)
         if size > MAX_TEMPLATE_TEXT and isinstance(value, (str, list, tuple, dict, set, range)):
             _check_text(value, "a value")
-        self.budget.charge(size)
+        budget.charge(size)
         return value
 
     def call_binop(self, context, operator: str, left: Any, right: Any) -> Any:
         _operate(operator, left, right)
-        self.budget.charge(size_of(left) + size_of(right))
+        budget = self.budget
+        budget.charge(budget.size(left) + budget.size(right))
         result = super().call_binop(context, operator, left, right)
         return _check_text(result, f"the result of '{operator}'")
 
@@ -285,8 +316,10 @@ class BoundedSandbox(SandboxedEnvironment):
                 _check_format(value, f"{getattr(__obj, '__name__', 'a method')}()")
             if isinstance(owner, str):
                 _check_format(owner, f"{getattr(__obj, '__name__', 'a method')}()")
-            __self.budget.charge(size_of(owner) + sum(size_of(v) for v in args))
+            __self.budget.charge(__self.budget.size(owner) + sum(__self.budget.size(v) for v in args))
         budget = __self.budget
+        if owner is not None:
+            budget.called(owner, getattr(__obj, "__name__", ""))
         budget.depth += 1
         try:
             if budget.depth > MAX_TEMPLATE_CALL_DEPTH:
@@ -295,7 +328,7 @@ class BoundedSandbox(SandboxedEnvironment):
             result = super().call(__context, __obj, *args, **kwargs)
         finally:
             budget.depth -= 1
-        budget.charge(size_of(result))
+        budget.charge(budget.size(result))
         return _check_text(result, f"the result of {getattr(__obj, '__name__', 'a call')}()")
 
     # -- the compiled code calls the guards above ---------------------------------------------------------------
@@ -354,7 +387,7 @@ class _GuardedFilters(dict):
 _AMPLIFIERS = frozenset({"replace", "indent", "wordwrap", "format"})
 
 
-def _cost(values: Iterable[Any], what: str) -> int:
+def _cost(values: Iterable[Any], what: str, budget: Budget) -> int:
     """The work of handling `values` (their sizes); refuses a huge count or width among them."""
     work = 0
     for value in values:
@@ -366,7 +399,7 @@ def _cost(values: Iterable[Any], what: str) -> int:
                 _check_number(value, what)
             work += 1
         else:
-            work += size_of(value)
+            work += budget.size(value)
     return work
 
 
@@ -378,13 +411,13 @@ def _guarded_filter(env: BoundedSandbox, name: str, function):
     def guarded(*args: Any, **kwargs: Any) -> Any:
         data = args[1:] if args and _is_jinja_internal(args[0]) else args
         what = f"the filter '{name}'"
-        work = _cost(data, what) + (_cost(kwargs.values(), what) if kwargs else 0)
+        budget = env.budget
+        work = _cost(data, what, budget) + (_cost(kwargs.values(), what, budget) if kwargs else 0)
         if estimate:
             _estimate_filter(name, data, kwargs)
-        budget = env.budget
         budget.charge(work)
         result = function(*args, **kwargs)
-        size = len(result) if type(result) is str else size_of(result)
+        size = budget.size(result)
         if size > MAX_TEMPLATE_TEXT:
             _check_text(result, f"the result of the filter '{name}'")
         budget.charge(size)

@@ -162,78 +162,45 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
                                       and all(path in previous for path in state.game_outputs(name))]
     if len(fresh) == len(names) and fresh:
         return _nothing_to_do(state, names, old_manifest)
-    from generator.pipeline.gather import gather
-    from generator.pipeline.planning import Planner
+    from generator.pipeline.gather import load_games
     from generator.pipeline.stale import stale_outputs
-    from generator.pipeline.translations import (
-        choose_languages,
-        drawn_word_problems,
-        language_problems,
-        named,
-        translated_game,
-    )
+    from generator.pipeline.translations import named
 
     changed = [name for name in names if name not in fresh]
     # a game whose checks read the same inputs as when they last passed (a rules template or translation edit) is
     # loaded, not checked again
     checked = {} if options.force else {name: CheckReport(**report) for name in changed
                                         if (report := state.checked_report(name, keys[name])) is not None}
-    games, reports = gather(project, changed, checked=checked)
-    languages = choose_languages(games, options.languages)  # a --lang no game declares stops here
-    result = BuildResult(games=[], languages=languages)
-    planner = Planner(state, keys, options, set(previous))
-    # every problem of every game's source language in one run
-    units = planner.plan([game for game in games if game.source_language in languages[game.id]])
-    failed: set[str] = set()  # games with a language that did not build: not recorded as up to date
-    for game in games:
-        wrong = language_problems(game)
-        for language in languages[game.id]:
-            if language == game.source_language:
-                continue
-            try:
-                other = translated_game(game, language)
-                result.warnings += named(other.translation.warnings, language)
-                errors = other.translation.problems
-                if planner.needs_planning(other):  # what it draws changed: its words are checked again
-                    warnings, more = drawn_word_problems(game, other)
-                    result.warnings += named(warnings, language)
-                    errors = errors + more
-                if errors:  # this language is not drawn; the others and the source language are
-                    raise InputError(named(errors, language))
-                units += planner.plan([other])
-            except InputError as exc:
-                wrong += named(exc.problems, language)
-                result.not_built.setdefault(game.id, []).append(language)
-        result.problems += wrong
-        failed |= {game.id} if wrong else set()
-    fingerprints = {path: fingerprint for unit in units for path, fingerprint in unit.fingerprints.items()}
-    by_game = {report.game: report for report in reports}
-    for name in names:  # reports in the order asked for; skipped games show their last check
-        result.games.append(by_game[name] if name in by_game else CheckReport(**state.game_report(name)))
-    for name in fresh:
-        result.skipped += state.game_outputs(name)
-    carried: list[dict] = []  # manifest entries of skipped outputs of the games being built
-    todo: list[list[Output]] = []
-    for unit in units:
-        result.skipped += unit.kept  # not even planned: nothing they are made from changed
-        carried += [previous[path] for path in unit.kept]
-        todo.append([])
-        for output in unit.outputs:
-            if not options.force and state.output_is_fresh(output.path, fingerprints[str(output.path)]) \
-                    and str(output.path) in previous:
-                result.skipped.append(str(output.path))
-                carried.append(previous[str(output.path)])
-            else:
-                todo[-1].append(output)
-    if on_start:
-        on_start(sum(len(group) for group in todo))
-    # Draw every output first (generator.pipeline.drawing: in worker processes when there are cores to use) and
-    # rename them into place only when all of them succeeded: a problem found while drawing (a text that does not
-    # fit) must not replace any of the last good PDFs. Every language is drawn in the same run of workers; a
-    # problem in a source language stops the build, a problem in a translation keeps that language out only.
-    from generator.pipeline.drawing import draw_outputs
+    loaded = load_games(project, changed, checked=checked)
+    if loaded.failed:  # a game that did not load, or wrong data or references: every game's problems, as gather
+        loaded.finish()
+    games = loaded.games
+    # The composition checks (game.yaml `checks:`, the engines' static checks) run while the outputs are drawn:
+    # planning reads only what check_references checked. Whatever the planning raises, the checks' problems come
+    # first: bad data they catch may be what broke it.
+    try:
+        result, units, todo, carried, failed = _plan(state, keys, options, previous, games, fresh)
+    except Exception:
+        loaded.finish()
+        raise
+    # Draw every output first (generator.pipeline.drawing: in worker processes when there are cores to use, started
+    # before this process runs the composition checks) and rename them into place only when the checks passed and
+    # every output was drawn: a problem found while drawing (a text that does not fit) must not replace any of the
+    # last good PDFs. Every language is drawn in the same run of workers; a problem in a source language stops the
+    # build, a problem in a translation keeps that language out only.
+    from generator.pipeline.drawing import start_drawing
 
-    results = draw_outputs([o for group in todo for o in group], build_dir, options.jobs, drawn)
+    with start_drawing([o for group in todo for o in group], build_dir, options.jobs) as drawing:
+        # a failed check stops the workers and removes their files (leaving the block): its problems are reported,
+        # never a drawing problem or bug the bad data caused
+        reports = loaded.finish()
+        by_game = {report.game: report for report in reports}
+        for name in names:  # reports in the order asked for; skipped games show their last check
+            result.games.append(by_game[name] if name in by_game else CheckReport(**state.game_report(name)))
+        if on_start:
+            on_start(sum(len(group) for group in todo))
+        results = drawing.results(drawn)
+    fingerprints = {path: fingerprint for unit in units for path, fingerprint in unit.fingerprints.items()}
     drawn_outputs: list[Output] = []
     built: list[Game] = []
     with Staging() as staging:
@@ -284,6 +251,66 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
         for output in drawn_outputs:
             progress(output)
     return result
+
+
+def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[str, dict], games: list[Game],
+          fresh: list[str]) -> tuple[BuildResult, list, list[list[Output]], list[dict], set[str]]:
+    """The languages, the units planned and the outputs to draw of the loaded games: (the result so far, the units
+    (planning.Planned), the outputs to draw per unit, the manifest entries of the outputs kept, the games with a
+    language that did not build)."""
+    from generator.pipeline.planning import Planner
+    from generator.pipeline.translations import (
+        choose_languages,
+        drawn_word_problems,
+        language_problems,
+        named,
+        translated_game,
+    )
+
+    languages = choose_languages(games, options.languages)  # a --lang no game declares stops here
+    result = BuildResult(games=[], languages=languages)
+    planner = Planner(state, keys, options, set(previous))
+    # every problem of every game's source language in one run
+    units = planner.plan([game for game in games if game.source_language in languages[game.id]])
+    failed: set[str] = set()  # games with a language that did not build: not recorded as up to date
+    for game in games:
+        wrong = language_problems(game)
+        for language in languages[game.id]:
+            if language == game.source_language:
+                continue
+            try:
+                other = translated_game(game, language)
+                result.warnings += named(other.translation.warnings, language)
+                errors = other.translation.problems
+                if planner.needs_planning(other):  # what it draws changed: its words are checked again
+                    warnings, more = drawn_word_problems(game, other)
+                    result.warnings += named(warnings, language)
+                    errors = errors + more
+                if errors:  # this language is not drawn; the others and the source language are
+                    raise InputError(named(errors, language))
+                units += planner.plan([other])
+            except InputError as exc:
+                wrong += named(exc.problems, language)
+                result.not_built.setdefault(game.id, []).append(language)
+        result.problems += wrong
+        failed |= {game.id} if wrong else set()
+    fingerprints = {path: fingerprint for unit in units for path, fingerprint in unit.fingerprints.items()}
+    for name in fresh:
+        result.skipped += state.game_outputs(name)
+    carried: list[dict] = []  # manifest entries of skipped outputs of the games being built
+    todo: list[list[Output]] = []
+    for unit in units:
+        result.skipped += unit.kept  # not even planned: nothing they are made from changed
+        carried += [previous[path] for path in unit.kept]
+        todo.append([])
+        for output in unit.outputs:
+            if not options.force and state.output_is_fresh(output.path, fingerprints[str(output.path)]) \
+                    and str(output.path) in previous:
+                result.skipped.append(str(output.path))
+                carried.append(previous[str(output.path)])
+            else:
+                todo[-1].append(output)
+    return result, units, todo, carried, failed
 
 
 def _nothing_to_do(state: BuildState, names: list[str], manifest: dict) -> BuildResult:

@@ -83,40 +83,109 @@ def draw_outputs(outputs: list[Output], build_dir: Path, jobs: int = 0,
     """Draw every output into a temporary file beside its target (in `build_dir`), with up to `jobs` worker
     processes (0: every available core; 1: this process only). `drawn(output)` is called in this process as each
     one is done, in order. The caller renames or deletes the files."""
-    global _JOB
-    files = []
-    for output in outputs:
-        target = Path(build_dir) / output.path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        # named like the build's staged files, so a killed build's leftovers are found and removed (core.write)
-        handle, name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
-        os.close(handle)
-        files.append(Path(name))
-    results: list[Drawn] = [Drawn(file) for file in files]
-    tasks = tasks_of(outputs)
-    workers = min(jobs or available_cores(), len(tasks))
-    # fork only from the main thread (a fork copies one thread, and a lock another holds would stay locked)
-    parallel = workers > 1 and threading.current_thread() is threading.main_thread() \
-        and "fork" in multiprocessing.get_all_start_methods()
-    _JOB = (outputs, files)
+    with start_drawing(outputs, build_dir, jobs) as drawing:
+        return drawing.results(drawn)
+
+
+def start_drawing(outputs: list[Output], build_dir: Path, jobs: int = 0) -> Drawing:
+    """Start drawing every output as draw_outputs does and return at once: the workers draw while this process does
+    other work (the build's composition checks). With one process, nothing is drawn before `results` is asked for.
+    Use the Drawing as a context manager: leaving it before `results` returned stops the workers and removes every
+    file they drew."""
+    files: list[Path] = []
+    made: list[Path] = []  # the folders made for them, removed again when nothing is put in place
     try:
+        for output in outputs:
+            target = Path(build_dir) / output.path
+            missing = [folder for folder in (target.parent, *target.parent.parents) if not folder.exists()]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made += reversed(missing)
+            # named like the build's staged files, so a killed build's leftovers are found and removed (core.write)
+            handle, name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp",
+                                            dir=target.parent)
+            os.close(handle)
+            files.append(Path(name))
+    except BaseException:
+        _remove(files, made)
+        raise
+    return Drawing(outputs, files, jobs, made)
+
+
+def _remove(files: list[Path], folders: list[Path]) -> None:
+    """Remove the files, then the folders made for them while they are empty (the deepest first)."""
+    for file in files:
+        file.unlink(missing_ok=True)
+    for folder in reversed(folders):
+        try:
+            folder.rmdir()
+        except OSError:  # something else is in it now, or it is gone
+            pass
+
+
+class Drawing:
+    """Outputs being drawn (start_drawing): `results` waits for them, `cancel` stops the workers and removes the
+    files."""
+
+    def __init__(self, outputs: list[Output], files: list[Path], jobs: int, made: list[Path] = ()):
+        global _JOB
+        self.outputs, self.files, self.made = outputs, files, list(made)
+        self.tasks = tasks_of(outputs)
+        workers = min(jobs or available_cores(), len(self.tasks))
+        # fork only from the main thread (a fork copies one thread, and a lock another holds would stay locked)
+        parallel = workers > 1 and threading.current_thread() is threading.main_thread() \
+            and "fork" in multiprocessing.get_all_start_methods()
+        self.pool = self.done = None
+        self.finished = False
+        _JOB = (outputs, files)
         if parallel:
             gc.freeze()  # the loaded games stay out of the workers' collections (fewer copied pages)
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
-                done = pool.imap(_draw_task, tasks)
-                for task, found in zip(tasks, done, strict=True):
-                    _collect(task, found, results, outputs, drawn)
-        else:
-            for task in tasks:
-                _collect(task, _draw_task(task), results, outputs, drawn)
-    except BaseException:
-        for file in files:
-            file.unlink(missing_ok=True)
-        raise
-    finally:
+            try:
+                self.pool = multiprocessing.get_context("fork").Pool(workers)  # the workers are forked here
+                self.done = self.pool.imap(_draw_task, self.tasks)
+            except BaseException:
+                self.cancel()
+                raise
+            finally:
+                gc.unfreeze()
+
+    def results(self, drawn: Callable[[Output], None] | None = None) -> list[Drawn]:
+        """Every output's file, facts and problems, in the order of the outputs (a bug in a worker is raised here,
+        and every file removed); `drawn(output)` as each one is done."""
+        results: list[Drawn] = [Drawn(file) for file in self.files]
+        try:
+            if self.done is not None:
+                for task, found in zip(self.tasks, self.done, strict=True):
+                    _collect(task, found, results, self.outputs, drawn)
+            else:
+                for task in self.tasks:
+                    _collect(task, _draw_task(task), results, self.outputs, drawn)
+        except BaseException:
+            self.cancel()
+            raise
+        self.finished = True
+        self._close()
+        return results
+
+    def cancel(self) -> None:
+        """Stop drawing: the workers are ended and every file drawn removed (harmless after `results`)."""
+        if self.finished:
+            return
+        self.finished = True
+        self._close()
+        _remove(self.files, self.made)
+
+    def _close(self) -> None:
+        global _JOB
         _JOB = None
-        gc.unfreeze()
-    return results
+        if self.pool is not None:
+            self.pool.terminate()  # ends the workers and waits for them
+            self.pool = None
+
+    def __enter__(self) -> Drawing:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.cancel()
 
 
 def _collect(task, found, results: list[Drawn], outputs: list[Output], drawn) -> None:

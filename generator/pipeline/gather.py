@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.boards.checks import check_board_drawing
@@ -20,11 +21,24 @@ from generator.pipeline import producers
 def check_game(game: Game) -> CheckReport:
     """Every static check of a loaded game: its data, the board drawing, the `checks:` of game.yaml, then its engine's
     composition checks (what needs simulation or graph search)."""
+    return check_composition(game, check_references(game))
+
+
+def check_references(game: Game) -> list[str]:
+    """The first half of check_game: the game's data and the board drawing (InputError with their problems). What
+    the producers plan and draw from may assume it passed: every reference resolves."""
     problems = Problems()
     names = check_data(game, problems)
     check_board_drawing(game, problems)
     problems.raise_if_any()  # game-specific checks may assume references resolve
-    names += run_checks(game, problems)  # the composition rules game.yaml declares
+    return names
+
+
+def check_composition(game: Game, names: list[str]) -> CheckReport:
+    """The second half of check_game (after check_references passed, whose check names are `names`): the `checks:`
+    of game.yaml, then its engine's composition checks."""
+    problems = Problems()
+    names = names + run_checks(game, problems)  # the composition rules game.yaml declares
     engine = engine_for(game)
     if engine is not None and engine.static_checks is not None:
         for name, found in engine.static_checks(game):
@@ -34,14 +48,46 @@ def check_game(game: Game) -> CheckReport:
     return report_for(game, names)
 
 
-def gather(project: Project, names: list[str], overrides: list | tuple = (),
-           checked: dict[str, CheckReport] | None = None) -> tuple[list[Game], list[CheckReport]]:
-    """Load and check every named game, reporting the problems of all of them together.
+@dataclass
+class Loaded:
+    """The named games loaded, their data and references checked, and their composition checks still to run
+    (`finish`). A build plans and starts drawing in between: the composition checks (game.yaml `checks:`, the
+    engines' static checks) read the data only and cost as much as planning, so they run while workers draw."""
 
-    `overrides` (`--set PATH=VALUE`, data.overrides) change the YAML as read, before every check. `checked` gives
-    the reports of games whose checks read the same inputs as when they last passed (an incremental build after a
-    rules template or translation edit): those games are loaded, not checked again."""
-    games, reports, problems = [], [], []
+    games: list[Game] = field(default_factory=list)
+    # per game, in the order asked for: its problems, its report, or (game, check names so far) to finish
+    steps: list[list[Problem] | CheckReport | tuple[Game, list[str]]] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        """True when a game did not load or its data or references are wrong (`finish` raises)."""
+        return any(isinstance(step, list) for step in self.steps)
+
+    def finish(self) -> list[CheckReport]:
+        """Run the checks still to run; InputError with every problem of every game, in the order gather reports
+        them (games in the order asked for), else the reports of the games."""
+        problems: list[Problem] = []
+        reports: list[CheckReport] = []
+        for at, step in enumerate(self.steps):
+            if isinstance(step, tuple):
+                try:
+                    step = self.steps[at] = check_composition(*step)
+                except InputError as exc:
+                    step = self.steps[at] = list(exc.problems)
+            if isinstance(step, list):
+                problems.extend(step)
+            else:
+                reports.append(step)
+        if problems:
+            raise InputError(problems)
+        return reports
+
+
+def load_games(project: Project, names: list[str], overrides: list | tuple = (),
+               checked: dict[str, CheckReport] | None = None) -> Loaded:
+    """Load every named game and check its data and references; the composition checks are left to
+    `Loaded.finish` (see gather)."""
+    loaded = Loaded()
     for name in names:
         try:
             game = load_game(project, name, overrides)
@@ -49,13 +95,23 @@ def gather(project: Project, names: list[str], overrides: list | tuple = (),
             if wrong:  # a changed setting of the wrong kind would trip the composition checks
                 raise InputError(wrong)
             known = (checked or {}).get(name) if not overrides else None
-            reports.append(known if known is not None else check_game(game))
-            games.append(game)
+            loaded.steps.append(known if known is not None else (game, check_references(game)))
+            loaded.games.append(game)
         except InputError as exc:
-            problems.extend(exc.problems)
-    if problems:
-        raise InputError(problems)
-    return games, reports
+            loaded.steps.append(list(exc.problems))
+    return loaded
+
+
+def gather(project: Project, names: list[str], overrides: list | tuple = (),
+           checked: dict[str, CheckReport] | None = None) -> tuple[list[Game], list[CheckReport]]:
+    """Load and check every named game, reporting the problems of all of them together.
+
+    `overrides` (`--set PATH=VALUE`, data.overrides) change the YAML as read, before every check. `checked` gives
+    the reports of games whose checks read the same inputs as when they last passed (an incremental build after a
+    rules template or translation edit): those games are loaded, not checked again."""
+    loaded = load_games(project, names, overrides, checked)
+    reports = loaded.finish()
+    return loaded.games, reports
 
 
 def preflight(games: list[Game]) -> dict[str, list[str]]:

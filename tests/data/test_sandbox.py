@@ -126,3 +126,31 @@ def test_size_of_counts_what_it_counted_before_its_fast_path():
         data = value(0)
         assert size_of(data) == _reference_size(data)
         assert size_of(data, 50) == _reference_size(data, 50)
+
+
+REMEMBERING = [  # templates that hand the same containers around, and change them between uses
+    "{{ deck | map(attribute='name') | join }}{{ deck | length }}{{ deck | selectattr('name', 'in', names) | list }}",
+    "{{ deck | length }}{{ deck.append({'name': 'x' * 5000}) }}{{ deck | join }}{{ deck | length }}",
+    "{{ deck | list }}{{ deck[0].update(name='y' * 9000) }}{{ deck | list }}{{ deck[0] ~ '' }}",
+    "{{ names | sort }}{{ names.pop() }}{{ names | join }}{{ deck | first }}{{ names.clear() }}{{ names == [] }}",
+    "{{ table | dictsort }}{{ table.get('a') }}{{ table | length }}{{ table.setdefault('b', 'z' * 700) }}{{ table }}",
+    "{{ deck[0] | items | list }}{{ deck[0].name.upper() }}{{ deck[1].pop('name') }}{{ deck | list }}{{ deck < [] }}",
+]
+
+
+@pytest.mark.parametrize("source", REMEMBERING)
+def test_remembered_sizes_charge_what_sizing_every_time_charges(source):
+    """A budget that remembers sizes (the game checks') charges exactly what one sizing every value charges, also
+    when the template changes a container it already charged."""
+    from generator.data.sandbox import Budget
+
+    used, shown = [], []
+    for remember in (False, True):
+        env = environment(autoescape=False)
+        env.budget = Budget(remember_sizes=remember)
+        data = {"deck": [{"name": f"card {i}", "text": "t" * i} for i in range(40)],
+                "names": [f"card {i}" for i in range(0, 40, 3)], "table": {"a": "b" * 30}}
+        shown.append(env.from_string(source).render(**data))
+        used.append((env.budget.used_work, env.budget.used_steps))
+    assert used[0] == used[1] and shown[0] == shown[1]
+    assert used[0][0] > 1000

@@ -40,15 +40,20 @@ def planned(monkeypatch) -> list[tuple[str, str]]:
 
 @pytest.fixture
 def checked(monkeypatch) -> list[str]:
-    """The games a build checks (generator.pipeline.gather.check_game)."""
+    """The games a build checks (generator.pipeline.gather: every check from the data to the composition checks)."""
     calls: list[str] = []
-    real = gather.check_game
+    first, second = gather.check_references, gather.check_composition
 
-    def recording(game):
+    def references(game):
         calls.append(game.id)
-        return real(game)
+        return first(game)
 
-    monkeypatch.setattr(gather, "check_game", recording)
+    def composition(game, names):
+        assert game.id in calls  # checked whole, never the composition checks alone
+        return second(game, names)
+
+    monkeypatch.setattr(gather, "check_references", references)
+    monkeypatch.setattr(gather, "check_composition", composition)
     return calls
 
 
