@@ -46,10 +46,14 @@ def available_cores() -> int:
 
 def tasks_of(outputs: list[Output]) -> list[list[int]]:
     """The outputs (by index) in groups one process draws in turn: a game's rules and booklets in one language
-    together (the booklets are imposed from the reading pages), every other output on its own."""
+    together (the booklets are imposed from the reading pages), its card sheets in one language together (the
+    second paper draws the texts the first laid out, generator.cards.face), every other output on its own."""
     groups: dict[tuple, list[int]] = {}
     for index, output in enumerate(outputs):
-        key = (output.game, output.language, "rules") if output.kind.startswith("rules") else (index,)
+        if output.kind.startswith("rules") or output.kind == "cards":
+            key: tuple = (output.game, output.language, "rules" if output.kind.startswith("rules") else "cards")
+        else:
+            key = (index,)
         groups.setdefault(key, []).append(index)
     return list(groups.values())
 

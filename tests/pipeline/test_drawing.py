@@ -46,18 +46,20 @@ def _pid_output(path: str, kind: str = "cards") -> Output:
     return Output("g", Path(path), kind, render)
 
 
-def test_workers_are_other_processes_and_the_rules_stay_together(tmp_path):
-    outputs = [_pid_output("g/cards-a4.pdf"), _pid_output("g/cards-letter.pdf"), _pid_output("g/rules.pdf", "rules"),
+def test_workers_are_other_processes_and_the_rules_and_card_sheets_stay_together(tmp_path):
+    outputs = [_pid_output("g/board-a4.pdf", "board-tiled"), _pid_output("g/cards-a4.pdf"),
+               _pid_output("g/cards-letter.pdf"), _pid_output("g/rules.pdf", "rules"),
                _pid_output("g/rules-booklet-a4.pdf", "rules-booklet")]
-    assert tasks_of(outputs) == [[0], [1], [2, 3]]
+    assert tasks_of(outputs) == [[0], [1, 2], [3, 4]]
     german = [Output("g", Path("g/de/rules.pdf"), "rules", _broken, language="de"),
+              Output("g", Path("g/de/cards-a4.pdf"), "cards", _broken, language="de"),
               Output("g", Path("g/de/rules-booklet-a4.pdf"), "rules-booklet", _broken, language="de")]
-    assert tasks_of(outputs + german) == [[0], [1], [2, 3], [4, 5]]  # each language's rules on their own
+    assert tasks_of(outputs + german) == [[0], [1, 2], [3, 4], [5, 7], [6]]  # each language's on their own
     serial = draw_outputs(outputs, tmp_path, jobs=1)
     assert {found.facts["pid"] for found in serial} == {os.getpid()}
     parallel = draw_outputs(outputs, tmp_path, jobs=2)
     pids = [found.facts["pid"] for found in parallel]
-    assert os.getpid() not in pids and pids[2] == pids[3]
+    assert os.getpid() not in pids and pids[1] == pids[2] and pids[3] == pids[4]
     assert [found.file.read_text() for found in parallel] == [str(pid) for pid in pids]
     for found in serial + parallel:
         found.file.unlink()
