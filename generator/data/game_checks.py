@@ -95,6 +95,7 @@ class _Runner:
         self.places = self._places()
         self._compiled: dict[tuple[str, str], Any] = {}
         self._globals: dict[str, dict] = {}  # expression -> its template's globals as one dict
+        self.sizes: dict[int, tuple[Any, int]] = {}  # the sizes every check's budget charges (sandbox.Budget)
 
     def _places(self) -> dict[int, tuple[str, str, int]]:
         """id(view of a card or row) -> (what it is, file, line), to say where a failing item is written."""
@@ -209,8 +210,8 @@ class _Runner:
     def run(self, check: CheckSpec) -> list[str]:
         """The failure messages of one check (CheckError for a mistake in it). A check is bounded like one render
         of a template (generator.data.sandbox): it cannot loop or build without end."""
-        # the checks' helpers and filters only read: a deck's size is worked out once per check, not per filter
-        self.env.budget = Budget(remember_sizes=True)
+        # the checks' helpers and filters only read: a deck's size is worked out once, not per filter and check
+        self.env.budget = Budget(sizes=self.sizes)
         failures = []
         for scope, chain in self.scopes(check):
             for name, source in check.with_.items():

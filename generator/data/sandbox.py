@@ -48,18 +48,19 @@ _READING = frozenset({"get", "keys", "values", "items", "index", "count", "copy"
 class Budget:
     """What one render may still do: loop steps and characters built (strings, lists, output).
 
-    With `remember_sizes`, the size of each list, dict or set charged is worked out once for the rest of the render
-    (the game's checks hand the same decks to filter after filter); a template calling a method that may change a
-    container forgets them all. Only for renders whose helpers and filters never change what they are given."""
+    With `sizes` (a dict, which may be shared by the budgets of several renders over the same data), the size of
+    each list, dict or set charged is worked out once (the game's checks hand the same decks to filter after filter);
+    a template calling a method that may change a container forgets them all. Only for renders whose helpers and
+    filters never change what they are given, and whose data the caller does not change between renders."""
 
-    def __init__(self, steps: int = MAX_TEMPLATE_STEPS, work: int = MAX_TEMPLATE_WORK, remember_sizes: bool = False):
+    def __init__(self, steps: int = MAX_TEMPLATE_STEPS, work: int = MAX_TEMPLATE_WORK,
+                 sizes: dict[int, tuple[Any, int]] | None = None):
         self.steps, self.work = steps, work
         self.steps_left, self.work_left, self.depth, self.includes = steps, work, 0, 0
-        self.sizes: dict[int, tuple[Any, int]] | None = {} if remember_sizes else None  # id -> (value, size)
+        self.sizes = sizes  # id -> (the value, its size)
 
     def size(self, value: Any) -> int:
-        """size_of(value), remembered for a container (with `remember_sizes`; the value is kept, so its id stays
-        its own)."""
+        """size_of(value), remembered for a container (with `sizes`; the value is kept, so its id stays its own)."""
         if type(value) is str:
             return len(value)
         sizes = self.sizes
@@ -67,8 +68,32 @@ class Budget:
             return size_of(value)
         found = sizes.get(id(value))
         if found is None:
-            found = sizes[id(value)] = (value, size_of(value))
+            found = sizes[id(value)] = (value, self._composed(value, 0))
         return found[1]
+
+    def _composed(self, value: Any, depth: int) -> int:
+        """size_of(value) of a container from the remembered sizes of the containers in it (a filter's new list of
+        the same cards costs a look-up per card). The same count: size_of walks each item's contents in turn and
+        adds them up; where the sum passes MAX_TEMPLATE_TEXT, size_of's own walk gives the count it stops at."""
+        if depth > 8:  # deeper data is rare: walked as it is (without recursion)
+            return size_of(value)
+        sizes = self.sizes
+        total = 2 * len(value) if isinstance(value, dict) else len(value) + 1
+        for item in (value.keys(), value.values()) if isinstance(value, dict) else (value,):
+            for part in item:
+                kind = type(part)
+                if kind is str:
+                    total += len(part)
+                elif kind is int:
+                    total += part.bit_length() // 3 + 1
+                elif isinstance(part, _CONTAINERS):
+                    found = sizes.get(id(part))
+                    if found is None:
+                        found = sizes[id(part)] = (part, self._composed(part, depth + 1))
+                    total += found[1]
+                else:
+                    total += size_of(part)
+        return total if total <= MAX_TEMPLATE_TEXT else size_of(value)
 
     def called(self, owner: Any, method: str) -> None:
         """A template called `method` of `owner`: remembered sizes are forgotten when it may change a container."""

@@ -147,10 +147,40 @@ def test_remembered_sizes_charge_what_sizing_every_time_charges(source):
     used, shown = [], []
     for remember in (False, True):
         env = environment(autoescape=False)
-        env.budget = Budget(remember_sizes=remember)
+        env.budget = Budget(sizes={} if remember else None)
         data = {"deck": [{"name": f"card {i}", "text": "t" * i} for i in range(40)],
                 "names": [f"card {i}" for i in range(0, 40, 3)], "table": {"a": "b" * 30}}
         shown.append(env.from_string(source).render(**data))
         used.append((env.budget.used_work, env.budget.used_steps))
     assert used[0] == used[1] and shown[0] == shown[1]
     assert used[0][0] > 1000
+
+
+def test_remembered_sizes_are_what_size_of_counts():
+    """Sizes put together from the remembered sizes of the containers inside are size_of's counts, also past
+    MAX_TEMPLATE_TEXT (where size_of stops just over it) and for data shared between containers."""
+    from generator.data.sandbox import Budget
+
+    rng = random.Random(11)
+    shared = [{"id": "card", "tags": ["a", "b"]}, ("x" * 400_000,), {"big": "y" * 700_000}]
+    leaves = [lambda: "x" * rng.randint(0, 30), lambda: rng.randint(-10**9, 10**9), lambda: rng.random() < 0.5,
+              lambda: None, lambda: rng.random(), lambda: range(rng.randint(0, 9)), lambda: _Text("abc"),
+              lambda: 10**200, lambda: rng.choice(shared)]
+
+    def value(depth):
+        if depth > 11 or rng.random() < 0.3:
+            return rng.choice(leaves)()
+        kind = rng.choice([list, tuple, dict, frozenset, set])
+        items = [value(depth + 1) for _ in range(rng.randint(0, 6))]
+        if kind is dict:
+            return {f"k{i}": item for i, item in enumerate(items)}
+        if kind in (frozenset, set):
+            return kind(i for i in items if isinstance(i, (str, int, type(None), range)) or i is shared[1])
+        return kind(items)
+
+    budget = Budget(sizes={})
+    for _ in range(600):
+        data = value(0)
+        assert budget.size(data) == size_of(data)
+        assert budget.size(data) == size_of(data)  # remembered
+    assert any(found > 1_000_000 for _, found in budget.sizes.values())
