@@ -190,7 +190,7 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
     # build, a problem in a translation keeps that language out only.
     from generator.pipeline.drawing import start_drawing
 
-    with start_drawing([o for group in todo for o in group], build_dir, options.jobs) as drawing:
+    with start_drawing([o for group in todo for o in group], build_dir, options.jobs, loaded.pending) as drawing:
         # a failed check stops the workers and removes their files (leaving the block): its problems are reported,
         # never a drawing problem or bug the bad data caused
         reports = loaded.finish()

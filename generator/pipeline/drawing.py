@@ -91,9 +91,10 @@ def draw_outputs(outputs: list[Output], build_dir: Path, jobs: int = 0,
         return drawing.results(drawn)
 
 
-def start_drawing(outputs: list[Output], build_dir: Path, jobs: int = 0) -> Drawing:
+def start_drawing(outputs: list[Output], build_dir: Path, jobs: int = 0, busy: bool = False) -> Drawing:
     """Start drawing every output as draw_outputs does and return at once: the workers draw while this process does
-    other work (the build's composition checks). With one process, nothing is drawn before `results` is asked for.
+    other work (`busy`: the build's composition checks; then one task is drawn by a worker too, when there are two
+    cores to use). With one process, nothing is drawn before `results` is asked for.
     Use the Drawing as a context manager: leaving it before `results` returned stops the workers and removes every
     file they drew."""
     files: list[Path] = []
@@ -112,7 +113,7 @@ def start_drawing(outputs: list[Output], build_dir: Path, jobs: int = 0) -> Draw
     except BaseException:
         _remove(files, made)
         raise
-    return Drawing(outputs, files, jobs, made)
+    return Drawing(outputs, files, jobs, made, busy)
 
 
 def _remove(files: list[Path], folders: list[Path]) -> None:
@@ -130,13 +131,16 @@ class Drawing:
     """Outputs being drawn (start_drawing): `results` waits for them, `cancel` stops the workers and removes the
     files."""
 
-    def __init__(self, outputs: list[Output], files: list[Path], jobs: int, made: list[Path] = ()):
+    def __init__(self, outputs: list[Output], files: list[Path], jobs: int, made: list[Path] = (),
+                 busy: bool = False):
         global _JOB
         self.outputs, self.files, self.made = outputs, files, list(made)
         self.tasks = tasks_of(outputs)
-        workers = min(jobs or available_cores(), len(self.tasks))
+        cores = jobs or available_cores()
+        workers = min(cores, len(self.tasks))
         # fork only from the main thread (a fork copies one thread, and a lock another holds would stay locked)
-        parallel = workers > 1 and threading.current_thread() is threading.main_thread() \
+        parallel = (workers > 1 or (busy and cores > 1 and workers == 1)) \
+            and threading.current_thread() is threading.main_thread() \
             and "fork" in multiprocessing.get_all_start_methods()
         self.pool = self.done = None
         self.finished = False

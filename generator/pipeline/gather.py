@@ -63,6 +63,11 @@ class Loaded:
         """True when a game did not load or its data or references are wrong (`finish` raises)."""
         return any(isinstance(step, list) for step in self.steps)
 
+    @property
+    def pending(self) -> bool:
+        """True when composition checks are still to run."""
+        return any(isinstance(step, tuple) for step in self.steps)
+
     def finish(self) -> list[CheckReport]:
         """Run the checks still to run; InputError with every problem of every game, in the order gather reports
         them (games in the order asked for), else the reports of the games."""

@@ -12,7 +12,7 @@ from generator.core.contract import BuildOptions, Output
 from generator.core.errors import InputError, Problem
 from generator.data.project import Project
 from generator.pipeline.build import build
-from generator.pipeline.drawing import draw_outputs, tasks_of
+from generator.pipeline.drawing import draw_outputs, start_drawing, tasks_of
 from tests.conftest import REPO
 
 
@@ -102,3 +102,13 @@ def test_a_failed_build_leaves_no_drawn_file_behind(tmp_project, jobs):
         build(tmp_project, ["order-up-pizza"], BuildOptions(papers=("a4",), jobs=jobs))
     leftovers = [p for p in tmp_project.build_dir.rglob("*") if p.name.endswith(".tmp")]
     assert leftovers == []
+
+
+def test_one_task_is_drawn_by_a_worker_only_while_this_process_has_other_work(tmp_path):
+    outputs = [_pid_output("g/cards-a4.pdf"), _pid_output("g/cards-letter.pdf")]  # one task
+    for busy, jobs, here in ((False, 2, True), (True, 2, False), (True, 1, True)):
+        with start_drawing(outputs, tmp_path, jobs, busy=busy) as drawing:
+            found = drawing.results()
+        assert ({one.facts["pid"] for one in found} == {os.getpid()}) == here
+        for one in found:
+            one.file.unlink()
