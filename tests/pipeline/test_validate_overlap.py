@@ -73,8 +73,11 @@ def _children() -> set[int]:
     """The processes this one started that still exist (reaped or not)."""
     found = set()
     for task in os.listdir("/proc/self/task"):
-        with open(f"/proc/self/task/{task}/children") as handle:
-            found |= {int(pid) for pid in handle.read().split()}
+        try:
+            with open(f"/proc/self/task/{task}/children") as handle:
+                found |= {int(pid) for pid in handle.read().split()}
+        except FileNotFoundError:  # a thread that ended meanwhile (a pool's handler thread)
+            pass
     return found
 
 
