@@ -55,6 +55,7 @@ DEFAULTS = {"font": "body", "size": "9pt", "min_size": "7pt", "leading": 1.15, "
             "valign": "top", "color": "#222222"}
 EDGE_TOL = 0.01
 SHAPE_MEMO = 20_000  # recorded shapes per canvas (a few MB at most), for decks whose every card differs
+LAID_MEMO = 1_000  # laid-out texts kept for the next paper: a fitted paragraph holds some 18 kB, so 18 MB at most
 _TAGS = re.compile(r"<[^>]*>")
 
 
@@ -80,6 +81,7 @@ class CardRenderer:
         # form name -> laid-out text of its boxes: each fitted paragraph (or plain lines) is made once and drawn
         # again on the next paper; let go with the face's rendered data (see `last_use`)
         self._laid: dict[str, dict[tuple, tuple]] = {}
+        self._laid_held = 0  # texts in `_laid`, at most LAID_MEMO
         self._backs: dict[str, list[BackFace]] = {}
         self._back_of: dict[str, dict[int, BackFace]] = {}  # deck id -> card index -> the back it shows
         self._fitted: dict[tuple, float] = {}  # (markup, style, w, h) -> font size that fits
@@ -401,10 +403,12 @@ class CardRenderer:
         tw, th = self.size(deck)
         context = self.context(deck, card, back)
         key = self.form_name(deck, card, back)
-        if canvas in self._last_use:
-            found, laid = self._resolved.pop(key, None), self._laid.pop(key, {})
-        else:
+        keep = canvas not in self._last_use  # the texts laid out here are kept for the next paper
+        if keep:
             found, laid = self._resolved.get(key), self._laid.setdefault(key, {})
+        else:
+            found, laid = self._resolved.pop(key, None), self._laid.pop(key, {})
+            self._laid_held -= len(laid)
         resolved = found if found is not None else [(box, self._resolve_box(box, context)) for box in layout.boxes]
         if ink == "saver":
             b = self.bleed
@@ -412,7 +416,7 @@ class CardRenderer:
                                       back=back)
         for box, data in resolved:
             if data is not None:
-                self._draw_box(canvas, box, data, tw, th, context, laid)
+                self._draw_box(canvas, box, data, tw, th, context, laid, keep)
 
     def _box_rect(self, box: Box, tw: float, th: float, into_bleed: bool) -> tuple[float, float, float, float]:
         b = self.bleed
@@ -430,15 +434,16 @@ class CardRenderer:
         return self._box_rect(box, tw, th, bool(box.get("bleed", default_bleed)))
 
     def _draw_box(self, canvas: Canvas, box: Box, data: dict, tw: float, th: float, context: dict,
-                  laid: dict[tuple, tuple] | None = None) -> None:
-        """Draw one resolved box; `laid` keeps the face's laid-out texts for the next paper."""
+                  laid: dict[tuple, tuple] | None = None, keep: bool = False) -> None:
+        """Draw one resolved box; `laid` holds the face's texts laid out before (and, with `keep`, the texts laid
+        out now, for the next paper)."""
         x, y, w, h = self._placed_rect(box, tw, th)
         if box.kind == "shape":
             self._draw_shape(canvas, box, data, x, y, w, h)
         elif box.kind == "text":
             if data.get("fill") or data.get("stroke"):
                 self._draw_shape(canvas, box, data, x, y, w, h)
-            self._draw_text(canvas, box, data, x, y, w, h, context, {} if laid is None else laid)
+            self._draw_text(canvas, box, data, x, y, w, h, context, laid, keep)
         elif box.kind == "icon":
             side = min(w, h)
             self.icons.draw(canvas, data["icon"], x + (w - side) / 2, y + (h - side) / 2, side, side,
@@ -514,22 +519,25 @@ class CardRenderer:
         return para, size, needed
 
     def _draw_text(self, canvas: Canvas, box: Box, data: dict, x, y, w, h, context: dict,
-                   laid: dict[tuple, tuple]) -> None:
+                   laid: dict[tuple, tuple] | None = None, keep: bool = False) -> None:
         style = self.text_style(box, data)
         if not data["markup"]:
             return
         if self._draw_single_line(canvas, data["markup"], style, x, y, w, h, data.get("outline", 0.0)):
             return
         key = (data["markup"], style, w, h)
-        found = laid.get(key)
+        found = laid.get(key) if laid is not None else None
         if found is None:
             # explicit lines that fit at full size are drawn with Paragraph's operators, without a Paragraph
             plain = plain_lines(data["markup"], style, w, h, icons.sized_icons)
             if plain is not None:
-                found = laid[key] = (plain, None, plain.height)
+                found = (plain, None, plain.height)
             else:
                 para, _size, needed = self.fit(box, data, w, h, context)
-                found = laid[key] = (None, para, needed)
+                found = (None, para, needed)
+            if keep and laid is not None and self._laid_held < LAID_MEMO:
+                laid[key] = found
+                self._laid_held += 1
         plain, para, needed = found
         offset = {"top": h - needed, "middle": (h - needed) / 2, "bottom": 0.0}[style.valign]
         if plain is not None:

@@ -238,10 +238,25 @@ def test_every_cut_of_the_real_games_has_a_mark_in_the_printable_margin(repo_pro
                 assert dark((grid_x[1] + 0.3, ph - y - 0.5, pw - mm(5), ph - y + 0.5)), (game_id, page.index, "y", y)
 
 
-def test_the_second_paper_drawn_from_the_first_papers_laid_out_texts_is_the_same(repo_project, tmp_path):
-    """Letter then A4 in one process (A4 draws the paragraphs and plain lines laid out for Letter) gives the A4
-    sheet a process drawing A4 alone gives: Order Up's texts shrink to fit, break lines and hold inline icons."""
-    both = render(load_game(repo_project, "order-up-pizza"), tmp_path / "both")
+@pytest.mark.parametrize("memo", [None, 7])
+def test_the_second_paper_drawn_from_the_first_papers_laid_out_texts_is_the_same(repo_project, tmp_path, memo,
+                                                                                 monkeypatch):
+    """Letter then A4 in one process (A4 draws the paragraphs and plain lines laid out for Letter, as many as the
+    memo holds) gives the A4 sheet a process drawing A4 alone gives: Order Up's texts shrink to fit, break lines and
+    hold inline icons. After the last paper no laid-out text is held."""
+    from generator.cards import face
+
+    if memo is not None:
+        monkeypatch.setattr(face, "LAID_MEMO", memo)
+    game = load_game(repo_project, "order-up-pizza")
+    outputs_both = outputs(game, BuildOptions())
+    renderer = face.renderer_for(game)
+    outputs_both[0].render(tmp_path / "letter.pdf")
+    held = renderer._laid_held  # noqa: SLF001
+    assert held == min(memo or 10**6, sum(len(texts) for texts in renderer._laid.values()))  # noqa: SLF001
+    assert 7 <= held <= (memo or 10**6)
+    outputs_both[1].render(tmp_path / "both-a4.pdf")
+    assert renderer._laid_held == 0 and not any(renderer._laid.values())  # noqa: SLF001
     alone = render(load_game(repo_project, "order-up-pizza"), tmp_path / "alone", papers=("a4",))
-    assert both["a4"][0].read_bytes() == alone["a4"][0].read_bytes()
-    assert len(PdfReader(both["a4"][0]).pages) > CHECK
+    assert (tmp_path / "both-a4.pdf").read_bytes() == alone["a4"][0].read_bytes()
+    assert len(PdfReader(tmp_path / "both-a4.pdf").pages) > CHECK
