@@ -236,26 +236,85 @@ def paragraph_style(face: str, size: float, leading: float, align: str, color: s
 
 _NOT_PLAIN = re.compile(r"[<&]")
 _PROTOTYPES: dict[int, tuple[ParagraphStyle, object, object]] = {}  # id(style) -> (style, text frag, line break)
+# Tags whose meaning ends with the line they are closed on (no counters, links or lines drawn under the text), so
+# a line holding only these, each closed, parses the same wherever it stands in a paragraph.
+_LINE_TAGS = frozenset({"b", "i", "strong", "em", "font", "img", "onDraw"})
+_TAG_PARTS = re.compile(r"<(/?)([A-Za-z][\w]*)[^>]*?(/?)>")
+LINE_MEMO = 4_096  # parsed lines kept (the same topping, cost or keyword line comes back on many cards)
+_LINES: dict[tuple[int, str], tuple[ParagraphStyle, list]] = {}  # (id(style), line) -> (style, its fragments)
 
 
 def make_paragraph(markup: str, style: ParagraphStyle) -> Paragraph:
-    """`Paragraph(markup, style)`; markup that is plain text and line breaks is given its fragments directly (the
-    ones ReportLab's markup parser makes, which costs as much as laying the paragraph out)."""
+    """`Paragraph(markup, style)` with the fragments ReportLab's markup parser makes, which costs as much as laying
+    the paragraph out: given directly for plain text and line breaks, else put together from the lines parsed before
+    (a line of self-contained markup parses the same in any paragraph), else parsed (and its lines kept)."""
     if _NOT_PLAIN.search(markup.replace("<br/>", "")):
-        return Paragraph(markup, style)
-    cleaned = cleanBlockQuotedText(markup)  # what Paragraph does to the text before parsing it
+        cleaned = cleanBlockQuotedText(markup)  # what Paragraph does to the text before parsing it
+        segments = cleaned.split("<br/>")
+        found = [_LINES.get((id(style), segment)) for segment in segments]
+        if all(line is not None and line[0] is style for line in found):
+            return Paragraph(cleaned, style, frags=_joined([line[1] for line in found], style))
+        para = Paragraph(markup, style)
+        _keep_lines(segments, para.frags, style)
+        return para
+    cleaned = cleanBlockQuotedText(markup)
+    text, _line_break = fragment_prototypes(style)
+    return Paragraph(cleaned, style, frags=_joined([[text.clone(text=segment)] if segment else []
+                                                    for segment in cleaned.split("<br/>")], style))
+
+
+def _joined(lines: list[list], style: ParagraphStyle) -> list:
+    """Fresh fragments of lines of fragments with line breaks between them, as the parser makes them: one set of
+    lists per paragraph, shared by its fragments."""
     text, line_break = fragment_prototypes(style)
-    # one set of lists per paragraph, shared by its fragments as the parser shares them
     lists = {key: [] for key, value in text.__dict__.items() if isinstance(value, list)}
     break_lists = {key: lists.get(key, []) for key, value in line_break.__dict__.items() if isinstance(value, list)}
     frags = []
-    segments = cleaned.split("<br/>")
-    for index, segment in enumerate(segments):
-        if segment:
-            frags.append(text.clone(text=segment, **lists))
-        if index < len(segments) - 1:
+    last = len(lines) - 1
+    for index, line in enumerate(lines):
+        for frag in line:
+            frags.append(frag.clone(**{key: lists.get(key, []) for key, value in frag.__dict__.items()
+                                       if isinstance(value, list)}))
+        if index < last:
             frags.append(line_break.clone(**break_lists))
-    return Paragraph(cleaned, style, frags=frags)
+    return frags
+
+
+def _keep_lines(segments: list[str], frags: list, style: ParagraphStyle) -> None:
+    """Keep the fragments of the self-contained lines of a parsed paragraph for the next paragraph showing them, up
+    to the first line that is not (the lines after it may be parsed in the state it leaves)."""
+    lines: list[list] = [[]]
+    for frag in frags:
+        if getattr(frag, "lineBreak", False):
+            lines.append([])
+        else:
+            lines[-1].append(frag)
+    if len(lines) != len(segments):
+        return
+    if len(_LINES) + len(lines) > LINE_MEMO:
+        _LINES.clear()
+    for segment, line in zip(segments, lines, strict=True):
+        if not _self_contained(segment):
+            return
+        if any(isinstance(value, list) and value for frag in line for value in frag.__dict__.values()):
+            return  # shared lists in use (not by these tags, but never made again from parts)
+        _LINES[(id(style), segment)] = (style, [frag.clone() for frag in line])
+
+
+def _self_contained(segment: str) -> bool:
+    """True when every tag of a line is one of _LINE_TAGS and closed on the line (or closes itself)."""
+    open_tags: list[str] = []
+    for closing, name, self_closing in _TAG_PARTS.findall(segment):
+        if name not in _LINE_TAGS:
+            return False
+        if self_closing:
+            continue
+        if closing:
+            if not open_tags or open_tags.pop() != name:
+                return False
+        else:
+            open_tags.append(name)
+    return not open_tags
 
 
 def fragment_prototypes(style: ParagraphStyle):

@@ -52,3 +52,71 @@ def test_markup_with_tags_or_entities_is_parsed():
     for markup in ("<b>bold</b> text", "fish &amp; chips", "a<br/>b <i>c</i>"):
         para = make_paragraph(markup, style)
         assert [f.__dict__ for f in para.frags] == [f.__dict__ for f in Paragraph(markup, style).frags]
+
+
+def _frag_facts(frags) -> list[dict]:
+    """A fragment's attributes, its callback (an inline icon's spacer image and drawing) compared by value."""
+    facts = []
+    for frag in frags:
+        fact = dict(frag.__dict__)
+        if "cbDefn" in fact:
+            fact["cbDefn"] = {key: (value.getSize() if key == "image" else value)
+                              for key, value in frag.cbDefn.__dict__.items()}
+        facts.append(fact)
+    return facts
+
+
+def _markup_lines() -> list[str]:
+    from generator.cards.icons import inline_icon_image
+
+    icon = inline_icon_image("pepperoni", 11.7)
+    return [
+        "plain words", f"{icon} <b>2 \u00d7</b> Pepperoni", f"{icon} <b>1 \u00d7</b> Ham", "<i>tip:</i> draw a card",
+        "fish &amp; chips &lt;3", '<font backColor="#c0392b" color="#ffffff">&nbsp;<b>HOT</b>&nbsp;</font> sauce',
+        "<b>bold <i>and italic</i></b> end", "<u>under</u> lined", '<a href="https://example.org">a link</a>',
+        "<b>opened here", "closed there</b>", "x<super>2</super> raised", "", " spaced out ", "\u2212 2 coins \u2013 3",
+    ]
+
+
+@pytest.mark.parametrize("face", [BODY, TITLE])
+def test_markup_put_together_from_lines_parsed_before_is_the_parsed_paragraph(face, monkeypatch):
+    """Lines of markup (bold, italic, entities, chips, inline icons) met again in other paragraphs at other sizes
+    give the very fragments and PDF operators a freshly parsed Paragraph gives; lines whose tags run on, links,
+    underlines and raised text are parsed as they always were."""
+    from reportlab.platypus.paraparser import ParaParser
+
+    from generator.cards import text
+    from generator.cards.icons import enable_inline_icons
+
+    parses = []
+    parse = ParaParser.parse
+    monkeypatch.setattr(ParaParser, "parse", lambda self, *args: parses.append(1) or parse(self, *args))
+    register_fonts()
+    rng = random.Random(5)
+    lines = _markup_lines()
+    text._LINES.clear()  # noqa: SLF001
+    joined = 0
+    for _ in range(160):
+        markup = "<br/>".join(rng.choice(lines) for _ in range(rng.randint(1, 4)))
+        style = paragraph_style(face, rng.choice([7.5, 11]), 1.15,
+                                rng.choice(["left", "center", "right"]), "#222222")
+        width = rng.choice([60, 110, 160])
+        try:
+            parsed = Paragraph(markup, style)
+        except ValueError:  # a bold run closed before it opens: an error either way
+            with pytest.raises(ValueError):
+                make_paragraph(markup, style)
+            continue
+        before = len(parses)
+        fast = make_paragraph(markup, style)
+        joined += len(parses) == before and "<" in markup.replace("<br/>", "")
+        assert _frag_facts(fast.frags) == _frag_facts(parsed.frags), markup
+        codes = []
+        for para in (fast, parsed):
+            canvas = Canvas(io.BytesIO(), pageCompression=0)
+            enable_inline_icons(canvas)
+            _, height = para.wrap(width, 500)
+            para.drawOn(canvas, 10, 20)
+            codes.append((canvas._code, height))  # noqa: SLF001
+        assert codes[0] == codes[1], markup
+    assert joined >= 10  # many paragraphs were put together from lines parsed before
