@@ -99,6 +99,7 @@ class Templates:
         self.env = environment(autoescape=True, helpers=helpers, finalize=_blank_none)
         self._cache: dict[str, object] = {}
         self._plain: dict[str, str] = {}  # a layout's plain string (a colour, a label) -> its escaped text
+        self._plain_values: dict[str, str] = {}  # a layout's plain string -> its value (render_plain)
         self._over: dict[str, str] = {}  # source -> the limit it went over
         self.steps_used = self.work_used = 0
 
@@ -167,7 +168,12 @@ class Templates:
 
     def render_plain(self, source: str, context: dict) -> str:
         """Render a template whose result is a value (a colour, an icon name, a path), not markup."""
-        return Markup(self.render(source, context)).unescape().strip()
+        if is_template(source):
+            return Markup(self.render(source, context)).unescape().strip()
+        found = self._plain_values.get(source)  # a plain string is its own value, whatever the card
+        if found is None:
+            found = self._plain_values[source] = Markup(self.render(source, context)).unescape().strip()
+        return found
 
 
 def typeset(markup: str, family: Family | None = None) -> str:
@@ -272,9 +278,8 @@ def _joined(lines: list[list], style: ParagraphStyle) -> list:
     frags = []
     last = len(lines) - 1
     for index, line in enumerate(lines):
-        for frag in line:
-            frags.append(frag.clone(**{key: lists.get(key, []) for key, value in frag.__dict__.items()
-                                       if isinstance(value, list)}))
+        for frag in line:  # every fragment of the parser has the same lists (links, lines under the text)
+            frags.append(frag.clone(**lists))
         if index < last:
             frags.append(line_break.clone(**break_lists))
     return frags
