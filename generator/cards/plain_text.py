@@ -21,7 +21,8 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus.paragraph import cleanBlockQuotedText
 
-from generator.cards.text import TextStyle, fragment_prototypes, paragraph_style
+from generator.cards.fragments import fragment_prototypes
+from generator.cards.text import TextStyle, paragraph_style
 
 # A word has no character ReportLab splits on or treats specially (whitespace of any kind, the zero-width space,
 # the soft hyphen that allows hyphenation); a line is words with one space between them.

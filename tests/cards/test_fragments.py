@@ -1,5 +1,5 @@
-"""Card text set without ReportLab's markup parser (plain text and line breaks) lays out and draws exactly as a
-parsed Paragraph: the same fragments, the same line breaks, the same PDF operators."""
+"""Card text given its fragments without ReportLab's markup parser (plain text and line breaks, or lines of markup
+parsed before) lays out and draws exactly as a parsed Paragraph: the same fragments, line breaks and PDF operators."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pytest
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
-from generator.cards.text import make_paragraph, paragraph_style
+from generator.cards.fragments import make_paragraph
+from generator.cards.text import paragraph_style
 from generator.core.fonts import BODY, TITLE, register_fonts
 
 CHARS = "abc XYZ,.!?'\"-0123456789\u00e9\u00fc\u2212  \t"
@@ -85,7 +86,7 @@ def test_markup_put_together_from_lines_parsed_before_is_the_parsed_paragraph(fa
     underlines and raised text are parsed as they always were."""
     from reportlab.platypus.paraparser import ParaParser
 
-    from generator.cards import text
+    from generator.cards import fragments
     from generator.cards.icons import enable_inline_icons
 
     parses = []
@@ -94,7 +95,7 @@ def test_markup_put_together_from_lines_parsed_before_is_the_parsed_paragraph(fa
     register_fonts()
     rng = random.Random(5)
     lines = _markup_lines()
-    text._LINES.clear()  # noqa: SLF001
+    fragments._LINES.clear()  # noqa: SLF001
     joined = 0
     for _ in range(160):
         markup = "<br/>".join(rng.choice(lines) for _ in range(rng.randint(1, 4)))
