@@ -37,7 +37,12 @@ def make_paragraph(markup: str, style: ParagraphStyle) -> Paragraph:
         found = [_LINES.get((id(style), segment)) for segment in segments]
         if all(line is not None and line[0] is style for line in found):
             return Paragraph(cleaned, style, frags=_joined([line[1] for line in found], style))
-        para = Paragraph(markup, style)
+        if all(_self_contained(segment) for segment in segments):  # parse only the lines not met before
+            lines = [line[1] if line is not None and line[0] is style else _parsed_line(segment, style)
+                     for segment, line in zip(segments, found, strict=True)]
+            if all(line is not None for line in lines):
+                return Paragraph(cleaned, style, frags=_joined(lines, style))
+        para = Paragraph(markup, style)  # a line that does not parse on its own: the parser says why
         _keep_lines(segments, para.frags, style)
         return para
     cleaned = cleanBlockQuotedText(markup)
@@ -59,6 +64,27 @@ def _joined(lines: list[list], style: ParagraphStyle) -> list:
             frags.append(frag.clone(**lists))
         if index < last:
             frags.append(line_break.clone(**break_lists))
+    return frags
+
+
+def _parsed_line(segment: str, style: ParagraphStyle) -> list | None:
+    """The fragments of one self-contained line, parsed on its own and kept; None when the parser refuses it or it
+    uses the shared lists (then the whole paragraph is parsed)."""
+    if not segment:
+        return []
+    parser = ParaParser()
+    parser.caseSensitive = 1  # as Paragraph parses
+    try:
+        parsed_style, frags, bullet = parser.parse(segment, style)
+    except ValueError:
+        return None
+    if frags is None or bullet or parsed_style is not style or getattr(style, "textTransform", None):
+        return None
+    if any(isinstance(value, list) and value for frag in frags for value in frag.__dict__.values()):
+        return None
+    if len(_LINES) >= LINE_MEMO:
+        _LINES.clear()
+    _LINES[(id(style), segment)] = (style, [frag.clone() for frag in frags])
     return frags
 
 

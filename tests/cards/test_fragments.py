@@ -81,9 +81,9 @@ def _markup_lines() -> list[str]:
 
 @pytest.mark.parametrize("face", [BODY, TITLE])
 def test_markup_put_together_from_lines_parsed_before_is_the_parsed_paragraph(face, monkeypatch):
-    """Lines of markup (bold, italic, entities, chips, inline icons) met again in other paragraphs at other sizes
-    give the very fragments and PDF operators a freshly parsed Paragraph gives; lines whose tags run on, links,
-    underlines and raised text are parsed as they always were."""
+    """Paragraphs put together from lines of markup (bold, italic, entities, chips, inline icons) parsed before in
+    other paragraphs, or parsed on their own, give the very fragments and PDF operators a freshly parsed Paragraph
+    gives; paragraphs with lines whose tags run on, links, underlines or raised text are parsed whole as always."""
     from reportlab.platypus.paraparser import ParaParser
 
     from generator.cards import fragments
@@ -92,6 +92,9 @@ def test_markup_put_together_from_lines_parsed_before_is_the_parsed_paragraph(fa
     parses = []
     parse = ParaParser.parse
     monkeypatch.setattr(ParaParser, "parse", lambda self, *args: parses.append(1) or parse(self, *args))
+    alone = []
+    parsed_line = fragments._parsed_line  # noqa: SLF001
+    monkeypatch.setattr(fragments, "_parsed_line", lambda *args: alone.append(1) or parsed_line(*args))
     register_fonts()
     rng = random.Random(5)
     lines = _markup_lines()
@@ -121,3 +124,4 @@ def test_markup_put_together_from_lines_parsed_before_is_the_parsed_paragraph(fa
             codes.append((canvas._code, height))  # noqa: SLF001
         assert codes[0] == codes[1], markup
     assert joined >= 10  # many paragraphs were put together from lines parsed before
+    assert len(alone) >= 30  # and many lines were parsed on their own
