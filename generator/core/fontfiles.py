@@ -20,6 +20,7 @@ SUFFIXES = (".ttf", ".otf")
 CONVERSION_VERSION = "1"  # part of the cache name: a better conversion invalidates old copies
 FACTS_VERSION = "1"  # part of a facts entry's name: facts read differently are not mixed with old ones
 MAX_CHAR = 0x10FFFF
+FONTS = "fonts"  # the group of font files whose digests core.usercache remembers
 
 
 class FontFileError(ValueError):
@@ -44,7 +45,7 @@ class FontInfo:
 
 def sha256(path: Path) -> str:
     """The SHA-256 of a file's bytes (not read again while its stamp is the one remembered: core.usercache)."""
-    return file_digest(Path(path))
+    return file_digest(Path(path), FONTS)
 
 
 @functools.lru_cache(maxsize=64)
@@ -54,7 +55,7 @@ def _inspect(path: str, _mtime_ns: int, _size: int) -> FontInfo:
         raise FontFileError(f"'{file.name}' is not a .ttf or .otf file; expected a TrueType or OpenType font "
                             "(.woff, .woff2 and .ttc collections are not supported: convert them first)")
     try:
-        digest = file_digest(file)
+        digest = file_digest(file, FONTS)
     except OSError:  # unreadable: reading it below says so, in the words of every other font problem
         return _read(file)
     entry = f"fonts/{digest}-v{FACTS_VERSION}.json"

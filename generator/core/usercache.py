@@ -24,9 +24,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 APP = "pnp-forge"
-DIGESTS = "digests-v1.json"
+DIGESTS = "digests-v2"  # one entry per group of files asked about together (a pnp install's sources, fonts)
 SETTLED_NS = 3 * 10**9  # a file's times are trusted once it is older than the coarsest clock tick (FAT: 2 s)
-MAX_DIGESTS = 20_000  # above this many remembered files, those not asked about in this run are forgotten
+MAX_DIGESTS = 5_000  # above this many remembered files of a group, those not asked about in this run are forgotten
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
@@ -73,15 +73,21 @@ def write_json(name: str, value) -> None:
 
 # --- files' digests, remembered by stamp ------------------------------------------------------------------------
 
-_memo: dict[str, list] | None = None  # path -> [size, mtime_ns, ctime_ns, inode, sha256], read once per process
+_memos: dict[str, dict[str, list]] = {}  # group -> path -> [size, mtime_ns, ctime_ns, inode, sha256], read once
 
 
-def _remembered() -> dict[str, list]:
-    global _memo
-    if _memo is None:
-        data = read_json(DIGESTS)
-        _memo = {path: entry for path, entry in data.items() if _well_formed(entry)} if isinstance(data, dict) else {}
-    return _memo
+def digests_entry(group: str) -> str:
+    """The cache entry of a group's remembered digests (each pnp install's sources are a group of their own, so a
+    run reads only what it asks about)."""
+    return f"{DIGESTS}/{hashlib.sha256(group.encode()).hexdigest()[:24]}.json"
+
+
+def _remembered(group: str) -> dict[str, list]:
+    memo = _memos.get(group)
+    if memo is None:
+        data = read_json(digests_entry(group))
+        memo = _memos[group] = data if isinstance(data, dict) else {}
+    return memo
 
 
 def _well_formed(entry) -> bool:
@@ -89,9 +95,10 @@ def _well_formed(entry) -> bool:
             and isinstance(entry[4], str) and _HEX64.fullmatch(entry[4]) is not None)
 
 
-def file_digests(paths: Iterable[Path]) -> list[str]:
-    """The SHA-256 (hex) of each file's bytes; a file whose stamp is the one remembered is not read again."""
-    memo = _remembered()
+def file_digests(paths: Iterable[Path], group: str = "files") -> list[str]:
+    """The SHA-256 (hex) of each file's bytes; a file whose stamp is the one remembered (in `group`) is not read
+    again."""
+    memo = _remembered(group)
     now = time.time_ns()
     digests, asked, learnt = [], set(), False
     for path in paths:
@@ -100,7 +107,7 @@ def file_digests(paths: Iterable[Path]) -> list[str]:
         stat = os.stat(path)  # before reading: a file changed while it is read has a newer stamp next time
         stamp = [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino]
         entry = memo.get(key)
-        if entry is not None and entry[:4] == stamp:
+        if entry is not None and _well_formed(entry) and entry[:4] == stamp:
             digests.append(entry[4])
             continue
         digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
@@ -111,23 +118,23 @@ def file_digests(paths: Iterable[Path]) -> list[str]:
         elif memo.pop(key, None) is not None:
             learnt = True
     if learnt:
-        _save(memo, asked)
+        _save(group, memo, asked)
     return digests
 
 
-def file_digest(path: Path) -> str:
+def file_digest(path: Path, group: str = "files") -> str:
     """The SHA-256 (hex) of a file's bytes (remembered by its stamp, see `file_digests`)."""
-    return file_digests([path])[0]
+    return file_digests([path], group)[0]
 
 
-def _save(memo: dict[str, list], asked: set[str]) -> None:
-    if len(memo) > MAX_DIGESTS:  # files of other versions and projects pile up: keep what this run asked about
-        for key in [key for key in memo if key not in asked]:
-            del memo[key]
-    write_json(DIGESTS, memo)
+def _save(group: str, memo: dict[str, list], asked: set[str]) -> None:
+    crowded = len(memo) > MAX_DIGESTS  # files of moved or deleted folders pile up: keep what this run asked about
+    kept = {key: entry for key, entry in memo.items() if _well_formed(entry) and (not crowded or key in asked)}
+    memo.clear()
+    memo.update(kept)
+    write_json(digests_entry(group), memo)
 
 
 def forget() -> None:
     """Drop what this process read of the cache (tests: a changed $XDG_CACHE_HOME is read again)."""
-    global _memo
-    _memo = None
+    _memos.clear()

@@ -27,6 +27,7 @@ _LANGUAGE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*")  # as generator.core.p
 STATE_VERSION = 2  # 2: per-output fingerprints
 I18N_DIR = "i18n"  # as generator.data.translation.I18N_DIR (not imported: a build with nothing to do loads no game)
 SOURCE_ROOT = Path(generator.__file__).resolve().parent
+TOOL_FILES = f"tool {SOURCE_ROOT}"  # the digests of this install's files are remembered together (core.usercache)
 
 
 def files_below(folder: Path, within: Path | None = None) -> list[Path]:
@@ -90,11 +91,11 @@ def digest(paths: list[Path], root: Path | None = None) -> str:
     return sha.hexdigest()
 
 
-def remembered_digest(paths: list[Path], root: Path | None = None) -> str:
+def remembered_digest(paths: list[Path], root: Path | None = None, group: str = "files") -> str:
     """SHA-256 over the names (relative to `root`) and the SHA-256 of each file's bytes, which are remembered by
-    the file's stamp between runs (core.usercache): a file that did not change is not read again."""
+    the file's stamp between runs (core.usercache, in `group`): a file that did not change is not read again."""
     sha = hashlib.sha256()
-    for path, file_sha in zip(paths, file_digests(paths), strict=True):
+    for path, file_sha in zip(paths, file_digests(paths, group), strict=True):
         name = str(path.relative_to(root)) if root and path.is_relative_to(root) else str(path)
         sha.update(f"{name}\0{file_sha}\0".encode())
     return sha.hexdigest()
@@ -107,9 +108,9 @@ def tool_digest() -> str:
 
     parts = [
         f"generator {generator.__version__}", f"reportlab {reportlab.Version}",
-        remembered_digest(files_below(SOURCE_ROOT), SOURCE_ROOT),
-        remembered_digest(files_below(BUILTIN_ICONS), BUILTIN_ICONS),
-        remembered_digest(sorted(font_files().values())),
+        remembered_digest(files_below(SOURCE_ROOT), SOURCE_ROOT, TOOL_FILES),
+        remembered_digest(files_below(BUILTIN_ICONS), BUILTIN_ICONS, TOOL_FILES),
+        remembered_digest(sorted(font_files().values()), group=TOOL_FILES),
     ]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 

@@ -38,8 +38,8 @@ def _aged(path: Path) -> Path:
     return path
 
 
-def _remembered(cache: Path) -> dict:
-    return json.loads((cache / usercache.DIGESTS).read_text(encoding="utf-8"))
+def _remembered(cache: Path, group: str = "files") -> dict:
+    return json.loads((cache / usercache.digests_entry(group)).read_text(encoding="utf-8"))
 
 
 def test_a_digest_is_remembered_by_stamp_and_taken_again_when_the_file_changes(cache, tmp_path, monkeypatch):
@@ -66,7 +66,7 @@ def test_a_file_changed_moments_ago_is_hashed_but_not_remembered(cache, tmp_path
     file = tmp_path / "fresh.txt"
     file.write_bytes(b"hot")
     assert usercache.file_digest(file) == hashlib.sha256(b"hot").hexdigest()
-    assert not (cache / usercache.DIGESTS).exists()  # a coarse clock could give the next version the same stamp
+    assert not (cache / usercache.digests_entry("files")).exists()  # a coarse clock could give the next version the same stamp
 
 
 @pytest.mark.parametrize("damage", [b"{not json", b"\xff\xfe", b'{"x": [1, 2, 3, 4, "not a digest"]}', b"[1]"])
@@ -74,8 +74,8 @@ def test_a_damaged_digest_cache_is_ignored_and_written_again(cache, tmp_path, da
     file = tmp_path / "a.txt"
     file.write_bytes(b"olive")
     _aged(file)
-    cache.mkdir(parents=True)
-    (cache / usercache.DIGESTS).write_bytes(damage)
+    (cache / usercache.DIGESTS).mkdir(parents=True)
+    (cache / usercache.digests_entry("files")).write_bytes(damage)
     assert usercache.file_digest(file) == hashlib.sha256(b"olive").hexdigest()
     assert list(_remembered(cache)) == [str(file)]
 
@@ -85,10 +85,27 @@ def test_a_wrong_remembered_digest_of_another_stamp_is_not_used(cache, tmp_path)
     file.write_bytes(b"basil")
     _aged(file)
     stat = file.stat()
-    cache.mkdir(parents=True)
+    (cache / usercache.DIGESTS).mkdir(parents=True)
     stale = [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns - 1, stat.st_ino, "0" * 64]  # another change time
-    (cache / usercache.DIGESTS).write_text(json.dumps({str(file): stale}), encoding="utf-8")
+    (cache / usercache.digests_entry("files")).write_text(json.dumps({str(file): stale}), encoding="utf-8")
     assert usercache.file_digest(file) == hashlib.sha256(b"basil").hexdigest()
+
+
+def test_each_group_of_files_is_remembered_apart_and_a_crowded_one_keeps_what_was_asked(cache, tmp_path, monkeypatch):
+    files = []
+    for name in "abc":
+        files.append(tmp_path / f"{name}.txt")
+        files[-1].write_text(name, encoding="utf-8")
+        _aged(files[-1])
+    usercache.file_digests(files[:2], "install one")
+    usercache.file_digest(files[2], "install two")
+    assert sorted(_remembered(cache, "install one")) == [str(files[0]), str(files[1])]
+    assert list(_remembered(cache, "install two")) == [str(files[2])]
+    monkeypatch.setattr(usercache, "MAX_DIGESTS", 1)
+    usercache.forget()
+    files[1].write_text("B", encoding="utf-8")
+    usercache.file_digest(_aged(files[1]), "install one")  # learnt: the group is written, the others left out
+    assert list(_remembered(cache, "install one")) == [str(files[1])]
 
 
 def test_a_cache_that_cannot_be_written_costs_only_time(tmp_path, monkeypatch):
