@@ -10,7 +10,6 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from xml.sax.saxutils import escape
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -39,6 +38,7 @@ from generator.booklet.document import (
     RULE_GREY,
     Heading,
     RulesParagraph,
+    escape,
     make_styles,
     para,
 )
