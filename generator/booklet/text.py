@@ -25,8 +25,7 @@ from generator.core.errors import InputError, Problem
 from generator.core.limits import MAX_TEXT_BYTES, LimitExceeded
 from generator.core.phrases import language_name
 from generator.core.yamlio import load_yaml, read_text
-from generator.data import sandbox, templating
-from generator.data.compiled import CompiledCache, compiler_digest, private_cache
+from generator.data.compiled import SandboxedCache, private_cache
 from generator.data.game import Game
 from generator.data.project import Project
 from generator.data.templating import GameHelpers, environment, game_view
@@ -103,29 +102,17 @@ class RulesLoader(BaseLoader):
         return text, str(path), lambda: path.is_file() and path.stat().st_mtime_ns == mtime
 
 
-class CompiledTemplates(CompiledCache):
+class CompiledTemplates(SandboxedCache):
     """Rules templates as Jinja compiled them, kept between runs, so a rebuild compiles only the templates that
     changed (Jinja checks each one against its source)."""
 
     kind = "rules"
-
-    def compiler(self) -> str:
-        return _compiler()
-
-
-@functools.cache
-def _compiler() -> str:
-    """The digest of what turns a template into code: Jinja's version and pnp's environment and sandbox."""
-    return compiler_digest([sandbox.__file__, templating.__file__, __file__])
+    module = __file__
 
 
 def compiled_templates() -> CompiledTemplates | None:
     """The cache of compiled templates; None where the user has no private cache folder (then each run compiles)."""
     return private_cache(CompiledTemplates)
-    try:
-        return CompiledTemplates()
-    except (OSError, RuntimeError):  # no temp folder, or one another user could write to
-        return None
 
 
 @functools.cache

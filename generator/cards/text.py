@@ -18,8 +18,7 @@ from generator.cards.fragments import make_paragraph
 from generator.core.colours import contrast
 from generator.core.fonts import Family, register_fonts
 from generator.core.limits import MAX_CARD_TEXT_STEPS, MAX_CARD_TEXT_WORK, LimitExceeded
-from generator.data import filters, sandbox, templating
-from generator.data.compiled import CompiledCache, compiler_digest, private_cache
+from generator.data.compiled import SandboxedCache, private_cache
 from generator.data.templating import environment
 
 ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
@@ -65,19 +64,12 @@ def is_template(source: str) -> bool:
     return "{{" in source or "{%" in source or "{#" in source
 
 
-class CompiledCardTemplates(CompiledCache):
+class CompiledCardTemplates(SandboxedCache):
     """Card text templates as Jinja compiled them, kept between runs: a rebuild compiles only the templates that
-    changed (Jinja checks each one against its source). The compiling code named in the key includes the filters."""
+    changed (Jinja checks each one against its source)."""
 
     kind = "cards"
-
-    def compiler(self) -> str:
-        return _compiler()
-
-
-@functools.cache
-def _compiler() -> str:
-    return compiler_digest([sandbox.__file__, templating.__file__, filters.__file__, __file__])
+    module = __file__
 
 
 @functools.cache

@@ -7,6 +7,7 @@ A key names what was compiled and the code that compiles it, so no pnp runs what
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from collections.abc import Iterable
@@ -36,6 +37,25 @@ def compiler_digest(files: Iterable[str | Path]) -> str:
     for file in files:
         digest.update(Path(file).read_bytes())
     return digest.hexdigest()
+
+
+# pnp's code that turns a sandboxed template into Python code, beside this module
+_SANDBOX_CODE = tuple(Path(__file__).with_name(name) for name in ("sandbox.py", "templating.py", "filters.py"))
+
+
+class SandboxedCache(CompiledCache):
+    """Templates compiled by pnp's sandbox for one `kind` of use: the key names Jinja, the sandbox's code and the
+    module that keeps them (`module`: its file, whose helpers the templates call)."""
+
+    module = ""
+
+    def compiler(self) -> str:
+        return _sandbox_digest(self.module)
+
+
+@functools.cache
+def _sandbox_digest(module: str) -> str:
+    return compiler_digest([*_SANDBOX_CODE, module])
 
 
 Cache = TypeVar("Cache", bound=CompiledCache)

@@ -31,8 +31,7 @@ from jinja2.runtime import new_context
 
 from generator.core.errors import Cell, Problem
 from generator.core.yamlio import YList, load_yaml
-from generator.data import filters, sandbox, templating
-from generator.data.compiled import CompiledCache, compiler_digest, private_cache
+from generator.data.compiled import SandboxedCache, private_cache
 from generator.data.game import Game
 from generator.data.models import CheckSpec
 from generator.data.sandbox import Budget
@@ -41,29 +40,18 @@ from generator.data.templating import GameHelpers, environment, game_view
 FAILURES_SHOWN = 25  # per check: a broken rule over hundreds of cards should not bury the other problems
 
 
-class CompiledChecks(CompiledCache):
+class CompiledChecks(SandboxedCache):
     """The checks' expressions and messages as Jinja compiled them, kept between runs: a build compiles only the
-    checks that changed. The compiling code named in the key includes the filters."""
+    checks that changed."""
 
     kind = "checks"
-
-    def compiler(self) -> str:
-        return _compiler()
-
-
-@functools.cache
-def _compiler() -> str:
-    return compiler_digest([sandbox.__file__, templating.__file__, filters.__file__, __file__])
+    module = __file__
 
 
 @functools.cache
 def _compiled_checks() -> CompiledChecks | None:
     """The cache; None where the user has no private cache folder (then each run compiles)."""
     return private_cache(CompiledChecks)
-    try:
-        return CompiledChecks()
-    except (OSError, RuntimeError):  # no temp folder, or one another user could write to
-        return None
 
 
 def _expression_code(env, source: str):

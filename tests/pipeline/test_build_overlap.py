@@ -5,7 +5,6 @@ build that checks first; nothing is put in place and no worker outlives a failur
 from __future__ import annotations
 
 import multiprocessing
-import os
 
 import pytest
 
@@ -16,6 +15,7 @@ from generator.pipeline import build as building
 from generator.pipeline import drawing, gather
 from generator.pipeline.build import build
 from tests.fixtures import toy_engine as toy
+from tests.fixtures.processes import children
 
 OPTIONS = BuildOptions(papers=("a4", "letter"))  # two card sheets (drawn in turn by one worker with --jobs 2)
 CHECKS = """\
@@ -57,18 +57,6 @@ def _on_disk(project) -> dict[str, tuple[bytes, int]]:
             if p.is_file()}
 
 
-def _children() -> set[int]:
-    """The processes this one started that still exist (reaped or not)."""
-    found = set()
-    for task in os.listdir("/proc/self/task"):
-        try:
-            with open(f"/proc/self/task/{task}/children") as handle:
-                found |= {int(pid) for pid in handle.read().split()}
-        except FileNotFoundError:  # a thread that ended meanwhile (a pool's handler thread)
-            pass
-    return found
-
-
 def _watch_the_checks(monkeypatch) -> list[int]:
     """The worker processes alive each time a game's composition checks start."""
     seen: list[int] = []
@@ -98,14 +86,14 @@ def test_a_check_failing_while_the_outputs_are_drawn_reports_its_problems_and_pu
                         "(cards/toy/numbers.yaml:10): number 'four' is worth 9; expected at most 4",
                         "cards/toy/game.yaml:12: check 'numbers stay small' failed for card 'three' "
                         "(cards/toy/numbers.yaml:9): number 'three' is worth 7; expected at most 4"]
-    before, workers = _on_disk(project), _children()
+    before, workers = _on_disk(project), children()
     seen = _watch_the_checks(monkeypatch)
     with pytest.raises(InputError) as caught:
         build(project, ["toy"], BuildOptions(papers=OPTIONS.papers, jobs=jobs))
     assert [str(p) for p in caught.value.problems] == expected
     assert seen == [1 if jobs == 2 else 0]  # with two cores, a worker was drawing while the checks ran
     assert _on_disk(project) == before  # no output replaced, no temporary file left
-    assert not multiprocessing.active_children() and _children() <= workers
+    assert not multiprocessing.active_children() and children() <= workers
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
@@ -149,12 +137,12 @@ def test_a_bug_or_ctrl_c_in_the_checks_stops_the_workers_and_removes_their_files
         raise failure
 
     monkeypatch.setattr(gather, "check_composition", broken)
-    before, workers = _on_disk(project), _children()
+    before, workers = _on_disk(project), children()
     with pytest.raises(type(failure)):
         build(project, ["toy"], BuildOptions(papers=OPTIONS.papers, jobs=2, force=True))
     assert seen == [1]
     assert _on_disk(project) == before
-    assert not multiprocessing.active_children() and _children() <= workers
+    assert not multiprocessing.active_children() and children() <= workers
 
 
 def test_a_game_whose_data_is_wrong_is_reported_with_the_others_checks_in_the_order_asked_for(project, tmp_path):

@@ -15,6 +15,7 @@ from generator.engines.simulate import SimSettings, play_chunk
 from generator.pipeline import validate as validating
 from generator.pipeline.validate import validate
 from tests.fixtures import toy_engine as toy
+from tests.fixtures.processes import children
 
 FAINT_LAYOUT = toy.LAYOUT_YAML.replace("size: 12pt", "size: 12pt, color: '#dddddd'")
 
@@ -69,18 +70,6 @@ def test_results_and_problems_are_the_same_whether_the_checks_overlap_the_games_
     assert script < leak and (not strict or messages.index(faint[0].message) < script)
 
 
-def _children() -> set[int]:
-    """The processes this one started that still exist (reaped or not)."""
-    found = set()
-    for task in os.listdir("/proc/self/task"):
-        try:
-            with open(f"/proc/self/task/{task}/children") as handle:
-                found |= {int(pid) for pid in handle.read().split()}
-        except FileNotFoundError:  # a thread that ended meanwhile (a pool's handler thread)
-            pass
-    return found
-
-
 @pytest.mark.parametrize("failure", [RuntimeError("a bug in a check"), KeyboardInterrupt()])
 def test_a_failing_check_stops_the_games_and_leaves_no_worker(project, monkeypatch, failure):
     seen = []
@@ -90,11 +79,11 @@ def test_a_failing_check_stops_the_games_and_leaves_no_worker(project, monkeypat
         raise failure
 
     monkeypatch.setattr(validating, "check_legibility", broken_check)
-    before = _children()  # processes other tests left (a browser, a cluster) are not ours
+    before = children()  # processes other tests left (a browser, a cluster) are not ours
     with pytest.raises(type(failure)):
         validate(project, ["toy"], SimSettings(games=20_000, jobs=2))
     assert seen == [2]
-    assert not multiprocessing.active_children() and _children() <= before
+    assert not multiprocessing.active_children() and children() <= before
 
 
 def _crash(chunk):
@@ -111,8 +100,8 @@ def _bug(chunk):
                                                 (_bug, "simulating toy with 3 players (games ")])
 def test_a_failing_worker_is_one_problem_and_leaves_no_worker(project, monkeypatch, play, expected):
     monkeypatch.setattr(executors, "_play_installed", play)  # the forked workers inherit it
-    before = _children()
+    before = children()
     with pytest.raises(InputError) as caught:
         validate(project, ["toy"], SimSettings(games=200, jobs=2))
     assert expected in str(caught.value)
-    assert not multiprocessing.active_children() and _children() <= before
+    assert not multiprocessing.active_children() and children() <= before
