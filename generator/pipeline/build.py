@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from generator.core.collector import Paused
 from generator.core.contract import BuildOptions, Output
 from generator.core.errors import InputError, Problem
 from generator.core.write import Staging, cannot_write, recover, sha256_file
@@ -147,7 +148,14 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
     `options.force` draws everything. The outputs, build/manifest.json and build/.state.json are committed together
     (generator.core.write), so the manifest always describes the PDFs on disk, even after a build was killed.
     """
-    options = options or BuildOptions()
+    with Paused() as collector:  # Python's cycle collector rests until the drawing starts (generator.core.collector)
+        return _build(project, names, options or BuildOptions(), progress, on_start, drawn, collector.resume)
+
+
+def _build(project: Project, names: list[str], options: BuildOptions, progress: Callable[[Output], None] | None,
+           on_start: Callable[[int], None] | None, drawn: Callable[[Output], None] | None,
+           drawing_starts: Callable[[], None]) -> BuildResult:
+    """build() once the collector is paused; `drawing_starts()` is called just before the outputs are drawn."""
     build_dir = Path(options.out_dir or project.build_dir)
     try:
         recover(build_dir)  # finish what a killed build left half-committed, remove its temporary files
@@ -190,6 +198,7 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
     # build, a problem in a translation keeps that language out only.
     from generator.pipeline.drawing import start_drawing
 
+    drawing_starts()
     with start_drawing([o for group in todo for o in group], build_dir, options.jobs, loaded.pending) as drawing:
         # a failed check stops the workers and removes their files (leaving the block): its problems are reported,
         # never a drawing problem or bug the bad data caused

@@ -146,7 +146,10 @@ class Drawing:
         self.finished = False
         _JOB = (outputs, files)
         if parallel:
-            gc.freeze()  # the loaded games stay out of the workers' collections (fewer copied pages)
+            # the loaded games stay out of the workers' collections (fewer copied pages); in this process they stay
+            # frozen as long as whoever froze them first wants (a build: until it ends, generator.core.collector)
+            frozen = gc.get_freeze_count()
+            gc.freeze()
             try:
                 self.pool = multiprocessing.get_context("fork").Pool(workers)  # the workers are forked here
                 self.done = self.pool.imap(_draw_task, self.tasks)
@@ -154,7 +157,8 @@ class Drawing:
                 self.cancel()
                 raise
             finally:
-                gc.unfreeze()
+                if not frozen:
+                    gc.unfreeze()
 
     def results(self, drawn: Callable[[Output], None] | None = None) -> list[Drawn]:
         """Every output's file, facts and problems, in the order of the outputs (a bug in a worker is raised here,
