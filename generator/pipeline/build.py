@@ -186,20 +186,31 @@ def _build(project: Project, names: list[str], options: BuildOptions, progress: 
     # The composition checks (game.yaml `checks:`, the engines' static checks) run while the outputs are drawn:
     # planning reads only what check_references checked. Whatever the planning raises, the checks' problems come
     # first: bad data they catch may be what broke it.
-    try:
-        result, units, todo, carried, failed = _plan(state, keys, options, previous, games, fresh)
-    except Exception:
-        loaded.finish()
-        raise
     # Draw every output first (generator.pipeline.drawing: in worker processes when there are cores to use, started
     # before this process runs the composition checks) and rename them into place only when the checks passed and
     # every output was drawn: a problem found while drawing (a text that does not fit) must not replace any of the
     # last good PDFs. Every language is drawn in the same run of workers; a problem in a source language stops the
     # build, a problem in a translation keeps that language out only.
-    from generator.pipeline.drawing import start_drawing
+    from generator.pipeline.drawing import Drawings, available_cores
 
-    drawing_starts()
-    with start_drawing([o for group in todo for o in group], build_dir, options.jobs, loaded.pending) as drawing:
+    with Drawings() as drawings:
+        def start_early(outputs: list[Output]) -> None:
+            drawing_starts()  # the worker collects as it draws
+            drawings.start(outputs, build_dir, options.jobs, busy=True)
+
+        early = start_early if (options.jobs or available_cores()) > 1 else None
+        try:
+            result, units, todo, carried, failed = _plan(state, keys, options, previous, games, fresh, early,
+                                                         loaded.pending)
+        except Exception:
+            drawings.cancel()
+            loaded.finish()
+            raise
+        everything = [o for group in todo for o in group]
+        started = {id(o) for o in drawings.outputs}
+        drawing_starts()
+        if len(started) < len(everything):
+            drawings.start([o for o in everything if id(o) not in started], build_dir, options.jobs, loaded.pending)
         # a failed check stops the workers and removes their files (leaving the block): its problems are reported,
         # never a drawing problem or bug the bad data caused
         reports = loaded.finish()
@@ -207,8 +218,8 @@ def _build(project: Project, names: list[str], options: BuildOptions, progress: 
         for name in names:  # reports in the order asked for; skipped games show their last check
             result.games.append(by_game[name] if name in by_game else CheckReport(**state.game_report(name)))
         if on_start:
-            on_start(sum(len(group) for group in todo))
-        results = drawing.results(drawn)
+            on_start(len(everything))
+        results = drawings.results(everything, drawn)
     fingerprints = {path: fingerprint for unit in units for path, fingerprint in unit.fingerprints.items()}
     drawn_outputs: list[Output] = []
     built: list[Game] = []
@@ -263,10 +274,16 @@ def _build(project: Project, names: list[str], options: BuildOptions, progress: 
 
 
 def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[str, dict], games: list[Game],
-          fresh: list[str]) -> tuple[BuildResult, list, list[list[Output]], list[dict], set[str]]:
+          fresh: list[str], start_early: Callable[[list[Output]], None] | None = None, busy: bool = False,
+          ) -> tuple[BuildResult, list, list[list[Output]], list[dict], set[str]]:
     """The languages, the units planned and the outputs to draw of the loaded games: (the result so far, the units
     (planning.Planned), the outputs to draw per unit, the manifest entries of the outputs kept, the games with a
-    language that did not build)."""
+    language that did not build).
+
+    `start_early(outputs)` is given the first outputs to draw as soon as they are planned, when more units are still
+    to be planned or (`busy`) composition checks to run: on a rebuild after a card's text changed, the rules and
+    their booklets (planned before the card sheets, and the longest to draw) are drawn while the card sheets are
+    planned. The outputs stay in the outputs to draw that this returns."""
     from generator.pipeline.planning import Planner
     from generator.pipeline.translations import (
         choose_languages,
@@ -279,8 +296,30 @@ def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[s
     languages = choose_languages(games, options.languages)  # a --lang no game declares stops here
     result = BuildResult(games=[], languages=languages)
     planner = Planner(state, keys, options, set(previous))
+
+    def drawn_again(output: Output, fingerprint: str) -> bool:
+        return options.force or not state.output_is_fresh(output.path, fingerprint) \
+            or str(output.path) not in previous
+
+    source = [game for game in games if game.source_language in languages[game.id]]
+    to_plan = len(planner.units_to_plan(source))
+    early: list[Output] = []
+
+    def planned(game: Game, producer, outputs: list[Output]) -> None:
+        nonlocal to_plan
+        to_plan -= 1
+        if early or not (to_plan or busy):  # one early start; only with something else to do meanwhile
+            return
+        try:
+            stale = [o for o in outputs if drawn_again(o, planner.fingerprint(game, o))]
+        except InputError:  # what it is drawn from cannot be drawn: reported below, after the planning problems
+            stale = []
+        if stale:
+            early.extend(stale)
+            start_early(stale)
+
     # every problem of every game's source language in one run
-    units = planner.plan([game for game in games if game.source_language in languages[game.id]])
+    units = planner.plan(source, planned if start_early is not None else None)
     failed: set[str] = set()  # games with a language that did not build: not recorded as up to date
     for game in games:
         wrong = language_problems(game)
@@ -313,12 +352,11 @@ def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[s
         carried += [previous[path] for path in unit.kept]
         todo.append([])
         for output in unit.outputs:
-            if not options.force and state.output_is_fresh(output.path, fingerprints[str(output.path)]) \
-                    and str(output.path) in previous:
+            if drawn_again(output, fingerprints[str(output.path)]):
+                todo[-1].append(output)
+            else:
                 result.skipped.append(str(output.path))
                 carried.append(previous[str(output.path)])
-            else:
-                todo[-1].append(output)
     return result, units, todo, carried, failed
 
 

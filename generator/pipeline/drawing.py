@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import errno
 import gc
+import itertools
 import multiprocessing
 import os
 import tempfile
@@ -58,11 +59,14 @@ def tasks_of(outputs: list[Output]) -> list[list[int]]:
     return list(groups.values())
 
 
-_JOB: tuple[list[Output], list[Path]] | None = None  # what forked workers draw (set before the pool starts)
+# what each Drawing draws (its outputs and their files), by its number: set before its workers are forked, which
+# find it here (a build draws with two Drawings at once, generator.pipeline.build)
+_JOBS: dict[int, tuple[list[Output], list[Path]]] = {}
+_numbers = itertools.count()
 
 
-def _draw(index: int) -> tuple[dict, list[Problem]]:
-    outputs, files = _JOB
+def _draw(job: int, index: int) -> tuple[dict, list[Problem]]:
+    outputs, files = _JOBS[job]
     output = outputs[index]
     try:
         return dict(output.render(files[index]) or {}), []
@@ -78,8 +82,9 @@ def _draw(index: int) -> tuple[dict, list[Problem]]:
         raise
 
 
-def _draw_task(task: list[int]) -> list[tuple[dict, list[Problem]]]:
-    return [_draw(index) for index in task]
+def _draw_task(job_task: tuple[int, list[int]]) -> list[tuple[dict, list[Problem]]]:
+    job, task = job_task
+    return [_draw(job, index) for index in task]
 
 
 def draw_outputs(outputs: list[Output], build_dir: Path, jobs: int = 0,
@@ -133,7 +138,6 @@ class Drawing:
 
     def __init__(self, outputs: list[Output], files: list[Path], jobs: int, made: list[Path] = (),
                  busy: bool = False):
-        global _JOB
         self.outputs, self.files, self.made = outputs, files, list(made)
         self.tasks = tasks_of(outputs)
         cores = jobs or available_cores()
@@ -144,7 +148,8 @@ class Drawing:
             and "fork" in multiprocessing.get_all_start_methods()
         self.pool = self.done = None
         self.finished = False
-        _JOB = (outputs, files)
+        self.job = next(_numbers)
+        _JOBS[self.job] = (outputs, files)
         if parallel:
             # the loaded games stay out of the workers' collections (fewer copied pages); in this process they stay
             # frozen as long as whoever froze them first wants (a build: until it ends, generator.core.collector)
@@ -152,7 +157,7 @@ class Drawing:
             gc.freeze()
             try:
                 self.pool = multiprocessing.get_context("fork").Pool(workers)  # the workers are forked here
-                self.done = self.pool.imap(_draw_task, self.tasks)
+                self.done = self.pool.imap(_draw_task, [(self.job, task) for task in self.tasks])
             except BaseException:
                 self.cancel()
                 raise
@@ -170,7 +175,7 @@ class Drawing:
                     _collect(task, found, results, self.outputs, drawn)
             else:
                 for task in self.tasks:
-                    _collect(task, _draw_task(task), results, self.outputs, drawn)
+                    _collect(task, _draw_task((self.job, task)), results, self.outputs, drawn)
         except BaseException:
             self.cancel()
             raise
@@ -187,13 +192,48 @@ class Drawing:
         _remove(self.files, self.made)
 
     def _close(self) -> None:
-        global _JOB
-        _JOB = None
+        _JOBS.pop(self.job, None)
         if self.pool is not None:
             self.pool.terminate()  # ends the workers and waits for them
             self.pool = None
 
     def __enter__(self) -> Drawing:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.cancel()
+
+
+class Drawings:
+    """Outputs drawn by Drawings started one after another: a build starts the first outputs it plans while it plans
+    the others (generator.pipeline.build). Leaving it stops every one of them, as leaving a Drawing does."""
+
+    def __init__(self) -> None:
+        self.started: list[Drawing] = []
+
+    def start(self, outputs: list[Output], build_dir: Path, jobs: int = 0, busy: bool = False) -> None:
+        """Start drawing these outputs now (start_drawing)."""
+        self.started.append(start_drawing(outputs, build_dir, jobs, busy))
+
+    @property
+    def outputs(self) -> list[Output]:
+        """Every output started so far."""
+        return [output for drawing in self.started for output in drawing.outputs]
+
+    def results(self, outputs: list[Output], drawn: Callable[[Output], None] | None = None) -> list[Drawn]:
+        """What Drawing.results gives, for `outputs` (every output started, in any order), in their order."""
+        found: dict[int, Drawn] = {}
+        for drawing in self.started:
+            for output, one in zip(drawing.outputs, drawing.results(drawn), strict=True):
+                found[id(output)] = one
+        return [found[id(output)] for output in outputs]
+
+    def cancel(self) -> None:
+        """Stop every drawing and remove what it drew."""
+        for drawing in self.started:
+            drawing.cancel()
+
+    def __enter__(self) -> Drawings:
         return self
 
     def __exit__(self, *exc) -> None:

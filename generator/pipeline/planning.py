@@ -10,6 +10,7 @@ from, as rendered), so an output whose drawing would not change is still not dra
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,9 +69,23 @@ class Planner:
         """True when some producer must plan this game (in its language) again."""
         return self.options.only != () or any(self._unit(game, p)[2] is None for p in producers.PRODUCERS)
 
-    def plan(self, games: list[Game]) -> list[Planned]:
+    def units_to_plan(self, games: list[Game]) -> list[tuple[Game, Producer]]:
+        """The units of these games that `plan` will plan (the others are kept as they are)."""
+        if not self.reuse:
+            return [(game, producer) for producer in producers.PRODUCERS for game in games]
+        return [(game, producer) for producer in producers.PRODUCERS for game in games
+                if self._unit(game, producer)[2] is None]
+
+    def fingerprint(self, game: Game, output: Output) -> str:
+        """What an output this game (in its language) planned is drawn from, as one hash: an output whose hash is
+        the one last drawn is not drawn again."""
+        return self.parts(game).fingerprint(output.path, output.kind, self.keys[output.game].look(output.kind))
+
+    def plan(self, games: list[Game],
+             on_planned: Callable[[Game, Producer, list[Output]], None] | None = None) -> list[Planned]:
         """Plan the units of these games that changed; InputError with every problem of every producer (in the
-        order the producers draw, as producers.plan reports them)."""
+        order the producers draw, as producers.plan reports them). `on_planned(game, producer, outputs)` is told of
+        each unit as soon as it is planned."""
         planned = [Planned(game) for game in games]
         if not self.reuse and self.options.only:
             outputs = producers.plan(games, self.options)
@@ -92,10 +107,11 @@ class Planner:
                         continue
                     one.outputs += outputs
                     one.units.append((unit, fingerprint, [o.path for o in outputs]))
+                    if on_planned is not None:
+                        on_planned(one.game, producer, outputs)
             if problems:
                 raise InputError(list(dict.fromkeys(problems)))
         for one in planned:
-            parts = self.parts(one.game)
             for o in one.outputs:
-                one.fingerprints[str(o.path)] = parts.fingerprint(o.path, o.kind, self.keys[o.game].look(o.kind))
+                one.fingerprints[str(o.path)] = self.fingerprint(one.game, o)
         return planned

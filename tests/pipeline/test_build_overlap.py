@@ -101,7 +101,7 @@ def test_a_drawing_bug_the_bad_data_caused_is_reported_as_the_checks_problem(pro
     _break_the_checks(project)
     expected = _checks_first(project)
 
-    def crashing(index):
+    def crashing(*args):
         raise ZeroDivisionError("drawn from data the checks refuse")
 
     monkeypatch.setattr(drawing, "_draw", crashing)  # the forked workers inherit it

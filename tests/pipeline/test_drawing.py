@@ -112,3 +112,24 @@ def test_one_task_is_drawn_by_a_worker_only_while_this_process_has_other_work(tm
         assert ({one.facts["pid"] for one in found} == {os.getpid()}) == here
         for one in found:
             one.file.unlink()
+
+
+def test_two_drawings_at_once_each_draw_their_own_outputs(tmp_path):
+    """A build starts its first outputs early and the others later (generator.pipeline.build): a worker of the first
+    and this process drawing the second (after the first ended) each draw their own outputs."""
+    from generator.pipeline.drawing import Drawings
+
+    early = [_pid_output("g/rules.pdf", "rules"), _pid_output("g/rules-booklet-a4.pdf", "rules-booklet")]
+    later = [_pid_output("g/board-a4.pdf", "board-tiled"), _pid_output("g/cards-a4.pdf")]
+    with Drawings() as drawings:
+        drawings.start(early, tmp_path, jobs=2, busy=True)  # one task, forked now (this process is busy meanwhile)
+        drawings.start(later, tmp_path, jobs=1)  # drawn by this process when its results are asked for
+        assert drawings.outputs == early + later
+        found = drawings.results(later + early)
+    assert [one.file.read_text() for one in found] == [str(one.facts["pid"]) for one in found]
+    pids = [one.facts["pid"] for one in found]
+    assert pids[:2] == [os.getpid()] * 2 and os.getpid() not in pids[2:]
+    assert [one.file.name.split(".")[1] for one in found] == [
+        "board-a4", "cards-a4", "rules", "rules-booklet-a4"]
+    for one in found:
+        one.file.unlink()
