@@ -66,6 +66,9 @@ def cli(ctx: click.Context, project_dir: Path | None, debug: bool) -> None:
 
 def main() -> None:
     """Entry point of the `pnp` console script."""
+    from generator.core import codecache
+
+    codecache.install()  # dataclasses' and typing's code compiled once across runs (before they are imported)
     try:
         cli(prog_name="pnp")
     except BrokenPipeError:  # `pnp list | head`: the reader left; say nothing more (Python's documented recipe)
