@@ -1,44 +1,66 @@
 """Code that Python compiles from the same small sources on every run, kept between runs like its bytecode cache.
 
 Each @dataclass compiles its generated methods (__init__, __repr__, __eq__...) from source text when its module is
-imported, and typing compiles every forward reference (each annotation of a pydantic model whose module uses
-`from __future__ import annotations`). A rebuild imports some 150 dataclasses and 1,000 such annotations: about
-0.1 s of compiling the same texts again on every run, which Python's own bytecode cache does not cover.
+imported, typing compiles every forward reference (each annotation of a pydantic model whose module uses
+`from __future__ import annotations`), and every module compiles its regular expressions (ReportLab's, Jinja's,
+Markdown's...). A rebuild imports some 150 dataclasses, 1,000 such annotations and 240 patterns: about 0.2 s of
+compiling the same texts again on every run, which Python's own bytecode cache does not cover (one of ReportLab's
+patterns, case-blind over all of Unicode, takes 30-45 ms alone).
 
-`install()` puts a memo in front of the two: the code object compiled from a text is the one compiled from the same
-text before, read from the per-user cache (generator.core.usercache) at the first use and written back when the
-process ends (the main process only, and only when it compiled something new). A code object does not depend on
-where it runs, so dataclasses and typing get exactly what compiling the text gives; a text that does not compile is
-compiled (and fails) as before. The cache is per Python bytecode version; a missing or damaged file is ignored.
-PNP_NO_CODECACHE=1 in the environment leaves both as Python has them (to measure what the memo saves).
+`install()` puts a memo in front of the three: the code compiled from a text is the code compiled from the same text
+before, read from the per-user cache (generator.core.usercache) at the first use and written back when the process
+ends (the main process only, and only when it kept something new). What a text compiles to is kept from the second
+run that compiles it: some libraries build a pattern from a set, whose order changes from run to run (ReportLab's
+unsafe names, tokenize's string prefixes), and such a text, never the same twice, is only noted (a short digest in a
+list of the last few thousand) instead of rewriting the cache every run. Compiled code does not depend on where it
+runs, so each gets exactly what compiling the text gives: a pattern's program is kept only when the pattern built
+from it equals the one `re` compiled itself (the same program, flags and groups). A text that does not compile is
+compiled (and fails) as before. The cache is per Python version; a missing or damaged file is ignored.
+PNP_NO_CODECACHE=1 in the environment leaves all three as Python has them (to measure what the memo saves).
 """
 
 from __future__ import annotations
 
+import _sre
 import atexit
 import builtins
 import hashlib
 import importlib.util
 import marshal
 import os
+import re
 import sys
 import tempfile
+from collections.abc import Callable
 from types import CodeType
 
 from generator.core import usercache
 
 MAX_ENTRIES = 5_000  # past this, the file is written again with what this run used (old pnp versions' texts go)
+MAX_SEEN = 4_096  # digests of texts compiled once, kept until they are compiled again
+DIGEST = 16  # bytes of a text's SHA-256 in the list of texts compiled once
 
-_codes: dict[tuple[str, str], CodeType] | None = None  # (mode, source) -> code, once read
-_used: set[tuple[str, str]] = set()
-_learnt = False
+# (mode, source) -> code; ("re", pattern, flags) -> what re's compiler gives _sre.compile. Read once.
+_codes: dict[tuple, CodeType | tuple] | None = None
+_used: set[tuple] = set()
+_seen: list[bytes] | None = None  # digests of the texts compiled once in earlier runs (oldest first), once read
+_seen_set: set[bytes] = set()
+_fresh: dict[bytes, tuple] = {}  # digests of texts compiled for the first time in this run -> their keys
+_promoted: set[bytes] = set()  # digests of texts compiled again in this run, whose code is kept now
+_learnt = False  # something compiled before was kept in this run: the cache is written again
 _owner = 0  # the process that installed the memo, the only one to write it
+_compile_regex = re._compiler.compile
 
 
 def cache_name() -> str:
     """The cache entry for this Python (its bytecode and marshal format)."""
     tag = hashlib.sha256(importlib.util.MAGIC_NUMBER + sys.version.encode()).hexdigest()[:16]
     return f"code-v1/{tag}.marshal"
+
+
+def seen_name() -> str:
+    """The cache entry listing the texts compiled once (digests), beside the codes."""
+    return cache_name().removesuffix(".marshal") + ".seen"
 
 
 def _load() -> dict[tuple[str, str], CodeType]:
@@ -52,21 +74,60 @@ def _load() -> dict[tuple[str, str], CodeType]:
             except (OSError, ValueError, EOFError, TypeError):  # missing, damaged or another format: compile again
                 found = None
             if isinstance(found, dict):
-                _codes = {key: code for key, code in found.items()
-                          if isinstance(key, tuple) and len(key) == 2 and isinstance(code, CodeType)}
+                _codes = {key: value for key, value in found.items() if _well_formed(key, value)}
     return _codes
 
 
-def compiled(source: str, mode: str) -> CodeType:
-    """What compile(source, '<string>', mode) gives, compiled once across runs."""
+def _well_formed(key, value) -> bool:
+    if not isinstance(key, tuple):
+        return False
+    if len(key) == 2:
+        return isinstance(value, CodeType)
+    return (len(key) == 3 and key[0] == "re" and isinstance(value, tuple) and len(value) == 5
+            and type(value[0]) is int and isinstance(value[1], list) and all(type(n) is int for n in value[1])
+            and type(value[2]) is int and isinstance(value[3], dict) and isinstance(value[4], tuple))
+
+
+def _seen_before() -> set[bytes]:
+    global _seen, _seen_set
+    if _seen is None:
+        _seen = []
+        folder = usercache.cache_dir()
+        if folder is not None:
+            try:
+                data = (folder / seen_name()).read_bytes()
+            except OSError:
+                data = b""
+            _seen = [data[at:at + DIGEST] for at in range(0, len(data) - len(data) % DIGEST, DIGEST)]
+        _seen_set = set(_seen)
+    return _seen_set
+
+
+def _keep(key: tuple, value: Callable[[], CodeType | tuple | None]) -> None:
+    """Keep what a text compiled to (`value()`, None when it is not to be kept) when an earlier run compiled it
+    too; else note the text's digest."""
     global _learnt
-    codes = _load()
-    key = (mode, source)
-    code = codes.get(key)
-    if code is None:
-        code = codes[key] = builtins.compile(source, "<string>", mode)
+    digest = hashlib.sha256(repr(key).encode("utf-8", "surrogatepass")).digest()[:DIGEST]
+    if digest not in _seen_before():
+        _fresh[digest] = key
+        return
+    kept = value()
+    if kept is not None:
+        _codes[key] = kept
+        _used.add(key)
+        _promoted.add(digest)
         _learnt = True
-    _used.add(key)
+
+
+def compiled(source: str, mode: str) -> CodeType:
+    """What compile(source, '<string>', mode) gives, compiled once across runs (from the second run on)."""
+    key = (mode, source)
+    code = _load().get(key)
+    if code is None:
+        code = builtins.compile(source, "<string>", mode)
+        _keep(key, lambda: code)
+    else:
+        _used.add(key)
     return code
 
 
@@ -84,6 +145,45 @@ def _compile(source, filename, mode, *args, **kwargs):
     return builtins.compile(source, filename, mode, *args, **kwargs)
 
 
+def _regex(pattern, flags=0):
+    """re's compiler (re._compiler.compile) through the memo: the program of a pattern seen before is handed to the
+    matching engine as is."""
+    if not isinstance(pattern, (str, bytes)) or flags & re.DEBUG:
+        return _compile_regex(pattern, flags)
+    codes = _load()
+    key = ("re", pattern, int(flags))
+    found = codes.get(key)
+    if found is not None:
+        _used.add(key)
+        return _sre.compile(pattern, *found)
+    compiled = _compile_regex(pattern, flags)
+    _keep(key, lambda: _program_or_none(pattern, flags, compiled))
+    return compiled
+
+
+def _program_or_none(pattern, flags: int, compiled: re.Pattern) -> tuple | None:
+    try:
+        return _program(pattern, flags, compiled)
+    except Exception:  # noqa: BLE001 - re's private compiler is not what this Python version was known to have
+        return None
+
+
+def _program(pattern, flags: int, compiled: re.Pattern) -> tuple | None:
+    """What re._compiler.compile hands the matching engine for this pattern, when a pattern built from it equals the
+    one re compiled (else None)."""
+    parsed = re._parser.parse(pattern, flags)
+    groupindex = dict(parsed.state.groupdict)
+    indexgroup = [None] * parsed.state.groups
+    for name, index in groupindex.items():
+        indexgroup[index] = name
+    program = [int(n) for n in re._compiler._code(parsed, flags)]  # re's opcodes are int subclasses: plain ints
+    entry = (int(flags | parsed.state.flags), program, parsed.state.groups - 1, groupindex, tuple(indexgroup))
+    again = _sre.compile(pattern, *entry)
+    if again == compiled and again.groups == compiled.groups and again.groupindex == compiled.groupindex:
+        return entry
+    return None
+
+
 def install() -> None:
     """Let dataclasses and typing compile through the memo in this process (idempotent); call it before the
     modules that define dataclasses are imported."""
@@ -96,30 +196,45 @@ def install() -> None:
     _owner = os.getpid()
     dataclasses.exec = _exec  # the name dataclasses' _create_fn calls
     typing.compile = _compile  # the name typing.ForwardRef calls
+    if hasattr(re._compiler, "_code") and hasattr(re._parser, "parse"):  # the private compiler this is written for
+        re._compiler.compile = _regex  # what re.compile calls for a pattern not in its own cache
     atexit.register(save)
 
 
 def save() -> None:
-    """Write what this run compiled that the cache did not have (only in the process that installed the memo)."""
-    global _learnt
-    if not _learnt or _codes is None or os.getpid() != _owner:
-        return
+    """Write what this run kept that the cache did not have, and the texts it compiled for the first time (only in
+    the process that installed the memo)."""
+    global _learnt, _seen, _seen_set
     folder = usercache.cache_dir()
-    if folder is None:
+    if os.getpid() != _owner or folder is None or _codes is None:
         return
-    kept = _codes if len(_codes) <= MAX_ENTRIES else {key: _codes[key] for key in _used}
-    target = folder / cache_name()
+    if _learnt:
+        kept = _codes if len(_codes) <= MAX_ENTRIES else {key: _codes[key] for key in _used}
+        if _write(folder / cache_name(), lambda: marshal.dumps(kept)):
+            _learnt = False
+    if _fresh or _promoted:
+        digests = [d for d in _seen or [] if d not in _promoted] + list(_fresh)
+        if _write(folder / seen_name(), lambda: b"".join(digests[-MAX_SEEN:])):
+            _seen = digests[-MAX_SEEN:]
+            _seen_set = set(_seen)
+            _fresh.clear()
+            _promoted.clear()
+
+
+def _write(target, data) -> bool:
+    """Write data() to the file through a temporary file renamed into place; False when it could not be written."""
     temporary = None
     try:
         target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
         with os.fdopen(handle, "wb") as stream:
-            stream.write(marshal.dumps(kept))
+            stream.write(data())
         os.replace(temporary, target)
-        _learnt = False
+        return True
     except (OSError, ValueError):  # a read-only home, a full disk: compiled again next time
         if temporary is not None:
             try:
                 os.unlink(temporary)
             except OSError:
                 pass
+        return False
