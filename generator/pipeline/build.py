@@ -191,17 +191,19 @@ def _build(project: Project, names: list[str], options: BuildOptions, progress: 
     # every output was drawn: a problem found while drawing (a text that does not fit) must not replace any of the
     # last good PDFs. Every language is drawn in the same run of workers; a problem in a source language stops the
     # build, a problem in a translation keeps that language out only.
-    from generator.pipeline.drawing import Drawings, available_cores
+    from generator.pipeline.drawing import Drawings, available_cores, tasks_of
 
     with Drawings() as drawings:
-        def start_early(outputs: list[Output]) -> None:
-            drawing_starts()  # the worker collects as it draws
-            drawings.start(outputs, build_dir, options.jobs, busy=True)
+        cores = options.jobs or available_cores()
 
-        early = start_early if (options.jobs or available_cores()) > 1 else None
+        def start_early(outputs: list[Output]) -> int:
+            drawing_starts()  # the workers collect as they draw
+            drawings.start(outputs, build_dir, options.jobs, busy=True)
+            return min(cores, len(tasks_of(outputs)))  # the workers started
+
         try:
-            result, units, todo, carried, failed = _plan(state, keys, options, previous, games, fresh, early,
-                                                         loaded.pending)
+            result, units, todo, carried, failed = _plan(state, keys, options, previous, games, fresh,
+                                                         start_early if cores > 1 else None, loaded.pending, cores)
         except Exception:
             drawings.cancel()
             loaded.finish()
@@ -274,16 +276,18 @@ def _build(project: Project, names: list[str], options: BuildOptions, progress: 
 
 
 def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[str, dict], games: list[Game],
-          fresh: list[str], start_early: Callable[[list[Output]], None] | None = None, busy: bool = False,
-          ) -> tuple[BuildResult, list, list[list[Output]], list[dict], set[str]]:
+          fresh: list[str], start_early: Callable[[list[Output]], int] | None = None, busy: bool = False,
+          cores: int = 1) -> tuple[BuildResult, list, list[list[Output]], list[dict], set[str]]:
     """The languages, the units planned and the outputs to draw of the loaded games: (the result so far, the units
     (planning.Planned), the outputs to draw per unit, the manifest entries of the outputs kept, the games with a
     language that did not build).
 
-    `start_early(outputs)` is given the first outputs to draw as soon as they are planned, when more units are still
-    to be planned or (`busy`) composition checks to run: on a rebuild after a card's text changed, the rules and
-    their booklets (planned before the card sheets, and the longest to draw) are drawn while the card sheets are
-    planned. The outputs stay in the outputs to draw that this returns."""
+    `start_early(outputs)` is given each unit's outputs to draw as soon as they are planned, while it has started
+    fewer workers than there are `cores` and more units are still to be planned or (`busy`) composition checks to
+    run; it returns the number of workers it started. On a rebuild after a card's text changed, the rules and their
+    booklets (planned before the card sheets, and the longest to draw) are drawn while the card sheets are planned,
+    and the card sheets while the translations are planned and the checks run. The outputs stay in the outputs to
+    draw that this returns."""
     from generator.pipeline.planning import Planner
     from generator.pipeline.translations import (
         choose_languages,
@@ -303,20 +307,19 @@ def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[s
 
     source = [game for game in games if game.source_language in languages[game.id]]
     to_plan = len(planner.units_to_plan(source))
-    early: list[Output] = []
+    workers = 0  # started early
 
     def planned(game: Game, producer, outputs: list[Output]) -> None:
-        nonlocal to_plan
+        nonlocal to_plan, workers
         to_plan -= 1
-        if early or not (to_plan or busy):  # one early start; only with something else to do meanwhile
+        if workers >= cores or not (to_plan or busy):  # only with cores to use and something else to do meanwhile
             return
         try:
             stale = [o for o in outputs if drawn_again(o, planner.fingerprint(game, o))]
         except InputError:  # what it is drawn from cannot be drawn: reported below, after the planning problems
             stale = []
         if stale:
-            early.extend(stale)
-            start_early(stale)
+            workers += start_early(stale)
 
     # every problem of every game's source language in one run
     units = planner.plan(source, planned if start_early is not None else None)
