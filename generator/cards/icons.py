@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reportlab.lib.utils import ImageReader
+from reportlab.platypus import paraparser
 from reportlab.platypus.paragraph import imgVRange
 
 from generator.cards import icon_forms
@@ -42,6 +43,7 @@ INLINE_CALLBACK = "generator.cards.icons.enable_inline_icons"
 _SPACER_PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP4//8/AwAI/AL+eMSysAAAAABJRU5ErkJggg=="
 )
+SPACER_PIXEL = (255, 255, 255, 0)  # its one pixel (RGBA)
 
 # canvas -> ({(path, fade): (form name, width, height)}, names of the icon forms already in its PDF); weak so
 # finished canvases are forgotten.
@@ -286,9 +288,25 @@ class _SpacerImages:
 
 @functools.cache
 def _spacer_reader() -> ImageReader:
-    reader = ImageReader(_spacer_src())  # as the Paragraph reads it
+    """The spacer PNG as an image reader, made from its one transparent pixel: reading the file would have Pillow
+    load every picture format it knows first (some 25 ms of each run)."""
+    from PIL import Image
+
+    reader = ImageReader(Image.new("RGBA", (1, 1), SPACER_PIXEL))
+    reader.fileName = _spacer_path()  # as when the Paragraph reads the file (drawImage below knows it by this)
     reader.getRGBData()  # decoded once: the reader keeps the pixels
     return reader
+
+
+def _paragraph_image(src, *args, **kwargs) -> ImageReader:
+    """The ImageReader of ReportLab's Paragraph markup (`<img src=...>`): an inline icon's spacer is the process's
+    one spacer reader (the same pixels and size as the file), every other picture is read as ReportLab reads it."""
+    if src == _spacer_path():
+        return _spacer_reader()
+    return ImageReader(src, *args, **kwargs)
+
+
+paraparser.ImageReader = _paragraph_image  # the name its <img> handling calls
 
 
 def enable_inline_icons(canvas) -> None:

@@ -199,3 +199,44 @@ def test_inline_icon_spacers_are_drawn_from_one_decoded_picture(cache):
 
     assert pdf(lambda c: draw(c, True)) == pdf(lambda c: draw(c, False))
     assert len(seen) == 12 and set(seen) == {id(icons._spacer_reader())}
+
+
+def test_the_spacer_reader_is_the_spacer_png_without_reading_it():
+    """The spacer reader is made from its one pixel, not read through Pillow's file formats: the same size, pixels
+    and mask as the PNG file, and the same PDF when drawn."""
+    from reportlab.lib.utils import ImageReader
+
+    from_file = ImageReader(icons._spacer_src())  # as ReportLab reads the <img> file
+    made = icons._spacer_reader()
+    assert made.getSize() == from_file.getSize() == (1, 1)
+    assert made.getRGBData() == from_file.getRGBData()
+    assert made._dataA.getRGBData() == from_file._dataA.getRGBData()
+    assert made.fileName == from_file.fileName
+    assert pdf(lambda c: c.drawImage(made, 10, 10, 12, 12, mask="auto")) == pdf(
+        lambda c: c.drawImage(from_file, 10, 10, 12, 12, mask="auto"))
+
+
+def test_inline_icons_load_no_picture_format():
+    """A Paragraph with inline icons is laid out and drawn without Pillow loading its file formats."""
+    import subprocess
+    import sys
+
+    code = """
+import io, sys
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Paragraph
+from generator.cards import icons
+from generator.core import fonts
+fonts.register_fonts()
+canvas = Canvas(io.BytesIO(), pagesize=(300, 300))
+icons.enable_inline_icons(canvas)
+para = Paragraph("an egg " + icons.inline_icon_image("egg", 12) + " here", ParagraphStyle("b", fontName=fonts.BODY))
+para.wrap(200, 200)
+para.drawOn(canvas, 10, 10)
+canvas.save()
+print(sorted(name for name in sys.modules if name.endswith("ImagePlugin")))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    assert done.stdout.strip() == "[]"
