@@ -67,6 +67,7 @@ def test_the_rules_draw_while_the_card_sheets_are_planned(built, tmp_path, monke
     for project in (early, planned_first):  # Grandma Rosa's order is on the rules' cover
         _edit(project, f"cards/{GAME}/orders.yaml", "customer: Grandma Rosa", "customer: Grandma Rosie")
     events = _watch(monkeypatch)
+    others = children()  # processes other tests left running (a studio server...)
     result = build(early, [GAME], BuildOptions(papers=("a4",), languages=("en",), jobs=2))
     assert {Path(entry["path"]).name for entry in result.written} == {
         "rules.pdf", "rules-booklet-a4.pdf", "cards-a4.pdf"}
@@ -75,7 +76,7 @@ def test_the_rules_draw_while_the_card_sheets_are_planned(built, tmp_path, monke
     cards = ("drawing", ["cards-a4.pdf"])  # the card sheets as soon as they are planned too (two cores: two workers)
     assert events.index(rules) < events.index(("planned", "card sheets")) == events.index(cards) - 1
     assert events.index(cards) < events.index(("planned", "component sheets"))
-    assert not children()
+    assert children() <= others  # every worker ended
     events.clear()
     build(planned_first, [GAME], BuildOptions(papers=("a4",), languages=("en",), jobs=1))  # one process: no early start
     assert events == [("drawing", ["cards-a4.pdf", "rules-booklet-a4.pdf", "rules.pdf"])]  # all at once
@@ -118,13 +119,14 @@ def test_a_problem_planned_after_the_early_start_stops_it(built, tmp_path, monke
     before = {jobs: _files(project) for jobs, project in projects.items()}
     problems = {}
     events = _watch(monkeypatch)
+    others = children()
     for jobs, project in projects.items():
         events.clear()
         with pytest.raises(InputError) as caught:
             build(project, [GAME], BuildOptions(papers=("a4",), languages=("en",), jobs=jobs))
         problems[jobs] = [str(problem) for problem in caught.value.problems]
         assert _files(project) == before[jobs]  # nothing drawn is left, nothing put in place
-        assert not children()
+        assert children() <= others
     assert ("drawing", ["rules-booklet-a4.pdf", "rules.pdf"]) in events  # with two processes, the rules had started
     assert problems[2] == problems[1]
     assert any("Coach Carter the Third" in problem or "does not fit" in problem for problem in problems[2])
