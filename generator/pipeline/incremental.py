@@ -80,11 +80,20 @@ def _is_file(entry: os.DirEntry) -> bool:
         return False
 
 
+def _names(paths: list[Path], root: Path | None) -> list[str]:
+    """Each path's name relative to `root` as path.relative_to gives it (the whole path when it is not below), cut
+    from the strings: some 400 files a build, every build."""
+    base = os.path.join(os.fspath(root), "") if root else None
+    names = [os.fspath(path) for path in paths]
+    if base is None:
+        return names
+    return [name[len(base):] if name.startswith(base) else name for name in names]
+
+
 def digest(paths: list[Path], root: Path | None = None) -> str:
     """SHA-256 over the names (relative to `root`) and bytes of the files."""
     sha = hashlib.sha256()
-    for path in paths:
-        name = str(path.relative_to(root)) if root and path.is_relative_to(root) else str(path)
+    for path, name in zip(paths, _names(paths, root), strict=True):
         sha.update(name.encode() + b"\0")
         sha.update(path.read_bytes())
         sha.update(b"\0")
@@ -95,8 +104,7 @@ def remembered_digest(paths: list[Path], root: Path | None = None, group: str = 
     """SHA-256 over the names (relative to `root`) and the SHA-256 of each file's bytes, which are remembered by
     the file's stamp between runs (core.usercache, in `group`): a file that did not change is not read again."""
     sha = hashlib.sha256()
-    for path, file_sha in zip(paths, file_digests(paths, group), strict=True):
-        name = str(path.relative_to(root)) if root and path.is_relative_to(root) else str(path)
+    for name, file_sha in zip(_names(paths, root), file_digests(paths, group), strict=True):
         sha.update(f"{name}\0{file_sha}\0".encode())
     return sha.hexdigest()
 
