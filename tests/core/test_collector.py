@@ -9,7 +9,6 @@ import pytest
 
 from generator.core.collector import Paused
 from generator.core.contract import BuildOptions
-from generator.engines import registry
 from generator.pipeline import planning
 from generator.pipeline.build import build
 from tests.fixtures import toy_engine as toy
@@ -26,9 +25,8 @@ def _collector_restored():
 @pytest.fixture
 def project(tmp_path):
     """The toy game (two card sheets)."""
-    registry.register(toy.ENGINE)
-    yield toy.make_toy_project(tmp_path)
-    registry.unregister(toy.ENGINE.name)
+    with toy.registered_project(tmp_path) as project:
+        yield project
 
 
 def test_paused_until_resumed_then_frozen_until_the_end():

@@ -10,7 +10,6 @@ import pytest
 
 from generator.core.contract import BuildOptions
 from generator.core.errors import InputError
-from generator.engines import registry
 from generator.pipeline import build as building
 from generator.pipeline import drawing, gather
 from generator.pipeline.build import build
@@ -32,13 +31,11 @@ checks:
 @pytest.fixture
 def project(tmp_path):
     """The toy game with two composition checks, built once (both papers)."""
-    registry.register(toy.ENGINE)
-    project = toy.make_toy_project(tmp_path)
-    game = project.cards_dir / "toy" / "game.yaml"
-    game.write_text(game.read_text(encoding="utf-8") + CHECKS, encoding="utf-8")
-    assert len(build(project, ["toy"], OPTIONS).written) == 2
-    yield project
-    registry.unregister(toy.ENGINE.name)
+    with toy.registered_project(tmp_path) as project:
+        game = project.cards_dir / "toy" / "game.yaml"
+        game.write_text(game.read_text(encoding="utf-8") + CHECKS, encoding="utf-8")
+        assert len(build(project, ["toy"], OPTIONS).written) == 2
+        yield project
 
 
 def _break_the_checks(project) -> None:

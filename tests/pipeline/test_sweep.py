@@ -9,7 +9,6 @@ import pytest
 from pypdf import PdfReader
 
 from generator.core.errors import InputError
-from generator.engines import registry
 from generator.pipeline.changes import Changes
 from generator.pipeline.sweep import expand_range, parse_varies, parse_vary, plan_variants, split_values
 from tests.conftest import run_pnp
@@ -20,9 +19,8 @@ BASE14 = ("Helvetica", "Times", "Courier", "Symbol", "ZapfDingbats")
 
 @pytest.fixture
 def project(tmp_path):
-    registry.register(toy.ENGINE)
-    yield toy.make_toy_project(tmp_path)
-    registry.unregister(toy.ENGINE.name)
+    with toy.registered_project(tmp_path) as project:
+        yield project
 
 
 def test_ranges_and_lists_give_their_values():
