@@ -151,6 +151,7 @@ class _PoolRun(Pending):
         self.attempts = 0
         self.pool: ProcessPoolExecutor | None = None
         self.pending: dict[Future, int] = {}
+        self.broken: BrokenProcessPool | None = None  # a worker died while the chunks were handed out
         self._submit()
 
     def _submit(self) -> None:
@@ -158,8 +159,14 @@ class _PoolRun(Pending):
         try:
             self.pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=_context(), initializer=_install,
                                             initargs=(self.payloads,))
-            self.pending = {self.pool.submit(_play_installed, self.chunks[i]): i
-                            for i, result in enumerate(self.done) if result is None}
+            self.pending = {}
+            for i, result in enumerate(self.done):
+                if result is None:
+                    try:
+                        self.pending[self.pool.submit(_play_installed, self.chunks[i])] = i
+                    except BrokenProcessPool as exc:  # a worker killed already: results() plays them again
+                        self.broken = exc
+                        break
         finally:
             gc.unfreeze()
 
@@ -183,6 +190,9 @@ class _PoolRun(Pending):
         try:
             while True:
                 try:
+                    if self.broken is not None:
+                        broken, self.broken = self.broken, None
+                        raise broken
                     while self.pending:
                         finished, _ = wait(self.pending, return_when=FIRST_COMPLETED)
                         self._take(finished, progress)

@@ -105,3 +105,31 @@ def test_a_failing_worker_is_one_problem_and_leaves_no_worker(project, monkeypat
         validate(project, ["toy"], SimSettings(games=200, jobs=2))
     assert expected in str(caught.value)
     assert not multiprocessing.active_children() and children() <= before
+
+
+def test_a_worker_lost_while_the_chunks_are_handed_out_plays_them_again(project, monkeypatch):
+    """A worker that dies before every chunk was handed to the pool breaks the pool in the middle of the handing
+    out: the chunks are played again on a new pool, as when it dies later, with the same results."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    alone = _validate(project, 1, False)
+    real = executors.ProcessPoolExecutor
+    pools: list = []
+
+    class BreaksAtTheSecondChunk(real):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            pools.append(self)
+            self.handed = 0
+
+        def submit(self, *args, **kwargs):
+            self.handed += 1
+            if len(pools) == 1 and self.handed == 2:
+                raise BrokenProcessPool("a child process terminated abruptly")
+            return super().submit(*args, **kwargs)
+
+    monkeypatch.setattr(executors, "ProcessPoolExecutor", BreaksAtTheSecondChunk)
+    before = children()
+    assert _validate(project, 2, False) == alone
+    assert len(pools) == 2  # the broken pool and the one that played every chunk
+    assert not multiprocessing.active_children() and children() <= before
