@@ -45,7 +45,7 @@ _codes: dict[tuple, CodeType | tuple] | None = None
 _used: set[tuple] = set()
 _seen: list[bytes] | None = None  # digests of the texts compiled once in earlier runs (oldest first), once read
 _seen_set: set[bytes] = set()
-_fresh: dict[bytes, tuple] = {}  # digests of texts compiled for the first time in this run -> their keys
+_fresh: dict[bytes, None] = {}  # digests of texts compiled for the first time in this run, in order
 _promoted: set[bytes] = set()  # digests of texts compiled again in this run, whose code is kept now
 _learnt = False  # something compiled before was kept in this run: the cache is written again
 _owner = 0  # the process that installed the memo, the only one to write it
@@ -109,7 +109,8 @@ def _keep(key: tuple, value: Callable[[], CodeType | tuple | None]) -> None:
     global _learnt
     digest = hashlib.sha256(repr(key).encode("utf-8", "surrogatepass")).digest()[:DIGEST]
     if digest not in _seen_before():
-        _fresh[digest] = key
+        if len(_fresh) < MAX_SEEN:  # a long-running process (the studio) compiling patterns of its own keeps no more
+            _fresh[digest] = None
         return
     kept = value()
     if kept is not None:
