@@ -186,8 +186,8 @@ def _program(pattern, flags: int, compiled: re.Pattern) -> tuple | None:
 
 
 def install() -> None:
-    """Let dataclasses and typing compile through the memo in this process (idempotent); call it before the
-    modules that define dataclasses are imported."""
+    """Let dataclasses, typing and re compile through the memo in this process (idempotent; not with
+    PNP_NO_CODECACHE set); call it before the modules that define dataclasses and patterns are imported."""
     global _owner
     import dataclasses
     import typing
