@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import multiprocessing.connection
 import sys
 import threading
 from abc import ABC, abstractmethod
@@ -212,7 +213,15 @@ class _PoolRun(Pending):
         if pool is None:
             return
         if any(result is None for result in self.done):  # stopped, not left to finish their chunks
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
+            processes = list((getattr(pool, "_processes", None) or {}).values())
+            for process in processes:
                 process.terminate()
+            # A worker ended while it wrote a result leaves half a message in the result pipe, and the pool's own
+            # thread would wait for the rest of it forever (shutdown below with it). Once every worker has ended,
+            # this process's end of the pipe is its only writer: closing it ends that wait (the pool is broken).
+            multiprocessing.connection.wait([process.sentinel for process in processes], timeout=10)
+            writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+            if writer is not None:
+                writer.close()
         pool.shutdown(wait=True, cancel_futures=True)  # its own thread reaps the workers (joining here races it)
         self.pending = {}

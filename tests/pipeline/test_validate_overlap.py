@@ -133,3 +133,39 @@ def test_a_worker_lost_while_the_chunks_are_handed_out_plays_them_again(project,
     assert _validate(project, 2, False) == alone
     assert len(pools) == 2  # the broken pool and the one that played every chunk
     assert not multiprocessing.active_children() and children() <= before
+
+
+def _half_written(chunk):
+    """A worker that has written half a result when it is stopped (the pool's result pipe holds a message cut short)."""
+    import struct
+    import sys
+    import time
+
+    writer = sys._getframe(1).f_locals["result_queue"]._writer  # concurrent.futures' worker loop calls this
+    writer._send(struct.pack("!i", 1000) + b"half a result")
+    time.sleep(120)
+
+
+def test_workers_stopped_while_writing_a_result_do_not_hang_the_build(project, monkeypatch):
+    import signal
+    import time
+
+    def broken_check(renderer, *args):
+        time.sleep(1.5)  # the workers have written half a result by now
+        raise RuntimeError("a bug in a check")
+
+    def hung(*args):
+        raise TimeoutError("validate still waits for the stopped workers after 60 s")
+
+    monkeypatch.setattr(executors, "_play_installed", _half_written)
+    monkeypatch.setattr(validating, "check_legibility", broken_check)
+    before = children()
+    previous = signal.signal(signal.SIGALRM, hung)  # a hang fails this test instead of stopping the whole run
+    signal.alarm(60)
+    try:
+        with pytest.raises(RuntimeError, match="a bug in a check"):
+            validate(project, ["toy"], SimSettings(games=200, jobs=2))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert not multiprocessing.active_children() and children() <= before
