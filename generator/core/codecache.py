@@ -30,7 +30,6 @@ import marshal
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Callable
 from types import CodeType
 
@@ -67,14 +66,13 @@ def _load() -> dict[tuple[str, str], CodeType]:
     global _codes
     if _codes is None:
         _codes = {}
-        folder = usercache.cache_dir()
-        if folder is not None:
-            try:
-                found = marshal.loads((folder / cache_name()).read_bytes())
-            except (OSError, ValueError, EOFError, TypeError):  # missing, damaged or another format: compile again
-                found = None
-            if isinstance(found, dict):
-                _codes = {key: value for key, value in found.items() if _well_formed(key, value)}
+        data = usercache.read_bytes(cache_name())
+        try:
+            found = None if data is None else marshal.loads(data)
+        except (ValueError, EOFError, TypeError):  # damaged or another format: compiled again
+            found = None
+        if isinstance(found, dict):
+            _codes = {key: value for key, value in found.items() if _well_formed(key, value)}
     return _codes
 
 
@@ -91,14 +89,8 @@ def _well_formed(key, value) -> bool:
 def _seen_before() -> set[bytes]:
     global _seen, _seen_set
     if _seen is None:
-        _seen = []
-        folder = usercache.cache_dir()
-        if folder is not None:
-            try:
-                data = (folder / seen_name()).read_bytes()
-            except OSError:
-                data = b""
-            _seen = [data[at:at + DIGEST] for at in range(0, len(data) - len(data) % DIGEST, DIGEST)]
+        data = usercache.read_bytes(seen_name()) or b""
+        _seen = [data[at:at + DIGEST] for at in range(0, len(data) - len(data) % DIGEST, DIGEST)]
         _seen_set = set(_seen)
     return _seen_set
 
@@ -206,36 +198,16 @@ def save() -> None:
     """Write what this run kept that the cache did not have, and the texts it compiled for the first time (only in
     the process that installed the memo)."""
     global _learnt, _seen, _seen_set
-    folder = usercache.cache_dir()
-    if os.getpid() != _owner or folder is None or _codes is None:
+    if os.getpid() != _owner or _codes is None:
         return
     if _learnt:
         kept = _codes if len(_codes) <= MAX_ENTRIES else {key: _codes[key] for key in _used}
-        if _write(folder / cache_name(), lambda: marshal.dumps(kept)):
+        if usercache.write_bytes(cache_name(), marshal.dumps(kept)):
             _learnt = False
     if _fresh or _promoted:
         digests = [d for d in _seen or [] if d not in _promoted] + list(_fresh)
-        if _write(folder / seen_name(), lambda: b"".join(digests[-MAX_SEEN:])):
+        if usercache.write_bytes(seen_name(), b"".join(digests[-MAX_SEEN:])):
             _seen = digests[-MAX_SEEN:]
             _seen_set = set(_seen)
             _fresh.clear()
             _promoted.clear()
-
-
-def _write(target, data) -> bool:
-    """Write data() to the file through a temporary file renamed into place; False when it could not be written."""
-    temporary = None
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data())
-        os.replace(temporary, target)
-        return True
-    except (OSError, ValueError):  # a read-only home, a full disk: compiled again next time
-        if temporary is not None:
-            try:
-                os.unlink(temporary)
-            except OSError:
-                pass
-        return False

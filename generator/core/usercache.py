@@ -41,34 +41,51 @@ def cache_dir() -> Path | None:
         return None
 
 
-def read_json(name: str):
-    """The JSON value of a cache entry, or None when it is missing or unreadable (a damaged entry is ignored)."""
+def read_bytes(name: str) -> bytes | None:
+    """The bytes of a cache entry, or None when there is no cache or the entry is missing or unreadable."""
     folder = cache_dir()
     if folder is None:
         return None
     try:
-        return json.loads((folder / name).read_bytes())
-    except (OSError, ValueError):  # missing, unreadable, cut short or not JSON (UnicodeDecodeError is a ValueError)
+        return (folder / name).read_bytes()
+    except OSError:
         return None
 
 
-def write_json(name: str, value) -> None:
-    """Write a cache entry (to a temporary file renamed into place); a cache that cannot be written is skipped."""
+def read_json(name: str):
+    """The JSON value of a cache entry, or None when it is missing or unreadable (a damaged entry is ignored)."""
+    data = read_bytes(name)
+    try:
+        return None if data is None else json.loads(data)
+    except ValueError:  # cut short or not JSON (UnicodeDecodeError is a ValueError)
+        return None
+
+
+def write_bytes(name: str, data: bytes) -> bool:
+    """Write a cache entry (to a temporary file renamed into place); False when there is no cache or it cannot be
+    written (a read-only home, a full disk: the next run works it out again)."""
     folder = cache_dir()
     if folder is None:
-        return
+        return False
     target = folder / name
     temporary = None
     try:
         target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp",
                                              dir=target.parent)
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            json.dump(value, stream, separators=(",", ":"))
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
         os.replace(temporary, target)
-    except OSError:  # a read-only home, a full disk: the next run works it out again
+        return True
+    except OSError:
         if temporary is not None:
             Path(temporary).unlink(missing_ok=True)
+        return False
+
+
+def write_json(name: str, value) -> None:
+    """Write a cache entry's JSON value (write_bytes); a cache that cannot be written is skipped."""
+    write_bytes(name, json.dumps(value, separators=(",", ":")).encode("utf-8"))
 
 
 # --- files' digests, remembered by stamp ------------------------------------------------------------------------
