@@ -23,9 +23,9 @@ def option_or_setting(options: Mapping[str, Any], settings: Mapping[str, Any], n
     return settings.get(name, default) if value is None else value
 
 
-# a shuffle request's items -> their texts sorted: the same few decks are shuffled in every game (bounded, since a
-# reshuffle of a discard pile may have items of its own)
-_SORTED_ITEMS: dict[tuple, list[str]] = {}
+# a shuffle request's items -> their texts sorted, and the items sorted as they are (None when they do not compare):
+# the same few decks are shuffled in every game (bounded, since a reshuffle of a discard pile may have items of its own)
+_SORTED_ITEMS: dict[tuple, tuple[list[str], list | None]] = {}
 SORTED_ITEMS_KEPT = 256
 
 
@@ -37,10 +37,21 @@ def _same_cards(values: tuple, items: tuple) -> bool:
         return sorted(map(str, values)) == sorted(map(str, items))
     wanted = _SORTED_ITEMS.get(items)
     if wanted is None:
-        wanted = sorted(map(str, items))
+        wanted = (sorted(map(str, items)), _sorted_or_none(items))
         if len(_SORTED_ITEMS) < SORTED_ITEMS_KEPT:
             _SORTED_ITEMS[items] = wanted
-    return sorted(map(str, values)) == wanted
+    texts, same_kind = wanted
+    # the values the simulator drew are the items themselves: sorted as they are, they match without making texts
+    if same_kind is not None and _sorted_or_none(values) == same_kind:
+        return True
+    return sorted(map(str, values)) == texts
+
+
+def _sorted_or_none(values) -> list | None:
+    try:
+        return sorted(values)
+    except TypeError:  # values of kinds that do not compare (a script's text beside an engine's number)
+        return None
 
 
 def check_outcome(request: ChanceRequest, outcome: ChanceOutcome) -> tuple:

@@ -133,6 +133,8 @@ class TradingState(StateViews, State):
         raise IllegalAction(f"no chance event now (phase {phase})")
 
     def legal_actions(self) -> list[Action]:
+        """Every legal action, in a fixed order; an offering seat's list is shared while its hand holds (do not
+        change it)."""
         if self.phase == "split":
             seat, m = self.split
             return list(self.deck.gives(self.offers[seat], m))
@@ -143,7 +145,7 @@ class TradingState(StateViews, State):
         if legal is None:  # the same for every turn the seat keeps this hand: made once per hand
             legal = view.legal = self.deck.offers(view.hand, view.mask)
             legal += (CALL, PASS)
-        return list(legal)
+        return legal
 
     def hand_view(self, seat: int) -> HandView:
         """What the seat's hand allows (offers, complete, unwanted cards), worked out once per hand and recipe."""
@@ -193,7 +195,7 @@ class TradingState(StateViews, State):
             cards = len(self.box) + len(self.pool) + sum(map(len, self.hands)) + sum(map(len, self.side.values()))
             recipes = len(self.in_play) + len(self.side) if self.phase != "sets" else len(self.deck.recipe_ids)
             self._counted = {INGREDIENTS: cards, RECIPES: recipes}
-        return self._counted.copy()
+        return self._counted  # the same dict while no card moved (the harness then compares no further); never changed
 
     def invariant_problems(self) -> list[str]:
         if self.phase not in DEALT:
@@ -299,7 +301,12 @@ class TradingState(StateViews, State):
             cards = action.cards
             # an offer legal_actions() listed (one colour, in deck order) only needs its cards in hand; any other
             # bundle gets every check and its reason
-            if cards not in self.deck.bundles or not set(self.hands[seat]).issuperset(cards):
+            if cards in self.deck.bundles:
+                hand = self.hands[seat]
+                for card in cards:
+                    if card not in hand:
+                        self._check_bundle(seat, cards)  # raises, naming the card
+            else:
                 self._check_bundle(seat, cards)
             self.offers[seat] = cards
         elif action.kind == "call":

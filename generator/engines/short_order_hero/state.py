@@ -100,6 +100,7 @@ class SOHState(Plays, Results, State):
         self._pending_draw = None
         self._version = 0  # bumped by every apply(); keys the legal-action cache
         self._legal: tuple[int, list[Action]] | None = None
+        self._counts: tuple[int, int, dict[str, int]] | None = None  # the last card_count(), reused while equal
         self._cooks: list[Cooks] = []
         self._cooks_at = -1  # the _version _cooks belong to
         self._display_seen: list | None = None  # the display _display_sets were worked out for
@@ -274,10 +275,11 @@ class SOHState(Plays, Results, State):
         return parse_action(text, self.r)
 
     def legal_actions(self) -> list[Action]:
+        """Every legal action, in a fixed order: one list per state, shared until the next apply (do not change it)."""
         # the harness and the bots both ask for the same position: compute it once per applied action
         if self._legal is None or self._legal[0] != self._version:
             self._legal = (self._version, self._compute_legal())
-        return list(self._legal[1])
+        return self._legal[1]
 
     def displayed_cooks(self) -> list[Cooks]:
         """The ways to cook each displayed recipe that can be cooked now, in display order (those of legal_actions())."""
