@@ -121,6 +121,12 @@ def test_shuffle_outcomes_must_be_permutations_of_their_items():
     for wrong in (("a", "b", "c", "c"), ("a", "b", "c"), ("a", "b", "b", "c", "c")):
         with pytest.raises(IllegalAction, match="must be a permutation of its 4 items"):
             check_outcome(deck, ChanceOutcome("deck", wrong))
+    seats = ChanceRequest("shuffle", "pairing", items=(0, 2, 3))
+    assert check_outcome(seats, ChanceOutcome("pairing", (3, 0, 2))) == (3, 0, 2)  # as the simulator draws them
+    assert check_outcome(seats, ChanceOutcome("pairing", ("3", 0, "2"))) == ("3", 0, "2")  # as a script writes them
+    for wrong in ((3, 0, 0), (3, 0, 1), ("3", "0", "1")):
+        with pytest.raises(IllegalAction, match="must be a permutation of its 3 items"):
+            check_outcome(seats, ChanceOutcome("pairing", wrong))
 
 
 def test_game_log_makes_pending_lines_when_read():
