@@ -13,7 +13,6 @@ from __future__ import annotations
 import errno
 import gc
 import itertools
-import multiprocessing
 import os
 import tempfile
 import threading
@@ -23,6 +22,7 @@ from pathlib import Path
 
 from generator.core.contract import Output
 from generator.core.errors import InputError, Problem
+from generator.core.forked import ForkedWorkers
 from generator.core.write import cannot_write
 
 WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM}  # the disk, not the data
@@ -145,8 +145,8 @@ class Drawing:
         # fork only from the main thread (a fork copies one thread, and a lock another holds would stay locked)
         parallel = (workers > 1 or (busy and cores > 1 and workers == 1)) \
             and threading.current_thread() is threading.main_thread() \
-            and "fork" in multiprocessing.get_all_start_methods()
-        self.pool = self.done = None
+            and hasattr(os, "fork")
+        self.workers = self.done = None
         self.finished = False
         self.job = next(_numbers)
         _JOBS[self.job] = (outputs, files)
@@ -156,8 +156,8 @@ class Drawing:
             frozen = gc.get_freeze_count()
             gc.freeze()
             try:
-                self.pool = multiprocessing.get_context("fork").Pool(workers)  # the workers are forked here
-                self.done = self.pool.imap(_draw_task, [(self.job, task) for task in self.tasks])
+                self.workers = ForkedWorkers(_draw_task, [(self.job, task) for task in self.tasks], workers)
+                self.done = self.workers.results()
             except BaseException:
                 self.cancel()
                 raise
@@ -193,9 +193,9 @@ class Drawing:
 
     def _close(self) -> None:
         _JOBS.pop(self.job, None)
-        if self.pool is not None:
-            self.pool.terminate()  # ends the workers and waits for them
-            self.pool = None
+        if self.workers is not None:
+            self.workers.stop()  # ends the workers and waits for them
+            self.workers = None
 
     def __enter__(self) -> Drawing:
         return self

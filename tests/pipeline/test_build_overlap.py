@@ -4,8 +4,6 @@ build that checks first; nothing is put in place and no worker outlives a failur
 
 from __future__ import annotations
 
-import multiprocessing
-
 import pytest
 
 from generator.core.contract import BuildOptions
@@ -58,9 +56,10 @@ def _watch_the_checks(monkeypatch) -> list[int]:
     """The worker processes alive each time a game's composition checks start."""
     seen: list[int] = []
     real = gather.check_composition
+    before = children()
 
     def watched(game, names):
-        seen.append(len(multiprocessing.active_children()))
+        seen.append(len(children() - before))
         return real(game, names)
 
     monkeypatch.setattr(gather, "check_composition", watched)
@@ -90,7 +89,7 @@ def test_a_check_failing_while_the_outputs_are_drawn_reports_its_problems_and_pu
     assert [str(p) for p in caught.value.problems] == expected
     assert seen == [1 if jobs == 2 else 0]  # with two cores, a worker was drawing while the checks ran
     assert _on_disk(project) == before  # no output replaced, no temporary file left
-    assert not multiprocessing.active_children() and children() <= workers
+    assert children() <= workers
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
@@ -102,11 +101,11 @@ def test_a_drawing_bug_the_bad_data_caused_is_reported_as_the_checks_problem(pro
         raise ZeroDivisionError("drawn from data the checks refuse")
 
     monkeypatch.setattr(drawing, "_draw", crashing)  # the forked workers inherit it
-    before = _on_disk(project)
+    before, workers = _on_disk(project), children()
     with pytest.raises(InputError) as caught:
         build(project, ["toy"], BuildOptions(papers=OPTIONS.papers, jobs=jobs))
     assert [str(p) for p in caught.value.problems] == expected
-    assert _on_disk(project) == before and not multiprocessing.active_children()
+    assert _on_disk(project) == before and children() <= workers
 
 
 @pytest.mark.parametrize("checks_pass", [True, False])
@@ -129,17 +128,18 @@ def test_a_planning_bug_gives_way_to_the_checks_problems(project, monkeypatch, c
 def test_a_bug_or_ctrl_c_in_the_checks_stops_the_workers_and_removes_their_files(project, monkeypatch, failure):
     seen = []
 
+    before, workers = _on_disk(project), children()
+
     def broken(game, names):
-        seen.append(len(multiprocessing.active_children()))
+        seen.append(len(children() - workers))
         raise failure
 
     monkeypatch.setattr(gather, "check_composition", broken)
-    before, workers = _on_disk(project), children()
     with pytest.raises(type(failure)):
         build(project, ["toy"], BuildOptions(papers=OPTIONS.papers, jobs=2, force=True))
     assert seen == [1]
     assert _on_disk(project) == before
-    assert not multiprocessing.active_children() and children() <= workers
+    assert children() <= workers
 
 
 def test_a_game_whose_data_is_wrong_is_reported_with_the_others_checks_in_the_order_asked_for(project, tmp_path):

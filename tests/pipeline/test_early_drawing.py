@@ -105,7 +105,7 @@ def _recording_init(forked: list):
 
     def recording(self, *args, **kwargs):
         init(self, *args, **kwargs)
-        forked.append(self.pool is not None)
+        forked.append(self.workers is not None)
     return recording
 
 

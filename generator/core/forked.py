@@ -1,0 +1,203 @@
+"""Tasks run by worker processes forked from this one; their results come back over pipes, in the tasks' order.
+
+Lighter than multiprocessing.Pool for a build's few drawing tasks (a fork and a pipe per worker, no helper threads:
+about a millisecond to start, against several) and safe to stop at any moment. Stopping kills the workers and closes
+this process's ends of their pipes, so nothing is left waiting for the rest of a result a killed worker had half
+written (a Pool's result thread can wait for it for ever). The workers inherit everything this process holds: only
+the task numbers and the pickled results travel.
+
+The task numbers wait in one pipe that every worker reads (4-byte records: a pipe hands each read its bytes whole),
+so a free worker takes the next task without this process having to be there to hand it out.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pickle
+import selectors
+import signal
+import struct
+import sys
+import traceback
+from collections.abc import Callable, Iterator
+
+_TASK = struct.Struct("!I")
+_SIZE = struct.Struct("!Q")
+_PIPE_BYTES = 65536  # a pipe's default capacity on Linux
+
+
+class WorkerTraceback(Exception):
+    """The cause of an exception raised in a worker: the worker's own traceback, as text."""
+
+    def __str__(self) -> str:
+        return f'\n"""\n{self.args[0]}"""'
+
+
+def _with_cause(exc: BaseException, text: str) -> BaseException:
+    exc.__cause__ = WorkerTraceback(text)
+    return exc
+
+
+class _Raised:
+    """An exception on its way back from a worker: unpickled, it is the exception with the worker's traceback as its
+    cause (a traceback itself does not pickle)."""
+
+    def __init__(self, exc: BaseException):
+        self.exc, self.text = exc, "".join(traceback.format_exception(exc))
+
+    def __reduce__(self):
+        return _with_cause, (self.exc, self.text)
+
+
+class WorkerEnded(RuntimeError):
+    """A worker ended before sending back the result of a task it took (killed from outside, out of memory)."""
+
+
+class ForkedWorkers:
+    """`function(task)` for every task, in up to `workers` processes forked now; `results()` yields the results in
+    the tasks' order and `stop()` ends the workers (use as a context manager)."""
+
+    def __init__(self, function: Callable, tasks: list, workers: int):
+        self.tasks = list(tasks)
+        self.workers: dict[int, int] = {}  # pid -> the file descriptor its results are read from
+        self.ended: dict[int, int] = {}  # pid -> its wait status, once reaped
+        if not self.tasks:
+            return
+        read_tasks, write_tasks = os.pipe()
+        try:
+            records = b"".join(_TASK.pack(index) for index in range(len(self.tasks)))
+            if len(records) > _PIPE_BYTES:  # more tasks than the pipe holds: make it larger (Linux; else it fails)
+                fcntl.fcntl(write_tasks, fcntl.F_SETPIPE_SZ, len(records))
+            _write_all(write_tasks, records)  # every task is waiting before the first worker starts
+            os.close(write_tasks)
+            write_tasks = -1
+            for stream in (sys.stdout, sys.stderr):  # what is buffered here is not written twice by a worker
+                stream.flush()
+            for _ in range(min(workers, len(self.tasks))):
+                read_results, write_results = os.pipe()
+                pid = os.fork()
+                if pid == 0:  # the worker: it never returns from here
+                    os.close(read_results)
+                    for fd in self.workers.values():
+                        os.close(fd)
+                    _serve(function, self.tasks, read_tasks, write_results)
+                os.close(write_results)
+                self.workers[pid] = read_results
+        except BaseException:
+            self.stop()
+            raise
+        finally:
+            os.close(read_tasks)
+            if write_tasks >= 0:
+                os.close(write_tasks)
+
+    def results(self) -> Iterator:
+        """Each task's result in the tasks' order, as soon as it and those before it are in. A task's exception is
+        raised here (with its worker's traceback as its cause) and the workers are stopped."""
+        done: dict[int, tuple[bool, object]] = {}
+        buffers = {fd: bytearray() for fd in self.workers.values()}
+        pids = {fd: pid for pid, fd in self.workers.items()}
+        with selectors.DefaultSelector() as selector:
+            for fd in buffers:
+                selector.register(fd, selectors.EVENT_READ)
+            for index in range(len(self.tasks)):
+                while index not in done:
+                    if not selector.get_map():
+                        self.stop()
+                        raise WorkerEnded(self._ended_message(index))
+                    for key, _ in selector.select():
+                        fd = key.fd
+                        chunk = os.read(fd, 1 << 16)
+                        if not chunk:  # the worker ended: it has no more tasks, or it was killed
+                            selector.unregister(fd)
+                            self._reap(pids[fd])
+                            continue
+                        buffers[fd] += chunk
+                        for number, ok, value in _messages(buffers[fd]):
+                            done[number] = (ok, value)
+                ok, value = done.pop(index)
+                if not ok:
+                    self.stop()
+                    raise value
+                yield value
+
+    def stop(self) -> None:
+        """End every worker still running (killed: a task it was doing is lost) and close the pipes."""
+        for pid in self.workers:
+            if pid not in self.ended:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:  # it has ended already
+                    pass
+        for pid, fd in list(self.workers.items()):
+            self._reap(pid)
+            try:
+                os.close(fd)
+            except OSError:  # closed already
+                pass
+        self.workers.clear()
+
+    def _reap(self, pid: int) -> None:
+        if pid not in self.ended:
+            try:
+                self.ended[pid] = os.waitpid(pid, 0)[1]
+            except ChildProcessError:  # reaped elsewhere
+                self.ended[pid] = 0
+
+    def _ended_message(self, index: int) -> str:
+        killed = [signal.Signals(os.WTERMSIG(s)).name for s in self.ended.values() if os.WIFSIGNALED(s)]
+        how = f" (ended by {', '.join(sorted(set(killed)))})" if killed else ""
+        return f"a worker process ended before it sent back the result of task {index + 1} of {len(self.tasks)}{how}"
+
+    def __enter__(self) -> ForkedWorkers:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def _messages(buffer: bytearray) -> Iterator[tuple[int, bool, object]]:
+    """The whole messages at the start of `buffer` (removed from it), unpickled."""
+    while len(buffer) >= _SIZE.size:
+        size = _SIZE.unpack_from(buffer)[0]
+        end = _SIZE.size + size
+        if len(buffer) < end:
+            return
+        message = pickle.loads(bytes(buffer[_SIZE.size:end]))
+        del buffer[:end]
+        yield message
+
+
+def _serve(function: Callable, tasks: list, read_tasks: int, write_results: int) -> None:
+    """A worker's life: take task numbers until there are none, send back each result (or exception), then end."""
+    status = 0
+    try:
+        # Ctrl-C reaches the whole process group: the process that forked this one stops it
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        while True:
+            record = os.read(read_tasks, _TASK.size)
+            if not record:
+                break
+            index = _TASK.unpack(record)[0]
+            try:
+                message = (index, True, function(tasks[index]))
+            except BaseException as exc:  # noqa: BLE001 - raised in the process that asked for it
+                message = (index, False, _Raised(exc))
+            try:
+                data = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+            except Exception as exc:  # noqa: BLE001 - a result that cannot travel is that task's error
+                error = TypeError(f"the result of task {index + 1} cannot be sent back: {exc}")
+                data = pickle.dumps((index, False, _Raised(error)))
+            _write_all(write_results, _SIZE.pack(len(data)) + data)
+    except BaseException:  # noqa: BLE001 - the parent sees the missing result and says so
+        status = 1
+    finally:
+        os._exit(status)  # no exit handlers or buffers of the parent's are run or flushed twice
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]

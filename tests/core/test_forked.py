@@ -1,0 +1,122 @@
+"""Tasks in forked workers: results in order from other processes, a task's exception with its worker's traceback,
+and no wait that never ends when a worker dies, is killed half-way through a result, or is stopped."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+import traceback
+
+import pytest
+
+from generator.core import forked
+from generator.core.forked import ForkedWorkers, WorkerEnded
+from tests.fixtures.processes import children
+
+
+@pytest.fixture(autouse=True)
+def _never_hang():
+    """A test here that waits for ever fails after a minute instead of stopping the suite."""
+    def timeout(*_):
+        raise TimeoutError("waited more than 60 s")
+    previous = signal.signal(signal.SIGALRM, timeout)
+    signal.alarm(60)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+def _square_and_pid(n: int) -> tuple[int, int]:
+    return n * n, os.getpid()
+
+
+def test_results_come_in_task_order_from_the_workers():
+    before = children()
+    with ForkedWorkers(_square_and_pid, list(range(50)), workers=2) as workers:
+        results = list(workers.results())
+    assert [square for square, _ in results] == [n * n for n in range(50)]
+    pids = {pid for _, pid in results}
+    assert os.getpid() not in pids and 1 <= len(pids) <= 2
+    assert children() <= before
+
+
+def test_more_tasks_than_a_pipe_holds_are_all_done():
+    tasks = list(range(20_000))  # 80,000 bytes of task numbers: more than a pipe's 64 KiB
+    with ForkedWorkers(abs, tasks, workers=2) as workers:
+        assert list(workers.results()) == tasks
+
+
+def _fails_at_three(n: int) -> int:
+    if n == 3:
+        error = ValueError("three is wrong")
+        error.add_note("while doing task three")
+        raise error
+    return n
+
+
+def test_a_task_exception_is_raised_here_with_the_workers_traceback_and_the_workers_end():
+    before = children()
+    workers = ForkedWorkers(_fails_at_three, list(range(8)), workers=2)
+    seen = []
+    with pytest.raises(ValueError, match="three is wrong") as info:
+        for result in workers.results():
+            seen.append(result)
+    assert seen == [0, 1, 2]
+    assert info.value.__notes__ == ["while doing task three"]
+    assert "_fails_at_three" in "".join(traceback.format_exception(info.value))  # the worker's traceback, as cause
+    assert children() <= before
+
+
+def _dies_at_two(n: int) -> int:
+    if n == 2:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return n
+
+
+def test_a_worker_killed_during_a_task_is_reported_not_waited_for():
+    before = children()
+    with ForkedWorkers(_dies_at_two, list(range(4)), workers=1) as workers:
+        with pytest.raises(WorkerEnded, match=r"task 3 of 4 \(ended by SIGKILL\)"):
+            list(workers.results())
+    assert children() <= before
+
+
+def test_a_worker_killed_half_way_through_a_result_is_reported_not_waited_for(monkeypatch):
+    """A Pool's result thread waits for the rest of such a message for ever; here the pipe's end is seen."""
+    write_all = forked._write_all
+
+    def half_then_killed(fd: int, data: bytes) -> None:
+        if len(data) > 100_000:  # the big result: half of it, then the worker is killed
+            write_all(fd, data[:len(data) // 2])
+            os.kill(os.getpid(), signal.SIGKILL)
+        write_all(fd, data)
+
+    monkeypatch.setattr(forked, "_write_all", half_then_killed)  # the forked workers inherit it
+    with ForkedWorkers(lambda n: "x" * n, [10, 200_000, 10], workers=1) as workers:
+        results = workers.results()
+        assert next(results) == "x" * 10
+        with pytest.raises(WorkerEnded, match="task 2 of 3"):
+            next(results)
+
+
+def test_stopping_ends_busy_workers_at_once():
+    before = children()
+    workers = ForkedWorkers(time.sleep, [30, 30, 30], workers=2)
+    assert len(children() - before) == 2
+    started = time.monotonic()
+    workers.stop()
+    assert time.monotonic() - started < 5 and children() <= before
+    workers.stop()  # harmless again
+
+
+def test_a_result_that_cannot_be_sent_back_is_that_tasks_error():
+    with ForkedWorkers(lambda n: (lambda: n), [1], workers=1) as workers:
+        with pytest.raises(TypeError, match="the result of task 1 cannot be sent back"):
+            list(workers.results())
+
+
+def test_no_tasks_start_no_worker():
+    before = children()
+    with ForkedWorkers(abs, [], workers=2) as workers:
+        assert list(workers.results()) == [] and children() <= before
