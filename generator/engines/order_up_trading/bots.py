@@ -7,7 +7,7 @@ draws in the same order for the same seed.
 
 from __future__ import annotations
 
-from generator.engines.order_up_trading.cards import CALL, Action, new_action
+from generator.engines.order_up_trading.cards import CALL, GREEDY_CACHE, Action, new_action
 from generator.engines.order_up_trading.hands import by_group
 from generator.engines.order_up_trading.hands import unwanted_cards as _unwanted
 
@@ -51,7 +51,17 @@ def greedy_bot(state, rng) -> Action:
     view = state.hand_view(state.current_player())
     bundles = view.greedy
     if bundles is None:
-        bundles = view.greedy = _greedy_bundles(state, view)
+        # worked out from bit masks, the offers depend only on the recipe and the unwanted cards, and about half the
+        # hands recur in a game's simulations: kept per game data (a bounded number of them)
+        known = state.deck.greedy
+        key = (state.options["bundle_policy"], view.recipe, view.unwanted) \
+            if view.unwanted is not None and state.deck.groups_partition else None
+        bundles = known.get(key) if key is not None else None
+        if bundles is None:
+            bundles = _greedy_bundles(state, view)
+            if key is not None and len(known) < GREEDY_CACHE:
+                known[key] = bundles
+        view.greedy = bundles
     if not bundles:  # every card is needed
         return CALL
     return bundles[0] if len(bundles) == 1 else rng.choice(bundles)

@@ -23,6 +23,7 @@ class Action(NamedTuple):
 CALL, PASS = Action("call"), Action("pass")
 CACHED_OFFERS = 31  # offers of a colour holding kept for later hands: holdings of up to 5 cards
 CARDS_CACHE = 100_000  # bit masks whose cards are remembered: mostly one colour's cards, so far fewer in a game
+GREEDY_CACHE = 50_000  # (recipe, unwanted cards) whose greedy offers are remembered: about half the hands recur
 new_action = tuple.__new__  # builds an Action without NamedTuple's Python-level __new__ (legal_actions is hot)
 
 
@@ -65,6 +66,8 @@ class TradingDeck:
         self.kept: dict[str, dict[int, int]] = {rid: {} for rid in self.recipe_ids}  # recipe -> useful cards -> kept
         self.bundles: set[tuple] = set()  # the cards of every offer in offer_cache: one colour, in deck order
         self.requests: dict[tuple, object] = {}  # the offering seats -> their 'pairing' ChanceRequest
+        # (bundle policy, recipe, bit mask of the unwanted cards) -> the offers a greedy seat chooses among (bots.py)
+        self.greedy: dict[tuple, list] = {}
 
     def __deepcopy__(self, memo):
         return self  # read-only game data: a copied state shares it

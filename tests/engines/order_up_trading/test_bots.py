@@ -62,3 +62,23 @@ def test_every_recipe_wins_about_as_often_with_six_greedy_players(game):
     # the content is symmetric (B.5), so each recipe wins 1/6 of the rounds it is dealt in; about 1170 rounds give
     # a standard error near 1.1 points. Before the fix the split favoured the YAML's first sets: burrito 28%, pancakes 6%.
     assert all(abs(rate - 1 / 6) < 0.04 for rate in rates.values()), rates
+
+
+def test_the_greedy_offers_kept_per_game_data_play_the_same_games_as_working_them_out(repo_project, monkeypatch):
+    from generator.engines.order_up_trading import bots
+    from generator.engines.order_up_trading.cards import trading_deck
+
+    def records(kept: int) -> list:
+        monkeypatch.setattr(bots, "GREEDY_CACHE", kept)
+        game = load_game(repo_project, GAME)  # its own deck tables, so its own kept offers
+        played = []
+        for seed in list(range(40)) * 2:  # the second time round, the hands of the first are known
+            bots_of = ["greedy", "random", "greedy", "greedy"][: 3 + seed % 2]
+            record = play_game(ENGINE, game, len(bots_of), seed, bots_of, log=False)
+            played.append((record.scores, record.winners, record.decisions, record.metrics["completed_goals"]))
+        return played, trading_deck(game).greedy
+
+    kept, known = records(50_000)
+    worked_out, none = records(0)
+    assert none == {} and len(known) > 100
+    assert kept == worked_out and kept[:40] == kept[40:]
