@@ -51,7 +51,12 @@ class _Raised:
 
 
 class WorkerEnded(RuntimeError):
-    """A worker ended before sending back the result of a task it took (killed from outside, out of memory)."""
+    """A worker ended before sending back the result of a task it took (killed from outside, out of memory):
+    `task` is the index of the first task without a result, `how` the signal that ended it ('' or 'SIGKILL')."""
+
+    def __init__(self, message: str, task: int = 0, how: str = ""):
+        super().__init__(message)
+        self.task, self.how = task, how
 
 
 class ForkedWorkers:
@@ -105,7 +110,9 @@ class ForkedWorkers:
                 while index not in done:
                     if not selector.get_map():
                         self.stop()
-                        raise WorkerEnded(self._ended_message(index))
+                        how = self._how_ended()
+                        raise WorkerEnded(f"a worker process ended before it sent back the result of task {index + 1} "
+                                          f"of {len(self.tasks)}{f' (ended by {how})' if how else ''}", index, how)
                     for key, _ in selector.select():
                         fd = key.fd
                         chunk = os.read(fd, 1 << 16)
@@ -145,10 +152,9 @@ class ForkedWorkers:
             except ChildProcessError:  # reaped elsewhere
                 self.ended[pid] = 0
 
-    def _ended_message(self, index: int) -> str:
-        killed = [signal.Signals(os.WTERMSIG(s)).name for s in self.ended.values() if os.WIFSIGNALED(s)]
-        how = f" (ended by {', '.join(sorted(set(killed)))})" if killed else ""
-        return f"a worker process ended before it sent back the result of task {index + 1} of {len(self.tasks)}{how}"
+    def _how_ended(self) -> str:
+        killed = sorted({signal.Signals(os.WTERMSIG(s)).name for s in self.ended.values() if os.WIFSIGNALED(s)})
+        return ", ".join(killed)
 
     def __enter__(self) -> ForkedWorkers:
         return self

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from generator.core.contract import Output
 from generator.core.errors import InputError, Problem
-from generator.core.forked import ForkedWorkers
+from generator.core.forked import ForkedWorkers, WorkerEnded
 from generator.core.write import cannot_write
 
 WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM}  # the disk, not the data
@@ -176,6 +176,13 @@ class Drawing:
             else:
                 for task in self.tasks:
                     _collect(task, _draw_task((self.job, task)), results, self.outputs, drawn)
+        except WorkerEnded as exc:  # killed from outside (out of memory, a user): not a bug, nothing replaced
+            self.cancel()
+            names = ", ".join(str(self.outputs[index].path) for index in self.tasks[exc.task])
+            raise InputError(Problem("", 0, (
+                f"the process drawing {names} {f'was ended by {exc.how}' if exc.how else 'ended'} before it finished, so no "
+                "output was replaced; expected it to finish: if the machine ran short of memory, --jobs 1 draws "
+                "one output at a time in one process"))) from None
         except BaseException:
             self.cancel()
             raise
@@ -183,9 +190,10 @@ class Drawing:
         self._close()
         return results
 
-    def cancel(self) -> None:
-        """Stop drawing: the workers are ended and every file drawn removed (harmless after `results`)."""
-        if self.finished:
+    def cancel(self, drawn_too: bool = False) -> None:
+        """Stop drawing: the workers are ended and every file drawn removed. After `results` it does nothing, unless
+        `drawn_too`: then the files `results` handed over are removed too (a later drawing of the build failed)."""
+        if self.finished and not drawn_too:
             return
         self.finished = True
         self._close()
@@ -223,9 +231,14 @@ class Drawings:
     def results(self, outputs: list[Output], drawn: Callable[[Output], None] | None = None) -> list[Drawn]:
         """What Drawing.results gives, for `outputs` (every output started, in any order), in their order."""
         found: dict[int, Drawn] = {}
-        for drawing in self.started:
-            for output, one in zip(drawing.outputs, drawing.results(drawn), strict=True):
-                found[id(output)] = one
+        try:
+            for drawing in self.started:
+                for output, one in zip(drawing.outputs, drawing.results(drawn), strict=True):
+                    found[id(output)] = one
+        except BaseException:
+            for drawing in self.started:  # those already drawn are not put in place either: their files go too
+                drawing.cancel(drawn_too=True)
+            raise
         return [found[id(output)] for output in outputs]
 
     def cancel(self) -> None:

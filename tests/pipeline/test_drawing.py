@@ -133,3 +133,35 @@ def test_two_drawings_at_once_each_draw_their_own_outputs(tmp_path):
         "board-a4", "cards-a4", "rules", "rules-booklet-a4"]
     for one in found:
         one.file.unlink()
+
+
+def _killed(tmp: Path) -> dict:
+    tmp.write_text("half")
+    os.kill(os.getpid(), 9)  # as the system does to a process when memory runs out
+    return {}
+
+
+def test_a_worker_killed_from_outside_is_reported_as_a_problem_and_nothing_is_left(tmp_path):
+    outputs = [_pid_output("g/cards-a4.pdf"), Output("g", Path("g/board-a4.pdf"), "board-tiled", _killed)]
+    with pytest.raises(InputError) as info:
+        draw_outputs(outputs, tmp_path, jobs=2)
+    assert [str(p) for p in info.value.problems] == [
+        "the process drawing g/board-a4.pdf was ended by SIGKILL before it finished, so no output was replaced; "
+        "expected it to finish: if the machine ran short of memory, --jobs 1 draws one output at a time in one "
+        "process"]
+    assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
+
+
+def test_a_later_drawing_failing_removes_what_the_earlier_ones_drew(tmp_path):
+    """A build draws in two goes (generator.pipeline.build); when the second fails, the files of the first, already
+    finished, are not left behind either."""
+    from generator.pipeline.drawing import Drawings
+
+    early = [_pid_output("g/rules.pdf", "rules")]
+    later = [_pid_output("g/cards-a4.pdf"), Output("g", Path("g/board-a4.pdf"), "board-tiled", _crashing)]
+    with pytest.raises(ZeroDivisionError):
+        with Drawings() as drawings:
+            drawings.start(early, tmp_path, jobs=2, busy=True)
+            drawings.start(later, tmp_path, jobs=2)
+            drawings.results(early + later)
+    assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
