@@ -78,7 +78,10 @@ class ForkedWorkers:
             os.close(write_tasks)
             write_tasks = -1
             for stream in (sys.stdout, sys.stderr):  # what is buffered here is not written twice by a worker
-                stream.flush()
+                try:
+                    stream.flush()
+                except (OSError, ValueError):  # the reader left, or the stream is closed: the caller hears of it
+                    pass
             for _ in range(min(workers, len(self.tasks))):
                 read_results, write_results = os.pipe()
                 pid = os.fork()
