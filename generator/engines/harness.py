@@ -166,8 +166,10 @@ def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
             # check_state(), inline: an engine may hand back the same counts while no card moved
             counts = card_count()
             if (counts is not start_counts and counts != start_counts) or invariant_problems():
-                copy_log()
-                return fail(*check_state(state, start_counts, step))
+                broken = check_state(state, start_counts, step)  # the message, worked out once something is wrong
+                if broken:
+                    copy_log()
+                    return fail(*broken)
         record.decisions = decision
         record.scores = list(state.scores())
         record.winners = list(state.winners())
