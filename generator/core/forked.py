@@ -7,12 +7,12 @@ written (a Pool's result thread can wait for it for ever). The workers inherit e
 the task numbers and the pickled results travel.
 
 The task numbers wait in one pipe that every worker reads (4-byte records: a pipe hands each read its bytes whole),
-so a free worker takes the next task without this process having to be there to hand it out.
+so a free worker takes the next task without this process having to be there to hand it out (once they are written:
+a pipe holds thousands of them).
 """
 
 from __future__ import annotations
 
-import fcntl
 import os
 import pickle
 import selectors
@@ -24,7 +24,6 @@ from collections.abc import Callable, Iterator
 
 _TASK = struct.Struct("!I")
 _SIZE = struct.Struct("!Q")
-_PIPE_BYTES = 65536  # a pipe's default capacity on Linux
 
 
 class WorkerTraceback(Exception):
@@ -71,12 +70,6 @@ class ForkedWorkers:
             return
         read_tasks, write_tasks = os.pipe()
         try:
-            records = b"".join(_TASK.pack(index) for index in range(len(self.tasks)))
-            if len(records) > _PIPE_BYTES:  # more tasks than the pipe holds: make it larger (Linux; else it fails)
-                fcntl.fcntl(write_tasks, fcntl.F_SETPIPE_SZ, len(records))
-            _write_all(write_tasks, records)  # every task is waiting before the first worker starts
-            os.close(write_tasks)
-            write_tasks = -1
             for stream in (sys.stdout, sys.stderr):  # what is buffered here is not written twice by a worker
                 try:
                     stream.flush()
@@ -86,19 +79,27 @@ class ForkedWorkers:
                 read_results, write_results = os.pipe()
                 pid = os.fork()
                 if pid == 0:  # the worker: it never returns from here
+                    os.close(write_tasks)  # so that the task numbers end when this process has written them all
                     os.close(read_results)
                     for fd in self.workers.values():
                         os.close(fd)
                     _serve(function, self.tasks, read_tasks, write_results)
                 os.close(write_results)
                 self.workers[pid] = read_results
+            os.close(read_tasks)  # only the workers read them: if every one has died, writing fails instead of waiting
+            read_tasks = -1
+            # A pipe holds 16,384 task numbers on Linux (4,096 on macOS) before this waits for the workers to take some
+            try:
+                _write_all(write_tasks, b"".join(_TASK.pack(index) for index in range(len(self.tasks))))
+            except BrokenPipeError:  # no worker is left to take them: results() says so
+                pass
         except BaseException:
             self.stop()
             raise
         finally:
-            os.close(read_tasks)
-            if write_tasks >= 0:
-                os.close(write_tasks)
+            for fd in (read_tasks, write_tasks):
+                if fd >= 0:
+                    os.close(fd)
 
     def results(self) -> Iterator:
         """Each task's result in the tasks' order, as soon as it and those before it are in. A task's exception is

@@ -42,7 +42,7 @@ def test_results_come_in_task_order_from_the_workers():
 
 
 def test_more_tasks_than_a_pipe_holds_are_all_done():
-    tasks = list(range(20_000))  # 80,000 bytes of task numbers: more than a pipe's 64 KiB
+    tasks = list(range(20_000))  # 80,000 bytes of task numbers: more than a pipe holds, written as they are taken
     with ForkedWorkers(abs, tasks, workers=2) as workers:
         assert list(workers.results()) == tasks
 
@@ -120,3 +120,18 @@ def test_no_tasks_start_no_worker():
     before = children()
     with ForkedWorkers(abs, [], workers=2) as workers:
         assert list(workers.results()) == [] and children() <= before
+
+
+def _always_dies(n: int) -> int:
+    os.kill(os.getpid(), signal.SIGKILL)
+    return n
+
+
+def test_workers_dying_while_the_task_numbers_are_written_do_not_leave_this_process_waiting():
+    """More task numbers than a pipe holds are written as the workers take them; when no worker is left, writing
+    stops instead of waiting for a reader that will never come."""
+    before = children()
+    with ForkedWorkers(_always_dies, list(range(40_000)), workers=2) as workers:
+        with pytest.raises(WorkerEnded, match=r"task 1 of 40000 \(ended by SIGKILL\)"):
+            list(workers.results())
+    assert children() <= before
