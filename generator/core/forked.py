@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import select
 import selectors
 import signal
 import struct
@@ -38,12 +39,24 @@ def _with_cause(exc: BaseException, text: str) -> BaseException:
     return exc
 
 
+class WorkerError(Exception):
+    """An exception of a worker that could not be sent back as itself (its class cannot be rebuilt from its
+    arguments, or it holds what does not pickle): its type and text, its notes, and the worker's traceback as cause."""
+
+
 class _Raised:
     """An exception on its way back from a worker: unpickled, it is the exception with the worker's traceback as its
     cause (a traceback itself does not pickle)."""
 
     def __init__(self, exc: BaseException):
-        self.exc, self.text = exc, "".join(traceback.format_exception(exc))
+        self.text = "".join(traceback.format_exception(exc))
+        try:
+            pickle.loads(pickle.dumps(exc, pickle.HIGHEST_PROTOCOL))  # it comes back whole, or a stand-in goes
+            self.exc = exc
+        except Exception:  # noqa: BLE001 - any failure to travel
+            self.exc = WorkerError(f"{type(exc).__module__}.{type(exc).__qualname__}: {exc}")
+            for note in getattr(exc, "__notes__", ()):
+                self.exc.add_note(str(note))
 
     def __reduce__(self):
         return _with_cause, (self.exc, self.text)
@@ -66,6 +79,8 @@ class ForkedWorkers:
         self.tasks = list(tasks)
         self.workers: dict[int, int] = {}  # pid -> the file descriptor its results are read from
         self.ended: dict[int, int] = {}  # pid -> its wait status, once reaped
+        self._numbers = b""  # task numbers not yet written (more than the pipe holds): results() writes them
+        self._write_tasks = -1
         if not self.tasks:
             return
         read_tasks, write_tasks = os.pipe()
@@ -77,22 +92,33 @@ class ForkedWorkers:
                     pass
             for _ in range(min(workers, len(self.tasks))):
                 read_results, write_results = os.pipe()
-                pid = os.fork()
-                if pid == 0:  # the worker: it never returns from here
-                    os.close(write_tasks)  # so that the task numbers end when this process has written them all
-                    os.close(read_results)
-                    for fd in self.workers.values():
-                        os.close(fd)
-                    _serve(function, self.tasks, read_tasks, write_results)
-                os.close(write_results)
-                self.workers[pid] = read_results
+                # Ctrl-C waits while the worker is forked and recorded: it must not stop this process between the
+                # two (a worker nobody knows of), nor reach the worker before it ignores it (a second copy of the
+                # caller's code running on)
+                signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+                try:
+                    pid = os.fork()
+                    if pid == 0:  # the worker: it never returns from here
+                        try:
+                            signal.signal(signal.SIGINT, signal.SIG_IGN)  # the process that forked it stops it
+                            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+                            os.close(write_tasks)  # the task numbers end when the forking process has written them
+                            os.close(read_results)
+                            for fd in self.workers.values():
+                                os.close(fd)
+                            _serve(function, self.tasks, read_tasks, write_results)
+                        finally:
+                            os._exit(1)
+                    os.close(write_results)
+                    self.workers[pid] = read_results
+                finally:
+                    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
             os.close(read_tasks)  # only the workers read them: if every one has died, writing fails instead of waiting
             read_tasks = -1
-            # A pipe holds 16,384 task numbers on Linux (4,096 on macOS) before this waits for the workers to take some
-            try:
-                _write_all(write_tasks, b"".join(_TASK.pack(index) for index in range(len(self.tasks))))
-            except BrokenPipeError:  # no worker is left to take them: results() says so
-                pass
+            os.set_blocking(write_tasks, False)
+            self._write_tasks, write_tasks = write_tasks, -1
+            self._numbers = b"".join(_TASK.pack(index) for index in range(len(self.tasks)))
+            self._write_numbers()  # as many as the pipe holds (16,384 on Linux); results() writes the rest
         except BaseException:
             self.stop()
             raise
@@ -100,6 +126,22 @@ class ForkedWorkers:
             for fd in (read_tasks, write_tasks):
                 if fd >= 0:
                     os.close(fd)
+
+    def _write_numbers(self) -> None:
+        """Write the task numbers still to write while the pipe takes them; close it once all are written."""
+        while self._numbers:
+            chunk = self._numbers[:select.PIPE_BUF]  # written whole or not at all, so no number is split
+            try:
+                os.write(self._write_tasks, chunk)
+            except BlockingIOError:  # full: the workers take some first
+                return
+            except BrokenPipeError:  # no worker is left to take them: results() says so
+                self._numbers = b""
+                break
+            self._numbers = self._numbers[len(chunk):]
+        if self._write_tasks >= 0:
+            os.close(self._write_tasks)  # the workers end once they have taken the last one
+            self._write_tasks = -1
 
     def results(self) -> Iterator:
         """Each task's result in the tasks' order, as soon as it and those before it are in. A task's exception is
@@ -110,15 +152,22 @@ class ForkedWorkers:
         with selectors.DefaultSelector() as selector:
             for fd in buffers:
                 selector.register(fd, selectors.EVENT_READ)
+            if self._write_tasks >= 0:
+                selector.register(self._write_tasks, selectors.EVENT_WRITE)
             for index in range(len(self.tasks)):
                 while index not in done:
-                    if not selector.get_map():
+                    if not buffers.keys() & selector.get_map().keys():  # no worker left to send a result
                         self.stop()
                         how = self._how_ended()
                         raise WorkerEnded(f"a worker process ended before it sent back the result of task {index + 1} "
                                           f"of {len(self.tasks)}{f' (ended by {how})' if how else ''}", index, how)
                     for key, _ in selector.select():
                         fd = key.fd
+                        if fd == self._write_tasks:  # room for more task numbers
+                            self._write_numbers()
+                            if self._write_tasks < 0:
+                                selector.unregister(fd)
+                            continue
                         chunk = os.read(fd, 1 << 16)
                         if not chunk:  # the worker ended: it has no more tasks, or it was killed
                             selector.unregister(fd)
@@ -141,6 +190,9 @@ class ForkedWorkers:
                     os.kill(pid, signal.SIGKILL)
                 except ProcessLookupError:  # it has ended already
                     pass
+        if self._write_tasks >= 0:
+            os.close(self._write_tasks)
+            self._write_tasks, self._numbers = -1, b""
         for pid, fd in list(self.workers.items()):
             self._reap(pid)
             try:
@@ -181,10 +233,8 @@ def _messages(buffer: bytearray) -> Iterator[tuple[int, bool, object]]:
 
 def _serve(function: Callable, tasks: list, read_tasks: int, write_results: int) -> None:
     """A worker's life: take task numbers until there are none, send back each result (or exception), then end."""
-    status = 0
+    status, me = 0, os.getpid()
     try:
-        # Ctrl-C reaches the whole process group: the process that forked this one stops it
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         while True:
             record = os.read(read_tasks, _TASK.size)
@@ -195,6 +245,8 @@ def _serve(function: Callable, tasks: list, read_tasks: int, write_results: int)
                 message = (index, True, function(tasks[index]))
             except BaseException as exc:  # noqa: BLE001 - raised in the process that asked for it
                 message = (index, False, _Raised(exc))
+            if os.getpid() != me:  # a process the task forked and left running: it is not a worker
+                os._exit(0)
             try:
                 data = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
             except Exception as exc:  # noqa: BLE001 - a result that cannot travel is that task's error
@@ -204,7 +256,12 @@ def _serve(function: Callable, tasks: list, read_tasks: int, write_results: int)
     except BaseException:  # noqa: BLE001 - the parent sees the missing result and says so
         status = 1
     finally:
-        os._exit(status)  # no exit handlers or buffers of the parent's are run or flushed twice
+        for stream in (sys.stdout, sys.stderr):  # what the tasks printed (the parent's own was flushed before)
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(status)  # no exit handlers of the parent's are run
 
 
 def _write_all(fd: int, data: bytes) -> None:

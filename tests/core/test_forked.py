@@ -135,3 +135,73 @@ def test_workers_dying_while_the_task_numbers_are_written_do_not_leave_this_proc
         with pytest.raises(WorkerEnded, match=r"task 1 of 40000 \(ended by SIGKILL\)"):
             list(workers.results())
     assert children() <= before
+
+
+def _big_result(n: int) -> str:
+    return f"{n:05d}" * 40  # 200 characters: the results fill a pipe long before the task numbers are all written
+
+
+def test_results_that_fill_a_pipe_while_task_numbers_wait_do_not_stop_the_work():
+    with ForkedWorkers(_big_result, list(range(20_000)), workers=1) as workers:
+        results = list(workers.results())
+    assert len(results) == 20_000 and results[12_345] == "12345" * 40
+
+
+def _naps(n: float) -> int:
+    time.sleep(n)
+    return os.getpid()
+
+
+def test_workers_leave_ctrl_c_to_the_process_that_forked_them():
+    with ForkedWorkers(_naps, [0.5, 0.5], workers=2) as workers:
+        time.sleep(0.1)
+        for pid in list(workers.workers):
+            os.kill(pid, signal.SIGINT)  # what Ctrl-C sends the whole process group
+        assert sorted(workers.results()) == sorted(workers.workers)
+
+
+class _NeedsTwo(Exception):
+    def __init__(self, first, second):
+        super().__init__(f"{first} and {second}")  # its args cannot rebuild it
+
+
+def _raises_what_cannot_travel(kind: str) -> None:
+    if kind == "rebuild":
+        error = _NeedsTwo("salt", "pepper")
+    else:
+        error = ValueError("holds a lambda")
+        error.attached = lambda: None
+    error.add_note("while drawing g/rules.pdf")
+    raise error
+
+
+@pytest.mark.parametrize("kind", ["rebuild", "attribute"])
+def test_an_exception_that_cannot_travel_comes_back_as_its_type_text_notes_and_traceback(kind):
+    with ForkedWorkers(_raises_what_cannot_travel, [kind], workers=1) as workers:
+        with pytest.raises(forked.WorkerError) as info:
+            list(workers.results())
+    name = "_NeedsTwo: salt and pepper" if kind == "rebuild" else "ValueError: holds a lambda"
+    assert name in str(info.value) and info.value.__notes__ == ["while drawing g/rules.pdf"]
+    assert "_raises_what_cannot_travel" in "".join(traceback.format_exception(info.value))
+
+
+def _prints(n: int) -> int:
+    print(f"task {n} says hello")  # buffered: stdout is a file here
+    return n
+
+
+def test_what_a_task_prints_is_not_lost(capfd):
+    with ForkedWorkers(_prints, [1, 2], workers=1) as workers:
+        assert list(workers.results()) == [1, 2]
+    assert capfd.readouterr().out.splitlines() == ["task 1 says hello", "task 2 says hello"]
+
+
+def _forks_and_returns(n: int) -> tuple[int, int]:
+    os.fork()  # the second process returns from here too
+    return n, os.getpid()
+
+
+def test_a_process_a_task_forks_does_not_become_a_worker():
+    with ForkedWorkers(_forks_and_returns, list(range(6)), workers=1) as workers:
+        results = list(workers.results())
+    assert [n for n, _ in results] == list(range(6)) and len({pid for _, pid in results}) == 1
