@@ -85,11 +85,7 @@ class ForkedWorkers:
             return
         read_tasks, write_tasks = os.pipe()
         try:
-            for stream in (sys.stdout, sys.stderr):  # what is buffered here is not written twice by a worker
-                try:
-                    stream.flush()
-                except (OSError, ValueError):  # the reader left, or the stream is closed: the caller hears of it
-                    pass
+            _flush_output()  # what is buffered here is not written twice by a worker
             for _ in range(min(workers, len(self.tasks))):
                 read_results, write_results = os.pipe()
                 # Ctrl-C waits while the worker is forked and recorded: it must not stop this process between the
@@ -256,12 +252,17 @@ def _serve(function: Callable, tasks: list, read_tasks: int, write_results: int)
     except BaseException:  # noqa: BLE001 - the parent sees the missing result and says so
         status = 1
     finally:
-        for stream in (sys.stdout, sys.stderr):  # what the tasks printed (the parent's own was flushed before)
-            try:
-                stream.flush()
-            except (OSError, ValueError):
-                pass
+        _flush_output()  # what the tasks printed (the parent's own was flushed before the fork)
         os._exit(status)  # no exit handlers of the parent's are run
+
+
+def _flush_output() -> None:
+    """Flush stdout and stderr; a reader that left or a closed stream is the caller's to hear of when it writes."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
 
 
 def _write_all(fd: int, data: bytes) -> None:
