@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from generator.core.errors import InputError, Problem
 from generator.engines.executors import Executor, LocalProcesses, Payloads, Pending, Progress, failed_chunk
-from generator.engines.simulate import Chunk, play_chunk
+from generator.engines.simulate import Chunk, play_chunk_packed, unpack
 
 CONNECT_TIMEOUT = 8.0  # seconds in all to reach a scheduler and see a worker before giving up (one line by 10 s)
 INSTALL = "pip install 'pnp-forge[cluster]'"
@@ -127,14 +127,14 @@ class _DaskRun(Pending):
         run = uuid.uuid4().hex[:12]  # task keys of this map only, so two runs on one scheduler never share results
         # Sent once to every worker; a worker that joins later fetches it from a peer when a task needs it.
         self.data = {key: client.scatter([payload], broadcast=True, hash=False)[0] for key, payload in payloads.items()}
-        self.futures = {client.submit(play_chunk, self.data[chunk.key], chunk, key=f"pnp-chunk-{run}-{i}", pure=False): i
+        self.futures = {client.submit(play_chunk_packed, self.data[chunk.key], chunk, key=f"pnp-chunk-{run}-{i}", pure=False): i
                         for i, chunk in enumerate(chunks)}
         self.done: list[list[dict] | None] = [None] * len(chunks)
 
     def _take(self, future, progress: Progress) -> None:
         i = self.futures.pop(future)
         try:
-            self.done[i] = future.result()
+            self.done[i] = unpack(future.result())
         except Exception as exc:  # noqa: BLE001 - name the chunk instead of a traceback
             raise failed_chunk(self.chunks[i], exc) from exc
         future.release()

@@ -19,7 +19,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 
 from generator.core.errors import InputError, Problem
-from generator.engines.simulate import Chunk, available_cores, play_chunk
+from generator.engines.simulate import Chunk, available_cores, play_chunk, play_chunk_packed, unpack
 
 Payloads = dict[str, tuple]  # run key -> (game, engine, options)
 Progress = Callable[[int], None] | None
@@ -104,8 +104,8 @@ def _install(payloads: Payloads) -> None:
     _PAYLOADS.update(payloads)
 
 
-def _play_installed(chunk: Chunk) -> list[dict]:
-    return play_chunk(_PAYLOADS[chunk.key], chunk)
+def _play_installed(chunk: Chunk) -> bytes:
+    return play_chunk_packed(_PAYLOADS[chunk.key], chunk)
 
 
 def _context():
@@ -175,7 +175,7 @@ class _PoolRun(Pending):
         for future in finished:
             i = self.pending.pop(future)
             try:
-                self.done[i] = future.result()
+                self.done[i] = unpack(future.result())
             except BrokenProcessPool:
                 raise
             except Exception as exc:  # noqa: BLE001 - name the chunk instead of a traceback

@@ -7,8 +7,10 @@ index order before anything is summed.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
+import pickle
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -112,6 +114,26 @@ def play_chunk(payload: tuple[Game, Engine, dict], chunk: Chunk) -> list[dict]:
             "decisions": record.decisions,
         })
     return results
+
+
+def play_chunk_packed(payload: tuple[Game, Engine, dict], chunk: Chunk) -> bytes:
+    """`play_chunk` for a worker process: the results as one bytes object, which the parent opens with `unpack`."""
+    return pickle.dumps(play_chunk(payload, chunk), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def unpack(packed: bytes) -> list[dict]:
+    """The results of `play_chunk_packed`, made with the cyclic garbage collector paused.
+
+    The results hold no reference cycles, and every collection that making them would trigger walks all the results
+    this process keeps so far: measured with 40,000 games kept, unpickling took six times longer with the collector
+    running (a Dask cluster's results, unpickled by Dask itself, cost the parent 0.08 ms per game)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return pickle.loads(packed)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def chunk_size(total_games: int, workers: int) -> int:

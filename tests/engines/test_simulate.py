@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import subprocess
 import sys
@@ -11,8 +12,18 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
+from generator.data.load import load_game
 from generator.engines import registry
-from generator.engines.simulate import bots_for, derive_seed
+from generator.engines.simulate import (
+    Run,
+    SimSettings,
+    bots_for,
+    derive_seed,
+    plan_chunks,
+    play_chunk,
+    play_chunk_packed,
+    unpack,
+)
 from tests.conftest import REPO, run_pnp
 from tests.fixtures import toy_engine as toy
 
@@ -43,6 +54,29 @@ def test_seeds_are_stable_across_processes():
     assert there.strip() == str(here)
     assert len(set(here)) == 5
     assert derive_seed(1, "toy", 2, 0) != derive_seed(1, "toy", 3, 0) != derive_seed(2, "toy", 3, 0)
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_packed_results_unpack_to_the_played_results_and_leave_the_collector_as_it_was(project, collecting):
+    game = load_game(project, "toy")
+    run = Run("toy", game, toy.ENGINE, {})
+    chunk = plan_chunks([run], SimSettings(games=30, players=(3,)), 30)[0]
+    packed = play_chunk_packed(run.payload(), chunk)
+    assert isinstance(packed, bytes)
+    paused, thresholds = [], gc.get_threshold()
+    gc.callbacks.append(lambda phase, info: paused.append(phase))  # no collection while the results are made,
+    gc.set_threshold(10)  # though one would start after every 10 new objects
+    (gc.enable if collecting else gc.disable)()
+    try:
+        results = unpack(packed)
+        assert gc.isenabled() is collecting
+    finally:
+        gc.callbacks.pop()
+        gc.set_threshold(*thresholds)
+        gc.enable()
+    assert paused == []
+    assert results == play_chunk(run.payload(), chunk)
+    assert [r["index"] for r in results] == list(range(30)) and all(r["scores"] for r in results)
 
 
 def test_half_the_games_are_all_greedy_and_the_rest_mix_both_bots():

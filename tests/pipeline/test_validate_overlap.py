@@ -11,7 +11,7 @@ import pytest
 from generator.core.errors import InputError
 from generator.engines import executors, registry
 from generator.engines.executors import Executor, LocalProcesses
-from generator.engines.simulate import SimSettings, play_chunk
+from generator.engines.simulate import SimSettings, play_chunk_packed
 from generator.pipeline import validate as validating
 from generator.pipeline.validate import validate
 from tests.fixtures import toy_engine as toy
@@ -93,7 +93,7 @@ def _crash(chunk):
 def _bug(chunk):
     if chunk.players == 3:
         raise ZeroDivisionError("a bug in a worker")
-    return play_chunk(executors._PAYLOADS[chunk.key], chunk)
+    return play_chunk_packed(executors._PAYLOADS[chunk.key], chunk)
 
 
 @pytest.mark.parametrize(("play", "expected"), [(_crash, "worker processes died 3 times"),
