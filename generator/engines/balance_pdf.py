@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -105,6 +106,19 @@ def _legend(x: float, y: float, names: list[str]) -> Legend:
     return legend
 
 
+def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """Round tick values covering low..high (steps of 1, 2, 2.5 or 5 times a power of ten)."""
+    span = (high - low) or abs(high) or 1.0
+    raw = span / count
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    first = math.floor(low / step + 1e-9) * step
+    ticks = [round(first, 10)]
+    while ticks[-1] < high - step * 1e-6 or len(ticks) < 2:
+        ticks.append(round(ticks[-1] + step, 10))
+    return ticks
+
+
 def _bins(values: list[int]) -> tuple[int, int]:
     low, high = min(values), max(values)
     width = max(1, -(-(high - low + 1) // MAX_BINS))
@@ -126,7 +140,7 @@ def length_chart(by_players: dict, key: str) -> Drawing | None:
         for v, count in h:
             row[(int(v) - start) // width] += 100 * count / total
         data.append(row)
-    d = Drawing(WIDTH, 190, initialFontName=BODY)
+    d = Drawing(WIDTH, 198, initialFontName=BODY)
     chart = VerticalBarChart()
     chart.x, chart.y, chart.width, chart.height = 40, 35, WIDTH - 120, 140
     chart.data = data
@@ -135,15 +149,17 @@ def length_chart(by_players: dict, key: str) -> Drawing | None:
     _style_axis_labels(chart)
     chart.categoryAxis.labels.angle = 30 if nbins > 8 and width > 1 else 0
     chart.categoryAxis.labels.boxAnchor = "ne" if chart.categoryAxis.labels.angle else "n"
-    chart.valueAxis.valueMin = 0
-    chart.valueAxis.labelTextFormat = "%d%%"
+    ticks = nice_ticks(0, max(max(row) for row in data))  # the tallest bar below a labelled line, not at the top
+    chart.valueAxis.valueMin, chart.valueAxis.valueMax = 0, ticks[-1]
+    chart.valueAxis.valueStep = ticks[1] - ticks[0]
+    chart.valueAxis.labelTextFormat = lambda share: f"{share:g}%"  # steps of 2.5 show as such
     for i in range(len(data)):
         chart.bars[i].fillColor = SERIES[i % len(SERIES)]
         chart.bars[i].strokeColor = None
     chart.groupSpacing, chart.barSpacing = 4, 0
     d.add(chart)
     d.add(_legend(WIDTH - 62, 170, [f"{p} players" for p in hists]))
-    d.add(String(0, 180, "share of games", fontName=BODY, fontSize=8, fillColor=colors.grey))
+    d.add(String(0, 188, "share of games", fontName=BODY, fontSize=8, fillColor=colors.grey))
     d.add(String(chart.x + chart.width / 2, 0, key, fontName=BODY, fontSize=8, fillColor=colors.grey, textAnchor="middle"))
     return d
 

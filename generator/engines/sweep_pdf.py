@@ -22,26 +22,13 @@ from generator.core.fonts import (
     string_width,
 )
 from generator.core.write import atomic_write
-from generator.engines.balance_pdf import MARGIN, SERIES, WIDTH, Flow
+from generator.engines.balance_pdf import MARGIN, SERIES, WIDTH, Flow, nice_ticks
 
 GREY = colors.HexColor("#777777")
 GRID = colors.HexColor("#dddddd")
 PLOT_LEFT, PLOT_RIGHT = 44, 96  # room for the value axis labels, and for the legend on the right
 LABEL_SIZE, SLANT = 7.5, 35  # variant labels along the bottom; slanted by SLANT degrees when they do not fit flat
 Point = tuple[float, float, float] | None  # value, low, high (None: not measured for this variant)
-
-
-def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
-    """Round tick values covering low..high (steps of 1, 2, 2.5 or 5 times a power of ten)."""
-    span = (high - low) or abs(high) or 1.0
-    raw = span / count
-    magnitude = 10 ** math.floor(math.log10(raw))
-    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
-    first = math.floor(low / step + 1e-9) * step
-    ticks = [round(first, 10)]
-    while ticks[-1] < high - step * 1e-6 or len(ticks) < 2:
-        ticks.append(round(ticks[-1] + step, 10))
-    return ticks
 
 
 def interval_chart(categories: list[str], series: list[tuple[str, list[Point]]], fmt: str, axis: str, *,

@@ -12,7 +12,7 @@ from reportlab.graphics import renderPDF
 from reportlab.lib import colors
 
 from generator.core.fonts import register_fonts
-from generator.engines.balance_pdf import hbar_chart
+from generator.engines.balance_pdf import hbar_chart, length_chart
 from generator.engines.sweep_pdf import interval_chart
 
 
@@ -50,3 +50,18 @@ def test_sweep_labels_series_and_axis_with_letters_the_body_face_lacks():
     _fallback_only(drawn_fonts(flat), "ЖукΩсерияось")
     slanted = interval_chart(["Жёлтый перец с сыром " * 2, "Ωmega " * 6], series, "%g", "ось")  # long: slanted
     _fallback_only(drawn_fonts(slanted), "ЖёлтыйперцсырΩ")
+
+
+def _percent_labels(drawing) -> list[float]:
+    text = pdfium.PdfDocument(renderPDF.drawToString(drawing))[0].get_textpage().get_text_range()
+    return [float(word[:-1]) for word in text.split() if word.endswith("%") and word[:-1].replace(".", "").isdigit()]
+
+
+def test_game_length_axis_ends_on_a_labelled_line_above_the_tallest_bar():
+    register_fonts()
+    for counts, top in (([39, 61], 80.0), ([39, 31, 30], 40.0), ([12, 88], 100.0), ([3, 2, 95], 100.0)):
+        histogram = [(turns, count) for turns, count in zip(range(20, 20 + len(counts)), counts, strict=True)]
+        labels = _percent_labels(length_chart({3: {"turns": {"n": 100, "histogram": histogram}}}, "turns"))
+        assert max(labels) == top, (counts, labels)  # the tallest bar (61 %, 39 %, ...) ends below the top label
+        steps = {round(b - a, 6) for a, b in zip(sorted(labels), sorted(labels)[1:], strict=False)}
+        assert len(steps) == 1 and min(labels) == 0, labels
