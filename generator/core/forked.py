@@ -1,7 +1,8 @@
-"""Tasks run by worker processes forked from this one; their results come back over pipes, in the tasks' order.
+"""Tasks run by worker processes forked from this one; their results come back over pipes, in the tasks' order
+(`results`) or as they finish (`finished`).
 
-Lighter than multiprocessing.Pool for a build's few drawing tasks (a fork and a pipe per worker, no helper threads:
-about a millisecond to start, against several) and safe to stop at any moment. Stopping kills the workers and closes
+A build's drawings and validate's games run here. Lighter than multiprocessing.Pool (a fork and a pipe per worker,
+no helper threads: about a millisecond to start, against several) and safe to stop at any moment. Stopping kills the workers and closes
 this process's ends of their pipes, so nothing is left waiting for the rest of a result a killed worker had half
 written (a Pool's result thread can wait for it for ever). The workers inherit everything this process holds: only
 the task numbers and the pickled results travel.
@@ -79,8 +80,13 @@ class ForkedWorkers:
         self.tasks = list(tasks)
         self.workers: dict[int, int] = {}  # pid -> the file descriptor its results are read from
         self.ended: dict[int, int] = {}  # pid -> its wait status, once reaped
-        self._numbers = b""  # task numbers not yet written (more than the pipe holds): results() writes them
+        self._numbers = b""  # task numbers not yet written (more than the pipe holds): reading results writes them
         self._write_tasks = -1
+        self._done: dict[int, tuple[bool, object]] = {}  # task index -> (ok, result or exception), not yet taken
+        self._taken: set[int] = set()  # the tasks whose outcome finished() handed out
+        self._buffers: dict[int, bytearray] = {}  # result pipe -> what was read of its next message
+        self._pids: dict[int, int] = {}  # result pipe -> the worker writing to it
+        self._selector: selectors.BaseSelector | None = None
         if not self.tasks:
             return
         read_tasks, write_tasks = os.pipe()
@@ -114,7 +120,13 @@ class ForkedWorkers:
             os.set_blocking(write_tasks, False)
             self._write_tasks, write_tasks = write_tasks, -1
             self._numbers = b"".join(_TASK.pack(index) for index in range(len(self.tasks)))
-            self._write_numbers()  # as many as the pipe holds (16,384 on Linux); results() writes the rest
+            self._write_numbers()  # as many as the pipe holds (16,384 on Linux); reading the results writes the rest
+            self._selector = selectors.DefaultSelector()
+            for pid, fd in self.workers.items():
+                self._buffers[fd], self._pids[fd] = bytearray(), pid
+                self._selector.register(fd, selectors.EVENT_READ)
+            if self._write_tasks >= 0:
+                self._selector.register(self._write_tasks, selectors.EVENT_WRITE)
         except BaseException:
             self.stop()
             raise
@@ -142,41 +154,63 @@ class ForkedWorkers:
     def results(self) -> Iterator:
         """Each task's result in the tasks' order, as soon as it and those before it are in. A task's exception is
         raised here (with its worker's traceback as its cause) and the workers are stopped."""
-        done: dict[int, tuple[bool, object]] = {}
-        buffers = {fd: bytearray() for fd in self.workers.values()}
-        pids = {fd: pid for pid, fd in self.workers.items()}
-        with selectors.DefaultSelector() as selector:
-            for fd in buffers:
-                selector.register(fd, selectors.EVENT_READ)
-            if self._write_tasks >= 0:
-                selector.register(self._write_tasks, selectors.EVENT_WRITE)
-            for index in range(len(self.tasks)):
-                while index not in done:
-                    if not buffers.keys() & selector.get_map().keys():  # no worker left to send a result
-                        self.stop()
-                        how = self._how_ended()
-                        raise WorkerEnded(f"a worker process ended before it sent back the result of task {index + 1} "
-                                          f"of {len(self.tasks)}{f' (ended by {how})' if how else ''}", index, how)
-                    for key, _ in selector.select():
-                        fd = key.fd
-                        if fd == self._write_tasks:  # room for more task numbers
-                            self._write_numbers()
-                            if self._write_tasks < 0:
-                                selector.unregister(fd)
-                            continue
-                        chunk = os.read(fd, 1 << 16)
-                        if not chunk:  # the worker ended: it has no more tasks, or it was killed
-                            selector.unregister(fd)
-                            self._reap(pids[fd])
-                            continue
-                        buffers[fd] += chunk
-                        for number, ok, value in _messages(buffers[fd]):
-                            done[number] = (ok, value)
-                ok, value = done.pop(index)
-                if not ok:
-                    self.stop()
-                    raise value
-                yield value
+        for index in range(len(self.tasks)):
+            while index not in self._done:
+                if not self._read(wait=True):
+                    self._ended(index)
+            ok, value = self._done.pop(index)
+            self._taken.add(index)
+            if not ok:
+                self.stop()
+                raise value
+            yield value
+
+    def finished(self, wait: bool = False) -> dict[int, tuple[bool, object]]:
+        """The tasks finished since the last call, in any order: task index -> (True, its result) or (False, its
+        exception); with `wait`, at least one while any is left. Raises WorkerEnded (and stops the workers) when
+        no worker is left to finish the tasks still to come."""
+        while True:
+            alive = self._read(wait=wait and not self._done)
+            if self._done:
+                break
+            left = set(range(len(self.tasks))) - self._taken
+            if left and not alive:
+                self._ended(min(left))
+            if not left or not wait:
+                return {}
+        done, self._done = self._done, {}
+        self._taken.update(done)
+        return done
+
+    def _read(self, wait: bool) -> bool:
+        """Read what the workers sent (with `wait`, wait until something comes) and write the task numbers the pipe
+        takes now; False when no worker is left to send anything."""
+        selector = self._selector
+        if selector is None or not self._buffers.keys() & selector.get_map().keys():
+            return False
+        for key, _ in selector.select(None if wait else 0):
+            fd = key.fd
+            if fd == self._write_tasks:  # room for more task numbers
+                self._write_numbers()
+                if self._write_tasks < 0:
+                    selector.unregister(fd)
+                continue
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:  # the worker ended: it has no more tasks, or it was killed
+                selector.unregister(fd)
+                self._reap(self._pids[fd])
+                continue
+            self._buffers[fd] += chunk
+            for number, ok, value in _messages(self._buffers[fd]):
+                self._done[number] = (ok, value)
+        return True
+
+    def _ended(self, index: int) -> None:
+        """Stop, and raise WorkerEnded for task `index`, whose result no worker is left to send."""
+        self.stop()
+        how = self._how_ended()
+        raise WorkerEnded(f"a worker process ended before it sent back the result of task {index + 1} "
+                          f"of {len(self.tasks)}{f' (ended by {how})' if how else ''}", index, how)
 
     def stop(self) -> None:
         """End every worker still running (killed: a task it was doing is lost) and close the pipes."""
@@ -196,6 +230,9 @@ class ForkedWorkers:
             except OSError:  # closed already
                 pass
         self.workers.clear()
+        if self._selector is not None:
+            self._selector.close()
+            self._selector = None
 
     def _reap(self, pid: int) -> None:
         if pid not in self.ended:

@@ -9,21 +9,18 @@ at once, so the caller can do other work (`pnp validate`'s checks) while the wor
 from __future__ import annotations
 
 import gc
-import multiprocessing
-import multiprocessing.connection
-import sys
+import os
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 
 from generator.core.errors import InputError, Problem
+from generator.core.forked import ForkedWorkers, WorkerEnded
 from generator.engines.simulate import Chunk, available_cores, play_chunk, play_chunk_packed, unpack
 
 Payloads = dict[str, tuple]  # run key -> (game, engine, options)
 Progress = Callable[[int], None] | None
-POOL_RESTARTS = 2  # a process pool whose worker died is started again this often before the run gives up
+WORKER_RESTARTS = 2  # workers are forked again this often after one died before the run gives up
 
 
 class Pending(ABC):
@@ -96,28 +93,25 @@ def failed_chunk(chunk: Chunk, exc: BaseException) -> InputError:
 
 
 # -- local processes --------------------------------------------------------------------------------------------------
-_PAYLOADS: Payloads = {}  # in each worker process: the runs it plays, installed once when the process starts
-
-
-def _install(payloads: Payloads) -> None:
-    _PAYLOADS.clear()
-    _PAYLOADS.update(payloads)
+_PAYLOADS: Payloads = {}  # the runs being played: set before the workers are forked, so they inherit it
 
 
 def _play_installed(chunk: Chunk) -> bytes:
     return play_chunk_packed(_PAYLOADS[chunk.key], chunk)
 
 
-def _context():
-    # fork hands the loaded games to the workers without pickling, but only from the main thread (a fork copies
-    # one thread, and a lock another thread holds would stay locked); elsewhere each worker unpickles them once
-    if sys.platform.startswith("linux") and threading.current_thread() is threading.main_thread():
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("spawn")
+def _play(chunk: Chunk) -> bytes:
+    return _play_installed(chunk)  # looked up when the worker plays (a test or a benchmark may replace it)
+
+
+def _can_fork() -> bool:
+    # a fork copies only the thread that forks: from any other thread, a lock another thread holds stays locked
+    return hasattr(os, "fork") and threading.current_thread() is threading.main_thread()
 
 
 class LocalProcesses(Executor):
-    """Worker processes on this machine (`--jobs`; 0 = every core); one process plays in this process itself."""
+    """Worker processes on this machine (`--jobs`; 0 = every core); one process plays in this process itself, as
+    does a run started off the main thread (forking is safe only from there)."""
 
     def __init__(self, jobs: int = 0):
         self.workers = max(1, jobs or available_cores())
@@ -127,12 +121,12 @@ class LocalProcesses(Executor):
 
     def start(self, payloads: Payloads, chunks: list[Chunk]) -> Pending:
         workers = min(self.workers, len(chunks))
-        if workers <= 1:  # one process: the games are played here, when their results are asked for
+        if workers <= 1 or not _can_fork():  # the games are played here, when their results are asked for
             return _OnDemand(self, payloads, chunks)
-        return _PoolRun(payloads, chunks, workers)
+        return _ForkedRun(payloads, chunks, workers)
 
     def map(self, payloads: Payloads, chunks: list[Chunk], progress: Progress = None) -> list[list[dict]]:
-        if min(self.workers, len(chunks)) <= 1:
+        if min(self.workers, len(chunks)) <= 1 or not _can_fork():
             results = []
             for chunk in chunks:
                 results.append(play_chunk(payloads[chunk.key], chunk))
@@ -143,85 +137,76 @@ class LocalProcesses(Executor):
             return pending.results(progress)
 
 
-class _PoolRun(Pending):
-    """Chunks on a pool of worker processes, every one submitted at once (so the pool forks its workers now)."""
+class _ForkedRun(Pending):
+    """Chunks played by worker processes forked now (generator.core.forked), which inherit the payloads; the chunks
+    of a worker that died (out of memory, killed) are played again by new workers, WORKER_RESTARTS times at most."""
 
     def __init__(self, payloads: Payloads, chunks: list[Chunk], workers: int):
-        self.payloads, self.chunks, self.workers = payloads, chunks, workers
+        self.payloads, self.chunks, self.count = payloads, chunks, workers
         self.done: list[list[dict] | None] = [None] * len(chunks)
-        self.attempts = 0
-        self.pool: ProcessPoolExecutor | None = None
-        self.pending: dict[Future, int] = {}
-        self.broken: BrokenProcessPool | None = None  # a worker died while the chunks were handed out
-        self._submit()
+        self.restarts = 0
+        self.failures: dict[int, BaseException] = {}  # chunk -> what it raised (results() reports the first)
+        self.error: InputError | None = None  # the workers died too often (found by poll, raised by results)
+        self.workers: ForkedWorkers | None = None
+        self.playing: list[int] = []  # the chunk of each task of the current workers
+        self._fork()
 
-    def _submit(self) -> None:
+    def _fork(self) -> None:
+        self.playing = [i for i, result in enumerate(self.done) if result is None]
+        _PAYLOADS.clear()
+        _PAYLOADS.update(self.payloads)
+        frozen = gc.get_freeze_count()
         gc.freeze()  # the forked workers never collect the loaded games (fewer copied pages, shorter collections)
         try:
-            self.pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=_context(), initializer=_install,
-                                            initargs=(self.payloads,))
-            self.pending = {}
-            for i, result in enumerate(self.done):
-                if result is None:
-                    try:
-                        self.pending[self.pool.submit(_play_installed, self.chunks[i])] = i
-                    except BrokenProcessPool as exc:  # a worker killed already: results() plays them again
-                        self.broken = exc
-                        break
+            self.workers = ForkedWorkers(_play, [self.chunks[i] for i in self.playing],
+                                         min(self.count, len(self.playing)))
         finally:
-            gc.unfreeze()
+            if not frozen:
+                gc.unfreeze()
+            _PAYLOADS.clear()  # this process keeps no reference to them (the workers have their copy)
 
-    def _take(self, finished, progress: Progress) -> None:
-        for future in finished:
-            i = self.pending.pop(future)
-            try:
-                self.done[i] = unpack(future.result())
-            except BrokenProcessPool:
-                raise
-            except Exception as exc:  # noqa: BLE001 - name the chunk instead of a traceback
-                raise failed_chunk(self.chunks[i], exc) from exc
+    def _take(self, wait: bool, progress: Progress) -> None:
+        """The chunks finished since the last look (with `wait`, at least one); workers that died are replaced."""
+        try:
+            finished = self.workers.finished(wait)
+        except WorkerEnded as exc:  # killed (out of memory, a signal): the chunks not played yet, on new workers
+            self.restarts += 1
+            if self.restarts > WORKER_RESTARTS:
+                raise InputError(Problem("", 0, f"the simulation's worker processes died {self.restarts} times "
+                                                f"({exc}); expected them to finish (memory? try --jobs 1)")) from None
+            self._fork()
+            return
+        for task, (ok, value) in sorted(finished.items()):
+            i = self.playing[task]
+            if not ok:
+                self.failures.setdefault(i, value)
+                continue
+            self.done[i] = unpack(value)
             if progress:
                 progress(self.chunks[i].games)
 
-    def poll(self, progress: Progress = None) -> None:  # a failed chunk or a lost worker is left for results()
-        self._take([future for future in self.pending if future.done() and not future.cancelled()
-                    and future.exception() is None], progress)
+    def poll(self, progress: Progress = None) -> None:  # a failed chunk or lost workers are left for results()
+        if self.workers is not None and not self.failures and self.error is None:
+            try:
+                self._take(False, progress)
+            except InputError as exc:
+                self.error = exc
 
     def results(self, progress: Progress = None) -> list[list[dict]]:
         try:
             while True:
-                try:
-                    if self.broken is not None:
-                        broken, self.broken = self.broken, None
-                        raise broken
-                    while self.pending:
-                        finished, _ = wait(self.pending, return_when=FIRST_COMPLETED)
-                        self._take(finished, progress)
+                if self.error is not None:
+                    raise self.error
+                if self.failures:  # name the chunk instead of a traceback
+                    i = min(self.failures)
+                    raise failed_chunk(self.chunks[i], self.failures[i]) from self.failures[i]
+                if all(result is not None for result in self.done):
                     return self.done  # type: ignore[return-value]
-                except BrokenProcessPool as exc:  # a worker was killed (out of memory, a signal): play its chunks again
-                    self.attempts += 1
-                    self.cancel()
-                    if self.attempts > POOL_RESTARTS:
-                        raise InputError(Problem("", 0, f"the simulation's worker processes died {self.attempts} times "
-                                                        f"({exc}); expected them to finish (memory? try --jobs 1)")) from exc
-                    self._submit()
+                self._take(True, progress)
         finally:
             self.cancel()
 
     def cancel(self) -> None:
-        pool, self.pool = self.pool, None
-        if pool is None:
-            return
-        if any(result is None for result in self.done):  # stopped, not left to finish their chunks
-            processes = list((getattr(pool, "_processes", None) or {}).values())
-            for process in processes:
-                process.terminate()
-            # A worker ended while it wrote a result leaves half a message in the result pipe, and the pool's own
-            # thread would wait for the rest of it forever (shutdown below with it). Once every worker has ended,
-            # this process's end of the pipe is its only writer: closing it ends that wait (the pool is broken).
-            multiprocessing.connection.wait([process.sentinel for process in processes], timeout=10)
-            writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
-            if writer is not None:
-                writer.close()
-        pool.shutdown(wait=True, cancel_futures=True)  # its own thread reaps the workers (joining here races it)
-        self.pending = {}
+        workers, self.workers = self.workers, None
+        if workers is not None:
+            workers.stop()

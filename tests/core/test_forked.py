@@ -100,6 +100,44 @@ def test_a_worker_killed_half_way_through_a_result_is_reported_not_waited_for(mo
             next(results)
 
 
+def _slow_first(n: int) -> int:
+    time.sleep(1.0 if n == 0 else 0)
+    return n
+
+
+def test_finished_tasks_come_in_any_order_without_waiting_unless_asked():
+    with ForkedWorkers(_slow_first, list(range(6)), workers=2) as workers:
+        seen = workers.finished()  # without waiting: what is done already, never task 0, which takes a second
+        assert 0 not in seen
+        while len(seen) < 6:
+            got = workers.finished(wait=True)
+            assert got and not got.keys() & seen.keys()  # at least one, each once
+            seen |= got
+        assert seen == {n: (True, n) for n in range(6)}
+        assert list(seen)[-1] == 0  # the slow one came last, after those the other worker did meanwhile
+        assert workers.finished(wait=True) == {}  # nothing left: no wait
+
+
+def test_finished_hands_out_what_was_done_then_names_the_task_no_worker_is_left_to_do():
+    before = children()
+    with ForkedWorkers(_dies_at_two, list(range(5)), workers=1) as workers:
+        seen: dict = {}
+        with pytest.raises(WorkerEnded, match=r"task 3 of 5 \(ended by SIGKILL\)") as ended:
+            while True:
+                seen |= workers.finished(wait=True)
+        assert seen == {0: (True, 0), 1: (True, 1)} and ended.value.task == 2
+    assert children() <= before
+
+
+def test_a_task_exception_is_handed_out_by_finished_and_the_other_tasks_go_on():
+    with ForkedWorkers(_fails_at_three, list(range(6)), workers=2) as workers:
+        seen: dict = {}
+        while len(seen) < 6:
+            seen |= workers.finished(wait=True)
+    assert [n for n, (ok, _) in seen.items() if not ok] == [3]
+    assert isinstance(seen[3][1], ValueError) and seen[5] == (True, 5)
+
+
 def test_stopping_ends_busy_workers_at_once():
     before = children()
     workers = ForkedWorkers(time.sleep, [30, 30, 30], workers=2)
