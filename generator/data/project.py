@@ -17,6 +17,17 @@ PRESETS_DIR = ASSETS / "presets"
 SCAFFOLD_DIR = ASSETS / "scaffold"
 RULES_DIR = "rules"
 NAME_MAX, PATH_MAX = 255, 4096  # what file systems accept for one name and a whole path
+# What a build reads from a project: data and templates, pictures, spreadsheet decks and font files (each reader
+# takes its own part: cards.image, data.spreadsheet, core.fontfiles). Anything else in a game's folder (notes, a
+# spreadsheet program's lock file) is not an input: it starts no rebuild, in `pnp build` or in `pnp watch`.
+SOURCE_SUFFIXES = frozenset({".yaml", ".yml", ".j2", ".md", ".svg", ".png", ".jpg", ".jpeg", ".csv", ".xlsx",
+                             ".xlsm", ".xls", ".ods", ".ttf", ".otf"})
+
+
+def is_source(name: str) -> bool:
+    """Whether a file of this name is one a build reads: a source suffix, and not hidden or a program's leftover
+    (LibreOffice's .~lock.x.ods#, Excel's ~$x.xlsx, .DS_Store, an editor's backup or swap file)."""
+    return not name.startswith((".", "~")) and os.path.splitext(name)[1].lower() in SOURCE_SUFFIXES
 
 
 @dataclass(frozen=True)

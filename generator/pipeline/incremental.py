@@ -20,7 +20,7 @@ import generator
 from generator.core.fonts import font_files
 from generator.core.usercache import file_digests
 from generator.core.write import atomic_write
-from generator.data.project import BUILTIN_ICONS, RULES_DIR, Project
+from generator.data.project import BUILTIN_ICONS, RULES_DIR, Project, is_source
 
 STATE_FILE = ".state.json"
 _LANGUAGE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*")  # as generator.core.phrases.CODE
@@ -32,7 +32,8 @@ TOOL_FILES = f"tool {SOURCE_ROOT}"  # the digests of this install's files are re
 
 def files_below(folder: Path, within: Path | None = None) -> list[Path]:
     """Every file below `folder`, sorted, without caches and editor leftovers; with `within` (the project folder),
-    without symbolic links to files outside it (they are never read; a file that uses one is refused)."""
+    only the files a build reads (data.project.is_source: not notes or lock files) and without symbolic links to
+    files outside it (they are never read; a file that uses one is refused)."""
     folder = Path(folder)
     if not folder.is_dir() or "__pycache__" in folder.parts:
         return []
@@ -41,6 +42,7 @@ def files_below(folder: Path, within: Path | None = None) -> list[Path]:
     base = os.fspath(folder)
     _walk(base, found, links)
     if within is not None:
+        found = [name for name in found if is_source(os.path.basename(name))]
         inside = os.path.join(os.fspath(Path(within).resolve()), "")  # the project folder and a separator
         # only a linked file can lead elsewhere: the walk enters no linked folder
         real_base = os.path.realpath(base)

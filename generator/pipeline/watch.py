@@ -15,11 +15,8 @@ from typing import Protocol
 from generator.core.contract import BuildOptions, Output
 from generator.core.errors import InputError, Problem, internal_error_line
 from generator.data.project import Project
+from generator.data.project import is_source as is_source_name
 from generator.pipeline.build import BuildResult, build
-
-# data, templates, pictures, spreadsheet decks (cards_from:) and font files (fonts: in game.yaml)
-SOURCE_SUFFIXES = (".yaml", ".yml", ".j2", ".md", ".svg", ".png", ".jpg", ".jpeg", ".csv", ".xlsx", ".xls", ".ods",
-                   ".ttf", ".otf")
 
 
 class WatchReport(Protocol):
@@ -33,8 +30,8 @@ class WatchReport(Protocol):
 
 
 def is_source(path: Path) -> bool:
-    """A file a build reads; editors' swap, backup and temporary files are not."""
-    return path.suffix.lower() in SOURCE_SUFFIXES and not path.name.startswith((".", "~"))
+    """A file a build reads (data.project.is_source); editors' swap, backup and temporary files are not."""
+    return is_source_name(path.name)
 
 
 def watched_roots(project: Project) -> list[Path]:

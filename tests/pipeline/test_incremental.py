@@ -175,3 +175,21 @@ def test_the_files_a_key_is_made_from_are_those_inside_the_project_in_path_order
     alias = project / "cards" / "alias"
     assert [p.relative_to(alias).as_posix() for p in files_below(alias, project)] == listed
     assert files_below(project / "cards" / "nothing", project) == []
+
+
+def test_files_no_build_reads_start_no_rebuild(tmp_project):
+    """Notes beside the data, a spreadsheet program's lock file, a desktop's folder file: not inputs."""
+    build_dir = _two_games(tmp_project)
+    before = {game: _stamps(build_dir, game) for game in ("demo", "other")}
+    game = tmp_project.cards_dir / "demo"
+    for name in ("notes.txt", ".~lock.cards.ods#", "~$cards.xlsx", ".DS_Store"):
+        (game / name).write_text("x", encoding="utf-8")
+    (tmp_project.templates_dir / "ideas.txt").write_text("x", encoding="utf-8")
+    again = run_pnp("build", "demo", "other", "--paper", "a4", project=tmp_project)
+    assert again.exit_code == 0, again.output
+    assert "0 files written" in again.output and "6 up to date" in again.output
+    (game / ".~lock.cards.ods#").unlink()  # the spreadsheet closed
+    assert "0 files written" in run_pnp("build", "demo", "other", "--paper", "a4", project=tmp_project).output
+    assert {game: _stamps(build_dir, game) for game in ("demo", "other")} == before
+    (game / "portrait.png").write_bytes(b"not read yet, but a picture a layout may name")
+    assert "0 files written" not in run_pnp("build", "demo", "--paper", "a4", project=tmp_project).output

@@ -81,7 +81,11 @@ def test_editor_temporary_files_do_not_count_as_changes():
     assert is_source(Path("templates/icons/olive.svg"))
     for name in ("zwierzeta.xlsx", "crew.csv", "deck.ods", "fonts/Display.ttf", "fonts/Display.otf"):  # read too
         assert is_source(Path("cards/x") / name), name
+    assert is_source(Path("cards/x/macros.xlsm"))  # a workbook with macros is read as a deck too
     assert not is_source(Path("cards/x/~$zwierzeta.xlsx"))  # the lock file a spreadsheet program keeps
+    assert not is_source(Path("cards/x/.~lock.zwierzeta.xlsx#"))  # LibreOffice's
+    for name in ("notes.txt", ".DS_Store", "Thumbs.db", "draft.docx"):  # never read by a build
+        assert not is_source(Path("cards/x") / name), name
     for name in (".orders.yaml.swp", "orders.yaml~", "sedA1b2C3", ".orders.yaml.x1.tmp", "4913"):
         assert not is_source(Path("cards/x") / name), name
 
