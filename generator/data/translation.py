@@ -466,6 +466,20 @@ def translate(game: Game, language: str) -> Game:
                                language=language, phrases=phrases, translation=translation)
 
 
+def source_tool_words_missing(game: Game) -> list[Problem]:
+    """A warning when the game's own language is one pnp has no catalogue of and the game does not give the tool's
+    words (sheet labels, print check, booklet cover, ...) itself: they print in English."""
+    left = game.phrases.missing()
+    if not left or builtin(game.source_language):
+        return []
+    name, path = language_name(game.source_language), translation_file(game, game.source_language)
+    where, line = (game.show(path), 1) if path.is_file() else _languages_line(game)
+    return [Problem(where, line, f"{len(left)} of the tool's own words (sheet labels, print check, booklet cover, ...) "
+                                 f"have no {name} text, as pnp has no catalogue of {name}; expected them under tool: "
+                                 f"in {game.show(path)} (pnp i18n extract {game.id} --lang {game.source_language} "
+                                 "writes them); they print in English until then")]
+
+
 def source_phrases(game: Game) -> Phrases:
     """The tool's words of the source language, with the `tool:` entries of i18n/<source>.yaml when it exists."""
     if not translation_file(game, game.source_language).is_file():

@@ -288,6 +288,7 @@ def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[s
     booklets (planned before the card sheets, and the longest to draw) are drawn while the card sheets are planned,
     and the card sheets while the translations are planned and the checks run. The outputs stay in the outputs to
     draw that this returns."""
+    from generator.data.translation import source_tool_words_missing
     from generator.pipeline.planning import Planner
     from generator.pipeline.translations import (
         choose_languages,
@@ -328,6 +329,7 @@ def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[s
         wrong = language_problems(game)
         for language in languages[game.id]:
             if language == game.source_language:
+                result.warnings += source_tool_words_missing(game)
                 continue
             try:
                 other = translated_game(game, language)

@@ -123,24 +123,36 @@ def _entries(game: Game, language: str) -> list[Translatable]:
 
 def extract(game: Game, language: str) -> Extracted:
     """Write (or bring up to date) cards/<game>/i18n/<language>.yaml for the source game `game`."""
-    if language == game.source_language:
-        raise InputError(Problem(game.show(game.dir / "game.yaml"), 0, f"{language_name(language)} is the source "
-                                 "language of the game: its texts are the game's own files; expected another language"))
     path = translation_file(game, language)
     shown = game.show(path)
+    source = game.source_language
+    own = language == source  # only the tool's words: the game's texts are its own files
+    if own and builtin(language):
+        raise InputError(Problem(game.show(game.dir / "game.yaml"), 0, f"{language_name(language)} is the source "
+                                 "language of the game: its texts are the game's own files, and pnp's own words come "
+                                 f"from its {language_name(language)} catalogue (a tool: section in {shown} may "
+                                 "change any of them); expected another language"))
     existing = _existing(path, shown)
     values = existing.values | {p: v for p, v in existing.retired.items() if existing.values.get(p) is None}
-    source = game.source_language
-    entries = _entries(game, language)
+    entries = _tool_entries(language) if own else _entries(game, language)
     written: set[tuple] = set()
-    out = [f"# {language_name(language)} translation of \"{game.title}\" ({game.id}), from {language_name(source)}.",
-           f"# Written by `pnp i18n extract {game.id} --lang {language}`; see docs/translations.md.",
-           f"# Each key holds the {language_name(language).split(' (')[0]} text of the {language_name(source).split(' (')[0]}"
-           " text in the comment above it; `~` means not translated yet",
-           "# (the source text is printed and pnp validate warns). Run the command again after changing the game:",
-           "# translations are kept, new texts come as ~, and a text whose source changed is marked \"# CHANGED\".",
-           "# Rules booklets are translated as a whole: "
-           f"{game.project.show(game.project.rules_template(game.id, language))}."]
+    if own:
+        out = [f"# pnp's own words in {language_name(language)} for \"{game.title}\" ({game.id}): sheet labels, the "
+               "print check, the booklet cover, ...",
+               f"# Written by `pnp i18n extract {game.id} --lang {language}`; see docs/translations.md.",
+               f"# Each key holds the {language_name(language).split(' (')[0]} words for the English ones in the "
+               "comment above it; `~` means not translated yet",
+               "# (the English words are printed and pnp validate warns). The game's own texts are its files: only "
+               "tool: belongs here."]
+    else:
+        out = [f"# {language_name(language)} translation of \"{game.title}\" ({game.id}), from {language_name(source)}.",
+               f"# Written by `pnp i18n extract {game.id} --lang {language}`; see docs/translations.md.",
+               f"# Each key holds the {language_name(language).split(' (')[0]} text of the "
+               f"{language_name(source).split(' (')[0]} text in the comment above it; `~` means not translated yet",
+               "# (the source text is printed and pnp validate warns). Run the command again after changing the game:",
+               "# translations are kept, new texts come as ~, and a text whose source changed is marked \"# CHANGED\".",
+               "# Rules booklets are translated as a whole: "
+               f"{game.project.show(game.project.rules_template(game.id, language))}."]
     if builtin(language):
         out.append(f"# The words pnp prints itself come from its {language_name(language)} catalogue; a `tool:` "
                    "section here may change any of them.")
@@ -148,7 +160,9 @@ def extract(game: Game, language: str) -> Extracted:
     opened: tuple = ()
     for entry in entries:
         is_layout = entry.path[0] == "layouts"
-        if entry.empty and entry.path not in values or is_layout and not has_words(entry.source) and entry.path not in values:
+        is_tool = entry.path[0] == "tool"  # a sign without letters is a word of the tool too (the decimal sign)
+        if entry.empty and not is_tool and entry.path not in values \
+                or is_layout and not has_words(entry.source) and entry.path not in values:
             continue
         parents = entry.path[:-1]
         common = 0
@@ -167,13 +181,14 @@ def extract(game: Game, language: str) -> Extracted:
             counts["translated"] += 1
             if old is not None and old != entry.source:  # the source changed since the last extract
                 counts["changed"] += 1
-                out.append(f"{indent}{CHANGED_MARK}: the {language_name(source)} text was {_dump(old)}")
+                was = language_name(SOURCE if is_tool else source)
+                out.append(f"{indent}{CHANGED_MARK}: the {was} text was {_dump(old)}")
             elif entry.path in existing.changed:  # marked before and not checked yet: the mark stays as it is
                 counts["changed"] += 1
                 out.append(f"{indent}{existing.changed[entry.path]}")
         else:
             counts["new"] += entry.path not in existing.recorded
-        out.append(f"{indent}# {source}: {_dump(entry.source)}")
+        out.append(f"{indent}# {SOURCE if is_tool else source}: {_dump(entry.source)}")  # the tool's words: English
         out.append(f"{indent}{_key(entry.path[-1])}: {_dump(value)}")
         written.add(entry.path)
     retired = [(p, v) for p, v in values.items() if p not in written and v is not None]

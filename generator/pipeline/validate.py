@@ -19,6 +19,7 @@ from generator.data.checks import CheckReport
 from generator.data.game import Game
 from generator.data.load import load_game
 from generator.data.project import Project
+from generator.data.translation import source_tool_words_missing
 from generator.engines.balance_pdf import write_balance_pdf
 from generator.engines.base import Engine
 from generator.engines.executors import Executor, LocalProcesses
@@ -265,6 +266,8 @@ def _check_languages(game: Game, languages: list[str], strict: bool, result: Val
     result.problems += wrong
     for language in languages:
         if language == game.source_language:
+            found = source_tool_words_missing(game)
+            (result.problems if strict else result.warnings).extend(found)
             continue
         try:
             translated, warnings, errors = translate_checked(game, language)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -90,6 +91,42 @@ def test_extract_for_the_bundled_translation_changes_nothing(tmp_project):
     result = run_pnp("i18n", "extract", "order-up-pizza", "--lang", "cs", project=tmp_project)
     assert result.exit_code == 0 and ", 0 to do" in result.output, result.output
     assert path.read_text() == before
+
+
+def test_a_game_written_in_a_language_pnp_has_no_catalogue_of_gets_the_tools_words_to_translate(tmp_project):
+    """A game in Polish: its own texts are its files; pnp's words (sheet labels, print check, ...) print in English,
+    with a warning saying how to give them, and `extract` writes only those for the source language."""
+    import pypdfium2 as pdfium
+
+    assert run_pnp("new", "wyprawa", project=tmp_project).exit_code == 0
+    game = tmp_project.cards_dir / "wyprawa"
+    (game / "game.yaml").write_text((game / "game.yaml").read_text() + "languages: [pl]\n")
+    built = run_pnp("build", "wyprawa", "--paper", "a4", project=tmp_project)
+    assert built.exit_code == 0, built.output
+    warning = "of the tool's own words (sheet labels, print check, booklet cover, ...) have no Polish (pl) text"
+    assert "warning: cards/wyprawa/game.yaml:" in built.output and warning in built.output
+    assert "pnp i18n extract wyprawa --lang pl writes them" in built.output
+    strict = run_pnp("validate", "wyprawa", "--no-sim", "--strict", project=tmp_project)
+    assert strict.exit_code == 1 and warning in strict.output
+
+    extracted = run_pnp("i18n", "extract", "wyprawa", "--lang", "pl", project=tmp_project)
+    assert extracted.exit_code == 0, extracted.output
+    path = game / "i18n" / "pl.yaml"
+    data = yaml.safe_load(path.read_text())
+    assert list(data) == ["tool"]  # only pnp's words: the game's texts are its own files
+    assert data["tool"]["words"]["decimal"] is None  # a sign without letters is there too (20,0 mm in Polish)
+    assert '# en: "Print at 100% (Actual size)"' in path.read_text()
+    given = path.read_text().count("print_at_100: ~")  # the sheets', the print check's, ...
+    path.write_text(path.read_text().replace("print_at_100: ~", 'print_at_100: "Drukuj w skali 100%"'))
+    again = run_pnp("build", "wyprawa", "--paper", "a4", project=tmp_project)
+    assert again.exit_code == 0, again.output
+    counted = re.compile(r"warning: (cards/wyprawa/\S+): (\d+) of the tool's own words")
+    (where, before), (now_where, after) = counted.search(built.output).groups(), counted.search(again.output).groups()
+    assert where.startswith("cards/wyprawa/game.yaml:") and now_where == "cards/wyprawa/i18n/pl.yaml:1"
+    assert given > 1 and int(after) == int(before) - given == sum(1 for line in path.read_text().splitlines() if line.endswith(": ~"))
+    pages = pdfium.PdfDocument(tmp_project.build_dir / "wyprawa" / "cards-a4.pdf")
+    text = "".join(pages[i].get_textpage().get_text_range() for i in range(len(pages)))
+    assert "Drukuj w skali 100%" in text
 
 
 def test_extract_bad_input(demo: Path):
