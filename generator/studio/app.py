@@ -11,6 +11,7 @@ import html
 import re
 import time
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
@@ -21,11 +22,12 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from generator.core.errors import InputError
 from generator.data.project import ASSETS
 from generator.pipeline.validation_record import read_record, record_path
 from generator.studio import views
 from generator.studio.events import Broker
-from generator.studio.files import build_file, source_file
+from generator.studio.files import WORKBOOK_SUFFIXES, build_file, source_file
 from generator.studio.state import GameState, Studio
 
 STUDIO_ASSETS = ASSETS / "studio"
@@ -194,10 +196,28 @@ class StudioApp:
         found = source_file(self.project, path)
         if found is None:
             return self._missing(request)
+        if found.suffix.lower() in WORKBOOK_SUFFIXES:
+            return self._sheet(request, found)
         text = found.read_text(encoding="utf-8", errors="replace")
         lines = [(n, html.escape(line)) for n, line in enumerate(text.splitlines(), start=1)]
         return self._page("source.html", path=self.project.show(found), lines=lines,
                           editor=self.links.where(self.project.show(found), 1))
+
+    def _sheet(self, request: Request, found: Path) -> Response:
+        """One sheet of a workbook as a table with the spreadsheet's column letters and row numbers, each cell
+        anchored by its name ('Karty!G3'), so a card's link opens at its cell."""
+        from generator.data.spreadsheet import column_letter, read_grid
+
+        shown = self.project.show(found)
+        try:
+            grid = read_grid(found, shown, request.query_params.get("sheet"))
+        except InputError as exc:  # a sheet the link names no more, a damaged workbook: said on the page
+            return self._page("sheet.html", path=shown, sheet=None, letters=[], rows=[], error=str(exc))
+        width = max((len(row) for row in grid.rows), default=0)
+        letters = [column_letter(col) for col in range(width)]
+        rows = [(line, [_shown_cell(value) for value in row] + [""] * (width - len(row)))
+                for line, row in zip(grid.lines, grid.rows, strict=True)]
+        return self._page("sheet.html", path=shown, sheet=grid.sheet, letters=letters, rows=rows, error=None)
 
     async def build_output(self, request: Request) -> Response:
         found = build_file(self.project, request.path_params["path"])
@@ -217,6 +237,15 @@ class StudioApp:
         return JSONResponse({"idle": self.studio.idle(), **self._hello(),
                              "problems": {n: [str(p) for p in s.problems] for n, s in self.studio.games.items()}},
                             headers=FRESH)
+
+
+def _shown_cell(value) -> str:
+    """A cell as the spreadsheet shows it: 2, not the 2.0 a workbook stores."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def create_app(studio: Studio, editor: str = views.DEFAULT_EDITOR, host: str = "127.0.0.1") -> StudioApp:

@@ -12,6 +12,7 @@ from generator.core.errors import InputError
 from generator.data.project import Project
 
 SOURCE_SUFFIXES = (".yaml", ".yml", ".j2", ".md", ".svg", ".txt", ".csv")
+WORKBOOK_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods")  # shown as a table of one sheet, not as text
 
 
 def _clean(path: str) -> PurePosixPath | None:
@@ -43,9 +44,10 @@ def allowed_file(project: Project, path: str, folders: list[Path]) -> Path | Non
 
 
 def source_file(project: Project, path: str) -> Path | None:
-    """A designer's source file (cards/..., templates/...) that the studio shows as text, or None."""
+    """A designer's source file (cards/..., templates/...) that the studio shows (as text, a workbook as a table),
+    or None."""
     found = allowed_file(project, path, [project.cards_dir, project.templates_dir])
-    return found if found is not None and found.suffix.lower() in SOURCE_SUFFIXES else None
+    return found if found is not None and found.suffix.lower() in SOURCE_SUFFIXES + WORKBOOK_SUFFIXES else None
 
 
 def build_file(project: Project, path: str, build_dir: Path | None = None) -> Path | None:

@@ -86,7 +86,13 @@ class Links:
                                             f"{DEFAULT_EDITOR}")) from None
 
     def where(self, file: str, line: int = 0) -> Where:
-        """Links to `file` (shown relative to the project) at `line`."""
+        """Links to `file` (shown relative to the project) at `line`; a workbook's cell (a Cell: 'Karty!G3') opens
+        the studio's table of that sheet at the cell (no editor opens a workbook at a cell)."""
+        cell = getattr(line, "cell", None)
+        if cell:
+            sheet = cell.rpartition("!")[0]
+            view = f"/src/{quote(file)}?sheet={quote(sheet, safe='')}#{quote(cell, safe='!')}"
+            return Where(f"{file}:{cell}", view, view)
         absolute = (self.root / file).as_posix()
         editor = self.editor_template.format(path=quote(absolute, safe="/:"), line=max(line, 1), file=file)
         shown = f"{file}:{line}" if line else file

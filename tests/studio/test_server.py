@@ -172,3 +172,33 @@ def test_the_editor_links_follow_the_url_scheme_asked_for(tmp_path):
     toy.make_toy_project(tmp_path)
     result = run_pnp("serve", "--port", "0", "--editor", "idea://open?file={file}&line={ln}", project=tmp_path)
     assert result.exit_code == 1 and "--editor 'idea://open?file={file}&line={ln}': cannot fill in 'ln'" in result.output
+
+
+def test_a_card_from_a_workbook_links_to_its_cell_in_a_table_of_the_sheet(designer_project):
+    """No editor opens a workbook at a cell: the card's links open the studio's table of the sheet at the cell."""
+    import html as html_text
+
+    from generator.studio.server import StudioServer
+
+    server = StudioServer(designer_project, ["space-race"], port=0).start()
+    try:
+        wait_until_idle(server.url)
+        status, page = _get(server, "/g/space-race")
+        card = re.search(rb'href="(/g/space-race/card/events/[^"]+)"', page).group(1).decode()
+        status, detail = _get(server, card)
+        assert status == 200
+        links = set(re.findall(r'href="(/src/cards/space-race/events\.xlsx[^"]*)"', html_text.unescape(detail.decode())))
+        assert links and all(re.fullmatch(r"/src/cards/space-race/events\.xlsx\?sheet=Events#Events![A-Z]+\d+", link)
+                             for link in links), links
+        assert "vscode://" not in "".join(re.findall(r'href="([^"]*events\.xlsx[^"]*)"', detail.decode()))
+        link = sorted(links)[0]
+        status, table = _get(server, link.split("#")[0])
+        assert status == 200
+        cell = link.split("#")[1]
+        text = table.decode()
+        assert f'id="{cell}"' in text and "<th>B</th>" in text and 'id="Events!2"' in text  # cells, letters, rows
+        assert "sheet <b>Events</b>" in text and "<td id=\"Events!C2\">2</td>" in text  # 2, not 2.0
+        status, missing = _get(server, "/src/cards/space-race/events.xlsx?sheet=Evnts")
+        assert status == 200 and "no sheet &#39;Evnts&#39;" in missing.decode() and "did you mean" in missing.decode()
+    finally:
+        server.stop()
