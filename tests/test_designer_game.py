@@ -30,6 +30,7 @@ def test_the_game_builds_and_validates(designer_project):
     checked = run_pnp("validate", "--no-sim", project=designer_project)
     assert checked.exit_code == 0, checked.output
     assert "nine crew cards, one captain" in checked.output
+    assert "deck totals" in checked.output and "board geometry" not in checked.output  # it has no board
 
 
 def test_breaking_the_spreadsheets_and_the_font_names_their_places(designer_project):

@@ -153,11 +153,12 @@ def check_boards(game: Game, problems: Problems) -> None:
 
 
 def check_data(game: Game, problems: Problems) -> list[str]:
-    """The static checks of the data itself (references, deck totals, board geometry); returns their names."""
+    """The static checks of the data itself (references, deck totals, board geometry for a game with a board);
+    returns the names of those that ran."""
     check_references(game, problems)
     check_decks(game, problems)
     check_boards(game, problems)
-    return ["references resolve", "deck totals", "board geometry"]
+    return ["references resolve", "deck totals"] + (["board geometry"] if game.boards else [])
 
 
 def report_for(game: Game, checks: list[str]) -> CheckReport:

@@ -219,6 +219,8 @@ def _build(project: Project, names: list[str], options: BuildOptions, progress: 
         by_game = {report.game: report for report in reports}
         for name in names:  # reports in the order asked for; skipped games show their last check
             result.games.append(by_game[name] if name in by_game else CheckReport(**state.game_report(name)))
+            if name not in by_game:
+                result.languages.setdefault(name, state.game_languages(name))
         if on_start:
             on_start(len(everything))
         results = drawings.results(everything, drawn)
@@ -260,7 +262,7 @@ def _build(project: Project, names: list[str], options: BuildOptions, progress: 
             if report.game not in failed:
                 state.record_game(report.game, keys[report.game],
                                   [path for unit in units if unit.game.id == report.game for path in unit.paths()],
-                                  report)
+                                  report, result.languages.get(report.game, []))
         # a game is searched for stale outputs when it is built; a skipped game keeps what was found then
         result.stale = sorted(stale_outputs(project, build_dir, games) + [
             e for e in old_manifest["stale"] if e["path"].split("/")[0] in fresh], key=lambda e: e["path"])
@@ -368,7 +370,8 @@ def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[s
 def _nothing_to_do(state: BuildState, names: list[str], manifest: dict) -> BuildResult:
     """Every game is as its last build left it: their outputs are reported skipped, their last checks shown again
     and the stale outputs found then listed again."""
-    result = BuildResult(games=[CheckReport(**state.game_report(name)) for name in names])
+    result = BuildResult(games=[CheckReport(**state.game_report(name)) for name in names],
+                         languages={name: state.game_languages(name) for name in names})
     for name in names:
         result.skipped += state.game_outputs(name)
     result.stale = [e for e in manifest["stale"] if e["path"].split("/")[0] in names]

@@ -279,11 +279,16 @@ class BuildState:
         shown = Path(path).as_posix()
         self.data["outputs"][shown] = {"hash": fingerprint, "stamp": file_stamp(written or self.build_dir / shown)}
 
-    def record_game(self, name: str, key: GameKey, outputs: list[Path], report) -> None:
-        """Remember a game's key, its outputs and its check report after a build."""
+    def record_game(self, name: str, key: GameKey, outputs: list[Path], report, languages: list[str]) -> None:
+        """Remember a game's key, its outputs, its check report and the languages it was built in after a build."""
         self.data["games"][name] = {"key": key.full, "checked": key.checked,
                                     "outputs": sorted(Path(p).as_posix() for p in outputs),
-                                    "report": dataclasses.asdict(report)}
+                                    "report": dataclasses.asdict(report), "languages": list(languages)}
+
+    def game_languages(self, name: str) -> list[str]:
+        """The languages of a game's last build (shown again when the game is skipped)."""
+        languages = self.data["games"].get(name, {}).get("languages")
+        return [str(language) for language in languages] if isinstance(languages, list) else []
 
     def text(self) -> str:
         """The state as written to build/.state.json."""

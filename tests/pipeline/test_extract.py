@@ -124,6 +124,9 @@ def test_a_game_written_in_a_language_pnp_has_no_catalogue_of_gets_the_tools_wor
     (where, before), (now_where, after) = counted.search(built.output).groups(), counted.search(again.output).groups()
     assert where.startswith("cards/wyprawa/game.yaml:") and now_where == "cards/wyprawa/i18n/pl.yaml:1"
     assert given > 1 and int(after) == int(before) - given == sum(1 for line in path.read_text().splitlines() if line.endswith(": ~"))
+    assert "OK  wyprawa (pl):" in again.output
+    nothing = run_pnp("build", "wyprawa", "--paper", "a4", project=tmp_project)  # nothing to do: same line
+    assert "0 files written" in nothing.output and "OK  wyprawa (pl):" in nothing.output
     pages = pdfium.PdfDocument(tmp_project.build_dir / "wyprawa" / "cards-a4.pdf")
     text = "".join(pages[i].get_textpage().get_text_range() for i in range(len(pages)))
     assert "Drukuj w skali 100%" in text
