@@ -79,6 +79,16 @@ def _face(project: Project, game_id: str, key: str, style: str, path_text: str, 
     return Face(name, drawn, digest[:8])
 
 
+def _built_in_copy(key: str) -> Family:
+    """The built-in family `key` with faces registered under names of their own: the fallbacks a game adds to it
+    change no other game's (ReportLab face names map to one family each)."""
+    faces = {}
+    for style, face in BUILT_IN[key].faces.items():
+        digest = sha256(face.path)
+        faces[style] = Face(f"U{digest[:12]}-{key}-{style}", face.path, digest[:8])
+    return Family(key, faces)
+
+
 def load_fonts(project: Project, game_id: str, config: GameConfig, raw_game: YDict, shown: str,
                problems: Problems) -> FontTable:
     """The game's font table: the built-in title and body, then every declared font (which may redefine them)."""
@@ -89,9 +99,14 @@ def load_fonts(project: Project, game_id: str, config: GameConfig, raw_game: YDi
     wanted: dict[str, list[str]] = {}
     for key, spec in config.fonts.items():
         spec = FontSpec(regular=spec) if isinstance(spec, str) else spec
+        if spec.regular is None and key in BUILT_IN.families and not any(getattr(spec, s) for s in STYLES):
+            families[key] = _built_in_copy(key)  # `title: {fallback: [symbols]}`: the built-in faces, more fallbacks
+            wanted[key] = list(spec.fallback)
+            continue
         if spec.regular is None:
+            only = " (only title and body are built in: they alone may name just a fallback)" if spec.fallback else ""
             problems.add(shown, _line(raw_fonts, key), f"font '{key}' has no regular face; expected `regular: <file>` "
-                                                       "(the face plain text is set in)")
+                                                       f"(the face plain text is set in){only}")
             continue
         faces: dict[str, Face] = {}
         for style in STYLES:

@@ -229,3 +229,25 @@ def test_fonts_are_copied_with_their_licence():
         "NotoSans-Bold.ttf", "NotoSans-BoldItalic.ttf", "NotoSans-Italic.ttf", "NotoSans-Regular.ttf"]
     assert "SIL OPEN FONT LICENSE Version 1.1" in (NOTO / "OFL.txt").read_text()
     assert all(p.stat().st_size < 2_000_000 for p in NOTO.glob("*.ttf"))
+
+
+def test_a_fallback_added_to_a_built_in_font_draws_what_it_lacks_in_this_game_only(designer_project, repo_project):
+    """`title: {fallback: [symbols]}` keeps the built-in title faces and tries `symbols` first for what they lack;
+    the built-in title of another game (in the same process) still cannot draw it."""
+    write_font(game_dir(designer_project) / "fonts" / "Symbols.ttf", "\u2713", family="Check Box", cff=False)
+    edit(designer_project, "layouts/event-back.yaml", "Události · События", "Události \u2713")
+    edit(designer_project, "game.yaml", "  display: fonts/NotoSerif-Bold-subset.ttf",
+         "  symbols: fonts/Symbols.ttf\n  title: {fallback: [symbols]}\n  display: fonts/NotoSerif-Bold-subset.ttf")
+    built = run_pnp("build", "--paper", "a4", project=designer_project)
+    assert built.exit_code == 0, built.output
+    sheet = designer_project.build_dir / GAME / "cards-a4.pdf"
+    assert "Události \u2713" in pdf_text(sheet)
+    assert {"FredokaOne-Regular", "Check-Box"} <= {re.sub(r"-[0-9a-f]{8}$", "", n) for n in embedded_fonts(sheet)}
+    mine = load_game(designer_project, GAME).fonts["title"]
+    assert mine.chain_draws("\u2713") and mine.describe().startswith("font 'title' (Fredoka One, then Check Box")
+    other = load_game(repo_project, "order-up-pizza").fonts["title"]  # the built-in title elsewhere: as it was
+    assert not other.chain_draws("\u2713") and other.describe() == "font 'title' (Fredoka One, then Noto Sans Bold)"
+    bare = "  display: {fallback: [symbols]}"  # a font that is not built in needs its own regular face
+    edit(designer_project, "game.yaml", "  display: fonts/NotoSerif-Bold-subset.ttf", bare)
+    with pytest.raises(InputError, match="only title and body are built in"):
+        load_game(designer_project, GAME)
