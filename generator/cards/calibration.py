@@ -14,8 +14,11 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
-from generator.cards.imposition import Target, calibration_targets
+from generator.cards.imposition import CHECK_INSET, Target, calibration_targets
+from generator.cards.marks import INK
 from generator.cards.print_options import SheetOptions
+from generator.cards.text import MIN_TEXT_SIZE, TextOverflow, TextStyle, fit_text
+from generator.core.errors import InputError
 from generator.core.fonts import BODY, BODY_BOLD, TITLE, draw_string, fallback_for_face
 from generator.core.geometry import PAPERS
 from generator.core.phrases import ENGLISH, Phrases
@@ -26,6 +29,15 @@ GRID_COLOR = HexColor("#9a9a9a")
 TARGET_RADIUS = mm(4)
 RULER_HALF = mm(10)     # each back grid reads -10..+10 mm
 TEXT_MARGIN = mm(20)    # text keeps clear of the corner targets and their grids (and of the 6 mm edge)
+# The caption under each grid ("X right +, Y up +, in mm") is centred under it in a box as wide as a grid in its
+# unshifted place leaves inside the INK margin on both sides (38 mm), moved in when --back-offset pushes the grid
+# out, and as tall as the room between the grid and the INK margin below the lower grids (8 mm: two lines at
+# 7 pt). It wraps, then shrinks to MIN_TEXT_SIZE; a caption that still does not fit is an error.
+CAPTION_GAP = mm(1)     # between a grid's bottom edge and the top of its caption
+CAPTION_WIDTH = 2 * (CHECK_INSET - INK)
+CAPTION_HEIGHT = CHECK_INSET - RULER_HALF - CAPTION_GAP - INK
+CAPTION_STYLE = TextStyle(face=BODY, size=7, min_size=MIN_TEXT_SIZE, leading=1.2, align="center", valign="top",
+                          color="#222222")
 
 
 def _style(size: float, face: str = BODY, leading: float = 1.3, align: int = 0) -> ParagraphStyle:
@@ -70,8 +82,9 @@ def _crosshair(canvas: Canvas, x: float, y: float, name: str) -> None:
     canvas.drawString(x + TARGET_RADIUS * 0.9, y + TARGET_RADIUS * 0.9, name)
 
 
-def _grid(canvas: Canvas, x: float, y: float, name: str, axes: str) -> None:
-    """A millimetre grid of +-10 mm centred on (x, y), numbered every 5 mm outside its top and left edges."""
+def _grid(canvas: Canvas, x: float, y: float, name: str, axes: str, pw: float, paper: str) -> None:
+    """A millimetre grid of +-10 mm centred on (x, y), numbered every 5 mm outside its top and left edges, with
+    the `axes` caption below it."""
     half = RULER_HALF
     for step in range(-10, 11):
         canvas.setLineWidth(0.9 if step == 0 else 0.45 if step % 5 == 0 else 0.15)
@@ -85,8 +98,20 @@ def _grid(canvas: Canvas, x: float, y: float, name: str, axes: str) -> None:
         canvas.drawRightString(x - half - mm(1), y + mm(step) - 2.5, label)  # Y along the left
     canvas.setFont(BODY_BOLD, 9)
     canvas.drawString(x + half + mm(1.5), y - 3, name)
-    canvas.setFont(BODY, 7)
-    draw_string(canvas, x - half, y - half - mm(3.5), axes, BODY, 7)
+    _caption(canvas, x, y - half - CAPTION_GAP, axes, pw, paper)
+
+
+def _caption(canvas: Canvas, x: float, top: float, text: str, pw: float, paper: str) -> None:
+    """`text` centred on x below `top`, wrapped and shrunk to stay INK inside the paper edges, or an InputError."""
+    left = min(max(x - CAPTION_WIDTH / 2, INK), pw - INK - CAPTION_WIDTH)
+    height = min(CAPTION_HEIGHT, top - INK)
+    try:
+        para, _, needed = fit_text(fallback_for_face(text, BODY), CAPTION_STYLE, CAPTION_WIDTH, height)
+    except TextOverflow as exc:
+        raise InputError(f"print check ({paper}): the grid caption '{text}' (tool: check.grid_axes) does not fit "
+                         f"its {CAPTION_WIDTH / mm(1):.0f} x {height / mm(1):.1f} mm below the grid even at "
+                         f"{MIN_TEXT_SIZE:g} pt ({exc}); expected a shorter text") from None
+    para.drawOn(canvas, left, top - needed)
 
 
 def draw_check(canvas: Canvas, title: str, paper: str, options: SheetOptions, phrases: Phrases = ENGLISH) -> None:
@@ -150,7 +175,7 @@ def _back(canvas: Canvas, title: str, paper: str, targets: list[Target], pw: flo
     canvas.setFillColor(INK_COLOR)
     canvas.setLineWidth(0.5)
     for target in targets:
-        _grid(canvas, *target.back, target.name, say("check.grid_axes"))
+        _grid(canvas, *target.back, target.name, say("check.grid_axes"), pw, paper)
     width = pw - 2 * TEXT_MARGIN - 2 * RULER_HALF
     _paragraphs(canvas, [
         (say("check.back_title", title=title, paper=say(f"paper.{paper}")), _style(13, BODY_BOLD, align=1)),
