@@ -5,12 +5,13 @@ each page starts as one free rectangle (the paper less its margins and the label
 goes into the first free rectangle, in reading order, that holds it (upright, else turned a quarter), and
 that rectangle is split in two around it. Tokens fill a free rectangle as a packed block (generator.core.packing) and go
 on to the next rectangle or page until every copy is placed. Nothing ever overlaps, and pieces keep
-`SPACING` apart so their cut lines stay separate.
+`SPACING` apart so their cut lines stay separate. Once a page is full, its pieces and blocks move across together
+so that they are centred between the side margins (they were packed from the left).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from generator.core.geometry import PAPERS, Rect
 from generator.core.packing import Packing, pack
@@ -186,4 +187,17 @@ def lay_out(paper: str, runs: list[Piece | TokenRun]) -> list[PageLayout]:
                 if not _place_piece(pages[-1], run):
                     raise TooLarge(f"a piece of {run.width / mm(1):.0f} x {run.height / mm(1):.0f} mm does not "
                                    f"fit on a {PAPERS[paper].name} page")
-    return [page for page in pages if page.pieces or page.blocks]
+    return [_centred(page) for page in pages if page.pieces or page.blocks]
+
+
+def _centred(page: PageLayout) -> PageLayout:
+    """The page with its pieces and blocks moved across as one so that they are centred between the margins."""
+    space = room(page.paper)
+    boxes = page.boxes()
+    dx = space.x + (space.w - (max(b.x2 for b in boxes) - min(b.x for b in boxes))) / 2 - min(b.x for b in boxes)
+    if abs(dx) <= EPS:
+        return page
+    page.pieces = [replace(p, x=p.x + dx) for p in page.pieces]
+    page.blocks = [replace(b, packing=b.packing.shifted(dx, 0.0)) for b in page.blocks]
+    page.free = [replace(r, x=r.x + dx) for r in page.free]
+    return page

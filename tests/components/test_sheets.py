@@ -18,7 +18,7 @@ from generator.components.sheets import outputs
 from generator.core.contract import BuildOptions
 from generator.core.geometry import PAPERS
 from generator.core.units import INCH, mm, to_pt
-from generator.data.components import tuckbox_plan
+from generator.data.components import LABEL_STRIP, SHEET_MARGIN, tuckbox_plan
 from generator.data.load import load_game
 from generator.pipeline.build import write_manifest
 from tests.components.pdf_lines import connected_pieces, cuts_and_folds, loose_ends
@@ -112,6 +112,26 @@ def test_each_tuck_box_holds_its_deck_measured_on_the_pdf(built):
             assert height >= card_h + clearance - TOL     # card height plus clearance
             assert depth >= cards * thickness - TOL       # the deck's depth
             assert depth == pytest.approx(cards * thickness + clearance, abs=TOL)
+
+
+def test_the_pieces_of_every_page_are_centred_across_the_paper(built):
+    """Rendered: the ink above the label strip has the same margin left and right (the pieces were packed from the
+    left: the trading game's score pads had 6.0 mm left and 15.9 mm right on Letter, pizza's standees 6.0 / 51.9)."""
+    game, written = built
+    scale = 3.0
+    for paper in ("letter", "a4"):
+        path, _ = written[f"components-{paper}.pdf"]
+        pdf = pdfium.PdfDocument(str(path))
+        for index in range(len(pdf)):
+            image = pdf[index].render(scale=scale).to_pil().convert("L")
+            strip = round((SHEET_MARGIN + LABEL_STRIP) * scale)  # the labels at the foot are left and right
+            inked = image.crop((0, 0, image.width, image.height - strip)).point(lambda v: 255 if v < 250 else 0)
+            left, _, right, _ = inked.getbbox()
+            margins = (left / scale / mm(1), (image.width - right) / scale / mm(1))
+            # token blocks' crop marks reach 1 mm beyond their block on one side only
+            assert margins[0] == pytest.approx(margins[1], abs=1.2), (game.id, paper, index + 1, margins)
+            if game.id == "order-up-trading":  # score pads and a tuck box: nothing beyond the pieces
+                assert margins[0] == pytest.approx(margins[1], abs=0.2), (paper, index + 1, margins)
 
 
 def test_every_cut_and_fold_line_meets_another_line(built):
