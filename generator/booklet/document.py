@@ -120,8 +120,23 @@ class _SketchFrame(Frame):
             del flowable.drawOn
 
 
+class BackCover(Flowable):
+    """Marks the page where the back matter starts: `page` (1-based) once drawn; the booklet keeps it last."""
+
+    page: int | None = None
+
+    def wrap(self, avail_w, avail_h):
+        return 0, 0
+
+    def draw(self):
+        self.page = self.canv.getPageNumber()
+
+
 class RulesDocument(BaseDocTemplate):
-    """A rules document: cover page without header, then pages with running header, page number and outline."""
+    """A rules document: cover page without header, then pages with running header, page number and outline.
+
+    The back matter (from a BackCover mark on) is the booklet's back cover: its pages keep the running header but
+    carry no page number, as the front cover carries none."""
 
     def __init__(self, path: str, *, title: str, header: str, page_size: tuple[float, float],
                  margin: float = MARGIN, canvas_hooks: list | None = None, fonts: FontTable = BUILT_IN, **kwargs):
@@ -136,6 +151,7 @@ class RulesDocument(BaseDocTemplate):
         self.section = ""
         self.page_section: str | None = None
         self._last_level = -1
+        self.back_matter = False  # from the BackCover mark on: no page number
         frame = _SketchFrame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         self.addPageTemplates([
@@ -160,8 +176,9 @@ class RulesDocument(BaseDocTemplate):
         canv.setStrokeColor(RULE_GREY)
         canv.setLineWidth(0.4)
         canv.line(self.leftMargin, top - 4, width - self.rightMargin, top - 4)
-        canv.setFont(bold, 8.5)
-        canv.drawCentredString(width / 2, self.bottomMargin - 24, str(canv.getPageNumber()))
+        if not self.back_matter:
+            canv.setFont(bold, 8.5)
+            canv.drawCentredString(width / 2, self.bottomMargin - 24, str(canv.getPageNumber()))
         canv.restoreState()
 
     def multiBuild(self, story, maxPasses=10, **kwargs):  # noqa: N803 - ReportLab's names
@@ -187,12 +204,15 @@ class RulesDocument(BaseDocTemplate):
         self._last_level = -1
         self.section = ""
         self.page_section = None
+        self.back_matter = False
         for hook in self.canvas_hooks:  # each pass of multiBuild draws on a fresh canvas
             hook(self.canv)
         self.canv.showOutline()
 
     def afterFlowable(self, flowable: Flowable) -> None:
         """Every heading gets a bookmark, an outline entry and (unless hidden) a contents line."""
+        if isinstance(flowable, BackCover):
+            self.back_matter = True
         if not isinstance(flowable, Heading):
             return
         level = min(flowable.level - 1, self._last_level + 1)

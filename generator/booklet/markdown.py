@@ -36,6 +36,7 @@ from generator.booklet.document import (
     NOTE_EDGE,
     NOTE_FILL,
     RULE_GREY,
+    BackCover,
     Heading,
     RulesParagraph,
     escape,
@@ -98,18 +99,6 @@ class NoteBox(Flowable):
             y -= h
             flow.drawOn(canv, self.pad + 3, y)
             y -= self._gap(index)
-
-
-class BackCover(Flowable):
-    """Marks the page where the back matter starts: `page` (1-based) once drawn; the booklet keeps it last."""
-
-    page: int | None = None
-
-    def wrap(self, avail_w, avail_h):
-        return 0, 0
-
-    def draw(self):
-        self.page = self.canv.getPageNumber()
 
 
 def markdown_parser() -> MarkdownIt:

@@ -13,6 +13,7 @@ from generator.booklet.characters import rules_character_problems
 from generator.booklet.document import (
     ACCENT,
     PAGE_SIZE,
+    BackCover,
     build_document,
     contents,
     hidden_heading,
@@ -23,7 +24,7 @@ from generator.booklet.document import (
 from generator.booklet.figure_layout import CARD_GAP
 from generator.booklet.figures import CardFigure, figure_factory, icon_markup, picture_files
 from generator.booklet.imposed import ReadingPages, impose
-from generator.booklet.markdown import BackCover, Converter
+from generator.booklet.markdown import Converter
 from generator.booklet.text import cover_cards, missing_translation, render_rules, template_file
 from generator.cards.icons import enable_inline_icons
 from generator.core.contract import BuildOptions, FunctionProducer, Output

@@ -124,8 +124,9 @@ def test_booklet_sheets_hold_pages_in_saddle_stitch_order(built, paper, sheet):
             assert page.get_size() == pytest.approx(sheet, abs=0.01)
             for half, number in ((0, side.left), (1, side.right)):
                 found = _footer_number(page, half * sheet[0] / 2, (half + 1) * sheet[0] / 2)
-                # the cover has no page number; padding pages are blank; the first sheet carries the print note
-                expected = "" if number in (None, 1) else str(number)
+                # the covers (front: reading page 1, back: the last, the back matter) have no page number; padding
+                # pages are blank; the first sheet carries the print note
+                expected = "" if number in (None, 1, reading_pages) else str(number)
                 if index == 0 and half == 1:
                     assert "flip on short edge" in found
                 else:
@@ -134,6 +135,22 @@ def test_booklet_sheets_hold_pages_in_saddle_stitch_order(built, paper, sheet):
         assert facts["back_cover_pages"] == 1 and sides[0].left == reading_pages
         back_cover = pdf[0].get_textpage().get_text_bounded(left=0, bottom=0, right=sheet[0] / 2, top=sheet[1])
         assert "Quick reference" in back_cover
+    finally:
+        pdf.close()
+
+
+def test_the_back_cover_has_no_page_number_and_the_page_before_it_has(built):
+    """The reading PDF's last page is the back matter, printed on the booklet's back cover: no folio there (it showed
+    "14" on Order Up's back cover), as on the front cover; the body pages keep theirs."""
+    _, written = built
+    path, facts = written["rules.pdf"]
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        width = pdf[0].get_size()[0]
+        numbers = [_footer_number(pdf[i], 0, width) for i in range(len(pdf))]
+        assert numbers[0] == "" and numbers[-1] == "", numbers
+        assert numbers[1:-1] == [str(n) for n in range(2, len(pdf))]
+        assert "Quick reference" in pdf[len(pdf) - 1].get_textpage().get_text_range()  # the back matter
     finally:
         pdf.close()
 
