@@ -14,6 +14,7 @@ from generator.boards.tiling import Tile, Tiling, plan_tiling
 from generator.core.contract import BuildOptions, FunctionProducer, Output
 from generator.core.fonts import draw_string, register_fonts
 from generator.core.geometry import PAPERS, Rect
+from generator.core.margins import Margin, margin_use
 from generator.core.phrases import ENGLISH, Phrases
 from generator.core.units import INCH, MM, to_pt
 from generator.data.game import Board, Game
@@ -105,9 +106,15 @@ def _tile_page(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[flo
     m = tiling.margin
     aw, ah = tiling.area
     dx, dy = tiling.offset(tile)
+    margins = _outer_margins(tiling, tile, board_size)
+    # the board's bleed shows only as far as its corner marks leave room for, and never beyond the printable area
+    x0 = max(m, dx - margins["left"].shown) if margins["left"] else m
+    y0 = max(m, dy - margins["bottom"].shown) if margins["bottom"] else m
+    x1 = min(m + aw, dx + board_size[0] + margins["right"].shown) if margins["right"] else m + aw
+    y1 = min(m + ah, dy + board_size[1] + margins["top"].shown) if margins["top"] else m + ah
     canvas.saveState()
     path = canvas.beginPath()
-    path.rect(m, m, aw, ah)
+    path.rect(x0, y0, x1 - x0, y1 - y0)
     canvas.clipPath(path, stroke=0, fill=0)
     canvas.translate(dx, dy)
     canvas.doForm(FORM)
@@ -129,9 +136,9 @@ def _tile_page(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[flo
     if tile.row < tiling.rows - 1:
         canvas.line(m, m + ah - step_h - 0.5, m + aw, m + ah - step_h - 0.5)
     canvas.setDash()
-    _trim_marks(canvas, tiling, tile, board_size)
+    _trim_marks(canvas, tiling, tile, board_size, margins)
     if single_paper is not None:
-        _single_label(canvas, tiling, board_size, name, single_paper, phrases)
+        _single_label(canvas, tiling, board_size, name, single_paper, phrases, margins["bottom"])
     else:
         _tile_label(canvas, tiling, tile, board_size, name, phrases)
 
@@ -140,7 +147,7 @@ CHECK = {"letter": (INCH, "units.inch"), "a4": (25 * MM, "units.mm25")}
 
 
 def _single_label(canvas: Canvas, tiling: Tiling, board_size: tuple[float, float], name: str, paper: str,
-                  phrases: Phrases = ENGLISH) -> None:
+                  phrases: Phrases, bottom: Margin) -> None:
     """Under (or beside) a one-sheet board: its name, print at 100 %, cut at the corner marks, and a check bar."""
     m, aw = tiling.margin, tiling.area[0]
     dx, dy = tiling.offset(tiling.tiles[0])
@@ -150,7 +157,7 @@ def _single_label(canvas: Canvas, tiling: Tiling, board_size: tuple[float, float
     label = phrases.t(label)
     canvas.setFillColor(HexColor(INK))
     canvas.setStrokeColor(HexColor(INK))
-    below = dy - BLEED - 5 * MM - m  # paper under the board and its corner marks
+    below = dy - max(bottom.shown, bottom.start + bottom.length) - m  # paper under the board and its corner marks
     canvas.saveState()
     if below >= size + 4:
         canvas.translate(m + 4, m + (below - size) / 2)
@@ -166,20 +173,33 @@ def _single_label(canvas: Canvas, tiling: Tiling, board_size: tuple[float, float
     canvas.restoreState()
 
 
-def _trim_marks(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[float, float]) -> None:
-    """Corner marks just outside the board's trim corners that fall on this tile."""
+def _outer_margins(tiling: Tiling, tile: Tile, board_size: tuple[float, float]) -> dict[str, Margin | None]:
+    """For each side of the board's trim on this tile, how the paper beyond it is shared between the bleed shown
+    and the corner marks (as on card sheets); None for a side where the board goes on onto the next tile."""
+    pw, ph = tiling.page
     dx, dy = tiling.offset(tile)
-    area = Rect(tiling.margin, tiling.margin, *tiling.area)
+    return {"left": margin_use(dx, BLEED) if tile.col == 0 else None,
+            "right": margin_use(pw - board_size[0] - dx, BLEED) if tile.col == tiling.cols - 1 else None,
+            "bottom": margin_use(dy, BLEED) if tile.row == tiling.rows - 1 else None,
+            "top": margin_use(ph - board_size[1] - dy, BLEED) if tile.row == 0 else None}
+
+
+def _trim_marks(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[float, float],
+                margins: dict[str, Margin | None]) -> None:
+    """At each of the board's trim corners on this tile, a tick on each trim line through it: the horizontal line's
+    in the margin beside the board, the vertical line's in the margin above or below it."""
+    dx, dy = tiling.offset(tile)
     canvas.setLineWidth(0.5)
-    length, gap = 5 * MM, BLEED + 1
-    for bx, sx in ((0, -1), (board_size[0], 1)):
-        for by, sy in ((0, -1), (board_size[1], 1)):
+    for across, bx, sx in (("left", 0.0, -1), ("right", board_size[0], 1)):
+        for along, by, sy in (("bottom", 0.0, -1), ("top", board_size[1], 1)):
+            side, end = margins[across], margins[along]
+            if side is None or end is None:  # this corner is on another tile
+                continue
             x, y = bx + dx, by + dy
-            if area.contains(Rect(x, y, 0, 0)):
-                for x1, y1, x2, y2 in ((x + sx * gap, y, x + sx * (gap + length), y),
-                                       (x, y + sy * gap, x, y + sy * (gap + length))):
-                    if area.contains(Rect(min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1))):
-                        canvas.line(x1, y1, x2, y2)
+            if side.length:
+                canvas.line(x + sx * side.start, y, x + sx * (side.start + side.length), y)
+            if end.length:
+                canvas.line(x, y + sy * end.start, x, y + sy * (end.start + end.length))
 
 
 def tile_name(tile: Tile, phrases: Phrases = ENGLISH) -> str:

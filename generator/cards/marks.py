@@ -6,10 +6,11 @@ Decisions:
   and a thin mark is what a cut needs most. So every side of a grid has room for marks: a grid inside the 6 mm
   margin leaves at least 1 mm. Letter 9-up poker has 6.35 mm above and below the grid: its column marks are
   1.35 mm ticks from the card corners towards the edge (use `--gap` or A4 for longer ones).
-- A margin is shared between the bleed shown beyond the outer cards and the marks: the marks get `MARK_PREF`
-  first, then the bleed, then the marks again up to `MARK_MAX`. The pair of margins that carries the labels
-  (the wider pair) keeps `LABEL_ROOM` for them before any bleed shows. Marks start `MARK_GAP` beyond the shown bleed, or
-  at the card corner when no bleed shows, and never cross art.
+- A margin is shared between the bleed shown beyond the outer cards and the marks (`core.margins.margin_use`,
+  which the tiled boards use too): the marks get `MARK_PREF` first, then the bleed, then the marks again up to
+  `MARK_MAX`. The pair of margins that carries the labels (the wider pair) keeps `LABEL_ROOM` for them before any
+  bleed shows. Marks start `MARK_GAP` beyond the shown bleed, or at the card corner when no bleed shows, and never
+  cross art.
 - Crop marks: one in each margin on the line of every cut. Cut lines: every cut drawn as a thin line the whole
   length of the printable page, half a line width outside the card it trims, so it never lies on a card: it runs
   through the gutters and the margins, and where two cards are butted (one shared cut) it stops at the cards.
@@ -20,18 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.core.geometry import EPS, Rect
-from generator.core.units import mm
+from generator.core.margins import INK, MARK_GAP, MARK_INK, MARK_MIN, Margin, margin_use  # noqa: F401 - re-exported
 
-INK = mm(6)           # cards, bleed and labels keep this far from the paper edge
-MARK_INK = mm(5)      # marks and cut lines may come this close to the paper edge
-MARK_GAP = mm(0.5)    # between the shown bleed and a crop mark
-MARK_PREF = mm(3)     # crop marks get this much room before any bleed is shown
-MARK_MAX = mm(5)
-MARK_MIN = mm(1)
 MARK_WIDTH = 0.4      # pt, crop marks
 CUT_LINE_WIDTH = 0.3  # pt, cut lines (drawn half a width outside the card they trim)
 MARK_MODES = ("crop", "lines", "both")
-LABEL_ROOM = mm(3.2)  # the margins that carry labels keep a 7 pt line of them clear of the shown bleed
 
 
 @dataclass(frozen=True)
@@ -59,30 +53,6 @@ class Line:
         if axis == "x":
             return Line(page_w - self.x1, self.y1, page_w - self.x2, self.y2)
         return Line(self.x1, page_h - self.y1, self.x2, page_h - self.y2)
-
-
-@dataclass(frozen=True)
-class Margin:
-    """How one side of a grid uses its margin: bleed shown beyond the outer cards, and where its crop marks go
-    (`start` from the grid edge, `length`; 0 when the side has no marks)."""
-
-    shown: float
-    start: float
-    length: float
-    depth: float  # the margin between the grid edge and the paper edge
-
-
-def margin_use(depth: float, bleed: float, labels: bool = False) -> Margin:
-    """Split a margin of `depth` points (grid edge to paper edge) between shown bleed and crop marks (and room
-    for a line of labels beside the marks when the margin carries `labels`)."""
-    art_room, mark_room = depth - INK, depth - MARK_INK
-    shown = max(0.0, min(bleed, art_room - (LABEL_ROOM + MARK_GAP if labels else 0.0),
-                         mark_room - MARK_GAP - MARK_PREF))
-    start = shown + MARK_GAP if shown > 0 else 0.0
-    length = min(MARK_MAX, mark_room - start)
-    if length < MARK_MIN:  # a mark matters more than bleed: show none and let the mark start at the card
-        shown, start, length = 0.0, 0.0, min(MARK_MAX, mark_room)
-    return Margin(shown, start, max(0.0, length) if length >= MARK_MIN - EPS else 0.0, depth)
 
 
 def cut_positions(trims: list[Rect]) -> tuple[list[float], list[float]]:

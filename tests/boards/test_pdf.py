@@ -22,6 +22,7 @@ from generator.data.project import Project
 from generator.pipeline.build import build
 from generator.pipeline.gather import check_game
 from generator.pipeline.producers import PRODUCERS
+from tests.components.pdf_lines import page_strokes
 from tests.conftest import REPO
 
 N, CELL = 9, 30  # a 9 x 9 ring with a centre street, 30 mm cells (plus a card column): tiles 2 x 2 on paper
@@ -340,3 +341,52 @@ def test_a_board_that_fits_one_sheet_has_no_assembly_page(repo_project, tmp_path
         text = reader.pages[0].extract_text()
         assert "overlap" not in text.lower() and "Print at 100" in text and "Round tracker" in text
         assert ("1 in" if paper == "letter" else "25 mm") in text
+
+
+@pytest.mark.skipif(not PIZZA.is_file(), reason="the pizza board data is not written yet")
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_every_trim_line_of_a_tiled_board_has_a_tick_beyond_the_board_off_the_art(repo_project, tmp_path, paper):
+    """Each tile marks every trim line through the board corners it shows: the top and bottom lines with a
+    horizontal tick beside the board (these were missing: at y = 87.02 and 704.98 pt on Letter tile 1 only the
+    vertical ticks were drawn), the side lines with a vertical tick above and below it, all 5 mm or more from the
+    paper edge, and on white paper: the bleed stops short of them."""
+    game = load_game(repo_project, "order-up-pizza")
+    board = game.boards[sorted(game.boards)[0]]
+    plan = board_plan(game, board)
+    w, h = plan.width, plan.height
+    tiling = plan_tiling((w, h), PAPERS[paper].size, PRINTER_MARGIN, 12 * MM)
+    assert tiling.pages > 1
+    path = tmp_path / f"{paper}.pdf"
+    render_tiled(game, board, paper, 12 * MM, path)
+    pdf = pypdfium2.PdfDocument(str(path))
+    scale = 4.0
+    pw, ph = tiling.page
+    for number, tile in enumerate(tiling.tiles, start=1):  # page 0 is the assembly page
+        dx, dy = tiling.offset(tile)
+        ticks = [seg for stroke in page_strokes(path, number) if not stroke.dashed
+                 for seg in stroke.segments if math.dist(seg[0], seg[1]) <= 5 * MM + 0.01]
+        image = pdf[number].render(scale=scale).to_pil().convert("L")
+
+        def white(x: float, y: float, image=image) -> bool:
+            return image.getpixel((round(x * scale), round((ph - y) * scale))) > 245
+
+        sides_x = [(dx, -1)] if tile.col == 0 else []
+        sides_x += [(dx + w, 1)] if tile.col == tiling.cols - 1 else []
+        sides_y = [(dy, -1)] if tile.row == tiling.rows - 1 else []
+        sides_y += [(dy + h, 1)] if tile.row == 0 else []
+        assert sides_x and sides_y  # the pizza board's tiles each show two of its corners
+        for x, sx in sides_x:
+            for y, sy in sides_y:
+                # the horizontal trim line y: a tick on it, beside the board
+                across = [s for s in ticks if abs(s[0][1] - y) < 0.01 and abs(s[1][1] - y) < 0.01
+                          and min(sx * (s[0][0] - x), sx * (s[1][0] - x)) >= -0.01]
+                assert across, (paper, tile.name, "no tick on the trim line y =", round(y, 2))
+                # the vertical trim line x: a tick on it, above or below the board
+                along = [s for s in ticks if abs(s[0][0] - x) < 0.01 and abs(s[1][0] - x) < 0.01
+                         and min(sy * (s[0][1] - y), sy * (s[1][1] - y)) >= -0.01]
+                assert along, (paper, tile.name, "no tick on the trim line x =", round(x, 2))
+                for (x1, y1), (x2, y2), _ in across + along:
+                    assert min(x1, x2, pw - x1, pw - x2, y1, y2, ph - y1, ph - y2) >= 5 * MM - 0.01
+                (x1, _), (x2, _), _ = across[0]
+                far = x1 if abs(x1 - x) > abs(x2 - x) else x2  # the tick's outer end: paper on both sides of it
+                assert white(far + sx * -0.5, y + 1.5) and white(far + sx * -0.5, y - 1.5), (paper, tile.name)
