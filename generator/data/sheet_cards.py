@@ -98,6 +98,7 @@ def card_rows(grid: Grid, specs: dict[str, FieldSpec], problems: Problems) -> YL
     if columns is None:
         return out
     types = CORE_TYPES | {key: spec.type for key, spec in specs.items()}
+    required = set(_required(specs))
     for r in range(1, len(grid.rows)):
         row = grid.rows[r]
         if all(is_empty(cell) for cell in row):
@@ -108,6 +109,11 @@ def card_rows(grid: Grid, specs: dict[str, FieldSpec], problems: Problems) -> YL
         for col, key in columns.items():
             value = row[col] if col < len(row) else None
             if is_empty(value):
+                if key in required:
+                    here = "this cell" if grid.sheet else f"column {column_letter(col)} of this row"
+                    problems.add(grid.shown, grid.at(r, col), f"no {key} in {here}; expected the card's {key} "
+                                                              "(every card needs it)")
+                    broken = True
                 continue
             try:
                 card[key] = parse_cell(value, types[key])

@@ -164,6 +164,15 @@ def test_each_bad_workbook_is_one_located_line(designer_project, case):
     assert problems(designer_project) == [f"{EVENTS_FILE}:{message}"]
 
 
+def test_an_empty_required_cell_is_named_at_its_cell(designer_project):
+    rows = [list(row) for row in EVENTS]
+    rows[1][1], rows[2][4] = "", None  # the name of solar-flare, the effect of meteor
+    write_xlsx(game_dir(designer_project) / "events.xlsx", rows, cached={"C4": "2"})
+    assert problems(designer_project) == [
+        f"{EVENTS_FILE}:Events!B2: no name in this cell; expected the card's name (every card needs it)",
+        f"{EVENTS_FILE}:Events!E3: no effect in this cell; expected the card's effect (every card needs it)"]
+
+
 def test_merged_cells_of_an_ods_sheet(designer_project):
     write_ods(game_dir(designer_project) / "events.ods", EVENTS, merge_row=2)
     deck_file = game_dir(designer_project) / "events.yaml"
@@ -206,6 +215,8 @@ def test_an_unknown_sheet_is_named_at_the_deck_file(designer_project):
      "copies, layout, back, icon, image, role, power, color, text, skills)"),
     ("id;name;copies;role;power;color;text\npilot;Pilot;one;pilot;2;#1f5fbf;Go.\n",
      "crew.csv:2: copies: 'one' is not a number; expected a whole number"),
+    ("id,name,copies,role,power,color,text\npilot,Pilot,1,pilot,2,#1f5fbf,\n",
+     "crew.csv:2: no text in column G of this row; expected the card's text (every card needs it)"),
 ])
 def test_bad_csv_files(designer_project, text, message):
     (game_dir(designer_project) / "crew.csv").write_text(text, encoding="utf-8")
