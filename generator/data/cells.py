@@ -22,6 +22,11 @@ CORE_TYPES = {"id": "text", "name": "text", "copies": "int", "layout": "text", "
 CORE_KEYS = tuple(CORE_TYPES)
 _TRUE, _FALSE = ("true", "yes", "1"), ("false", "no", "0")
 _STRIPPED = ("choice", "ref", "address", "icon", "color")  # names: surrounding spaces are never meant
+_DATES = (dt.date, dt.datetime, dt.time, dt.timedelta)
+# What a column of each field type needs (any other type: text), for a cell that holds something else.
+_NEEDS = {"int": "a whole number", "number": "a number such as 2.5", "bool": "true/false, yes/no or 1/0",
+          "list": "items separated by ';'", "refs": "ids separated by ';'",
+          "counts": "'id: count' pairs such as 'mushrooms: 2; onions: 1'"}
 
 
 class CellError(ValueError):
@@ -39,9 +44,16 @@ def cell_text(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
-    if isinstance(value, (dt.date, dt.datetime, dt.time, dt.timedelta)):
-        raise CellError(f"the cell holds a date or time ({value}); expected text (format the cell as text)")
+    if isinstance(value, _DATES):
+        raise _date_error(value, "text")
     return str(value)
+
+
+def _date_error(value: Any, kind: str) -> CellError:
+    """A date or time in a column of field type `kind`: what the column needs instead."""
+    number = kind in ("int", "number")
+    return CellError(f"the cell holds a date or time ({value}); expected {_NEEDS.get(kind, 'text')} (format the cell "
+                     f"as {'a number' if number else 'text'})")
 
 
 def split_items(text: str) -> list[str]:
@@ -68,7 +80,7 @@ def _escape(item: str) -> str:
     return str(item).replace("\\", "\\\\").replace(";", "\\;")
 
 
-def _int(value: Any, what: str = "a whole number") -> int:
+def _int(value: Any, what: str = _NEEDS["int"]) -> int:
     if isinstance(value, bool):
         raise CellError(f"'{cell_text(value)}' is not a number; expected {what}")
     if isinstance(value, (int, float)):
@@ -90,14 +102,14 @@ def _int(value: Any, what: str = "a whole number") -> int:
 
 def _number(value: Any) -> float:
     if isinstance(value, bool):
-        raise CellError(f"'{cell_text(value)}' is not a number; expected a number such as 2.5")
+        raise CellError(f"'{cell_text(value)}' is not a number; expected {_NEEDS['number']}")
     if isinstance(value, (int, float)):
         return float(value)
     text = cell_text(value).strip()
     try:
         return float(text)
     except ValueError:
-        raise CellError(f"'{text}' is not a number; expected a number such as 2.5") from None
+        raise CellError(f"'{text}' is not a number; expected {_NEEDS['number']}") from None
 
 
 def _bool(value: Any) -> bool:
@@ -110,7 +122,7 @@ def _bool(value: Any) -> bool:
         return True
     if text in _FALSE:
         return False
-    raise CellError(f"'{cell_text(value)}' is not true or false; expected true/false, yes/no or 1/0")
+    raise CellError(f"'{cell_text(value)}' is not true or false; expected {_NEEDS['bool']}")
 
 
 def _counts(value: Any) -> dict[str, int]:
@@ -118,7 +130,7 @@ def _counts(value: Any) -> dict[str, int]:
     for item in split_items(cell_text(value)):
         key, sep, count = item.rpartition(":")
         if not sep or not key.strip():
-            raise CellError(f"'{item}' has no count; expected 'id: count' pairs such as 'mushrooms: 2; onions: 1'")
+            raise CellError(f"'{item}' has no count; expected {_NEEDS['counts']}")
         key = key.strip()
         if key in out:
             raise CellError(f"'{key}' is listed twice; expected each id once (add the counts up)")
@@ -128,6 +140,8 @@ def _counts(value: Any) -> dict[str, int]:
 
 def parse_cell(value: Any, kind: str) -> Any:
     """The value of one non-empty cell for a column of field type `kind`; CellError when it does not fit."""
+    if isinstance(value, _DATES):
+        raise _date_error(value, kind)
     if kind == "int":
         return _int(value)
     if kind == "number":

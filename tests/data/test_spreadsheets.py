@@ -3,6 +3,7 @@ and `pnp export csv` round-trips every bundled deck without losing anything."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import shutil
 
@@ -147,6 +148,14 @@ XLSX_CASES = {
                               "Events!C4: the cell shows the error #DIV/0!; expected a value (fix the formula)"),
     "wrong type": (lambda: [row if row[0] != "meteor" else [*row[:2], "three", *row[3:]] for row in EVENTS],
                    {"cached": {"C4": "2"}}, "Events!C3: copies: 'three' is not a number; expected a whole number"),
+    "a date in a whole-number column": (
+        lambda: [row if row[0] != "meteor" else [*row[:2], dt.date(2024, 1, 5), *row[3:]] for row in EVENTS],
+        {"cached": {"C4": "2"}}, "Events!C3: copies: the cell holds a date or time (2024-01-05); expected a whole "
+                                 "number (format the cell as a number)"),
+    "a date in a counts column": (
+        lambda: [row if row[0] != "meteor" else [*row[:3], dt.date(2024, 1, 5), row[4]] for row in EVENTS],
+        {"cached": {"C4": "2"}}, "Events!D3: cost: the cell holds a date or time (2024-01-05); expected 'id: count' "
+                                 "pairs such as 'mushrooms: 2; onions: 1' (format the cell as text)"),
     "broken counts": (lambda: [row if row[0] != "meteor" else [*row[:3], "metal 2", row[4]] for row in EVENTS],
                       {"cached": {"C4": "2"}},
                       "Events!D3: cost: 'metal 2' has no count; expected 'id: count' pairs such as 'mushrooms: 2; onions: 1'"),
