@@ -35,7 +35,7 @@ from generator.data.overrides import (
 from generator.data.project import Project
 from generator.data.sheet_cards import card_rows
 from generator.data.slips import comment_colours, game_slips
-from generator.data.spreadsheet import read_grid
+from generator.data.spreadsheet import read_grid, spreadsheet_near
 from generator.data.translation import source_phrases, translate
 
 FILE_KINDS = ("deck", "table", "board", "component")
@@ -75,8 +75,14 @@ def _card_source(project: Project, game_dir: Path, model: DeckFile, raw: YDict, 
         return raw["cards"], shown
     line = raw.line_of("cards_from")
     sheet_line = raw["cards_from"].line_of("sheet") if isinstance(raw["cards_from"], YDict) else line
+    file_line = raw["cards_from"].line_of("file") if isinstance(raw["cards_from"], YDict) else line
     try:
         path = project.in_game(game_dir.name, source.file, file=shown, line=line, what="spreadsheet")
+        if not path.is_file():
+            raise InputError(Problem(shown, file_line, f"spreadsheet '{source.file}' not found"
+                                                       f"{spreadsheet_near(source.file, path)}; expected a .csv, "
+                                                       ".xlsx or .ods file with one row per card (a path relative "
+                                                       f"to {project.show(game_dir)}/)"))
         grid = read_grid(path, project.show(path), source.sheet, (shown, sheet_line))
     except InputError as exc:
         problems.extend(exc.problems)

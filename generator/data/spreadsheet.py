@@ -57,6 +57,17 @@ class Grid:
         return Cell(line, f"{self.sheet}!{column_letter(col or 0)}{line}")
 
 
+def spreadsheet_near(written: str, path: Path) -> str:
+    """A ' (did you mean ...?)' hint for a spreadsheet name `written` that names no file (`path`, resolved): the
+    closest spreadsheet in the folder it points into, written the same way, or ''."""
+    try:
+        names = [p.name for p in path.parent.iterdir() if p.suffix.lower() in SUFFIXES and p.is_file()]
+    except OSError:
+        return ""
+    folder = Path(written).parent
+    return did_you_mean(written, [str(folder / name) for name in names])
+
+
 def read_grid(path: Path, shown: str, sheet: str | None = None, asked_at: tuple[str, int] = ("", 0)) -> Grid:
     """The cells of a CSV file or of one sheet of a workbook (the first unless `sheet` names one); `asked_at` is
     the file and line that name the sheet (for a sheet that does not exist)."""

@@ -232,6 +232,20 @@ def test_bad_csv_files(designer_project, text, message):
     assert problems(designer_project) == [f"cards/{GAME}/{message}"]
 
 
+@pytest.mark.parametrize("deck, written, wrong, hint", [
+    ("crew", "cards_from: crew.csv", "cards_from: crw.csv", " (did you mean 'crew.csv'?)"),
+    ("events", "file: events.xlsx", "file: evnets.xlsx", " (did you mean 'events.xlsx'?)"),
+    ("events", "file: events.xlsx", "file: tables/zzz.ods", ""),
+])
+def test_a_missing_spreadsheet_is_named_at_the_deck_file(designer_project, deck, written, wrong, hint):
+    deck_file = game_dir(designer_project) / f"{deck}.yaml"
+    deck_file.write_text(deck_file.read_text().replace(written, wrong))
+    name = wrong.split(": ")[1]
+    assert problems(designer_project) == [
+        f"cards/{GAME}/{deck}.yaml:6: spreadsheet '{name}' not found{hint}; expected a .csv, .xlsx or .ods file with "
+        f"one row per card (a path relative to cards/{GAME}/)"]
+
+
 def test_a_spreadsheet_outside_the_game_folder_is_refused(designer_project):
     shutil.copy(game_dir(designer_project) / "crew.csv", designer_project.root / "crew.csv")
     deck_file = game_dir(designer_project) / "crew.yaml"
