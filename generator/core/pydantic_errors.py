@@ -7,6 +7,7 @@ import re
 from pydantic import BaseModel, ValidationError
 
 from generator.core.errors import Problems, did_you_mean
+from generator.core.ids import SLUG, expected_id
 from generator.core.limits import MAX_COPIES
 from generator.core.yamlio import YDict, YList
 
@@ -69,6 +70,8 @@ def _describe(err: dict, model: type[BaseModel]) -> str:
     if kind in ("greater_than_equal", "less_than_equal") and str(key) == "copies":
         return f"copies is {shown}; expected a whole number from 1 to {MAX_COPIES:,}"
     if kind == "string_pattern_mismatch":
+        if (err.get("ctx") or {}).get("pattern") == SLUG.pattern:
+            return f"'{path}' is {shown}; expected {expected_id(str(err.get('input')))}"
         return f"'{path}' is {shown}; expected {_pattern_hint(err)}"
     if kind == "too_few_values":
         count = len(err["input"])
@@ -88,7 +91,6 @@ def _describe(err: dict, model: type[BaseModel]) -> str:
 def _pattern_hint(err: dict) -> str:
     pattern = (err.get("ctx") or {}).get("pattern", "")
     hints = {
-        r"^[a-z0-9][a-z0-9_-]*$": "a lower-case id (letters, digits, '-' and '_')",
         r"^#[0-9a-fA-F]{6}$": "a colour written as #rrggbb",
         r"^[A-Z0-9]{2,6}$": "a short upper-case code such as 'TOP'",
     }

@@ -15,6 +15,7 @@ from pydantic import (
     model_validator,
 )
 
+from generator.core.ids import SLUG
 from generator.core.limits import (
     MAX_BLEED_PT,
     MAX_COPIES,
@@ -26,7 +27,7 @@ from generator.core.limits import (
 from generator.core.shapes import Shape
 from generator.core.units import CARD_SIZES_MM, MM, to_pt
 
-Slug = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_-]*$", description="lower-case id: letters, digits, - and _")]
+Slug = Annotated[str, Field(pattern=SLUG.pattern, description="lower-case id: a-z without accents, digits, - and _")]
 HexColor = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", description="colour as #rrggbb")]
 Code = Annotated[str, Field(pattern=r"^[A-Z0-9]{2,6}$", description="short upper-case code for card codes")]
 # Strict: `copies: true` or `count: "3"` is a mistake, not 1 or 3.

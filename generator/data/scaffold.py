@@ -6,11 +6,12 @@ import re
 from pathlib import Path
 
 from generator.core.errors import InputError, Problem
+from generator.core.ids import SLUG, expected_id
 from generator.core.write import atomic_write
 from generator.data.project import SCAFFOLD_DIR, Project
 
 TEMPLATE_DIR = SCAFFOLD_DIR
-GAME_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")  # the Slug pattern of generator.data.models
+GAME_ID = SLUG  # the Slug pattern of generator.data.models
 CODE = re.compile(r"^[A-Z0-9]{2,6}$")
 PIECES = "_making-the-pieces.md.j2"  # how each component is made, included by every game's rules
 
@@ -38,8 +39,7 @@ def new_game(project: Project, name: str, title: str | None = None, code: str | 
     """Write cards/<name>/ (game.yaml, a sample deck, its layouts) and templates/rules/<name>.md.j2; returns the files."""
     problems = []
     if not GAME_ID.match(name):
-        problems.append(Problem("", 0, f"'{name}' is not a valid game id; expected lower-case letters, digits, "
-                                       "- and _, starting with a letter or digit (e.g. space-race)"))
+        problems.append(Problem("", 0, f"'{name}' is not a valid game id; expected {expected_id(name)}"))
     code = code or (default_code(name) if GAME_ID.match(name) else "")
     if GAME_ID.match(name) and not CODE.match(code):
         problems.append(Problem("", 0, f"card code '{code}' is not valid; expected 2 to 6 upper-case letters or digits"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from pypdf import PdfReader
 
 from tests.conftest import run_pnp
@@ -38,6 +39,18 @@ def test_new_refuses_an_existing_game_and_bad_names(tmp_project):
         result = run_pnp("new", bad, project=tmp_project)
         assert result.exit_code == 1 and "not a valid game id" in result.output, bad
     assert not (tmp_project.root / "escape").exists()
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("żółw", "a lower-case id (a-z without accents, digits, '-' and '_', starting with a letter or digit), such as "
+             "'zolw'"),
+    ("smok ", "'smok', without the space at its end"),
+])
+def test_new_says_what_is_wrong_with_a_name(tmp_project, name, expected):
+    result = run_pnp("new", name, project=tmp_project)
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == f"'{name}' is not a valid game id; expected {expected}", result.output
+    assert not (tmp_project.cards_dir / name).exists() and not (tmp_project.cards_dir / name.strip()).exists()
 
 
 def test_new_game_takes_title_and_code(tmp_project):

@@ -89,6 +89,16 @@ def test_lines_count_the_lines_of_a_quoted_cell(designer_project):
     assert problems(designer_project) == [f"cards/{GAME}/crew.csv:6: 'power' is 50: input should be less than or equal to 9"]
 
 
+def test_an_id_with_accents_or_a_space_around_it_says_so(designer_project):
+    rows = [list(row) for row in EVENTS]
+    rows[1][0], rows[2][0] = "szczęśliwy-rzut", "gwiazda "
+    write_xlsx(game_dir(designer_project) / "events.xlsx", rows, cached={"C4": "2"})
+    rule = "a lower-case id (a-z without accents, digits, '-' and '_', starting with a letter or digit)"
+    assert problems(designer_project) == [
+        f"{EVENTS_FILE}:Events!A2: 'id' is 'szczęśliwy-rzut'; expected {rule}, such as 'szczesliwy-rzut'",
+        f"{EVENTS_FILE}:Events!A3: 'id' is 'gwiazda '; expected 'gwiazda', without the space at its end"]
+
+
 @pytest.mark.parametrize("game_id", ["order-up-pizza", "order-up-trading", "short-order-hero"])
 def test_every_bundled_deck_survives_the_trip_to_csv_and_back(tmp_project, game_id):
     before = load_game(tmp_project, game_id)
