@@ -42,7 +42,7 @@ from generator.cards.text import (
     fit_text,
 )
 from generator.core.caching import per_game
-from generator.core.errors import InputError, Problem, Problems, did_you_mean
+from generator.core.errors import Cell, InputError, Problem, Problems, did_you_mean
 from generator.core.fonts import BODY, fallback_markup, register_fonts
 from generator.core.geometry import Rect
 from generator.core.pdfstream import form_made
@@ -303,16 +303,24 @@ class CardRenderer:
         if self.game.translation is not None:
             if box.translated is not None:
                 return box.translated
-            plain = html.unescape(_TAGS.sub("", markup))
             card = self._card_of(context)
             own = [card] if card is not None else []
             others = [other for deck in self.game.decks.values() for other in deck.cards if other is not card]
             for cards in (own, others):  # the card's own words first, then those it shows of other cards
-                found = [(len(text), where) for other in cards for key, where in other.sources.items()
-                         for text in _texts(other, key) if text and text in plain]
+                found = _field_holding(cards, markup, lambda other: other.sources.items())
                 if found:
-                    return max(found, key=lambda pair: pair[0])[1]  # the longest: the likeliest to overflow
+                    return found
         return box.file, box.line
+
+    def _text_cell(self, context: dict, markup: str) -> str:
+        """The spreadsheet cell whose words a text box shows ('cards/g/akcje.xlsx:Karty!G2'): the field of the
+        card the face shows, when the card came from a spreadsheet (and the game is not translated); else ''."""
+        card = self._card_of(context)
+        if card is None or self.game.translation is not None:
+            return ""
+        found = _field_holding([card], markup, lambda other: [(key, other.where(key)) for key, line
+                                                              in other.key_lines.items() if isinstance(line, Cell)])
+        return f"{found[0]}:{found[1].cell}" if found else ""
 
     def _fail(self, box: Box, context: dict, message: str) -> InputError:
         return InputError(Problem(box.file, box.line, f"{self._where(context)}: box '{box.name}': {message}"))
@@ -510,8 +518,9 @@ class CardRenderer:
             para, size, needed = fit_text(data["markup"], style, w, h, icons.sized_icons)
             self._fitted[key] = size
         except TextOverflow as exc:
-            message = (f"text does not fit even at {style.min_size:g} pt ({exc}); expected shorter text, a larger box "
-                       f"or a smaller min_size (not below {MIN_TEXT_SIZE:g} pt)")
+            cell = self._text_cell(context, data["markup"])
+            message = (f"text{' from ' + cell if cell else ''} does not fit even at {style.min_size:g} pt ({exc}); "
+                       f"expected shorter text, a larger box or a smaller min_size (not below {MIN_TEXT_SIZE:g} pt)")
             file, line = self.text_origin(box, context, data["markup"])
             raise InputError(Problem(file, line, f"{self._where(context)}: box '{box.name}': {message}")) from None
         except ValueError as exc:  # broken markup from a template, e.g. an unclosed <b>
@@ -670,6 +679,15 @@ class _Shown:
 
     def __repr__(self) -> str:
         return self.text
+
+
+def _field_holding(cards: list[Card], markup: str, places) -> tuple[str, int] | None:
+    """Where the card field is written whose text a box's markup shows, among the (key, where) pairs that
+    `places(card)` gives for each card; the longest text found (the likeliest to overflow), else None."""
+    plain = html.unescape(_TAGS.sub("", markup))
+    found = [(len(text), where) for card in cards for key, where in places(card)
+             for text in _texts(card, key) if text and text in plain]
+    return max(found, key=lambda pair: pair[0])[1] if found else None
 
 
 def _texts(card: Card, key: str) -> list[str]:

@@ -316,3 +316,15 @@ def test_a_wrong_back_typed_in_a_cell_is_named_at_the_cell(designer_project):
     assert result.exit_code == 1, result.output
     assert result.output.startswith(f"{EVENTS_FILE}:Events!F4: layout 'event-bak' not found (did you mean "
                                     "'event-back'?)"), result.output
+
+
+def test_a_text_too_long_for_its_box_names_the_cell_it_comes_from(designer_project):
+    rows = [list(row) for row in EVENTS]
+    rows[1][4] = "Každý hráč odhodí 1 kartu. " * 40
+    write_xlsx(game_dir(designer_project) / "events.xlsx", rows, cached={"C4": "2"})
+    result = run_pnp("validate", GAME, "--no-sim", project=designer_project)
+    assert result.exit_code == 1, result.output
+    lines = result.output.strip().splitlines()
+    assert lines[0].startswith(f"cards/{GAME}/layouts/event.yaml:4: card SPR-EVT-01 (solar-flare): box 'effect': "
+                               f"text from {EVENTS_FILE}:Events!E2 does not fit even at 7 pt ("), lines
+    assert lines[-1] == "1 problem found."
