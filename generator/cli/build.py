@@ -81,8 +81,8 @@ def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, mark
     skipped = f", {len(result.skipped)} up to date (--force rebuilds them)" if result.skipped else ""
     click.echo(f"{len(result.written)} file{'s' if len(result.written) != 1 else ''} written to {project.show(out_dir or project.build_dir)}{skipped}")
     if result.warnings:
-        click.echo(f"{len(result.warnings)} text{'s' if len(result.warnings) != 1 else ''} not translated yet "
-                   "(pnp validate --strict fails on them)", err=True)
+        click.echo(f"{len(result.warnings)} warning{'s' if len(result.warnings) != 1 else ''} above about words not "
+                   "translated yet (pnp validate --strict fails on them)", err=True)
     if result.problems:  # translations that did not build; the source language did
         raise InputError(result.problems)
 
