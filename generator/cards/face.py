@@ -505,6 +505,7 @@ class CardRenderer:
             align=box.get("align", DEFAULTS["align"]),
             valign=box.get("valign", DEFAULTS["valign"]),
             color=data["color"],
+            wrap=box.get("wrap", True) is not False,
         )
 
     def fit(self, box: Box, data: dict, w: float, h: float, context: dict):

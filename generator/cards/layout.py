@@ -99,6 +99,8 @@ class BoxSpec(Strict):
         None, description="line height as a multiple of the font size")
     align: Literal["left", "center", "right", "justify"] | None = None
     valign: Literal["top", "middle", "bottom"] | None = None
+    wrap: bool | None = Field(None, description="false: each line of the text stays one line, the text shrinks "
+                                                "instead of wrapping (lists of icons and names)")
     color: str | None = Field(None, description="text colour #rrggbb (or a template)")
 
     _lengths = field_validator("x", "y", "width", "height")(classmethod(lambda cls, v: _check_length(v)))

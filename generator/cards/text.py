@@ -40,9 +40,12 @@ class TextOverflow(Exception):
     """Text that does not fit its box even at the minimum font size: too tall, or a word wider than the box."""
 
     def __init__(self, size: float, needed: float, available: float, word: str = "", word_width: float = 0.0,
-                 box_width: float = 0.0):
+                 box_width: float = 0.0, unwrapped: bool = False):
         self.size, self.needed, self.available = size, needed, available
-        if word:
+        if unwrapped:  # a box with `wrap: false`
+            shown = word if len(word) <= 40 else word[:37] + "..."
+            message = f"the line '{shown}' still wraps at {size:g} pt (the box has wrap: false)"
+        elif word:
             shown = word if len(word) <= 40 else word[:37] + "..."
             message = (f"the word '{shown}' is {word_width:.1f} pt wide at {size:g} pt, the box is "
                        f"{box_width:.1f} pt wide")
@@ -213,6 +216,7 @@ class TextStyle:
     align: str
     valign: str
     color: str
+    wrap: bool = True  # False: no line of the text may wrap (it shrinks instead)
 
 
 _STYLES: dict[tuple, ParagraphStyle] = {}
@@ -237,11 +241,13 @@ def fit_text(markup: str, style: TextStyle, width: float, height: float,
 
     `per_size(markup, size)` adapts the markup to a font size (inline icons grow and shrink with the text).
     """
+    lines = markup.count("<br/>") + 1  # as written: with `wrap: false`, as laid out too
+
     def attempt(size: float) -> tuple[Paragraph, float, bool]:
         text = per_size(markup, size) if per_size else markup
         para = make_paragraph(text, paragraph_style(style.face, size, style.leading, style.align, style.color))
         _, needed = para.wrap(width, height)
-        return para, needed, needed <= height + 0.01 and not _too_wide(para)
+        return para, needed, needed <= height + 0.01 and not _too_wide(para) and (style.wrap or _lines(para) <= lines)
 
     para, needed, fits = attempt(style.size)
     if fits:
@@ -263,6 +269,8 @@ def fit_text(markup: str, style: TextStyle, width: float, height: float,
     if best is None:
         if smallest is None:
             smallest = attempt(style.min_size)
+        if smallest[1] <= height + 0.01 and not style.wrap and _lines(smallest[0]) > lines:
+            raise TextOverflow(style.min_size, smallest[1], height, _wrapped_line(smallest[0]), unwrapped=True)
         if smallest[1] <= height + 0.01:  # tall enough: what does not fit is a word wider than the box
             word, word_width = _widest_line(smallest[0], width)
             raise TextOverflow(style.min_size, smallest[1], height, word or "(an inline icon)", word_width, width)
@@ -284,6 +292,26 @@ def _widest_line(para: Paragraph, box_width: float) -> tuple[str, float]:
             widest = (extra, text)
     extra, text = widest
     return " ".join(text.split()), box_width - extra if extra != float("inf") else 0.0
+
+
+def _lines(para: Paragraph) -> int:
+    """How many lines the laid-out paragraph has."""
+    return len(getattr(para.blPara, "lines", []))
+
+
+def _line_text(line) -> str:
+    if isinstance(line, tuple):  # a paragraph in one face: (extra space, words)
+        return " ".join(line[1])
+    return "".join(getattr(frag, "text", "") for frag in line.words)
+
+
+def _wrapped_line(para: Paragraph) -> str:
+    """The first written line that the layout broke in two (its first laid-out part and the next)."""
+    laid = getattr(para.blPara, "lines", [])
+    for index, line in enumerate(laid[:-1]):
+        if not getattr(line, "lineBreak", False) and not (isinstance(line, tuple) and len(line) > 2 and line[2]):
+            return " ".join(f"{_line_text(line)} {_line_text(laid[index + 1])}".split())
+    return " ".join(_line_text(laid[0]).split()) if laid else ""
 
 
 def _too_wide(para: Paragraph) -> bool:

@@ -267,3 +267,36 @@ def test_build_prints_image_warnings_and_lists_them_in_the_manifest(tmp_path):
     manifest = json.loads((tmp_path / "build" / "manifest.json").read_text(encoding="utf-8"))
     [cards] = [o for o in manifest["outputs"] if o["path"] == "demo/cards-letter.pdf"]
     assert len(cards["warnings"]) == 2 and all("prints at 85 dpi" in w for w in cards["warnings"])
+
+
+def _text_lines(path) -> list[tuple[float, str]]:
+    """(baseline y, text) of each line drawn on the card's page, top first."""
+    page = pypdfium2.PdfDocument(str(path))[0]
+    textpage = page.get_textpage()
+    found: dict[float, str] = {}
+    for index in range(textpage.count_chars()):
+        char = textpage.get_text_range(index, 1)
+        if char.strip():
+            y = round(textpage.get_charbox(index)[1], 0)
+            found[y] = found.get(y, "") + char
+    return sorted(found.items(), reverse=True)
+
+
+def test_a_box_with_wrap_false_shrinks_each_line_onto_one_line(tmp_path):
+    listed = "Brot\\nSchwein\\nFleisch nach Wahl und noch mehr"  # the last line wraps at 10 pt in 53.5 mm
+    front = FRONT.replace('size: 10pt}', 'size: 14pt, min_size: 6pt}')
+    wrapping = make_game(tmp_path / "a", deck=DECK.replace("Line one\\nLine two", listed), front=front)
+    path = render_card_pdf(wrapping, wrapping.decks["things"].cards[1], tmp_path / "wraps.pdf")
+    assert "Fleisch nach Wahl und noch mehr" not in [text for _, text in _text_lines(path)]  # broken in two
+    one_line = front.replace('min_size: 6pt}', 'min_size: 6pt, wrap: false}')
+    kept = make_game(tmp_path / "b", deck=DECK.replace("Line one\\nLine two", listed), front=one_line)
+    path = render_card_pdf(kept, kept.decks["things"].cards[1], tmp_path / "kept.pdf")
+    lines = [text for _, text in _text_lines(path)]
+    assert "Fleisch nach Wahl und noch mehr".replace(" ", "") in [t.replace(" ", "") for t in lines]
+    too_long = listed + " " + "und noch viel mehr " * 6
+    failing = make_game(tmp_path / "c", deck=DECK.replace("Line one\\nLine two", too_long), front=one_line)
+    with pytest.raises(InputError) as info:
+        render_card_pdf(failing, failing.decks["things"].cards[1], tmp_path / "fails.pdf")
+    message = str(info.value)
+    assert "box 'body': text does not fit even at 6 pt (the line 'Fleisch nach Wahl und noch mehr und" in message
+    assert "still wraps at 6 pt (the box has wrap: false)" in message
