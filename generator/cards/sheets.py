@@ -121,7 +121,8 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
         result.append(Output(game=game.id, path=Path(game.id) / f"{name}.pdf", kind="cards",
                              render=partial(write_sheets, game, paper, chosen, last=last)))
         if chosen.cut_file == "svg":
-            result += [Output(game=game.id, path=Path(game.id) / f"{name}-cut-{index - CHECK_PAGES + 1:02d}.svg",
+            # numbered as the PDF's pages are (what a printer dialog shows): cut-03.svg cuts page 3
+            result += [Output(game=game.id, path=Path(game.id) / f"{name}-cut-{index + 1:02d}.svg",
                               kind="cards-cut", render=partial(write_cut_file, game, paper, chosen, index))
                        for index in cut_pages[paper]]
     return result
@@ -155,7 +156,7 @@ def write_cut_file(game: Game, paper: str, options: SheetOptions, index: int, pa
             pieces.append(outline_path((shape.turned() if slot.angle % 180 else shape).path(slot.cx, slot.cy), ph))
         else:
             pieces.append(card_path(slot.trim, ph, game.corner_radius_pt))
-    title = game.phrases.t("sheets.cut_file_title", title=game.title, page=index - CHECK_PAGES + 1,
+    title = game.phrases.t("sheets.cut_file_title", title=game.title, page=index + 1,
                            file=f"{output_name(paper, options)}.pdf")
     atomic_write(path, cut_svg(page.sheet.page_w, ph, pieces, title))
     return {"page": index + 1, "cards": len(pieces)}

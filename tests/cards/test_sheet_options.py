@@ -112,10 +112,14 @@ def test_cut_files_trace_every_card_of_a_sheet_in_mm(demo, tmp_path):
     made = outputs(game, BuildOptions(papers=("letter",)))
     fronts = [p for p in pages(game, "letter", sheet_options(game, BuildOptions())) if p.plan.side == "front"]
     assert len(fronts) == 4  # 2 mm gaps: 8 poker and 15 mini cards a sheet
-    assert [o.path.name for o in made] == ["cards-letter.pdf"] + [f"cards-letter-cut-{n:02d}.svg" for n in (1, 3, 5, 7)]
+    # named by the PDF page they cut (the print check takes pages 1-2, each sheet of fronts has its backs after it)
+    assert [o.path.name for o in made] == ["cards-letter.pdf"] + [f"cards-letter-cut-{n:02d}.svg" for n in (3, 5, 7, 9)]
+    assert [page.index + 1 for page in fronts] == [3, 5, 7, 9]
     for output, page in zip(made[1:], fronts, strict=True):
         path = tmp_path / output.path.name
         facts = output.render(path)
+        assert facts["page"] == page.index + 1
+        assert f"cut file for page {page.index + 1} of cards-letter.pdf" in path.read_text()
         root = ET.fromstring(path.read_text())
         ns = "{http://www.w3.org/2000/svg}"
         assert float(root.get("width").removesuffix("mm")) == pytest.approx(page.sheet.page_w / mm(1), abs=1e-4)
