@@ -57,6 +57,7 @@ EDGE_TOL = 0.01
 SHAPE_MEMO = 20_000  # recorded shapes per canvas (a few MB at most), for decks whose every card differs
 LAID_MEMO = 1_000  # laid-out texts kept for the next paper: a fitted paragraph holds some 18 kB, so 18 MB at most
 _TAGS = re.compile(r"<[^>]*>")
+_WORD = re.compile(r"\w+")  # the words of a text, without its punctuation and separators
 
 
 class CardRenderer:
@@ -685,10 +686,18 @@ class _Shown:
 def _field_holding(cards: list[Card], markup: str, places) -> tuple[str, int] | None:
     """Where the card field is written whose text a box's markup shows, among the (key, where) pairs that
     `places(card)` gives for each card; the longest text found (the likeliest to overflow), else None."""
-    plain = html.unescape(_TAGS.sub("", markup))
+    plain = html.unescape(_TAGS.sub("", markup.replace("<br/>", "\n")))  # other tags may split a word (fallback faces)
+    shown = f" {' '.join(_WORD.findall(plain))} "
     found = [(len(text), where) for card in cards for key, where in places(card)
-             for text in _texts(card, key) if text and text in plain]
+             for text in _texts(card, key) if text and (text in plain or _words_in(text, shown))]
     return max(found, key=lambda pair: pair[0])[1] if found else None
+
+
+def _words_in(text: str, shown: str) -> bool:
+    """Whether the words of `text` stand in a row among `shown` (' '-joined words with a space at each end): a
+    template may have set the field's separators otherwise ('a · b' printed as two lines)."""
+    words = _WORD.findall(text)
+    return bool(words) and f" {' '.join(words)} " in shown
 
 
 def _texts(card: Card, key: str) -> list[str]:

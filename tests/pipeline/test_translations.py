@@ -162,6 +162,15 @@ def test_held_out_translation_gets_three_located_messages(tmp_project: Project):
     assert overflow and all(line.startswith(f"cards/order-up-pizza/i18n/cs.yaml:{long_line}: Czech (cs): card "
                                             "OUP-REF-") for line in overflow), overflow
     assert "box 'actions': text does not fit even at 7.5 pt" in overflow[0]
+    # a field the layout prints otherwise than written (the note's ' · ' parts on lines of their own) is found too
+    original = (REPO / "cards" / "order-up-pizza" / "i18n" / "cs.yaml").read_text()
+    note = next(t for t in original.splitlines() if t.startswith("    note: ") and " · " in t)
+    path.write_text(original.replace(note, note[:-1] + " · a ještě mnohem delší poznámka na konec" * 12 + '"', 1))
+    note_line = original.splitlines().index(note) + 1
+    noted = run_pnp("validate", "order-up-pizza", "--no-sim", "--lang", "cs", project=root).output.splitlines()
+    assert any(line.startswith(f"cards/order-up-pizza/i18n/cs.yaml:{note_line}: Czech (cs): card OUP-REF-") and
+               "box 'note': text does not fit" in line for line in noted), [t for t in noted if "fit even" in t]
+    path.write_text(text)
     strict = run_pnp("validate", "order-up-pizza", "--no-sim", "--lang", "cs", "--strict", project=root)
     assert strict.exit_code == 1
     assert "\ncards/order-up-pizza/toppings.yaml:15: toppings.mushrooms.name" in "\n" + strict.output
