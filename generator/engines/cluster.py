@@ -70,6 +70,32 @@ def _probe(address: str, timeout: float) -> None:
         raise _unreachable(address, exc.strerror or type(exc).__name__) from None
 
 
+def _handshake(address: str, timeout: float) -> None:
+    """Ask what listens at the address for its identity, as a Dask scheduler answers, within `timeout` seconds: a
+    server of another kind (or one that never answers) is a one-line error here instead of a Client that waits
+    for ever for its answer (and reports its failure from its destructor when the process ends)."""
+    import asyncio
+
+    from distributed.core import rpc
+
+    async def identity() -> dict:
+        remote = rpc(address, timeout=timeout)
+        try:
+            return await asyncio.wait_for(remote.identity(), timeout)
+        finally:
+            await remote.close_rpc()
+
+    try:
+        answer = asyncio.run(identity())
+    except TimeoutError:
+        raise _unreachable(address, f"nothing answered as a Dask scheduler within {timeout:.0f} s") from None
+    except Exception as exc:  # noqa: BLE001 - whatever the other end sent: one line
+        raise _unreachable(address, f"what answers there is not a Dask scheduler: {type(exc).__name__}") from None
+    if not isinstance(answer, dict) or answer.get("type") != "Scheduler":
+        kind = answer.get("type") if isinstance(answer, dict) else type(answer).__name__
+        raise _unreachable(address, f"what answers there is a {kind}, not a Dask scheduler")
+
+
 class DaskExecutor(Executor):
     """Chunks as Dask tasks on an existing scheduler's workers, or on a LocalCluster started here."""
 
@@ -87,6 +113,7 @@ class DaskExecutor(Executor):
             self.address = str(where)
             deadline = time.monotonic() + timeout
             _probe(self.address, timeout / 2)
+            _handshake(self.address, _left(deadline) / 2)
             try:
                 self.client = distributed.Client(self.address, timeout=_left(deadline), set_as_default=False)
             except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError or a failed handshake: all one line

@@ -106,6 +106,43 @@ def test_an_unreachable_scheduler_is_one_line_with_its_address(repo_project):
     assert lines[1:] == ["1 problem found."]
 
 
+@pytest.mark.parametrize("answer", [None, b"HTTP/1.0 400 Bad Request\r\n\r\n"])
+def test_a_server_that_is_no_dask_scheduler_is_one_line_not_a_wait(repo_project, answer):
+    """Something else listens at the port (a web server, or one that never answers): the Client would wait for its
+    handshake for ever; the identity asked first, with a timeout, makes it one line."""
+    server = socket.create_server(("127.0.0.1", 0))
+    port, held = server.getsockname()[1], []
+
+    def serve():
+        while True:
+            try:
+                connection, _ = server.accept()
+            except OSError:  # closed: the test is over
+                return
+            held.append(connection)
+            if answer:
+                connection.recv(65536)
+                connection.sendall(answer)
+                connection.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    previous = signal.signal(signal.SIGALRM, lambda *_: pytest.fail("still waiting for the server after 60 s"))
+    signal.alarm(60)
+    try:
+        address = f"tcp://127.0.0.1:{port}"
+        result = run_pnp("validate", "order-up-pizza", "--games", "5", "--cluster", address, project=repo_project)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+        server.close()
+        for connection in held:
+            connection.close()
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[0].startswith(f"--cluster {address}: cannot reach a Dask scheduler there (") and "Dask scheduler" in lines[0]
+    assert lines[1:] == ["1 problem found."]
+
+
 @pytest.mark.parametrize("text, expected", [
     ("local:2", ("local", 2)), ("tcp://127.0.0.1:8786", ("scheduler", "tcp://127.0.0.1:8786")),
     ("localhost:8786", ("scheduler", "tcp://localhost:8786")),
