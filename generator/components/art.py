@@ -17,7 +17,7 @@ from generator.components.nets import Net, Region, rect_path
 from generator.core.colours import contrast, tint
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY_BOLD, TITLE, draw_string, string_width
-from generator.core.shapes import transform_path
+from generator.core.shapes import pdf_path_ops, transform_path
 from generator.core.units import mm
 from generator.data.components import Component, TuckboxSize
 from generator.data.game import Card, Game
@@ -114,27 +114,49 @@ def _label(component: Component, region: Region, text: str, font: str, largest: 
     return size
 
 
-def _deck_back(canvas: Canvas, game: Game, deck_id: str, region: Region) -> None:
-    """The deck's back, scaled to cover the panel and clipped to it."""
+def _deck_back(canvas: Canvas, game: Game, deck_id: str, region: Region, bleed: float = 0.0) -> None:
+    """The deck's back, scaled to cover the panel (and `bleed` around it) and clipped to that."""
     renderer = renderer_for(game)
     deck = game.decks[deck_id]
     cw, ch = deck.size_pt
-    scale = max(region.width / cw, region.height / ch)
+    w, h = region.width + 2 * bleed, region.height + 2 * bleed
+    scale = max(w / cw, h / ch)
     path = canvas.beginPath()
-    path.rect(-region.width / 2, -region.height / 2, region.width, region.height)
+    path.rect(-w / 2, -h / 2, w, h)
     canvas.clipPath(path, stroke=0, fill=0)
     canvas.scale(scale, scale)
     renderer.place(canvas, deck, None, -cw / 2, -ch / 2, bleed=False)
 
 
-def draw_tuckbox(canvas: Canvas, game: Game, component: Component, box: TuckboxSize, net: Net) -> None:
-    """The deck's back art on the front and back, its name on the sides, the game on the lid, 'glue' on the flap."""
+BLEEDING = ("front", "back", "side-left", "side-right", "lid")  # panels with art up to a cut edge
+
+
+def draw_tuckbox(canvas: Canvas, game: Game, component: Component, box: TuckboxSize, net: Net,
+                 bleed: float = 0.0) -> None:
+    """The deck's back art on the front and back, its name on the sides, the game on the lid, 'glue' on the flap.
+
+    With `bleed` (a print shop's die-cut sheet), each coloured panel's art runs that far past its cut edges (the
+    thumb notch, the outer side's edge), never onto another part of the net: a die a little off shows no white."""
+    parts = {part.name: part for part in net.parts}
     for region in net.regions:
-        draw_tuckbox_panel(canvas, game, component, box, region)
+        if not bleed or region.name not in BLEEDING or region.name not in parts:
+            draw_tuckbox_panel(canvas, game, component, box, region)
+            continue
+        canvas.saveState()
+        # clip: the panel grown by the bleed, less every other part (even-odd: each part is one more hole)
+        grown = transform_path(rect_path(-region.width / 2 - bleed, -region.height / 2 - bleed,
+                                         region.width + 2 * bleed, region.height + 2 * bleed),
+                               region.angle, region.cx, region.cy)
+        others = [pdf_path_ops(part.path) for name, part in parts.items() if name != region.name]
+        canvas._code.append("\n".join([pdf_path_ops(grown), *others, "W* n"]))  # noqa: SLF001 - a bare clip
+        draw_tuckbox_panel(canvas, game, component, box, region, bleed)
+        canvas.restoreState()
 
 
-def draw_tuckbox_panel(canvas: Canvas, game: Game, component: Component, box: TuckboxSize, region: Region) -> None:
-    """The art of one panel of a tuck box (front, back, side-left, side-right, lid or glue)."""
+def draw_tuckbox_panel(canvas: Canvas, game: Game, component: Component, box: TuckboxSize, region: Region,
+                       bleed: float = 0.0) -> None:
+    """The art of one panel of a tuck box (front, back, side-left, side-right, lid or glue), its background
+    `bleed` larger on every side (the caller clips it)."""
     say = game.phrases.t
     model = component.model
     decks = [game.decks[d] for d in model.deck_ids]
@@ -143,9 +165,10 @@ def draw_tuckbox_panel(canvas: Canvas, game: Game, component: Component, box: Tu
     part = say("components.box_part", number=box.number, boxes=box.boxes) if box.boxes > 1 else ""
     with region_space(canvas, region):
         w, h = region.width, region.height
+        b = bleed
         if region.name in ("front", "back"):
             canvas.saveState()
-            _deck_back(canvas, game, decks[0].id, region)
+            _deck_back(canvas, game, decks[0].id, region, b)
             canvas.restoreState()
             # the name band at the foot of the front, the count at the head of the back, clear of the art
             band = min(mm(11), h * 0.14)
@@ -158,13 +181,13 @@ def draw_tuckbox_panel(canvas: Canvas, game: Game, component: Component, box: Tu
             centred_line(canvas, text, font, size, ink, y)
         elif region.name.startswith("side"):
             canvas.setFillColor(HexColor(color))
-            canvas.rect(-w / 2, -h / 2, w, h, stroke=0, fill=1)
+            canvas.rect(-w / 2 - b, -h / 2 - b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
             text = f"{game.title} \u00b7 {name}{part}"
             size = _label(component, region, text, TITLE, 14, w - mm(10), h - mm(2))
             centred_line(canvas, text, TITLE, size, ink)
         elif region.name == "lid":
             canvas.setFillColor(HexColor(tint(color, 0.85)))
-            canvas.rect(-w / 2, -h / 2, w, h, stroke=0, fill=1)
+            canvas.rect(-w / 2 - b, -h / 2 - b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
             size = _label(component, region, game.title, TITLE, 16, w - mm(6), h - mm(2))
             centred_line(canvas, game.title, TITLE, size, color)
         elif region.name == "glue":

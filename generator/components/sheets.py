@@ -35,6 +35,7 @@ LABEL_SIZE = 7.0
 LABEL_COLOR = "#333333"
 CHECK = {"letter": (INCH, "units.inch"), "a4": (mm(25), "units.mm25")}
 FULL_MARGIN = mm(6)
+FULL_BLEED = mm(3)  # the panels' art past their cut edges on a print shop's die-cut sheet (print.md: 1/8 in)
 
 
 # --- what is printed -------------------------------------------------------------------------------------------
@@ -291,9 +292,11 @@ def write_tuckboxes_full(game: Game, path: Path) -> dict:
             w, h = net.width + 2 * FULL_MARGIN, net.height + 2 * FULL_MARGIN
             canvas.setPageSize((w, h))
             canvas.setTrimBox((FULL_MARGIN, FULL_MARGIN, w - FULL_MARGIN, h - FULL_MARGIN))
+            edge = FULL_MARGIN - FULL_BLEED
+            canvas.setBleedBox((edge, edge, w - edge, h - edge))
             placed = net.placed(FULL_MARGIN, FULL_MARGIN)
             shade_glue(canvas, placed)
-            draw_tuckbox(canvas, game, component, box, placed)
+            draw_tuckbox(canvas, game, component, box, placed, FULL_BLEED)
             draw_net_lines(canvas, placed)
             canvas.showPage()
             pages += 1

@@ -328,3 +328,37 @@ def test_the_manifest_lists_each_component_with_kind_size_and_copies(repo_projec
     box = entries["toppings-box"]
     assert box["kind"] == "tuckbox" and box["copies"] == 1
     assert box["size_mm"] == [65.5, 90.9, pytest.approx(91 * 0.32 + 2, abs=0.01)]  # inside: card + room, deck depth
+
+
+def test_print_shop_tuck_boxes_bleed_past_their_cut_edges_and_onto_no_other_part(repo_project, tmp_path):
+    """tuckboxes-full.pdf: a panel's colour runs 3 mm past a cut edge (the outer side's edge, the lid's ends), so a
+    die a little off shows no white, and never onto a flap; BleedBox 3 mm around the TrimBox."""
+    from generator.components.sheets import FULL_BLEED, FULL_MARGIN, net_of
+
+    game = load_game(repo_project, "order-up-pizza")
+    written = render(game, tmp_path, papers=("letter",))
+    path = written["tuckboxes-full.pdf"][0]
+    page = PdfReader(str(path)).pages[0]
+    trim, bleed = [float(v) for v in page.trimbox], [float(v) for v in page.bleedbox]
+    assert bleed == pytest.approx([v - FULL_BLEED if i < 2 else v + FULL_BLEED for i, v in enumerate(trim)], abs=0.01)
+    component = next(c for c in game.components.values() if c.kind == "tuckbox")
+    net = net_of(game, component, tuckbox_plan(component, game.decks)[0].number).placed(FULL_MARGIN, FULL_MARGIN)
+    scale = 4.0
+    image = pdfium.PdfDocument(str(path))[0].render(scale=scale).to_pil().convert("RGB")
+    height = image.height
+
+    def pixel(x: float, y: float) -> tuple[int, int, int]:
+        return image.getpixel((round(x * scale), round(height - y * scale)))
+
+    side = net.part("side-right").path
+    xs = [op[1] for op in side if len(op) > 2]
+    ys = [op[2] for op in side if len(op) > 2]
+    right, middle = max(xs), (min(ys) + max(ys)) / 2
+    colour = pixel(right - mm(1), middle)
+    assert colour != (255, 255, 255)
+    assert pixel(right + FULL_BLEED / 2, middle) == colour  # past the cut: the side's colour
+    assert pixel(right + FULL_BLEED + mm(1), middle) == (255, 255, 255)  # past the bleed: paper
+    flap = net.part("dust-right-top").path
+    fx = [op[1] for op in flap if len(op) > 2]
+    fy = [op[2] for op in flap if len(op) > 2]
+    assert pixel((min(fx) + max(fx)) / 2, min(fy) + mm(1)) == (255, 255, 255)  # a flap next to the panel: no bleed
