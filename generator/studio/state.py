@@ -278,6 +278,8 @@ class Studio:
                 and problems == state.page_problems:
             return  # nothing a page shows has changed
         self._publish(replace(self.games[name], pages=sets, page_images=images, page_problems=problems))
+        if problems and problems != state.page_problems and self.report is not None:  # said once, like the faces'
+            self.report.failed(name, problems)
 
     def _report(self, name: str, faces: int, started: float) -> None:
         if self.report is not None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from generator.core.errors import InputError, Problem
+from generator.core.errors import Cell, InputError, Problem
 from generator.data.game import Card, Deck, Game
 from generator.studio.faces import FaceRef, face_page_size
 from generator.studio.state import Face, GameState
@@ -105,7 +105,8 @@ class Links:
 
 def problem_views(problems: list[Problem], links: Links) -> list[ProblemView]:
     """The banner's lines: each located problem with links to its file and line."""
-    return [ProblemView(links.where(p.file, p.line) if p.file else None, p.message, str(p)) for p in problems]
+    return [ProblemView(links.where(p.file, Cell(p.line, p.cell) if p.cell else p.line) if p.file else None,
+                        p.message, str(p)) for p in problems]
 
 
 def _mm(points: float) -> float:

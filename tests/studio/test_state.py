@@ -164,3 +164,37 @@ def test_the_faces_of_the_saved_file_are_shown_first(tmp_project):
         assert seen[:2] == [others, []]  # first the edited recipe card, then the ingredients that print its name
     finally:
         studio.stop()
+
+
+def test_a_rules_template_problem_is_reported_once_as_the_faces_problems_are(two_games):
+    """The terminal of `pnp serve` hears of a broken rules template (it printed only '0 faces drawn')."""
+    report = Recorder()
+    studio = Studio(two_games, ["beta"], report=report)
+    try:
+        studio.start()
+        _idle(studio)
+        template = two_games.templates_dir / "rules" / "beta.md.j2"
+        good = template.read_text()
+        template.write_text(good + "\n{{ game.nosuch.thing }}\n")
+        studio.request_refresh()
+        _idle(studio)
+        page_failures = [problems for game, problems in report.failures if game == "beta"]
+        assert len(page_failures) == 1 and "templates/rules/beta.md.j2" in str(page_failures[0][0])
+        assert studio.games["beta"].problems == page_failures[0]
+        template.write_text(good)
+        studio.request_refresh()
+        _idle(studio)
+        assert studio.games["beta"].problems == [] and len(report.failures) == 1
+    finally:
+        studio.stop()
+
+
+def test_a_banner_problem_in_a_workbook_links_to_its_cell():
+    from pathlib import Path
+
+    from generator.core.errors import Cell, Problem
+
+    problem = Problem("cards/g/akcje.xlsx", Cell(3, "Karty!C3"), "copies: 'many' is not a number")
+    view = views.problem_views([problem], views.Links(Path("/project")))[0]
+    assert view.where.shown == "cards/g/akcje.xlsx:Karty!C3"
+    assert view.where.view == "/src/cards/g/akcje.xlsx?sheet=Karty#Karty!C3" == view.where.editor

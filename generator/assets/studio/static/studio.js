@@ -159,6 +159,8 @@
     if (!s) return;
     s.className = "status " + kind;
     s.textContent = text;
+    s.title = kind === "off" ? "Not connected: pages do not update until pnp serve runs again"
+                             : "Live: pages update on every save";
   }
 
   function connect() {
