@@ -22,6 +22,7 @@ from generator.data.load import load_game
 from generator.data.project import Project
 from generator.pipeline.gather import check_game
 from generator.pipeline.incremental import game_keys
+from generator.pipeline.translations import translate_checked
 from generator.studio import faces as facemod
 from generator.studio import pages as pagemod
 from generator.studio.worker import FACES, PAGES, REFRESH, URGENT, Worker
@@ -65,6 +66,7 @@ class GameState:
     data_problems: list[Problem] = field(default_factory=list)   # loading, checks, layouts and templates
     face_problems: list[Problem] = field(default_factory=list)   # drawing (a text that does not fit)
     page_problems: list[Problem] = field(default_factory=list)   # board and rules
+    language_problems: list[Problem] = field(default_factory=list)  # translation files (never hide the source's images)
     warnings: list[str] = field(default_factory=list)
     pages: list[pagemod.PageSet] = field(default_factory=list)
     page_images: dict[tuple[str, int], str] = field(default_factory=dict)
@@ -77,7 +79,7 @@ class GameState:
         """What the banner lists: broken data hides the drawing problems of the last good data."""
         if self.data_problems:
             return list(self.data_problems)
-        return list(dict.fromkeys(self.face_problems + self.page_problems))
+        return list(dict.fromkeys(self.face_problems + self.page_problems + self.language_problems))
 
 
 class ImageStore:
@@ -229,6 +231,29 @@ class Studio:
             self._report(name, 0, started)
         self.worker.submit(PAGES, self._guarded(lambda: self._draw_pages(name, game)), key=f"pages:{name}",
                            delay=PAGES_DELAY if state.rendered else 0.0)
+        if len(game.languages) > 1:
+            self.worker.submit(PAGES, self._guarded(lambda: self._check_languages(name, game)),
+                               key=f"languages:{name}", delay=PAGES_DELAY if state.rendered else 0.0)
+
+    def _check_languages(self, name: str, game: Game) -> None:
+        """The problems of the game's translation files (as a build finds them before drawing), in the banner
+        beside the source language's, which they never stop from being shown."""
+        state = self.games.get(name)
+        if state is None or state.game is not game:
+            return
+        problems: list[Problem] = []
+        for language in game.languages:
+            if language == game.source_language:
+                continue
+            try:
+                problems += translate_checked(game, language)[2]
+            except InputError as exc:
+                problems += exc.problems
+        if problems == state.language_problems:
+            return
+        self._publish(replace(self.games[name], language_problems=problems))
+        if problems and self.report is not None:
+            self.report.failed(name, problems)
 
     def _draw_faces(self, name: str, game: Game, todo: list[Face], started: float,
                     saved: set[str] = frozenset()) -> None:

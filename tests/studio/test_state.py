@@ -198,3 +198,29 @@ def test_a_banner_problem_in_a_workbook_links_to_its_cell():
     view = views.problem_views([problem], views.Links(Path("/project")))[0]
     assert view.where.shown == "cards/g/akcje.xlsx:Karty!C3"
     assert view.where.view == "/src/cards/g/akcje.xlsx?sheet=Karty#Karty!C3" == view.where.editor
+
+
+def test_a_translation_files_problem_is_in_the_banner_and_the_source_faces_stay(two_games):
+    """A designer editing cs.yaml hears of a key that translates nothing (the studio said nothing before), while the
+    source language's faces are drawn as ever."""
+    game_file = two_games.cards_dir / "beta" / "game.yaml"
+    game_file.write_text(game_file.read_text() + "languages: [en, pl]\n")
+    translation = two_games.cards_dir / "beta" / "i18n" / "pl.yaml"
+    translation.parent.mkdir()
+    translation.write_text("actions:\n  no-such-card:\n    name: Coś\n")
+    report = Recorder()
+    studio = Studio(two_games, ["beta"], report=report)
+    try:
+        studio.start()
+        _idle(studio)
+        state = studio.games["beta"]
+        assert [str(p).split(": ", 1)[0] for p in state.problems] == ["cards/beta/i18n/pl.yaml:2"]
+        assert "Polish (pl)" in state.problems[0].message and "no-such-card" in state.problems[0].message
+        assert state.rendered and all(face.image for face in state.faces.values())  # the source faces are shown
+        assert report.failures and report.failures[-1][1] == state.problems
+        translation.write_text("actions: {}\n")
+        studio.request_refresh()
+        _idle(studio)
+        assert studio.games["beta"].problems == []
+    finally:
+        studio.stop()
