@@ -42,11 +42,10 @@ class TextOverflow(Exception):
     def __init__(self, size: float, needed: float, available: float, word: str = "", word_width: float = 0.0,
                  box_width: float = 0.0, unwrapped: bool = False):
         self.size, self.needed, self.available = size, needed, available
+        shown = word if len(word) <= 40 else word[:37] + "..."
         if unwrapped:  # a box with `wrap: false`
-            shown = word if len(word) <= 40 else word[:37] + "..."
             message = f"the line '{shown}' still wraps at {size:g} pt (the box has wrap: false)"
         elif word:
-            shown = word if len(word) <= 40 else word[:37] + "..."
             message = (f"the word '{shown}' is {word_width:.1f} pt wide at {size:g} pt, the box is "
                        f"{box_width:.1f} pt wide")
         else:
@@ -309,7 +308,7 @@ def _wrapped_line(para: Paragraph) -> str:
     """The first written line that the layout broke in two (its first laid-out part and the next)."""
     laid = getattr(para.blPara, "lines", [])
     for index, line in enumerate(laid[:-1]):
-        if not getattr(line, "lineBreak", False) and not (isinstance(line, tuple) and len(line) > 2 and line[2]):
+        if not getattr(line, "lineBreak", False):  # broken by the layout, not by a <br/>
             return " ".join(f"{_line_text(line)} {_line_text(laid[index + 1])}".split())
     return " ".join(_line_text(laid[0]).split()) if laid else ""
 
