@@ -6,7 +6,7 @@ the PDF. Art is drawn first, lines on top, so a cut is never hidden under a pict
 
 from __future__ import annotations
 
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import CMYKColorSep, HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.components.nets import Net
@@ -26,10 +26,24 @@ def stroke_path(canvas: Canvas, path: Path) -> None:
     canvas._code.append(f"{pdf_path_ops(path)}\nS")  # noqa: SLF001 - a bare path op, no fill
 
 
-def draw_cuts(canvas: Canvas, paths: list[Path]) -> None:
-    """Solid cut lines."""
+# A print shop's die-cutter reads the cuts and creases of a sheet made for it from spot colours of these names, which
+# overprint (they knock nothing out of the art beneath) and which a shop printing from its own template leaves out.
+CUT_SPOT = CMYKColorSep(0, 1, 0, 0, spotName="CutContour", density=1)
+CREASE_SPOT = CMYKColorSep(1, 0, 0, 0, spotName="Crease", density=1)
+
+
+def _line_colour(canvas: Canvas, plain: str, spot: CMYKColorSep | None) -> None:
+    if spot is None:
+        canvas.setStrokeColor(HexColor(plain))
+    else:
+        canvas.setStrokeColor(spot)
+        canvas.setStrokeOverprint(True)
+
+
+def draw_cuts(canvas: Canvas, paths: list[Path], spot: CMYKColorSep | None = None) -> None:
+    """Solid cut lines (in the spot colour `spot` on a print shop's sheet)."""
     canvas.saveState()
-    canvas.setStrokeColor(HexColor(CUT_COLOR))
+    _line_colour(canvas, CUT_COLOR, spot)
     canvas.setLineWidth(CUT_WIDTH)
     canvas.setLineCap(1)
     for path in paths:
@@ -37,10 +51,10 @@ def draw_cuts(canvas: Canvas, paths: list[Path]) -> None:
     canvas.restoreState()
 
 
-def draw_folds(canvas: Canvas, segments) -> None:
-    """Dashed fold lines."""
+def draw_folds(canvas: Canvas, segments, spot: CMYKColorSep | None = None) -> None:
+    """Dashed fold lines (in the spot colour `spot` on a print shop's sheet)."""
     canvas.saveState()
-    canvas.setStrokeColor(HexColor(FOLD_COLOR))
+    _line_colour(canvas, FOLD_COLOR, spot)
     canvas.setLineWidth(FOLD_WIDTH)
     canvas.setDash(*FOLD_DASH)
     for (x1, y1), (x2, y2) in segments:
@@ -63,10 +77,11 @@ def shade_glue(canvas: Canvas, net: Net) -> None:
             fill_path(canvas, part.path, GLUE_FILL)
 
 
-def draw_net_lines(canvas: Canvas, net: Net) -> None:
-    """A net's folds and cuts (on top of its art)."""
-    draw_folds(canvas, net.fold_lines())
-    draw_cuts(canvas, net.cuts())
+def draw_net_lines(canvas: Canvas, net: Net, spots: bool = False) -> None:
+    """A net's folds and cuts (on top of its art); with `spots`, as the die-cutter's spot colours CutContour and
+    Crease (a print shop's sheet)."""
+    draw_folds(canvas, net.fold_lines(), CREASE_SPOT if spots else None)
+    draw_cuts(canvas, net.cuts(), CUT_SPOT if spots else None)
 
 
 def mirrored_block(block: Block, page_w: float, page_h: float, axis: str) -> list[tuple[float, float, int]]:

@@ -297,7 +297,7 @@ def write_tuckboxes_full(game: Game, path: Path) -> dict:
             placed = net.placed(FULL_MARGIN, FULL_MARGIN)
             shade_glue(canvas, placed)
             draw_tuckbox(canvas, game, component, box, placed, FULL_BLEED)
-            draw_net_lines(canvas, placed)
+            draw_net_lines(canvas, placed, spots=True)
             canvas.showPage()
             pages += 1
     canvas.save()

@@ -115,13 +115,17 @@ def _first_of_curve(obj, index: int) -> int:
     return first
 
 
+CUT_CONTOUR_SHOWN = (237, 2, 140)  # the CutContour spot colour (100 % magenta) as pdfium renders it
+
+
 def cuts_and_folds(pdf_path: Path | str, index: int, into_forms: bool = False):
-    """(cut segments, fold segments) of a page: solid black strokes and dashed strokes."""
+    """(cut segments, fold segments) of a page: solid black strokes (or in the spot colour CutContour, which pdfium
+    shows as its magenta) and dashed strokes."""
     cuts, folds = [], []
     for stroke in page_strokes(pdf_path, index, into_forms):
         if stroke.dashed:
             folds += [(a, b) for a, b, _ in stroke.segments]
-        elif stroke.color == (0, 0, 0):
+        elif stroke.color in ((0, 0, 0), CUT_CONTOUR_SHOWN):
             cuts += [(a, b, kind) for a, b, kind in stroke.segments]
     return cuts, folds
 

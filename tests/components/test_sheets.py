@@ -341,6 +341,14 @@ def test_print_shop_tuck_boxes_bleed_past_their_cut_edges_and_onto_no_other_part
     page = PdfReader(str(path)).pages[0]
     trim, bleed = [float(v) for v in page.trimbox], [float(v) for v in page.bleedbox]
     assert bleed == pytest.approx([v - FULL_BLEED if i < 2 else v + FULL_BLEED for i, v in enumerate(trim)], abs=0.01)
+    # cuts and creases as the spot colours a die-cutter reads, overprinting; the home-print sheets have none
+    spaces = {name: page["/Resources"]["/ColorSpace"][name].get_object() for name in ("/CutContour", "/Crease")}
+    assert all(space[0] == "/Separation" and space[1] == name for name, space in spaces.items())
+    assert any(state.get("/OP") for state in page["/Resources"]["/ExtGState"].values())
+    content = page.get_contents().get_data().decode("latin-1")
+    assert "/CutContour CS" in content and "/Crease CS" in content
+    home = PdfReader(str(written["components-letter.pdf"][0])).pages
+    assert all("/ColorSpace" not in p["/Resources"] for p in home)
     component = next(c for c in game.components.values() if c.kind == "tuckbox")
     net = net_of(game, component, tuckbox_plan(component, game.decks)[0].number).placed(FULL_MARGIN, FULL_MARGIN)
     scale = 4.0
