@@ -119,14 +119,17 @@ class LocalProcesses(Executor):
     def describe(self) -> str:
         return f"{self.workers} local process{'es' if self.workers != 1 else ''}"
 
+    def _here(self, chunks: list[Chunk]) -> bool:
+        """Whether these chunks are played in this process (one worker's worth, or no safe fork)."""
+        return min(self.workers, len(chunks)) <= 1 or not _can_fork()
+
     def start(self, payloads: Payloads, chunks: list[Chunk]) -> Pending:
-        workers = min(self.workers, len(chunks))
-        if workers <= 1 or not _can_fork():  # the games are played here, when their results are asked for
+        if self._here(chunks):  # the games are played here, when their results are asked for
             return _OnDemand(self, payloads, chunks)
-        return _ForkedRun(payloads, chunks, workers)
+        return _ForkedRun(payloads, chunks, min(self.workers, len(chunks)))
 
     def map(self, payloads: Payloads, chunks: list[Chunk], progress: Progress = None) -> list[list[dict]]:
-        if min(self.workers, len(chunks)) <= 1 or not _can_fork():
+        if self._here(chunks):
             results = []
             for chunk in chunks:
                 results.append(play_chunk(payloads[chunk.key], chunk))

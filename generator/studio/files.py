@@ -10,9 +10,10 @@ from pathlib import Path, PurePosixPath
 
 from generator.core.errors import InputError
 from generator.data.project import Project
+from generator.data.spreadsheet import WORKBOOKS
 
 SOURCE_SUFFIXES = (".yaml", ".yml", ".j2", ".md", ".svg", ".txt", ".csv")
-WORKBOOK_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods")  # shown as a table of one sheet, not as text
+WORKBOOK_SUFFIXES = WORKBOOKS  # shown as a table of one sheet, not as text
 
 
 def _clean(path: str) -> PurePosixPath | None:

@@ -115,3 +115,13 @@ def test_ctrl_c_stops_the_watch_with_one_plain_line(tmp_project):
             process.kill()
     assert process.returncode == 0, rest
     assert rest.strip().splitlines() == ["Stopped watching."], rest
+
+
+def test_the_source_suffixes_cover_every_reader():
+    """data.project lists what a build reads without importing the readers (a no-change build imports none)."""
+    from generator.cards.image import SUFFIXES as IMAGES
+    from generator.core.fontfiles import SUFFIXES as FONTS
+    from generator.data.project import SOURCE_SUFFIXES
+    from generator.data.spreadsheet import SUFFIXES as SHEETS
+
+    assert set(IMAGES) | set(FONTS) | set(SHEETS) | {".yaml", ".yml", ".j2", ".md"} == SOURCE_SUFFIXES
