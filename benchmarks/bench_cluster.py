@@ -19,9 +19,9 @@ from pathlib import Path
 from benchmarks import quick
 from generator.data.load import load_game
 from generator.data.project import Project
-from generator.engines.cluster import executor_for
+from generator.validator.cluster import executor_for
 from generator.engines.registry import engine_for
-from generator.engines.simulate import Run, SimSettings, available_cores, simulate
+from generator.validator.simulate import Run, SimSettings, available_cores, simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = int(os.environ.get("PNP_BENCH_CLUSTER_GAMES", "5000" if quick() else "100000"))

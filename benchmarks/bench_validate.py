@@ -22,10 +22,10 @@ from pathlib import Path
 from benchmarks import quick
 from generator.data.load import load_game
 from generator.data.project import Project
-from generator.engines import executors
-from generator.engines.harness import play_game
+from generator.validator import executors
+from generator.validator.harness import play_game
 from generator.engines.registry import engine_for
-from generator.engines.simulate import SimSettings, available_cores, bots_for, derive_seed
+from generator.validator.simulate import SimSettings, available_cores, bots_for, derive_seed
 from generator.pipeline.validate import validate
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -133,7 +133,7 @@ def example_project(folder: Path) -> tuple[Path, list[tuple[str, str, str]]]:
 
 def render(folder: Path):
     """The example game loaded and checked, and its cards as images (with bleed for the bleed examples)."""
-    from generator.cards.face import renderer_for
+    from generator.faces.face import renderer_for
     from generator.data.load import load_game
     from generator.data.project import Project
     from generator.exports.png import Face, face_images

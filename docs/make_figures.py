@@ -20,9 +20,9 @@ def sweep_figure() -> None:
 
     from generator.core.write import atomic_write
     from generator.data.project import Project
-    from generator.engines.executors import LocalProcesses
-    from generator.engines.simulate import SimSettings
-    from generator.engines.sweep_report import table
+    from generator.validator.executors import LocalProcesses
+    from generator.validator.simulate import SimSettings
+    from generator.validator.sweep_report import table
     from generator.pipeline.sweep import sweep
 
     vary = ["settings.hand_limit=8,10,12", "settings.end_mode=immediate,finish_round"]

@@ -40,6 +40,14 @@ def designer_project(tmp_path: Path) -> Project:
     return Project(tmp_path / "designer")
 
 
+@pytest.fixture
+def demo(tmp_path: Path):
+    """The card and face tests' small synthetic game (tests/fixtures/demo_game.py), loaded."""
+    from tests.fixtures.demo_game import demo_game
+
+    return demo_game(tmp_path)
+
+
 def run_pnp(*args: str, project: Project | Path | None = None):
     """Invoke `pnp` in-process; returns click's Result (exit_code, output)."""
     from generator.cli.main import cli

@@ -10,9 +10,9 @@ import re
 from jinja2.sandbox import SandboxedEnvironment
 from PIL import Image
 
-from generator.cards.layout import BoxSpec, LayoutFile
 from generator.data.models import CheckSpec
 from generator.data.templating import GameHelpers, environment
+from generator.faces.layout import BoxSpec, LayoutFile
 from tests.conftest import REPO
 
 DOCS = REPO / "docs"

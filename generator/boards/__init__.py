@@ -1,1 +1,1 @@
-"""Layer 4, boards: plan (pure geometry), tiling (pure), drawing, board checks and the board producer."""
+"""Layer 5, boards: plan (pure geometry), tiling (pure), drawing, board checks and the board producer."""

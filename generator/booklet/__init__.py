@@ -1,1 +1,2 @@
-"""Layer 6, the rule booklet: Jinja to Markdown, Markdown to Platypus, figures, imposition and the booklet producer."""
+"""Layer 8, the rule booklet: Jinja to Markdown, Markdown to Platypus, figures, imposition and the booklet
+producer."""

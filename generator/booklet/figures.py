@@ -22,19 +22,19 @@ from generator.booklet.figure_layout import (
 )
 from generator.booklet.references import card_text_areas, check_figure, picture_path, rules_icons
 from generator.booklet.text import template_file
-from generator.cards.face import draw_front
 from generator.components.pictures import Picture
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY_BOLD, draw_string
 from generator.core.geometry import Rect
 from generator.core.units import to_pt
 from generator.data.game import Game
+from generator.faces.face import draw_front
 
 MARKER_R = 5.5        # pt, the numbered callout markers
 
 
 class CardFigure(Flowable):
-    """One or more real cards drawn by generator.cards.face (vector), with optional numbered callouts.
+    """One or more real cards drawn by generator.faces.face (vector), with optional numbered callouts.
 
     The cards are never drawn so small that their smallest text falls below MIN_TEXT: cards that do not fit side
     by side at that size wrap onto more rows, and a figure taller than a page shrinks towards that size or goes

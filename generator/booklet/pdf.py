@@ -26,11 +26,11 @@ from generator.booklet.figures import CardFigure, figure_factory, icon_markup, p
 from generator.booklet.imposed import ReadingPages, impose
 from generator.booklet.markdown import Converter
 from generator.booklet.text import cover_cards, missing_translation, render_rules, template_file
-from generator.cards.icons import enable_inline_icons
 from generator.core.contract import BuildOptions, FunctionProducer, Output
 from generator.core.errors import InputError
 from generator.core.geometry import PAPERS
 from generator.data.game import Game
+from generator.faces.icons import enable_inline_icons
 
 # --- the reading PDF -------------------------------------------------------------------------------------------
 

@@ -18,14 +18,14 @@ from PIL import Image, UnidentifiedImageError
 from generator.booklet.document import make_styles, para, text_frame
 from generator.booklet.figure_layout import MIN_TEXT, FigureTooLarge, card_grid, legible_width
 from generator.booklet.markdown import parse_markdown
-from generator.cards.face import renderer_for
-from generator.cards.icons import IconSource
-from generator.cards.legibility import text_areas
 from generator.core.caching import per_game
 from generator.core.errors import InputError, Problem, did_you_mean, known_list
 from generator.core.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, LimitExceeded, check_file_size
 from generator.core.units import UnitError, to_pt
 from generator.data.game import Game
+from generator.faces.face import renderer_for
+from generator.faces.icons import IconSource
+from generator.faces.legibility import text_areas
 
 PICTURE_SUFFIXES = (".png", ".jpg", ".jpeg")
 MAX_FIGURE_WIDTH_PT = 10 * 72.0  # wider than any page: the figure is scaled to the text width anyway

@@ -19,7 +19,6 @@ from jinja2 import BaseLoader, TemplateError, TemplateNotFound, TemplateSyntaxEr
 from jinja2.sandbox import SecurityError
 
 from generator.booklet.references import check_figure, figure_fit_problem, markdown_problems, rules_icons
-from generator.cards.icons import IconSource
 from generator.core.caching import per_game
 from generator.core.errors import InputError, Problem
 from generator.core.limits import MAX_TEXT_BYTES, LimitExceeded
@@ -29,6 +28,7 @@ from generator.data.compiled import SandboxedCache, private_cache
 from generator.data.game import Game
 from generator.data.project import Project
 from generator.data.templating import GameHelpers, environment, game_view
+from generator.faces.icons import IconSource
 
 _PIPE = re.compile(r"(?<!\\)\|")
 

@@ -17,12 +17,12 @@ from reportlab.platypus import Paragraph
 from generator.cards.imposition import CHECK_INSET, Target, calibration_targets
 from generator.cards.marks import INK
 from generator.cards.print_options import SheetOptions
-from generator.cards.text import MIN_TEXT_SIZE, TextOverflow, TextStyle, fit_text
 from generator.core.errors import InputError
 from generator.core.fonts import BODY, BODY_BOLD, TITLE, draw_string, fallback_for_face
 from generator.core.geometry import PAPERS
 from generator.core.phrases import ENGLISH, Phrases
 from generator.core.units import INCH, mm
+from generator.faces.text import MIN_TEXT_SIZE, TextOverflow, TextStyle, fit_text
 
 INK_COLOR = HexColor("#222222")
 GRID_COLOR = HexColor("#9a9a9a")

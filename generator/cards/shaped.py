@@ -16,8 +16,6 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.cards.imposition import INK, LayoutError, Line, Sheet, Slot, Strip, _mirror_axis, _oriented
-from generator.cards.layout import Layout
-from generator.core.errors import Problems
 from generator.core.geometry import PAPERS, Rect
 from generator.core.packing import pack
 from generator.core.shapes import Path, Shape, pdf_path_ops
@@ -25,7 +23,6 @@ from generator.core.units import mm
 
 LABEL_ROOM = mm(5)   # a strip at the foot of the page for the sheet's labels
 GAP_ROUND = mm(2)    # circles and rounded squares stand apart (each shows a little bleed); the others share cuts
-INSIDE = mm(1.5)     # text and icons keep this far inside a shaped card's outline
 
 
 @dataclass(frozen=True)
@@ -116,10 +113,3 @@ def draw_cut_paths(canvas: Canvas, sheet: Sheet, color: str, width: float) -> No
     canvas.restoreState()
 
 
-def check_inside(shape: Shape, layout: Layout, what: str, problems: Problems, margin: float = INSIDE) -> None:
-    """Text and icon boxes of a shaped face lie inside its outline (a round card's corners are cut away)."""
-    for box in layout.boxes:
-        if box.kind in ("text", "icon") and not shape.holds_rect(box.x, box.y, box.w, box.h, margin):
-            problems.add(box.file, box.line, f"{box.kind} box '{box.name}' of {what} reaches outside its "
-                         f"{shape.describe()} outline; expected it {margin / mm(1):.1f} mm inside the shape "
-                         "(a smaller or more central box)")

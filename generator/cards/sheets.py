@@ -22,7 +22,6 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.cards.calibration import draw_check
 from generator.cards.cutfile import card_path, cut_svg, outline_path
-from generator.cards.face import CardRenderer, renderer_for
 from generator.cards.imposition import LayoutError, PagePlan, Sheet, make_sheet, plan_pages
 from generator.cards.labels import place_labels
 from generator.cards.marks import CUT_LINE_WIDTH, MARK_WIDTH
@@ -39,6 +38,7 @@ from generator.core.write import atomic_write
 from generator.core.yamlio import load_yaml
 from generator.data.fonts import text_problems
 from generator.data.game import Game
+from generator.faces.face import CardRenderer, renderer_for
 
 LABEL_SIZE = 7.0          # pt: the smallest size a print shop calls readable
 LABEL_COLOR = "#333333"

@@ -24,10 +24,10 @@ def replay_cmd(ctx: click.Context, game_id: str, seed: int, players: int | None,
 
     Pass the same --option/--set as the validate or sweep run that reported the seed."""
     from generator.core.errors import InputError, Problem, known_list
-    from generator.engines.harness import play_game
     from generator.engines.registry import engine_for
     from generator.pipeline.changes import Changes, rule_options
     from generator.pipeline.gather import gather
+    from generator.validator.harness import play_game
 
     project = project_of(ctx)
     changes = Changes(options=tuple(options), sets=tuple(sets))

@@ -36,11 +36,11 @@ def sweep_cmd(ctx: click.Context, game_id: str, vary: tuple[str, ...], n_games: 
     results depend only on --seed, not on --jobs or --cluster.
     """
     from generator.core.errors import InputError, Problem
-    from generator.engines.cluster import executor_for
-    from generator.engines.simulate import SimSettings
-    from generator.engines.sweep_report import table
     from generator.pipeline.changes import Changes
     from generator.pipeline.sweep import sweep
+    from generator.validator.cluster import executor_for
+    from generator.validator.simulate import SimSettings
+    from generator.validator.sweep_report import table
 
     project = project_of(ctx)
     (game,) = project.select([game_id])

@@ -39,11 +39,11 @@ def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed:
     --option/--set (one game) the changed game is checked and played instead; its scripts are skipped.
     """
     from generator.core.errors import InputError
-    from generator.engines.cluster import executor_for
-    from generator.engines.report import terminal_summary
-    from generator.engines.simulate import SimSettings
     from generator.pipeline.changes import Changes
     from generator.pipeline.validate import option_lines, validate
+    from generator.validator.cluster import executor_for
+    from generator.validator.report import terminal_summary
+    from generator.validator.simulate import SimSettings
 
     project = project_of(ctx)
     if list_options:

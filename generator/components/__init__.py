@@ -1,1 +1,2 @@
-"""Components that are not cards: tokens, standees, dice, tuck boxes and table sheets, on printable sheets."""
+"""Layer 7, components that are not cards: tokens, standees, dice, tuck boxes and table sheets, on printable
+sheets."""

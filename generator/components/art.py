@@ -11,7 +11,6 @@ from contextlib import contextmanager
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.cards.face import renderer_for
 from generator.components.faces import ComponentFaces, draw_plain_face
 from generator.components.nets import Net, Region, rect_path
 from generator.core.colours import contrast, tint
@@ -21,6 +20,7 @@ from generator.core.shapes import pdf_path_ops, transform_path
 from generator.core.units import mm
 from generator.data.components import Component, TuckboxSize
 from generator.data.game import Card, Game
+from generator.faces.face import renderer_for
 
 MIN_LABEL = 5.0  # pt: the smallest label printed on a box panel
 

@@ -11,10 +11,6 @@ from __future__ import annotations
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.cards.backs import BackFace
-from generator.cards.face import CardRenderer
-from generator.cards.layout import Layout
-from generator.cards.shaped import check_inside
 from generator.core.caching import per_game
 from generator.core.errors import InputError, Problem, Problems
 from generator.core.fonts import TITLE, draw_string
@@ -22,6 +18,10 @@ from generator.core.shapes import Path, pdf_path_ops
 from generator.core.units import mm
 from generator.data.components import Component
 from generator.data.game import Card, Deck, Game
+from generator.faces.backs import BackFace
+from generator.faces.face import CardRenderer
+from generator.faces.layout import Layout
+from generator.faces.outline import check_inside
 
 ITEM_SAFE = mm(1.5)   # text and icons keep this far inside a token, standee or die face (about the cut tolerance)
 PIPS = {1: [(0, 0)], 2: [(-1, 1), (1, -1)], 3: [(-1, 1), (0, 0), (1, -1)], 4: [(-1, 1), (1, 1), (-1, -1), (1, -1)],

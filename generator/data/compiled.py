@@ -1,7 +1,7 @@
 """Templates and expressions as Jinja compiled them, kept between runs in Jinja's cache folder (private to the user).
 
 The rules templates (generator.booklet.text), game.yaml `checks:` (generator.data.game_checks) and card text
-templates (generator.cards.text) each keep one.
+templates (generator.faces.text) each keep one.
 A key names what was compiled and the code that compiles it, so no pnp runs what another version compiled.
 """
 

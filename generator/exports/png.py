@@ -1,6 +1,6 @@
 """`pnp export png`: every card type (and each deck's back) as a PNG with bleed plus a trimmed PNG, and cards.csv.
 
-The faces are drawn by the card renderer (generator.cards.face) into one PDF per deck, each face once as a Form
+The faces are drawn by the card renderer (generator.faces.face) into one PDF per deck, each face once as a Form
 XObject, and rasterised by pypdfium2 at exact pixel sizes (generator.exports.raster). The shared helpers here (a game
 seen with another bleed, face PDFs of any page size, the size name of a deck) are used by the print-shop, TTS and
 preview exports too.
@@ -18,8 +18,6 @@ from pathlib import Path
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.cards.backs import BackFace
-from generator.cards.face import draw_back, draw_front, renderer_for
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY, register_fonts
 from generator.core.limits import MAX_BLEED_PT, MAX_EXPORT_PIXELS
@@ -27,6 +25,8 @@ from generator.core.units import CARD_SIZES_MM, INCH
 from generator.core.write import atomic_write
 from generator.data.game import Card, Deck, Game
 from generator.exports.raster import pixels, render_pages, round_corners, save_png
+from generator.faces.backs import BackFace
+from generator.faces.face import draw_back, draw_front, renderer_for
 
 DEFAULT_DPI = 300
 DEFAULT_BLEED_PT = INCH / 8  # the US print-shop bleed: poker 2.5 x 3.5 in becomes 2.75 x 3.75 in = 825 x 1125 px

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.cards.face import draw_back, draw_front
 from generator.core.errors import InputError, Problem, did_you_mean, known_list
 from generator.core.fonts import BODY, register_fonts
 from generator.core.units import INCH, UnitError, to_pt
@@ -32,6 +31,7 @@ from generator.exports.png import (
     write_cards_csv,
     write_png,
 )
+from generator.faces.face import draw_back, draw_front
 
 PRESET_DIR = PRESETS_DIR
 FORMATS = ("pdf", "png")

@@ -1,1 +1,2 @@
-"""Layer 8, the jobs: gather (load and check), build (plan, stage, commit, manifest), validate, incremental fingerprints, watch."""
+"""Layer 11, the jobs: gather (load and check), build (plan, stage, commit, manifest), validate, incremental
+fingerprints, watch."""

@@ -48,7 +48,7 @@ def available_cores() -> int:
 def tasks_of(outputs: list[Output]) -> list[list[int]]:
     """The outputs (by index) in groups one process draws in turn: a game's rules and booklets in one language
     together (the booklets are imposed from the reading pages), its card sheets in one language together (the
-    second paper draws the texts the first laid out, generator.cards.face), every other output on its own."""
+    second paper draws the texts the first laid out, generator.faces.face), every other output on its own."""
     groups: dict[tuple, list[int]] = {}
     for index, output in enumerate(outputs):
         if output.kind.startswith("rules") or output.kind == "cards":

@@ -124,7 +124,7 @@ class GameParts:
         return self._parts["language"]
 
     def _card_faces(self) -> str:
-        from generator.cards.face import renderer_for
+        from generator.faces.face import renderer_for
 
         renderer = renderer_for(self.game)
         if not renderer.checked:  # the card producer has checked it already
@@ -172,7 +172,7 @@ class GameParts:
         """The faces of the cards the rules picture, as `check` rendered them (a card the rules do not show may
         change without redrawing the booklets)."""
         from generator.booklet.text import cover_cards, pictured_cards, render_rules, template_file
-        from generator.cards.face import renderer_for
+        from generator.faces.face import renderer_for
 
         if not template_file(self.game).is_file():
             return ""
@@ -193,7 +193,7 @@ class GameParts:
         boxed = [deck_id for c in self.game.components.values() if c.kind == "tuckbox" for deck_id in c.model.deck_ids]
         if not boxed:
             return ""
-        from generator.cards.face import renderer_for
+        from generator.faces.face import renderer_for
 
         renderer = renderer_for(self.game)
         sha = hashlib.sha256()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.cards.layout import LayoutFile
 from generator.data.game import Game
 from generator.data.schema import write_schemas
+from generator.faces.layout import LayoutFile
 
 
 def layout_schema() -> dict:

@@ -25,11 +25,13 @@ from generator.data.load import load_game
 from generator.data.overrides import Override, parse_overrides, read_value, split_assignment
 from generator.data.project import Project
 from generator.engines.base import Engine
-from generator.engines.executors import Executor, LocalProcesses
 from generator.engines.options import check_option, check_settings, parse_options, setup_failure
 from generator.engines.registry import engine_for
-from generator.engines.report import to_json
-from generator.engines.simulate import (
+from generator.pipeline.changes import Changes
+from generator.pipeline.gather import check_game
+from generator.validator.executors import Executor, LocalProcesses
+from generator.validator.report import to_json
+from generator.validator.simulate import (
     BOT_MIX,
     Run,
     SimSettings,
@@ -37,10 +39,8 @@ from generator.engines.simulate import (
     player_counts,
     simulate,
 )
-from generator.engines.sweep_pdf import write_sweep_pdf
-from generator.engines.sweep_report import variant_figures
-from generator.pipeline.changes import Changes
-from generator.pipeline.gather import check_game
+from generator.validator.sweep_pdf import write_sweep_pdf
+from generator.validator.sweep_report import variant_figures
 
 OPTIONS = "options"
 MAX_VARIANTS = 400  # a grid larger than this is almost always a typo in a range (1..1000)

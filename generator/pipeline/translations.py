@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from generator.cards.face import renderer_for
 from generator.components.faces import faces_for
 from generator.core.contract import Output
 from generator.core.errors import InputError, Problem, Problems, did_you_mean, known_list
@@ -24,6 +23,7 @@ from generator.data.game import Game
 from generator.data.project import Project
 from generator.data.translatable import Translatable
 from generator.data.translation import check_language, shorten, translate, undeclared_files
+from generator.faces.face import renderer_for
 from generator.pipeline.gather import gather
 
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)

@@ -11,8 +11,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.cards.face import renderer_for
-from generator.cards.legibility import check_legibility
 from generator.core.errors import InputError, Problem
 from generator.core.write import atomic_write
 from generator.data.checks import CheckReport
@@ -20,14 +18,20 @@ from generator.data.game import Game
 from generator.data.load import load_game
 from generator.data.project import Project
 from generator.data.translation import source_tool_words_missing
-from generator.engines.balance_pdf import write_balance_pdf
 from generator.engines.base import Engine
-from generator.engines.executors import Executor, LocalProcesses
 from generator.engines.options import describe_data, describe_options
 from generator.engines.registry import engine_for
-from generator.engines.report import summarize, to_json
-from generator.engines.scripts import run_script, script_files
-from generator.engines.simulate import (
+from generator.faces.face import renderer_for
+from generator.faces.legibility import check_legibility
+from generator.pipeline.changes import Changes, one_game, rule_options, summary
+from generator.pipeline.gather import gather, preflight
+from generator.pipeline.translations import choose_languages, language_problems, named, translate_checked
+from generator.pipeline.validation_record import write_records
+from generator.validator.balance_pdf import write_balance_pdf
+from generator.validator.executors import Executor, LocalProcesses
+from generator.validator.report import summarize, to_json
+from generator.validator.scripts import run_script, script_files
+from generator.validator.simulate import (
     Run,
     SimSettings,
     Simulation,
@@ -35,10 +39,6 @@ from generator.engines.simulate import (
     player_counts,
     start_simulation,
 )
-from generator.pipeline.changes import Changes, one_game, rule_options, summary
-from generator.pipeline.gather import gather, preflight
-from generator.pipeline.translations import choose_languages, language_problems, named, translate_checked
-from generator.pipeline.validation_record import write_records
 
 LEGIBILITY_CHECK = "card text contrast (WCAG 4.5:1, 3:1 from 14 pt) and size (6 pt)"
 

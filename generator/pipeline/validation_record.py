@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from generator.core.write import atomic_write
-from generator.engines.report import terminal_summary
+from generator.validator.report import terminal_summary
 
 RECORD = "validation.json"
 

@@ -16,13 +16,13 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.cards.backs import BackFace
-from generator.cards.face import draw_back, draw_front, renderer_for
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY, font_files, register_fonts
 from generator.data.game import Card, Deck, Game
 from generator.data.project import BUILTIN_ICONS
 from generator.exports.raster import pixels, render_pages
+from generator.faces.backs import BackFace
+from generator.faces.face import draw_back, draw_front, renderer_for
 from generator.pipeline.incremental import digest
 
 GRID_DPI = 120    # the grid: a poker card with 3 mm bleed is 328 px wide

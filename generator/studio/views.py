@@ -254,7 +254,7 @@ def card_detail(state: GameState, links: Links, deck_id: str, face_id: str) -> C
     tile = view.tiles[at]
     previous = view.tiles[at - 1].detail_url if at > 0 else None
     following = view.tiles[at + 1].detail_url if at + 1 < len(view.tiles) else None
-    from generator.cards.face import renderer_for  # the layout the renderer resolved for this face
+    from generator.faces.face import renderer_for  # the layout the renderer resolved for this face
 
     renderer = renderer_for(game)
     tw, th = deck.size_pt

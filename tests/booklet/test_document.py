@@ -20,8 +20,8 @@ from generator.booklet.document import (
 from generator.booklet.markdown import Converter
 from generator.booklet.pdf import reading_story, render_reading
 from generator.booklet.text import render_rules
-from generator.cards.icons import enable_inline_icons
 from generator.data.load import load_game
+from generator.faces.icons import enable_inline_icons
 
 SETTINGS = {"title": "T", "header": "H", "page_size": PAGE_SIZE}
 

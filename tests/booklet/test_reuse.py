@@ -10,9 +10,9 @@ from generator.booklet import references
 from generator.booklet.document import text_frame
 from generator.booklet.pdf import reading_story
 from generator.booklet.text import cover_cards, pictured_cards, render_rules
-from generator.cards.face import renderer_for
-from generator.cards.legibility import text_areas
 from generator.data.load import load_game
+from generator.faces.face import renderer_for
+from generator.faces.legibility import text_areas
 
 
 def _counting(monkeypatch, module, name) -> collections.Counter:

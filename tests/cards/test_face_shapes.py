@@ -7,11 +7,12 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from benchmarks.unique_deck import write_game
-from generator.cards import face, sheets
-from generator.cards.face import renderer_for
+from generator.cards import sheets
 from generator.core.contract import BuildOptions
 from generator.data.load import load_game
 from generator.data.project import Project
+from generator.faces import face
+from generator.faces.face import renderer_for
 
 
 def _sheets(root: Path, out: Path, monkeypatch) -> tuple[bytes, int]:

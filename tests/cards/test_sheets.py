@@ -244,7 +244,7 @@ def test_the_second_paper_drawn_from_the_first_papers_laid_out_texts_is_the_same
     """Letter then A4 in one process (A4 draws the paragraphs and plain lines laid out for Letter, as many as the
     memo holds) gives the A4 sheet a process drawing A4 alone gives: Order Up's texts shrink to fit, break lines and
     hold inline icons. After the last paper no laid-out text is held."""
-    from generator.cards import face
+    from generator.faces import face
 
     if memo is not None:
         monkeypatch.setattr(face, "LAID_MEMO", memo)

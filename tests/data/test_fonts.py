@@ -9,9 +9,9 @@ import pypdfium2
 import pytest
 from pypdf import PdfReader
 
-from generator.cards.face import renderer_for
 from generator.core.errors import InputError
 from generator.data.load import load_game
+from generator.faces.face import renderer_for
 from generator.pipeline.gather import check_game
 from tests.conftest import run_pnp
 from tests.fixtures.fonts import write_font

@@ -202,7 +202,7 @@ def test_templates_stay_inside_their_budget(expression):
     try:
         out = env.render_bounded(env.from_string(_as_template(expression)), context)
     except Exception as exc:  # noqa: BLE001 - what kind of error is the point of the test
-        # the kinds card text turns into located problems (generator.cards.text.Templates.render)
+        # the kinds card text turns into located problems (generator.faces.text.Templates.render)
         from jinja2 import TemplateError
 
         assert isinstance(exc, (TemplateError, ValueError, TypeError, KeyError, AttributeError, IndexError,

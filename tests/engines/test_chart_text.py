@@ -12,8 +12,8 @@ from reportlab.graphics import renderPDF
 from reportlab.lib import colors
 
 from generator.core.fonts import register_fonts
-from generator.engines.balance_pdf import hbar_chart, length_chart
-from generator.engines.sweep_pdf import interval_chart
+from generator.validator.balance_pdf import hbar_chart, length_chart
+from generator.validator.sweep_pdf import interval_chart
 
 
 def drawn_fonts(drawing) -> dict[str, set[str]]:

@@ -15,10 +15,10 @@ import pytest
 from generator.core.yamlio import load_yaml
 from generator.data.load import load_game
 from generator.data.project import Project
-from generator.engines.harness import play_game
 from generator.engines.registry import engine_for
-from generator.engines.scripts import run_script, script_files
-from generator.engines.simulate import bots_for, derive_seed
+from generator.validator.harness import play_game
+from generator.validator.scripts import run_script, script_files
+from generator.validator.simulate import bots_for, derive_seed
 from tests.conftest import REPO
 
 PROJECT = Project(REPO)

@@ -124,7 +124,7 @@ def test_a_no_change_build_loads_no_game_and_imports_no_drawing_code(tmp_project
     assert "0 files written" in done.stdout and "3 up to date" in done.stdout
     modules = set(done.stdout.split("MODULES ", 1)[1].split())
     for heavy in ("yaml", "jinja2", "pydantic", "reportlab.platypus", "reportlab.pdfgen.canvas", "generator.data.load",
-                  "generator.cards.face", "generator.booklet.pdf", "generator.engines.simulate", "generator.studio.app"):
+                  "generator.faces.face", "generator.booklet.pdf", "generator.validator.simulate", "generator.studio.app"):
         assert heavy not in modules, heavy
 
 

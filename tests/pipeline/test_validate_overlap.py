@@ -9,11 +9,12 @@ import pytest
 
 from generator.core import forked
 from generator.core.errors import InputError
-from generator.engines import executors, registry
-from generator.engines.executors import Executor, LocalProcesses
-from generator.engines.simulate import SimSettings, play_chunk_packed
+from generator.engines import registry
 from generator.pipeline import validate as validating
 from generator.pipeline.validate import validate
+from generator.validator import executors
+from generator.validator.executors import Executor, LocalProcesses
+from generator.validator.simulate import SimSettings, play_chunk_packed
 from tests.fixtures import toy_engine as toy
 from tests.fixtures.processes import children
 

@@ -119,9 +119,9 @@ def test_ctrl_c_stops_the_watch_with_one_plain_line(tmp_project):
 
 def test_the_source_suffixes_cover_every_reader():
     """data.project lists what a build reads without importing the readers (a no-change build imports none)."""
-    from generator.cards.image import SUFFIXES as IMAGES
     from generator.core.fontfiles import SUFFIXES as FONTS
     from generator.data.project import SOURCE_SUFFIXES
     from generator.data.spreadsheet import SUFFIXES as SHEETS
+    from generator.faces.image import SUFFIXES as IMAGES
 
     assert set(IMAGES) | set(FONTS) | set(SHEETS) | {".yaml", ".yml", ".j2", ".md"} == SOURCE_SUFFIXES

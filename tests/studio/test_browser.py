@@ -6,8 +6,8 @@ import io
 
 from PIL import Image, ImageChops
 
-from generator.cards.face import renderer_for
 from generator.data.load import load_game
+from generator.faces.face import renderer_for
 from tests.studio.conftest import skip_without_browser, wait_until_idle
 
 skip_without_browser()

@@ -7,9 +7,9 @@ from collections import Counter
 import pytest
 
 from generator.data.load import load_game
-from generator.engines.harness import play_game
 from generator.engines.order_up_pizza import ENGINE
 from generator.engines.order_up_pizza.bots import usefulness
+from generator.validator.harness import play_game
 from tests.engines.order_up_pizza.test_engine import start
 
 

@@ -6,10 +6,10 @@ from collections import Counter
 
 import pytest
 
-from generator.cards.icons import icon_names
 from generator.data.load import load_game
-from generator.engines.scripts import run_script, script_files
+from generator.faces.icons import icon_names
 from generator.pipeline.gather import check_game
+from generator.validator.scripts import run_script, script_files
 from tests.conftest import REPO, run_pnp
 
 GAME = "order-up-pizza"

@@ -9,8 +9,8 @@ import pytest
 
 from generator.data.load import load_game
 from generator.engines.base import ChanceOutcome
-from generator.engines.harness import play_game
 from generator.engines.order_up_trading import ENGINE
+from generator.validator.harness import play_game
 
 GAME = "order-up-trading"
 # 3 players, sets burrito/pizza/pancakes, dealer 2: seat 0 (Burrito) holds three Grains cards, its own-icon

@@ -9,9 +9,9 @@ import pytest
 
 from generator.data.load import load_game
 from generator.engines.base import CHANCE, TERMINAL, ChanceOutcome, IllegalAction, sample_chance
-from generator.engines.harness import play_game
 from generator.engines.order_up_trading import ENGINE, Action
-from generator.engines.scripts import run_script
+from generator.validator.harness import play_game
+from generator.validator.scripts import run_script
 from tests.conftest import REPO
 
 GAME = "order-up-trading"

@@ -10,10 +10,10 @@ from itertools import combinations
 import pytest
 
 from generator.data.load import load_game
-from generator.engines.harness import play_game
 from generator.engines.order_up_trading import ENGINE, Action
 from generator.engines.order_up_trading.cards import trading_deck
 from generator.engines.order_up_trading.hands import HandView
+from generator.validator.harness import play_game
 
 GAME = "order-up-trading"
 

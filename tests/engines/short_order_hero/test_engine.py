@@ -10,10 +10,10 @@ import pytest
 
 from generator.data.load import load_game
 from generator.engines.base import CHANCE, TERMINAL, ChanceOutcome, IllegalAction, sample_chance
-from generator.engines.harness import play_game
-from generator.engines.scripts import run_script, script_files
 from generator.engines.short_order_hero import ENGINE, rules_for
 from generator.engines.short_order_hero.state import Cooked, SOHState
+from generator.validator.harness import play_game
+from generator.validator.scripts import run_script, script_files
 from tests.conftest import REPO
 
 GAME = "short-order-hero"

@@ -1,0 +1,147 @@
+"""Pictures in card layouts: `image:` boxes showing a PNG, JPG or SVG from the game folder.
+
+`fit: contain` (the default) shows the whole picture inside the box, centred; `fit: cover` fills the box and
+crops what sticks out. A raster picture printed at less than 300 dpi looks soft, so it gives a warning (not an
+error: a rough draft may use a placeholder).
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from pathlib import Path
+
+from PIL import Image, UnidentifiedImageError
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.core.errors import InputError
+from generator.core.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_SVG_BYTES
+from generator.core.units import INCH, mm
+from generator.data.project import Project
+from generator.faces import icons
+from generator.faces.svg import reference_problem
+
+SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
+MIN_DPI = 300
+FITS = ("contain", "cover")
+
+
+class ImageProblem(ValueError):
+    """An image value that cannot be shown (outside the game folder, missing, not a picture)."""
+
+
+def locate(project: Project, game_dir: Path, value: str, shown_dir: str) -> Path:
+    """The picture file named by `value` (relative to the game folder), which must stay inside that folder (links
+    resolved by Project.inside), be no larger than the limits and read as a picture."""
+    try:
+        path = project.inside(value, game_dir, what="image")
+    except InputError as exc:
+        raise ImageProblem(exc.problems[0].message) from None
+    if game_dir.resolve() not in path.parents:
+        raise ImageProblem(f"image '{value}' is outside the game folder; expected a path inside {shown_dir}")
+    if not path.is_file():
+        raise ImageProblem(f"image '{value}' not found; expected a PNG, JPG or SVG file in {shown_dir}")
+    if path.suffix.lower() not in SUFFIXES:
+        raise ImageProblem(f"image '{value}' is not a picture; expected a .png, .jpg or .svg file")
+    limit = MAX_SVG_BYTES if path.suffix.lower() == ".svg" else MAX_IMAGE_BYTES
+    size = path.stat().st_size
+    if size > limit:
+        raise ImageProblem(f"image '{value}' is {size:,} bytes; expected at most {limit:,} bytes (pnp's limit)")
+    if path.suffix.lower() != ".svg":
+        pixel_size(path)  # an unreadable or oversized raster file fails now, located, not while drawing
+    else:
+        trouble = reference_problem(path, project)
+        if trouble:
+            raise ImageProblem(f"image '{value}': {trouble}")
+    return path
+
+
+def pixel_size(path: Path) -> tuple[int, int]:
+    """Width and height in pixels of a raster picture, checked once per file version: at most MAX_IMAGE_PIXELS
+    and decodable (a truncated file fails here, not while a PDF is drawn)."""
+    stat = path.stat()
+    return _pixel_size(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=256)
+def _pixel_size(path: str, _mtime_ns: int, _size: int) -> tuple[int, int]:
+    name = Path(path).name
+    too_big = f"image '{name}' has more than {MAX_IMAGE_PIXELS:,} pixels; expected a smaller picture (pnp's limit)"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as image:
+                width, height = image.size
+                if width * height > MAX_IMAGE_PIXELS:
+                    raise ImageProblem(f"image '{name}' is {width} x {height} pixels; expected at most "
+                                       f"{MAX_IMAGE_PIXELS:,} pixels (pnp's limit)")
+                image.load()
+                return width, height
+    except Image.DecompressionBombError:
+        raise ImageProblem(too_big) from None
+    except UnidentifiedImageError:
+        raise ImageProblem(f"image '{name}' cannot be read as a picture (not a picture file pnp knows, or "
+                           "damaged); expected a PNG, JPG or SVG file") from None
+    except (OSError, SyntaxError, EOFError) as exc:  # the reason without the file's full path (the box names it)
+        reason = str(exc).replace(f"'{path}'", f"'{name}'").replace(path, name)
+        raise ImageProblem(f"image '{name}' cannot be read as a picture ({reason}); expected a PNG, JPG or SVG "
+                           "file") from None
+
+
+def _scale(natural_w: float, natural_h: float, w: float, h: float, fit: str) -> float:
+    """How much the picture is scaled to contain it in, or make it cover, a w x h box."""
+    pick = max if fit == "cover" else min
+    return pick(w / natural_w, h / natural_h)
+
+
+def print_dpi(path: Path, w: float, h: float, fit: str) -> float | None:
+    """The resolution of a raster picture as printed in a w x h pt box; None for vector (SVG) pictures."""
+    if path.suffix.lower() == ".svg":
+        return None
+    px_w, px_h = pixel_size(path)
+    shown_w = px_w * _scale(px_w, px_h, w, h, fit)  # printed width in points
+    return px_w / (shown_w / INCH)
+
+
+def low_dpi_message(path: Path, value: str, w: float, h: float, fit: str) -> str | None:
+    """A warning when a raster picture prints below MIN_DPI in a w x h pt box, else None."""
+    dpi = print_dpi(path, w, h, fit)
+    if dpi is None or dpi >= MIN_DPI - 0.5:
+        return None
+    px_w, px_h = pixel_size(path)
+    return (f"image '{value}' ({px_w} x {px_h} px) prints at {dpi:.0f} dpi in its {w / mm(1):.1f} x "
+            f"{h / mm(1):.1f} mm box; expected at least {MIN_DPI} dpi for a sharp print")
+
+
+def draw_image(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float, fit: str = "contain",
+               fade: float = 0.0) -> None:
+    """Draw the picture centred in the box (x, y, w, h): all of it (`contain`) or filling it, cropped (`cover`);
+    `fade` moves every colour that far towards white (the ink saver's backs)."""
+    if path.suffix.lower() == ".svg":
+        icons.draw_icon(canvas, path, x, y, w, h, fit=fit, fade=fade)
+        return
+    source = _faded(str(path), fade) if fade else str(path)
+    if fit == "contain":
+        canvas.drawImage(source, x, y, w, h, preserveAspectRatio=True, anchor="c", mask="auto")
+        return
+    px_w, px_h = pixel_size(path)
+    scale = _scale(px_w, px_h, w, h, fit)
+    shown_w, shown_h = px_w * scale, px_h * scale
+    canvas.saveState()
+    clip = canvas.beginPath()
+    clip.rect(x, y, w, h)
+    canvas.clipPath(clip, stroke=0, fill=0)
+    canvas.drawImage(source, x + (w - shown_w) / 2, y + (h - shown_h) / 2, shown_w, shown_h, mask="auto")
+    canvas.restoreState()
+
+
+@functools.lru_cache(maxsize=16)
+def _faded(path: str, fade: float) -> ImageReader:
+    """A raster picture blended towards white (transparency kept)."""
+    with Image.open(path) as image:
+        rgba = image.convert("RGBA")
+    white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+    blended = Image.blend(rgba, white, fade)
+    blended.putalpha(rgba.getchannel("A"))
+    return ImageReader(blended)

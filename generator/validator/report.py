@@ -1,0 +1,273 @@
+"""Balance figures from simulated games (reported, never failed) and the concise terminal summary."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+
+from generator.data.game import Game
+from generator.engines.base import Engine
+from generator.validator.simulate import BOT_MIX, SimSettings
+
+Z95 = 1.959964
+
+
+def _r(x: float) -> float:
+    return round(float(x), 4)
+
+
+def wilson(successes: float, n: int) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion (fractional successes allowed for shared wins)."""
+    if n == 0:
+        return 0.0, 0.0
+    p = successes / n
+    centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(ordered: list[float], q: float) -> float:
+    """The q-quantile (0..1) of sorted values, nearest-rank."""
+    if not ordered:
+        return 0.0
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def distribution(values: list[float]) -> dict:
+    """min, 10%, median, mean, 90%, max and a value -> count histogram."""
+    ordered = sorted(values)
+    if not ordered:
+        return {"n": 0}
+    return {
+        "n": len(ordered), "min": ordered[0], "p10": percentile(ordered, 0.1), "median": percentile(ordered, 0.5),
+        "mean": _r(sum(ordered) / len(ordered)), "p90": percentile(ordered, 0.9), "max": ordered[-1],
+        "histogram": [[k, v] for k, v in sorted(Counter(ordered).items())],  # pairs keep numeric order in JSON
+    }
+
+
+def turn_position(game: dict, seat: int) -> int:
+    """0 for the seat that took the first turn, 1 for the next, ... (`turn_order` of the metrics; seat order when
+    the engine does not say, i.e. seat 0 always starts)."""
+    order = game["metrics"].get("turn_order") or list(range(len(game["scores"])))
+    return order.index(seat)
+
+
+def position_rates(games: list[dict], players: int) -> list[dict]:
+    """Win rate by turn position (1 = the first player) with its 95% interval; a shared win counts 1/k to each of
+    the k winners. Seat numbers mean nothing when the first player is chosen at random: the turn position does."""
+    credit = [0.0] * players
+    for g in games:
+        for seat in g["winners"]:
+            credit[turn_position(g, seat)] += 1 / len(g["winners"])
+    rows = []
+    for position in range(players):
+        low, high = wilson(credit[position], len(games))
+        rate = credit[position] / len(games) if games else 0.0
+        rows.append({"position": position + 1, "wins": _r(credit[position]), "rate": _r(rate), "low": _r(low),
+                     "high": _r(high)})
+    return rows
+
+
+def role_rates(games: list[dict]) -> dict:
+    """Where seats differ (`seat_roles` of the metrics, e.g. the restaurant a pizza player chose): per role, the
+    games it was played in and its win rate with a 95% interval. {} when the engine names no roles."""
+    seats: Counter = Counter()
+    credit: Counter = Counter()
+    for g in games:
+        roles = g["metrics"].get("seat_roles")
+        if not roles:
+            continue
+        for seat, role in enumerate(roles):
+            seats[role] += 1
+            if seat in g["winners"]:
+                credit[role] += 1 / len(g["winners"])
+    out = {}
+    for role in sorted(seats):
+        low, high = wilson(credit[role], seats[role])
+        out[role] = {"games": seats[role], "wins": _r(credit[role]), "rate": _r(credit[role] / seats[role]),
+                     "low": _r(low), "high": _r(high)}
+    return out
+
+
+def bot_strength(games: list[dict]) -> dict:
+    """In mixed games: each bot's share of the seats and its share of the wins (equal shares = no stronger)."""
+    seats = Counter()
+    wins = Counter()
+    for g in games:
+        if len(set(g["bots"])) < 2:
+            continue
+        for seat, bot in enumerate(g["bots"]):
+            seats[bot] += 1
+            if seat in g["winners"]:
+                wins[bot] += 1 / len(g["winners"])
+    total_seats, total_wins = sum(seats.values()), sum(wins.values()) or 1
+    return {bot: {"seat_share": _r(seats[bot] / total_seats), "win_share": _r(wins[bot] / total_wins)}
+            for bot in sorted(seats)}
+
+
+def _mean(values) -> float:
+    values = list(values)
+    return _r(sum(values) / len(values)) if values else 0.0
+
+
+def _mean_of(metrics: list[dict], key: str, transform=lambda v: v) -> float | None:
+    values = [transform(m[key]) for m in metrics if key in m]
+    return _mean(values) if values else None
+
+
+def per_count(games: list[dict], players: int) -> dict:
+    """Figures of one player count."""
+    played = [g for g in games if not g["failure"]]
+    metrics = [g["metrics"] for g in played]
+    mirror = [g for g in played if len(set(g["bots"])) == 1]
+    ended = Counter(m.get("ended_by") or "unknown" for m in metrics)
+    extra_keys = sorted({k for m in metrics for k, v in (m.get("extra") or {}).items() if isinstance(v, (int, float))})
+    return {
+        "games": len(games), "failed": len(games) - len(played),
+        "failures": dict(sorted(Counter(g["kind"] for g in games if g["failure"]).items())),
+        "turns": distribution([m["turns"] for m in metrics if "turns" in m]),
+        "rounds": distribution([m["rounds"] for m in metrics if "rounds" in m]),
+        "decisions": distribution([g["decisions"] for g in played]),
+        "position_wins_greedy_mirror": position_rates(mirror, players),
+        "position_wins_all": position_rates(played, players),
+        "role_wins": role_rates(played),
+        "bot_strength": bot_strength(played),
+        "ended_by": {k: {"games": v, "share": _r(v / len(played))} for k, v in sorted(ended.items())},
+        # completions per deal at this player count (the fair share is 1 / players, so counts are not pooled)
+        "win_rate_when_dealt": when_dealt(sorted({d for m in metrics for d in m.get("dealt_goals", [])}), played),
+        # None (not 0) when the engine does not count it, so the report does not claim what was never measured
+        "hand_limit_discards_per_game": _mean_of(metrics, "hand_limit_discards"),
+        "dead_hand_turns_per_game": _mean_of(metrics, "dead_hand_turns"),
+        "games_with_dead_hands": _mean_of(metrics, "dead_hand_turns", lambda v: 1 if v else 0),
+        "mean_scores_by_position": [_mean(g["scores"][s] for g in played for s in range(players)
+                                          if turn_position(g, s) == position) for position in range(players)],
+        "extra": {k: _mean(m["extra"][k] for m in metrics if isinstance((m.get("extra") or {}).get(k), (int, float)))
+                  for k in extra_keys},
+    }
+
+
+def card_labels(game: Game) -> dict[str, str]:
+    """Card id -> the name a chart shows: the card's name and, for a name printed on several cards, what tells
+    them apart (the recipe of an ingredient card: "Ground Beef (Burrito)"), else the card id."""
+    cards = [card for deck in game.decks.values() for card in deck.cards]
+    labels = {card.id: card.name for card in cards}
+    records = {deck.id: {c.id: c.name for c in deck.cards} for deck in game.decks.values()}
+    records |= {table.id: {r.id: r.name for r in table.rows} for table in game.tables.values()}
+    same_name: dict[str, list] = {}
+    for card in cards:
+        same_name.setdefault(card.name, []).append(card)
+    for name, group in same_name.items():
+        if len(group) < 2:
+            continue
+        specs = game.decks[group[0].deck].field_specs if len({c.deck for c in group}) == 1 else {}
+        for key, spec in specs.items():
+            values = [card.fields.get(key) for card in group]
+            if spec.type == "ref" and None not in values and len(set(values)) == len(values):
+                for card, value in zip(group, values, strict=True):
+                    labels[card.id] = f"{name} ({records.get(spec.to, {}).get(value, value)})"
+                break
+        else:
+            for card in group:
+                labels[card.id] = f"{name} ({card.id})"
+    return labels
+
+
+def card_usage(game: Game, played: list[dict]) -> dict:
+    """Per card id: total uses and uses per game; every card of a deck that is used at all is listed."""
+    totals = Counter()
+    for g in played:
+        totals.update(g["metrics"].get("card_usage") or {})
+    ids = set(totals)
+    for deck in game.decks.values():
+        deck_ids = {c.id for c in deck.cards}
+        if deck_ids & ids:
+            ids |= deck_ids
+    n = len(played) or 1
+    names = card_labels(game)
+    return {cid: {"name": names.get(cid, cid), "uses": totals[cid], "per_game": _r(totals[cid] / n)} for cid in sorted(ids)}
+
+
+def when_dealt(goals: list[str], played: list[dict]) -> dict:
+    """Per goal: completions per deal (the share of the rounds it was dealt in that it won), None if never dealt."""
+    out = {}
+    for goal in goals:
+        dealt = sum(g["metrics"].get("dealt_goals", []).count(goal) for g in played)
+        done = sum(g["metrics"].get("completed_goals", []).count(goal) for g in played)
+        out[goal] = _r(done / dealt) if dealt else None
+    return out
+
+
+def goal_figures(game: Game, engine: Engine, played: list[dict]) -> dict:
+    """Per goal: share of games it was completed in, completions per game and turns on display."""
+    goals = list(engine.goals(game)) if engine.goals else []
+    goals += sorted({k for g in played for k in g["metrics"].get("completed_goals", [])} - set(goals))
+    n = len(played) or 1
+    names = {c.id: c.name for deck in game.decks.values() for c in deck.cards}
+    out = {}
+    for goal in goals:
+        completions = [g["metrics"].get("completed_goals", []).count(goal) for g in played]
+        dwell = [d for g in played for d in (g["metrics"].get("dwell") or {}).get(goal, [])]
+        dealt = sum(g["metrics"].get("dealt_goals", []).count(goal) for g in played)
+        out[goal] = {
+            "win_rate_when_dealt": _r(sum(completions) / dealt) if dealt else None,
+            "name": names.get(goal, goal), "completed_games": _r(sum(1 for c in completions if c) / n), "completions_per_game": _r(sum(completions) / n),
+            "times_shown": len(dwell), "dwell_mean": _mean(dwell), "dwell_max": max(dwell) if dwell else 0,
+        }
+    return dict(sorted(out.items()))
+
+
+def summarize(game: Game, engine: Engine, settings: SimSettings, results: dict[int, list[dict]]) -> dict:
+    """Every balance figure of one game (plain, JSON-ready, deterministic)."""
+    played = [g for games in results.values() for g in games if not g["failure"]]
+    return {
+        "game": game.id, "title": game.title,
+        "settings": {"games_per_count": settings.games, "seed": settings.seed, "player_counts": sorted(results),
+                     "bots": BOT_MIX, "turn_cap": engine.turn_cap},
+        "by_players": {str(p): per_count(games, p) for p, games in sorted(results.items())},
+        "cards": card_usage(game, played),
+        "goals": goal_figures(game, engine, played),
+    }
+
+
+def to_json(report: dict) -> str:
+    """The report as deterministic JSON (sorted keys)."""
+    return json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def terminal_summary(figures: dict) -> list[str]:
+    """A few lines per game: length, wins by turn position (and by seat where seats differ), endings, goals and
+    unused cards."""
+    lines = []
+    for p, f in figures["by_players"].items():
+        turns = f["turns"] if f["turns"].get("n") else f["decisions"]
+        if not turns.get("n"):
+            lines.append(f"  {p} players: {f['games']} games, all failed")
+            continue
+        seats = " ".join(f"{_pct(s['rate'])}" for s in f["position_wins_greedy_mirror"])
+        ends = ", ".join(f"{k} {_pct(v['share'])}" for k, v in f["ended_by"].items())
+        what = "turns" if f["turns"].get("n") else "decisions"
+        lines.append(f"  {p} players: {f['games']} games, {what} median {turns['median']:g} "
+                     f"(10-90%: {turns['p10']:g}-{turns['p90']:g}); wins by turn position (1st first) {seats}; "
+                     f"ended by {ends}")
+        if f.get("role_wins"):
+            roles = ", ".join(f"{role} {_pct(r['rate'])}" for role, r in f["role_wins"].items())
+            lines.append(f"    wins by seat: {roles}")
+        dealt = {gid: rate for gid, rate in (f.get("win_rate_when_dealt") or {}).items() if rate is not None}
+        if dealt:
+            rates = ", ".join(f"{gid} {_pct(rate)}" for gid, rate in sorted(dealt.items()))
+            lines.append(f"    win rate when dealt (fair: {_pct(1 / int(p))}): {rates}")
+    goals = figures["goals"]
+    if goals:
+        done = sum(1 for g in goals.values() if g["completed_games"] > 0)
+        rarest = min(goals.items(), key=lambda kv: (kv[1]["completed_games"], kv[0]))
+        lines.append(f"  goals: {done}/{len(goals)} completed at least once; rarest {rarest[0]} "
+                     f"(in {_pct(rarest[1]['completed_games'])} of games)")
+    unused = [cid for cid, c in figures["cards"].items() if c["uses"] == 0]
+    if unused:
+        lines.append(f"  cards never used: {', '.join(unused[:8])}{' ...' if len(unused) > 8 else ''}")
+    return lines
