@@ -55,7 +55,8 @@ def sweep_cmd(ctx: click.Context, game_id: str, vary: tuple[str, ...], n_games: 
     executor = executor_for(jobs, cluster) if cluster else None
     try:
         result = sweep(project, game, list(vary), settings, Changes(tuple(options), tuple(sets)), executor=executor,
-                       name=name, report_path=report_path, on_start=start, progress=lambda n: bars and bars[0].update(n))
+                       name=name, report_path=report_path, on_start=start, progress=lambda n: bars and bars[0].update(n),
+                       announce=click.echo)
     finally:
         if bars:
             bars[0].__exit__(None, None, None)

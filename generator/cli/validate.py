@@ -22,6 +22,8 @@ from generator.core.words import counted
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write every balance figure to this JSON file.")
 @click.option("--no-sim", is_flag=True, help="Only static checks and scripts; no simulated games.")
+@click.option("--no-engine", is_flag=True,
+              help="Static checks only: import no rules engine (a game's engine is its project's own Python).")
 @click.option("--strict", is_flag=True, help="Warnings (faint or tiny card text, texts not translated) fail the run too.")
 @click.option("--lang", "languages", multiple=True, metavar="LANGUAGE|all",
               help="Check the games in this language (repeatable; default all: every language game.yaml declares).")
@@ -30,7 +32,7 @@ from generator.core.words import counted
 @click.option("--list-options", is_flag=True, help="Print the rule options of each named game and what --set can change.")
 @click.pass_context
 def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed: int, players: tuple[int, ...],
-                 jobs: int, report_path: Path | None, no_sim: bool, strict: bool, options: tuple[str, ...],
+                 jobs: int, report_path: Path | None, no_sim: bool, no_engine: bool, strict: bool, options: tuple[str, ...],
                  sets: tuple[str, ...], cluster: str | None, list_options: bool, languages: tuple[str, ...]) -> None:
     """Check every game's data and deck composition, replay its scripts and play it many times (all games by default).
 
@@ -59,11 +61,11 @@ def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed:
             bars.append(click.progressbar(length=total, label=f"Playing {total} games on {workers} workers", file=sys.stderr))
             bars[0].__enter__()
 
-    executor = executor_for(jobs, cluster) if cluster and not no_sim else None
+    executor = executor_for(jobs, cluster) if cluster and not no_sim and not no_engine else None
     try:
         result = validate(project, project.select(games), settings, simulate_games=not no_sim, report_path=report_path,
                           on_start=start, progress=lambda n: bars and bars[0].update(n), strict=strict,
-                          changes=changes, executor=executor,
+                          changes=changes, executor=executor, engines=not no_engine, announce=click.echo,
                           languages=() if "all" in languages else tuple(dict.fromkeys(languages)))
     finally:
         if bars:
@@ -83,6 +85,10 @@ def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed:
     for line in result.changes:
         click.echo(f"--  changed: {line}")
     for entry in result.games:
+        if entry.engine_skipped:
+            click.echo(f"--  {entry.game}: --no-engine: its rules engine was not imported; scripts and simulation "
+                       "skipped")
+            continue
         if not entry.has_engine:
             click.echo(f"--  {entry.game}: no `engine:` in game.yaml; scripts and simulation skipped")
             continue

@@ -156,6 +156,14 @@ class Extra(Strict):
     note: str = ""
 
 
+class EngineModule(Strict):
+    """game.yaml `engine: {module: ...}`: the game's rules engine, Python written in the project."""
+
+    module: str = Field(description="a .py file or a package folder (with __init__.py), relative to the game "
+                                    "folder, defining ENGINE = Engine(...); run by pnp validate, replay and sweep "
+                                    "only")
+
+
 class PrintSettings(Strict):
     """game.yaml `print:`: how the home-print card sheets are made; the same `pnp build` flags win over it."""
 
@@ -225,7 +233,9 @@ class GameConfig(Strict):
     corner_radius: Length | None = Field(
         None, description="rounded card corners in cut files and PNG, TTS and preview exports (printed sheets stay square)")
     print: PrintSettings = Field(default_factory=PrintSettings, description="card sheet options (pnp build flags win)")
-    engine: str | None = Field(None, description="rules engine module in generator/rules for `pnp validate`")
+    engine: str | EngineModule | None = Field(
+        None, description="the rules engine that pnp validate, replay and sweep play: the name of an installed one, "
+                          "or {module: engine.py} for Python in the game folder")
     decks: list[Slug] = Field(description="deck ids in print order; each is <deck>.yaml in the game folder")
     settings: dict[str, Any] = Field(default_factory=dict, description="rule parameters read by the engine and rules text")
     extras: list[Extra] = Field(default_factory=list, description="things in the box that are not printed")

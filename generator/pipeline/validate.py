@@ -50,6 +50,7 @@ class GameValidation:
     report: CheckReport
     has_engine: bool = False
     engine_counts: tuple[int, ...] = ()  # the player counts the engine plays
+    engine_skipped: bool = False  # game.yaml names an engine, not imported (--no-engine)
     scripts: int = 0
     scripts_failing: int = 0
     unplayed_counts: list[int] = field(default_factory=list)  # asked-for player counts the engine does not play
@@ -103,7 +104,8 @@ def planned_games(engines: list[Engine], settings: SimSettings) -> int:
 def validate(project: Project, names: list[str], settings: SimSettings | None = None, simulate_games: bool = True,
              report_path: Path | None = None, on_start: Callable[[int, int], None] | None = None,
              progress: Callable[[int], None] | None = None, strict: bool = False, changes: Changes | None = None,
-             executor: Executor | None = None, languages: tuple[str, ...] = ()) -> Validation:
+             executor: Executor | None = None, languages: tuple[str, ...] = (), engines: bool = True,
+             announce: Callable[[str], None] | None = None) -> Validation:
     """Check, replay and simulate the named games. Raises InputError when the data itself does not load or check.
 
     Legibility findings (faint or tiny card text) are warnings, or problems that fail the run with `strict`.
@@ -112,23 +114,27 @@ def validate(project: Project, names: list[str], settings: SimSettings | None = 
     `on_start(games, workers)` is called before the simulations start and `progress(n)` as games finish.
     Every declared language of each game (or those of `languages`) is checked like a build of it: its translation
     file, layouts' words, rules template, texts that no longer fit and characters no font draws are problems; texts
-    not translated yet are warnings (problems with `strict`)."""
+    not translated yet are warnings (problems with `strict`).
+    Without `engines` (`--no-engine`) no rules engine is imported: the static checks only. `announce(line)` is
+    told, before a project's engine code is imported, which file it is (the run's first line says whose Python runs)."""
     settings = settings or SimSettings()
     changes = changes or Changes()
     one_game(names, changes, "validate")
-    loaded, reports = gather(project, names, changes.overrides())
+    loaded, reports = gather(project, names, changes.overrides(), engines=engines, announce=announce)
     options: dict = {}
     if changes:
-        options = rule_options(loaded[0], engine_for(loaded[0]), changes)
+        options = rule_options(loaded[0], engine_for(loaded[0]) if engines else None, changes)
     chosen = choose_languages(loaded, languages)
     result = Validation(games=[], changes=summary(loaded[0], options) if changes else [])
-    engines = {game.id: engine for game in loaded if (engine := engine_for(game)) is not None}
+    played = {game.id: engine for game in loaded if engines and (engine := engine_for(game)) is not None}
     # The games need only the loaded data and the engines: they are played while this process checks the rest.
-    plan = _start_games(loaded, engines, settings, options, executor, on_start, result) \
-        if simulate_games and engines else None
+    plan = _start_games(loaded, played, settings, options, executor, on_start, result) \
+        if simulate_games and played else None
     try:
-        full_report = _check(project, loaded, reports, engines, chosen, strict, changes, result,
+        full_report = _check(project, loaded, reports, played, chosen, strict, changes, result,
                              lambda: plan.simulation.poll(progress) if plan else None)
+        for entry, game in zip(result.games, loaded, strict=True):
+            entry.engine_skipped = not engines and game.config.engine is not None
         if plan is not None:
             _finish_games(project, plan, settings, changes, progress, result, full_report)
     finally:
