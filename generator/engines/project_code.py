@@ -109,7 +109,7 @@ def _execute(game, name: str, path: Path, first: Path) -> ModuleType:
         shown = game.show(Path(exc.filename)) if exc.filename else game.show(first)
         raise InputError(Problem(shown, exc.lineno or 0, f"the rules engine's Python does not parse: {exc.msg}; "
                                                          "expected valid Python 3.11")) from None
-    except Exception as exc:  # noqa: BLE001 - the designer's code may raise anything while it is imported
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - the designer's code may raise anything, exit too
         del sys.modules[name]
         file, line = _raised_at(game, exc, path if path.is_dir() else first)
         raise InputError(Problem(file or game.show(first), line, f"the rules engine raised "

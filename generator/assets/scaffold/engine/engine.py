@@ -16,7 +16,15 @@ from __future__ import annotations
 
 from collections import Counter
 
-from generator.engines.base import CHANCE, TERMINAL, ChanceOutcome, ChanceRequest, Engine, IllegalAction, State
+from generator.engines.base import (
+    CHANCE,
+    TERMINAL,
+    ChanceOutcome,
+    ChanceRequest,
+    Engine,
+    IllegalAction,
+    State,
+)
 
 DECK = "actions"  # the deck this engine plays (actions.yaml)
 
