@@ -5,7 +5,7 @@ This is Python of your project (game.yaml: `engine: {module: engine.py}`), run b
 cards and deal `settings.hand_size` to each player (as many as the deck allows, the same for everyone); on your turn
 play a card from your hand, score its `value` and draw a card; the first to `settings.target` points wins at once,
 else the best score when every hand is empty. Change it as your rules change; the engine API is in pnp's
-documentation (`pnp docs engine-api`, or docs/engine-api.md).
+documentation (docs/engine-api.md).
 
 The shape every engine has: a State (whose turn, what they may do, doing it, the score), bots that choose an action,
 and an ENGINE that names them. Chance is asked for, never drawn here: the validator owns the random numbers, so the
