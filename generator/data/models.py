@@ -100,7 +100,9 @@ class ShapeFields(Strict):
 
     def to_shape(self) -> Shape:
         """The outline in points."""
-        across = to_pt(self.across if self.across is not None else self.diameter)
+        size = self.across if self.across is not None else self.diameter
+        assert size is not None  # the model validator requires one of them
+        across = to_pt(size)
         return Shape(self.shape, across, self.orientation or "flat", to_pt(self.radius or "3mm"))
 
 
@@ -427,7 +429,7 @@ def _python_type(spec: FieldSpec):
     if spec.type == "color":
         return HexColor
     if spec.type == "choice":
-        return Literal[tuple(spec.choices or ("",))]  # type: ignore[misc]
+        return Literal[tuple(spec.choices or ("",))]
     if spec.type in ("refs", "list"):
         return list[str]
     if spec.type == "counts":
