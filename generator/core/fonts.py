@@ -385,11 +385,6 @@ def cannot_draw(chars: list[str], family: Family, what: str = "", language: str 
 
 # --- drawing with fallback --------------------------------------------------------------------------------------
 
-def family_of(font_name: str) -> tuple[Family, str] | None:
-    """The registered family a ReportLab face belongs to, and the style it is, or None for an unknown face."""
-    return _FAMILY_OF.get(font_name)
-
-
 def fallback_for_face(markup: str, font_name: str) -> str:
     """`fallback_markup` for a paragraph whose style is set in the registered face `font_name`."""
     found = _FAMILY_OF.get(font_name)

@@ -18,6 +18,7 @@ from generator.data.components import Component, load_component
 from generator.data.fonts import load_fonts
 from generator.data.game import Board, Card, Deck, Game, Record, Table
 from generator.data.models import (
+    CARD_KEYS,
     BoardFile,
     DeckFile,
     GameConfig,
@@ -108,7 +109,7 @@ def _load_deck(project: Project, game_dir: Path, model: DeckFile, raw: YDict, sh
     cards = []
     for index, (rec, card_raw) in enumerate(pairs, start=1):
         data = rec.model_dump()
-        core = {key: data.pop(key) for key in ("id", "name", "copies", "layout", "back", "icon", "image")}
+        core = {key: data.pop(key) for key in CARD_KEYS}
         cards.append(Card(
             id=core["id"], name=core["name"], fields=data, file=cards_file, line=card_raw.line,
             key_lines=dict(card_raw.key_lines), deck=model.deck, index=index,

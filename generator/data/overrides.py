@@ -22,9 +22,10 @@ import yaml
 
 from generator.core.errors import InputError, Problem, did_you_mean, known_list
 from generator.core.yamlio import YDict, YList
+from generator.data.models import CARD_KEYS
 
 SETTINGS = "settings"
-CARD_KEYS = ("name", "copies", "layout", "back", "icon", "image")  # a card's own keys beside its declared fields
+SETTABLE_CARD_KEYS = tuple(key for key in CARD_KEYS if key != "id")  # ids cannot change: data refers to them
 ROW_KEYS = ("name",)
 DECK_KEYS = ("name", "code", "size", "layout", "back", "total", "description")
 TABLE_KEYS = ("name",)
@@ -165,7 +166,8 @@ def _declared(raw: YDict) -> list[str]:
 def _apply_record(override: Override, raw: YDict, shown: str, kind: str) -> Applied | Problem:
     """A deck's or table's own key, or a field of one of its cards or rows."""
     collection, rows_key, own_keys, record_keys = (
-        ("deck", "cards", DECK_KEYS, CARD_KEYS) if kind == "deck" else ("table", "rows", TABLE_KEYS, ROW_KEYS))
+        ("deck", "cards", DECK_KEYS, SETTABLE_CARD_KEYS) if kind == "deck"
+        else ("table", "rows", TABLE_KEYS, ROW_KEYS))
     name = override.path[0]
     record_word = "card" if kind == "deck" else "row"
     rows = raw.get(rows_key)

@@ -28,11 +28,11 @@ from typing import Any
 from generator.core.yamlio import YDict, load_yaml
 from generator.data.component_models import DieFile, ItemsFile, SheetFile, TuckboxFile
 from generator.data.game import Game, Record
-from generator.data.models import BoardSpace, FieldSpec, Street, Zone
+from generator.data.models import CARD_KEYS, BoardSpace, FieldSpec, Street, Zone
 
 _LETTER = re.compile(r"[^\W\d_]")
 GAME_TEXTS = ("title", "subtitle", "ages", "play_time")
-CARD_DATA = ("id", "copies", "layout", "back", "icon", "image", "code", "deck", "index")
+CARD_DATA = (*(key for key in CARD_KEYS if key != "name"), "code", "deck", "index")
 SECTIONS = ("game", "decks", "tables", "boards", "components", "layouts", "tool")
 
 
