@@ -17,15 +17,6 @@ def _item_line(board: Board, section: str, index: int, key: str) -> int:
     return item.line_of(key) if hasattr(item, "line_of") else items.line_of(index)
 
 
-def _translated(board: Board, what: str) -> tuple[str, int] | None:
-    """Where a translated board text is written ("street 'x' name" -> its line in the translation file)."""
-    words = what.replace("'", "").split()
-    section = {"street": "streets", "space": "spaces", "zone": "zones"}.get(words[0])
-    if section is not None:
-        return board.sources.get((section, words[1], words[2]))
-    return board.sources.get(("notes" if words[-1] == "note" else words[-1],))
-
-
 def check_board_characters(game: Game, problems: Problems) -> None:
     """Every text a board prints (title, names, labels, captions, notes) is checked against the font that sets it;
     a translated text is located in the translation file."""

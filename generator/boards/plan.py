@@ -25,7 +25,6 @@ class BoardFonts:
     bold: str = BOLD_FONT
 
 SPACE_FILL = 0.88  # a space square is this share of its cell; the gap shows the road between spaces
-ROAD_WIDTH = 0.34  # width of a road band, as a share of the cell
 SAFE = 4 * MM  # labels stay this far inside the trim (cut tolerance + the frame)
 HOUSE_MIN_PT = 9.0  # house numbers must be found at a glance
 STREET_PT = (8.5, 7.5, 6.5)  # street-name sizes tried in turn

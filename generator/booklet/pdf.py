@@ -94,11 +94,6 @@ class Reading:
         return len(self.contents)
 
 
-def render_reading_pdf(game: Game, markdown: str) -> bytes:
-    """The reading-order rules PDF."""
-    return render_reading(game, markdown).pdf
-
-
 def render_reading(game: Game, markdown: str) -> Reading:
     """The reading-order rules PDF, its pages' content streams and the number of pages of back matter."""
     width = text_frame()[0]

@@ -93,13 +93,6 @@ class Sheet:
         """Every area of the front page that carries card art (cards and their shown bleed)."""
         return [s.clip for s in self.fronts] + ([s.clip for s in self.backs] if self.layout == "fold" else [])
 
-    def ink_boxes(self) -> list[Rect]:
-        """Every area of the front page that may carry ink (for margin checks)."""
-        boxes = self.art_boxes() + [m.bbox() for m in self.marks + self.lines]
-        if self.fold:
-            boxes.append(self.fold.bbox())
-        return boxes
-
     def cut_trims(self) -> list[Rect]:
         """The card outlines a cutter follows on the printed side that is cut (the fronts)."""
         return [s.trim for s in self.fronts]

@@ -24,5 +24,5 @@ def per_game(build: Callable[[Any], T]) -> Callable[[Any], T]:
         return value
 
     cached.__doc__ = build.__doc__
-    cached.__wrapped__ = build
+    cached.__wrapped__ = build  # type: ignore[attr-defined]  # functools.wraps does this too, untyped
     return cached

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -99,7 +100,7 @@ class InputError(Exception):
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
-def did_you_mean(word: str, known: list[str] | set[str]) -> str:
+def did_you_mean(word: str, known: Iterable[str]) -> str:
     """A ' did you mean ...?' hint for a misspelt name, or ''."""
     close = difflib.get_close_matches(str(word), sorted(known), n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""

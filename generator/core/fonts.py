@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import font_fredoka_one
 import font_lato
@@ -234,7 +234,8 @@ def register_family(family: Family) -> Family:
     for member in [family, *family._fallback_families()]:  # noqa: SLF001 - same module
         if _FAMILY_OF.get(member.name, (None,))[0] is not member:
             for style in STYLES:
-                addMapping(member.name, int("bold" in style), int("italic" in style), member.face(style).name)
+                addMapping(member.name, 1 if "bold" in style else 0, 1 if "italic" in style else 0,
+                           member.face(style).name)
             for style in reversed(STYLES):  # a face used for several styles answers for the regular one
                 _FAMILY_OF[member.face(style).name] = (member, style)
     return family
@@ -384,11 +385,6 @@ def cannot_draw(chars: list[str], family: Family, what: str = "", language: str 
 
 # --- drawing with fallback --------------------------------------------------------------------------------------
 
-def family_of(font_name: str) -> tuple[Family, str] | None:
-    """The registered family a ReportLab face belongs to, and the style it is, or None for an unknown face."""
-    return _FAMILY_OF.get(font_name)
-
-
 def fallback_for_face(markup: str, font_name: str) -> str:
     """`fallback_markup` for a paragraph whose style is set in the registered face `font_name`."""
     found = _FAMILY_OF.get(font_name)
@@ -504,7 +500,8 @@ def string_width(text: str, font_name: str, size: float) -> float:
     return sum(stringWidth(part, name, size) for name, part in runs(text, font_name))
 
 
-def chart_string(x: float, y: float, text: str, font_name: str, size: float, anchor: str = "start", **props):
+def chart_string(x: float, y: float, text: str, font_name: str, size: float,
+                 anchor: Literal["start", "middle", "end"] = "start", **props):
     """A reportlab.graphics String in `font_name` (a chart's label); when the face lacks characters, a Group of
     Strings in it and its fallback faces, laid out as one string with the same anchor (start, middle or end)."""
     from reportlab.graphics.shapes import Group, String

@@ -23,6 +23,7 @@ import struct
 import sys
 import traceback
 from collections.abc import Callable, Iterator
+from typing import cast
 
 _TASK = struct.Struct("!I")
 _SIZE = struct.Struct("!Q")
@@ -162,7 +163,7 @@ class ForkedWorkers:
             self._taken.add(index)
             if not ok:
                 self.stop()
-                raise value
+                raise cast(BaseException, value)  # ok False: the value is the task's exception
             yield value
 
     def finished(self, wait: bool = False) -> dict[int, tuple[bool, object]]:

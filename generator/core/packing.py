@@ -136,10 +136,7 @@ def pack(shape: Shape, width: float, height: float, gap: float = 0.0, limit: int
         if transposed:  # the lattice ran in columns: its top row is the left column, read top to bottom
             centres = [(bh - v, bw - u) for u, v in centres]
             bw, bh = bh, bw
-        if limit is not None and count >= limit:
-            key = (1, -bh, -bw, -angle)
-        else:
-            key = (0, count, capacity, -angle)
+        key = (1, -bh, -bw, -angle) if limit is not None and count >= limit else (0, count, capacity, -angle)
         if best is None or key > best[0]:
             spots = [Spot(x, y, angle) for x, y in centres]
             placed = shape.turned() if angle == 90 else shape

@@ -50,7 +50,8 @@ class _StreamingFile(pdfdoc.PDFFile):
         return b"" if self.sink is not None else super().format(document)
 
 
-pdfdoc.PDFFile = _StreamingFile  # what PDFDocument.format makes its collector from
+# what PDFDocument.format makes its collector from; the stubs type PDFFile as a class, not a settable name
+pdfdoc.PDFFile = _StreamingFile  # type: ignore[misc]
 _NAME = pdfdoc.__InternalName__
 
 

@@ -16,9 +16,8 @@ def _locate(raw, loc: tuple) -> int:
     """Line of the deepest node of `loc` that exists in the raw YAML."""
     node, line = raw, getattr(raw, "line", 1) or 1
     for part in loc:
-        if isinstance(node, YDict) and part in node:
-            line, node = node.line_of(part), node[part]
-        elif isinstance(node, YList) and isinstance(part, int) and 0 <= part < len(node):
+        if ((isinstance(node, YDict) and part in node)
+                or (isinstance(node, YList) and isinstance(part, int) and 0 <= part < len(node))):
             line, node = node.line_of(part), node[part]
         else:
             break
@@ -138,15 +137,16 @@ def validate(model: type[BaseModel], raw, shown: str, problems: Problems):
             if err["type"] == "missing" and err["loc"] and isinstance(err["loc"][-1], int):
                 parent = tuple(err["loc"][:-1])
                 needed[parent] = max(needed.get(parent, 0), err["loc"][-1] + 1)
-        for err in errors:
-            loc = tuple(err["loc"])
-            if err["type"] == "missing" and loc and isinstance(loc[-1], int) and loc[:-1] in needed:
+        for error in errors:
+            details: dict[str, object] = dict(error)
+            loc = tuple(error["loc"])
+            if error["type"] == "missing" and loc and isinstance(loc[-1], int) and loc[:-1] in needed:
                 loc = loc[:-1]
-                err = dict(err, type="too_few_values", needed=needed[loc])
+                details = dict(details, type="too_few_values", needed=needed[loc])
             # pydantic reports each member of a union; keep the first message per location.
             trimmed = tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or p in ("str", "int", "float", "CardSize", "ShapedSize", "function-after"))))
             if trimmed in seen:
                 continue
             seen.add(trimmed)
-            problems.add(shown, _locate(raw, trimmed), _describe(dict(err, loc=trimmed), model))
+            problems.add(shown, _locate(raw, trimmed), _describe(dict(details, loc=trimmed), model))
         return None

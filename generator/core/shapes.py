@@ -194,7 +194,7 @@ def transform_path(path: Path, angle_deg: float = 0.0, dx: float = 0.0, dy: floa
         if op[0] == "Z":
             out.append(op)
         else:
-            coords = []
+            coords: list[float] = []
             for i in range(1, len(op), 2):
                 coords += move(op[i], op[i + 1])
             out.append((op[0], *coords))

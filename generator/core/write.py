@@ -27,14 +27,17 @@ OLD_TEMP_SECONDS = 24 * 3600  # a temporary file without a pid (pnp before 0.2) 
 
 def atomic_write(path: Path, produce: Callable[[Path], None] | bytes | str) -> Path:
     """Create `path` atomically: `produce(tmp_path)` writes the file (or bytes/str are written)."""
+    write: Callable[[Path], object]
     if isinstance(produce, str):
         text = produce
-        produce = lambda tmp: tmp.write_text(text, encoding="utf-8")  # noqa: E731
+        write = lambda tmp: tmp.write_text(text, encoding="utf-8")  # noqa: E731
     elif isinstance(produce, bytes):
         data = produce
-        produce = lambda tmp: tmp.write_bytes(data)  # noqa: E731
+        write = lambda tmp: tmp.write_bytes(data)  # noqa: E731
+    else:
+        write = produce
     with Staging() as staging:
-        staging.stage(path, produce)
+        staging.stage(path, write)
         staging.commit()
     return Path(path)
 
@@ -58,7 +61,7 @@ class Staging:
         self._pending: list[tuple[Path, Path]] = []
         self._committing = False
 
-    def stage(self, path: Path, produce: Callable[[Path], None]) -> Path:
+    def stage(self, path: Path, produce: Callable[[Path], object]) -> Path:
         """Draw `path` into a temporary file beside it with `produce(tmp_path)`; return the temporary path.
 
         A folder that cannot be made or written is an InputError naming it; what `produce` raises passes through."""

@@ -92,7 +92,8 @@ MAX_DEPTH = MAX_YAML_DEPTH  # levels of mappings and lists (generator.core.limit
 _PLAIN_CACHE_SIZE = 4096
 
 
-class _FastLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+# libyaml's loader when PyYAML was built with it: a base chosen at run time, which mypy cannot check
+class _FastLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
     """libyaml's parser and composer (nodes keep their line marks) with SafeLoader's resolver and constructors.
 
     `resolve` gives the tags SafeLoader's gives, with the candidate patterns per first character worked out once and
@@ -205,11 +206,11 @@ def _build(loader, node, depth: int, memo: dict):
             lines[key] = key_node.start_mark.line + 1
         return result
     if tag == _SEQ and node.__class__ is yaml.SequenceNode:
-        result = memo[id(node)] = YList()
-        result.line = node.start_mark.line + 1
-        result.extend([_build(loader, child, depth + 1, memo) for child in node.value])
-        result.item_lines = [child.start_mark.line + 1 for child in node.value]
-        return result
+        items = memo[id(node)] = YList()
+        items.line = node.start_mark.line + 1
+        items.extend([_build(loader, child, depth + 1, memo) for child in node.value])
+        items.item_lines = [child.start_mark.line + 1 for child in node.value]
+        return items
     return loader.construct_object(node, deep=True)  # !!set, !!omap, a custom tag (refused there)
 
 
@@ -359,7 +360,7 @@ def _describe_yaml_error(exc: yaml.YAMLError) -> tuple[int, str]:
         for kind, closing, what in (("flow sequence", "]", "list"), ("flow mapping", "}", "mapping")):
             if kind in context:
                 return start, (f"the {what} opened here with '{'[' if closing == ']' else '{'}' is not closed before "
-                               f"line {exc.problem_mark.line + 1}; expected a ',' between items and a closing "
+                               f"line {line}; expected a ',' between items and a closing "
                                f"'{closing}'")
     text = f"{context}, {problem}" if context else problem
     return line, f"broken YAML: {text.strip()}; expected valid YAML (check indentation and quotes)"

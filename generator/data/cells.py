@@ -17,9 +17,10 @@ import datetime as dt
 import math
 from typing import Any
 
-CORE_TYPES = {"id": "text", "name": "text", "copies": "int", "layout": "text", "back": "text", "icon": "text",
-              "image": "text"}
-CORE_KEYS = tuple(CORE_TYPES)
+from generator.data.models import CARD_KEYS
+
+CORE_TYPES = {key: "int" if key == "copies" else "text" for key in CARD_KEYS}  # a card's own keys, as cells
+CORE_KEYS = CARD_KEYS
 _TRUE, _FALSE = ("true", "yes", "1"), ("false", "no", "0")
 _STRIPPED = ("choice", "ref", "address", "icon", "color")  # names: surrounding spaces are never meant
 _DATES = (dt.date, dt.datetime, dt.time, dt.timedelta)

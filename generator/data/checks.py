@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from generator.core.errors import InputError, Problem, Problems, did_you_mean, known_list
+from generator.core.yamlio import YDict
 from generator.data.game import Board, Game, Record
+from generator.data.models import FieldSpec
 from generator.data.report import CheckReport  # noqa: F401 - where callers have always found it
 
 
@@ -18,7 +21,8 @@ def check_references(game: Game, problems: Problems) -> None:
     """Every ref/refs/counts/address field points at something that exists."""
     collections = game.collections()
     addresses = game.addresses()
-    sources = [(deck.field_specs, deck.cards, deck.file, deck.field_lines) for deck in game.decks.values()]
+    sources: list[tuple[dict[str, FieldSpec], Sequence[Record], str, dict]] = [
+        (deck.field_specs, deck.cards, deck.file, deck.field_lines) for deck in game.decks.values()]
     sources += [(table.field_specs, table.rows, table.file, table.field_lines) for table in game.tables.values()]
     for specs, records, file, field_lines in sources:
         for key, spec in specs.items():
@@ -28,17 +32,18 @@ def check_references(game: Game, problems: Problems) -> None:
                 continue
             if spec.type == "choice" and not spec.choices:
                 problems.add(file, field_lines.get(key, 0), f"field '{key}' is a choice without `choices`; expected a list of allowed values")
+            targets = collections.get(spec.to, set()) if spec.to else set()  # known for a ref type (above)
             for record in records:
                 value = record.fields.get(key)
                 if value is None:
                     continue
                 what = spec.help or key.replace("_", " ").rstrip("s")
-                if spec.type == "ref" and value not in collections[spec.to]:
-                    problems.items.append(_ref_problem(record, key, value, what, collections[spec.to]))
+                if spec.type == "ref" and value not in targets:
+                    problems.items.append(_ref_problem(record, key, value, what, targets))
                 elif spec.type in ("refs", "counts"):
                     for item in value:
-                        if item not in collections[spec.to]:
-                            problems.items.append(_ref_problem(record, key, item, what, collections[spec.to]))
+                        if item not in targets:
+                            problems.items.append(_ref_problem(record, key, item, what, targets))
                 elif spec.type == "address" and value not in addresses:
                     if not addresses:
                         problems.add(record.file, record.line_of(key), f"address '{value}' needs a board with streets and house numbers; none is defined")
@@ -101,7 +106,7 @@ def _board_line(board: Board, section: str, index: int, key: str | None = None) 
         return board.raw.line
     line = items.line_of(index)
     item = items[index] if index < len(items) else None
-    if key and hasattr(item, "line_of"):
+    if key and isinstance(item, YDict):
         return item.line_of(key)
     return line
 

@@ -188,12 +188,12 @@ def where_in_game(game: Game, char: str) -> tuple[str, int, str] | None:
             return (*game.text_where(("decks", deck.id, "name"), deck.file, deck.key_lines.get("name", deck.line)),
                     f"deck '{deck.id}' name")
         for card in deck.cards:
-            key = field_with(card, char)
-            if key is not None:
-                return *card.where(key), f"card '{card.id}' {key}"
+            field = field_with(card, char)
+            if field is not None:
+                return *card.where(field), f"card '{card.id}' {field}"
     for table in game.tables.values():
         for row in table.rows:
-            key = field_with(row, char)
-            if key is not None:
-                return *row.where(key), f"{table.id} row '{row.id}' {key}"
+            field = field_with(row, char)
+            if field is not None:
+                return *row.where(field), f"{table.id} row '{row.id}' {field}"
     return None

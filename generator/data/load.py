@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from generator.core.errors import InputError, Problem, Problems, did_you_mean, where
+from generator.core.fonts import FontTable
 from generator.core.limits import MAX_CARDS
 from generator.core.phrases import SOURCE, phrases_for
 from generator.core.pydantic_errors import validate
@@ -16,6 +18,7 @@ from generator.data.components import Component, load_component
 from generator.data.fonts import load_fonts
 from generator.data.game import Board, Card, Deck, Game, Record, Table
 from generator.data.models import (
+    CARD_KEYS,
     BoardFile,
     DeckFile,
     GameConfig,
@@ -93,7 +96,8 @@ def _card_source(project: Project, game_dir: Path, model: DeckFile, raw: YDict, 
 
 
 def _load_deck(project: Project, game_dir: Path, model: DeckFile, raw: YDict, shown: str, config: GameConfig,
-               problems: Problems, overrides: list[Override] = (), applied: list[Applied] | None = None) -> Deck:
+               problems: Problems, overrides: Sequence[Override] = (),
+               applied: list[Applied] | None = None) -> Deck:
     card_model = row_model(model.deck.title().replace("-", ""), model.fields, card=True)
     raw_cards, cards_file = _card_source(project, game_dir, model, raw, shown, problems)
     if model.source is not None and overrides and applied is not None:  # --set on a spreadsheet's cards: once its rows are read
@@ -105,7 +109,7 @@ def _load_deck(project: Project, game_dir: Path, model: DeckFile, raw: YDict, sh
     cards = []
     for index, (rec, card_raw) in enumerate(pairs, start=1):
         data = rec.model_dump()
-        core = {key: data.pop(key) for key in ("id", "name", "copies", "layout", "back", "icon", "image")}
+        core = {key: data.pop(key) for key in CARD_KEYS}
         cards.append(Card(
             id=core["id"], name=core["name"], fields=data, file=cards_file, line=card_raw.line,
             key_lines=dict(card_raw.key_lines), deck=model.deck, index=index,
@@ -155,8 +159,9 @@ def _load_source(project: Project, game_id: str, overrides: list[Override] | tup
         raise InputError([Problem(shown_dir, 0, "no game.yaml in this game folder; expected game.yaml with title, code, players and decks")])
     if not _inside(project, game_file, problems):  # a linked game folder or game.yaml: nothing of it is read
         raise InputError(problems.sorted())
-    config = raw_game = None
-    fonts = None
+    config: GameConfig | None = None
+    raw_game: YDict | None = None
+    fonts: FontTable | None = None
     try:
         raw_game = load_yaml(game_file, project.show(game_file))
         if isinstance(raw_game, YDict) and "components" in raw_game:
@@ -194,8 +199,8 @@ def _load_source(project: Project, game_id: str, overrides: list[Override] | tup
             problems.extend(wrong)
     if raw_game is not None:
         config = validate(GameConfig, raw_game, project.show(game_file), problems)
-    if config is not None:
-        fonts = load_fonts(project, game_id, config, raw_game, project.show(game_file), problems)
+        if config is not None:
+            fonts = load_fonts(project, game_id, config, raw_game, project.show(game_file), problems)
     for shown, raw in raws:
         # a component file may name decks (a tuck box's `deck:`), so `component:` decides first
         kinds = ["component"] if "component" in raw else [k for k in FILE_KINDS if k in raw]
@@ -240,6 +245,7 @@ def _load_source(project: Project, game_id: str, overrides: list[Override] | tup
                 components[component.id] = component
 
     if config is not None:
+        assert raw_game is not None  # the config is read from it
         game_shown = project.show(game_file)
         for deck_id in config.decks:
             if deck_id not in decks and deck_id not in invalid_decks and not unreadable:
@@ -266,7 +272,7 @@ def _load_source(project: Project, game_id: str, overrides: list[Override] | tup
         kept = {p for p in problems.sorted() if (p.file, p.line) not in explained}
         raise InputError(credit(sorted(kept | set(comments)), applied))
     slips = comments + game_slips(project.show(game_file), raw_game, {shown: raw for shown, raw in raws if "board" in raw})
-    assert config is not None
+    assert config is not None and fonts is not None  # without them there were problems, raised above
     components = dict(sorted(components.items(), key=lambda pair: (COMPONENT_KINDS.index(pair[1].kind), pair[1].file)))
     source = config.languages[0] if config.languages else SOURCE
     game = Game(id=game_id, dir=game_dir, project=project, config=config, decks=decks, tables=tables, boards=boards,

@@ -100,7 +100,9 @@ class ShapeFields(Strict):
 
     def to_shape(self) -> Shape:
         """The outline in points."""
-        across = to_pt(self.across if self.across is not None else self.diameter)
+        size = self.across if self.across is not None else self.diameter
+        assert size is not None  # the model validator requires one of them
+        across = to_pt(size)
         return Shape(self.shape, across, self.orientation or "flat", to_pt(self.radius or "3mm"))
 
 
@@ -225,7 +227,7 @@ class GameConfig(Strict):
     corner_radius: Length | None = Field(
         None, description="rounded card corners in cut files and PNG, TTS and preview exports (printed sheets stay square)")
     print: PrintSettings = Field(default_factory=PrintSettings, description="card sheet options (pnp build flags win)")
-    engine: str | None = Field(None, description="rules engine module in generator/rules for `pnp validate`")
+    engine: str | None = Field(None, description="rules engine in generator/engines/ for `pnp validate`")
     decks: list[Slug] = Field(description="deck ids in print order; each is <deck>.yaml in the game folder")
     settings: dict[str, Any] = Field(default_factory=dict, description="rule parameters read by the engine and rules text")
     extras: list[Extra] = Field(default_factory=list, description="things in the box that are not printed")
@@ -427,7 +429,7 @@ def _python_type(spec: FieldSpec):
     if spec.type == "color":
         return HexColor
     if spec.type == "choice":
-        return Literal[tuple(spec.choices or ("",))]  # type: ignore[misc]
+        return Literal[tuple(spec.choices or ("",))]
     if spec.type in ("refs", "list"):
         return list[str]
     if spec.type == "counts":
@@ -445,17 +447,17 @@ def _plain_default(value: Any) -> Any:
     return value
 
 
+# A card's own keys, beside the fields its deck declares: the required ones, then its layouts and files.
+REQUIRED_CARD_KEYS = ("id", "name", "copies")
+OPTIONAL_CARD_KEYS = ("layout", "back", "icon", "image")
+CARD_KEYS = REQUIRED_CARD_KEYS + OPTIONAL_CARD_KEYS
+
+
 def row_model(name: str, fields: dict[str, FieldSpec], *, card: bool) -> type[BaseModel]:
     """Build the model of one card (or table row) from the deck's field declarations."""
     core: dict[str, Any] = {"id": (Slug, ...), "name": (str, ...)}
     if card:
-        core |= {
-            "copies": (Copies, ...),
-            "layout": (str | None, None),
-            "back": (str | None, None),
-            "icon": (str | None, None),
-            "image": (str | None, None),
-        }
+        core |= {"copies": (Copies, ...)} | {key: (str | None, None) for key in OPTIONAL_CARD_KEYS}
     for key, spec in fields.items():
         typ = _python_type(spec)
         core[key] = (typ, ...) if spec.required and spec.default is None else (typ | None, _plain_default(spec.default))

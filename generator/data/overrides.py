@@ -14,6 +14,7 @@ changed game, and a problem they find at a changed value names the `--set` that 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,9 +22,10 @@ import yaml
 
 from generator.core.errors import InputError, Problem, did_you_mean, known_list
 from generator.core.yamlio import YDict, YList
+from generator.data.models import CARD_KEYS
 
 SETTINGS = "settings"
-CARD_KEYS = ("name", "copies", "layout", "back", "icon", "image")  # a card's own keys beside its declared fields
+SETTABLE_CARD_KEYS = tuple(key for key in CARD_KEYS if key != "id")  # ids cannot change: data refers to them
 ROW_KEYS = ("name",)
 DECK_KEYS = ("name", "code", "size", "layout", "back", "total", "description")
 TABLE_KEYS = ("name",)
@@ -164,11 +166,12 @@ def _declared(raw: YDict) -> list[str]:
 def _apply_record(override: Override, raw: YDict, shown: str, kind: str) -> Applied | Problem:
     """A deck's or table's own key, or a field of one of its cards or rows."""
     collection, rows_key, own_keys, record_keys = (
-        ("deck", "cards", DECK_KEYS, CARD_KEYS) if kind == "deck" else ("table", "rows", TABLE_KEYS, ROW_KEYS))
+        ("deck", "cards", DECK_KEYS, SETTABLE_CARD_KEYS) if kind == "deck"
+        else ("table", "rows", TABLE_KEYS, ROW_KEYS))
     name = override.path[0]
     record_word = "card" if kind == "deck" else "row"
     rows = raw.get(rows_key)
-    records = {str(r.get("id")): r for r in rows if isinstance(r, dict)} if isinstance(rows, list) else {}
+    records = {str(r.get("id")): r for r in rows if isinstance(r, YDict)} if isinstance(rows, list) else {}
     example = f"{name}.{next(iter(records), record_word)}.{record_keys[-1] if kind == 'table' else 'copies'}"
     if len(override.path) == 2:
         key = override.path[1]
@@ -210,15 +213,20 @@ def card_override(override: Override) -> bool:
     return len(override.path) >= 3
 
 
-def apply_to_sheet_cards(overrides: list[Override], raw: YDict, cards, shown: str) -> tuple[list[Applied], list[Problem]]:
+def apply_to_sheet_cards(overrides: Sequence[Override], raw: YDict, cards,
+                         shown: str) -> tuple[list[Applied], list[Problem]]:
     """Card overrides of a `cards_from:` deck, written into the rows read from its spreadsheet (`shown`)."""
     view = YDict(raw)
     view.line, view.key_lines = raw.line, dict(raw.key_lines)
     view["cards"] = cards
-    applied, problems = [], []
+    applied: list[Applied] = []
+    problems: list[Problem] = []
     for override in overrides:
         result = _apply_record(override, view, shown, "deck")
-        (problems if isinstance(result, Problem) else applied).append(result)
+        if isinstance(result, Problem):
+            problems.append(result)
+        else:
+            applied.append(result)
     return applied, problems
 
 
@@ -234,7 +242,8 @@ def apply_overrides(overrides: list[Override], raw_game: YDict, game_file: str,
         for kind in ("deck", "table"):
             if kind in raw and isinstance(raw.get(kind), str):
                 targets.setdefault(raw[kind], (kind, shown, raw))
-    applied, problems = [], []
+    applied: list[Applied] = []
+    problems: list[Problem] = []
     for override in overrides:
         head = override.path[0]
         if head == SETTINGS:
@@ -251,7 +260,10 @@ def apply_overrides(overrides: list[Override], raw_game: YDict, game_file: str,
             result = Problem("", 0, f"{override.shown}: '{head}' is not `settings`, a deck or a table of this game"
                                     f"{did_you_mean(head, known)}; known: settings; decks: {known_list(decks)}"
                                     f"{'; tables: ' + known_list(tables) if tables else ''}")
-        (problems if isinstance(result, Problem) else applied).append(result)
+        if isinstance(result, Problem):
+            problems.append(result)
+        else:
+            applied.append(result)
     return applied, problems
 
 

@@ -78,6 +78,7 @@ class Budget:
         if depth > 8:  # deeper data is rare: walked as it is (without recursion)
             return size_of(value)
         sizes = self.sizes
+        assert sizes is not None  # only `size` calls this, and only with sizes
         total = 2 * len(value) if isinstance(value, dict) else len(value) + 1
         for item in (value.keys(), value.values()) if isinstance(value, dict) else (value,):
             for part in item:
@@ -132,7 +133,8 @@ def size_of(value: Any, cap: int = MAX_TEMPLATE_TEXT) -> int:
     if isinstance(value, range):
         return len(value)
     if isinstance(value, (list, tuple, set, frozenset, dict)):
-        total, stack = 0, [value]
+        total = 0
+        stack: list[Any] = [value]
         while stack and total <= cap:
             item = stack.pop()
             kind = type(item)
@@ -198,11 +200,12 @@ def _operate(operator: str, left: Any, right: Any) -> None:
             raise TemplateLimit(f"a product of more than {MAX_TEMPLATE_INT_BITS:,} bits; expected smaller numbers")
     elif operator == "*":
         for seq, count in ((left, right), (right, left)):
-            if isinstance(seq, (str, list, tuple)) and isinstance(count, int) and not isinstance(count, bool):
-                if size_of(seq) * max(count, 0) > MAX_TEMPLATE_TEXT:
-                    raise TemplateLimit(f"repeating a {type(seq).__name__} {count if count < 10**12 else 'a huge number of'} "
-                                        f"times would be more than {MAX_TEMPLATE_TEXT:,} characters long; expected "
-                                        "smaller text or lists (pnp's limit)")
+            if (isinstance(seq, (str, list, tuple)) and isinstance(count, int) and not isinstance(count, bool)
+                    and size_of(seq) * max(count, 0) > MAX_TEMPLATE_TEXT):
+                times = count if count < 10**12 else "a huge number of"
+                raise TemplateLimit(f"repeating a {type(seq).__name__} {times} times would be more than "
+                                    f"{MAX_TEMPLATE_TEXT:,} characters long; expected smaller text or lists "
+                                    "(pnp's limit)")
     elif operator == "+" and not ints:
         if size_of(left) + size_of(right) > MAX_TEMPLATE_TEXT:
             raise TemplateLimit(f"joining two values would be more than {MAX_TEMPLATE_TEXT:,} characters long; "
@@ -281,7 +284,7 @@ class BoundedSandbox(SandboxedEnvironment):
         except Exception:
             return self.handle_exception()
 
-    def concat(self, parts: Iterable[str]) -> str:  # type: ignore[override]
+    def concat(self, parts: Iterable[str]) -> str:
         """The output of a template, macro or block: joined only while it stays under MAX_TEMPLATE_TEXT."""
         collected, total = [], 0
         for part in parts:
@@ -364,7 +367,7 @@ class BoundedSandbox(SandboxedEnvironment):
         return tree
 
 
-def _call(method: str, node: nodes.Expr) -> nodes.Call:
+def _call(method: str, node: nodes.Node) -> nodes.Call:
     return nodes.Call(nodes.EnvironmentAttribute(method), [node], [], None, None, lineno=node.lineno)
 
 
@@ -396,7 +399,7 @@ class _GuardedFilters(dict):
         self._wrapped.pop(key, None)
         super().__setitem__(key, value)
 
-    def update(self, *args, **kwargs) -> None:  # type: ignore[override]
+    def update(self, *args, **kwargs) -> None:
         for key, value in dict(*args, **kwargs).items():
             self[key] = value
 
@@ -406,7 +409,8 @@ class _GuardedFilters(dict):
         return self._wrapped[key]
 
     def get(self, key, default=None):
-        return self[key] if key in self else default
+        # self.get(key, default), as SIM401 suggests, is this very method: the look-up goes via __getitem__
+        return self[key] if key in self else default  # noqa: SIM401
 
 
 _AMPLIFIERS = frozenset({"replace", "indent", "wordwrap", "format"})

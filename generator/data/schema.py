@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from pydantic import BaseModel
+
 from generator.core.write import atomic_write
 from generator.data.component_models import MODELS as COMPONENT_MODELS
 from generator.data.game import Game
 from generator.data.models import BoardFile, DeckFile, GameConfig, TableFile, row_model
 
-GENERIC = {"game": GameConfig, "deck": DeckFile, "table": TableFile, "board": BoardFile} | {
-    f"component-{kind}": model for kind, model in COMPONENT_MODELS.items()}
+GENERIC: dict[str, type[BaseModel]] = {
+    "game": GameConfig, "deck": DeckFile, "table": TableFile, "board": BoardFile,
+    **{f"component-{kind}": model for kind, model in COMPONENT_MODELS.items()}}
 
 
 def generic_schemas() -> dict[str, dict]:

@@ -13,10 +13,8 @@ from typing import Any
 from generator.core.errors import Problems, did_you_mean
 from generator.core.yamlio import YDict, YList
 from generator.data.cells import CORE_KEYS, CORE_TYPES, CellError, cell_text, is_empty, parse_cell
-from generator.data.models import FieldSpec
+from generator.data.models import REQUIRED_CARD_KEYS, FieldSpec
 from generator.data.spreadsheet import Grid, column_letter
-
-REQUIRED_CORE = ("id", "name", "copies")
 
 
 def _show(value: Any, limit: int = 30) -> str:
@@ -28,7 +26,8 @@ def _show(value: Any, limit: int = 30) -> str:
 
 
 def _required(specs: dict[str, FieldSpec]) -> list[str]:
-    return list(REQUIRED_CORE) + [key for key, spec in specs.items() if spec.required and spec.default is None]
+    required = [key for key, spec in specs.items() if spec.required and spec.default is None]
+    return list(REQUIRED_CARD_KEYS) + required
 
 
 def _header(grid: Grid, specs: dict[str, FieldSpec], problems: Problems) -> dict[int, str] | None:

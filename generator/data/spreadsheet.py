@@ -152,8 +152,9 @@ def _read_workbook(path: Path, shown: str, sheet: str | None, asked_at: tuple[st
                                      f"cells {span} are merged, so only the first holds a value; expected one value "
                                      "per cell (unmerge them and fill each cell)"))
     if path.suffix.lower() in (".xlsx", ".xlsm"):
-        for (row, col), why in _xlsx_formula_gaps(path, sheet).items():
-            grid.problems.append(Problem(shown, Cell(row + 1, f"{sheet}!{column_letter(col)}{row + 1}"), why))
+        for (gap_row, gap_col), why in _xlsx_formula_gaps(path, sheet).items():
+            at = Cell(gap_row + 1, f"{sheet}!{column_letter(gap_col)}{gap_row + 1}")
+            grid.problems.append(Problem(shown, at, why))
     for r, row in enumerate(grid.rows):
         for c, value in enumerate(row):
             if isinstance(value, str) and _ERROR_VALUE.match(value.strip()):
@@ -165,6 +166,8 @@ def _read_workbook(path: Path, shown: str, sheet: str | None, asked_at: tuple[st
 def _cell_index(ref: str) -> tuple[int, int]:
     """'C14' -> (13, 2)."""
     match = re.match(r"([A-Z]+)(\d+)", ref)
+    if match is None:
+        raise ValueError(f"not a cell reference: {ref!r}")
     letters, number = match.groups()
     col = 0
     for letter in letters:
@@ -219,7 +222,7 @@ _NS_TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
 
 def _ods_merges(path: Path, sheet: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     """Merged ranges of an .ods sheet ((row, col) of the first and last cell); calamine does not report them."""
-    merges = []
+    merges: list[tuple[tuple[int, int], tuple[int, int]]] = []
     try:
         with zipfile.ZipFile(path) as archive, archive.open("content.xml") as stream:
             root = ElementTree.parse(stream).getroot()

@@ -21,17 +21,18 @@ translated: `explain_not_text` says why, for the message of a translation that t
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from generator.core.yamlio import YDict, load_yaml
 from generator.data.component_models import DieFile, ItemsFile, SheetFile, TuckboxFile
 from generator.data.game import Game, Record
-from generator.data.models import FieldSpec
+from generator.data.models import CARD_KEYS, BoardSpace, FieldSpec, Street, Zone
 
 _LETTER = re.compile(r"[^\W\d_]")
 GAME_TEXTS = ("title", "subtitle", "ages", "play_time")
-CARD_DATA = ("id", "copies", "layout", "back", "icon", "image", "code", "deck", "index")
+CARD_DATA = (*(key for key in CARD_KEYS if key != "name"), "code", "deck", "index")
 SECTIONS = ("game", "decks", "tables", "boards", "components", "layouts", "tool")
 
 
@@ -90,9 +91,11 @@ def _board_texts(game: Game) -> list[Translatable]:
         out.append(Translatable(base + ("name",), model.name, file, _line(raw, "name", raw.line)))
         out.append(Translatable(base + ("title",), model.title, file, _line(raw, "title", raw.line)))
         out.append(Translatable(base + ("notes",), list(model.notes), file, _line(raw, "notes", raw.line)))
-        for section, keys, items in (("streets", ("name", "color_name"), model.streets),
-                                     ("spaces", ("label", "color_name"), model.spaces),
-                                     ("zones", ("caption", "text"), model.zones)):
+        sections: tuple[tuple[str, tuple[str, str], Sequence[Street | BoardSpace | Zone]], ...] = (
+            ("streets", ("name", "color_name"), model.streets),
+            ("spaces", ("label", "color_name"), model.spaces),
+            ("zones", ("caption", "text"), model.zones))
+        for section, keys, items in sections:
             raws = _items_of(raw, section)
             for index, item in enumerate(items):
                 item_raw = raws[index] if index < len(raws) else None

@@ -163,7 +163,7 @@ def _text_value(value: Any, entry: Translatable) -> tuple[Any, str | None]:
         if not isinstance(value, list) or any(isinstance(v, (dict, list)) or v is None for v in value):
             return None, f"expected a list of texts, like the source's {len(entry.source)}"
         return [str(v) for v in value], None
-    if isinstance(value, bool) or isinstance(value, (dict, list)):
+    if isinstance(value, (bool, dict, list)):
         return None, "expected a text (quote it if it looks like something else)"
     return str(value), None
 
@@ -352,7 +352,7 @@ def _record(record, prefix: tuple, specs: dict, translation: Translation):
 def _board(board: Board, translation: Translation, address_format: str) -> Board:
     values, base = translation.values, ("boards", board.id)
     model = board.model
-    sources = {}
+    sources: dict[tuple[str, ...], tuple[str, int]] = {}  # (section, item id, key) or (key,) -> (file, line)
 
     def items(section: str, keys: tuple[str, ...], things: list) -> list:
         out = []

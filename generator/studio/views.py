@@ -12,11 +12,12 @@ from urllib.parse import quote
 
 from generator.core.errors import Cell, InputError, Problem
 from generator.data.game import Card, Deck, Game
+from generator.data.models import CARD_KEYS
 from generator.studio.faces import FaceRef, face_page_size
 from generator.studio.state import Face, GameState
 
 DEFAULT_EDITOR = "vscode://file/{path}:{line}"
-CORE_FIELDS = ("id", "name", "copies", "code", "deck", "layout", "back", "icon", "image")
+CORE_FIELDS = (*CARD_KEYS, "code", "deck")  # what a card is beside its deck's fields
 
 
 @dataclass

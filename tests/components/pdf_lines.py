@@ -87,11 +87,10 @@ def page_strokes(pdf_path: Path | str, index: int, into_forms: bool = False) -> 
                 if kind == raw.FPDF_SEGMENT_LINETO:
                     segments.append((current, point, "line"))
                     current = point
-                elif kind == raw.FPDF_SEGMENT_BEZIERTO:
+                elif kind == raw.FPDF_SEGMENT_BEZIERTO and (s - _first_of_curve(obj, s)) % 3 == 2:
                     # three points per curve; the third ends it
-                    if (s - _first_of_curve(obj, s)) % 3 == 2:
-                        segments.append((current, point, "curve"))
-                        current = point
+                    segments.append((current, point, "curve"))
+                    current = point
                 if raw.FPDFPathSegment_GetClose(seg) and start is not None and math.dist(current, start) > 1e-3:
                     segments.append((current, start, "line"))
                     current = start

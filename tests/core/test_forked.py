@@ -76,9 +76,9 @@ def _dies_at_two(n: int) -> int:
 
 def test_a_worker_killed_during_a_task_is_reported_not_waited_for():
     before = children()
-    with ForkedWorkers(_dies_at_two, list(range(4)), workers=1) as workers:
-        with pytest.raises(WorkerEnded, match=r"task 3 of 4 \(ended by SIGKILL\)"):
-            list(workers.results())
+    with (ForkedWorkers(_dies_at_two, list(range(4)), workers=1) as workers,
+          pytest.raises(WorkerEnded, match=r"task 3 of 4 \(ended by SIGKILL\)")):
+        list(workers.results())
     assert children() <= before
 
 
@@ -149,9 +149,9 @@ def test_stopping_ends_busy_workers_at_once():
 
 
 def test_a_result_that_cannot_be_sent_back_is_that_tasks_error():
-    with ForkedWorkers(lambda n: (lambda: n), [1], workers=1) as workers:
-        with pytest.raises(TypeError, match="the result of task 1 cannot be sent back"):
-            list(workers.results())
+    with (ForkedWorkers(lambda n: (lambda: n), [1], workers=1) as workers,
+          pytest.raises(TypeError, match="the result of task 1 cannot be sent back")):
+        list(workers.results())
 
 
 def test_no_tasks_start_no_worker():
@@ -169,9 +169,9 @@ def test_workers_dying_while_the_task_numbers_are_written_do_not_leave_this_proc
     """More task numbers than a pipe holds are written as the workers take them; when no worker is left, writing
     stops instead of waiting for a reader that will never come."""
     before = children()
-    with ForkedWorkers(_always_dies, list(range(40_000)), workers=2) as workers:
-        with pytest.raises(WorkerEnded, match=r"task 1 of 40000 \(ended by SIGKILL\)"):
-            list(workers.results())
+    with (ForkedWorkers(_always_dies, list(range(40_000)), workers=2) as workers,
+          pytest.raises(WorkerEnded, match=r"task 1 of 40000 \(ended by SIGKILL\)")):
+        list(workers.results())
     assert children() <= before
 
 
@@ -215,9 +215,9 @@ def _raises_what_cannot_travel(kind: str) -> None:
 
 @pytest.mark.parametrize("kind", ["rebuild", "attribute"])
 def test_an_exception_that_cannot_travel_comes_back_as_its_type_text_notes_and_traceback(kind):
-    with ForkedWorkers(_raises_what_cannot_travel, [kind], workers=1) as workers:
-        with pytest.raises(forked.WorkerError) as info:
-            list(workers.results())
+    with (ForkedWorkers(_raises_what_cannot_travel, [kind], workers=1) as workers,
+          pytest.raises(forked.WorkerError) as info):
+        list(workers.results())
     name = "_NeedsTwo: salt and pepper" if kind == "rebuild" else "ValueError: holds a lambda"
     assert name in str(info.value) and info.value.__notes__ == ["while drawing g/rules.pdf"]
     assert "_raises_what_cannot_travel" in "".join(traceback.format_exception(info.value))

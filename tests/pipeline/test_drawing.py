@@ -159,9 +159,8 @@ def test_a_later_drawing_failing_removes_what_the_earlier_ones_drew(tmp_path):
 
     early = [_pid_output("g/rules.pdf", "rules")]
     later = [_pid_output("g/cards-a4.pdf"), Output("g", Path("g/board-a4.pdf"), "board-tiled", _crashing)]
-    with pytest.raises(ZeroDivisionError):
-        with Drawings() as drawings:
-            drawings.start(early, tmp_path, jobs=2, busy=True)
-            drawings.start(later, tmp_path, jobs=2)
-            drawings.results(early + later)
+    with pytest.raises(ZeroDivisionError), Drawings() as drawings:
+        drawings.start(early, tmp_path, jobs=2, busy=True)
+        drawings.start(later, tmp_path, jobs=2)
+        drawings.results(early + later)
     assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
