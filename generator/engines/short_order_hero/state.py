@@ -4,6 +4,7 @@ what the game shows (actions.py: the legal actions and what each does)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from generator.engines.base import (
@@ -82,7 +83,7 @@ class SOHState(State):
         self._winners: list[int] = []
         self.pending_chance: ChanceRequest | None = None
         self.victim = -1  # the seat a steal takes cards from, while chance picks them
-        self._pending_draw = None
+        self._pending_draw: tuple[int, int, Callable[[], None]] | None = None  # (seat, cards still to draw, then)
         self._version = 0  # bumped by every apply(); keys the legal-action cache
         self._legal: tuple[int, list[Action]] | None = None
         self._counts: tuple[int, int, dict[str, int]] | None = None  # the last card_count(), reused while equal
@@ -176,7 +177,7 @@ class SOHState(State):
                 break
             self.give(seat, self.pile.pop())
             count -= 1
-        self._pending_draw = None
+        self._pending_draw: tuple[int, int, Callable[[], None]] | None = None  # (seat, cards still to draw, then)
         then()
 
     def _stolen(self, values) -> None:
