@@ -27,7 +27,8 @@ class Action(NamedTuple):
 
 
 STOP, END = Action("stop"), Action("end")
-PLAY_ENERGY, PLAY_PLUNDER, DRAW_DECK = Action("play", ENERGY_DRINK), Action("play", PIZZA_PLUNDER), Action("draw", "deck")
+PLAY_ENERGY, PLAY_PLUNDER = Action("play", ENERGY_DRINK), Action("play", PIZZA_PLUNDER)
+DRAW_DECK = Action("draw", "deck")
 
 
 def payment_options(req, hand: Counter, wilds: int) -> list[tuple[str, ...]]:
@@ -70,7 +71,7 @@ def legal_actions(state: PizzaState) -> list[Action]:
             acts.append(PLAY_ENERGY)
         if cards[1]:
             acts += cards[1]
-        if cards[2] and state.home_owner.get(pos, seat) != seat:  # _may_plunder
+        if cards[2] and state.home_owner.get(pos, seat) != seat:  # may_plunder
             acts.append(PLAY_PLUNDER)
         acts.append(STOP)
         return acts

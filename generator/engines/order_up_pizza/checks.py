@@ -50,8 +50,8 @@ def check_action_cards(ctx: Ctx) -> list[Problem]:
             for card in ctx.toppings.cards if card.kind == "action" and card.id not in ACTION_CARDS]
 
 
-# ---- the city board: roads connected, restaurants at the corners, every seat seeing the same (distance, value)
-# pairs (A.3 8-9)
+# ---- the city board: roads connected, restaurants at the corners, every seat seeing the same
+# (distance, value) pairs (A.3 8-9)
 
 
 def _space_line(board, space_id: str) -> int:

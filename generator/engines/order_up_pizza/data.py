@@ -51,7 +51,7 @@ class PizzaData:
     discards: dict[str, Action] = field(default_factory=dict)
     takes: dict[str, Action] = field(default_factory=dict)
     first_step: dict[tuple[str, str], Action | None] = field(default_factory=dict)
-    payments: dict[tuple, list[Action]] = field(default_factory=dict)  # State.deliveries() by what pays (filled as asked)
+    payments: dict[tuple, list[Action]] = field(default_factory=dict)  # deliveries() by what pays (as asked)
 
     def __post_init__(self):
         self.moves = {sid: tuple(Action("move", nxt) for nxt in adj) for sid, adj in self.neighbours.items()}

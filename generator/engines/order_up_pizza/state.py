@@ -103,7 +103,7 @@ class PizzaState(State):
         self.ended_by: str | None = None
         self.log = GameLog()  # the lines of rolls and actions are made only when read
         self._legal: list[Action] | None = None  # legal_actions() of the state as it is, until the next apply
-        self.traps: list[list[Action]] | None = None  # per seat: Speed Trap aimed at each rival (once colours are set)
+        self.traps: list[list[Action]] | None = None  # per seat: Speed Traps at rivals (once colours are set)
         # while moving: (Energy Drink held, the Speed Trap actions, Pizza Plunder playable) until an action other than
         # a step (only those change the hand or the turn)
         self.move_cards: tuple[bool, list[Action] | tuple, bool] | None = None

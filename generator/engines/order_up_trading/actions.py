@@ -141,7 +141,7 @@ class HandView:
         return self._groups
 
 
-# ---- legal actions and applying them ---------------------------------------------------------------------------
+# ---- legal actions and applying them -----------------------------------------------------------------------
 
 
 def legal_actions(state: TradingState) -> list[Action]:

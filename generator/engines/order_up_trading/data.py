@@ -1,4 +1,4 @@
-"""The card facts the trading engine reads from the YAML (one entry per physical card), built once per game."""
+"""The card facts the trading engine reads from the YAML (one entry per physical card), built once a game."""
 
 from __future__ import annotations
 

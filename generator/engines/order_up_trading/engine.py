@@ -1,5 +1,5 @@
-"""The engine of "Order Up", the recipe trading game, as the registry finds it: setup from the game, bots, options
-and the static checks."""
+"""The engine of "Order Up", the recipe trading game, as the registry finds it: setup from the game, bots,
+options and the static checks."""
 
 from __future__ import annotations
 

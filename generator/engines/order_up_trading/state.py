@@ -268,7 +268,7 @@ class TradingState(State):
     def _chance_bell(self, values) -> None:
         self.end_round(self.ringing[values[0]])
 
-    # ---- the tick: offers, trades, the bell ----------------------------------------------------------------------
+    # ---- the tick: offers, trades, the bell ----------------------------------------------------------------
 
     def complete(self, seat: int) -> bool:
         """Whether the seat's hand holds exactly the names of its recipe."""
@@ -386,7 +386,7 @@ class TradingState(State):
         self._winners = [p for p in range(self.k) if self.score[p] == lead]
         self.log.append(f"game over ({reason}): scores {self.score}, winners {self._winners}")
 
-    # ---- what the game shows -------------------------------------------------------------------------------------
+    # ---- what the game shows -------------------------------------------------------------------------------
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What the seat may know: its own cards and recipe, the scores and only the sizes of others' offers."""

@@ -1,5 +1,5 @@
 """Short Order Hero actions: their text form, parsing, every way to cook a recipe from a hand, the legal
-actions and what applying each does to the table (cooking, spices, sabotage, drawing, stealing, discarding)."""
+actions and what applying each does to the table (cooking, spices, sabotage, drawing, stealing, discards)."""
 
 from __future__ import annotations
 
@@ -239,7 +239,7 @@ def cook_points(action: Action, recipe: Recipe) -> int:
     return recipe.value + sum(points for _, points in recipe.bonus[: len(action.bonus)])
 
 
-# ---- legal actions and applying them ------------------------------------------------------------------------
+# ---- legal actions and applying them -----------------------------------------------------------------------
 
 
 def legal_actions(state: SOHState) -> list[Action]:

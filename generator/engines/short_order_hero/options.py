@@ -1,5 +1,5 @@
-"""The rule options of Short Order Hero: the values a new state gets by default, their built-in values and what
-each is as `--option` and `--list-options` see it (read in state.py)."""
+"""The rule options of Short Order Hero: the values a new state gets by default, their built-in values and
+what each is as `--option` and `--list-options` see it (read in state.py)."""
 
 from __future__ import annotations
 

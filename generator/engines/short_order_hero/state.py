@@ -83,7 +83,8 @@ class SOHState(State):
         self._winners: list[int] = []
         self.pending_chance: ChanceRequest | None = None
         self.victim = -1  # the seat a steal takes cards from, while chance picks them
-        self._pending_draw: tuple[int, int, Callable[[], None]] | None = None  # (seat, cards still to draw, then)
+        # (seat, cards still to draw, what comes after the draw)
+        self._pending_draw: tuple[int, int, Callable[[], None]] | None = None
         self._version = 0  # bumped by every apply(); keys the legal-action cache
         self._legal: tuple[int, list[Action]] | None = None
         self._counts: tuple[int, int, dict[str, int]] | None = None  # the last card_count(), reused while equal
@@ -171,13 +172,14 @@ class SOHState(State):
             if not self.pile:
                 if self.discard:  # C.4-9: shuffle the discard pile into a new draw pile
                     self._pending_draw = (seat, count, then)
-                    self.ask(ChanceRequest("shuffle", "ingredients-reshuffle", items=tuple(sorted(self.discard))))
+                    discards = tuple(sorted(self.discard))
+                    self.ask(ChanceRequest("shuffle", "ingredients-reshuffle", items=discards))
                     return
                 self.skipped_draws += count  # both piles empty: the draw is skipped
                 break
             self.give(seat, self.pile.pop())
             count -= 1
-        self._pending_draw: tuple[int, int, Callable[[], None]] | None = None  # (seat, cards still to draw, then)
+        self._pending_draw = None
         then()
 
     def _stolen(self, values) -> None:
