@@ -252,6 +252,7 @@ class PizzaState(State):
         apply_action(self, action)
 
     def game_over(self, why: str) -> None:
+        """The game ends now (immediate) or after the round (finish_round)."""
         self.ended_by = why
         self.log.append(f"Game Over ({why})")
         if self.params.end_mode == "immediate":
@@ -261,6 +262,7 @@ class PizzaState(State):
             self.end_turn()
 
     def end_move(self) -> None:
+        """The driver stops: at its own restaurant it may draw, elsewhere the move is over."""
         seat = self.current
         self.steps_left = 0
         if self.pos[seat] == self.homes[seat]:
@@ -269,6 +271,7 @@ class PizzaState(State):
             self.after_move()
 
     def after_move(self) -> None:
+        """The move is over; the turn ends by itself when nothing is left to choose."""
         self.phase = "after"
         self.settle()
 
@@ -282,15 +285,18 @@ class PizzaState(State):
             self.check_hand_limit()
 
     def draw_from_deck(self) -> None:
+        """The driver draws the top card of the toppings deck."""
         self.take_drawn(self.tdeck.pop())
 
     def take_drawn(self, card: str) -> None:
+        """A drawn card goes into the driver's hand; the last pick refills the face-up toppings."""
         self.hands[self.current].append(card)
         self.picks += 1
         if self.picks >= self.params.draw_max:
             self.finish_draw()
 
     def ask_reshuffle(self, resume: str) -> None:
+        """Chance shuffles the discard pile into a new deck, then `resume` goes on."""
         self.resume, self.phase = resume, "reshuffle"
 
     def finish_draw(self, end_turn: bool = False) -> None:
@@ -324,6 +330,7 @@ class PizzaState(State):
             self.end_turn()
 
     def end_turn(self) -> None:
+        """The next seat's turn, or the end of the game once it is over."""
         if self.ended_by and (self.params.end_mode == "immediate" or self.current == self.n - 1):
             self.phase = "end"
             return
