@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from collections import Counter
 
-from generator.engines.order_up_pizza.actions import STOP, Action
-from generator.engines.order_up_pizza.data import ENERGY_DRINK, PIZZA_PLUNDER, SPEED_TRAP, WILD
-from generator.engines.order_up_pizza.state import DRAW_DECK, PLAY_ENERGY, PLAY_PLUNDER, PizzaState
+from generator.engines.order_up_pizza.actions import (
+    DRAW_DECK,
+    ENERGY_DRINK,
+    PIZZA_PLUNDER,
+    PLAY_ENERGY,
+    PLAY_PLUNDER,
+    SPEED_TRAP,
+    STOP,
+    WILD,
+    Action,
+)
+from generator.engines.order_up_pizza.state import PizzaState
 
 ACTION_WORTH = {WILD: 10.0, ENERGY_DRINK: 2.0, SPEED_TRAP: 1.0, PIZZA_PLUNDER: 1.5}
 

@@ -7,9 +7,9 @@ draws in the same order for the same seed.
 
 from __future__ import annotations
 
-from generator.engines.order_up_trading.cards import CALL, GREEDY_CACHE, Action, new_action
-from generator.engines.order_up_trading.hands import by_group
-from generator.engines.order_up_trading.hands import unwanted_cards as _unwanted
+from generator.engines.order_up_trading.actions import CALL, Action, by_group, new_action
+from generator.engines.order_up_trading.actions import unwanted_cards as _unwanted
+from generator.engines.order_up_trading.data import GREEDY_CACHE
 
 
 def unwanted_cards(state, seat: int) -> list[str]:

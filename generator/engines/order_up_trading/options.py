@@ -1,4 +1,5 @@
-"""The rule options of the recipe trading game as `--option` and `--list-options` see them."""
+"""The rule options of the recipe trading game: the values a new state gets by default, and what each is as
+`--option` and `--list-options` see it."""
 
 from __future__ import annotations
 
@@ -16,3 +17,11 @@ RULE_OPTIONS = (
     Option("false_call_rate", "number", "Bots: chance per decision of a mistaken Order up! call.", default=0.0,
            setting=False, minimum=0, maximum=1),
 )
+
+OPTIONS = {
+    "bundle_policy": "largest",  # bots: offer the largest unwanted colour group, or a random one ("random")
+    "false_call_rate": 0.0,  # bots: chance per decision of a mistaken Order up! call
+    "max_ticks": None,  # None: game.yaml settings max_ticks (ticks per round before the game counts as stalled)
+    "target": None,  # None: settings target (50)
+    "max_rounds": None,  # None: settings max_rounds (cap on tie-break rounds)
+}

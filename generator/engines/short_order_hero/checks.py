@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from generator.core.errors import Problem, did_you_mean, known_list
 from generator.engines.common import GameYaml
@@ -24,9 +25,9 @@ NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 class Ctx:
     """What every check reads: the game, its two decks and where game.yaml settings are written."""
 
-    game: object
-    recipes: object
-    ingredients: object
+    game: Any  # a loaded Game and its two Decks
+    recipes: Any
+    ingredients: Any
     yaml: GameYaml
 
     @property

@@ -167,3 +167,32 @@ def build_rules(game) -> Rules:
 
 
 rules_for = per_game(build_rules)  # the engine's view of a loaded game, built once per Game object
+
+
+class Cooked:
+    """A completed recipe: its card, the bonus cards laid on it and the spices/sabotage added later, in order."""
+
+    __slots__ = ("recipe", "bonus", "mods", "running", "total")
+
+    def __init__(self, recipe: Recipe, bonus: list[tuple[str, int]]):
+        self.recipe = recipe
+        self.bonus = bonus
+        self.mods: list[tuple[str, int]] = []
+        self.total = recipe.value + sum(p for _, p in bonus)  # value + bonus + modifiers, no floor
+        self.running = self.total  # the clamp-mode value
+
+    def raw(self) -> int:
+        """Value + bonus + spices + sabotage, without any floor."""
+        return self.total
+
+    def score(self, mode: str, floor: int) -> int:
+        """The recipe's points: floored once at the end (mode 'end') or at each modifier (mode 'clamp')."""
+        return (self.total if self.total > floor else floor) if mode == "end" else self.running
+
+    def add(self, card: str, points: int, floor: int, mode: str) -> bool:
+        """Attach a spice or sabotage card; True when a sabotage pushes the recipe below the floor."""
+        self.mods.append((card, points))
+        self.total += points
+        hit = points < 0 and (self.running + points < floor if mode == "clamp" else self.total < floor)
+        self.running = max(floor, self.running + points)
+        return hit

@@ -1,4 +1,5 @@
-"""The rule options of Short Order Hero as `--option` and `--list-options` see them (read in state.py)."""
+"""The rule options of Short Order Hero: the values a new state gets by default, their built-in values and
+what each is as `--option` and `--list-options` see it (read in state.py)."""
 
 from __future__ import annotations
 
@@ -13,3 +14,14 @@ RULE_OPTIONS = (
            minimum=1),
     Option("use_tracker", "bool", "The round tracker ends the game at All Done.", default=True),
 )
+
+# Rule options; None means "the value in game.yaml settings", else these built-in defaults.
+OPTIONS = {"hand_limit": None, "floor_mode": None, "fifth_recipe_trigger": None, "use_tracker": None}
+BUILT_IN = {"hand_limit": None, "floor_mode": "end", "fifth_recipe_trigger": 5, "use_tracker": True}
+
+
+def hand_limit_of(value) -> int | None:
+    """None for no limit ('none', null, 0), else the limit as an int."""
+    if value in (None, False, 0) or str(value).lower() == "none":
+        return None
+    return int(value)

@@ -9,7 +9,7 @@ import pytest
 from generator.data.load import load_game
 from generator.engines.base import CHANCE, TERMINAL, ChanceOutcome, IllegalAction
 from generator.engines.order_up_pizza import ENGINE
-from generator.engines.order_up_pizza.state import Action
+from generator.engines.order_up_pizza.actions import Action
 from generator.validator.harness import play_game
 
 GAME = "order-up-pizza"

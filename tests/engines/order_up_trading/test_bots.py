@@ -66,7 +66,7 @@ def test_every_recipe_wins_about_as_often_with_six_greedy_players(game):
 
 def test_the_greedy_offers_kept_per_game_data_play_the_same_games_as_working_them_out(repo_project, monkeypatch):
     from generator.engines.order_up_trading import bots
-    from generator.engines.order_up_trading.cards import trading_deck
+    from generator.engines.order_up_trading.data import trading_deck
 
     def records(kept: int) -> list:
         monkeypatch.setattr(bots, "GREEDY_CACHE", kept)

@@ -11,7 +11,8 @@ import pytest
 from generator.data.load import load_game
 from generator.engines.base import CHANCE, TERMINAL, ChanceOutcome, IllegalAction, sample_chance
 from generator.engines.short_order_hero import ENGINE, rules_for
-from generator.engines.short_order_hero.state import Cooked, SOHState
+from generator.engines.short_order_hero.data import Cooked
+from generator.engines.short_order_hero.state import SOHState
 from generator.validator.harness import play_game
 from generator.validator.scripts import run_script, script_files
 from tests.conftest import REPO
@@ -340,14 +341,14 @@ def test_card_count_sees_every_zone_and_a_broken_engine_fails_its_games(game, mo
     state.display[0] = "sliders"  # shown twice
     assert any("on display twice" in p for p in state.invariant_problems())
 
-    drawn = SOHState._give
+    drawn = SOHState.give
 
     def leaky_give(self, seat, card):  # the 30th card given is lost
         self.given = getattr(self, "given", 0) + 1
         if self.given != 30:
             drawn(self, seat, card)
 
-    monkeypatch.setattr(SOHState, "_give", leaky_give)
+    monkeypatch.setattr(SOHState, "give", leaky_give)
     record = play_game(ENGINE, game, 3, 5, ["greedy"] * 3)
     assert record.failure_kind == "conservation" and "ingredients 231 -> 230" in record.failure
 

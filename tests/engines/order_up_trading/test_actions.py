@@ -11,8 +11,8 @@ import pytest
 
 from generator.data.load import load_game
 from generator.engines.order_up_trading import ENGINE, Action
-from generator.engines.order_up_trading.cards import trading_deck
-from generator.engines.order_up_trading.hands import HandView
+from generator.engines.order_up_trading.actions import HandView
+from generator.engines.order_up_trading.data import trading_deck
 from generator.validator.harness import play_game
 
 GAME = "order-up-trading"

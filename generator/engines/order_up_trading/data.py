@@ -1,30 +1,16 @@
-"""The trading game's actions and the card facts the engine reads from the YAML (one entry per physical card)."""
+"""The card facts the trading engine reads from the YAML (one entry per physical card), built once a game."""
 
 from __future__ import annotations
 
 from itertools import combinations
-from typing import NamedTuple
 
 from generator.core.caching import per_game
+from generator.engines.order_up_trading.actions import Action, new_action
 
 RECIPES, INGREDIENTS, GROUPS = "recipes", "ingredients", "food-groups"
-
-
-class Action(NamedTuple):
-    """`offer <cards>`, `give <cards>` (the split), `call` (Order up!) or `pass`; cards in deck order."""
-
-    kind: str
-    cards: tuple = ()
-
-    def __str__(self) -> str:
-        return " ".join((self.kind, *self.cards))
-
-
-CALL, PASS = Action("call"), Action("pass")
 CACHED_OFFERS = 31  # offers of a colour holding kept for later hands: holdings of up to 5 cards
 CARDS_CACHE = 100_000  # bit masks whose cards are remembered: mostly one colour's cards, so far fewer in a game
 GREEDY_CACHE = 50_000  # (recipe, unwanted cards) whose greedy offers are remembered: about half the hands recur
-new_action = tuple.__new__  # builds an Action without NamedTuple's Python-level __new__ (legal_actions is hot)
 
 
 class TradingDeck:

@@ -1,5 +1,6 @@
-"""What one seat's hand allows, worked out once per hand: its offers, whether it is complete, what it does not need.
+"""The trading game's actions: what they are, what a seat's hand allows, the legal actions and applying them.
 
+What one seat's hand allows (its offers, whether it is complete, what it does not need) is worked out once per hand.
 A hand changes only when its seat trades or a deal comes, but it is asked about several times in between (the bell
 after a trade, then the bot, legal_actions() and apply() at the seat's turn); a `HandView` keeps the answers until
 the hand or the recipe changes. The answers are bit-mask operations on the deck's tables (TradingDeck); the
@@ -9,7 +10,26 @@ card-by-card reading (`unwanted_cards`, `by_group`) is the reference, used as it
 
 from __future__ import annotations
 
-from generator.engines.order_up_trading.cards import Action, new_action
+from typing import TYPE_CHECKING, NamedTuple
+
+from generator.engines.base import IllegalAction
+
+if TYPE_CHECKING:
+    from generator.engines.order_up_trading.state import TradingState
+
+
+class Action(NamedTuple):
+    """`offer <cards>`, `give <cards>` (the split), `call` (Order up!) or `pass`; cards in deck order."""
+
+    kind: str
+    cards: tuple = ()
+
+    def __str__(self) -> str:
+        return " ".join((self.kind, *self.cards))
+
+
+CALL, PASS = Action("call"), Action("pass")
+new_action = tuple.__new__  # builds an Action without NamedTuple's Python-level __new__ (legal_actions is hot)
 
 
 def unwanted_cards(deck, hand, recipe: str) -> list[str]:
@@ -56,7 +76,10 @@ class HandView:
         self.recipe = recipe
         mask = sum(map(deck.bit.__getitem__, hand))
         self.mask = mask = mask if mask.bit_count() == len(hand) else None
-        self.greedy = self.legal = self._groups = self._lists = None
+        self.greedy: list[Action] | None = None
+        self.legal: list[Action] | None = None
+        self._groups: list[int] | None = None
+        self._lists: list[list[str]] | None = None
         if recipe is None:
             self.unwanted, self.complete = None, False
         elif mask is None:
@@ -116,3 +139,93 @@ class HandView:
                 found.sort()
             self._groups = [cards for _, cards in found]
         return self._groups
+
+
+# ---- legal actions and applying them -----------------------------------------------------------------------
+
+
+def legal_actions(state: TradingState) -> list[Action]:
+    """Every legal action, in a fixed order; an offering seat's list is shared while its hand holds (do not change
+    it)."""
+    if state.phase == "split":
+        seat, m = state.split
+        return list(state.deck.gives(state.offers[seat], m))
+    if state.phase != "offers":
+        return []
+    view = state.hand_view((state.dealer + 1 + state.turn) % state.k)
+    legal = view.legal
+    if legal is None:  # the same for every turn the seat keeps this hand: made once per hand
+        legal = view.legal = state.deck.offers(view.hand, view.mask)
+        legal += (CALL, PASS)
+    return legal
+
+
+def parse_action(state: TradingState, text: str) -> Action:
+    """The action a script writes as `text`; IllegalAction for an unknown verb or card."""
+    kind, *cards = text.split()
+    if kind in ("call", "pass") and not cards:
+        return CALL if kind == "call" else PASS
+    if kind not in ("offer", "give") or not cards:
+        raise IllegalAction(f"unknown action '{text}'; expected 'offer <card ids>', 'give <card ids>', 'call' or 'pass'")
+    for card in cards:
+        if card not in state.deck.index:
+            raise IllegalAction(f"unknown card '{card}' in '{text}'")
+    return Action(kind, state.canonical(cards))
+
+
+def apply_offer(state: TradingState, action) -> None:
+    """The seat at turn offers a bundle, calls Order up! or passes; the tick's trades follow its last turn."""
+    seat = (state.dealer + 1 + state.turn) % state.k
+    if not isinstance(action, Action) or action.kind not in ("offer", "call", "pass"):
+        raise IllegalAction(f"'{action}' is not possible now; expected offer <cards>, call or pass")
+    if action.kind == "offer":
+        cards = action.cards
+        # an offer legal_actions() listed (one colour, in deck order) only needs its cards in hand; any other
+        # bundle gets every check and its reason
+        if cards in state.deck.bundles:
+            hand = state.hands[seat]
+            for card in cards:
+                if card not in hand:
+                    check_bundle(state, seat, cards)  # raises, naming the card
+        else:
+            check_bundle(state, seat, cards)
+        state.offers[seat] = cards
+    elif action.kind == "call":
+        if state.complete(seat):
+            state.log.append(f"seat {seat} calls Order up! with a complete {state.recipe_of[seat]}")
+            state.end_round(seat)
+            return
+        state.round_false[seat] += 1
+        state.log.append(f"seat {seat} calls Order up! without a complete recipe: false call")
+    state.turn += 1
+    if state.turn == state.k:
+        state.end_offers()
+
+
+def check_bundle(state: TradingState, seat: int, cards: tuple) -> None:
+    """IllegalAction unless `cards` are distinct cards of the seat's hand, all of one food group."""
+    if not cards:
+        raise IllegalAction("an offer needs at least one card")
+    hand = state.hands[seat]
+    for card in cards:
+        if card not in hand:
+            raise IllegalAction(f"card {card} is not in seat {seat}'s hand")
+    if len(set(cards)) != len(cards):
+        raise IllegalAction("a card can be offered only once")
+    groups = {state.deck.group[c] for c in cards}
+    if len(groups) > 1:
+        shown = ", ".join(f"{c} ({state.deck.group_label[state.deck.group[c]]})" for c in cards)
+        raise IllegalAction(f"forbidden trade: a bundle must be one food group colour; got {shown}")
+
+
+def apply_give(state: TradingState, action) -> None:
+    """The larger offerer of a pair chooses which m of its offered cards it gives (the split rule)."""
+    seat, m = state.split
+    if not isinstance(action, Action) or action.kind != "give":
+        raise IllegalAction(f"seat {seat} must choose which {m} of its offered cards to give: give <cards>")
+    cards = action.cards
+    if len(cards) != m or len(set(cards)) != m or not set(cards) <= set(state.offers[seat]):
+        raise IllegalAction(f"seat {seat} must give {m} of its offered cards ({' '.join(state.offers[seat])})")
+    state.offers[seat] = tuple(cards)
+    state.split = None
+    state.trade_pairs()
