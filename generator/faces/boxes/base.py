@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from generator.core.errors import Problem, Problems
-from generator.core.units import to_pt
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -68,8 +67,9 @@ class Resolved:
     stroke_width: float | None = None  # pt; None: the box's own `stroke_width` (the ink saver sets one)
 
     def painted(self, box: Box, rect: Rect4) -> Painted | None:
-        """What the box lays on the face at `rect` (its placed rectangle), or None when it paints nothing."""
-        return panel(box, rect, self.fill)
+        """What the box lays on the face at `rect` (its placed rectangle), or None when it paints nothing: its
+        fill as a rectangle (a kind drawn in another outline says so)."""
+        return Painted(rect, "rect", 0.0, self.fill) if self.fill else None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -80,15 +80,6 @@ class Picture(Resolved):
 
     def painted(self, box: Box, rect: Rect4) -> Painted | None:
         return Painted(rect, "rect", 0.0, None)
-
-
-def panel(box: Box, rect: Rect4, fill: str | None) -> Painted | None:
-    """The area a box's fill covers, in the box's `shape` (a rectangle by default); None without a fill."""
-    if not fill:
-        return None
-    shape = box.get("shape", "rect")
-    radius = to_pt(box.get("radius", "2mm")) if shape == "rounded" else 0.0
-    return Painted(rect, shape, radius, fill)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.errors import Problems
 from generator.core.units import to_pt
-from generator.faces.boxes.base import Box, BoxKind, Drawing, Rect4, Resolved
+from generator.faces.boxes.base import Box, BoxKind, Drawing, Painted, Rect4, Resolved
 
 SHAPE_MEMO = 20_000  # recorded shapes per canvas (a few MB at most), for decks whose every card differs
 
@@ -23,6 +23,14 @@ SHAPE_MEMO = 20_000  # recorded shapes per canvas (a few MB at most), for decks 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ShapeData(Resolved):
     """What a shape box shows on one card: its fill and outline colours."""
+
+    def painted(self, box: Box, rect: Rect4) -> Painted | None:
+        """The area the fill covers, in the box's shape."""
+        if not self.fill:
+            return None
+        shape = box.get("shape", "rect")
+        radius = to_pt(box.get("radius", "2mm")) if shape == "rounded" else 0.0
+        return Painted(rect, shape, radius, self.fill)
 
 
 class ShapeBox(BoxKind):
