@@ -11,9 +11,10 @@ Public API (used by the card sheets, rule booklets and PNG exports):
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import hashlib
 import weakref
-from dataclasses import replace
 from pathlib import Path
 
 from reportlab.lib.colors import HexColor
@@ -241,8 +242,10 @@ class CardRenderer:
                     stand_in = families.get(id(family))
                     if stand_in is None:
                         stand_in = families[id(family)] = _Shown(repr(family), family)
-                    data = replace(data, family=stand_in)
-                parts += (head[1], repr(data), ")")
+                    shown = _shown_with(data, "family", stand_in)
+                else:
+                    shown = repr(data)
+                parts += (head[1], shown, ")")
             sha.update("".join(parts).encode())
         return sha.hexdigest()
 
@@ -424,6 +427,18 @@ class CardRenderer:
         name = self.ensure_form(canvas, deck, card, back, ink)
         canvas._code.append(f"{prefix}\n/{canvas._doc.getXObjectName(name)} Do\nQ")  # noqa: SLF001
         canvas._formsinuse.append(name)  # noqa: SLF001 - what doForm records so the page lists the form
+
+
+@functools.cache
+def _repr_fields(cls: type) -> tuple[str, ...]:
+    """The fields a dataclass's repr shows, in order."""
+    return tuple(f.name for f in dataclasses.fields(cls) if f.repr)
+
+
+def _shown_with(data, name: str, stand_in: object) -> str:
+    """repr(data) of a dataclass with its field `name` shown as `stand_in` (without making a changed copy)."""
+    shown = ", ".join(f"{key}={stand_in if key == name else getattr(data, key)!r}" for key in _repr_fields(type(data)))
+    return f"{type(data).__qualname__}({shown})"
 
 
 class _Shown:
