@@ -15,10 +15,11 @@ from jinja2 import meta
 from jinja2.exceptions import TemplateSyntaxError
 
 from generator.data.game import Card, Deck
+from generator.faces.boxes import kind_of
 from generator.faces.layout import Layout
 from generator.faces.text import is_template
 
-TEMPLATED_KEYS = ("text", "icon", "image", "fill", "stroke", "color", "when")
+TEMPLATED_KEYS = ("fill", "stroke", "when")  # of every box; a kind's own are its `templated`
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ def back_name(deck: Deck, card: Card | None) -> str:
 def layout_uses_card(layout: Layout, env) -> bool:
     """True when any template of the layout reads the variable `card`."""
     for box in layout.boxes:
-        for key in TEMPLATED_KEYS:
+        for key in kind_of(box).templated + TEMPLATED_KEYS:
             source = box.spec.get(key)
             if isinstance(source, str) and is_template(source):
                 try:

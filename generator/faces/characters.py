@@ -13,7 +13,7 @@ from generator.core.errors import Problem
 from generator.core.fonts import Family, cannot_draw, styles_used, uncovered
 from generator.data.fonts import field_with, missing_styles
 from generator.data.game import Card
-from generator.faces.layout import Box
+from generator.faces.boxes.base import Box
 
 _STYLE_WORDS = {"bold": "bold", "italic": "italic", "bold_italic": "bold italic"}
 

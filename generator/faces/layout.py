@@ -38,8 +38,10 @@ from generator.core.yamlio import YDict, load_yaml
 from generator.data.models import Strict
 from generator.data.project import Project
 from generator.data.slips import comment_colours, unitless_lengths
+from generator.faces.boxes import BOX_KINDS, kind_of
+from generator.faces.boxes.base import Box
 
-KINDS = ("text", "icon", "image", "shape")
+KINDS = tuple(BOX_KINDS)  # the keys that make a box of each kind
 UNIT_KEYS = ("x", "y", "width", "height", "radius")  # lengths a bare number is rarely meant in points (font sizes are)
 SHAPES = ("rect", "rounded", "circle", "ellipse", "band")
 _PERCENT = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*%\s*$")
@@ -115,28 +117,6 @@ class LayoutFile(Strict):
     extends: str | None = Field(None, description="layout whose boxes come first; same-named boxes are changed")
     description: str = ""
     boxes: dict[str, BoxSpec | None] = Field(default_factory=dict, description="name: box; `name: ~` removes one")
-
-
-@dataclass
-class Box:
-    """A resolved box: geometry in points (top-left origin), its kind and every style key after `extends`."""
-
-    name: str
-    kind: str
-    x: float
-    y: float
-    w: float
-    h: float
-    spec: dict
-    file: str
-    line: int
-    text_from: tuple[str, str, int] | None = None  # (layout, file, line) where its `text` is written
-    translated: tuple[str, int] | None = None  # (file, line) of the translation that gave its text
-
-    def get(self, key: str, default=None):
-        """A style key of this box, or `default`."""
-        value = self.spec.get(key)
-        return default if value is None else value
 
 
 @dataclass
@@ -262,12 +242,13 @@ class LayoutLoader:
                 if _kind(values):
                     text_from.pop(box_name, None)
                     translated.pop(box_name, None)
-                if "text" in values:
-                    text_from[box_name] = (layout_name, shown, line)
-                    words = self.words.get(layout_name, {}).get(box_name) if self.words else None
-                    if words is not None:  # the translation's words of this box
-                        values["text"] = words[0]
-                        translated[box_name] = (words[1], words[2])
+                for key in _kind(values):
+                    if BOX_KINDS[key].worded:
+                        text_from[box_name] = (layout_name, shown, line)
+                        words = self.words.get(layout_name, {}).get(box_name) if self.words else None
+                        if words is not None:  # the translation's words of this box
+                            values[key] = words[0]
+                            translated[box_name] = (words[1], words[2])
                 if box_name in merged:
                     base = dict(merged[box_name][0])
                     if _kind(values):  # a new kind replaces the parent's content keys
@@ -295,10 +276,7 @@ class LayoutLoader:
             box = Box(box_name, kinds[0], x, y, w, h, spec, shown, line, text_from.get(box_name),
                       translated.get(box_name))
             _check_geometry(box, trim_w, trim_h, bleed, safe, problems)
-            if box.kind == "text" and box.get("min_size") is not None and box.get("size") is not None \
-                    and to_pt(box.get("min_size")) > to_pt(box.get("size")):
-                problems.add(shown, line, f"box '{box_name}': min_size {box.get('min_size')} is larger than size "
-                                          f"{box.get('size')}; expected min_size at most the size")
+            kind_of(box).check(box, problems)
             boxes.append(box)
         problems.raise_if_any()
         boxes.sort(key=lambda box: box.get("z", 0))  # stable: equal z keeps the merged file order
@@ -315,7 +293,7 @@ def _check_geometry(box: Box, tw: float, th: float, bleed: float, safe: float, p
     if box.w <= 0 or box.h <= 0:
         problems.add(box.file, box.line, f"box '{box.name}' is {_mm(box.w)} x {_mm(box.h)}; expected a positive size")
         return
-    if box.kind in ("text", "icon"):
+    if kind_of(box).inside_safe:
         if (box.x < safe - tol or box.y < safe - tol or box.x + box.w > tw - safe + tol
                 or box.y + box.h > th - safe + tol):
             problems.add(box.file, box.line,

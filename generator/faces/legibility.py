@@ -22,6 +22,7 @@ from generator.core.errors import InputError, Problem
 from generator.core.geometry import Rect
 from generator.data.game import Card, Deck
 from generator.faces import inksaver
+from generator.faces.boxes.text import TextData
 from generator.faces.face import CardRenderer
 from generator.faces.paint import PAPER, backdrop, face_paints
 from generator.faces.text import MIN_TEXT_SIZE
@@ -56,17 +57,18 @@ def needed_ratio(size: float) -> float:
     return LARGE_RATIO if size >= LARGE_TEXT else NORMAL_RATIO
 
 
-def text_layout(renderer: CardRenderer, box, data: dict, deck: Deck, card: Card | None,
+def text_layout(renderer: CardRenderer, box, data: TextData, deck: Deck, card: Card | None,
                 back: bool = False) -> tuple[Rect, list[Run]]:
     """Where a text box's letters are on the face form, and its runs, laid out exactly as they are drawn."""
     x, y, w, h = renderer._placed_rect(box, *renderer.size(deck))  # noqa: SLF001 - the renderer's own geometry
-    style = renderer.text_style(box, data)
-    plain = renderer.single_line(data["markup"], style, w, h)
+    kind = renderer.kind(box)  # the box's text kind: its fitting and the font sizes it found
+    style = kind.text_style(box, data)
+    plain = kind.single_line(data.markup, style, w, h)
     if plain is not None:
         widths, needed = [stringWidth(plain, style.face, style.size)], style.size * style.leading
         runs = [Run(plain, style.color, style.size)]
     else:
-        para, _size, needed = renderer.fit(box, data, w, h, renderer.context(deck, card, back))
+        para, _size, needed = kind.fit(box, data, w, h, renderer.context(deck, card, back))
         lines = getattr(para.blPara, "lines", [])
         widths = [w - (line[0] if isinstance(line, tuple) else getattr(line, "extraSpace", 0.0) or 0.0)
                   for line in lines] or [w]
@@ -109,7 +111,7 @@ def face_findings(renderer: CardRenderer, deck: Deck, card: Card | None, back: b
     paints = face_paints(resolved, lambda b: renderer._placed_rect(b, tw, th))  # noqa: SLF001
     found = []
     for index, (box, data) in enumerate(resolved):
-        if not data or box.kind != "text" or not data.get("markup"):
+        if not data or not data.lettered or not data.markup:
             continue
         area, runs = text_layout(renderer, box, data, deck, card, back)
         under = backdrop(paints, area, index)
@@ -174,7 +176,7 @@ def text_areas(renderer: CardRenderer, deck: Deck, card: Card | None,
     b = renderer.bleed
     areas = []
     for box, data in _face(renderer, deck, card, back):
-        if not data or box.kind != "text" or not data.get("markup"):
+        if not data or not data.lettered or not data.markup:
             continue
         area, runs = text_layout(renderer, box, data, deck, card, back)
         if runs:

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from generator.core.geometry import Rect
-from generator.core.units import to_pt
 
 PAPER = "#ffffff"
 SAMPLES = (7, 5)  # points sampled across and up a text's area
@@ -58,24 +57,15 @@ class Paint:
 
 def face_paints(resolved: list, placed_rect: Callable) -> list[Paint]:
     """The filled boxes and pictures of a face, in drawing order. `resolved` holds (box, data) pairs as the card
-    renderer resolves them; `placed_rect(box)` gives a box's rectangle (x, y, w, h) on the face form."""
+    renderer resolves them (data a `generator.faces.boxes.base.Resolved`, or None for a box not drawn);
+    `placed_rect(box)` gives a box's rectangle (x, y, w, h) on the face form."""
     paints = []
     for index, (box, data) in enumerate(resolved):
         if not data:
             continue
-        if box.kind in ("icon", "image"):
-            color = None
-        elif data.get("fill"):
-            color = data["fill"]
-        else:
-            continue
-        x, y, w, h = placed_rect(box)
-        if box.kind == "icon":  # an icon is drawn square, centred in its box
-            side = min(w, h)
-            x, y, w, h = x + (w - side) / 2, y + (h - side) / 2, side, side
-        shape = box.get("shape", "rect") if box.kind in ("shape", "text") else "rect"
-        radius = to_pt(box.get("radius", "2mm")) if shape == "rounded" else 0.0
-        paints.append(Paint(index, box.name, Rect(x, y, w, h), shape, radius, color))
+        painted = data.painted(box, placed_rect(box))  # what the box's kind lays on the face
+        if painted is not None:
+            paints.append(Paint(index, box.name, Rect(*painted.rect), painted.shape, painted.radius, painted.color))
     return paints
 
 

@@ -8,6 +8,7 @@ files every face shares (fonts, icon libraries, the game's pictures), so an edit
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import json
@@ -22,6 +23,7 @@ from generator.data.game import Card, Deck, Game
 from generator.data.project import BUILTIN_ICONS
 from generator.exports.raster import pixels, render_pages
 from generator.faces.backs import BackFace
+from generator.faces.boxes.base import Resolved
 from generator.faces.face import draw_back, draw_front, renderer_for
 from generator.pipeline.incremental import digest
 
@@ -92,6 +94,8 @@ def _plain(value):
             return f"missing:{value}"
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, Resolved):  # what a box kind resolved: its fields
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     if isinstance(value, (str, int, float, bool)) or value is None:

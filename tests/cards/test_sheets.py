@@ -245,18 +245,20 @@ def test_the_second_paper_drawn_from_the_first_papers_laid_out_texts_is_the_same
     memo holds) gives the A4 sheet a process drawing A4 alone gives: Order Up's texts shrink to fit, break lines and
     hold inline icons. After the last paper no laid-out text is held."""
     from generator.faces import face
+    from generator.faces.boxes import text as text_boxes
 
     if memo is not None:
-        monkeypatch.setattr(face, "LAID_MEMO", memo)
+        monkeypatch.setattr(text_boxes, "LAID_MEMO", memo)
     game = load_game(repo_project, "order-up-pizza")
     outputs_both = outputs(game, BuildOptions())
     renderer = face.renderer_for(game)
     outputs_both[0].render(tmp_path / "letter.pdf")
-    held = renderer._laid_held  # noqa: SLF001
-    assert held == min(memo or 10**6, sum(len(texts) for texts in renderer._laid.values()))  # noqa: SLF001
+    texts = next(kind for kind in renderer.kinds.values() if isinstance(kind, text_boxes.TextBox))
+    held = texts._laid_held  # noqa: SLF001
+    assert held == min(memo or 10**6, sum(len(laid) for laid in texts._laid.values()))  # noqa: SLF001
     assert 7 <= held <= (memo or 10**6)
     outputs_both[1].render(tmp_path / "both-a4.pdf")
-    assert renderer._laid_held == 0 and not any(renderer._laid.values())  # noqa: SLF001
+    assert texts._laid_held == 0 and not any(texts._laid.values())  # noqa: SLF001
     alone = render(load_game(repo_project, "order-up-pizza"), tmp_path / "alone", papers=("a4",))
     assert (tmp_path / "both-a4.pdf").read_bytes() == alone["a4"][0].read_bytes()
     assert len(PdfReader(tmp_path / "both-a4.pdf").pages) > CHECK
