@@ -158,8 +158,8 @@ def check_faces(game: Game) -> None:
                 continue
             name = card.fields.get("icon")  # a face drawn without a layout: pips, text or this icon
             if name and not faces.icons.exists(name):
-                problems.add(card.file, card.line, f"{component.kind} '{component.id}' face {card.index}: icon "
-                             f"'{name}' does not exist; known: {faces.icons.known_text(name)}")
+                problems.add(card.file, card.line, f"{component.kind} '{component.id}' face {card.index}: "
+                             f"icon '{name}' does not exist; known: {faces.icons.known_text(name)}")
     try:
         faces.check()
     except InputError as exc:

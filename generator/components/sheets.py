@@ -156,7 +156,8 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
     result = [Output(game.id, base / f"components-{paper}.pdf", "components",
                      partial(write_components, game, paper, options)) for paper in options.papers]
     if any(c.model.full_size_pages for c in game.components.values()):
-        result.append(Output(game.id, base / "tuckboxes-full.pdf", "tuckboxes", partial(tuckbox.write_full, game)))
+        result.append(Output(game.id, base / "tuckboxes-full.pdf", "tuckboxes",
+                             partial(tuckbox.write_full, game)))
     return result
 
 

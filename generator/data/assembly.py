@@ -19,5 +19,6 @@ def assembly_text(game: Game, component: Component) -> str:
         return model.assembly.strip()
     first = next(c for c in game.components.values() if c.kind == component.kind)
     if first is not component and model.made_up:
-        return game.phrases.t("assembly.same_way", **name_words(first.name), extra=model.made_alike(game, component))
+        extra = model.made_alike(game, component)
+        return game.phrases.t("assembly.same_way", **name_words(first.name), extra=extra)
     return model.assembly_text(game, component)

@@ -121,7 +121,7 @@ class ComponentFile(Strict):
         return False
 
     def drawn_by_layout(self, card: Card | None) -> bool:
-        """The face of item `card` is drawn from a layout (die faces without one are pips, text or an icon)."""
+        """The face of item `card` is drawn from a layout (die faces without one: pips, text or an icon)."""
         return True
 
     def folded_boxes(self, decks: dict[str, Deck]) -> list[TuckboxSize]:
@@ -142,7 +142,7 @@ class ComponentFile(Strict):
 
     @abstractmethod
     def size_text(self, decks: dict[str, Deck], phrases: Phrases) -> tuple[str, list[float]]:
-        """The size of one piece in words and in mm (tuck boxes: the inside), for the rules and the manifest."""
+        """The size of one piece in words and in mm (tuck boxes: the inside), for rules and manifest."""
 
     @abstractmethod
     def inventory_entry(self, game: Game, component: Component, size: str) -> tuple[int, str]:
@@ -185,7 +185,8 @@ class ItemsFile(ComponentFile):
         count = component.copies
         kind = say(f"inventory.{component.kind}", count=count)
         kinds = len(component.items)
-        names = ", ".join(item.name for item in component.items) if kinds <= 6 else say("inventory.kinds", count=kinds)
+        names = (", ".join(item.name for item in component.items) if kinds <= 6
+                 else say("inventory.kinds", count=kinds))
         return count, say("inventory.pieces", kind=kind, size=size, names=names)
 
 
@@ -223,7 +224,8 @@ class TokenFile(ItemsFile, ShapeFields):
         shared = ("" if one else say("assembly.tokens_shared")
                   if self.gap is None and self.shape in ("hex", "square") else "")
         backs = say("assembly.token_back" if one else "assembly.tokens_back") if self.two_sided() else ""
-        return say("assembly.token" if one else "assembly.tokens", **name_words(component.name)) + shared + backs
+        words = say("assembly.token" if one else "assembly.tokens", **name_words(component.name))
+        return words + shared + backs
 
 
 class StandeeFile(ItemsFile):
@@ -375,8 +377,8 @@ class TuckboxFile(ComponentFile):
     def plan(self, decks: dict[str, Deck]) -> list[TuckboxSize] | None:
         """The boxes (None when its decks are unknown or nothing fits the paper).
 
-        With `boxes: auto` the deck is shared between the fewest boxes whose net fits Letter and A4, so the same
-        number of boxes is printed whatever the paper."""
+        With `boxes: auto` the deck is shared between the fewest boxes whose net fits Letter and A4, so the
+        same number of boxes is printed whatever the paper."""
         held = [decks[d] for d in self.deck_ids if d in decks]
         if len(held) != len(self.deck_ids):
             return None
@@ -408,7 +410,8 @@ class TuckboxFile(ComponentFile):
             return "", []
         box = plan[0]
         return (phrases.t("sizes.inside", width=phrases.number(box.width / mm(1), 1),
-                          height=phrases.number(box.height / mm(1), 1), depth=phrases.number(box.depth / mm(1), 1)),
+                          height=phrases.number(box.height / mm(1), 1),
+                          depth=phrases.number(box.depth / mm(1), 1)),
                 _mms(box.width, box.height, box.depth))
 
     def _deck_names(self, game: Game) -> str:
@@ -422,7 +425,8 @@ class TuckboxFile(ComponentFile):
         held = say("inventory.cards_each", cards=cards[0]) if len(cards) == 1 and len(plan) > 1 else (
             say("inventory.cards_each", cards=f" {say('words.or')} ".join(map(str, cards))) if len(plan) > 1
             else say("inventory.cards", count=plan[0].cards) if plan else "")
-        detail = say("inventory.for_decks_held", decks=names, held=held) if held else say("inventory.for_decks", decks=names)
+        detail = (say("inventory.for_decks_held", decks=names, held=held) if held
+                  else say("inventory.for_decks", decks=names))
         return len(plan), detail
 
     def _depth(self, game: Game, plan: list[TuckboxSize], fallback: str) -> str:
@@ -431,9 +435,10 @@ class TuckboxFile(ComponentFile):
     def assembly_text(self, game: Game, component: Component) -> str:
         say = game.phrases.t
         plan = self.folded_boxes(game.decks)
-        share = (say("assembly.tuckbox_share", decks=self._deck_names(game), boxes=len(plan), cards=plan[0].cards)
-                 if len(plan) > 1 else "")
-        return say("assembly.tuckbox", depth=self._depth(game, plan, say("assembly.depth_unknown")), share=share)
+        share = (say("assembly.tuckbox_share", decks=self._deck_names(game), boxes=len(plan),
+                     cards=plan[0].cards) if len(plan) > 1 else "")
+        depth = self._depth(game, plan, say("assembly.depth_unknown"))
+        return say("assembly.tuckbox", depth=depth, share=share)
 
     def made_alike(self, game: Game, component: Component) -> str:
         say = game.phrases.t
@@ -442,7 +447,8 @@ class TuckboxFile(ComponentFile):
             say("assembly.same_times", boxes=len(plan)) if len(plan) > 1 else "")
 
 
-def tuckbox_sizes(model: TuckboxFile, card_w: float, card_h: float, cards: int, boxes: int) -> list[TuckboxSize]:
+def tuckbox_sizes(model: TuckboxFile, card_w: float, card_h: float, cards: int,
+                  boxes: int) -> list[TuckboxSize]:
     """The boxes that share `cards` cards of card_w x card_h points (the first boxes take the spare cards)."""
     clearance, thickness = to_pt(model.clearance), to_pt(model.thickness)
     per_box = [cards // boxes + (1 if i < cards % boxes else 0) for i in range(boxes)]
@@ -450,7 +456,8 @@ def tuckbox_sizes(model: TuckboxFile, card_w: float, card_h: float, cards: int, 
     for number, count in enumerate(per_box, start=1):
         depth = count * thickness + clearance
         tuck = max(TUCK_FLAP_MIN, min(depth + mm(5), TUCK_FLAP_MAX))
-        sizes.append(TuckboxSize(number, boxes, count, card_w + clearance, card_h + clearance, depth, tuck=tuck))
+        sizes.append(TuckboxSize(number, boxes, count, card_w + clearance, card_h + clearance, depth,
+                                 tuck=tuck))
     return sizes
 
 
@@ -511,6 +518,6 @@ class SheetFile(ComponentFile):
 
 MODELS: dict[str, type[ComponentFile]] = {
     "token": TokenFile, "standee": StandeeFile, "die": DieFile, "tuckbox": TuckboxFile, "sheet": SheetFile}
-"""The model of each component kind, in print order (the component sheets and the rules take kinds this way)."""
+"""The model of each component kind, in print order (the component sheets and the rules take kinds so)."""
 
 KINDS = tuple(MODELS)

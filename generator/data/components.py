@@ -61,7 +61,8 @@ class Component:
         w, h = self.face_size()
         model: ComponentFile = self.model
         return Deck(id=self.id, name=self.name, code=self.code, file=self.file, line=self.line,
-                    size_mm=(w / mm(1), h / mm(1)), layout=model.face_layout(), back=getattr(model, "back", None),
+                    size_mm=(w / mm(1), h / mm(1)), layout=model.face_layout(),
+                    back=getattr(model, "back", None),
                     total=None, description=model.description, field_specs=getattr(model, "fields", {}),
                     cards=self.items, key_lines=self.key_lines, field_lines=self.field_lines)
 

@@ -1,5 +1,6 @@
-"""Every component kind listed in components.kinds.KINDS: its model, its module's functions, a piece drawn on a
-page and its picture for the rules; and a kind that is not listed is an error, never drawn as another kind."""
+"""Every component kind listed in components.kinds.KINDS: its model, its module's functions, a piece drawn on
+a page and its picture for the rules; and a kind that is not listed is an error, never drawn as another
+kind."""
 
 from __future__ import annotations
 

@@ -12,7 +12,8 @@ from generator.components.kinds import die, sheet, standee, token, tuckbox
 from generator.components.kinds.base import missing_functions
 from generator.data.components import Component
 
-KINDS: dict[str, ModuleType] = {"token": token, "standee": standee, "die": die, "tuckbox": tuckbox, "sheet": sheet}
+KINDS: dict[str, ModuleType] = {
+    "token": token, "standee": standee, "die": die, "tuckbox": tuckbox, "sheet": sheet}
 """The module of each component kind."""
 
 

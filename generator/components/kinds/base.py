@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from generator.data.components import Component
     from generator.data.game import Game
 
-DEPTH = 0.35     # cabinet projection of a made-up piece: depth drawn at half length, 45 degrees (0.5 x cos 45)
+DEPTH = 0.35  # cabinet projection of a made-up piece: depth drawn at half length, 45 degrees (0.5 x cos 45)
 
 
 class ComponentKind(Protocol):
@@ -52,7 +52,7 @@ class ComponentKind(Protocol):
 
     def draw_picture_made(self, canvas: Canvas, game: Game, component: Component,
                           box: tuple[float, float, float]) -> None:
-        """Draw the made-up piece of `box` (width, height, depth) in cabinet projection, lower-left at (0, 0)."""
+        """Draw the made-up piece of `box` (width, height, depth) in cabinet projection from (0, 0)."""
 
 
 PROTOCOL_FUNCTIONS = tuple(name for name, value in vars(ComponentKind).items()
@@ -67,16 +67,17 @@ def missing_functions(module: ModuleType) -> list[str]:
 def check_size(component: Component, width: float, height: float, key: str, problems: Problems) -> None:
     """A problem at `key` when a piece of width x height points fits no paper."""
     if not fits_every_paper(width, height):
-        room = " and ".join(f"{PAPERS[p].name} {sheet_room(p)[0] / mm(1):.0f} x {sheet_room(p)[1] / mm(1):.0f} mm"
-                            for p in PAPERS)
+        rooms = {p: sheet_room(p) for p in PAPERS}
+        room = " and ".join(f"{PAPERS[p].name} {w / mm(1):.0f} x {h / mm(1):.0f} mm"
+                            for p, (w, h) in rooms.items())
         problems.add(component.file, component.line_of(key), f"{component.kind} '{component.id}' needs "
                      f"{width / mm(1):.0f} x {height / mm(1):.0f} mm, more than a page holds ({room}); "
                      "expected a smaller size")
 
 
 def draw_box_faces(canvas: Canvas, w: float, h: float, d: float, front, top, side) -> None:
-    """Draw front (w x h), top (w x d) and right side (d x h) of a box in cabinet projection; each of front, top
-    and side draws into the Region it is given."""
+    """Draw front (w x h), top (w x d) and right side (d x h) of a box in cabinet projection; each of front,
+    top and side draws into the Region it is given."""
     k = DEPTH
     for draw, matrix, size in ((side, (k, k, 0, 1, w, 0), (d, h)), (top, (1, 0, k, k, 0, h), (w, d)),
                                (front, (1, 0, 0, 1, 0, 0), (w, h))):

@@ -61,7 +61,8 @@ def picture_made_box(game: Game, component: Component) -> tuple[float, float, fl
     return edge, edge, edge
 
 
-def draw_picture_made(canvas: Canvas, game: Game, component: Component, box: tuple[float, float, float]) -> None:
+def draw_picture_made(canvas: Canvas, game: Game, component: Component,
+                      box: tuple[float, float, float]) -> None:
     """Face 2 in front, 1 on top and 3 on the right."""
     faces = faces_for(game)
 

@@ -1,4 +1,4 @@
-"""kind: sheet: a printed table page, such as a score pad or a player aid (drawn by components.table_sheet)."""
+"""kind: sheet: a printed table page, a score pad or a player aid (drawn by components.table_sheet)."""
 
 from __future__ import annotations
 
@@ -51,7 +51,8 @@ def check(game: Game, component: Component, problems: Problems) -> None:
                          f"{PAPERS[paper].name}: {geometry}")
 
 
-def _draw_at(canvas: Canvas, game: Game, component: Component, x: float, y: float, w: float, h: float) -> None:
+def _draw_at(canvas: Canvas, game: Game, component: Component, x: float, y: float, w: float,
+             h: float) -> None:
     draw_sheet(canvas, game, component, sheet_texts(game, component), x, y, w, h)
     if component.model.size != "page":
         draw_cuts(canvas, [rect_path(x, y, w, h)])
@@ -75,5 +76,6 @@ def picture_made_box(game: Game, component: Component) -> tuple[float, float, fl
     return 0.0, 0.0, 0.0
 
 
-def draw_picture_made(canvas: Canvas, game: Game, component: Component, box: tuple[float, float, float]) -> None:
+def draw_picture_made(canvas: Canvas, game: Game, component: Component,
+                      box: tuple[float, float, float]) -> None:
     """Nothing: a sheet is not made up."""

@@ -21,7 +21,7 @@ NAME = "standee"
 
 
 def standee_size(component: Component) -> StandeeSize:
-    """Figure width and height, foot height and base length in points (the base: 1.2 x width, at least 30 mm)."""
+    """Figure width and height, foot height and base length in points (base: 1.2 x width, at least 30 mm)."""
     model = component.model
     width = to_pt(model.width)
     base = to_pt(model.base) if model.base is not None else max(1.2 * width, mm(30))
@@ -74,7 +74,8 @@ def picture_made_box(game: Game, component: Component) -> tuple[float, float, fl
     return front.width, front.height + base.height, base.width
 
 
-def draw_picture_made(canvas: Canvas, game: Game, component: Component, box: tuple[float, float, float]) -> None:
+def draw_picture_made(canvas: Canvas, game: Game, component: Component,
+                      box: tuple[float, float, float]) -> None:
     """The figure upright on its feet, the base crossing under it from front to back."""
     w, h, d = box
     figure = next(r for r in net(game, component).regions if r.name == "front")
@@ -104,7 +105,8 @@ def draw_picture_made(canvas: Canvas, game: Game, component: Component, box: tup
     canvas.setFillColor(HexColor("#ffffff"))
     canvas.rect(0, 0, w, foot, stroke=1, fill=1)
     front = Region("front", w / 2, foot + figure.height / 2, w, figure.height)
-    faces_for(game).place_clipped(canvas, component, component.items[0], front.cx, front.cy, region_clip(front))
+    faces = faces_for(game)
+    faces.place_clipped(canvas, component, component.items[0], front.cx, front.cy, region_clip(front))
     canvas.rect(0, foot, w, figure.height, stroke=1, fill=0)
     canvas.restoreState()
     base(0.5)

@@ -1,4 +1,4 @@
-"""kind: token: round, hexagonal or square pieces packed tightly on the sheets, backs on the following page."""
+"""kind: token: round, hexagonal or square pieces packed tightly on the sheets, backs on the next page."""
 
 from __future__ import annotations
 
@@ -82,5 +82,6 @@ def picture_made_box(game: Game, component: Component) -> tuple[float, float, fl
     return 0.0, 0.0, 0.0
 
 
-def draw_picture_made(canvas: Canvas, game: Game, component: Component, box: tuple[float, float, float]) -> None:
+def draw_picture_made(canvas: Canvas, game: Game, component: Component,
+                      box: tuple[float, float, float]) -> None:
     """Nothing: a token is not made up."""

@@ -47,16 +47,17 @@ def check(game: Game, component: Component, problems: Problems) -> None:
     unknown = [d for d in model.deck_ids if d not in game.decks]
     for deck_id in unknown:
         key = "deck" if model.deck is not None else "decks"
-        problems.add(component.file, component.line_of(key), f"tuck box '{component.id}' is for deck '{deck_id}', "
-                     f"which does not exist{did_you_mean(deck_id, game.decks)}; known: {known_list(game.decks)}")
+        problems.add(component.file, component.line_of(key), f"tuck box '{component.id}' is for deck "
+                     f"'{deck_id}', which does not exist{did_you_mean(deck_id, game.decks)}; known: "
+                     f"{known_list(game.decks)}")
     if unknown:
         return
     if tuckbox_plan(component, game.decks) is None:
         cards = sum(game.decks[d].copies for d in model.deck_ids)
         how = "even with one box per card" if model.boxes == "auto" else f"shared between {model.boxes} boxes"
         problems.add(component.file, component.line_of("boxes" if model.boxes != "auto" else "component"),
-                     f"tuck box '{component.id}' for {cards} cards does not fit on Letter and A4 {how}; expected "
-                     "`boxes: auto` or more boxes, or a smaller card size")
+                     f"tuck box '{component.id}' for {cards} cards does not fit on Letter and A4 {how}; "
+                     "expected `boxes: auto` or more boxes, or a smaller card size")
 
 
 def draw(canvas: Canvas, game: Game, component: Component, laid: Placed) -> None:
@@ -112,7 +113,8 @@ def picture_made_box(game: Game, component: Component) -> tuple[float, float, fl
     return box.width, box.height, box.depth
 
 
-def draw_picture_made(canvas: Canvas, game: Game, component: Component, box: tuple[float, float, float]) -> None:
+def draw_picture_made(canvas: Canvas, game: Game, component: Component,
+                      box: tuple[float, float, float]) -> None:
     """The front panel, the lid on top and the left side panel on the right."""
     first = tuckbox_plan(component, game.decks)[0]
 
