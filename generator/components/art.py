@@ -18,7 +18,8 @@ from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY_BOLD, TITLE, draw_string, string_width
 from generator.core.shapes import pdf_path_ops, transform_path
 from generator.core.units import mm
-from generator.data.components import Component, TuckboxSize
+from generator.data.component_models import TuckboxSize
+from generator.data.components import Component
 from generator.data.game import Card, Game
 from generator.faces.face import renderer_for
 

@@ -42,7 +42,7 @@ class ComponentFaces(CardRenderer):
 
     def has_layout(self, component: Component, card: Card | None) -> bool:
         """Die faces without a layout are drawn as pips, text or an icon instead."""
-        return component.kind != "die" or (card is not None and card.layout is not None)
+        return component.model.drawn_by_layout(card)
 
     def faces(self, problems: Problems) -> list[tuple[str, Deck, Card | None]]:
         faces: list[tuple[str, Deck, Card | None]] = []
@@ -85,8 +85,8 @@ class ComponentFaces(CardRenderer):
         item = data["items"][card.index - 1] if card is not None and not back else None
         context = {"item": item, "card": item, "component": data, "deck": data, "game": self.view,
                    "side": "back" if back else "front"}
-        if self.components[deck.id].kind == "die":
-            context["face"] = item
+        for alias in self.components[deck.id].model.face_aliases:  # a die's face layout sees `face`
+            context[alias] = item
         return context
 
     def _where(self, context: dict) -> str:
@@ -153,12 +153,13 @@ def check_faces(game: Game) -> None:
     faces = faces_for(game)
     problems = Problems()
     for component in faces.components.values():
-        if component.kind == "die":
-            for card in component.items:
-                name = card.fields.get("icon")
-                if name and not faces.icons.exists(name):
-                    problems.add(card.file, card.line, f"die '{component.id}' face {card.index}: icon '{name}' "
-                                 f"does not exist; known: {faces.icons.known_text(name)}")
+        for card in component.items:
+            if component.model.drawn_by_layout(card):
+                continue
+            name = card.fields.get("icon")  # a face drawn without a layout: pips, text or this icon
+            if name and not faces.icons.exists(name):
+                problems.add(card.file, card.line, f"{component.kind} '{component.id}' face {card.index}: "
+                             f"icon '{name}' does not exist; known: {faces.icons.known_text(name)}")
     try:
         faces.check()
     except InputError as exc:

@@ -17,7 +17,7 @@ from generator.core.geometry import PAPERS, Rect
 from generator.core.packing import Packing, pack
 from generator.core.shapes import Shape
 from generator.core.units import mm
-from generator.data.components import LABEL_STRIP, SHEET_MARGIN
+from generator.data.component_models import LABEL_STRIP, SHEET_MARGIN
 
 SPACING = mm(4)
 EPS = 1e-6

@@ -4,7 +4,7 @@ From left to right: glue flap, front, side, back, side. The lid hangs from the t
 flap; the bottom hangs from the front with its own tuck flap; the sides carry dust flaps above and below.
 The front has a round thumb notch at its top edge to pull the cards out. Inside sizes are the distances
 between fold lines: front width (card width + clearance), panel height (card height + clearance) and side
-width (the deck's depth), as set out in generator.data.components.TuckboxSize.
+width (the deck's depth), as set out in generator.data.component_models.TuckboxSize.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from generator.components.nets import Net, Part, Region
 from generator.core.shapes import arc_ops
 from generator.core.units import mm
-from generator.data.components import TuckboxSize
+from generator.data.component_models import TuckboxSize
 
 FLAP_INSET = mm(1)     # tuck flaps are this much narrower on each side, so they slide in
 NOTCH_MAX = mm(9)      # thumb notch radius (at most a quarter of the front's width)

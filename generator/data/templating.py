@@ -79,7 +79,7 @@ def _track_starts(board) -> list[View]:
 def game_view(game) -> View:
     """Everything a template may read about a game, as plain data with counts computed from the YAML."""
     from generator.data.assembly import assembly_text
-    from generator.data.components import component_size, tuckbox_plan
+    from generator.data.components import component_size
     from generator.data.inventory import component_line, inventory
 
     config = game.config
@@ -110,12 +110,12 @@ def game_view(game) -> View:
         line = component_line(game, component)
         boxes = [View(number=b.number, cards=b.cards, width_mm=round(b.width / 72 * 25.4, 1),
                       height_mm=round(b.height / 72 * 25.4, 1), depth_mm=round(b.depth / 72 * 25.4, 1))
-                 for b in (tuckbox_plan(component, game.decks) or [])] if component.kind == "tuckbox" else []
+                 for b in component.model.folded_boxes(game.decks)]
         components[component.id] = View(
             id=component.id, name=component.name, kind=component.kind, code=component.code, copies=line.count,
             size=size, size_mm=size_mm, description=component.model.description, detail=line.detail,
             assembly=assembly_text(game, component), items=items, by_id=View({i["id"]: i for i in items}),
-            boxes=boxes)
+            boxes=boxes, made_up=component.model.made_up)
     box = [View(name=line.name, count=line.count, detail=line.detail) for line in inventory(game)]
     return View(
         id=game.id, title=config.title, subtitle=config.subtitle, code=config.code,

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.core.yamlio import YDict, load_yaml
-from generator.data.component_models import DieFile, ItemsFile, SheetFile, TuckboxFile
+from generator.data.component_models import DieFile, ItemsFile, SheetFile
 from generator.data.game import Game, Record
 from generator.data.models import CARD_KEYS, BoardSpace, FieldSpec, Street, Zone
 
@@ -110,10 +110,7 @@ def _component_texts(game: Game) -> list[Translatable]:
     for component in game.components.values():
         model, file = component.model, component.file
         base = ("components", component.id)
-        keys = ["name", "description", "assembly"]
-        keys += ["label"] if isinstance(model, TuckboxFile) else []
-        keys += ["title", "total"] if isinstance(model, SheetFile) else []
-        for key in keys:
+        for key in model.text_keys:
             out.append(Translatable(base + (key,), getattr(model, key) or "", file, component.line_of(key)))
         if isinstance(model, SheetFile):
             out.append(Translatable(base + ("notes",), list(model.notes), file, component.line_of("notes")))

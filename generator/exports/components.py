@@ -52,7 +52,7 @@ def face_pngs(game: Game, component: Component, dpi: float = DEFAULT_DPI) -> lis
     with a back layout), transparent outside the outline."""
     faces: list[Card | None] = list(component.items)
     names = [f"{item.code}.png" for item in component.items]
-    if component.two_sided or (component.kind == "standee" and component.model.back):
+    if component.model.has_back_face():
         faces.append(None)
         names.append("back.png")
     pdf, w, h = _faces_pdf(game, component, faces)
@@ -64,7 +64,7 @@ def export_component_pngs(game: Game, build_dir: Path, dpi: float = DEFAULT_DPI)
     """Token and standee faces as PNGs in build/<game>/png/<component>/, with components.csv."""
     written: list[Path] = []
     for component in game.components.values():
-        if component.kind not in ("token", "standee"):
+        if not component.model.lists_items:
             continue
         folder = build_dir / game.build_path / "png" / component.id
         files = [write_png(image, folder / name, dpi) for name, image in face_pngs(game, component, dpi)]

@@ -206,30 +206,40 @@ def _piece(name: str, nickname: str, guid_text: str, x: float, custom: dict) -> 
     return obj
 
 
+def _tile(component: Component, image: dict) -> dict:
+    tile = {"Type": TILE_TYPES[component.shape.kind], "Thickness": 0.1, "Stackable": True, "Stretch": True}
+    return {"CustomImage": {**image, "CustomTile": tile}}
+
+
+def _figurine(component: Component, image: dict) -> dict:
+    return {"CustomImage": image}
+
+
+DICE = "Custom_Dice"
+ITEM_OBJECTS = {"Custom_Tile": _tile, "Figurine_Custom": _figurine}
+"""The TTS objects of a component's items (a kind's model names its `tts_object`), and what each one holds."""
+
+
 def tts_objects(game: Game, component: Component, urls: dict[str, str], x: float) -> dict:
     """A bag holding one TTS object per printed copy of the component (tokens, standees, dice)."""
     contained = []
-    if component.kind == "die":
+    name = component.model.tts_object
+    if name == DICE:
         image = {"ImageURL": urls["texture"], "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0,
                  "CustomDice": {"Type": 1}}
         for n in range(component.copies):
-            contained.append(_piece("Custom_Dice", component.name, guid(game.id, component.id, n), x,
+            contained.append(_piece(DICE, component.name, guid(game.id, component.id, n), x,
                                    {"CustomImage": image}))
     else:
+        custom_of = ITEM_OBJECTS[name]
         n = 0
         for item in component.items:
             back = urls.get("back", urls[item.code])
             for _ in range(item.copies):
-                if component.kind == "token":
-                    tile = {"Type": TILE_TYPES[component.shape.kind], "Thickness": 0.1, "Stackable": True,
-                            "Stretch": True}
-                    custom = {"CustomImage": {"ImageURL": urls[item.code], "ImageSecondaryURL": back,
-                                              "ImageScalar": 1.0, "WidthScale": 0.0, "CustomTile": tile}}
-                    contained.append(_piece("Custom_Tile", item.name, guid(game.id, component.id, n), x, custom))
-                else:
-                    custom = {"CustomImage": {"ImageURL": urls[item.code], "ImageSecondaryURL": back,
-                                              "ImageScalar": 1.0, "WidthScale": 0.0}}
-                    contained.append(_piece("Figurine_Custom", item.name, guid(game.id, component.id, n), x, custom))
+                image = {"ImageURL": urls[item.code], "ImageSecondaryURL": back, "ImageScalar": 1.0,
+                         "WidthScale": 0.0}
+                contained.append(_piece(name, item.name, guid(game.id, component.id, n), x,
+                                        custom_of(component, image)))
                 n += 1
     return _piece("Bag", component.name, guid(game.id, component.id, "bag"), x,
                  {"Description": f"{game.title}: {len(contained)} pieces", "ContainedObjects": contained})
@@ -242,17 +252,17 @@ def export_component_tts(game: Game, folder: Path, url_for, x0: float) -> tuple[
     x = x0
     for component in game.components.values():
         urls: dict[str, str] = {}
-        if component.kind == "die":
+        if component.model.tts_object is None:
+            continue
+        if component.model.tts_object == DICE:
             path = write_png(die_texture(game, component), folder / f"{component.id}-texture.png")
             urls["texture"] = url_for(path)
             written.append(path)
-        elif component.kind in ("token", "standee"):
+        else:
             for name, image in face_pngs(game, component, dpi=COMPONENT_DPI):
                 path = write_png(image, folder / f"{component.id}-{name}", COMPONENT_DPI)
                 urls["back" if name == "back.png" else name.removesuffix(".png")] = url_for(path)
                 written.append(path)
-        else:
-            continue
         obj = tts_objects(game, component, urls, x)
         objects.append(obj)
         written.append(atomic_write(folder / f"{component.id}-bag.json",

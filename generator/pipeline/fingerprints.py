@@ -137,11 +137,13 @@ class GameParts:
             return ""
         from generator.components.faces import faces_for
         from generator.components.table_sheet import sheet_texts
+        from generator.data.component_models import SheetFile
 
         faces = faces_for(self.game)
         if not faces.checked:  # the component producer has checked it already
             faces.check()
-        texts = [repr(sheet_texts(self.game, c)) for c in self.game.components.values() if c.kind == "sheet"]
+        texts = [repr(sheet_texts(self.game, c)) for c in self.game.components.values()
+                 if isinstance(c.model, SheetFile)]
         return hashlib.sha256("\n".join([faces.drawn_digest(), *texts]).encode()).hexdigest()
 
     def _deck_makeup(self) -> str:
@@ -190,7 +192,7 @@ class GameParts:
     def _boxed_backs(self) -> str:
         """The backs of the decks the tuck boxes print (their front and back panels show the deck's back), as
         rendered: a back layout edit redraws the tuck boxes and their pictures in the rules."""
-        boxed = [deck_id for c in self.game.components.values() if c.kind == "tuckbox" for deck_id in c.model.deck_ids]
+        boxed = [deck_id for c in self.game.components.values() for deck_id in c.model.deck_ids]
         if not boxed:
             return ""
         from generator.faces.face import renderer_for

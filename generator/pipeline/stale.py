@@ -58,7 +58,8 @@ def _stale_in_game(game: Game, folder: Path) -> list[dict]:
             found.append(_entry(folder, path, f"{game.id} has no rules template any more"))
         elif path.name.startswith("components-") and not game.components:
             found.append(_entry(folder, path, f"{game.id} has no components any more"))
-        elif path.name == "tuckboxes-full.pdf" and not any(c.kind == "tuckbox" for c in game.components.values()):
+        elif path.name == "tuckboxes-full.pdf" and not any(c.model.full_size_pages
+                                                           for c in game.components.values()):
             found.append(_entry(folder, path, f"{game.id} has no tuck boxes any more"))
     for path in sorted((folder / "png").glob("*")):
         if path.is_dir() and path.name not in pictured:

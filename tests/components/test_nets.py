@@ -12,8 +12,7 @@ from generator.components.nets import Net, convex_overlap, polygon_points
 from generator.components.standee_net import SLOT_WIDTH, StandeeSize, standee_net
 from generator.components.tuckbox_net import tuckbox_net
 from generator.core.units import mm
-from generator.data.component_models import TuckboxFile
-from generator.data.components import fits_every_paper, tuckbox_sizes
+from generator.data.component_models import TuckboxFile, fits_every_paper, tuckbox_sizes
 from tests.components.pdf_lines import loose_ends
 
 

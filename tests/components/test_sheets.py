@@ -18,7 +18,8 @@ from generator.components.sheets import outputs
 from generator.core.contract import BuildOptions
 from generator.core.geometry import PAPERS
 from generator.core.units import INCH, mm, to_pt
-from generator.data.components import LABEL_STRIP, SHEET_MARGIN, tuckbox_plan
+from generator.data.component_models import LABEL_STRIP, SHEET_MARGIN
+from generator.data.components import tuckbox_plan
 from generator.data.load import load_game
 from generator.pipeline.build import write_manifest
 from tests.components.pdf_lines import connected_pieces, cuts_and_folds, loose_ends
@@ -333,7 +334,8 @@ def test_the_manifest_lists_each_component_with_kind_size_and_copies(repo_projec
 def test_print_shop_tuck_boxes_bleed_past_their_cut_edges_and_onto_no_other_part(repo_project, tmp_path):
     """tuckboxes-full.pdf: a panel's colour runs 3 mm past a cut edge (the outer side's edge, the lid's ends), so a
     die a little off shows no white, and never onto a flap; BleedBox 3 mm around the TrimBox."""
-    from generator.components.sheets import FULL_BLEED, FULL_MARGIN, net_of
+    from generator.components.kinds.tuckbox import FULL_BLEED, FULL_MARGIN
+    from generator.components.kinds.tuckbox import net as net_of
 
     game = load_game(repo_project, "order-up-pizza")
     written = render(game, tmp_path, papers=("letter",))

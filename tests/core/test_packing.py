@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from generator.core.packing import merge_segments, pack
 from generator.core.shapes import Shape
 from generator.core.units import INCH, mm
-from generator.data.components import sheet_room
+from generator.data.component_models import sheet_room
 
 
 def test_hexagon_sizes_follow_the_circumradius():
