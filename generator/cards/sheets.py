@@ -27,7 +27,7 @@ from generator.cards.labels import place_labels
 from generator.cards.marks import CUT_LINE_WIDTH, MARK_WIDTH
 from generator.cards.print_options import DeckGroup, SheetOptions, deck_groups, sheet_options
 from generator.cards.shaped import draw_cut_paths, shaped_sheet, slot_placement
-from generator.core.contract import BuildOptions, FunctionProducer, Output
+from generator.core.contract import BuildOptions, FunctionProducer, Output, OutputKind
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY, BODY_BOLD, BODY_FAMILY, TITLE_FAMILY, draw_string, string_width
 from generator.core.geometry import PAPERS
@@ -142,7 +142,16 @@ def _label_problems(game: Game) -> list:
     return problems
 
 
-CARD_SHEETS = FunctionProducer("card sheets", "card layouts and text fit", outputs)
+# What a sheet and its cut files are drawn from: the decks' makeup, each card's own layout and back, and every
+# face as rendered in the sheet's language (a card text reaches the sheets only through its face); and the
+# options that change how they look: the sheet arrangement and the sheet options (those not given: game.yaml's
+# `print:`).
+SHEET_PARTS = ("game", "card_makeup", "pictures", "fonts", "card_faces")
+SHEET_LOOKS = ("duplex", "layout", "back_offset", "gap", "marks", "pack", "ink", "cut_file", "only")
+CARD_SHEETS = FunctionProducer(
+    "card sheets", "card layouts and text fit", outputs,
+    plans_from=("game", "game_data", "data_files", "layouts", "pictures", "fonts", "templates"),
+    makes=(OutputKind("cards", SHEET_PARTS, SHEET_LOOKS), OutputKind("cards-cut", SHEET_PARTS, SHEET_LOOKS)))
 
 
 def write_cut_file(game: Game, paper: str, options: SheetOptions, index: int, path: Path) -> dict:

@@ -23,7 +23,7 @@ from generator.components.pages import PageLayout, Piece, TokenRun, TooLarge, la
 from generator.components.standee_net import StandeeSize, standee_net
 from generator.components.table_sheet import draw_sheet, note_lines, sheet_texts, table_geometry
 from generator.components.tuckbox_net import tuckbox_net
-from generator.core.contract import BuildOptions, FunctionProducer, Output
+from generator.core.contract import BuildOptions, FunctionProducer, Output, OutputKind
 from generator.core.errors import InputError, Problem, Problems, did_you_mean, known_list
 from generator.core.fonts import BODY, BODY_BOLD, draw_string, string_width
 from generator.core.geometry import PAPERS
@@ -326,4 +326,14 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
     return result
 
 
-COMPONENT_SHEETS = FunctionProducer("component sheets", "component layouts, sizes and nets", outputs)
+# What the component sheets and tuck boxes are drawn from: the decks' makeup (names, sizes, card ids, copies),
+# tables, component files, every component face as rendered with the table sheets' texts, and the backs of the
+# decks the tuck boxes print. Two-sided tokens mirror their backs by --duplex; the tuck boxes' pages are
+# one-sided.
+COMPONENT_PARTS = ("game", "deck_makeup", "table", "component", "pictures", "fonts", "component_faces",
+                   "boxed_backs")
+COMPONENT_SHEETS = FunctionProducer(
+    "component sheets", "component layouts, sizes and nets", outputs,
+    plans_from=("game", "game_data", "data_files", "layouts", "pictures", "fonts", "templates"),
+    makes=(OutputKind("components", COMPONENT_PARTS, ("duplex",)),
+           OutputKind("tuckboxes", COMPONENT_PARTS, ())))
