@@ -11,12 +11,10 @@ With `--cut-file svg` each page of fronts also gets a cut file (`cutfile.cut_svg
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from reportlab import rl_config
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
@@ -31,7 +29,7 @@ from generator.core.contract import BuildOptions, FunctionProducer, Output, Outp
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY, BODY_BOLD, BODY_FAMILY, TITLE_FAMILY, draw_string, string_width
 from generator.core.geometry import PAPERS
-from generator.core.pdfstream import deflate_forms, save_streamed
+from generator.core.pdfstream import deflate_forms, plain_streams, save_streamed
 from generator.core.phrases import ENGLISH, Phrases
 from generator.core.units import INCH, mm
 from generator.core.write import atomic_write
@@ -184,8 +182,8 @@ def write_sheets(game: Game, paper: str, options: SheetOptions | BuildOptions, p
         if last:
             renderer.last_use(canvas)
         count, decks = _draw_sheets(canvas, renderer, game, paper, options, progress)
-        with _plain_streams():
-            save_streamed(canvas, sink)
+        plain_streams(canvas)  # a quarter smaller without the ASCII85 layer (pages compressed when saved)
+        save_streamed(canvas, sink)
     facts = {"pages": count, "check_pages": CHECK_PAGES, "decks": decks}
     if renderer.warnings:  # listed in build/manifest.json and printed by `pnp build`
         facts["warnings"] = list(renderer.warnings)
@@ -231,18 +229,6 @@ def _draw_sheets(canvas: Canvas, renderer: CardRenderer, game: Game, paper: str,
         if progress:
             progress(count)
     return count, decks
-
-
-@contextmanager
-def _plain_streams():
-    """Compressed streams without the ASCII85 layer ReportLab adds by default: a quarter smaller and, in pure
-    Python, a large share of the time to save a big sheet file. Page streams are encoded when saved."""
-    before = rl_config.useA85
-    rl_config.useA85 = 0
-    try:
-        yield
-    finally:
-        rl_config.useA85 = before
 
 
 class _GroupPages:
