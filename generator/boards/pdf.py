@@ -11,7 +11,7 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.boards.draw import FRAME, INK, board_plan, draw_board, measure
 from generator.boards.plan import BODY_FONT, BOLD_FONT, TITLE_FONT, BoardPlan, wrap
 from generator.boards.tiling import Tile, Tiling, plan_tiling
-from generator.core.contract import BuildOptions, FunctionProducer, Output
+from generator.core.contract import BuildOptions, FunctionProducer, Output, OutputKind
 from generator.core.fonts import draw_string, register_fonts
 from generator.core.geometry import PAPERS, Rect
 from generator.core.margins import Margin, margin_use
@@ -40,7 +40,11 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
     return result
 
 
-BOARDS = FunctionProducer("boards", "board laid out from its data", outputs)
+# A board is drawn from its file alone (with the pictures and fonts it shows), and no option changes it.
+BOARD_PARTS = ("game", "board", "pictures", "fonts")
+BOARDS = FunctionProducer(
+    "boards", "board laid out from its data", outputs, plans_from=BOARD_PARTS,
+    makes=(OutputKind("board-full", BOARD_PARTS, ()), OutputKind("board-tiled", BOARD_PARTS, ())))
 
 
 def _canvas(path: Path, size: tuple[float, float], title: str) -> Canvas:

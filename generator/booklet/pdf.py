@@ -26,7 +26,7 @@ from generator.booklet.figures import CardFigure, figure_factory, icon_markup, p
 from generator.booklet.imposed import ReadingPages, impose
 from generator.booklet.markdown import Converter
 from generator.booklet.text import cover_cards, missing_translation, render_rules, template_file
-from generator.core.contract import BuildOptions, FunctionProducer, Output
+from generator.core.contract import BuildOptions, FunctionProducer, Output, OutputKind
 from generator.core.errors import InputError
 from generator.core.geometry import PAPERS
 from generator.data.game import Game
@@ -156,4 +156,13 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
     return result
 
 
-RULE_BOOKLETS = FunctionProducer("rule booklets", "rules template renders", outputs)
+# What the rules are drawn from: their Markdown as rendered (every word they print), the faces of the cards
+# they picture (the cover's too) and the pieces they picture: the decks' makeup, boards, components, component
+# faces and the tuck boxes' deck backs, with the other files of templates/. They are planned from the game as
+# loaded, its own rules template and the shared partials.
+RULES_PARTS = ("game", "deck_makeup", "board", "component", "pictures", "fonts", "templates",
+               "component_faces", "boxed_backs", "rules_text", "pictured_cards")
+RULE_BOOKLETS = FunctionProducer(
+    "rule booklets", "rules template renders", outputs,
+    plans_from=("game", "game_data", "data_files", "layouts", "pictures", "fonts", "templates", "own_rules"),
+    makes=(OutputKind("rules", RULES_PARTS, ()), OutputKind("rules-booklet", RULES_PARTS, ())))

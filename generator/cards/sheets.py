@@ -11,12 +11,10 @@ With `--cut-file svg` each page of fronts also gets a cut file (`cutfile.cut_svg
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from reportlab import rl_config
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
@@ -27,11 +25,11 @@ from generator.cards.labels import place_labels
 from generator.cards.marks import CUT_LINE_WIDTH, MARK_WIDTH
 from generator.cards.print_options import DeckGroup, SheetOptions, deck_groups, sheet_options
 from generator.cards.shaped import draw_cut_paths, shaped_sheet, slot_placement
-from generator.core.contract import BuildOptions, FunctionProducer, Output
+from generator.core.contract import BuildOptions, FunctionProducer, Output, OutputKind
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY, BODY_BOLD, BODY_FAMILY, TITLE_FAMILY, draw_string, string_width
 from generator.core.geometry import PAPERS
-from generator.core.pdfstream import deflate_forms, save_streamed
+from generator.core.pdfstream import deflate_forms, plain_streams, save_streamed
 from generator.core.phrases import ENGLISH, Phrases
 from generator.core.units import INCH, mm
 from generator.core.write import atomic_write
@@ -142,7 +140,16 @@ def _label_problems(game: Game) -> list:
     return problems
 
 
-CARD_SHEETS = FunctionProducer("card sheets", "card layouts and text fit", outputs)
+# What a sheet and its cut files are drawn from: the decks' makeup, each card's own layout and back, and every
+# face as rendered in the sheet's language (a card text reaches the sheets only through its face); and the
+# options that change how they look: the sheet arrangement and the sheet options (those not given: game.yaml's
+# `print:`).
+SHEET_PARTS = ("game", "card_makeup", "pictures", "fonts", "card_faces")
+SHEET_LOOKS = ("duplex", "layout", "back_offset", "gap", "marks", "pack", "ink", "cut_file", "only")
+CARD_SHEETS = FunctionProducer(
+    "card sheets", "card layouts and text fit", outputs,
+    plans_from=("game", "game_data", "data_files", "layouts", "pictures", "fonts", "templates"),
+    makes=(OutputKind("cards", SHEET_PARTS, SHEET_LOOKS), OutputKind("cards-cut", SHEET_PARTS, SHEET_LOOKS)))
 
 
 def write_cut_file(game: Game, paper: str, options: SheetOptions, index: int, path: Path) -> dict:
@@ -175,8 +182,8 @@ def write_sheets(game: Game, paper: str, options: SheetOptions | BuildOptions, p
         if last:
             renderer.last_use(canvas)
         count, decks = _draw_sheets(canvas, renderer, game, paper, options, progress)
-        with _plain_streams():
-            save_streamed(canvas, sink)
+        plain_streams(canvas)  # a quarter smaller without the ASCII85 layer (pages compressed when saved)
+        save_streamed(canvas, sink)
     facts = {"pages": count, "check_pages": CHECK_PAGES, "decks": decks}
     if renderer.warnings:  # listed in build/manifest.json and printed by `pnp build`
         facts["warnings"] = list(renderer.warnings)
@@ -222,18 +229,6 @@ def _draw_sheets(canvas: Canvas, renderer: CardRenderer, game: Game, paper: str,
         if progress:
             progress(count)
     return count, decks
-
-
-@contextmanager
-def _plain_streams():
-    """Compressed streams without the ASCII85 layer ReportLab adds by default: a quarter smaller and, in pure
-    Python, a large share of the time to save a big sheet file. Page streams are encoded when saved."""
-    before = rl_config.useA85
-    rl_config.useA85 = 0
-    try:
-        yield
-    finally:
-        rl_config.useA85 = before
 
 
 class _GroupPages:

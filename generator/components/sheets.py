@@ -19,7 +19,7 @@ from generator.components.draw import mirrored_block
 from generator.components.faces import check_faces, faces_for
 from generator.components.kinds import kind_of, tuckbox
 from generator.components.pages import PageLayout, Piece, TokenRun, TooLarge, lay_out
-from generator.core.contract import BuildOptions, FunctionProducer, Output
+from generator.core.contract import BuildOptions, FunctionProducer, Output, OutputKind
 from generator.core.errors import InputError, Problem, Problems
 from generator.core.fonts import BODY, BODY_BOLD, draw_string, string_width
 from generator.core.geometry import PAPERS
@@ -161,4 +161,14 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
     return result
 
 
-COMPONENT_SHEETS = FunctionProducer("component sheets", "component layouts, sizes and nets", outputs)
+# What the component sheets and tuck boxes are drawn from: the decks' makeup (names, sizes, card ids, copies),
+# tables, component files, every component face as rendered with the table sheets' texts, and the backs of the
+# decks the tuck boxes print. Two-sided tokens mirror their backs by --duplex; the tuck boxes' pages are
+# one-sided.
+COMPONENT_PARTS = ("game", "deck_makeup", "table", "component", "pictures", "fonts", "component_faces",
+                   "boxed_backs")
+COMPONENT_SHEETS = FunctionProducer(
+    "component sheets", "component layouts, sizes and nets", outputs,
+    plans_from=("game", "game_data", "data_files", "layouts", "pictures", "fonts", "templates"),
+    makes=(OutputKind("components", COMPONENT_PARTS, ("duplex",)),
+           OutputKind("tuckboxes", COMPONENT_PARTS, ())))

@@ -227,9 +227,6 @@ def register_family(family: Family) -> Family:
     file ReportLab reads whole."""
     from reportlab.lib.fonts import addMapping
 
-    from generator.core.reportlab_memo import remember_numbers
-
-    remember_numbers()  # whatever draws with these faces formats its numbers through the memo
     _register_faces(family)
     for member in [family, *family._fallback_families()]:  # noqa: SLF001 - same module
         if _FAMILY_OF.get(member.name, (None,))[0] is not member:
@@ -243,12 +240,11 @@ def register_family(family: Family) -> Family:
 
 def _register_faces(member: Family) -> None:
     from reportlab.pdfbase import pdfmetrics
-
-    from generator.core.reportlab_memo import MeasuredFont
+    from reportlab.pdfbase.ttfonts import TTFont
 
     for face in dict.fromkeys(member.faces.values()):
         if face.name not in _REGISTERED:
-            font = MeasuredFont(face.name, str(face.path))
+            font = TTFont(face.name, str(face.path))
             if face.tag:
                 font.face.name = font.face.name.__class__(font.face.name + b"-" + face.tag.encode())
             pdfmetrics.registerFont(font)

@@ -1,62 +1,61 @@
 """Per-output fingerprints: each output's hash covers only what that output is drawn from.
 
-A changed game is loaded and checked; then each of its outputs is redrawn only when its own inputs changed:
+Each producer declares what it is made from (generator.core.contract: `plans_from`, and per kind of output it
+makes, `drawn_from` and the options that change how it `looks`); this module works out the hash of each part
+of a game they name, and of an output or a producer's unit from the parts it declares. The parts:
 
-| output | made from |
-| --- | --- |
-| card sheets (and cut files) | game.yaml, the decks' makeup (names, codes, sizes, shapes, card ids, copies, layouts and backs), the game's pictures, and every card face as `check` rendered it in the sheet's language (layout boxes and rendered texts, colours, icons, images) with the warnings it found, so a template that reads the board (a street colour) is followed and a translation whose faces did not change is not drawn again |
-| component sheets, tuck boxes | game.yaml, the decks' makeup (names, sizes, card ids and copies), tables, component files, pictures, every component face as rendered and every table sheet's texts, the backs of the decks the tuck boxes print, as rendered |
-| boards | game.yaml, the board files, pictures |
-| rules (reading and booklets) | the rules as Markdown (rendered from the game's template and the shared partials: every word they print), the faces of the cards they picture (the cover's too), game.yaml, the decks' makeup, board and component files, component faces and the tuck boxes' deck backs (the rules picture the pieces), pictures and the other files of templates/ |
+- game, deck, table, board, component: the data files of that kind (the decks with their spreadsheets);
+- layouts: the game's and templates/' layouts; templates: the other files of templates/ but icons and rules;
+- pictures: the game's files that are not its data, layouts or scripts (icons, images, fonts) and
+  templates/icons/;
+- rules_templates: the rules templates and partials of templates/ (what they say reaches the rules as
+  rules_text);
+- card_makeup: what the card sheets read of the decks besides the faces: the makeup, each card's layout and
+  back;
+- deck_makeup: the decks' names, codes, sizes, shapes, card ids and copies;
+- card_faces: every card face as `check` rendered it in the game's language (layout boxes and rendered texts,
+  colours, icons, images), with the warnings it found;
+- component_faces: every component face as rendered, and every table sheet's texts;
+- boxed_backs: the backs of the decks the tuck boxes print, as rendered;
+- rules_text: the rules as Markdown, rendered from the game's template and the shared partials (every word
+  they print, and which pictures they show);
+- pictured_cards: the faces of the cards the rules picture (the cover's too), as rendered;
+- fonts: the game's fonts and their fallbacks (a designer's face is named after a hash of its file, wherever
+  it lies);
+- game_data: the game as loaded in its language (a translation's texts come from i18n/, so a source text it
+  replaces is no input of it); data_files: the data files themselves, for the source language;
+- own_rules: the game's rules template in its language and the shared partials.
 
-Every output also covers the game's fonts (each designer's face is named after a hash of its file, wherever it
-lies: the game folder or templates/).
-
-So a rules-template edit redraws only that game's booklets; a layout edit the card sheets and the rules when they
-picture a card of that layout; a board edit the board and the rules (and the cards only when a card shows
-something of the board that changed); a card's text the card sheets, and the rules when they picture that card or
-print what changed.
-"Pictures" are the files of the game folder that are not its YAML data, layouts or scripts (icons, images, fonts),
-plus the project's templates/icons/. Every output also covers the shared inputs (generator sources, fonts, icon
-library) and the options that change how it looks.
+So a rules-template edit redraws only that game's booklets; a layout edit the card sheets and the rules when
+they picture a card of that layout; a board edit the board and the rules (and the cards only when a card shows
+something of the board that changed); a card's text the card sheets, and the rules when they picture that card
+or print what changed. Every output also covers the shared inputs (generator sources, fonts, icon library),
+its file in i18n/ (`language`) and the options its kind declares.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
+from generator.core.contract import BuildOptions, OutputKind, Producer, looks_of
 from generator.data.game import Game
 from generator.data.translation import I18N_DIR, translation_file
 from generator.pipeline.incremental import digest, files_below
 
 SPREADSHEETS = (".csv", ".xlsx", ".xls", ".ods")
 DATA_KINDS = ("game", "deck", "table", "board", "component")
+FILE_PARTS = DATA_KINDS + ("layouts", "pictures", "templates", "rules_templates")  # hashed from their files
+# worked out from what the game draws or holds
+WORKED_OUT = ("card_faces", "component_faces", "deck_makeup", "card_makeup", "rules_text", "pictured_cards",
+              "boxed_backs", "fonts", "game_data", "data_files", "own_rules")
+PARTS = FILE_PARTS + WORKED_OUT  # every part a producer may declare
 
-# output kind (by prefix) -> the parts of the game it is made from
-PARTS: dict[str, tuple[str, ...]] = {
-    "cards": ("game", "card_makeup", "pictures", "fonts", "card_faces"),
-    "components": ("game", "deck_makeup", "table", "component", "pictures", "fonts", "component_faces", "boxed_backs"),
-    "tuckboxes": ("game", "deck_makeup", "table", "component", "pictures", "fonts", "component_faces", "boxed_backs"),
-    "board": ("game", "board", "pictures", "fonts"),
-    "rules": ("game", "deck_makeup", "board", "component", "pictures", "fonts", "templates", "component_faces",
-              "boxed_backs", "rules_text", "pictured_cards"),
-}
-EVERYTHING = ("game", "deck", "table", "board", "component", "layouts", "pictures", "fonts", "templates",
-              "rules_templates")
 
-# Before a producer plans a game's outputs (which checks every face, renders the rules), its unit (the game in one
-# language, that producer) is fingerprinted from the game as loaded: if that did not change, nothing is planned and
-# its outputs are kept. `game_data` stands for the data files as the language sees them (a translation's texts come
-# from i18n/, so a source text it replaces is no input of it); the source language also covers the files themselves.
-UNIT_PARTS: dict[str, tuple[str, ...]] = {
-    "boards": PARTS["board"],
-    "rule booklets": ("game", "game_data", "data_files", "layouts", "pictures", "fonts", "templates", "own_rules"),
-    "card sheets": ("game", "game_data", "data_files", "layouts", "pictures", "fonts", "templates"),
-    "component sheets": ("game", "game_data", "data_files", "layouts", "pictures", "fonts", "templates"),
-}
-UNIT_KINDS = {"boards": ("board",), "rule booklets": ("rules",), "card sheets": ("cards",),
-              "component sheets": ("components", "tuckboxes")}  # the kinds of output each producer makes
+def look(names: tuple[str, ...], options: BuildOptions) -> str:
+    """The values of the named options, as one text: an output's options that change how it looks."""
+    return json.dumps({name: getattr(options, name) for name in names}, sort_keys=True, default=str)
 
 
 class GameParts:
@@ -67,7 +66,7 @@ class GameParts:
         self.tool = tool
         self._files: dict[str, list[Path]] | None = None
         self._parts: dict[str, str] = {}
-        # parts hashed from what the game draws or holds rather than from its files alone
+        # parts hashed from what the game draws or holds rather than from its files alone (WORKED_OUT)
         self._worked_out = {"card_faces": self._card_faces, "component_faces": self._component_faces,
                             "deck_makeup": self._deck_makeup, "card_makeup": self._card_makeup,
                             "rules_text": self._rules_text,
@@ -81,8 +80,7 @@ class GameParts:
         if self._files is None:
             game, project = self.game, self.game.project
             kinds = {project.root / shown: kind for shown, kind in game.files.items()}
-            parts: dict[str, list[Path]] = {name: [] for name in DATA_KINDS + ("layouts", "pictures", "templates",
-                                                                              "rules_templates")}
+            parts: dict[str, list[Path]] = {name: [] for name in FILE_PARTS}
             for path in files_below(game.dir, project.root):
                 top = path.relative_to(game.dir).parts[0]
                 if top in ("scripts", I18N_DIR):  # translations: see `fingerprint`
@@ -108,8 +106,10 @@ class GameParts:
         return self._files
 
     def part(self, name: str) -> str:
-        """The hash of one part."""
+        """The hash of one part (one of PARTS)."""
         if name not in self._parts:
+            if name not in PARTS:
+                raise ValueError(f"no part of a game is called '{name}'; expected one of {', '.join(PARTS)}")
             worked_out = self._worked_out.get(name)
             self._parts[name] = worked_out() if worked_out else digest(self.files()[name], self.game.project.root)
         return self._parts[name]
@@ -241,21 +241,22 @@ class GameParts:
         found = digest(([own] if own.is_file() else []) + partials, project.root)
         return f"{found} source rules: {project.rules_template(game.id).is_file()}"
 
-    def unit_fingerprint(self, producer: str, papers: tuple[str, ...], looks: list[str]) -> str:
+    def unit_fingerprint(self, producer: Producer, options: BuildOptions) -> str:
         """The hash of what one producer's outputs of this game (in its language) are made from, worked out from
         the game as loaded, before the producer plans anything: which papers, the options that change how its
-        outputs look, and the parts in UNIT_PARTS."""
-        names = UNIT_PARTS.get(producer, EVERYTHING + ("game_data", "own_rules"))
-        text = "\n".join([self.tool, producer, repr(list(papers)), *looks]
-                         + [f"{n}:{self.part(n)}" for n in names] + [f"language:{self.language()}"])
+        outputs look, and the parts it `plans_from`."""
+        parts = [f"{n}:{self.part(n)}" for n in producer.plans_from]
+        looks = look(looks_of(producer), options)
+        text = "\n".join([self.tool, producer.name, repr(list(options.papers)), looks, *parts,
+                          f"language:{self.language()}"])
         return hashlib.sha256(text.encode()).hexdigest()
 
-    def fingerprint(self, path: Path | str, kind: str, look: str = "") -> str:
-        """The hash an output of this game records: the shared inputs, the parts its kind is made from, its path
-        and the options that change how it looks."""
-        names = next((parts for prefix, parts in PARTS.items() if kind.startswith(prefix)), EVERYTHING)
-        text = "\n".join([self.tool, Path(path).as_posix(), kind, look] + [f"{n}:{self.part(n)}" for n in names]
-                         + [f"language:{self.language()}"])
+    def fingerprint(self, path: Path | str, made: OutputKind, options: BuildOptions) -> str:
+        """The hash an output of this game records: the shared inputs, the parts its kind is drawn from, its
+        path and the options that change how it looks."""
+        parts = [f"{n}:{self.part(n)}" for n in made.drawn_from]
+        text = "\n".join([self.tool, Path(path).as_posix(), made.kind, look(made.looks, options), *parts,
+                          f"language:{self.language()}"])
         return hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 
 import generator
+from generator.core.contract import HOW_TO_BUILD, BuildOptions
 from generator.core.fonts import font_files
 from generator.core.usercache import file_digests
 from generator.core.write import atomic_write
@@ -148,45 +149,29 @@ def rules_template_owner(name: str, games: list[str]) -> str | None:
     return None
 
 
-def sheet_look(options) -> dict:
-    """The options that change how the card sheets look (and their cut files): duplex, layout, back offset and the
-    sheet options. An option not given (None) is decided by the game's `print:` block, which is part of the game's
-    content hash."""
-    return {"duplex": options.duplex, "layout": options.layout, "back_offset": list(options.back_offset),
-            "gap": options.gap, "marks": options.marks, "pack": options.pack, "ink": options.ink,
-            "cut_file": options.cut_file, "only": list(options.only)}
-
-
-def options_fingerprint(options, with_papers: bool) -> str:
-    """The build options that change what an output looks like (papers only decide which outputs exist)."""
-    data = sheet_look(options)
-    if with_papers:
-        data["papers"] = list(options.papers)
-        data["languages"] = sorted(getattr(options, "languages", ()))  # which languages are built, like papers
+def options_fingerprint(options: BuildOptions) -> str:
+    """Every build option but those that only decide how the build runs (core.contract.HOW_TO_BUILD): the
+    options that change how an output looks, the papers and the languages (which outputs there are)."""
+    data = {field.name: getattr(options, field.name) for field in dataclasses.fields(options)
+            if field.name not in HOW_TO_BUILD}
+    data["languages"] = sorted(data["languages"])  # which languages are built, in any order
     return json.dumps(data, sort_keys=True, default=str)
 
 
 @dataclasses.dataclass(frozen=True)
 class GameKey:
-    """`content`: hash of a game's inputs; `full`: that plus every option; `looks`: per output kind, the options
-    that change how that kind of output looks (a new --duplex redraws the card sheets, not the board or rules)."""
+    """`content`: hash of a game's inputs; `full`: that plus every option (which of them change how an output
+    looks, its producer declares: generator.pipeline.fingerprints)."""
 
     content: str
     full: str
-    looks: tuple[tuple[str, str], ...] = ()
     tool: str = ""  # the inputs every output shares (tool_digest); templates/ are a part of the game's outputs
     checked: str = ""  # what the game's checks read: its folder but i18n/, templates/ but the rules templates
 
-    def look(self, kind: str) -> str:
-        """The options that change how an output of this kind (cards, board-full, rules, ...) looks."""
-        return next((fingerprint for prefix, fingerprint in self.looks if kind.startswith(prefix)), "")
 
-
-def game_keys(project: Project, names: list[str], options) -> dict[str, GameKey]:
+def game_keys(project: Project, names: list[str], options: BuildOptions) -> dict[str, GameKey]:
     """The hash of each game's inputs under these options."""
     tool = tool_digest()
-    looks = (("cards", json.dumps(sheet_look(options), sort_keys=True, default=str)),
-             ("components", json.dumps([options.duplex])))  # two-sided tokens mirror their backs by --duplex
     keys = {}
     # the checks of a game (generator.pipeline.gather) read its data, layouts, pictures and fonts, never the rules
     # templates or the translations: a game whose other inputs did not change is loaded but not checked again
@@ -197,10 +182,10 @@ def game_keys(project: Project, names: list[str], options) -> dict[str, GameKey]
         shared = shared_digest(project, tool, name)
         files = files_below(folder, project.root)
         content = hashlib.sha256("\n".join([shared, digest(files, folder)]).encode()).hexdigest()
-        full = hashlib.sha256(f"{content}\n{options_fingerprint(options, True)}".encode()).hexdigest()
+        full = hashlib.sha256(f"{content}\n{options_fingerprint(options)}".encode()).hexdigest()
         data = [path for path in files if path.relative_to(folder).parts[0] != I18N_DIR]
         checked = hashlib.sha256("\n".join([tool, not_rules, digest(data, folder)]).encode()).hexdigest()
-        keys[name] = GameKey(content, full, looks, tool, checked)
+        keys[name] = GameKey(content, full, tool, checked)
     return keys
 
 
