@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reportlab.lib.utils import ImageReader
-from reportlab.platypus import paraparser
 from reportlab.platypus.paragraph import imgVRange
 
 from generator.core.errors import InputError, Problem, did_you_mean, known_list
@@ -296,17 +295,6 @@ def _spacer_reader() -> ImageReader:
     reader.fileName = _spacer_path()  # as when the Paragraph reads the file (drawImage below knows it by this)
     reader.getRGBData()  # decoded once: the reader keeps the pixels
     return reader
-
-
-def _paragraph_image(src, *args, **kwargs) -> ImageReader:
-    """The ImageReader of ReportLab's Paragraph markup (`<img src=...>`): an inline icon's spacer is the process's
-    one spacer reader (the same pixels and size as the file), every other picture is read as ReportLab reads it."""
-    if src == _spacer_path():
-        return _spacer_reader()
-    return ImageReader(src, *args, **kwargs)
-
-
-paraparser.ImageReader = _paragraph_image  # the name its <img> handling calls
 
 
 def enable_inline_icons(canvas) -> None:
