@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import weakref
 import zlib
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
@@ -20,7 +20,7 @@ from reportlab.pdfbase import pdfdoc
 _NAME = pdfdoc.__InternalName__  # what ReportLab checks when something names a form again
 
 
-def _prepare(canvas) -> pdfdoc.PDFDocument:
+def _prepare(canvas) -> Any:  # a PDFDocument, whose stubs leave out the attributes read here
     """What canvas.save() does before formatting: the last page, delayed fonts, the info digest, the outline."""
     if canvas._code:  # noqa: SLF001 - what save() would still make a page of
         canvas.showPage()
@@ -58,7 +58,7 @@ def save_streamed(canvas, file: BinaryIO) -> None:
         return
     document.encrypt.prepare(document)
     catalog, info = document.Reference(document.Catalog), document.Reference(document.info)
-    encryption = document.encrypt.info()
+    encryption: Any = document.encrypt.info()  # None, unless the canvas was made to encrypt
     encrypt_ref = document.Reference(encryption) if encryption else None
     sink = _Sink(file)
     sink.add(pdfdoc.PDFFile(document._pdfVersion).format(document))  # noqa: SLF001 - the header ReportLab writes

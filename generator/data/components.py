@@ -17,7 +17,7 @@ from generator.core.phrases import ENGLISH, Phrases
 from generator.core.pydantic_errors import validate
 from generator.core.shapes import Shape
 from generator.core.units import mm
-from generator.core.yamlio import YDict
+from generator.core.yamlio import YDict, YList
 from generator.data.component_models import ComponentFile, DieFile, ItemsFile, TuckboxSize
 from generator.data.game import Card, Deck
 from generator.data.models import row_model
@@ -107,7 +107,7 @@ def _die_faces(model: DieFile, raw: YDict, shown: str, code: str, game_code: str
     faces = []
     raw_faces = raw.get("faces")
     for number, face in enumerate(model.faces, start=1):
-        line = raw_faces.line_of(number - 1) if hasattr(raw_faces, "line_of") else raw.line
+        line = raw_faces.line_of(number - 1) if isinstance(raw_faces, YList) else raw.line
         faces.append(Card(
             id=f"face-{number}", name=f"Face {number}", fields={"number": number, **face.model_dump()},
             file=shown, line=line, deck=model.component, index=number, code=f"{game_code}-{code}-F{number}",

@@ -219,10 +219,11 @@ class GameHelpers:
             self._distances[key] = distances(graph, start)
         return self._distances[key].get(end, -1)
 
-    def functions(self) -> dict[str, Callable]:
+    def functions(self) -> dict[str, Callable[..., Any]]:
         """The game's helpers, with the language helpers of the game's language."""
-        return {"setting": self.setting, "street": self.street, "ref": self.ref,
-                "distance": self.distance} | language_helpers(getattr(getattr(self, "game", None), "phrases", ENGLISH))
+        own: dict[str, Callable[..., Any]] = {"setting": self.setting, "street": self.street, "ref": self.ref,
+                                              "distance": self.distance}
+        return own | language_helpers(getattr(getattr(self, "game", None), "phrases", ENGLISH))
 
 
 FILTERS: dict[str, Callable] = {

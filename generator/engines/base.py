@@ -16,7 +16,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, SupportsIndex
 
 CHANCE = -1
 TERMINAL = -2
@@ -119,7 +119,7 @@ class GameLog(list):
         self._made = len(self)
         return self
 
-    def pop(self, index: int = -1):
+    def pop(self, index: SupportsIndex = -1):
         line = list.pop(self, index)
         self._made = min(self._made, len(self))
         return line[0](*line[1:]) if type(line) is tuple else line
@@ -132,7 +132,7 @@ class GameLog(list):
     def __ne__(self, other) -> bool:
         return not self == other
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
 
 def _reading(name: str):

@@ -84,6 +84,8 @@ def parse_options(engine: Engine | None, game, texts) -> dict[str, Any]:
     if texts and engine is None:
         raise InputError(Problem(game.show(game.dir / "game.yaml"), 0, f"--option {texts[0]}: {game.id} has no "
                                  f"`engine:`, so it has no rule options; expected --set for data changes"))
+    if engine is None:
+        return {}
     options, problems = {}, []
     for text in texts:
         try:

@@ -368,10 +368,7 @@ class CardRenderer:
         """A name unique within a PDF for this face (game and deck codes keep games apart). Fronts are F<index>;
         a back shared by several cards is B (the deck's usual back) or BL<n>, a back drawn per card B<index>;
         the ink saver's faces end in _S."""
-        if back or card is None:
-            suffix = self.back_of(deck, card).key
-        else:
-            suffix = f"F{card.index:03d}"
+        suffix = self.back_of(deck, card).key if back or card is None else f"F{card.index:03d}"
         return f"card_{self.game.config.code}_{deck.code}_{suffix}" + ("_S" if ink == "saver" else "")
 
     def ensure_form(self, canvas: Canvas, deck: Deck, card: Card | None, back: bool = False,
