@@ -1,6 +1,7 @@
-"""No patched Python or libraries (docs/house rules): no module of generator/ assigns to (or deletes) an attribute
-of dataclasses, typing, re or ReportLab, or of anything imported from them, and pnp leaves through SystemExit
-(only the forked workers of core.forked end with os._exit, so that the parent's exit handlers never run twice)."""
+"""No patched Python or libraries (docs/house rules): no module of generator/ assigns to (or deletes) an
+attribute of dataclasses, typing, re or ReportLab, or of anything imported from them, and pnp leaves through
+SystemExit (only the forked workers of core.forked end with os._exit, so that the parent's exit handlers never
+run twice)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,9 @@ def _imported(tree: ast.Module) -> set[str]:
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names if _library(alias.name)}
+            names |= {
+                (alias.asname or alias.name).split(".")[0] for alias in node.names if _library(alias.name)
+            }
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and _library(node.module):
             names |= {alias.asname or alias.name for alias in node.names}
     return names
@@ -41,8 +44,8 @@ def _root(node: ast.expr) -> str | None:
 
 
 def patches(source: str) -> list[str]:
-    """Each assignment, augmented assignment, deletion or setattr/delattr of an attribute of those libraries in a
-    module's source, as 'line: what'."""
+    """Each assignment, augmented assignment, deletion or setattr/delattr of an attribute of those libraries
+    in a module's source, as 'line: what'."""
     tree = ast.parse(source)
     library = _imported(tree)
     found = []
@@ -66,9 +69,11 @@ def patches(source: str) -> list[str]:
 
 
 def test_the_scan_finds_patches():
-    source = ("import re\nimport dataclasses as dc\nfrom reportlab.lib import rl_accel\nfrom typing import Any\n"
-              "re._compiler.compile = None\ndc.exec = exec\nrl_accel.fp_str += ''\ndel Any.x\n"
-              "setattr(rl_accel, 'asciiBase85Encode', None)\nx = re.compile('a')\nx.y = 1\n")
+    source = (
+        "import re\nimport dataclasses as dc\nfrom reportlab.lib import rl_accel\nfrom typing import Any\n"
+        "re._compiler.compile = None\ndc.exec = exec\nrl_accel.fp_str += ''\ndel Any.x\n"
+        "setattr(rl_accel, 'asciiBase85Encode', None)\nx = re.compile('a')\nx.y = 1\n"
+    )
     assert patches(source) == ["5: re._compiler.compile", "6: dc.exec", "7: rl_accel.fp_str", "8: Any.x",
                                "9: rl_accel.?"]
 

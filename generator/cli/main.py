@@ -48,13 +48,16 @@ class LazyPnpGroup(PnpGroup):
 @click.version_option(__version__, prog_name="pnp")
 @click.option("--project", "project_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Project folder holding cards/ and templates/ (default: the current folder).")
-@click.option("--debug", is_flag=True, help="Show the traceback of an error in pnp itself (for a bug report).")
+@click.option(
+    "--debug", is_flag=True, help="Show the traceback of an error in pnp itself (for a bug report)."
+)
 @click.pass_context
 def cli(ctx: click.Context, project_dir: Path | None, debug: bool) -> None:
     """Turn game data in YAML into print-ready PDFs, and prove the decks work by playing them.
 
-    Work happens on the project in the current folder (its cards/<game>/ folders) or the one given with --project.
-    Exit code 0: all good; 1: problems (each printed as file:line: what, expected), or an error of pnp itself.
+    Work happens on the project in the current folder (its cards/<game>/ folders) or the one given with
+    --project. Exit code 0: all good; 1: problems (each printed as file:line: what, expected), or an error of
+    pnp itself.
     """
     ctx.meta["pnp.debug"] = debug
     ctx.obj = find_project(project_dir)
@@ -65,7 +68,8 @@ def main() -> None:
     """Entry point of the `pnp` console script; it ends through click's sys.exit, as any Python program."""
     try:
         cli(prog_name="pnp")
-    except BrokenPipeError:  # `pnp list | head`: the reader left; say nothing more (Python's documented recipe)
+    # `pnp list | head`: the reader left; say nothing more (Python's documented recipe)
+    except BrokenPipeError:
         _silence_stdout()
         sys.exit(1)
 

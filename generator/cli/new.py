@@ -9,8 +9,12 @@ from generator.cli.common import project_of
 
 @click.command("new")
 @click.argument("name")
-@click.option("--title", default=None, help="Title of the game (default: from NAME, 'space-race' -> 'Space Race').")
-@click.option("--code", default=None, help="Card-code prefix, 2-6 upper-case letters/digits (default: from NAME).")
+@click.option(
+    "--title", default=None, help="Title of the game (default: from NAME, 'space-race' -> 'Space Race')."
+)
+@click.option(
+    "--code", default=None, help="Card-code prefix, 2-6 upper-case letters/digits (default: from NAME)."
+)
 @click.pass_context
 def new_cmd(ctx, name, title, code) -> None:
     """Create cards/NAME/ with game.yaml, a sample deck and its layouts, and templates/rules/NAME.md.j2."""

@@ -23,9 +23,16 @@ from generator.faces.face import CardRenderer
 from generator.faces.layout import Layout
 from generator.faces.outline import check_inside
 
-ITEM_SAFE = mm(1.5)   # text and icons keep this far inside a token, standee or die face (about the cut tolerance)
-PIPS = {1: [(0, 0)], 2: [(-1, 1), (1, -1)], 3: [(-1, 1), (0, 0), (1, -1)], 4: [(-1, 1), (1, 1), (-1, -1), (1, -1)],
-        5: [(-1, 1), (1, 1), (0, 0), (-1, -1), (1, -1)], 6: [(-1, 1), (1, 1), (-1, 0), (1, 0), (-1, -1), (1, -1)]}
+# text and icons keep this far inside a token, standee or die face (about the cut tolerance)
+ITEM_SAFE = mm(1.5)
+PIPS = {
+    1: [(0, 0)],
+    2: [(-1, 1), (1, -1)],
+    3: [(-1, 1), (0, 0), (1, -1)],
+    4: [(-1, 1), (1, 1), (-1, -1), (1, -1)],
+    5: [(-1, 1), (1, 1), (0, 0), (-1, -1), (1, -1)],
+    6: [(-1, 1), (1, 1), (-1, 0), (1, 0), (-1, -1), (1, -1)],
+}
 
 
 class ComponentFaces(CardRenderer):
@@ -58,17 +65,23 @@ class ComponentFaces(CardRenderer):
         component = self.components[card.deck]
         name = card.layout or deck.layout or deck.id
         line = card.line_of("layout") if "layout" in card.key_lines else component.line_of("layout")
-        return self._layout(name, deck, Problem(card.file if "layout" in card.key_lines else component.file, line, ""))
+        return self._layout(
+            name, deck, Problem(card.file if "layout" in card.key_lines else component.file, line, "")
+        )
 
     def back_layout(self, deck: Deck, card: Card | None = None) -> Layout:
         """The component's one `back:` layout (items have no backs of their own)."""
         component = self.components[deck.id]
-        return self._layout(component.model.back, deck, Problem(component.file, component.line_of("back"), ""))
+        return self._layout(
+            component.model.back, deck, Problem(component.file, component.line_of("back"), "")
+        )
 
     def backs(self, deck: Deck) -> list[BackFace]:
         """One back shared by every item: drawn once, placed for every copy."""
         if deck.id not in self._backs:
-            self._backs[deck.id] = [BackFace("B", self.components[deck.id].model.back or "", None, tuple(deck.cards))]
+            self._backs[deck.id] = [
+                BackFace("B", self.components[deck.id].model.back or "", None, tuple(deck.cards))
+            ]
         return self._backs[deck.id]
 
     def _layout(self, name: str, deck: Deck, wanted_by: Problem) -> Layout:

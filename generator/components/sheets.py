@@ -32,7 +32,8 @@ LABEL_COLOR = "#333333"
 CHECK = {"letter": (INCH, "units.inch"), "a4": (mm(25), "units.mm25")}
 
 
-# --- what is printed -------------------------------------------------------------------------------------------
+# --- what is printed
+# -------------------------------------------------------------------------------------------
 
 def runs(game: Game, paper: str) -> list[Piece | TokenRun]:
     """Every piece of the game's components in print order (component files by kind, then by file)."""
@@ -42,10 +43,12 @@ def runs(game: Game, paper: str) -> list[Piece | TokenRun]:
     return out
 
 
-# --- checks ----------------------------------------------------------------------------------------------------
+# --- checks
+# ----------------------------------------------------------------------------------------------------
 
 def check_components(game: Game) -> None:
-    """Everything the component sheets need, checked before anything is drawn; InputError with every problem."""
+    """Everything the component sheets need, checked before anything is drawn; InputError with every
+    problem."""
     problems = Problems()
     try:
         check_faces(game)
@@ -56,7 +59,8 @@ def check_components(game: Game) -> None:
     problems.raise_if_any()
 
 
-# --- drawing ---------------------------------------------------------------------------------------------------
+# --- drawing
+# ---------------------------------------------------------------------------------------------------
 
 def _labels(canvas: Canvas, game: Game, paper: str, page_w: float, text: str) -> None:
     """The strip at the foot of a page: title, which page, the 100 % note and a check bar."""
@@ -96,12 +100,15 @@ def _draw_blocks(canvas: Canvas, game: Game, page: PageLayout, side: str, axis: 
 
 
 def write_components(game: Game, paper: str, options: BuildOptions, path: Path) -> dict:
-    """Draw every component of the game on `paper` into `path` (checked by `outputs`); facts for the manifest."""
+    """Draw every component of the game on `paper` into `path` (checked by `outputs`); facts for the
+    manifest."""
     pages = lay_out(paper, runs(game, paper))
     say = game.phrases.t
     axis = "y" if options.duplex == "short" else "x"
     flip = say(f"components.flip_{options.duplex if options.duplex in ('long', 'short', 'none') else 'long'}")
-    canvas = Canvas(str(path), pagesize=PAPERS[paper].size, invariant=1, initialFontName=BODY, pageCompression=1)
+    canvas = Canvas(
+        str(path), pagesize=PAPERS[paper].size, invariant=1, initialFontName=BODY, pageCompression=1
+    )
     canvas.setTitle(say("components.title", title=game.title, paper=say(f"paper.{paper}")))
     canvas.setAuthor(game.title)
     canvas.setCreator("pnp")
@@ -130,7 +137,9 @@ def write_components(game: Game, paper: str, options: BuildOptions, path: Path) 
         if page.two_sided:
             count += 1
             _draw_blocks(canvas, game, page, "back", axis)
-            _labels(canvas, game, paper, page.width, say("components.backs_of_page", number=number, flip=flip))
+            _labels(
+                canvas, game, paper, page.width, say("components.backs_of_page", number=number, flip=flip)
+            )
             canvas.showPage()
     canvas.save()
     facts: dict = {"pages": sides, "components": {}}

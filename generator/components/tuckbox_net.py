@@ -68,7 +68,11 @@ def tuckbox_net(box: TuckboxSize) -> Net:
         _poly("dust-left-top", "flap", [(x2, y1), (x3, y1), (x3, y1 + dust), (x2 + taper, y1 + dust)]),
         _poly("dust-right-top", "flap", [(x4, y1), (x5, y1), (x5 - taper, y1 + dust), (x4, y1 + dust)]),
         _poly("dust-left-bottom", "flap", [(x2, y0), (x2, y0 - dust), (x3 - taper, y0 - dust), (x3, y0)]),
-        _poly("dust-right-bottom", "flap", [(x4, y0), (x4 + taper, y0 - dust), (x5 - taper, y0 - dust), (x5, y0)]),
+        _poly(
+            "dust-right-bottom",
+            "flap",
+            [(x4, y0), (x4 + taper, y0 - dust), (x5 - taper, y0 - dust), (x5, y0)],
+        ),
     ]
     folds = [
         ((x1, y0), (x1, y1)), ((x2, y0), (x2, y1)), ((x3, y0), (x3, y1)), ((x4, y0), (x4, y1)),

@@ -10,7 +10,8 @@ T = TypeVar("T")
 
 
 def per_game(build: Callable[[Any], T]) -> Callable[[Any], T]:
-    """`build(game)` computed once per loaded Game object and forgotten with it (a reloaded game is built anew)."""
+    """`build(game)` computed once per loaded Game object and forgotten with it (a reloaded game is built
+    anew)."""
     cache: dict[int, tuple[weakref.ref, T]] = {}
 
     def cached(game) -> T:

@@ -11,8 +11,9 @@ from pathlib import Path
 class Cell(int):
     """A spreadsheet row number that also names its cell ('Orders!C14').
 
-    Used wherever a YAML line number goes (`card.line_of(key)`), so every check that locates a problem at a line
-    locates it at the cell when the card came from a workbook: the problem then prints as `file:Orders!C14`."""
+    Used wherever a YAML line number goes (`card.line_of(key)`), so every check that locates a problem at a
+    line locates it at the cell when the card came from a workbook: the problem then prints as
+    `file:Orders!C14`."""
 
     cell: str
 
@@ -117,7 +118,8 @@ DEBUG_HINT = "run with --debug for the traceback"
 
 
 def internal_error_line(exc: BaseException) -> str:
-    """One line for an error of pnp itself (not of the project): what broke and where, with the --debug hint."""
+    """One line for an error of pnp itself (not of the project): what broke and where, with the --debug
+    hint."""
     notes = "; ".join(getattr(exc, "__notes__", []) or [])
     where = f" {notes}" if notes else ""
     text = str(exc).splitlines()[0] if str(exc) else ""

@@ -1,11 +1,12 @@
 """Saving a ReportLab canvas straight into its file: every PDF object is written as soon as it is formatted.
 
-ReportLab formats the whole document into a list of strings, joins them and only then writes the file, so a sheet
-of ten thousand unique cards is held in memory twice at the end. `save_streamed(canvas, file)` does what
-`canvas.save()` does with ReportLab's own pieces (each object formatted by PDFIndirectObject, the cross-reference
-table and the trailer by their classes) but writes each object as it comes, and lets go of each Form XObject (a
-card face) once it is written: nothing formatted later reads a form. The bytes, the object offsets and the
-cross-reference table are ReportLab's; nothing of ReportLab is replaced, so every other save is untouched.
+ReportLab formats the whole document into a list of strings, joins them and only then writes the file, so a
+sheet of ten thousand unique cards is held in memory twice at the end. `save_streamed(canvas, file)` does what
+`canvas.save()` does with ReportLab's own pieces (each object formatted by PDFIndirectObject, the
+cross-reference table and the trailer by their classes) but writes each object as it comes, and lets go of
+each Form XObject (a card face) once it is written: nothing formatted later reads a form. The bytes, the
+object offsets and the cross-reference table are ReportLab's; nothing of ReportLab is replaced, so every other
+save is untouched.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ _NAME = pdfdoc.__InternalName__  # what ReportLab checks when something names a 
 
 
 def _prepare(canvas) -> Any:  # a PDFDocument, whose stubs leave out the attributes read here
-    """What canvas.save() does before formatting: the last page, delayed fonts, the info digest, the outline."""
+    """What canvas.save() does before formatting: the last page, delayed fonts, the info digest, the
+    outline."""
     if canvas._code:  # noqa: SLF001 - what save() would still make a page of
         canvas.showPage()
     document = canvas._doc  # noqa: SLF001 - the document being saved
@@ -53,7 +55,8 @@ class _Sink:
 def save_streamed(canvas, file: BinaryIO) -> None:
     """`canvas.save()` for a canvas made on the open binary file `file`, written object by object into it."""
     document = _prepare(canvas)
-    if getattr(document, "_digiSigs", None):  # a signed document needs the whole file at once: ReportLab's way
+    # a signed document needs the whole file at once: ReportLab's way
+    if getattr(document, "_digiSigs", None):
         file.write(document.format())
         return
     document.encrypt.prepare(document)
@@ -61,7 +64,8 @@ def save_streamed(canvas, file: BinaryIO) -> None:
     encryption: Any = document.encrypt.info()  # None, unless the canvas was made to encrypt
     encrypt_ref = document.Reference(encryption) if encryption else None
     sink = _Sink(file)
-    sink.add(pdfdoc.PDFFile(document._pdfVersion).format(document))  # noqa: SLF001 - the header ReportLab writes
+    # the header ReportLab writes
+    sink.add(pdfdoc.PDFFile(document._pdfVersion).format(document))  # noqa: SLF001
     numbers, offsets, ids = document.numberToId, document.idToOffset, []
     comments = not rl_config.invariant and rl_config.pdfComments
     number = 0
@@ -86,7 +90,8 @@ def save_streamed(canvas, file: BinaryIO) -> None:
 
 
 def _let_go(form: pdfdoc.PDFFormXObject) -> None:
-    """Drop a written form's stream and the dictionaries formatting made; keep only the name ReportLab checks."""
+    """Drop a written form's stream and the dictionaries formatting made; keep only the name ReportLab
+    checks."""
     kept = form.__dict__.get(_NAME)
     form.__dict__.clear()
     if kept is not None:
@@ -110,9 +115,9 @@ _DEFLATING: weakref.WeakSet = weakref.WeakSet()  # canvases whose forms are comp
 
 
 def deflate_forms(canvas) -> None:
-    """Compress each Form XObject of this canvas as soon as it is made (`form_made`), not all of them at save: a
-    sheet of unique cards holds a third of the bytes until then. Only for a canvas saved with plain compressed
-    streams (no ASCII85 layer), as the card sheets are."""
+    """Compress each Form XObject of this canvas as soon as it is made (`form_made`), not all of them at save:
+    a sheet of unique cards holds a third of the bytes until then. Only for a canvas saved with plain
+    compressed streams (no ASCII85 layer), as the card sheets are."""
     _DEFLATING.add(canvas)
 
 

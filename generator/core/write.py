@@ -1,10 +1,10 @@
 """Atomic output: write to a temporary file beside the target, then rename into place.
 
-A build stages every file it writes (the PDFs, build/manifest.json, build/.state.json) and commits them together
-with a journal: the list of renames is written first, so a build killed half-way through its renames is finished
-by the next one (`recover`), and the manifest always describes the files on disk. Temporary files carry the pid
-of the process writing them; `recover` deletes those whose process is gone (a killed build), never those of a
-build still running.
+A build stages every file it writes (the PDFs, build/manifest.json, build/.state.json) and commits them
+together with a journal: the list of renames is written first, so a build killed half-way through its renames
+is finished by the next one (`recover`), and the manifest always describes the files on disk. Temporary files
+carry the pid of the process writing them; `recover` deletes those whose process is gone (a killed build),
+never those of a build still running.
 """
 
 from __future__ import annotations
@@ -52,9 +52,9 @@ def cannot_write(path: Path, exc: OSError) -> InputError:
 class Staging:
     """Files drawn under temporary names first and renamed into place together by `commit()`.
 
-    A run that fails half-way (say the last card's text does not fit) then replaces none of the last good outputs;
-    leaving the `with` block without a commit deletes the temporary files. A commit interrupted half-way keeps
-    its journal and the files not yet renamed, for `recover` to finish.
+    A run that fails half-way (say the last card's text does not fit) then replaces none of the last good
+    outputs; leaving the `with` block without a commit deletes the temporary files. A commit interrupted
+    half-way keeps its journal and the files not yet renamed, for `recover` to finish.
     """
 
     def __init__(self) -> None:
@@ -64,11 +64,14 @@ class Staging:
     def stage(self, path: Path, produce: Callable[[Path], object]) -> Path:
         """Draw `path` into a temporary file beside it with `produce(tmp_path)`; return the temporary path.
 
-        A folder that cannot be made or written is an InputError naming it; what `produce` raises passes through."""
+        A folder that cannot be made or written is an InputError naming it; what `produce` raises passes
+        through."""
         path = Path(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+            fd, tmp_name = tempfile.mkstemp(
+                prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent
+            )
             os.close(fd)
         except OSError as exc:
             raise cannot_write(path, exc) from None
@@ -83,8 +86,8 @@ class Staging:
         return tmp
 
     def adopt(self, tmp: Path, path: Path) -> Path:
-        """A file already drawn under a temporary name beside `path` (named as `stage` names them) joins the staged
-        files, as if `stage` had drawn it; returns it."""
+        """A file already drawn under a temporary name beside `path` (named as `stage` names them) joins the
+        staged files, as if `stage` had drawn it; returns it."""
         tmp = Path(tmp)
         os.chmod(tmp, 0o644)
         self._pending.append((tmp, Path(path)))
@@ -146,8 +149,8 @@ def _inside(path: Path, folder: Path) -> bool:
 
 
 def recover(folder: Path) -> list[Path]:
-    """Finish the commits of builds that died half-way (their journals in `folder`) and delete temporary files of
-    processes that are gone, anywhere below `folder`; returns the files renamed into place."""
+    """Finish the commits of builds that died half-way (their journals in `folder`) and delete temporary files
+    of processes that are gone, anywhere below `folder`; returns the files renamed into place."""
     folder = Path(folder)
     if not folder.is_dir():
         return []
@@ -166,7 +169,8 @@ def recover(folder: Path) -> list[Path]:
                 continue
             tmp, target = Path(pair[0]), Path(pair[1])
             match = _TEMP.match(tmp.name)
-            # only renames of our own temporary files inside this folder: a journal is no way to move other files
+            # only renames of our own temporary files inside this folder: a journal is no way to move other
+            # files
             if not (match and match["name"] == target.name and tmp.parent == target.parent
                     and _inside(tmp, root) and _inside(target, root)):
                 continue
@@ -180,7 +184,9 @@ def recover(folder: Path) -> list[Path]:
     for leftover in folder.rglob(".*.tmp"):
         match = _TEMP.match(leftover.name)
         try:
-            stale = not _alive(int(match["pid"])) if match else now - leftover.stat().st_mtime > OLD_TEMP_SECONDS
+            stale = (
+                not _alive(int(match["pid"])) if match else now - leftover.stat().st_mtime > OLD_TEMP_SECONDS
+            )
             if stale:
                 leftover.unlink(missing_ok=True)
         except OSError:

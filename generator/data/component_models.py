@@ -88,7 +88,9 @@ class ComponentFile(Strict):
     name: str
     code: Code | None = Field(None, description="short code of the item codes (default: from the id)")
     description: str = ""
-    assembly: str | None = Field(None, description="how to make it, for the rules (default: written from the data)")
+    assembly: str | None = Field(
+        None, description="how to make it, for the rules (default: written from the data)"
+    )
 
     made_up: ClassVar[bool] = False
     """Folded and glued from a net: the rules picture it made up, and a second one 'is made the same way'."""
@@ -167,7 +169,9 @@ def _printed(game: Game, component: Component, size: str) -> tuple[int, str]:
 class ItemsFile(ComponentFile):
     """A component whose pieces are items like a deck's cards: id, name, copies and the declared fields."""
 
-    layout: str | None = Field(None, description="front layout (layouts/<name>.yaml); default: the component id")
+    layout: str | None = Field(
+        None, description="front layout (layouts/<name>.yaml); default: the component id"
+    )
     back: str | None = Field(None, description="back layout")
     fields: dict[str, FieldSpec] = Field(default_factory=dict)
     items: list[dict] = Field(min_length=1)
@@ -197,7 +201,9 @@ class TokenFile(ItemsFile, ShapeFields):
     gap: Length | None = Field(None, description="space between tokens on the sheet (default: 0 for hex and "
                                                  "square, which share cut edges; 2mm for circle and rounded)")
 
-    _gap = field_validator("gap")(classmethod(lambda cls, v: v if v is None or to_pt(v) >= 0 else positive_length(v)))
+    _gap = field_validator("gap")(
+        classmethod(lambda cls, v: v if v is None or to_pt(v) >= 0 else positive_length(v))
+    )
 
     tts_object: ClassVar[str | None] = "Custom_Tile"
 
@@ -235,7 +241,9 @@ class StandeeFile(ItemsFile):
     width: Length
     height: Length
     foot: Length = Field("12mm", description="height of the feet (and of the base) that hold it up")
-    base: Length | None = Field(None, description="length of the base piece (default: 1.2 x width, at least 30mm)")
+    base: Length | None = Field(
+        None, description="length of the base piece (default: 1.2 x width, at least 30mm)"
+    )
 
     _sizes = field_validator("width", "height", "foot", "base")(
         classmethod(lambda cls, v: v if v is None else positive_length(v)))
@@ -271,7 +279,10 @@ class DieFace(Strict):
     def _one_kind(self):
         given = [k for k in ("pips", "text", "icon", "layout") if getattr(self, k) is not None]
         if len(given) != 1:
-            raise ValueError(f"a face shows {', '.join(given) or 'nothing'}; expected exactly one of pips, text, icon, layout")
+            raise ValueError(
+                f"a face shows {', '.join(given) or 'nothing'}; expected exactly one of pips, text, icon, "
+                "layout"
+            )
         return self
 
 
@@ -292,7 +303,9 @@ class DieFile(ComponentFile):
     @classmethod
     def _six(cls, faces):
         if len(faces) != 6:
-            raise ValueError(f"a die with {len(faces)} face{'s' if len(faces) != 1 else ''}; expected exactly 6")
+            raise ValueError(
+                f"a die with {len(faces)} face{'s' if len(faces) != 1 else ''}; expected exactly 6"
+            )
         return faces
 
     made_up: ClassVar[bool] = True
@@ -348,20 +361,27 @@ class TuckboxFile(ComponentFile):
     kind: Literal["tuckbox"]
     deck: Slug | None = None
     decks: list[Slug] | None = None
-    thickness: Length = Field("0.32mm", description="thickness of one card (250-300 gsm cardstock: 0.28-0.35mm)")
+    thickness: Length = Field(
+        "0.32mm", description="thickness of one card (250-300 gsm cardstock: 0.28-0.35mm)"
+    )
     clearance: Length = Field("2mm", description="room added to the card width, height and the deck depth")
-    boxes: PositiveInt | Literal["auto"] = Field("auto", description="boxes the deck is shared between; auto: "
-                                                                    "the fewest whose net fits Letter and A4")
+    boxes: PositiveInt | Literal["auto"] = Field(
+        "auto", description="boxes the deck is shared between; auto: the fewest whose net fits Letter and A4"
+    )
     color: HexColor = "#333333"
     label: str | None = Field(None, description="text on the front (default: the deck names)")
 
     _thickness = field_validator("thickness")(classmethod(lambda cls, v: positive_length(v)))
-    _clearance = field_validator("clearance")(classmethod(lambda cls, v: v if to_pt(v) >= 0 else positive_length(v)))
+    _clearance = field_validator("clearance")(
+        classmethod(lambda cls, v: v if to_pt(v) >= 0 else positive_length(v))
+    )
 
     @model_validator(mode="after")
     def _which_decks(self):
         if (self.deck is None) == (self.decks is None):
-            raise ValueError("a tuck box holds `deck: ID` or `decks: [ID, ...]`; expected exactly one of them")
+            raise ValueError(
+                "a tuck box holds `deck: ID` or `decks: [ID, ...]`; expected exactly one of them"
+            )
         if self.decks is not None and not self.decks:
             raise ValueError("`decks` is empty; expected at least one deck id")
         return self
@@ -465,9 +485,13 @@ class SheetColumn(Strict):
     """A column of a printed table."""
 
     header: str = ""
-    width: Length | None = Field(None, description="default: the width left, shared with other columns without one")
+    width: Length | None = Field(
+        None, description="default: the width left, shared with other columns without one"
+    )
     text: str = Field("", description="template of each cell; sees `row` (and `number`, 1, 2, ...)")
-    repeat: PositiveInt = Field(1, description="this column this many times (one per player); `n` counts them")
+    repeat: PositiveInt = Field(
+        1, description="this column this many times (one per player); `n` counts them"
+    )
     align: Literal["left", "center", "right"] = "center"
 
     _width = field_validator("width")(classmethod(lambda cls, v: v if v is None else positive_length(v)))
@@ -484,7 +508,9 @@ class SheetFile(ComponentFile):
 
     kind: Literal["sheet"]
     title: str = Field("", description="template; default: the name")
-    size: Literal["page"] | CardSize = Field("page", description="page: one per printed page; else a pad size")
+    size: Literal["page"] | CardSize = Field(
+        "page", description="page: one per printed page; else a pad size"
+    )
     copies: PositiveInt = 1
     columns: list[SheetColumn] = Field(min_length=1)
     rows: PositiveInt | SheetRows = Field(description="blank rows (a score pad) or {from: table}")

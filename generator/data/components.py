@@ -1,8 +1,8 @@
 """Components: the printable pieces of a game that are not cards (tokens, standees, dice, tuck boxes, sheets).
 
-A component file (`component:` as its top-level key) is loaded into a `Component`. Items of tokens and standees
-(and the six faces of a die) are `Card`s of the component's own face set, so the card face renderer draws them
-with the same layout language. What differs between kinds is asked of the kind's model
+A component file (`component:` as its top-level key) is loaded into a `Component`. Items of tokens and
+standees (and the six faces of a die) are `Card`s of the component's own face set, so the card face renderer
+draws them with the same layout language. What differs between kinds is asked of the kind's model
 (generator.data.component_models), never of the kind's name.
 """
 
@@ -78,7 +78,9 @@ def default_code(component_id: str) -> str:
     return letters if len(letters) >= 2 else (letters + "CP")[:2]
 
 
-def _items(model: ItemsFile, raw: YDict, shown: str, code: str, game_code: str, problems: Problems) -> list[Card]:
+def _items(
+    model: ItemsFile, raw: YDict, shown: str, code: str, game_code: str, problems: Problems
+) -> list[Card]:
     """The items of a token or standee file, typed against its fields (like a deck's cards)."""
     item_model = row_model(model.component.title().replace("-", ""), model.fields, card=True)
     items: list[Card] = []
@@ -88,17 +90,33 @@ def _items(model: ItemsFile, raw: YDict, shown: str, code: str, game_code: str, 
         if record is None:
             continue
         if record.id in first:
-            problems.add(shown, item_raw.line_of("id"), f"duplicate item id '{record.id}' (first defined at line "
-                                                        f"{first[record.id]}); expected unique ids")
+            problems.add(
+                shown,
+                item_raw.line_of("id"),
+                f"duplicate item id '{record.id}' (first defined at line "
+                f"{first[record.id]}); expected unique ids",
+            )
             continue
         first[record.id] = item_raw.line_of("id")
         data = record.model_dump()
         core = {key: data.pop(key) for key in ("id", "name", "copies", "layout", "icon", "image")}
-        items.append(Card(
-            id=core["id"], name=core["name"], fields=data, file=shown, line=item_raw.line,
-            key_lines=dict(item_raw.key_lines), deck=model.component, index=index,
-            code=f"{game_code}-{code}-{index:02d}", copies=core["copies"], layout=core["layout"] or model.layout,
-            icon=core["icon"], image=core["image"]))
+        items.append(
+            Card(
+                id=core["id"],
+                name=core["name"],
+                fields=data,
+                file=shown,
+                line=item_raw.line,
+                key_lines=dict(item_raw.key_lines),
+                deck=model.component,
+                index=index,
+                code=f"{game_code}-{code}-{index:02d}",
+                copies=core["copies"],
+                layout=core["layout"] or model.layout,
+                icon=core["icon"],
+                image=core["image"],
+            )
+        )
     return items
 
 
@@ -125,18 +143,31 @@ def load_component(model, raw: YDict, shown: str, game_code: str, problems: Prob
         items = _items(model, raw, shown, code, game_code, problems)
     elif isinstance(model, DieFile):
         items = _die_faces(model, raw, shown, code, game_code)
-    return Component(id=model.component, kind=model.kind, name=model.name, code=code, file=shown, line=raw.line,
-                     model=model, items=items, key_lines=dict(raw.key_lines), field_lines=field_lines)
+    return Component(
+        id=model.component,
+        kind=model.kind,
+        name=model.name,
+        code=code,
+        file=shown,
+        line=raw.line,
+        model=model,
+        items=items,
+        key_lines=dict(raw.key_lines),
+        field_lines=field_lines,
+    )
 
 
-# --- tuck boxes ------------------------------------------------------------------------------------------------
+# --- tuck boxes
+# ------------------------------------------------------------------------------------------------
 
 def tuckbox_plan(component: Component, decks: dict[str, Deck]) -> list[TuckboxSize] | None:
     """The boxes of a tuck box component (None when its decks are unknown or nothing fits the paper)."""
     return component.model.plan(decks)
 
 
-def component_size(component: Component, decks: dict[str, Deck], phrases: Phrases = ENGLISH) -> tuple[str, list[float]]:
+def component_size(
+    component: Component, decks: dict[str, Deck], phrases: Phrases = ENGLISH
+) -> tuple[str, list[float]]:
     """The size of one piece in words and in mm (tuck boxes: the inside), for the rules and the manifest."""
     return component.model.size_text(decks, phrases)
 

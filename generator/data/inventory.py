@@ -31,9 +31,13 @@ def inventory(game: Game) -> list[InventoryLine]:
     say = game.phrases.t
     lines: list[InventoryLine] = []
     for deck in game.decks.values():
-        lines.append(InventoryLine(deck.name, deck.copies, say("inventory.card_types", count=len(deck.cards))))
+        lines.append(
+            InventoryLine(deck.name, deck.copies, say("inventory.card_types", count=len(deck.cards)))
+        )
     for board in game.boards.values():
-        lines.append(InventoryLine(board.model.name, 1, say("inventory.spaces", count=len(board.model.spaces))))
+        lines.append(
+            InventoryLine(board.model.name, 1, say("inventory.spaces", count=len(board.model.spaces)))
+        )
     for component in game.components.values():
         lines.append(component_line(game, component))
     for extra in game.config.extras:

@@ -41,8 +41,8 @@ class DataUndefined(StrictUndefined):
 
 
 class DataEnvironment(BoundedSandbox):
-    """A bounded sandbox (generator.data.sandbox) where data keys win over dict methods, so a field named `items`
-    or `values` still reads."""
+    """A bounded sandbox (generator.data.sandbox) where data keys win over dict methods, so a field named
+    `items` or `values` still reads."""
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if isinstance(obj, View) and attribute in obj:
@@ -72,7 +72,9 @@ def _track_starts(board) -> list[View]:
     starts = []
     for space in board.model.spaces:
         for players in space.start_for:
-            starts.append(View(players=players, space=space.id, label=space.label, rounds=distance.get(space.id, 0)))
+            starts.append(
+                View(players=players, space=space.id, label=space.label, rounds=distance.get(space.id, 0))
+            )
     return sorted(starts, key=lambda s: s["players"])
 
 
@@ -94,7 +96,9 @@ def game_view(game) -> View:
     tables = View()
     for table in game.tables.values():
         rows = [plain(row.as_dict()) for row in table.rows]
-        tables[table.id] = View(id=table.id, name=table.name, rows=rows, by_id=View({r["id"]: r for r in rows}))
+        tables[table.id] = View(
+            id=table.id, name=table.name, rows=rows, by_id=View({r["id"]: r for r in rows})
+        )
     boards = View()
     for board in game.boards.values():
         model = plain(board.model.model_dump())
@@ -118,14 +122,25 @@ def game_view(game) -> View:
             boxes=boxes, made_up=component.model.made_up)
     box = [View(name=line.name, count=line.count, detail=line.detail) for line in inventory(game)]
     return View(
-        id=game.id, title=config.title, subtitle=config.subtitle, code=config.code,
-        players=View(min=config.players.min, max=config.players.max), ages=config.ages, play_time=config.play_time,
-        settings=plain(config.settings), extras=plain([c.model_dump() for c in config.extras]),
-        decks=decks, tables=tables, boards=boards, components=components, inventory=box,
+        id=game.id,
+        title=config.title,
+        subtitle=config.subtitle,
+        code=config.code,
+        players=View(min=config.players.min, max=config.players.max),
+        ages=config.ages,
+        play_time=config.play_time,
+        settings=plain(config.settings),
+        extras=plain([c.model_dump() for c in config.extras]),
+        decks=decks,
+        tables=tables,
+        boards=boards,
+        components=components,
+        inventory=box,
     )
 
 
-# --- helpers every template may call --------------------------------------------------------------------------
+# --- helpers every template may call
+# --------------------------------------------------------------------------
 
 def words(number: int) -> str:
     """'six' for 6 (numbers above twelve stay digits)."""
@@ -162,7 +177,11 @@ def _words_filter(context, number):
 @pass_context
 def _join_and_filter(context, items, last=None):
     """`items | join_and` (or `join_and("or")`) in the language of the template's `join_and` helper."""
-    return context.get("join_and", join_and)(items, last) if last is not None else context.get("join_and", join_and)(items)
+    return (
+        context.get("join_and", join_and)(items, last)
+        if last is not None
+        else context.get("join_and", join_and)(items)
+    )
 
 
 def last_number(text: str) -> int:
@@ -195,8 +214,15 @@ class GameHelpers:
         for street in board.model.streets:
             for number, house in street.houses.items():
                 if house == space and board.address(number, street.name) == address:
-                    return {"id": street.id, "name": street.name, "color": street.color,
-                            "color_name": street.color_name, "number": number, "board": board_id, "space": space}
+                    return {
+                        "id": street.id,
+                        "name": street.name,
+                        "color": street.color,
+                        "color_name": street.color_name,
+                        "number": number,
+                        "board": board_id,
+                        "space": space,
+                    }
         raise ValueError(f"address '{address}' has no street")
 
     def ref(self, collection: str, item: str) -> dict:
@@ -208,7 +234,8 @@ class GameHelpers:
         raise ValueError(f"no deck or table '{collection}'")
 
     def distance(self, board: str, start: str, end: str) -> int:
-        """Road steps from space `start` to space `end` on a board (breadth-first search); -1 when unreachable."""
+        """Road steps from space `start` to space `end` on a board (breadth-first search); -1 when
+        unreachable."""
         if board not in self.game.boards:
             raise ValueError(f"no board '{board}'; known: {', '.join(self.game.boards)}")
         key = (board, start)
@@ -227,8 +254,12 @@ class GameHelpers:
 
 
 FILTERS: dict[str, Callable] = {
-    "words": _words_filter, "join_and": _join_and_filter, "signed": signed, "dictsum": lambda d: sum(d.values()),
-    "lookup": lambda ids, table: [table[i] for i in ids], "last_number": last_number,
+    "words": _words_filter,
+    "join_and": _join_and_filter,
+    "signed": signed,
+    "dictsum": lambda d: sum(d.values()),
+    "lookup": lambda ids, table: [table[i] for i in ids],
+    "last_number": last_number,
 }
 GLOBALS: dict[str, Callable] = {
     "words": words, "plural": plural, "join_and": join_and, "signed": signed, "money": money,
@@ -236,10 +267,16 @@ GLOBALS: dict[str, Callable] = {
 }
 
 
-def environment(*, autoescape: bool, loader: BaseLoader | None = None, keep_trailing_newline: bool = False,
-                helpers: dict[str, Callable] | None = None, finalize: Callable | None = None) -> DataEnvironment:
-    """A sandboxed environment with the shared helpers and filters (plus `helpers`), strict about missing data;
-    `finalize` is applied to every printed value."""
+def environment(
+    *,
+    autoescape: bool,
+    loader: BaseLoader | None = None,
+    keep_trailing_newline: bool = False,
+    helpers: dict[str, Callable] | None = None,
+    finalize: Callable | None = None,
+) -> DataEnvironment:
+    """A sandboxed environment with the shared helpers and filters (plus `helpers`), strict about missing
+    data; `finalize` is applied to every printed value."""
     env = DataEnvironment(loader=loader, undefined=DataUndefined, autoescape=autoescape, trim_blocks=True,
                           lstrip_blocks=True, keep_trailing_newline=keep_trailing_newline, finalize=finalize)
     env.globals.update(GLOBALS)

@@ -67,13 +67,20 @@ def engine_named(name: str) -> Engine | None:
 
 
 def engine_for(game) -> Engine | None:
-    """The engine game.yaml names with `engine:`, None when it names none; a located error for an unknown name."""
+    """The engine game.yaml names with `engine:`, None when it names none; a located error for an unknown
+    name."""
     name = game.config.engine
     if not name:
         return None
     engine = engine_named(name)
     if engine is None:
         known = engine_names()
-        raise InputError(Problem(game.show(game.dir / "game.yaml"), game.line_of("engine"), f"rules engine '{name}' does not exist"
-                                 f"{did_you_mean(_key(name), known)}; known: {known_list(known)}"))
+        raise InputError(
+            Problem(
+                game.show(game.dir / "game.yaml"),
+                game.line_of("engine"),
+                f"rules engine '{name}' does not exist"
+                f"{did_you_mean(_key(name), known)}; known: {known_list(known)}",
+            )
+        )
     return engine

@@ -1,9 +1,10 @@
-"""`pnp export csv`: each deck's cards as a CSV file in the cell syntax a `cards_from:` spreadsheet is read with.
+"""`pnp export csv`: each deck's cards as a CSV file in the cell syntax a `cards_from:` spreadsheet is read
+with.
 
-Columns: id, name, copies, then layout, back, icon and image when any card gives them, then the deck's fields in
-their declared order. A card's layout is written only when it differs from the deck's. Reading the file back with
-`cards_from:` gives the same cards (tested), so a designer can move a deck between YAML and a spreadsheet.
-The file is UTF-8 with a byte-order mark, which Excel needs to show accents and Cyrillic right.
+Columns: id, name, copies, then layout, back, icon and image when any card gives them, then the deck's fields
+in their declared order. A card's layout is written only when it differs from the deck's. Reading the file
+back with `cards_from:` gives the same cards (tested), so a designer can move a deck between YAML and a
+spreadsheet. The file is UTF-8 with a byte-order mark, which Excel needs to show accents and Cyrillic right.
 """
 
 from __future__ import annotations

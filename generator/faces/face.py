@@ -1,11 +1,13 @@
 """Drawing one card face or back from its layout; each face becomes a PDF Form XObject drawn once per canvas.
 
 Public API (used by the card sheets, rule booklets and PNG exports):
-- `draw_front(canvas, game, card, x, y, bleed=True)` / `draw_back(canvas, game, deck, x, y, bleed=True, card=None)`:
+- `draw_front(canvas, game, card, x, y, bleed=True)` / `draw_back(canvas, game, deck, x, y, bleed=True,
+card=None)`:
   (x, y) is the lower-left corner of the bleed box; with bleed=False the card is clipped to its trim box and
-  (x, y) is the trim's lower-left corner. `draw_back` draws the back `card` shows (generator.faces.backs); without
-  a card, the deck's usual back.
-- `render_card_pdf(game, card_or_deck, path, side='front'|'back', bleed_pt=None)`: a one-page PDF of trim + bleed
+  (x, y) is the trim's lower-left corner. `draw_back` draws the back `card` shows (generator.faces.backs);
+  without a card, the deck's usual back.
+- `render_card_pdf(game, card_or_deck, path, side='front'|'back', bleed_pt=None)`: a one-page PDF of trim +
+bleed
   with TrimBox and BleedBox set.
 """
 
@@ -42,8 +44,9 @@ EDGE_TOL = 0.01
 
 
 class CardRenderer:
-    """Everything needed to draw a game's cards: layouts (resolved once), templates (compiled once), helpers, and
-    an instance of each box kind (generator.faces.boxes), which resolves and draws its boxes and keeps its caches."""
+    """Everything needed to draw a game's cards: layouts (resolved once), templates (compiled once), helpers,
+    and an instance of each box kind (generator.faces.boxes), which resolves and draws its boxes and keeps its
+    caches."""
 
     def __init__(self, game: Game):
         register_fonts()
@@ -66,17 +69,21 @@ class CardRenderer:
         self._back_of: dict[str, dict[int, BackFace]] = {}  # deck id -> card index -> the back it shows
         self.checked = False  # `check` went through without a problem
         self._colours: set[str] = set()  # colour values that passed the check
-        self._last_use: weakref.WeakSet = weakref.WeakSet()  # canvases after which no drawing needs `_resolved`
-        self.warnings: list[str] = []  # located, for the build's output and the manifest (low-resolution images)
+        # canvases after which no drawing needs `_resolved`
+        self._last_use: weakref.WeakSet = weakref.WeakSet()
+        # located, for the build's output and the manifest (low-resolution images)
+        self.warnings: list[str] = []
 
     def kind(self, box: Box) -> BoxKind:
-        """This renderer's instance of the box's kind; InputError at the box when BOX_KINDS does not list it."""
+        """This renderer's instance of the box's kind; InputError at the box when BOX_KINDS does not list
+        it."""
         try:
             return self.kinds[box.kind]
         except KeyError:
             raise InputError(unlisted(box, BOX_KINDS)) from None
 
-    # -- layouts -------------------------------------------------------------------------------------------------
+    # -- layouts
+    # -------------------------------------------------------------------------------------------------
     def size(self, deck: Deck) -> tuple[float, float]:
         """Trim width and height of the deck's cards in points."""
         return deck.size_pt
@@ -90,8 +97,12 @@ class CardRenderer:
                 problems = Problems()
                 check_inside(deck.shape, layout, f"deck '{deck.id}'", problems)
                 problems.raise_if_any()
-            unknown = [Problem(box.file, box.line, unknown_font(name, self.fonts))
-                       for box in layout.boxes for name in self.kind(box).fonts(box) if self.fonts.get(name) is None]
+            unknown = [
+                Problem(box.file, box.line, unknown_font(name, self.fonts))
+                for box in layout.boxes
+                for name in self.kind(box).fonts(box)
+                if self.fonts.get(name) is None
+            ]
             if unknown:
                 raise InputError(unknown)
             self._layouts[key] = layout
@@ -130,7 +141,9 @@ class CardRenderer:
                         uses[name] = False
             problems.raise_if_any()
             self._backs[deck.id] = group_backs(deck, lambda card: uses[back_name(deck, card)])
-            self._back_of[deck.id] = {card.index: face for face in self._backs[deck.id] for card in face.cards}
+            self._back_of[deck.id] = {
+                card.index: face for face in self._backs[deck.id] for card in face.cards
+            }
         return self._backs[deck.id]
 
     def back_of(self, deck: Deck, card: Card | None) -> BackFace:
@@ -147,12 +160,18 @@ class CardRenderer:
         data = self.view["decks"][deck.id]
         if back:
             card = self.back_of(deck, card).card
-        return {"card": data["cards"][card.index - 1] if card is not None else None, "deck": data, "game": self.view,
-                "side": "back" if back else "front"}
+        return {
+            "card": data["cards"][card.index - 1] if card is not None else None,
+            "deck": data,
+            "game": self.view,
+            "side": "back" if back else "front",
+        }
 
-    # -- checking ------------------------------------------------------------------------------------------------
+    # -- checking
+    # ------------------------------------------------------------------------------------------------
     def faces(self, problems: Problems) -> list[tuple[str, Deck, Card]]:
-        """Every face `check` covers: ('back', deck, a card showing it) per drawn back, ('front', deck, card)."""
+        """Every face `check` covers: ('back', deck, a card showing it) per drawn back, ('front', deck,
+        card)."""
         faces = []
         for deck in self.game.decks.values():
             try:
@@ -204,10 +223,12 @@ class CardRenderer:
         problems.raise_if_any()
         self.checked = True
 
-    def resolved(self, deck: Deck, card: Card | None, back: bool = False) -> list[tuple[Box, Resolved | None]]:
-        """What `check` rendered for each box of a face or back (texts, colours, icons, images): what it is drawn
-        from, so a caller can tell whether it changed without drawing it. A face `check` did not see is rendered
-        now (None for a box whose `when` is false)."""
+    def resolved(
+        self, deck: Deck, card: Card | None, back: bool = False
+    ) -> list[tuple[Box, Resolved | None]]:
+        """What `check` rendered for each box of a face or back (texts, colours, icons, images): what it is
+        drawn from, so a caller can tell whether it changed without drawing it. A face `check` did not see is
+        rendered now (None for a box whose `when` is false)."""
         found = self._resolved.get(self.form_name(deck, card, back))
         if found is None:
             layout = self.back_layout(deck, card) if back or card is None else self.front_layout(card)
@@ -221,9 +242,10 @@ class CardRenderer:
         self._last_use.add(canvas)
 
     def drawn_digest(self) -> str:
-        """A hash of everything `check` rendered, face by face: each box's geometry and style (the layouts, after
-        `extends`) and its rendered data (texts, colours, icon names, image paths). Whatever a template read, from
-        any file of the game, shows here; the incremental build fingerprints the card sheets with it."""
+        """A hash of everything `check` rendered, face by face: each box's geometry and style (the layouts,
+        after `extends`) and its rendered data (texts, colours, icon names, image paths). Whatever a template
+        read, from any file of the game, shows here; the incremental build fingerprints the card sheets with
+        it."""
         # The bytes hashed are those of repr((box.name, ..., box.spec, data)) per box, put together from parts
         # worked out once: a box's own part is shared by every card of its layout, and a font family (in every
         # text box's data, a dataclass whose repr is slow) is written once per family.
@@ -250,7 +272,8 @@ class CardRenderer:
         return sha.hexdigest()
 
     def where(self, context: dict) -> str:
-        """Which face a context is ('card 012 (draw-two)', 'the back of deck ...'), to begin a problem with."""
+        """Which face a context is ('card 012 (draw-two)', 'the back of deck ...'), to begin a problem
+        with."""
         return self._where(context)
 
     def _where(self, context: dict) -> str:
@@ -276,19 +299,26 @@ class CardRenderer:
         return InputError(Problem(box.file, box.line, f"{self._where(context)}: box '{box.name}': {message}"))
 
     def fail_at_field(self, box: Box, context: dict, value: str, message: str) -> InputError:
-        """A problem with a name a box drew (an icon, an image) located where it is written: the card field that
-        holds it (a YAML line or a spreadsheet cell), else the layout box."""
+        """A problem with a name a box drew (an icon, an image) located where it is written: the card field
+        that holds it (a YAML line or a spreadsheet cell), else the layout box."""
         card = self.card_of(context)
         key = next((key for key, held in card.as_dict().items() if key not in ("id", "code", "deck")
                     and isinstance(held, str) and held.strip() == str(value).strip()), None) if card else None
         if key is None:
             return self.fail(box, context, message)
         file, line = card.where(key)
-        return InputError(Problem(file, line, f"{self._where(context)} {key}: {message} (drawn by box '{box.name}' "
-                                              f"of {box.file}:{box.line})"))
+        return InputError(
+            Problem(
+                file,
+                line,
+                f"{self._where(context)} {key}: {message} (drawn by box '{box.name}' "
+                f"of {box.file}:{box.line})",
+            )
+        )
 
     def value(self, box: Box, key: str, context: dict, default=None) -> str | None:
-        """A key of the box rendered for one face (a template gives text), or `default` when the box lacks it."""
+        """A key of the box rendered for one face (a template gives text), or `default` when the box lacks
+        it."""
         source = box.get(key)
         if source is None:
             return default
@@ -327,20 +357,25 @@ class CardRenderer:
                 return None
         return self.kind(box).resolve(box, context)
 
-    # -- drawing -------------------------------------------------------------------------------------------------
+    # -- drawing
+    # -------------------------------------------------------------------------------------------------
     def draw_layout(self, canvas: Canvas, layout: Layout, deck: Deck, card: Card | None, back: bool = False,
                     ink: str = "normal") -> None:
-        """Draw a face with the lower-left corner of its bleed box at the current origin (`ink`: normal or saver)."""
+        """Draw a face with the lower-left corner of its bleed box at the current origin (`ink`: normal or
+        saver)."""
         tw, th = self.size(deck)
         context = self.context(deck, card, back)
         key = self.form_name(deck, card, back)
         keep = canvas not in self._last_use  # what is laid out here (texts) is kept for the next paper
         found = self._resolved.get(key) if keep else self._resolved.pop(key, None)
-        resolved = found if found is not None else [(box, self._resolve_box(box, context)) for box in layout.boxes]
+        resolved = (
+            found if found is not None else [(box, self._resolve_box(box, context)) for box in layout.boxes]
+        )
         if ink == "saver":
             b = self.bleed
-            resolved = inksaver.adapt(resolved, lambda box: self._placed_rect(box, tw, th), Rect(b, b, tw, th),
-                                      back=back)
+            resolved = inksaver.adapt(
+                resolved, lambda box: self._placed_rect(box, tw, th), Rect(b, b, tw, th), back=back
+            )
         face = Drawing(context, key, keep)
         for box, data in resolved:
             if data is not None:
@@ -349,7 +384,9 @@ class CardRenderer:
             for kind in self.kinds.values():
                 kind.let_go(key)
 
-    def _box_rect(self, box: Box, tw: float, th: float, into_bleed: bool) -> tuple[float, float, float, float]:
+    def _box_rect(
+        self, box: Box, tw: float, th: float, into_bleed: bool
+    ) -> tuple[float, float, float, float]:
         b = self.bleed
         x0, y0, x1, y1 = box.x, box.y, box.x + box.w, box.y + box.h  # top-left origin, y down
         if into_bleed:
@@ -363,17 +400,19 @@ class CardRenderer:
         """The box on the face form (PDF coordinates), run into the bleed where the box asks for it."""
         return self._box_rect(box, tw, th, bool(box.get("bleed", self.kind(box).bleeds(box))))
 
-    # -- forms ---------------------------------------------------------------------------------------------------
+    # -- forms
+    # ---------------------------------------------------------------------------------------------------
     def form_name(self, deck: Deck, card: Card | None, back: bool = False, ink: str = "normal") -> str:
-        """A name unique within a PDF for this face (game and deck codes keep games apart). Fronts are F<index>;
-        a back shared by several cards is B (the deck's usual back) or BL<n>, a back drawn per card B<index>;
-        the ink saver's faces end in _S."""
+        """A name unique within a PDF for this face (game and deck codes keep games apart). Fronts are
+        F<index>; a back shared by several cards is B (the deck's usual back) or BL<n>, a back drawn per card
+        B<index>; the ink saver's faces end in _S."""
         suffix = self.back_of(deck, card).key if back or card is None else f"F{card.index:03d}"
         return f"card_{self.game.config.code}_{deck.code}_{suffix}" + ("_S" if ink == "saver" else "")
 
     def ensure_form(self, canvas: Canvas, deck: Deck, card: Card | None, back: bool = False,
                     ink: str = "normal") -> str:
-        """Define the face (or the back `card` shows) as a Form XObject on this canvas once; returns its name."""
+        """Define the face (or the back `card` shows) as a Form XObject on this canvas once; returns its
+        name."""
         back = back or card is None
         name = self.form_name(deck, card, back, ink)
         done = self._forms.setdefault(canvas, set())
@@ -419,8 +458,9 @@ class CardRenderer:
 
     def place_prepared(self, canvas: Canvas, deck: Deck, card: Card | None, prefix: str, back: bool = False,
                        ink: str = "normal") -> None:
-        """`place` with operators from `placement`: the card sheets place thousands of faces in the same slots,
-        so the numbers are formatted once per slot instead of once per copy (same PDF operators as `place`)."""
+        """`place` with operators from `placement`: the card sheets place thousands of faces in the same
+        slots, so the numbers are formatted once per slot instead of once per copy (same PDF operators as
+        `place`)."""
         name = self.ensure_form(canvas, deck, card, back, ink)
         canvas._code.append(f"{prefix}\n/{canvas._doc.getXObjectName(name)} Do\nQ")  # noqa: SLF001
         canvas._formsinuse.append(name)  # noqa: SLF001 - what doForm records so the page lists the form
@@ -434,12 +474,15 @@ def _repr_fields(cls: type) -> tuple[str, ...]:
 
 def _shown_with(data, name: str, stand_in: object) -> str:
     """repr(data) of a dataclass with its field `name` shown as `stand_in` (without making a changed copy)."""
-    shown = ", ".join(f"{key}={stand_in if key == name else getattr(data, key)!r}" for key in _repr_fields(type(data)))
+    shown = ", ".join(
+        f"{key}={stand_in if key == name else getattr(data, key)!r}" for key in _repr_fields(type(data))
+    )
     return f"{type(data).__qualname__}({shown})"
 
 
 class _Shown:
-    """Stands in for an object in a repr: shows the text worked out once (the object is kept alive with it)."""
+    """Stands in for an object in a repr: shows the text worked out once (the object is kept alive with
+    it)."""
 
     __slots__ = ("text", "held")
 

@@ -1,9 +1,10 @@
-"""The ink saver: a face drawn with its large fills as light tints (outlined where they do not run off the card),
-and every text whose backdrop got lighter given a colour that reads on the tint.
+"""The ink saver: a face drawn with its large fills as light tints (outlined where they do not run off the
+card), and every text whose backdrop got lighter given a colour that reads on the tint.
 
 `adapt` works on the (box, data) pairs the card renderer resolves (data: the box kinds' typed values,
-generator.faces.boxes) and returns changed copies; pictures (icons and images) are kept as they are, so the card
-stays recognisable. A caller asks for it with `ink="saver"` on any drawing function of `generator.faces.face` (the card sheets' `--ink saver`, a preview, a studio toggle).
+generator.faces.boxes) and returns changed copies; pictures (icons and images) are kept as they are, so the
+card stays recognisable. A caller asks for it with `ink="saver"` on any drawing function of
+`generator.faces.face` (the card sheets' `--ink saver`, a preview, a studio toggle).
 """
 
 from __future__ import annotations
@@ -31,11 +32,12 @@ def _ratio(size: float) -> float:
 
 
 def adapt(resolved: list, placed_rect: Callable, trim: Rect, back: bool = False) -> list:
-    """The face's (box, data) pairs for the ink saver: large fills tinted, text colours that no longer read changed.
+    """The face's (box, data) pairs for the ink saver: large fills tinted, text colours that no longer read
+    changed.
 
-    `placed_rect(box)` gives a box's (x, y, w, h) on the face form; `trim` is the trim box there (a fill that runs
-    off the card gets no outline: it would be cut away). A `back` carries no information a player reads, so every
-    fill on it is tinted and its pictures are faded too (all without transparency)."""
+    `placed_rect(box)` gives a box's (x, y, w, h) on the face form; `trim` is the trim box there (a fill that
+    runs off the card gets no outline: it would be cut away). A `back` carries no information a player reads,
+    so every fill on it is tinted and its pictures are faded too (all without transparency)."""
     paints = face_paints(resolved, placed_rect)
     tinted: dict[int, str] = {}
     out = list(resolved)
@@ -62,7 +64,9 @@ def adapt(resolved: list, placed_rect: Callable, trim: Rect, back: bool = False)
             continue
         if back and data.stroke:  # frames on a back are decoration: lighter and thinner too
             width = data.stroke_width or to_pt(box.get("stroke_width", "0.75pt"))
-            data = replace(data, stroke=mix(data.stroke, "#ffffff", BACK_STROKE), stroke_width=max(0.5, width / 2))
+            data = replace(
+                data, stroke=mix(data.stroke, "#ffffff", BACK_STROKE), stroke_width=max(0.5, width / 2)
+            )
             out[index] = (box, data)
         if not data.lettered:
             continue
@@ -81,7 +85,8 @@ def adapt(resolved: list, placed_rect: Callable, trim: Rect, back: bool = False)
         if back and to_pt(box.get("size", "9pt")) >= BIG_TEXT:  # nobody reads a back closely: large titles
             changed = replace(data, color=color, outline=TITLE_OUTLINE)  # as outlines,
         elif back:
-            changed = replace(data, color=lightest(color, colours, ratio * BACK_TEXT))  # the rest as light as reads
+            # the rest as light as reads
+            changed = replace(data, color=lightest(color, colours, ratio * BACK_TEXT))
         else:
             changed = replace(data, color=color)
         out[index] = (box, changed)

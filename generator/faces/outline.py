@@ -1,4 +1,5 @@
-"""A shaped face's boxes inside its outline: a round card's corners are cut away, so its text keeps off them."""
+"""A shaped face's boxes inside its outline: a round card's corners are cut away, so its text keeps off
+them."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """What lies under a point of a card face: the filled shapes and pictures of a layout as plain geometry.
 
 The legibility check (what a text sits on) and the ink saver (which text must change colour once the fills are
-tinted) both ask it. Coordinates are those of the face form: points, origin at the lower-left of the bleed box.
-No ReportLab.
+tinted) both ask it. Coordinates are those of the face form: points, origin at the lower-left of the bleed
+box. No ReportLab.
 """
 
 from __future__ import annotations
@@ -56,8 +56,8 @@ class Paint:
 
 
 def face_paints(resolved: list, placed_rect: Callable) -> list[Paint]:
-    """The filled boxes and pictures of a face, in drawing order. `resolved` holds (box, data) pairs as the card
-    renderer resolves them (data a `generator.faces.boxes.base.Resolved`, or None for a box not drawn);
+    """The filled boxes and pictures of a face, in drawing order. `resolved` holds (box, data) pairs as the
+    card renderer resolves them (data a `generator.faces.boxes.base.Resolved`, or None for a box not drawn);
     `placed_rect(box)` gives a box's rectangle (x, y, w, h) on the face form."""
     paints = []
     for index, (box, data) in enumerate(resolved):
@@ -65,14 +65,16 @@ def face_paints(resolved: list, placed_rect: Callable) -> list[Paint]:
             continue
         painted = data.painted(box, placed_rect(box))  # what the box's kind lays on the face
         if painted is not None:
-            paints.append(Paint(index, box.name, Rect(*painted.rect), painted.shape, painted.radius, painted.color))
+            paints.append(
+                Paint(index, box.name, Rect(*painted.rect), painted.shape, painted.radius, painted.color)
+            )
     return paints
 
 
 def backdrop(paints: list[Paint], area: Rect, upto: int) -> list[Paint | None]:
-    """What shows under `area` from the things drawn up to box `upto` in drawing order (a text box's own fill is
-    drawn under its text): the topmost paint at each sampled point, None where only the paper shows. Each paint
-    (or the paper) is listed once."""
+    """What shows under `area` from the things drawn up to box `upto` in drawing order (a text box's own fill
+    is drawn under its text): the topmost paint at each sampled point, None where only the paper shows. Each
+    paint (or the paper) is listed once."""
     nx, ny = SAMPLES
     seen: dict[object, Paint | None] = {}
     under = [p for p in paints if p.index <= upto]

@@ -67,16 +67,23 @@ class GameParts:
         self._files: dict[str, list[Path]] | None = None
         self._parts: dict[str, str] = {}
         # parts hashed from what the game draws or holds rather than from its files alone (WORKED_OUT)
-        self._worked_out = {"card_faces": self._card_faces, "component_faces": self._component_faces,
-                            "deck_makeup": self._deck_makeup, "card_makeup": self._card_makeup,
-                            "rules_text": self._rules_text,
-                            "pictured_cards": self._pictured_cards, "boxed_backs": self._boxed_backs,
-                            "fonts": self._fonts, "game_data": self._game_data, "data_files": self._data_files,
-                            "own_rules": self._own_rules}
+        self._worked_out = {
+            "card_faces": self._card_faces,
+            "component_faces": self._component_faces,
+            "deck_makeup": self._deck_makeup,
+            "card_makeup": self._card_makeup,
+            "rules_text": self._rules_text,
+            "pictured_cards": self._pictured_cards,
+            "boxed_backs": self._boxed_backs,
+            "fonts": self._fonts,
+            "game_data": self._game_data,
+            "data_files": self._data_files,
+            "own_rules": self._own_rules,
+        }
 
     def files(self) -> dict[str, list[Path]]:
-        """The game's files sorted into parts: data files by kind, spreadsheets with the decks, layouts, pictures;
-        scripts/ (read by the validator only) in none."""
+        """The game's files sorted into parts: data files by kind, spreadsheets with the decks, layouts,
+        pictures; scripts/ (read by the validator only) in none."""
         if self._files is None:
             game, project = self.game, self.game.project
             kinds = {project.root / shown: kind for shown, kind in game.files.items()}
@@ -111,12 +118,15 @@ class GameParts:
             if name not in PARTS:
                 raise ValueError(f"no part of a game is called '{name}'; expected one of {', '.join(PARTS)}")
             worked_out = self._worked_out.get(name)
-            self._parts[name] = worked_out() if worked_out else digest(self.files()[name], self.game.project.root)
+            self._parts[name] = (
+                worked_out() if worked_out else digest(self.files()[name], self.game.project.root)
+            )
         return self._parts[name]
 
     def language(self) -> str:
-        """The game's language and its file in i18n/ (the translation, or the source language's `tool:` words):
-        an output in one language is drawn again when that file changes, never for another language's file."""
+        """The game's language and its file in i18n/ (the translation, or the source language's `tool:`
+        words): an output in one language is drawn again when that file changes, never for another language's
+        file."""
         if "language" not in self._parts:
             path = translation_file(self.game, self.game.language)
             found = digest([path], self.game.project.root) if path.is_file() else ""
@@ -147,17 +157,19 @@ class GameParts:
         return hashlib.sha256("\n".join([faces.drawn_digest(), *texts]).encode()).hexdigest()
 
     def _deck_makeup(self) -> str:
-        """What the component sheets read of the decks themselves: ids, names, codes, sizes, shapes, card ids and
-        copies (card texts reach a component only through its templates, which the faces' hash follows)."""
+        """What the component sheets read of the decks themselves: ids, names, codes, sizes, shapes, card ids
+        and copies (card texts reach a component only through its templates, which the faces' hash
+        follows)."""
         makeup = [(d.id, d.name, d.code, d.size_mm, repr(d.shape), d.layout, d.back, d.description,
                    [(c.id, c.name, c.code, c.copies) for c in d.cards]) for d in self.game.decks.values()]
         return hashlib.sha256(repr(makeup).encode()).hexdigest()
 
     def _card_makeup(self) -> str:
-        """What the card sheets read of the decks besides the faces: the makeup (generator.cards.sheets: the page
-        labels, the outline, the copies and their order) and each card's own layout and back. The card files
-        themselves are not part of it: their texts reach a sheet only through the faces, as rendered in the sheet's
-        language (an edit that a translation's faces do not show leaves that language's sheets alone)."""
+        """What the card sheets read of the decks besides the faces: the makeup (generator.cards.sheets: the
+        page labels, the outline, the copies and their order) and each card's own layout and back. The card
+        files themselves are not part of it: their texts reach a sheet only through the faces, as rendered in
+        the sheet's language (an edit that a translation's faces do not show leaves that language's sheets
+        alone)."""
         own = [[(c.id, c.layout, c.back) for c in d.cards] for d in self.game.decks.values()]
         return hashlib.sha256(repr((self._deck_makeup(), own)).encode()).hexdigest()
 
@@ -171,8 +183,8 @@ class GameParts:
         return hashlib.sha256(render_rules(self.game).encode()).hexdigest()
 
     def _pictured_cards(self) -> str:
-        """The faces of the cards the rules picture, as `check` rendered them (a card the rules do not show may
-        change without redrawing the booklets)."""
+        """The faces of the cards the rules picture, as `check` rendered them (a card the rules do not show
+        may change without redrawing the booklets)."""
         from generator.booklet.text import cover_cards, pictured_cards, render_rules, template_file
         from generator.faces.face import renderer_for
 
@@ -208,11 +220,16 @@ class GameParts:
         return sha.hexdigest()
 
     def _fonts(self) -> str:
-        """The faces of the game's fonts and their fallbacks: a designer's face is named after a hash of its file
-        (a font may lie in templates/, which the card and component parts do not read)."""
-        faces = [(key, [(style, face.name, face.tag, str(face.path.name)) for style, face in family.faces.items()],
-                  [fallback.key for fallback in family.fallbacks])
-                 for key, family in sorted(self.game.fonts.families.items())]
+        """The faces of the game's fonts and their fallbacks: a designer's face is named after a hash of its
+        file (a font may lie in templates/, which the card and component parts do not read)."""
+        faces = [
+            (
+                key,
+                [(style, face.name, face.tag, str(face.path.name)) for style, face in family.faces.items()],
+                [fallback.key for fallback in family.fallbacks],
+            )
+            for key, family in sorted(self.game.fonts.families.items())
+        ]
         return hashlib.sha256(repr(faces).encode()).hexdigest()
 
     def _game_data(self) -> str:
@@ -220,7 +237,16 @@ class GameParts:
         components, which file is what. Where a value is written (lines, translated sources) is left out."""
         game = self.game
         boards = [(b.id, b.file, b.model, b.address_format) for b in game.boards.values()]
-        data = (game.id, game.language, game.config, game.decks, game.tables, boards, game.components, game.files)
+        data = (
+            game.id,
+            game.language,
+            game.config,
+            game.decks,
+            game.tables,
+            boards,
+            game.components,
+            game.files,
+        )
         return hashlib.sha256(repr(data).encode()).hexdigest()
 
     def _data_files(self) -> str:
@@ -230,21 +256,24 @@ class GameParts:
         return "\n".join(self.part(kind) for kind in DATA_KINDS)
 
     def _own_rules(self) -> str:
-        """The rules template of the game in its language, the shared partials (any may be included) and whether
-        the source language has rules (a translation without a template of its own is then a problem)."""
+        """The rules template of the game in its language, the shared partials (any may be included) and
+        whether the source language has rules (a translation without a template of its own is then a
+        problem)."""
         from generator.pipeline.incremental import rules_template_owner
 
         game, project = self.game, self.game.project
         own = project.rules_template(game.id, game.language if game.translated else None)
         games = sorted(project.game_ids(), key=len, reverse=True)
-        partials = [path for path in self.files()["rules_templates"] if rules_template_owner(path.name, games) is None]
+        partials = [
+            path for path in self.files()["rules_templates"] if rules_template_owner(path.name, games) is None
+        ]
         found = digest(([own] if own.is_file() else []) + partials, project.root)
         return f"{found} source rules: {project.rules_template(game.id).is_file()}"
 
     def unit_fingerprint(self, producer: Producer, options: BuildOptions) -> str:
-        """The hash of what one producer's outputs of this game (in its language) are made from, worked out from
-        the game as loaded, before the producer plans anything: which papers, the options that change how its
-        outputs look, and the parts it `plans_from`."""
+        """The hash of what one producer's outputs of this game (in its language) are made from, worked out
+        from the game as loaded, before the producer plans anything: which papers, the options that change how
+        its outputs look, and the parts it `plans_from`."""
         parts = [f"{n}:{self.part(n)}" for n in producer.plans_from]
         looks = look(looks_of(producer), options)
         text = "\n".join([self.tool, producer.name, repr(list(options.papers)), looks, *parts,
@@ -261,7 +290,8 @@ class GameParts:
 
 
 def _face_digest(sha, game: Game, renderer, deck, card) -> None:
-    """Add to `sha` a card's face (the deck's back when `card` is None) as rendered: every box and what it shows."""
+    """Add to `sha` a card's face (the deck's back when `card` is None) as rendered: every box and what it
+    shows."""
     for box, data in renderer.resolved(deck, card, back=card is None):
         sha.update(repr((box.name, box.kind, box.x, box.y, box.w, box.h, box.spec, data)).encode())
     sha.update(repr((deck.size_mm, repr(deck.shape), game.bleed_pt, game.safe_pt)).encode())

@@ -19,14 +19,14 @@ from generator.pipeline import producers
 
 
 def check_game(game: Game) -> CheckReport:
-    """Every static check of a loaded game: its data, the board drawing, the `checks:` of game.yaml, then its engine's
-    composition checks (what needs simulation or graph search)."""
+    """Every static check of a loaded game: its data, the board drawing, the `checks:` of game.yaml, then its
+    engine's composition checks (what needs simulation or graph search)."""
     return check_composition(game, check_references(game))
 
 
 def check_references(game: Game) -> list[str]:
-    """The first half of check_game: the game's data and the board drawing (InputError with their problems). What
-    the producers plan and draw from may assume it passed: every reference resolves."""
+    """The first half of check_game: the game's data and the board drawing (InputError with their problems).
+    What the producers plan and draw from may assume it passed: every reference resolves."""
     problems = Problems()
     names = check_data(game, problems)
     check_board_drawing(game, problems)
@@ -35,8 +35,8 @@ def check_references(game: Game) -> list[str]:
 
 
 def check_composition(game: Game, names: list[str]) -> CheckReport:
-    """The second half of check_game (after check_references passed, whose check names are `names`): the `checks:`
-    of game.yaml, then its engine's composition checks."""
+    """The second half of check_game (after check_references passed, whose check names are `names`): the
+    `checks:` of game.yaml, then its engine's composition checks."""
     problems = Problems()
     names = names + run_checks(game, problems)  # the composition rules game.yaml declares
     engine = engine_for(game)
@@ -52,7 +52,8 @@ def check_composition(game: Game, names: list[str]) -> CheckReport:
 class Loaded:
     """The named games loaded, their data and references checked, and their composition checks still to run
     (`finish`). A build plans and starts drawing in between: the composition checks (game.yaml `checks:`, the
-    engines' static checks) read the data only and cost as much as planning, so they run while workers draw."""
+    engines' static checks) read the data only and cost as much as planning, so they run while workers
+    draw."""
 
     games: list[Game] = field(default_factory=list)
     # per game, in the order asked for: its problems, its report, or (game, check names so far) to finish
@@ -69,8 +70,8 @@ class Loaded:
         return any(isinstance(step, tuple) for step in self.steps)
 
     def finish(self) -> list[CheckReport]:
-        """Run the checks still to run; InputError with every problem of every game, in the order gather reports
-        them (games in the order asked for), else the reports of the games."""
+        """Run the checks still to run; InputError with every problem of every game, in the order gather
+        reports them (games in the order asked for), else the reports of the games."""
         problems: list[Problem] = []
         reports: list[CheckReport] = []
         for at, step in enumerate(self.steps):
@@ -111,9 +112,9 @@ def gather(project: Project, names: list[str], overrides: list | tuple = (),
            checked: dict[str, CheckReport] | None = None) -> tuple[list[Game], list[CheckReport]]:
     """Load and check every named game, reporting the problems of all of them together.
 
-    `overrides` (`--set PATH=VALUE`, data.overrides) change the YAML as read, before every check. `checked` gives
-    the reports of games whose checks read the same inputs as when they last passed (an incremental build after a
-    rules template or translation edit): those games are loaded, not checked again."""
+    `overrides` (`--set PATH=VALUE`, data.overrides) change the YAML as read, before every check. `checked`
+    gives the reports of games whose checks read the same inputs as when they last passed (an incremental
+    build after a rules template or translation edit): those games are loaded, not checked again."""
     loaded = load_games(project, names, overrides, checked)
     reports = loaded.finish()
     return loaded.games, reports
@@ -122,7 +123,8 @@ def gather(project: Project, names: list[str], overrides: list | tuple = (),
 def preflight(games: list[Game]) -> dict[str, list[str]]:
     """What `pnp validate` checks of the printed side without writing anything: every producer's own checks
     (card layouts, board plans, rules templates, component nets) and the card and component sheets drawn once,
-    so text that does not fit its box is found too. Raises InputError with every problem; returns the checks that ran, per game."""
+    so text that does not fit its box is found too. Raises InputError with every problem; returns the checks
+    that ran, per game."""
     import tempfile
 
     options = BuildOptions(papers=("letter",))

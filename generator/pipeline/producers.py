@@ -16,9 +16,9 @@ PRODUCERS: tuple[Producer, ...] = (BOARDS, RULE_BOOKLETS, CARD_SHEETS, COMPONENT
 
 
 def plan(games: list[Game], options: BuildOptions) -> list[Output]:
-    """Every output of every game, from the producers in order. A `--only` reprint makes card sheets alone. The
-    problems every producer finds are reported together (a character missing from the rules and from a card is one
-    run, not two)."""
+    """Every output of every game, from the producers in order. A `--only` reprint makes card sheets alone.
+    The problems every producer finds are reported together (a character missing from the rules and from a
+    card is one run, not two)."""
     producers = PRODUCERS
     if options.only:
         check_only(games, options.only)

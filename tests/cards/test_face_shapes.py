@@ -1,4 +1,5 @@
-"""A face's shapes written from the operators recorded on their first drawing give the same PDF as drawing each."""
+"""A face's shapes written from the operators recorded on their first drawing give the same PDF as drawing
+each."""
 
 from __future__ import annotations
 

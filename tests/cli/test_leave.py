@@ -67,9 +67,19 @@ def test_a_thread_still_running_is_waited_for():
 
 
 def test_a_whole_pnp_command_keeps_its_status_and_its_output():
-    ok = subprocess.run([sys.executable, "-m", "generator", "--project", str(REPO), "list"], capture_output=True,
-                        text=True, timeout=120, check=False)
+    ok = subprocess.run(
+        [sys.executable, "-m", "generator", "--project", str(REPO), "list"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert ok.returncode == 0 and "order-up-pizza" in ok.stdout and ok.stdout.endswith("\n")
-    usage = subprocess.run([sys.executable, "-m", "generator", "no-such-command"], capture_output=True, text=True,
-                           timeout=120, check=False)
+    usage = subprocess.run(
+        [sys.executable, "-m", "generator", "no-such-command"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert usage.returncode == 2 and "No such command" in usage.stderr

@@ -1,5 +1,6 @@
-"""Tasks in forked workers: results in order from other processes, a task's exception with its worker's traceback,
-and no wait that never ends when a worker dies, is killed half-way through a result, or is stopped."""
+"""Tasks in forked workers: results in order from other processes, a task's exception with its worker's
+traceback, and no wait that never ends when a worker dies, is killed half-way through a result, or is
+stopped."""
 
 from __future__ import annotations
 
@@ -42,7 +43,8 @@ def test_results_come_in_task_order_from_the_workers():
 
 
 def test_more_tasks_than_a_pipe_holds_are_all_done():
-    tasks = list(range(20_000))  # 80,000 bytes of task numbers: more than a pipe holds, written as they are taken
+    # 80,000 bytes of task numbers: more than a pipe holds, written as they are taken
+    tasks = list(range(20_000))
     with ForkedWorkers(abs, tasks, workers=2) as workers:
         assert list(workers.results()) == tasks
 
@@ -64,7 +66,8 @@ def test_a_task_exception_is_raised_here_with_the_workers_traceback_and_the_work
             seen.append(result)
     assert seen == [0, 1, 2]
     assert info.value.__notes__ == ["while doing task three"]
-    assert "_fails_at_three" in "".join(traceback.format_exception(info.value))  # the worker's traceback, as cause
+    # the worker's traceback, as cause
+    assert "_fails_at_three" in "".join(traceback.format_exception(info.value))
     assert children() <= before
 
 
@@ -166,8 +169,8 @@ def _always_dies(n: int) -> int:
 
 
 def test_workers_dying_while_the_task_numbers_are_written_do_not_leave_this_process_waiting():
-    """More task numbers than a pipe holds are written as the workers take them; when no worker is left, writing
-    stops instead of waiting for a reader that will never come."""
+    """More task numbers than a pipe holds are written as the workers take them; when no worker is left,
+    writing stops instead of waiting for a reader that will never come."""
     before = children()
     with (ForkedWorkers(_always_dies, list(range(40_000)), workers=2) as workers,
           pytest.raises(WorkerEnded, match=r"task 1 of 40000 \(ended by SIGKILL\)")):
@@ -176,7 +179,8 @@ def test_workers_dying_while_the_task_numbers_are_written_do_not_leave_this_proc
 
 
 def _big_result(n: int) -> str:
-    return f"{n:05d}" * 40  # 200 characters: the results fill a pipe long before the task numbers are all written
+    # 200 characters: the results fill a pipe long before the task numbers are all written
+    return f"{n:05d}" * 40
 
 
 def test_results_that_fill_a_pipe_while_task_numbers_wait_do_not_stop_the_work():

@@ -1,6 +1,6 @@
-"""Every box kind of BOX_KINDS keeps the protocol: a minimal box of it parses, resolves for a card into a frozen
-value, draws ink inside its box, and shows in what the ink saver and the legibility check see; a kind the table
-does not list is a located error."""
+"""Every box kind of BOX_KINDS keeps the protocol: a minimal box of it parses, resolves for a card into a
+frozen value, draws ink inside its box, and shows in what the ink saver and the legibility check see; a kind
+the table does not list is a located error."""
 
 from __future__ import annotations
 
@@ -35,12 +35,16 @@ PLACE = "x: 10mm, y: 20mm, width: 30mm, height: 30mm"
 # A minimal box of each kind, and what a text over it finds: a colour it lacks contrast with, or a picture
 # (whose colours cannot be checked). A new kind needs its line here.
 MINIMAL = {
-    "text": ('{text: "{{ card.name }}", size: 30pt, fill: "#333333", color: "#ffffff", align: center}', "contrast"),
+    "text": (
+        '{text: "{{ card.name }}", size: 30pt, fill: "#333333", color: "#ffffff", align: center}',
+        "contrast",
+    ),
     "icon": ('{icon: "{{ card.icon }}"}', "picture"),
     "image": ("{image: art/red.png, fit: cover}", "picture"),
     "shape": ('{shape: rounded, fill: "#333333"}', "contrast"),
 }
-PROBE = '  probe: {z: 1, x: 20mm, y: 32mm, width: 10mm, height: 5mm, text: "probe", size: 7pt, color: "#222222"}\n'
+PROBE = ('  probe: {z: 1, x: 20mm, y: 32mm, width: 10mm, height: 5mm, text: "probe", size: 7pt, color: '
+         '"#222222"}\n')
 
 
 def _game(root: Path, kind: str, probe: bool = False):
@@ -133,7 +137,9 @@ def test_the_legibility_check_sees_what_a_box_lays_under_a_text(tmp_path, name):
 
 
 def test_a_kind_the_table_does_not_list_is_an_error_at_its_box(tmp_path):
-    box = Box("hologram", "hologram", 0.0, 0.0, 10.0, 10.0, {"hologram": "shiny"}, "cards/kinds/layouts/x.yaml", 7)
+    box = Box(
+        "hologram", "hologram", 0.0, 0.0, 10.0, 10.0, {"hologram": "shiny"}, "cards/kinds/layouts/x.yaml", 7
+    )
     with pytest.raises(InputError) as info:
         kind_of(box)
     (problem,) = info.value.problems

@@ -1,5 +1,6 @@
-"""Producers own their inputs: each declares the parts of a game it plans from, every kind of output it makes, what
-those are drawn from and the options that change how they look, and the fingerprints read nothing else."""
+"""Producers own their inputs: each declares the parts of a game it plans from, every kind of output it makes,
+what those are drawn from and the options that change how they look, and the fingerprints read nothing
+else."""
 
 from __future__ import annotations
 
@@ -31,7 +32,9 @@ def parts(repo_project) -> GameParts:
 def _fingerprints(parts: GameParts, options: BuildOptions) -> dict[str, str]:
     """Every producer's unit fingerprint and every kind of output's fingerprint, by producer and kind."""
     found = {producer.name: parts.unit_fingerprint(producer, options) for producer in producers.PRODUCERS}
-    found |= {made.kind: parts.fingerprint(Path("order-up-pizza") / made.kind, made, options) for made in KINDS}
+    found |= {
+        made.kind: parts.fingerprint(Path("order-up-pizza") / made.kind, made, options) for made in KINDS
+    }
     return found
 
 
@@ -53,8 +56,8 @@ def test_each_kind_of_output_is_made_by_one_producer():
 
 
 def test_every_build_option_is_declared_somewhere():
-    """An option is either how a build runs, which outputs there are, or changes how some producer's outputs look:
-    a new option is a decision, never silently part of no fingerprint."""
+    """An option is either how a build runs, which outputs there are, or changes how some producer's outputs
+    look: a new option is a decision, never silently part of no fingerprint."""
     assert set(OPTION_NAMES) == set(HOW_TO_BUILD) | {"papers", "languages"} | set(LOOKS)
 
 
@@ -76,7 +79,8 @@ def test_how_a_build_runs_changes_no_fingerprint(parts, name):
 @pytest.mark.parametrize("name", PARTS)
 def test_a_part_changes_the_fingerprints_that_declare_it_and_no_others(parts, monkeypatch, name):
     before = _fingerprints(parts, OPTIONS)
-    monkeypatch.setitem(parts._parts, name, "another hash")  # noqa: SLF001 - as if that part of the game changed
+    # as if that part of the game changed
+    monkeypatch.setitem(parts._parts, name, "another hash")  # noqa: SLF001
     after = _fingerprints(parts, OPTIONS)
     changed = {key for key in before if before[key] != after[key]}
     assert changed == ({p.name for p in producers.PRODUCERS if name in p.plans_from}
@@ -87,7 +91,9 @@ def test_an_output_of_a_kind_its_producer_does_not_declare_is_refused():
     poster = Output("g", Path("g/poster.pdf"), "poster", lambda tmp: {})
     producer = FunctionProducer("posters", "nothing", lambda game, options: [poster], plans_from=("game",),
                                 makes=(OutputKind("flyer", ("game",), ()),))
-    with pytest.raises(ValueError, match="posters made g/poster.pdf of kind 'poster', which it does not declare"):
+    with pytest.raises(
+        ValueError, match="posters made g/poster.pdf of kind 'poster', which it does not declare"
+    ):
         producers.declared(producer, [poster])
 
 

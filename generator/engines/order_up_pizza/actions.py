@@ -38,7 +38,9 @@ def payment_options(req, hand: Counter, wilds: int) -> list[tuple[str, ...]]:
         return []
     options: list[tuple[str, ...]] = [()]
     for topping, lo, hi in ranges:
-        options = [opt + (topping,) * k for opt in options for k in range(lo, hi + 1) if len(opt) + k <= wilds]
+        options = [
+            opt + (topping,) * k for opt in options for k in range(lo, hi + 1) if len(opt) + k <= wilds
+        ]
     return sorted(options, key=lambda o: (len(o), o))
 
 
@@ -65,8 +67,11 @@ def legal_actions(state: PizzaState) -> list[Action]:
         cards = state.move_cards
         if cards is None:  # the action cards in hand: the same for every step of one move
             hand = state.hands[seat]
-            cards = state.move_cards = (ENERGY_DRINK in hand, speed_traps(state, seat) if SPEED_TRAP in hand else (),
-                                        PIZZA_PLUNDER in hand and not state.plundered)
+            cards = state.move_cards = (
+                ENERGY_DRINK in hand,
+                speed_traps(state, seat) if SPEED_TRAP in hand else (),
+                PIZZA_PLUNDER in hand and not state.plundered,
+            )
         if cards[0]:
             acts.append(PLAY_ENERGY)
         if cards[1]:
@@ -131,7 +136,9 @@ def deliveries(state: PizzaState) -> list[Action]:
     found = state.data.payments.get(key)
     if found is None:
         counts = Counter(hand)
-        found = state.data.payments[key] = [deliver_action(order, w) for w in payment_options(req, counts, counts[WILD])]
+        found = state.data.payments[key] = [
+            deliver_action(order, w) for w in payment_options(req, counts, counts[WILD])
+        ]
     return list(found)
 
 
@@ -228,7 +235,8 @@ def play(state: PizzaState, arg: str) -> None:
 
 
 def after_plunder(state: PizzaState) -> None:
-    """The plunderer discards down to the hand limit at once (rulebook), then the turn goes on after the move."""
+    """The plunderer discards down to the hand limit at once (rulebook), then the turn goes on after the
+    move."""
     if len(state.hands[state.current]) > state.params.hand_limit:
         state.phase, state.after_discard = "discard", "after"
     else:
@@ -272,9 +280,12 @@ def deliver(state: PizzaState, arg: str) -> None:
 # ----- why an action is not legal now -----------------------------------------------------------------------
 
 PHASE_TEXT = {
-    "colours": "the players are choosing their colours", "move": "you are driving",
-    "draw": "you may draw toppings at your restaurant", "after": "your move is over (end your turn)",
-    "discard": "you must discard down to the hand limit", "plunder": "you are taking cards with Pizza Plunder",
+    "colours": "the players are choosing their colours",
+    "move": "you are driving",
+    "draw": "you may draw toppings at your restaurant",
+    "after": "your move is over (end your turn)",
+    "discard": "you must discard down to the hand limit",
+    "plunder": "you are taking cards with Pizza Plunder",
     "end": "the game is over",
 }
 
@@ -294,7 +305,9 @@ def why_illegal(state, action) -> str:
             return f"colours are chosen at setup; now {now}"
         taken = [c for c in state.colours if c]
         if arg in taken:
-            return f"'{arg}' is taken; free: {', '.join(c for c, _n, _s in state.data.seats if c not in taken)}"
+            return (
+                f"'{arg}' is taken; free: {', '.join(c for c, _n, _s in state.data.seats if c not in taken)}"
+            )
         return f"unknown colour '{arg}'; expected one of: {', '.join(c for c, _n, _s in state.data.seats)}"
     if phase == "colours":
         return f"first choose a colour ({', '.join(str(a) for a in state.legal_actions())})"
@@ -325,7 +338,8 @@ def why_illegal(state, action) -> str:
         return f"'end' finishes your turn once your move is over; now {now}"
     if verb == "discard":
         if phase != "discard":
-            return f"no voluntary discards: you discard only down to the hand limit of {state.params.hand_limit}; now {now}"
+            return ("no voluntary discards: you discard only down to the hand limit of "
+                    f"{state.params.hand_limit}; now {now}")
         return f"you hold no '{arg}'"
     if verb == "take":
         if phase != "plunder":
@@ -354,8 +368,13 @@ def _why_not_deliver(state, arg: str, now: str) -> str:
         return f"you pay with {sum(wild_for.values())} Wild Card(s) but hold {hand[WILD]}"
     for topping, qty in wild_for.items():
         if qty > need[topping]:
-            return f"a Wild Card may stand in only for a topping of the order; '{order}' needs {need[topping]} {topping}"
-    short = [f"{need[t] - wild_for[t]} {t} (you hold {hand[t]})" for t in sorted(need) if hand[t] < need[t] - wild_for[t]]
+            return (f"a Wild Card may stand in only for a topping of the order; '{order}' needs "
+                    f"{need[topping]} {topping}")
+    short = [
+        f"{need[t] - wild_for[t]} {t} (you hold {hand[t]})"
+        for t in sorted(need)
+        if hand[t] < need[t] - wild_for[t]
+    ]
     return f"not enough toppings for '{order}': it needs {', '.join(short)}; Wild Cards can fill the gap"
 
 
@@ -378,7 +397,9 @@ def _why_not_play(state, arg: str, hand: list[str], now: str) -> str:
         target = arg.split()[1] if len(arg.split()) > 1 else ""
         if target == state.colours[seat]:
             return "Speed Trap sends another player's car home, not your own"
-        return f"name the player to send home: {', '.join(c for c in state.colours if c != state.colours[seat])}"
+        return (
+            f"name the player to send home: {', '.join(c for c in state.colours if c != state.colours[seat])}"
+        )
     if card == PIZZA_PLUNDER:
         return "Pizza Plunder needs your move to end on an active opponent's restaurant"
     return f"'play {arg}' is not legal now"

@@ -1,7 +1,9 @@
-"""Static invariants of Order Up that need the engine or a graph search: the parts the engine plays with, the action
-cards it knows, a connected city with restaurants at its corners, and seats that see the same deliveries.
+"""Static invariants of Order Up that need the engine or a graph search: the parts the engine plays with, the
+action cards it knows, a connected city with restaurants at its corners, and seats that see the same
+deliveries.
 
-Every other composition rule (the box, the deck's balance, colours, setup numbers) is data: game.yaml `checks:`.
+Every other composition rule (the box, the deck's balance, colours, setup numbers) is data: game.yaml
+`checks:`.
 """
 
 from __future__ import annotations
@@ -37,17 +39,36 @@ class Ctx:
 
 
 def check_parts(ctx: Ctx) -> list[Problem]:
-    """The files this engine needs exist: toppings/orders/reference decks, the city board, the players table."""
-    missing = [name for name, part in (("deck 'toppings'", ctx.toppings), ("deck 'orders'", ctx.orders_deck),
-                                       ("deck 'reference'", ctx.reference), ("a board with streets", ctx.board),
-                                       (f"table '{PLAYERS_TABLE}'", ctx.players)) if part is None]
-    return [Problem(ctx.game_file, 0, f"the order_up_pizza engine needs {m}; expected it in the game folder") for m in missing]
+    """The files this engine needs exist: toppings/orders/reference decks, the city board, the players
+    table."""
+    missing = [
+        name
+        for name, part in (
+            ("deck 'toppings'", ctx.toppings),
+            ("deck 'orders'", ctx.orders_deck),
+            ("deck 'reference'", ctx.reference),
+            ("a board with streets", ctx.board),
+            (f"table '{PLAYERS_TABLE}'", ctx.players),
+        )
+        if part is None
+    ]
+    return [
+        Problem(ctx.game_file, 0, f"the order_up_pizza engine needs {m}; expected it in the game folder")
+        for m in missing
+    ]
 
 
 def check_action_cards(ctx: Ctx) -> list[Problem]:
     """Every action card is one the engine has a rule for."""
-    return [at(card, "id", f"action card '{card.id}' has no rule in the engine; expected one of: {', '.join(ACTION_CARDS)}")
-            for card in ctx.toppings.cards if card.kind == "action" and card.id not in ACTION_CARDS]
+    return [
+        at(
+            card,
+            "id",
+            f"action card '{card.id}' has no rule in the engine; expected one of: {', '.join(ACTION_CARDS)}",
+        )
+        for card in ctx.toppings.cards
+        if card.kind == "action" and card.id not in ACTION_CARDS
+    ]
 
 
 # ---- the city board: roads connected, restaurants at the corners, every seat seeing the same
@@ -68,7 +89,8 @@ def _restaurants(ctx: Ctx) -> list[tuple[str, str]]:
 
 
 def check_board_graph(ctx: Ctx) -> list[Problem]:
-    """Roads connected and restaurants at the corners of the city (how far the addresses are is a game.yaml check)."""
+    """Roads connected and restaurants at the corners of the city (how far the addresses are is a game.yaml
+    check)."""
     problems = []
     board = ctx.board
     graph = board.neighbours()
@@ -81,14 +103,28 @@ def check_board_graph(ctx: Ctx) -> list[Problem]:
     start = next(s.id for s in spaces if s.id in main)
     for space in spaces:
         if space.id not in main:
-            problems.append(Problem(board.file, _space_line(board, space.id), f"space '{space.id}' is not connected to the roads of '{start}'; expected one connected road network"))
+            problems.append(
+                Problem(
+                    board.file,
+                    _space_line(board, space.id),
+                    f"space '{space.id}' is not connected to the roads of '{start}'; expected one connected "
+                    "road network",
+                )
+            )
     cols = [s.at[0] for s in spaces if s.id in main]
     rows = [s.at[1] for s in spaces if s.id in main]
     corners = {(c, r) for c in (min(cols), max(cols)) for r in (min(rows), max(rows))}
     for space in spaces:
         if space.kind == "restaurant" and tuple(space.at) not in corners:
-            problems.append(Problem(board.file, _space_line(board, space.id), f"restaurant '{space.id}' at ({space.at[0]:g}, {space.at[1]:g}) is not at a corner of the city; "
-                                                                                f"expected one of {', '.join(f'({c:g}, {r:g})' for c, r in sorted(corners))}"))
+            problems.append(
+                Problem(
+                    board.file,
+                    _space_line(board, space.id),
+                    f"restaurant '{space.id}' at ({space.at[0]:g}, {space.at[1]:g}) is not at a corner of "
+                    "the city; "
+                    f"expected one of {', '.join(f'({c:g}, {r:g})' for c, r in sorted(corners))}",
+                )
+            )
     return problems
 
 
@@ -118,12 +154,22 @@ def check_seat_fairness(ctx: Ctx) -> list[Problem]:
         involved = sorted({o.id: o for k in only_here for o in pairs[k]}.values(), key=lambda o: o.line)
 
         def show(diff, source):
-            return ", ".join(f"({d} steps, ${v}) {' '.join(o.id for o in source[(d, v)])}" for d, v in sorted(diff))
+            return ", ".join(
+                f"({d} steps, ${v}) {' '.join(o.id for o in source[(d, v)])}" for d, v in sorted(diff)
+            )
 
         first = involved[0] if involved else orders[0]
-        problems.append(at(first, "address", f"the {name} restaurant ({home}) sees different (distance, value) pairs than the {base_name} restaurant ({base_home}): "
-                                              f"only {name}: {show(only_here, pairs) or 'none'}; only {base_name}: {show(only_base, base) or 'none'}; "
-                                              f"expected identical multisets so no seat is favoured"))
+        problems.append(
+            at(
+                first,
+                "address",
+                f"the {name} restaurant ({home}) sees different (distance, value) pairs than the {base_name} "
+                f"restaurant ({base_home}): "
+                f"only {name}: {show(only_here, pairs) or 'none'}; only {base_name}: "
+                f"{show(only_base, base) or 'none'}; "
+                f"expected identical multisets so no seat is favoured",
+            )
+        )
     return problems
 
 

@@ -40,7 +40,8 @@ class PizzaData:
     dist: dict[str, dict[str, int]]
     seats: tuple[tuple[str, str, str], ...]  # (colour id, colour name, restaurant space) in seat order
     reference_copies: int
-    # Tables the engine and the bots look up on every decision instead of building them again (simulations play
+    # Tables the engine and the bots look up on every decision instead of building them again (simulations
+    # play
     # thousands of games on one PizzaData): the move actions out of each space, each order's needs as a dict,
     # the Speed Trap action aimed at each colour, the actions naming a Toppings card, and the first step of a
     # shortest way (filled as asked).
@@ -56,7 +57,9 @@ class PizzaData:
     def __post_init__(self):
         self.moves = {sid: tuple(Action("move", nxt) for nxt in adj) for sid, adj in self.neighbours.items()}
         self.needs = {order: dict(req) for order, req in self.order_req.items()}
-        self.traps = {colour: Action("play", f"{SPEED_TRAP} {colour}") for colour, _name, _space in self.seats}
+        self.traps = {
+            colour: Action("play", f"{SPEED_TRAP} {colour}") for colour, _name, _space in self.seats
+        }
         cards = sorted(set(self.topping_deck) | set(self.topping_kinds))
         self.draws = {card: Action("draw", card) for card in cards}
         self.discards = {card: Action("discard", card) for card in cards}

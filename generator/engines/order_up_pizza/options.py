@@ -32,14 +32,39 @@ def _default_depth(game):
 
 # Named functions, not lambdas: the engine travels to worker processes and cluster workers by pickle.
 RULE_OPTIONS = (
-    Option("game_over_depth", "int", "Order cards between the face-up orders and the Game Over card at setup "
-           "(deeper = longer game): a number or a preset of game.yaml settings.game_over_depth.",
-           default=_default_depth, setting=False, choices=_preset_names, minimum=0, maximum=_deepest),
-    Option("end_mode", "text", "When Game Over is revealed: immediate ends the game at once; finish_round lets "
-           "everyone after the player who revealed it take one more turn.", default="immediate", choices=END_MODES),
-    Option("hand_limit", "int", "Most cards a player may hold, action cards included; the excess is discarded at "
-           "once.", default=10, minimum=1),
-    Option("dice", "int", "Six-sided dice rolled for movement (1 = the single-die variant).", default=2, minimum=1),
+    Option(
+        "game_over_depth",
+        "int",
+        "Order cards between the face-up orders and the Game Over card at setup "
+        "(deeper = longer game): a number or a preset of game.yaml settings.game_over_depth.",
+        default=_default_depth,
+        setting=False,
+        choices=_preset_names,
+        minimum=0,
+        maximum=_deepest,
+    ),
+    Option(
+        "end_mode",
+        "text",
+        "When Game Over is revealed: immediate ends the game at once; finish_round lets "
+        "everyone after the player who revealed it take one more turn.",
+        default="immediate",
+        choices=END_MODES,
+    ),
+    Option(
+        "hand_limit",
+        "int",
+        "Most cards a player may hold, action cards included; the excess is discarded at once.",
+        default=10,
+        minimum=1,
+    ),
+    Option(
+        "dice",
+        "int",
+        "Six-sided dice rolled for movement (1 = the single-die variant).",
+        default=2,
+        minimum=1,
+    ),
     Option("faceup_orders", "int", "Order Up cards on display.", default=3, minimum=1),
     Option("start_hand", "int", "Toppings dealt to each player at setup.", default=6, minimum=0),
 )
@@ -89,7 +114,9 @@ def resolve_params(game, options: dict | None, n_orders: int) -> Params:
     depth = opts.get("game_over_depth", default)
     if isinstance(depth, str) and not depth.lstrip("-").isdigit():
         if depth not in presets:
-            raise ValueError(f"game_over_depth '{depth}' is not a preset; known: {', '.join(presets) or 'none'}")
+            raise ValueError(
+                f"game_over_depth '{depth}' is not a preset; known: {', '.join(presets) or 'none'}"
+            )
         depth = presets[depth]
     depth = int(depth) if depth is not None else (n_orders - faceup_orders) // 2
     if not 0 <= depth <= n_orders - faceup_orders:
@@ -99,9 +126,17 @@ def resolve_params(game, options: dict | None, n_orders: int) -> Params:
     if end_mode not in END_MODES:
         raise ValueError(f"end_mode '{end_mode}'; expected one of: {', '.join(END_MODES)}")
     params = Params(
-        start_hand=get("start_hand", 6), hand_limit=get("hand_limit", 10), faceup_orders=faceup_orders,
-        faceup_toppings=get("faceup_toppings", 3), dice=get("dice", 2), energy_bonus=get("energy_bonus", 3),
-        plunder_take=get("plunder_take", 2), draw_min=draw_min, draw_max=draw_max, depth=depth, end_mode=end_mode,
+        start_hand=get("start_hand", 6),
+        hand_limit=get("hand_limit", 10),
+        faceup_orders=faceup_orders,
+        faceup_toppings=get("faceup_toppings", 3),
+        dice=get("dice", 2),
+        energy_bonus=get("energy_bonus", 3),
+        plunder_take=get("plunder_take", 2),
+        draw_min=draw_min,
+        draw_max=draw_max,
+        depth=depth,
+        end_mode=end_mode,
     )
     if params.dice < 1 or params.faceup_orders < 1 or params.hand_limit < 1:
         raise ValueError("dice, faceup_orders and hand_limit must be at least 1")

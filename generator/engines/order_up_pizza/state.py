@@ -1,16 +1,18 @@
-"""The Order Up game state (games.md A.2/A.4): choose colours, roll, drive step by step, deliver, draw at home,
-action cards.
+"""The Order Up game state (games.md A.2/A.4): choose colours, roll, drive step by step, deliver, draw at
+home, action cards.
 
-A turn: roll (chance), `move`/`deliver`/`play` while driving, `stop`; then, on your own restaurant, `draw` 1 or 2
-toppings or none (the rulebook: you *may* draw), and anywhere action cards may still be played (Speed Trap any
-time, Pizza Plunder on a rival's restaurant); `end` finishes the turn, and it ends by itself when nothing else is
-left to do. Whoever holds more cards than the hand limit after drawing or plundering discards the excess at once.
+A turn: roll (chance), `move`/`deliver`/`play` while driving, `stop`; then, on your own restaurant, `draw` 1
+or 2 toppings or none (the rulebook: you *may* draw), and anywhere action cards may still be played (Speed
+Trap any time, Pizza Plunder on a rival's restaurant); `end` finishes the turn, and it ends by itself when
+nothing else is left to do. Whoever holds more cards than the hand limit after drawing or plundering discards
+the excess at once.
 
-Snapshot keys: current_player, terminal, scores, winners (once terminal), phase (setup-toppings | setup-orders | roll |
-move | draw | discard | plunder | reshuffle | end), turn, round, roll, steps_left, picks, players (list per seat: colour,
-restaurant, position, hand (sorted), hand_size, delivered, deliveries, money), orders_faceup (slot list; None for
-an empty slot, 'game-over' once revealed), order_deck (count), toppings_faceup, topping_deck (count), discard
-(list, oldest first), discard_size, game_over_revealed, ended_by, plunder ({victim, left} while plundering).
+Snapshot keys: current_player, terminal, scores, winners (once terminal), phase (setup-toppings | setup-orders
+| roll | move | draw | discard | plunder | reshuffle | end), turn, round, roll, steps_left, picks, players
+(list per seat: colour, restaurant, position, hand (sorted), hand_size, delivered, deliveries, money),
+orders_faceup (slot list; None for an empty slot, 'game-over' once revealed), order_deck (count),
+toppings_faceup, topping_deck (count), discard (list, oldest first), discard_size, game_over_revealed,
+ended_by, plunder ({victim, left} while plundering).
 """
 
 from __future__ import annotations
@@ -74,11 +76,15 @@ class PizzaState(State):
             raise ValueError(f"{players} players; the board has {len(self.data.seats)} restaurants")
         self.n = players
         if self.params.start_hand > self.params.hand_limit:
-            raise ValueError(f"start_hand {self.params.start_hand} is over the hand limit {self.params.hand_limit}")
+            raise ValueError(
+                f"start_hand {self.params.start_hand} is over the hand limit {self.params.hand_limit}"
+            )
         dealt = players * self.params.start_hand + self.params.faceup_toppings
         if dealt > len(self.data.topping_deck):
-            raise ValueError(f"{players} hands of {self.params.start_hand} + {self.params.faceup_toppings} face-up "
-                             f"need {dealt} Toppings cards; the deck has {len(self.data.topping_deck)}")
+            raise ValueError(
+                f"{players} hands of {self.params.start_hand} + {self.params.faceup_toppings} face-up "
+                f"need {dealt} Toppings cards; the deck has {len(self.data.topping_deck)}"
+            )
         # Colours are chosen at setup (rulebook: the youngest first, then clockwise): seat 0 is the youngest.
         self.colours: list[str] = [""] * players
         self.homes: list[str] = [""] * players
@@ -95,7 +101,8 @@ class PizzaState(State):
         self.phase = "colours"
         self.current, self.turns = 0, 0
         self.plundered = False  # Pizza Plunder played this turn (once per turn: it ends your move)
-        self.after_discard = "end"  # where a hand-limit discard leads: 'end' (of the turn) or 'after' (a plunder)
+        # where a hand-limit discard leads: 'end' (of the turn) or 'after' (a plunder)
+        self.after_discard = "end"
         self.roll: tuple[int, ...] = ()
         self.steps_left = self.moved = self.picks = 0
         self.victim, self.plunder_left = -1, 0
@@ -104,16 +111,20 @@ class PizzaState(State):
         self.log = GameLog()  # the lines of rolls and actions are made only when read
         self._legal: list[Action] | None = None  # legal_actions() of the state as it is, until the next apply
         self.traps: list[list[Action]] | None = None  # per seat: Speed Traps at rivals (once colours are set)
-        # while moving: (Energy Drink held, the Speed Trap actions, Pizza Plunder playable) until an action other than
+        # while moving: (Energy Drink held, the Speed Trap actions, Pizza Plunder playable) until an action
+        # other than
         # a step (only those change the hand or the turn)
         self.move_cards: tuple[bool, list[Action] | tuple, bool] | None = None
-        self._counts: tuple[int, int, dict[str, int]] | None = None  # the last card_count(), reused while unchanged
+        # the last card_count(), reused while unchanged
+        self._counts: tuple[int, int, dict[str, int]] | None = None
         # What the checks after an action must look at again: only steps of a move since the last clean
-        # invariant_problems() (a step moves no card and grows no hand); no card moved since the last card_count()
+        # invariant_problems() (a step moves no card and grows no hand); no card moved since the last
+        # card_count()
         # (steps, stopping, ending the turn after the move and rolling move none).
         self._clean_since = False
         self._counted_since = False
-        self._wanted: tuple[list, frozenset[str]] = ([], frozenset())  # face-up orders -> the toppings they need
+        # face-up orders -> the toppings they need
+        self._wanted: tuple[list, frozenset[str]] = ([], frozenset())
         self._roll_request = ChanceRequest("dice", "roll", count=self.params.dice, sides=6)
         # metrics
         self.usage: Counter = Counter()
@@ -215,7 +226,8 @@ class PizzaState(State):
 
     # ----- player actions (actions.py) ----------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
-        """Every legal action, in a fixed order: one list per state, shared until the next apply (do not change it)."""
+        """Every legal action, in a fixed order: one list per state, shared until the next apply (do not
+        change it)."""
         legal = self._legal
         if legal is None:
             legal = self._legal = legal_actions(self)
@@ -300,8 +312,8 @@ class PizzaState(State):
         self.resume, self.phase = resume, "reshuffle"
 
     def finish_draw(self, end_turn: bool = False) -> None:
-        """Refill the face-up toppings after all picks (reshuffling when needed); then the rest of the turn, or its
-        end when the player said `end`."""
+        """Refill the face-up toppings after all picks (reshuffling when needed); then the rest of the turn,
+        or its end when the player said `end`."""
         self.phase = "after"
         while len(self.tfaceup) < self.params.faceup_toppings:
             if self.tdeck:
@@ -363,7 +375,8 @@ class PizzaState(State):
         return [s for s in range(self.n) if (self.money[s], len(self.delivered[s])) == best]
 
     def card_count(self) -> dict[str, int]:
-        # Counted afresh after every change that may move a card (the check must see a lost card); a step of a move
+        # Counted afresh after every change that may move a card (the check must see a lost card); a step of a
+        # move
         # moves none. The dict is reused while the counts are equal.
         last = self._counts
         if self._counted_since and last is not None:
@@ -388,39 +401,65 @@ class PizzaState(State):
                 self.phase != "end" and len(self.tfaceup) <= self.params.faceup_toppings
                 and max(map(len, self.hands)) <= self.params.hand_limit)):
             self._clean_since = True
-            return []  # the common case: nothing below can fire (after clean checks, steps only change the steps)
+            # the common case: nothing below can fire (after clean checks, steps only change the steps)
+            return []
         problems = []
         limit = self.params.hand_limit
         for seat, hand in enumerate(self.hands):
             if len(hand) > limit and not (seat == self.current and self.phase in MID_TURN):
                 problems.append(f"{self.colours[seat]} holds {len(hand)} cards, over the hand limit {limit}")
         if len(self.tfaceup) > self.params.faceup_toppings:
-            problems.append(f"{len(self.tfaceup)} face-up toppings; expected at most {self.params.faceup_toppings}")
+            problems.append(
+                f"{len(self.tfaceup)} face-up toppings; expected at most {self.params.faceup_toppings}"
+            )
         if self.steps_left < 0:
             problems.append(f"negative steps left ({self.steps_left})")
         if self.phase == "end":  # checked once: money is what the delivered orders are worth
             for seat in range(self.n):
                 value = sum(self.data.order_value[o] for o in self.delivered[seat])
                 if value != self.money[seat]:
-                    problems.append(f"{self.colours[seat]} has ${self.money[seat]} but delivered orders worth ${value}")
+                    problems.append(
+                        f"{self.colours[seat]} has ${self.money[seat]} but delivered orders worth ${value}"
+                    )
         return problems
 
     def snapshot(self) -> dict[str, Any]:
-        """The visible state as plain data, for script expectations (see the module docstring for the keys)."""
+        """The visible state as plain data, for script expectations (see the module docstring for the
+        keys)."""
         snap: dict[str, Any] = {
-            "current_player": self.current_player(), "terminal": self.phase == "end", "scores": self.scores(),
-            "phase": self.phase, "turn": self.turns, "round": self.rounds(), "roll": list(self.roll),
-            "steps_left": self.steps_left, "picks": self.picks,
-            "players": [{
-                "colour": self.colours[s], "restaurant": self.homes[s], "position": self.pos[s],
-                "hand": sorted(self.hands[s]), "hand_size": len(self.hands[s]), "delivered": list(self.delivered[s]),
-                "deliveries": len(self.delivered[s]), "money": self.money[s],
-            } for s in range(self.n)],
-            "orders_faceup": list(self.ofaceup), "order_deck": len(self.odeck),
-            "toppings_faceup": list(self.tfaceup), "topping_deck": len(self.tdeck),
-            "discard": list(self.tdiscard), "discard_size": len(self.tdiscard),
-            "game_over_revealed": self.data.game_over in self.ofaceup, "ended_by": self.ended_by,
-            "plunder": {"victim": self.victim, "left": self.plunder_left} if self.phase == "plunder" else None,
+            "current_player": self.current_player(),
+            "terminal": self.phase == "end",
+            "scores": self.scores(),
+            "phase": self.phase,
+            "turn": self.turns,
+            "round": self.rounds(),
+            "roll": list(self.roll),
+            "steps_left": self.steps_left,
+            "picks": self.picks,
+            "players": [
+                {
+                    "colour": self.colours[s],
+                    "restaurant": self.homes[s],
+                    "position": self.pos[s],
+                    "hand": sorted(self.hands[s]),
+                    "hand_size": len(self.hands[s]),
+                    "delivered": list(self.delivered[s]),
+                    "deliveries": len(self.delivered[s]),
+                    "money": self.money[s],
+                }
+                for s in range(self.n)
+            ],
+            "orders_faceup": list(self.ofaceup),
+            "order_deck": len(self.odeck),
+            "toppings_faceup": list(self.tfaceup),
+            "topping_deck": len(self.tdeck),
+            "discard": list(self.tdiscard),
+            "discard_size": len(self.tdiscard),
+            "game_over_revealed": self.data.game_over in self.ofaceup,
+            "ended_by": self.ended_by,
+            "plunder": {"victim": self.victim, "left": self.plunder_left}
+            if self.phase == "plunder"
+            else None,
         }
         if self.phase == "end":
             snap["winners"] = self.winners()

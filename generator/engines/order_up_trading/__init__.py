@@ -1,4 +1,5 @@
-"""Rules of "Order Up", the simultaneous recipe trading game (games.md section B): static checks and engine."""
+"""Rules of "Order Up", the simultaneous recipe trading game (games.md section B): static checks and
+engine."""
 
 from generator.engines.order_up_trading.actions import Action
 from generator.engines.order_up_trading.checks import normalise_name, static_checks

@@ -1,11 +1,12 @@
 """The trading game's actions: what they are, what a seat's hand allows, the legal actions and applying them.
 
-What one seat's hand allows (its offers, whether it is complete, what it does not need) is worked out once per hand.
-A hand changes only when its seat trades or a deal comes, but it is asked about several times in between (the bell
-after a trade, then the bot, legal_actions() and apply() at the seat's turn); a `HandView` keeps the answers until
-the hand or the recipe changes. The answers are bit-mask operations on the deck's tables (TradingDeck); the
-card-by-card reading (`unwanted_cards`, `by_group`) is the reference, used as it is for what masks cannot describe
-(a card twice in a hand, cards outside the listed food groups), and the two agree on every hand.
+What one seat's hand allows (its offers, whether it is complete, what it does not need) is worked out once per
+hand. A hand changes only when its seat trades or a deal comes, but it is asked about several times in between
+(the bell after a trade, then the bot, legal_actions() and apply() at the seat's turn); a `HandView` keeps the
+answers until the hand or the recipe changes. The answers are bit-mask operations on the deck's tables
+(TradingDeck); the card-by-card reading (`unwanted_cards`, `by_group`) is the reference, used as it is for
+what masks cannot describe (a card twice in a hand, cards outside the listed food groups), and the two agree
+on every hand.
 """
 
 from __future__ import annotations
@@ -29,13 +30,15 @@ class Action(NamedTuple):
 
 
 CALL, PASS = Action("call"), Action("pass")
-new_action = tuple.__new__  # builds an Action without NamedTuple's Python-level __new__ (legal_actions is hot)
+# builds an Action without NamedTuple's Python-level __new__ (legal_actions is hot)
+new_action = tuple.__new__
 
 
 def unwanted_cards(deck, hand, recipe: str) -> list[str]:
-    """The cards of `hand` not needed for `recipe`, own-icon cards first, each part in deck order; of two cards with
-    a needed name the icon match is kept."""
-    need = deck.need_count[recipe].copy()  # a name's count never goes below 0: get() is true while it is above
+    """The cards of `hand` not needed for `recipe`, own-icon cards first, each part in deck order; of two
+    cards with a needed name the icon match is kept."""
+    # a name's count never goes below 0: get() is true while it is above
+    need = deck.need_count[recipe].copy()
     name = deck.name
     unwanted = []
     for card in sorted(hand, key=deck.keep_order[recipe].__getitem__):
@@ -63,12 +66,23 @@ def by_group(deck, cards) -> list[list[str]]:
 class HandView:
     """The answers about one hand (its cards in their order) and recipe.
 
-    `mask`: the hand's bit mask (None when a card is there twice, which no game does); `unwanted`: the bit mask of
-    the cards not needed for the recipe (None without a recipe or mask); `complete`: whether the hand holds exactly
-    the recipe's names. The bots keep what they derive in `greedy` (see bots.py), legal_actions() its offers, `call`
-    and `pass` in `legal`."""
+    `mask`: the hand's bit mask (None when a card is there twice, which no game does); `unwanted`: the bit
+    mask of the cards not needed for the recipe (None without a recipe or mask); `complete`: whether the hand
+    holds exactly the recipe's names. The bots keep what they derive in `greedy` (see bots.py),
+    legal_actions() its offers, `call` and `pass` in `legal`."""
 
-    __slots__ = ("deck", "hand", "recipe", "mask", "unwanted", "complete", "greedy", "legal", "_groups", "_lists")
+    __slots__ = (
+        "deck",
+        "hand",
+        "recipe",
+        "mask",
+        "unwanted",
+        "complete",
+        "greedy",
+        "legal",
+        "_groups",
+        "_lists",
+    )
 
     def __init__(self, deck, hand: list[str], recipe: str | None):
         self.deck = deck
@@ -90,9 +104,12 @@ class HandView:
             kept_of = deck.kept[recipe]
             kept = kept_of.get(useful)
             if kept is None:  # which useful cards are kept depends on the useful cards alone: worked out once
-                kept = kept_of[useful] = useful ^ deck.mask(unwanted_cards(deck, deck.cards_of(useful), recipe))
+                kept = kept_of[useful] = useful ^ deck.mask(
+                    unwanted_cards(deck, deck.cards_of(useful), recipe)
+                )
             self.unwanted = unwanted = mask ^ kept
-            # every card is kept (no name beyond its count in the recipe) and there are as many as the recipe lists
+            # every card is kept (no name beyond its count in the recipe) and there are as many as the recipe
+            # lists
             self.complete = not unwanted and len(hand) == len(deck.needs[recipe])
 
     def offers(self) -> list:
@@ -101,7 +118,9 @@ class HandView:
 
     def has_unwanted(self) -> bool:
         """Whether some card is not needed for the recipe."""
-        return bool(self.unwanted if self.unwanted is not None else unwanted_cards(self.deck, self.hand, self.recipe))
+        return bool(
+            self.unwanted if self.unwanted is not None else unwanted_cards(self.deck, self.hand, self.recipe)
+        )
 
     def unwanted_by_group(self) -> list[list[str]]:
         """The unwanted cards (unwanted_cards order) by food group, groups in order of their first card."""
@@ -116,7 +135,8 @@ class HandView:
         return self._lists
 
     def unwanted_offers(self) -> list[tuple[int, Action]]:
-        """(size, offer) of each food group's unwanted cards, in unwanted_by_group order (the offers in deck order)."""
+        """(size, offer) of each food group's unwanted cards, in unwanted_by_group order (the offers in deck
+        order)."""
         deck = self.deck
         if self.unwanted is None or not deck.groups_partition:
             return [(len(g), new_action(Action, ("offer", tuple(sorted(g, key=deck.index.__getitem__)))))
@@ -132,7 +152,8 @@ class HandView:
             for group_mask in deck.group_masks:
                 cards = unwanted & group_mask
                 if cards:
-                    # a group's first card in unwanted_cards order: its first own-icon card, else its first card
+                    # a group's first card in unwanted_cards order: its first own-icon card, else its first
+                    # card
                     first = cards & icons
                     found.append(((first & -first) if first else (cards & -cards) << shift, cards))
             if len(found) > 1:
@@ -145,8 +166,8 @@ class HandView:
 
 
 def legal_actions(state: TradingState) -> list[Action]:
-    """Every legal action, in a fixed order; an offering seat's list is shared while its hand holds (do not change
-    it)."""
+    """Every legal action, in a fixed order; an offering seat's list is shared while its hand holds (do not
+    change it)."""
     if state.phase == "split":
         seat, m = state.split
         return list(state.deck.gives(state.offers[seat], m))
@@ -166,7 +187,9 @@ def parse_action(state: TradingState, text: str) -> Action:
     if kind in ("call", "pass") and not cards:
         return CALL if kind == "call" else PASS
     if kind not in ("offer", "give") or not cards:
-        raise IllegalAction(f"unknown action '{text}'; expected 'offer <card ids>', 'give <card ids>', 'call' or 'pass'")
+        raise IllegalAction(
+            f"unknown action '{text}'; expected 'offer <card ids>', 'give <card ids>', 'call' or 'pass'"
+        )
     for card in cards:
         if card not in state.deck.index:
             raise IllegalAction(f"unknown card '{card}' in '{text}'")
@@ -225,7 +248,9 @@ def apply_give(state: TradingState, action) -> None:
         raise IllegalAction(f"seat {seat} must choose which {m} of its offered cards to give: give <cards>")
     cards = action.cards
     if len(cards) != m or len(set(cards)) != m or not set(cards) <= set(state.offers[seat]):
-        raise IllegalAction(f"seat {seat} must give {m} of its offered cards ({' '.join(state.offers[seat])})")
+        raise IllegalAction(
+            f"seat {seat} must give {m} of its offered cards ({' '.join(state.offers[seat])})"
+        )
     state.offers[seat] = tuple(cards)
     state.split = None
     state.trade_pairs()

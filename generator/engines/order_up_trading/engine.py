@@ -17,7 +17,8 @@ def new_state(game, players: int, options: dict | None = None) -> TradingState:
 
 
 def recipe_goals(game) -> list[str]:
-    """Every recipe id: a goal is completed by winning a round with it (a named function, so the engine pickles)."""
+    """Every recipe id: a goal is completed by winning a round with it (a named function, so the engine
+    pickles)."""
     return [card.id for card in game.decks[RECIPES].cards]
 
 

@@ -1,11 +1,12 @@
-"""The trading engine: simultaneous blind trades modelled as ticks (games.md B.2), rounds, scoring and the set swap.
+"""The trading engine: simultaneous blind trades modelled as ticks (games.md B.2), rounds, scoring and the set
+swap.
 
-One tick: every player, starting left of the dealer, chooses an `offer` (a bundle of 1+ cards of one food group),
-`call` (shouts Order up!) or `pass`. Chance 'pairing' shuffles the offering seats (only asked with 3+ offers) and
-pairs them off in that order; each pair trades m = min(n_a, n_b) cards. When the bundles differ in size the larger
-offerer chooses which m of its bundle to give (action `give`, the split rule). Then the players whose hands now hold
-their recipe ring the bell; when several do, chance 'bell' picks who rang first. A `call` with an incomplete hand is
-a false call: -5 at scoring, play goes on.
+One tick: every player, starting left of the dealer, chooses an `offer` (a bundle of 1+ cards of one food
+group), `call` (shouts Order up!) or `pass`. Chance 'pairing' shuffles the offering seats (only asked with 3+
+offers) and pairs them off in that order; each pair trades m = min(n_a, n_b) cards. When the bundles differ in
+size the larger offerer chooses which m of its bundle to give (action `give`, the split rule). Then the
+players whose hands now hold their recipe ring the bell; when several do, chance 'bell' picks who rang first.
+A `call` with an incomplete hand is a false call: -5 at scoring, play goes on.
 """
 
 from __future__ import annotations
@@ -88,7 +89,8 @@ class TradingState(State):
         self._winners: list[int] = []
         self._setup_problems: list[str] = []
         self._views: list[HandView | None] = [None] * players  # per seat, until its hand or recipe changes
-        # card_count() and the hand sizes, counted again after the cards move (a deal, a trade, a swap of sets)
+        # card_count() and the hand sizes, counted again after the cards move (a deal, a trade, a swap of
+        # sets)
         self._counted: dict[str, int] | None = None
         self._short_hands: list[str] | None = None
         self._request: ChanceRequest | None = None  # the pending chance request, asked once per chance event
@@ -96,7 +98,8 @@ class TradingState(State):
             self._select_sets(list(range(players)))
         self.phase = "sets" if players < len(deck.recipe_ids) else "dealer"
 
-    # ---- the State API -------------------------------------------------------------------------------------------
+    # ---- the State API
+    # -------------------------------------------------------------------------------------------
 
     def current_player(self) -> int:
         if self.phase == "offers":
@@ -114,7 +117,8 @@ class TradingState(State):
         phase = self.phase
         if phase == "sets":
             return ChanceRequest("pick", "sets", n=len(self.deck.recipe_ids), count=self.k)
-        if phase == "pairing":  # every tick with 3+ offers: the few possible requests are made once per game data
+        # every tick with 3+ offers: the few possible requests are made once per game data
+        if phase == "pairing":
             offering = tuple(p for p in range(self.k) if self.offers[p] is not None)
             request = self.deck.requests.get(offering)
             if request is None:
@@ -137,7 +141,8 @@ class TradingState(State):
         return legal_actions(self)
 
     def hand_view(self, seat: int) -> HandView:
-        """What the seat's hand allows (offers, complete, unwanted cards), worked out once per hand and recipe."""
+        """What the seat's hand allows (offers, complete, unwanted cards), worked out once per hand and
+        recipe."""
         view = self._views[seat]
         hand = self.hands[seat]
         if view is not None and view.hand == hand and view.recipe == self.recipe_of[seat]:
@@ -171,12 +176,18 @@ class TradingState(State):
         return list(self._winners)
 
     def card_count(self) -> dict[str, int]:
-        # asked after every action, but only a deal, a trade or a swap of sets moves cards: counted again after those
+        # asked after every action, but only a deal, a trade or a swap of sets moves cards: counted again
+        # after those
         if self._counted is None:
-            cards = len(self.box) + len(self.pool) + sum(map(len, self.hands)) + sum(map(len, self.side.values()))
-            recipes = len(self.in_play) + len(self.side) if self.phase != "sets" else len(self.deck.recipe_ids)
+            cards = (
+                len(self.box) + len(self.pool) + sum(map(len, self.hands)) + sum(map(len, self.side.values()))
+            )
+            recipes = (
+                len(self.in_play) + len(self.side) if self.phase != "sets" else len(self.deck.recipe_ids)
+            )
             self._counted = {INGREDIENTS: cards, RECIPES: recipes}
-        return self._counted  # the same dict while no card moved (the harness then compares no further); never changed
+        # the same dict while no card moved (the harness then compares no further); never changed
+        return self._counted
 
     def invariant_problems(self) -> list[str]:
         if self.phase not in DEALT:
@@ -187,10 +198,12 @@ class TradingState(State):
         return self._setup_problems + self._short_hands
 
     def _cards_moved(self) -> None:
-        """Every change to a hand, the pool, the box or the sets calls this: the checks count the cards again."""
+        """Every change to a hand, the pool, the box or the sets calls this: the checks count the cards
+        again."""
         self._counted = self._short_hands = None
 
-    # ---- chance --------------------------------------------------------------------------------------------------
+    # ---- chance
+    # --------------------------------------------------------------------------------------------------
 
     def _apply_chance(self, outcome: ChanceOutcome) -> None:
         if self.phase == "over":
@@ -258,7 +271,9 @@ class TradingState(State):
         self.round_false = [0] * self.k
         self.round_trades = 0
         self.last_trades = []
-        self.log.append(f"round {self.round}: recipes " + ", ".join(f"{p}={r}" for p, r in enumerate(self.recipe_of)))
+        self.log.append(
+            f"round {self.round}: recipes " + ", ".join(f"{p}={r}" for p, r in enumerate(self.recipe_of))
+        )
         self._ring([p for p in range(self.k) if self.complete(p)])  # a hand can be dealt complete
 
     def _chance_pairing(self, values) -> None:
@@ -341,19 +356,37 @@ class TradingState(State):
         else:
             self._start_tick()
 
-    # ---- rounds --------------------------------------------------------------------------------------------------
+    # ---- rounds
+    # --------------------------------------------------------------------------------------------------
 
     def end_round(self, winner: int) -> None:
         """Score the round `winner` won; the game ends, or the next round is set up."""
         points = []
         for p in range(self.k):
             icons = sum(1 for c in self.hands[p] if self.deck.icon[c] == self.recipe_of[p])
-            points.append(self.icon_point * icons + self.false_call * self.round_false[p] + (self.win_points if p == winner else 0))
+            points.append(
+                self.icon_point * icons
+                + self.false_call * self.round_false[p]
+                + (self.win_points if p == winner else 0)
+            )
         self.score = [s + d for s, d in zip(self.score, points, strict=True)]
-        self.history.append({"round": self.round, "dealer": self.dealer, "winner": winner, "recipe": self.recipe_of[winner],
-                             "in_play": list(self.in_play), "ticks": self.tick, "trades": self.round_trades,
-                             "false_calls": list(self.round_false), "points": points})
-        self.log.append(f"round {self.round}: seat {winner} wins with {self.recipe_of[winner]}; points {points}; scores {self.score}")
+        self.history.append(
+            {
+                "round": self.round,
+                "dealer": self.dealer,
+                "winner": winner,
+                "recipe": self.recipe_of[winner],
+                "in_play": list(self.in_play),
+                "ticks": self.tick,
+                "trades": self.round_trades,
+                "false_calls": list(self.round_false),
+                "points": points,
+            }
+        )
+        self.log.append(
+            f"round {self.round}: seat {winner} wins with {self.recipe_of[winner]}; points {points}; scores "
+            f"{self.score}"
+        )
         lead = max(self.score)
         if lead >= self.target and self.score.count(lead) > 1:
             self.tie_rounds += 1
@@ -377,7 +410,11 @@ class TradingState(State):
         """B.3 invariant 2 at every deal: the names in play are exactly what the in-play recipes need."""
         have = sorted(map(self.deck.name.__getitem__, self.pool))
         need = sorted(n for r in self.in_play for n in self.deck.needs[r])
-        self._setup_problems = [] if have == need else [f"round {self.round + 1}: cards in play do not fit the recipes {self.in_play}"]
+        self._setup_problems = (
+            []
+            if have == need
+            else [f"round {self.round + 1}: cards in play do not fit the recipes {self.in_play}"]
+        )
 
     def _finish(self, reason: str) -> None:
         self.phase = "over"
@@ -389,22 +426,48 @@ class TradingState(State):
     # ---- what the game shows -------------------------------------------------------------------------------
 
     def observation(self, seat: int) -> dict[str, Any]:
-        """What the seat may know: its own cards and recipe, the scores and only the sizes of others' offers."""
-        return {"hand": list(self.hands[seat]), "recipe": self.recipe_of[seat], "scores": list(self.score),
-                "offer": self.offers[seat], "offer_sizes": [len(o) if o is not None else 0 for o in self.offers],
-                "split": self.split[1] if self.split and self.split[0] == seat else None}
+        """What the seat may know: its own cards and recipe, the scores and only the sizes of others'
+        offers."""
+        return {
+            "hand": list(self.hands[seat]),
+            "recipe": self.recipe_of[seat],
+            "scores": list(self.score),
+            "offer": self.offers[seat],
+            "offer_sizes": [len(o) if o is not None else 0 for o in self.offers],
+            "split": self.split[1] if self.split and self.split[0] == seat else None,
+        }
 
     def snapshot(self) -> dict[str, Any]:
         snap = {
-            "current_player": self.current_player(), "terminal": self.phase == "over", "scores": list(self.score),
-            "phase": self.phase, "round": self.round, "tick": self.tick, "dealer": self.dealer,
-            "in_play": list(self.in_play), "side": list(self.side),
+            "current_player": self.current_player(),
+            "terminal": self.phase == "over",
+            "scores": list(self.score),
+            "phase": self.phase,
+            "round": self.round,
+            "tick": self.tick,
+            "dealer": self.dealer,
+            "in_play": list(self.in_play),
+            "side": list(self.side),
             "side_sets": {r: list(self.canonical(c)) for r, c in self.side.items()},
-            "players": [{"hand": list(self.canonical(self.hands[p])), "recipe": self.recipe_of[p], "score": self.score[p],
-                         "offer": list(self.offers[p]) if self.offers[p] is not None else None,
-                         "false_calls": self.round_false[p], "complete": self.complete(p)} for p in range(self.k)],
-            "trades": [{"seats": [a, b], "gave": [list(give_a), list(give_b)]} for a, b, give_a, give_b in self.last_trades], "split": list(self.split) if self.split else None,
-            "history": [dict(h) for h in self.history], "ended_by": self.ended_by, "tie_rounds": self.tie_rounds,
+            "players": [
+                {
+                    "hand": list(self.canonical(self.hands[p])),
+                    "recipe": self.recipe_of[p],
+                    "score": self.score[p],
+                    "offer": list(self.offers[p]) if self.offers[p] is not None else None,
+                    "false_calls": self.round_false[p],
+                    "complete": self.complete(p),
+                }
+                for p in range(self.k)
+            ],
+            "trades": [
+                {"seats": [a, b], "gave": [list(give_a), list(give_b)]}
+                for a, b, give_a, give_b in self.last_trades
+            ],
+            "split": list(self.split) if self.split else None,
+            "history": [dict(h) for h in self.history],
+            "ended_by": self.ended_by,
+            "tie_rounds": self.tie_rounds,
         }
         if self.phase == "over":
             snap["winners"] = self.winners()
@@ -412,11 +475,15 @@ class TradingState(State):
 
     def metrics(self) -> dict[str, Any]:
         return {
-            "rounds": len(self.history), "turns": self.total_ticks, "ended_by": self.ended_by,
-            "completed_goals": [h["recipe"] for h in self.history], "card_usage": dict(self.card_usage),
+            "rounds": len(self.history),
+            "turns": self.total_ticks,
+            "ended_by": self.ended_by,
+            "completed_goals": [h["recipe"] for h in self.history],
+            "card_usage": dict(self.card_usage),
             "dealt_goals": [r for h in self.history for r in h["in_play"]],
             # turns of a tick go round from the left of the dealer; the first dealer is drawn at random
-            "turn_order": [(self.history[0]["dealer"] + 1 + i) % self.k for i in range(self.k)] if self.history
+            "turn_order": [(self.history[0]["dealer"] + 1 + i) % self.k for i in range(self.k)]
+            if self.history
             else list(range(self.k)),
             "extra": {
                 "trades_per_round": [h["trades"] for h in self.history],

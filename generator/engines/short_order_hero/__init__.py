@@ -8,4 +8,13 @@ from generator.engines.short_order_hero.data import rules_for
 from generator.engines.short_order_hero.engine import ENGINE, new_state
 from generator.engines.short_order_hero.state import SOHState
 
-__all__ = ["ENGINE", "Action", "SOHState", "cook_options", "new_state", "parse_action", "rules_for", "static_checks"]
+__all__ = [
+    "ENGINE",
+    "Action",
+    "SOHState",
+    "cook_options",
+    "new_state",
+    "parse_action",
+    "rules_for",
+    "static_checks",
+]

@@ -17,7 +17,8 @@ WILD = "*"  # placeholder for "some wild card" while enumerating
 
 
 class Action(NamedTuple):
-    """One decision. Text forms: draw | end | redraw | discard <card> | cook <recipe>: <cards> [+ <bonus cards>]
+    """One decision. Text forms: draw | end | redraw | discard <card> | cook <recipe>: <cards> [+ <bonus
+    cards>]
     | play <card> | play <card> on <recipe> | play <card> from <seat>."""
 
     verb: str
@@ -46,7 +47,8 @@ DRAW, END, REDRAW = Action("draw"), Action("end"), Action("redraw")
 
 
 class ActionTable(dict):
-    """Key -> its Action, made on first use: legal_actions() hands out the same few actions thousands of times."""
+    """Key -> its Action, made on first use: legal_actions() hands out the same few actions thousands of
+    times."""
 
     def __init__(self, make):
         super().__init__()
@@ -59,10 +61,15 @@ class ActionTable(dict):
 
 DISCARD = ActionTable(lambda card: Action("discard", card))  # card -> discard <card>
 PLAY = ActionTable(lambda card: Action("play", card))  # card -> play <card>
-PLAY_ON = ActionTable(lambda key: Action("play", key[0], target=key[1]))  # (card, recipe) -> play <card> on <recipe>
-PLAY_FROM = ActionTable(lambda key: Action("play", key[0], seat=key[1]))  # (card, seat) -> play <card> from <seat>
-USAGE = ("expected draw, end, discard <card>, redraw, cook <recipe>: <card per required ingredient> [+ <bonus cards>], "
-         "play <card>, play <card> on <recipe> or play <card> from <seat>")
+# (card, recipe) -> play <card> on <recipe>
+PLAY_ON = ActionTable(lambda key: Action("play", key[0], target=key[1]))
+# (card, seat) -> play <card> from <seat>
+PLAY_FROM = ActionTable(lambda key: Action("play", key[0], seat=key[1]))
+USAGE = (
+    "expected draw, end, discard <card>, redraw, cook <recipe>: <card per required ingredient> [+ <bonus "
+    "cards>], "
+    "play <card>, play <card> on <recipe> or play <card> from <seat>"
+)
 
 
 def canonical_cook(recipe: Recipe, slots: tuple, bonus: tuple, wilds) -> Action:
@@ -97,7 +104,10 @@ def parse_action(text: str, rules: Rules) -> Action:
     if words[0] == "cook":
         head, sep, rest = text[5:].partition(":")
         if not sep:
-            raise IllegalAction(f"cannot read '{text}'; expected cook <recipe>: <card per required ingredient> [+ <bonus cards>]")
+            raise IllegalAction(
+                f"cannot read '{text}'; expected cook <recipe>: <card per required ingredient> [+ <bonus "
+                "cards>]"
+            )
         required, _, extra = rest.partition("+")
         slots, bonus = tuple(required.split()), tuple(extra.split())
         recipe = rules.recipes.get(head.strip())
@@ -135,7 +145,8 @@ def can_cook(recipe: Recipe, hand: dict, rules: Rules, wilds: int | None = None)
 
 
 def cook_options(recipe: Recipe, hand: dict, rules: Rules, wilds: int | None = None) -> list[Action]:
-    """Every distinct way to cook `recipe` from `hand`: required fillers, then each obtainable bonus prefix."""
+    """Every distinct way to cook `recipe` from `hand`: required fillers, then each obtainable bonus
+    prefix."""
     if not can_cook(recipe, hand, rules, wilds):
         return []
     wild_pool = [w for w in rules.wilds for _ in range(hand.get(w, 0))]
@@ -210,12 +221,16 @@ NO_COOKS = Cooks((), None, None)
 
 
 def cooks_for(rules: Rules, recipe_id: str, hand: dict, wilds: int) -> Cooks:
-    """cook_options() of a displayed recipe (`wilds`: the wild cards in the hand), remembered per game for the hands
-    that can cook it, by the counts of the cards that decide how (cook_inputs, each capped at what it could fill)."""
+    """cook_options() of a displayed recipe (`wilds`: the wild cards in the hand), remembered per game for the
+    hands that can cook it, by the counts of the cards that decide how (cook_inputs, each capped at what it
+    could fill)."""
     recipe = rules.recipes[recipe_id]
     if not can_cook(recipe, hand, rules, wilds):
         return NO_COOKS
-    key = (recipe_id, *map(min, map(hand.get, rules.cook_inputs[recipe_id], repeat(0)), rules.cook_caps[recipe_id]))
+    key = (
+        recipe_id,
+        *map(min, map(hand.get, rules.cook_inputs[recipe_id], repeat(0)), rules.cook_caps[recipe_id]),
+    )
     found = rules.cook_memo.get(key)
     if found is None:
         actions = tuple(cook_options(recipe, hand, rules, wilds))
@@ -281,7 +296,9 @@ def apply_action(state: SOHState, action: Action) -> None:
     verb = action.verb
     if state.phase == "hand-limit":
         if verb != "discard":
-            raise IllegalAction(f"you hold more than {state.hand_limit} cards: discard down to the hand limit first")
+            raise IllegalAction(
+                f"you hold more than {state.hand_limit} cards: discard down to the hand limit first"
+            )
         need(state, action.card)
         state.take(state.cur, action.card)
         state.discard.append(action.card)
@@ -305,7 +322,9 @@ def apply_action(state: SOHState, action: Action) -> None:
         raise IllegalAction("redraw finishes a discard-and-draw; discard a card first")
     if verb == "draw":
         if state.acted:
-            raise IllegalAction("the extra draw (option B) is only allowed instead of actions, not after them")
+            raise IllegalAction(
+                "the extra draw (option B) is only allowed instead of actions, not after them"
+            )
         state.acted = True
         state.draw(state.cur, 1, state.end_turn)
     elif verb == "end":
@@ -338,11 +357,15 @@ def cook(state: SOHState, action: Action) -> None:
     """Cook a displayed recipe from the hand: its slots to the discard pile, the bonus cards laid on it."""
     recipe = state.r.recipes.get(action.card)
     if recipe is None or recipe.id not in state.display:
-        raise IllegalAction(f"recipe '{action.card}' is not on display; available: {', '.join(r for r in state.display if r)}")
+        raise IllegalAction(
+            f"recipe '{action.card}' is not on display; available: {', '.join(r for r in state.display if r)}"
+        )
     wilds, meats = state.r.wilds, state.r.meats
     action = canonical_cook(recipe, action.slots, action.bonus, wilds)
     if len(action.slots) != len(recipe.slots):
-        raise IllegalAction(f"{recipe.id} needs one card for each of {' '.join(recipe.slots)}; got {len(action.slots)}")
+        raise IllegalAction(
+            f"{recipe.id} needs one card for each of {' '.join(recipe.slots)}; got {len(action.slots)}"
+        )
     for slot, card in zip(recipe.slots, action.slots, strict=True):
         if card in wilds:
             continue
@@ -354,7 +377,9 @@ def cook(state: SOHState, action: Action) -> None:
         raise IllegalAction(f"{recipe.id} has only {len(recipe.bonus)} bonus ingredients")
     for (wanted, _), card in zip(recipe.bonus, action.bonus, strict=False):
         if card != wanted and card not in wilds:
-            raise IllegalAction(f"bonus ingredients go on in the printed order: {wanted} comes next, not {card}")
+            raise IllegalAction(
+                f"bonus ingredients go on in the printed order: {wanted} comes next, not {card}"
+            )
     for card, count in Counter(action.slots + action.bonus).items():
         need(state, card, count)
     for card in action.slots:

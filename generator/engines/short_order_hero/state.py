@@ -87,7 +87,8 @@ class SOHState(State):
         self._pending_draw: tuple[int, int, Callable[[], None]] | None = None
         self._version = 0  # bumped by every apply(); keys the legal-action cache
         self._legal: tuple[int, list[Action]] | None = None
-        self._counts: tuple[int, int, dict[str, int]] | None = None  # the last card_count(), reused while equal
+        # the last card_count(), reused while equal
+        self._counts: tuple[int, int, dict[str, int]] | None = None
         self._cooks: list[Cooks] = []
         self._cooks_at = -1  # the _version _cooks belong to
         self._display_seen: list | None = None  # the display _display_sets were worked out for
@@ -276,14 +277,16 @@ class SOHState(State):
         return parse_action(text, self.r)
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action, in a fixed order: one list per state, shared until the next apply (do not change it)."""
+        """Every legal action, in a fixed order: one list per state, shared until the next apply (do not
+        change it)."""
         # the harness and the bots both ask for the same position: compute it once per applied action
         if self._legal is None or self._legal[0] != self._version:
             self._legal = (self._version, legal_actions(self))
         return self._legal[1]
 
     def displayed_cooks(self) -> list[Cooks]:
-        """The ways to cook each displayed recipe that can be cooked now, in display order (those of legal_actions())."""
+        """The ways to cook each displayed recipe that can be cooked now, in display order (those of
+        legal_actions())."""
         if self._cooks_at != self._version:
             cooks = self._cooks = []
             if self.phase not in ("over", "hand-limit", "discarding") and self.pending_chance is None:
@@ -361,31 +364,62 @@ class SOHState(State):
                 size = sum(hand.values())
                 in_turn = seat == self.cur and self.phase != "over"
                 if size > self.hand_limit and not in_turn:
-                    problems.append(f"seat {seat} holds {size} cards after its turn; the hand limit is {self.hand_limit}")
+                    problems.append(
+                        f"seat {seat} holds {size} cards after its turn; the hand limit is {self.hand_limit}"
+                    )
         display = self.display
         distinct = len(set(display))
         # no recipe twice: every slot distinct, or only empty slots repeated (None is never an owned recipe)
-        twice = distinct != len(display) and distinct - (None in display) != len(display) - display.count(None)
+        twice = distinct != len(display) and distinct - (None in display) != len(display) - display.count(
+            None
+        )
         if twice or not self.owner.keys().isdisjoint(display):
-            problems.append(f"a recipe is on display twice or both on display and cooked: {list(filter(None, display))}")
+            problems.append(
+                f"a recipe is on display twice or both on display and cooked: {list(filter(None, display))}"
+            )
         return problems
 
     def snapshot(self) -> dict[str, Any]:
         scores = self.scores()
         snap = {
-            "current_player": self.current_player(), "terminal": self.phase == "over", "scores": scores,
-            "phase": self.phase, "first_player": self.first, "turn": self.turns + 1, "round": self.rounds + 1,
-            "rounds_played": self.rounds, "marker": self.track[self.marker] if self.track else None,
+            "current_player": self.current_player(),
+            "terminal": self.phase == "over",
+            "scores": scores,
+            "phase": self.phase,
+            "first_player": self.first,
+            "turn": self.turns + 1,
+            "round": self.rounds + 1,
+            "rounds_played": self.rounds,
+            "marker": self.track[self.marker] if self.track else None,
             "rounds_left": len(self.track) - 1 - self.marker if self.track else None,
-            "display": list(self.display), "recipe_deck": len(self.recipe_deck), "draw_pile": len(self.pile),
-            "discard_pile": len(self.discard), "acted": self.acted, "discard_used": self.discard_used,
-            "end_trigger": self.trigger, "ended_by": self.ended_by, "hand_limit": self.hand_limit,
-            "floor_mode": self.floor_mode, "floor_hits": self.floor_hits, "reshuffles": self.reshuffles,
+            "display": list(self.display),
+            "recipe_deck": len(self.recipe_deck),
+            "draw_pile": len(self.pile),
+            "discard_pile": len(self.discard),
+            "acted": self.acted,
+            "discard_used": self.discard_used,
+            "end_trigger": self.trigger,
+            "ended_by": self.ended_by,
+            "hand_limit": self.hand_limit,
+            "floor_mode": self.floor_mode,
+            "floor_hits": self.floor_hits,
+            "reshuffles": self.reshuffles,
             "players": [
-                {"hand": sorted(Counter(h).elements()), "hand_size": sum(h.values()), "score": scores[seat],
-                 "completed": len(self.completed[seat]),
-                 "recipes": [{"id": c.recipe.id, "bonus": [b for b, _ in c.bonus], "mods": [m for m, _ in c.mods],
-                              "score": self.recipe_score(c)} for c in self.completed[seat]]}
+                {
+                    "hand": sorted(Counter(h).elements()),
+                    "hand_size": sum(h.values()),
+                    "score": scores[seat],
+                    "completed": len(self.completed[seat]),
+                    "recipes": [
+                        {
+                            "id": c.recipe.id,
+                            "bonus": [b for b, _ in c.bonus],
+                            "mods": [m for m, _ in c.mods],
+                            "score": self.recipe_score(c),
+                        }
+                        for c in self.completed[seat]
+                    ],
+                }
                 for seat, h in enumerate(self.hands)
             ],
         }
@@ -397,15 +431,26 @@ class SOHState(State):
         scores = self.scores()
         top = max(scores) if scores else 0
         return {
-            "turns": self.turns, "rounds": self.rounds, "ended_by": self.ended_by, "completed_goals": list(self.goals),
-            "dwell": {k: list(v) for k, v in self.dwell.items()}, "card_usage": dict(self.usage),
-            "hand_limit_discards": self.hand_limit_discards, "dead_hand_turns": self.dead_hand_turns,
-            "turn_order": [(self.first + i) % self.n for i in range(self.n)],  # the first player is drawn at random
+            "turns": self.turns,
+            "rounds": self.rounds,
+            "ended_by": self.ended_by,
+            "completed_goals": list(self.goals),
+            "dwell": {k: list(v) for k, v in self.dwell.items()},
+            "card_usage": dict(self.usage),
+            "hand_limit_discards": self.hand_limit_discards,
+            "dead_hand_turns": self.dead_hand_turns,
+            # the first player is drawn at random
+            "turn_order": [(self.first + i) % self.n for i in range(self.n)],
             "extra": {
-                "floor_hits": self.floor_hits, "reshuffles": self.reshuffles, "skipped_draws": self.skipped_draws,
-                "hand_sizes": list(self.hand_sizes), "max_hand": max(self.hand_sizes, default=0),
-                "steals": self.steals, "recipes_by_seat": [len(r) for r in self.completed],
-                "recipe_deck_left": len(self.recipe_deck), "tied_top_score": scores.count(top) > 1,
+                "floor_hits": self.floor_hits,
+                "reshuffles": self.reshuffles,
+                "skipped_draws": self.skipped_draws,
+                "hand_sizes": list(self.hand_sizes),
+                "max_hand": max(self.hand_sizes, default=0),
+                "steals": self.steals,
+                "recipes_by_seat": [len(r) for r in self.completed],
+                "recipe_deck_left": len(self.recipe_deck),
+                "tied_top_score": scores.count(top) > 1,
                 "shared_win": len(self._winners) > 1,
             },
         }

@@ -1,8 +1,9 @@
 """The box kinds of the card layouts, one module each, behind the protocol of `generator.faces.boxes.base`.
 
-BOX_KINDS is the one table of kinds: a layout box is of the kind whose key it has (`text:`, `icon:`, ...). A kind
-that is not listed is a located error at its box, never a default. Adding a kind: a module here (its typed value,
-its drawing, its checks) listed below, and its keys in the layout model (generator.faces.layout.BoxSpec).
+BOX_KINDS is the one table of kinds: a layout box is of the kind whose key it has (`text:`, `icon:`, ...). A
+kind that is not listed is a located error at its box, never a default. Adding a kind: a module here (its
+typed value, its drawing, its checks) listed below, and its keys in the layout model
+(generator.faces.layout.BoxSpec).
 """
 
 from __future__ import annotations

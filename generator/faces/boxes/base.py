@@ -1,10 +1,12 @@
-"""What every box kind of the card layouts offers: the protocol a kind module implements, and what it resolves to.
+"""What every box kind of the card layouts offers: the protocol a kind module implements, and what it resolves
+to.
 
-A kind module (`generator.faces.boxes.<kind>`) owns all of its kind's behaviour: the layout keys it checks as a
-layout is read, how one of its boxes resolves for one card into a typed value (a frozen dataclass, `Resolved`),
-how that value is drawn on a canvas, and what it lays on the face for the ink saver and the legibility check
-(`Resolved.painted`, `Resolved.lettered`). The table of kinds is `generator.faces.boxes.BOX_KINDS`.
-No ReportLab here: the geometry of a face (generator.faces.paint) reads these values without it.
+A kind module (`generator.faces.boxes.<kind>`) owns all of its kind's behaviour: the layout keys it checks as
+a layout is read, how one of its boxes resolves for one card into a typed value (a frozen dataclass,
+`Resolved`), how that value is drawn on a canvas, and what it lays on the face for the ink saver and the
+legibility check (`Resolved.painted`, `Resolved.lettered`). The table of kinds is
+`generator.faces.boxes.BOX_KINDS`. No ReportLab here: the geometry of a face (generator.faces.paint) reads
+these values without it.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ if TYPE_CHECKING:
     from generator.data.game import Deck
     from generator.faces.face import CardRenderer
 
-Rect4 = tuple[float, float, float, float]  # x, y, width, height on the face form (PDF points, lower-left origin)
+# x, y, width, height on the face form (PDF points, lower-left origin)
+Rect4 = tuple[float, float, float, float]
 
 
 @dataclass
@@ -60,7 +63,8 @@ class Painted:
 class Resolved:
     """What a box of any kind shows on one card: its fill and outline colours (None: none drawn)."""
 
-    lettered: ClassVar[bool] = False  # its letters are read: the legibility check and the ink saver look at them
+    # its letters are read: the legibility check and the ink saver look at them
+    lettered: ClassVar[bool] = False
 
     fill: str | None = None
     stroke: str | None = None
@@ -93,12 +97,15 @@ class Drawing:
 
 
 class BoxKind(ABC):
-    """One kind of box. The class says how its layout keys are checked (before any card is drawn); an instance,
-    made by each card renderer, resolves and draws the kind's boxes and holds the kind's own caches."""
+    """One kind of box. The class says how its layout keys are checked (before any card is drawn); an
+    instance, made by each card renderer, resolves and draws the kind's boxes and holds the kind's own
+    caches."""
 
     key: ClassVar[str]  # the layout key that makes a box this kind (also the name in BOX_KINDS)
-    templated: ClassVar[tuple[str, ...]]  # its own keys that may be templates (besides `when`, `fill`, `stroke`)
-    inside_safe: ClassVar[bool]  # it holds what a player reads: inside the safe zone and a shaped card's outline
+    # its own keys that may be templates (besides `when`, `fill`, `stroke`)
+    templated: ClassVar[tuple[str, ...]]
+    # it holds what a player reads: inside the safe zone and a shaped card's outline
+    inside_safe: ClassVar[bool]
     worded: ClassVar[bool]  # its key holds words a translation may give (the game's layout words)
 
     def __init__(self, renderer: CardRenderer):
@@ -107,7 +114,8 @@ class BoxKind(ABC):
     @classmethod
     @abstractmethod
     def check(cls, box: Box, problems: Problems) -> None:
-        """Add a located problem for each of the box's own keys that does not fit together (as the layout is read)."""
+        """Add a located problem for each of the box's own keys that does not fit together (as the layout is
+        read)."""
 
     @classmethod
     @abstractmethod
@@ -139,5 +147,9 @@ class BoxKind(ABC):
 
 def unlisted(box: Box, known) -> Problem:
     """The located problem of a box whose kind no module draws."""
-    return Problem(box.file, box.line, f"box '{box.name}' is a {box.kind!r} box, which no box kind module draws; "
-                                       f"expected one of: {', '.join(known)}")
+    return Problem(
+        box.file,
+        box.line,
+        f"box '{box.name}' is a {box.kind!r} box, which no box kind module draws; "
+        f"expected one of: {', '.join(known)}",
+    )

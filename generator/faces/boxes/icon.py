@@ -1,4 +1,5 @@
-"""Icon boxes: one icon of the game (`icon:` a name or a template giving one), drawn square, centred in its box."""
+"""Icon boxes: one icon of the game (`icon:` a name or a template giving one), drawn square, centred in its
+box."""
 
 from __future__ import annotations
 

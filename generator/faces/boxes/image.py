@@ -15,7 +15,8 @@ from generator.faces.boxes.base import Box, BoxKind, Drawing, Picture, Rect4
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ImageData(Picture):
-    """What an image box shows on one card: the picture's file, its name as written and how it fits the box."""
+    """What an image box shows on one card: the picture's file, its name as written and how it fits the
+    box."""
 
     image: Path
     image_name: str
@@ -50,14 +51,20 @@ class ImageBox(BoxKind):
         except cardimage.ImageProblem as exc:
             raise renderer.fail_at_field(box, context, value, str(exc)) from None
         fill, stroke = renderer.paints(box, context)
-        return ImageData(image=path, image_name=value, fit=box.get("fit", "contain"), fill=fill, stroke=stroke)
+        return ImageData(
+            image=path, image_name=value, fit=box.get("fit", "contain"), fill=fill, stroke=stroke
+        )
 
     def warnings(self, box: Box, data: ImageData, deck, context: dict) -> list[str]:
         """A located warning when the box's raster image prints below 300 dpi."""
         renderer = self.renderer
         _x, _y, w, h = renderer._placed_rect(box, *renderer.size(deck))  # noqa: SLF001
         message = cardimage.low_dpi_message(data.image, data.image_name, w, h, data.fit)
-        return [f"{box.file}:{box.line}: {renderer.where(context)}: box '{box.name}': {message}"] if message else []
+        return (
+            [f"{box.file}:{box.line}: {renderer.where(context)}: box '{box.name}': {message}"]
+            if message
+            else []
+        )
 
     def draw(self, canvas: Canvas, box: Box, data: ImageData, rect: Rect4, face: Drawing) -> None:
         cardimage.draw_image(canvas, data.image, *rect, data.fit, fade=data.fade)

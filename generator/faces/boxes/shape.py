@@ -1,7 +1,8 @@
-"""Shape boxes: a filled or outlined rect, rounded rect, circle, ellipse or band (`shape:` with `fill`/`stroke`).
+"""Shape boxes: a filled or outlined rect, rounded rect, circle, ellipse or band (`shape:` with
+`fill`/`stroke`).
 
-`Panels` draws the filled and outlined shapes of every kind that has them (a text box may have a fill too), each
-run of operators recorded once per canvas.
+`Panels` draws the filled and outlined shapes of every kind that has them (a text box may have a fill too),
+each run of operators recorded once per canvas.
 """
 
 from __future__ import annotations
@@ -68,9 +69,9 @@ class ShapeBox(BoxKind):
 
 
 class Panels:
-    """Draws boxes' fills and outlines. A shape is a closed run of operators (q ... Q) that depends only on its
-    colours, line width, shape and place: the same box in the same colours on every card of a deck is written
-    from the operators recorded on its first drawing on a canvas."""
+    """Draws boxes' fills and outlines. A shape is a closed run of operators (q ... Q) that depends only on
+    its colours, line width, shape and place: the same box in the same colours on every card of a deck is
+    written from the operators recorded on its first drawing on a canvas."""
 
     def __init__(self):
         self._shapes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # canvas -> key -> operators
@@ -113,5 +114,6 @@ class Panels:
 
 @functools.lru_cache(maxsize=4096)
 def colour(value: str) -> HexColor:
-    """The ReportLab colour of a checked #rrggbb value (made once: every card of a deck asks for the same few)."""
+    """The ReportLab colour of a checked #rrggbb value (made once: every card of a deck asks for the same
+    few)."""
     return HexColor(value)

@@ -1,8 +1,8 @@
-"""Text boxes: rich text from a template (`text:` with **bold**, *italic*, :icon:, new lines), shrunk to fit its
-box; a text box may have a fill and an outline too.
+"""Text boxes: rich text from a template (`text:` with **bold**, *italic*, :icon:, new lines), shrunk to fit
+its box; a text box may have a fill and an outline too.
 
-The kind keeps two caches per card renderer: the font size each text fits at (the second paper finds it without
-a search) and each face's laid-out texts (paragraphs or plain lines), drawn again on the next paper.
+The kind keeps two caches per card renderer: the font size each text fits at (the second paper finds it
+without a search) and each face's laid-out texts (paragraphs or plain lines), drawn again on the next paper.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from generator.faces.text import MIN_TEXT_SIZE, TemplateProblem, TextOverflow, T
 
 DEFAULTS = {"font": "body", "size": "9pt", "min_size": "7pt", "leading": 1.15, "align": "left",
             "valign": "top", "color": "#222222"}
-LAID_MEMO = 1_000  # laid-out texts kept for the next paper: a fitted paragraph holds some 18 kB, so 18 MB at most
+# laid-out texts kept for the next paper: a fitted paragraph holds some 18 kB, so 18 MB at most
+LAID_MEMO = 1_000
 _TAGS = re.compile(r"<[^>]*>")
 _WORD = re.compile(r"\w+")  # the words of a text, without its punctuation and separators
 
@@ -38,8 +39,8 @@ _WORD = re.compile(r"\w+")  # the words of a text, without its punctuation and s
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TextData(Resolved):
     """What a text box shows on one card: its markup in its font family and colour. `unknown_icons` are the
-    `:name:`s that name no icon (printed as written); `outline` (a line width) draws the letters as outlines only
-    (the ink saver's large titles on a back)."""
+    `:name:`s that name no icon (printed as written); `outline` (a line width) draws the letters as outlines
+    only (the ink saver's large titles on a back)."""
 
     lettered = True
 
@@ -51,8 +52,8 @@ class TextData(Resolved):
 
 
 class TextBox(BoxKind):
-    """A box of `text: <template>`, in `font`, `size` (down to `min_size`), `leading`, `align`, `valign`, `wrap`
-    and `color`."""
+    """A box of `text: <template>`, in `font`, `size` (down to `min_size`), `leading`, `align`, `valign`,
+    `wrap` and `color`."""
 
     key = "text"
     templated = ("text", "color")
@@ -62,7 +63,8 @@ class TextBox(BoxKind):
     def __init__(self, renderer):
         super().__init__(renderer)
         self._fitted: dict[tuple, float] = {}  # (markup, style, w, h) -> font size that fits
-        # form name -> laid-out text of its boxes: each fitted paragraph (or plain lines) is made once and drawn
+        # form name -> laid-out text of its boxes: each fitted paragraph (or plain lines) is made once and
+        # drawn
         # again on the next paper; let go with the face's rendered data (the renderer's `last_use`)
         self._laid: dict[str, dict[tuple, tuple]] = {}
         self._laid_held = 0  # texts in `_laid`, at most LAID_MEMO
@@ -72,8 +74,12 @@ class TextBox(BoxKind):
         """The smallest size a text may shrink to is at most its size."""
         if box.get("min_size") is not None and box.get("size") is not None \
                 and to_pt(box.get("min_size")) > to_pt(box.get("size")):
-            problems.add(box.file, box.line, f"box '{box.name}': min_size {box.get('min_size')} is larger than size "
-                                             f"{box.get('size')}; expected min_size at most the size")
+            problems.add(
+                box.file,
+                box.line,
+                f"box '{box.name}': min_size {box.get('min_size')} is larger than size "
+                f"{box.get('size')}; expected min_size at most the size",
+            )
 
     @classmethod
     def fonts(cls, box: Box) -> tuple[str, ...]:
@@ -83,7 +89,8 @@ class TextBox(BoxKind):
     def bleeds(cls, box: Box) -> bool:
         return False
 
-    # -- resolving -----------------------------------------------------------------------------------------------
+    # -- resolving
+    # -----------------------------------------------------------------------------------------------
     def resolve(self, box: Box, context: dict) -> TextData:
         renderer = self.renderer
         try:
@@ -98,8 +105,14 @@ class TextBox(BoxKind):
         unknown = tuple(dict.fromkeys(cardtext.inline_icon_names(markup)))  # left as written: no such icon
         color = renderer.color(box, "color", context, DEFAULTS["color"])
         fill, stroke = renderer.paints(box, context)
-        return TextData(family=family, markup=fallback_markup(markup, family), color=color, unknown_icons=unknown,
-                        fill=fill, stroke=stroke)
+        return TextData(
+            family=family,
+            markup=fallback_markup(markup, family),
+            color=color,
+            unknown_icons=unknown,
+            fill=fill,
+            stroke=stroke,
+        )
 
     def warnings(self, box: Box, data: TextData, deck, context: dict) -> list[str]:
         return [self._icon_warning(box, context, name) for name in data.unknown_icons]
@@ -111,8 +124,10 @@ class TextBox(BoxKind):
         key = field_with(card, f":{name}:") if card is not None else None
         where = f"{card.file}:{card.line_of(key)}: card '{card.id}' {key}" if key else \
             f"{box.file}:{box.line}: {renderer.where(context)}: box '{box.name}'"
-        return (f"{where} has ':{name}:', which is no icon{did_you_mean(name, renderer.icons.names)}, so it is "
-                f"printed as it is; expected an icon name (known: {icons.known_icons(renderer.icons.dirs)})")
+        return (
+            f"{where} has ':{name}:', which is no icon{did_you_mean(name, renderer.icons.names)}, so it is "
+            f"printed as it is; expected an icon name (known: {icons.known_icons(renderer.icons.dirs)})"
+        )
 
     def text_origin(self, box: Box, context: dict, markup: str) -> tuple[str, int]:
         """Where the words of a text box are written: in a translated game the translation that gave the box's
@@ -132,15 +147,22 @@ class TextBox(BoxKind):
 
     def _text_cell(self, context: dict, markup: str) -> str:
         """The spreadsheet cell whose words a text box shows ('cards/g/akcje.xlsx:Karty!G2'): the field of the
-        card the face shows, when the card came from a spreadsheet (and the game is not translated); else ''."""
+        card the face shows, when the card came from a spreadsheet (and the game is not translated); else
+        ''."""
         card = self.renderer.card_of(context)
         if card is None or self.renderer.game.translation is not None:
             return ""
-        found = _field_holding([card], markup, lambda other: [(key, other.where(key)) for key, line
-                                                              in other.key_lines.items() if isinstance(line, Cell)])
+        found = _field_holding(
+            [card],
+            markup,
+            lambda other: [
+                (key, other.where(key)) for key, line in other.key_lines.items() if isinstance(line, Cell)
+            ],
+        )
         return f"{found[0]}:{found[1].cell}" if found else ""
 
-    # -- fitting -------------------------------------------------------------------------------------------------
+    # -- fitting
+    # -------------------------------------------------------------------------------------------------
     def text_style(self, box: Box, data: TextData) -> TextStyle:
         """How a text box's paragraph looks, before fitting (font, sizes, leading, alignment, colour)."""
         return TextStyle(
@@ -155,7 +177,8 @@ class TextBox(BoxKind):
         )
 
     def fit(self, box: Box, data: TextData, w: float, h: float, context: dict):
-        """(paragraph, font size, height) of a text box's markup shrunk to fit w x h (sizes found are cached)."""
+        """(paragraph, font size, height) of a text box's markup shrunk to fit w x h (sizes found are
+        cached)."""
         style = self.text_style(box, data)
         key = (data.markup, style, round(w, 3), round(h, 3))
         known = self._fitted.get(key)
@@ -166,18 +189,22 @@ class TextBox(BoxKind):
             self._fitted[key] = size
         except TextOverflow as exc:
             cell = self._text_cell(context, data.markup)
-            message = (f"text{' from ' + cell if cell else ''} does not fit even at {style.min_size:g} pt ({exc}); "
-                       f"expected shorter text, a larger box or a smaller min_size (not below {MIN_TEXT_SIZE:g} pt)")
+            message = (
+                f"text{' from ' + cell if cell else ''} does not fit even at {style.min_size:g} pt ({exc}); "
+                f"expected shorter text, a larger box or a smaller min_size (not below {MIN_TEXT_SIZE:g} pt)"
+            )
             file, line = self.text_origin(box, context, data.markup)
-            raise InputError(Problem(file, line, f"{self.renderer.where(context)}: box '{box.name}': {message}")) \
-                from None
+            raise InputError(
+                Problem(file, line, f"{self.renderer.where(context)}: box '{box.name}': {message}")
+            ) from None
         except ValueError as exc:  # broken markup from a template, e.g. an unclosed <b>
             raise self.renderer.fail(box, context, f"text markup is not valid: {exc}") from None
         return para, size, needed
 
     @staticmethod
     def single_line(markup: str, style: TextStyle, w: float, h: float) -> str | None:
-        """The plain text of markup that fits on one line at full size (drawn without a Paragraph), else None."""
+        """The plain text of markup that fits on one line at full size (drawn without a Paragraph), else
+        None."""
         if "<" in markup or "\n" in markup:
             return None
         text = html.unescape(markup)
@@ -185,10 +212,11 @@ class TextBox(BoxKind):
             return None
         return text
 
-    # -- drawing -------------------------------------------------------------------------------------------------
+    # -- drawing
+    # -------------------------------------------------------------------------------------------------
     def draw(self, canvas: Canvas, box: Box, data: TextData, rect: Rect4, face: Drawing) -> None:
-        """The box's fill and outline, then its text; the face's texts laid out before are drawn from `_laid` (and,
-        while the face is kept, the texts laid out now are kept there for the next paper)."""
+        """The box's fill and outline, then its text; the face's texts laid out before are drawn from `_laid`
+        (and, while the face is kept, the texts laid out now are kept there for the next paper)."""
         if data.fill or data.stroke:
             self.renderer.panels.draw(canvas, box, data, *rect)
         x, y, w, h = rect
@@ -223,8 +251,9 @@ class TextBox(BoxKind):
 
     def _draw_single_line(self, canvas: Canvas, markup: str, style: TextStyle, x, y, w, h,
                           outline: float = 0.0) -> bool:
-        """Plain one-line text that fits at full size, drawn without a Paragraph (same placement, much faster).
-        With `outline` (a line width) the letters are drawn as outlines only (the ink saver's large titles)."""
+        """Plain one-line text that fits at full size, drawn without a Paragraph (same placement, much
+        faster). With `outline` (a line width) the letters are drawn as outlines only (the ink saver's large
+        titles)."""
         text = self.single_line(markup, style, w, h)
         if text is None:
             return False
@@ -258,7 +287,8 @@ class TextBox(BoxKind):
 def _field_holding(cards: list[Card], markup: str, places) -> tuple[str, int] | None:
     """Where the card field is written whose text a box's markup shows, among the (key, where) pairs that
     `places(card)` gives for each card; the longest text found (the likeliest to overflow), else None."""
-    plain = html.unescape(_TAGS.sub("", markup.replace("<br/>", "\n")))  # other tags may split a word (fallback faces)
+    # other tags may split a word (fallback faces)
+    plain = html.unescape(_TAGS.sub("", markup.replace("<br/>", "\n")))
     shown = f" {' '.join(_WORD.findall(plain))} "
     found = [(len(text), where) for card in cards for key, where in places(card)
              for text in _texts(card, key) if text and (text in plain or _words_in(text, shown))]
