@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.core.geometry import EPS, Rect
+
 # re-exported
 from generator.core.margins import INK, MARK_GAP, MARK_INK, MARK_MIN, Margin, margin_use  # noqa: F401
 
