@@ -24,6 +24,7 @@ build: $(STAMP)
 
 test: $(TESTSTAMP)
 	$(BIN)/ruff check generator tests
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 validate: $(STAMP)

@@ -8,8 +8,21 @@ from pathlib import Path
 from tests.conftest import REPO
 
 PACKAGE = REPO / "generator"
-LAYERS = ["core", "data", "engines", "faces", "boards", "cards", "components", "booklet", "validator", "exports",
-          "pipeline", "studio", "cli"]  # bottom to top
+LAYERS = [
+    "core",
+    "data",
+    "engines",
+    "faces",
+    "boards",
+    "cards",
+    "components",
+    "booklet",
+    "validator",
+    "exports",
+    "pipeline",
+    "studio",
+    "cli",
+]  # bottom to top
 
 
 def _module_name(path: Path) -> str:

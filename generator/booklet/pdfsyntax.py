@@ -1,9 +1,9 @@
 """PDF objects read from the PDFs pnp's own ReportLab writes, and written out again, for the booklets.
 
-A booklet places the reading PDF's pages; reading them back needs no general PDF library: ReportLab's files have an
-xref table and plain objects. Objects are written in the PDF syntax the booklets have always had (pypdf's layout:
-one dictionary entry per line, arrays as `[ a b ]`, reals to 8 significant digits, strings with every character
-but letters, digits and spaces escaped), so a booklet's bytes stay what they were.
+A booklet places the reading PDF's pages; reading them back needs no general PDF library: ReportLab's files
+have an xref table and plain objects. Objects are written in the PDF syntax the booklets have always had
+(pypdf's layout: one dictionary entry per line, arrays as `[ a b ]`, reals to 8 significant digits, strings
+with every character but letters, digits and spaces escaped), so a booklet's bytes stay what they were.
 """
 
 from __future__ import annotations
@@ -49,7 +49,8 @@ class Null:
 
 NULL = Null()
 
-# --- reading ---------------------------------------------------------------------------------------------------
+# --- reading
+# ---------------------------------------------------------------------------------------------------
 
 _SPACE = b" \t\r\n\f\x00"
 _DELIMITERS = b"()<>[]{}/%"
@@ -212,7 +213,8 @@ class SourcePdf:
         return found
 
     def title(self) -> str | None:
-        """The document's /Title (PDFDocEncoding, or UTF-16 after a byte-order mark), as a PDF reader decodes it."""
+        """The document's /Title (PDFDocEncoding, or UTF-16 after a byte-order mark), as a PDF reader decodes
+        it."""
         info = self.resolve(self.trailer.get("Info"))
         raw = info.get("Title") if isinstance(info, dict) else None
         return decode_text(raw) if isinstance(raw, bytes) else None
@@ -232,13 +234,22 @@ def stream_data(stream: Stream) -> bytes:
     return data
 
 
-# --- text encodings --------------------------------------------------------------------------------------------
+# --- text encodings
+# --------------------------------------------------------------------------------------------
 
-# PDFDocEncoding (PDF 32000-1 annex D): Latin-1 but for these bytes; 0x00, 0x16, 0x7F, 0x9F and 0xAD are undefined.
-_DOC_SPECIAL = dict(zip(range(0x18, 0x20), "\u02d8\u02c7\u02c6\u02d9\u02dd\u02db\u02da\u02dc", strict=True)) | dict(
-    zip(range(0x80, 0xA1), "\u2022\u2020\u2021\u2026\u2014\u2013\u0192\u2044\u2039\u203a\u2212\u2030\u201e\u201c"
-                           "\u201d\u2018\u2019\u201a\u2122\ufb01\ufb02\u0141\u0152\u0160\u0178\u017d\u0131\u0142"
-                           "\u0153\u0161\u017e\x00\u20ac", strict=True))
+# PDFDocEncoding (PDF 32000-1 annex D): Latin-1 but for these bytes; 0x00, 0x16, 0x7F, 0x9F and 0xAD are
+# undefined.
+_DOC_SPECIAL = dict(
+    zip(range(0x18, 0x20), "\u02d8\u02c7\u02c6\u02d9\u02dd\u02db\u02da\u02dc", strict=True)
+) | dict(
+    zip(
+        range(0x80, 0xA1),
+        "\u2022\u2020\u2021\u2026\u2014\u2013\u0192\u2044\u2039\u203a\u2212\u2030\u201e\u201c"
+        "\u201d\u2018\u2019\u201a\u2122\ufb01\ufb02\u0141\u0152\u0160\u0178\u017d\u0131\u0142"
+        "\u0153\u0161\u017e\x00\u20ac",
+        strict=True,
+    )
+)
 DOC_UNDEFINED = frozenset({0x00, 0x16, 0x7F, 0x9F, 0xAD})
 _DOC_DECODE = {byte: _DOC_SPECIAL.get(byte, chr(byte)) for byte in range(256) if byte not in DOC_UNDEFINED}
 _DOC_ENCODE = {char: byte for byte, char in _DOC_DECODE.items()}
@@ -252,14 +263,16 @@ def decode_text(raw: bytes) -> str:
 
 
 def encode_text(text: str) -> bytes:
-    """A text's bytes in a PDF string: PDFDocEncoding when it has every character, else UTF-16BE with its mark."""
+    """A text's bytes in a PDF string: PDFDocEncoding when it has every character, else UTF-16BE with its
+    mark."""
     try:
         return bytes(_DOC_ENCODE[char] for char in text)
     except KeyError:
         return codecs.BOM_UTF16_BE + text.encode("utf-16be")
 
 
-# --- writing ---------------------------------------------------------------------------------------------------
+# --- writing
+# ---------------------------------------------------------------------------------------------------
 
 _NAME_ESCAPES = {byte: f"#{byte:02X}".encode() for byte in list(b"#()<>[]{}/%") + list(range(33))}
 
@@ -303,7 +316,8 @@ def string(raw: bytes) -> bytes:
 
 
 def serialize(value: object, numbers: dict[int, int] | None = None) -> bytes:
-    """An object in the booklets' PDF syntax; references are renumbered through `numbers` (source -> written)."""
+    """An object in the booklets' PDF syntax; references are renumbered through `numbers` (source ->
+    written)."""
     if isinstance(value, Name):
         return name(value)
     if isinstance(value, bool):
@@ -315,9 +329,12 @@ def serialize(value: object, numbers: dict[int, int] | None = None) -> bytes:
     if isinstance(value, Ref):
         return b"%d 0 R" % (numbers[value.number] if numbers is not None else value.number)
     if isinstance(value, Text):
-        # a string read from a PDF keeps its bytes; one with a byte PDFDocEncoding lacks (and no byte-order mark)
+        # a string read from a PDF keeps its bytes; one with a byte PDFDocEncoding lacks (and no byte-order
+        # mark)
         # is binary, written in hex
-        if value[:2] not in (codecs.BOM_UTF16_BE, codecs.BOM_UTF16_LE) and any(b in DOC_UNDEFINED for b in value):
+        if value[:2] not in (codecs.BOM_UTF16_BE, codecs.BOM_UTF16_LE) and any(
+            b in DOC_UNDEFINED for b in value
+        ):
             return b"<" + value.hex().encode("ascii") + b">"
         return string(value)
     if isinstance(value, str):
@@ -342,8 +359,11 @@ def content_operations(data: bytes) -> list[tuple[list, bytes]]:
     while at < len(data):
         byte = data[at:at + 1]
         word = _TOKEN.match(data, at) if byte not in (b"/", b"(", b"<", b"[") else None
-        if word is not None and not _NUMBER.fullmatch(word.group()) and word.group() not in (b"true", b"false",
-                                                                                              b"null"):
+        if (
+            word is not None
+            and not _NUMBER.fullmatch(word.group())
+            and word.group() not in (b"true", b"false", b"null")
+        ):
             if word.group() == b"BI":
                 raise Unsupported("an inline image")
             operations.append((operands, word.group()))

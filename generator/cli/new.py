@@ -9,8 +9,12 @@ from generator.cli.common import project_of
 
 @click.command("new")
 @click.argument("name")
-@click.option("--title", default=None, help="Title of the game (default: from NAME, 'space-race' -> 'Space Race').")
-@click.option("--code", default=None, help="Card-code prefix, 2-6 upper-case letters/digits (default: from NAME).")
+@click.option(
+    "--title", default=None, help="Title of the game (default: from NAME, 'space-race' -> 'Space Race')."
+)
+@click.option(
+    "--code", default=None, help="Card-code prefix, 2-6 upper-case letters/digits (default: from NAME)."
+)
 @click.option("--engine", is_flag=True,
               help="Also write a rules engine (engine.py) that plays the sample game, and a scripted game.")
 @click.pass_context
@@ -24,4 +28,6 @@ def new_cmd(ctx, name, title, code, engine) -> None:
     for path in new_game(project, name, title, code, engine):
         click.echo(f"  created {project.show(path)}")
     then = f" (and its rules in cards/{name}/engine.py)" if engine else ""
-    click.echo(f"Next: edit cards/{name}/actions.yaml{then}, then `pnp validate {name}` and `pnp build {name}`.")
+    click.echo(
+        f"Next: edit cards/{name}/actions.yaml{then}, then `pnp validate {name}` and `pnp build {name}`."
+    )

@@ -1,8 +1,8 @@
 """Table sheets (score pads, player aids): the table's geometry (pure) and its drawing.
 
-A sheet is a title, a table (a header row, body rows and an optional totals row) and notes underneath. Body rows
-are blank (a score pad: `rows: 12`) or one per row of a table or card type of a deck (`rows: {from: id}`).
-Cell, header, title and note texts are templates of the game's one template language.
+A sheet is a title, a table (a header row, body rows and an optional totals row) and notes underneath. Body
+rows are blank (a score pad: `rows: 12`) or one per row of a table or card type of a deck (`rows: {from:
+id}`). Cell, header, title and note texts are templates of the game's one template language.
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ GRID = "#888888"
 
 @dataclass(frozen=True)
 class TableGeometry:
-    """Column edges (x, left to right) and row edges (y, top to bottom) of the table, in the sheet's points."""
+    """Column edges (x, left to right) and row edges (y, top to bottom) of the table, in the sheet's
+    points."""
 
     xs: list[float]
     ys: list[float]
@@ -40,7 +41,8 @@ class TableGeometry:
 
 
 def column_widths(widths: list[float | None], total: float) -> list[float] | None:
-    """Given widths kept, the rest shared by the columns without one; None when the given ones are too wide."""
+    """Given widths kept, the rest shared by the columns without one; None when the given ones are too
+    wide."""
     fixed = sum(w for w in widths if w is not None)
     free = [w for w in widths if w is None]
     if fixed > total + 1e-6 or (free and fixed >= total):
@@ -105,8 +107,14 @@ def sheet_texts(game: Game, component: Component) -> SheetTexts:
             records = view["decks"][name]["cards"]
         else:
             known = sorted(list(view["tables"]) + list(view["decks"]))
-            raise InputError(Problem(component.file, component.line_of("rows"), f"sheet '{component.id}': rows "
-                                     f"from '{name}', which is no table or deck; known: {', '.join(known)}"))
+            raise InputError(
+                Problem(
+                    component.file,
+                    component.line_of("rows"),
+                    f"sheet '{component.id}': rows "
+                    f"from '{name}', which is no table or deck; known: {', '.join(known)}",
+                )
+            )
         sources = [{"number": i + 1, "row": r} for i, r in enumerate(records)]
     headers, aligns, widths, cells = [], [], [], []
     for column in model.columns:
@@ -125,7 +133,8 @@ def sheet_texts(game: Game, component: Component) -> SheetTexts:
 
 
 def wrap(text: str, font: str, size: float, width: float) -> list[str]:
-    """Words of `text` broken into lines no wider than `width` (a single over-long word keeps its own line)."""
+    """Words of `text` broken into lines no wider than `width` (a single over-long word keeps its own
+    line)."""
     lines: list[str] = []
     for word in text.split():
         if lines and string_width(f"{lines[-1]} {word}", font, size) <= width:
@@ -149,9 +158,14 @@ def _cell(canvas: Canvas, text: str, font: str, x0: float, x1: float, y0: float,
     while string_width(text, font, size) > width and size > TEXT_MIN:
         size -= 0.25
     if string_width(text, font, size) > width:
-        raise InputError(Problem(component.file, component.line_of("columns"),
-                                 f"sheet '{component.id}': '{text}' does not fit its {(x1 - x0) / mm(1):.0f} mm "
-                                 f"column even at {TEXT_MIN:g} pt; expected a wider column or a shorter text"))
+        raise InputError(
+            Problem(
+                component.file,
+                component.line_of("columns"),
+                f"sheet '{component.id}': '{text}' does not fit its {(x1 - x0) / mm(1):.0f} mm "
+                f"column even at {TEXT_MIN:g} pt; expected a wider column or a shorter text",
+            )
+        )
     canvas.setFont(font, size)
     y = (y0 + y1) / 2 - size * 0.35
     if align == "left":
@@ -168,7 +182,9 @@ def draw_sheet(canvas: Canvas, game: Game, component: Component, texts: SheetTex
     notes = note_lines(texts, width)
     geometry = table_geometry(width, height, texts.widths, len(texts.rows), len(notes))
     if isinstance(geometry, str):
-        raise InputError(Problem(component.file, component.line_of("rows"), f"sheet '{component.id}': {geometry}"))
+        raise InputError(
+            Problem(component.file, component.line_of("rows"), f"sheet '{component.id}': {geometry}")
+        )
     canvas.saveState()
     canvas.translate(x, y)
     xs, ys = geometry.xs, geometry.ys

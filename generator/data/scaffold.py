@@ -14,7 +14,9 @@ TEMPLATE_DIR = SCAFFOLD_DIR
 GAME_ID = SLUG  # the Slug pattern of generator.data.models
 CODE = re.compile(r"^[A-Z0-9]{2,6}$")
 PIECES = "_making-the-pieces.md.j2"  # how each component is made, included by every game's rules
-ENGINE_LINE = "engine: {module: engine.py}  # the rules engine pnp validate plays (Python; pnp build never runs it)\n"
+ENGINE_LINE = (
+    "engine: {module: engine.py}  # the rules engine pnp validate plays (Python; pnp build never runs it)\n"
+)
 
 
 def default_code(name: str) -> str:
@@ -38,18 +40,26 @@ def _fill(text: str, values: dict[str, str]) -> str:
 
 def new_game(project: Project, name: str, title: str | None = None, code: str | None = None,
              engine: bool = False) -> list[Path]:
-    """Write cards/<name>/ (game.yaml, a sample deck, its layouts) and templates/rules/<name>.md.j2; returns the files.
-    With `engine`, also a rules engine that plays the sample (engine.py) and a scripted game (scripts/)."""
+    """Write cards/<name>/ (game.yaml, a sample deck, its layouts) and templates/rules/<name>.md.j2; returns
+    the files. With `engine`, also a rules engine that plays the sample (engine.py) and a scripted game
+    (scripts/)."""
     problems = []
     if not GAME_ID.match(name):
         problems.append(Problem("", 0, f"'{name}' is not a valid game id; expected {expected_id(name)}"))
     code = code or (default_code(name) if GAME_ID.match(name) else "")
     if GAME_ID.match(name) and not CODE.match(code):
-        problems.append(Problem("", 0, f"card code '{code}' is not valid; expected 2 to 6 upper-case letters or digits"))
+        problems.append(
+            Problem("", 0, f"card code '{code}' is not valid; expected 2 to 6 upper-case letters or digits")
+        )
     game_dir = project.cards_dir / name
     if GAME_ID.match(name) and game_dir.exists():
-        problems.append(Problem(project.show(game_dir), 0, f"game '{name}' already exists; expected a new name "
-                                                           "(pnp new never overwrites a game)"))
+        problems.append(
+            Problem(
+                project.show(game_dir),
+                0,
+                f"game '{name}' already exists; expected a new name (pnp new never overwrites a game)",
+            )
+        )
     if problems:
         raise InputError(problems)
     values = {"NAME": name, "TITLE": title or default_title(name), "CODE": code,
@@ -61,7 +71,9 @@ def new_game(project: Project, name: str, title: str | None = None, code: str | 
             written.append(atomic_write(target, _fill(path.read_text(encoding="utf-8"), values)))
     rules = project.rules_template(name)
     if not rules.exists():  # a rules text left by an earlier game of this name is kept as it is
-        written.append(atomic_write(rules, _fill((TEMPLATE_DIR / "rules.md.j2").read_text(encoding="utf-8"), values)))
+        written.append(
+            atomic_write(rules, _fill((TEMPLATE_DIR / "rules.md.j2").read_text(encoding="utf-8"), values))
+        )
     pieces = rules.parent / PIECES
     if not pieces.exists():  # the shared "Making the pieces" the rules include (a project's own copy is kept)
         written.append(atomic_write(pieces, (TEMPLATE_DIR / PIECES).read_text(encoding="utf-8")))

@@ -19,7 +19,8 @@ from generator.pipeline.incremental import BuildState, game_keys
 if TYPE_CHECKING:
     from generator.data.game import Game
 
-# Loading, checking and drawing (generator.pipeline.gather, .producers, .fingerprints) are imported when a game needs
+# Loading, checking and drawing (generator.pipeline.gather, .producers, .fingerprints) are imported when a
+# game needs
 # them: a build with nothing to do reads hashes and the state only, and is done before those imports would be.
 
 MANIFEST = "manifest.json"
@@ -27,9 +28,9 @@ MANIFEST = "manifest.json"
 
 @dataclass
 class BuildResult:
-    """What a build wrote (and, with incremental builds, skipped), and what in build/ belongs to nothing any more.
-    `problems` are those of translations, which never stop the source language from building; `warnings` are
-    texts a translation does not give yet."""
+    """What a build wrote (and, with incremental builds, skipped), and what in build/ belongs to nothing any
+    more. `problems` are those of translations, which never stop the source language from building; `warnings`
+    are texts a translation does not give yet."""
 
     games: list[CheckReport]
     written: list[dict] = field(default_factory=list)
@@ -38,7 +39,8 @@ class BuildResult:
     languages: dict[str, list[str]] = field(default_factory=dict)  # game -> the languages built
     problems: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
-    not_built: dict[str, list[str]] = field(default_factory=dict)  # game -> its languages kept out by problems
+    # game -> its languages kept out by problems
+    not_built: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _language(game: Game) -> dict:
@@ -54,8 +56,14 @@ def _unit(entry: dict) -> tuple[str, str | None]:
 def deck_summary(game: Game) -> list[dict]:
     """Per deck: card types and total copies, for the manifest."""
     return [
-        {"game": game.id, "deck": deck.id, "name": deck.name, "card_types": len(deck.cards), "copies": deck.copies,
-         **_language(game)}
+        {
+            "game": game.id,
+            "deck": deck.id,
+            "name": deck.name,
+            "card_types": len(deck.cards),
+            "copies": deck.copies,
+            **_language(game),
+        }
         for deck in game.decks.values()
     ]
 
@@ -68,14 +76,24 @@ def component_summary(game: Game) -> list[dict]:
     summary = []
     for component in game.components.values():
         size, size_mm = component_size(component, game.decks)
-        summary.append({"game": game.id, "component": component.id, "name": component.name, "kind": component.kind,
-                        "size": size, "size_mm": size_mm, "copies": component_line(game, component).count,
-                        **_language(game)})
+        summary.append(
+            {
+                "game": game.id,
+                "component": component.id,
+                "name": component.name,
+                "kind": component.kind,
+                "size": size,
+                "size_mm": size_mm,
+                "copies": component_line(game, component).count,
+                **_language(game),
+            }
+        )
     return summary
 
 
 def read_manifest(build_dir: Path) -> dict:
-    """The last build/manifest.json, keeping only entries of the expected shape (a damaged file counts as empty)."""
+    """The last build/manifest.json, keeping only entries of the expected shape (a damaged file counts as
+    empty)."""
     empty: dict = {"outputs": [], "decks": [], "components": [], "stale": []}
     try:
         data = json.loads((Path(build_dir) / MANIFEST).read_text(encoding="utf-8"))
@@ -89,16 +107,21 @@ def read_manifest(build_dir: Path) -> dict:
         return [e for e in items if isinstance(e, dict) and all(isinstance(e.get(k), str) for k in needed)] \
             if isinstance(items, list) else []
 
-    return {"outputs": entries("outputs", ("game", "path")), "decks": entries("decks", ("game", "deck")),
-            "components": entries("components", ("game", "component")), "stale": entries("stale", ("path", "why"))}
+    return {
+        "outputs": entries("outputs", ("game", "path")),
+        "decks": entries("decks", ("game", "deck")),
+        "components": entries("components", ("game", "component")),
+        "stale": entries("stale", ("path", "why")),
+    }
 
 
 def manifest_text(old: dict, project: Project, games: list[Game], outputs: list[dict], stale: list[dict],
                   partial: bool = False) -> str:
-    """build/manifest.json: every output (path, pages, bytes, sha256), deck and component, and the stale outputs;
-    entries of games not built this time are kept while those games exist (and, for a `partial` build such as a
-    --only reprint, the built games' other outputs too). A game in one of its languages is built on its own: the
-    entries of its other languages are kept."""
+    """build/manifest.json: every output (path, pages, bytes, sha256), deck and component, and the stale
+    outputs; entries of games not built this time are kept while those games exist (and, for a `partial` build
+    such as a
+    --only reprint, the built games' other outputs too). A game in one of its languages is built on its own:
+    the entries of its other languages are kept."""
     built = {(g.id, g.language if g.translated else None) for g in games}
     existing = set(project.game_ids())
     new = {o["path"] for o in outputs}
@@ -125,7 +148,9 @@ def write_manifest(build_dir: Path, games: list[Game], written: list[dict], part
     path = Path(build_dir) / MANIFEST
     if not games:
         return path
-    return atomic_write(path, manifest_text(read_manifest(build_dir), games[0].project, games, written, [], partial))
+    return atomic_write(
+        path, manifest_text(read_manifest(build_dir), games[0].project, games, written, [], partial)
+    )
 
 
 def build(project: Project, names: list[str], options: BuildOptions | None = None,
@@ -134,28 +159,37 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
           drawn: Callable[[Output], None] | None = None) -> BuildResult:
     """Load and check everything, draw every output, then rename them all into place with the manifest.
 
-    `drawn(output)` is called as each output is drawn (a progress bar), `progress(output)` once it is in place.
+    `drawn(output)` is called as each output is drawn (a progress bar), `progress(output)` once it is in
+    place.
 
     Languages (generator.pipeline.translations): each game is built in every language it declares, or those of
     `options.languages`; a translation goes to build/<game>/<language>/. A translation's problems (a key that
     translates nothing, a text that does not fit) keep that language's outputs out and are in the result's
     `problems`; they never stop the source language or another language from building.
 
-    Incremental (generator.pipeline.incremental): a game whose inputs did not change since the last build is not loaded
-    and its outputs are reported as skipped; a changed game is checked again only when the data its checks read
-    changed, each of its languages is planned only by the producers whose inputs changed (generator.pipeline.planning),
-    and only outputs with a changed hash are drawn.
-    `options.force` draws everything. The outputs, build/manifest.json and build/.state.json are committed together
+    Incremental (generator.pipeline.incremental): a game whose inputs did not change since the last build is
+    not loaded and its outputs are reported as skipped; a changed game is checked again only when the data its
+    checks read changed, each of its languages is planned only by the producers whose inputs changed
+    (generator.pipeline.planning), and only outputs with a changed hash are drawn. `options.force` draws
+    everything. The outputs, build/manifest.json and build/.state.json are committed together
     (generator.core.write), so the manifest always describes the PDFs on disk, even after a build was killed.
     """
-    with Paused() as collector:  # Python's cycle collector rests until the drawing starts (generator.core.collector)
+    # Python's cycle collector rests until the drawing starts (generator.core.collector)
+    with Paused() as collector:
         return _build(project, names, options or BuildOptions(), progress, on_start, drawn, collector.resume)
 
 
-def _build(project: Project, names: list[str], options: BuildOptions, progress: Callable[[Output], None] | None,
-           on_start: Callable[[int], None] | None, drawn: Callable[[Output], None] | None,
-           drawing_starts: Callable[[], None]) -> BuildResult:
-    """build() once the collector is paused; `drawing_starts()` is called just before the outputs are drawn."""
+def _build(
+    project: Project,
+    names: list[str],
+    options: BuildOptions,
+    progress: Callable[[Output], None] | None,
+    on_start: Callable[[int], None] | None,
+    drawn: Callable[[Output], None] | None,
+    drawing_starts: Callable[[], None],
+) -> BuildResult:
+    """build() once the collector is paused; `drawing_starts()` is called just before the outputs are
+    drawn."""
     build_dir = Path(options.out_dir or project.build_dir)
     try:
         recover(build_dir)  # finish what a killed build left half-committed, remove its temporary files
@@ -165,7 +199,8 @@ def _build(project: Project, names: list[str], options: BuildOptions, progress: 
     keys = game_keys(project, names, options)
     old_manifest = read_manifest(build_dir)
     previous = {o["path"]: o for o in old_manifest["outputs"]}
-    # fresh: inputs unchanged, outputs untouched and listed in the manifest (a damaged manifest costs a rebuild)
+    # fresh: inputs unchanged, outputs untouched and listed in the manifest (a damaged manifest costs a
+    # rebuild)
     fresh = [] if options.force else [name for name in names if state.game_is_fresh(name, keys[name])
                                       and all(path in previous for path in state.game_outputs(name))]
     if len(fresh) == len(names) and fresh:
@@ -175,21 +210,29 @@ def _build(project: Project, names: list[str], options: BuildOptions, progress: 
     from generator.pipeline.translations import named
 
     changed = [name for name in names if name not in fresh]
-    # a game whose checks read the same inputs as when they last passed (a rules template or translation edit) is
+    # a game whose checks read the same inputs as when they last passed (a rules template or translation edit)
+    # is
     # loaded, not checked again
     checked = {} if options.force else {name: CheckReport(**report) for name in changed
                                         if (report := state.checked_report(name, keys[name])) is not None}
     loaded = load_games(project, changed, checked=checked)
-    if loaded.failed:  # a game that did not load, or wrong data or references: every game's problems, as gather
+    # a game that did not load, or wrong data or references: every game's problems, as gather
+    if loaded.failed:
         loaded.finish()
     games = loaded.games
-    # The composition checks (game.yaml `checks:`, the engines' static checks) run while the outputs are drawn:
-    # planning reads only what check_references checked. Whatever the planning raises, the checks' problems come
+    # The composition checks (game.yaml `checks:`, the engines' static checks) run while the outputs are
+    # drawn:
+    # planning reads only what check_references checked. Whatever the planning raises, the checks' problems
+    # come
     # first: bad data they catch may be what broke it.
-    # Draw every output first (generator.pipeline.drawing: in worker processes when there are cores to use, started
-    # before this process runs the composition checks) and rename them into place only when the checks passed and
-    # every output was drawn: a problem found while drawing (a text that does not fit) must not replace any of the
-    # last good PDFs. Every language is drawn in the same run of workers; a problem in a source language stops the
+    # Draw every output first (generator.pipeline.drawing: in worker processes when there are cores to use,
+    # started
+    # before this process runs the composition checks) and rename them into place only when the checks passed
+    # and
+    # every output was drawn: a problem found while drawing (a text that does not fit) must not replace any of
+    # the
+    # last good PDFs. Every language is drawn in the same run of workers; a problem in a source language stops
+    # the
     # build, a problem in a translation keeps that language out only.
     from generator.pipeline.drawing import Drawings, available_cores, tasks_of
 
@@ -202,8 +245,17 @@ def _build(project: Project, names: list[str], options: BuildOptions, progress: 
             return min(cores, len(tasks_of(outputs)))  # the workers started
 
         try:
-            result, units, todo, carried, failed = _plan(state, keys, options, previous, games, fresh,
-                                                         start_early if cores > 1 else None, loaded.pending, cores)
+            result, units, todo, carried, failed = _plan(
+                state,
+                keys,
+                options,
+                previous,
+                games,
+                fresh,
+                start_early if cores > 1 else None,
+                loaded.pending,
+                cores,
+            )
         except Exception:
             drawings.cancel()
             loaded.finish()
@@ -212,8 +264,11 @@ def _build(project: Project, names: list[str], options: BuildOptions, progress: 
         started = {id(o) for o in drawings.outputs}
         drawing_starts()
         if len(started) < len(everything):
-            drawings.start([o for o in everything if id(o) not in started], build_dir, options.jobs, loaded.pending)
-        # a failed check stops the workers and removes their files (leaving the block): its problems are reported,
+            drawings.start(
+                [o for o in everything if id(o) not in started], build_dir, options.jobs, loaded.pending
+            )
+        # a failed check stops the workers and removes their files (leaving the block): its problems are
+        # reported,
         # never a drawing problem or bug the bad data caused
         reports = loaded.finish()
         by_game = {report.game: report for report in reports}
@@ -260,9 +315,13 @@ def _build(project: Project, names: list[str], options: BuildOptions, progress: 
             raise InputError(list(dict.fromkeys(problems)))
         for report in reports:
             if report.game not in failed:
-                state.record_game(report.game, keys[report.game],
-                                  [path for unit in units if unit.game.id == report.game for path in unit.paths()],
-                                  report, result.languages.get(report.game, []))
+                state.record_game(
+                    report.game,
+                    keys[report.game],
+                    [path for unit in units if unit.game.id == report.game for path in unit.paths()],
+                    report,
+                    result.languages.get(report.game, []),
+                )
         # a game is searched for stale outputs when it is built; a skipped game keeps what was found then
         result.stale = sorted(stale_outputs(project, build_dir, games) + [
             e for e in old_manifest["stale"] if e["path"].split("/")[0] in fresh], key=lambda e: e["path"])
@@ -280,16 +339,16 @@ def _build(project: Project, names: list[str], options: BuildOptions, progress: 
 def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[str, dict], games: list[Game],
           fresh: list[str], start_early: Callable[[list[Output]], int] | None = None, busy: bool = False,
           cores: int = 1) -> tuple[BuildResult, list, list[list[Output]], list[dict], set[str]]:
-    """The languages, the units planned and the outputs to draw of the loaded games: (the result so far, the units
-    (planning.Planned), the outputs to draw per unit, the manifest entries of the outputs kept, the games with a
-    language that did not build).
+    """The languages, the units planned and the outputs to draw of the loaded games: (the result so far, the
+    units (planning.Planned), the outputs to draw per unit, the manifest entries of the outputs kept, the
+    games with a language that did not build).
 
-    `start_early(outputs)` is given each unit's outputs to draw as soon as they are planned, while it has started
-    fewer workers than there are `cores` and more units are still to be planned or (`busy`) composition checks to
-    run; it returns the number of workers it started. On a rebuild after a card's text changed, the rules and their
-    booklets (planned before the card sheets, and the longest to draw) are drawn while the card sheets are planned,
-    and the card sheets while the translations are planned and the checks run. The outputs stay in the outputs to
-    draw that this returns."""
+    `start_early(outputs)` is given each unit's outputs to draw as soon as they are planned, while it has
+    started fewer workers than there are `cores` and more units are still to be planned or (`busy`)
+    composition checks to run; it returns the number of workers it started. On a rebuild after a card's text
+    changed, the rules and their booklets (planned before the card sheets, and the longest to draw) are drawn
+    while the card sheets are planned, and the card sheets while the translations are planned and the checks
+    run. The outputs stay in the outputs to draw that this returns."""
     from generator.data.translation import source_tool_words_missing
     from generator.pipeline.planning import Planner
     from generator.pipeline.translations import (
@@ -315,11 +374,13 @@ def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[s
     def planned(game: Game, producer, outputs: list[Output]) -> None:
         nonlocal to_plan, workers
         to_plan -= 1
-        if workers >= cores or not (to_plan or busy):  # only with cores to use and something else to do meanwhile
+        # only with cores to use and something else to do meanwhile
+        if workers >= cores or not (to_plan or busy):
             return
         try:
             stale = [o for o in outputs if drawn_again(o, planner.fingerprint(game, o))]
-        except InputError:  # what it is drawn from cannot be drawn: reported below, after the planning problems
+        # what it is drawn from cannot be drawn: reported below, after the planning problems
+        except InputError:
             stale = []
         if stale:
             workers += start_early(stale)
@@ -368,8 +429,8 @@ def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[s
 
 
 def _nothing_to_do(state: BuildState, names: list[str], manifest: dict) -> BuildResult:
-    """Every game is as its last build left it: their outputs are reported skipped, their last checks shown again
-    and the stale outputs found then listed again."""
+    """Every game is as its last build left it: their outputs are reported skipped, their last checks shown
+    again and the stale outputs found then listed again."""
     result = BuildResult(games=[CheckReport(**state.game_report(name)) for name in names],
                          languages={name: state.game_languages(name) for name in names})
     for name in names:

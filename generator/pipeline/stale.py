@@ -1,6 +1,6 @@
-"""Outputs in build/ that belong to nothing any more: a game folder that was deleted or renamed, a deck, a board,
-a component or a rules template that no longer exists. They are listed (in build/manifest.json and by `pnp build`), never
-deleted: a designer may still want the last print of a game they removed.
+"""Outputs in build/ that belong to nothing any more: a game folder that was deleted or renamed, a deck, a
+board, a component or a rules template that no longer exists. They are listed (in build/manifest.json and by
+`pnp build`), never deleted: a designer may still want the last print of a game they removed.
 """
 
 from __future__ import annotations
@@ -51,18 +51,23 @@ def _stale_in_game(game: Game, folder: Path) -> list[dict]:
             if not game.boards:
                 found.append(_entry(folder, path, f"{game.id} has no board any more"))
             elif name is None and not single_board:
-                found.append(_entry(folder, path, f"{game.id} has several boards now, printed as board-<id>-*.pdf"))
+                found.append(
+                    _entry(folder, path, f"{game.id} has several boards now, printed as board-<id>-*.pdf")
+                )
             elif name is not None and (single_board or name not in game.boards):
                 found.append(_entry(folder, path, f"board '{name}' is not printed under this name any more"))
         elif path.name.startswith("rules") and not game.project.rules_template(game.id).is_file():
             found.append(_entry(folder, path, f"{game.id} has no rules template any more"))
         elif path.name.startswith("components-") and not game.components:
             found.append(_entry(folder, path, f"{game.id} has no components any more"))
-        elif path.name == "tuckboxes-full.pdf" and not any(c.kind == "tuckbox" for c in game.components.values()):
+        elif path.name == "tuckboxes-full.pdf" and not any(c.model.full_size_pages
+                                                           for c in game.components.values()):
             found.append(_entry(folder, path, f"{game.id} has no tuck boxes any more"))
     for path in sorted((folder / "png").glob("*")):
         if path.is_dir() and path.name not in pictured:
-            found.append(_entry(folder, path, f"deck or component '{path.name}' no longer exists in {game.id}"))
+            found.append(
+                _entry(folder, path, f"deck or component '{path.name}' no longer exists in {game.id}")
+            )
     for path in sorted((folder / "preview").glob("*.png")):
         if path.stem not in decks:
             found.append(_entry(folder, path, f"deck '{path.stem}' no longer exists in {game.id}"))

@@ -1,7 +1,8 @@
 """The simulation harness: plays one seeded game with bots and checks the rules after every action.
 
-The harness alone owns `random.Random(seed)`: it answers every ChanceRequest with `sample_chance` and hands the
-same generator to the bots for their tie-breaks, so a (seed, players, bots, options) tuple replays exactly.
+The harness alone owns `random.Random(seed)`: it answers every ChanceRequest with `sample_chance` and hands
+the same generator to the bots for their tie-breaks, so a (seed, players, bots, options) tuple replays
+exactly.
 """
 
 from __future__ import annotations
@@ -14,8 +15,16 @@ from typing import Any
 from generator.engines.base import CHANCE, TERMINAL, Engine, IllegalAction, State, sample_chance
 
 # Failure kinds, in the order the validator reports them.
-SETUP, STALLED, ILLEGAL, CONSERVATION, INVARIANT, CRASH = "setup", "stalled", "illegal", "conservation", "invariant", "crash"
-CHANCE_STEPS_PER_DECISION = 20  # a game may roll dice or shuffle this often per decision before it counts as stuck
+SETUP, STALLED, ILLEGAL, CONSERVATION, INVARIANT, CRASH = (
+    "setup",
+    "stalled",
+    "illegal",
+    "conservation",
+    "invariant",
+    "crash",
+)
+# a game may roll dice or shuffle this often per decision before it counts as stuck
+CHANCE_STEPS_PER_DECISION = 20
 
 
 @dataclass
@@ -39,8 +48,11 @@ class GameRecord:
 
 
 def replay_command(game_id: str, seed: int, players: int, bots: list[str], changes: str = "") -> str:
-    """The `pnp replay` command line that prints the log of this game (`changes`: its --option/--set arguments)."""
-    return f"pnp replay {game_id} --seed {seed} --players {players} --bots {','.join(bots)}" + (f" {changes}" if changes else "")
+    """The `pnp replay` command line that prints the log of this game (`changes`: its --option/--set
+    arguments)."""
+    return f"pnp replay {game_id} --seed {seed} --players {players} --bots {','.join(bots)}" + (
+        f" {changes}" if changes else ""
+    )
 
 
 def short(values, limit: int = 12) -> str:
@@ -52,7 +64,9 @@ def short(values, limit: int = 12) -> str:
 def count_change(before: dict[str, int], after: dict[str, int]) -> str:
     """Which decks gained or lost cards: 'toppings 40 -> 39'."""
     keys = sorted(set(before) | set(after))
-    return ", ".join(f"{k} {before.get(k, 0)} -> {after.get(k, 0)}" for k in keys if before.get(k, 0) != after.get(k, 0))
+    return ", ".join(
+        f"{k} {before.get(k, 0)} -> {after.get(k, 0)}" for k in keys if before.get(k, 0) != after.get(k, 0)
+    )
 
 
 def check_state(state: State, start_counts: dict[str, int], after) -> tuple[str, str] | None:
@@ -60,10 +74,16 @@ def check_state(state: State, start_counts: dict[str, int], after) -> tuple[str,
     `describe_step` takes it, formatted only for a failure), else None."""
     counts = state.card_count()
     if counts != start_counts:
-        return CONSERVATION, f"card conservation broken after {describe_step(after)}: {count_change(start_counts, counts)}"
+        return (
+            CONSERVATION,
+            f"card conservation broken after {describe_step(after)}: {count_change(start_counts, counts)}",
+        )
     problems = state.invariant_problems()
     if problems:
-        return INVARIANT, f"invariant broken after {describe_step(after)}: {'; '.join(str(p) for p in problems)}"
+        return (
+            INVARIANT,
+            f"invariant broken after {describe_step(after)}: {'; '.join(str(p) for p in problems)}",
+        )
     return None
 
 
@@ -75,7 +95,8 @@ def _crash(exc: BaseException, during: str) -> str:
 
 def describe_step(step) -> str:
     """The step a failure happened after, as messages name it: 'setup', "chance event 'roll'" or
-    "'take 3' by seat 1 (decision 7)". The loop keeps the step as a tuple and formats it only for a failure."""
+    "'take 3' by seat 1 (decision 7)". The loop keeps the step as a tuple and formats it only for a
+    failure."""
     if isinstance(step, str):
         return step
     if len(step) == 1:
@@ -119,7 +140,8 @@ def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
             events.extend(state.log[seen:])
             seen = len(state.log)
 
-    # this loop runs once per action and chance event of every simulated game: bound methods in locals, and the
+    # this loop runs once per action and chance event of every simulated game: bound methods in locals, and
+    # the
     # step a failure message names kept as a tuple, formatted only when something fails
     policies = [engine.bots[b] for b in bots]
     current_player, chance_request, legal_actions, apply = (state.current_player, state.chance_request,
@@ -139,8 +161,11 @@ def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
             if player == CHANCE:
                 chance_steps += 1
                 if chance_steps > chance_cap:
-                    return fail(STALLED, f"the game did not end: {chance_cap} chance events without finishing "
-                                        f"(seed {seed}, {players} players)")
+                    return fail(
+                        STALLED,
+                        f"the game did not end: {chance_cap} chance events without finishing "
+                        f"(seed {seed}, {players} players)",
+                    )
                 request = chance_request()
                 outcome = sample_chance(request, rng)
                 if log:
@@ -162,11 +187,14 @@ def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
                 try:
                     apply(action)
                 except IllegalAction as exc:
-                    return fail(ILLEGAL, f"{describe_step(step)} is in legal_actions() but apply() rejected it: {exc}")
+                    return fail(
+                        ILLEGAL, f"{describe_step(step)} is in legal_actions() but apply() rejected it: {exc}"
+                    )
             # check_state(), inline: an engine may hand back the same counts while no card moved
             counts = card_count()
             if (counts is not start_counts and counts != start_counts) or invariant_problems():
-                broken = check_state(state, start_counts, step)  # the message, worked out once something is wrong
+                # the message, worked out once something is wrong
+                broken = check_state(state, start_counts, step)
                 if broken:
                     copy_log()
                     return fail(*broken)

@@ -1,6 +1,7 @@
-"""Work the rules' checks did is reused when the rules are drawn in the same process: a pictured card is laid out
-once (for the template's figure() check, the checks of the rendered rules and the figure drawn), a figure's fit is
-checked once, the rules' icons looked up once; a reloaded game (an edited card) is laid out anew."""
+"""Work the rules' checks did is reused when the rules are drawn in the same process: a pictured card is laid
+out once (for the template's figure() check, the checks of the rendered rules and the figure drawn), a
+figure's fit is checked once, the rules' icons looked up once; a reloaded game (an edited card) is laid out
+anew."""
 
 from __future__ import annotations
 

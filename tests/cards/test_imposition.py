@@ -37,7 +37,8 @@ def test_poker_is_nine_up_portrait_centred_and_butted(paper):
     left, right = xs[0], sheet.page_w - (xs[-1] + POKER[0])
     bottom, top = ys[0], sheet.page_h - (ys[-1] + POKER[1])
     assert left == pytest.approx(right) and bottom == pytest.approx(top)
-    assert sheet.fronts[0].row == 0 and sheet.fronts[0].trim.y == pytest.approx(ys[-1])  # reading order: top row first
+    # reading order: top row first
+    assert sheet.fronts[0].row == 0 and sheet.fronts[0].trim.y == pytest.approx(ys[-1])
 
 
 def _marks_safe_page(sheet) -> Rect:
@@ -49,7 +50,10 @@ PRESETS = {name: (mm(w), mm(h)) for name, (w, h) in CARD_SIZES_MM.items()}
 
 def _cuts(sheet) -> tuple[set, set]:
     trims = sheet.cut_trims()
-    return ({round(v, 3) for t in trims for v in (t.x, t.x2)}, {round(v, 3) for t in trims for v in (t.y, t.y2)})
+    return (
+        {round(v, 3) for t in trims for v in (t.x, t.x2)},
+        {round(v, 3) for t in trims for v in (t.y, t.y2)},
+    )
 
 
 def _crosses_art(line, sheet) -> bool:
@@ -91,7 +95,11 @@ def test_every_paper_size_and_gap(paper, size, gap, layout):
     cut_x, cut_y = _cuts(sheet)
     for cuts, vertical in ((cut_x, True), (cut_y, False)):
         for pos in cuts:
-            ends = [m for m in sheet.marks if m.vertical == vertical and round(m.x1 if vertical else m.y1, 3) == pos]
+            ends = [
+                m
+                for m in sheet.marks
+                if m.vertical == vertical and round(m.x1 if vertical else m.y1, 3) == pos
+            ]
             assert len(ends) >= (1 if layout == "fold" else 2), (pos, vertical)
             assert all(m.length >= MARK_MIN - EPS for m in ends)
             assert any(ln.vertical == vertical and abs((ln.x1 if vertical else ln.y1) - pos) <= CUT_LINE_WIDTH
@@ -105,7 +113,8 @@ def test_every_paper_size_and_gap(paper, size, gap, layout):
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_crop_marks_lie_outside_the_grid_on_every_cut_line(paper):
-    """The issue's case: Letter 9-up poker has 6.35 mm above and below the grid and still marks every column cut."""
+    """The issue's case: Letter 9-up poker has 6.35 mm above and below the grid and still marks every column
+    cut."""
     sheet = make_sheet(paper, *POKER, BLEED)
     cut_x, cut_y = _cuts(sheet)
     marked_x = {round(m.x1, 3) for m in sheet.marks if m.vertical}
@@ -258,13 +267,17 @@ def test_labels_fit_in_the_margins_clear_of_marks_and_cards(paper, size, gap):
 def test_print_check_targets_are_mirrored_like_the_backs(paper):
     pw, ph = sorted(PAPERS[paper].size)
     long = {t.name: t for t in calibration_targets(paper, "long")}
-    assert long["A"].front[0] < pw / 2 < long["B"].front[0] and long["A"].front[1] > ph / 2 > long["C"].front[1]
+    assert (
+        long["A"].front[0] < pw / 2 < long["B"].front[0] and long["A"].front[1] > ph / 2 > long["C"].front[1]
+    )
     for target in long.values():
         assert target.back == pytest.approx((pw - target.front[0], target.front[1]))  # columns mirrored
         x, y = target.front
-        assert INK + mm(10) < x < pw - INK - mm(10) and INK + mm(10) < y < ph - INK - mm(10)  # grid and labels fit
+        # grid and labels fit
+        assert INK + mm(10) < x < pw - INK - mm(10) and INK + mm(10) < y < ph - INK - mm(10)
     for target in calibration_targets(paper, "short", (2.0, -1.0)):
-        assert target.back == pytest.approx((target.front[0] + 2.0, ph - target.front[1] - 1.0))  # rows, shifted
+        # rows, shifted
+        assert target.back == pytest.approx((target.front[0] + 2.0, ph - target.front[1] - 1.0))
     # the card backs of a portrait sheet move the same way
     sheet = make_sheet(paper, *POKER, BLEED, duplex="short", back_offset=(2.0, -1.0))
     front, back = sheet.fronts[0].trim, sheet.backs[0].trim

@@ -1,4 +1,5 @@
-"""PNG, print-shop and Tabletop Simulator exports: exact pixel sizes, page order, page boxes, sheet grids, JSON."""
+"""PNG, print-shop and Tabletop Simulator exports: exact pixel sizes, page order, page boxes, sheet grids,
+JSON."""
 
 from __future__ import annotations
 
@@ -139,7 +140,9 @@ def test_tts_sheets_hidden_cell_and_saved_object(trading, tmp_path):
             assert obj["Name"] == "Card"
             continue
         assert obj["Name"] == "DeckCustom"
-        expected = [int(key) * 100 + index for index, card in enumerate(deck.cards) for _ in range(card.copies)]
+        expected = [
+            int(key) * 100 + index for index, card in enumerate(deck.cards) for _ in range(card.copies)
+        ]
         assert obj["DeckIDs"] == expected and len(expected) == deck.copies
         assert [c["CardID"] for c in obj["ContainedObjects"]] == expected
         assert all(c["Name"] == "Card" and key in c["CustomDeck"] for c in obj["ContainedObjects"])
@@ -156,7 +159,10 @@ def test_tts_url_prefix(trading, tmp_path):
 def test_tts_splits_decks_over_69_card_types(trading):
     deck = trading.decks["ingredients"]
     base = deck.cards[0]
-    cards = [dataclasses.replace(base, id=f"c{i}", code=f"OUT-X-{i}", index=i + 1, copies=1 + i % 2) for i in range(75)]
+    cards = [
+        dataclasses.replace(base, id=f"c{i}", code=f"OUT-X-{i}", index=i + 1, copies=1 + i % 2)
+        for i in range(75)
+    ]
     big = dataclasses.replace(deck, cards=cards)
     sheets = plan_sheets(trading, big)
     assert [len(s.cards) for s in sheets] == [MAX_TYPES, 6]
@@ -203,7 +209,8 @@ def test_corner_radius_rounds_trimmed_pngs_tts_and_previews(trading, tmp_path):
 
 
 def test_a_length_without_its_unit_is_refused_by_every_flag_alike(tmp_project):
-    # `pnp export png --bleed 3` took 3 pt silently while `pnp build --gap 3` asked for the unit: one rule, one message
+    # `pnp export png --bleed 3` took 3 pt silently while `pnp build --gap 3` asked for the unit: one rule,
+    # one message
     png = run_pnp("export", "png", "order-up-trading", "--bleed", "3", project=tmp_project)
     gap = run_pnp("build", "order-up-trading", "--gap", "3", project=tmp_project)
     assert png.exit_code == gap.exit_code == 1
@@ -212,7 +219,9 @@ def test_a_length_without_its_unit_is_refused_by_every_flag_alike(tmp_project):
     assert not (tmp_project.build_dir / "order-up-trading" / "png").exists()
     ok = run_pnp("export", "png", "order-up-trading", "--bleed", "3mm", "--dpi", "60", project=tmp_project)
     assert ok.exit_code == 0, ok.output
-    with Image.open(tmp_project.build_dir / "order-up-trading" / "png" / "recipes" / "OUT-REC-01.png") as image:
+    with Image.open(
+        tmp_project.build_dir / "order-up-trading" / "png" / "recipes" / "OUT-REC-01.png"
+    ) as image:
         assert image.size == (round((2.5 * 25.4 + 6) / 25.4 * 60), round((3.5 * 25.4 + 6) / 25.4 * 60))
 
 
@@ -223,7 +232,11 @@ def test_export_counts_its_files_in_words_that_agree(tmp_project):
     assert "OK  demo: 1 file (" in result.output, result.output
     from generator.core.words import counted
 
-    assert (counted(1, "check"), counted(0, "file"), counted(7, "card type")) == ("1 check", "0 files", "7 card types")
+    assert (counted(1, "check"), counted(0, "file"), counted(7, "card type")) == (
+        "1 check",
+        "0 files",
+        "7 card types",
+    )
 
 
 def test_the_pod_help_and_an_overflow_name_what_is_true(tmp_project):
@@ -237,6 +250,8 @@ def test_the_pod_help_and_an_overflow_name_what_is_true(tmp_project):
     layout = tmp_project.cards_dir / "demo" / "layouts" / "actions.yaml"
     text = layout.read_text()
     assert "    size: 10pt\n    min_size: 7pt\n" in text
-    layout.write_text(text.replace("    size: 10pt\n    min_size: 7pt\n", "    size: 40pt\n    min_size: 40pt\n"))
+    layout.write_text(
+        text.replace("    size: 10pt\n    min_size: 7pt\n", "    size: 40pt\n    min_size: 40pt\n")
+    )
     result = run_pnp("validate", "demo", "--no-sim", project=tmp_project)
     assert "or a smaller min_size (not below 6 pt)" in result.output, result.output

@@ -1,4 +1,5 @@
-"""Icon forms made once: the operators of an icon's form kept in the process and on disk, replayed byte for byte."""
+"""Icon forms made once: the operators of an icon's form kept in the process and on disk, replayed byte for
+byte."""
 
 from __future__ import annotations
 
@@ -148,7 +149,8 @@ def test_a_damaged_or_foreign_cache_file_is_ignored_and_written_again(cache, mon
 
 
 def test_icons_with_shared_names_or_outside_references_are_drawn_every_time(cache, tmp_path):
-    # Transparency is a named graphics state of the PDF, so such an icon is not replayed; nor one whose SVG may
+    # Transparency is a named graphics state of the PDF, so such an icon is not replayed; nor one whose SVG
+    # may
     # read another file (which may change without the SVG).
     faint = tmp_path / "faint.svg"
     faint.write_text(CIRCLE.format(fill="#ff0000", extra=' fill-opacity="0.5"'))
@@ -178,11 +180,13 @@ def test_refers_outside_spots_every_way_an_svg_reads_another_file():
 
 
 def test_inline_icon_spacers_are_drawn_from_one_decoded_picture(cache):
-    """The Paragraph makes a new reader of the spacer PNG per placement; the canvas draws them all from one, with
-    the same bytes as ReportLab's own drawImage."""
+    """The Paragraph makes a new reader of the spacer PNG per placement; the canvas draws them all from one,
+    with the same bytes as ReportLab's own drawImage."""
     fonts.register_fonts()
     style = ParagraphStyle("body", fontName=fonts.BODY, fontSize=11, leading=15, alignment=TA_LEFT)
-    text = " ".join(f"word {icons.inline_icon_image(name, 12)}" for name in ("egg", "star", "egg", "dice") * 3)
+    text = " ".join(
+        f"word {icons.inline_icon_image(name, 12)}" for name in ("egg", "star", "egg", "dice") * 3
+    )
     seen: list[int] = []
 
     def draw(canvas, patched: bool):
@@ -202,8 +206,8 @@ def test_inline_icon_spacers_are_drawn_from_one_decoded_picture(cache):
 
 
 def test_the_spacer_reader_is_the_spacer_png_without_reading_it():
-    """The spacer reader is made from its one pixel, not read through Pillow's file formats: the same size, pixels
-    and mask as the PNG file, and the same PDF when drawn."""
+    """The spacer reader is made from its one pixel, not read through Pillow's file formats: the same size,
+    pixels and mask as the PNG file, and the same PDF when drawn."""
     from reportlab.lib.utils import ImageReader
 
     from_file = ImageReader(icons._spacer_src())  # as ReportLab reads the <img> file
@@ -231,7 +235,8 @@ from generator.core import fonts
 fonts.register_fonts()
 canvas = Canvas(io.BytesIO(), pagesize=(300, 300))
 icons.enable_inline_icons(canvas)
-para = Paragraph("an egg " + icons.inline_icon_image("egg", 12) + " here", ParagraphStyle("b", fontName=fonts.BODY))
+para = Paragraph("an egg " + icons.inline_icon_image("egg", 12) + " here",
+                 ParagraphStyle("b", fontName=fonts.BODY))
 para.wrap(200, 200)
 para.drawOn(canvas, 10, 10)
 canvas.save()

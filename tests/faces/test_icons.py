@@ -25,7 +25,23 @@ from generator.faces import icons
 SVG_NS = "{http://www.w3.org/2000/svg}"
 SHAPES = {"path", "circle", "ellipse", "rect", "polygon", "polyline", "line"}
 STYLE_ATTRS = {"fill", "stroke", "stroke-width", "stroke-linejoin", "stroke-linecap", "opacity"}
-GEOMETRY_ATTRS = {"d", "cx", "cy", "r", "rx", "ry", "x", "y", "width", "height", "points", "x1", "y1", "x2", "y2"}
+GEOMETRY_ATTRS = {
+    "d",
+    "cx",
+    "cy",
+    "r",
+    "rx",
+    "ry",
+    "x",
+    "y",
+    "width",
+    "height",
+    "points",
+    "x1",
+    "y1",
+    "x2",
+    "y2",
+}
 
 # Icons that games and templates refer to by name (the library may hold more).
 REQUIRED = """
@@ -186,7 +202,9 @@ def test_unreadable_svg_is_an_input_error(tmp_path):
     svg.write_text("<svg this is not xml")
     with pytest.raises(InputError, match="broken.svg"):
         icons.load_icon(svg)
-    (tmp_path / "empty.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"></svg>')
+    (tmp_path / "empty.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"></svg>'
+    )
     with pytest.raises(InputError, match="empty.svg: not a readable SVG icon"):
         icons.load_icon(tmp_path / "empty.svg")
     with pytest.raises(InputError, match="missing.svg"):

@@ -1,4 +1,5 @@
-"""`pnp validate` and `pnp replay` on the toy game: deterministic parallel simulation, failures that name seeds."""
+"""`pnp validate` and `pnp replay` on the toy game: deterministic parallel simulation, failures that name
+seeds."""
 
 from __future__ import annotations
 
@@ -49,8 +50,11 @@ def project(tmp_path: Path):
 
 def test_seeds_are_stable_across_processes():
     here = [derive_seed(1, "toy", 3, i) for i in range(5)]
-    code = "from generator.validator.simulate import derive_seed; print([derive_seed(1, 'toy', 3, i) for i in range(5)])"
-    there = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True).stdout
+    code = ("from generator.validator.simulate import derive_seed; print([derive_seed(1, 'toy', 3, i) for i "
+            "in range(5)])")
+    there = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout
     assert there.strip() == str(here)
     assert len(set(here)) == 5
     assert derive_seed(1, "toy", 2, 0) != derive_seed(1, "toy", 3, 0) != derive_seed(2, "toy", 3, 0)
@@ -90,7 +94,18 @@ def test_report_and_pdf_are_identical_whatever_the_number_of_jobs(project):
     outputs = []
     for jobs in ("1", "2"):
         report = project.root / f"report-{jobs}.json"
-        result = run_pnp("validate", "--games", "60", "--seed", "5", "--jobs", jobs, "--report", str(report), project=project)
+        result = run_pnp(
+            "validate",
+            "--games",
+            "60",
+            "--seed",
+            "5",
+            "--jobs",
+            jobs,
+            "--report",
+            str(report),
+            project=project,
+        )
         assert result.exit_code == 0, result.output
         outputs.append((report.read_bytes(), (project.build_dir / "toy" / "balance.pdf").read_bytes()))
     assert outputs[0] == outputs[1]
@@ -135,10 +150,14 @@ def test_stalled_game_fails_with_seed_and_a_replay_command_that_works(tmp_path, 
 
 
 def test_replay_prints_the_same_log_as_the_harness(project):
-    result = run_pnp("replay", "toy", "--seed", "9", "--players", "3", "--bots", "greedy,random,greedy", project=project)
+    result = run_pnp(
+        "replay", "toy", "--seed", "9", "--players", "3", "--bots", "greedy,random,greedy", project=project
+    )
     assert result.exit_code == 0, result.output
     assert "# seat 1 (random):" in result.output and "Game over" in result.output
-    again = run_pnp("replay", "toy", "--seed", "9", "--players", "3", "--bots", "greedy,random,greedy", project=project)
+    again = run_pnp(
+        "replay", "toy", "--seed", "9", "--players", "3", "--bots", "greedy,random,greedy", project=project
+    )
     assert again.output == result.output
     bad = run_pnp("replay", "toy", "--seed", "9", "--bots", "clever", project=project)
     assert bad.exit_code == 1 and "unknown bot 'clever'; known: greedy, random" in bad.output
@@ -159,11 +178,26 @@ def test_goal_never_completed_fails_naming_the_card(project):
 def test_setup_failure_at_a_player_count_fails(tmp_path, monkeypatch):
     install_engine(toy.WIDE)
     project = toy.make_toy_project(tmp_path)
-    result = run_pnp("validate", "--games", "3", "--players", "2", "--players", "5", "--players", "7", "--jobs", "1",
-                     project=project)
+    result = run_pnp(
+        "validate",
+        "--games",
+        "3",
+        "--players",
+        "2",
+        "--players",
+        "5",
+        "--players",
+        "7",
+        "--jobs",
+        "1",
+        project=project,
+    )
     assert result.exit_code == 1
     assert "--  toy: not simulating 7 players; the engine plays 2, 3, 4, 5" in result.output
-    assert "cards/toy/game.yaml: setup failed with 5 players: ValueError: Sum Up is for 2-4 players, not 5" in result.output
+    assert (
+        "cards/toy/game.yaml: setup failed with 5 players: ValueError: Sum Up is for 2-4 players, not 5"
+        in result.output
+    )
 
 
 def test_broken_conservation_fails_with_seed(tmp_path, monkeypatch):
@@ -171,7 +205,10 @@ def test_broken_conservation_fails_with_seed(tmp_path, monkeypatch):
     project = toy.make_toy_project(tmp_path)
     result = run_pnp("validate", "--games", "10", "--players", "3", "--jobs", "2", project=project)
     assert result.exit_code == 1
-    assert "conservation failure in" in result.output and "card conservation broken after 'claim" in result.output
+    assert (
+        "conservation failure in" in result.output
+        and "card conservation broken after 'claim" in result.output
+    )
     assert "pnp replay toy --seed " in result.output
 
 

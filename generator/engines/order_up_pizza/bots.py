@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from collections import Counter
 
-from generator.engines.order_up_pizza.actions import STOP, Action
-from generator.engines.order_up_pizza.data import ENERGY_DRINK, PIZZA_PLUNDER, SPEED_TRAP, WILD
-from generator.engines.order_up_pizza.state import DRAW_DECK, PLAY_ENERGY, PLAY_PLUNDER, PizzaState
+from generator.engines.order_up_pizza.actions import (
+    DRAW_DECK,
+    ENERGY_DRINK,
+    PIZZA_PLUNDER,
+    PLAY_ENERGY,
+    PLAY_PLUNDER,
+    SPEED_TRAP,
+    STOP,
+    WILD,
+    Action,
+)
+from generator.engines.order_up_pizza.state import PizzaState
 
 ACTION_WORTH = {WILD: 10.0, ENERGY_DRINK: 2.0, SPEED_TRAP: 1.0, PIZZA_PLUNDER: 1.5}
 
@@ -16,8 +25,10 @@ def random_bot(state: PizzaState, rng) -> Action:
     return rng.choice(state.legal_actions())
 
 
-# The last answer of _hand_facts per seat: (the game's data, a copy of the hand, a copy of the face-up orders, the
-# payable orders, Pizza Plunder held). The hand and the display rarely change while a player drives, so most calls
+# The last answer of _hand_facts per seat: (the game's data, a copy of the hand, a copy of the face-up orders,
+# the
+# payable orders, Pizza Plunder held). The hand and the display rarely change while a player drives, so most
+# calls
 # compare two short lists.
 _PAYABLE: dict[int, tuple] = {}
 
@@ -28,7 +39,8 @@ def _payable(state: PizzaState, seat: int) -> list[str]:
 
 
 def _hand_facts(state: PizzaState, seat: int) -> tuple:
-    """(data, hand, display, the face-up orders this hand can pay now, Pizza Plunder held), remembered per seat."""
+    """(data, hand, display, the face-up orders this hand can pay now, Pizza Plunder held), remembered per
+    seat."""
     hand, shown, data = state.hands[seat], state.ofaceup, state.data
     last = _PAYABLE.get(seat)
     if last is not None and last[0] is data and last[1] == hand and last[2] == shown:
@@ -51,8 +63,9 @@ def _hand_facts(state: PizzaState, seat: int) -> tuple:
 
 def usefulness(state: PizzaState, card: str, hand: Counter, held: bool = False) -> float:
     """How much a card helps towards the face-up orders (higher = keep / take). `held`: the card is one of the
-    copies in `hand` (a discard choice), so the copies that count towards an order are the others plus this one;
-    counting it as surplus threw away the only sausage an order needed, for ever (2 players, long games)."""
+    copies in `hand` (a discard choice), so the copies that count towards an order are the others plus this
+    one; counting it as surplus threw away the only sausage an order needed, for ever (2 players, long
+    games)."""
     return _worth(state, card, hand[card] - (1 if held else 0))
 
 
@@ -123,7 +136,9 @@ def _drive(state: PizzaState, seat: int, hand: list[str], legal: list[Action]) -
     home = state.homes[seat]
     if state.moved == 0 and SPEED_TRAP in hand:
         # send home the rival who is furthest from their restaurant, if that costs them real time
-        far = max((t for t in range(state.n) if t != seat), key=lambda t: data.dist[state.pos[t]][state.homes[t]])
+        far = max(
+            (t for t in range(state.n) if t != seat), key=lambda t: data.dist[state.pos[t]][state.homes[t]]
+        )
         if data.dist[state.pos[far]][state.homes[far]] >= 8:
             return Action("play", f"{SPEED_TRAP} {state.colours[far]}")
     last = _PAYABLE.get(seat)  # _hand_facts(state, seat), its common case inline

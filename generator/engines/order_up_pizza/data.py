@@ -1,23 +1,15 @@
-"""What the Order Up engine reads from the game folder: cards, board graph, seats and rule parameters."""
+"""What the Order Up engine reads from the game folder: cards, board graph and seats."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from generator.core.caching import per_game
 from generator.core.graphs import distances
 from generator.data.expand import expand_ids
-from generator.engines.common import check_known_options, option_or_setting
-from generator.engines.order_up_pizza.actions import Action
+from generator.engines.order_up_pizza.actions import SPEED_TRAP, Action
 
-ACTION_CARDS = ("wild-card", "speed-trap", "energy-drink", "pizza-plunder")
-WILD, SPEED_TRAP, ENERGY_DRINK, PIZZA_PLUNDER = ACTION_CARDS
-END_MODES = ("immediate", "finish_round")
 BOARD_ID, PLAYERS_TABLE = "city", "players"
-# Rule options; None means "the value in game.yaml settings" (the harness passes every default explicitly).
-OPTIONS: dict[str, Any] = {"game_over_depth": None, "dice": None, "end_mode": None, "hand_limit": None,
-                           "faceup_orders": None, "start_hand": None}
 
 
 def board_of(game):
@@ -48,7 +40,8 @@ class PizzaData:
     dist: dict[str, dict[str, int]]
     seats: tuple[tuple[str, str, str], ...]  # (colour id, colour name, restaurant space) in seat order
     reference_copies: int
-    # Tables the engine and the bots look up on every decision instead of building them again (simulations play
+    # Tables the engine and the bots look up on every decision instead of building them again (simulations
+    # play
     # thousands of games on one PizzaData): the move actions out of each space, each order's needs as a dict,
     # the Speed Trap action aimed at each colour, the actions naming a Toppings card, and the first step of a
     # shortest way (filled as asked).
@@ -59,12 +52,14 @@ class PizzaData:
     discards: dict[str, Action] = field(default_factory=dict)
     takes: dict[str, Action] = field(default_factory=dict)
     first_step: dict[tuple[str, str], Action | None] = field(default_factory=dict)
-    payments: dict[tuple, list[Action]] = field(default_factory=dict)  # State.deliveries() by what pays (filled as asked)
+    payments: dict[tuple, list[Action]] = field(default_factory=dict)  # deliveries() by what pays (as asked)
 
     def __post_init__(self):
         self.moves = {sid: tuple(Action("move", nxt) for nxt in adj) for sid, adj in self.neighbours.items()}
         self.needs = {order: dict(req) for order, req in self.order_req.items()}
-        self.traps = {colour: Action("play", f"{SPEED_TRAP} {colour}") for colour, _name, _space in self.seats}
+        self.traps = {
+            colour: Action("play", f"{SPEED_TRAP} {colour}") for colour, _name, _space in self.seats
+        }
         cards = sorted(set(self.topping_deck) | set(self.topping_kinds))
         self.draws = {card: Action("draw", card) for card in cards}
         self.discards = {card: Action("discard", card) for card in cards}
@@ -109,66 +104,3 @@ class PizzaData:
 
 
 pizza_data = per_game(PizzaData.build)  # PizzaData for a loaded game, built once per Game object
-
-
-@dataclass(frozen=True)
-class Params:
-    """Rule parameters of one game: game.yaml settings overridden by rule options."""
-
-    start_hand: int
-    hand_limit: int
-    faceup_orders: int
-    faceup_toppings: int
-    dice: int
-    energy_bonus: int
-    plunder_take: int
-    draw_min: int
-    draw_max: int
-    depth: int
-    end_mode: str
-
-
-def depth_presets(game) -> tuple[dict[str, int], Any]:
-    """The game_over_depth presets and default from game.yaml (an int setting is its own default)."""
-    setting = game.setting("game_over_depth", {})
-    if isinstance(setting, dict):
-        return dict(setting.get("presets") or {}), setting.get("default")
-    return {}, setting
-
-
-def resolve_params(game, options: dict | None, n_orders: int) -> Params:
-    """Settings plus options, validated; ValueError with a readable reason for a bad option."""
-    opts = {k: v for k, v in (options or {}).items() if v is not None}
-    check_known_options(opts, OPTIONS)
-    settings = game.config.settings
-
-    def get(name: str, default):
-        value = option_or_setting(opts, settings, name, default)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise ValueError(f"option {name}={value!r}; expected a whole number >= 0")
-        return value
-
-    draw = game.setting("draw_at_restaurant", [1, 2])
-    draw_min, draw_max = (draw, draw) if isinstance(draw, int) else (int(draw[0]), int(draw[-1]))
-    faceup_orders = get("faceup_orders", 3)
-    presets, default = depth_presets(game)
-    depth = opts.get("game_over_depth", default)
-    if isinstance(depth, str) and not depth.lstrip("-").isdigit():
-        if depth not in presets:
-            raise ValueError(f"game_over_depth '{depth}' is not a preset; known: {', '.join(presets) or 'none'}")
-        depth = presets[depth]
-    depth = int(depth) if depth is not None else (n_orders - faceup_orders) // 2
-    if not 0 <= depth <= n_orders - faceup_orders:
-        raise ValueError(f"game_over_depth {depth} is out of range; expected 0..{n_orders - faceup_orders} "
-                         f"({n_orders} orders - {faceup_orders} face up)")
-    end_mode = option_or_setting(opts, settings, "end_mode", "immediate")
-    if end_mode not in END_MODES:
-        raise ValueError(f"end_mode '{end_mode}'; expected one of: {', '.join(END_MODES)}")
-    params = Params(
-        start_hand=get("start_hand", 6), hand_limit=get("hand_limit", 10), faceup_orders=faceup_orders,
-        faceup_toppings=get("faceup_toppings", 3), dice=get("dice", 2), energy_bonus=get("energy_bonus", 3),
-        plunder_take=get("plunder_take", 2), draw_min=draw_min, draw_max=draw_max, depth=depth, end_mode=end_mode,
-    )
-    if params.dice < 1 or params.faceup_orders < 1 or params.hand_limit < 1:
-        raise ValueError("dice, faceup_orders and hand_limit must be at least 1")
-    return params

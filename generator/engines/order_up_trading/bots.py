@@ -1,15 +1,16 @@
-"""Bots for the trading game. They read only their own hand, recipe and offer (never other hands): hidden information.
+"""Bots for the trading game. They read only their own hand, recipe and offer (never other hands): hidden
+information.
 
-What a bot derives from its hand (the unwanted cards by colour, the bundles it chooses among) comes from the seat's
-HandView (`state.hand_view(seat)`), worked out once per hand; the random draws are made at every turn, the same
-draws in the same order for the same seed.
+What a bot derives from its hand (the unwanted cards by colour, the bundles it chooses among) comes from the
+seat's HandView (`state.hand_view(seat)`), worked out once per hand; the random draws are made at every turn,
+the same draws in the same order for the same seed.
 """
 
 from __future__ import annotations
 
-from generator.engines.order_up_trading.cards import CALL, GREEDY_CACHE, Action, new_action
-from generator.engines.order_up_trading.hands import by_group
-from generator.engines.order_up_trading.hands import unwanted_cards as _unwanted
+from generator.engines.order_up_trading.actions import CALL, Action, by_group, new_action
+from generator.engines.order_up_trading.actions import unwanted_cards as _unwanted
+from generator.engines.order_up_trading.data import GREEDY_CACHE
 
 
 def unwanted_cards(state, seat: int) -> list[str]:
@@ -18,9 +19,12 @@ def unwanted_cards(state, seat: int) -> list[str]:
 
 
 def split_choice(state, seat: int, m: int, rng) -> list[str]:
-    """The m offered cards a greedy seat gives in a split: off-icon cards first, chosen at random among equals."""
-    # Every offered card is unwanted; giving away the off-icon ones keeps the +1 bonus cards. The pick among equals
-    # must not follow deck order: giving the first sets' cards away first made them change hands more often, and
+    """The m offered cards a greedy seat gives in a split: off-icon cards first, chosen at random among
+    equals."""
+    # Every offered card is unwanted; giving away the off-icon ones keeps the +1 bonus cards. The pick among
+    # equals
+    # must not follow deck order: giving the first sets' cards away first made them change hands more often,
+    # and
     # their recipes won up to 4x as often (burrito 28% vs pancakes 6% of rounds with 6 greedy players).
     recipe, icon = state.recipe_of[seat], state.deck.icon
     off_icon = [c for c in state.offers[seat] if icon[c] != recipe]
@@ -30,7 +34,8 @@ def split_choice(state, seat: int, m: int, rng) -> list[str]:
 
 
 def _greedy_bundles(state, view) -> list[Action]:
-    """The offers a greedy seat chooses among: each colour group of its unwanted cards (the largest ones only)."""
+    """The offers a greedy seat chooses among: each colour group of its unwanted cards (the largest ones
+    only)."""
     if not view.has_unwanted():
         return []
     groups = view.unwanted_offers()
@@ -51,7 +56,8 @@ def greedy_bot(state, rng) -> Action:
     view = state.hand_view(state.current_player())
     bundles = view.greedy
     if bundles is None:
-        # worked out from bit masks, the offers depend only on the recipe and the unwanted cards, and about half the
+        # worked out from bit masks, the offers depend only on the recipe and the unwanted cards, and about
+        # half the
         # hands recur in a game's simulations: kept per game data (a bounded number of them)
         known = state.deck.greedy
         key = (state.options["bundle_policy"], view.recipe, view.unwanted) \
@@ -76,6 +82,7 @@ def random_bot(state, rng) -> Action:
     if rate and rng.random() < rate:
         return CALL
     view = state.hand_view(state.current_player())
-    groups = view.unwanted_by_group() or by_group(state.deck, view.hand)  # the whole hand when every card is needed
+    # the whole hand when every card is needed
+    groups = view.unwanted_by_group() or by_group(state.deck, view.hand)
     cards = rng.choice(groups)
     return new_action(Action, ("offer", state.canonical(rng.sample(cards, rng.randint(1, len(cards))))))

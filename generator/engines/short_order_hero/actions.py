@@ -1,19 +1,24 @@
-"""Short Order Hero actions: their text form, parsing, and every way to cook a recipe from a hand."""
+"""Short Order Hero actions: their text form, parsing, every way to cook a recipe from a hand, the legal
+actions and what applying each does to the table (cooking, spices, sabotage, drawing, stealing, discards)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations_with_replacement, repeat
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from generator.engines.base import IllegalAction
-from generator.engines.short_order_hero.data import Recipe, Rules
+from generator.engines.base import ChanceRequest, IllegalAction
+from generator.engines.short_order_hero.data import ANY_MEAT, Cooked, Recipe, Rules
+
+if TYPE_CHECKING:
+    from generator.engines.short_order_hero.state import SOHState
 
 WILD = "*"  # placeholder for "some wild card" while enumerating
 
 
 class Action(NamedTuple):
-    """One decision. Text forms: draw | end | redraw | discard <card> | cook <recipe>: <cards> [+ <bonus cards>]
+    """One decision. Text forms: draw | end | redraw | discard <card> | cook <recipe>: <cards> [+ <bonus
+    cards>]
     | play <card> | play <card> on <recipe> | play <card> from <seat>."""
 
     verb: str
@@ -42,7 +47,8 @@ DRAW, END, REDRAW = Action("draw"), Action("end"), Action("redraw")
 
 
 class ActionTable(dict):
-    """Key -> its Action, made on first use: legal_actions() hands out the same few actions thousands of times."""
+    """Key -> its Action, made on first use: legal_actions() hands out the same few actions thousands of
+    times."""
 
     def __init__(self, make):
         super().__init__()
@@ -55,10 +61,15 @@ class ActionTable(dict):
 
 DISCARD = ActionTable(lambda card: Action("discard", card))  # card -> discard <card>
 PLAY = ActionTable(lambda card: Action("play", card))  # card -> play <card>
-PLAY_ON = ActionTable(lambda key: Action("play", key[0], target=key[1]))  # (card, recipe) -> play <card> on <recipe>
-PLAY_FROM = ActionTable(lambda key: Action("play", key[0], seat=key[1]))  # (card, seat) -> play <card> from <seat>
-USAGE = ("expected draw, end, discard <card>, redraw, cook <recipe>: <card per required ingredient> [+ <bonus cards>], "
-         "play <card>, play <card> on <recipe> or play <card> from <seat>")
+# (card, recipe) -> play <card> on <recipe>
+PLAY_ON = ActionTable(lambda key: Action("play", key[0], target=key[1]))
+# (card, seat) -> play <card> from <seat>
+PLAY_FROM = ActionTable(lambda key: Action("play", key[0], seat=key[1]))
+USAGE = (
+    "expected draw, end, discard <card>, redraw, cook <recipe>: <card per required ingredient> [+ <bonus "
+    "cards>], "
+    "play <card>, play <card> on <recipe> or play <card> from <seat>"
+)
 
 
 def canonical_cook(recipe: Recipe, slots: tuple, bonus: tuple, wilds) -> Action:
@@ -93,7 +104,10 @@ def parse_action(text: str, rules: Rules) -> Action:
     if words[0] == "cook":
         head, sep, rest = text[5:].partition(":")
         if not sep:
-            raise IllegalAction(f"cannot read '{text}'; expected cook <recipe>: <card per required ingredient> [+ <bonus cards>]")
+            raise IllegalAction(
+                f"cannot read '{text}'; expected cook <recipe>: <card per required ingredient> [+ <bonus "
+                "cards>]"
+            )
         required, _, extra = rest.partition("+")
         slots, bonus = tuple(required.split()), tuple(extra.split())
         recipe = rules.recipes.get(head.strip())
@@ -131,7 +145,8 @@ def can_cook(recipe: Recipe, hand: dict, rules: Rules, wilds: int | None = None)
 
 
 def cook_options(recipe: Recipe, hand: dict, rules: Rules, wilds: int | None = None) -> list[Action]:
-    """Every distinct way to cook `recipe` from `hand`: required fillers, then each obtainable bonus prefix."""
+    """Every distinct way to cook `recipe` from `hand`: required fillers, then each obtainable bonus
+    prefix."""
     if not can_cook(recipe, hand, rules, wilds):
         return []
     wild_pool = [w for w in rules.wilds for _ in range(hand.get(w, 0))]
@@ -206,12 +221,16 @@ NO_COOKS = Cooks((), None, None)
 
 
 def cooks_for(rules: Rules, recipe_id: str, hand: dict, wilds: int) -> Cooks:
-    """cook_options() of a displayed recipe (`wilds`: the wild cards in the hand), remembered per game for the hands
-    that can cook it, by the counts of the cards that decide how (cook_inputs, each capped at what it could fill)."""
+    """cook_options() of a displayed recipe (`wilds`: the wild cards in the hand), remembered per game for the
+    hands that can cook it, by the counts of the cards that decide how (cook_inputs, each capped at what it
+    could fill)."""
     recipe = rules.recipes[recipe_id]
     if not can_cook(recipe, hand, rules, wilds):
         return NO_COOKS
-    key = (recipe_id, *map(min, map(hand.get, rules.cook_inputs[recipe_id], repeat(0)), rules.cook_caps[recipe_id]))
+    key = (
+        recipe_id,
+        *map(min, map(hand.get, rules.cook_inputs[recipe_id], repeat(0)), rules.cook_caps[recipe_id]),
+    )
     found = rules.cook_memo.get(key)
     if found is None:
         actions = tuple(cook_options(recipe, hand, rules, wilds))
@@ -233,3 +252,196 @@ def cook_rank(action: Action, recipe: Recipe, wilds) -> tuple[int, int, int]:
 def cook_points(action: Action, recipe: Recipe) -> int:
     """Points the recipe is worth when cooked this way (value plus the bonus prefix)."""
     return recipe.value + sum(points for _, points in recipe.bonus[: len(action.bonus)])
+
+
+# ---- legal actions and applying them -----------------------------------------------------------------------
+
+
+def legal_actions(state: SOHState) -> list[Action]:
+    """Every legal action now, in a fixed order: the extra draw or end, cooks, card plays, discards."""
+    if state.phase == "over" or state.pending_chance is not None:
+        return []
+    hand = state.hands[state.cur]
+    cards = sorted(hand)
+    if state.phase == "hand-limit":
+        return list(map(DISCARD.__getitem__, cards))
+    if state.phase == "discarding":
+        return [REDRAW, *map(DISCARD.__getitem__, cards)]
+    acts = [END if state.acted else DRAW]
+    for cooks in state.displayed_cooks():
+        acts += cooks.actions
+    r = state.r
+    playable = r.playable
+    me, n = state.cur, state.n
+    for card in sorted(playable.keys() & hand.keys()):  # in name order, like every card of the hand
+        what = playable[card]
+        if what == "spice":
+            acts += [PLAY_ON[card, c.recipe.id] for c in state.completed[me]]
+        elif what == "sabotage":
+            for k in range(1, n):
+                acts += [PLAY_ON[card, c.recipe.id] for c in state.completed[(me + k) % n]]
+        else:  # acquire
+            if card in r.draw:
+                acts.append(PLAY[card])
+            if card in r.steal:
+                hands = state.hands
+                acts += [PLAY_FROM[card, s] for s in ((me + k) % n for k in range(1, n)) if hands[s]]
+    if not state.discard_used:
+        acts += map(DISCARD.__getitem__, cards)
+    return acts
+
+
+def apply_action(state: SOHState, action: Action) -> None:
+    """Apply a player's action at the current phase; IllegalAction (saying why) when the rules forbid it."""
+    verb = action.verb
+    if state.phase == "hand-limit":
+        if verb != "discard":
+            raise IllegalAction(
+                f"you hold more than {state.hand_limit} cards: discard down to the hand limit first"
+            )
+        need(state, action.card)
+        state.take(state.cur, action.card)
+        state.discard.append(action.card)
+        state.hand_limit_discards += 1
+        if sum(state.hands[state.cur].values()) <= state.hand_limit:
+            state.finish_turn()
+        return
+    if state.phase == "discarding":
+        if verb == "discard":
+            need(state, action.card)
+            state.take(state.cur, action.card)
+            state.discard.append(action.card)
+            state.discarding += 1
+            return
+        if verb != "redraw":
+            raise IllegalAction("finish the discard-and-draw action first with 'redraw'")
+        state.discard_used = True
+        state.draw(state.cur, state.discarding, state.back_to_actions)
+        return
+    if verb == "redraw":
+        raise IllegalAction("redraw finishes a discard-and-draw; discard a card first")
+    if verb == "draw":
+        if state.acted:
+            raise IllegalAction(
+                "the extra draw (option B) is only allowed instead of actions, not after them"
+            )
+        state.acted = True
+        state.draw(state.cur, 1, state.end_turn)
+    elif verb == "end":
+        if not state.acted:
+            raise IllegalAction("take at least one action, or draw one more card to end your turn")
+        state.end_turn()
+    elif verb == "discard":
+        if state.discard_used:
+            raise IllegalAction("discard-and-draw is allowed only once per turn")
+        need(state, action.card)
+        state.take(state.cur, action.card)
+        state.discard.append(action.card)
+        state.acted, state.phase, state.discarding = True, "discarding", 1
+    elif verb == "cook":
+        cook(state, action)
+    elif verb == "play":
+        play(state, action)
+    else:
+        raise IllegalAction(f"unknown action '{action}'")
+
+
+def need(state: SOHState, card: str, count: int = 1) -> None:
+    """IllegalAction unless the cook at turn holds `count` of `card`."""
+    if state.hands[state.cur].get(card, 0) < count:
+        have = state.hands[state.cur].get(card, 0)
+        raise IllegalAction(f"you hold {have} {card}, need {count}")
+
+
+def cook(state: SOHState, action: Action) -> None:
+    """Cook a displayed recipe from the hand: its slots to the discard pile, the bonus cards laid on it."""
+    recipe = state.r.recipes.get(action.card)
+    if recipe is None or recipe.id not in state.display:
+        raise IllegalAction(
+            f"recipe '{action.card}' is not on display; available: {', '.join(r for r in state.display if r)}"
+        )
+    wilds, meats = state.r.wilds, state.r.meats
+    action = canonical_cook(recipe, action.slots, action.bonus, wilds)
+    if len(action.slots) != len(recipe.slots):
+        raise IllegalAction(
+            f"{recipe.id} needs one card for each of {' '.join(recipe.slots)}; got {len(action.slots)}"
+        )
+    for slot, card in zip(recipe.slots, action.slots, strict=True):
+        if card in wilds:
+            continue
+        if slot == ANY_MEAT and card not in meats:
+            raise IllegalAction(f"{card} cannot be Any Meat; expected {', '.join(sorted(meats))} or a wild")
+        if slot != ANY_MEAT and card != slot:
+            raise IllegalAction(f"{card} cannot stand for {slot}")
+    if len(action.bonus) > len(recipe.bonus):
+        raise IllegalAction(f"{recipe.id} has only {len(recipe.bonus)} bonus ingredients")
+    for (wanted, _), card in zip(recipe.bonus, action.bonus, strict=False):
+        if card != wanted and card not in wilds:
+            raise IllegalAction(
+                f"bonus ingredients go on in the printed order: {wanted} comes next, not {card}"
+            )
+    for card, count in Counter(action.slots + action.bonus).items():
+        need(state, card, count)
+    for card in action.slots:
+        state.take(state.cur, card)
+        state.discard.append(card)
+    bonus = []
+    for (_, points), card in zip(recipe.bonus, action.bonus, strict=False):
+        state.take(state.cur, card)
+        bonus.append((card, points))
+    state.usage.update(action.slots + action.bonus)
+    state.display[state.display.index(recipe.id)] = None
+    state.completed[state.cur].append(Cooked(recipe, bonus))
+    state.owner[recipe.id] = state.cur
+    state.goals.append(recipe.id)
+    state.dwell.setdefault(recipe.id, []).append(state.turns - state.shown_at[recipe.id])
+    state.acted = True
+    if len(state.completed[state.cur]) >= state.trigger_count and state.trigger is None:
+        state.trigger = "fifth-recipe"  # C.2: the round is played out, then the game ends
+
+
+def play(state: SOHState, action: Action) -> None:
+    """Play a spice or sabotage on a completed recipe, or an acquire card that draws or steals."""
+    card, me = action.card, state.cur
+    what = state.r.kind.get(card)
+    need(state, card)
+    if what in ("spice", "sabotage"):
+        if not action.target:
+            raise IllegalAction(f"say which recipe: play {card} on <recipe>")
+        owner = state.owner.get(action.target)
+        if owner is None:
+            raise IllegalAction(f"'{action.target}' is not a completed recipe")
+        if what == "spice" and owner != me:
+            raise IllegalAction("spices and seasonings go on your own completed recipes")
+        if what == "sabotage" and owner == me:
+            raise IllegalAction("sabotage goes on an opponent's completed recipe, not your own")
+        cooked = next(c for c in state.completed[owner] if c.recipe.id == action.target)
+        state.take(me, card)
+        if cooked.add(card, state.r.points[card], state.floor, state.floor_mode):
+            state.floor_hits += 1
+    elif what == "acquire":
+        if card in state.r.draw and action.seat < 0 and not action.target:
+            state.take(me, card)
+            state.discard.append(card)
+            state.phase = "draw"
+            state.draw(me, state.r.draw[card], state.back_to_actions)
+        elif card in state.r.steal and action.seat >= 0:
+            victim = action.seat
+            if victim == me or not 0 <= victim < state.n:
+                raise IllegalAction(f"steal from an opponent's seat, not {victim}")
+            size = sum(state.hands[victim].values())
+            if not size:
+                raise IllegalAction(f"seat {victim} has no cards to take")
+            state.take(me, card)
+            state.discard.append(card)
+            state.steals += 1
+            count = min(state.r.steal[card], size)
+            state.victim = victim
+            state.ask(ChanceRequest("pick", "steal", count=count, n=size))
+        else:
+            form = f"play {card} from <seat>" if card in state.r.steal else f"play {card}"
+            raise IllegalAction(f"write it as '{form}'")
+    else:
+        raise IllegalAction(f"{card} is not played on its own; cook with it instead")
+    state.usage[card] += 1
+    state.acted = True

@@ -1,4 +1,5 @@
-"""Short Order Hero bots: 'random' (any legal action) and 'greedy' (cook big, spice own, sabotage the leader)."""
+"""Short Order Hero bots: 'random' (any legal action) and 'greedy' (cook big, spice own, sabotage the
+leader)."""
 
 from __future__ import annotations
 
@@ -40,7 +41,8 @@ def best_cook(state: SOHState) -> Action | None:
 
 
 def greedy_bot(state: SOHState, rng) -> Action:
-    """Draw and steal first, cook the best recipe, spice its best recipe, sabotage the leader, else tidy up."""
+    """Draw and steal first, cook the best recipe, spice its best recipe, sabotage the leader, else tidy
+    up."""
     me, r = state.cur, state.r
     hand = state.hands[me]
     if state.phase == "hand-limit":

@@ -1,4 +1,5 @@
-"""Short Order Hero data read once from the loaded YAML: recipes with their needs, card kinds, the tracker path."""
+"""Short Order Hero data read once from the loaded YAML: recipes with their needs, card kinds, the tracker
+path."""
 
 from __future__ import annotations
 
@@ -67,25 +68,33 @@ class Rules:
     settings: dict[str, Any]
     tracks: dict[int, tuple[str, ...]]  # player count -> spaces from the start to All Done
     useful: dict[str, frozenset[str]]  # recipe id -> card ids that can fill one of its slots (not wilds)
-    # recipe id -> the cards whose counts in a hand decide every way to cook it (its ingredients, meats, wilds), and
+    # recipe id -> the cards whose counts in a hand decide every way to cook it (its ingredients, meats,
+    # wilds), and
     # for each the most it could fill: a hand holding more of a card cooks the recipe in exactly the same ways
     cook_inputs: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
     cook_caps: dict[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
     # (recipe id, capped counts of its cook_inputs) -> the ways to cook it (actions.Cooks), for hands that can
     cook_memo: dict[tuple, tuple] = field(init=False, repr=False, compare=False)
-    needs: dict[str, frozenset[str]] = field(init=False, repr=False, compare=False)  # recipe -> named ingredients
-    playable: dict[str, str] = field(init=False, repr=False, compare=False)  # card -> kind, for cards played alone
+    # recipe -> named ingredients
+    needs: dict[str, frozenset[str]] = field(init=False, repr=False, compare=False)
+    # card -> kind, for cards played alone
+    playable: dict[str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         # derived here, not passed in: dataclasses.replace() then starts a changed copy with its own memo
         self.needs = {rid: frozenset(recipe.need) for rid, recipe in self.recipes.items()}
-        self.playable = {card: kind for card, kind in self.kind.items() if kind in ("spice", "sabotage", "acquire")}
+        self.playable = {
+            card: kind for card, kind in self.kind.items() if kind in ("spice", "sabotage", "acquire")
+        }
         self.cook_inputs, self.cook_caps = {}, {}
         for rid, recipe in self.recipes.items():
             bonus = [b for b, _ in recipe.bonus]
             slots = len(recipe.required) + recipe.any_meat + len(bonus)
-            inputs = tuple(dict.fromkeys([*recipe.need, *bonus, *(sorted(self.meats) if recipe.any_meat else ()),
-                                          *self.wilds]))
+            inputs = tuple(
+                dict.fromkeys(
+                    [*recipe.need, *bonus, *(sorted(self.meats) if recipe.any_meat else ()), *self.wilds]
+                )
+            )
             self.cook_inputs[rid] = inputs
             self.cook_caps[rid] = tuple(recipe.need.get(card, 0) + bonus.count(card)
                                         + (recipe.any_meat if card in self.meats else 0)
@@ -97,8 +106,16 @@ def recipe_from_card(card) -> Recipe:
     """A Recipe from a recipes.yaml card (bonus entries that do not parse are skipped; checks report them)."""
     bonus = tuple(p for p in (parse_bonus(b) for b in (card.fields.get("bonus") or [])) if p is not None)
     required = tuple(card.fields.get("required") or ())
-    return Recipe(card.id, card.name, int(card.fields.get("value") or 0), required,
-                  int(card.fields.get("any_meat") or 0), bonus, Counter(required), tuple(Counter(required).items()))
+    return Recipe(
+        card.id,
+        card.name,
+        int(card.fields.get("value") or 0),
+        required,
+        int(card.fields.get("any_meat") or 0),
+        bonus,
+        Counter(required),
+        tuple(Counter(required).items()),
+    )
 
 
 def tracker_graph(board) -> dict[str, list[str]]:
@@ -167,3 +184,33 @@ def build_rules(game) -> Rules:
 
 
 rules_for = per_game(build_rules)  # the engine's view of a loaded game, built once per Game object
+
+
+class Cooked:
+    """A completed recipe: its card, the bonus cards laid on it and the spices/sabotage added later, in
+    order."""
+
+    __slots__ = ("recipe", "bonus", "mods", "running", "total")
+
+    def __init__(self, recipe: Recipe, bonus: list[tuple[str, int]]):
+        self.recipe = recipe
+        self.bonus = bonus
+        self.mods: list[tuple[str, int]] = []
+        self.total = recipe.value + sum(p for _, p in bonus)  # value + bonus + modifiers, no floor
+        self.running = self.total  # the clamp-mode value
+
+    def raw(self) -> int:
+        """Value + bonus + spices + sabotage, without any floor."""
+        return self.total
+
+    def score(self, mode: str, floor: int) -> int:
+        """The recipe's points: floored once at the end (mode 'end') or at each modifier (mode 'clamp')."""
+        return (self.total if self.total > floor else floor) if mode == "end" else self.running
+
+    def add(self, card: str, points: int, floor: int, mode: str) -> bool:
+        """Attach a spice or sabotage card; True when a sabotage pushes the recipe below the floor."""
+        self.mods.append((card, points))
+        self.total += points
+        hit = points < 0 and (self.running + points < floor if mode == "clamp" else self.total < floor)
+        self.running = max(floor, self.running + points)
+        return hit

@@ -1,8 +1,11 @@
-"""The Short Order Hero game state (games.md C.2/C.4): setup, drawing, turns, legal actions, the tracker (plays.py: card effects)."""
+"""The Short Order Hero game state (games.md C.2/C.4): setup, chance, drawing, turns, the tracker, scoring and
+what the game shows (actions.py: the legal actions and what each does)."""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
 from generator.engines.base import (
     CHANCE,
@@ -15,25 +18,15 @@ from generator.engines.base import (
 )
 from generator.engines.common import check_known_options, check_outcome, option_or_setting
 from generator.engines.short_order_hero.actions import (
-    DISCARD,
-    DRAW,
-    END,
-    PLAY,
-    PLAY_FROM,
-    PLAY_ON,
-    REDRAW,
     Action,
     Cooks,
+    apply_action,
     cooks_for,
+    legal_actions,
     parse_action,
 )
-from generator.engines.short_order_hero.data import Rules
-from generator.engines.short_order_hero.plays import Plays
-from generator.engines.short_order_hero.results import Cooked, Results
-
-# Rule options; None means "the value in game.yaml settings", else these built-in defaults.
-OPTIONS = {"hand_limit": None, "floor_mode": None, "fifth_recipe_trigger": None, "use_tracker": None}
-BUILT_IN = {"hand_limit": None, "floor_mode": "end", "fifth_recipe_trigger": 5, "use_tracker": True}
+from generator.engines.short_order_hero.data import Cooked, Rules
+from generator.engines.short_order_hero.options import BUILT_IN, OPTIONS, hand_limit_of
 
 
 def _said(seat: int, action: Action) -> str:
@@ -41,14 +34,7 @@ def _said(seat: int, action: Action) -> str:
     return f"seat {seat}: {action}"
 
 
-def hand_limit_of(value) -> int | None:
-    """None for no limit ('none', null, 0), else the limit as an int."""
-    if value in (None, False, 0) or str(value).lower() == "none":
-        return None
-    return int(value)
-
-
-class SOHState(Plays, Results, State):
+class SOHState(State):
     """One game of Short Order Hero."""
 
     def __init__(self, rules: Rules, players: int, options: dict):
@@ -95,12 +81,14 @@ class SOHState(Plays, Results, State):
         self.trigger: str | None = None
         self.ended_by: str | None = None
         self._winners: list[int] = []
-        self._chance: ChanceRequest | None = None
-        self._on_chance = None
-        self._pending_draw = None
+        self.pending_chance: ChanceRequest | None = None
+        self.victim = -1  # the seat a steal takes cards from, while chance picks them
+        # (seat, cards still to draw, what comes after the draw)
+        self._pending_draw: tuple[int, int, Callable[[], None]] | None = None
         self._version = 0  # bumped by every apply(); keys the legal-action cache
         self._legal: tuple[int, list[Action]] | None = None
-        self._counts: tuple[int, int, dict[str, int]] | None = None  # the last card_count(), reused while equal
+        # the last card_count(), reused while equal
+        self._counts: tuple[int, int, dict[str, int]] | None = None
         self._cooks: list[Cooks] = []
         self._cooks_at = -1  # the _version _cooks belong to
         self._display_seen: list | None = None  # the display _display_sets were worked out for
@@ -117,24 +105,25 @@ class SOHState(Plays, Results, State):
         self.dead_hand_turns = 0
         self.hand_sizes: list[int] = []
         self.steals = 0
-        self._ask(ChanceRequest("shuffle", "recipe-deck", items=rules.recipe_cards), self._recipes_shuffled)
+        self.ask(ChanceRequest("shuffle", "recipe-deck", items=rules.recipe_cards))
 
     # ----- chance and setup -------------------------------------------------------------------------------
-    def _ask(self, request: ChanceRequest, handler) -> None:
-        self._chance, self._on_chance = request, handler
+    def ask(self, request: ChanceRequest) -> None:
+        """Chance decides next; CHANCE_HANDLERS[request.label] applies its outcome."""
+        self.pending_chance = request
 
     def _recipes_shuffled(self, values) -> None:
         self.recipe_deck = list(reversed(values))
         self._refill_display()
-        self._ask(ChanceRequest("shuffle", "ingredients-deck", items=self.r.ingredient_cards), self._ingredients_shuffled)
+        self.ask(ChanceRequest("shuffle", "ingredients-deck", items=self.r.ingredient_cards))
 
     def _ingredients_shuffled(self, values) -> None:
         self.pile = list(reversed(values))
         for seat in range(self.n):
             for _ in range(self.start_hand):
                 if self.pile:
-                    self._give(seat, self.pile.pop())
-        self._ask(ChanceRequest("pick", "first-player", count=1, n=self.n), self._first_picked)
+                    self.give(seat, self.pile.pop())
+        self.ask(ChanceRequest("pick", "first-player", count=1, n=self.n))
 
     def _first_picked(self, values) -> None:
         self.first = self.cur = int(values[0])
@@ -144,35 +133,37 @@ class SOHState(Plays, Results, State):
     def current_player(self) -> int:
         if self.phase == "over":
             return TERMINAL
-        return CHANCE if self._chance is not None else self.cur
+        return CHANCE if self.pending_chance is not None else self.cur
 
     def chance_request(self) -> ChanceRequest:
-        if self._chance is None:
+        if self.pending_chance is None:
             raise IllegalAction("no chance event is pending")
-        return self._chance
+        return self.pending_chance
 
     def _apply_chance(self, outcome: ChanceOutcome) -> None:
-        request = self._chance
+        request = self.pending_chance
         if request is None:
             raise IllegalAction(f"no chance event is pending, but an outcome for '{outcome.label}' was given")
         values = check_outcome(request, outcome)
-        handler = self._on_chance
-        self._chance = self._on_chance = None
-        handler(values)
+        self.pending_chance = None
+        CHANCE_HANDLERS[request.label](self, values)
 
     # ----- drawing ----------------------------------------------------------------------------------------
-    def _give(self, seat: int, card: str) -> None:
+    def give(self, seat: int, card: str) -> None:
+        """One card into the seat's hand."""
         hand = self.hands[seat]
         hand[card] = hand.get(card, 0) + 1
 
-    def _take(self, seat: int, card: str) -> None:
+    def take(self, seat: int, card: str) -> None:
+        """One card out of the seat's hand."""
         hand = self.hands[seat]
         if hand[card] == 1:
             del hand[card]
         else:
             hand[card] -= 1
 
-    def _draw(self, seat: int, count: int, then) -> None:
+    def draw(self, seat: int, count: int, then) -> None:
+        """The seat draws `count` cards (a reshuffle of the discard pile may come between), then `then()`."""
         self._pending_draw = (seat, count, then)
         self._continue_draw()
 
@@ -182,15 +173,23 @@ class SOHState(Plays, Results, State):
             if not self.pile:
                 if self.discard:  # C.4-9: shuffle the discard pile into a new draw pile
                     self._pending_draw = (seat, count, then)
-                    self._ask(ChanceRequest("shuffle", "ingredients-reshuffle", items=tuple(sorted(self.discard))),
-                              self._reshuffled)
+                    discards = tuple(sorted(self.discard))
+                    self.ask(ChanceRequest("shuffle", "ingredients-reshuffle", items=discards))
                     return
                 self.skipped_draws += count  # both piles empty: the draw is skipped
                 break
-            self._give(seat, self.pile.pop())
+            self.give(seat, self.pile.pop())
             count -= 1
         self._pending_draw = None
         then()
+
+    def _stolen(self, values) -> None:
+        cards = sorted(Counter(self.hands[self.victim]).elements())
+        for index in values:
+            card = cards[int(index)]
+            self.take(self.victim, card)
+            self.give(self.cur, card)
+        self.phase = "actions"
 
     def _reshuffled(self, values) -> None:
         self.discard = []
@@ -204,7 +203,7 @@ class SOHState(Plays, Results, State):
         self.acted = self.discard_used = False
         self.discarding = 0
         self.phase = "draw"
-        self._draw(self.cur, 1, self._turn_ready)
+        self.draw(self.cur, 1, self._turn_ready)
 
     def _turn_ready(self) -> None:
         self.phase = "actions"
@@ -227,16 +226,19 @@ class SOHState(Plays, Results, State):
             self._display_sets = (useful, useful | frozenset(self.r.wilds))
         return self._display_sets
 
-    def _back_to_actions(self) -> None:
+    def back_to_actions(self) -> None:
+        """The turn goes on with more actions."""
         self.phase = "actions"
 
-    def _end_turn(self) -> None:
+    def end_turn(self) -> None:
+        """The seat ends its turn: down to the hand limit first, if it has one."""
         if self.hand_limit is not None and sum(self.hands[self.cur].values()) > self.hand_limit:
             self.phase = "hand-limit"
             return
-        self._finish_turn()
+        self.finish_turn()
 
-    def _finish_turn(self) -> None:
+    def finish_turn(self) -> None:
+        """After the turn: refill the display, move the round marker, end the game or start the next turn."""
         self.hand_sizes.append(sum(self.hands[self.cur].values()))
         self.turns += 1
         self._refill_display()
@@ -275,17 +277,19 @@ class SOHState(Plays, Results, State):
         return parse_action(text, self.r)
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action, in a fixed order: one list per state, shared until the next apply (do not change it)."""
+        """Every legal action, in a fixed order: one list per state, shared until the next apply (do not
+        change it)."""
         # the harness and the bots both ask for the same position: compute it once per applied action
         if self._legal is None or self._legal[0] != self._version:
-            self._legal = (self._version, self._compute_legal())
+            self._legal = (self._version, legal_actions(self))
         return self._legal[1]
 
     def displayed_cooks(self) -> list[Cooks]:
-        """The ways to cook each displayed recipe that can be cooked now, in display order (those of legal_actions())."""
+        """The ways to cook each displayed recipe that can be cooked now, in display order (those of
+        legal_actions())."""
         if self._cooks_at != self._version:
             cooks = self._cooks = []
-            if self.phase not in ("over", "hand-limit", "discarding") and self._chance is None:
+            if self.phase not in ("over", "hand-limit", "discarding") and self.pending_chance is None:
                 hand, r = self.hands[self.cur], self.r
                 held, needs = hand.keys(), r.needs
                 wilds = sum(hand.get(w, 0) for w in r.wilds)
@@ -298,100 +302,165 @@ class SOHState(Plays, Results, State):
             self._cooks_at = self._version
         return self._cooks
 
-    def _compute_legal(self) -> list[Action]:
-        if self.phase == "over" or self._chance is not None:
-            return []
-        hand = self.hands[self.cur]
-        cards = sorted(hand)
-        if self.phase == "hand-limit":
-            return list(map(DISCARD.__getitem__, cards))
-        if self.phase == "discarding":
-            return [REDRAW, *map(DISCARD.__getitem__, cards)]
-        acts = [END if self.acted else DRAW]
-        for cooks in self.displayed_cooks():
-            acts += cooks.actions
-        r = self.r
-        playable = r.playable
-        me, n = self.cur, self.n
-        for card in sorted(playable.keys() & hand.keys()):  # in name order, like every card of the hand
-            what = playable[card]
-            if what == "spice":
-                acts += [PLAY_ON[card, c.recipe.id] for c in self.completed[me]]
-            elif what == "sabotage":
-                for k in range(1, n):
-                    acts += [PLAY_ON[card, c.recipe.id] for c in self.completed[(me + k) % n]]
-            else:  # acquire
-                if card in r.draw:
-                    acts.append(PLAY[card])
-                if card in r.steal:
-                    hands = self.hands
-                    acts += [PLAY_FROM[card, s] for s in ((me + k) % n for k in range(1, n)) if hands[s]]
-        if not self.discard_used:
-            acts += map(DISCARD.__getitem__, cards)
-        return acts
-
     def apply(self, action) -> None:
         self._version += 1
         if isinstance(action, ChanceOutcome):
             return self._apply_chance(action)
         if self.phase == "over":
             raise IllegalAction("the game is over")
-        if self._chance is not None:
-            raise IllegalAction(f"chance event '{self._chance.label}' must be decided first")
+        if self.pending_chance is not None:
+            raise IllegalAction(f"chance event '{self.pending_chance.label}' must be decided first")
         if isinstance(action, str):
             action = self.parse_action(action)
         self.log.append((_said, self.cur, action))  # made into text only when the log is read
         try:
-            self._dispatch(action)
+            apply_action(self, action)
         except IllegalAction:
             self.log.pop()  # a refused action leaves no trace
             raise
 
-    def _dispatch(self, action: Action) -> None:
-        verb = action.verb
-        if self.phase == "hand-limit":
-            if verb != "discard":
-                raise IllegalAction(f"you hold more than {self.hand_limit} cards: discard down to the hand limit first")
-            self._need(action.card)
-            self._take(self.cur, action.card)
-            self.discard.append(action.card)
-            self.hand_limit_discards += 1
-            if sum(self.hands[self.cur].values()) <= self.hand_limit:
-                self._finish_turn()
-            return
-        if self.phase == "discarding":
-            if verb == "discard":
-                self._need(action.card)
-                self._take(self.cur, action.card)
-                self.discard.append(action.card)
-                self.discarding += 1
-                return
-            if verb != "redraw":
-                raise IllegalAction("finish the discard-and-draw action first with 'redraw'")
-            self.discard_used = True
-            self._draw(self.cur, self.discarding, self._back_to_actions)
-            return
-        if verb == "redraw":
-            raise IllegalAction("redraw finishes a discard-and-draw; discard a card first")
-        if verb == "draw":
-            if self.acted:
-                raise IllegalAction("the extra draw (option B) is only allowed instead of actions, not after them")
-            self.acted = True
-            self._draw(self.cur, 1, self._end_turn)
-        elif verb == "end":
-            if not self.acted:
-                raise IllegalAction("take at least one action, or draw one more card to end your turn")
-            self._end_turn()
-        elif verb == "discard":
-            if self.discard_used:
-                raise IllegalAction("discard-and-draw is allowed only once per turn")
-            self._need(action.card)
-            self._take(self.cur, action.card)
-            self.discard.append(action.card)
-            self.acted, self.phase, self.discarding = True, "discarding", 1
-        elif verb == "cook":
-            self._cook(action)
-        elif verb == "play":
-            self._play(action)
-        else:
-            raise IllegalAction(f"unknown action '{action}'")
+    # ----- scores and what the game shows -----------------------------------------------------------------
+    def recipe_score(self, cooked: Cooked) -> int:
+        """One completed recipe's points under this game's floor rule."""
+        return cooked.score(self.floor_mode, self.floor)
+
+    def scores(self) -> list[float]:
+        return [sum(self.recipe_score(c) for c in recs) for recs in self.completed]
+
+    def _decide_winners(self) -> list[int]:
+        # C.4-13: highest total, then more completed recipes, then the highest single recipe; else shared
+        def key(seat: int):
+            recs = self.completed[seat]
+            return (self.scores()[seat], len(recs), max((self.recipe_score(c) for c in recs), default=0))
+
+        best = max(key(s) for s in range(self.n))
+        return [s for s in range(self.n) if key(s) == best]
+
+    def winners(self) -> list[int]:
+        return list(self._winners)
+
+    def card_count(self) -> dict[str, int]:
+        # plain loops: the harness calls this after every action (measured: cheaper than map/chain sums here)
+        held = attached = cooked = 0
+        for hand in self.hands:
+            held += sum(hand.values())
+        for recs in self.completed:
+            cooked += len(recs)
+            for c in recs:
+                attached += len(c.bonus) + len(c.mods)
+        recipes = len(self.recipe_deck) + len(self.display) - self.display.count(None) + cooked
+        ingredients = len(self.pile) + len(self.discard) + held + attached
+        last = self._counts
+        if last is not None and last[0] == recipes and last[1] == ingredients:
+            return last[2]  # the same dict while the counts hold: the harness then compares no further
+        counts = {"recipes": recipes, "ingredients": ingredients}
+        self._counts = (recipes, ingredients, counts)
+        return counts
+
+    def invariant_problems(self) -> list[str]:
+        problems = []
+        if self.hand_limit is not None:
+            for seat, hand in enumerate(self.hands):
+                size = sum(hand.values())
+                in_turn = seat == self.cur and self.phase != "over"
+                if size > self.hand_limit and not in_turn:
+                    problems.append(
+                        f"seat {seat} holds {size} cards after its turn; the hand limit is {self.hand_limit}"
+                    )
+        display = self.display
+        distinct = len(set(display))
+        # no recipe twice: every slot distinct, or only empty slots repeated (None is never an owned recipe)
+        twice = distinct != len(display) and distinct - (None in display) != len(display) - display.count(
+            None
+        )
+        if twice or not self.owner.keys().isdisjoint(display):
+            problems.append(
+                f"a recipe is on display twice or both on display and cooked: {list(filter(None, display))}"
+            )
+        return problems
+
+    def snapshot(self) -> dict[str, Any]:
+        scores = self.scores()
+        snap = {
+            "current_player": self.current_player(),
+            "terminal": self.phase == "over",
+            "scores": scores,
+            "phase": self.phase,
+            "first_player": self.first,
+            "turn": self.turns + 1,
+            "round": self.rounds + 1,
+            "rounds_played": self.rounds,
+            "marker": self.track[self.marker] if self.track else None,
+            "rounds_left": len(self.track) - 1 - self.marker if self.track else None,
+            "display": list(self.display),
+            "recipe_deck": len(self.recipe_deck),
+            "draw_pile": len(self.pile),
+            "discard_pile": len(self.discard),
+            "acted": self.acted,
+            "discard_used": self.discard_used,
+            "end_trigger": self.trigger,
+            "ended_by": self.ended_by,
+            "hand_limit": self.hand_limit,
+            "floor_mode": self.floor_mode,
+            "floor_hits": self.floor_hits,
+            "reshuffles": self.reshuffles,
+            "players": [
+                {
+                    "hand": sorted(Counter(h).elements()),
+                    "hand_size": sum(h.values()),
+                    "score": scores[seat],
+                    "completed": len(self.completed[seat]),
+                    "recipes": [
+                        {
+                            "id": c.recipe.id,
+                            "bonus": [b for b, _ in c.bonus],
+                            "mods": [m for m, _ in c.mods],
+                            "score": self.recipe_score(c),
+                        }
+                        for c in self.completed[seat]
+                    ],
+                }
+                for seat, h in enumerate(self.hands)
+            ],
+        }
+        if self.phase == "over":
+            snap["winners"] = self.winners()
+        return snap
+
+    def metrics(self) -> dict[str, Any]:
+        scores = self.scores()
+        top = max(scores) if scores else 0
+        return {
+            "turns": self.turns,
+            "rounds": self.rounds,
+            "ended_by": self.ended_by,
+            "completed_goals": list(self.goals),
+            "dwell": {k: list(v) for k, v in self.dwell.items()},
+            "card_usage": dict(self.usage),
+            "hand_limit_discards": self.hand_limit_discards,
+            "dead_hand_turns": self.dead_hand_turns,
+            # the first player is drawn at random
+            "turn_order": [(self.first + i) % self.n for i in range(self.n)],
+            "extra": {
+                "floor_hits": self.floor_hits,
+                "reshuffles": self.reshuffles,
+                "skipped_draws": self.skipped_draws,
+                "hand_sizes": list(self.hand_sizes),
+                "max_hand": max(self.hand_sizes, default=0),
+                "steals": self.steals,
+                "recipes_by_seat": [len(r) for r in self.completed],
+                "recipe_deck_left": len(self.recipe_deck),
+                "tied_top_score": scores.count(top) > 1,
+                "shared_win": len(self._winners) > 1,
+            },
+        }
+
+
+# chance event label -> what its outcome does to the state
+CHANCE_HANDLERS = {
+    "recipe-deck": SOHState._recipes_shuffled,
+    "ingredients-deck": SOHState._ingredients_shuffled,
+    "first-player": SOHState._first_picked,
+    "ingredients-reshuffle": SOHState._reshuffled,
+    "steal": SOHState._stolen,
+}

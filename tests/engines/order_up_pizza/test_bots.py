@@ -26,18 +26,22 @@ def test_the_only_copy_an_order_needs_is_not_surplus(game):
     # Tiny Tim and Coach Carter each need one sausage: the one held counts for both ...
     assert usefulness(state, "sausage", hand, held=True) == pytest.approx(6.0)
     assert usefulness(state, "sausage", hand, held=True) > usefulness(state, "energy-drink", hand, held=True)
-    assert usefulness(state, "sausage", hand) == pytest.approx(1.0)  # ... while a second one drawn would be spare
-    # The measure used to call the held sausage surplus (0.5) and discard it before the Energy Drinks, for ever:
+    # ... while a second one drawn would be spare
+    assert usefulness(state, "sausage", hand) == pytest.approx(1.0)
+    # The measure used to call the held sausage surplus (0.5) and discard it before the Energy Drinks, for
+    # ever:
     # a 2-player long game then ran 1726 turns with 1449 of them without a delivery.
 
 
 @pytest.mark.parametrize(("seed", "bots"), [(23, ["greedy", "random"]), (4, ["random", "greedy"]),
-                                           (709900202, ["greedy", "greedy"])])  # ran into the 20,000-decision cap
+                                           # ran into the 20,000-decision cap
+                                           (709900202, ["greedy", "greedy"])])
 def test_long_two_player_games_that_stalled_end_normally(game, seed, bots):
     record = play_game(ENGINE, game, 2, seed, bots, {"game_over_depth": "long"}, log=False)
     assert record.ok and record.metrics["ended_by"] == "game-over"
     assert len(record.metrics["completed_goals"]) == 22  # long: 21 cards above Game Over, 22 deliveries
-    assert record.metrics["turns"] < 300  # 445, 1726 and over 5,000 turns (the decision cap) with the old measure
+    # 445, 1726 and over 5,000 turns (the decision cap) with the old measure
+    assert record.metrics["turns"] < 300
 
 
 def test_the_stalled_seed_replays_to_the_end(repo_project):

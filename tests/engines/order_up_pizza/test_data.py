@@ -45,7 +45,10 @@ def test_action_cards_use_the_action_layout_and_print_the_design_texts(game):
     for card_id in ("wild-card", "speed-trap", "energy-drink", "pizza-plunder"):
         assert cards[card_id].layout == "action"
         assert cards[card_id].icon == card_id
-    assert cards["energy-drink"].effect == "On your turn: add 3 to your dice roll. You may play it after rolling. Discard after use."
+    assert (
+        cards["energy-drink"].effect
+        == "On your turn: add 3 to your dice roll. You may play it after rolling. Discard after use."
+    )
     assert cards["pepperoni"].layout == "topping" and cards["pepperoni"].price == 2
 
 
@@ -60,12 +63,22 @@ def test_board_has_the_city_of_the_design(game):
     kinds = Counter(space.kind for space in board.model.spaces)
     assert kinds == {"road": 48, "restaurant": 4, "junction": 5}
     assert len(board.addresses()) == 48
-    assert board.addresses()["41 Pepperoni Parkway"] == "r0c4" and board.addresses()["62 Calzone Court"] == "r6c5"
+    assert (
+        board.addresses()["41 Pepperoni Parkway"] == "r0c4"
+        and board.addresses()["62 Calzone Court"] == "r6c5"
+    )
     grid = board.model.grid
     assert all(0 <= s.at[0] < grid.cols and 0 <= s.at[1] < grid.rows for s in board.model.spaces)
-    assert all(z.at[0] + z.size[0] <= grid.cols and z.at[1] + z.size[1] <= grid.rows for z in board.model.zones)
+    assert all(
+        z.at[0] + z.size[0] <= grid.cols and z.at[1] + z.size[1] <= grid.rows for z in board.model.zones
+    )
     players = game.tables["players"].by_id()
-    assert {p: players[p].restaurant for p in players} == {"red": "r0c0", "yellow": "r0c10", "blue": "r10c10", "green": "r10c0"}
+    assert {p: players[p].restaurant for p in players} == {
+        "red": "r0c0",
+        "yellow": "r0c10",
+        "blue": "r10c10",
+        "green": "r10c0",
+    }
 
 
 def test_orders_follow_the_design_table(game):
@@ -77,7 +90,9 @@ def test_orders_follow_the_design_table(game):
         (4, 4), (6, 4), (7, 4), (8, 4), (9, 4), (11, 4), (12, 4), (13, 4)]
 
 
-@pytest.mark.parametrize("path", script_files(type("G", (), {"dir": REPO / "cards" / GAME})()), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", script_files(type("G", (), {"dir": REPO / "cards" / GAME})()), ids=lambda p: p.name
+)
 def test_scripted_games_pass(game, path):
     assert run_script(path, game) == []
 

@@ -9,7 +9,7 @@ import pytest
 from generator.data.load import load_game
 from generator.engines.base import CHANCE, TERMINAL, ChanceOutcome, IllegalAction
 from generator.engines.order_up_pizza import ENGINE
-from generator.engines.order_up_pizza.state import Action
+from generator.engines.order_up_pizza.actions import Action
 from generator.validator.harness import play_game
 
 GAME = "order-up-pizza"
@@ -37,7 +37,8 @@ def new_game(game, players: int, **options):
 
 
 def start(game, players=2, hands=(), faceup=("pineapple", "anchovies", "ham"), deck=(), orders=(), **options):
-    """A game after setup: `hands` (one list per seat) dealt, then the face-up toppings, then `deck` on top."""
+    """A game after setup: `hands` (one list per seat) dealt, then the face-up toppings, then `deck` on
+    top."""
     state = new_game(game, players, **options)
     top = [card for hand in hands for card in hand] + list(faceup) + list(deck)
     state.apply(ChanceOutcome("toppings-deck", arrange(state.chance_request().items, top)))
@@ -69,7 +70,8 @@ YELLOW = ["pepperoni", "sausage", "onions", "onions", "black-olives", "green-pep
 ORDERS = ["grandma-rosa", "coach-carter", "dr-patel", "senora-garza", "tiny-tim", "mayor-mcbean"]
 
 
-# ----- setup and chance -----------------------------------------------------------------------------------------
+# ----- setup and chance
+# -----------------------------------------------------------------------------------------
 def test_setup_asks_for_both_shuffles_then_the_first_roll(game):
     state = ENGINE.new_state(game, 3, dict(ENGINE.options))
     assert state.current_player() == 0 and [str(a) for a in state.legal_actions()] == [
@@ -77,7 +79,12 @@ def test_setup_asks_for_both_shuffles_then_the_first_roll(game):
     for colour in ("red", "yellow", "blue"):
         state.apply(state.parse_action(f"choose {colour}"))
     request = state.chance_request()
-    assert (state.current_player(), request.kind, request.label, len(request.items)) == (CHANCE, "shuffle", "toppings-deck", 91)
+    assert (state.current_player(), request.kind, request.label, len(request.items)) == (
+        CHANCE,
+        "shuffle",
+        "toppings-deck",
+        91,
+    )
     state.apply(ChanceOutcome("toppings-deck", request.items))
     request = state.chance_request()
     assert (request.label, len(request.items), "game-over" in request.items) == ("order-deck", 32, False)
@@ -127,7 +134,8 @@ def test_single_die_variant_rolls_one_die(game):
     assert state.steps_left == 5
 
 
-# ----- driving and delivering -----------------------------------------------------------------------------------
+# ----- driving and delivering
+# -----------------------------------------------------------------------------------
 def test_moving_one_step_at_a_time_up_to_the_roll(game):
     state = start(game, hands=[RED, YELLOW], orders=ORDERS)
     roll(state, 1, 1)
@@ -147,25 +155,34 @@ def test_delivery_on_entering_refills_at_once(game):
     assert state.ofaceup == ["senora-garza", "coach-carter", "dr-patel"]
     assert state.money[0] == 4 and sorted(state.hands[0]) == ["ham", "pepperoni", "pepperoni", "pepperoni"]
     assert state.tdiscard == ["mushrooms", "mushrooms"]
-    act(state, "move r0c0", "move r1c0", "move r2c0", "move r3c0", "deliver senora-garza")  # the refill, same turn
+    # the refill, same turn
+    act(state, "move r0c0", "move r1c0", "move r2c0", "move r3c0", "deliver senora-garza")
     assert state.delivered[0] == ["grandma-rosa", "senora-garza"] and state.money[0] == 10
 
 
 def test_delivery_needs_the_toppings_and_the_address(game):
-    state = start(game, hands=[["mushrooms", "pepperoni", "ham", "sausage", "onions", "onions"], YELLOW], orders=ORDERS)
+    state = start(
+        game, hands=[["mushrooms", "pepperoni", "ham", "sausage", "onions", "onions"], YELLOW], orders=ORDERS
+    )
     roll(state, 2, 2)
     with pytest.raises(IllegalAction, match="goes to r0c1, but your car is on r0c0"):
         act(state, "deliver grandma-rosa")
     act(state, "move r0c1")
     assert not [a for a in legal(state) if a.startswith("deliver")]
-    with pytest.raises(IllegalAction, match=r"not enough toppings for 'grandma-rosa': it needs 2 mushrooms \(you hold 1\)"):
+    with pytest.raises(
+        IllegalAction, match=r"not enough toppings for 'grandma-rosa': it needs 2 mushrooms \(you hold 1\)"
+    ):
         act(state, "deliver grandma-rosa")
     with pytest.raises(IllegalAction, match="not face up"):
         act(state, "deliver tiny-tim")
 
 
 def test_wild_cards_give_every_way_to_pay(game):
-    state = start(game, hands=[["mushrooms", "wild-card", "wild-card", "onions", "onions", "ham"], YELLOW], orders=ORDERS)
+    state = start(
+        game,
+        hands=[["mushrooms", "wild-card", "wild-card", "onions", "onions", "ham"], YELLOW],
+        orders=ORDERS,
+    )
     roll(state, 1, 1)
     act(state, "move r0c1")
     assert [a for a in legal(state) if a.startswith("deliver")] == [
@@ -178,17 +195,28 @@ def test_wild_cards_give_every_way_to_pay(game):
 def test_delivering_on_the_space_where_the_turn_starts(game):
     state = start(game, hands=[RED, YELLOW], orders=ORDERS)
     roll(state, 5, 6)
-    act(state, "move r0c1", "deliver grandma-rosa", "move r0c0", "move r1c0", "move r2c0", "move r3c0", "deliver senora-garza")
+    act(
+        state,
+        "move r0c1",
+        "deliver grandma-rosa",
+        "move r0c0",
+        "move r1c0",
+        "move r2c0",
+        "move r3c0",
+        "deliver senora-garza",
+    )
     act(state, *[f"move r{r}c0" for r in range(4, 10)], "stop")
     roll(state, 1, 1)
-    act(state, "move r1c10", "deliver coach-carter", "stop")  # refill: mayor-mcbean at r9c0, under the red car
+    # refill: mayor-mcbean at r9c0, under the red car
+    act(state, "move r1c10", "deliver coach-carter", "stop")
     roll(state, 1, 1)
     assert "deliver mayor-mcbean" in legal(state)
     act(state, "deliver mayor-mcbean")
     assert state.money == [14, 4]
 
 
-# ----- drawing and the hand limit -------------------------------------------------------------------------------
+# ----- drawing and the hand limit
+# -------------------------------------------------------------------------------
 def test_drawing_only_when_the_move_ends_at_home(game):
     state = start(game, hands=[RED, YELLOW], deck=["wild-card", "onions"], orders=ORDERS)
     roll(state, 1, 1)
@@ -213,7 +241,13 @@ def test_hand_limit_discards_of_the_owners_choice(game):
     state = start(game, hands=[RED, YELLOW], deck=["anchovies", "onions"], hand_limit=7)
     roll(state, 6, 6)
     act(state, "stop", "draw deck", "draw deck")
-    assert state.phase == "discard" and legal(state) == ["discard anchovies", "discard ham", "discard mushrooms", "discard onions", "discard pepperoni"]
+    assert state.phase == "discard" and legal(state) == [
+        "discard anchovies",
+        "discard ham",
+        "discard mushrooms",
+        "discard onions",
+        "discard pepperoni",
+    ]
     assert state.invariant_problems() == []  # over the limit only while discarding
     act(state, "discard anchovies")
     assert len(state.hands[0]) == 7 and state.limit_discards == 1 and state.current == 1
@@ -238,9 +272,16 @@ def test_reshuffling_when_the_face_up_row_needs_a_card(game):
     roll(state, 1, 1)
     act(state, "stop", "draw wild-card", "draw speed-trap")
     request = state.chance_request()
-    assert (state.current_player(), request.label, sorted(request.items)) == (CHANCE, "toppings-reshuffle", ["anchovies", "anchovies", "pepperoni", "pepperoni"])
+    assert (state.current_player(), request.label, sorted(request.items)) == (
+        CHANCE,
+        "toppings-reshuffle",
+        ["anchovies", "anchovies", "pepperoni", "pepperoni"],
+    )
     state.apply(ChanceOutcome("toppings-reshuffle", ("pepperoni", "anchovies", "pepperoni", "anchovies")))
-    assert state.tfaceup == ["speed-trap", "pepperoni", "anchovies"] and state.tdeck == ["anchovies", "pepperoni"]
+    assert state.tfaceup == ["speed-trap", "pepperoni", "anchovies"] and state.tdeck == [
+        "anchovies",
+        "pepperoni",
+    ]
     assert state.tdiscard == [] and state.phase == "discard" and state.reshuffles == 1
     assert state.card_count()["toppings"] == 91
 
@@ -261,7 +302,8 @@ def test_drawing_when_deck_and_discard_are_empty(game):
     assert legal(state) == ["play speed-trap red", "end"]  # nothing left to draw
 
 
-# ----- action cards -------------------------------------------------------------------------------------------
+# ----- action cards
+# -------------------------------------------------------------------------------------------
 def test_energy_drink_adds_three_after_the_roll_and_stacks(game):
     state = start(game, hands=[["energy-drink", "energy-drink", "ham", "ham", "ham", "ham"], YELLOW])
     roll(state, 1, 2)
@@ -282,7 +324,9 @@ def test_speed_trap_sends_another_car_home(game):
     with pytest.raises(IllegalAction, match="not your own"):
         act(state, "play speed-trap red")
     act(state, "play speed-trap yellow")
-    assert state.pos[1] == "r0c10" and "speed-trap" not in state.hands[0] and state.tdiscard[-1] == "speed-trap"
+    assert (
+        state.pos[1] == "r0c10" and "speed-trap" not in state.hands[0] and state.tdiscard[-1] == "speed-trap"
+    )
 
 
 def test_pizza_plunder_takes_two_of_your_choice_and_then_the_hand_limit(game):
@@ -291,7 +335,13 @@ def test_pizza_plunder_takes_two_of_your_choice_and_then_the_hand_limit(game):
     act(state, *[f"move r0c{c}" for c in range(1, 11)])
     act(state, "play pizza-plunder")
     assert state.phase == "plunder" and state.steps_left == 0
-    assert legal(state) == ["take black-olives", "take green-peppers", "take onions", "take pepperoni", "take sausage"]
+    assert legal(state) == [
+        "take black-olives",
+        "take green-peppers",
+        "take onions",
+        "take pepperoni",
+        "take sausage",
+    ]
     act(state, "take onions", "take black-olives")
     assert sorted(state.hands[1]) == ["green-peppers", "onions", "pepperoni", "sausage"]
     # 5 ham + 2 taken = 7 cards: discard down to 6 at once, any card (also one just taken)
@@ -314,7 +364,11 @@ def test_pizza_plunder_only_on_an_active_opponents_restaurant(game):
 
 
 def test_plunder_takes_all_when_the_victim_holds_fewer(game):
-    state = start(game, players=2, hands=[["pizza-plunder", "ham", "ham", "ham", "ham", "ham"], ["sausage"] + ["mushrooms"] * 5])
+    state = start(
+        game,
+        players=2,
+        hands=[["pizza-plunder", "ham", "ham", "ham", "ham", "ham"], ["sausage"] + ["mushrooms"] * 5],
+    )
     state.tdiscard += state.hands[1][1:]  # the victim has spent all but one card
     state.hands[1] = state.hands[1][:1]
     roll(state, 6, 4)
@@ -322,7 +376,8 @@ def test_plunder_takes_all_when_the_victim_holds_fewer(game):
     assert state.hands[1] == [] and "sausage" in state.hands[0] and state.current == 1
 
 
-# ----- the end -------------------------------------------------------------------------------------------------
+# ----- the end
+# -------------------------------------------------------------------------------------------------
 def test_game_over_ends_the_game_immediately(game):
     state = start(game, hands=[RED, YELLOW], orders=ORDERS, game_over_depth=0)
     roll(state, 6, 6)
@@ -335,7 +390,9 @@ def test_game_over_ends_the_game_immediately(game):
 
 
 def test_finish_round_gives_the_later_seats_one_more_turn(game):
-    state = start(game, players=3, hands=[RED, YELLOW, RED], orders=ORDERS, game_over_depth=0, end_mode="finish_round")
+    state = start(
+        game, players=3, hands=[RED, YELLOW, RED], orders=ORDERS, game_over_depth=0, end_mode="finish_round"
+    )
     roll(state, 6, 6)
     act(state, "move r0c1", "deliver grandma-rosa")
     assert state.current_player() == CHANCE and state.current == 1
@@ -368,7 +425,8 @@ def test_tie_breaks_money_then_deliveries_then_shared(game):
     assert state.winners() == [1]
 
 
-# ----- properties over many games ------------------------------------------------------------------------------
+# ----- properties over many games
+# ------------------------------------------------------------------------------
 def test_every_legal_action_parses_back_from_its_text(game):
     rng = random.Random(4)
     for seed in range(20):
@@ -390,7 +448,8 @@ def test_every_legal_action_parses_back_from_its_text(game):
 def test_seeded_bot_games_end_conserve_cards_and_last_depth_plus_one_deliveries(game, players):
     for seed in range(100):
         bots = ["greedy"] * players if seed % 2 else ["random"] + ["greedy"] * (players - 1)
-        record = play_game(ENGINE, game, players, seed, bots, log=False)  # checks conservation after every action
+        # checks conservation after every action
+        record = play_game(ENGINE, game, players, seed, bots, log=False)
         assert record.ok, record.failure
         assert record.metrics["ended_by"] == "game-over"
         assert len(record.metrics["completed_goals"]) == 15  # standard depth 14: exactly d + 1 deliveries
@@ -408,12 +467,22 @@ def test_finish_round_and_short_games_with_one_die(game):
 def test_metrics_report_the_standard_keys(game):
     record = play_game(ENGINE, game, 3, 11, ["greedy"] * 3, log=False)
     metrics = record.metrics
-    for key in ("turns", "rounds", "ended_by", "completed_goals", "dwell", "card_usage", "hand_limit_discards", "dead_hand_turns"):
+    for key in (
+        "turns",
+        "rounds",
+        "ended_by",
+        "completed_goals",
+        "dwell",
+        "card_usage",
+        "hand_limit_discards",
+        "dead_hand_turns",
+    ):
         assert key in metrics
     assert metrics["rounds"] == -(-metrics["turns"] // 3)
     assert set(metrics["completed_goals"]) <= set(ENGINE.goals(game))
     assert len(ENGINE.goals(game)) == 32
-    assert sum(len(v) for v in metrics["dwell"].values()) == 15 + 2  # 15 delivered, 2 still face up at the end
+    # 15 delivered, 2 still face up at the end
+    assert sum(len(v) for v in metrics["dwell"].values()) == 15 + 2
 
 
 def test_greedy_bot_plays_every_action_card(game):
@@ -426,4 +495,7 @@ def test_greedy_bot_plays_every_action_card(game):
 
 
 def test_action_text_is_readable():
-    assert str(Action("deliver", "big-bob wild:sausage")) == "deliver big-bob wild:sausage" and str(Action("stop")) == "stop"
+    assert (
+        str(Action("deliver", "big-bob wild:sausage")) == "deliver big-bob wild:sausage"
+        and str(Action("stop")) == "stop"
+    )

@@ -37,7 +37,8 @@ def test_each_set_holds_exactly_its_recipe_and_shares_three_names(repo_project):
     for recipe in game.decks["recipes"].cards:
         names = Counter(c.ingredient for c in cards if c.recipe == recipe.id)
         assert names == Counter(recipe.ingredients)
-        assert sum(copies[n] for n in recipe.ingredients) == 10  # 4 own names + 3 shared with one other recipe
+        # 4 own names + 3 shared with one other recipe
+        assert sum(copies[n] for n in recipe.ingredients) == 10
         assert sum(1 for n in recipe.ingredients if copies[n] == 2) == 3
 
 

@@ -16,9 +16,13 @@ from tests.conftest import REPO
 
 GAME = "order-up-trading"
 # Deal A (3 players, sets burrito/pizza/pancakes, dealer 2): every seat lacks one Produce card, in a ring.
-DEAL_A = ("burrito-tortilla burrito-rice burrito-ground-beef burrito-black-beans burrito-sour-cream pizza-tomato pizza-mushroom "
-          "pizza-flour pizza-pepperoni pizza-sausage pizza-parmesan pizza-mozzarella burrito-tomato pancakes-strawberries "
-          "pancakes-flour pancakes-toast pancakes-egg pancakes-bacon pancakes-butter pancakes-milk burrito-lettuce").split()
+DEAL_A = (
+    "burrito-tortilla burrito-rice burrito-ground-beef burrito-black-beans burrito-sour-cream pizza-tomato "
+    "pizza-mushroom "
+    "pizza-flour pizza-pepperoni pizza-sausage pizza-parmesan pizza-mozzarella burrito-tomato "
+    "pancakes-strawberries "
+    "pancakes-flour pancakes-toast pancakes-egg pancakes-bacon pancakes-butter pancakes-milk burrito-lettuce"
+).split()
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +100,9 @@ def test_every_legal_action_reads_back_from_its_text(game):
     assert len(actions) == 12
     for action in actions:
         assert state.parse_action(str(action)) == action
-    assert state.parse_action("offer pizza-mushroom pizza-tomato") == Action("offer", ("pizza-tomato", "pizza-mushroom"))
+    assert state.parse_action("offer pizza-mushroom pizza-tomato") == Action(
+        "offer", ("pizza-tomato", "pizza-mushroom")
+    )
 
 
 def test_a_trade_is_always_possible_one_card_of_any_colour(game):
@@ -180,10 +186,14 @@ def test_simultaneous_completions_race_for_the_bell(game):
     chance(state, "sets", 0, 1, 3, 5)  # burrito, burger, pizza, pancakes
     chance(state, "dealer", 3)
     hands = [
-        "burrito-tortilla burrito-rice burrito-ground-beef burrito-black-beans burrito-sour-cream burrito-tomato pancakes-strawberries",
-        "pancakes-flour pancakes-toast pancakes-egg pancakes-bacon pancakes-butter pancakes-milk burrito-lettuce",
-        "burger-hamburger-bun burger-ground-beef burger-cheese burger-milkshake burger-onion burger-french-fries pizza-mushroom",
-        "pizza-flour pizza-pepperoni pizza-sausage pizza-parmesan pizza-mozzarella pizza-tomato burger-pickles",
+        "burrito-tortilla burrito-rice burrito-ground-beef burrito-black-beans burrito-sour-cream "
+        "burrito-tomato pancakes-strawberries",
+        "pancakes-flour pancakes-toast pancakes-egg pancakes-bacon pancakes-butter pancakes-milk "
+        "burrito-lettuce",
+        "burger-hamburger-bun burger-ground-beef burger-cheese burger-milkshake burger-onion "
+        "burger-french-fries pizza-mushroom",
+        "pizza-flour pizza-pepperoni pizza-sausage pizza-parmesan pizza-mozzarella pizza-tomato "
+        "burger-pickles",
     ]
     chance(state, "ingredients-deal", *" ".join(hands).split())
     chance(state, "recipes-deal", "burrito", "pancakes", "burger", "pizza")
@@ -232,7 +242,8 @@ def test_seeded_bot_games_end_with_cards_conserved(game, players):
         assert record.winners == [record.scores.index(max(record.scores))]
         assert len(metrics["completed_goals"]) == metrics["rounds"] == len(metrics["extra"]["winner_seat"])
         trades = sum(metrics["extra"]["trades_per_round"])
-        assert 2 * trades <= sum(metrics["card_usage"].values()) <= 2 * 7 * trades  # each side of a trade gives 1-7 cards
+        # each side of a trade gives 1-7 cards
+        assert 2 * trades <= sum(metrics["card_usage"].values()) <= 2 * 7 * trades
 
 
 def test_false_call_rate_makes_bots_pay(game):

@@ -11,7 +11,8 @@ import pytest
 from generator.data.load import load_game
 from generator.engines.base import CHANCE, TERMINAL, ChanceOutcome, IllegalAction, sample_chance
 from generator.engines.short_order_hero import ENGINE, rules_for
-from generator.engines.short_order_hero.state import Cooked, SOHState
+from generator.engines.short_order_hero.data import Cooked
+from generator.engines.short_order_hero.state import SOHState
 from generator.validator.harness import play_game
 from generator.validator.scripts import run_script, script_files
 from tests.conftest import REPO
@@ -91,7 +92,9 @@ def test_discard_and_draw_once_per_turn(game):
     assert [str(a) for a in state.legal_actions()][0] == "redraw"
     state.apply(state.parse_action("discard salt"))
     state.apply(state.parse_action("redraw"))
-    assert Counter(state.hands[0]) == Counter(["bread", "butter", "egg", "potato", "potato", "tomato", "lettuce", "cheese"])
+    assert Counter(state.hands[0]) == Counter(
+        ["bread", "butter", "egg", "potato", "potato", "tomato", "lettuce", "cheese"]
+    )
     assert not any(a.verb == "discard" for a in state.legal_actions())
     with pytest.raises(IllegalAction, match="only once per turn"):
         state.apply(state.parse_action("discard egg"))
@@ -99,11 +102,21 @@ def test_discard_and_draw_once_per_turn(game):
 
 def test_cook_with_any_meat_and_secret_ingredient(game):
     hand = ["bun", "bun", "chicken", "secret-ingredient", "egg", "egg", "cheese"]
-    state = start(game, recipes=["sliders", "omelette", "fries", "blt", "buttered-toast"], ingredients=hand + SEAT1 + ["pork"])
+    state = start(
+        game,
+        recipes=["sliders", "omelette", "fries", "blt", "buttered-toast"],
+        ingredients=hand + SEAT1 + ["pork"],
+    )
     legal = {str(a) for a in state.legal_actions()}
-    assert {"cook sliders: bun bun chicken", "cook sliders: bun bun pork", "cook sliders: bun bun secret-ingredient",
-            "cook sliders: bun secret-ingredient chicken", "cook omelette: egg egg cheese secret-ingredient"} <= legal
-    assert "cook sliders: secret-ingredient bun chicken" not in legal  # one canonical order per way of cooking
+    assert {
+        "cook sliders: bun bun chicken",
+        "cook sliders: bun bun pork",
+        "cook sliders: bun bun secret-ingredient",
+        "cook sliders: bun secret-ingredient chicken",
+        "cook omelette: egg egg cheese secret-ingredient",
+    } <= legal
+    # one canonical order per way of cooking
+    assert "cook sliders: secret-ingredient bun chicken" not in legal
     assert state.parse_action("cook sliders: secret-ingredient bun chicken") == state.parse_action(
         "cook sliders: bun secret-ingredient chicken")
     with pytest.raises(IllegalAction, match="cannot be Any Meat"):
@@ -117,7 +130,11 @@ def test_cook_with_any_meat_and_secret_ingredient(game):
 
 def test_bonus_only_as_a_prefix_in_printed_order(game):
     hand = ["bread", "cheese", "butter", "pork", "tomato", "secret-ingredient", "salt"]
-    state = start(game, recipes=["grilled-cheese", "fries", "blt", "sliders", "omelette"], ingredients=hand + SEAT1 + ["milk"])
+    state = start(
+        game,
+        recipes=["grilled-cheese", "fries", "blt", "sliders", "omelette"],
+        ingredients=hand + SEAT1 + ["milk"],
+    )
     with pytest.raises(IllegalAction, match="printed order: tomato comes next, not pork"):
         state.apply(state.parse_action("cook grilled-cheese: bread cheese butter + pork"))
     assert state.hands[0]["pork"] == 1  # a refused cook changes nothing
@@ -160,12 +177,14 @@ def test_fresh_delivery_and_steal(game):
     state = start(game, 3, recipes=DISPLAY, ingredients=hand + SEAT1 + SEAT0 + ["garlic", "potato", "tomato"])
     state.apply(state.parse_action("play fresh-delivery"))
     assert state.hands[0]["potato"] == 1 and state.hands[0]["tomato"] == 1
-    assert {str(a) for a in state.legal_actions() if a.verb == "play" and a.card == "five-finger-discount"} == {
-        "play five-finger-discount from 1", "play five-finger-discount from 2"}
+    assert {
+        str(a) for a in state.legal_actions() if a.verb == "play" and a.card == "five-finger-discount"
+    } == {"play five-finger-discount from 1", "play five-finger-discount from 2"}
     state.apply(state.parse_action("play five-finger-discount from 2"))
     request = state.chance_request()
     assert (request.kind, request.label, request.n, request.count) == ("pick", "steal", 7, 1)
-    state.apply(ChanceOutcome("steal", (6,)))  # seat 2's hand in name order: bread butter cockroach egg potato potato salt
+    # seat 2's hand in name order: bread butter cockroach egg potato potato salt
+    state.apply(ChanceOutcome("steal", (6,)))
     assert state.hands[0]["salt"] == 4 and sum(state.hands[2].values()) == 6
     assert state.card_count() == {"recipes": 22, "ingredients": 231}
 
@@ -230,14 +249,22 @@ def test_tracker_rounds_per_player_count(game, players, rounds):
 
 def test_settings_apply_unless_an_option_changes_them(game):
     state = ENGINE.new_state(game, 2, dict(ENGINE.options))
-    assert (state.hand_limit, state.floor_mode, state.trigger_count, state.use_tracker) == (None, "end", 5, True)
+    assert (state.hand_limit, state.floor_mode, state.trigger_count, state.use_tracker) == (
+        None,
+        "end",
+        5,
+        True,
+    )
     state = ENGINE.new_state(game, 2, {**ENGINE.options, "hand_limit": 10, "use_tracker": False})
     assert state.hand_limit == 10 and not state.use_tracker and state.snapshot()["marker"] is None
 
 
 def test_an_option_set_to_the_built_in_value_still_overrides_game_yaml(game):
-    # game.yaml may choose clamp and no tracker; a script or a test asking for `end` and the tracker must get them
-    rules = replace(rules_for(game), settings={**rules_for(game).settings, "floor_mode": "clamp", "use_tracker": False})
+    # game.yaml may choose clamp and no tracker; a script or a test asking for `end` and the tracker must get
+    # them
+    rules = replace(
+        rules_for(game), settings={**rules_for(game).settings, "floor_mode": "clamp", "use_tracker": False}
+    )
     assert SOHState(rules, 2, dict(ENGINE.options)).floor_mode == "clamp"
     state = SOHState(rules, 2, {**ENGINE.options, "floor_mode": "end", "use_tracker": True})
     assert state.floor_mode == "end" and state.use_tracker
@@ -279,9 +306,14 @@ def test_seeded_bot_games_end_and_conserve_cards(game, players):
     for seed in range(60):
         bots = ["greedy"] * players if seed % 3 == 0 else ["random"] * players if seed % 3 == 1 else \
             [("greedy", "random")[i % 2] for i in range(players)]
-        record = play_game(ENGINE, game, players, seed, bots, log=False)  # checks conservation after every action
+        # checks conservation after every action
+        record = play_game(ENGINE, game, players, seed, bots, log=False)
         assert record.ok, record.failure
-        assert record.winners and record.metrics["ended_by"] in ("fifth-recipe", "all-done", "recipes-exhausted")
+        assert record.winners and record.metrics["ended_by"] in (
+            "fifth-recipe",
+            "all-done",
+            "recipes-exhausted",
+        )
         assert record.metrics["rounds"] <= 20 - players  # 18, 17, 16, 15 rounds on the tracker
         assert len(record.metrics["extra"]["hand_sizes"]) == record.metrics["turns"]
         endings[record.metrics["ended_by"]] += 1
@@ -296,8 +328,9 @@ def test_without_tracker_games_still_end(game):
 
 
 def test_remembered_cooks_equal_a_fresh_enumeration_for_every_hand_seen(game):
-    """The per-game memo of cook actions (keyed by capped counts) and the quick without-wilds rejection give exactly
-    what cook_options() enumerates from scratch, in the same order, for every position of seeded bot games."""
+    """The per-game memo of cook actions (keyed by capped counts) and the quick without-wilds rejection give
+    exactly what cook_options() enumerates from scratch, in the same order, for every position of seeded bot
+    games."""
     from generator.engines.short_order_hero.actions import cook_options
 
     rules = rules_for(game)
@@ -311,7 +344,9 @@ def test_remembered_cooks_equal_a_fresh_enumeration_for_every_hand_seen(game):
                 continue
             if state.phase == "actions":
                 hand = state.hands[state.cur]
-                fresh = [a for rid in state.display if rid for a in cook_options(rules.recipes[rid], hand, rules)]
+                fresh = [
+                    a for rid in state.display if rid for a in cook_options(rules.recipes[rid], hand, rules)
+                ]
                 remembered = [a for cooks in state.displayed_cooks() for a in cooks.actions]
                 assert remembered == fresh
                 assert [a for a in state.legal_actions() if a.verb == "cook"] == fresh
@@ -323,8 +358,8 @@ def test_remembered_cooks_equal_a_fresh_enumeration_for_every_hand_seen(game):
 
 
 def test_card_count_sees_every_zone_and_a_broken_engine_fails_its_games(game, monkeypatch):
-    """card_count() sums the hands and the cooked recipes' cards with C-level sums: losing a card anywhere shows,
-    and a hero engine that loses a drawn card fails the harness's conservation check."""
+    """card_count() sums the hands and the cooked recipes' cards with C-level sums: losing a card anywhere
+    shows, and a hero engine that loses a drawn card fails the harness's conservation check."""
     state = start(game, 2, recipes=DISPLAY, ingredients=SEAT0 + SEAT1)
     whole = {"recipes": 22, "ingredients": 231}
     assert state.card_count() == whole
@@ -340,14 +375,14 @@ def test_card_count_sees_every_zone_and_a_broken_engine_fails_its_games(game, mo
     state.display[0] = "sliders"  # shown twice
     assert any("on display twice" in p for p in state.invariant_problems())
 
-    drawn = SOHState._give
+    drawn = SOHState.give
 
     def leaky_give(self, seat, card):  # the 30th card given is lost
         self.given = getattr(self, "given", 0) + 1
         if self.given != 30:
             drawn(self, seat, card)
 
-    monkeypatch.setattr(SOHState, "_give", leaky_give)
+    monkeypatch.setattr(SOHState, "give", leaky_give)
     record = play_game(ENGINE, game, 3, 5, ["greedy"] * 3)
     assert record.failure_kind == "conservation" and "ingredients 231 -> 230" in record.failure
 

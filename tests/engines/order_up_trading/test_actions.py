@@ -1,4 +1,5 @@
-"""The trading engine's bit-mask reading of a hand (HandView) gives the card-by-card answers, on every hand of real games."""
+"""The trading engine's bit-mask reading of a hand (HandView) gives the card-by-card answers, on every hand of
+real games."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import pytest
 
 from generator.data.load import load_game
 from generator.engines.order_up_trading import ENGINE, Action
-from generator.engines.order_up_trading.cards import trading_deck
-from generator.engines.order_up_trading.hands import HandView
+from generator.engines.order_up_trading.actions import HandView
+from generator.engines.order_up_trading.data import trading_deck
 from generator.validator.harness import play_game
 
 GAME = "order-up-trading"
@@ -28,7 +29,9 @@ def reference_unwanted(deck, hand, recipe) -> list[str]:
     need = Counter(deck.needs[recipe])
     ordered = sorted(hand, key=deck.cards.index)
     unwanted = []
-    for card in [c for c in ordered if deck.icon[c] == recipe] + [c for c in ordered if deck.icon[c] != recipe]:
+    for card in [c for c in ordered if deck.icon[c] == recipe] + [
+        c for c in ordered if deck.icon[c] != recipe
+    ]:
         if need[deck.name[card]] > 0:
             need[deck.name[card]] -= 1
         else:
@@ -58,7 +61,9 @@ def check_view(state, seat: int) -> None:
     assert view.has_unwanted() == bool(unwanted)
     assert view.unwanted_by_group() == reference_groups(deck, unwanted)
     assert [(size, offer) for size, offer in view.unwanted_offers()] == [
-        (len(g), Action("offer", tuple(sorted(g, key=deck.cards.index)))) for g in reference_groups(deck, unwanted)]
+        (len(g), Action("offer", tuple(sorted(g, key=deck.cards.index))))
+        for g in reference_groups(deck, unwanted)
+    ]
     assert state.legal_actions()[:-2] == reference_offers(deck, hand)
 
 
