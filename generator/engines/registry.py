@@ -30,7 +30,7 @@ _registered: dict[str, Engine] = {}
 
 
 def _key(name: str) -> str:
-    """Engine names compare without case and with '_' and '-' alike (`order_up_pizza` is `order-up-pizza`)."""
+    """Engine names compare without case and with '_' and '-' alike (`crazy_eights` is `crazy-eights`)."""
     return str(name).strip().lower().replace("_", "-")
 
 
