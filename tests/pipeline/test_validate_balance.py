@@ -1,0 +1,29 @@
+"""`pnp validate`'s balance figures beyond seat fairness: the same seed gives the same report whatever the
+number of workers, and the report carries the score-track figures of every player count."""
+
+from __future__ import annotations
+
+import json
+
+from generator.pipeline.validate import validate
+from generator.validator.simulate import SimSettings
+from tests.fixtures import toy_engine as toy
+
+
+def test_score_figures_do_not_depend_on_the_workers(tmp_path):
+    reports = []
+    with toy.registered_project(tmp_path) as project:
+        for jobs in (1, 2):
+            path = tmp_path / f"report-{jobs}.json"
+            validate(project, ["toy"], SimSettings(games=60, seed=9, jobs=jobs), report_path=path)
+            reports.append(path.read_text(encoding="utf-8"))
+    assert reports[0] == reports[1]
+    by_players = json.loads(reports[0])["games"]["toy"]["by_players"]
+    for players, f in by_players.items():
+        scores = f["scores"]
+        assert scores["games"] == 60, players
+        assert scores["margin"]["low"] <= scores["margin"]["mean"] <= scores["margin"]["high"]
+        assert sum(n for _, n in scores["lead_changes"]["histogram"]) == 60
+        assert 0 < scores["half_time_leader_wins"]["n"] <= 60
+        assert f["card_influence"]["basis"] == "game"  # the toy counts card uses per game only
+        assert f["card_influence"]["cards"]
