@@ -153,6 +153,10 @@ def validate_cmd(
         click.echo(f"{'OK ' if not entry.scripts_failing else 'BAD'} {entry.game}: "
                    f"{entry.scripts - entry.scripts_failing} of {entry.scripts} scripts pass")
     for entry in result.games:
+        if entry.playtests and entry.figures is None:
+            click.echo(f"--  {entry.game}: {counted(len(entry.playtests), 'playtest')} checked; compared "
+                       "with simulated games when they are played")
+    for entry in result.games:
         if entry.unplayed_counts:
             click.echo(
                 f"--  {entry.game}: not simulating {', '.join(map(str, entry.unplayed_counts))} players; the "

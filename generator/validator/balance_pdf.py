@@ -470,6 +470,8 @@ def draw_report(path: Path, figures: dict) -> None:
         )
     flow.section("How games end", _ending_text(by_players))
     _score_sections(flow, by_players, figures["cards"])
+    if figures.get("playtests"):
+        _playtest_section(flow, figures["playtests"], {**figures["cards"], **figures["goals"]})
     dealt = _dealt_text(by_players, figures["goals"])
     if dealt:
         flow.section(
@@ -552,6 +554,49 @@ def _score_sections(flow: Flow, by_players: dict, cards: dict) -> None:
                 "most. Bold: the two 95% intervals do not overlap. An engine that reports "
                 "<i>seat_card_usage</i> gets each card's win rate instead.")
     flow.section("Cards and winning", text, table)
+
+
+def _range_text(band: dict | None, unit: str = "") -> tuple[str, str]:
+    if not band:
+        return "-", "-"
+    return (f"{band['real_mean']:.1f}{unit}",
+            f"{band['simulated_mean']:.1f} ({band['simulated_p10']:g}-{band['simulated_p90']:g})")
+
+
+def _playtest_section(flow: Flow, found: dict, cards: dict) -> None:
+    """The real games of cards/<game>/playtests/ beside the simulation, and what players said about cards."""
+    rows = []
+    for g in found["games"]:
+        length = " ".join(f"{g[k]} {k}" for k in ("rounds", "turns") if g[k] is not None)
+        scores = ", ".join(f"{name} {score:g}" for name, score in zip(g["players"], g["scores"], strict=True))
+        winner = " & ".join(g["players"][w - 1] for w in g["winners"])
+        rows.append([g["date"], str(len(g["players"])), length, scores, winner])
+    games = table_drawing(["date", "players", "length", "scores in turn order", "winner"], rows,
+                          [70, 48, 70, 250, 72])
+    text = ("Games played by people, from the files of <i>playtests/</i>, beside the simulated games of the "
+            "same player count (the length and the winning margin: the real mean against the simulated mean and "
+            "the range of the middle 80% of simulated games).")
+    if found["findings"]:
+        text += "<br/><b>Outside the simulation</b>: " + escape("; ".join(found["findings"])) + "."
+    else:
+        text += "<br/>Every real game falls within the simulated ranges."
+    flow.section("Playtests", text, games)
+    compared = []
+    for p, entry in found["by_players"].items():
+        if not entry["simulated"]:
+            continue
+        unit = entry["length"]["unit"] if entry["length"] else ""
+        real_length, sim_length = _range_text(entry["length"])
+        real_margin, sim_margin = _range_text(entry["margin"])
+        compared.append([f"{p} players", str(entry["plays"]), f"{real_length} {unit}".strip(), sim_length,
+                         real_margin, sim_margin])
+    if compared:
+        flow.drawing(table_drawing(["", "plays", "real length", "simulated (10-90%)", "real margin",
+                                    "simulated (10-90%)"], compared, [62, 40, 90, 110, 80, 110]))
+    if found["notes"]:
+        flow.para("<b>What players said about single cards</b><br/>" + "<br/>".join(
+            f"<b>{escape(_label(cards.get(card, {}), card))}</b>: {escape(' / '.join(said))}"
+            for card, said in found["notes"].items()))
 
 
 def write_balance_pdf(path: Path, figures: dict) -> Path:

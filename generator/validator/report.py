@@ -333,4 +333,14 @@ def terminal_summary(figures: dict) -> list[str]:
     unused = [cid for cid, c in figures["cards"].items() if c["uses"] == 0]
     if unused:
         lines.append(f"  cards never used: {', '.join(unused[:8])}{' ...' if len(unused) > 8 else ''}")
-    return lines
+    return lines + playtest_lines(figures.get("playtests"))
+
+
+def playtest_lines(found: dict | None) -> list[str]:
+    """The playtests beside the simulation: how many at each player count, and what falls outside."""
+    if not found:
+        return []
+    counts = ", ".join(f"{entry['plays']} at {p} players" for p, entry in found["by_players"].items())
+    lines = [f"  playtests: {counts}"]
+    findings = [f"    {line}" for line in found["findings"]]
+    return lines + (findings or ["    every real game falls within the simulated ranges"])
