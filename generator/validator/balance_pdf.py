@@ -574,8 +574,8 @@ def _playtest_section(flow: Flow, found: dict, cards: dict) -> None:
     games = table_drawing(["date", "players", "length", "scores in turn order", "winner"], rows,
                           [70, 48, 70, 250, 72])
     text = ("Games played by people, from the files of <i>playtests/</i>, beside the simulated games of the "
-            "same player count (the length and the winning margin: the real mean against the simulated mean and "
-            "the range of the middle 80% of simulated games).")
+            "same player count (the length and the winning margin: the real mean against the simulated mean "
+            "and the range of the middle 80% of simulated games).")
     if found["findings"]:
         text += "<br/><b>Outside the simulation</b>: " + escape("; ".join(found["findings"])) + "."
     else:
