@@ -8,6 +8,7 @@ import json
 from generator.pipeline.validate import validate
 from generator.validator.simulate import SimSettings
 from tests.fixtures import toy_engine as toy
+from tests.fixtures.built import pdf_text
 
 
 def test_score_figures_do_not_depend_on_the_workers(tmp_path):
@@ -17,6 +18,7 @@ def test_score_figures_do_not_depend_on_the_workers(tmp_path):
             path = tmp_path / f"report-{jobs}.json"
             validate(project, ["toy"], SimSettings(games=60, seed=9, jobs=jobs), report_path=path)
             reports.append(path.read_text(encoding="utf-8"))
+        text = pdf_text(project.build_dir / "toy" / "balance.pdf")
     assert reports[0] == reports[1]
     by_players = json.loads(reports[0])["games"]["toy"]["by_players"]
     for players, f in by_players.items():
@@ -27,3 +29,7 @@ def test_score_figures_do_not_depend_on_the_workers(tmp_path):
         assert 0 < scores["half_time_leader_wins"]["n"] <= 60
         assert f["card_influence"]["basis"] == "game"  # the toy counts card uses per game only
         assert f["card_influence"]["cards"]
+        margin = scores["margin"]
+        assert f"{players} players {margin['mean']:.1f} ({margin['low']:.1f} to {margin['high']:.1f})" in text
+    assert "Beyond seat fairness" in text and "half-time leader wins" in text
+    assert "Cards and winning" in text and "margin, games it is played in" in text
