@@ -530,7 +530,8 @@ def _score_sections(flow: Flow, by_players: dict, cards: dict) -> None:
     if scores is not None:
         flow.section(
             "Beyond seat fairness",
-            "From every seat's score after every turn, all games, with 95% intervals in brackets. "
+            "From every seat's score after every turn of the games where the greedy bot plays every seat "
+            "(players of equal strength), with 95% intervals in brackets. "
             "<b>Winning margin</b>: the winner's final score minus the best score of a seat that did not win "
             "(small: close games). <b>Lead changes</b>: how often the lead passed to another seat (a tie for "
             "the top leads nobody). <b>Winner at worst behind</b>: how far behind the leading score the "
@@ -544,14 +545,14 @@ def _score_sections(flow: Flow, by_players: dict, cards: dict) -> None:
         return
     basis, table = found
     if basis == "seat":
-        text = ("The win rate of the seats that played a card at least once against that of the seats that "
-                "did not, per player count: the cards that differ most. Bold: the two 95% intervals do not "
-                "overlap, so the difference is real.")
+        text = ("In the all-greedy games, the win rate of the seats that played a card at least once "
+                "against that of the seats that did not, per player count: the cards that differ most. Bold: "
+                "the two 95% intervals do not overlap, so the difference is real.")
     else:
         text = ("This engine counts card use per game, not per seat, so no seat can be credited with a card: "
-                "the table compares the winning margin of the games a card was played in with that of the "
-                "others (does the card go with lopsided games?), per player count, the cards that differ "
-                "most. Bold: the two 95% intervals do not overlap. An engine that reports "
+                "the table compares the winning margin of the all-greedy games a card was played in with "
+                "that of the others (does the card go with lopsided games?), per player count, the cards "
+                "that differ most. Bold: the two 95% intervals do not overlap. An engine that reports "
                 "<i>seat_card_usage</i> gets each card's win rate instead.")
     flow.section("Cards and winning", text, table)
 

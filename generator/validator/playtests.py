@@ -5,7 +5,8 @@ A playtest file says when the game was played (`date`), which build or data vers
 where in turn order with their final score (`seats`), who won (`winner`: seat numbers, 1 = the first to play),
 how long it lasted (`length`: `rounds` and/or `turns`) and what the players said about single cards (`notes`:
 card id -> text). Every slip is one located problem; the comparison says where real plays fall outside what
-the simulation found: game length, winning margin and the share of wins by turn position.
+the simulation found: game length, winning margin and the share of wins by turn position, each against the
+all-greedy games (simulated players of equal strength, as the people at a table roughly are).
 """
 
 from __future__ import annotations
@@ -257,7 +258,7 @@ def _band(values: list[float], mean: float | None, low: float | None, high: floa
 
 def _length(plays: list[Playtest], f: dict) -> dict | None:
     for unit in ("rounds", "turns"):
-        sim = f.get(unit) or {}
+        sim = f.get("greedy_mirror_length", {}).get(unit) or {}
         values = [getattr(p, unit) for p in plays]
         if sim.get("n") and all(v is not None for v in values):
             return {"unit": unit, **_band(values, sim["mean"], sim["p10"], sim["p90"])}

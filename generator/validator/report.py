@@ -152,9 +152,13 @@ def per_count(games: list[dict], players: int) -> dict:
             )
             for k in extra_keys
         },
-        # beyond seat fairness, from the score tracks: margin, lead changes, drama, half-time leader
-        "scores": score_figures(played),
-        "card_influence": card_influence(played, players),
+        # beyond seat fairness, from the score tracks of the all-greedy games (players of equal strength: in
+        # mixed games a random bot's low score would make every game look lopsided)
+        "scores": score_figures(mirror),
+        # what playtests are compared with
+        "greedy_mirror_length": {key: distribution([g["metrics"][key] for g in mirror if key in g["metrics"]])
+                                 for key in ("turns", "rounds")},
+        "card_influence": card_influence(mirror, players),
     }
 
 

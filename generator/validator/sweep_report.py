@@ -90,8 +90,8 @@ def variant_figures(results: dict[int, list[dict]], goals: list[str]) -> dict:
             "length": length_of(played),
             "ended_by": endings(played),
             "goal_completion": goal_completion(played, goals),
-            # margin, lead changes, drama, half-time leader (report.py's figures of the score tracks)
-            "scores": score_figures(played),
+            # margin, lead changes, drama, half-time leader of the all-greedy games, as report.py has them
+            "scores": score_figures([g for g in played if len(set(g["bots"])) == 1]),
         }
     return out
 

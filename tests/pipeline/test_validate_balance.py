@@ -23,10 +23,10 @@ def test_score_figures_do_not_depend_on_the_workers(tmp_path):
     by_players = json.loads(reports[0])["games"]["toy"]["by_players"]
     for players, f in by_players.items():
         scores = f["scores"]
-        assert scores["games"] == 60, players
+        assert scores["games"] == 30, players  # the all-greedy games: every other one
         assert scores["margin"]["low"] <= scores["margin"]["mean"] <= scores["margin"]["high"]
-        assert sum(n for _, n in scores["lead_changes"]["histogram"]) == 60
-        assert 0 < scores["half_time_leader_wins"]["n"] <= 60
+        assert sum(n for _, n in scores["lead_changes"]["histogram"]) == 30
+        assert 0 < scores["half_time_leader_wins"]["n"] <= 30
         assert f["card_influence"]["basis"] == "game"  # the toy counts card uses per game only
         assert f["card_influence"]["cards"]
         margin = scores["margin"]

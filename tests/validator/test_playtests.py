@@ -94,8 +94,8 @@ def test_too_many_seats_and_a_winner_that_is_not_a_seat_number(tmp_project):
 
 
 FIGURES = {"by_players": {"3": {
-    "rounds": {"n": 10, "mean": 20.0, "p10": 15, "p90": 25},
-    "turns": {"n": 10, "mean": 60.0, "p10": 45, "p90": 75},
+    "greedy_mirror_length": {"rounds": {"n": 10, "mean": 20.0, "p10": 15, "p90": 25},
+                             "turns": {"n": 10, "mean": 60.0, "p10": 45, "p90": 75}},
     "scores": {"margin": {"n": 10, "mean": 5.5, "histogram": [[v, 1] for v in range(1, 11)]}},
     "position_wins_greedy_mirror": [{"rate": 0.33}, {"rate": 0.34}, {"rate": 0.33}],
 }}}
