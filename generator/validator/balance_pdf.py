@@ -471,7 +471,7 @@ def draw_report(path: Path, figures: dict) -> None:
     flow.section("How games end", _ending_text(by_players))
     _score_sections(flow, by_players, figures["cards"])
     if figures.get("playtests"):
-        _playtest_section(flow, figures["playtests"], {**figures["cards"], **figures["goals"]})
+        _playtest_section(flow, figures["playtests"])
     dealt = _dealt_text(by_players, figures["goals"])
     if dealt:
         flow.section(
@@ -564,7 +564,7 @@ def _range_text(band: dict | None, unit: str = "") -> tuple[str, str]:
             f"{band['simulated_mean']:.1f} ({band['simulated_p10']:g}-{band['simulated_p90']:g})")
 
 
-def _playtest_section(flow: Flow, found: dict, cards: dict) -> None:
+def _playtest_section(flow: Flow, found: dict) -> None:
     """The real games of cards/<game>/playtests/ beside the simulation, and what players said about cards."""
     rows = []
     for g in found["games"]:
@@ -596,8 +596,8 @@ def _playtest_section(flow: Flow, found: dict, cards: dict) -> None:
                                     "simulated (10-90%)"], compared, [62, 40, 90, 110, 80, 110]))
     if found["notes"]:
         flow.para("<b>What players said about single cards</b><br/>" + "<br/>".join(
-            f"<b>{escape(_label(cards.get(card, {}), card))}</b>: {escape(' / '.join(said))}"
-            for card, said in found["notes"].items()))
+            f"<b>{escape(note['name'])}</b> ({escape(card)}): {escape(' / '.join(note['said']))}"
+            for card, note in found["notes"].items()))
 
 
 def write_balance_pdf(path: Path, figures: dict) -> Path:

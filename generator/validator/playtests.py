@@ -52,6 +52,7 @@ class Playtest:
     turns: int | None = None
     roles: tuple[str | None, ...] = ()
     notes: dict[str, str] = field(default_factory=dict)
+    card_names: dict[str, str] = field(default_factory=dict)  # the name of each card the notes are about
 
     @property
     def seats(self) -> int:
@@ -80,7 +81,7 @@ class _Reader:
     def __init__(self, game: Game, shown: str, data: YDict):
         self.game, self.shown, self.data = game, shown, data
         self.problems: list[Problem] = []
-        self.card_ids = {card.id: deck.id for deck in game.decks.values() for card in deck.cards}
+        self.card_ids = {card.id: card.name for deck in game.decks.values() for card in deck.cards}
 
     def problem(self, line: int, message: str) -> None:
         self.problems.append(Problem(self.shown, line, message))
@@ -106,7 +107,8 @@ class _Reader:
         notes = self._notes()
         if self.problems or players is None or winners is None:
             return None
-        return Playtest(self.shown, date, str(version), players, scores, winners, rounds, turns, roles, notes)
+        return Playtest(self.shown, date, str(version), players, scores, winners, rounds, turns, roles, notes,
+                        {card: self.card_ids[card] for card in notes})
 
     def _date(self) -> str:
         value = self.data.get("date")
@@ -340,7 +342,9 @@ def compare(plays: list[Playtest], figures: dict) -> dict:
                       "positions": _positions(group, f, players)}
             out["findings"] += _findings(str(players), entry)
         out["by_players"][str(players)] = entry
-    out["notes"] = {card: [f"{p.date}: {p.notes[card]}" for p in plays if card in p.notes]
+    names = {card: name for p in plays for card, name in p.card_names.items()}
+    out["notes"] = {card: {"name": names.get(card, card),
+                           "said": [f"{p.date}: {p.notes[card]}" for p in plays if card in p.notes]}
                     for card in sorted({c for p in plays for c in p.notes})}
     out["games"] = [{"file": p.file, "date": p.date, "version": p.version, "players": list(p.players),
                      "roles": list(p.roles), "scores": list(p.scores), "winners": [w + 1 for w in p.winners],

@@ -149,7 +149,7 @@ def test_the_playtests_appear_in_the_report_and_the_summary(tmp_path):
                           report_path=report)
     found = json.loads(report.read_text(encoding="utf-8"))["games"]["toy"]["playtests"]
     assert found["plays"] == 1 and found["files"] == ["cards/toy/playtests/first.yaml"]
-    assert found["notes"] == {"straight": ["2026-10-01: never came up"]}
+    assert found["notes"] == {"straight": {"name": "Straight", "said": ["2026-10-01: never came up"]}}
     assert found["by_players"]["2"]["length"]["unit"] == "rounds"
     assert found["games"][0]["winners"] == [2]
     length = found["by_players"]["2"]["length"]
