@@ -218,30 +218,3 @@ def test_the_spacer_reader_is_the_spacer_png_without_reading_it():
     assert made.fileName == from_file.fileName
     assert pdf(lambda c: c.drawImage(made, 10, 10, 12, 12, mask="auto")) == pdf(
         lambda c: c.drawImage(from_file, 10, 10, 12, 12, mask="auto"))
-
-
-def test_inline_icons_load_no_picture_format():
-    """A Paragraph with inline icons is laid out and drawn without Pillow loading its file formats."""
-    import subprocess
-    import sys
-
-    code = """
-import io, sys
-from reportlab.lib.styles import ParagraphStyle
-from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Paragraph
-from generator.faces import icons
-from generator.core import fonts
-fonts.register_fonts()
-canvas = Canvas(io.BytesIO(), pagesize=(300, 300))
-icons.enable_inline_icons(canvas)
-para = Paragraph("an egg " + icons.inline_icon_image("egg", 12) + " here",
-                 ParagraphStyle("b", fontName=fonts.BODY))
-para.wrap(200, 200)
-para.drawOn(canvas, 10, 10)
-canvas.save()
-print(sorted(name for name in sys.modules if name.endswith("ImagePlugin")))
-"""
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                          cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-    assert done.stdout.strip() == "[]"
