@@ -34,7 +34,7 @@ PATTERNS = ("plain", "stripes", "dots", "grid", "bars", "checks")
 POKER_MM = (63.5, 88.9)
 
 
-def approx_measure(text: str, font: str, size: float) -> float:
+def approx_measure(text: str, font: str, size: float) -> float:  # noqa: ARG001 - a font metrics signature
     """A font-free width estimate (used by checks and unit tests; the renderer passes real metrics)."""
     return 0.56 * size * len(text)
 

@@ -141,7 +141,7 @@ def rules_icons(game: Game) -> IconSource:
 
 
 @per_game
-def _laid_out(game: Game) -> dict[tuple[str, str], list]:
+def _laid_out(game: Game) -> dict[tuple[str, str], list]:  # noqa: ARG001 - per_game keeps one per game
     """(deck id, card id) -> the card's text areas: a card pictured by the rules is laid out once, for the
     template's figure() check, the checks of the rendered rules and the figure drawn."""
     return {}
@@ -167,7 +167,7 @@ def card_text_areas(game: Game, cards: list) -> list[list]:
 
 
 @per_game
-def _fit_problems(game: Game) -> dict[str, str | None]:
+def _fit_problems(game: Game) -> dict[str, str | None]:  # noqa: ARG001 - per_game keeps one per game
     """A checked figure spec (as JSON) -> figure_fit_problem's answer: the template's figure() call and the
     check of the rendered rules ask about the same figures."""
     return {}

@@ -176,7 +176,7 @@ def _cell(canvas: Canvas, text: str, font: str, x0: float, x1: float, y0: float,
         draw_string(canvas, (x0 + x1) / 2, y, text, font, size, "center")
 
 
-def draw_sheet(canvas: Canvas, game: Game, component: Component, texts: SheetTexts, x: float, y: float,
+def draw_sheet(canvas: Canvas, component: Component, texts: SheetTexts, x: float, y: float,
                width: float, height: float) -> None:
     """The sheet with its lower-left corner at (x, y)."""
     notes = note_lines(texts, width)

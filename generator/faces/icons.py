@@ -117,7 +117,7 @@ def icon_path(name: str, dirs: Dirs | None = None, *, file: str | Path = "", lin
 
 
 @functools.lru_cache(maxsize=512)
-def _parse(path: str, mtime_ns: int, size: int) -> Drawing:
+def _parse(path: str, _mtime_ns: int, _size: int) -> Drawing:
     # mtime and size are part of the key so an edited file (pnp watch) is parsed again.
     from svglib.svglib import svg2rlg  # here: svglib (and lxml) are large, and many builds draw no new icon
 
@@ -259,7 +259,7 @@ def _inline_label(label: str) -> tuple[float, float, str, Path]:
     return float(w), float(h), valign, Path(path)
 
 
-def _draw_inline(canvas, kind: str, label: str | None) -> None:
+def _draw_inline(canvas, kind: str, label: str | None) -> None:  # noqa: ARG001 - ReportLab onDraw callback
     """<onDraw> callback: draw the icon over the spacer image that ReportLab just placed."""
     w, h, valign, path = _inline_label(label or "")
     info = getattr(canvas, "_curr_tx_info", None)  # set by ReportLab around onDraw callbacks

@@ -371,7 +371,7 @@ def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[s
     to_plan = len(planner.units_to_plan(source))
     workers = 0  # started early
 
-    def planned(game: Game, producer, outputs: list[Output]) -> None:
+    def planned(game: Game, _producer, outputs: list[Output]) -> None:
         nonlocal to_plan, workers
         to_plan -= 1
         # only with cores to use and something else to do meanwhile

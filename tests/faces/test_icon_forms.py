@@ -84,7 +84,8 @@ def test_operators_recorded_in_a_process_are_replayed_to_the_same_bytes_without_
     icons._ART.clear()  # nothing of this test stays for the next
 
 
-def test_the_pdf_is_the_same_as_renderpdf_draws_it(cache):
+@pytest.mark.usefixtures("cache")
+def test_the_pdf_is_the_same_as_renderpdf_draws_it():
     """The recorded operators are exactly renderPDF's: a form drawn the old way gives the same file."""
     from generator.faces.icon_render import draw_drawing
 
@@ -126,7 +127,7 @@ def test_an_edited_svg_gets_new_operators(cache, tmp_path):
 
 
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "foreign", "edited"])
-def test_a_damaged_or_foreign_cache_file_is_ignored_and_written_again(cache, monkeypatch, damage):
+def test_a_damaged_or_foreign_cache_file_is_ignored_and_written_again(cache, damage):
     cold = pdf(several_icons)
     files = entries(cache)
     good = {f: f.read_bytes() for f in files}
@@ -179,7 +180,8 @@ def test_refers_outside_spots_every_way_an_svg_reads_another_file():
     assert [icon_forms.refers_outside(b) for b in outside] == [True] * len(outside)
 
 
-def test_inline_icon_spacers_are_drawn_from_one_decoded_picture(cache):
+@pytest.mark.usefixtures("cache")
+def test_inline_icon_spacers_are_drawn_from_one_decoded_picture():
     """The Paragraph makes a new reader of the spacer PNG per placement; the canvas draws them all from one,
     with the same bytes as ReportLab's own drawImage."""
     fonts.register_fonts()
