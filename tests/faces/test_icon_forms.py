@@ -53,10 +53,10 @@ def pdf(draw) -> bytes:
 
 
 def several_icons(canvas) -> None:
-    icons.draw_icon(canvas, "pepperoni", 10, 10, 40, 40)
-    icons.draw_icon(canvas, "pepperoni", 60, 10, 20, 20)
-    icons.draw_icon(canvas, "star", 100, 10, 40, 40, fade=0.6)
-    icons.draw_icon(canvas, "pizza", 150, 10, 80, 40, fit="cover")
+    icons.draw_icon(canvas, "pepperoni", (10, 10, 40, 40))
+    icons.draw_icon(canvas, "pepperoni", (60, 10, 20, 20))
+    icons.draw_icon(canvas, "star", (100, 10, 40, 40), fade=0.6)
+    icons.draw_icon(canvas, "pizza", (150, 10, 80, 40), fit="cover")
 
 
 def no_svglib(monkeypatch) -> None:
@@ -103,7 +103,7 @@ def test_the_pdf_is_the_same_as_renderpdf_draws_it():
         canvas.restoreState()
 
     def by_icons(canvas):
-        icons.draw_icon(canvas, "pepperoni", 10, 10, 40, 40)
+        icons.draw_icon(canvas, "pepperoni", (10, 10, 40, 40))
 
     expected = pdf(by_renderpdf)
     assert pdf(by_icons) == expected  # cold: drawn and recorded
@@ -114,16 +114,16 @@ def test_the_pdf_is_the_same_as_renderpdf_draws_it():
 def test_an_edited_svg_gets_new_operators(cache, tmp_path):
     svg = tmp_path / "dot.svg"
     svg.write_text(CIRCLE.format(fill="#ff0000", extra=""))
-    red = pdf(lambda c: icons.draw_icon(c, svg, 100, 100, 100, 100))
+    red = pdf(lambda c: icons.draw_icon(c, svg, (100, 100, 100, 100)))
     svg.write_text(CIRCLE.format(fill="#0000ff", extra=""))
     os.utime(svg, ns=(svg.stat().st_atime_ns, svg.stat().st_mtime_ns + 10**9))  # a later edit, same size
-    blue = pdf(lambda c: icons.draw_icon(c, svg, 100, 100, 100, 100))
+    blue = pdf(lambda c: icons.draw_icon(c, svg, (100, 100, 100, 100)))
     assert len(entries(cache)) == 2
     for data, colour in ((red, (255, 0, 0)), (blue, (0, 0, 255))):
         page = pypdfium2.PdfDocument(data)[0].render(scale=1).to_pil().convert("RGB")
         assert page.getpixel((150, 150)) == colour
     forget()  # a new process: the disk cache has both versions, each under its own content
-    assert pdf(lambda c: icons.draw_icon(c, svg, 100, 100, 100, 100)) == blue
+    assert pdf(lambda c: icons.draw_icon(c, svg, (100, 100, 100, 100))) == blue
 
 
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "foreign", "edited"])
@@ -160,8 +160,8 @@ def test_icons_with_shared_names_or_outside_references_are_drawn_every_time(cach
         "<circle", "<style>@import url(colours.css);</style><circle"))
 
     def draw(canvas):
-        icons.draw_icon(canvas, faint, 10, 10, 100, 100)
-        icons.draw_icon(canvas, styled, 150, 10, 100, 100)
+        icons.draw_icon(canvas, faint, (10, 10, 100, 100))
+        icons.draw_icon(canvas, styled, (150, 10, 100, 100))
 
     first = pdf(draw)
     assert entries(cache) == []
