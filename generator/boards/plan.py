@@ -358,11 +358,8 @@ def _shrink_clear(box: Rect, obstacles: list[Rect], pad: float = 3.0) -> Rect:
     return box
 
 
-def _place_boxes(
-    plan: BoardPlan, model: BoardFile, geo: _Geometry, obstacles: list[Rect], allowed: Rect
-) -> None:
-    """Title, legend and notes: into zones of that kind, else into the largest empty blocks, else the
-    margins."""
+def _boxes_in_zones(plan: BoardPlan, model: BoardFile) -> None:
+    """The title, legend and notes in the first zone of their kind (notes: a text zone of no text)."""
     for zone, rect in plan.zones:
         if zone.kind == "title" and plan.title_box is None:
             plan.title_box = rect.inset(3)
@@ -370,12 +367,26 @@ def _place_boxes(
             plan.legend_box = rect.inset(3)
         elif zone.kind == "text" and not zone.text and model.notes and plan.notes_box is None:
             plan.notes_box = rect.inset(3)
+
+
+def _used_cells(plan: BoardPlan, model: BoardFile) -> set[tuple[int, int]]:
+    """The grid cells (col, row) with a space or under a zone."""
     used = {(round(s.at[0]), round(s.at[1])) for s in model.spaces}
     cols, rows = model.grid.cols, model.grid.rows
     for zone, _rect in plan.zones:  # only cells of the grid: a zone reaching far outside costs nothing
         for c in range(max(0, math.floor(zone.at[0])), min(cols, math.ceil(zone.at[0] + zone.size[0]))):
             for r in range(max(0, math.floor(zone.at[1])), min(rows, math.ceil(zone.at[1] + zone.size[1]))):
                 used.add((c, r))
+    return used
+
+
+def _place_boxes(
+    plan: BoardPlan, model: BoardFile, geo: _Geometry, obstacles: list[Rect], allowed: Rect
+) -> None:
+    """Title, legend and notes: into zones of that kind, else into the largest empty blocks, else the
+    margins."""
+    _boxes_in_zones(plan, model)
+    used = _used_cells(plan, model)
     blockers = obstacles + [label.rect for label in plan.labels]
     legend_rows = len(model.streets) + sum(1 for s in model.spaces if s.kind == "restaurant" and s.color)
     wanted = [
