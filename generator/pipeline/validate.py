@@ -102,7 +102,7 @@ def planned_games(engines: list[Engine], settings: SimSettings) -> int:
     return sum(len(player_counts(engine, settings)) for engine in engines) * settings.games
 
 
-def validate(
+def validate(  # noqa: PLR0913 - each of `pnp validate`'s options, as keywords with defaults, like the command
     project: Project,
     names: list[str],
     settings: SimSettings | None = None,
@@ -143,7 +143,7 @@ def validate(
     plan = _start_games(loaded, played, settings, options, executor, on_start, result) \
         if simulate_games and played else None
     try:
-        full_report = _check(project, loaded, reports, played, chosen, strict, changes, result,
+        full_report = _check(loaded, reports, played, chosen, strict, changes, result,
                              lambda: plan.simulation.poll(progress) if plan else None)
         for entry, game in zip(result.games, loaded, strict=True):
             entry.engine_skipped = not engines and game.config.engine is not None
@@ -216,7 +216,7 @@ def _start_games(loaded: list[Game], engines: dict[str, Engine], settings: SimSe
     return _Games(simulation, runner, executor is None, playable, unplayable, started)
 
 
-def _check(project: Project, loaded: list[Game], reports: list[CheckReport], engines: dict[str, Engine],
+def _check(loaded: list[Game], reports: list[CheckReport], engines: dict[str, Engine],
            chosen: dict[str, list[str]], strict: bool, changes: Changes, result: Validation,
            between: Callable[[], None]) -> dict:
     """The checks of this process: the printed side, legibility, languages and scripts, into `result`; calls
