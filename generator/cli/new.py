@@ -15,12 +15,19 @@ from generator.cli.common import project_of
 @click.option(
     "--code", default=None, help="Card-code prefix, 2-6 upper-case letters/digits (default: from NAME)."
 )
+@click.option("--engine", is_flag=True,
+              help="Also write a rules engine (engine.py) that plays the sample game, and a scripted game.")
 @click.pass_context
-def new_cmd(ctx, name, title, code) -> None:
-    """Create cards/NAME/ with game.yaml, a sample deck and its layouts, and templates/rules/NAME.md.j2."""
+def new_cmd(ctx, name, title, code, engine) -> None:
+    """Create cards/NAME/ with game.yaml, a sample deck and its layouts, and templates/rules/NAME.md.j2.
+
+    With --engine, `pnp validate NAME` plays the new game at once: e.g. `pnp new space-race --engine`."""
     from generator.data.scaffold import new_game
 
     project = project_of(ctx)
-    for path in new_game(project, name, title, code):
+    for path in new_game(project, name, title, code, engine):
         click.echo(f"  created {project.show(path)}")
-    click.echo(f"Next: edit cards/{name}/actions.yaml, then `pnp validate {name}` and `pnp build {name}`.")
+    then = f" (and its rules in cards/{name}/engine.py)" if engine else ""
+    click.echo(
+        f"Next: edit cards/{name}/actions.yaml{then}, then `pnp validate {name}` and `pnp build {name}`."
+    )

@@ -31,7 +31,8 @@ def replay_cmd(ctx: click.Context, game_id: str, seed: int, players: int | None,
 
     project = project_of(ctx)
     changes = Changes(options=tuple(options), sets=tuple(sets))
-    (game,), _ = gather(project, project.select([game_id]), changes.overrides())
+    (game,), _ = gather(project, project.select([game_id]), changes.overrides(), engines=True,
+                        announce=lambda line: click.echo(line, err=True))
     engine = engine_for(game)
     rules = rule_options(game, engine, changes)
     if engine is None:

@@ -84,6 +84,7 @@ def sweep_cmd(
             report_path=report_path,
             on_start=start,
             progress=lambda n: bars and bars[0].update(n),
+            announce=click.echo,
         )
     finally:
         if bars:

@@ -109,23 +109,37 @@ def _fail(override: Override, file: str, line: int, message: str) -> Problem:
     return Problem(file, line, f"{override.shown}: {message}")
 
 
+def key_written(node: dict, key: str) -> Any:
+    """The key of `node` that a path's `key` names: the text itself, else a key YAML read as a number or a
+    flag that is written so (`rounds_by_players: {2: 18}` is reached by `settings.rounds_by_players.2`)."""
+    if key in node:
+        return key
+    return next((k for k in node if not isinstance(k, str) and _plain_key(k) == key), key)
+
+
+def _plain_key(key: Any) -> str:
+    return str(key).lower() if isinstance(key, bool) else str(key)
+
+
 def _descend(override: Override, node: Any, keys: tuple[str, ...], file: str, line: int, what: str,
-             allow_new_last: bool) -> tuple[Any, str, int] | Problem:
+             allow_new_last: bool) -> tuple[Any, Any, int] | Problem:
     """The mapping holding the last key of `keys` below `node`; a problem naming what exists where a key is
     missing."""
     for depth, key in enumerate(keys[:-1]):
-        if not isinstance(node, dict) or key not in node:
+        if not isinstance(node, dict) or (key := key_written(node, key)) not in node:
             return _unknown_key(
-                override, node, key, file, line, f"{what}.{'.'.join(keys[:depth])}".rstrip(".")
+                override, node, str(key), file, line, f"{what}.{'.'.join(keys[:depth])}".rstrip(".")
             )
         line = node.line_of(key) if isinstance(node, YDict) else line
         node = node[key]
-    last = keys[-1]
     if not isinstance(node, dict):
         return _fail(override, file, line, f"{what}.{'.'.join(keys[:-1])} is {_kind(node)}, not a mapping; "
                                            f"expected a path that ends at a value")
+    last = key_written(node, keys[-1])
     if last not in node and not allow_new_last:
-        return _unknown_key(override, node, last, file, line, f"{what}.{'.'.join(keys[:-1])}".rstrip("."))
+        return _unknown_key(
+            override, node, str(last), file, line, f"{what}.{'.'.join(keys[:-1])}".rstrip(".")
+        )
     return node, last, line
 
 
@@ -140,13 +154,13 @@ def _kind(value: Any) -> str:
 def _unknown_key(override: Override, node: Any, key: str, file: str, line: int, where: str) -> Problem:
     if not isinstance(node, dict):
         return _fail(override, file, line, f"{where} is {_kind(node)}; it has no key '{key}'")
-    known = [str(k) for k in node]
+    known = [_plain_key(k) for k in node]
     return _fail(
         override, file, line, f"{where} has no '{key}'{did_you_mean(key, known)}; known: {known_list(known)}"
     )
 
 
-def _set(node: dict, key: str, value: Any, override: Override, file: str, line: int) -> Applied:
+def _set(node: dict, key: Any, value: Any, override: Override, file: str, line: int) -> Applied:
     old = node.get(key, MISSING)
     if isinstance(node, YDict):
         line = node.line_of(key, line)

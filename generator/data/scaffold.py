@@ -14,6 +14,9 @@ TEMPLATE_DIR = SCAFFOLD_DIR
 GAME_ID = SLUG  # the Slug pattern of generator.data.models
 CODE = re.compile(r"^[A-Z0-9]{2,6}$")
 PIECES = "_making-the-pieces.md.j2"  # how each component is made, included by every game's rules
+ENGINE_LINE = (
+    "engine: {module: engine.py}  # the rules engine pnp validate plays (Python; pnp build never runs it)\n"
+)
 
 
 def default_code(name: str) -> str:
@@ -35,9 +38,11 @@ def _fill(text: str, values: dict[str, str]) -> str:
     return text
 
 
-def new_game(project: Project, name: str, title: str | None = None, code: str | None = None) -> list[Path]:
+def new_game(project: Project, name: str, title: str | None = None, code: str | None = None,
+             engine: bool = False) -> list[Path]:
     """Write cards/<name>/ (game.yaml, a sample deck, its layouts) and templates/rules/<name>.md.j2; returns
-    the files."""
+    the files. With `engine`, also a rules engine that plays the sample (engine.py) and a scripted game
+    (scripts/)."""
     problems = []
     if not GAME_ID.match(name):
         problems.append(Problem("", 0, f"'{name}' is not a valid game id; expected {expected_id(name)}"))
@@ -57,12 +62,13 @@ def new_game(project: Project, name: str, title: str | None = None, code: str | 
         )
     if problems:
         raise InputError(problems)
-    values = {"NAME": name, "TITLE": title or default_title(name), "CODE": code}
+    values = {"NAME": name, "TITLE": title or default_title(name), "CODE": code,
+              "ENGINE": ENGINE_LINE if engine else ""}
     written = []
-    source = TEMPLATE_DIR / "game"
-    for path in sorted(p for p in source.rglob("*") if p.is_file()):
-        target = game_dir / path.relative_to(source)
-        written.append(atomic_write(target, _fill(path.read_text(encoding="utf-8"), values)))
+    for source in [TEMPLATE_DIR / "game"] + ([TEMPLATE_DIR / "engine"] if engine else []):
+        for path in sorted(p for p in source.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+            target = game_dir / path.relative_to(source)
+            written.append(atomic_write(target, _fill(path.read_text(encoding="utf-8"), values)))
     rules = project.rules_template(name)
     if not rules.exists():  # a rules text left by an earlier game of this name is kept as it is
         written.append(

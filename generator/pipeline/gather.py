@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,14 +15,14 @@ from generator.data.game_checks import run_checks
 from generator.data.load import load_game
 from generator.data.project import Project
 from generator.engines.options import check_settings
-from generator.engines.registry import engine_for
+from generator.engines.registry import engine_for, engine_origin
 from generator.pipeline import producers
 
 
-def check_game(game: Game) -> CheckReport:
-    """Every static check of a loaded game: its data, the board drawing, the `checks:` of game.yaml, then its
-    engine's composition checks (what needs simulation or graph search)."""
-    return check_composition(game, check_references(game))
+def check_game(game: Game, engines: bool = False) -> CheckReport:
+    """Every static check of a loaded game: its data, the board drawing, the `checks:` of game.yaml, then
+    (with `engines`, for the commands that play) its engine's composition checks."""
+    return check_composition(game, check_references(game), engines)
 
 
 def check_references(game: Game) -> list[str]:
@@ -34,12 +35,13 @@ def check_references(game: Game) -> list[str]:
     return names
 
 
-def check_composition(game: Game, names: list[str]) -> CheckReport:
+def check_composition(game: Game, names: list[str], engines: bool = False) -> CheckReport:
     """The second half of check_game (after check_references passed, whose check names are `names`): the
-    `checks:` of game.yaml, then its engine's composition checks."""
+    `checks:` of game.yaml, then, with `engines`, its engine's composition checks (the engine's code is
+    imported only then: building, serving and exporting never run a project's Python)."""
     problems = Problems()
     names = names + run_checks(game, problems)  # the composition rules game.yaml declares
-    engine = engine_for(game)
+    engine = engine_for(game) if engines else None
     if engine is not None and engine.static_checks is not None:
         for name, found in engine.static_checks(game):
             names.append(name)
@@ -56,6 +58,7 @@ class Loaded:
     draw."""
 
     games: list[Game] = field(default_factory=list)
+    engines: bool = False  # the engines' composition checks run too (the commands that play)
     # per game, in the order asked for: its problems, its report, or (game, check names so far) to finish
     steps: list[list[Problem] | CheckReport | tuple[Game, list[str]]] = field(default_factory=list)
 
@@ -77,7 +80,7 @@ class Loaded:
         for at, step in enumerate(self.steps):
             if isinstance(step, tuple):
                 try:
-                    step = self.steps[at] = check_composition(*step)
+                    step = self.steps[at] = check_composition(*step, self.engines)
                 except InputError as exc:
                     step = self.steps[at] = list(exc.problems)
             if isinstance(step, list):
@@ -90,14 +93,19 @@ class Loaded:
 
 
 def load_games(project: Project, names: list[str], overrides: list | tuple = (),
-               checked: dict[str, CheckReport] | None = None) -> Loaded:
+               checked: dict[str, CheckReport] | None = None, engines: bool = False,
+               announce: Callable[[str], None] | None = None) -> Loaded:
     """Load every named game and check its data and references; the composition checks are left to
-    `Loaded.finish` (see gather)."""
-    loaded = Loaded()
+    `Loaded.finish` (see gather). With `engines` the games' engines are imported and checked too, and
+    `announce(line)` is told first of each engine that is the project's own Python."""
+    loaded = Loaded(engines=engines)
     for name in names:
         try:
             game = load_game(project, name, overrides)
-            wrong = check_settings(engine_for(game), game) if game.overrides else []
+            where = engine_origin(game) if engines and announce is not None else None
+            if where is not None:
+                announce(f"{game.id}: running its rules engine, the project's own Python in {where}")
+            wrong = check_settings(engine_for(game), game) if game.overrides and engines else []
             if wrong:  # a changed setting of the wrong kind would trip the composition checks
                 raise InputError(wrong)
             known = (checked or {}).get(name) if not overrides else None
@@ -109,13 +117,17 @@ def load_games(project: Project, names: list[str], overrides: list | tuple = (),
 
 
 def gather(project: Project, names: list[str], overrides: list | tuple = (),
-           checked: dict[str, CheckReport] | None = None) -> tuple[list[Game], list[CheckReport]]:
+           checked: dict[str, CheckReport] | None = None,
+           engines: bool = False, announce: Callable[[str], None] | None = None,
+           ) -> tuple[list[Game], list[CheckReport]]:
     """Load and check every named game, reporting the problems of all of them together.
 
     `overrides` (`--set PATH=VALUE`, data.overrides) change the YAML as read, before every check. `checked`
     gives the reports of games whose checks read the same inputs as when they last passed (an incremental
-    build after a rules template or translation edit): those games are loaded, not checked again."""
-    loaded = load_games(project, names, overrides, checked)
+    build after a rules template or translation edit): those games are loaded, not checked again. `engines`
+    (validate, replay, sweep) imports each game's rules engine and runs its composition checks too; nothing
+    else runs project code."""
+    loaded = load_games(project, names, overrides, checked, engines, announce)
     reports = loaded.finish()
     return loaded.games, reports
 

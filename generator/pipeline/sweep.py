@@ -27,7 +27,7 @@ from generator.data.overrides import Override, parse_overrides, read_value, spli
 from generator.data.project import Project
 from generator.engines.base import Engine
 from generator.engines.options import check_option, check_settings, parse_options, setup_failure
-from generator.engines.registry import engine_for
+from generator.engines.registry import engine_for, engine_origin
 from generator.pipeline.changes import Changes
 from generator.pipeline.gather import check_game
 from generator.validator.executors import Executor, LocalProcesses
@@ -215,15 +215,17 @@ def plan_variants(varies: list[Vary], fixed: Changes) -> list[Variant]:
     return variants
 
 
-def load_variant(
-    project: Project, game_id: str, variant: Variant, varies: list[Vary], fixed: Changes
-) -> list[Problem]:
-    """Load and check one variant; returns problems of the input (bad paths or values), marks broken
-    variants."""
+def load_variant(project: Project, game_id: str, variant: Variant, varies: list[Vary], fixed: Changes,
+                 announce: Callable[[str], None] | None = None) -> list[Problem]:
+    """Load and check one variant; returns problems of the input (bad paths or values), marks broken variants.
+    `announce(line)` is told first when the game's engine is the project's own Python."""
     combo = [(vary, variant.values[".".join(vary.path)]) for vary in varies]
     overrides = fixed.overrides() + [Override(v.path, value, f"{'.'.join(v.path)}={_text(value)}", "--vary")
                                      for v, value in combo if not v.is_option]
     game = load_game(project, game_id, overrides)
+    where = engine_origin(game) if announce is not None else None
+    if where is not None:
+        announce(f"{game.id}: running its rules engine, the project's own Python in {where}")
     engine = engine_for(game)
     if engine is None:
         raise InputError(
@@ -249,7 +251,7 @@ def load_variant(
         return problems
     variant.game, variant.engine, variant.options = game, engine, options
     try:
-        check_game(game)
+        check_game(game, engines=True)
     except InputError as exc:
         variant.status, variant.problems = BROKEN, [str(p) for p in exc.problems]
         return []
@@ -291,7 +293,7 @@ def sweep_name(varies: list[Vary], name: str | None) -> str:
     return "-".join(re.sub(r"[^A-Za-z0-9_-]+", "-", v.name).strip("-") for v in varies)
 
 
-def sweep(
+def sweep(  # noqa: PLR0913 - each of `pnp sweep`'s options, as keywords with defaults, like the command
     project: Project,
     game_id: str,
     vary: list[str],
@@ -302,15 +304,17 @@ def sweep(
     report_path: Path | None = None,
     on_start: Callable[[int, int], None] | None = None,
     progress: Callable[[int], None] | None = None,
+    announce: Callable[[str], None] | None = None,
 ) -> Sweep:
-    """Check every variant of the grid, play the sound ones and write the JSON report and the sweep PDF."""
+    """Check every variant of the grid, play the sound ones and write the JSON report and the sweep PDF;
+    `announce(line)` is told before the game's engine is imported when it is the project's own Python."""
     changes = changes or Changes()
     varies = parse_varies(vary)
     label = sweep_name(varies, name)
     parse_overrides(changes.sets)  # malformed --set first, once
     variants = plan_variants(varies, changes)
     # a wrong path: said once, not per value
-    problems = load_variant(project, game_id, variants[0], varies, changes)
+    problems = load_variant(project, game_id, variants[0], varies, changes, announce)
     if problems:
         raise InputError(problems)
     engine = variants[0].engine

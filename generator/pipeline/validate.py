@@ -50,6 +50,7 @@ class GameValidation:
     report: CheckReport
     has_engine: bool = False
     engine_counts: tuple[int, ...] = ()  # the player counts the engine plays
+    engine_skipped: bool = False  # game.yaml names an engine, not imported (--no-engine)
     scripts: int = 0
     scripts_failing: int = 0
     # asked-for player counts the engine does not play
@@ -101,7 +102,7 @@ def planned_games(engines: list[Engine], settings: SimSettings) -> int:
     return sum(len(player_counts(engine, settings)) for engine in engines) * settings.games
 
 
-def validate(
+def validate(  # noqa: PLR0913 - each of `pnp validate`'s options, as keywords with defaults, like the command
     project: Project,
     names: list[str],
     settings: SimSettings | None = None,
@@ -113,6 +114,8 @@ def validate(
     changes: Changes | None = None,
     executor: Executor | None = None,
     languages: tuple[str, ...] = (),
+    engines: bool = True,
+    announce: Callable[[str], None] | None = None,
 ) -> Validation:
     """Check, replay and simulate the named games. Raises InputError when the data itself does not load or
     check.
@@ -123,23 +126,27 @@ def validate(
     `on_start(games, workers)` is called before the simulations start and `progress(n)` as games finish.
     Every declared language of each game (or those of `languages`) is checked like a build of it: its
     translation file, layouts' words, rules template, texts that no longer fit and characters no font draws
-    are problems; texts not translated yet are warnings (problems with `strict`)."""
+    are problems; texts not translated yet are warnings (problems with `strict`). Without `engines`
+    (`--no-engine`) no rules engine is imported: the static checks only. `announce(line)` is told, before a
+    project's engine code is imported, which file it is (the run's first line says whose Python runs)."""
     settings = settings or SimSettings()
     changes = changes or Changes()
     one_game(names, changes, "validate")
-    loaded, reports = gather(project, names, changes.overrides())
+    loaded, reports = gather(project, names, changes.overrides(), engines=engines, announce=announce)
     options: dict = {}
     if changes:
-        options = rule_options(loaded[0], engine_for(loaded[0]), changes)
+        options = rule_options(loaded[0], engine_for(loaded[0]) if engines else None, changes)
     chosen = choose_languages(loaded, languages)
     result = Validation(games=[], changes=summary(loaded[0], options) if changes else [])
-    engines = {game.id: engine for game in loaded if (engine := engine_for(game)) is not None}
+    played = {game.id: engine for game in loaded if engines and (engine := engine_for(game)) is not None}
     # The games need only the loaded data and the engines: they are played while this process checks the rest.
-    plan = _start_games(loaded, engines, settings, options, executor, on_start, result) \
-        if simulate_games and engines else None
+    plan = _start_games(loaded, played, settings, options, executor, on_start, result) \
+        if simulate_games and played else None
     try:
-        full_report = _check(project, loaded, reports, engines, chosen, strict, changes, result,
+        full_report = _check(loaded, reports, played, chosen, strict, changes, result,
                              lambda: plan.simulation.poll(progress) if plan else None)
+        for entry, game in zip(result.games, loaded, strict=True):
+            entry.engine_skipped = not engines and game.config.engine is not None
         if plan is not None:
             _finish_games(project, plan, settings, changes, progress, result, full_report)
     finally:
@@ -209,7 +216,7 @@ def _start_games(loaded: list[Game], engines: dict[str, Engine], settings: SimSe
     return _Games(simulation, runner, executor is None, playable, unplayable, started)
 
 
-def _check(project: Project, loaded: list[Game], reports: list[CheckReport], engines: dict[str, Engine],
+def _check(loaded: list[Game], reports: list[CheckReport], engines: dict[str, Engine],
            chosen: dict[str, list[str]], strict: bool, changes: Changes, result: Validation,
            between: Callable[[], None]) -> dict:
     """The checks of this process: the printed side, legibility, languages and scripts, into `result`; calls

@@ -9,13 +9,17 @@ seed, so the results are the same as on local processes.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import socket
+import tempfile
 import time
 import uuid
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from generator.core.errors import InputError, Problem
+from generator.engines.project_code import engine_module, first_line, package_code
 from generator.validator.executors import Executor, LocalProcesses, Payloads, Pending, Progress, failed_chunk
 from generator.validator.simulate import Chunk, play_chunk_packed, unpack
 
@@ -128,6 +132,7 @@ class DaskExecutor(Executor):
         kind, where = parse_cluster(spec)
         distributed = _distributed()
         self.cluster = None
+        self.uploaded: set[str] = set()  # the engine archives sent to this cluster's workers
         if kind == "local":
             self.cluster = distributed.LocalCluster(n_workers=where, threads_per_worker=1, processes=True,
                                                     host="127.0.0.1", dashboard_address=None,
@@ -165,7 +170,38 @@ class DaskExecutor(Executor):
         return f"Dask cluster {self.address}, {self.workers} worker thread{'s' if self.workers != 1 else ''}"
 
     def start(self, payloads: Payloads, chunks: list[Chunk]) -> Pending:
+        self._upload_engines(payloads)
         return _DaskRun(self.client, payloads, chunks)
+
+    def _upload_engines(self, payloads: Payloads) -> None:
+        """Send the code of every project engine the games need to every worker (and to workers that join
+        later), once per version: the workers import it from there when the games' data arrives, as this
+        process did."""
+        for _game, engine, _options in payloads.values():
+            known = engine_module(engine)
+            if known is None:
+                continue
+            code = package_code(known)
+            name = f"{known.module}-{hashlib.sha256(code).hexdigest()[:12]}.zip"
+            if name in self.uploaded:
+                continue
+            with tempfile.TemporaryDirectory(prefix="pnp-engine-") as folder:
+                archive = Path(folder) / name
+                archive.write_bytes(code)
+                try:
+                    self.client.upload_file(str(archive), load=True)
+                except Exception as exc:  # noqa: BLE001 - the workers' import error, whatever it is: one line
+                    raise InputError(
+                        Problem(
+                            "",
+                            0,
+                            f"--cluster {self.address}: the workers could not import the "
+                            f"rules engine {known.path.name} ({type(exc).__name__}: "
+                            f"{first_line(exc)}); expected the same pnp and Python "
+                            "there as here",
+                        )
+                    ) from None
+            self.uploaded.add(name)
 
     def map(self, payloads: Payloads, chunks: list[Chunk], progress: Progress = None) -> list[list[dict]]:
         with self.start(payloads, chunks) as pending:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from pnp_engine_order_up_pizza import ENGINE
 from pypdf import PdfReader
 
 from generator.booklet.pdf import outputs
 from generator.core.contract import BuildOptions
 from generator.data.load import load_game
 from generator.engines.base import ChanceOutcome
-from generator.engines.order_up_pizza import ENGINE
 
 GAME_OVER = "game-over"
 

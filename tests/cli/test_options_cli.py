@@ -41,6 +41,7 @@ def test_replay_refuses_unknown_options_and_paths_in_one_line_each(repo_project)
                      "--option", "dice=two", project=repo_project)
     assert result.exit_code == 1
     assert result.output.splitlines() == [
+        "order-up-pizza: running its rules engine, the project's own Python in cards/order-up-pizza/engine/",
         "--option game_over_depht=long: order-up-pizza has no rule option 'game_over_depht' (did you mean "
         "'game_over_depth'?); known: dice, end_mode, faceup_orders, game_over_depth, hand_limit, start_hand; "
         "see "

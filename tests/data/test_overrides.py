@@ -132,3 +132,13 @@ def test_cards_read_from_a_spreadsheet_take_overrides_too(tmp_path):
     assert "cards/toy/numbers.csv:3" in str(caught.value) and "--set numbers.two.copies=lots" in str(
         caught.value
     )
+
+
+def test_integer_keys_of_a_setting_are_reached_by_their_digits(repo_project):
+    game = load_game(repo_project, "short-order-hero", parse_overrides(["settings.rounds_by_players.2=12"]))
+    assert game.setting("rounds_by_players")[2] == 12  # the key stays the number YAML read
+    assert game.setting("rounds_by_players")[3] == 17
+    with pytest.raises(InputError) as caught:
+        load_game(repo_project, "short-order-hero", parse_overrides(["settings.rounds_by_players.7=12"]))
+    message = str(caught.value.problems[0])
+    assert "game.yaml" in message and "has no '7'" in message and "known: 2, 3, 4, 5" in message
