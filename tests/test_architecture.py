@@ -8,7 +8,7 @@ from pathlib import Path
 from tests.conftest import REPO
 
 PACKAGE = REPO / "generator"
-LAYERS = ["core", "data", "engines", "faces", "boards", "cards", "components", "booklet", "validator", "exports",
+LAYERS = ["core", "data", "engines", "rules", "faces", "boards", "cards", "components", "booklet", "validator", "exports",
           "pipeline", "studio", "cli"]  # bottom to top
 
 

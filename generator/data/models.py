@@ -157,11 +157,22 @@ class Extra(Strict):
 
 
 class EngineModule(Strict):
-    """game.yaml `engine: {module: ...}`: the game's rules engine, Python written in the project."""
+    """game.yaml `engine: {module: ...}` (the game's rules engine, Python written in the project) or
+    `engine: {rules: ...}` (its rules described in the rules language, docs/rules-language.md): exactly one."""
 
-    module: str = Field(description="a .py file or a package folder (with __init__.py), relative to the game "
-                                    "folder, defining ENGINE = Engine(...); run by pnp validate, replay and sweep "
-                                    "only")
+    module: str | None = Field(None, description="a .py file or a package folder (with __init__.py), relative to "
+                                                 "the game folder, defining ENGINE = Engine(...); run by pnp "
+                                                 "validate, replay and sweep only")
+    rules: str | None = Field(None, description="a rules file of the rules language (e.g. rules.yaml), relative "
+                                                "to the game folder, played by pnp validate, replay and sweep")
+
+    @model_validator(mode="after")
+    def _one_door(self):
+        if (self.module is None) == (self.rules is None):
+            raise ValueError(f"engine has {'both module and rules' if self.module else 'neither module nor rules'}; "
+                             "expected exactly one: {module: engine.py} (Python) or {rules: rules.yaml} (the rules "
+                             "language)")
+        return self
 
 
 class PrintSettings(Strict):
@@ -235,7 +246,8 @@ class GameConfig(Strict):
     print: PrintSettings = Field(default_factory=PrintSettings, description="card sheet options (pnp build flags win)")
     engine: str | EngineModule | None = Field(
         None, description="the rules engine that pnp validate, replay and sweep play: the name of an installed one, "
-                          "or {module: engine.py} for Python in the game folder")
+                          "{module: engine.py} for Python in the game folder, or {rules: rules.yaml} for rules described "
+                          "in the rules language")
     decks: list[Slug] = Field(description="deck ids in print order; each is <deck>.yaml in the game folder")
     settings: dict[str, Any] = Field(default_factory=dict, description="rule parameters read by the engine and rules text")
     extras: list[Extra] = Field(default_factory=list, description="things in the box that are not printed")
