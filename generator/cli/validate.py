@@ -24,6 +24,9 @@ from generator.core.words import counted
 @click.option("--no-sim", is_flag=True, help="Only static checks and scripts; no simulated games.")
 @click.option("--no-engine", is_flag=True,
               help="Static checks only: import no rules engine (a game's engine is its project's own Python).")
+@click.option("--engine", "engine_source", type=click.Choice(["game", "rules"]), default="game", show_default=True,
+              help="rules: play each game from its folder's rules.yaml (the rules language) instead of the engine "
+                   "game.yaml names.")
 @click.option("--strict", is_flag=True, help="Warnings (faint or tiny card text, texts not translated) fail the run too.")
 @click.option("--lang", "languages", multiple=True, metavar="LANGUAGE|all",
               help="Check the games in this language (repeatable; default all: every language game.yaml declares).")
@@ -33,7 +36,8 @@ from generator.core.words import counted
 @click.pass_context
 def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed: int, players: tuple[int, ...],
                  jobs: int, report_path: Path | None, no_sim: bool, no_engine: bool, strict: bool, options: tuple[str, ...],
-                 sets: tuple[str, ...], cluster: str | None, list_options: bool, languages: tuple[str, ...]) -> None:
+                 sets: tuple[str, ...], cluster: str | None, list_options: bool, languages: tuple[str, ...],
+                 engine_source: str) -> None:
     """Check every game's data and deck composition, replay its scripts and play it many times (all games by default).
 
     Problems found by playing (a stalled game, a broken rule, a goal never completed, a player count that cannot set
@@ -66,6 +70,7 @@ def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed:
         result = validate(project, project.select(games), settings, simulate_games=not no_sim, report_path=report_path,
                           on_start=start, progress=lambda n: bars and bars[0].update(n), strict=strict,
                           changes=changes, executor=executor, engines=not no_engine, announce=click.echo,
+                          engine_source=engine_source,
                           languages=() if "all" in languages else tuple(dict.fromkeys(languages)))
     finally:
         if bars:

@@ -163,16 +163,20 @@ class EngineModule(Strict):
     module: str | None = Field(None, description="a .py file or a package folder (with __init__.py), relative to "
                                                  "the game folder, defining ENGINE = Engine(...); run by pnp "
                                                  "validate, replay and sweep only")
-    rules: str | None = Field(None, description="a rules file of the rules language (e.g. rules.yaml), relative "
-                                                "to the game folder, played by pnp validate, replay and sweep")
+    rules: str | None = Field(None, validate_default=True,
+                              description="a rules file of the rules language (e.g. rules.yaml), relative to the "
+                                          "game folder, played by pnp validate, replay and sweep")
 
-    @model_validator(mode="after")
-    def _one_door(self):
-        if (self.module is None) == (self.rules is None):
-            raise ValueError(f"engine has {'both module and rules' if self.module else 'neither module nor rules'}; "
+    @field_validator("rules")
+    @classmethod
+    def _one_door(cls, rules, info):
+        # a field's check, not the model's: a union's message is reported at the key that is wrong
+        module = info.data.get("module")
+        if (module is None) == (rules is None):
+            raise ValueError(f"engine has {'both module and rules' if module else 'neither module nor rules'}; "
                              "expected exactly one: {module: engine.py} (Python) or {rules: rules.yaml} (the rules "
                              "language)")
-        return self
+        return rules
 
 
 class PrintSettings(Strict):

@@ -193,7 +193,7 @@ def _sample(program: Program, game, players: int, seed: int, seen: set, problems
             state.apply(rng.choice(actions))
     except LOCATED as exc:
         problem = _located(exc)
-        if problem not in problems:
+        if all((p.file, p.line) != (problem.file, problem.line) for p in problems):  # one line per step at fault
             problems.append(problem)
 
 

@@ -274,7 +274,10 @@ class Compiler:
             if attr not in known:
                 raise self.fail(node, f"cards have no field '{attr}'{did_you_mean(attr, known)}; the decks' fields "
                                       f"are {known_list(self.scope.card_fields, 40)}")
-            return (lambda s, b: field_of(inner(s, b), attr)), CARD_PARTS.get(attr, ANY), CARD
+            if attr == "under":
+                return (lambda s, b: field_of(inner(s, b), attr)), ZONE, CARD
+            return (lambda s, b: (card.fields.get(attr) if (card := inner(s, b)) is not None else None)), \
+                CARD_PARTS.get(attr, ANY), CARD
         if kind == SEAT:
             parts = self.scope.seat_parts
             if attr not in parts:
@@ -535,6 +538,13 @@ def compile_expression(text: Any, scope: Scope) -> tuple[Compiled, str, str]:
     return Compiler(scope, text).compile(parse(text))
 
 
+def conjuncts(tree: nodes.Expr) -> list[nodes.Expr]:
+    """The parts of an expression joined by `and` at its top (the expression itself when there are none)."""
+    if isinstance(tree, nodes.And):
+        return conjuncts(tree.left) + conjuncts(tree.right)
+    return [tree]
+
+
 def names_in(text: Any) -> set[str]:
     """Every name an expression reads (for the order of named values and their cycles)."""
     if not isinstance(text, str):
@@ -543,4 +553,5 @@ def names_in(text: Any) -> set[str]:
         tree = parse(text)
     except ExpressionError:
         return set()
-    return {n.name for n in tree.find_all(nodes.Name)}
+    found = {n.name for n in tree.find_all(nodes.Name)}  # the tree's descendants: the root is looked at below
+    return found | {tree.name} if isinstance(tree, nodes.Name) else found

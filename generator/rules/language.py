@@ -11,6 +11,8 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from jinja2 import nodes as jinja_nodes
+
 from generator.core.errors import InputError, Problem, did_you_mean, known_list
 from generator.core.yamlio import YDict, YList, parse_yaml
 from generator.rules import steps as st
@@ -25,18 +27,22 @@ from generator.rules.expressions import (
     SETTINGS,
     TEXT,
     ZONE,
+    Compiler,
     ExpressionError,
     Name,
     RulesFailure,
     RulesLimit,
     Scope,
     compile_expression,
+    conjuncts,
     names_in,
+    parse,
 )
 from generator.rules.runtime import Act, Card, Zone
 
 TOP_KEYS = ("players", "tables", "values", "counters", "zones", "setup", "turn", "skip_turn", "actions", "end",
             "score", "tie_breaks", "winner", "bots", "goals", "turn_cap", "built_ins")
+DATA_FILE_KEYS = ("deck", "table", "board", "component")  # the top-level keys of the game's data files
 ZONE_KEYS = ("deck", "owner", "face", "seen_by", "limit", "when_empty", "label")
 COUNTER_KEYS = ("owner", "start")
 ACTION_KEYS = ("for", "if", "do", "text", "once_per_turn", "help")
@@ -92,6 +98,7 @@ class ActionSpec:
         self.name, self.line = name, line
         self.params: list[tuple[str, Any, bool]] = []  # (name, domain, over cards)
         self.condition = None
+        self.checks: list[list] | None = None  # the condition in parts, per parameter (see Reader._staged)
         self.do: list = []
         self.text = ""
         self.once_per_turn = False
@@ -105,12 +112,15 @@ class ActionSpec:
 
     def _walk(self, index: int, bound: dict, values: dict, s, out: list) -> None:
         if index == len(self.params):
-            if self.condition is None or self.condition(s, bound):
+            if self.checks is not None or self.condition is None or self.condition(s, bound):
                 out.append(Act(self, dict(values), self._text(values)))
             return
         name, domain, _cards = self.params[index]
+        checks = self.checks[index] if self.checks is not None else ()
         for value in _choices(domain(s, bound)):
             bound[name] = values[name] = value
+            if checks and not all(check(s, bound) for check in checks):
+                continue
             self._walk(index + 1, bound, values, s, out)
         bound.pop(name, None)
         values.pop(name, None)
@@ -220,6 +230,12 @@ class Reader:
     # ----- the file ----------------------------------------------------------------------------------------------
     def read(self) -> Program:
         data, p = self.data, self.program
+        kind = next((k for k in DATA_FILE_KEYS if k in data), None)
+        if kind is not None and "turn" not in data:  # one line, not a problem per key of another kind of file
+            raise InputError(Problem(self.file, data.line_of(kind), f"this is a {kind} file ({kind}: {data[kind]}), "
+                                                                    "not a rules file of the rules language; expected "
+                                                                    "zones, setup, turn, actions, end and score "
+                                                                    "(docs/rules-language.md)"))
         self.keys(data, TOP_KEYS, "the rules file")
         p.players = self._players(data)
         p.turn_cap = self._int(data, "turn_cap", 5000)
@@ -376,12 +392,12 @@ class Reader:
     def _scope(self) -> Scope:
         p = self.program
         names: dict[str, Name] = {
-            "me": Name(SEAT, lambda s, b: s.me), "current": Name(SEAT, lambda s, b: s.cur),
-            "first": Name(SEAT, lambda s, b: s.first),
-            "next": Name(SEAT, lambda s, b: (s.me + 1) % s.n),
-            "previous": Name(SEAT, lambda s, b: (s.me - 1) % s.n),
-            "opponents": Name(LIST, lambda s, b: [(s.me + k) % s.n for k in range(1, s.n)], SEAT),
-            "seats": Name(LIST, lambda s, b: list(range(s.n)), SEAT),
+            "me": Name(SEAT, lambda s, b: s.seats[s.me]), "current": Name(SEAT, lambda s, b: s.seats[s.cur]),
+            "first": Name(SEAT, lambda s, b: s.seats[s.first]),
+            "next": Name(SEAT, lambda s, b: s.seats[(s.me + 1) % s.n]),
+            "previous": Name(SEAT, lambda s, b: s.seats[(s.me - 1) % s.n]),
+            "opponents": Name(LIST, lambda s, b: [s.seats[(s.me + k) % s.n] for k in range(1, s.n)], SEAT),
+            "seats": Name(LIST, lambda s, b: list(s.seats), SEAT),
             "players": Name(NUMBER, lambda s, b: s.n), "turn": Name(NUMBER, lambda s, b: s.turns),
             "round": Name(NUMBER, lambda s, b: s.rounds), "taken": Name(LIST, lambda s, b: s.taken, TEXT),
             "acted": Name(NUMBER, lambda s, b: len(s.taken)),
@@ -429,19 +445,19 @@ class Reader:
 
     def _values(self, values, scope: Scope) -> None:
         """Named expressions, each compiled once its names are; a value that refers to itself is refused."""
-        order, state = [], {}
+        order, state, fine = [], {}, {}
 
         def visit(name: str, path: list[str]) -> bool:
             if state.get(name) == 1:
-                cycle = path[path.index(name):] + [name]
+                cycle = path[path.index(name):]
                 self.problem(values.line_of(cycle[0]), f"circular definition: {' -> '.join(cycle)}; expected "
                                                        "values that end in zones, counters and numbers")
                 return False
             if state.get(name) == 2:
-                return True
+                return fine[name]
             state[name] = 1
-            ok = all(visit(n, path + [n]) for n in sorted(names_in(values[name])) if n in values)
-            state[name] = 2
+            ok = all([visit(n, path + [n]) for n in sorted(names_in(values[name])) if n in values])
+            state[name], fine[name] = 2, ok
             order.append(name)
             return ok
 
@@ -455,6 +471,21 @@ class Reader:
                 continue
             read, kind, of = self.typed(values[name], values.line_of(name), scope)
             scope.names[name] = Name(kind, read, of)
+
+    def _staged(self, text: str, line: int, scope: Scope, params: list[str]) -> list[list] | None:
+        """The parts of an action's `if` joined by `and`, each checked as soon as the parameters it reads are
+        chosen (an eight's rank is checked once, not once per suit it could name): per parameter, its checks."""
+        stages: list[list] = [[] for _ in params]
+        for part in conjuncts(parse(text)):
+            names = {n.name for n in part.find_all(jinja_nodes.Name)} | (
+                {part.name} if isinstance(part, jinja_nodes.Name) else set())
+            level = max((params.index(n) for n in names if n in params), default=0)
+            try:
+                read = Compiler(scope, text).compile(part)[0]
+            except ExpressionError:  # the whole condition compiled, so its parts do; kept whole if not
+                return None
+            stages[level].append(_located(read, self.file, line, text))
+        return stages
 
     def _action(self, action: ActionSpec, spec, scope: Scope) -> None:
         line = action.line
@@ -480,6 +511,8 @@ class Reader:
             inner = scope.with_names(extra)
         if "if" in spec:
             action.condition = self.expression(spec["if"], spec.line_of("if"), inner)
+            if action.condition is not _broken and len(action.params) > 1:
+                action.checks = self._staged(spec["if"], spec.line_of("if"), inner, [n for n, *_ in action.params])
         action.once_per_turn = bool(spec.get("once_per_turn", False))
         if spec.get("text") is not None:
             action.text = str(spec["text"])

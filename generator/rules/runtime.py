@@ -58,9 +58,35 @@ class Zone(list):
         super().__init__(cards)
         self.spec, self.seat = spec, seat
 
+    def part(self, name: str):
+        """A zone's size, top, bottom, empty or cards (as expressions read them)."""
+        if name == "size":
+            return len(self)
+        if name == "top":
+            return self[-1] if self else None
+        if name == "bottom":
+            return self[0] if self else None
+        if name == "empty":
+            return not self
+        return list(self) if name == "cards" else None
+
     def __str__(self) -> str:
         name = self.spec.name if self.spec is not None else "under a card"
         return name if self.seat < 0 else f"{name} of seat {self.seat}"
+
+
+class Seat(int):
+    """A seat number that knows its table: `seat.hand`, `seat.points` read its zones and counters."""
+
+    state: RulesState
+
+    def part(self, name: str):
+        state = self.state
+        zones = state.pzones.get(name)
+        if zones is not None:
+            return zones[self]
+        values = state.pcounters.get(name)
+        return values[self] if values is not None else None
 
 
 class Act:
@@ -154,6 +180,7 @@ class RulesState(State):
         self.counters = {}
         self.pcounters = {}
         self.me = self.cur = self.first = 0
+        self.seats = tuple(_seat(number, self) for number in range(players))
         self.turns = self.rounds = 0
         self.taken: list[str] = []  # the actions taken this turn, by name
         self.trigger: str | None = None
@@ -341,6 +368,12 @@ class RulesState(State):
             "extra": {"reshuffles": self.reshuffles, "skipped_draws": self.skipped_draws,
                       "shared_win": len(self._winners) > 1},
         }
+
+
+def _seat(number: int, state) -> Seat:
+    seat = Seat(number)
+    seat.state = state
+    return seat
 
 
 def _said(seat: int, text: str) -> str:

@@ -160,7 +160,7 @@ class Give(Step):
     def do(self, s, b):
         zones = s.pzones[self.zone_name]
         seat = self.seat(s, b)
-        if type(seat) is not int or not 0 <= seat < s.n:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < s.n:
             raise self.failure(f"'give' needs a seat, got {seat!r}")
         zones[seat].append(take(self, zones[s.me], self.card(s, b)))
 
@@ -175,7 +175,7 @@ class Steal(Step):
 
     def run(self, s, b):
         seat = self.seat(s, b)
-        if type(seat) is not int or not 0 <= seat < s.n:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < s.n:
             raise self.failure(f"'steal' needs a seat, got {seat!r}")
         victim = s.pzones[self.zone_name][seat]
         count = min(int(self.count(s, b) or 0), len(victim))
@@ -386,7 +386,7 @@ class FirstPlayer(Step):
             seat = int(picked[0])
         else:
             seat = self.seat(s, b)
-            if type(seat) is not int or not 0 <= seat < s.n:
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < s.n:
                 raise self.failure(f"'first_player' needs a seat from 0 to {s.n - 1}, got {seat!r}")
-        s.first = s.cur = s.me = seat
+        s.first = s.cur = s.me = int(seat)
         s.log.append(f"seat {seat} goes first")
