@@ -18,7 +18,7 @@ from generator.core.errors import InputError, Problem
 from generator.core.yamlio import read_text
 from generator.data.expand import expand_deck
 from generator.engines.base import CHANCE, TERMINAL, Engine, sample_chance
-from generator.rules.builtins import BUILT_INS
+from generator.rules.builtins import BUILT_INS, track_paths
 from generator.rules.expressions import RulesFailure, RulesLimit
 from generator.rules.language import Program, read_program
 from generator.rules.runtime import Card, RulesState
@@ -38,6 +38,17 @@ class CardTable:
                 fields = {**card.fields, "id": card.id, "name": card.name, "copies": card.copies, "deck": deck_id}
                 kinds.append((card.id, fields))
             self.kinds[deck_id] = kinds
+
+        self._boards = game.boards
+        self._tracks: dict[str, dict[int, tuple[str, ...]]] = {}
+
+    def track(self, board_id: str, players: int) -> tuple[str, ...]:
+        """The spaces of a round tracker from the start space for `players` to its end (builtins.track)."""
+        paths = self._tracks.get(board_id)
+        if paths is None:
+            board = self._boards.get(board_id)
+            paths = self._tracks[board_id] = track_paths(board) if board is not None else {}
+        return paths.get(players, ())
 
     def new_cards(self, deck: str) -> list[Card]:
         """Fresh physical cards of `deck` for one game (cards laid under them are their own per game)."""

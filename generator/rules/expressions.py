@@ -464,6 +464,10 @@ class Compiler:
         if node.name not in FILTERS:
             raise self.fail(node, f"unknown filter '{node.name}'{did_you_mean(node.name, FILTERS)}; known: "
                                   f"{known_list(FILTERS)}")
+        if node.name == "map" and node.args and isinstance(node.args[0], nodes.Const) \
+                and node.args[0].value in self.scope.functions:  # a value of the rules with a parameter, per item
+            own = self.scope.functions[node.args[0].value][0]
+            return (lambda s, b: [own(s, item) for item in value(s, b) or ()]), LIST, ANY
         if node.name in ("length", "count", "sum", "map", "selectattr", "rejectattr", "unique", "list", "sort",
                          "first", "last", "max", "min") and kind in (NUMBER, BOOL, CARD, SEAT):
             raise self.fail(node, f"the filter '{node.name}' needs a list or zone, but '{show(node.node)}' is a {kind}")

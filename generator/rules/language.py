@@ -40,7 +40,8 @@ from generator.rules.expressions import (
 )
 from generator.rules.runtime import Act, Card, Zone
 
-TOP_KEYS = ("players", "tables", "values", "counters", "zones", "setup", "turn", "skip_turn", "actions", "end",
+TOP_KEYS = ("players", "tables", "values", "counters", "zones", "setup", "turn", "after_turn", "skip_turn", "actions",
+            "end",
             "score", "tie_breaks", "winner", "bots", "goals", "turn_cap", "built_ins")
 DATA_FILE_KEYS = ("deck", "table", "board", "component")  # the top-level keys of the game's data files
 ZONE_KEYS = ("deck", "owner", "face", "seen_by", "limit", "when_empty", "label")
@@ -155,6 +156,7 @@ class Program:
     counters: dict[str, CounterSpec] = field(default_factory=dict)
     setup: list = field(default_factory=list)
     turn: list = field(default_factory=list)
+    after_turn: list = field(default_factory=list)  # steps after every turn, however it ended (a refill)
     skip_turn: Any = None
     actions: dict[str, ActionSpec] = field(default_factory=dict)
     end_now: list = field(default_factory=list)
@@ -253,6 +255,7 @@ class Reader:
         if "turn" not in data:
             self.problem(data.line, "the rules have no `turn:`; expected the steps of a turn (e.g. - choose: [play])")
         p.turn = self.steps(data.get("turn"), data.line_of("turn"), scope, "the turn")
+        p.after_turn = self.steps(data.get("after_turn"), data.line_of("after_turn"), scope, "after_turn")
         if "skip_turn" in data:
             p.skip_turn = self.expression(data["skip_turn"], data.line_of("skip_turn"), scope)
         self._ends(data.get("end"), data.line_of("end"), scope)
@@ -469,8 +472,12 @@ class Reader:
             if name not in good:
                 scope.names[name] = Name(ANY, _broken)
                 continue
-            read, kind, of = self.typed(values[name], values.line_of(name), scope)
-            scope.names[name] = Name(kind, read, of)
+            spec = values[name]
+            if isinstance(spec, dict):  # a value of parameters: {of: [x], is: expression}, called as name(x)
+                self._function(name, spec, values.line_of(name), scope)
+                continue
+            read, kind, of = self.typed(spec, values.line_of(name), scope)
+            scope.names[name] = Name(kind, _kept(name, read), of)
 
     def _staged(self, text: str, line: int, scope: Scope, params: list[str]) -> list[list] | None:
         """The parts of an action's `if` joined by `and`, each checked as soon as the parameters it reads are
@@ -486,6 +493,21 @@ class Reader:
                 return None
             stages[level].append(_located(read, self.file, line, text))
         return stages
+
+    def _function(self, name: str, spec, line: int, scope: Scope) -> None:
+        if not self.keys(spec, ("of", "is"), f"value '{name}'") or "is" not in spec:
+            if isinstance(spec, dict) and "is" not in spec:
+                self.problem(line, f"value '{name}' has no `is:`; expected {{of: [parameter], is: <expression>}}")
+            return
+        params = spec.get("of") or []
+        params = [params] if isinstance(params, str) else list(params)
+        inner = scope.with_names({p: Name(ANY, _bound(p)) for p in params})
+        read = self.expression(spec["is"], spec.line_of("is"), inner)
+
+        def function(s, *args):
+            return read(s, dict(zip(params, args, strict=False)))
+
+        scope.functions[name] = (function, ANY)
 
     def _action(self, action: ActionSpec, spec, scope: Scope) -> None:
         line = action.line
@@ -521,9 +543,9 @@ class Reader:
             except (KeyError, IndexError, ValueError) as exc:
                 self.problem(spec.line_of("text"), f"action '{action.name}': text '{action.text}' names {exc}, "
                                                    f"which is not a parameter; expected {{{'}, {'.join(params)}}}")
-            if not action.text.split() or action.text.split()[0] != action.name:
+            if not action.text.split() or action.text.split()[0].startswith("{"):
                 self.problem(spec.line_of("text"), f"action '{action.name}': text '{action.text}' must start with "
-                                                   f"the action's name; expected e.g. '{action.name} {{card}}'")
+                                                   f"a word; expected e.g. '{action.name} {{card}}'")
         if not spec.get("do"):
             self.problem(line, f"action '{action.name}' has no effect; expected `do:` with at least one step "
                                "(draw, move, give, steal, swap, refill, set, add, end_turn, ...)")
@@ -643,7 +665,7 @@ class Reader:
             return None
         card = where = None
         if "card" in args:
-            card = self.expression(args["card"], args.line_of("card"), scope, (CARD, TEXT), "'card'")
+            card = self.expression(args["card"], args.line_of("card"), scope, (CARD, TEXT, LIST), "'card'")
         else:
             where = self.expression(args["where"], args.line_of("where"),
                                     scope.with_names({"card": Name(CARD, _bound("card"))}))
@@ -685,7 +707,7 @@ class Reader:
         args = self._args("attach", value, line, ("card", "from", "to"))
         if args is None:
             return None
-        card = self.expression(args["card"], args.line_of("card"), scope, (CARD, TEXT), "'card'")
+        card = self.expression(args["card"], args.line_of("card"), scope, (CARD, TEXT, LIST), "'card'")
         target = self.expression(args["to"], args.line_of("to"), scope, (CARD,), "'to'")
         return st.Attach(card, self._zone(args, "from", scope), target)
 
@@ -864,6 +886,25 @@ def _own_counter(name: str):
 
 def _shared_counter(name: str):
     return lambda s, b: s.counters[name]
+
+
+def _kept(name: str, read):
+    """A named value worked out once per epoch and seat (a bot asks for it once per legal action): it reads the
+    table only, which no one changes between two steps."""
+
+    def kept(s, b):
+        key = (name, s.epoch, s.me)
+        found = s.kept.get(key, _missing)
+        if found is _missing:
+            if len(s.kept) > 256:
+                s.kept.clear()
+            found = s.kept[key] = read(s, b)
+        return found
+
+    return kept
+
+
+_missing = object()
 
 
 def _seat_reader(program: Program):

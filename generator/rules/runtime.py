@@ -147,6 +147,7 @@ class Located:
 def run_steps(steps, s: RulesState, b: dict):
     """Run `steps` in order (a generator: it yields what the game waits for)."""
     for step in steps:
+        s.epoch += 1  # every step may change the table: the values worked out before it are stale
         s.steps_left -= 1
         if s.steps_left < 0:
             raise RulesLimit(f"{step.file}:{step.line}: the game ran more than {STEP_BUDGET:,} rule steps; expected "
@@ -190,6 +191,8 @@ class RulesState(State):
         self.completed: list[str] = []
         self.skipped_draws = self.reshuffles = 0
         self.steps_left = STEP_BUDGET
+        self.epoch = 0  # bumped by every step and every apply(): named values are kept for one epoch and seat
+        self.kept: dict = {}
         self.decisions = 0
         self._pending: Any = None
         self._legal: list = []
@@ -220,7 +223,10 @@ class RulesState(State):
                 except TurnOver:
                     pass
                 self.me = self.cur
+                yield from run_steps(p.after_turn, self, {})
+                self.me = self.cur
                 self.turns += 1
+                self.epoch += 1
                 self._check_end(p.end_now)
                 if self.trigger is None:
                     for condition in p.end_round:
@@ -230,11 +236,13 @@ class RulesState(State):
                 nxt = (self.cur + 1) % self.n
                 if nxt == self.first:
                     self.rounds += 1
+                    self.epoch += 1
                     if self.trigger is not None:
                         raise GameOver(self.trigger)
                     self.me = self.cur
                     self._check_end(p.end_after_round)
                 self.cur = self.me = nxt
+                self.epoch += 1
         except GameOver as over:
             self._game_over(over.reason)
 
@@ -244,6 +252,7 @@ class RulesState(State):
                 raise GameOver(condition.reason)
 
     def _advance(self, value) -> None:
+        self.epoch += 1
         try:
             self._pending = self._program.send(value)
         except StopIteration:
@@ -278,10 +287,10 @@ class RulesState(State):
         for action in self._legal:
             if action.text == wanted:
                 return action
-        names = self.p.actions
+        words = {(a.text.split(" ", 1)[0] if a.text else a.name): a for a in self.p.actions.values()}
         word = wanted.split(" ", 1)[0] if wanted else ""
-        if word not in names:
-            raise IllegalAction(f"unknown action '{wanted}'; the rules' actions are {', '.join(names)}")
+        if word not in words:
+            raise IllegalAction(f"unknown action '{wanted}'; the rules' actions start with {', '.join(words)}")
         return wanted  # an action of the rules that is not legal now: apply() says why
 
     def apply(self, action) -> None:

@@ -139,7 +139,11 @@ class Move(Step):
     def do(self, s, b):
         source, target = _zone(self, self.source(s, b)), _zone(self, self.target(s, b))
         if self.where is None:
-            target.append(take(self, source, self.card(s, b)))
+            card = self.card(s, b)
+            if type(card) is list:  # several cards (a payment's)
+                target.extend([take(self, source, one) for one in card])
+            else:
+                target.append(take(self, source, card))
             return
         where, bound = self.where, dict(b)
         keep = []
@@ -233,7 +237,8 @@ class Attach(Step):
         target = self.target(s, b)
         if type(target) is not Card:
             raise self.failure(f"'attach' needs a card to lay it under, got {target!r}")
-        target.part("under").append(take(self, _zone(self, self.source(s, b)), self.card(s, b)))
+        under, source, card = target.part("under"), _zone(self, self.source(s, b)), self.card(s, b)
+        under.extend([take(self, source, one) for one in card] if type(card) is list else [take(self, source, card)])
 
 
 class LaySets(Step):
