@@ -75,8 +75,14 @@ def chain_points(state, chain, count) -> int:
 def payments(state, hand, needs, any_count=0, any_of=(), bonus=(), wilds=()) -> list[Payment]:
     """Every distinct way `hand` pays for a goal: one card per name in `needs` (repeats allowed), `any_count` cards
     of `any_of`, a wild for any of them, then each obtainable prefix of the ordered `bonus` chain."""
-    have = Counter(card.id for card in hand)
+    counted = state.kept.get(("held", state.epoch, id(hand)))  # the same hand is paid from for every goal
+    if counted is None or counted[0] is not hand:
+        counted = state.kept[("held", state.epoch, id(hand))] = (hand, Counter(card.id for card in hand))
+    have = counted[1]
     needs = tuple(needs or ())
+    if not wilds or not any(have.get(w) for w in wilds):  # without a wild every named card must be held
+        if any(not have.get(card) for card in needs):
+            return []
     any_of = tuple(sorted(any_of or ()))
     chain = tuple(tuple(link) for link in (bonus or ()))
     wild_ids = tuple(sorted(w for w in (wilds or ()) if have.get(w)))

@@ -505,7 +505,17 @@ class Reader:
         read = self.expression(spec["is"], spec.line_of("is"), inner)
 
         def function(s, *args):
-            return read(s, dict(zip(params, args, strict=False)))
+            # kept like a named value, per epoch, seat and arguments (cards and seats: a bot asks again and again)
+            try:
+                key = (name, s.epoch, s.me, *args)
+                found = s.kept.get(key, _missing)
+            except TypeError:  # an argument that is no key (a list): worked out each time
+                return read(s, dict(zip(params, args, strict=False)))
+            if found is _missing:
+                if len(s.kept) > 1024:
+                    s.kept.clear()
+                found = s.kept[key] = read(s, dict(zip(params, args, strict=False)))
+            return found
 
         scope.functions[name] = (function, ANY)
 
@@ -896,7 +906,7 @@ def _kept(name: str, read):
         key = (name, s.epoch, s.me)
         found = s.kept.get(key, _missing)
         if found is _missing:
-            if len(s.kept) > 256:
+            if len(s.kept) > 1024:
                 s.kept.clear()
             found = s.kept[key] = read(s, b)
         return found
