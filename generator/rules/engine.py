@@ -208,6 +208,33 @@ def _sample(program: Program, game, players: int, seed: int, seen: set, problems
             problems.append(problem)
 
 
+def _uncompletable(game, program: Program) -> list[Problem]:
+    """Goals (`goals: {deck, needs, wild}`) that need more copies of a card than the decks hold, wilds counted."""
+    if program.goal_deck is None or program.goal_needs is None:
+        return []
+    state = RulesState(program, card_table(game), counts_of(program, game)[0], {})
+    copies: Counter = Counter()
+    wilds = 0
+    for deck_id in program.decks:
+        for card_id, fields in card_table(game).kinds[deck_id]:
+            card = Card(card_id, deck_id, fields)
+            if program.goal_wild is not None and program.goal_wild(state, {"card": card}):
+                wilds += 1
+            else:
+                copies[card_id] += 1
+    found = []
+    for goal in game.decks[program.goal_deck].cards:
+        needs = Counter(str(getattr(n, "id", n)) for n in program.goal_needs(state, {"card": goal}) or ())
+        short = {card: count - copies[card] for card, count in needs.items() if count > copies[card]}
+        if sum(short.values()) > wilds:
+            missing = ", ".join(f"{count} {card} (the decks hold {copies[card]})" for card, count in
+                                ((c, needs[c]) for c in short))
+            found.append(Problem(goal.file, goal.line, f"goal '{goal.id}' needs {missing} and only {wilds} wild "
+                                                       f"card{'s' if wilds != 1 else ''} can stand in: it can never "
+                                                       f"be completed ({program.file}:{program.goal_line})"))
+    return found
+
+
 def derived_problems(game, program: Program, _checks=None) -> list:
     """(check name, problems): the setup fits the decks at every player count, every card of a deck the actions
     play can be played, a pile that ends the game when empty lasts a round; from random sample games."""
@@ -240,5 +267,6 @@ def derived_problems(game, program: Program, _checks=None) -> list:
                                                           "`when_empty: end` then ends the game; expected a pile "
                                                           "that lasts (more cards, a smaller deal, or a reshuffle)"))
     return [("the rules file plays: setup and every step carry out", problems),
+            ("every goal can be completed with the copies that exist", _uncompletable(game, program)),
             ("every card of a deck the actions play can be played", unplayable),
             ("a pile whose emptiness ends the game lasts a round", early)]

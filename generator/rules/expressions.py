@@ -335,7 +335,8 @@ class Compiler:
                 raise RulesFailure(f"'{show(node)}' cannot be worked out with {left(s, b)!r} and "
                                    f"{right(s, b)!r}") from None
 
-        return binary, NUMBER if lkind != LIST else LIST, ANY
+        kind = LIST if LIST in (lkind, rkind) else ANY if ANY in (lkind, rkind) else NUMBER
+        return binary, kind, ANY
 
     def c_Add(self, node):
         return self._binary(node, _BINARY[nodes.Add])

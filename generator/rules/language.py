@@ -167,6 +167,9 @@ class Program:
     lowest_wins: bool = False
     bots: dict[str, Any] = field(default_factory=dict)
     goal_deck: str | None = None
+    goal_needs: Any = None  # card -> the card ids it needs (goals: needs:)
+    goal_wild: Any = None  # card -> whether it stands in for any needed card (goals: wild:)
+    goal_line: int = 0
     turn_cap: int = 5000
     decks: tuple[str, ...] = ()
 
@@ -275,11 +278,19 @@ class Reader:
         self._bots(data.get("bots"), data.line_of("bots"), scope)
         goals = data.get("goals")
         if goals is not None:
-            if self.keys(goals, ("deck",), "goals") and goals.get("deck") not in self.decks:
+            if self.keys(goals, ("deck", "needs", "wild"), "goals") and goals.get("deck") not in self.decks:
                 self.problem(goals.line_of("deck"), f"goals: deck '{goals.get('deck')}' is not a deck of the game"
                                                     f"{did_you_mean(str(goals.get('deck')), self.decks)}; known: "
                                                     f"{known_list(self.decks)}")
             p.goal_deck = goals.get("deck") if isinstance(goals, dict) else None
+            if isinstance(goals, dict):  # what a goal card needs, and which cards stand in for any (the check)
+                card = scope.with_names({"card": Name(CARD, _bound("card"))})
+                if "needs" in goals:
+                    p.goal_needs = self.expression(goals["needs"], goals.line_of("needs"), card, (LIST,),
+                                                  "goals: needs")
+                    p.goal_line = goals.line_of("needs")
+                if "wild" in goals:
+                    p.goal_wild = self.expression(goals["wild"], goals.line_of("wild"), card)
         if self.problems:
             raise InputError(self.problems)
         return p

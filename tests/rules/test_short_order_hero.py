@@ -116,3 +116,21 @@ def test_the_described_game_agrees_with_the_python_engine(hero, described, playe
     ours = figures(described, hero, players, AGREEMENT_GAMES)
     theirs = figures(python_engine(), hero, players, AGREEMENT_GAMES)
     assert disagreements(ours, theirs) == []
+
+
+def test_a_goal_the_copies_cannot_pay_for_is_named_at_its_line(hero, repo_project):
+    from generator.rules.engine import engine_from_text
+
+    text = (repo_project.root / "cards/short-order-hero/rules.yaml").read_text(encoding="utf-8")
+    engine = engine_from_text(text, "cards/short-order-hero/rules.yaml", hero)
+    assert dict(engine.static_checks(hero))["every goal can be completed with the copies that exist"] == []
+    # nothing stands in: the same recipes then need only what the decks hold, still completable
+    strict = text.replace("wild: \"card.kind == 'wild'\"", "wild: \"false\"")
+    engine = engine_from_text(strict, "cards/short-order-hero/rules.yaml", hero)
+    assert dict(engine.static_checks(hero))["every goal can be completed with the copies that exist"] == []
+    # a recipe needing each of its ingredients 20 times cannot be cooked with 4 wilds among 231 cards
+    greedy = text.replace("needs: card.required", "needs: \"card.required * 20\"")
+    engine = engine_from_text(greedy, "cards/short-order-hero/rules.yaml", hero)
+    found = [str(p) for p in dict(engine.static_checks(hero))["every goal can be completed with the copies that exist"]]
+    assert len(found) == len(hero.decks["recipes"].cards)
+    assert found[0].startswith("cards/short-order-hero/recipes.yaml:") and "can never be completed" in found[0]
