@@ -42,7 +42,7 @@ from generator.rules.runtime import Act, Card, Zone
 
 TOP_KEYS = ("players", "tables", "values", "counters", "zones", "setup", "turn", "after_turn", "skip_turn", "actions",
             "end",
-            "score", "tie_breaks", "winner", "bots", "goals", "turn_cap", "built_ins")
+            "score", "tie_breaks", "winner", "bots", "goals", "turn_cap")
 DATA_FILE_KEYS = ("deck", "table", "board", "component")  # the top-level keys of the game's data files
 ZONE_KEYS = ("deck", "owner", "face", "seen_by", "limit", "when_empty", "label")
 COUNTER_KEYS = ("owner", "start")

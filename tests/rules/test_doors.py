@@ -87,3 +87,10 @@ def test_new_refuses_both_engine_and_rules(tmp_path):
     with pytest.raises(InputError) as caught:
         new_game(Project(tmp_path / "p"), "demo", engine=True, rules=True)
     assert "--engine and --rules both give the game its rules" in str(caught.value.problems[0])
+
+
+def test_the_editor_schema_knows_the_rules_files_top_level_keys():
+    from generator.data.schema import RULES_FILE_KEYS
+    from generator.rules.language import TOP_KEYS
+
+    assert sorted(RULES_FILE_KEYS) == sorted(TOP_KEYS)
