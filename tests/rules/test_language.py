@@ -163,7 +163,7 @@ def test_an_expression_that_blows_up_is_stopped_with_the_rules_line(eights, text
 
 
 def test_a_deal_the_deck_cannot_give_is_a_located_problem_of_the_static_checks(eights, text):
-    broken = _broken(text, "hand_size: {2: 7, default: 5}", "hand_size: {2: 7, default: 15}")
+    broken = _broken(text, "else settings.hand_more_players", "else 15")
     engine = engine_from_text(broken, FILE, eights)
     checks = dict(engine.static_checks(eights))
     (found,) = {str(p) for p in checks["the rules file plays: setup and every step carry out"]}
@@ -179,10 +179,24 @@ def test_a_card_no_action_can_play_is_named_at_its_line(eights, text):
 
 def test_a_pile_that_ends_the_game_too_soon(eights, text):
     broken = _broken(text, "{deck: cards, face: down}", "{deck: cards, face: down, when_empty: end}")
-    broken = _broken(broken, "hand_size: {2: 7, default: 5}", "hand_size: {2: 25, default: 10}")
+    broken = _broken(broken, "else settings.hand_more_players", "else 10")
     broken = _broken(broken, "players: [2, 3, 4, 5]", "players: [5]")  # 51 of the 52 cards dealt and turned up
     broken = _broken(broken, "turn:\n", "turn:\n  - draw: {from: stock, to: hand}\n")  # a draw every turn
     engine = engine_from_text(broken, FILE, eights)
     found = [str(p) for p in dict(engine.static_checks(eights))["a pile whose emptiness ends the game lasts a round"]]
     assert len(found) == 1 and found[0].startswith(f"{FILE}:{line_of(broken, '  stock:')}: zone 'stock' runs out "
                                                    "before the first round is over")
+
+
+def test_a_player_count_table_gives_each_count_its_value(eights, text):
+    value = '  hand_size: "settings.hand_two_players if players == 2 else settings.hand_more_players"'
+    tabled = _broken(text, value, "").replace("values:\n", "tables:\n  hand_size: {2: 7, 3: 6, default: 5}\nvalues:\n")
+    engine = engine_from_text(tabled, FILE, eights)
+    for players, dealt in ((2, 7), (3, 6), (5, 5)):
+        state = engine.new_state(eights, players, {})
+        state.apply(ChanceOutcome("stock", tuple(state.chance_request().items)))
+        assert state.snapshot()["players"][0]["hand_size"] == dealt
+    missing = tabled.replace("hand_size: {2: 7, 3: 6, default: 5}", "hand_size: {2: 7, 3: 6}")
+    (found,) = problems(eights, missing)
+    assert found == (f"{FILE}:{line_of(missing, 'hand_size: {2: 7, 3: 6}')}: table 'hand_size' gives no value for 4, "
+                     "5 players; expected one per player count the rules play (or `default:`)")
