@@ -112,8 +112,14 @@ class Bot:
         state.me = state.cur
         for action in actions:
             value = prefer(state, {**action.values, "action": action})
-            if best_value is None or value > best_value:
-                best, best_value = action, value
+            if value is None:  # an action the bot's preferences do not name: only when nothing else is legal
+                continue
+            try:
+                if best_value is None or value > best_value:
+                    best, best_value = action, value
+            except TypeError:
+                raise RulesFailure(f"bot '{self.name}' prefers values that do not compare ({best_value!r} and "
+                                   f"{value!r}); expected numbers, or lists of numbers, for every action") from None
         return best
 
 

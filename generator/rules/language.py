@@ -848,6 +848,19 @@ class Reader:
             when = self.expression(item["when"], item.line_of("when"), scope)
             getattr(self.program, WHERE[where]).append(EndCondition(when, reason, at))
 
+    def _preferences(self, prefer, scope: Scope):
+        table = {}
+        for action_name, text in prefer.items():
+            spec = self.program.actions.get(action_name)
+            if spec is None:
+                self.problem(prefer.line_of(action_name), f"prefer: unknown action '{action_name}'"
+                                                          f"{did_you_mean(str(action_name), self.program.actions)}; "
+                                                          f"known: {known_list(self.program.actions)}")
+                continue
+            names = {n: Name(CARD if cards else ANY, _bound(n)) for n, _read, cards in spec.params}
+            table[action_name] = self.expression(text, prefer.line_of(action_name), scope.with_names(names))
+        return _by_action(table)
+
     def _bots(self, data, line: int, scope: Scope) -> None:
         bots = self.program.bots
         if data is None:
@@ -862,9 +875,23 @@ class Reader:
             if spec == "random":
                 bots[name] = ("random", None)
             elif isinstance(spec, dict) and self.keys(spec, ("prefer",), f"bot '{name}'") and "prefer" in spec:
-                bots[name] = ("greedy", self.expression(spec["prefer"], spec.line_of("prefer"), inner))
+                prefer = spec["prefer"]
+                if isinstance(prefer, dict):  # per action: its parameters are names, an action not named is last
+                    bots[name] = ("greedy", self._preferences(prefer, inner))
+                else:
+                    bots[name] = ("greedy", self.expression(prefer, spec.line_of("prefer"), inner))
             elif not isinstance(spec, dict):
                 self.problem(at, f"bot '{name}' is {spec!r}; expected random or {{prefer: <score of an action>}}")
+
+
+def _by_action(table: dict):
+    """A `prefer` given per action: the value of the action's own expression, None (last) for the others."""
+
+    def prefer(s, b):
+        read = table.get(b["action"].name)
+        return None if read is None else read(s, b)
+
+    return prefer
 
 
 def _kind(value) -> str:

@@ -200,3 +200,17 @@ def test_a_player_count_table_gives_each_count_its_value(eights, text):
     (found,) = problems(eights, missing)
     assert found == (f"{FILE}:{line_of(missing, 'hand_size: {2: 7, 3: 6}')}: table 'hand_size' gives no value for 4, "
                      "5 players; expected one per player count the rules play (or `default:`)")
+
+
+def test_a_bot_may_prefer_per_action_and_an_unknown_action_there_is_located(eights, text):
+    per_action = text.replace(
+        '    prefer: "[action.name != \'eight\', action.card.points if action.card else 0, hand | selectattr(\'suit\', '
+        '\'==\', action.named) | list | length]"',
+        '    prefer:\n      play: "card.points + 100"\n      eight: "hand | selectattr(\'suit\', \'==\', named) | list | length"')
+    assert per_action != text
+    engine = engine_from_text(per_action, FILE, eights)
+    record = play_game(engine, eights, 3, 2, ["greedy"] * 3)
+    assert record.ok, record.failure
+    wrong = per_action.replace('      play: "card.points + 100"', '      plya: "card.points + 100"')
+    (found,) = problems(eights, wrong)
+    assert found.startswith(f"{FILE}:{line_of(wrong, 'plya:')}: prefer: unknown action 'plya' (did you mean 'play'?)")
