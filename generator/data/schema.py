@@ -40,7 +40,8 @@ def deck_schema(deck) -> dict:
 # A rules file of the rules language (generator.rules, docs/rules-language.md; `turn:` marks it, as the loader
 # reads it): its top-level keys, each checked in depth by `pnp validate`, which reads and plays it.
 RULES_FILE_KEYS = ("players", "tables", "values", "counters", "zones", "setup", "turn", "after_turn", "skip_turn",
-                   "actions", "end", "score", "tie_breaks", "winner", "bots", "goals", "turn_cap")
+                   "actions", "end", "score", "tie_breaks", "winner", "bots", "goals", "turn_cap",
+                   "options")
 RULES_FILE_SCHEMA = {"title": "a rules file of the rules language (docs/rules-language.md)", "type": "object",
                      "properties": {key: {} for key in RULES_FILE_KEYS}, "additionalProperties": False}
 

@@ -17,7 +17,7 @@ from generator.core.caching import per_game
 from generator.core.errors import InputError, Problem
 from generator.core.yamlio import read_text
 from generator.data.expand import expand_deck
-from generator.engines.base import CHANCE, TERMINAL, Engine, sample_chance
+from generator.engines.base import CHANCE, TERMINAL, Engine, Option, sample_chance
 from generator.rules.builtins import BUILT_INS, track_paths
 from generator.rules.expressions import RulesFailure, RulesLimit
 from generator.rules.language import Program, read_program
@@ -39,6 +39,7 @@ class CardTable:
                 kinds.append((card.id, fields))
             self.kinds[deck_id] = kinds
 
+        self.settings = dict(game.config.settings)
         self._boards = game.boards
         self._tracks: dict[str, dict[int, tuple[str, ...]]] = {}
 
@@ -156,10 +157,24 @@ def counts_of(program: Program, game) -> tuple[int, ...]:
 def engine_from_text(text: str, file: str, game) -> Engine:
     """The Engine of a rules text (InputError with its located problems when it does not read)."""
     program = compiled(text, file, game)
+    declared = tuple(Option(name, _option_kind(default), help or "(a rule option of the rules file)", default=default)
+                     for name, (default, help) in program.options.items())
     return Engine(
         name=f"rules:{file}", new_state=NewState(text, file), player_counts=counts_of(program, game),
         bots={name: Bot(name) for name in program.bots}, turn_cap=program.turn_cap,
+        options=dict.fromkeys(program.options), rule_options=declared,
         goals=Goals(text, file) if program.goal_deck else None, static_checks=StaticChecks(text, file))
+
+
+def _option_kind(default) -> str:
+    """The kind of a rule option, from its default (any YAML value when it has none)."""
+    if isinstance(default, bool):
+        return "bool"
+    if isinstance(default, int):
+        return "int"
+    if isinstance(default, float):
+        return "number"
+    return "any"
 
 
 def rules_path(game, written: str, file: str = "", line: int = 0) -> Path:

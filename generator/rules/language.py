@@ -40,9 +40,8 @@ from generator.rules.expressions import (
 )
 from generator.rules.runtime import Act, Card, Zone
 
-TOP_KEYS = ("players", "tables", "values", "counters", "zones", "setup", "turn", "after_turn", "skip_turn", "actions",
-            "end",
-            "score", "tie_breaks", "winner", "bots", "goals", "turn_cap")
+TOP_KEYS = ("players", "options", "tables", "values", "counters", "zones", "setup", "turn", "after_turn",
+            "skip_turn", "actions", "end", "score", "tie_breaks", "winner", "bots", "goals", "turn_cap")
 DATA_FILE_KEYS = ("deck", "table", "board", "component")  # the top-level keys of the game's data files
 ZONE_KEYS = ("deck", "owner", "face", "seen_by", "limit", "when_empty", "label")
 COUNTER_KEYS = ("owner", "start")
@@ -166,6 +165,7 @@ class Program:
     tie_breaks: list = field(default_factory=list)
     lowest_wins: bool = False
     bots: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)  # rule option -> (default, help); see Reader._options
     goal_deck: str | None = None
     goal_needs: Any = None  # card -> the card ids it needs (goals: needs:)
     goal_wild: Any = None  # card -> whether it stands in for any needed card (goals: wild:)
@@ -247,6 +247,7 @@ class Reader:
         for name, values in self._mapping(data, "tables").items():
             p.tables[name] = self._table(name, values, data["tables"].line_of(name))
         self._zones(self._mapping(data, "zones"))
+        self._options(self._mapping(data, "options"))
         scope = self._scope()
         self._counters(self._mapping(data, "counters"), scope)
         self._values(self._mapping(data, "values"), scope)
@@ -402,6 +403,16 @@ class Reader:
             return
         zone.when_empty = empty
 
+    def _options(self, options) -> None:
+        """Rule options (`--option NAME=VALUE`): each with its default, used when game.yaml's settings have none."""
+        for name, spec in options.items():
+            if not isinstance(spec, dict):
+                spec_map = YDict(default=spec)
+                spec_map.line, spec_map.key_lines = options.line_of(name), {}
+                spec = spec_map
+            if self.keys(spec, ("default", "help"), f"option '{name}'"):
+                self.program.options[name] = (spec.get("default"), str(spec.get("help", "")))
+
     # ----- names -------------------------------------------------------------------------------------------------
     def _scope(self) -> Scope:
         p = self.program
@@ -417,6 +428,7 @@ class Reader:
             "acted": Name(NUMBER, lambda s, b: len(s.taken)),
             "trigger": Name(ANY, lambda s, b: s.trigger),
             "settings": Name(SETTINGS, _constant(dict(self.settings))),
+            "options": Name(SETTINGS, lambda s, b: s.options),
         }
         for name in p.tables:
             names[name] = Name(ANY, _table_read(name))

@@ -165,7 +165,13 @@ class RulesState(State):
 
     def __init__(self, program, table, players: int, options: dict):
         self.p, self.table, self.n = program, table, players
-        self.options = dict(options)
+        self.options = {}  # every rule option's value: given, else game.yaml's setting, else the rules' default
+        unknown = sorted(set(options) - set(program.options))
+        if unknown:
+            raise ValueError(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(program.options) or 'none'}")
+        for name, (default, _help) in program.options.items():
+            given = options.get(name)
+            self.options[name] = given if given is not None else table.settings.get(name, default)
         self.log = GameLog()
         self.tables = {name: _for_count(values, players) for name, values in program.tables.items()}
         self.zones: dict[str, Zone] = {}

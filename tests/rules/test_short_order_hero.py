@@ -134,3 +134,13 @@ def test_a_goal_the_copies_cannot_pay_for_is_named_at_its_line(hero, repo_projec
     found = [str(p) for p in dict(engine.static_checks(hero))["every goal can be completed with the copies that exist"]]
     assert len(found) == len(hero.decks["recipes"].cards)
     assert found[0].startswith("cards/short-order-hero/recipes.yaml:") and "can never be completed" in found[0]
+
+
+def test_rule_options_of_the_rules_file_change_the_game_played(hero, described):
+    assert described.options == {"fifth_recipe_trigger": None, "use_tracker": None}
+    assert {o.name: o.kind for o in described.rule_options} == {"fifth_recipe_trigger": "int", "use_tracker": "bool"}
+    endings = {play_game(described, hero, 3, seed, ["greedy"] * 3, {"fifth_recipe_trigger": 2, "use_tracker": False},
+                         log=False).metrics["ended_by"] for seed in range(4)}
+    assert endings == {"fifth-recipe"}
+    with pytest.raises(ValueError, match="unknown option"):
+        described.new_state(hero, 3, {"no_such_option": 1})
