@@ -124,7 +124,7 @@ def _contains(container, item) -> bool:
     """`item in container`; a card id (text) is in a zone that holds a card of that id."""
     if container is None:
         return False
-    if type(item) is str and isinstance(container, list):
+    if type(item) is str and isinstance(container, list) and container and type(container[0]) is not str:
         return any(getattr(c, "id", c) == item for c in container)
     return item in container
 

@@ -194,6 +194,7 @@ class RulesState(State):
         self.ended_by: str | None = None
         self._winners: list[int] = []
         self.usage: Counter = Counter()
+        self.holders: list[Card] = []  # the cards that ever had cards laid under them (card_count)
         self.completed: list[str] = []
         self.skipped_draws = self.reshuffles = 0
         self.steps_left = STEP_BUDGET
@@ -335,12 +336,14 @@ class RulesState(State):
         return list(self._winners)
 
     def card_count(self) -> dict[str, int]:
+        # the harness asks after every action: the decks counted by C-level loops, the cards under cards from the
+        # few cards that ever had any laid under them (they stay in some zone, so they are counted there too)
         counts: Counter = Counter()
+        update = counts.update
         for zone in self._every_zone():
-            for card in zone:
-                counts[card.deck] += 1
-                if card.under:
-                    counts.update(c.deck for c in card.under)
+            update(map(_deck_of, zone))
+        for card in self.holders:
+            update(map(_deck_of, card.under))
         return dict(counts)
 
     def _every_zone(self):
@@ -383,6 +386,10 @@ class RulesState(State):
             "extra": {"reshuffles": self.reshuffles, "skipped_draws": self.skipped_draws,
                       "shared_win": len(self._winners) > 1},
         }
+
+
+def _deck_of(card: Card) -> str:
+    return card.deck
 
 
 def _seat(number: int, state) -> Seat:

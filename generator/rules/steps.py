@@ -237,6 +237,8 @@ class Attach(Step):
         target = self.target(s, b)
         if type(target) is not Card:
             raise self.failure(f"'attach' needs a card to lay it under, got {target!r}")
+        if all(held is not target for held in s.holders):  # a few cards at the most (counted by card_count)
+            s.holders.append(target)
         under, source, card = target.part("under"), _zone(self, self.source(s, b)), self.card(s, b)
         under.extend([take(self, source, one) for one in card] if type(card) is list else [take(self, source, card)])
 
