@@ -348,7 +348,7 @@ class Reader:
             if spec is None:
                 spec = YDict()
                 spec.line = line
-            if not self.keys(spec, ZONE_KEYS, f"zone '{name}'"):
+            if not self.keys(spec, ZONE_KEYS, f"zone '{name}'"):  # a misspelt key is reported, the zone kept
                 continue
             owner = spec.get("owner", "shared")
             if owner not in ("player", "shared"):
