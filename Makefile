@@ -23,7 +23,8 @@ build: $(STAMP)
 	$(BIN)/pnp build
 
 test: $(TESTSTAMP)
-	$(BIN)/ruff check generator tests
+	$(BIN)/ruff check generator tests cards
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 validate: $(STAMP)
@@ -39,7 +40,7 @@ docs: $(STAMP)
 	$(BIN)/python docs/make_figures.py
 
 lint: $(TESTSTAMP)
-	$(BIN)/ruff check generator tests
+	$(BIN)/ruff check generator tests cards
 
 clean:
 	rm -rf build

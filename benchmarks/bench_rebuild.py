@@ -5,8 +5,9 @@ layout, the rules template, the board) with the outputs each one rewrote; each t
 edited, Grandma Rosa's order, is on the rules' cover, so the rules are drawn again too; a second card text edit
 (Coach Carter, whom the rules neither picture nor name) shows the rebuild of the card sheets alone. On a busy machine the
 times move together; the ratio to the full build of the same run is printed beside each.
-Targets: no-change build < 0.3 s; Order Up card text < 1.0 s; rules template < 1.0 s and no card sheet rewritten;
-a layout edit rewrites no board.
+Targets: no-change build < 0.5 s (as a whole process: Python's start-up and imports, with nothing patched or
+cached across runs but the files' digests); Order Up card text < 1.0 s; rules template < 1.0 s and no card
+sheet rewritten; a layout edit rewrites no board.
 
 The builds run as a designer's `pnp` does, with Python's bytecode cache (a shell that sets PYTHONDONTWRITEBYTECODE,
 as some sandboxes do, has every run compile pnp's own sources again: some 0.3 s more per build).
@@ -33,6 +34,7 @@ EDITS = {  # what -> (file under the project, text, replacement)
     "board": (f"cards/{GAME}/board.yaml", "label: Red restaurant", "label: Red pizzeria"),
 }
 TARGETS = {"card text": 1.0, "rules template": 1.0}
+NO_CHANGE_TARGET = 0.5  # seconds
 ROUNDS = 3  # rebuilds per kind of edit
 
 
@@ -61,7 +63,7 @@ def run() -> None:
         full, written = pnp_build(project)
         print(f"full build of the three games: {full:.2f} s ({len(written)} outputs)")
         still = statistics.median(pnp_build(project)[0] for _ in range(3))
-        verdict = "ok" if still < 0.3 else "over the 0.3 s target"
+        verdict = "ok" if still < NO_CHANGE_TARGET else f"over the {NO_CHANGE_TARGET} s target"
         print(f"no-change build: {still:.2f} s, median of 3 ({still / full:.1%} of the full build; {verdict})")
         for what, (file, old, new) in EDITS.items():
             path = project / file

@@ -12,6 +12,20 @@ from generator.data.project import Project
 
 REPO = Path(__file__).resolve().parents[1]
 DESIGNER = REPO / "tests" / "fixtures" / "designer-project"
+BUNDLED = ("order-up-pizza", "order-up-trading", "short-order-hero")
+
+
+def _import_bundled_engines() -> None:
+    """The bundled games' engines imported through the door a designer's engine uses (pnp_engine_<game>), so
+    that their tests can import their modules by name."""
+    from generator.data.load import load_game
+    from generator.engines.registry import engine_for
+
+    for game_id in BUNDLED:
+        engine_for(load_game(Project(REPO), game_id))
+
+
+_import_bundled_engines()
 
 
 @pytest.fixture(scope="session")

@@ -8,8 +8,22 @@ from pathlib import Path
 from tests.conftest import REPO
 
 PACKAGE = REPO / "generator"
-LAYERS = ["core", "data", "engines", "rules", "faces", "boards", "cards", "components", "booklet", "validator", "exports",
-          "pipeline", "studio", "cli"]  # bottom to top
+LAYERS = [
+    "core",
+    "data",
+    "engines",
+    "rules",
+    "faces",
+    "boards",
+    "cards",
+    "components",
+    "booklet",
+    "validator",
+    "exports",
+    "pipeline",
+    "studio",
+    "cli",
+]  # bottom to top
 
 
 def _module_name(path: Path) -> str:
@@ -101,3 +115,15 @@ def test_the_checker_sees_real_imports():
     assert "generator.core.errors" in graph["generator.data.load"]
     assert "generator.pipeline.build" in graph["generator.cli.build"]  # a lazy import inside a command
     assert "generator.data.game" not in graph["generator.core.contract"]  # only imported for type checking
+
+
+def test_the_package_holds_no_game_rules():
+    """A game's engine lives with the game (cards/<game>/engine/) and comes in by the door a designer's engine
+    uses: the package keeps the engine API, the doors and the helpers engines share."""
+    kept = sorted(p.name for p in (PACKAGE / "engines").iterdir() if p.name != "__pycache__")
+    assert kept == ["__init__.py", "base.py", "common.py", "options.py", "project_code.py", "registry.py"]
+    bundled = sorted(d.name.replace("-", "_") for d in (REPO / "cards").iterdir() if (d / "engine").is_dir())
+    assert bundled == ["order_up_pizza", "order_up_trading", "short_order_hero"]
+    named = [f"{p.relative_to(REPO)}: {name}" for p in PACKAGE.rglob("*.py") for name in bundled
+             if name in p.read_text(encoding="utf-8")]
+    assert named == []

@@ -1,6 +1,6 @@
 """The designer's documentation stays true: every layout box key and every template helper and filter is
-documented, the layout pictures of docs/layouts.md are checked in, small, and drawn from examples that still load
-and draw with the card renderer."""
+documented, the layout pictures of docs/layouts.md are checked in, small, and drawn from examples that still
+load and draw with the card renderer."""
 
 from __future__ import annotations
 
@@ -62,4 +62,6 @@ def test_every_helper_and_filter_is_in_docs_templates():
     for name in sorted(ours | helpers):
         assert re.search(rf"\b{name}\b", text), f"templates.md does not mention `{name}`"
     for name, info in CheckSpec.model_fields.items():
-        assert f"`{info.alias or name}`" in text, f"templates.md does not describe the check key `{info.alias or name}`"
+        assert f"`{info.alias or name}`" in text, (
+            f"templates.md does not describe the check key `{info.alias or name}`"
+        )

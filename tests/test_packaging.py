@@ -1,4 +1,5 @@
-"""A non-editable install works from any folder: the wheel carries the icons, presets and `pnp new` template."""
+"""A non-editable install works from any folder: the wheel carries the icons, presets and `pnp new`
+template."""
 
 from __future__ import annotations
 
@@ -28,7 +29,10 @@ def test_the_wheel_holds_the_package_data_and_the_licence(wheel):
     assert len(icons) == len(list((REPO / "generator" / "assets" / "icons").glob("*.svg"))) > 100
     assert "generator/assets/presets/gamecrafter.yaml" in names
     assert "generator/assets/scaffold/game/game.yaml" in names
-    assert {"generator/assets/studio/templates/cards.html", "generator/assets/studio/static/studio.js"} <= set(names)
+    assert {
+        "generator/assets/studio/templates/cards.html",
+        "generator/assets/studio/static/studio.js",
+    } <= set(names)
     assert {"generator/assets/fonts/NotoSans-Regular.ttf", "generator/assets/fonts/OFL.txt"} <= set(names)
     assert any(n.endswith("licenses/LICENSE") for n in names)
     entry = [n for n in names if n.endswith("entry_points.txt")][0]
@@ -37,8 +41,11 @@ def test_the_wheel_holds_the_package_data_and_the_licence(wheel):
 
 def test_installed_copy_makes_and_builds_a_new_game_in_an_empty_folder(wheel, tmp_path):
     target, project = tmp_path / "site", tmp_path / "empty"
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
+        check=True,
+        capture_output=True,
+    )
     project.mkdir()
     env = {**os.environ, "PYTHONPATH": str(target)}  # the installed copy, not this checkout
 
@@ -54,13 +61,17 @@ def test_installed_copy_makes_and_builds_a_new_game_in_an_empty_folder(wheel, tm
     pnp("new", "demo")
     pnp("build")
     assert "card layouts and text fit" in pnp("validate")
-    for pdf in ("cards-letter.pdf", "rules.pdf"):  # the built-in icons are drawn on the cards and in the rules
+    # the built-in icons are drawn on the cards and in the rules
+    for pdf in ("cards-letter.pdf", "rules.pdf"):
         forms = _forms(PdfReader(project / "build" / "demo" / pdf))
-        assert {"hand", "dice", "star"} <= {name.split("-")[1] for name in forms if name.startswith("/FormXob.icon-")}
+        assert {"hand", "dice", "star"} <= {
+            name.split("-")[1] for name in forms if name.startswith("/FormXob.icon-")
+        }
 
 
 def _forms(reader: PdfReader) -> set[str]:
-    """Names of every Form XObject used on the pages, including forms inside forms (icons inside card faces)."""
+    """Names of every Form XObject used on the pages, including forms inside forms (icons inside card
+    faces)."""
     names: set[str] = set()
     todo = [page.get("/Resources", {}) for page in reader.pages]
     while todo:

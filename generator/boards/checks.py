@@ -1,5 +1,5 @@
-"""Checks that need the board plan: every card address has its house number drawn, every referenced space is drawn,
-every character of the board's texts is in the font that draws it."""
+"""Checks that need the board plan: every card address has its house number drawn, every referenced space is
+drawn, every character of the board's texts is in the font that draws it."""
 
 from __future__ import annotations
 
@@ -17,24 +17,24 @@ def _item_line(board: Board, section: str, index: int, key: str) -> int:
     return item.line_of(key) if hasattr(item, "line_of") else items.line_of(index)
 
 
-def _translated(board: Board, what: str) -> tuple[str, int] | None:
-    """Where a translated board text is written ("street 'x' name" -> its line in the translation file)."""
-    words = what.replace("'", "").split()
-    section = {"street": "streets", "space": "spaces", "zone": "zones"}.get(words[0])
-    if section is not None:
-        return board.sources.get((section, words[1], words[2]))
-    return board.sources.get(("notes" if words[-1] == "note" else words[-1],))
-
-
 def check_board_characters(game: Game, problems: Problems) -> None:
-    """Every text a board prints (title, names, labels, captions, notes) is checked against the font that sets it;
-    a translated text is located in the translation file."""
+    """Every text a board prints (title, names, labels, captions, notes) is checked against the font that sets
+    it; a translated text is located in the translation file."""
     title, body = game.fonts["title"], game.fonts["body"]
     for board in game.boards.values():
         model, file = board.model, board.file
         both = ("regular", "bold")
-        texts = [(model.title, title, ("regular",), board.raw.line_of("title"), f"board '{board.id}' title", ("title",)),
-                 (model.name, body, both, board.raw.line_of("name"), f"board '{board.id}' name", ("name",))]
+        texts = [
+            (
+                model.title,
+                title,
+                ("regular",),
+                board.raw.line_of("title"),
+                f"board '{board.id}' title",
+                ("title",),
+            ),
+            (model.name, body, both, board.raw.line_of("name"), f"board '{board.id}' name", ("name",)),
+        ]
         for i, street in enumerate(model.streets):
             for key, styles in (("name", both), ("color_name", ("regular",))):
                 texts.append((getattr(street, key), body, styles, _item_line(board, "streets", i, key),
@@ -42,8 +42,16 @@ def check_board_characters(game: Game, problems: Problems) -> None:
         for i, space in enumerate(model.spaces):
             if space.label:
                 family = title if space.kind in ("track", "start", "end") else body
-                texts.append((space.label + space.label.upper(), family, both, _item_line(board, "spaces", i, "label"),
-                              f"space '{space.id}' label", ("spaces", space.id, "label")))
+                texts.append(
+                    (
+                        space.label + space.label.upper(),
+                        family,
+                        both,
+                        _item_line(board, "spaces", i, "label"),
+                        f"space '{space.id}' label",
+                        ("spaces", space.id, "label"),
+                    )
+                )
             if space.color_name:
                 texts.append((space.color_name + space.color_name.upper(), body, both,
                               _item_line(board, "spaces", i, "color_name"), f"space '{space.id}' color_name",
@@ -62,16 +70,21 @@ def check_board_characters(game: Game, problems: Problems) -> None:
 
 
 def check_board_drawing(game: Game, problems: Problems) -> None:
-    """Board and cards agree: every card address has its house number drawn, every referenced space is drawn; every
-    character of the board's texts can be drawn."""
+    """Board and cards agree: every card address has its house number drawn, every referenced space is drawn;
+    every character of the board's texts can be drawn."""
     check_board_characters(game, problems)
-    plans = {board_id: plan_spaces(board.model) for board_id, board in game.boards.items()}  # no text measured
+    # no text measured
+    plans = {board_id: plan_spaces(board.model) for board_id, board in game.boards.items()}
     for board_id, board in game.boards.items():
         plan = plans[board_id]
         smallest = min((shape.rect.w for shape in plan.spaces.values() if shape.house), default=None)
         if smallest is not None and smallest < HOUSE_MIN_PT * 2.2:
-            problems.add(board.file, board.raw["grid"].line_of("cell"),
-                         f"cells of {board.model.grid.cell} are too small for house numbers of {HOUSE_MIN_PT:g} pt; expected a cell of at least 8mm")
+            problems.add(
+                board.file,
+                board.raw["grid"].line_of("cell"),
+                f"cells of {board.model.grid.cell} are too small for house numbers of {HOUSE_MIN_PT:g} pt; "
+                "expected a cell of at least 8mm",
+            )
     addresses = game.addresses()
     for deck in game.decks.values():
         for key, spec in deck.field_specs.items():
@@ -87,12 +100,24 @@ def check_board_drawing(game: Game, problems: Problems) -> None:
                     numbers = {board.address(n, street.name): str(n) for street in board.model.streets
                                for n in street.houses}
                     if drawn != numbers.get(value):
-                        problems.add(card.file, card.line_of(key),
-                                     f"address '{value}' has no house number drawn on board '{where}' (space '{sid}' shows {drawn or 'none'}); expected the number on that space")
-                elif spec.type in ("ref", "refs", "counts") and spec.to == f"{board_id}.spaces" and board_id in plans:
+                        problems.add(
+                            card.file,
+                            card.line_of(key),
+                            f"address '{value}' has no house number drawn on board '{where}' (space '{sid}' "
+                            f"shows {drawn or 'none'}); expected the number on that space",
+                        )
+                elif (
+                    spec.type in ("ref", "refs", "counts")
+                    and spec.to == f"{board_id}.spaces"
+                    and board_id in plans
+                ):
                     plan = plans[board_id]
                     for sid in [value] if spec.type == "ref" else list(value):
                         shape = plan.spaces.get(sid)
                         if shape is not None and not plan.trim.contains(shape.rect):
-                            problems.add(card.file, card.line_of(key),
-                                         f"space '{sid}' is not drawn on board '{board_id}' (it lies outside the board); expected a space inside the grid")
+                            problems.add(
+                                card.file,
+                                card.line_of(key),
+                                f"space '{sid}' is not drawn on board '{board_id}' (it lies outside the "
+                                "board); expected a space inside the grid",
+                            )

@@ -1,4 +1,5 @@
-"""Drawing a board plan with ReportLab: `draw_board(canvas, game, board, x, y, scale)` for any board-bearing game."""
+"""Drawing a board plan with ReportLab: `draw_board(canvas, game, board, x, y, scale)` for any board-bearing
+game."""
 
 from __future__ import annotations
 
@@ -43,7 +44,8 @@ def board_fonts(game: Game) -> BoardFonts:
 def board_plan(game: Game, board: Board) -> BoardPlan:
     """The board's layout with real font metrics and the game's card size for card areas."""
     plan = plan_board(board.model, measure, game.card_size_pt, board_fonts(game))
-    plan.phrases = game.phrases  # the words the board itself prints (legend heading, START) in the game's language
+    # the words the board itself prints (legend heading, START) in the game's language
+    plan.phrases = game.phrases
     return plan
 
 
@@ -69,7 +71,9 @@ def draw_board(canvas, game: Game, board: Board, x: float, y: float, scale: floa
         _draw_label(canvas, plan, label)
     title = board.model.title or game.title
     if plan.title_box:
-        _draw_title(canvas, plan.title_box, title, board.model.name if board.model.name != title else "", plan.fonts)
+        _draw_title(
+            canvas, plan.title_box, title, board.model.name if board.model.name != title else "", plan.fonts
+        )
     if plan.legend_box:
         _draw_legend(canvas, plan, board, plan.legend_box)
     if plan.notes_box and board.model.notes:
@@ -117,7 +121,9 @@ def _draw_zones(canvas, plan: BoardPlan) -> None:
         elif zone.kind == "text":
             _centred(canvas, zone.caption, rect.cx, rect.y2 - 14, plan.fonts.bold, 10)
             if zone.text:
-                _draw_notes(canvas, Rect(rect.x + 4, rect.y + 4, rect.w - 8, rect.h - 22), [zone.text], plan.fonts)
+                _draw_notes(
+                    canvas, Rect(rect.x + 4, rect.y + 4, rect.w - 8, rect.h - 22), [zone.text], plan.fonts
+                )
 
 
 def _draw_roads(canvas, plan: BoardPlan) -> None:
@@ -215,7 +221,15 @@ def _draw_space(canvas, plan: BoardPlan, shape: SpaceShape) -> None:
     if space.kind in ("track", "start", "end"):
         _draw_track_space(canvas, shape, plan.fonts, plan.phrases)
     elif space.color and space.color_name:
-        _centred(canvas, space.color_name, r.cx, r.y + 4, plan.fonts.bold, 7, INK if brightness(shape.fill) > 0.5 else "#ffffff")
+        _centred(
+            canvas,
+            space.color_name,
+            r.cx,
+            r.y + 4,
+            plan.fonts.bold,
+            7,
+            INK if brightness(shape.fill) > 0.5 else "#ffffff",
+        )
 
 
 def _draw_track_space(canvas, shape: SpaceShape, fonts: BoardFonts, phrases: Phrases = ENGLISH) -> None:
@@ -290,7 +304,10 @@ def _draw_title(canvas, box: Rect, title: str, subtitle: str, fonts: BoardFonts)
 
 def legend_rows(plan: BoardPlan, board: Board) -> list[tuple[str, str, str, str]]:
     """(kind, colour, pattern, text) per legend line: every street, then every coloured restaurant."""
-    rows = [("street", s.color, plan.street_patterns[s.id], f"{s.name} \u2013 {s.color_name}") for s in board.model.streets]
+    rows = [
+        ("street", s.color, plan.street_patterns[s.id], f"{s.name} \u2013 {s.color_name}")
+        for s in board.model.streets
+    ]
     for space in board.model.spaces:
         if space.kind == "restaurant" and space.color:
             text = space.label or plan.phrases.t("board.restaurant", color=space.color_name)

@@ -11,7 +11,7 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.boards.draw import FRAME, INK, board_plan, draw_board, measure
 from generator.boards.plan import BODY_FONT, BOLD_FONT, TITLE_FONT, BoardPlan, wrap
 from generator.boards.tiling import Tile, Tiling, plan_tiling
-from generator.core.contract import BuildOptions, FunctionProducer, Output
+from generator.core.contract import BuildOptions, FunctionProducer, Output, OutputKind
 from generator.core.fonts import draw_string, register_fonts
 from generator.core.geometry import PAPERS, Rect
 from generator.core.margins import Margin, margin_use
@@ -40,7 +40,11 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
     return result
 
 
-BOARDS = FunctionProducer("boards", "board laid out from its data", outputs)
+# A board is drawn from its file alone (with the pictures and fonts it shows), and no option changes it.
+BOARD_PARTS = ("game", "board", "pictures", "fonts")
+BOARDS = FunctionProducer(
+    "boards", "board laid out from its data", outputs, plans_from=BOARD_PARTS,
+    makes=(OutputKind("board-full", BOARD_PARTS, ()), OutputKind("board-tiled", BOARD_PARTS, ())))
 
 
 def _canvas(path: Path, size: tuple[float, float], title: str) -> Canvas:
@@ -80,20 +84,30 @@ def render_full(game: Game, board: Board, path: Path) -> dict:
 
 
 def render_tiled(game: Game, board: Board, paper: str, overlap: float, path: Path) -> dict:
-    """An assembly page, then one page per tile, each showing its part of the board at 100 %. A board that fits
-    one sheet is that one page: nothing to assemble, so no assembly page about overlaps."""
+    """An assembly page, then one page per tile, each showing its part of the board at 100 %. A board that
+    fits one sheet is that one page: nothing to assemble, so no assembly page about overlaps."""
     plan = board_plan(game, board)
     tiling = plan_tiling((plan.width, plan.height), PAPERS[paper].size, PRINTER_MARGIN, overlap)
-    canvas = _canvas(path, tiling.page, game.phrases.t("board.title_tiled", title=game.title, board=board.model.name,
-                                                       paper=paper))
+    canvas = _canvas(
+        path,
+        tiling.page,
+        game.phrases.t("board.title_tiled", title=game.title, board=board.model.name, paper=paper),
+    )
     _define_form(canvas, game, board, plan, BLEED)
     single = tiling.pages == 1
     if not single:
         _assembly_page(canvas, game, board, tiling, paper, (plan.width, plan.height))
         canvas.showPage()
     for tile in tiling.tiles:
-        _tile_page(canvas, tiling, tile, (plan.width, plan.height), board.model.name, paper if single else None,
-                   game.phrases)
+        _tile_page(
+            canvas,
+            tiling,
+            tile,
+            (plan.width, plan.height),
+            board.model.name,
+            paper if single else None,
+            game.phrases,
+        )
         canvas.showPage()
     canvas.save()
     return {"pages": tiling.pages + (0 if single else 1), "tiles": [tiling.rows, tiling.cols],
@@ -102,12 +116,14 @@ def render_tiled(game: Game, board: Board, paper: str, overlap: float, path: Pat
 
 def _tile_page(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[float, float], name: str,
                single_paper: str | None = None, phrases: Phrases = ENGLISH) -> None:
-    """One tile; `single_paper` when the board fits one sheet (its label then says how to print and cut it)."""
+    """One tile; `single_paper` when the board fits one sheet (its label then says how to print and cut
+    it)."""
     m = tiling.margin
     aw, ah = tiling.area
     dx, dy = tiling.offset(tile)
     margins = _outer_margins(tiling, tile, board_size)
-    # the board's bleed shows only as far as its corner marks leave room for, and never beyond the printable area
+    # the board's bleed shows only as far as its corner marks leave room for, and never beyond the printable
+    # area
     x0 = max(m, dx - margins["left"].shown) if margins["left"] else m
     y0 = max(m, dy - margins["bottom"].shown) if margins["bottom"] else m
     x1 = min(m + aw, dx + board_size[0] + margins["right"].shown) if margins["right"] else m + aw
@@ -138,7 +154,7 @@ def _tile_page(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[flo
     canvas.setDash()
     _trim_marks(canvas, tiling, tile, board_size, margins)
     if single_paper is not None:
-        _single_label(canvas, tiling, board_size, name, single_paper, phrases, margins["bottom"])
+        _single_label(canvas, tiling, name, single_paper, phrases, margins["bottom"])
     else:
         _tile_label(canvas, tiling, tile, board_size, name, phrases)
 
@@ -146,9 +162,10 @@ def _tile_page(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[flo
 CHECK = {"letter": (INCH, "units.inch"), "a4": (25 * MM, "units.mm25")}
 
 
-def _single_label(canvas: Canvas, tiling: Tiling, board_size: tuple[float, float], name: str, paper: str,
-                  phrases: Phrases, bottom: Margin) -> None:
-    """Under (or beside) a one-sheet board: its name, print at 100 %, cut at the corner marks, and a check bar."""
+def _single_label(canvas: Canvas, tiling: Tiling, name: str, paper: str, phrases: Phrases,
+                  bottom: Margin) -> None:
+    """Under (or beside) a one-sheet board: its name, print at 100 %, cut at the corner marks, and a check
+    bar."""
     m, aw = tiling.margin, tiling.area[0]
     dx, dy = tiling.offset(tiling.tiles[0])
     size = 8.0
@@ -157,7 +174,8 @@ def _single_label(canvas: Canvas, tiling: Tiling, board_size: tuple[float, float
     label = phrases.t(label)
     canvas.setFillColor(HexColor(INK))
     canvas.setStrokeColor(HexColor(INK))
-    below = dy - max(bottom.shown, bottom.start + bottom.length) - m  # paper under the board and its corner marks
+    # paper under the board and its corner marks
+    below = dy - max(bottom.shown, bottom.start + bottom.length) - m
     canvas.saveState()
     if below >= size + 4:
         canvas.translate(m + 4, m + (below - size) / 2)
@@ -174,8 +192,9 @@ def _single_label(canvas: Canvas, tiling: Tiling, board_size: tuple[float, float
 
 
 def _outer_margins(tiling: Tiling, tile: Tile, board_size: tuple[float, float]) -> dict[str, Margin | None]:
-    """For each side of the board's trim on this tile, how the paper beyond it is shared between the bleed shown
-    and the corner marks (as on card sheets); None for a side where the board goes on onto the next tile."""
+    """For each side of the board's trim on this tile, how the paper beyond it is shared between the bleed
+    shown and the corner marks (as on card sheets); None for a side where the board goes on onto the next
+    tile."""
     pw, ph = tiling.page
     dx, dy = tiling.offset(tile)
     return {"left": margin_use(dx, BLEED) if tile.col == 0 else None,
@@ -186,8 +205,8 @@ def _outer_margins(tiling: Tiling, tile: Tile, board_size: tuple[float, float]) 
 
 def _trim_marks(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[float, float],
                 margins: dict[str, Margin | None]) -> None:
-    """At each of the board's trim corners on this tile, a tick on each trim line through it: the horizontal line's
-    in the margin beside the board, the vertical line's in the margin above or below it."""
+    """At each of the board's trim corners on this tile, a tick on each trim line through it: the horizontal
+    line's in the margin beside the board, the vertical line's in the margin above or below it."""
     dx, dy = tiling.offset(tile)
     canvas.setLineWidth(0.5)
     for across, bx, sx in (("left", 0.0, -1), ("right", board_size[0], 1)):
@@ -303,7 +322,9 @@ def _assembly_page(canvas: Canvas, game: Game, board: Board, tiling: Tiling, pap
         canvas.setDash(5, 3)
         canvas.rect(ox + r.x * scale, oy + r.y * scale, r.w * scale, r.h * scale, stroke=1, fill=0)
         canvas.setDash()
-        label = say("board.tile_page", tile=tile_name(tile, game.phrases), page=tile.row * tiling.cols + tile.col + 2)
+        label = say(
+            "board.tile_page", tile=tile_name(tile, game.phrases), page=tile.row * tiling.cols + tile.col + 2
+        )
         cx, cy = ox + r.cx * scale, oy + r.cy * scale
         width = measure(label, BOLD_FONT, 10) + 10
         canvas.setFillColor(HexColor("#ffffff"))

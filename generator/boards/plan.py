@@ -18,22 +18,23 @@ Measure = Callable[[str, str, float], float]  # (text, font, size) -> width in p
 
 @dataclass(frozen=True)
 class BoardFonts:
-    """The faces a board is set in (ReportLab names): the game's title font and its body font, regular and bold."""
+    """The faces a board is set in (ReportLab names): the game's title font and its body font, regular and
+    bold."""
 
     title: str = TITLE_FONT
     body: str = BODY_FONT
     bold: str = BOLD_FONT
 
 SPACE_FILL = 0.88  # a space square is this share of its cell; the gap shows the road between spaces
-ROAD_WIDTH = 0.34  # width of a road band, as a share of the cell
 SAFE = 4 * MM  # labels stay this far inside the trim (cut tolerance + the frame)
 HOUSE_MIN_PT = 9.0  # house numbers must be found at a glance
 STREET_PT = (8.5, 7.5, 6.5)  # street-name sizes tried in turn
-PATTERNS = ("plain", "stripes", "dots", "grid", "bars", "checks")  # one per street, for greyscale and colour-blind play
+# one per street, for greyscale and colour-blind play
+PATTERNS = ("plain", "stripes", "dots", "grid", "bars", "checks")
 POKER_MM = (63.5, 88.9)
 
 
-def approx_measure(text: str, font: str, size: float) -> float:
+def approx_measure(text: str, font: str, size: float) -> float:  # noqa: ARG001 - a font metrics signature
     """A font-free width estimate (used by checks and unit tests; the renderer passes real metrics)."""
     return 0.56 * size * len(text)
 
@@ -142,8 +143,8 @@ class _Geometry:
 
 def plan_spaces(model: BoardFile, card_size: tuple[float, float] = (POKER_MM[0] * MM, POKER_MM[1] * MM),
                 fonts: BoardFonts | None = None) -> BoardPlan:
-    """The part of a board's plan that needs no text measured: the space squares and their house numbers (what the
-    board checks read); `plan_board` adds the roads, areas, names and boxes."""
+    """The part of a board's plan that needs no text measured: the space squares and their house numbers (what
+    the board checks read); `plan_board` adds the roads, areas, names and boxes."""
     geo = _Geometry(model)
     plan = BoardPlan(geo.width, geo.height, geo.cell, geo.margin, {}, [], [], [])
     plan.fonts = fonts or BoardFonts()
@@ -160,21 +161,32 @@ def plan_spaces(model: BoardFile, card_size: tuple[float, float] = (POKER_MM[0] 
         square = geo.cell_rect(*space.at).inset(geo.cell * (1 - SPACE_FILL) / 2)
         own = streets_of.get(space.id, [])
         fill, pattern = _space_fill(space, own, plan.street_patterns)
-        plan.spaces[space.id] = SpaceShape(space, square, fill, [s.id for s in own], pattern, houses.get(space.id, ""))
+        plan.spaces[space.id] = SpaceShape(
+            space, square, fill, [s.id for s in own], pattern, houses.get(space.id, "")
+        )
 
     house_size = max(HOUSE_MIN_PT, min(13.0, geo.cell * 0.25))
     for shape in plan.spaces.values():
         if shape.house:
             d = house_size * 2.2
-            plan.labels.append(Label("house", shape.house, Rect(shape.rect.cx - d / 2, shape.rect.cy - d / 2, d, d),
-                                     house_size, plan.fonts.bold, ref=shape.id))
+            plan.labels.append(
+                Label(
+                    "house",
+                    shape.house,
+                    Rect(shape.rect.cx - d / 2, shape.rect.cy - d / 2, d, d),
+                    house_size,
+                    plan.fonts.bold,
+                    ref=shape.id,
+                )
+            )
     return plan
 
 
 def plan_board(model: BoardFile, measure: Measure = approx_measure,
                card_size: tuple[float, float] = (POKER_MM[0] * MM, POKER_MM[1] * MM),
                fonts: BoardFonts | None = None) -> BoardPlan:
-    """Lay out a board: space squares, roads, house numbers, street names at both ends, title/legend/notes boxes."""
+    """Lay out a board: space squares, roads, house numbers, street names at both ends, title/legend/notes
+    boxes."""
     geo = _Geometry(model)
     plan = plan_spaces(model, card_size, fonts)
     allowed = plan.trim.inset(SAFE)
@@ -199,12 +211,21 @@ def plan_board(model: BoardFile, measure: Measure = approx_measure,
     obstacles += [rect for zone, rect in plan.zones if zone.kind in ("cards", "area")]
 
     centre = (geo.width / 2, geo.height / 2)
+    room = _Room(allowed, obstacles, plan.labels)
     for street in model.streets:
         rects = [plan.spaces[sid].rect for sid in street.spaces if sid in plan.spaces]
         ends = [(rects, "start"), (rects, "end")] if len(rects) > 1 else [(rects, "start")]
         for chain, end in ends:
-            label = _place_street_name(street, chain, end, measure, allowed, obstacles, plan.labels, centre, geo.cell,
-                                       plan.fonts.bold)
+            label = _place_street_name(
+                street,
+                chain,
+                end,
+                measure,
+                room,
+                centre,
+                geo.cell,
+                plan.fonts.bold,
+            )
             if label is None:
                 plan.dropped.append(f"street name '{street.name}' at the {end}")
             else:
@@ -213,7 +234,7 @@ def plan_board(model: BoardFile, measure: Measure = approx_measure,
     for shape in plan.spaces.values():
         text = shape.space.label
         if text and shape.space.kind in ("road", "junction", "restaurant"):
-            label = _place_beside(text, shape, measure, allowed, obstacles, plan.labels, plan.fonts.bold)
+            label = _place_beside(text, shape, measure, room, plan.fonts.bold)
             if label is None:
                 plan.dropped.append(f"label '{text}' of space '{shape.id}'")
             else:
@@ -239,14 +260,22 @@ def _space_fill(space: BoardSpace, own: list[Street], patterns: dict[str, str]) 
     return "#d9d4c5", "plain"
 
 
-def _free(rect: Rect, allowed: Rect, obstacles: list[Rect], labels: list[Label], pad: float = 1.5) -> bool:
-    return allowed.contains(rect) and not any(rect.overlaps(o, pad) for o in obstacles) \
-        and not any(rect.overlaps(label.rect, pad) for label in labels)
+@dataclass(frozen=True)
+class _Room:
+    """Where a label may go: inside `allowed`, clear of the `obstacles` and of the `labels` placed so far
+    (the board's own list, growing as labels are placed)."""
+
+    allowed: Rect
+    obstacles: list[Rect]
+    labels: list[Label]
+
+    def free(self, rect: Rect, pad: float = 1.5) -> bool:
+        return self.allowed.contains(rect) and not any(rect.overlaps(o, pad) for o in self.obstacles) \
+            and not any(rect.overlaps(label.rect, pad) for label in self.labels)
 
 
-def _place_street_name(street: Street, rects: list[Rect], end: str, measure: Measure, allowed: Rect,
-                       obstacles: list[Rect], labels: list[Label], centre: tuple[float, float],
-                       cell: float, font: str = BOLD_FONT) -> Label | None:
+def _place_street_name(street: Street, rects: list[Rect], end: str, measure: Measure, room: _Room,
+                       centre: tuple[float, float], cell: float, font: str = BOLD_FONT) -> Label | None:
     """The street name beside one end space, running inwards along the street, on the freer side."""
     here = rects[0] if end == "start" else rects[-1]
     nxt = (rects[1] if end == "start" else rects[-2]) if len(rects) > 1 else None
@@ -258,21 +287,27 @@ def _place_street_name(street: Street, rects: list[Rect], end: str, measure: Mea
         shifts = (0.0, 0.5 * cell, 1.0 * cell)
         if horizontal:
             xs = [here.x + s if dx >= 0 else here.x2 - tw - s for s in shifts]
-            sides = [[Rect(x, here.y2 + gap, tw, th) for x in xs], [Rect(x, here.y - gap - th, tw, th) for x in xs]]
+            sides = [
+                [Rect(x, here.y2 + gap, tw, th) for x in xs],
+                [Rect(x, here.y - gap - th, tw, th) for x in xs],
+            ]
             # prefer the side towards the board centre (more open than the margin)
             sides.sort(key=lambda rs: abs(rs[0].cy - centre[1]))
         else:
             ys = [here.y + s if dy >= 0 else here.y2 - tw - s for s in shifts]
-            sides = [[Rect(here.x - gap - th, y, th, tw) for y in ys], [Rect(here.x2 + gap, y, th, tw) for y in ys]]
+            sides = [
+                [Rect(here.x - gap - th, y, th, tw) for y in ys],
+                [Rect(here.x2 + gap, y, th, tw) for y in ys],
+            ]
             sides.sort(key=lambda rs: abs(rs[0].cx - centre[0]))
         for rect in sides[0] + sides[1]:
-            if _free(rect, allowed, obstacles, labels):
+            if room.free(rect):
                 return Label("street", street.name, rect, size, font, 0 if horizontal else 90, street.id)
     return None
 
 
-def _place_beside(text: str, shape: SpaceShape, measure: Measure, allowed: Rect, obstacles: list[Rect],
-                  labels: list[Label], font: str = BOLD_FONT) -> Label | None:
+def _place_beside(text: str, shape: SpaceShape, measure: Measure, room: _Room,
+                  font: str = BOLD_FONT) -> Label | None:
     """A space's own label just outside its square, wherever there is room."""
     r = shape.rect
     for size in (8.0, 7.0):
@@ -282,7 +317,7 @@ def _place_beside(text: str, shape: SpaceShape, measure: Measure, allowed: Rect,
                  (r.x2 + 2, r.y2 + 2), (r.x - 2 - tw, r.y2 + 2)]
         for x, y in spots:
             rect = Rect(x, y, tw, th)
-            if _free(rect, allowed, obstacles, labels):
+            if room.free(rect):
                 return Label("space", text, rect, size, font, 0, shape.id)
     return None
 
@@ -323,8 +358,8 @@ def _shrink_clear(box: Rect, obstacles: list[Rect], pad: float = 3.0) -> Rect:
     return box
 
 
-def _place_boxes(plan: BoardPlan, model: BoardFile, geo: _Geometry, obstacles: list[Rect], allowed: Rect) -> None:
-    """Title, legend and notes: into zones of that kind, else into the largest empty blocks, else the margins."""
+def _boxes_in_zones(plan: BoardPlan, model: BoardFile) -> None:
+    """The title, legend and notes in the first zone of their kind (notes: a text zone of no text)."""
     for zone, rect in plan.zones:
         if zone.kind == "title" and plan.title_box is None:
             plan.title_box = rect.inset(3)
@@ -332,16 +367,33 @@ def _place_boxes(plan: BoardPlan, model: BoardFile, geo: _Geometry, obstacles: l
             plan.legend_box = rect.inset(3)
         elif zone.kind == "text" and not zone.text and model.notes and plan.notes_box is None:
             plan.notes_box = rect.inset(3)
+
+
+def _used_cells(plan: BoardPlan, model: BoardFile) -> set[tuple[int, int]]:
+    """The grid cells (col, row) with a space or under a zone."""
     used = {(round(s.at[0]), round(s.at[1])) for s in model.spaces}
     cols, rows = model.grid.cols, model.grid.rows
     for zone, _rect in plan.zones:  # only cells of the grid: a zone reaching far outside costs nothing
         for c in range(max(0, math.floor(zone.at[0])), min(cols, math.ceil(zone.at[0] + zone.size[0]))):
             for r in range(max(0, math.floor(zone.at[1])), min(rows, math.ceil(zone.at[1] + zone.size[1]))):
                 used.add((c, r))
+    return used
+
+
+def _place_boxes(
+    plan: BoardPlan, model: BoardFile, geo: _Geometry, obstacles: list[Rect], allowed: Rect
+) -> None:
+    """Title, legend and notes: into zones of that kind, else into the largest empty blocks, else the
+    margins."""
+    _boxes_in_zones(plan, model)
+    used = _used_cells(plan, model)
     blockers = obstacles + [label.rect for label in plan.labels]
     legend_rows = len(model.streets) + sum(1 for s in model.spaces if s.kind == "restaurant" and s.color)
-    wanted = [("title_box", 60.0, 30.0, 90.0), ("legend_box", 110.0, 60.0 if model.streets else 0, (legend_rows + 2) * 15.0),
-              ("notes_box", 110.0, 40.0, 25.0 + 14.0 * len(model.notes))]
+    wanted = [
+        ("title_box", 60.0, 30.0, 90.0),
+        ("legend_box", 110.0, 60.0 if model.streets else 0, (legend_rows + 2) * 15.0),
+        ("notes_box", 110.0, 40.0, 25.0 + 14.0 * len(model.notes)),
+    ]
     for attr, min_w, min_h, desired_h in wanted:
         if getattr(plan, attr) is not None or min_h == 0 or (attr == "notes_box" and not model.notes):
             continue
@@ -358,7 +410,9 @@ def _place_boxes(plan: BoardPlan, model: BoardFile, geo: _Geometry, obstacles: l
     edge = 3.2 * MM
     room = geo.margin + geo.cell * (1 - SPACE_FILL) / 2 - edge - 1.5
     if plan.title_box is None and room >= 12:
-        plan.title_box = _shrink_clear(Rect(edge, geo.height - edge - room, geo.width - 2 * edge, room), blockers)
+        plan.title_box = _shrink_clear(
+            Rect(edge, geo.height - edge - room, geo.width - 2 * edge, room), blockers
+        )
     if plan.notes_box is None and model.notes and room >= 12:
         plan.notes_box = _shrink_clear(Rect(edge, edge, geo.width - 2 * edge, room), blockers)
     for attr, what in (("title_box", "title"), ("notes_box", "notes"), ("legend_box", "legend")):

@@ -24,7 +24,8 @@ class Tile:
 
 @dataclass(frozen=True)
 class Tiling:
-    """A board cut into overlapping page-sized tiles; every tile's content area is the page minus the margin."""
+    """A board cut into overlapping page-sized tiles; every tile's content area is the page minus the
+    margin."""
 
     page: tuple[float, float]
     orientation: str

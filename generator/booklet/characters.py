@@ -1,8 +1,8 @@
 """No character of the rules is lost: the rendered Markdown is checked against the fonts that will set it.
 
 Headings `#` and `##` and the cover are set in the game's title font, the rest in its body font (bold headings
-`###`, **bold** and *italic* text in those styles). A character no face covers is reported where it is written:
-the template line that holds it, else the card, table row or game.yaml text it comes from.
+`###`, **bold** and *italic* text in those styles). A character no face covers is reported where it is
+written: the template line that holds it, else the card, table row or game.yaml text it comes from.
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ from generator.core.fonts import BODY, BUILT_IN, FontTable, draw_string, fallbac
 
 
 def escape(text: str) -> str:
-    """Plain text as Paragraph markup: &, < and > escaped, quotes kept (as xml.sax.saxutils.escape does, whose import
-    pulls in urllib, http and ssl: some 10 ms of every rules build)."""
+    """Plain text as Paragraph markup: &, < and > escaped, quotes kept (as xml.sax.saxutils.escape does, whose
+    import pulls in urllib, http and ssl: some 10 ms of every rules build)."""
     return html.escape(text, quote=False)
 
 
@@ -29,7 +29,8 @@ RULE_GREY = colors.HexColor("#bbbbbb")
 HEADER_FILL = colors.HexColor("#f3e3d3")
 # Reading pages are half-letter (5.5 x 8.5 in): exactly half a Letter sheet, and 97 % of half an A4 sheet.
 PAGE_SIZE = (5.5 * 72.0, 8.5 * 72.0)
-MARGIN = 36.0  # pt at the sides; 12 pt more at the top (the running header) and 6 pt more at the foot (the number)
+# pt at the sides; 12 pt more at the top (the running header) and 6 pt more at the foot (the number)
+MARGIN = 36.0
 
 
 def text_frame(page_size: tuple[float, float] = PAGE_SIZE, margin: float = MARGIN) -> tuple[float, float]:
@@ -38,8 +39,8 @@ def text_frame(page_size: tuple[float, float] = PAGE_SIZE, margin: float = MARGI
 
 
 def make_styles(base_size: float = 9.5, fonts: FontTable = BUILT_IN) -> dict[str, ParagraphStyle]:
-    """Paragraph styles in the game's fonts (built in: title = Fredoka One, body = Lato); `bold` names the bold
-    face of the body font for bullets and table heads."""
+    """Paragraph styles in the game's fonts (built in: title = Fredoka One, body = Lato); `bold` names the
+    bold face of the body font for bullets and table heads."""
     register_fonts()
     title, body_face, bold = fonts["title"].name, fonts["body"].name, fonts["body"].face("bold").name
     lead = base_size * 1.3
@@ -48,19 +49,39 @@ def make_styles(base_size: float = 9.5, fonts: FontTable = BUILT_IN) -> dict[str
     styles = {
         "body": body,
         "bold": ParagraphStyle("bold", parent=body, fontName=bold),
-        "cell": ParagraphStyle("cell", parent=body, fontSize=base_size - 1, leading=(base_size - 1) * 1.22, spaceAfter=0),
-        "cell_head": ParagraphStyle("cell_head", parent=body, fontName=bold, fontSize=base_size - 1,
-                                    leading=(base_size - 1) * 1.22, spaceAfter=0),
-        "caption": ParagraphStyle("caption", parent=body, fontSize=base_size - 1.5, leading=(base_size - 1.5) * 1.25,
-                                  alignment=TA_CENTER, textColor=colors.HexColor("#555555")),
+        "cell": ParagraphStyle(
+            "cell", parent=body, fontSize=base_size - 1, leading=(base_size - 1) * 1.22, spaceAfter=0
+        ),
+        "cell_head": ParagraphStyle(
+            "cell_head",
+            parent=body,
+            fontName=bold,
+            fontSize=base_size - 1,
+            leading=(base_size - 1) * 1.22,
+            spaceAfter=0,
+        ),
+        "caption": ParagraphStyle(
+            "caption",
+            parent=body,
+            fontSize=base_size - 1.5,
+            leading=(base_size - 1.5) * 1.25,
+            alignment=TA_CENTER,
+            textColor=colors.HexColor("#555555"),
+        ),
         "list": ParagraphStyle("list", parent=body, spaceAfter=base_size * 0.25),
     }
     sizes = {1: 17, 2: 12.5, 3: 10.5}
     for level, size in sizes.items():
         styles[f"h{level}"] = ParagraphStyle(
-            f"h{level}", parent=body, fontName=title if level < 3 else bold, fontSize=size, leading=size * 1.2,
-            textColor=ACCENT if level == 1 else INK, spaceBefore=size * (0.2 if level == 1 else 0.7),
-            spaceAfter=size * 0.35, keepWithNext=1,
+            f"h{level}",
+            parent=body,
+            fontName=title if level < 3 else bold,
+            fontSize=size,
+            leading=size * 1.2,
+            textColor=ACCENT if level == 1 else INK,
+            spaceBefore=size * (0.2 if level == 1 else 0.7),
+            spaceAfter=size * 0.35,
+            keepWithNext=1,
         )
     return styles
 
@@ -125,7 +146,7 @@ class BackCover(Flowable):
 
     page: int | None = None
 
-    def wrap(self, avail_w, avail_h):
+    def wrap(self, avail_w, avail_h):  # noqa: ARG002 - ReportLab Flowable.wrap hook
         return 0, 0
 
     def draw(self):
@@ -135,18 +156,39 @@ class BackCover(Flowable):
 class RulesDocument(BaseDocTemplate):
     """A rules document: cover page without header, then pages with running header, page number and outline.
 
-    The back matter (from a BackCover mark on) is the booklet's back cover: its pages keep the running header but
-    carry no page number, as the front cover carries none."""
+    The back matter (from a BackCover mark on) is the booklet's back cover: its pages keep the running header
+    but carry no page number, as the front cover carries none."""
 
-    def __init__(self, path: str, *, title: str, header: str, page_size: tuple[float, float],
-                 margin: float = MARGIN, canvas_hooks: list | None = None, fonts: FontTable = BUILT_IN, **kwargs):
+    def __init__(
+        self,
+        path: str,
+        *,
+        title: str,
+        header: str,
+        page_size: tuple[float, float],
+        margin: float = MARGIN,
+        canvas_hooks: list | None = None,
+        fonts: FontTable = BUILT_IN,
+        **kwargs,
+    ):
         register_fonts()
         self.canvas_hooks = list(canvas_hooks or [])
         self.faces = (fonts["body"].name, fonts["body"].face("bold").name)
-        super().__init__(path, pagesize=page_size, leftMargin=margin, rightMargin=margin, topMargin=margin + 12,
-                         bottomMargin=margin + 6, title=title, author=kwargs.pop("author", ""),
-                         creator="pnp", subject=kwargs.pop("subject", "Rules"), invariant=1,
-                         initialFontName=BODY, **kwargs)
+        super().__init__(
+            path,
+            pagesize=page_size,
+            leftMargin=margin,
+            rightMargin=margin,
+            topMargin=margin + 12,
+            bottomMargin=margin + 6,
+            title=title,
+            author=kwargs.pop("author", ""),
+            creator="pnp",
+            subject=kwargs.pop("subject", "Rules"),
+            invariant=1,
+            initialFontName=BODY,
+            **kwargs,
+        )
         self.header = header
         self.section = ""
         self.page_section: str | None = None
@@ -159,10 +201,11 @@ class RulesDocument(BaseDocTemplate):
             PageTemplate("body", frames=[frame], onPage=self._start_page, onPageEnd=self._decorate),
         ])
 
-    def _start_page(self, canv, doc) -> None:
-        self.page_section = None  # the header names the first chapter starting on a page, else the one running on
+    def _start_page(self, canv, doc) -> None:  # noqa: ARG002 - ReportLab onPage callback
+        # the header names the first chapter starting on a page, else the one running on
+        self.page_section = None
 
-    def _decorate(self, canv, doc) -> None:
+    def _decorate(self, canv, doc) -> None:  # noqa: ARG002 - ReportLab onPageEnd callback
         width, height = self.pagesize
         body, bold = self.faces
         canv.saveState()
@@ -182,14 +225,16 @@ class RulesDocument(BaseDocTemplate):
         canv.restoreState()
 
     def multiBuild(self, story, maxPasses=10, **kwargs):  # noqa: N803 - ReportLab's names
-        """ReportLab's passes until the contents and page references settle, after a first pass that only lays the
-        story out (nothing drawn, so no icon, card or board is drawn for a canvas that is thrown away): the pages
-        and headings it finds are what a drawn first pass would find, so the drawn passes and the PDF are the same."""
+        """ReportLab's passes until the contents and page references settle, after a first pass that only lays
+        the story out (nothing drawn, so no icon, card or board is drawn for a canvas that is thrown away):
+        the pages and headings it finds are what a drawn first pass would find, so the drawn passes and the
+        PDF are the same."""
         self._indexingFlowables = [thing for thing in story if thing.isIndexing()]
         for flowable in self._indexingFlowables:
             flowable.beforeBuild()
         self._doSave = 0  # nothing of this pass is saved
-        edits: list[tuple] = []  # what a pass changes on the story's flowables (keepWithNext), undone after it
+        # what a pass changes on the story's flowables (keepWithNext), undone after it
+        edits: list[tuple] = []
         self._multiBuildEdits = edits.append
         _SketchFrame.sketching = True
         try:
@@ -238,14 +283,36 @@ class Contents(TableOfContents):
 def contents(styles: dict[str, ParagraphStyle]) -> TableOfContents:
     """The table of contents (filled in by RulesDocument.multiBuild; every line links to its heading)."""
     toc = Contents(dotsMinLevel=0)
-    toc.tableStyle = TableStyle([("FONT", (0, 0), (-1, -1), styles["body"].fontName, 9), ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                                 ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-                                 ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0)])
+    toc.tableStyle = TableStyle(
+        [
+            ("FONT", (0, 0), (-1, -1), styles["body"].fontName, 9),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), 0),
+            ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+            ("TOPPADDING", (0, 0), (-1, -1), 0),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+        ]
+    )
     toc.levelStyles = [
-        ParagraphStyle("toc0", parent=styles["body"], fontName=styles["bold"].fontName, fontSize=9.5, leading=13, spaceAfter=1,
-                       leftIndent=0, firstLineIndent=0),
-        ParagraphStyle("toc1", parent=styles["body"], fontSize=8.5, leading=11, spaceAfter=0, leftIndent=12,
-                       firstLineIndent=0),
+        ParagraphStyle(
+            "toc0",
+            parent=styles["body"],
+            fontName=styles["bold"].fontName,
+            fontSize=9.5,
+            leading=13,
+            spaceAfter=1,
+            leftIndent=0,
+            firstLineIndent=0,
+        ),
+        ParagraphStyle(
+            "toc1",
+            parent=styles["body"],
+            fontSize=8.5,
+            leading=11,
+            spaceAfter=0,
+            leftIndent=12,
+            firstLineIndent=0,
+        ),
     ]
     return toc
 
@@ -253,12 +320,14 @@ def contents(styles: dict[str, ParagraphStyle]) -> TableOfContents:
 def build_document(path: str, flowables: list[Flowable], *, title: str, header: str,
                    page_size: tuple[float, float], subject: str = "Rules", canvas_hooks: list | None = None,
                    fonts: FontTable = BUILT_IN) -> list[bytes | None]:
-    """Lay out cover + body flowables (the body starts on the 'body' page template) with two passes for the TOC;
-    returns each page's content stream as written before compression (None for a page ReportLab filled itself)."""
+    """Lay out cover + body flowables (the body starts on the 'body' page template) with two passes for the
+    TOC; returns each page's content stream as written before compression (None for a page ReportLab filled
+    itself)."""
     doc = RulesDocument(path, title=title, header=header, page_size=page_size, subject=subject,
                         canvas_hooks=canvas_hooks, fonts=fonts)
     doc.multiBuild(flowables, maxPasses=6)
-    # ReportLab's page streams are str, written out as UTF-8 (PDFStreamFilterZCompress); the booklets place these
+    # ReportLab's page streams are str, written out as UTF-8 (PDFStreamFilterZCompress); the booklets place
+    # these
     # bytes instead of decoding them back out of the PDF.
     return [(page.stream.encode("utf-8") if isinstance(page.stream, str) else page.stream) or None
             for page in doc.canv._doc.Pages.pages]

@@ -1,11 +1,12 @@
-"""Where the cards of a rules figure go (pure geometry): their width between the width asked for, the legibility
-floor and the page's text frame, how many side by side, and how the rows of a figure taller than a page split.
+"""Where the cards of a rules figure go (pure geometry): their width between the width asked for, the
+legibility floor and the page's text frame, how many side by side, and how the rows of a figure taller than a
+page split.
 
-A figure's `width` is the width of each card. It is grown so that the card's smallest text prints at MIN_TEXT or
-more (the legibility floor), and shrunk to the text column when the card is wider than that. When the whole figure
-is taller than a page, its cards shrink towards the floor (more side by side, or smaller) until it fits; when even
-that cannot make it fit, its rows are split over pages, the caption under the last one. Only a card that does not
-fit a page on its own at the floor cannot be drawn: `FigureTooLarge`.
+A figure's `width` is the width of each card. It is grown so that the card's smallest text prints at MIN_TEXT
+or more (the legibility floor), and shrunk to the text column when the card is wider than that. When the whole
+figure is taller than a page, its cards shrink towards the floor (more side by side, or smaller) until it
+fits; when even that cannot make it fit, its rows are split over pages, the caption under the last one. Only a
+card that does not fit a page on its own at the floor cannot be drawn: `FigureTooLarge`.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ _EPS = 1e-6
 
 
 class FigureTooLarge(ValueError):
-    """One card at its legibility floor, with the caption, is taller than a page's text frame; `excess` is how many
-    times too large it is."""
+    """One card at its legibility floor, with the caption, is taller than a page's text frame; `excess` is how
+    many times too large it is."""
 
     def __init__(self, message: str, excess: float):
         super().__init__(message)
@@ -49,7 +50,8 @@ class CardGrid:
 
 
 def legible_width(native_w: float, smallest_text: float | None) -> float:
-    """The narrowest width of a card (native width `native_w`) at which its smallest text prints at MIN_TEXT."""
+    """The narrowest width of a card (native width `native_w`) at which its smallest text prints at
+    MIN_TEXT."""
     return native_w * MIN_TEXT / (smallest_text or MIN_TEXT)
 
 
@@ -62,8 +64,8 @@ def card_grid(native: tuple[float, float], wanted: float, legible: float, count:
               frame_h: float, caption_h: float = 0.0, callouts: bool = False) -> CardGrid:
     """The cards of a figure laid out in a text column `avail_w` wide on pages whose frame is `frame_h` high.
 
-    `wanted` is the width asked for (at least `legible`), `caption_h` the caption's height with its gap. Raises
-    FigureTooLarge when one card at the floor does not fit a page with the caption."""
+    `wanted` is the width asked for (at least `legible`), `caption_h` the caption's height with its gap.
+    Raises FigureTooLarge when one card at the floor does not fit a page with the caption."""
     label_w = 0.0 if not callouts else min(avail_w * 0.42, 130)
     room = avail_w - (label_w + LABEL_GAP if label_w else 0.0)
     card_w = min(wanted, room)  # a card wider than the column is shrunk to fit it
@@ -72,7 +74,8 @@ def card_grid(native: tuple[float, float], wanted: float, legible: float, count:
     grid = _grid(native, card_w, count, room, label_w)
     if grid.cards_height() <= page + _EPS:
         return grid
-    # Too tall for a page: the largest width, no smaller than the floor, at which the whole figure fits one page
+    # Too tall for a page: the largest width, no smaller than the floor, at which the whole figure fits one
+    # page
     # (as many per row as the column takes at that width).
     best = 0.0
     for per_row in range(1, count + 1):
@@ -85,10 +88,12 @@ def card_grid(native: tuple[float, float], wanted: float, legible: float, count:
     # Not on one page at the floor: the rows go over pages, each card as large as a page allows.
     single = page * native[0] / native[1]
     if single < floor - _EPS:
-        raise FigureTooLarge(f"at its smallest legible size (its smallest text at {MIN_TEXT:g} pt) a card is "
-                             f"{floor:.0f} x {floor * native[1] / native[0]:.0f} pt, and a page of the rules has "
-                             f"room for {single:.0f} x {page:.0f} pt" + (" with the caption" if caption_h else ""),
-                             floor / single)
+        raise FigureTooLarge(
+            f"at its smallest legible size (its smallest text at {MIN_TEXT:g} pt) a card is "
+            f"{floor:.0f} x {floor * native[1] / native[0]:.0f} pt, and a page of the rules has "
+            f"room for {single:.0f} x {page:.0f} pt" + (" with the caption" if caption_h else ""),
+            floor / single,
+        )
     return _grid(native, min(card_w, single), count, room, label_w)
 
 
@@ -100,9 +105,11 @@ def split_rows(grid: CardGrid, avail_h: float, frame_h: float, total_h: float) -
     return min(grid.rows_in(avail_h), grid.rows - 1)
 
 
-def cover_grid(native: tuple[float, float], wanted: float, count: int, avail_w: float, room_h: float) -> CardGrid:
-    """The cards of the cover: one row across `avail_w`, each at most `wanted` wide, in `room_h` of height (the
-    cover's picture shrinks with the room its page leaves)."""
+def cover_grid(
+    native: tuple[float, float], wanted: float, count: int, avail_w: float, room_h: float
+) -> CardGrid:
+    """The cards of the cover: one row across `avail_w`, each at most `wanted` wide, in `room_h` of height
+    (the cover's picture shrinks with the room its page leaves)."""
     across = (avail_w - (count - 1) * CARD_GAP) / count
     down = max(room_h - FOOT, 1.0) * native[0] / native[1]
     card_w = min(wanted, across, down)

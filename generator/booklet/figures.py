@@ -1,4 +1,5 @@
-"""Pictures in the rules: real cards (with numbered callouts) and boards, drawn by the card and board renderers."""
+"""Pictures in the rules: real cards (with numbered callouts) and boards, drawn by the card and board
+renderers."""
 
 from __future__ import annotations
 
@@ -36,32 +37,36 @@ MARKER_R = 5.5        # pt, the numbered callout markers
 class CardFigure(Flowable):
     """One or more real cards drawn by generator.faces.face (vector), with optional numbered callouts.
 
-    The cards are never drawn so small that their smallest text falls below MIN_TEXT: cards that do not fit side
-    by side at that size wrap onto more rows, and a figure taller than a page shrinks towards that size or goes
-    over pages by rows (generator.booklet.figure_layout). A callout's marker sits next to the point it names, moved
-    off the card's text, and a leader line joins it to its label wherever that line stays clear of the text.
+    The cards are never drawn so small that their smallest text falls below MIN_TEXT: cards that do not fit
+    side by side at that size wrap onto more rows, and a figure taller than a page shrinks towards that size
+    or goes over pages by rows (generator.booklet.figure_layout). A callout's marker sits next to the point it
+    names, moved off the card's text, and a leader line joins it to its label wherever that line stays clear
+    of the text.
 
-    `page_h` is the height of a page's text frame; `reserve` (the cover) keeps that much of the frame's remaining
-    height free under the figure, whose cards then stay on one row and shrink as far as needed to fit."""
+    `caption` is its text, or the paragraph of the figure this part of a split figure continues; `reserve`
+    (the cover) keeps that much of the text frame's remaining height free under the figure, whose cards then
+    stay on one row and shrink as far as needed to fit."""
 
     def __init__(self, game: Game, cards: list, card_w: float, callouts: list, caption_style: ParagraphStyle,
-                 caption: str = "", *, page_h: float | None = None, reserve: float | None = None,
-                 areas: list | None = None, caption_para: Paragraph | None = None):
+                 caption: str | Paragraph | None = "", *, reserve: float | None = None):
         super().__init__()
         # Callouts are numbered top to bottom so their leader lines never cross.
         self.game, self.cards = game, cards
         self.callouts = sorted(callouts, key=lambda c: c[2])
         self.native = game.decks[cards[0].deck].size_pt
-        self.areas = areas if areas is not None else card_text_areas(game, cards)
+        self.areas = card_text_areas(game, cards)  # laid out once per game, split parts too
         smallest = min((size for areas in self.areas for _, size in areas), default=MIN_TEXT)
         self.legible = legible_width(self.native[0], smallest)  # the narrowest card whose text stays legible
         self.wanted = max(card_w, self.legible)
-        self.page_h = page_h if page_h is not None else text_frame()[1]
+        self.page_h = text_frame()[1]
         self.reserve = reserve
         self.caption_style = caption_style
-        self.caption = caption_para if caption_para is not None else (para(caption, caption_style) if caption else None)
-        self.label_style = ParagraphStyle("callout", parent=caption_style, alignment=0, fontSize=7.5, leading=9,
-                                          textColor=INK)
+        self.caption = caption if isinstance(caption, Paragraph) else (
+            para(caption, caption_style) if caption else None
+        )
+        self.label_style = ParagraphStyle(
+            "callout", parent=caption_style, alignment=0, fontSize=7.5, leading=9, textColor=INK
+        )
 
     def wrap(self, avail_w, avail_h):
         self.width = avail_w
@@ -70,7 +75,9 @@ class CardFigure(Flowable):
             grid = card_grid(self.native, self.wanted, self.legible, len(self.cards), avail_w, self.page_h,
                              self.cap_h, bool(self.callouts))
         else:  # the cover: one row, in the room left on its page
-            grid = cover_grid(self.native, self.wanted, len(self.cards), avail_w, avail_h - self.reserve - self.cap_h)
+            grid = cover_grid(
+                self.native, self.wanted, len(self.cards), avail_w, avail_h - self.reserve - self.cap_h
+            )
         self.grid = grid
         self.card_w, self.card_h, self.per_row, self.rows, self.label_w = (
             grid.card_w, grid.card_h, grid.per_row, grid.rows, grid.label_w)
@@ -79,8 +86,8 @@ class CardFigure(Flowable):
         return self.width, self.height
 
     def split(self, avail_w, avail_h):
-        """A figure taller than a page goes over pages by rows (the callouts with the first card, the caption under
-        the last); one that fits a page moves whole to the next."""
+        """A figure taller than a page goes over pages by rows (the callouts with the first card, the caption
+        under the last); one that fits a page moves whole to the next."""
         self.wrap(avail_w, avail_h)
         if self.height <= avail_h:
             return [self]
@@ -88,10 +95,15 @@ class CardFigure(Flowable):
         if rows == 0:
             return []
         count = rows * self.per_row
-        first = CardFigure(self.game, self.cards[:count], self.card_w, self.callouts, self.caption_style,
-                           page_h=self.page_h, areas=self.areas[:count])
-        rest = CardFigure(self.game, self.cards[count:], self.card_w, [], self.caption_style, page_h=self.page_h,
-                          areas=self.areas[count:], caption_para=self.caption)
+        first = CardFigure(self.game, self.cards[:count], self.card_w, self.callouts, self.caption_style)
+        rest = CardFigure(
+            self.game,
+            self.cards[count:],
+            self.card_w,
+            [],
+            self.caption_style,
+            self.caption,
+        )
         for part in (first, rest):
             part.wanted = part.legible = self.card_w  # every part at the size of the whole
         return [first, rest]
@@ -116,8 +128,12 @@ class CardFigure(Flowable):
 
     def _obstacles(self, card_x: float, card_y: float) -> list[Rect]:
         """The first card's texts on the page, grown by a hair so markers and lines keep off them."""
-        return [Rect(card_x + r.x * self.scale, card_y + r.y * self.scale, r.w * self.scale, r.h * self.scale).inset(-1)
-                for r, _ in (self.areas[0] if self.areas else [])]
+        return [
+            Rect(
+                card_x + r.x * self.scale, card_y + r.y * self.scale, r.w * self.scale, r.h * self.scale
+            ).inset(-1)
+            for r, _ in (self.areas[0] if self.areas else [])
+        ]
 
     def marker_spots(self, card_x: float, card_y: float) -> list[tuple[float, float]]:
         """Centres of the callout markers on the first card (lower-left at card_x, card_y): each nearest its
@@ -140,9 +156,12 @@ class CardFigure(Flowable):
                   for n, (label, _fx, _fy) in enumerate(self.callouts, start=1)]
         heights = [label.wrap(self.label_w, 40)[1] for label in labels]
         centres = label_centres([y for _x, y in markers], heights, card_y, card_y + self.card_h)
-        for n, ((px, py), label, h, ly) in enumerate(zip(markers, labels, heights, centres, strict=True), start=1):
+        for n, ((px, py), label, h, ly) in enumerate(
+            zip(markers, labels, heights, centres, strict=True), start=1
+        ):
             canv.saveState()
-            # the leader runs level with the marker to the card's edge, then to its label; drawn only when that
+            # the leader runs level with the marker to the card's edge, then to its label; drawn only when
+            # that
             # stretch on the card stays clear of the card's text
             if not any(crosses((px + MARKER_R, py), (card.x2, py), box) for box in obstacles):
                 canv.setStrokeColor(ACCENT)
@@ -161,8 +180,11 @@ class CardFigure(Flowable):
             label.drawOn(canv, label_x, ly - h / 2)
 
 
-def label_centres(wanted: list[float], heights: list[float], low: float, high: float, gap: float = 3.0) -> list[float]:
-    """Label centres as close as possible to `wanted` (top to bottom), without overlapping, between low and high."""
+def label_centres(
+    wanted: list[float], heights: list[float], low: float, high: float, gap: float = 3.0
+) -> list[float]:
+    """Label centres as close as possible to `wanted` (top to bottom), without overlapping, between low and
+    high."""
     order = sorted(range(len(wanted)), key=lambda i: -wanted[i])
     centres = dict(zip(order, (wanted[i] for i in order), strict=True))
     previous_bottom = high
@@ -176,9 +198,11 @@ def label_centres(wanted: list[float], heights: list[float], low: float, high: f
     return [centres[i] for i in range(len(wanted))]
 
 
-def free_spot(target: tuple[float, float], card: Rect, obstacles: list[Rect], r: float) -> tuple[float, float]:
-    """The point nearest `target` (on rings of growing radius) where a circle of radius r stays on the card and
-    off every obstacle; the target itself when there is none."""
+def free_spot(
+    target: tuple[float, float], card: Rect, obstacles: list[Rect], r: float
+) -> tuple[float, float]:
+    """The point nearest `target` (on rings of growing radius) where a circle of radius r stays on the card
+    and off every obstacle; the target itself when there is none."""
     tx, ty = target
     inner = card.inset(r)
     for ring in range(0, 40):
@@ -217,7 +241,9 @@ def crosses(a: tuple[float, float], b: tuple[float, float], box: Rect) -> bool:
 class BoardFigure(Flowable):
     """A board drawn by generator.boards.draw (vector), scaled to the text width and at most a page high."""
 
-    def __init__(self, game: Game, board_id: str, width: float, caption_style: ParagraphStyle, caption: str = ""):
+    def __init__(
+        self, game: Game, board_id: str, width: float, caption_style: ParagraphStyle, caption: str = ""
+    ):
         super().__init__()
         self.game, self.board = game, game.boards[board_id]
         self.plan = board_plan(game, self.board)  # planned once, drawn on every pass of the multi-pass build
@@ -249,7 +275,8 @@ class BoardFigure(Flowable):
 
 
 class ComponentFigure(Flowable):
-    """A component flat (as printed) and made up, drawn by generator.components.pictures, at most `max_h` high."""
+    """A component flat (as printed) and made up, drawn by generator.components.pictures, at most `max_h`
+    high."""
 
     def __init__(self, game: Game, component_id: str, width: float, caption_style: ParagraphStyle,
                  caption: str = "", max_h: float = 2.1 * 72):
@@ -273,7 +300,8 @@ class ComponentFigure(Flowable):
 
 
 def _draw_card(canv, game: Game, card) -> None:
-    """A card's front as printed; a card whose layout is missing shows as a plain framed card with its data."""
+    """A card's front as printed; a card whose layout is missing shows as a plain framed card with its
+    data."""
     try:
         draw_front(canv, game, card, 0, 0, bleed=False)
         return
@@ -296,7 +324,8 @@ def _draw_card(canv, game: Game, card) -> None:
 
 
 def icon_markup(game: Game):
-    """(icon name, size) -> Paragraph markup of the icon inline in running text, from the game's or the shared icons."""
+    """(icon name, size) -> Paragraph markup of the icon inline in running text, from the game's or the shared
+    icons."""
     source = rules_icons(game)
 
     def markup(name: str, size: float) -> str:
@@ -319,10 +348,12 @@ def picture_files(game: Game):
 
 
 def figure_factory(game: Game, styles: dict[str, ParagraphStyle]):
-    """Figures named in the rules text (```figure blocks) as Flowables of real cards, boards and components."""
+    """Figures named in the rules text (```figure blocks) as Flowables of real cards, boards and
+    components."""
     def make(spec: dict, width: float) -> Flowable:
         try:
-            spec = check_figure(game, spec)  # already checked with the rendered rules: a failure here is a bug
+            # already checked with the rendered rules: a failure here is a bug
+            spec = check_figure(game, spec)
         except ValueError as exc:
             raise InputError(Problem(game.project.show(template_file(game)), 0, str(exc))) from None
         kind = spec.get("kind")
@@ -338,7 +369,8 @@ def figure_factory(game: Game, styles: dict[str, ParagraphStyle]):
                 cards.append(game.decks[other or deck.id].card(card_id))
             card_w = to_pt(spec.get("width", "1.6in"))  # grown if the text would be too small; rows wrap
             return CardFigure(game, cards, card_w, spec.get("callouts", []), styles["caption"], caption)
-        return ComponentFigure(game, spec["component"], width * float(spec.get("fraction", 1.0)),  # kind checked
+        # kind checked
+        return ComponentFigure(game, spec["component"], width * float(spec.get("fraction", 1.0)),
                                styles["caption"], caption)
 
     return make

@@ -1,9 +1,10 @@
-"""The saddle-stitch booklets of the rules: the reading pages placed two per landscape sheet side, in print order.
+"""The saddle-stitch booklets of the rules: the reading pages placed two per landscape sheet side, in print
+order.
 
-Each reading page becomes one Form XObject in a booklet; its content is the page's stream as ReportLab laid it out,
-compressed once for every booklet of the rules (`ReadingPages`), and its resources are copied from the reading PDF.
-The booklet is written directly (generator.booklet.pdfsyntax): the reading PDF is ReportLab's own output, so no
-general PDF library is loaded to read it back.
+Each reading page becomes one Form XObject in a booklet; its content is the page's stream as ReportLab laid it
+out, compressed once for every booklet of the rules (`ReadingPages`), and its resources are copied from the
+reading PDF. The booklet is written directly (generator.booklet.pdfsyntax): the reading PDF is ReportLab's own
+output, so no general PDF library is loaded to read it back.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ _MERGED = ("ExtGState", "ColorSpace", "Pattern", "Shading", "XObject", "Font", "
 
 
 class ReadingPages:
-    """The reading PDF as every booklet of it places its pages: read once, and each page's content compressed once.
+    """The reading PDF as every booklet of it places its pages: read once, and each page's content compressed
+    once.
 
     `contents` are the pages' content streams as laid out (Reading.contents; None: decoded from the PDF)."""
 
@@ -78,12 +80,14 @@ class ReadingPages:
 
 
 class _Writer:
-    """A booklet's objects, numbered in the order the booklets have always numbered them: each object copied from
-    a source PDF when it is first referenced (before the objects it refers to), each made object when added."""
+    """A booklet's objects, numbered in the order the booklets have always numbered them: each object copied
+    from a source PDF when it is first referenced (before the objects it refers to), each made object when
+    added."""
 
     def __init__(self):
         self.objects: list[object] = []
-        self.copied: dict[int, dict[int, int]] = {}  # per source (by id): source object number -> booklet number
+        # per source (by id): source object number -> booklet number
+        self.copied: dict[int, dict[int, int]] = {}
 
     def add(self, value: object) -> Ref:
         self.objects.append(value)
@@ -145,17 +149,27 @@ def _overlay(sheet: tuple[float, float], sides: int, note: str) -> SourcePdf:
 
 
 def _page_form(writer: _Writer, pages: ReadingPages, number: int) -> Ref:
-    """Reading page `number` as a Form XObject: its compressed content placed as it is, its resources copied."""
+    """Reading page `number` as a Form XObject: its compressed content placed as it is, its resources
+    copied."""
     page = pages.pages[number - 1]
     resources = writer.copy(pages.source, pages.source.resolve(page["Resources"]))
-    return writer.add(Stream({Name("Type"): Name("XObject"), Name("Subtype"): Name("Form"),
-                              Name("BBox"): [float(v) for v in page["MediaBox"]], Name("Resources"): resources,
-                              Name("Filter"): Name("FlateDecode")}, pages.compressed(number)))
+    return writer.add(
+        Stream(
+            {
+                Name("Type"): Name("XObject"),
+                Name("Subtype"): Name("Form"),
+                Name("BBox"): [float(v) for v in page["MediaBox"]],
+                Name("Resources"): resources,
+                Name("Filter"): Name("FlateDecode"),
+            },
+            pages.compressed(number),
+        )
+    )
 
 
 def _merge_overlay(writer: _Writer, resources: dict, overlay: SourcePdf, page: dict) -> bytes:
-    """The overlay page's resources added to a sheet side's (copied, names sorted), and its content isolated and
-    clipped to its page, one operation a line."""
+    """The overlay page's resources added to a sheet side's (copied, names sorted), and its content isolated
+    and clipped to its page, one operation a line."""
     theirs = overlay.resolve(page.get("Resources", {}))
     for kind in _MERGED:
         if kind not in theirs:
@@ -180,12 +194,13 @@ def _merge_overlay(writer: _Writer, resources: dict, overlay: SourcePdf, page: d
 
 
 def impose(reading: ReadingPages, paper: str, path: Path, back: int = 0, phrases: Phrases = ENGLISH) -> int:
-    """Write the saddle-stitch booklet of a reading PDF on landscape `paper`; returns the number of sheet sides.
+    """Write the saddle-stitch booklet of a reading PDF on landscape `paper`; returns the number of sheet
+    sides.
 
-    The last `back` reading pages (the back matter) stay at the end, on the back cover; blank pages go before them.
-    Each reading page becomes a Form XObject placed (scaled) on its half of the sheet; links are dropped,
-    since a booklet is for paper. `reading` is the reading PDF's ReadingPages, shared by the booklets of one rules
-    PDF.
+    The last `back` reading pages (the back matter) stay at the end, on the back cover; blank pages go before
+    them. Each reading page becomes a Form XObject placed (scaled) on its half of the sheet; links are
+    dropped, since a booklet is for paper. `reading` is the reading PDF's ReadingPages, shared by the booklets
+    of one rules PDF.
     """
     sheet = PAPERS[paper].landscape
     sides = imposition(len(reading.pages), back=back)
@@ -210,7 +225,9 @@ def impose(reading: ReadingPages, paper: str, path: Path, back: int = 0, phrases
                 forms[number] = _page_form(writer, reading, number)
             place = fit(*reading.size(number), *cell)
             xobjects[Name(f"Pg{number}")] = forms[number]
-            ops.append(f"q {place.scale:.6f} 0 0 {place.scale:.6f} {place.x:.4f} {place.y:.4f} cm /Pg{number} Do Q")
+            ops.append(
+                f"q {place.scale:.6f} 0 0 {place.scale:.6f} {place.x:.4f} {place.y:.4f} cm /Pg{number} Do Q"
+            )
         resources[Name("XObject")] = xobjects
         own = ("\n".join(ops) + "\n").encode("ascii")
         contents = writer.add(NULL)  # the side's own content, joined below with the overlay's
@@ -219,10 +236,14 @@ def impose(reading: ReadingPages, paper: str, path: Path, back: int = 0, phrases
         writer.add(NULL)  # the two parts of the content before they were joined: numbered, left empty
         writer.add(NULL)
         joined = b"q\n" + own + b"\nQ\n" + overlay_content
-        writer.objects[contents.number - 1] = Stream({Name("Filter"): Name("FlateDecode")}, zlib.compress(joined, -1))
+        writer.objects[contents.number - 1] = Stream(
+            {Name("Filter"): Name("FlateDecode")}, zlib.compress(joined, -1)
+        )
     writer.objects[1][Name("Count")] = len(kids)
     title = reading.source.title() or phrases.t("rules.subject")
-    writer.objects[info.number - 1][Name("Title")] = phrases.t("rules.booklet_title", title=title, paper=paper)
+    writer.objects[info.number - 1][Name("Title")] = phrases.t(
+        "rules.booklet_title", title=title, paper=paper
+    )
     with open(path, "wb") as handle:
         writer.write(handle)
     return len(sides)

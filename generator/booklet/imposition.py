@@ -1,4 +1,5 @@
-"""Saddle-stitch booklet imposition as pure geometry: page order per sheet side and scale-to-fit (no ReportLab)."""
+"""Saddle-stitch booklet imposition as pure geometry: page order per sheet side and scale-to-fit (no
+ReportLab)."""
 
 from __future__ import annotations
 
@@ -34,8 +35,8 @@ def padded_count(pages: int) -> int:
 def imposition(pages: int, back: int = 0) -> list[SheetSide]:
     """Sheet sides in print order; sheet i front = [n-2i, 1+2i], back = [2+2i, n-1-2i].
 
-    The padding pages are blank. They come after the text, but before the last `back` pages: those stay at the end,
-    so a quick reference written as back matter is printed on the back cover."""
+    The padding pages are blank. They come after the text, but before the last `back` pages: those stay at the
+    end, so a quick reference written as back matter is printed on the back cover."""
     n = padded_count(pages)
     back = max(0, min(back, pages - 1))
 
@@ -53,13 +54,17 @@ def imposition(pages: int, back: int = 0) -> list[SheetSide]:
     return sides
 
 
-def fit(page_w: float, page_h: float, cell_x: float, cell_y: float, cell_w: float, cell_h: float) -> Placement:
+def fit(
+    page_w: float, page_h: float, cell_x: float, cell_y: float, cell_w: float, cell_h: float
+) -> Placement:
     """Scale a page uniformly to fit a cell (never enlarging) and centre it there."""
     scale = min(cell_w / page_w, cell_h / page_h, 1.0)
     return Placement(scale, cell_x + (cell_w - page_w * scale) / 2, cell_y + (cell_h - page_h * scale) / 2)
 
 
-def halves(sheet_w: float, sheet_h: float) -> tuple[tuple[float, float, float, float], tuple[float, float, float, float]]:
+def halves(
+    sheet_w: float, sheet_h: float
+) -> tuple[tuple[float, float, float, float], tuple[float, float, float, float]]:
     """The left and right half of a landscape sheet as (x, y, w, h) cells."""
     half = sheet_w / 2
     return (0.0, 0.0, half, sheet_h), (half, 0.0, half, sheet_h)

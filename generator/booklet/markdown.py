@@ -62,7 +62,9 @@ _INLINE_MARKUP = {
 class NoteBox(Flowable):
     """A tinted box around flowables (```note fences and blockquotes); kept on one page."""
 
-    def __init__(self, content: list[Flowable], fill=NOTE_FILL, edge=NOTE_EDGE, pad: float = 6, space_after: float = 8):
+    def __init__(
+        self, content: list[Flowable], fill=NOTE_FILL, edge=NOTE_EDGE, pad: float = 6, space_after: float = 8
+    ):
         super().__init__()
         self.content, self.fill, self.edge, self.pad = content, fill, edge, pad
         self.spaceAfter = space_after  # else a heading or a second box touches the box
@@ -76,7 +78,7 @@ class NoteBox(Flowable):
         self.height = sum(h for _, h in self._sizes) + gaps + 2 * self.pad
         return self.width, self.height
 
-    def split(self, avail_w, avail_h):
+    def split(self, avail_w, avail_h):  # noqa: ARG002 - ReportLab Flowable.split hook
         # A box taller than most of a page is given up and its content flows freely instead.
         if self.height > 400:
             return list(self.content)
@@ -115,8 +117,8 @@ def _tokens(text: str) -> tuple[Token, ...]:
 
 
 def parse_markdown(text: str) -> list[Token]:
-    """The tokens of a Markdown text, parsed once per text: the checks before a build (references) and the drawing
-    read the same rendered rules. Tokens are shared: read them, never change them."""
+    """The tokens of a Markdown text, parsed once per text: the checks before a build (references) and the
+    drawing read the same rendered rules. Tokens are shared: read them, never change them."""
     return list(_tokens(text))
 
 
@@ -254,7 +256,9 @@ class Converter:
                 base = self.styles["cell_head" if tok.type == "th_open" else "cell"]
                 if (base.name, style) not in cell_styles:
                     align = {"right": TA_RIGHT, "center": TA_CENTER}.get(style, TA_LEFT)
-                    cell_styles[base.name, style] = ParagraphStyle(f"{base.name}-{style or 'left'}", parent=base, alignment=align)
+                    cell_styles[base.name, style] = ParagraphStyle(
+                        f"{base.name}-{style or 'left'}", parent=base, alignment=align
+                    )
                 cell_style = cell_styles[base.name, style]
                 inline = tokens[i + 1]
                 row.append(para(self._inline(inline), cell_style))
@@ -262,7 +266,8 @@ class Converter:
         widths = _column_widths(plain_rows, width, self.styles["cell_head"])
         table = Table(rows, colWidths=widths, repeatRows=header_rows, hAlign="LEFT")
         commands = [
-            ("FONT", (0, 0), (-1, -1), self.styles["cell"].fontName, self.styles["cell"].fontSize),  # else Helvetica
+            # else Helvetica
+            ("FONT", (0, 0), (-1, -1), self.styles["cell"].fontName, self.styles["cell"].fontSize),
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
             ("LINEBELOW", (0, 0), (-1, -1), 0.4, RULE_GREY),
             ("TOPPADDING", (0, 0), (-1, -1), 2.5),
@@ -293,8 +298,8 @@ class Converter:
         return [para(escape(tok.content).replace("\n", "<br/>"), self.styles["body"])]
 
     def _command(self, html: str) -> list[Flowable]:
-        """HTML comments carry layout commands: <!-- pagebreak -->, <!-- needspace 2in -->, <!-- space 6pt -->,
-        and <!-- backcover -->: a new page, and the rest goes on the back cover of the booklet."""
+        """HTML comments carry layout commands: <!-- pagebreak -->, <!-- needspace 2in -->, <!-- space 6pt
+        -->, and <!-- backcover -->: a new page, and the rest goes on the back cover of the booklet."""
         match = re.match(r"\s*<!--\s*(\w+)\s*([^>]*?)\s*-->", html)
         if not match:
             return []

@@ -1,4 +1,5 @@
-"""Rule booklets: build/<game>/rules.pdf (reading order, half-letter) and saddle-stitch booklets per paper size."""
+"""Rule booklets: build/<game>/rules.pdf (reading order, half-letter) and saddle-stitch booklets per paper
+size."""
 
 from __future__ import annotations
 
@@ -26,13 +27,14 @@ from generator.booklet.figures import CardFigure, figure_factory, icon_markup, p
 from generator.booklet.imposed import ReadingPages, impose
 from generator.booklet.markdown import Converter
 from generator.booklet.text import cover_cards, missing_translation, render_rules, template_file
-from generator.core.contract import BuildOptions, FunctionProducer, Output
+from generator.core.contract import BuildOptions, FunctionProducer, Output, OutputKind
 from generator.core.errors import InputError
 from generator.core.geometry import PAPERS
 from generator.data.game import Game
 from generator.faces.icons import enable_inline_icons
 
-# --- the reading PDF -------------------------------------------------------------------------------------------
+# --- the reading PDF
+# -------------------------------------------------------------------------------------------
 
 def _cover(game: Game, styles: dict[str, ParagraphStyle], width: float) -> list[Flowable]:
     config = game.config
@@ -40,8 +42,15 @@ def _cover(game: Game, styles: dict[str, ParagraphStyle], width: float) -> list[
     title_face = styles["h1"].fontName  # the game's title font
     title = ParagraphStyle("cover-title", parent=styles["h1"], fontName=title_face, fontSize=34, leading=38,
                            alignment=1, spaceBefore=0, spaceAfter=4)
-    sub = ParagraphStyle("cover-sub", parent=styles["body"], fontName=title_face, fontSize=13, leading=16, alignment=1,
-                         textColor=ACCENT)
+    sub = ParagraphStyle(
+        "cover-sub",
+        parent=styles["body"],
+        fontName=title_face,
+        fontSize=13,
+        leading=16,
+        alignment=1,
+        textColor=ACCENT,
+    )
     info = ParagraphStyle("cover-info", parent=styles["body"], fontSize=10, leading=13, alignment=1)
     players = say("rules.players", min=config.players.min, max=config.players.max, count=config.players.max)
     facts = [players] + ([say("rules.ages", ages=config.ages)] if config.ages else []) + (
@@ -56,13 +65,22 @@ def _cover(game: Game, styles: dict[str, ParagraphStyle], width: float) -> list[
     return story + ([figure] if figure else []) + below
 
 
-def _cover_cards(game: Game, styles: dict[str, ParagraphStyle], width: float, reserve: float) -> CardFigure | None:
-    """Real cards on the cover: the first card type of the first two decks side by side, as many as fit one row
-    with their text legible (MIN_TEXT), as large as the room the cover page leaves above `reserve` allows."""
+def _cover_cards(
+    game: Game, styles: dict[str, ParagraphStyle], width: float, reserve: float
+) -> CardFigure | None:
+    """Real cards on the cover: the first card type of the first two decks side by side, as many as fit one
+    row with their text legible (MIN_TEXT), as large as the room the cover page leaves above `reserve`
+    allows."""
     cards = [game.decks[deck_id].card(card_id) for deck_id, card_id in cover_cards(game)]
     while cards:
-        figure = CardFigure(game, cards, (width - CARD_GAP * (len(cards) - 1)) / len(cards), [], styles["caption"],
-                            reserve=reserve)
+        figure = CardFigure(
+            game,
+            cards,
+            (width - CARD_GAP * (len(cards) - 1)) / len(cards),
+            [],
+            styles["caption"],
+            reserve=reserve,
+        )
         if len(cards) == 1 or len(cards) * figure.legible + (len(cards) - 1) * CARD_GAP <= width:
             return figure
         cards = cards[:-1]
@@ -72,12 +90,22 @@ def _cover_cards(game: Game, styles: dict[str, ParagraphStyle], width: float, re
 def reading_story(game: Game, markdown: str, width: float) -> list[Flowable]:
     """Cover, contents and the rules text as flowables."""
     styles = make_styles(fonts=game.fonts)
-    converter = Converter(width=width, styles=styles, figures=figure_factory(game, styles), icons=icon_markup(game),
-                          pictures=picture_files(game))
+    converter = Converter(
+        width=width,
+        styles=styles,
+        figures=figure_factory(game, styles),
+        icons=icon_markup(game),
+        pictures=picture_files(game),
+    )
     body = converter.convert(markdown)
     story = _cover(game, styles, width)
-    story += [NextPageTemplate("body"), PageBreak(), hidden_heading(game.phrases.t("rules.contents"), styles["h1"], "contents"),
-              contents(styles), PageBreak()]
+    story += [
+        NextPageTemplate("body"),
+        PageBreak(),
+        hidden_heading(game.phrases.t("rules.contents"), styles["h1"], "contents"),
+        contents(styles),
+        PageBreak(),
+    ]
     return story + body
 
 
@@ -92,11 +120,6 @@ class Reading:
     @property
     def pages(self) -> int:
         return len(self.contents)
-
-
-def render_reading_pdf(game: Game, markdown: str) -> bytes:
-    """The reading-order rules PDF."""
-    return render_reading(game, markdown).pdf
 
 
 def render_reading(game: Game, markdown: str) -> Reading:
@@ -118,10 +141,12 @@ def render_reading(game: Game, markdown: str) -> Reading:
     return Reading(data, pages - start + 1, contents)
 
 
-# --- outputs ---------------------------------------------------------------------------------------------------
+# --- outputs
+# ---------------------------------------------------------------------------------------------------
 
 def outputs(game: Game, options: BuildOptions) -> list[Output]:
-    """rules.pdf plus rules-booklet-<paper>.pdf per paper; the template is rendered now, so errors stop the build early."""
+    """rules.pdf plus rules-booklet-<paper>.pdf per paper; the template is rendered now, so errors stop the
+    build early."""
     missing = missing_translation(game)
     if missing is not None:
         raise InputError(missing)
@@ -151,14 +176,30 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
             if not readers:
                 readers.append(ReadingPages.of(laid.pdf, laid.contents))
             sides = impose(readers[0], paper, tmp, back=laid.back_pages, phrases=game.phrases)
-            return {"pages": sides, "reading_pages": laid.pages, "back_cover_pages": laid.back_pages, "paper": paper}
+            return {
+                "pages": sides,
+                "reading_pages": laid.pages,
+                "back_cover_pages": laid.back_pages,
+                "paper": paper,
+            }
         return render
 
     result = [Output(game.id, base / "rules.pdf", "rules", reading)]
     for paper in options.papers:
         if paper in PAPERS:
-            result.append(Output(game.id, base / f"rules-booklet-{paper}.pdf", "rules-booklet", booklet(paper)))
+            result.append(
+                Output(game.id, base / f"rules-booklet-{paper}.pdf", "rules-booklet", booklet(paper))
+            )
     return result
 
 
-RULE_BOOKLETS = FunctionProducer("rule booklets", "rules template renders", outputs)
+# What the rules are drawn from: their Markdown as rendered (every word they print), the faces of the cards
+# they picture (the cover's too) and the pieces they picture: the decks' makeup, boards, components, component
+# faces and the tuck boxes' deck backs, with the other files of templates/. They are planned from the game as
+# loaded, its own rules template and the shared partials.
+RULES_PARTS = ("game", "deck_makeup", "board", "component", "pictures", "fonts", "templates",
+               "component_faces", "boxed_backs", "rules_text", "pictured_cards")
+RULE_BOOKLETS = FunctionProducer(
+    "rule booklets", "rules template renders", outputs,
+    plans_from=("game", "game_data", "data_files", "layouts", "pictures", "fonts", "templates", "own_rules"),
+    makes=(OutputKind("rules", RULES_PARTS, ()), OutputKind("rules-booklet", RULES_PARTS, ())))

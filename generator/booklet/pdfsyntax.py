@@ -1,9 +1,9 @@
 """PDF objects read from the PDFs pnp's own ReportLab writes, and written out again, for the booklets.
 
-A booklet places the reading PDF's pages; reading them back needs no general PDF library: ReportLab's files have an
-xref table and plain objects. Objects are written in the PDF syntax the booklets have always had (pypdf's layout:
-one dictionary entry per line, arrays as `[ a b ]`, reals to 8 significant digits, strings with every character
-but letters, digits and spaces escaped), so a booklet's bytes stay what they were.
+A booklet places the reading PDF's pages; reading them back needs no general PDF library: ReportLab's files
+have an xref table and plain objects. Objects are written in the PDF syntax the booklets have always had
+(pypdf's layout: one dictionary entry per line, arrays as `[ a b ]`, reals to 8 significant digits, strings
+with every character but letters, digits and spaces escaped), so a booklet's bytes stay what they were.
 """
 
 from __future__ import annotations
@@ -49,7 +49,8 @@ class Null:
 
 NULL = Null()
 
-# --- reading ---------------------------------------------------------------------------------------------------
+# --- reading
+# ---------------------------------------------------------------------------------------------------
 
 _SPACE = b" \t\r\n\f\x00"
 _DELIMITERS = b"()<>[]{}/%"
@@ -111,39 +112,62 @@ def parse(data: bytes, at: int) -> tuple[object, int]:
     at = _skip(data, at)
     byte = data[at:at + 1]
     if byte == b"/":
-        end = _TOKEN.match(data, at + 1)
-        raw = end.group() if end else b""
-        text = re.sub(rb"#([0-9A-Fa-f]{2})", lambda m: bytes([int(m.group(1), 16)]), raw).decode("utf-8")
-        return Name(text), at + 1 + len(raw)
+        return _read_name(data, at + 1)
     if data.startswith(b"<<", at):
-        entries: dict = {}
-        at += 2
-        while True:
-            at = _skip(data, at)
-            if data.startswith(b">>", at):
-                return entries, at + 2
-            key, at = parse(data, at)
-            if not isinstance(key, Name):
-                raise Unsupported(f"a dictionary key {key!r}")
-            entries[key], at = parse(data, at)
+        return _read_dictionary(data, at + 2)
     if byte == b"[":
-        items = []
-        at += 1
-        while True:
-            at = _skip(data, at)
-            if data.startswith(b"]", at):
-                return items, at + 1
-            item, at = parse(data, at)
-            items.append(item)
+        return _read_array(data, at + 1)
     if byte == b"(":
         return _string(data, at + 1)
     if byte == b"<":
-        end = data.index(b">", at)
-        digits = re.sub(rb"\s", b"", data[at + 1:end])
-        return Text(bytes.fromhex((digits + b"0" * (len(digits) % 2)).decode("ascii"))), end + 1
+        return _read_hex_string(data, at + 1)
     ref = _REF.match(data, at)
     if ref:
         return Ref(int(ref.group(1))), ref.end()
+    return _read_word(data, at)
+
+
+def _read_name(data: bytes, at: int) -> tuple[Name, int]:
+    """The name whose characters start at `at` (after its /), #xx escapes decoded."""
+    end = _TOKEN.match(data, at)
+    raw = end.group() if end else b""
+    text = re.sub(rb"#([0-9A-Fa-f]{2})", lambda m: bytes([int(m.group(1), 16)]), raw).decode("utf-8")
+    return Name(text), at + len(raw)
+
+
+def _read_dictionary(data: bytes, at: int) -> tuple[dict, int]:
+    """The dictionary whose entries start at `at` (after its <<)."""
+    entries: dict = {}
+    while True:
+        at = _skip(data, at)
+        if data.startswith(b">>", at):
+            return entries, at + 2
+        key, at = parse(data, at)
+        if not isinstance(key, Name):
+            raise Unsupported(f"a dictionary key {key!r}")
+        entries[key], at = parse(data, at)
+
+
+def _read_array(data: bytes, at: int) -> tuple[list, int]:
+    """The array whose items start at `at` (after its [)."""
+    items = []
+    while True:
+        at = _skip(data, at)
+        if data.startswith(b"]", at):
+            return items, at + 1
+        item, at = parse(data, at)
+        items.append(item)
+
+
+def _read_hex_string(data: bytes, at: int) -> tuple[Text, int]:
+    """The <hex> string whose digits start at `at` (an odd last digit is followed by 0)."""
+    end = data.index(b">", at)
+    digits = re.sub(rb"\s", b"", data[at:end])
+    return Text(bytes.fromhex((digits + b"0" * (len(digits) % 2)).decode("ascii"))), end + 1
+
+
+def _read_word(data: bytes, at: int) -> tuple[object, int]:
+    """A number, true, false or null at `at`."""
     word = _TOKEN.match(data, at)
     if word is None:
         raise Unsupported(f"PDF syntax {data[at:at + 20]!r}")
@@ -212,7 +236,8 @@ class SourcePdf:
         return found
 
     def title(self) -> str | None:
-        """The document's /Title (PDFDocEncoding, or UTF-16 after a byte-order mark), as a PDF reader decodes it."""
+        """The document's /Title (PDFDocEncoding, or UTF-16 after a byte-order mark), as a PDF reader decodes
+        it."""
         info = self.resolve(self.trailer.get("Info"))
         raw = info.get("Title") if isinstance(info, dict) else None
         return decode_text(raw) if isinstance(raw, bytes) else None
@@ -232,13 +257,22 @@ def stream_data(stream: Stream) -> bytes:
     return data
 
 
-# --- text encodings --------------------------------------------------------------------------------------------
+# --- text encodings
+# --------------------------------------------------------------------------------------------
 
-# PDFDocEncoding (PDF 32000-1 annex D): Latin-1 but for these bytes; 0x00, 0x16, 0x7F, 0x9F and 0xAD are undefined.
-_DOC_SPECIAL = dict(zip(range(0x18, 0x20), "\u02d8\u02c7\u02c6\u02d9\u02dd\u02db\u02da\u02dc", strict=True)) | dict(
-    zip(range(0x80, 0xA1), "\u2022\u2020\u2021\u2026\u2014\u2013\u0192\u2044\u2039\u203a\u2212\u2030\u201e\u201c"
-                           "\u201d\u2018\u2019\u201a\u2122\ufb01\ufb02\u0141\u0152\u0160\u0178\u017d\u0131\u0142"
-                           "\u0153\u0161\u017e\x00\u20ac", strict=True))
+# PDFDocEncoding (PDF 32000-1 annex D): Latin-1 but for these bytes; 0x00, 0x16, 0x7F, 0x9F and 0xAD are
+# undefined.
+_DOC_SPECIAL = dict(
+    zip(range(0x18, 0x20), "\u02d8\u02c7\u02c6\u02d9\u02dd\u02db\u02da\u02dc", strict=True)
+) | dict(
+    zip(
+        range(0x80, 0xA1),
+        "\u2022\u2020\u2021\u2026\u2014\u2013\u0192\u2044\u2039\u203a\u2212\u2030\u201e\u201c"
+        "\u201d\u2018\u2019\u201a\u2122\ufb01\ufb02\u0141\u0152\u0160\u0178\u017d\u0131\u0142"
+        "\u0153\u0161\u017e\x00\u20ac",
+        strict=True,
+    )
+)
 DOC_UNDEFINED = frozenset({0x00, 0x16, 0x7F, 0x9F, 0xAD})
 _DOC_DECODE = {byte: _DOC_SPECIAL.get(byte, chr(byte)) for byte in range(256) if byte not in DOC_UNDEFINED}
 _DOC_ENCODE = {char: byte for byte, char in _DOC_DECODE.items()}
@@ -252,14 +286,16 @@ def decode_text(raw: bytes) -> str:
 
 
 def encode_text(text: str) -> bytes:
-    """A text's bytes in a PDF string: PDFDocEncoding when it has every character, else UTF-16BE with its mark."""
+    """A text's bytes in a PDF string: PDFDocEncoding when it has every character, else UTF-16BE with its
+    mark."""
     try:
         return bytes(_DOC_ENCODE[char] for char in text)
     except KeyError:
         return codecs.BOM_UTF16_BE + text.encode("utf-16be")
 
 
-# --- writing ---------------------------------------------------------------------------------------------------
+# --- writing
+# ---------------------------------------------------------------------------------------------------
 
 _NAME_ESCAPES = {byte: f"#{byte:02X}".encode() for byte in list(b"#()<>[]{}/%") + list(range(33))}
 
@@ -303,7 +339,8 @@ def string(raw: bytes) -> bytes:
 
 
 def serialize(value: object, numbers: dict[int, int] | None = None) -> bytes:
-    """An object in the booklets' PDF syntax; references are renumbered through `numbers` (source -> written)."""
+    """An object in the booklets' PDF syntax; references are renumbered through `numbers` (source ->
+    written)."""
     if isinstance(value, Name):
         return name(value)
     if isinstance(value, bool):
@@ -315,9 +352,12 @@ def serialize(value: object, numbers: dict[int, int] | None = None) -> bytes:
     if isinstance(value, Ref):
         return b"%d 0 R" % (numbers[value.number] if numbers is not None else value.number)
     if isinstance(value, Text):
-        # a string read from a PDF keeps its bytes; one with a byte PDFDocEncoding lacks (and no byte-order mark)
+        # a string read from a PDF keeps its bytes; one with a byte PDFDocEncoding lacks (and no byte-order
+        # mark)
         # is binary, written in hex
-        if value[:2] not in (codecs.BOM_UTF16_BE, codecs.BOM_UTF16_LE) and any(b in DOC_UNDEFINED for b in value):
+        if value[:2] not in (codecs.BOM_UTF16_BE, codecs.BOM_UTF16_LE) and any(
+            b in DOC_UNDEFINED for b in value
+        ):
             return b"<" + value.hex().encode("ascii") + b">"
         return string(value)
     if isinstance(value, str):
@@ -342,8 +382,11 @@ def content_operations(data: bytes) -> list[tuple[list, bytes]]:
     while at < len(data):
         byte = data[at:at + 1]
         word = _TOKEN.match(data, at) if byte not in (b"/", b"(", b"<", b"[") else None
-        if word is not None and not _NUMBER.fullmatch(word.group()) and word.group() not in (b"true", b"false",
-                                                                                              b"null"):
+        if (
+            word is not None
+            and not _NUMBER.fullmatch(word.group())
+            and word.group() not in (b"true", b"false", b"null")
+        ):
             if word.group() == b"BI":
                 raise Unsupported("an inline image")
             operations.append((operands, word.group()))

@@ -38,8 +38,8 @@ class MarkdownText(str):
 
 
 def markdown_value(value: Any) -> str:
-    """A printed value: data gets its `|` escaped (a card named 'A | B' stays in its table cell); template output
-    and helper results are already Markdown."""
+    """A printed value: data gets its `|` escaped (a card named 'A | B' stays in its table cell); template
+    output and helper results are already Markdown."""
     if isinstance(value, MarkdownText):
         return value
     return _PIPE.sub(r"\\|", str(value))
@@ -53,7 +53,8 @@ def icon(name: str, size: str = "1.2em") -> MarkdownText:
 
 
 def figure(kind: str, caption: str = "", **options: Any) -> MarkdownText:
-    """A block picture drawn by the card, board or component pipeline (kind 'card', 'board' or 'component')."""
+    """A block picture drawn by the card, board or component pipeline (kind 'card', 'board' or
+    'component')."""
     spec = {"kind": kind, "caption": caption, **options}
     return MarkdownText("\n```figure\n" + json.dumps(spec, sort_keys=True) + "\n```\n")
 
@@ -71,8 +72,8 @@ def _checked_icon(source: IconSource):
 
 
 def _checked_figure(game: Game):
-    """figure() that fails (at the template line) for a deck, card, board or component that does not exist, or a
-    bad width."""
+    """figure() that fails (at the template line) for a deck, card, board or component that does not exist, or
+    a bad width."""
 
     def checked(kind: str, caption: str = "", **options: Any) -> MarkdownText:
         problem = figure_fit_problem(game, check_figure(game, {"kind": kind, "caption": caption, **options}))
@@ -84,12 +85,13 @@ def _checked_figure(game: Game):
 
 
 class RulesLoader(BaseLoader):
-    """The rules templates and what they include or import, read from templates/rules/ through Project.inside."""
+    """The rules templates and what they include or import, read from templates/rules/ through
+    Project.inside."""
 
     def __init__(self, project: Project, folder: Path):
         self.project, self.folder = project, folder
 
-    def get_source(self, environment, template: str):
+    def get_source(self, environment, template: str):  # noqa: ARG002 - Jinja BaseLoader.get_source hook
         try:
             path = self.project.inside(template, self.folder, what="template")
         except InputError as exc:
@@ -103,22 +105,28 @@ class RulesLoader(BaseLoader):
 
 
 class CompiledTemplates(SandboxedCache):
-    """Rules templates as Jinja compiled them, kept between runs, so a rebuild compiles only the templates that
-    changed (Jinja checks each one against its source)."""
+    """Rules templates as Jinja compiled them, kept between runs, so a rebuild compiles only the templates
+    that changed (Jinja checks each one against its source)."""
 
     kind = "rules"
     module = __file__
 
 
 def compiled_templates() -> CompiledTemplates | None:
-    """The cache of compiled templates; None where the user has no private cache folder (then each run compiles)."""
+    """The cache of compiled templates; None where the user has no private cache folder (then each run
+    compiles)."""
     return private_cache(CompiledTemplates)
 
 
 @functools.cache
 def _environment(project: Project, templates_dir: str):
-    env = environment(autoescape=False, loader=RulesLoader(project, Path(templates_dir)), keep_trailing_newline=True,
-                      helpers={"icon": icon, "figure": figure}, finalize=markdown_value)
+    env = environment(
+        autoescape=False,
+        loader=RulesLoader(project, Path(templates_dir)),
+        keep_trailing_newline=True,
+        helpers={"icon": icon, "figure": figure},
+        finalize=markdown_value,
+    )
     env.text_type = MarkdownText
     env.bytecode_cache = compiled_templates()
     return env
@@ -128,9 +136,9 @@ _FIGURE_BLOCK = re.compile(r"```figure\n(.*?)\n```", re.S)
 _CARD_PICTURE = re.compile(r"\]\(card:([^\s)]+)")
 
 
-def pictured_cards(game: Game, markdown: str) -> list[tuple[str, str]]:
-    """(deck id, card id) of every card the rules picture (```figure blocks and ![...](card:deck/id) pictures),
-    in order: what the booklets draw of the card faces."""
+def pictured_cards(markdown: str) -> list[tuple[str, str]]:
+    """(deck id, card id) of every card the rules picture (```figure blocks and ![...](card:deck/id)
+    pictures), in order: what the booklets draw of the card faces."""
     found: list[tuple[str, str]] = []
     for block in _FIGURE_BLOCK.findall(markdown):
         try:
@@ -151,8 +159,8 @@ COVER_DECKS = 2  # the cover shows the first card of the first decks, this many 
 
 
 def cover_cards(game: Game) -> list[tuple[str, str]]:
-    """(deck id, card id) of the cards the cover may show: the first card of each of the first COVER_DECKS decks
-    (fewer are shown when they do not fit side by side, see booklet.pdf)."""
+    """(deck id, card id) of the cards the cover may show: the first card of each of the first COVER_DECKS
+    decks (fewer are shown when they do not fit side by side, see booklet.pdf)."""
     return [(deck.id, deck.cards[0].id) for deck in game.decks.values() if deck.cards][:COVER_DECKS]
 
 
@@ -162,8 +170,13 @@ def template_file(game: Game) -> Path:
 
 
 def missing_translation(game: Game) -> Problem | None:
-    """A located problem when the game has rules but no rules template in the language it is translated into."""
-    if not game.translated or template_file(game).is_file() or not game.project.rules_template(game.id).is_file():
+    """A located problem when the game has rules but no rules template in the language it is translated
+    into."""
+    if (
+        not game.translated
+        or template_file(game).is_file()
+        or not game.project.rules_template(game.id).is_file()
+    ):
         return None
     source = game.project.show(game.project.rules_template(game.id))
     shown = game.show(game.dir / "game.yaml")
@@ -212,15 +225,27 @@ def _render_rules(game: Game) -> str:
     except TemplateSyntaxError as exc:
         raise InputError(Problem(shown, exc.lineno or 0, f"template syntax error: {exc.message}")) from None
     except TemplateNotFound as exc:
-        raise InputError(Problem(shown, _error_line(exc, path.name), exc.message or f"template '{exc.name}' not found")) from None
+        raise InputError(
+            Problem(shown, _error_line(exc, path.name), exc.message or f"template '{exc.name}' not found")
+        ) from None
     except SecurityError as exc:
-        raise InputError(Problem(shown, _error_line(exc, path.name),
-                                 f"not allowed in a rules template: {exc}; expected plain data access")) from None
+        raise InputError(
+            Problem(
+                shown,
+                _error_line(exc, path.name),
+                f"not allowed in a rules template: {exc}; expected plain data access",
+            )
+        ) from None
     except TemplateError as exc:
         raise InputError(Problem(shown, _error_line(exc, path.name), f"template error: {exc}")) from None
     except RecursionError as exc:
-        raise InputError(Problem(shown, _error_line(exc, path.name), "the template includes or calls itself too "
-                                 "deeply; expected includes and macros that end")) from None
+        raise InputError(
+            Problem(
+                shown,
+                _error_line(exc, path.name),
+                "the template includes or calls itself too deeply; expected includes and macros that end",
+            )
+        ) from None
     except (LimitExceeded, ValueError) as exc:
         raise InputError(Problem(shown, _error_line(exc, path.name), str(exc))) from None
     except (TypeError, KeyError, IndexError, ZeroDivisionError, AttributeError, OverflowError) as exc:

@@ -1,10 +1,12 @@
-"""The print check that opens every card sheet PDF: page 1 to measure the scale, page 2 to measure the back shift.
+"""The print check that opens every card sheet PDF: page 1 to measure the scale, page 2 to measure the back
+shift.
 
 Page 1 has a 1 in and a 25 mm square, the "print at 100%" note, the sheet options (gap, marks, packing, ink,
 reprint), how to print double-sided with the chosen
-`--duplex`/`--layout`, and four crosshair targets A-D. Page 2 (its back) has, where the back of each target lands
-(mirrored like the card backs and shifted by `--back-offset`), a millimetre grid centred on 0. Held up to a
-light, the front targets show on the grids how far the printer moves the back. Geometry: `layout.calibration_targets`.
+`--duplex`/`--layout`, and four crosshair targets A-D. Page 2 (its back) has, where the back of each target
+lands (mirrored like the card backs and shifted by `--back-offset`), a millimetre grid centred on 0. Held up
+to a light, the front targets show on the grids how far the printer moves the back. Geometry:
+`layout.calibration_targets`.
 """
 
 from __future__ import annotations
@@ -29,15 +31,18 @@ GRID_COLOR = HexColor("#9a9a9a")
 TARGET_RADIUS = mm(4)
 RULER_HALF = mm(10)     # each back grid reads -10..+10 mm
 TEXT_MARGIN = mm(20)    # text keeps clear of the corner targets and their grids (and of the 6 mm edge)
-# The caption under each grid ("X right +, Y up +, in mm") is centred under it in a box as wide as a grid in its
-# unshifted place leaves inside the INK margin on both sides (38 mm), moved in when --back-offset pushes the grid
+# The caption under each grid ("X right +, Y up +, in mm") is centred under it in a box as wide as a grid in
+# its
+# unshifted place leaves inside the INK margin on both sides (38 mm), moved in when --back-offset pushes the
+# grid
 # out, and as tall as the room between the grid and the INK margin below the lower grids (8 mm: two lines at
 # 7 pt). It wraps, then shrinks to MIN_TEXT_SIZE; a caption that still does not fit is an error.
 CAPTION_GAP = mm(1)     # between a grid's bottom edge and the top of its caption
 CAPTION_WIDTH = 2 * (CHECK_INSET - INK)
 CAPTION_HEIGHT = CHECK_INSET - RULER_HALF - CAPTION_GAP - INK
-CAPTION_STYLE = TextStyle(face=BODY, size=7, min_size=MIN_TEXT_SIZE, leading=1.2, align="center", valign="top",
-                          color="#222222")
+CAPTION_STYLE = TextStyle(
+    face=BODY, size=7, min_size=MIN_TEXT_SIZE, leading=1.2, align="center", valign="top", color="#222222"
+)
 
 
 def _style(size: float, face: str = BODY, leading: float = 1.3, align: int = 0) -> ParagraphStyle:
@@ -58,7 +63,9 @@ def _paragraphs(canvas: Canvas, items: list[tuple[str, ParagraphStyle]], x: floa
     return y
 
 
-def duplex_text(layout: str, duplex: str, back_offset: tuple[float, float], phrases: Phrases = ENGLISH) -> list[str]:
+def duplex_text(
+    layout: str, duplex: str, back_offset: tuple[float, float], phrases: Phrases = ENGLISH
+) -> list[str]:
     """How to print this file double-sided and how to correct the back (paragraph markup, one per item)."""
     say = phrases.t
     offset = f"{back_offset[0]:g} {back_offset[1]:g}"
@@ -83,8 +90,8 @@ def _crosshair(canvas: Canvas, x: float, y: float, name: str) -> None:
 
 
 def _grid(canvas: Canvas, x: float, y: float, name: str, axes: str, pw: float, paper: str) -> None:
-    """A millimetre grid of +-10 mm centred on (x, y), numbered every 5 mm outside its top and left edges, with
-    the `axes` caption below it."""
+    """A millimetre grid of +-10 mm centred on (x, y), numbered every 5 mm outside its top and left edges,
+    with the `axes` caption below it."""
     half = RULER_HALF
     for step in range(-10, 11):
         canvas.setLineWidth(0.9 if step == 0 else 0.45 if step % 5 == 0 else 0.15)
@@ -102,19 +109,24 @@ def _grid(canvas: Canvas, x: float, y: float, name: str, axes: str, pw: float, p
 
 
 def _caption(canvas: Canvas, x: float, top: float, text: str, pw: float, paper: str) -> None:
-    """`text` centred on x below `top`, wrapped and shrunk to stay INK inside the paper edges, or an InputError."""
+    """`text` centred on x below `top`, wrapped and shrunk to stay INK inside the paper edges, or an
+    InputError."""
     left = min(max(x - CAPTION_WIDTH / 2, INK), pw - INK - CAPTION_WIDTH)
     height = min(CAPTION_HEIGHT, top - INK)
     try:
         para, _, needed = fit_text(fallback_for_face(text, BODY), CAPTION_STYLE, CAPTION_WIDTH, height)
     except TextOverflow as exc:
-        raise InputError(f"print check ({paper}): the grid caption '{text}' (tool: check.grid_axes) does not fit "
-                         f"its {CAPTION_WIDTH / mm(1):.0f} x {height / mm(1):.1f} mm below the grid even at "
-                         f"{MIN_TEXT_SIZE:g} pt ({exc}); expected a shorter text") from None
+        raise InputError(
+            f"print check ({paper}): the grid caption '{text}' (tool: check.grid_axes) does not fit "
+            f"its {CAPTION_WIDTH / mm(1):.0f} x {height / mm(1):.1f} mm below the grid even at "
+            f"{MIN_TEXT_SIZE:g} pt ({exc}); expected a shorter text"
+        ) from None
     para.drawOn(canvas, left, top - needed)
 
 
-def draw_check(canvas: Canvas, title: str, paper: str, options: SheetOptions, phrases: Phrases = ENGLISH) -> None:
+def draw_check(
+    canvas: Canvas, title: str, paper: str, options: SheetOptions, phrases: Phrases = ENGLISH
+) -> None:
     """Draw the two print-check pages (front and its back) and end both pages."""
     layout, duplex, back_offset = options.layout, options.duplex, options.back_offset
     pw, ph = sorted(PAPERS[paper].size)  # portrait
@@ -156,8 +168,15 @@ def _front(canvas: Canvas, title: str, paper: str, options: SheetOptions, target
     canvas.rect(left + INCH + gap, bottom + INCH - mm(25), mm(25), mm(25), stroke=1, fill=0)
     canvas.setFont(BODY_BOLD, 10)
     draw_string(canvas, left + INCH / 2, bottom - mm(5), say("units.inch_square"), BODY_BOLD, 10, "center")
-    draw_string(canvas, left + INCH + gap + mm(25) / 2, bottom - mm(5), say("units.mm25_square"), BODY_BOLD, 10,
-                "center")
+    draw_string(
+        canvas,
+        left + INCH + gap + mm(25) / 2,
+        bottom - mm(5),
+        say("units.mm25_square"),
+        BODY_BOLD,
+        10,
+        "center",
+    )
     items = [(say("check.measure"), _style(10))]
     items += [(say("check.how_made"), _style(12, BODY_BOLD)), (options.describe(phrases), _style(10))]
     items += [(say("check.double_sided"), _style(12, BODY_BOLD))]

@@ -1,9 +1,9 @@
 """Cut files for cutting machines (Cricut, Silhouette and the like): one SVG per printed sheet of fronts.
 
-The SVG has the paper's size in millimetres (`width="215.9mm"`, viewBox in mm) and the same origin as the PDF page,
-so it lies exactly over the printed sheet: one closed path per card along its trim, with rounded corners when the
-game sets `corner_radius` (round and hexagonal cards: their own outline). No registration marks are drawn: every machine family uses its own (print.md section 7).
-Pure text from geometry: no ReportLab.
+The SVG has the paper's size in millimetres (`width="215.9mm"`, viewBox in mm) and the same origin as the PDF
+page, so it lies exactly over the printed sheet: one closed path per card along its trim, with rounded corners
+when the game sets `corner_radius` (round and hexagonal cards: their own outline). No registration marks are
+drawn: every machine family uses its own (print.md section 7). Pure text from geometry: no ReportLab.
 """
 
 from __future__ import annotations
@@ -15,13 +15,15 @@ KAPPA = 0.5522847498  # cubic Bezier control distance for a quarter circle, as a
 
 
 def _n(value: float) -> str:
-    """A millimetre number with 4 decimals and no trailing zeros (stable text, so cut files are reproducible)."""
+    """A millimetre number with 4 decimals and no trailing zeros (stable text, so cut files are
+    reproducible)."""
     text = f"{value:.4f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
 
 def card_path(trim: Rect, page_h: float, radius: float = 0.0) -> str:
-    """The SVG path (mm, y down) of one card's trim, clockwise from the top-left, corners rounded by `radius` pt."""
+    """The SVG path (mm, y down) of one card's trim, clockwise from the top-left, corners rounded by `radius`
+    pt."""
     x, y = trim.x / mm(1), (page_h - trim.y2) / mm(1)   # SVG's y runs down from the top of the page
     w, h = trim.w / mm(1), trim.h / mm(1)
     r = min(radius / mm(1), w / 2, h / 2)

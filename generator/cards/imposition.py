@@ -1,19 +1,23 @@
-"""Imposition: where cards, crop marks, cut lines and labels go on a home-print sheet. Pure geometry in points.
+"""Imposition: where cards, crop marks, cut lines and labels go on a home-print sheet. Pure geometry in
+points.
 
 Coordinates are PDF points with the origin at the lower-left corner of the page. Marks and cut lines:
 `generator.cards.marks`; labels: `generator.cards.labels`.
 
 Decisions:
-- By default cards are butted together (shared cut lines); with a `gap` they stand that far apart and keep their
-  size. The grid is centred on the page in the orientation that holds the most cards (portrait on a tie). Poker
-  cards give 3 x 3 on Letter and A4, mini cards 6 x 3 (18-up).
+- By default cards are butted together (shared cut lines); with a `gap` they stand that far apart and keep
+their
+  size. The grid is centred on the page in the orientation that holds the most cards (portrait on a tie).
+  Poker cards give 3 x 3 on Letter and A4, mini cards 6 x 3 (18-up).
 - Each card shows as much of its bleed as the room allows, so a cut a little off never shows white or a
-  neighbour's colour: half the gutter between cards (none when butted), and on the outer edges of the grid what
-  the margin leaves after room for the crop marks.
-- Nothing but marks is drawn within `INK` (6 mm) of the paper edge, and marks keep `MARK_INK` (5 mm). Labels need
-  about 9.5 mm of margin on one side (A4 18-up mini cards with a 3 mm gap leave none and go without). Every cut
-  has a crop mark in the margin at both of its ends (one end beside a fold line).
-- Duplex `long` flips the paper about its long edge: on portrait pages columns are mirrored, on landscape pages
+  neighbour's colour: half the gutter between cards (none when butted), and on the outer edges of the grid
+  what the margin leaves after room for the crop marks.
+- Nothing but marks is drawn within `INK` (6 mm) of the paper edge, and marks keep `MARK_INK` (5 mm). Labels
+need
+  about 9.5 mm of margin on one side (A4 18-up mini cards with a 3 mm gap leave none and go without). Every
+  cut has a crop mark in the margin at both of its ends (one end beside a fold line).
+- Duplex `long` flips the paper about its long edge: on portrait pages columns are mirrored, on landscape
+pages
   rows. `short` is the other way round. `none` puts each deck's backs, unmirrored, after its fronts.
 - `fold` puts fronts on one half and their backs on the other, mirrored about the fold line, for single-sided
   printing; the paper is folded, glued and then cut.
@@ -73,7 +77,8 @@ class Sheet:
     layout: str
     duplex: str
     fronts: list[Slot]
-    backs: list[Slot]          # backs[i] holds the back of fronts[i] (on the back page, or beside it for fold)
+    # backs[i] holds the back of fronts[i] (on the back page, or beside it for fold)
+    backs: list[Slot]
     marks: list[Line]          # crop marks (none with marks='lines')
     strips: list[Strip]
     fold: Line | None = None
@@ -92,13 +97,6 @@ class Sheet:
     def art_boxes(self) -> list[Rect]:
         """Every area of the front page that carries card art (cards and their shown bleed)."""
         return [s.clip for s in self.fronts] + ([s.clip for s in self.backs] if self.layout == "fold" else [])
-
-    def ink_boxes(self) -> list[Rect]:
-        """Every area of the front page that may carry ink (for margin checks)."""
-        boxes = self.art_boxes() + [m.bbox() for m in self.marks + self.lines]
-        if self.fold:
-            boxes.append(self.fold.bbox())
-        return boxes
 
     def cut_trims(self) -> list[Rect]:
         """The card outlines a cutter follows on the printed side that is cut (the fronts)."""
@@ -119,10 +117,23 @@ def _count(avail: float, size: float, gap: float) -> int:
     return max(0, math.floor((avail + gap + EPS) / (size + gap)))
 
 
-def _grid(x0: float, y0: float, cols: int, rows: int, cw: float, ch: float, gap: float,
-          margins: dict[str, Margin | None], bleed: float, page: Rect, mark_mode: str
+@dataclass(frozen=True)
+class SlotGrid:
+    """Where the cards go on a page: `cols` x `rows` cards of cw x ch, `gap` apart, lower-left at (x0, y0)."""
+
+    x0: float
+    y0: float
+    cols: int
+    rows: int
+    cw: float
+    ch: float
+    gap: float
+
+
+def _grid(grid: SlotGrid, margins: dict[str, Margin | None], bleed: float, page: Rect, mark_mode: str
           ) -> tuple[list[Slot], list[Line], list[Strip]]:
-    """Slots, crop marks and label strips of a grid whose lower-left corner is (x0, y0)."""
+    """Slots, crop marks and label strips of a grid of cards."""
+    x0, y0, cols, rows, cw, ch, gap = grid.x0, grid.y0, grid.cols, grid.rows, grid.cw, grid.ch, grid.gap
     inner = min(bleed, gap / 2)
     shown = {side: (m.shown if m is not None else 0.0) for side, m in margins.items()}
     slots = []
@@ -135,9 +146,9 @@ def _grid(x0: float, y0: float, cols: int, rows: int, cw: float, ch: float, gap:
             bottom = shown["bottom"] if row == rows - 1 else inner
             clip = Rect(trim.x - left, trim.y - bottom, trim.w + left + right, trim.h + top + bottom)
             slots.append(Slot(col, row, trim, clip))
-    grid = Rect(x0, y0, cols * cw + (cols - 1) * gap, rows * ch + (rows - 1) * gap)
+    outline = Rect(x0, y0, cols * cw + (cols - 1) * gap, rows * ch + (rows - 1) * gap)
     xs, ys = cut_positions([s.trim for s in slots])
-    marks = crop_marks(xs, ys, grid, margins) if mark_mode in ("crop", "both") else []
+    marks = crop_marks(xs, ys, outline, margins) if mark_mode in ("crop", "both") else []
     strips: list[Strip] = []
     for side, margin in margins.items():
         if margin is None:
@@ -189,8 +200,16 @@ def _check_options(gap: float, mark_mode: str) -> None:
         raise LayoutError(f"gap {gap / mm(1):g} mm is out of range; expected 0 to 50 mm")
 
 
-def duplex_sheet(paper: str, card_w: float, card_h: float, bleed: float, duplex: str = "long",
-                 back_offset: tuple[float, float] = (0.0, 0.0), gap: float = 0.0, marks: str = "crop") -> Sheet:
+def duplex_sheet(
+    paper: str,
+    card_w: float,
+    card_h: float,
+    bleed: float,
+    duplex: str = "long",
+    back_offset: tuple[float, float] = (0.0, 0.0),
+    gap: float = 0.0,
+    marks: str = "crop",
+) -> Sheet:
     """A grid of fronts; backs mirrored for duplex `long`/`short`, or unmirrored for `none`."""
     if duplex not in ("long", "short", "none"):
         raise LayoutError(f"unknown duplex mode '{duplex}'; expected long, short or none")
@@ -202,14 +221,17 @@ def duplex_sheet(paper: str, card_w: float, card_h: float, bleed: float, duplex:
         if cols * rows and (best is None or cols * rows > best[2] * best[3]):
             best = (pw, ph, cols, rows)
     if best is None:
-        raise LayoutError(_fits_message(paper, card_w, card_h) + (f" and {gap / mm(1):g} mm gaps" if gap else ""))
+        raise LayoutError(
+            _fits_message(paper, card_w, card_h) + (f" and {gap / mm(1):g} mm gaps" if gap else "")
+        )
     pw, ph, cols, rows = best
     gw, gh = cols * card_w + (cols - 1) * gap, rows * card_h + (rows - 1) * gap
     x0, y0 = (pw - gw) / 2, (ph - gh) / 2
     page = Rect(0, 0, pw, ph)
     side_x, side_y = margin_use(x0, bleed, labels=x0 > y0), margin_use(y0, bleed, labels=y0 >= x0)
     margins = {"left": side_x, "right": side_x, "bottom": side_y, "top": side_y}
-    fronts, crop, strips = _grid(x0, y0, cols, rows, card_w, card_h, gap, margins, bleed, page, marks)
+    grid = SlotGrid(x0, y0, cols, rows, card_w, card_h, gap)
+    fronts, crop, strips = _grid(grid, margins, bleed, page, marks)
     if duplex == "none":
         backs = list(fronts)
     else:
@@ -233,7 +255,8 @@ def fold_sheet(paper: str, card_w: float, card_h: float, bleed: float, gap: floa
     best = None
     for landscape in (False, True):
         pw, ph = _oriented(paper, landscape)
-        for axis in ("x", "y"):  # 'x': vertical fold line, fronts left; 'y': horizontal fold line, fronts on top
+        # 'x': vertical fold line, fronts left; 'y': horizontal fold line, fronts on top
+        for axis in ("x", "y"):
             half_w = pw / 2 - INK - FOLD_GAP if axis == "x" else pw - 2 * INK
             half_h = ph - 2 * INK if axis == "x" else ph / 2 - INK - FOLD_GAP
             cols, rows = _count(half_w, card_w, gap), _count(half_h, card_h, gap)
@@ -247,20 +270,33 @@ def fold_sheet(paper: str, card_w: float, card_h: float, bleed: float, gap: floa
     if axis == "x":
         x0, y0 = pw / 2 - FOLD_GAP - gw, (ph - gh) / 2
         side_y = margin_use(y0, bleed, labels=y0 >= x0)
-        margins = {"left": margin_use(x0, bleed, labels=x0 > y0), "right": None, "bottom": side_y, "top": side_y}
+        margins = {
+            "left": margin_use(x0, bleed, labels=x0 > y0),
+            "right": None,
+            "bottom": side_y,
+            "top": side_y,
+        }
         fold = Line(pw / 2, INK, pw / 2, ph - INK)
     else:
         x0, y0 = (pw - gw) / 2, ph / 2 + FOLD_GAP
         top = ph - y0 - gh
         side_x = margin_use(x0, bleed, labels=x0 > top)
-        margins = {"left": side_x, "right": side_x, "bottom": None, "top": margin_use(top, bleed, labels=top >= x0)}
+        margins = {
+            "left": side_x,
+            "right": side_x,
+            "bottom": None,
+            "top": margin_use(top, bleed, labels=top >= x0),
+        }
         fold = Line(INK, ph / 2, pw - INK, ph / 2)
-    fronts, crop, strips = _grid(x0, y0, cols, rows, card_w, card_h, gap, margins, bleed, page, marks)
+    grid = SlotGrid(x0, y0, cols, rows, card_w, card_h, gap)
+    fronts, crop, strips = _grid(grid, margins, bleed, page, marks)
     inner = min(bleed, FOLD_GAP - MARK_GAP)
     fronts = [_extend_toward_fold(s, axis, cols, rows, inner) for s in fronts]
     backs = [Slot(cols - 1 - s.col if axis == "x" else s.col, rows - 1 - s.row if axis == "y" else s.row,
                   s.trim.mirrored(axis, pw, ph), s.clip.mirrored(axis, pw, ph)) for s in fronts]
-    back_strips = [Strip(mirrored_side(st.side, axis), st.box.mirrored(axis, pw, ph), st.angle) for st in strips]
+    back_strips = [
+        Strip(mirrored_side(st.side, axis), st.box.mirrored(axis, pw, ph), st.angle) for st in strips
+    ]
     lines = []
     if marks in ("lines", "both"):  # fronts and backs share the page: lines run past both halves
         lines = [ln for ln in cut_lines([s.trim for s in fronts + backs], pw, ph) if not _on_fold(ln, fold)]
@@ -270,7 +306,10 @@ def fold_sheet(paper: str, card_w: float, card_h: float, bleed: float, gap: floa
 
 def _on_fold(line: Line, fold: Line) -> bool:
     """A cut line that would run along the fold line (it never does for cards, but keep the fold clean)."""
-    return line.vertical == fold.vertical and abs((line.x1 - fold.x1) if fold.vertical else (line.y1 - fold.y1)) < FOLD_GAP / 2
+    return (
+        line.vertical == fold.vertical
+        and abs((line.x1 - fold.x1) if fold.vertical else (line.y1 - fold.y1)) < FOLD_GAP / 2
+    )
 
 
 def _extend_toward_fold(slot: Slot, axis: str, cols: int, rows: int, amount: float) -> Slot:
@@ -283,10 +322,11 @@ def _extend_toward_fold(slot: Slot, axis: str, cols: int, rows: int, amount: flo
     return Slot(slot.col, slot.row, slot.trim, clip)
 
 
-def make_sheet(paper: str, card_w: float, card_h: float, bleed: float, layout: str = "duplex",
+def make_sheet(paper: str, card_size: tuple[float, float], bleed: float, layout: str = "duplex",
                duplex: str = "long", back_offset: tuple[float, float] = (0.0, 0.0), gap: float = 0.0,
                marks: str = "crop") -> Sheet:
-    """The sheet geometry for a card size on a paper, for the `duplex` or `fold` layout."""
+    """The sheet geometry for a card size (width, height) on a paper, for the `duplex` or `fold` layout."""
+    card_w, card_h = card_size
     if layout == "fold":
         return fold_sheet(paper, card_w, card_h, bleed, gap, marks)
     if layout != "duplex":

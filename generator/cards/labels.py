@@ -1,7 +1,8 @@
 """Labels in the margins of a card sheet: free strips of margin and a first-fit packing of labels into them.
 
 Pure geometry in points (lower-left origin), no ReportLab. The strips are found by the imposition
-(`generator.cards.imposition`): they lie between the cut positions, so a label never covers a crop mark or a cut line.
+(`generator.cards.imposition`): they lie between the cut positions, so a label never covers a crop mark or a
+cut line.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from generator.core.units import mm
 
 @dataclass(frozen=True)
 class Strip:
-    """A free stretch of margin for a label: `length` along the edge, `depth` across; angle 90 reads upwards."""
+    """A free stretch of margin for a label: `length` along the edge, `depth` across; angle 90 reads
+    upwards."""
 
     side: str
     box: Rect
@@ -39,7 +41,8 @@ class Placement:
 
 
 def mirrored_side(side: str, axis: str) -> str:
-    """The side a strip moves to when the page is mirrored about its vertical ('x') or horizontal ('y') centre."""
+    """The side a strip moves to when the page is mirrored about its vertical ('x') or horizontal ('y')
+    centre."""
     swap = {"left": "right", "right": "left"} if axis == "x" else {"top": "bottom", "bottom": "top"}
     return swap.get(side, side)
 

@@ -1,19 +1,21 @@
 """Crop marks and cut lines of a card sheet: pure geometry in points (lower-left origin), no ReportLab.
 
 Decisions:
-- Art (cards and their shown bleed) and labels keep `INK` (6 mm) from the paper edge. Marks and cut lines may come to
-  `MARK_INK` (5 mm): laser printers print from about 5 mm and inkjets from 3-5 mm (shared/design/print.md section 3),
-  and a thin mark is what a cut needs most. So every side of a grid has room for marks: a grid inside the 6 mm
-  margin leaves at least 1 mm. Letter 9-up poker has 6.35 mm above and below the grid: its column marks are
-  1.35 mm ticks from the card corners towards the edge (use `--gap` or A4 for longer ones).
+- Art (cards and their shown bleed) and labels keep `INK` (6 mm) from the paper edge. Marks and cut lines may
+come to
+  `MARK_INK` (5 mm): laser printers print from about 5 mm and inkjets from 3-5 mm (shared/design/print.md
+  section 3), and a thin mark is what a cut needs most. So every side of a grid has room for marks: a grid
+  inside the 6 mm margin leaves at least 1 mm. Letter 9-up poker has 6.35 mm above and below the grid: its
+  column marks are 1.35 mm ticks from the card corners towards the edge (use `--gap` or A4 for longer ones).
 - A margin is shared between the bleed shown beyond the outer cards and the marks (`core.margins.margin_use`,
   which the tiled boards use too): the marks get `MARK_PREF` first, then the bleed, then the marks again up to
-  `MARK_MAX`. The pair of margins that carries the labels (the wider pair) keeps `LABEL_ROOM` for them before any
-  bleed shows. Marks start `MARK_GAP` beyond the shown bleed, or at the card corner when no bleed shows, and never
-  cross art.
+  `MARK_MAX`. The pair of margins that carries the labels (the wider pair) keeps `LABEL_ROOM` for them before
+  any bleed shows. Marks start `MARK_GAP` beyond the shown bleed, or at the card corner when no bleed shows,
+  and never cross art.
 - Crop marks: one in each margin on the line of every cut. Cut lines: every cut drawn as a thin line the whole
-  length of the printable page, half a line width outside the card it trims, so it never lies on a card: it runs
-  through the gutters and the margins, and where two cards are butted (one shared cut) it stops at the cards.
+  length of the printable page, half a line width outside the card it trims, so it never lies on a card: it
+  runs through the gutters and the margins, and where two cards are butted (one shared cut) it stops at the
+  cards.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.core.geometry import EPS, Rect
-from generator.core.margins import INK, MARK_GAP, MARK_INK, MARK_MIN, Margin, margin_use  # noqa: F401 - re-exported
+
+# re-exported
+from generator.core.margins import INK, MARK_GAP, MARK_INK, MARK_MIN, Margin, margin_use  # noqa: F401
 
 MARK_WIDTH = 0.4      # pt, crop marks
 CUT_LINE_WIDTH = 0.3  # pt, cut lines (drawn half a width outside the card they trim)
@@ -38,7 +42,9 @@ class Line:
     y2: float
 
     def bbox(self) -> Rect:
-        return Rect(min(self.x1, self.x2), min(self.y1, self.y2), abs(self.x2 - self.x1), abs(self.y2 - self.y1))
+        return Rect(
+            min(self.x1, self.x2), min(self.y1, self.y2), abs(self.x2 - self.x1), abs(self.y2 - self.y1)
+        )
 
     @property
     def vertical(self) -> bool:

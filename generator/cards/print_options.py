@@ -51,7 +51,9 @@ class SheetOptions:
     def describe(self, phrases: Phrases = ENGLISH) -> str:
         """One sentence for the print check: how the cards are arranged, marked and inked."""
         say = phrases.t
-        spacing = say("check.spacing_gap", gap=f"{self.gap / mm(1):g}") if self.gap else say("check.spacing_butted")
+        spacing = (
+            say("check.spacing_gap", gap=f"{self.gap / mm(1):g}") if self.gap else say("check.spacing_butted")
+        )
         parts = [say("check.cards_stand", spacing=spacing, marks=say(f"check.marks_{self.marks}"))]
         if self.pack:
             parts.append(say("check.packed"))
@@ -82,15 +84,20 @@ def _choice(flag: str, value: str, allowed: tuple[str, ...]) -> str:
 
 
 def sheet_options(game: Game, options: BuildOptions) -> SheetOptions:
-    """The flags where given, else the game's `print:` block, else the defaults; --only checked against the game."""
+    """The flags where given, else the game's `print:` block, else the defaults; --only checked against the
+    game."""
     block = game.config.print
     return SheetOptions(
-        layout=options.layout, duplex=options.duplex, back_offset=tuple(options.back_offset),
+        layout=options.layout,
+        duplex=options.duplex,
+        back_offset=tuple(options.back_offset),
         gap=_flag_gap(options.gap) if options.gap is not None else to_pt(block.gap),
         marks=_choice("--marks", options.marks, MARK_MODES) if options.marks is not None else block.marks,
         pack=options.pack if options.pack is not None else block.pack,
         ink=_choice("--ink", options.ink, INK_MODES) if options.ink is not None else block.ink,
-        cut_file=_choice("--cut-file", options.cut_file, CUT_FILES) if options.cut_file is not None else block.cut_file,
+        cut_file=_choice("--cut-file", options.cut_file, CUT_FILES)
+        if options.cut_file is not None
+        else block.cut_file,
         only=select(game, options.only),
     )
 
@@ -99,13 +106,16 @@ _SPEC = re.compile(r"^\s*([^:\s]+)\s*(?::\s*(.*))?$")
 
 
 def parse_only(specs: tuple[str, ...]) -> list[tuple[str, str, list[str]]]:
-    """Each `--only DECK[:CARD,...]` as (the spec, deck, cards); raises InputError for an empty or broken spec."""
+    """Each `--only DECK[:CARD,...]` as (the spec, deck, cards); raises InputError for an empty or broken
+    spec."""
     parsed = []
     for spec in specs:
         match = _SPEC.match(spec)
         cards = [c.strip() for c in (match.group(2) or "").split(",") if c.strip()] if match else []
         if match is None or (match.group(2) is not None and not cards):
-            raise InputError(Problem("", 0, f"--only {spec!r}: expected DECK or DECK:CARD,CARD (card ids or codes)"))
+            raise InputError(
+                Problem("", 0, f"--only {spec!r}: expected DECK or DECK:CARD,CARD (card ids or codes)")
+            )
         parsed.append((spec, match.group(1), cards))
     return parsed
 
@@ -124,8 +134,14 @@ def select(game: Game, specs: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ..
             card_id = name if name in deck.by_id() else by_code.get(name.lower())
             if card_id is None:
                 known = [c.id for c in deck.cards]
-                problems.append(Problem("", 0, f"--only {spec}: deck '{deck_id}' of {game.id} has no card '{name}'"
-                                        f"{did_you_mean(name, known)}; known: {known_list(known)}"))
+                problems.append(
+                    Problem(
+                        "",
+                        0,
+                        f"--only {spec}: deck '{deck_id}' of {game.id} has no card '{name}'"
+                        f"{did_you_mean(name, known)}; known: {known_list(known)}",
+                    )
+                )
             elif card_id not in ids:
                 ids.append(card_id)
         if not names:
@@ -161,8 +177,8 @@ class DeckGroup:
 
 
 def pack_key(deck: Deck) -> tuple:
-    """Decks with equal keys can share sheets: the same card size and outline give the same grid and the same back
-    slots (each slot still gets its own card's back, shared or per card)."""
+    """Decks with equal keys can share sheets: the same card size and outline give the same grid and the same
+    back slots (each slot still gets its own card's back, shared or per card)."""
     w, h = deck.size_pt
     return round(w, 3), round(h, 3), repr(deck.shape)
 

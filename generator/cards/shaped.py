@@ -22,7 +22,8 @@ from generator.core.shapes import Path, Shape, pdf_path_ops
 from generator.core.units import mm
 
 LABEL_ROOM = mm(5)   # a strip at the foot of the page for the sheet's labels
-GAP_ROUND = mm(2)    # circles and rounded squares stand apart (each shows a little bleed); the others share cuts
+# circles and rounded squares stand apart (each shows a little bleed); the others share cuts
+GAP_ROUND = mm(2)
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,8 @@ def deck_gap(shape: Shape) -> float:
 
 def shaped_sheet(paper: str, shape: Shape, bleed: float, duplex: str = "long",
                  back_offset: tuple[float, float] = (0.0, 0.0)) -> ShapedSheet:
-    """Shaped cards packed on a portrait page, with their backs mirrored for `duplex` (long, short or none)."""
+    """Shaped cards packed on a portrait page, with their backs mirrored for `duplex` (long, short or
+    none)."""
     if duplex not in ("long", "short", "none"):
         raise LayoutError(f"unknown duplex mode '{duplex}'; expected long, short or none")
     pw, ph = _oriented(paper, False)
@@ -75,12 +77,30 @@ def shaped_sheet(paper: str, shape: Shape, bleed: float, duplex: str = "long",
         bx, by = (pw - spot.x, spot.y) if axis == "x" else (spot.x, ph - spot.y)
         bx, by = bx + dx, by + dy
         btrim = Rect(bx - placed.width / 2, by - placed.height / 2, placed.width, placed.height)
-        backs.append(ShapedSlot(index, 0, btrim, btrim, bx, by, -spot.angle, _turned_outline(clip_shape, bx, by, -spot.angle)))
+        backs.append(
+            ShapedSlot(
+                index, 0, btrim, btrim, bx, by, -spot.angle, _turned_outline(clip_shape, bx, by, -spot.angle)
+            )
+        )
     cuts = packing.cuts()
     strips = [Strip("bottom", Rect(INK, INK, pw - 2 * INK, LABEL_ROOM), 0)]
     marks = [Line(*p[0][1:], *p[1][1:]) for p in cuts if len(p) == 2 and p[1][0] == "L"]
-    return ShapedSheet(paper, pw, ph, shape.width, shape.height, len(fronts), 1, "duplex", duplex, fronts, backs,
-                       marks, strips, cut_paths=[p for p in cuts if not (len(p) == 2 and p[1][0] == "L")])
+    return ShapedSheet(
+        paper,
+        pw,
+        ph,
+        shape.width,
+        shape.height,
+        len(fronts),
+        1,
+        "duplex",
+        duplex,
+        fronts,
+        backs,
+        marks,
+        strips,
+        cut_paths=[p for p in cuts if not (len(p) == 2 and p[1][0] == "L")],
+    )
 
 
 def _turned_outline(shape: Shape, cx: float, cy: float, angle: int) -> Path:
@@ -89,7 +109,8 @@ def _turned_outline(shape: Shape, cx: float, cy: float, angle: int) -> Path:
 
 
 def slot_placement(slot: Slot, card_w: float, card_h: float, bleed: float) -> str | None:
-    """The PDF operators before a face in a shaped slot (save, clip to the outline, move and turn), else None."""
+    """The PDF operators before a face in a shaped slot (save, clip to the outline, move and turn), else
+    None."""
     if not isinstance(slot, ShapedSlot):
         return None
     c, s = math.cos(math.radians(slot.angle)), math.sin(math.radians(slot.angle))
@@ -101,7 +122,8 @@ def slot_placement(slot: Slot, card_w: float, card_h: float, bleed: float) -> st
 
 
 def draw_cut_paths(canvas: Canvas, sheet: Sheet, color: str, width: float) -> None:
-    """The curved cut lines of a sheet of round cards (straight ones are its marks); nothing for other sheets."""
+    """The curved cut lines of a sheet of round cards (straight ones are its marks); nothing for other
+    sheets."""
     paths = getattr(sheet, "cut_paths", [])
     if not paths:
         return

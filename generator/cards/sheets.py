@@ -1,22 +1,21 @@
 """Card sheets: every deck of a game imposed on Letter/A4 as print-ready PDFs (the build's card producer).
 
-The first two pages are a print check (`calibration.draw_check`): squares to measure, the sheet options, the duplex
-instructions and, on its back, rulers to read how far the printer shifts the back. Each deck then starts on a new
-sheet (with `--pack`, decks of one card size continue on the same sheet) and gets a PDF outline entry. Every card
-face is drawn once as a Form XObject and placed for each copy, so the cost grows with the number of different cards,
-not with copies. Pages are produced one at a time from `imposition.plan_pages`, never collected in a list.
-With `--cut-file svg` each page of fronts also gets a cut file (`cutfile.cut_svg`) beside the PDF.
+The first two pages are a print check (`calibration.draw_check`): squares to measure, the sheet options, the
+duplex instructions and, on its back, rulers to read how far the printer shifts the back. Each deck then
+starts on a new sheet (with `--pack`, decks of one card size continue on the same sheet) and gets a PDF
+outline entry. Every card face is drawn once as a Form XObject and placed for each copy, so the cost grows
+with the number of different cards, not with copies. Pages are produced one at a time from
+`imposition.plan_pages`, never collected in a list. With `--cut-file svg` each page of fronts also gets a cut
+file (`cutfile.cut_svg`) beside the PDF.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from reportlab import rl_config
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
@@ -27,11 +26,11 @@ from generator.cards.labels import place_labels
 from generator.cards.marks import CUT_LINE_WIDTH, MARK_WIDTH
 from generator.cards.print_options import DeckGroup, SheetOptions, deck_groups, sheet_options
 from generator.cards.shaped import draw_cut_paths, shaped_sheet, slot_placement
-from generator.core.contract import BuildOptions, FunctionProducer, Output
+from generator.core.contract import BuildOptions, FunctionProducer, Output, OutputKind
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY, BODY_BOLD, BODY_FAMILY, TITLE_FAMILY, draw_string, string_width
 from generator.core.geometry import PAPERS
-from generator.core.pdfstream import deflate_forms, save_streamed
+from generator.core.pdfstream import deflate_forms, plain_streams, save_streamed
 from generator.core.phrases import ENGLISH, Phrases
 from generator.core.units import INCH, mm
 from generator.core.write import atomic_write
@@ -60,8 +59,16 @@ def sheet_for(renderer: CardRenderer, group: DeckGroup, paper: str, options: She
         if group.first.shape is not None:  # round and hex decks are packed like tokens
             return shaped_sheet(paper, group.first.shape, renderer.bleed, options.duplex,
                                 (mm(options.back_offset[0]), mm(options.back_offset[1])))
-        return make_sheet(paper, w, h, renderer.bleed, options.layout, options.duplex,
-                          (mm(options.back_offset[0]), mm(options.back_offset[1])), options.gap, options.marks)
+        return make_sheet(
+            paper,
+            (w, h),
+            renderer.bleed,
+            options.layout,
+            options.duplex,
+            (mm(options.back_offset[0]), mm(options.back_offset[1])),
+            options.gap,
+            options.marks,
+        )
     except LayoutError as exc:
         deck = group.first
         line = deck.key_lines.get("size", deck.line)
@@ -96,7 +103,8 @@ def output_name(paper: str, options: SheetOptions) -> str:
 
 
 def outputs(game: Game, options: BuildOptions) -> list[Output]:
-    """cards-<paper>.pdf per requested paper (and cut files); layouts, templates and geometry are checked first."""
+    """cards-<paper>.pdf per requested paper (and cut files); layouts, templates and geometry are checked
+    first."""
     renderer = renderer_for(game)
     problems = _label_problems(game)
     try:
@@ -109,7 +117,9 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
     cut_pages: dict[str, list[int]] = {}
     for paper in options.papers:
         try:
-            cut_pages[paper] = [p.index for p in pages(game, paper, chosen) if p.plan.side in ("front", "fold")]
+            cut_pages[paper] = [
+                p.index for p in pages(game, paper, chosen) if p.plan.side in ("front", "fold")
+            ]
         except InputError as exc:
             problems.extend(exc.problems)
     if problems:
@@ -117,7 +127,8 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
     result = []
     for paper in options.papers:
         name = output_name(paper, chosen)
-        last = paper == options.papers[-1]  # after it, no card sheet of this build needs the faces' data again
+        # after it, no card sheet of this build needs the faces' data again
+        last = paper == options.papers[-1]
         result.append(Output(game=game.id, path=Path(game.id) / f"{name}.pdf", kind="cards",
                              render=partial(write_sheets, game, paper, chosen, last=last)))
         if chosen.cut_file == "svg":
@@ -129,20 +140,48 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
 
 
 def _label_problems(game: Game) -> list:
-    """The game title (print check, sheet labels) and deck names (sheet labels) in the faces that print them."""
+    """The game title (print check, sheet labels) and deck names (sheet labels) in the faces that print
+    them."""
     shown = game.show(game.dir / "game.yaml")
-    shown, title_line = game.text_where(("game", "title"), shown, load_yaml(game.dir / "game.yaml", shown).line_of("title"))
-    problems = text_problems(game.title, TITLE_FAMILY, shown, title_line, "game.yaml title (on the print check)")
-    problems += text_problems(game.title, BODY_FAMILY, shown, title_line, "game.yaml title (on the card sheets)",
-                              ("regular", "bold"))
+    shown, title_line = game.text_where(
+        ("game", "title"), shown, load_yaml(game.dir / "game.yaml", shown).line_of("title")
+    )
+    problems = text_problems(
+        game.title, TITLE_FAMILY, shown, title_line, "game.yaml title (on the print check)"
+    )
+    problems += text_problems(
+        game.title,
+        BODY_FAMILY,
+        shown,
+        title_line,
+        "game.yaml title (on the card sheets)",
+        ("regular", "bold"),
+    )
     for deck in game.decks.values():
-        file, line = game.text_where(("decks", deck.id, "name"), deck.file, deck.key_lines.get("name", deck.line))
-        problems += text_problems(deck.name, BODY_FAMILY, file, line, f"deck '{deck.id}' name (on the card sheets)",
-                                  ("regular", "bold"))
+        file, line = game.text_where(
+            ("decks", deck.id, "name"), deck.file, deck.key_lines.get("name", deck.line)
+        )
+        problems += text_problems(
+            deck.name,
+            BODY_FAMILY,
+            file,
+            line,
+            f"deck '{deck.id}' name (on the card sheets)",
+            ("regular", "bold"),
+        )
     return problems
 
 
-CARD_SHEETS = FunctionProducer("card sheets", "card layouts and text fit", outputs)
+# What a sheet and its cut files are drawn from: the decks' makeup, each card's own layout and back, and every
+# face as rendered in the sheet's language (a card text reaches the sheets only through its face); and the
+# options that change how they look: the sheet arrangement and the sheet options (those not given: game.yaml's
+# `print:`).
+SHEET_PARTS = ("game", "card_makeup", "pictures", "fonts", "card_faces")
+SHEET_LOOKS = ("duplex", "layout", "back_offset", "gap", "marks", "pack", "ink", "cut_file", "only")
+CARD_SHEETS = FunctionProducer(
+    "card sheets", "card layouts and text fit", outputs,
+    plans_from=("game", "game_data", "data_files", "layouts", "pictures", "fonts", "templates"),
+    makes=(OutputKind("cards", SHEET_PARTS, SHEET_LOOKS), OutputKind("cards-cut", SHEET_PARTS, SHEET_LOOKS)))
 
 
 def write_cut_file(game: Game, paper: str, options: SheetOptions, index: int, path: Path) -> dict:
@@ -153,7 +192,9 @@ def write_cut_file(game: Game, paper: str, options: SheetOptions, index: int, pa
     for slot_index, _ in page.plan.cells:
         slot = page.sheet.fronts[slot_index]
         if shape is not None:  # a round or hexagonal card: its own outline, turned as it lies
-            pieces.append(outline_path((shape.turned() if slot.angle % 180 else shape).path(slot.cx, slot.cy), ph))
+            pieces.append(
+                outline_path((shape.turned() if slot.angle % 180 else shape).path(slot.cx, slot.cy), ph)
+            )
         else:
             pieces.append(card_path(slot.trim, ph, game.corner_radius_pt))
     title = game.phrases.t("sheets.cut_file_title", title=game.title, page=index + 1,
@@ -164,19 +205,23 @@ def write_cut_file(game: Game, paper: str, options: SheetOptions, index: int, pa
 
 def write_sheets(game: Game, paper: str, options: SheetOptions | BuildOptions, path: Path,
                  progress: Callable[[int], None] | None = None, last: bool = False) -> dict:
-    """Draw every deck of the game on `paper` into `path`; returns facts for the manifest. `last`: no card sheet
-    drawn after this one needs the faces' rendered data (it is let go face by face, to keep memory small)."""
+    """Draw every deck of the game on `paper` into `path`; returns facts for the manifest. `last`: no card
+    sheet drawn after this one needs the faces' rendered data (it is let go face by face, to keep memory
+    small)."""
     if isinstance(options, BuildOptions):
         options = sheet_options(game, options)
     renderer = renderer_for(game)
     with open(path, "wb") as sink:  # each PDF object is written as it is formatted (core.pdfstream)
-        canvas = Canvas(sink, pagesize=PAPERS[paper].size, invariant=1, initialFontName=BODY, pageCompression=1)
-        deflate_forms(canvas)  # saved with plain compressed streams (below): each face is compressed when drawn
+        canvas = Canvas(
+            sink, pagesize=PAPERS[paper].size, invariant=1, initialFontName=BODY, pageCompression=1
+        )
+        # saved with plain compressed streams (below): each face is compressed when drawn
+        deflate_forms(canvas)
         if last:
             renderer.last_use(canvas)
         count, decks = _draw_sheets(canvas, renderer, game, paper, options, progress)
-        with _plain_streams():
-            save_streamed(canvas, sink)
+        plain_streams(canvas)  # a quarter smaller without the ASCII85 layer (pages compressed when saved)
+        save_streamed(canvas, sink)
     facts = {"pages": count, "check_pages": CHECK_PAGES, "decks": decks}
     if renderer.warnings:  # listed in build/manifest.json and printed by `pnp build`
         facts["warnings"] = list(renderer.warnings)
@@ -185,9 +230,14 @@ def write_sheets(game: Game, paper: str, options: SheetOptions | BuildOptions, p
 
 def _draw_sheets(canvas: Canvas, renderer: CardRenderer, game: Game, paper: str, options: SheetOptions,
                  progress: Callable[[int], None] | None) -> tuple[int, dict[str, dict]]:
-    """The print check and every page of cards; returns the number of pages and the fronts and backs per deck."""
+    """The print check and every page of cards; returns the number of pages and the fronts and backs per
+    deck."""
     say = game.phrases.t
-    what = "sheets.title" + ("_reprint" if options.only else "") + ("_inksaver" if options.ink == "saver" else "")
+    what = (
+        "sheets.title"
+        + ("_reprint" if options.only else "")
+        + ("_inksaver" if options.ink == "saver" else "")
+    )
     canvas.setTitle(say(what, title=game.title, paper=paper_name(game, paper)))
     canvas.setAuthor(game.title)
     canvas.setCreator("pnp")
@@ -224,22 +274,10 @@ def _draw_sheets(canvas: Canvas, renderer: CardRenderer, game: Game, paper: str,
     return count, decks
 
 
-@contextmanager
-def _plain_streams():
-    """Compressed streams without the ASCII85 layer ReportLab adds by default: a quarter smaller and, in pure
-    Python, a large share of the time to save a big sheet file. Page streams are encoded when saved."""
-    before = rl_config.useA85
-    rl_config.useA85 = 0
-    try:
-        yield
-    finally:
-        rl_config.useA85 = before
-
-
 class _GroupPages:
-    """What every page of one deck (or packed decks) on one paper shares, worked out once: the placement operators
-    of each slot, the page labels, and the marks, cut lines, fold line and fixed labels of each side as one Form
-    XObject. Per page only the cards and the page label are written."""
+    """What every page of one deck (or packed decks) on one paper shares, worked out once: the placement
+    operators of each slot, the page labels, and the marks, cut lines, fold line and fixed labels of each side
+    as one Form XObject. Per page only the cards and the page label are written."""
 
     def __init__(self, renderer: CardRenderer, game: Game, group: DeckGroup, sheet: Sheet, paper: str,
                  options: SheetOptions):
@@ -276,7 +314,9 @@ class _GroupPages:
             if plan.side in ("front", "fold"):
                 renderer.place_prepared(canvas, deck, card, self.slots["front"][slot_index], ink=self.ink)
             if plan.side in ("back", "fold"):  # each card's own back (the same form for cards sharing one)
-                renderer.place_prepared(canvas, deck, card, self.slots["back"][slot_index], back=True, ink=self.ink)
+                renderer.place_prepared(
+                    canvas, deck, card, self.slots["back"][slot_index], back=True, ink=self.ink
+                )
         form, placed = self._decoration(canvas, plan.side)
         canvas.doForm(form)
         parts = self.label_parts(plan)
@@ -301,7 +341,10 @@ class _GroupPages:
                 (check_len + mm(1.5) + string_width(check_text, BODY, LABEL_SIZE), depth)]
         # the page label whole if a strip is long enough, else the deck names apart, else every part apart
         for grouping in LABEL_GROUPINGS:
-            widths = [max(string_width(_join(parts, group), BODY, LABEL_SIZE) for parts in labels) for group in grouping]
+            widths = [
+                max(string_width(_join(parts, group), BODY, LABEL_SIZE) for parts in labels)
+                for group in grouping
+            ]
             found = place_labels(sheet.strips, [title_item] + [(w, depth) for w in widths] + rest)
             title_at, placed, (note_at, check_at) = found[0], found[1:-2], found[-2:]
             if all(p is not None for p in placed):
@@ -350,8 +393,8 @@ def _draw_lines(canvas: Canvas, lines: list, color: str, width: float) -> None:
 
 def _page_label_parts(sheet: Sheet, side: str, number: int, sheets: int, paper: str, decks: str = "",
                       phrases: Phrases = ENGLISH) -> list[str]:
-    """Which page of the deck, which decks are on it (packed sheets), which side and paper: short parts, so the
-    label fits between crop marks even on small cards (or each part on its own when it does not)."""
+    """Which page of the deck, which decks are on it (packed sheets), which side and paper: short parts, so
+    the label fits between crop marks even on small cards (or each part on its own when it does not)."""
     say = phrases.t
     if side == "fold":
         what = say("sheets.fold")

@@ -28,19 +28,31 @@ LOCATED = re.compile(r"^\S+:\d+: ")  # 'cards/x/layouts/y.yaml:12: ...'
               help="Shift back pages by X Y millimetres for printers that misregister.")
 @click.option("--gap", default=None, metavar="LENGTH",
               help="Space between cards, e.g. 3mm (default 0: butted, neighbours share a cut).")
-@click.option("--marks", type=click.Choice(["crop", "lines", "both"]), default=None,
-              help="crop: marks in the margins (default); lines: full-length cut lines outside the cards; both.")
-@click.option("--pack/--no-pack", default=None,
-              help="Decks of the same card size continue on the same sheet instead of each starting a new one.")
+@click.option(
+    "--marks",
+    type=click.Choice(["crop", "lines", "both"]),
+    default=None,
+    help="crop: marks in the margins (default); lines: full-length cut lines outside the cards; both.",
+)
+@click.option(
+    "--pack/--no-pack",
+    default=None,
+    help="Decks of the same card size continue on the same sheet instead of each starting a new one.",
+)
 @click.option("--only", multiple=True, metavar="DECK[:CARD,...]",
               help="Reprint just these cards (ids or codes; repeatable) into cards-<paper>-only-....pdf.")
 @click.option("--ink", type=click.Choice(["normal", "saver"]), default=None,
               help="saver: backs and large fills as light tints, into cards-<paper>-inksaver.pdf.")
 @click.option("--cut-file", type=click.Choice(["svg", "none"]), default=None,
               help="svg: a cut file for cutting machines beside the sheets, one per page of fronts.")
-@click.option("--lang", "languages", multiple=True, metavar="LANGUAGE|all",
-              help="Build the games in this language (repeatable; default all: every language game.yaml declares). "
-                   "A translation goes to build/<game>/<language>/.")
+@click.option(
+    "--lang",
+    "languages",
+    multiple=True,
+    metavar="LANGUAGE|all",
+    help="Build the games in this language (repeatable; default all: every language game.yaml declares). "
+    "A translation goes to build/<game>/<language>/.",
+)
 @click.option("--force", is_flag=True, help="Rebuild every output even if its inputs did not change.")
 @click.option("--jobs", type=click.IntRange(min=0), default=0,
               help="Processes drawing outputs side by side (default 0: every core); the files are the same.")
@@ -79,10 +91,16 @@ def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, mark
             if len(languages) > 1 or languages[:1] not in ([], ["en"]) else ""
         click.echo(f"OK  {report.game}{shown}: {counted(report.cards, 'card')} checked")
     skipped = f", {len(result.skipped)} up to date (--force rebuilds them)" if result.skipped else ""
-    click.echo(f"{len(result.written)} file{'s' if len(result.written) != 1 else ''} written to {project.show(out_dir or project.build_dir)}{skipped}")
+    click.echo(
+        f"{len(result.written)} file{'s' if len(result.written) != 1 else ''} written to "
+        f"{project.show(out_dir or project.build_dir)}{skipped}"
+    )
     if result.warnings:
-        click.echo(f"{len(result.warnings)} warning{'s' if len(result.warnings) != 1 else ''} above about words not "
-                   "translated yet (pnp validate --strict fails on them)", err=True)
+        click.echo(
+            f"{len(result.warnings)} warning{'s' if len(result.warnings) != 1 else ''} above about words not "
+            "translated yet (pnp validate --strict fails on them)",
+            err=True,
+        )
     if result.problems:  # translations that did not build; the source language did
         raise InputError(result.problems)
 
@@ -96,13 +114,18 @@ def echo_warnings(result) -> None:
         for warning in entry.get("warnings", []):
             seen.setdefault(warning, entry["path"])
     for warning, path in seen.items():
-        click.echo(f"warning: {warning}" if LOCATED.match(warning) else f"warning: {path}: {warning}", err=True)
+        click.echo(
+            f"warning: {warning}" if LOCATED.match(warning) else f"warning: {path}: {warning}", err=True
+        )
 
 
 def echo_stale(result, build_dir: str) -> None:
     """List the outputs that belong to no game, deck or board any more (also in build/manifest.json)."""
     for entry in result.stale:
-        click.echo(f"stale: {build_dir}/{entry['path']} ({entry['why']}; delete it if you no longer need it)", err=True)
+        click.echo(
+            f"stale: {build_dir}/{entry['path']} ({entry['why']}; delete it if you no longer need it)",
+            err=True,
+        )
 
 
 def _build_with_bar(project, names, options):
@@ -112,7 +135,11 @@ def _build_with_bar(project, names, options):
     bars = []
 
     def start(total: int) -> None:
-        bars.append(click.progressbar(length=total, label="Building", item_show_func=lambda o: str(o.path) if o else ""))
+        bars.append(
+            click.progressbar(
+                length=total, label="Building", item_show_func=lambda o: str(o.path) if o else ""
+            )
+        )
         bars[0].__enter__()
 
     try:

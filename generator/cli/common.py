@@ -29,8 +29,8 @@ def debugging(ctx: click.Context) -> bool:
 
 
 class PnpGroup(click.Group):
-    """A click group that turns InputError into located messages and exit code 1; an error of pnp itself becomes
-    one line with the hint to run with --debug (which shows the traceback)."""
+    """A click group that turns InputError into located messages and exit code 1; an error of pnp itself
+    becomes one line with the hint to run with --debug (which shows the traceback)."""
 
     def invoke(self, ctx):
         try:
@@ -103,7 +103,8 @@ def papers_of(paper: str) -> tuple[str, ...]:
 
 
 def change_options(command):
-    """`--option NAME=VALUE` and `--set PATH=VALUE` (both repeatable), shared by validate, replay and sweep."""
+    """`--option NAME=VALUE` and `--set PATH=VALUE` (both repeatable), shared by validate, replay and
+    sweep."""
     command = click.option("--set", "sets", multiple=True, metavar="PATH=VALUE",
                            help="Change the game's data as loaded, never the files (repeatable), e.g. "
                                 "toppings.pepperoni.copies=14 or settings.target=60.")(command)

@@ -1,4 +1,5 @@
-"""`pnp export png|pod|tts|csv`: card images, print-shop files, Tabletop Simulator decks and card spreadsheets."""
+"""`pnp export png|pod|tts|csv`: card images, print-shop files, Tabletop Simulator decks and card
+spreadsheets."""
 
 from __future__ import annotations
 
@@ -26,12 +27,17 @@ def _games(ctx: click.Context, names: tuple[str, ...], languages: tuple[str, ...
 
 def lang_option(command):
     """`--lang LANGUAGE|all` of the exports (default: the source language)."""
-    return click.option("--lang", "languages", multiple=True, metavar="LANGUAGE|all",
-                        help="Export the games in this language (repeatable; all: every declared language; default: "
-                             "the language the game is written in).")(command)
+    return click.option(
+        "--lang",
+        "languages",
+        multiple=True,
+        metavar="LANGUAGE|all",
+        help="Export the games in this language (repeatable; all: every declared language; default: "
+        "the language the game is written in).",
+    )(command)
 
 
-def _report(project, out_dir: Path | None, game_id: str, written: list[Path], what: str) -> None:
+def _report(project, game_id: str, written: list[Path], what: str) -> None:
     folders = sorted({project.show(p.parent) for p in written})
     click.echo(f"OK  {game_id}: {counted(len(written), 'file')} ({what}) in {', '.join(folders)}")
 
@@ -43,10 +49,18 @@ def export_cmd() -> None:
 
 @export_cmd.command("png")
 @click.argument("games", nargs=-1)
-@click.option("--dpi", type=click.IntRange(min=50, max=1200), default=300, show_default=True, help="Resolution.")
-@click.option("--bleed", default="0.125in", show_default=True,
-              help="Bleed around each card in the PNG with bleed (poker + 1/8 in at 300 dpi = 825 x 1125 px).")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=OUT_HELP)
+@click.option(
+    "--dpi", type=click.IntRange(min=50, max=1200), default=300, show_default=True, help="Resolution."
+)
+@click.option(
+    "--bleed",
+    default="0.125in",
+    show_default=True,
+    help="Bleed around each card in the PNG with bleed (poker + 1/8 in at 300 dpi = 825 x 1125 px).",
+)
+@click.option(
+    "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=OUT_HELP
+)
 @lang_option
 @click.pass_context
 def png_cmd(ctx, games, dpi, bleed, out_dir, languages) -> None:
@@ -66,18 +80,22 @@ def png_cmd(ctx, games, dpi, bleed, out_dir, languages) -> None:
         check_png_options(game, dpi, bleed_pt)
     build_dir = out_dir or project.build_dir
     for game in loaded:
-        _report(project, out_dir, game.id, export_game_pngs(game, build_dir, dpi, bleed_pt), "PNG")
+        _report(project, game.id, export_game_pngs(game, build_dir, dpi, bleed_pt), "PNG")
 
 
 @export_cmd.command("pod")
 @click.argument("games", nargs=-1)
-@click.option("--shop", required=True, help="Print shop preset: drivethrucards, gamecrafter, makeplayingcards.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=OUT_HELP)
+@click.option(
+    "--shop", required=True, help="Print shop preset: drivethrucards, gamecrafter, makeplayingcards."
+)
+@click.option(
+    "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=OUT_HELP
+)
 @lang_option
 @click.pass_context
 def pod_cmd(ctx, games, shop, out_dir, languages) -> None:
-    """Upload files for a print-on-demand shop in build/<game>/pod/<shop>/: one PDF per deck, or a folder of PNGs
-    per deck (<deck>/) for the PNG shops (presets: generator/assets/presets/*.yaml)."""
+    """Upload files for a print-on-demand shop in build/<game>/pod/<shop>/: one PDF per deck, or a folder of
+    PNGs per deck (<deck>/) for the PNG shops (presets: generator/assets/presets/*.yaml)."""
     from generator.exports.pod import check_sizes, export_pod, load_preset
 
     preset = load_preset(shop)
@@ -86,18 +104,23 @@ def pod_cmd(ctx, games, shop, out_dir, languages) -> None:
         check_sizes(preset, game)
     build_dir = out_dir or project.build_dir
     for game in loaded:
-        _report(project, out_dir, game.id, export_pod(game, preset, build_dir), preset.name)
+        _report(project, game.id, export_pod(game, preset, build_dir), preset.name)
     if preset.note:
         click.echo(f"Note ({preset.name}): {preset.note}")
 
 
 @export_cmd.command("tts")
 @click.argument("games", nargs=-1)
-@click.option("--url-prefix", default=None,
-              help="Web folder the images will be uploaded to (default: file:// paths of the exported images).")
+@click.option(
+    "--url-prefix",
+    default=None,
+    help="Web folder the images will be uploaded to (default: file:// paths of the exported images).",
+)
 @click.option("--cell-width", type=click.IntRange(min=64, max=1024), default=409, show_default=True,
               help="Pixel width of one card on the deck sheets (a 10-wide sheet stays within 4096 px).")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=OUT_HELP)
+@click.option(
+    "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=OUT_HELP
+)
 @lang_option
 @click.pass_context
 def tts_cmd(ctx, games, url_prefix, cell_width, out_dir, languages) -> None:
@@ -107,14 +130,18 @@ def tts_cmd(ctx, games, url_prefix, cell_width, out_dir, languages) -> None:
     project, loaded = _games(ctx, games, languages)
     build_dir = out_dir or project.build_dir
     for game in loaded:
-        _report(project, out_dir, game.id, export_tts(game, build_dir, url_prefix, cell_width), "TTS")
-    click.echo("Copy a .json into TTS's Saved Objects folder"
-               + ("" if url_prefix else " (file:// images load on this computer only; use --url-prefix to share)"))
+        _report(project, game.id, export_tts(game, build_dir, url_prefix, cell_width), "TTS")
+    click.echo(
+        "Copy a .json into TTS's Saved Objects folder"
+        + ("" if url_prefix else " (file:// images load on this computer only; use --url-prefix to share)")
+    )
 
 
 @export_cmd.command("csv")
 @click.argument("games", nargs=-1)
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=OUT_HELP)
+@click.option(
+    "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=OUT_HELP
+)
 @click.pass_context
 def csv_cmd(ctx, games, out_dir) -> None:
     """Each deck's cards as a spreadsheet (CSV) in build/<game>/csv/, readable again with `cards_from:`."""
@@ -123,4 +150,4 @@ def csv_cmd(ctx, games, out_dir) -> None:
     project, loaded = _games(ctx, games)
     build_dir = out_dir or project.build_dir
     for game in loaded:
-        _report(project, out_dir, game.id, export_csv(game, build_dir), "CSV")
+        _report(project, game.id, export_csv(game, build_dir), "CSV")

@@ -26,13 +26,20 @@ def extract_cmd(ctx: click.Context, game: str, language: str) -> None:
     from generator.pipeline.extract import extract
 
     if not CODE.match(language):
-        raise InputError(Problem("", 0, f"--lang {language}: not a language code; expected one like de, cs or pt-BR"))
+        raise InputError(
+            Problem("", 0, f"--lang {language}: not a language code; expected one like de, cs or pt-BR")
+        )
     project = project_of(ctx)
     name = project.select((game,))[0]
     done = extract(load_game(project, name), language)
-    click.echo(f"wrote {project.show(done.path)}: {done.texts} texts, {done.translated} translated, "
-               f"{done.texts - done.translated} to do" + (f", {done.changed} marked # CHANGED" if done.changed else "")
-               + (f", {done.retired} no longer in the game (kept as comments)" if done.retired else ""))
+    click.echo(
+        f"wrote {project.show(done.path)}: {done.texts} texts, {done.translated} translated, "
+        f"{done.texts - done.translated} to do"
+        + (f", {done.changed} marked # CHANGED" if done.changed else "")
+        + (f", {done.retired} no longer in the game (kept as comments)" if done.retired else "")
+    )
     if not done.declared:
-        click.echo(f"note: {language_name(language)} is not in game.yaml `languages` yet; add it there to build it "
-                   f"(e.g. languages: [{', '.join(load_game(project, name).languages + [language])}])")
+        click.echo(
+            f"note: {language_name(language)} is not in game.yaml `languages` yet; add it there to build it "
+            f"(e.g. languages: [{', '.join(load_game(project, name).languages + [language])}])"
+        )

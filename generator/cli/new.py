@@ -9,8 +9,12 @@ from generator.cli.common import project_of
 
 @click.command("new")
 @click.argument("name")
-@click.option("--title", default=None, help="Title of the game (default: from NAME, 'space-race' -> 'Space Race').")
-@click.option("--code", default=None, help="Card-code prefix, 2-6 upper-case letters/digits (default: from NAME).")
+@click.option(
+    "--title", default=None, help="Title of the game (default: from NAME, 'space-race' -> 'Space Race')."
+)
+@click.option(
+    "--code", default=None, help="Card-code prefix, 2-6 upper-case letters/digits (default: from NAME)."
+)
 @click.option("--engine", is_flag=True,
               help="Also write a rules engine (engine.py) that plays the sample game, and a scripted game.")
 @click.option("--rules", is_flag=True,
@@ -20,8 +24,8 @@ from generator.cli.common import project_of
 def new_cmd(ctx, name, title, code, engine, rules) -> None:
     """Create cards/NAME/ with game.yaml, a sample deck and its layouts, and templates/rules/NAME.md.j2.
 
-    With --engine (Python) or --rules (rules.yaml, docs/rules-language.md), `pnp validate NAME` plays the new game
-    at once: e.g. `pnp new space-race --rules`."""
+    With --engine (Python) or --rules (rules.yaml, docs/rules-language.md), `pnp validate NAME` plays the new
+    game at once: e.g. `pnp new space-race --rules`."""
     from generator.data.scaffold import new_game
 
     project = project_of(ctx)
@@ -29,4 +33,6 @@ def new_cmd(ctx, name, title, code, engine, rules) -> None:
         click.echo(f"  created {project.show(path)}")
     then = f" (and its rules in cards/{name}/engine.py)" if engine else \
         f" (and its rules in cards/{name}/rules.yaml)" if rules else ""
-    click.echo(f"Next: edit cards/{name}/actions.yaml{then}, then `pnp validate {name}` and `pnp build {name}`.")
+    click.echo(
+        f"Next: edit cards/{name}/actions.yaml{then}, then `pnp validate {name}` and `pnp build {name}`."
+    )

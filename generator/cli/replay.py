@@ -40,12 +40,20 @@ def replay_cmd(ctx: click.Context, game_id: str, seed: int, players: int | None,
                                  "this game has no `engine:`; expected one to replay games"))
     players = players or engine.player_counts[0]
     if players not in engine.player_counts:
-        raise InputError(Problem("", 0, f"{game.id} is played by {', '.join(map(str, engine.player_counts))} players; "
-                                        f"expected --players to be one of those, not {players}"))
+        raise InputError(
+            Problem(
+                "",
+                0,
+                f"{game.id} is played by {', '.join(map(str, engine.player_counts))} players; "
+                f"expected --players to be one of those, not {players}",
+            )
+        )
     names = [b.strip() for b in bots.split(",") if b.strip()]
     unknown = [b for b in names if b not in engine.bots]
     if unknown or not names:
-        raise InputError(Problem("", 0, f"unknown bot '{(unknown or [bots])[0]}'; known: {known_list(engine.bots)}"))
+        raise InputError(
+            Problem("", 0, f"unknown bot '{(unknown or [bots])[0]}'; known: {known_list(engine.bots)}")
+        )
     if len(names) == 1:
         names *= players
     if len(names) != players:

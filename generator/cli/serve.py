@@ -8,8 +8,10 @@ import click
 
 from generator.cli.common import project_of
 
-EDITOR_HELP = ("URL that opens a source line in your editor: {path} is the file's absolute path, {file} its path in "
-               "the project, {line} the line (default: $PNP_EDITOR_URL or vscode://file/{path}:{line}).")
+EDITOR_HELP = (
+    "URL that opens a source line in your editor: {path} is the file's absolute path, {file} its path in "
+    "the project, {line} the line (default: $PNP_EDITOR_URL or vscode://file/{path}:{line})."
+)
 
 
 class _Printer:
@@ -25,8 +27,10 @@ class _Printer:
         for problem in problems:
             click.echo(f"  {problem}", err=True)
         count = len(problems)
-        click.echo(f"  {game}: {count} problem{'s' if count != 1 else ''}; the studio keeps the last good images",
-                   err=True)
+        click.echo(
+            f"  {game}: {count} problem{'s' if count != 1 else ''}; the studio keeps the last good images",
+            err=True,
+        )
 
 
 @click.command("serve")
@@ -47,7 +51,9 @@ def serve_cmd(ctx, games, host, port, open_browser, editor, debug) -> None:
     named = project.select(games)  # unknown names (or a folder without games) fail here, with the reason
     names = named if games else []  # none named: every game, including those made while the studio runs
     if host not in ("127.0.0.1", "localhost", "::1"):
-        click.echo(f"Note: listening on {host}: other computers on the network can see this project.", err=True)
+        click.echo(
+            f"Note: listening on {host}: other computers on the network can see this project.", err=True
+        )
 
     def ready(url: str) -> None:
         click.echo(f"Studio at {url} (Ctrl+C to stop)")

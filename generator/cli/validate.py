@@ -15,40 +15,80 @@ from generator.core.words import counted
 @click.argument("games", nargs=-1)
 @click.option("--games", "n_games", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Simulated games per player count.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Base seed; each game's seed derives from it.")
+@click.option(
+    "--seed", type=int, default=1, show_default=True, help="Base seed; each game's seed derives from it."
+)
 @click.option("--players", "players", type=click.IntRange(min=1), multiple=True,
               help="Player count to simulate (repeatable; default: every count the engine supports).")
 @click.option("--jobs", type=click.IntRange(min=0), default=0, help="Worker processes (default: every core).")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write every balance figure to this JSON file.")
 @click.option("--no-sim", is_flag=True, help="Only static checks and scripts; no simulated games.")
-@click.option("--no-engine", is_flag=True,
-              help="Static checks only: import no rules engine (a game's engine is its project's own Python).")
-@click.option("--engine", "engine_source", type=click.Choice(["game", "rules"]), default="game", show_default=True,
-              help="rules: play each game from its folder's rules.yaml (the rules language) instead of the engine "
-                   "game.yaml names.")
-@click.option("--strict", is_flag=True, help="Warnings (faint or tiny card text, texts not translated) fail the run too.")
-@click.option("--lang", "languages", multiple=True, metavar="LANGUAGE|all",
-              help="Check the games in this language (repeatable; default all: every language game.yaml declares).")
+@click.option(
+    "--no-engine",
+    is_flag=True,
+    help="Static checks only: import no rules engine (a game's engine is its project's own Python).",
+)
+@click.option(
+    "--engine",
+    "engine_source",
+    type=click.Choice(["game", "rules"]),
+    default="game",
+    show_default=True,
+    help="rules: play each game from its folder's rules.yaml (the rules language) instead of the engine "
+    "game.yaml names.",
+)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Warnings (faint or tiny card text, texts not translated) fail the run too.",
+)
+@click.option(
+    "--lang",
+    "languages",
+    multiple=True,
+    metavar="LANGUAGE|all",
+    help="Check the games in this language (repeatable; default all: every language game.yaml declares).",
+)
 @change_options
 @cluster_option
-@click.option("--list-options", is_flag=True, help="Print the rule options of each named game and what --set can change.")
+@click.option(
+    "--list-options",
+    is_flag=True,
+    help="Print the rule options of each named game and what --set can change.",
+)
 @click.pass_context
-def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed: int, players: tuple[int, ...],
-                 jobs: int, report_path: Path | None, no_sim: bool, no_engine: bool, strict: bool, options: tuple[str, ...],
-                 sets: tuple[str, ...], cluster: str | None, list_options: bool, languages: tuple[str, ...],
-                 engine_source: str) -> None:
-    """Check every game's data and deck composition, replay its scripts and play it many times (all games by default).
+def validate_cmd(
+    ctx: click.Context,
+    games: tuple[str, ...],
+    n_games: int,
+    seed: int,
+    players: tuple[int, ...],
+    jobs: int,
+    report_path: Path | None,
+    no_sim: bool,
+    no_engine: bool,
+    strict: bool,
+    options: tuple[str, ...],
+    sets: tuple[str, ...],
+    cluster: str | None,
+    list_options: bool,
+    languages: tuple[str, ...],
+    engine_source: str,
+) -> None:
+    """Check every game's data and deck composition, replay its scripts and play it many times (all games by
+    default).
 
-    Problems found by playing (a stalled game, a broken rule, a goal never completed, a player count that cannot set
-    up) fail the command; balance figures are reported in build/<game>/balance.pdf and with --report. With
-    --option/--set (one game) the changed game is checked and played instead; its scripts are skipped.
+    Problems found by playing (a stalled game, a broken rule, a goal never completed, a player count that
+    cannot set up) fail the command; balance figures are reported in build/<game>/balance.pdf and with
+    --report. With --option/--set (one game) the changed game is checked and played instead; its scripts are
+    skipped. --no-engine imports no rules engine (a game's engine is its project's own Python): static checks
+    only. Example: pnp validate short-order-hero --players 3 --games 500
     """
     from generator.core.errors import InputError
     from generator.pipeline.changes import Changes
     from generator.pipeline.validate import option_lines, validate
     from generator.validator.cluster import executor_for
-    from generator.validator.report import terminal_summary
     from generator.validator.simulate import SimSettings
 
     project = project_of(ctx)
@@ -62,50 +102,90 @@ def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed:
 
     def start(total: int, workers: int) -> None:
         if sys.stderr.isatty():
-            bars.append(click.progressbar(length=total, label=f"Playing {total} games on {workers} workers", file=sys.stderr))
+            bars.append(
+                click.progressbar(
+                    length=total, label=f"Playing {total} games on {workers} workers", file=sys.stderr
+                )
+            )
             bars[0].__enter__()
 
     executor = executor_for(jobs, cluster) if cluster and not no_sim and not no_engine else None
     try:
-        result = validate(project, project.select(games), settings, simulate_games=not no_sim, report_path=report_path,
-                          on_start=start, progress=lambda n: bars and bars[0].update(n), strict=strict,
-                          changes=changes, executor=executor, engines=not no_engine, announce=click.echo,
-                          engine_source=engine_source,
-                          languages=() if "all" in languages else tuple(dict.fromkeys(languages)))
+        result = validate(
+            project,
+            project.select(games),
+            settings,
+            simulate_games=not no_sim,
+            report_path=report_path,
+            on_start=start,
+            progress=lambda n: bars and bars[0].update(n),
+            strict=strict,
+            changes=changes,
+            executor=executor,
+            engines=not no_engine,
+            announce=click.echo,
+            engine_source=engine_source,
+            languages=() if "all" in languages else tuple(dict.fromkeys(languages)),
+        )
     finally:
         if bars:
             bars[0].__exit__(None, None, None)
         if executor is not None:
             executor.close()
 
+    _print_checks(result)
+    _print_scripts(result)
+    _print_games(project, result)
+    if result.problems:
+        raise InputError(result.problems)
+
+
+
+def _print_checks(result) -> None:
+    """Each game's static checks, its languages and what --option/--set changed."""
     for entry in result.games:
         report = entry.report
-        click.echo(f"OK  {report.game}: {counted(report.cards, 'card')} in {counted(report.decks, 'deck')} "
-                   f"({counted(report.card_types, 'card type')}); {counted(len(report.checks), 'check')} passed")
+        click.echo(
+            f"OK  {report.game}: {counted(report.cards, 'card')} in {counted(report.decks, 'deck')} "
+            f"({counted(report.card_types, 'card type')}); {counted(len(report.checks), 'check')} passed"
+        )
         for name in report.checks:
             click.echo(f"      - {name}")
         for language, found in entry.languages.items():
-            click.echo(f"{'OK ' if found.startswith('translated') else '-- ' if 'not translated' in found else 'BAD'} "
-                       f"{report.game} ({language}): {found}")
+            mark = "OK " if found.startswith("translated") else "-- " if "not translated" in found else "BAD"
+            click.echo(f"{mark} {report.game} ({language}): {found}")
     for line in result.changes:
         click.echo(f"--  changed: {line}")
+
+
+def _script_line(entry, changed: bool) -> str:
+    if entry.engine_skipped:
+        return (f"--  {entry.game}: --no-engine: its rules engine was not imported; scripts and simulation "
+                "skipped")
+    if not entry.has_engine:
+        return f"--  {entry.game}: no `engine:` in game.yaml; scripts and simulation skipped"
+    if changed:
+        return f"--  {entry.game}: scripts skipped (they pin the game as written; --option/--set change it)"
+    return (f"{'OK ' if not entry.scripts_failing else 'BAD'} {entry.game}: "
+            f"{entry.scripts - entry.scripts_failing} of {entry.scripts} scripts pass")
+
+
+def _print_scripts(result) -> None:
+    """Each game's scripted games (or why they did not run) and the player counts it does not play."""
     for entry in result.games:
-        if entry.engine_skipped:
-            click.echo(f"--  {entry.game}: --no-engine: its rules engine was not imported; scripts and simulation "
-                       "skipped")
-            continue
-        if not entry.has_engine:
-            click.echo(f"--  {entry.game}: no `engine:` in game.yaml; scripts and simulation skipped")
-            continue
-        if result.changes:
-            click.echo(f"--  {entry.game}: scripts skipped (they pin the game as written; --option/--set change it)")
-            continue
-        click.echo(f"{'OK ' if not entry.scripts_failing else 'BAD'} {entry.game}: "
-                   f"{entry.scripts - entry.scripts_failing} of {entry.scripts} scripts pass")
+        click.echo(_script_line(entry, bool(result.changes)))
     for entry in result.games:
         if entry.unplayed_counts:
-            click.echo(f"--  {entry.game}: not simulating {', '.join(map(str, entry.unplayed_counts))} players; the "
-                       f"engine plays {', '.join(map(str, entry.engine_counts))}")
+            click.echo(
+                f"--  {entry.game}: not simulating {', '.join(map(str, entry.unplayed_counts))} players; the "
+                f"engine plays {', '.join(map(str, entry.engine_counts))}"
+            )
+
+
+def _print_games(project, result) -> None:
+    """The simulated games: how many, each game's failures and balance summary, the reports, the warnings."""
+    from generator.validator.report import terminal_summary
+
     if result.games_played:
         click.echo(f"Played {result.games_played} games in {result.seconds:.1f} s "
                    f"({result.games_played / max(result.seconds, 1e-9):.0f} games/s, {result.where})")
@@ -126,5 +206,3 @@ def validate_cmd(ctx: click.Context, games: tuple[str, ...], n_games: int, seed:
     if result.warnings:
         click.echo(f"{len(result.warnings)} warning{'s' if len(result.warnings) != 1 else ''} "
                    "(pnp validate --strict fails on them)", err=True)
-    if result.problems:
-        raise InputError(result.problems)

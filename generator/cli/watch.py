@@ -1,4 +1,5 @@
-"""`pnp watch`: build, then rebuild whenever a file under cards/ or templates/ is saved (incremental builds)."""
+"""`pnp watch`: build, then rebuild whenever a file under cards/ or templates/ is saved (incremental
+builds)."""
 
 from __future__ import annotations
 
@@ -47,8 +48,12 @@ class _Printer:
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: build/).")
 @click.option("--timeout", type=float, default=None, hidden=True, help="Stop after SECONDS (for tests).")
-@click.option("--max-rebuilds", type=int, default=None, hidden=True, help="Stop after N rebuilds (for tests).")
-@click.option("--debounce", type=int, default=300, hidden=True, help="Milliseconds to group the saves of an edit.")
+@click.option(
+    "--max-rebuilds", type=int, default=None, hidden=True, help="Stop after N rebuilds (for tests)."
+)
+@click.option(
+    "--debounce", type=int, default=300, hidden=True, help="Milliseconds to group the saves of an edit."
+)
 @click.pass_context
 def watch_cmd(ctx, games, paper, out_dir, timeout, max_rebuilds, debounce) -> None:
     """Build the games, then rebuild what changed each time a file under cards/ or templates/ is saved."""
@@ -62,6 +67,14 @@ def watch_cmd(ctx, games, paper, out_dir, timeout, max_rebuilds, debounce) -> No
         timer = threading.Timer(timeout, stop.set)
         timer.daemon = True
         timer.start()
-    watch(project, names, BuildOptions(papers=papers_of(paper), out_dir=out_dir), _Printer(project), stop=stop,
-          debounce_ms=debounce, max_rebuilds=max_rebuilds, debug=debugging(ctx))
+    watch(
+        project,
+        names,
+        BuildOptions(papers=papers_of(paper), out_dir=out_dir),
+        _Printer(project),
+        stop=stop,
+        debounce_ms=debounce,
+        max_rebuilds=max_rebuilds,
+        debug=debugging(ctx),
+    )
     click.echo("Stopped watching.")

@@ -18,7 +18,8 @@ from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY_BOLD, TITLE, draw_string, string_width
 from generator.core.shapes import pdf_path_ops, transform_path
 from generator.core.units import mm
-from generator.data.components import Component, TuckboxSize
+from generator.data.component_models import TuckboxSize
+from generator.data.components import Component
 from generator.data.game import Card, Game
 from generator.faces.face import renderer_for
 
@@ -46,7 +47,8 @@ def region_clip(region: Region):
 
 
 def fitted_size(text: str, font: str, largest: float, width: float, height: float) -> float | None:
-    """The largest font size up to `largest` at which one line of text fits width x height (None: not even 5 pt)."""
+    """The largest font size up to `largest` at which one line of text fits width x height (None: not even 5
+    pt)."""
     size = min(largest, height * 0.8)
     while size >= MIN_LABEL:
         if string_width(text, font, size) <= width:
@@ -62,9 +64,12 @@ def centred_line(canvas: Canvas, text: str, font: str, size: float, color: str, 
     draw_string(canvas, 0, y - size * 0.35, text, font, size, "center")
 
 
-# --- dice ------------------------------------------------------------------------------------------------------
+# --- dice
+# ------------------------------------------------------------------------------------------------------
 
-def draw_die_face(canvas: Canvas, faces: ComponentFaces, component: Component, number: int, region: Region) -> None:
+def draw_die_face(
+    canvas: Canvas, faces: ComponentFaces, component: Component, number: int, region: Region
+) -> None:
     """One face of a die (its layout, or pips, text or an icon) filling the region."""
     card = component.items[number - 1]
     if faces.has_layout(component, card):
@@ -82,18 +87,29 @@ def draw_die(canvas: Canvas, faces: ComponentFaces, component: Component, net: N
         draw_die_face(canvas, faces, component, int(region.name.split("-")[1]), region)
 
 
-# --- standees --------------------------------------------------------------------------------------------------
+# --- standees
+# --------------------------------------------------------------------------------------------------
 
 def draw_standee(canvas: Canvas, faces: ComponentFaces, component: Component, item: Card, net: Net) -> None:
     """The figure on the front, its back (the front mirrored, or the back layout) and its name on the base."""
     back_layout = component.model.back is not None
     for region in net.regions:
         if region.name == "front":
-            faces.place_clipped(canvas, component, item, region.cx, region.cy, region_clip(region), region.angle)
+            faces.place_clipped(
+                canvas, component, item, region.cx, region.cy, region_clip(region), region.angle
+            )
         elif region.name == "back":
             card = None if back_layout else item
-            faces.place_clipped(canvas, component, card, region.cx, region.cy, region_clip(region), region.angle,
-                                mirror=not back_layout)
+            faces.place_clipped(
+                canvas,
+                component,
+                card,
+                region.cx,
+                region.cy,
+                region_clip(region),
+                region.angle,
+                mirror=not back_layout,
+            )
         elif region.name == "base":
             with region_space(canvas, region):
                 size = fitted_size(item.name, BODY_BOLD, 8, region.width - mm(4), region.height / 2)
@@ -101,7 +117,8 @@ def draw_standee(canvas: Canvas, faces: ComponentFaces, component: Component, it
                     centred_line(canvas, item.name, BODY_BOLD, size, "#666666", -region.height / 4)
 
 
-# --- tuck boxes ------------------------------------------------------------------------------------------------
+# --- tuck boxes
+# ------------------------------------------------------------------------------------------------
 
 def _label(component: Component, region: Region, text: str, font: str, largest: float, width: float,
            height: float) -> float:
@@ -125,7 +142,7 @@ def _deck_back(canvas: Canvas, game: Game, deck_id: str, region: Region, bleed: 
     path.rect(-w / 2, -h / 2, w, h)
     canvas.clipPath(path, stroke=0, fill=0)
     canvas.scale(scale, scale)
-    renderer.place(canvas, deck, None, -cw / 2, -ch / 2, bleed=False)
+    renderer.place(canvas, deck, None, (-cw / 2, -ch / 2), bleed=False)
 
 
 BLEEDING = ("front", "back", "side-left", "side-right", "lid")  # panels with art up to a cut edge
@@ -133,10 +150,12 @@ BLEEDING = ("front", "back", "side-left", "side-right", "lid")  # panels with ar
 
 def draw_tuckbox(canvas: Canvas, game: Game, component: Component, box: TuckboxSize, net: Net,
                  bleed: float = 0.0) -> None:
-    """The deck's back art on the front and back, its name on the sides, the game on the lid, 'glue' on the flap.
+    """The deck's back art on the front and back, its name on the sides, the game on the lid, 'glue' on the
+    flap.
 
-    With `bleed` (a print shop's die-cut sheet), each coloured panel's art runs that far past its cut edges (the
-    thumb notch, the outer side's edge), never onto another part of the net: a die a little off shows no white."""
+    With `bleed` (a print shop's die-cut sheet), each coloured panel's art runs that far past its cut edges
+    (the thumb notch, the outer side's edge), never onto another part of the net: a die a little off shows no
+    white."""
     parts = {part.name: part for part in net.parts}
     for region in net.regions:
         if not bleed or region.name not in BLEEDING or region.name not in parts:
@@ -175,7 +194,11 @@ def draw_tuckbox_panel(canvas: Canvas, game: Game, component: Component, box: Tu
             y = -h / 2 + band / 2 + mm(4) if region.name == "front" else h / 2 - band / 2 - mm(4)
             canvas.setFillColor(HexColor(color))
             canvas.rect(-w / 2, y - band / 2, w, band, stroke=0, fill=1)
-            text = (model.label or name) if region.name == "front" else say("components.box_cards", count=box.cards) + part
+            text = (
+                (model.label or name)
+                if region.name == "front"
+                else say("components.box_cards", count=box.cards) + part
+            )
             font = TITLE if region.name == "front" else BODY_BOLD
             size = _label(component, region, text, font, 16, w - mm(6), band)
             centred_line(canvas, text, font, size, ink, y)

@@ -26,7 +26,8 @@ TAB_WIDTH = mm(5.5)
 
 @dataclass(frozen=True)
 class Orientation:
-    """How the cube lies on one square: the body directions facing down (the face on the paper), east and north."""
+    """How the cube lies on one square: the body directions facing down (the face on the paper), east and
+    north."""
 
     down: Vec
     east: Vec
@@ -67,8 +68,9 @@ def fold(cells: dict[int, tuple[int, int]]) -> dict[int, Orientation]:
 
 
 def cube_edges(cells: dict[int, tuple[int, int]]) -> dict[frozenset, list[tuple[int, str]]]:
-    """Every edge of the folded cube (the pair of cube faces it joins) -> the outer net edges (face, direction)
-    that meet there. A net folds into a cube when every square is a different face and each group has two."""
+    """Every edge of the folded cube (the pair of cube faces it joins) -> the outer net edges (face,
+    direction) that meet there. A net folds into a cube when every square is a different face and each group
+    has two."""
     lying = fold(cells)
     occupied = set(cells.values())
     groups: dict[frozenset, list[tuple[int, str]]] = {}
@@ -81,7 +83,9 @@ def cube_edges(cells: dict[int, tuple[int, int]]) -> dict[frozenset, list[tuple[
     return groups
 
 
-def _edge_points(cells, face: int, direction: str, size: float) -> tuple[tuple[float, float], tuple[float, float]]:
+def _edge_points(
+    cells, face: int, direction: str, size: float
+) -> tuple[tuple[float, float], tuple[float, float]]:
     """The two ends of a square's edge, counter-clockwise around the square."""
     col, row = cells[face]
     x0, y0, x1, y1 = col * size, row * size, (col + 1) * size, (row + 1) * size
@@ -139,7 +143,10 @@ def die_net(size: float, tab: float | None = None) -> DieNet:
             if (col + dc, row + dr) in occupied:
                 folds.append(_edge_points(cells, face, direction, size))
     folds += [_edge_points(cells, face, direction, size) for face, direction in tabs]
-    regions = [Region(f"face-{face}", (c + 0.5) * size, (r + 0.5) * size, size, size) for face, (c, r) in sorted(cells.items())]
+    regions = [
+        Region(f"face-{face}", (c + 0.5) * size, (r + 0.5) * size, size, size)
+        for face, (c, r) in sorted(cells.items())
+    ]
     net = Net(parts, folds, regions=regions)
     x0, y0, _, _ = net.bounds()
     moved = net.moved(-x0, -y0)

@@ -26,8 +26,10 @@ def stroke_path(canvas: Canvas, path: Path) -> None:
     canvas._code.append(f"{pdf_path_ops(path)}\nS")  # noqa: SLF001 - a bare path op, no fill
 
 
-# A print shop's die-cutter reads the cuts and creases of a sheet made for it from spot colours of these names, which
-# overprint (they knock nothing out of the art beneath) and which a shop printing from its own template leaves out.
+# A print shop's die-cutter reads the cuts and creases of a sheet made for it from spot colours of these
+# names, which
+# overprint (they knock nothing out of the art beneath) and which a shop printing from its own template leaves
+# out.
 CUT_SPOT = CMYKColorSep(0, 1, 0, 0, spotName="CutContour", density=1)
 CREASE_SPOT = CMYKColorSep(1, 0, 0, 0, spotName="Crease", density=1)
 
@@ -78,14 +80,15 @@ def shade_glue(canvas: Canvas, net: Net) -> None:
 
 
 def draw_net_lines(canvas: Canvas, net: Net, spots: bool = False) -> None:
-    """A net's folds and cuts (on top of its art); with `spots`, as the die-cutter's spot colours CutContour and
-    Crease (a print shop's sheet)."""
+    """A net's folds and cuts (on top of its art); with `spots`, as the die-cutter's spot colours CutContour
+    and Crease (a print shop's sheet)."""
     draw_folds(canvas, net.fold_lines(), CREASE_SPOT if spots else None)
     draw_cuts(canvas, net.cuts(), CUT_SPOT if spots else None)
 
 
 def mirrored_block(block: Block, page_w: float, page_h: float, axis: str) -> list[tuple[float, float, int]]:
-    """Where each token of a block lands on the back page: mirrored about the page's middle, art turned back."""
+    """Where each token of a block lands on the back page: mirrored about the page's middle, art turned
+    back."""
     spots = []
     for spot in block.packing.spots:
         x, y = (page_w - spot.x, spot.y) if axis == "x" else (spot.x, page_h - spot.y)

@@ -23,9 +23,16 @@ from generator.faces.face import CardRenderer
 from generator.faces.layout import Layout
 from generator.faces.outline import check_inside
 
-ITEM_SAFE = mm(1.5)   # text and icons keep this far inside a token, standee or die face (about the cut tolerance)
-PIPS = {1: [(0, 0)], 2: [(-1, 1), (1, -1)], 3: [(-1, 1), (0, 0), (1, -1)], 4: [(-1, 1), (1, 1), (-1, -1), (1, -1)],
-        5: [(-1, 1), (1, 1), (0, 0), (-1, -1), (1, -1)], 6: [(-1, 1), (1, 1), (-1, 0), (1, 0), (-1, -1), (1, -1)]}
+# text and icons keep this far inside a token, standee or die face (about the cut tolerance)
+ITEM_SAFE = mm(1.5)
+PIPS = {
+    1: [(0, 0)],
+    2: [(-1, 1), (1, -1)],
+    3: [(-1, 1), (0, 0), (1, -1)],
+    4: [(-1, 1), (1, 1), (-1, -1), (1, -1)],
+    5: [(-1, 1), (1, 1), (0, 0), (-1, -1), (1, -1)],
+    6: [(-1, 1), (1, 1), (-1, 0), (1, 0), (-1, -1), (1, -1)],
+}
 
 
 class ComponentFaces(CardRenderer):
@@ -42,9 +49,9 @@ class ComponentFaces(CardRenderer):
 
     def has_layout(self, component: Component, card: Card | None) -> bool:
         """Die faces without a layout are drawn as pips, text or an icon instead."""
-        return component.kind != "die" or (card is not None and card.layout is not None)
+        return component.model.drawn_by_layout(card)
 
-    def faces(self, problems: Problems) -> list[tuple[str, Deck, Card | None]]:
+    def faces(self, problems: Problems) -> list[tuple[str, Deck, Card | None]]:  # noqa: ARG002 - an override
         faces: list[tuple[str, Deck, Card | None]] = []
         for cid, deck in self.sets.items():
             component = self.components[cid]
@@ -58,17 +65,23 @@ class ComponentFaces(CardRenderer):
         component = self.components[card.deck]
         name = card.layout or deck.layout or deck.id
         line = card.line_of("layout") if "layout" in card.key_lines else component.line_of("layout")
-        return self._layout(name, deck, Problem(card.file if "layout" in card.key_lines else component.file, line, ""))
+        return self._layout(
+            name, deck, Problem(card.file if "layout" in card.key_lines else component.file, line, "")
+        )
 
-    def back_layout(self, deck: Deck, card: Card | None = None) -> Layout:
+    def back_layout(self, deck: Deck, card: Card | None = None) -> Layout:  # noqa: ARG002 - an override
         """The component's one `back:` layout (items have no backs of their own)."""
         component = self.components[deck.id]
-        return self._layout(component.model.back, deck, Problem(component.file, component.line_of("back"), ""))
+        return self._layout(
+            component.model.back, deck, Problem(component.file, component.line_of("back"), "")
+        )
 
     def backs(self, deck: Deck) -> list[BackFace]:
         """One back shared by every item: drawn once, placed for every copy."""
         if deck.id not in self._backs:
-            self._backs[deck.id] = [BackFace("B", self.components[deck.id].model.back or "", None, tuple(deck.cards))]
+            self._backs[deck.id] = [
+                BackFace("B", self.components[deck.id].model.back or "", None, tuple(deck.cards))
+            ]
         return self._backs[deck.id]
 
     def _layout(self, name: str, deck: Deck, wanted_by: Problem) -> Layout:
@@ -85,8 +98,8 @@ class ComponentFaces(CardRenderer):
         item = data["items"][card.index - 1] if card is not None and not back else None
         context = {"item": item, "card": item, "component": data, "deck": data, "game": self.view,
                    "side": "back" if back else "front"}
-        if self.components[deck.id].kind == "die":
-            context["face"] = item
+        for alias in self.components[deck.id].model.face_aliases:  # a die's face layout sees `face`
+            context[alias] = item
         return context
 
     def _where(self, context: dict) -> str:
@@ -153,12 +166,13 @@ def check_faces(game: Game) -> None:
     faces = faces_for(game)
     problems = Problems()
     for component in faces.components.values():
-        if component.kind == "die":
-            for card in component.items:
-                name = card.fields.get("icon")
-                if name and not faces.icons.exists(name):
-                    problems.add(card.file, card.line, f"die '{component.id}' face {card.index}: icon '{name}' "
-                                 f"does not exist; known: {faces.icons.known_text(name)}")
+        for card in component.items:
+            if component.model.drawn_by_layout(card):
+                continue
+            name = card.fields.get("icon")  # a face drawn without a layout: pips, text or this icon
+            if name and not faces.icons.exists(name):
+                problems.add(card.file, card.line, f"{component.kind} '{component.id}' face {card.index}: "
+                             f"icon '{name}' does not exist; known: {faces.icons.known_text(name)}")
     try:
         faces.check()
     except InputError as exc:

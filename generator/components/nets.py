@@ -146,7 +146,12 @@ def subtract(lines: list[Segment], holes: list[Segment]) -> list[Segment]:
             t1 = (c[0] - a[0]) * ux + (c[1] - a[1]) * uy
             t2 = (d[0] - a[0]) * ux + (d[1] - a[1]) * uy
             lo, hi = min(t1, t2), max(t1, t2)
-            spans = [piece for s, e in spans for piece in ((s, min(e, lo)), (max(s, hi), e)) if piece[1] - piece[0] > EPS]
+            spans = [
+                piece
+                for s, e in spans
+                for piece in ((s, min(e, lo)), (max(s, hi), e))
+                if piece[1] - piece[0] > EPS
+            ]
         result += [((a[0] + s * ux, a[1] + s * uy), (a[0] + e * ux, a[1] + e * uy)) for s, e in spans]
     return result
 

@@ -3,10 +3,11 @@
 Pieces (nets, pads) and runs of tokens are laid out in print order, top to bottom, onto portrait pages:
 each page starts as one free rectangle (the paper less its margins and the label strip at the foot); a piece
 goes into the first free rectangle, in reading order, that holds it (upright, else turned a quarter), and
-that rectangle is split in two around it. Tokens fill a free rectangle as a packed block (generator.core.packing) and go
-on to the next rectangle or page until every copy is placed. Nothing ever overlaps, and pieces keep
-`SPACING` apart so their cut lines stay separate. Once a page is full, its pieces and blocks move across together
-so that they are centred between the side margins (they were packed from the left).
+that rectangle is split in two around it. Tokens fill a free rectangle as a packed block
+(generator.core.packing) and go on to the next rectangle or page until every copy is placed. Nothing ever
+overlaps, and pieces keep `SPACING` apart so their cut lines stay separate. Once a page is full, its pieces
+and blocks move across together so that they are centred between the side margins (they were packed from the
+left).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from generator.core.geometry import PAPERS, Rect
 from generator.core.packing import Packing, pack
 from generator.core.shapes import Shape
 from generator.core.units import mm
-from generator.data.components import LABEL_STRIP, SHEET_MARGIN
+from generator.data.component_models import LABEL_STRIP, SHEET_MARGIN
 
 SPACING = mm(4)
 EPS = 1e-6
@@ -103,7 +104,9 @@ class TooLarge(ValueError):
 def room(paper: str) -> Rect:
     """The part of a portrait page that pieces may use."""
     w, h = PAPERS[paper].size
-    return Rect(SHEET_MARGIN, SHEET_MARGIN + LABEL_STRIP, w - 2 * SHEET_MARGIN, h - 2 * SHEET_MARGIN - LABEL_STRIP)
+    return Rect(
+        SHEET_MARGIN, SHEET_MARGIN + LABEL_STRIP, w - 2 * SHEET_MARGIN, h - 2 * SHEET_MARGIN - LABEL_STRIP
+    )
 
 
 def _new_page(paper: str) -> PageLayout:
@@ -112,11 +115,15 @@ def _new_page(paper: str) -> PageLayout:
 
 
 def _split(free: Rect, used_w: float, used_h: float) -> list[Rect]:
-    """The rest of a free rectangle after a block in its top-left corner: the split that keeps the biggest part."""
+    """The rest of a free rectangle after a block in its top-left corner: the split that keeps the biggest
+    part."""
     right_w = free.w - used_w - SPACING
     below_h = free.h - used_h - SPACING
     # a: the right part as tall as the block, the part below full width; b: the right part full height
-    a = [Rect(free.x + used_w + SPACING, free.y2 - used_h, right_w, used_h), Rect(free.x, free.y, free.w, below_h)]
+    a = [
+        Rect(free.x + used_w + SPACING, free.y2 - used_h, right_w, used_h),
+        Rect(free.x, free.y, free.w, below_h),
+    ]
     b = [Rect(free.x + used_w + SPACING, free.y, right_w, free.h), Rect(free.x, free.y, used_w, below_h)]
     keep = lambda rects: [r for r in rects if r.w > EPS and r.h > EPS]  # noqa: E731
     biggest = lambda rects: max([r.w * r.h for r in keep(rects)] + [0.0])  # noqa: E731
@@ -178,23 +185,32 @@ def lay_out(paper: str, runs: list[Piece | TokenRun]) -> list[PageLayout]:
                 added = _place_tokens(pages[-1], run, done)
                 if added == 0:
                     if not pages[-1].pieces and not pages[-1].blocks:
-                        raise TooLarge(f"a {run.shape.describe()} token does not fit on a {PAPERS[paper].name} page")
+                        raise TooLarge(
+                            f"a {run.shape.describe()} token does not fit on a {PAPERS[paper].name} page"
+                        )
                     pages.append(_new_page(paper))
                 done += added
         else:
             if not _place_piece(pages[-1], run):
                 pages.append(_new_page(paper))
                 if not _place_piece(pages[-1], run):
-                    raise TooLarge(f"a piece of {run.width / mm(1):.0f} x {run.height / mm(1):.0f} mm does not "
-                                   f"fit on a {PAPERS[paper].name} page")
+                    raise TooLarge(
+                        f"a piece of {run.width / mm(1):.0f} x {run.height / mm(1):.0f} mm does not "
+                        f"fit on a {PAPERS[paper].name} page"
+                    )
     return [_centred(page) for page in pages if page.pieces or page.blocks]
 
 
 def _centred(page: PageLayout) -> PageLayout:
-    """The page with its pieces and blocks moved across as one so that they are centred between the margins."""
+    """The page with its pieces and blocks moved across as one so that they are centred between the
+    margins."""
     space = room(page.paper)
     boxes = page.boxes()
-    dx = space.x + (space.w - (max(b.x2 for b in boxes) - min(b.x for b in boxes))) / 2 - min(b.x for b in boxes)
+    dx = (
+        space.x
+        + (space.w - (max(b.x2 for b in boxes) - min(b.x for b in boxes))) / 2
+        - min(b.x for b in boxes)
+    )
     if abs(dx) <= EPS:
         return page
     page.pieces = [replace(p, x=p.x + dx) for p in page.pieces]

@@ -40,7 +40,10 @@ def standee_net(size: StandeeSize) -> Net:
         Part("figure-back", "figure", rect_path(0, fold_y, w, h)),
         Part("foot-back", "foot", rect_path(0, fold_y + h, w, f)),
     ]
-    slots = [rect_path(w / 2 - half, 0, SLOT_WIDTH, f / 2), rect_path(w / 2 - half, top - f / 2, SLOT_WIDTH, f / 2)]
+    slots = [
+        rect_path(w / 2 - half, 0, SLOT_WIDTH, f / 2),
+        rect_path(w / 2 - half, top - f / 2, SLOT_WIDTH, f / 2),
+    ]
     folds = [((0, fold_y), (w, fold_y))]
     # the base: two layers of length `base`, folded along the line between them
     bx = w + PIECE_GAP

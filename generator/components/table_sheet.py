@@ -1,8 +1,8 @@
 """Table sheets (score pads, player aids): the table's geometry (pure) and its drawing.
 
-A sheet is a title, a table (a header row, body rows and an optional totals row) and notes underneath. Body rows
-are blank (a score pad: `rows: 12`) or one per row of a table or card type of a deck (`rows: {from: id}`).
-Cell, header, title and note texts are templates of the game's one template language.
+A sheet is a title, a table (a header row, body rows and an optional totals row) and notes underneath. Body
+rows are blank (a score pad: `rows: 12`) or one per row of a table or card type of a deck (`rows: {from:
+id}`). Cell, header, title and note texts are templates of the game's one template language.
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ GRID = "#888888"
 
 @dataclass(frozen=True)
 class TableGeometry:
-    """Column edges (x, left to right) and row edges (y, top to bottom) of the table, in the sheet's points."""
+    """Column edges (x, left to right) and row edges (y, top to bottom) of the table, in the sheet's
+    points."""
 
     xs: list[float]
     ys: list[float]
@@ -40,7 +41,8 @@ class TableGeometry:
 
 
 def column_widths(widths: list[float | None], total: float) -> list[float] | None:
-    """Given widths kept, the rest shared by the columns without one; None when the given ones are too wide."""
+    """Given widths kept, the rest shared by the columns without one; None when the given ones are too
+    wide."""
     fixed = sum(w for w in widths if w is not None)
     free = [w for w in widths if w is None]
     if fixed > total + 1e-6 or (free and fixed >= total):
@@ -105,8 +107,14 @@ def sheet_texts(game: Game, component: Component) -> SheetTexts:
             records = view["decks"][name]["cards"]
         else:
             known = sorted(list(view["tables"]) + list(view["decks"]))
-            raise InputError(Problem(component.file, component.line_of("rows"), f"sheet '{component.id}': rows "
-                                     f"from '{name}', which is no table or deck; known: {', '.join(known)}"))
+            raise InputError(
+                Problem(
+                    component.file,
+                    component.line_of("rows"),
+                    f"sheet '{component.id}': rows "
+                    f"from '{name}', which is no table or deck; known: {', '.join(known)}",
+                )
+            )
         sources = [{"number": i + 1, "row": r} for i, r in enumerate(records)]
     headers, aligns, widths, cells = [], [], [], []
     for column in model.columns:
@@ -125,7 +133,8 @@ def sheet_texts(game: Game, component: Component) -> SheetTexts:
 
 
 def wrap(text: str, font: str, size: float, width: float) -> list[str]:
-    """Words of `text` broken into lines no wider than `width` (a single over-long word keeps its own line)."""
+    """Words of `text` broken into lines no wider than `width` (a single over-long word keeps its own
+    line)."""
     lines: list[str] = []
     for word in text.split():
         if lines and string_width(f"{lines[-1]} {word}", font, size) <= width:
@@ -140,18 +149,25 @@ def note_lines(texts: SheetTexts, width: float) -> list[str]:
     return [line for note in texts.notes for line in wrap(note, BODY, NOTE_SIZE, width - 2 * PADDING)]
 
 
-def _cell(canvas: Canvas, text: str, font: str, x0: float, x1: float, y0: float, y1: float, align: str,
-          component: Component) -> None:
+def _cell(canvas: Canvas, text: str, font: str, across: tuple[float, float], up: tuple[float, float],
+          align: str, component: Component) -> None:
+    """One cell's text between the column lines `across` (x0, x1) and the row lines `up` (y0, y1)."""
     if not text:
         return
+    (x0, x1), (y0, y1) = across, up
     width = x1 - x0 - mm(2)
     size = TEXT_SIZE
     while string_width(text, font, size) > width and size > TEXT_MIN:
         size -= 0.25
     if string_width(text, font, size) > width:
-        raise InputError(Problem(component.file, component.line_of("columns"),
-                                 f"sheet '{component.id}': '{text}' does not fit its {(x1 - x0) / mm(1):.0f} mm "
-                                 f"column even at {TEXT_MIN:g} pt; expected a wider column or a shorter text"))
+        raise InputError(
+            Problem(
+                component.file,
+                component.line_of("columns"),
+                f"sheet '{component.id}': '{text}' does not fit its {(x1 - x0) / mm(1):.0f} mm "
+                f"column even at {TEXT_MIN:g} pt; expected a wider column or a shorter text",
+            )
+        )
     canvas.setFont(font, size)
     y = (y0 + y1) / 2 - size * 0.35
     if align == "left":
@@ -162,13 +178,15 @@ def _cell(canvas: Canvas, text: str, font: str, x0: float, x1: float, y0: float,
         draw_string(canvas, (x0 + x1) / 2, y, text, font, size, "center")
 
 
-def draw_sheet(canvas: Canvas, game: Game, component: Component, texts: SheetTexts, x: float, y: float,
+def draw_sheet(canvas: Canvas, component: Component, texts: SheetTexts, x: float, y: float,
                width: float, height: float) -> None:
     """The sheet with its lower-left corner at (x, y)."""
     notes = note_lines(texts, width)
     geometry = table_geometry(width, height, texts.widths, len(texts.rows), len(notes))
     if isinstance(geometry, str):
-        raise InputError(Problem(component.file, component.line_of("rows"), f"sheet '{component.id}': {geometry}"))
+        raise InputError(
+            Problem(component.file, component.line_of("rows"), f"sheet '{component.id}': {geometry}")
+        )
     canvas.saveState()
     canvas.translate(x, y)
     xs, ys = geometry.xs, geometry.ys
@@ -189,11 +207,11 @@ def draw_sheet(canvas: Canvas, game: Game, component: Component, texts: SheetTex
         canvas.line(xs[0], gy, xs[-1], gy)
     canvas.setFillColor(HexColor("#222222"))
     for c, header in enumerate(texts.headers):
-        _cell(canvas, header, BODY_BOLD, xs[c], xs[c + 1], ys[1], ys[0], "center", component)
+        _cell(canvas, header, BODY_BOLD, (xs[c], xs[c + 1]), (ys[1], ys[0]), "center", component)
     for r, row in enumerate(texts.rows):
         font = BODY_BOLD if component.model.total and r == len(texts.rows) - 1 else BODY
         for c, text in enumerate(row):
-            _cell(canvas, text, font, xs[c], xs[c + 1], ys[r + 2], ys[r + 1], texts.aligns[c], component)
+            _cell(canvas, text, font, (xs[c], xs[c + 1]), (ys[r + 2], ys[r + 1]), texts.aligns[c], component)
     canvas.setFont(BODY, NOTE_SIZE)
     for note, ny in zip(notes, geometry.notes_y, strict=True):
         draw_string(canvas, xs[0], ny + 3, note, BODY, NOTE_SIZE)

@@ -4,7 +4,7 @@ From left to right: glue flap, front, side, back, side. The lid hangs from the t
 flap; the bottom hangs from the front with its own tuck flap; the sides carry dust flaps above and below.
 The front has a round thumb notch at its top edge to pull the cards out. Inside sizes are the distances
 between fold lines: front width (card width + clearance), panel height (card height + clearance) and side
-width (the deck's depth), as set out in generator.data.components.TuckboxSize.
+width (the deck's depth), as set out in generator.data.component_models.TuckboxSize.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from generator.components.nets import Net, Part, Region
 from generator.core.shapes import arc_ops
 from generator.core.units import mm
-from generator.data.components import TuckboxSize
+from generator.data.component_models import TuckboxSize
 
 FLAP_INSET = mm(1)     # tuck flaps are this much narrower on each side, so they slide in
 NOTCH_MAX = mm(9)      # thumb notch radius (at most a quarter of the front's width)
@@ -68,7 +68,11 @@ def tuckbox_net(box: TuckboxSize) -> Net:
         _poly("dust-left-top", "flap", [(x2, y1), (x3, y1), (x3, y1 + dust), (x2 + taper, y1 + dust)]),
         _poly("dust-right-top", "flap", [(x4, y1), (x5, y1), (x5 - taper, y1 + dust), (x4, y1 + dust)]),
         _poly("dust-left-bottom", "flap", [(x2, y0), (x2, y0 - dust), (x3 - taper, y0 - dust), (x3, y0)]),
-        _poly("dust-right-bottom", "flap", [(x4, y0), (x4 + taper, y0 - dust), (x5 - taper, y0 - dust), (x5, y0)]),
+        _poly(
+            "dust-right-bottom",
+            "flap",
+            [(x4, y0), (x4 + taper, y0 - dust), (x5 - taper, y0 - dust), (x5, y0)],
+        ),
     ]
     folds = [
         ((x1, y0), (x1, y1)), ((x2, y0), (x2, y1)), ((x3, y0), (x3, y1)), ((x4, y0), (x4, y1)),

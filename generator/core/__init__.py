@@ -1,2 +1,2 @@
-"""Layer 1, no knowledge of games: errors, units, geometry, fonts, colours, atomic writes, YAML with line marks,
-the output contract."""
+"""Layer 1, no knowledge of games: errors, units, geometry, fonts, colours, atomic writes, YAML with line
+marks, the output contract."""

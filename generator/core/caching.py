@@ -10,7 +10,8 @@ T = TypeVar("T")
 
 
 def per_game(build: Callable[[Any], T]) -> Callable[[Any], T]:
-    """`build(game)` computed once per loaded Game object and forgotten with it (a reloaded game is built anew)."""
+    """`build(game)` computed once per loaded Game object and forgotten with it (a reloaded game is built
+    anew)."""
     cache: dict[int, tuple[weakref.ref, T]] = {}
 
     def cached(game) -> T:
@@ -24,5 +25,5 @@ def per_game(build: Callable[[Any], T]) -> Callable[[Any], T]:
         return value
 
     cached.__doc__ = build.__doc__
-    cached.__wrapped__ = build
+    cached.__wrapped__ = build  # type: ignore[attr-defined]  # functools.wraps does this too, untyped
     return cached

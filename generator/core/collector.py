@@ -4,9 +4,9 @@ Before a build draws anything it has made some half a million objects that live 
 imports, pydantic's validators, the loaded games, their compiled templates). Each time they grow by a quarter,
 Python's collector walks every one of them, and few of them are ever garbage: that made up some 15 % of a
 one-change rebuild. So a build pauses the collector until it starts drawing, then moves what it has made into
-Python's permanent generation (never walked again; freed as usual once nothing refers to it) and collects again
-while it draws, which makes and drops objects page by page. When the build ends, what it froze is handed back to
-the collector (a test run or the studio builds many times in one process).
+Python's permanent generation (never walked again; freed as usual once nothing refers to it) and collects
+again while it draws, which makes and drops objects page by page. When the build ends, what it froze is handed
+back to the collector (a test run or the studio builds many times in one process).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import gc
 
 
 class Paused:
-    """The collector paused from now until `resume()`; use it as a context manager around the whole build, whose
-    end resumes it if the build stopped early and hands back what `resume` froze."""
+    """The collector paused from now until `resume()`; use it as a context manager around the whole build,
+    whose end resumes it if the build stopped early and hands back what `resume` froze."""
 
     def __init__(self) -> None:
         self.was_enabled = gc.isenabled()

@@ -1,4 +1,5 @@
-"""Colour arithmetic on '#rrggbb' strings: brightness, mixing, tints, WCAG luminance and contrast, readable text."""
+"""Colour arithmetic on '#rrggbb' strings: brightness, mixing, tints, WCAG luminance and contrast, readable
+text."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ def brightness(color: str) -> float:
 
 def mix(color: str, other: str, share: float) -> str:
     """`color` moved `share` of the way towards `other` (0 = unchanged, 1 = other)."""
-    return "#" + "".join(f"{round(x + (y - x) * float(share)):02x}" for x, y in zip(rgb(color), rgb(other), strict=True))
+    return "#" + "".join(
+        f"{round(x + (y - x) * float(share)):02x}" for x, y in zip(rgb(color), rgb(other), strict=True)
+    )
 
 
 def tint(color: str, amount: float = 0.8) -> str:
@@ -49,7 +52,8 @@ def contrast_ratio(color: str, other: str) -> float:
 
 
 def readable(color: str, backdrops: list[str], ratio: float) -> str:
-    """`color`, darkened step by step (or lightened, on dark backdrops) until it has `ratio` against every backdrop.
+    """`color`, darkened step by step (or lightened, on dark backdrops) until it has `ratio` against every
+    backdrop.
 
     Keeps the hue a designer chose where it can; falls back to near-black or white."""
     if not backdrops:
@@ -64,7 +68,8 @@ def readable(color: str, backdrops: list[str], ratio: float) -> str:
 
 
 def lightest(color: str, backdrops: list[str], ratio: float) -> str:
-    """`color` moved towards white as far as it can go (in tenths) while keeping `ratio` against every backdrop."""
+    """`color` moved towards white as far as it can go (in tenths) while keeping `ratio` against every
+    backdrop."""
     best = color
     for step in range(1, 10):
         candidate = mix(color, "#ffffff", step / 10)

@@ -32,6 +32,12 @@ class BuildOptions:
     languages: tuple[str, ...] = ()  # the games' languages to build ('all' or none: every declared language)
 
 
+# The BuildOptions that decide how a build runs, never what it writes: every other option is in each game's
+# key (a build with another one is no build with nothing to do); which of them change how an output looks,
+# each producer declares (`OutputKind.looks`), and `papers` and `languages` decide which outputs there are.
+HOW_TO_BUILD = ("out_dir", "force", "jobs")
+
+
 @dataclass
 class Output:
     """One file the build writes: `render(tmp_path)` draws it and returns facts for the manifest."""
@@ -43,14 +49,31 @@ class Output:
     language: str | None = None  # the language of a translated game's output (None: the source language)
 
 
+@dataclass(frozen=True)
+class OutputKind:
+    """One kind of output a producer makes (its outputs' `kind`) and what such an output is drawn from: the
+    parts of a game it reads, as rendered (named as generator.pipeline.fingerprints.PARTS does), and the
+    BuildOptions that change how it looks. An output is drawn again when one of them changed, and only
+    then."""
+
+    kind: str
+    drawn_from: tuple[str, ...]
+    looks: tuple[str, ...]
+
+
 class Producer(Protocol):
     """A named maker of outputs (card sheets, boards, rule booklets), listed explicitly by the build.
 
     `outputs` checks everything the producer needs (layouts, templates, geometry) and raises InputError with
-    every problem before anything is drawn; `check` names what that covers for `pnp validate`."""
+    every problem before anything is drawn; `check` names what that covers for `pnp validate`. `plans_from`
+    names the parts of a game, as loaded, that `outputs` reads: while none of them (nor the papers or an
+    option of `makes`) changed, the producer is not asked to plan that game again. `makes` declares every kind
+    of output it makes."""
 
     name: str
     check: str
+    plans_from: tuple[str, ...]
+    makes: tuple[OutputKind, ...]
 
     def outputs(self, game: Game, options: BuildOptions) -> list[Output]:
         """Every output of this producer for one game."""
@@ -59,8 +82,16 @@ class Producer(Protocol):
 
 @dataclass(frozen=True)
 class FunctionProducer:
-    """A producer made of a name, a description of its checks and an `outputs(game, options)` function."""
+    """A producer made of a name, a description of its checks, an `outputs(game, options)` function and what
+    it plans from and makes (as Producer)."""
 
     name: str
     check: str
     outputs: Callable[[Game, BuildOptions], list[Output]]
+    plans_from: tuple[str, ...]
+    makes: tuple[OutputKind, ...]
+
+
+def looks_of(producer: Producer) -> tuple[str, ...]:
+    """The BuildOptions that change how any output of the producer looks, in the order it declares them."""
+    return tuple(dict.fromkeys(name for made in producer.makes for name in made.looks))

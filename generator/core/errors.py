@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -10,8 +11,9 @@ from pathlib import Path
 class Cell(int):
     """A spreadsheet row number that also names its cell ('Orders!C14').
 
-    Used wherever a YAML line number goes (`card.line_of(key)`), so every check that locates a problem at a line
-    locates it at the cell when the card came from a workbook: the problem then prints as `file:Orders!C14`."""
+    Used wherever a YAML line number goes (`card.line_of(key)`), so every check that locates a problem at a
+    line locates it at the cell when the card came from a workbook: the problem then prints as
+    `file:Orders!C14`."""
 
     cell: str
 
@@ -99,7 +101,7 @@ class InputError(Exception):
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
-def did_you_mean(word: str, known: list[str] | set[str]) -> str:
+def did_you_mean(word: str, known: Iterable[str]) -> str:
     """A ' did you mean ...?' hint for a misspelt name, or ''."""
     close = difflib.get_close_matches(str(word), sorted(known), n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
@@ -116,7 +118,8 @@ DEBUG_HINT = "run with --debug for the traceback"
 
 
 def internal_error_line(exc: BaseException) -> str:
-    """One line for an error of pnp itself (not of the project): what broke and where, with the --debug hint."""
+    """One line for an error of pnp itself (not of the project): what broke and where, with the --debug
+    hint."""
     notes = "; ".join(getattr(exc, "__notes__", []) or [])
     where = f" {notes}" if notes else ""
     text = str(exc).splitlines()[0] if str(exc) else ""

@@ -1,10 +1,11 @@
 """Font files as fontTools reads them: what a face is called, how heavy it is, which characters it has, and a
 TrueType copy of a CFF-flavoured OpenType face (ReportLab embeds TrueType outlines only).
 
-The conversion (cubic CFF curves to quadratic TrueType curves) is done once per file content and cached under a
-name that is the file's SHA-256, so a second build reads the cached copy. A face's facts (name, weight, outline kind,
-characters) are read by fontTools once per file content too and kept in pnp's per-user cache (core.usercache) under
-the file's SHA-256: later runs read them back without importing fontTools or reading the font's tables.
+The conversion (cubic CFF curves to quadratic TrueType curves) is done once per file content and cached under
+a name that is the file's SHA-256, so a second build reads the cached copy. A face's facts (name, weight,
+outline kind, characters) are read by fontTools once per file content too and kept in pnp's per-user cache
+(core.usercache) under the file's SHA-256: later runs read them back without importing fontTools or reading
+the font's tables.
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ class FontInfo:
 
 
 def sha256(path: Path) -> str:
-    """The SHA-256 of a file's bytes (not read again while its stamp is the one remembered: core.usercache)."""
+    """The SHA-256 of a file's bytes (not read again while its stamp is the one remembered:
+    core.usercache)."""
     return file_digest(Path(path), FONTS)
 
 
@@ -61,7 +63,8 @@ def _inspect(path: str, _mtime_ns: int, _size: int) -> FontInfo:
     entry = f"fonts/{digest}-v{FACTS_VERSION}.json"
     info = _from_facts(file, digest, read_json(entry))
     if info is None:
-        info = _read(file)  # a problem is raised here, never cached: the next run reads the file and says it again
+        # a problem is raised here, never cached: the next run reads the file and says it again
+        info = _read(file)
         write_json(entry, _facts(info, digest))
     return info
 
@@ -78,13 +81,19 @@ def _facts(info: FontInfo, digest: str) -> dict:
 
 
 def _from_facts(file: Path, digest: str, facts) -> FontInfo | None:
-    """The FontInfo of cached facts, or None when they are missing, of another file or not of the expected shape."""
+    """The FontInfo of cached facts, or None when they are missing, of another file or not of the expected
+    shape."""
     try:
         if not isinstance(facts, dict) or facts.get("sha256") != digest:
             return None
         label, weight, cff, runs = facts["label"], facts["weight"], facts["cff"], facts["characters"]
-        if not (isinstance(label, str) and type(weight) is int and type(cff) is bool and isinstance(runs, list)
-                and runs):
+        if not (
+            isinstance(label, str)
+            and type(weight) is int
+            and type(cff) is bool
+            and isinstance(runs, list)
+            and runs
+        ):
             return None
         characters: set[int] = set()
         for first, last in runs:
@@ -115,8 +124,10 @@ def _read(file: Path) -> FontInfo:
     except FontFileError:
         raise
     except (TTLibError, KeyError, AssertionError, OSError, ValueError, IndexError) as exc:
-        raise FontFileError(f"'{file.name}' is not a font ({type(exc).__name__}: {exc}); expected a TrueType (.ttf) "
-                            "or OpenType (.otf) font") from None
+        raise FontFileError(
+            f"'{file.name}' is not a font ({type(exc).__name__}: {exc}); expected a TrueType (.ttf) "
+            "or OpenType (.otf) font"
+        ) from None
     if not cmap:
         raise FontFileError(f"'{file.name}' maps no characters (empty cmap); expected a font for text")
     label = family if style.lower() in ("", "regular") else f"{family} {style}"
@@ -130,8 +141,8 @@ def inspect_font(path: Path) -> FontInfo:
 
 
 def truetype_copy(path: Path, cache_dir: Path) -> Path:
-    """A TrueType file with the same glyphs: `path` itself when it has TrueType outlines, else a converted copy in
-    `cache_dir` (made once per file content)."""
+    """A TrueType file with the same glyphs: `path` itself when it has TrueType outlines, else a converted
+    copy in `cache_dir` (made once per file content)."""
     info = inspect_font(path)
     if not info.cff:
         return Path(path)

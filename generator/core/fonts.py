@@ -1,14 +1,16 @@
-"""Embedded TrueType faces, font families with per-character fallback, and the check that no character is lost.
+"""Embedded TrueType faces, font families with per-character fallback, and the check that no character is
+lost.
 
-Built in: `title` (Fredoka One) and `body` (Lato, four styles), plus Noto Sans (OFL, in generator/assets/fonts),
-which covers Latin Extended, Greek and Cyrillic. A character a family's own face lacks is drawn in the first
-fallback face that has it, in the matching style: Noto Sans Bold behind Fredoka One and other heavy faces, Noto
-Sans behind Lato and other text faces (a designer may name fallbacks of their own first). Text that needs no
-fallback is drawn exactly as before, so PDFs that need none stay byte-identical. A character that no face of the
-chain has is reported by `uncovered` before anything is drawn; nothing is ever dropped silently.
+Built in: `title` (Fredoka One) and `body` (Lato, four styles), plus Noto Sans (OFL, in
+generator/assets/fonts), which covers Latin Extended, Greek and Cyrillic. A character a family's own face
+lacks is drawn in the first fallback face that has it, in the matching style: Noto Sans Bold behind Fredoka
+One and other heavy faces, Noto Sans behind Lato and other text faces (a designer may name fallbacks of their
+own first). Text that needs no fallback is drawn exactly as before, so PDFs that need none stay
+byte-identical. A character that no face of the chain has is reported by `uncovered` before anything is drawn;
+nothing is ever dropped silently.
 
-`uncovered(text, family)` (with `markup=True` for Paragraph markup) and `cannot_draw(...)` are the reusable check:
-text and a family in, missing characters (and a message naming font, faces and characters) out.
+`uncovered(text, family)` (with `markup=True` for Paragraph markup) and `cannot_draw(...)` are the reusable
+check: text and a family in, missing characters (and a message naming font, faces and characters) out.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import font_fredoka_one
 import font_lato
@@ -62,9 +64,10 @@ def style_of(bold: bool, italic: bool) -> str:
 
 @dataclass(frozen=True)
 class Face:
-    """One font file registered with ReportLab under `name`. A designer's face has a `tag` (a hash of the file)
-    that is added to the PostScript name it is embedded under: ReportLab keeps one font per PostScript name, so two
-    different files both called 'MyFont-Regular' would otherwise draw with whichever was registered first."""
+    """One font file registered with ReportLab under `name`. A designer's face has a `tag` (a hash of the
+    file) that is added to the PostScript name it is embedded under: ReportLab keeps one font per PostScript
+    name, so two different files both called 'MyFont-Regular' would otherwise draw with whichever was
+    registered first."""
 
     name: str
     path: Path
@@ -72,7 +75,8 @@ class Face:
 
     @functools.cached_property
     def info(self) -> FontInfo:
-        """Name, weight and characters of the file (read once per Face: a game's faces are made when it loads)."""
+        """Name, weight and characters of the file (read once per Face: a game's faces are made when it
+        loads)."""
         from generator.core.fontfiles import inspect_font
 
         return inspect_font(self.path)
@@ -83,7 +87,8 @@ class Face:
 
     @functools.cached_property
     def text(self) -> frozenset[str]:
-        """`characters` as characters: a string made of these is drawn by this face alone (checked in one step)."""
+        """`characters` as characters: a string made of these is drawn by this face alone (checked in one
+        step)."""
         return frozenset(map(chr, self.characters))
 
     def covers(self, char: str) -> bool:
@@ -93,8 +98,8 @@ class Face:
 
 @dataclass(eq=False)
 class Family:
-    """A font as a layout names it (`title`, `body`, a declared name): a face per style it has, and the families
-    whose faces draw what its own faces lack."""
+    """A font as a layout names it (`title`, `body`, a declared name): a face per style it has, and the
+    families whose faces draw what its own faces lack."""
 
     key: str
     faces: dict[str, Face]
@@ -175,14 +180,22 @@ class Family:
         return f"font '{self.key}' ({labels[0]}{', then ' + ', '.join(labels[1:]) if labels[1:] else ''})"
 
 
-# --- the built-in families --------------------------------------------------------------------------------------
+# --- the built-in families
+# --------------------------------------------------------------------------------------
 
 def _face(name: str) -> Face:
     return Face(name, _FILES[name])
 
 
-FALLBACK = Family("Noto Sans", {"regular": _face("Fallback"), "bold": _face("Fallback-Bold"),
-                                "italic": _face("Fallback-Italic"), "bold_italic": _face("Fallback-BoldItalic")})
+FALLBACK = Family(
+    "Noto Sans",
+    {
+        "regular": _face("Fallback"),
+        "bold": _face("Fallback-Bold"),
+        "italic": _face("Fallback-Italic"),
+        "bold_italic": _face("Fallback-BoldItalic"),
+    },
+)
 HEAVY_FALLBACK = Family("Noto Sans Bold", {"regular": _face("FallbackHeavy"), "bold": _face("FallbackHeavy"),
                                            "italic": _face("FallbackHeavy-Italic"),
                                            "bold_italic": _face("FallbackHeavy-Italic")})
@@ -198,8 +211,8 @@ def fallback_for(info: FontInfo) -> Family:
 
 @dataclass(eq=False)
 class FontTable:
-    """The fonts of one game by the names layouts use: `title` and `body` (built in unless redefined) and every
-    font game.yaml declares."""
+    """The fonts of one game by the names layouts use: `title` and `body` (built in unless redefined) and
+    every font game.yaml declares."""
 
     families: dict[str, Family] = field(default_factory=lambda: {"title": TITLE_FAMILY, "body": BODY_FAMILY})
 
@@ -222,19 +235,17 @@ _REGISTERED: set[str] = set()
 
 
 def register_family(family: Family) -> Family:
-    """Register the family's faces with ReportLab once; <b>/<i> map to its styles. Its fallbacks' faces are mapped
-    too, and registered when a text first needs one of them (`_needed`): most texts need none, and each face is a
-    file ReportLab reads whole."""
+    """Register the family's faces with ReportLab once; <b>/<i> map to its styles. Its fallbacks' faces are
+    mapped too, and registered when a text first needs one of them (`_needed`): most texts need none, and each
+    face is a file ReportLab reads whole."""
     from reportlab.lib.fonts import addMapping
 
-    from generator.core.reportlab_memo import remember_numbers
-
-    remember_numbers()  # whatever draws with these faces formats its numbers through the memo
     _register_faces(family)
     for member in [family, *family._fallback_families()]:  # noqa: SLF001 - same module
         if _FAMILY_OF.get(member.name, (None,))[0] is not member:
             for style in STYLES:
-                addMapping(member.name, int("bold" in style), int("italic" in style), member.face(style).name)
+                addMapping(member.name, 1 if "bold" in style else 0, 1 if "italic" in style else 0,
+                           member.face(style).name)
             for style in reversed(STYLES):  # a face used for several styles answers for the regular one
                 _FAMILY_OF[member.face(style).name] = (member, style)
     return family
@@ -242,12 +253,11 @@ def register_family(family: Family) -> Family:
 
 def _register_faces(member: Family) -> None:
     from reportlab.pdfbase import pdfmetrics
-
-    from generator.core.reportlab_memo import MeasuredFont
+    from reportlab.pdfbase.ttfonts import TTFont
 
     for face in dict.fromkeys(member.faces.values()):
         if face.name not in _REGISTERED:
-            font = MeasuredFont(face.name, str(face.path))
+            font = TTFont(face.name, str(face.path))
             if face.tag:
                 font.face.name = font.face.name.__class__(font.face.name + b"-" + face.tag.encode())
             pdfmetrics.registerFont(font)
@@ -276,7 +286,8 @@ def font_files() -> dict[str, Path]:
     return dict(_FILES)
 
 
-# --- which characters a family can draw -------------------------------------------------------------------------
+# --- which characters a family can draw
+# -------------------------------------------------------------------------
 
 _TOKEN = re.compile(r"(<[^>]*>)|(&#?[A-Za-z0-9]+;)|(.)", re.S)
 _TAGS = re.compile(r"<[^>]*>")
@@ -291,9 +302,9 @@ def _drawn(char: str) -> bool:
 
 
 def markup_units(markup: str, base_style: str = "regular") -> Iterator[tuple[str, str, str]]:
-    """(kind, raw, char-or-style) over Paragraph markup: ('tag', raw, ''), or ('char', raw, style) with `raw` the
-    character or entity as written; the style follows <b>/<strong> and <i>/<em> nesting (from `base_style`, the
-    style of the paragraph's own face)."""
+    """(kind, raw, char-or-style) over Paragraph markup: ('tag', raw, ''), or ('char', raw, style) with `raw`
+    the character or entity as written; the style follows <b>/<strong> and <i>/<em> nesting (from
+    `base_style`, the style of the paragraph's own face)."""
     bold, italic = int("bold" in base_style), int("italic" in base_style)
     for match in _TOKEN.finditer(markup):
         tag, entity, char = match.groups()
@@ -329,10 +340,12 @@ def _markup_chars(markup: str) -> set[str]:
     return set(text)
 
 
-def uncovered(text: str, family: Family, style: str = "regular", markup: bool = False) -> list[tuple[str, str]]:
-    """The (character, style) pairs of `text` that no face of the family's chain can draw, each once, in order of
-    appearance. With markup=True the text is Paragraph markup: tags are skipped, entities read, and <b>/<i> choose
-    the style."""
+def uncovered(
+    text: str, family: Family, style: str = "regular", markup: bool = False
+) -> list[tuple[str, str]]:
+    """The (character, style) pairs of `text` that no face of the family's chain can draw, each once, in order
+    of appearance. With markup=True the text is Paragraph markup: tags are skipped, entities read, and <b>/<i>
+    choose the style."""
     chars = _markup_chars(text) if markup else set(text)
     if family.draws_all(chars) or family.chain_draws(chars - family.own_text):
         return []  # the fallbacks draw the few characters the family's own faces lack, in every style
@@ -342,7 +355,11 @@ def uncovered(text: str, family: Family, style: str = "regular", markup: bool = 
         if kind != "char":
             continue
         for char in _char(raw):
-            if _drawn(char) and (char, unit_style) not in missing and family.drawing_family(char, unit_style) is None:
+            if (
+                _drawn(char)
+                and (char, unit_style) not in missing
+                and family.drawing_family(char, unit_style) is None
+            ):
                 missing[(char, unit_style)] = None
     return list(missing)
 
@@ -371,10 +388,12 @@ def show_char(char: str) -> str:
 
 def cannot_draw(chars: list[str], family: Family, what: str = "", language: str | None = None) -> str:
     """The message for characters no face of a family draws: "<what> has 'Д' (U+0414), which font 'title'
-    (Fredoka One, then Noto Sans Bold) cannot draw; expected a font that covers it (declare one under fonts:)".
-    `language` (e.g. 'Russian') is named when given, for translations."""
+    (Fredoka One, then Noto Sans Bold) cannot draw; expected a font that covers it (declare one under
+    fonts:)". `language` (e.g. 'Russian') is named when given, for translations."""
     chars = list(dict.fromkeys(chars))
-    shown = ", ".join(show_char(c) for c in chars[:4]) + (f" and {len(chars) - 4} more" if len(chars) > 4 else "")
+    shown = ", ".join(show_char(c) for c in chars[:4]) + (
+        f" and {len(chars) - 4} more" if len(chars) > 4 else ""
+    )
     lead = f"{what} has " if what else ""
     them = "them" if len(chars) > 1 else "it"
     covering = f"a font that covers {them}" + (f" for {language}" if language else "")
@@ -382,12 +401,8 @@ def cannot_draw(chars: list[str], family: Family, what: str = "", language: str 
             "(declare one under fonts: in game.yaml and name it in the box, or as a fallback)")
 
 
-# --- drawing with fallback --------------------------------------------------------------------------------------
-
-def family_of(font_name: str) -> tuple[Family, str] | None:
-    """The registered family a ReportLab face belongs to, and the style it is, or None for an unknown face."""
-    return _FAMILY_OF.get(font_name)
-
+# --- drawing with fallback
+# --------------------------------------------------------------------------------------
 
 def fallback_for_face(markup: str, font_name: str) -> str:
     """`fallback_markup` for a paragraph whose style is set in the registered face `font_name`."""
@@ -396,9 +411,9 @@ def fallback_for_face(markup: str, font_name: str) -> str:
 
 
 def fallback_markup(markup: str, family: Family, base_style: str = "regular") -> str:
-    """Paragraph markup with every run of characters the family's own face lacks wrapped in <font name="..."> of
-    the fallback face that has them, in the run's style (ReportLab reads bold and italic from the face a <font>
-    names). Markup that needs no fallback is returned as it is."""
+    """Paragraph markup with every run of characters the family's own face lacks wrapped in <font name="...">
+    of the fallback face that has them, in the run's style (ReportLab reads bold and italic from the face a
+    <font> names). Markup that needs no fallback is returned as it is."""
     if family.draws_all(_markup_chars(markup)):
         return markup
     units = list(markup_units(markup, base_style))
@@ -435,7 +450,8 @@ def fallback_markup(markup: str, family: Family, base_style: str = "regular") ->
 
 
 def _refuse(chars: list[str], family: Family, text: str) -> None:
-    """The last guard against silent loss, for text no check located earlier: drawing stops with the message."""
+    """The last guard against silent loss, for text no check located earlier: drawing stops with the
+    message."""
     from generator.core.errors import InputError, Problem
 
     shown = text if len(text) <= 40 else text[:37] + "..."
@@ -446,8 +462,8 @@ _LOST = object()  # no face of the chain draws the character
 
 
 def _owners(text: str, family: Family, style: str) -> dict:
-    """Each distinct character of `text` -> the family whose face draws it (None: not drawn, a control character;
-    _LOST: no face draws it)."""
+    """Each distinct character of `text` -> the family whose face draws it (None: not drawn, a control
+    character; _LOST: no face draws it)."""
     owners = {}
     for char in set(text):
         owners[char] = (family.drawing_family(char, style) or _LOST) if _drawn(char) else None
@@ -455,8 +471,8 @@ def _owners(text: str, family: Family, style: str) -> dict:
 
 
 def runs(text: str, font_name: str) -> list[tuple[str, str]]:
-    """(ReportLab face name, text) runs of a plain string set in a registered face, with fallback faces for the
-    characters it lacks; one run in the face itself when it lacks none."""
+    """(ReportLab face name, text) runs of a plain string set in a registered face, with fallback faces for
+    the characters it lacks; one run in the face itself when it lacks none."""
     found = _FAMILY_OF.get(font_name)
     if found is None:
         return [(font_name, text)]
@@ -480,8 +496,9 @@ def runs(text: str, font_name: str) -> list[tuple[str, str]]:
 
 
 def face_runs(text: str, family: Family, style: str = "regular") -> list[tuple[Face, str]]:
-    """(face, text) runs of a plain string in a family: its own face, and its fallbacks' faces for the characters
-    it lacks (for drawing outside ReportLab, e.g. a raster image); a character no face draws is refused."""
+    """(face, text) runs of a plain string in a family: its own face, and its fallbacks' faces for the
+    characters it lacks (for drawing outside ReportLab, e.g. a raster image); a character no face draws is
+    refused."""
     owners = _owners(text, family, style)
     lost = [c for c in text if owners[c] is _LOST]
     if lost:
@@ -504,9 +521,11 @@ def string_width(text: str, font_name: str, size: float) -> float:
     return sum(stringWidth(part, name, size) for name, part in runs(text, font_name))
 
 
-def chart_string(x: float, y: float, text: str, font_name: str, size: float, anchor: str = "start", **props):
-    """A reportlab.graphics String in `font_name` (a chart's label); when the face lacks characters, a Group of
-    Strings in it and its fallback faces, laid out as one string with the same anchor (start, middle or end)."""
+def chart_string(x: float, y: float, text: str, font_name: str, size: float,
+                 anchor: Literal["start", "middle", "end"] = "start", **props):
+    """A reportlab.graphics String in `font_name` (a chart's label); when the face lacks characters, a Group
+    of Strings in it and its fallback faces, laid out as one string with the same anchor (start, middle or
+    end)."""
     from reportlab.graphics.shapes import Group, String
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
@@ -522,14 +541,18 @@ def chart_string(x: float, y: float, text: str, font_name: str, size: float, anc
     return group
 
 
-def draw_string(canvas, x: float, y: float, text: str, font_name: str, size: float, align: str = "left") -> None:
-    """canvas.drawString / drawCentredString / drawRightString in `font_name`, with fallback faces for characters
-    it lacks (then the canvas font is set back). The caller has set the font."""
+def draw_string(
+    canvas, x: float, y: float, text: str, font_name: str, size: float, align: str = "left"
+) -> None:
+    """canvas.drawString / drawCentredString / drawRightString in `font_name`, with fallback faces for
+    characters it lacks (then the canvas font is set back). The caller has set the font."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     parts = runs(text, font_name)
     if len(parts) == 1 and parts[0][0] == font_name:
-        {"left": canvas.drawString, "center": canvas.drawCentredString, "right": canvas.drawRightString}[align](x, y, text)
+        {"left": canvas.drawString, "center": canvas.drawCentredString, "right": canvas.drawRightString}[
+            align
+        ](x, y, text)
         return
     width = sum(stringWidth(part, name, size) for name, part in parts)
     x -= {"left": 0.0, "center": width / 2, "right": width}[align]

@@ -1,15 +1,15 @@
 """Tasks run by worker processes forked from this one; their results come back over pipes, in the tasks' order
 (`results`) or as they finish (`finished`).
 
-A build's drawings and validate's games run here. Lighter than multiprocessing.Pool (a fork and a pipe per worker,
-no helper threads: about a millisecond to start, against several) and safe to stop at any moment. Stopping kills the workers and closes
-this process's ends of their pipes, so nothing is left waiting for the rest of a result a killed worker had half
-written (a Pool's result thread can wait for it for ever). The workers inherit everything this process holds: only
-the task numbers and the pickled results travel.
+A build's drawings and validate's games run here. Lighter than multiprocessing.Pool (a fork and a pipe per
+worker, no helper threads: about a millisecond to start, against several) and safe to stop at any moment.
+Stopping kills the workers and closes this process's ends of their pipes, so nothing is left waiting for the
+rest of a result a killed worker had half written (a Pool's result thread can wait for it for ever). The
+workers inherit everything this process holds: only the task numbers and the pickled results travel.
 
-The task numbers wait in one pipe that every worker reads (4-byte records: a pipe hands each read its bytes whole),
-so a free worker takes the next task without this process having to be there to hand it out (once they are written:
-a pipe holds thousands of them).
+The task numbers wait in one pipe that every worker reads (4-byte records: a pipe hands each read its bytes
+whole), so a free worker takes the next task without this process having to be there to hand it out (once they
+are written: a pipe holds thousands of them).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import struct
 import sys
 import traceback
 from collections.abc import Callable, Iterator
+from typing import cast
 
 _TASK = struct.Struct("!I")
 _SIZE = struct.Struct("!Q")
@@ -42,17 +43,19 @@ def _with_cause(exc: BaseException, text: str) -> BaseException:
 
 class WorkerError(Exception):
     """An exception of a worker that could not be sent back as itself (its class cannot be rebuilt from its
-    arguments, or it holds what does not pickle): its type and text, its notes, and the worker's traceback as cause."""
+    arguments, or it holds what does not pickle): its type and text, its notes, and the worker's traceback as
+    cause."""
 
 
 class _Raised:
-    """An exception on its way back from a worker: unpickled, it is the exception with the worker's traceback as its
-    cause (a traceback itself does not pickle)."""
+    """An exception on its way back from a worker: unpickled, it is the exception with the worker's traceback
+    as its cause (a traceback itself does not pickle)."""
 
     def __init__(self, exc: BaseException):
         self.text = "".join(traceback.format_exception(exc))
         try:
-            pickle.loads(pickle.dumps(exc, pickle.HIGHEST_PROTOCOL))  # it comes back whole, or a stand-in goes
+            # it comes back whole, or a stand-in goes
+            pickle.loads(pickle.dumps(exc, pickle.HIGHEST_PROTOCOL))
             self.exc = exc
         except Exception:  # noqa: BLE001 - any failure to travel
             self.exc = WorkerError(f"{type(exc).__module__}.{type(exc).__qualname__}: {exc}")
@@ -65,7 +68,8 @@ class _Raised:
 
 class WorkerEnded(RuntimeError):
     """A worker ended before sending back the result of a task it took (killed from outside, out of memory):
-    `task` is the index of the first task without a result, `how` the signal that ended it ('' or 'SIGKILL')."""
+    `task` is the index of the first task without a result, `how` the signal that ended it ('' or
+    'SIGKILL')."""
 
     def __init__(self, message: str, task: int = 0, how: str = ""):
         super().__init__(message)
@@ -73,16 +77,18 @@ class WorkerEnded(RuntimeError):
 
 
 class ForkedWorkers:
-    """`function(task)` for every task, in up to `workers` processes forked now; `results()` yields the results in
-    the tasks' order and `stop()` ends the workers (use as a context manager)."""
+    """`function(task)` for every task, in up to `workers` processes forked now; `results()` yields the
+    results in the tasks' order and `stop()` ends the workers (use as a context manager)."""
 
     def __init__(self, function: Callable, tasks: list, workers: int):
         self.tasks = list(tasks)
         self.workers: dict[int, int] = {}  # pid -> the file descriptor its results are read from
         self.ended: dict[int, int] = {}  # pid -> its wait status, once reaped
-        self._numbers = b""  # task numbers not yet written (more than the pipe holds): reading results writes them
+        # task numbers not yet written (more than the pipe holds): reading results writes them
+        self._numbers = b""
         self._write_tasks = -1
-        self._done: dict[int, tuple[bool, object]] = {}  # task index -> (ok, result or exception), not yet taken
+        # task index -> (ok, result or exception), not yet taken
+        self._done: dict[int, tuple[bool, object]] = {}
         self._taken: set[int] = set()  # the tasks whose outcome finished() handed out
         self._buffers: dict[int, bytearray] = {}  # result pipe -> what was read of its next message
         self._pids: dict[int, int] = {}  # result pipe -> the worker writing to it
@@ -94,17 +100,21 @@ class ForkedWorkers:
             _flush_output()  # what is buffered here is not written twice by a worker
             for _ in range(min(workers, len(self.tasks))):
                 read_results, write_results = os.pipe()
-                # Ctrl-C waits while the worker is forked and recorded: it must not stop this process between the
-                # two (a worker nobody knows of), nor reach the worker before it ignores it (a second copy of the
+                # Ctrl-C waits while the worker is forked and recorded: it must not stop this process between
+                # the
+                # two (a worker nobody knows of), nor reach the worker before it ignores it (a second copy of
+                # the
                 # caller's code running on)
                 signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
                 try:
                     pid = os.fork()
                     if pid == 0:  # the worker: it never returns from here
                         try:
-                            signal.signal(signal.SIGINT, signal.SIG_IGN)  # the process that forked it stops it
+                            # the process that forked it stops it
+                            signal.signal(signal.SIGINT, signal.SIG_IGN)
                             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-                            os.close(write_tasks)  # the task numbers end when the forking process has written them
+                            # the task numbers end when the forking process has written them
+                            os.close(write_tasks)
                             os.close(read_results)
                             for fd in self.workers.values():
                                 os.close(fd)
@@ -115,12 +125,14 @@ class ForkedWorkers:
                     self.workers[pid] = read_results
                 finally:
                     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-            os.close(read_tasks)  # only the workers read them: if every one has died, writing fails instead of waiting
+            # only the workers read them: if every one has died, writing fails instead of waiting
+            os.close(read_tasks)
             read_tasks = -1
             os.set_blocking(write_tasks, False)
             self._write_tasks, write_tasks = write_tasks, -1
             self._numbers = b"".join(_TASK.pack(index) for index in range(len(self.tasks)))
-            self._write_numbers()  # as many as the pipe holds (16,384 on Linux); reading the results writes the rest
+            # as many as the pipe holds (16,384 on Linux); reading the results writes the rest
+            self._write_numbers()
             self._selector = selectors.DefaultSelector()
             for pid, fd in self.workers.items():
                 self._buffers[fd], self._pids[fd] = bytearray(), pid
@@ -152,8 +164,8 @@ class ForkedWorkers:
             self._write_tasks = -1
 
     def results(self) -> Iterator:
-        """Each task's result in the tasks' order, as soon as it and those before it are in. A task's exception is
-        raised here (with its worker's traceback as its cause) and the workers are stopped."""
+        """Each task's result in the tasks' order, as soon as it and those before it are in. A task's
+        exception is raised here (with its worker's traceback as its cause) and the workers are stopped."""
         for index in range(len(self.tasks)):
             while index not in self._done:
                 if not self._read(wait=True):
@@ -162,13 +174,13 @@ class ForkedWorkers:
             self._taken.add(index)
             if not ok:
                 self.stop()
-                raise value
+                raise cast(BaseException, value)  # ok False: the value is the task's exception
             yield value
 
     def finished(self, wait: bool = False) -> dict[int, tuple[bool, object]]:
-        """The tasks finished since the last call, in any order: task index -> (True, its result) or (False, its
-        exception); with `wait`, at least one while any is left. Raises WorkerEnded (and stops the workers) when
-        no worker is left to finish the tasks still to come."""
+        """The tasks finished since the last call, in any order: task index -> (True, its result) or (False,
+        its exception); with `wait`, at least one while any is left. Raises WorkerEnded (and stops the
+        workers) when no worker is left to finish the tasks still to come."""
         while True:
             alive = self._read(wait=wait and not self._done)
             if self._done:
@@ -183,8 +195,8 @@ class ForkedWorkers:
         return done
 
     def _read(self, wait: bool) -> bool:
-        """Read what the workers sent (with `wait`, wait until something comes) and write the task numbers the pipe
-        takes now; False when no worker is left to send anything."""
+        """Read what the workers sent (with `wait`, wait until something comes) and write the task numbers the
+        pipe takes now; False when no worker is left to send anything."""
         selector = self._selector
         if selector is None or not self._buffers.keys() & selector.get_map().keys():
             return False
@@ -242,7 +254,9 @@ class ForkedWorkers:
                 self.ended[pid] = 0
 
     def _how_ended(self) -> str:
-        killed = sorted({signal.Signals(os.WTERMSIG(s)).name for s in self.ended.values() if os.WIFSIGNALED(s)})
+        killed = sorted(
+            {signal.Signals(os.WTERMSIG(s)).name for s in self.ended.values() if os.WIFSIGNALED(s)}
+        )
         return ", ".join(killed)
 
     def __enter__(self) -> ForkedWorkers:
@@ -265,7 +279,8 @@ def _messages(buffer: bytearray) -> Iterator[tuple[int, bool, object]]:
 
 
 def _serve(function: Callable, tasks: list, read_tasks: int, write_results: int) -> None:
-    """A worker's life: take task numbers until there are none, send back each result (or exception), then end."""
+    """A worker's life: take task numbers until there are none, send back each result (or exception), then
+    end."""
     status, me = 0, os.getpid()
     try:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -294,7 +309,8 @@ def _serve(function: Callable, tasks: list, read_tasks: int, write_results: int)
 
 
 def _flush_output() -> None:
-    """Flush stdout and stderr; a reader that left or a closed stream is the caller's to hear of when it writes."""
+    """Flush stdout and stderr; a reader that left or a closed stream is the caller's to hear of when it
+    writes."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

@@ -1,4 +1,5 @@
-"""Ids (of games, decks, cards, rows, layouts): what one looks like, and what to say about one that does not."""
+"""Ids (of games, decks, cards, rows, layouts): what one looks like, and what to say about one that does
+not."""
 
 from __future__ import annotations
 
@@ -13,19 +14,21 @@ _PLAIN = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "
 
 
 def plain_id(text: str) -> str:
-    """'Szczęśliwy rzut' -> 'szczesliwy-rzut' (accents dropped, lower case, spaces as '-'); '' when what comes out
-    is still no id."""
+    """'Szczęśliwy rzut' -> 'szczesliwy-rzut' (accents dropped, lower case, spaces as '-'); '' when what comes
+    out is still no id."""
     text = unicodedata.normalize("NFKD", text.strip().translate(_PLAIN))
     text = re.sub(r"\s+", "-", "".join(char for char in text if not unicodedata.combining(char)).lower())
     return text if SLUG.match(text) else ""
 
 
 def expected_id(value: str) -> str:
-    """What an id that does not match SLUG should be (the 'expected ...' of a message): the rule, what is wrong
-    with this one when it is a space around it, and the id it was likely meant to be."""
+    """What an id that does not match SLUG should be (the 'expected ...' of a message): the rule, what is
+    wrong with this one when it is a space around it, and the id it was likely meant to be."""
     stripped = value.strip()
     if stripped != value:
-        ends = [end for end, spaced in (("start", value[:1].isspace()), ("end", value[-1:].isspace())) if spaced]
+        ends = [
+            end for end, spaced in (("start", value[:1].isspace()), ("end", value[-1:].isspace())) if spaced
+        ]
         around = f"without the space{'s' if len(ends) > 1 else ''} at its {' and '.join(ends)}"
         if SLUG.match(stripped):
             return f"'{stripped}', {around}"

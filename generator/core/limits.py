@@ -1,11 +1,11 @@
 """Every bound pnp puts on what it reads, in one place.
 
 A hostile or careless input (a YAML alias bomb, `copies: 1000000000`, a template looping 10^10 times, a
-30000 x 30000 PNG, a board of 100000 x 100000 cells) must fail within seconds with a located problem, never hang
-or run out of memory. Each limit below is far above what a real game needs and low enough that reaching it costs
-a few seconds and well under 1 GB. The code that reads a file, expands a deck, renders a template, plans a board
-or opens a picture checks the limit of that thing here and raises `LimitExceeded` (a ValueError, so the model
-validators report it with the file and line) or a located `InputError`.
+30000 x 30000 PNG, a board of 100000 x 100000 cells) must fail within seconds with a located problem, never
+hang or run out of memory. Each limit below is far above what a real game needs and low enough that reaching
+it costs a few seconds and well under 1 GB. The code that reads a file, expands a deck, renders a template,
+plans a board or opens a picture checks the limit of that thing here and raises `LimitExceeded` (a ValueError,
+so the model validators report it with the file and line) or a located `InputError`.
 
 The same table is in docs/data-format.md ("Limits"); `limits_table()` prints it for the docs test.
 """
@@ -17,18 +17,24 @@ from pathlib import Path
 
 from generator.core.errors import InputError, Problem
 
-# --- files ------------------------------------------------------------------------------------------------------
-MAX_YAML_BYTES = 10_000_000         # one YAML file (libyaml with line marks: about 0.5 s per MB; a 10,000-card deck is 1.5 MB)
+# --- files
+# ------------------------------------------------------------------------------------------------------
+# one YAML file (libyaml with line marks: about 0.5 s per MB; a 10,000-card deck is 1.5 MB)
+MAX_YAML_BYTES = 10_000_000
 MAX_TEXT_BYTES = 1_000_000          # one template or Markdown file
 MAX_SVG_BYTES = 5_000_000           # one SVG icon or picture
 MAX_IMAGE_BYTES = 50_000_000        # one PNG or JPG picture
-MAX_IMAGE_PIXELS = 64_000_000       # width x height of one raster picture, e.g. 8000 x 8000 (a 60 cm board at 300 dpi)
+# width x height of one raster picture, e.g. 8000 x 8000 (a 60 cm board at 300 dpi)
+MAX_IMAGE_PIXELS = 64_000_000
 
-# --- YAML -------------------------------------------------------------------------------------------------------
+# --- YAML
+# -------------------------------------------------------------------------------------------------------
 MAX_YAML_DEPTH = 64                 # nesting of mappings and lists in one file
-MAX_YAML_ITEMS = 100_000            # values of a file with aliases, an alias (*name) counting as a copy of what it names
+# values of a file with aliases, an alias (*name) counting as a copy of what it names
+MAX_YAML_ITEMS = 100_000
 
-# --- cards and boards -------------------------------------------------------------------------------------------
+# --- cards and boards
+# -------------------------------------------------------------------------------------------
 MAX_COPIES = 1_000                  # copies of one card type
 MAX_CARDS = 10_000                  # physical cards in one game (about 1100 sheets of 9)
 MAX_GRID_CELLS = 4_096              # columns x rows of one board grid, e.g. 64 x 64
@@ -37,14 +43,17 @@ MAX_BLEED_PT = 36.0                 # bleed around a card: 0.5 in (print shops a
 MAX_FONT_PT = 500.0                 # a font size
 MAX_EXPORT_PIXELS = 64_000_000      # width x height of one exported image
 
-# --- templates (card text and rules) ------------------------------------------------------------------------------
-MAX_TEMPLATE_TEXT = 1_000_000       # characters: the output of one template, and any one string or list it builds
+# --- templates (card text and rules)
+# ------------------------------------------------------------------------------
+# characters: the output of one template, and any one string or list it builds
+MAX_TEMPLATE_TEXT = 1_000_000
 MAX_TEMPLATE_WORK = 20_000_000      # characters of strings and lists one render builds in all
 MAX_TEMPLATE_STEPS = 200_000        # loop iterations of one render
 MAX_TEMPLATE_INT_BITS = 4_096       # an integer a template computes (10**1000 is fine, 10**(10**10) is not)
 MAX_TEMPLATE_RANGE = 100_000        # numbers in one range() (Jinja's own sandbox bound, kept)
 MAX_TEMPLATE_CALL_DEPTH = 100       # macros calling macros (a macro calling itself stops here)
-MAX_TEMPLATE_INCLUDES = 64          # templates included or imported by one render (one including itself stops here)
+# templates included or imported by one render (one including itself stops here)
+MAX_TEMPLATE_INCLUDES = 64
 MAX_CARD_TEXT_STEPS = 10 * MAX_TEMPLATE_STEPS   # loop steps of all the card texts of one game together
 MAX_CARD_TEXT_WORK = 10 * MAX_TEMPLATE_WORK     # characters built by all the card texts of one game together
 
@@ -54,8 +63,11 @@ class LimitExceeded(ValueError):
 
 
 LIMITS: tuple[tuple[str, str], ...] = (
-    ("YAML file", f"{MAX_YAML_BYTES:,} bytes, nested at most {MAX_YAML_DEPTH} levels, at most "
-                  f"{MAX_YAML_ITEMS:,} values once its aliases are copied (an alias counts as a copy of what it names)"),
+    (
+        "YAML file",
+        f"{MAX_YAML_BYTES:,} bytes, nested at most {MAX_YAML_DEPTH} levels, at most "
+        f"{MAX_YAML_ITEMS:,} values once its aliases are copied (an alias counts as a copy of what it names)",
+    ),
     ("template or Markdown file", f"{MAX_TEXT_BYTES:,} bytes"),
     ("SVG file", f"{MAX_SVG_BYTES:,} bytes"),
     ("PNG or JPG picture", f"{MAX_IMAGE_BYTES:,} bytes and {MAX_IMAGE_PIXELS:,} pixels"),
@@ -67,10 +79,16 @@ LIMITS: tuple[tuple[str, str], ...] = (
     ("font size", f"above 0, at most {MAX_FONT_PT:g} pt"),
     ("exported image", f"{MAX_EXPORT_PIXELS:,} pixels"),
     ("template output", f"{MAX_TEMPLATE_TEXT:,} characters; the same for any one string or list it builds"),
-    ("template work", f"{MAX_TEMPLATE_WORK:,} characters built and {MAX_TEMPLATE_STEPS:,} loop steps per render; "
-                      f"{MAX_CARD_TEXT_WORK:,} and {MAX_CARD_TEXT_STEPS:,} for all the card texts of a game"),
-    ("template calls", f"range() of {MAX_TEMPLATE_RANGE:,} numbers, macros nested {MAX_TEMPLATE_CALL_DEPTH} deep, "
-                       f"{MAX_TEMPLATE_INCLUDES} includes or imports per render, integers of {MAX_TEMPLATE_INT_BITS:,} bits"),
+    (
+        "template work",
+        f"{MAX_TEMPLATE_WORK:,} characters built and {MAX_TEMPLATE_STEPS:,} loop steps per render; "
+        f"{MAX_CARD_TEXT_WORK:,} and {MAX_CARD_TEXT_STEPS:,} for all the card texts of a game",
+    ),
+    (
+        "template calls",
+        f"range() of {MAX_TEMPLATE_RANGE:,} numbers, macros nested {MAX_TEMPLATE_CALL_DEPTH} deep, "
+        f"{MAX_TEMPLATE_INCLUDES} includes or imports per render, integers of {MAX_TEMPLATE_INT_BITS:,} bits",
+    ),
 )
 
 

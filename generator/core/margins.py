@@ -1,11 +1,14 @@
-"""How a margin between printed art and the paper edge is shared between bleed and crop marks (pure geometry, points).
+"""How a margin between printed art and the paper edge is shared between bleed and crop marks (pure geometry,
+points).
 
-- Art (cards, boards and their shown bleed) and labels keep `INK` (6 mm) from the paper edge. Marks and cut lines may
-  come to `MARK_INK` (5 mm): laser printers print from about 5 mm and inkjets from 3-5 mm (shared/design/print.md
-  section 3), and a thin mark is what a cut needs most.
-- The marks get `MARK_PREF` first, then the bleed, then the marks again up to `MARK_MAX`. A margin that carries labels
-  keeps `LABEL_ROOM` for them before any bleed shows. Marks start `MARK_GAP` beyond the shown bleed, or at the trim
-  corner when no bleed shows, and never cross art. Card sheets (`cards.marks`) and tiled boards use this.
+- Art (cards, boards and their shown bleed) and labels keep `INK` (6 mm) from the paper edge. Marks and cut
+lines may
+  come to `MARK_INK` (5 mm): laser printers print from about 5 mm and inkjets from 3-5 mm
+  (shared/design/print.md section 3), and a thin mark is what a cut needs most.
+- The marks get `MARK_PREF` first, then the bleed, then the marks again up to `MARK_MAX`. A margin that
+carries labels
+  keeps `LABEL_ROOM` for them before any bleed shows. Marks start `MARK_GAP` beyond the shown bleed, or at the
+  trim corner when no bleed shows, and never cross art. Card sheets (`cards.marks`) and tiled boards use this.
 """
 
 from __future__ import annotations

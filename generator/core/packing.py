@@ -44,7 +44,8 @@ class Packing:
         return len(self.spots)
 
     def cuts(self) -> list[Path]:
-        """Every cut: with no gap the straight edges of neighbours are one shared line, else one outline each."""
+        """Every cut: with no gap the straight edges of neighbours are one shared line, else one outline
+        each."""
         if self.gap <= EPS and self.shape.kind in ("hex", "square"):
             segments = [edge for spot in self.spots for edge in self.shape.edges(spot.x, spot.y)]
             return [(("M", *a), ("L", *b)) for a, b in merge_segments(segments)]
@@ -93,13 +94,19 @@ def _row_counts(lat: _Lattice, width: float, height: float) -> list[int] | None:
     if not lat.offset or rows == 1:
         return [full] * rows
     # alternate rows shifted by half a pitch: either every row holds `equal`, or odd rows hold one fewer
-    equal = 1 + math.floor((width - lat.w - lat.px / 2) / lat.px + EPS) if width - lat.w - lat.px / 2 >= -EPS else 0
+    equal = (
+        1 + math.floor((width - lat.w - lat.px / 2) / lat.px + EPS)
+        if width - lat.w - lat.px / 2 >= -EPS
+        else 0
+    )
     a = [equal] * rows
     b = [full if r % 2 == 0 else full - 1 for r in range(rows)]
     return a if sum(a) >= sum(b) and equal > 0 else b
 
 
-def _place(lat: _Lattice, counts: list[int], limit: int | None) -> tuple[list[tuple[float, float]], float, float]:
+def _place(
+    lat: _Lattice, counts: list[int], limit: int | None
+) -> tuple[list[tuple[float, float]], float, float]:
     """Centres (lower-left origin of the block) for the row counts, top row first, at most `limit`."""
     if limit is not None:
         kept, left = [], limit
@@ -119,8 +126,11 @@ def _place(lat: _Lattice, counts: list[int], limit: int | None) -> tuple[list[tu
     return centres, width, height
 
 
-def pack(shape: Shape, width: float, height: float, gap: float = 0.0, limit: int | None = None) -> Packing | None:
-    """As many shapes as fit in width x height (at most `limit`), the lattice that holds the most; None if none fit.
+def pack(
+    shape: Shape, width: float, height: float, gap: float = 0.0, limit: int | None = None
+) -> Packing | None:
+    """As many shapes as fit in width x height (at most `limit`), the lattice that holds the most; None if
+    none fit.
 
     With a `limit` smaller than what fits, the lattice that needs the least height is taken (ties: least
     width), so the block leaves as much of the page as possible for other pieces."""
@@ -136,10 +146,7 @@ def pack(shape: Shape, width: float, height: float, gap: float = 0.0, limit: int
         if transposed:  # the lattice ran in columns: its top row is the left column, read top to bottom
             centres = [(bh - v, bw - u) for u, v in centres]
             bw, bh = bh, bw
-        if limit is not None and count >= limit:
-            key = (1, -bh, -bw, -angle)
-        else:
-            key = (0, count, capacity, -angle)
+        key = (1, -bh, -bw, -angle) if limit is not None and count >= limit else (0, count, capacity, -angle)
         if best is None or key > best[0]:
             spots = [Spot(x, y, angle) for x, y in centres]
             placed = shape.turned() if angle == 90 else shape
@@ -179,5 +186,7 @@ def merge_segments(segments) -> list[tuple[tuple[float, float], tuple[float, flo
         runs.append((start, end))
         for a, b in runs:
             # the point on the line at parameter t: t * u + offset * n, with n = (uy, -ux)
-            merged.append(((a * ux + offset * uy, a * uy - offset * ux), (b * ux + offset * uy, b * uy - offset * ux)))
+            merged.append(
+                ((a * ux + offset * uy, a * uy - offset * ux), (b * ux + offset * uy, b * uy - offset * ux))
+            )
     return merged

@@ -1,66 +1,101 @@
 """Saving a ReportLab canvas straight into its file: every PDF object is written as soon as it is formatted.
 
-ReportLab formats the whole document into a list of strings, joins them and only then writes the file, so a sheet
-of ten thousand unique cards is held in memory twice at the end. `save_streamed(canvas, file)` writes each object
-as it comes instead, and lets go of each Form XObject (a card face) once it is written: nothing formatted later
-reads a form. The bytes, the object offsets and the cross-reference table are exactly ReportLab's: only where the
-formatted pieces go changes. Other threads and ordinary `canvas.save()` calls are not affected.
+ReportLab formats the whole document into a list of strings, joins them and only then writes the file, so a
+sheet of ten thousand unique cards is held in memory twice at the end. `save_streamed(canvas, file)` does what
+`canvas.save()` does with ReportLab's own pieces (each object formatted by PDFIndirectObject, the
+cross-reference table and the trailer by their classes) but writes each object as it comes, and lets go of
+each Form XObject (a card face) once it is written: nothing formatted later reads a form. The bytes, the
+object offsets and the cross-reference table are ReportLab's; nothing of ReportLab is replaced, so every other
+save is untouched.
 """
 
 from __future__ import annotations
 
-import threading
 import weakref
 import zlib
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
+from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
 
-_HERE = threading.local()  # the file the current thread's save writes to
+_NAME = pdfdoc.__InternalName__  # what ReportLab checks when something names a form again
 
 
-class _StreamingFile(pdfdoc.PDFFile):
-    """ReportLab's output collector; while `save_streamed` runs in this thread, it writes to the file directly."""
-
-    def __init__(self, *args, **kwargs):
-        self.document, self.objects = None, 0
-        super().__init__(*args, **kwargs)  # the header is added to self.strings
-        self.sink = getattr(_HERE, "sink", None)
-        if self.sink is not None:
-            for piece in self.strings:
-                self.sink.write(piece)
-            self.strings = []
-            self.write = self.sink.write
-            self.document = getattr(_HERE, "document", None)
-
-    def add(self, s):
-        offset = super().add(s)
-        if self.document is not None:  # each add after the header is the next object, in number order
-            self.objects += 1
-            name = self.document.numberToId.get(self.objects)
-            written = self.document.idToObject.get(name) if name is not None else None
-            if isinstance(written, pdfdoc.PDFFormXObject):
-                kept = written.__dict__.get(_NAME)
-                written.__dict__.clear()  # its stream and the dictionaries formatting made
-                if kept is not None:
-                    setattr(written, _NAME, kept)  # what ReportLab checks when something names it again
-        return offset
-
-    def format(self, document):
-        return b"" if self.sink is not None else super().format(document)
+def _prepare(canvas) -> Any:  # a PDFDocument, whose stubs leave out the attributes read here
+    """What canvas.save() does before formatting: the last page, delayed fonts, the info digest, the
+    outline."""
+    if canvas._code:  # noqa: SLF001 - what save() would still make a page of
+        canvas.showPage()
+    document = canvas._doc  # noqa: SLF001 - the document being saved
+    for font in document.delayedFonts:
+        font.addObjects(document)
+    document.info.invariant = document.invariant
+    document.info.digest(document.signature)
+    document.Reference(document.Catalog)
+    document.Reference(document.info)
+    document.Outlines.prepare(document, canvas)
+    if document.Outlines.ready < 0:
+        document.Catalog.Outlines = None
+    return document
 
 
-pdfdoc.PDFFile = _StreamingFile  # what PDFDocument.format makes its collector from
-_NAME = pdfdoc.__InternalName__
+class _Sink:
+    """The file being written and how far into it we are (the offsets of the cross-reference table)."""
+
+    def __init__(self, file: BinaryIO):
+        self.file, self.offset = file, 0
+
+    def add(self, piece: bytes | str) -> int:
+        data = pdfdoc.pdfdocEnc(piece)
+        at, self.offset = self.offset, self.offset + len(data)
+        self.file.write(data)
+        return at
 
 
-def save_streamed(canvas, sink: BinaryIO) -> None:
-    """`canvas.save()` for a canvas made on the open binary file `sink`, written piece by piece into it."""
-    _HERE.sink, _HERE.document = sink, canvas._doc  # noqa: SLF001 - the document being saved
-    try:
-        canvas.save()
-    finally:
-        _HERE.sink = _HERE.document = None
+def save_streamed(canvas, file: BinaryIO) -> None:
+    """`canvas.save()` for a canvas made on the open binary file `file`, written object by object into it."""
+    document = _prepare(canvas)
+    # a signed document needs the whole file at once: ReportLab's way
+    if getattr(document, "_digiSigs", None):
+        file.write(document.format())
+        return
+    document.encrypt.prepare(document)
+    catalog, info = document.Reference(document.Catalog), document.Reference(document.info)
+    encryption: Any = document.encrypt.info()  # None, unless the canvas was made to encrypt
+    encrypt_ref = document.Reference(encryption) if encryption else None
+    sink = _Sink(file)
+    # the header ReportLab writes
+    sink.add(pdfdoc.PDFFile(document._pdfVersion).format(document))  # noqa: SLF001
+    numbers, offsets, ids = document.numberToId, document.idToOffset, []
+    comments = not rl_config.invariant and rl_config.pdfComments
+    number = 0
+    while (number := number + 1) in numbers:  # formatting an object may add objects after it
+        name = numbers[number]
+        made = document.idToObject[name]
+        formatted = pdfdoc.PDFIndirectObject(name, made).format(document)
+        if comments:
+            sink.add(f"% {ascii(name)}: class {type(made).__name__[:50]} \n")
+        offsets[name] = sink.add(formatted)
+        ids.append(name)
+        if isinstance(made, pdfdoc.PDFFormXObject):
+            _let_go(made)
+    if number - 1 != len(numbers):
+        raise ValueError(f"object {number} of {len(numbers)} missing while saving")  # as ReportLab checks
+    xref = pdfdoc.PDFCrossReferenceTable()
+    xref.addsection(0, ids)
+    start = sink.add(xref.format(document))
+    trailer = pdfdoc.PDFTrailer(startxref=start, Size=len(numbers) + 1, Root=catalog, Info=info,
+                                Encrypt=encrypt_ref, ID=document.ID())
+    sink.add(trailer.format(document))
+
+
+def _let_go(form: pdfdoc.PDFFormXObject) -> None:
+    """Drop a written form's stream and the dictionaries formatting made; keep only the name ReportLab
+    checks."""
+    kept = form.__dict__.get(_NAME)
+    form.__dict__.clear()
+    if kept is not None:
+        setattr(form, _NAME, kept)
 
 
 class _Deflated(pdfdoc.PDFStream):
@@ -80,9 +115,9 @@ _DEFLATING: weakref.WeakSet = weakref.WeakSet()  # canvases whose forms are comp
 
 
 def deflate_forms(canvas) -> None:
-    """Compress each Form XObject of this canvas as soon as it is made (`form_made`), not all of them at save: a
-    sheet of unique cards holds a third of the bytes until then. Only for a canvas saved with plain compressed
-    streams (no ASCII85 layer), as the card sheets are."""
+    """Compress each Form XObject of this canvas as soon as it is made (`form_made`), not all of them at save:
+    a sheet of unique cards holds a third of the bytes until then. Only for a canvas saved with plain
+    compressed streams (no ASCII85 layer), as the card sheets are."""
     _DEFLATING.add(canvas)
 
 
@@ -94,3 +129,19 @@ def form_made(canvas, name: str) -> None:
     if isinstance(form, pdfdoc.PDFFormXObject) and form.compression and form.stream and not form.Contents:
         form.Contents = _Deflated(content=zlib.compress(form.stream))
         form.stream = None
+
+
+def plain_streams(canvas) -> None:
+    """Give every compressed page and form of the canvas its content compressed without the ASCII85 layer
+    ReportLab adds by default (rl_config.useA85): a quarter smaller and, in pure Python, a large share of the
+    time to save a big sheet file. Call it just before saving; ReportLab's settings stay as they are for
+    everything else. A page or form given its content formats it as is, as ReportLab does with useA85 off."""
+    if canvas._code:  # noqa: SLF001 - what canvas.save() would still make a page of
+        canvas.showPage()
+    for made in canvas._doc.idToObject.values():  # noqa: SLF001 - the document about to be saved
+        if isinstance(made, pdfdoc.PDFPage) and made.compression and made.stream and not made.Contents:
+            made.Contents = pdfdoc.PDFStream(content=made.stream, filters=[pdfdoc.PDFZCompress])
+        elif isinstance(made, pdfdoc.PDFFormXObject) and made.compression and made.stream \
+                and not made.Contents:
+            made.Contents = _Deflated(content=pdfdoc.PDFZCompress.encode(made.stream))
+            made.stream = None

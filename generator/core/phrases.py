@@ -1,12 +1,13 @@
-"""The tool's own words in the language of a build: what pnp itself prints on the pages players and printers read
-(sheet labels, the print check, board assembly pages, the booklet's cover, tuck box panels, the inventory and
-assembly paragraphs of the rules), number words, "a, b and c" lists and plural forms.
+"""The tool's own words in the language of a build: what pnp itself prints on the pages players and printers
+read (sheet labels, the print check, board assembly pages, the booklet's cover, tuck box panels, the inventory
+and assembly paragraphs of the rules), number words, "a, b and c" lists and plural forms.
 
 Catalogues are data: `generator/assets/i18n/<lang>.yaml`, keyed like `sheets.fronts`. `en` is complete and is
-the reference every other catalogue is checked against (same keys, same {placeholders}). A value is a text with
-`{name}` placeholders (str.format), or for counts a mapping of plural forms (`one`, `few`, `many`, `other`) picked
-by the language's plural rule from the `count` value. A game's translation file may add or change entries under
-`tool:` (a language pnp has no catalogue for, or a word a designer prefers); what neither gives stays English.
+the reference every other catalogue is checked against (same keys, same {placeholders}). A value is a text
+with `{name}` placeholders (str.format), or for counts a mapping of plural forms (`one`, `few`, `many`,
+`other`) picked by the language's plural rule from the `count` value. A game's translation file may add or
+change entries under `tool:` (a language pnp has no catalogue for, or a word a designer prefers); what neither
+gives stays English.
 """
 
 from __future__ import annotations
@@ -27,13 +28,48 @@ PLURAL_FORMS = ("one", "few", "many", "other")
 
 # English names of languages, for messages ("no Czech (cs) translation ...").
 LANGUAGE_NAMES = {
-    "ar": "Arabic", "bg": "Bulgarian", "ca": "Catalan", "cs": "Czech", "da": "Danish", "de": "German",
-    "el": "Greek", "en": "English", "eo": "Esperanto", "es": "Spanish", "et": "Estonian", "eu": "Basque",
-    "fi": "Finnish", "fr": "French", "ga": "Irish", "gl": "Galician", "he": "Hebrew", "hi": "Hindi",
-    "hr": "Croatian", "hu": "Hungarian", "id": "Indonesian", "is": "Icelandic", "it": "Italian", "ja": "Japanese",
-    "ko": "Korean", "lt": "Lithuanian", "lv": "Latvian", "nb": "Norwegian Bokmål", "nl": "Dutch", "no": "Norwegian",
-    "pl": "Polish", "pt": "Portuguese", "ro": "Romanian", "ru": "Russian", "sk": "Slovak", "sl": "Slovenian",
-    "sr": "Serbian", "sv": "Swedish", "th": "Thai", "tr": "Turkish", "uk": "Ukrainian", "vi": "Vietnamese",
+    "ar": "Arabic",
+    "bg": "Bulgarian",
+    "ca": "Catalan",
+    "cs": "Czech",
+    "da": "Danish",
+    "de": "German",
+    "el": "Greek",
+    "en": "English",
+    "eo": "Esperanto",
+    "es": "Spanish",
+    "et": "Estonian",
+    "eu": "Basque",
+    "fi": "Finnish",
+    "fr": "French",
+    "ga": "Irish",
+    "gl": "Galician",
+    "he": "Hebrew",
+    "hi": "Hindi",
+    "hr": "Croatian",
+    "hu": "Hungarian",
+    "id": "Indonesian",
+    "is": "Icelandic",
+    "it": "Italian",
+    "ja": "Japanese",
+    "ko": "Korean",
+    "lt": "Lithuanian",
+    "lv": "Latvian",
+    "nb": "Norwegian Bokmål",
+    "nl": "Dutch",
+    "no": "Norwegian",
+    "pl": "Polish",
+    "pt": "Portuguese",
+    "ro": "Romanian",
+    "ru": "Russian",
+    "sk": "Slovak",
+    "sl": "Slovenian",
+    "sr": "Serbian",
+    "sv": "Swedish",
+    "th": "Thai",
+    "tr": "Turkish",
+    "uk": "Ukrainian",
+    "vi": "Vietnamese",
     "zh": "Chinese",
 }
 
@@ -53,7 +89,8 @@ FORMS_OF = {"cs": ("one", "few", "other"), "sk": ("one", "few", "other"), "pl": 
 
 
 def plural_form(lang: str, count: int | float) -> str:
-    """The plural form of a count in a language (CLDR's rules for whole numbers, for the languages pnp knows)."""
+    """The plural form of a count in a language (CLDR's rules for whole numbers, for the languages pnp
+    knows)."""
     base = lang.split("-")[0].lower()
     n = abs(int(count)) if float(count).is_integer() else None
     if n is None:
@@ -83,7 +120,8 @@ def builtin(lang: str) -> Mapping[str, Any]:
         return {}
     # libyaml when there is one: the English catalogue is read by every command that starts
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return flatten(yaml.load(path.read_text(encoding="utf-8"), Loader=loader) or {})  # noqa: S506 - a safe loader
+    # a safe loader
+    return flatten(yaml.load(path.read_text(encoding="utf-8"), Loader=loader) or {})  # noqa: S506
 
 
 def flatten(tree: Mapping, prefix: str = "") -> dict[str, Any]:
@@ -120,7 +158,8 @@ def known_keys() -> list[str]:
 
 
 class Phrases:
-    """The tool's words in one language: the built-in catalogue, then a game's `tool:` entries, then English."""
+    """The tool's words in one language: the built-in catalogue, then a game's `tool:` entries, then
+    English."""
 
     def __init__(self, lang: str = SOURCE, overrides: Mapping[str, Any] | None = None):
         self.lang = lang
@@ -144,7 +183,8 @@ class Phrases:
         return str(self.entries[key])
 
     def number(self, value: float, digits: int = 0) -> str:
-        """A number with `digits` decimals and the language's decimal sign ('20.0' in English, '20,0' in German)."""
+        """A number with `digits` decimals and the language's decimal sign ('20.0' in English, '20,0' in
+        German)."""
         return f"{value:.{digits}f}".replace(".", self.entries.get("words.decimal", "."))
 
     def words(self, number: Any) -> str:
@@ -162,8 +202,8 @@ class Phrases:
 
     def plural(self, count: int, *forms: str) -> str:
         """'1 card', '3 cards': the count and the form of the word it needs. Forms are given in the language's
-        order (English: one, other; Czech: one, few, other; Polish: one, few, many); English adds an s when only
-        one form is given."""
+        order (English: one, other; Czech: one, few, other; Polish: one, few, many); English adds an s when
+        only one form is given."""
         if not forms:
             return str(count)
         if len(forms) == 1 and self.lang == SOURCE:

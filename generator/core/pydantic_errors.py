@@ -16,9 +16,8 @@ def _locate(raw, loc: tuple) -> int:
     """Line of the deepest node of `loc` that exists in the raw YAML."""
     node, line = raw, getattr(raw, "line", 1) or 1
     for part in loc:
-        if isinstance(node, YDict) and part in node:
-            line, node = node.line_of(part), node[part]
-        elif isinstance(node, YList) and isinstance(part, int) and 0 <= part < len(node):
+        if ((isinstance(node, YDict) and part in node)
+                or (isinstance(node, YList) and isinstance(part, int) and 0 <= part < len(node))):
             line, node = node.line_of(part), node[part]
         else:
             break
@@ -32,12 +31,20 @@ def _field_path(loc: tuple) -> str:
 
 # What a designer should have written, by pydantic error type (instead of "input should be a valid ...").
 _EXPECTED = {
-    "int_type": "a whole number", "int_parsing": "a whole number", "int_from_float": "a whole number",
-    "float_type": "a number", "float_parsing": "a number", "finite_number": "a finite number (not .nan or .inf)",
-    "bool_type": "true or false", "bool_parsing": "true or false",
+    "int_type": "a whole number",
+    "int_parsing": "a whole number",
+    "int_from_float": "a whole number",
+    "float_type": "a number",
+    "float_parsing": "a number",
+    "finite_number": "a finite number (not .nan or .inf)",
+    "bool_type": "true or false",
+    "bool_parsing": "true or false",
     "string_type": "text",
-    "list_type": "a list", "tuple_type": "a list", "set_type": "a list",
-    "dict_type": "a mapping of keys and values", "model_type": "a mapping of keys and values",
+    "list_type": "a list",
+    "tuple_type": "a list",
+    "set_type": "a list",
+    "dict_type": "a mapping of keys and values",
+    "model_type": "a mapping of keys and values",
     "model_attributes_type": "a mapping of keys and values",
 }
 
@@ -78,11 +85,14 @@ def _describe(err: dict, model: type[BaseModel]) -> str:
         return f"'{path}' has {count} value{'s' if count != 1 else ''}; expected {err['needed']} values"
     if kind in ("too_short", "too_long"):
         ctx = err.get("ctx") or {}
-        bound = f"at least {ctx.get('min_length')}" if kind == "too_short" else f"at most {ctx.get('max_length')}"
+        bound = (
+            f"at least {ctx.get('min_length')}" if kind == "too_short" else f"at most {ctx.get('max_length')}"
+        )
         return f"'{path}' has {ctx.get('actual_length')} items; expected {bound}"
     if kind == "literal_error":
         allowed = re.findall(r"'([^']*)'", (err.get("ctx") or {}).get("expected", ""))
-        return f"'{path}' is {shown}{did_you_mean(str(err.get('input')), allowed)}; expected one of: {', '.join(allowed)}"
+        return (f"'{path}' is {shown}{did_you_mean(str(err.get('input')), allowed)}; expected one of: "
+                f"{', '.join(allowed)}")
     if kind in _EXPECTED:
         return f"'{path}' is {shown}; expected {_EXPECTED[kind]}"
     return f"'{path}' is {shown}: {message.lower()}"
@@ -129,24 +139,43 @@ def validate(model: type[BaseModel], raw, shown: str, problems: Problems):
         seen = set()
         errors = exc.errors()
         # A misspelt key shows up twice (unknown 'copiez' and missing 'copies'); report it once.
-        misspelt = {(tuple(e["loc"][:-1]), str(e["loc"][-1])) for e in errors if e["type"] == "extra_forbidden"}
-        errors = [e for e in errors if not (e["type"] == "missing" and any(
-            parent == tuple(e["loc"][:-1]) and did_you_mean(wrong, [str(e["loc"][-1])]) for parent, wrong in misspelt))]
+        misspelt = {
+            (tuple(e["loc"][:-1]), str(e["loc"][-1])) for e in errors if e["type"] == "extra_forbidden"
+        }
+        errors = [
+            e
+            for e in errors
+            if not (
+                e["type"] == "missing"
+                and any(
+                    parent == tuple(e["loc"][:-1]) and did_you_mean(wrong, [str(e["loc"][-1])])
+                    for parent, wrong in misspelt
+                )
+            )
+        ]
         # A pair written with one value ([1] for [col, row]) is 'missing' item 1: report the pair once.
         needed: dict[tuple, int] = {}
         for err in errors:
             if err["type"] == "missing" and err["loc"] and isinstance(err["loc"][-1], int):
                 parent = tuple(err["loc"][:-1])
                 needed[parent] = max(needed.get(parent, 0), err["loc"][-1] + 1)
-        for err in errors:
-            loc = tuple(err["loc"])
-            if err["type"] == "missing" and loc and isinstance(loc[-1], int) and loc[:-1] in needed:
+        for error in errors:
+            details: dict[str, object] = dict(error)
+            loc = tuple(error["loc"])
+            if error["type"] == "missing" and loc and isinstance(loc[-1], int) and loc[:-1] in needed:
                 loc = loc[:-1]
-                err = dict(err, type="too_few_values", needed=needed[loc])
+                details = dict(details, type="too_few_values", needed=needed[loc])
             # pydantic reports each member of a union; keep the first message per location.
-            trimmed = tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or p in ("str", "int", "float", "CardSize", "ShapedSize", "function-after"))))
+            trimmed = tuple(
+                p
+                for p in loc
+                if not (
+                    isinstance(p, str)
+                    and ("[" in p or p in ("str", "int", "float", "CardSize", "ShapedSize", "function-after"))
+                )
+            )
             if trimmed in seen:
                 continue
             seen.add(trimmed)
-            problems.add(shown, _locate(raw, trimmed), _describe(dict(err, loc=trimmed), model))
+            problems.add(shown, _locate(raw, trimmed), _describe(dict(details, loc=trimmed), model))
         return None

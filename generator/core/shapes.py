@@ -1,8 +1,8 @@
 """Round, hexagonal and square outlines in points: sizes, paths, containment. Pure geometry, no ReportLab.
 
 A shape is centred on (0, 0), y up. Its size is `across`: a circle's diameter, a hexagon's width across flats,
-a square's side. With circumradius r a hexagon is 2r across corners and sqrt(3) r across flats; a `flat` hexagon
-has a flat top and bottom (corners left and right), a `pointy` one corners at the top and bottom.
+a square's side. With circumradius r a hexagon is 2r across corners and sqrt(3) r across flats; a `flat`
+hexagon has a flat top and bottom (corners left and right), a `pointy` one corners at the top and bottom.
 
 Paths are tuples of operations, the same as a PDF path: ("M", x, y), ("L", x, y),
 ("C", x1, y1, x2, y2, x3, y3) and ("Z",). Arcs are cubic Beziers (a quarter circle each).
@@ -92,7 +92,9 @@ class Shape:
         points = [(cx + x, cy + y) for x, y in self.corners()]
         return polygon_path(points)
 
-    def edges(self, cx: float = 0.0, cy: float = 0.0) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    def edges(
+        self, cx: float = 0.0, cy: float = 0.0
+    ) -> list[tuple[tuple[float, float], tuple[float, float]]]:
         """The straight edges of a hexagon or square centred on (cx, cy) (empty for round outlines)."""
         points = [(cx + x, cy + y) for x, y in self.corners()]
         return [(points[i], points[(i + 1) % len(points)]) for i in range(len(points))]
@@ -120,7 +122,8 @@ class Shape:
         return best
 
     def holds_rect(self, left: float, top: float, width: float, height: float, margin: float = 0.0) -> bool:
-        """True when a rectangle (given from the bounding box's top-left corner, y down) lies `margin` inside."""
+        """True when a rectangle (given from the bounding box's top-left corner, y down) lies `margin`
+        inside."""
         x0 = left - self.width / 2
         y0 = self.height / 2 - top
         corners = [(x0, y0), (x0 + width, y0), (x0, y0 - height), (x0 + width, y0 - height)]
@@ -181,7 +184,8 @@ def rounded_rect_path(x: float, y: float, w: float, h: float, r: float) -> Path:
 
 def transform_path(path: Path, angle_deg: float = 0.0, dx: float = 0.0, dy: float = 0.0,
                    mirror_x: bool = False) -> Path:
-    """The path turned by `angle_deg` about the origin (after an optional mirror in x), then moved by (dx, dy)."""
+    """The path turned by `angle_deg` about the origin (after an optional mirror in x), then moved by (dx,
+    dy)."""
     c, s = math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))
 
     def move(x: float, y: float) -> tuple[float, float]:
@@ -194,7 +198,7 @@ def transform_path(path: Path, angle_deg: float = 0.0, dx: float = 0.0, dy: floa
         if op[0] == "Z":
             out.append(op)
         else:
-            coords = []
+            coords: list[float] = []
             for i in range(1, len(op), 2):
                 coords += move(op[i], op[i + 1])
             out.append((op[0], *coords))

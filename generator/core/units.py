@@ -27,7 +27,9 @@ def to_pt(value: str | int | float, default_unit: str = "pt") -> float:
     else:
         match = _LENGTH.match(str(value))
         if not match:
-            raise UnitError(f"'{value}' is not a length; expected a number with mm, cm, in or pt, e.g. '63mm'")
+            raise UnitError(
+                f"'{value}' is not a length; expected a number with mm, cm, in or pt, e.g. '63mm'"
+            )
         number, unit = match.groups()
         points = float(number) * PT_PER_UNIT[unit or default_unit]
     if not math.isfinite(points) or abs(points) > MAX_LENGTH_PT:
@@ -38,8 +40,9 @@ def to_pt(value: str | int | float, default_unit: str = "pt") -> float:
 
 
 def flag_length(value: str, flag: str) -> float:
-    """A length given with a command-line flag (`--gap 3mm`, `--bleed 0.125in`) in points. A number needs its unit
-    (only 0 may go without): '3' could mean millimetres or points. UnitError naming the flag otherwise."""
+    """A length given with a command-line flag (`--gap 3mm`, `--bleed 0.125in`) in points. A number needs its
+    unit (only 0 may go without): '3' could mean millimetres or points. UnitError naming the flag
+    otherwise."""
     text = str(value).strip()
     try:
         points = to_pt(text)
@@ -75,5 +78,8 @@ CARD_SIZES_MM: dict[str, tuple[float, float]] = {
 
 def unitless_message(key: str, value: float) -> str:
     """The warning for a length written as a bare number, which is read as points."""
-    return (f"`{key}: {value:g}` has no unit, so it is {value:g} pt ({float(value) / MM:.1f} mm); expected a unit, "
-            f"e.g. {value:g}mm (write {value:g}pt to mean points)")
+    return (
+        f"`{key}: {value:g}` has no unit, so it is {value:g} pt ({float(value) / MM:.1f} mm); expected a "
+        "unit, "
+        f"e.g. {value:g}mm (write {value:g}pt to mean points)"
+    )

@@ -1,15 +1,16 @@
-"""pnp's cache private to the user ($XDG_CACHE_HOME/pnp-forge, else ~/.cache/pnp-forge): what pnp worked out from a
-file once, read back on later runs instead of being worked out again (files' SHA-256 digests, a font's facts).
+"""pnp's cache private to the user ($XDG_CACHE_HOME/pnp-forge, else ~/.cache/pnp-forge): what pnp worked out
+from a file once, read back on later runs instead of being worked out again (files' SHA-256 digests, a font's
+facts).
 
-Everything in it is a copy of something pnp can work out again. An entry that is missing, unreadable or not of the
-expected shape is ignored (and worked out and written again); a folder that cannot be written costs only the time
-the cache would have saved. Entries are written to a temporary file and renamed into place, so a reader never sees
-half an entry.
+Everything in it is a copy of something pnp can work out again. An entry that is missing, unreadable or not of
+the expected shape is ignored (and worked out and written again); a folder that cannot be written costs only
+the time the cache would have saved. Entries are written to a temporary file and renamed into place, so a
+reader never sees half an entry.
 
-A file's digest is remembered with the file's stamp (size, modification and change times, inode), as git's index
-and Python's bytecode cache trust theirs: a file whose stamp changed is read and hashed again. A digest is remembered
-only for a file not modified in the last few seconds, so a file written again within the same tick of a coarse
-file-system clock (same size, same times) is never mistaken for the one hashed.
+A file's digest is remembered with the file's stamp (size, modification and change times, inode), as git's
+index and Python's bytecode cache trust theirs: a file whose stamp changed is read and hashed again. A digest
+is remembered only for a file not modified in the last few seconds, so a file written again within the same
+tick of a coarse file-system clock (same size, same times) is never mistaken for the one hashed.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from pathlib import Path
 APP = "pnp-forge"
 DIGESTS = "digests-v2"  # one entry per group of files asked about together (a pnp install's sources, fonts)
 SETTLED_NS = 3 * 10**9  # a file's times are trusted once it is older than the coarsest clock tick (FAT: 2 s)
-MAX_DIGESTS = 5_000  # above this many remembered files of a group, those not asked about in this run are forgotten
+# above this many remembered files of a group, those not asked about in this run are forgotten
+MAX_DIGESTS = 5_000
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
@@ -53,7 +55,8 @@ def read_bytes(name: str) -> bytes | None:
 
 
 def read_json(name: str):
-    """The JSON value of a cache entry, or None when it is missing or unreadable (a damaged entry is ignored)."""
+    """The JSON value of a cache entry, or None when it is missing or unreadable (a damaged entry is
+    ignored)."""
     data = read_bytes(name)
     try:
         return None if data is None else json.loads(data)
@@ -62,8 +65,8 @@ def read_json(name: str):
 
 
 def write_bytes(name: str, data: bytes) -> bool:
-    """Write a cache entry (to a temporary file renamed into place); False when there is no cache or it cannot be
-    written (a read-only home, a full disk: the next run works it out again)."""
+    """Write a cache entry (to a temporary file renamed into place); False when there is no cache or it cannot
+    be written (a read-only home, a full disk: the next run works it out again)."""
     folder = cache_dir()
     if folder is None:
         return False
@@ -88,14 +91,16 @@ def write_json(name: str, value) -> None:
     write_bytes(name, json.dumps(value, separators=(",", ":")).encode("utf-8"))
 
 
-# --- files' digests, remembered by stamp ------------------------------------------------------------------------
+# --- files' digests, remembered by stamp
+# ------------------------------------------------------------------------
 
-_memos: dict[str, dict[str, list]] = {}  # group -> path -> [size, mtime_ns, ctime_ns, inode, sha256], read once
+# group -> path -> [size, mtime_ns, ctime_ns, inode, sha256], read once
+_memos: dict[str, dict[str, list]] = {}
 
 
 def digests_entry(group: str) -> str:
-    """The cache entry of a group's remembered digests (each pnp install's sources are a group of their own, so a
-    run reads only what it asks about)."""
+    """The cache entry of a group's remembered digests (each pnp install's sources are a group of their own,
+    so a run reads only what it asks about)."""
     return f"{DIGESTS}/{hashlib.sha256(group.encode()).hexdigest()[:24]}.json"
 
 
@@ -113,8 +118,8 @@ def _well_formed(entry) -> bool:
 
 
 def file_digests(paths: Iterable[Path], group: str = "files") -> list[str]:
-    """The SHA-256 (hex) of each file's bytes; a file whose stamp is the one remembered (in `group`) is not read
-    again."""
+    """The SHA-256 (hex) of each file's bytes; a file whose stamp is the one remembered (in `group`) is not
+    read again."""
     memo = _remembered(group)
     now = time.time_ns()
     digests, asked, learnt = [], set(), False
@@ -145,8 +150,11 @@ def file_digest(path: Path, group: str = "files") -> str:
 
 
 def _save(group: str, memo: dict[str, list], asked: set[str]) -> None:
-    crowded = len(memo) > MAX_DIGESTS  # files of moved or deleted folders pile up: keep what this run asked about
-    kept = {key: entry for key, entry in memo.items() if _well_formed(entry) and (not crowded or key in asked)}
+    # files of moved or deleted folders pile up: keep what this run asked about
+    crowded = len(memo) > MAX_DIGESTS
+    kept = {
+        key: entry for key, entry in memo.items() if _well_formed(entry) and (not crowded or key in asked)
+    }
     memo.clear()
     memo.update(kept)
     write_json(digests_entry(group), memo)

@@ -1,10 +1,10 @@
 """Atomic output: write to a temporary file beside the target, then rename into place.
 
-A build stages every file it writes (the PDFs, build/manifest.json, build/.state.json) and commits them together
-with a journal: the list of renames is written first, so a build killed half-way through its renames is finished
-by the next one (`recover`), and the manifest always describes the files on disk. Temporary files carry the pid
-of the process writing them; `recover` deletes those whose process is gone (a killed build), never those of a
-build still running.
+A build stages every file it writes (the PDFs, build/manifest.json, build/.state.json) and commits them
+together with a journal: the list of renames is written first, so a build killed half-way through its renames
+is finished by the next one (`recover`), and the manifest always describes the files on disk. Temporary files
+carry the pid of the process writing them; `recover` deletes those whose process is gone (a killed build),
+never those of a build still running.
 """
 
 from __future__ import annotations
@@ -27,14 +27,17 @@ OLD_TEMP_SECONDS = 24 * 3600  # a temporary file without a pid (pnp before 0.2) 
 
 def atomic_write(path: Path, produce: Callable[[Path], None] | bytes | str) -> Path:
     """Create `path` atomically: `produce(tmp_path)` writes the file (or bytes/str are written)."""
+    write: Callable[[Path], object]
     if isinstance(produce, str):
         text = produce
-        produce = lambda tmp: tmp.write_text(text, encoding="utf-8")  # noqa: E731
+        write = lambda tmp: tmp.write_text(text, encoding="utf-8")  # noqa: E731
     elif isinstance(produce, bytes):
         data = produce
-        produce = lambda tmp: tmp.write_bytes(data)  # noqa: E731
+        write = lambda tmp: tmp.write_bytes(data)  # noqa: E731
+    else:
+        write = produce
     with Staging() as staging:
-        staging.stage(path, produce)
+        staging.stage(path, write)
         staging.commit()
     return Path(path)
 
@@ -49,23 +52,26 @@ def cannot_write(path: Path, exc: OSError) -> InputError:
 class Staging:
     """Files drawn under temporary names first and renamed into place together by `commit()`.
 
-    A run that fails half-way (say the last card's text does not fit) then replaces none of the last good outputs;
-    leaving the `with` block without a commit deletes the temporary files. A commit interrupted half-way keeps
-    its journal and the files not yet renamed, for `recover` to finish.
+    A run that fails half-way (say the last card's text does not fit) then replaces none of the last good
+    outputs; leaving the `with` block without a commit deletes the temporary files. A commit interrupted
+    half-way keeps its journal and the files not yet renamed, for `recover` to finish.
     """
 
     def __init__(self) -> None:
         self._pending: list[tuple[Path, Path]] = []
         self._committing = False
 
-    def stage(self, path: Path, produce: Callable[[Path], None]) -> Path:
+    def stage(self, path: Path, produce: Callable[[Path], object]) -> Path:
         """Draw `path` into a temporary file beside it with `produce(tmp_path)`; return the temporary path.
 
-        A folder that cannot be made or written is an InputError naming it; what `produce` raises passes through."""
+        A folder that cannot be made or written is an InputError naming it; what `produce` raises passes
+        through."""
         path = Path(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+            fd, tmp_name = tempfile.mkstemp(
+                prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent
+            )
             os.close(fd)
         except OSError as exc:
             raise cannot_write(path, exc) from None
@@ -80,8 +86,8 @@ class Staging:
         return tmp
 
     def adopt(self, tmp: Path, path: Path) -> Path:
-        """A file already drawn under a temporary name beside `path` (named as `stage` names them) joins the staged
-        files, as if `stage` had drawn it; returns it."""
+        """A file already drawn under a temporary name beside `path` (named as `stage` names them) joins the
+        staged files, as if `stage` had drawn it; returns it."""
         tmp = Path(tmp)
         os.chmod(tmp, 0o644)
         self._pending.append((tmp, Path(path)))
@@ -143,8 +149,8 @@ def _inside(path: Path, folder: Path) -> bool:
 
 
 def recover(folder: Path) -> list[Path]:
-    """Finish the commits of builds that died half-way (their journals in `folder`) and delete temporary files of
-    processes that are gone, anywhere below `folder`; returns the files renamed into place."""
+    """Finish the commits of builds that died half-way (their journals in `folder`) and delete temporary files
+    of processes that are gone, anywhere below `folder`; returns the files renamed into place."""
     folder = Path(folder)
     if not folder.is_dir():
         return []
@@ -163,7 +169,8 @@ def recover(folder: Path) -> list[Path]:
                 continue
             tmp, target = Path(pair[0]), Path(pair[1])
             match = _TEMP.match(tmp.name)
-            # only renames of our own temporary files inside this folder: a journal is no way to move other files
+            # only renames of our own temporary files inside this folder: a journal is no way to move other
+            # files
             if not (match and match["name"] == target.name and tmp.parent == target.parent
                     and _inside(tmp, root) and _inside(target, root)):
                 continue
@@ -177,7 +184,9 @@ def recover(folder: Path) -> list[Path]:
     for leftover in folder.rglob(".*.tmp"):
         match = _TEMP.match(leftover.name)
         try:
-            stale = not _alive(int(match["pid"])) if match else now - leftover.stat().st_mtime > OLD_TEMP_SECONDS
+            stale = (
+                not _alive(int(match["pid"])) if match else now - leftover.stat().st_mtime > OLD_TEMP_SECONDS
+            )
             if stale:
                 leftover.unlink(missing_ok=True)
         except OSError:

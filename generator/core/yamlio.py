@@ -34,9 +34,10 @@ class YList(list):
 
 
 class _LineLoader(yaml.SafeLoader):
-    """SafeLoader (no Python tags are ever constructed) that records line numbers: the pure-Python reference, used
-    where libyaml is missing and to word the message of a broken file exactly as it always was. It refuses nesting
-    deeper than MAX_YAML_DEPTH (PyYAML composes recursively: a few hundred levels would end in a RecursionError)."""
+    """SafeLoader (no Python tags are ever constructed) that records line numbers: the pure-Python reference,
+    used where libyaml is missing and to word the message of a broken file exactly as it always was. It
+    refuses nesting deeper than MAX_YAML_DEPTH (PyYAML composes recursively: a few hundred levels would end in
+    a RecursionError)."""
 
     def __init__(self, stream) -> None:
         super().__init__(stream)
@@ -88,15 +89,18 @@ _STR = yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG
 _MAP = yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG
 _SEQ = yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG
 _MERGE = "tag:yaml.org,2002:merge"
-MAX_DEPTH = MAX_YAML_DEPTH  # levels of mappings and lists (generator.core.limits; libyaml itself stops at 1,000)
+# levels of mappings and lists (generator.core.limits; libyaml itself stops at 1,000)
+MAX_DEPTH = MAX_YAML_DEPTH
 _PLAIN_CACHE_SIZE = 4096
 
 
-class _FastLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
-    """libyaml's parser and composer (nodes keep their line marks) with SafeLoader's resolver and constructors.
+# libyaml's loader when PyYAML was built with it: a base chosen at run time, which mypy cannot check
+class _FastLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """libyaml's parser and composer (nodes keep their line marks) with SafeLoader's resolver and
+    constructors.
 
-    `resolve` gives the tags SafeLoader's gives, with the candidate patterns per first character worked out once and
-    the tags of short plain values remembered (keys and small values repeat on every card)."""
+    `resolve` gives the tags SafeLoader's gives, with the candidate patterns per first character worked out
+    once and the tags of short plain values remembered (keys and small values repeat on every card)."""
 
     _candidates: dict = {}
 
@@ -132,8 +136,8 @@ class _FastLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
 
 def _check_items(root: yaml.Node) -> None:
     """Refuse a document that expands to more than MAX_YAML_ITEMS values or MAX_YAML_DEPTH levels once its
-    aliases are copied (the template view and the models copy them): ten short lines of aliases, each naming the
-    one before ten times, stand for 10^10 values. Also refuses a value that contains itself."""
+    aliases are copied (the template view and the models copy them): ten short lines of aliases, each naming
+    the one before ten times, stand for 10^10 values. Also refuses a value that contains itself."""
     counted: dict[int, tuple[int, int]] = {}  # node -> (values, levels) below and including it
     started: set[int] = set()
 
@@ -151,16 +155,24 @@ def _check_items(root: yaml.Node) -> None:
                 fail(node, f"the data is nested more than {MAX_YAML_DEPTH} levels deep; expected at most "
                            f"{MAX_YAML_DEPTH} levels of mappings and lists")
             started.add(key)
-            children = (node.value if isinstance(node, yaml.SequenceNode) else
-                        [n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode) else [])
+            children = (
+                node.value
+                if isinstance(node, yaml.SequenceNode)
+                else [n for pair in node.value for n in pair]
+                if isinstance(node, yaml.MappingNode)
+                else []
+            )
             items, height = 1, 1
             for child in children:
                 child_items, child_height = count(child, level + 1)
                 items += child_items
                 height = max(height, child_height + 1)
                 if items > MAX_YAML_ITEMS:
-                    fail(node, f"this value expands to more than {MAX_YAML_ITEMS:,} values (each alias *name "
-                               f"repeats what it names); expected at most {MAX_YAML_ITEMS:,} values in one file")
+                    fail(
+                        node,
+                        f"this value expands to more than {MAX_YAML_ITEMS:,} values (each alias *name "
+                        f"repeats what it names); expected at most {MAX_YAML_ITEMS:,} values in one file",
+                    )
             counted[key] = items, height
         if level + height - 1 > MAX_YAML_DEPTH:
             fail(node, f"the data is nested more than {MAX_YAML_DEPTH} levels deep; expected at most "
@@ -199,17 +211,18 @@ def _build(loader, node, depth: int, memo: dict):
                 raise yaml.constructor.ConstructorError(None, None, "a mapping key must be a plain value",
                                                         key_node.start_mark)
             if key in lines:
-                raise yaml.constructor.ConstructorError(None, None, f"key '{key}' appears twice in this mapping",
-                                                        key_node.start_mark)
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key '{key}' appears twice in this mapping", key_node.start_mark
+                )
             result[key] = _build(loader, value_node, depth + 1, memo)
             lines[key] = key_node.start_mark.line + 1
         return result
     if tag == _SEQ and node.__class__ is yaml.SequenceNode:
-        result = memo[id(node)] = YList()
-        result.line = node.start_mark.line + 1
-        result.extend([_build(loader, child, depth + 1, memo) for child in node.value])
-        result.item_lines = [child.start_mark.line + 1 for child in node.value]
-        return result
+        items = memo[id(node)] = YList()
+        items.line = node.start_mark.line + 1
+        items.extend([_build(loader, child, depth + 1, memo) for child in node.value])
+        items.item_lines = [child.start_mark.line + 1 for child in node.value]
+        return items
     return loader.construct_object(node, deep=True)  # !!set, !!omap, a custom tag (refused there)
 
 
@@ -239,7 +252,8 @@ def _from_events(loader):
     stack: list = []  # [container, pending key or None, key line], innermost last
     root = None
     # No alias here, so nothing expands: every value is written out in the file, whose size is bounded
-    # (MAX_YAML_BYTES); MAX_YAML_ITEMS bounds what aliases make of a file (_check_items, on the composed nodes).
+    # (MAX_YAML_BYTES); MAX_YAML_ITEMS bounds what aliases make of a file (_check_items, on the composed
+    # nodes).
     while True:
         event = get()
         cls = event.__class__
@@ -300,7 +314,9 @@ def _place(stack: list, value, line: int, mark) -> None:
         if not isinstance(value, (str, int, float, bool)) and value is not None:
             raise yaml.constructor.ConstructorError(None, None, "a mapping key must be a plain value", mark)
         if value in container.key_lines:
-            raise yaml.constructor.ConstructorError(None, None, f"key '{value}' appears twice in this mapping", mark)
+            raise yaml.constructor.ConstructorError(
+                None, None, f"key '{value}' appears twice in this mapping", mark
+            )
         top[1], top[2] = value, line
     else:
         container[top[1]] = value
@@ -315,7 +331,8 @@ def _load_fast(text: str):
             return _from_events(loader)
         except _NeedsNodes:
             pass
-        except yaml.YAMLError as exc:  # libyaml's own words go to the reference; ours (depth, keys, tags) stay
+        # libyaml's own words go to the reference; ours (depth, keys, tags) stay
+        except yaml.YAMLError as exc:
             if isinstance(exc, (yaml.constructor.ConstructorError, yaml.composer.ComposerError)):
                 raise
             raise _SyntaxProblem from None
@@ -350,17 +367,22 @@ def _describe_yaml_error(exc: yaml.YAMLError) -> tuple[int, str]:
     context = getattr(exc, "context", None)
     opened = getattr(exc, "context_mark", None)
     if opened is not None and context and problem_mark_after(exc):
-        # A quote or bracket never closed is found only at the end of the file (or a later line): report it where
+        # A quote or bracket never closed is found only at the end of the file (or a later line): report it
+        # where
         # it opens, which is where the designer has to look.
         start = opened.line + 1
         if "quoted scalar" in context and "end of stream" in problem:
-            return start, ("a quoted value starts here and its closing quote never comes (the rest of the file "
-                           "became part of it); expected a matching closing quote")
+            return start, (
+                "a quoted value starts here and its closing quote never comes (the rest of the file "
+                "became part of it); expected a matching closing quote"
+            )
         for kind, closing, what in (("flow sequence", "]", "list"), ("flow mapping", "}", "mapping")):
             if kind in context:
-                return start, (f"the {what} opened here with '{'[' if closing == ']' else '{'}' is not closed before "
-                               f"line {exc.problem_mark.line + 1}; expected a ',' between items and a closing "
-                               f"'{closing}'")
+                return start, (
+                    f"the {what} opened here with '{'[' if closing == ']' else '{'}' is not closed before "
+                    f"line {line}; expected a ',' between items and a closing "
+                    f"'{closing}'"
+                )
     text = f"{context}, {problem}" if context else problem
     return line, f"broken YAML: {text.strip()}; expected valid YAML (check indentation and quotes)"
 
@@ -372,8 +394,8 @@ def problem_mark_after(exc: yaml.YAMLError) -> bool:
 
 
 def read_text(path: Path, shown: str, limit: int = MAX_YAML_BYTES) -> str:
-    """Read a UTF-8 text file of at most `limit` bytes; a missing, unreadable, too large or non-UTF-8 file is a
-    located problem."""
+    """Read a UTF-8 text file of at most `limit` bytes; a missing, unreadable, too large or non-UTF-8 file is
+    a located problem."""
     try:
         check_file_size(path, limit, shown)
         data = Path(path).read_bytes()
@@ -382,7 +404,9 @@ def read_text(path: Path, shown: str, limit: int = MAX_YAML_BYTES) -> str:
     except IsADirectoryError:
         raise InputError(Problem(shown, 0, "is a folder; expected a file")) from None
     except OSError as exc:
-        raise InputError(Problem(shown, 0, f"cannot be read ({exc.strerror or exc}); expected a readable file")) from None
+        raise InputError(
+            Problem(shown, 0, f"cannot be read ({exc.strerror or exc}); expected a readable file")
+        ) from None
     return decode_utf8(data, shown)
 
 
@@ -393,7 +417,9 @@ def decode_utf8(data: bytes, shown: str) -> str:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise InputError(
-            Problem(shown, line, f"byte 0x{data[exc.start]:02x} is not valid UTF-8; expected a UTF-8 text file")
+            Problem(
+                shown, line, f"byte 0x{data[exc.start]:02x} is not valid UTF-8; expected a UTF-8 text file"
+            )
         ) from None
 
 
@@ -409,30 +435,48 @@ def parse_yaml(text: str, shown: str, *, expect_mapping: bool = True):
     try:
         try:
             data = _load_fast(text)
-        except _SyntaxProblem:  # the reference parser words the problem as it always did (libyaml's words differ)
+        # the reference parser words the problem as it always did (libyaml's words differ)
+        except _SyntaxProblem:
             data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader derives from SafeLoader
     except yaml.reader.ReaderError as exc:  # a control character: name its line, not its offset
         line = text[: exc.position].count("\n") + 1
-        raise InputError(Problem(shown, line, f"character U+{exc.character:04X} is not allowed in YAML; expected "
-                                              "printable text (a stray control character?)")) from None
+        raise InputError(
+            Problem(
+                shown,
+                line,
+                f"character U+{exc.character:04X} is not allowed in YAML; expected "
+                "printable text (a stray control character?)",
+            )
+        ) from None
     except yaml.YAMLError as exc:
         line, message = _describe_yaml_error(exc)
         unclosed = message.startswith("broken YAML") or "' is not closed before line" in message
         slip = _flow_comment_colour(text, line) if unclosed else None
         if slip is not None:
             line, key, colour = slip
-            message = (f"broken YAML: a `#` starts a comment in YAML, so `{key}: {colour}` cuts this line short "
-                       f"(the rest of it is not read and its `{{` is never closed); expected the colour in quotes: "
-                       f"{key}: \"{colour}\"")
+            message = (
+                f"broken YAML: a `#` starts a comment in YAML, so `{key}: {colour}` cuts this line short "
+                f"(the rest of it is not read and its `{{` is never closed); expected the colour in quotes: "
+                f"{key}: \"{colour}\""
+            )
         raise InputError(Problem(shown, line, message)) from None
     except RecursionError:  # the reference parser on a deeply nested file libyaml refused
-        raise InputError(Problem(shown, 0, f"the data is nested too deeply; expected at most {MAX_DEPTH} levels of "
-                                           "mappings and lists")) from None
+        raise InputError(
+            Problem(
+                shown,
+                0,
+                f"the data is nested too deeply; expected at most {MAX_DEPTH} levels of mappings and lists",
+            )
+        ) from None
     if data is None:
         raise InputError(Problem(shown, 1, "the file is empty; expected a YAML mapping of keys and values"))
     if expect_mapping and not isinstance(data, dict):
         found = "a list" if isinstance(data, list) else repr(data)
-        raise InputError(Problem(shown, getattr(data, "line", 1) or 1, f"expected a mapping of keys and values, found {found}"))
+        raise InputError(
+            Problem(
+                shown, getattr(data, "line", 1) or 1, f"expected a mapping of keys and values, found {found}"
+            )
+        )
     return data
 
 
@@ -444,9 +488,9 @@ _FLOW_LOOKBACK = 20  # lines above a syntax error searched for the colour that b
 
 
 def _flow_comment_colour(text: str, error_line: int) -> tuple[int, str, str] | None:
-    """(line, key, colour) of an unquoted `key: #rrggbb` inside a `{...}` mapping near a syntax error (from the line
-    reported, the mapping's opening line, down, then up): the comment it starts swallows the closing `}`, and YAML
-    notices only later."""
+    """(line, key, colour) of an unquoted `key: #rrggbb` inside a `{...}` mapping near a syntax error (from
+    the line reported, the mapping's opening line, down, then up): the comment it starts swallows the closing
+    `}`, and YAML notices only later."""
     lines = text.splitlines()
     at = min(max(error_line, 1), len(lines)) if lines else 0
     below = range(at, min(len(lines), at + _FLOW_LOOKBACK) + 1)
@@ -461,8 +505,8 @@ def _flow_comment_colour(text: str, error_line: int) -> tuple[int, str, str] | N
 
 
 def colours_read_as_comments(text: str) -> list[tuple[int, str, str]]:
-    """(line, key, colour) for every `key: #rrggbb` written without quotes: YAML starts a comment at ` #`, so the
-    key is left empty (a box without its fill) and nothing else says so."""
+    """(line, key, colour) for every `key: #rrggbb` written without quotes: YAML starts a comment at ` #`, so
+    the key is left empty (a box without its fill) and nothing else says so."""
     found = []
     for number, line in enumerate(text.splitlines(), start=1):
         match = _COMMENT_COLOUR.match(line)
@@ -473,5 +517,7 @@ def colours_read_as_comments(text: str) -> list[tuple[int, str, str]]:
 
 def comment_colour_message(key: str, colour: str) -> str:
     """The warning for a colour YAML read as a comment."""
-    return (f"`{key}: {colour}` is read as a comment (YAML starts one at ' #'), so {key} is empty; expected the "
-            f"colour in quotes: {key}: \"{colour}\"")
+    return (
+        f"`{key}: {colour}` is read as a comment (YAML starts one at ' #'), so {key} is empty; expected the "
+        f"colour in quotes: {key}: \"{colour}\""
+    )

@@ -1,4 +1,5 @@
-"""The cell syntax of spreadsheet card sources: one card per row, one key per column, typed by the deck's fields.
+"""The cell syntax of spreadsheet card sources: one card per row, one key per column, typed by the deck's
+fields.
 
     text, choice, ref, address, icon, color   the cell as it is ("Grandma Rosa", "#e07b1f")
     int, number                               a number cell or its text ("3", "2.5")
@@ -17,9 +18,10 @@ import datetime as dt
 import math
 from typing import Any
 
-CORE_TYPES = {"id": "text", "name": "text", "copies": "int", "layout": "text", "back": "text", "icon": "text",
-              "image": "text"}
-CORE_KEYS = tuple(CORE_TYPES)
+from generator.data.models import CARD_KEYS
+
+CORE_TYPES = {key: "int" if key == "copies" else "text" for key in CARD_KEYS}  # a card's own keys, as cells
+CORE_KEYS = CARD_KEYS
 _TRUE, _FALSE = ("true", "yes", "1"), ("false", "no", "0")
 _STRIPPED = ("choice", "ref", "address", "icon", "color")  # names: surrounding spaces are never meant
 _DATES = (dt.date, dt.datetime, dt.time, dt.timedelta)
@@ -52,8 +54,10 @@ def cell_text(value: Any) -> str:
 def _date_error(value: Any, kind: str) -> CellError:
     """A date or time in a column of field type `kind`: what the column needs instead."""
     number = kind in ("int", "number")
-    return CellError(f"the cell holds a date or time ({value}); expected {_NEEDS.get(kind, 'text')} (format the cell "
-                     f"as {'a number' if number else 'text'})")
+    return CellError(
+        f"the cell holds a date or time ({value}); expected {_NEEDS.get(kind, 'text')} (format the cell "
+        f"as {'a number' if number else 'text'})"
+    )
 
 
 def split_items(text: str) -> list[str]:

@@ -1,4 +1,5 @@
-"""Templates and expressions as Jinja compiled them, kept between runs in Jinja's cache folder (private to the user).
+"""Templates and expressions as Jinja compiled them, kept between runs in Jinja's cache folder (private to the
+user).
 
 The rules templates (generator.booklet.text), game.yaml `checks:` (generator.data.game_checks) and card text
 templates (generator.faces.text) each keep one.
@@ -19,7 +20,8 @@ from jinja2 import FileSystemBytecodeCache
 
 
 class CompiledCache(FileSystemBytecodeCache):
-    """A bytecode cache whose keys name the compiling code (`compiler()`) and what was compiled (`kind`, name)."""
+    """A bytecode cache whose keys name the compiling code (`compiler()`) and what was compiled (`kind`,
+    name)."""
 
     kind = "templates"
 
@@ -32,7 +34,8 @@ class CompiledCache(FileSystemBytecodeCache):
 
 
 def compiler_digest(files: Iterable[str | Path]) -> str:
-    """The digest of Jinja's version and the source files of pnp's code that compiles (environment, sandbox, ...)."""
+    """The digest of Jinja's version and the source files of pnp's code that compiles (environment, sandbox,
+    ...)."""
     digest = hashlib.sha1(jinja2.__version__.encode())
     for file in files:
         digest.update(Path(file).read_bytes())
@@ -40,12 +43,14 @@ def compiler_digest(files: Iterable[str | Path]) -> str:
 
 
 # pnp's code that turns a sandboxed template into Python code, beside this module
-_SANDBOX_CODE = tuple(Path(__file__).with_name(name) for name in ("sandbox.py", "templating.py", "filters.py"))
+_SANDBOX_CODE = tuple(
+    Path(__file__).with_name(name) for name in ("sandbox.py", "templating.py", "filters.py")
+)
 
 
 class SandboxedCache(CompiledCache):
-    """Templates compiled by pnp's sandbox for one `kind` of use: the key names Jinja, the sandbox's code and the
-    module that keeps them (`module`: its file, whose helpers the templates call)."""
+    """Templates compiled by pnp's sandbox for one `kind` of use: the key names Jinja, the sandbox's code and
+    the module that keeps them (`module`: its file, whose helpers the templates call)."""
 
     module = ""
 
@@ -62,7 +67,8 @@ Cache = TypeVar("Cache", bound=CompiledCache)
 
 
 def private_cache(kind: type[Cache]) -> Cache | None:
-    """A cache of this kind in Jinja's per-user folder; None where there is no private one (then each run compiles)."""
+    """A cache of this kind in Jinja's per-user folder; None where there is no private one (then each run
+    compiles)."""
     if not hasattr(os, "getuid"):  # Jinja's folder is private to the user on POSIX systems only
         return None
     try:

@@ -1,13 +1,16 @@
 """Filters over collections of cards and rows, for the expressions of `checks:` and for any template.
 
     decks.toppings.cards | where(kind='topping')          the items whose fields have these values
-    decks.orders.cards | tally('toppings')                 how many of each: a field's values (or list items, or
-                                                           counts' keys times their numbers), each item weighted
-                                                           by its copies; a list of plain values is counted as is
+    decks.orders.cards | tally('toppings')                 how many of each: a field's values (or list items,
+    or
+                                                           counts' keys times their numbers), each item
+                                                           weighted by its copies; a list of plain values is
+                                                           counted as is
     decks.toppings.cards | pluck('price')                  {id: price}
     order.toppings | dot(prices)                           sum of quantity x value over a counts mapping
     order.toppings | entries                               [{key, value}, ...] to loop over a mapping
-    orders | map(attribute='customer') | duplicates        values found more than once (loose=true: ignoring case
+    orders | map(attribute='customer') | duplicates        values found more than once (loose=true: ignoring
+    case
                                                            and repeated spaces)
     order.customer | loose                                 a name for comparing: lower case, single spaces
     colour_distance('#d62828', '#f77f00')                  how far apart two colours are (RGB, 0 to 441)
@@ -26,7 +29,9 @@ def _field(item: Any, name: str | None) -> Any:
         return item
     if isinstance(item, dict):
         if name not in item:
-            raise ValueError(f"no field '{name}' in {item.get('id', 'an item')}; known: {', '.join(map(str, item))}")
+            raise ValueError(
+                f"no field '{name}' in {item.get('id', 'an item')}; known: {', '.join(map(str, item))}"
+            )
         return item[name]
     raise ValueError(f"'{item}' has no field '{name}'")
 
@@ -37,9 +42,10 @@ def where(items, **equal) -> list:
 
 
 def tally(items, field: str | None = None, weight: str | None = "copies", distinct: bool = False) -> dict:
-    """How many of each value of `field` (list items, or counts' keys times their numbers), weighted by `weight`
-    (copies by default; items without that field count once). Without `field`, the items themselves are counted.
-    distinct=true counts each item once per value (how many cards name a topping, not how many toppings)."""
+    """How many of each value of `field` (list items, or counts' keys times their numbers), weighted by
+    `weight` (copies by default; items without that field count once). Without `field`, the items themselves
+    are counted. distinct=true counts each item once per value (how many cards name a topping, not how many
+    toppings)."""
     totals: Counter = Counter()
     for item in items:
         value = _field(item, field)
@@ -100,6 +106,13 @@ def colour_distance(a: str, b: str) -> float:
     return round(sum((x - y) ** 2 for x, y in zip(rgb(a), rgb(b), strict=True)) ** 0.5, 2)
 
 
-FILTERS = {"where": where, "tally": tally, "pluck": pluck, "dot": dot, "entries": entries, "duplicates": duplicates,
-           "loose": loose}
+FILTERS = {
+    "where": where,
+    "tally": tally,
+    "pluck": pluck,
+    "dot": dot,
+    "entries": entries,
+    "duplicates": duplicates,
+    "loose": loose,
+}
 GLOBALS = {"colour_distance": colour_distance}

@@ -9,9 +9,10 @@
         bold_italic: fonts/PTSans-BoldItalic.ttf
         fallback: [display]                            # tried before the built-in Noto Sans
 
-Files are .ttf or .otf (CFF-flavoured OpenType is converted to TrueType once and cached in build/.cache/fonts/)
-inside the game folder or templates/. Each family ends with the built-in fallback of matching weight, so
-European languages need no declaration; a character no face covers fails the build, naming font and character.
+Files are .ttf or .otf (CFF-flavoured OpenType is converted to TrueType once and cached in
+build/.cache/fonts/) inside the game folder or templates/. Each family ends with the built-in fallback of
+matching weight, so European languages need no declaration; a character no face covers fails the build, naming
+font and character.
 """
 
 from __future__ import annotations
@@ -61,8 +62,12 @@ def _face(project: Project, game_id: str, key: str, style: str, path_text: str, 
         problems.extend(exc.problems)
         return None
     if not path.is_file():
-        problems.add(shown, line, f"font '{key}' ({style}): file '{path_text}' not found; expected a .ttf or .otf "
-                                  f"file inside {project.show(project.game_dir(game_id))}/ or templates/")
+        problems.add(
+            shown,
+            line,
+            f"font '{key}' ({style}): file '{path_text}' not found; expected a .ttf or .otf "
+            f"file inside {project.show(project.game_dir(game_id))}/ or templates/",
+        )
         return None
     try:
         drawn = truetype_copy(path, project.build_dir / CACHE)
@@ -73,15 +78,19 @@ def _face(project: Project, game_id: str, key: str, style: str, path_text: str, 
         problems.add(shown, line, f"font '{key}' ({style}): {exc}")
         return None
     except (TTFError, OSError, ValueError, KeyError, IndexError, AssertionError) as exc:
-        problems.add(shown, line, f"font '{key}' ({style}): '{path_text}' cannot be embedded ({exc}); expected a "
-                                  "font whose licence allows embedding in documents")
+        problems.add(
+            shown,
+            line,
+            f"font '{key}' ({style}): '{path_text}' cannot be embedded ({exc}); expected a "
+            "font whose licence allows embedding in documents",
+        )
         return None
     return Face(name, drawn, digest[:8])
 
 
 def _built_in_copy(key: str) -> Family:
-    """The built-in family `key` with faces registered under names of their own: the fallbacks a game adds to it
-    change no other game's (ReportLab face names map to one family each)."""
+    """The built-in family `key` with faces registered under names of their own: the fallbacks a game adds to
+    it change no other game's (ReportLab face names map to one family each)."""
     faces = {}
     for style, face in BUILT_IN[key].faces.items():
         digest = sha256(face.path)
@@ -91,7 +100,8 @@ def _built_in_copy(key: str) -> Family:
 
 def load_fonts(project: Project, game_id: str, config: GameConfig, raw_game: YDict, shown: str,
                problems: Problems) -> FontTable:
-    """The game's font table: the built-in title and body, then every declared font (which may redefine them)."""
+    """The game's font table: the built-in title and body, then every declared font (which may redefine
+    them)."""
     if not config.fonts:
         return BUILT_IN
     raw_fonts = raw_game.get("fonts")
@@ -100,35 +110,54 @@ def load_fonts(project: Project, game_id: str, config: GameConfig, raw_game: YDi
     for key, spec in config.fonts.items():
         spec = FontSpec(regular=spec) if isinstance(spec, str) else spec
         if spec.regular is None and key in BUILT_IN.families and not any(getattr(spec, s) for s in STYLES):
-            families[key] = _built_in_copy(key)  # `title: {fallback: [symbols]}`: the built-in faces, more fallbacks
+            # `title: {fallback: [symbols]}`: the built-in faces, more fallbacks
+            families[key] = _built_in_copy(key)
             wanted[key] = list(spec.fallback)
             continue
         if spec.regular is None:
-            only = " (only title and body are built in: they alone may name just a fallback)" if spec.fallback else ""
-            problems.add(shown, _line(raw_fonts, key), f"font '{key}' has no regular face; expected `regular: <file>` "
-                                                       f"(the face plain text is set in){only}")
+            only = (
+                " (only title and body are built in: they alone may name just a fallback)"
+                if spec.fallback
+                else ""
+            )
+            problems.add(
+                shown,
+                _line(raw_fonts, key),
+                f"font '{key}' has no regular face; expected `regular: <file>` "
+                f"(the face plain text is set in){only}",
+            )
             continue
         faces: dict[str, Face] = {}
         for style in STYLES:
             path_text = getattr(spec, style)
             if path_text is not None:
-                face = _face(project, game_id, key, style, path_text, shown, _line(raw_fonts, key, style), problems)
+                face = _face(
+                    project, game_id, key, style, path_text, shown, _line(raw_fonts, key, style), problems
+                )
                 if face is not None:
                     faces[style] = face
         if "regular" not in faces:
             continue
         if key == "body" and "bold" not in faces:
-            problems.add(shown, _line(raw_fonts, key), "font 'body' has no bold face, which headings, tables and "
-                                                       "board labels are set in; expected `bold: <file>`")
+            problems.add(
+                shown,
+                _line(raw_fonts, key),
+                "font 'body' has no bold face, which headings, tables and "
+                "board labels are set in; expected `bold: <file>`",
+            )
         families[key] = Family(key, faces)
         wanted[key] = list(spec.fallback)
     for key, names in wanted.items():
         family = families[key]
         for name in names:
             if name not in families:
-                problems.add(shown, _line(raw_fonts, key, "fallback"),
-                             f"font '{key}' falls back to '{name}', which is not a font{did_you_mean(name, families)}; "
-                             f"known: {known_list(families)}")
+                problems.add(
+                    shown,
+                    _line(raw_fonts, key, "fallback"),
+                    f"font '{key}' falls back to '{name}', which is not a "
+                    f"font{did_you_mean(name, families)}; "
+                    f"known: {known_list(families)}",
+                )
             elif name != key:
                 family.fallbacks.append(families[name])
         family.fallbacks.append(fallback_for(inspect_font(family.face().path)))
@@ -144,8 +173,11 @@ def missing_styles(family: Family, styles: set[str]) -> list[str]:
 
 def unknown_font(name: str, table: FontTable) -> str:
     """The message for a font name no family of the game has."""
-    return (f"font '{name}' is not declared{did_you_mean(str(name), table.names)}; known: {known_list(table.names)}; "
-            "expected title, body or a name declared under fonts: in game.yaml")
+    return (
+        f"font '{name}' is not declared{did_you_mean(str(name), table.names)}; known: "
+        f"{known_list(table.names)}; "
+        "expected title, body or a name declared under fonts: in game.yaml"
+    )
 
 
 def text_problems(text: str, family: Family, file: str, line: int, what: str,
@@ -166,7 +198,8 @@ def _holds(value: Any, char: str) -> bool:
 
 
 def field_with(record: Record, char: str) -> str | None:
-    """The first field of a card or table row (name first, then its fields in order) whose value holds `char`."""
+    """The first field of a card or table row (name first, then its fields in order) whose value holds
+    `char`."""
     for key, value in record.as_dict().items():
         if key not in ("code", "deck") and _holds(value, char):
             return key
@@ -174,26 +207,35 @@ def field_with(record: Record, char: str) -> str | None:
 
 
 def where_in_game(game: Game, char: str) -> tuple[str, int, str] | None:
-    """Where a character is written in the game's data, as (file, line, what): a game.yaml text, a card or a table
-    row; None when it is in none of them (then it is written in a template)."""
+    """Where a character is written in the game's data, as (file, line, what): a game.yaml text, a card or a
+    table row; None when it is in none of them (then it is written in a template)."""
     shown = game.show(game.dir / "game.yaml")
     config = game.config
-    texts = {"title": config.title, "subtitle": config.subtitle, "ages": config.ages, "play_time": config.play_time}
+    texts = {
+        "title": config.title,
+        "subtitle": config.subtitle,
+        "ages": config.ages,
+        "play_time": config.play_time,
+    }
     for key, value in {**texts, "settings": config.settings}.items():
         if _holds(value, char):
             raw = load_yaml(game.dir / "game.yaml", shown)
             return *game.text_where(("game", key), shown, raw.line_of(key)), f"game.yaml {key}"
     for deck in game.decks.values():
         if _holds(deck.name, char):
-            return (*game.text_where(("decks", deck.id, "name"), deck.file, deck.key_lines.get("name", deck.line)),
-                    f"deck '{deck.id}' name")
+            return (
+                *game.text_where(
+                    ("decks", deck.id, "name"), deck.file, deck.key_lines.get("name", deck.line)
+                ),
+                f"deck '{deck.id}' name",
+            )
         for card in deck.cards:
-            key = field_with(card, char)
-            if key is not None:
-                return *card.where(key), f"card '{card.id}' {key}"
+            field = field_with(card, char)
+            if field is not None:
+                return *card.where(field), f"card '{card.id}' {field}"
     for table in game.tables.values():
         for row in table.rows:
-            key = field_with(row, char)
-            if key is not None:
-                return *row.where(key), f"{table.id} row '{row.id}' {key}"
+            field = field_with(row, char)
+            if field is not None:
+                return *row.where(field), f"{table.id} row '{row.id}' {field}"
     return None

@@ -1,4 +1,5 @@
-"""The game as typed objects: cards, decks, tables, boards and the game that holds them (what `load` returns)."""
+"""The game as typed objects: cards, decks, tables, boards and the game that holds them (what `load`
+returns)."""
 
 from __future__ import annotations
 
@@ -91,7 +92,8 @@ class Deck:
     cards: list[Card]
     key_lines: dict = field(default_factory=dict, repr=False)
     field_lines: dict = field(default_factory=dict, repr=False)  # field name -> line of its declaration
-    source: str | None = None  # the spreadsheet of the cards (as messages show it), None for `cards:` in the YAML
+    # the spreadsheet of the cards (as messages show it), None for `cards:` in the YAML
+    source: str | None = None
     shape: Shape | None = None  # round, hexagonal or square cards (`size: {shape: ...}`); size_mm is its box
 
     @property
@@ -142,7 +144,8 @@ class Board:
     model: BoardFile
     raw: YDict = field(repr=False)
     address_format: str = "{number} {street}"  # how a house number and a street name make a printed address
-    sources: dict = field(default_factory=dict, repr=False)  # (section, item id, key) -> (file, line) of a translation
+    # (section, item id, key) -> (file, line) of a translation
+    sources: dict = field(default_factory=dict, repr=False)
 
     def address(self, number: int, street: str) -> str:
         """The printed address of a house number on a street ('11 Pepperoni Parkway')."""
@@ -179,7 +182,8 @@ class Game:
     boards: dict[str, Board]
     components: dict[str, Component] = field(default_factory=dict)  # component files, in print order
     files: dict[str, str] = field(default_factory=dict)  # shown path -> kind
-    overrides: tuple = ()  # data.overrides.Applied: the `--set` changes made to the YAML as read (files untouched)
+    # data.overrides.Applied: the `--set` changes made to the YAML as read (files untouched)
+    overrides: tuple = ()
     fonts: FontTable = field(default=BUILT_IN, repr=False)  # title, body and the fonts game.yaml declares
     warnings: list = field(default_factory=list, repr=False)  # Problems: slips that load (data.slips)
     key_lines: dict = field(default_factory=dict, repr=False)  # game.yaml key -> line
@@ -211,7 +215,8 @@ class Game:
 
     @property
     def build_path(self) -> Path:
-        """Where the game's outputs go in the build folder: <game>/, or <game>/<language>/ for a translation."""
+        """Where the game's outputs go in the build folder: <game>/, or <game>/<language>/ for a
+        translation."""
         return Path(self.id) / self.language if self.translated else Path(self.id)
 
     @property
@@ -261,7 +266,11 @@ class Game:
 
     def addresses(self) -> dict[str, tuple[str, str]]:
         """Printed address -> (board id, space id) over every board."""
-        return {text: (board.id, space) for board in self.boards.values() for text, space in board.addresses().items()}
+        return {
+            text: (board.id, space)
+            for board in self.boards.values()
+            for text, space in board.addresses().items()
+        }
 
     def show(self, path: Path) -> str:
         return self.project.show(path)

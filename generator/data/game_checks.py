@@ -8,15 +8,16 @@
         let: {prices: "decks.toppings.cards | where(kind='topping') | pluck('price')"}
         for_each: {order: "decks.orders.cards | where(kind='order')"}
         assert: order.value == order.toppings | dot(prices)
-        message: "order '{{ order.id }}' is worth ${{ order.value }}; its toppings cost ${{ order.toppings | dot(prices) }}"
+        message: "order '{{ order.id }}' is worth ${{ order.value }}; its toppings cost ${{ order.toppings |
+        dot(prices) }}"
 
 Expressions are the sandboxed template language of the cards and rules (generator.data.templating): they see
 the game as plain data (`decks`, `tables`, `boards`, `components`, `settings`, `players`, `title`, ...), the
 helpers (`setting`, `street`, `ref`, `distance`, `colour_distance`) and the filters (Jinja's own plus `where`,
 `tally`, `pluck`, `dot`, `entries`, `duplicates`, `loose`, `dictsum`, `lookup`). `let` names values once,
-`for_each` gives the items a check is made for (`item`, or names of nested loops), `with` names values per item;
-then `assert` must be true. A failed check is one problem at the check's line in game.yaml, naming the check and the
-item (and where the item is written).
+`for_each` gives the items a check is made for (`item`, or names of nested loops), `with` names values per
+item; then `assert` must be true. A failed check is one problem at the check's line in game.yaml, naming the
+check and the item (and where the item is written).
 """
 
 from __future__ import annotations
@@ -41,8 +42,8 @@ FAILURES_SHOWN = 25  # per check: a broken rule over hundreds of cards should no
 
 
 class CompiledChecks(SandboxedCache):
-    """The checks' expressions and messages as Jinja compiled them, kept between runs: a build compiles only the
-    checks that changed."""
+    """The checks' expressions and messages as Jinja compiled them, kept between runs: a build compiles only
+    the checks that changed."""
 
     kind = "checks"
     module = __file__
@@ -65,7 +66,9 @@ def _expression_code(env, source: str):
         expr.set_environment(env)
     except TemplateSyntaxError:
         return None
-    return env.compile(nodes.Template([nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)], lineno=1))
+    return env.compile(
+        nodes.Template([nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)], lineno=1)
+    )
 
 
 class CheckError(Exception):
@@ -115,7 +118,11 @@ class _Runner:
             bucket = cache.get_bucket(self.env, f"{kind}|{source}", None, source)
             if bucket.code is None:
                 try:
-                    code = _expression_code(self.env, source) if kind == "expression" else self.env.compile(source)
+                    code = (
+                        _expression_code(self.env, source)
+                        if kind == "expression"
+                        else self.env.compile(source)
+                    )
                 except TemplateSyntaxError:
                     return None
                 if code is None:
@@ -128,8 +135,8 @@ class _Runner:
         return TemplateExpression(template, False) if kind == "expression" else template
 
     def _evaluate(self, source: str, scope: dict) -> Any:
-        """What TemplateExpression(scope) gives, without merging the template's globals (a chain of mappings) into
-        every evaluation's variables: they are merged once per expression."""
+        """What TemplateExpression(scope) gives, without merging the template's globals (a chain of mappings)
+        into every evaluation's variables: they are merged once per expression."""
         template = self._compile("expression", source)._template
         merged = self._globals.get(source)
         if merged is None:
@@ -145,16 +152,33 @@ class _Runner:
             return bool(found) if truth else found  # an undefined or unsafe value raises only when it is used
         except TemplateSyntaxError as exc:
             raise CheckError(f"{key}: expression syntax error: {exc.message}") from None
-        except (TemplateError, TypeError, KeyError, ValueError, AttributeError, IndexError, ZeroDivisionError) as exc:
-            raise CheckError(f"{key}: {type(exc).__name__ if not isinstance(exc, TemplateError) else 'error'}: "
-                             f"{exc}") from None
+        except (
+            TemplateError,
+            TypeError,
+            KeyError,
+            ValueError,
+            AttributeError,
+            IndexError,
+            ZeroDivisionError,
+        ) as exc:
+            raise CheckError(
+                f"{key}: {type(exc).__name__ if not isinstance(exc, TemplateError) else 'error'}: {exc}"
+            ) from None
 
     def text(self, source: str, scope: dict) -> str:
         try:
             return self._compile("template", source).render(**scope).strip()
         except TemplateSyntaxError as exc:
             raise CheckError(f"message: template syntax error: {exc.message}") from None
-        except (TemplateError, TypeError, KeyError, ValueError, AttributeError, IndexError, ZeroDivisionError) as exc:
+        except (
+            TemplateError,
+            TypeError,
+            KeyError,
+            ValueError,
+            AttributeError,
+            IndexError,
+            ZeroDivisionError,
+        ) as exc:
             raise CheckError(f"message: {exc}") from None
 
     def scopes(self, check: CheckSpec) -> list[tuple[dict, list]]:
@@ -179,8 +203,8 @@ class _Runner:
         return scopes
 
     def describe(self, chain: list) -> str:
-        """' for card 'x' (cards/g/orders.yaml:14)' for a failing item: the innermost loop item written in a card or
-        table file, else the innermost item by its id or key."""
+        """' for card 'x' (cards/g/orders.yaml:14)' for a failing item: the innermost loop item written in a
+        card or table file, else the innermost item by its id or key."""
         if not chain:
             return ""
         for item in reversed(chain):
@@ -196,22 +220,26 @@ class _Runner:
         return f" for {item!r}"
 
     def run(self, check: CheckSpec) -> list[str]:
-        """The failure messages of one check (CheckError for a mistake in it). A check is bounded like one render
-        of a template (generator.data.sandbox): it cannot loop or build without end."""
-        # the checks' helpers and filters only read: a deck's size is worked out once, not per filter and check
+        """The failure messages of one check (CheckError for a mistake in it). A check is bounded like one
+        render of a template (generator.data.sandbox): it cannot loop or build without end."""
+        # the checks' helpers and filters only read: a deck's size is worked out once, not per filter and
+        # check
         self.env.budget = Budget(sizes=self.sizes)
         failures = []
         for scope, chain in self.scopes(check):
             for name, source in check.with_.items():
                 scope[name] = self.value(source, scope, f"with {name}")
             if not self.value(check.assert_, scope, "assert", truth=True):
-                said = self.text(check.message, scope) if check.message else f"expected {check.assert_.strip()}"
+                said = (
+                    self.text(check.message, scope) if check.message else f"expected {check.assert_.strip()}"
+                )
                 failures.append(f"check '{check.name}' failed{self.describe(chain)}: {said}")
         return failures
 
 
 def run_checks(game: Game, problems) -> list[str]:
-    """Every check game.yaml declares, adding a located problem per failure; returns the names of the checks."""
+    """Every check game.yaml declares, adding a located problem per failure; returns the names of the
+    checks."""
     if not game.config.checks:
         return []
     shown = game.show(game.dir / "game.yaml")
@@ -222,12 +250,18 @@ def run_checks(game: Game, problems) -> list[str]:
         try:
             failures = runner.run(check)
         except CheckError as exc:
-            problems.add(shown, line, f"check '{check.name}' cannot be evaluated: {exc}; expected an expression "
-                                      "over the game's data (see docs/templates.md)")
+            problems.add(
+                shown,
+                line,
+                f"check '{check.name}' cannot be evaluated: {exc}; expected an expression "
+                "over the game's data (see docs/templates.md)",
+            )
             continue
         for message in failures[:FAILURES_SHOWN]:
             problems.items.append(Problem(shown, line, message))
         if len(failures) > FAILURES_SHOWN:
-            problems.add(shown, line, f"check '{check.name}' failed {len(failures) - FAILURES_SHOWN} more times")
+            problems.add(
+                shown, line, f"check '{check.name}' failed {len(failures) - FAILURES_SHOWN} more times"
+            )
     return [check.name for check in game.config.checks]
 

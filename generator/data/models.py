@@ -27,12 +27,16 @@ from generator.core.limits import (
 from generator.core.shapes import Shape
 from generator.core.units import CARD_SIZES_MM, MM, to_pt
 
-Slug = Annotated[str, Field(pattern=SLUG.pattern, description="lower-case id: a-z without accents, digits, - and _")]
+Slug = Annotated[
+    str, Field(pattern=SLUG.pattern, description="lower-case id: a-z without accents, digits, - and _")
+]
 HexColor = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", description="colour as #rrggbb")]
 Code = Annotated[str, Field(pattern=r"^[A-Z0-9]{2,6}$", description="short upper-case code for card codes")]
 # Strict: `copies: true` or `count: "3"` is a mistake, not 1 or 3.
 PositiveInt = Annotated[int, Field(ge=1, strict=True)]
-Copies = Annotated[int, Field(ge=1, le=MAX_COPIES, strict=True, description=f"copies printed, 1 to {MAX_COPIES}")]
+Copies = Annotated[
+    int, Field(ge=1, le=MAX_COPIES, strict=True, description=f"copies printed, 1 to {MAX_COPIES}")
+]
 Finite = Annotated[float, Field(allow_inf_nan=False, strict=True)]
 LanguageCode = Annotated[str, Field(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$",
                                     description="a language code such as en, de, cs or pt-BR")]
@@ -40,7 +44,7 @@ LanguageCode = Annotated[str, Field(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$",
 
 def _length_between(low: float | None, high: float | None, what: str):
     """A validator: the length is finite and within [low, high] points (shown in mm)."""
-    def check(cls, value):
+    def check(_cls, value):
         in_range(to_pt(value) / MM, None if low is None else low / MM, None if high is None else high / MM,
                  what, " mm")
         return value
@@ -69,7 +73,9 @@ def positive_length(value: Any) -> Any:
     """A length that parses and is above zero (the message says which it is)."""
     points = to_pt(value)  # raises UnitError (a ValueError) for text that is not a length
     if points <= 0:
-        raise ValueError(f"{value} is {'no size at all' if points == 0 else 'a negative size'}; expected a size above 0")
+        raise ValueError(
+            f"{value} is {'no size at all' if points == 0 else 'a negative size'}; expected a size above 0"
+        )
     return value
 
 
@@ -77,30 +83,44 @@ class ShapeFields(Strict):
     """The outline of a token or of a round/hex card: shape and size."""
 
     shape: Literal["circle", "hex", "square", "rounded"]
-    across: Length | None = Field(None, description="hex: across flats; circle: diameter; square/rounded: side")
+    across: Length | None = Field(
+        None, description="hex: across flats; circle: diameter; square/rounded: side"
+    )
     diameter: Length | None = Field(None, description="circle: the same as `across`")
-    orientation: Literal["flat", "pointy"] | None = Field(None, description="hex: flat top (default) or pointy top")
+    orientation: Literal["flat", "pointy"] | None = Field(
+        None, description="hex: flat top (default) or pointy top"
+    )
     radius: Length | None = Field(None, description="rounded: corner radius (default 3mm)")
 
-    _sizes = field_validator("across", "diameter", "radius")(classmethod(lambda cls, v: v if v is None else positive_length(v)))
+    _sizes = field_validator("across", "diameter", "radius")(
+        classmethod(lambda _cls, v: v if v is None else positive_length(v))
+    )
 
     @model_validator(mode="after")
     def _one_size(self):
         if (self.across is None) == (self.diameter is None):
-            raise ValueError(f"a {self.shape} needs its size: give `across` (or `diameter` for a circle), not both")
+            raise ValueError(
+                f"a {self.shape} needs its size: give `across` (or `diameter` for a circle), not both"
+            )
         if self.diameter is not None and self.shape != "circle":
             raise ValueError(f"`diameter` is for circles; a {self.shape} takes `across`")
         if self.orientation is not None and self.shape != "hex":
             raise ValueError(f"`orientation` is for hexagons; a {self.shape} has none")
         if self.radius is not None and self.shape != "rounded":
             raise ValueError(f"`radius` is for rounded squares; a {self.shape} has none")
-        if self.shape == "rounded" and self.radius is not None and to_pt(self.radius) * 2 > to_pt(self.across):
+        if (
+            self.shape == "rounded"
+            and self.radius is not None
+            and to_pt(self.radius) * 2 > to_pt(self.across)
+        ):
             raise ValueError(f"corner radius {self.radius} is more than half the side {self.across}")
         return self
 
     def to_shape(self) -> Shape:
         """The outline in points."""
-        across = to_pt(self.across if self.across is not None else self.diameter)
+        size = self.across if self.across is not None else self.diameter
+        assert size is not None  # the model validator requires one of them
+        across = to_pt(size)
         return Shape(self.shape, across, self.orientation or "flat", to_pt(self.radius or "3mm"))
 
 
@@ -120,9 +140,14 @@ def _size_kind(value: Any) -> str | None:
 
 
 SizeSpec = Annotated[
-    Annotated[str, Tag("str")] | Annotated[CardSize, Tag("CardSize")] | Annotated[ShapedSize, Tag("ShapedSize")],
-    Discriminator(_size_kind, custom_error_type="size_type",
-                  custom_error_message="expected a size name, {width, height} or {shape, across}"),
+    Annotated[str, Tag("str")]
+    | Annotated[CardSize, Tag("CardSize")]
+    | Annotated[ShapedSize, Tag("ShapedSize")],
+    Discriminator(
+        _size_kind,
+        custom_error_type="size_type",
+        custom_error_message="expected a size name, {width, height} or {shape, across}",
+    ),
 ]
 
 
@@ -158,14 +183,21 @@ class Extra(Strict):
 
 class EngineModule(Strict):
     """game.yaml `engine: {module: ...}` (the game's rules engine, Python written in the project) or
-    `engine: {rules: ...}` (its rules described in the rules language, docs/rules-language.md): exactly one."""
+    `engine: {rules: ...}` (its rules described in the rules language, docs/rules-language.md): exactly
+    one."""
 
-    module: str | None = Field(None, description="a .py file or a package folder (with __init__.py), relative to "
-                                                 "the game folder, defining ENGINE = Engine(...); run by pnp "
-                                                 "validate, replay and sweep only")
-    rules: str | None = Field(None, validate_default=True,
-                              description="a rules file of the rules language (e.g. rules.yaml), relative to the "
-                                          "game folder, played by pnp validate, replay and sweep")
+    module: str | None = Field(
+        None,
+        description="a .py file or a package folder (with __init__.py), relative to "
+        "the game folder, defining ENGINE = Engine(...); run by pnp "
+        "validate, replay and sweep only",
+    )
+    rules: str | None = Field(
+        None,
+        validate_default=True,
+        description="a rules file of the rules language (e.g. rules.yaml), relative to the "
+        "game folder, played by pnp validate, replay and sweep",
+    )
 
     @field_validator("rules")
     @classmethod
@@ -173,9 +205,11 @@ class EngineModule(Strict):
         # a field's check, not the model's: a union's message is reported at the key that is wrong
         module = info.data.get("module")
         if (module is None) == (rules is None):
-            raise ValueError(f"engine has {'both module and rules' if module else 'neither module nor rules'}; "
-                             "expected exactly one: {module: engine.py} (Python) or {rules: rules.yaml} (the rules "
-                             "language)")
+            raise ValueError(
+                f"engine has {'both module and rules' if module else 'neither module nor rules'}; "
+                "expected exactly one: {module: engine.py} (Python) or {rules: rules.yaml} (the rules "
+                "language)"
+            )
         return rules
 
 
@@ -184,9 +218,12 @@ class PrintSettings(Strict):
 
     gap: Length = Field("0mm", description="space between cards on the sheet (0: butted, shared cut lines)")
     marks: Literal["crop", "lines", "both"] = Field(
-        "crop", description="crop: marks in the margins; lines: full-length cut lines outside the cards; both")
+        "crop", description="crop: marks in the margins; lines: full-length cut lines outside the cards; both"
+    )
     pack: bool = Field(False, description="decks of the same card size continue on the same sheet")
-    ink: Literal["normal", "saver"] = Field("normal", description="saver: backs and large fills as light tints")
+    ink: Literal["normal", "saver"] = Field(
+        "normal", description="saver: backs and large fills as light tints"
+    )
     cut_file: Literal["svg", "none"] = Field("none", description="svg: one cut file per sheet beside the PDF")
 
     @field_validator("gap")
@@ -210,24 +247,33 @@ class FontSpec(Strict):
     bold: str | None = Field(None, description="the face of **bold** text")
     italic: str | None = Field(None, description="the face of *italic* text")
     bold_italic: str | None = Field(None, description="the face of bold italic text")
-    fallback: list[str] = Field(default_factory=list, description="fonts (by name) that draw the characters this "
-                                                                  "one lacks, before the built-in Noto Sans")
+    fallback: list[str] = Field(
+        default_factory=list,
+        description="fonts (by name) that draw the characters this one lacks, before the built-in Noto Sans",
+    )
 
 
 class CheckSpec(Strict):
-    """A composition rule of the game, checked by `pnp build` and `pnp validate` (generator.data.game_checks)."""
+    """A composition rule of the game, checked by `pnp build` and `pnp validate`
+    (generator.data.game_checks)."""
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     name: str = Field(description="what the check makes sure of; problems name it")
     assert_: str = Field(alias="assert", description="an expression that must be true (for each item)")
     for_each: str | dict[str, str] | None = Field(
-        None, description="an expression giving the items (each is `item`), or {name: expression, ...} for nested "
-                          "loops where later expressions may use earlier names")
-    let: dict[str, str] = Field(default_factory=dict, description="names for expressions, evaluated in order once, "
-                                                                  "before `for_each`")
-    with_: dict[str, str] = Field(default_factory=dict, alias="with",
-                                  description="names for expressions of each item, evaluated in order before `assert`")
+        None,
+        description="an expression giving the items (each is `item`), or {name: expression, ...} for nested "
+        "loops where later expressions may use earlier names",
+    )
+    let: dict[str, str] = Field(
+        default_factory=dict, description="names for expressions, evaluated in order once, before `for_each`"
+    )
+    with_: dict[str, str] = Field(
+        default_factory=dict,
+        alias="with",
+        description="names for expressions of each item, evaluated in order before `assert`",
+    )
     message: str | None = Field(None, description="a template saying what is wrong, e.g. '{{ deck.id }} has "
                                                   "{{ deck.copies }} cards; expected 91'")
 
@@ -246,23 +292,38 @@ class GameConfig(Strict):
     bleed: Length = "3mm"
     safe: Length = "3mm"
     corner_radius: Length | None = Field(
-        None, description="rounded card corners in cut files and PNG, TTS and preview exports (printed sheets stay square)")
-    print: PrintSettings = Field(default_factory=PrintSettings, description="card sheet options (pnp build flags win)")
+        None,
+        description="rounded card corners in cut files and PNG, TTS and preview exports (printed sheets stay "
+                    "square)",
+    )
+    print: PrintSettings = Field(
+        default_factory=PrintSettings, description="card sheet options (pnp build flags win)"
+    )
     engine: str | EngineModule | None = Field(
-        None, description="the rules engine that pnp validate, replay and sweep play: the name of an installed one, "
-                          "{module: engine.py} for Python in the game folder, or {rules: rules.yaml} for rules described "
-                          "in the rules language")
+        None,
+        description="the rules engine that pnp validate, replay and sweep play: the name of an installed "
+                    "one, "
+        "{module: engine.py} for Python in the game folder, or {rules: rules.yaml} for rules described "
+        "in the rules language",
+    )
     decks: list[Slug] = Field(description="deck ids in print order; each is <deck>.yaml in the game folder")
-    settings: dict[str, Any] = Field(default_factory=dict, description="rule parameters read by the engine and rules text")
+    settings: dict[str, Any] = Field(
+        default_factory=dict, description="rule parameters read by the engine and rules text"
+    )
     extras: list[Extra] = Field(default_factory=list, description="things in the box that are not printed")
-    checks: list[CheckSpec] = Field(default_factory=list, description="composition rules as data: {name, assert, "
-                                                                       "for_each, let, message}")
+    checks: list[CheckSpec] = Field(
+        default_factory=list, description="composition rules as data: {name, assert, for_each, let, message}"
+    )
     fonts: dict[Slug, str | FontSpec] = Field(
-        default_factory=dict, description="fonts by name: a file (path.ttf) or {regular, bold, italic, bold_italic, "
-                                          "fallback}; `title` and `body` may be redefined")
+        default_factory=dict,
+        description="fonts by name: a file (path.ttf) or {regular, bold, italic, bold_italic, "
+        "fallback}; `title` and `body` may be redefined",
+    )
     languages: list[LanguageCode] = Field(
-        default_factory=list, description="the game's languages, the source language (the one its files are written "
-                                          "in) first; each other one is translated in i18n/<language>.yaml")
+        default_factory=list,
+        description="the game's languages, the source language (the one its files are written "
+        "in) first; each other one is translated in i18n/<language>.yaml",
+    )
 
     @field_validator("languages")
     @classmethod
@@ -273,12 +334,16 @@ class GameConfig(Strict):
         return value
 
     _bleed = field_validator("bleed", "safe")(_length_between(0.0, MAX_BLEED_PT, "the length"))
-    _radius = field_validator("corner_radius")(classmethod(lambda cls, v: v if v is None else _check_range(v, 20)))
+    _radius = field_validator("corner_radius")(
+        classmethod(lambda _cls, v: v if v is None else _check_range(v, 20))
+    )
 
-    _known_size = field_validator("card_size")(classmethod(lambda cls, v: known_size(v)))
+    _known_size = field_validator("card_size")(classmethod(lambda _cls, v: known_size(v)))
 
 
-FieldType = Literal["text", "int", "number", "bool", "color", "choice", "ref", "refs", "counts", "address", "list", "icon"]
+FieldType = Literal[
+    "text", "int", "number", "bool", "color", "choice", "ref", "refs", "counts", "address", "list", "icon"
+]
 
 
 class FieldSpec(Strict):
@@ -288,18 +353,25 @@ class FieldSpec(Strict):
     required: bool = True
     default: Any = None
     choices: list[str] | None = None
-    to: str | None = Field(None, description="collection a ref/refs/counts points into: a deck, a table or <board>.spaces")
+    to: str | None = Field(
+        None, description="collection a ref/refs/counts points into: a deck, a table or <board>.spaces"
+    )
     min: Finite | None = None
     max: Finite | None = None
     help: str = ""
-    translate: bool | None = Field(None, description="translated in i18n/<language>.yaml (default: yes for text and "
-                                                     "list fields, which print words; no for the others)")
+    translate: bool | None = Field(
+        None,
+        description="translated in i18n/<language>.yaml (default: yes for text and "
+        "list fields, which print words; no for the others)",
+    )
 
     @model_validator(mode="after")
     def _translate_words(self):
         if self.translate and self.type not in ("text", "list"):
-            raise ValueError(f"a {self.type} field is data, not words; expected `translate: true` only on text and "
-                             "list fields")
+            raise ValueError(
+                f"a {self.type} field is data, not words; expected `translate: true` only on text and "
+                "list fields"
+            )
         return self
 
     @property
@@ -323,13 +395,20 @@ class DeckFile(Strict):
     code: Code
     size: SizeSpec | None = None
     layout: str | None = Field(None, description="default front layout (layouts/<name>.yaml)")
-    back: str | None = Field(None, description="back layout of the deck's cards (a card may name its own `back:`)")
-    total: PositiveInt | None = Field(None, description="expected number of cards; checked against the copies")
+    back: str | None = Field(
+        None, description="back layout of the deck's cards (a card may name its own `back:`)"
+    )
+    total: PositiveInt | None = Field(
+        None, description="expected number of cards; checked against the copies"
+    )
     description: str = ""
     fields: dict[str, FieldSpec] = Field(default_factory=dict)
     cards: list[dict] | None = Field(None, min_length=1, description="the card types (or `cards_from:`)")
     cards_from: str | CardSource | None = Field(
-        None, description="a .csv, .xlsx or .ods file (or {file, sheet}) with one row per card type, instead of `cards:`")
+        None,
+        description="a .csv, .xlsx or .ods file (or {file, sheet}) with one row per card type, instead of "
+                    "`cards:`",
+    )
 
     @property
     def source(self) -> CardSource | None:
@@ -338,7 +417,7 @@ class DeckFile(Strict):
             return None
         return CardSource(file=self.cards_from) if isinstance(self.cards_from, str) else self.cards_from
 
-    _known_size = field_validator("size")(classmethod(lambda cls, v: known_size(v)))
+    _known_size = field_validator("size")(classmethod(lambda _cls, v: known_size(v)))
 
 
 class TableFile(Strict):
@@ -364,8 +443,10 @@ class Grid(Strict):
     @model_validator(mode="after")
     def _bounded(self):
         if self.cols * self.rows > MAX_GRID_CELLS:
-            raise LimitExceeded(f"the grid has {self.cols} x {self.rows} = {self.cols * self.rows:,} cells; expected "
-                                f"at most {MAX_GRID_CELLS:,} (pnp's limit for one board)")
+            raise LimitExceeded(
+                f"the grid has {self.cols} x {self.rows} = {self.cols * self.rows:,} cells; expected "
+                f"at most {MAX_GRID_CELLS:,} (pnp's limit for one board)"
+            )
         for count, side in ((self.cols, "wide"), (self.rows, "high")):
             size = count * to_pt(self.cell) + 2 * to_pt(self.margin)
             if size > MAX_LENGTH_PT:
@@ -383,7 +464,9 @@ class BoardSpace(Strict):
     label: str = ""
     color: HexColor | None = None
     color_name: str = ""
-    start_for: list[PositiveInt] = Field(default_factory=list, description="player counts that start here (trackers)")
+    start_for: list[PositiveInt] = Field(
+        default_factory=list, description="player counts that start here (trackers)"
+    )
 
 
 class Street(Strict):
@@ -406,7 +489,10 @@ class Zone(Strict):
     size: tuple[Annotated[float, Field(gt=0, allow_inf_nan=False, strict=True)],
                 Annotated[float, Field(gt=0, allow_inf_nan=False, strict=True)]]
     kind: Literal["cards", "area", "text", "title", "legend"] = Field(
-        "cards", description="cards: a card-sized place (warned when smaller than a card); area: a labelled place of its own size")
+        "cards",
+        description="cards: a card-sized place (warned when smaller than a card); area: a labelled place of "
+                    "its own size",
+    )
     text: str = ""
 
 
@@ -453,7 +539,7 @@ def _python_type(spec: FieldSpec):
     if spec.type == "color":
         return HexColor
     if spec.type == "choice":
-        return Literal[tuple(spec.choices or ("",))]  # type: ignore[misc]
+        return Literal[tuple(spec.choices or ("",))]
     if spec.type in ("refs", "list"):
         return list[str]
     if spec.type == "counts":
@@ -471,20 +557,24 @@ def _plain_default(value: Any) -> Any:
     return value
 
 
+# A card's own keys, beside the fields its deck declares: the required ones, then its layouts and files.
+REQUIRED_CARD_KEYS = ("id", "name", "copies")
+OPTIONAL_CARD_KEYS = ("layout", "back", "icon", "image")
+CARD_KEYS = REQUIRED_CARD_KEYS + OPTIONAL_CARD_KEYS
+
+
 def row_model(name: str, fields: dict[str, FieldSpec], *, card: bool) -> type[BaseModel]:
     """Build the model of one card (or table row) from the deck's field declarations."""
     core: dict[str, Any] = {"id": (Slug, ...), "name": (str, ...)}
     if card:
-        core |= {
-            "copies": (Copies, ...),
-            "layout": (str | None, None),
-            "back": (str | None, None),
-            "icon": (str | None, None),
-            "image": (str | None, None),
-        }
+        core |= {"copies": (Copies, ...)} | {key: (str | None, None) for key in OPTIONAL_CARD_KEYS}
     for key, spec in fields.items():
         typ = _python_type(spec)
-        core[key] = (typ, ...) if spec.required and spec.default is None else (typ | None, _plain_default(spec.default))
+        core[key] = (
+            (typ, ...)
+            if spec.required and spec.default is None
+            else (typ | None, _plain_default(spec.default))
+        )
     return create_model(f"{name}Row", __config__=ConfigDict(extra="forbid"), **core)
 
 

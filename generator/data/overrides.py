@@ -1,4 +1,5 @@
-"""Data overrides: `--set PATH=VALUE` changes a loaded game's YAML in memory (never the files) before any check.
+"""Data overrides: `--set PATH=VALUE` changes a loaded game's YAML in memory (never the files) before any
+check.
 
 A path names one value of the game folder:
 
@@ -7,13 +8,14 @@ A path names one value of the game folder:
     DECK.CARD.FIELD[.KEY ...]        a card's field, e.g. `toppings.pepperoni.copies`
     TABLE.ROW.FIELD[.KEY ...]        a table row's field
 
-The value is read as YAML (`14` is a number, `true` a flag, `[1, 2]` a list, anything else text). Overrides are
-applied to the raw YAML, so the loader's type checks, the reference checks and the composition checks all see the
-changed game, and a problem they find at a changed value names the `--set` that made it.
+The value is read as YAML (`14` is a number, `true` a flag, `[1, 2]` a list, anything else text). Overrides
+are applied to the raw YAML, so the loader's type checks, the reference checks and the composition checks all
+see the changed game, and a problem they find at a changed value names the `--set` that made it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,9 +23,10 @@ import yaml
 
 from generator.core.errors import InputError, Problem, did_you_mean, known_list
 from generator.core.yamlio import YDict, YList
+from generator.data.models import CARD_KEYS
 
 SETTINGS = "settings"
-CARD_KEYS = ("name", "copies", "layout", "back", "icon", "image")  # a card's own keys beside its declared fields
+SETTABLE_CARD_KEYS = tuple(key for key in CARD_KEYS if key != "id")  # ids cannot change: data refers to them
 ROW_KEYS = ("name",)
 DECK_KEYS = ("name", "code", "size", "layout", "back", "total", "description")
 TABLE_KEYS = ("name",)
@@ -62,7 +65,8 @@ MISSING = "(not set)"
 
 
 def read_value(text: str) -> Any:
-    """A command-line value read as YAML (`14` -> 14, `true` -> True, `a,b` -> 'a,b'); text when it is not YAML."""
+    """A command-line value read as YAML (`14` -> 14, `true` -> True, `a,b` -> 'a,b'); text when it is not
+    YAML."""
     try:
         value = yaml.safe_load(text)
     except yaml.YAMLError:
@@ -70,8 +74,11 @@ def read_value(text: str) -> Any:
     return text if value is None and text.strip() not in ("null", "~") else value
 
 
-SHAPES = {"--set": "PATH=VALUE, e.g. toppings.pepperoni.copies=14", "--option": "NAME=VALUE, e.g. end_mode=finish_round",
-          "--vary": "PATH=V1,V2,... or PATH=A..B[:STEP], e.g. settings.hand_limit=8,10,12"}
+SHAPES = {
+    "--set": "PATH=VALUE, e.g. toppings.pepperoni.copies=14",
+    "--option": "NAME=VALUE, e.g. end_mode=finish_round",
+    "--vary": "PATH=V1,V2,... or PATH=A..B[:STEP], e.g. settings.hand_limit=8,10,12",
+}
 
 
 def split_assignment(text: str, flag: str) -> tuple[str, str]:
@@ -103,8 +110,8 @@ def _fail(override: Override, file: str, line: int, message: str) -> Problem:
 
 
 def key_written(node: dict, key: str) -> Any:
-    """The key of `node` that a path's `key` names: the text itself, else a key YAML read as a number or a flag
-    that is written so (`rounds_by_players: {2: 18}` is reached by `settings.rounds_by_players.2`)."""
+    """The key of `node` that a path's `key` names: the text itself, else a key YAML read as a number or a
+    flag that is written so (`rounds_by_players: {2: 18}` is reached by `settings.rounds_by_players.2`)."""
     if key in node:
         return key
     return next((k for k in node if not isinstance(k, str) and _plain_key(k) == key), key)
@@ -116,10 +123,13 @@ def _plain_key(key: Any) -> str:
 
 def _descend(override: Override, node: Any, keys: tuple[str, ...], file: str, line: int, what: str,
              allow_new_last: bool) -> tuple[Any, Any, int] | Problem:
-    """The mapping holding the last key of `keys` below `node`; a problem naming what exists where a key is missing."""
+    """The mapping holding the last key of `keys` below `node`; a problem naming what exists where a key is
+    missing."""
     for depth, key in enumerate(keys[:-1]):
         if not isinstance(node, dict) or (key := key_written(node, key)) not in node:
-            return _unknown_key(override, node, str(key), file, line, f"{what}.{'.'.join(keys[:depth])}".rstrip("."))
+            return _unknown_key(
+                override, node, str(key), file, line, f"{what}.{'.'.join(keys[:depth])}".rstrip(".")
+            )
         line = node.line_of(key) if isinstance(node, YDict) else line
         node = node[key]
     if not isinstance(node, dict):
@@ -127,7 +137,9 @@ def _descend(override: Override, node: Any, keys: tuple[str, ...], file: str, li
                                            f"expected a path that ends at a value")
     last = key_written(node, keys[-1])
     if last not in node and not allow_new_last:
-        return _unknown_key(override, node, str(last), file, line, f"{what}.{'.'.join(keys[:-1])}".rstrip("."))
+        return _unknown_key(
+            override, node, str(last), file, line, f"{what}.{'.'.join(keys[:-1])}".rstrip(".")
+        )
     return node, last, line
 
 
@@ -143,7 +155,9 @@ def _unknown_key(override: Override, node: Any, key: str, file: str, line: int, 
     if not isinstance(node, dict):
         return _fail(override, file, line, f"{where} is {_kind(node)}; it has no key '{key}'")
     known = [_plain_key(k) for k in node]
-    return _fail(override, file, line, f"{where} has no '{key}'{did_you_mean(key, known)}; known: {known_list(known)}")
+    return _fail(
+        override, file, line, f"{where} has no '{key}'{did_you_mean(key, known)}; known: {known_list(known)}"
+    )
 
 
 def _set(node: dict, key: Any, value: Any, override: Override, file: str, line: int) -> Applied:
@@ -157,11 +171,23 @@ def _set(node: dict, key: Any, value: Any, override: Override, file: str, line: 
 def _apply_settings(override: Override, raw_game: YDict, game_file: str) -> Applied | Problem:
     keys = override.path[1:]
     if not keys:
-        return _fail(override, game_file, raw_game.line_of(SETTINGS), "expected settings.NAME, e.g. settings.hand_limit")
+        return _fail(
+            override,
+            game_file,
+            raw_game.line_of(SETTINGS),
+            "expected settings.NAME, e.g. settings.hand_limit",
+        )
     settings = raw_game.get(SETTINGS)
     if not isinstance(settings, dict) or not settings:
-        return _fail(override, game_file, 0, "game.yaml has no `settings:`; expected the setting to be written there first")
-    found = _descend(override, settings, keys, game_file, raw_game.line_of(SETTINGS), SETTINGS, allow_new_last=False)
+        return _fail(
+            override,
+            game_file,
+            0,
+            "game.yaml has no `settings:`; expected the setting to be written there first",
+        )
+    found = _descend(
+        override, settings, keys, game_file, raw_game.line_of(SETTINGS), SETTINGS, allow_new_last=False
+    )
     if isinstance(found, Problem):
         return found
     node, last, line = found
@@ -176,11 +202,12 @@ def _declared(raw: YDict) -> list[str]:
 def _apply_record(override: Override, raw: YDict, shown: str, kind: str) -> Applied | Problem:
     """A deck's or table's own key, or a field of one of its cards or rows."""
     collection, rows_key, own_keys, record_keys = (
-        ("deck", "cards", DECK_KEYS, CARD_KEYS) if kind == "deck" else ("table", "rows", TABLE_KEYS, ROW_KEYS))
+        ("deck", "cards", DECK_KEYS, SETTABLE_CARD_KEYS) if kind == "deck"
+        else ("table", "rows", TABLE_KEYS, ROW_KEYS))
     name = override.path[0]
     record_word = "card" if kind == "deck" else "row"
     rows = raw.get(rows_key)
-    records = {str(r.get("id")): r for r in rows if isinstance(r, dict)} if isinstance(rows, list) else {}
+    records = {str(r.get("id")): r for r in rows if isinstance(r, YDict)} if isinstance(rows, list) else {}
     example = f"{name}.{next(iter(records), record_word)}.{record_keys[-1] if kind == 'table' else 'copies'}"
     if len(override.path) == 2:
         key = override.path[1]
@@ -189,23 +216,41 @@ def _apply_record(override: Override, raw: YDict, shown: str, kind: str) -> Appl
         if key in records:
             return _fail(override, shown, records[key].line, f"'{key}' is a {record_word}; expected "
                          f"{name}.{key}.FIELD (fields: {known_list(list(record_keys) + _declared(raw))})")
-        return _fail(override, shown, raw.line, f"{collection} {name} has no key or {record_word} '{key}'"
-                     f"{did_you_mean(key, list(own_keys) + list(records))}; known keys: {', '.join(own_keys)}; "
-                     f"{record_word}s: {known_list(records, limit=LIST_LIMIT)}")
+        return _fail(
+            override,
+            shown,
+            raw.line,
+            f"{collection} {name} has no key or {record_word} '{key}'"
+            f"{did_you_mean(key, list(own_keys) + list(records))}; known keys: {', '.join(own_keys)}; "
+            f"{record_word}s: {known_list(records, limit=LIST_LIMIT)}",
+        )
     record_id, field, rest = override.path[1], override.path[2], override.path[3:]
     record = records.get(record_id)
     if record is None:
-        return _fail(override, shown, raw.line_of(rows_key), f"{collection} {name} has no {record_word} '{record_id}'"
-                     f"{did_you_mean(record_id, list(records))}; known: {known_list(records, limit=LIST_LIMIT)}; e.g. {example}")
+        return _fail(
+            override,
+            shown,
+            raw.line_of(rows_key),
+            f"{collection} {name} has no {record_word} '{record_id}'"
+            f"{did_you_mean(record_id, list(records))}; known: {known_list(records, limit=LIST_LIMIT)}; e.g. "
+            f"{example}",
+        )
     fields = list(record_keys) + _declared(raw)
     if field not in fields:
         why = ("ids cannot be changed (other data refers to them)" if field == "id"
                else f"no field '{field}'{did_you_mean(field, fields)}")
-        return _fail(override, shown, record.line, f"{record_word} {record_id} of {collection} {name}: {why}; "
-                     f"known: {known_list(fields, limit=LIST_LIMIT)}")
+        return _fail(
+            override,
+            shown,
+            record.line,
+            f"{record_word} {record_id} of {collection} {name}: {why}; "
+            f"known: {known_list(fields, limit=LIST_LIMIT)}",
+        )
     if not rest:
         return _set(record, field, override.value, override, shown, record.line)
-    found = _descend(override, record, (field, *rest), shown, record.line, f"{name}.{record_id}", allow_new_last=True)
+    found = _descend(
+        override, record, (field, *rest), shown, record.line, f"{name}.{record_id}", allow_new_last=True
+    )
     if isinstance(found, Problem):
         return found
     node, last, line = found
@@ -213,7 +258,8 @@ def _apply_record(override: Override, raw: YDict, shown: str, kind: str) -> Appl
 
 
 def from_spreadsheet(raw: YDict) -> bool:
-    """True for a deck whose cards are read from a `cards_from:` spreadsheet (changed once its rows are read)."""
+    """True for a deck whose cards are read from a `cards_from:` spreadsheet (changed once its rows are
+    read)."""
     return isinstance(raw, dict) and "deck" in raw and "cards_from" in raw and "cards" not in raw
 
 
@@ -222,15 +268,20 @@ def card_override(override: Override) -> bool:
     return len(override.path) >= 3
 
 
-def apply_to_sheet_cards(overrides: list[Override], raw: YDict, cards, shown: str) -> tuple[list[Applied], list[Problem]]:
+def apply_to_sheet_cards(overrides: Sequence[Override], raw: YDict, cards,
+                         shown: str) -> tuple[list[Applied], list[Problem]]:
     """Card overrides of a `cards_from:` deck, written into the rows read from its spreadsheet (`shown`)."""
     view = YDict(raw)
     view.line, view.key_lines = raw.line, dict(raw.key_lines)
     view["cards"] = cards
-    applied, problems = [], []
+    applied: list[Applied] = []
+    problems: list[Problem] = []
     for override in overrides:
         result = _apply_record(override, view, shown, "deck")
-        (problems if isinstance(result, Problem) else applied).append(result)
+        if isinstance(result, Problem):
+            problems.append(result)
+        else:
+            applied.append(result)
     return applied, problems
 
 
@@ -238,15 +289,18 @@ def apply_overrides(overrides: list[Override], raw_game: YDict, game_file: str,
                     files: list[tuple[str, YDict]]) -> tuple[list[Applied], list[Problem]]:
     """Write every override into the raw YAML of game.yaml and of the deck and table files (shown name, raw).
 
-    Card overrides of a deck read from a spreadsheet are left for `apply_to_sheet_cards` (see `from_spreadsheet`)."""
+    Card overrides of a deck read from a spreadsheet are left for `apply_to_sheet_cards` (see
+    `from_spreadsheet`)."""
     targets: dict[str, tuple[str, str, YDict]] = {}  # deck or table id -> (kind, shown file, raw)
     for shown, raw in files:
-        if not isinstance(raw, dict) or "component" in raw:  # a component (a tuck box) may name a deck: not a target
+        # a component (a tuck box) may name a deck: not a target
+        if not isinstance(raw, dict) or "component" in raw:
             continue
         for kind in ("deck", "table"):
             if kind in raw and isinstance(raw.get(kind), str):
                 targets.setdefault(raw[kind], (kind, shown, raw))
-    applied, problems = [], []
+    applied: list[Applied] = []
+    problems: list[Problem] = []
     for override in overrides:
         head = override.path[0]
         if head == SETTINGS:
@@ -260,10 +314,17 @@ def apply_overrides(overrides: list[Override], raw_game: YDict, game_file: str,
             decks = sorted(k for k, v in targets.items() if v[0] == "deck")
             tables = sorted(k for k, v in targets.items() if v[0] == "table")
             known = [SETTINGS, *decks, *tables]
-            result = Problem("", 0, f"{override.shown}: '{head}' is not `settings`, a deck or a table of this game"
-                                    f"{did_you_mean(head, known)}; known: settings; decks: {known_list(decks)}"
-                                    f"{'; tables: ' + known_list(tables) if tables else ''}")
-        (problems if isinstance(result, Problem) else applied).append(result)
+            result = Problem(
+                "",
+                0,
+                f"{override.shown}: '{head}' is not `settings`, a deck or a table of this game"
+                f"{did_you_mean(head, known)}; known: settings; decks: {known_list(decks)}"
+                f"{'; tables: ' + known_list(tables) if tables else ''}",
+            )
+        if isinstance(result, Problem):
+            problems.append(result)
+        else:
+            applied.append(result)
     return applied, problems
 
 
@@ -282,7 +343,9 @@ def describe(applied: list[Applied]) -> list[str]:
 def _show(value: Any) -> str:
     if value is MISSING:
         return MISSING
-    return yaml.safe_dump(_plain(value), default_flow_style=True, width=1000).strip().removesuffix("...").strip()
+    return (
+        yaml.safe_dump(_plain(value), default_flow_style=True, width=1000).strip().removesuffix("...").strip()
+    )
 
 
 def _plain(value: Any) -> Any:

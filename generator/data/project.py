@@ -17,16 +17,18 @@ PRESETS_DIR = ASSETS / "presets"
 SCAFFOLD_DIR = ASSETS / "scaffold"
 RULES_DIR = "rules"
 NAME_MAX, PATH_MAX = 255, 4096  # what file systems accept for one name and a whole path
-# What a build reads from a project: data and templates, pictures, spreadsheet decks and font files (each reader
-# takes its own part: cards.image, data.spreadsheet, core.fontfiles). Anything else in a game's folder (notes, a
+# What a build reads from a project: data and templates, pictures, spreadsheet decks and font files (each
+# reader
+# takes its own part: cards.image, data.spreadsheet, core.fontfiles). Anything else in a game's folder (notes,
+# a
 # spreadsheet program's lock file) is not an input: it starts no rebuild, in `pnp build` or in `pnp watch`.
 SOURCE_SUFFIXES = frozenset({".yaml", ".yml", ".j2", ".md", ".svg", ".png", ".jpg", ".jpeg", ".csv", ".xlsx",
                              ".xlsm", ".xls", ".ods", ".ttf", ".otf"})
 
 
 def is_source(name: str) -> bool:
-    """Whether a file of this name is one a build reads: a source suffix, and not hidden or a program's leftover
-    (LibreOffice's .~lock.x.ods#, Excel's ~$x.xlsx, .DS_Store, an editor's backup or swap file)."""
+    """Whether a file of this name is one a build reads: a source suffix, and not hidden or a program's
+    leftover (LibreOffice's .~lock.x.ods#, Excel's ~$x.xlsx, .DS_Store, an editor's backup or swap file)."""
     return not name.startswith((".", "~")) and os.path.splitext(name)[1].lower() in SOURCE_SUFFIXES
 
 
@@ -53,57 +55,93 @@ class Project:
         return self.cards_dir / game_id
 
     def icon_dirs(self, game_id: str) -> list[Path]:
-        """Where a game's icons are looked up, first match wins: its own icons/, the project's templates/icons/,
-        then the built-in library."""
+        """Where a game's icons are looked up, first match wins: its own icons/, the project's
+        templates/icons/, then the built-in library."""
         return [self.game_dir(game_id) / "icons", self.templates_dir / "icons", BUILTIN_ICONS]
 
     def layout_dirs(self, game_id: str) -> list[Path]:
-        """Where a game's card layouts are looked up: its own layouts/, then the project's templates/layouts/."""
+        """Where a game's card layouts are looked up: its own layouts/, then the project's
+        templates/layouts/."""
         return [self.game_dir(game_id) / "layouts", self.templates_dir / "layouts"]
 
     def rules_template(self, game_id: str, language: str | None = None) -> Path:
         """The game's rules booklet template: templates/rules/<game>.md.j2, or <game>.<language>.md.j2 for the
         rules in a language the game is translated into."""
-        return self.templates_dir / RULES_DIR / (f"{game_id}.{language}.md.j2" if language else f"{game_id}.md.j2")
+        return (
+            self.templates_dir
+            / RULES_DIR
+            / (f"{game_id}.{language}.md.j2" if language else f"{game_id}.md.j2")
+        )
 
     def inside(self, path: str | Path, base: Path | None = None, *, file: str = "", line: int = 0,
                what: str = "file") -> Path:
-        """`path` (relative to `base`, default the project root) with symlinks resolved, when it lies inside the
-        project folder; otherwise a located InputError that names the path as written, never the outside file.
+        """`path` (relative to `base`, default the project root) with symlinks resolved, when it lies inside
+        the project folder; otherwise a located InputError that names the path as written, never the outside
+        file.
 
-        Every file the project reads from a name a designer wrote (layouts, images, fonts, spreadsheets, includes)
-        goes through here, so nothing outside the project reaches an output or a message."""
+        Every file the project reads from a name a designer wrote (layouts, images, fonts, spreadsheets,
+        includes) goes through here, so nothing outside the project reaches an output or a message."""
         root = self.root.resolve()
         written = str(path)
         shown = written if len(written) <= 80 else written[:77] + "..."
-        if "\x00" in written or any(len(part) > NAME_MAX for part in Path(written).parts) or len(written) > PATH_MAX:
-            raise InputError(Problem(file, line, f"{what} '{shown.replace(chr(0), '?')}' is not a usable path; expected "
-                                                 f"names of at most {NAME_MAX} characters and no NUL character"))
+        if (
+            "\x00" in written
+            or any(len(part) > NAME_MAX for part in Path(written).parts)
+            or len(written) > PATH_MAX
+        ):
+            raise InputError(
+                Problem(
+                    file,
+                    line,
+                    f"{what} '{shown.replace(chr(0), '?')}' is not a usable path; expected "
+                    f"names of at most {NAME_MAX} characters and no NUL character",
+                )
+            )
         try:
             resolved = ((base or root) / path).resolve()
         except (OSError, RuntimeError, ValueError) as exc:  # a loop of symbolic links, say
-            raise InputError(Problem(file, line, f"{what} '{shown}' cannot be followed ({exc.__class__.__name__}); "
-                                                 "expected a path to a file inside the project")) from None
+            raise InputError(
+                Problem(
+                    file,
+                    line,
+                    f"{what} '{shown}' cannot be followed ({exc.__class__.__name__}); "
+                    "expected a path to a file inside the project",
+                )
+            ) from None
         if resolved != root and root not in resolved.parents:
-            raise InputError(Problem(file, line, f"{what} '{path}' is outside the project folder; expected a path "
-                                                 f"inside {root.name}/ (symbolic links are followed before checking)"))
+            raise InputError(
+                Problem(
+                    file,
+                    line,
+                    f"{what} '{path}' is outside the project folder; expected a path "
+                    f"inside {root.name}/ (symbolic links are followed before checking)",
+                )
+            )
         return resolved
 
-    def in_game(self, game_id: str, path: str | Path, *, file: str = "", line: int = 0, what: str = "file") -> Path:
-        """A file a game names that incremental builds must see change (a spreadsheet, a font): `path` relative
-        to the game folder, lying inside that folder or the project's templates/ (both are hashed); otherwise a
-        located error."""
+    def in_game(
+        self, game_id: str, path: str | Path, *, file: str = "", line: int = 0, what: str = "file"
+    ) -> Path:
+        """A file a game names that incremental builds must see change (a spreadsheet, a font): `path`
+        relative to the game folder, lying inside that folder or the project's templates/ (both are hashed);
+        otherwise a located error."""
         game_dir = self.game_dir(game_id)
         resolved = self.inside(path, game_dir, file=file, line=line, what=what)
         if not any(resolved == root or root in resolved.parents
                    for root in (game_dir.resolve(), self.templates_dir.resolve())):
-            raise InputError(Problem(file, line, f"{what} '{path}' is outside the game folder; expected a path "
-                                                 f"inside {self.show(game_dir)}/ or templates/"))
+            raise InputError(
+                Problem(
+                    file,
+                    line,
+                    f"{what} '{path}' is outside the game folder; expected a path "
+                    f"inside {self.show(game_dir)}/ or templates/",
+                )
+            )
         return resolved
 
     def show(self, path: Path) -> str:
-        """A path relative to the project root, as error messages print it. A symbolic link is shown where it is,
-        not where it points (that may be outside the project)."""
+        """A path relative to the project root, as error messages print it. A symbolic link is shown where it
+        is, not where it points (that may be outside the project)."""
         absolute = Path(os.path.abspath(path))
         for root in (Path(os.path.abspath(self.root)), self.root.resolve()):
             try:
@@ -119,16 +157,30 @@ class Project:
         """Every folder under cards/ (sorted); each is a game."""
         if not self.cards_dir.is_dir():
             return []
-        return sorted(p.name for p in self.cards_dir.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+        return sorted(
+            p.name for p in self.cards_dir.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))
+        )
 
     def select(self, names: tuple[str, ...] | list[str]) -> list[str]:
         """The games named on the command line (all games when none), or an error listing those that exist."""
         known = self.game_ids()
         if not self.cards_dir.is_dir():
-            raise InputError(Problem(self.show(self.cards_dir), 0, f"no cards/ folder in {self.root}; expected a project folder (or pass --project DIR)"))
+            raise InputError(
+                Problem(
+                    self.show(self.cards_dir),
+                    0,
+                    f"no cards/ folder in {self.root}; expected a project folder (or pass --project DIR)",
+                )
+            )
         if not names:
             if not known:
-                raise InputError(Problem(self.show(self.cards_dir), 0, "no games found; expected one folder per game (try `pnp new NAME`)"))
+                raise InputError(
+                    Problem(
+                        self.show(self.cards_dir),
+                        0,
+                        "no games found; expected one folder per game (try `pnp new NAME`)",
+                    )
+                )
             return known
         problems = [
             Problem("", 0, f"no game '{name}'{did_you_mean(name, known)}; known games: {known_list(known)}")

@@ -1,5 +1,5 @@
-"""The check report of a game: what was counted and which checks passed (light: a build with nothing to do shows
-the last one again without loading anything)."""
+"""The check report of a game: what was counted and which checks passed (light: a build with nothing to do
+shows the last one again without loading anything)."""
 
 from __future__ import annotations
 

@@ -2,10 +2,10 @@
 
 Jinja's sandbox stops `range(10**9)` but not `{{ 'x' * 10**10 }}`, two nested `range(100000)` loops, a macro
 calling itself or a string doubled in a loop: those hang or run out of memory. Here every render gets a budget
-(`generator.core.limits`): loop iterations, the size of any string or list it builds, the size of its output and
-the characters it builds in all. Loops, `~`, comparisons, the operators `* ** + %`, calls, filters and tests
-are checked; going over a bound raises `TemplateLimit` (a ValueError), which the callers report at the template
-line like any other template mistake.
+(`generator.core.limits`): loop iterations, the size of any string or list it builds, the size of its output
+and the characters it builds in all. Loops, `~`, comparisons, the operators `* ** + %`, calls, filters and
+tests are checked; going over a bound raises `TemplateLimit` (a ValueError), which the callers report at the
+template line like any other template mistake.
 """
 
 from __future__ import annotations
@@ -40,7 +40,8 @@ class TemplateLimit(LimitExceeded):
 
 
 _CONTAINERS = (list, tuple, dict, set, frozenset)
-# methods of a list, dict or set that do not change it; any other method called from a template may (see `size`)
+# methods of a list, dict or set that do not change it; any other method called from a template may (see
+# `size`)
 _READING = frozenset({"get", "keys", "values", "items", "index", "count", "copy", "issubset", "issuperset",
                       "isdisjoint", "union", "intersection", "difference", "symmetric_difference"})
 
@@ -48,10 +49,11 @@ _READING = frozenset({"get", "keys", "values", "items", "index", "count", "copy"
 class Budget:
     """What one render may still do: loop steps and characters built (strings, lists, output).
 
-    With `sizes` (a dict, which may be shared by the budgets of several renders over the same data), the size of
-    each list, dict or set charged is worked out once (the game's checks hand the same decks to filter after filter);
-    a template calling a method that may change a container forgets them all. Only for renders whose helpers and
-    filters never change what they are given, and whose data the caller does not change between renders."""
+    With `sizes` (a dict, which may be shared by the budgets of several renders over the same data), the size
+    of each list, dict or set charged is worked out once (the game's checks hand the same decks to filter
+    after filter); a template calling a method that may change a container forgets them all. Only for renders
+    whose helpers and filters never change what they are given, and whose data the caller does not change
+    between renders."""
 
     def __init__(self, steps: int = MAX_TEMPLATE_STEPS, work: int = MAX_TEMPLATE_WORK,
                  sizes: dict[int, tuple[Any, int]] | None = None):
@@ -60,7 +62,8 @@ class Budget:
         self.sizes = sizes  # id -> (the value, its size)
 
     def size(self, value: Any) -> int:
-        """size_of(value), remembered for a container (with `sizes`; the value is kept, so its id stays its own)."""
+        """size_of(value), remembered for a container (with `sizes`; the value is kept, so its id stays its
+        own)."""
         if type(value) is str:
             return len(value)
         sizes = self.sizes
@@ -72,12 +75,14 @@ class Budget:
         return found[1]
 
     def _composed(self, value: Any, depth: int) -> int:
-        """size_of(value) of a container from the remembered sizes of the containers in it (a filter's new list of
-        the same cards costs a look-up per card). The same count: size_of walks each item's contents in turn and
-        adds them up; where the sum passes MAX_TEMPLATE_TEXT, size_of's own walk gives the count it stops at."""
+        """size_of(value) of a container from the remembered sizes of the containers in it (a filter's new
+        list of the same cards costs a look-up per card). The same count: size_of walks each item's contents
+        in turn and adds them up; where the sum passes MAX_TEMPLATE_TEXT, size_of's own walk gives the count
+        it stops at."""
         if depth > 8:  # deeper data is rare: walked as it is (without recursion)
             return size_of(value)
         sizes = self.sizes
+        assert sizes is not None  # only `size` calls this, and only with sizes
         total = 2 * len(value) if isinstance(value, dict) else len(value) + 1
         for item in (value.keys(), value.values()) if isinstance(value, dict) else (value,):
             for part in item:
@@ -96,7 +101,8 @@ class Budget:
         return total if total <= MAX_TEMPLATE_TEXT else size_of(value)
 
     def called(self, owner: Any, method: str) -> None:
-        """A template called `method` of `owner`: remembered sizes are forgotten when it may change a container."""
+        """A template called `method` of `owner`: remembered sizes are forgotten when it may change a
+        container."""
         if self.sizes and isinstance(owner, (list, dict, set)) and method not in _READING:
             self.sizes.clear()
 
@@ -117,12 +123,15 @@ class Budget:
     def charge(self, size: int) -> None:
         self.work_left -= size
         if self.work_left < 0:
-            raise TemplateLimit(f"the template builds more than {MAX_TEMPLATE_WORK:,} characters of text and lists "
-                                "in one render; expected less work per card or booklet (pnp's limit)")
+            raise TemplateLimit(
+                f"the template builds more than {MAX_TEMPLATE_WORK:,} characters of text and lists "
+                "in one render; expected less work per card or booklet (pnp's limit)"
+            )
 
 
 def size_of(value: Any, cap: int = MAX_TEMPLATE_TEXT) -> int:
-    """About how many characters `value` takes when printed, counted up to just over `cap` (cheap for big data)."""
+    """About how many characters `value` takes when printed, counted up to just over `cap` (cheap for big
+    data)."""
     if isinstance(value, str):
         return len(value)
     if isinstance(value, bool) or value is None:
@@ -132,7 +141,8 @@ def size_of(value: Any, cap: int = MAX_TEMPLATE_TEXT) -> int:
     if isinstance(value, range):
         return len(value)
     if isinstance(value, (list, tuple, set, frozenset, dict)):
-        total, stack = 0, [value]
+        total = 0
+        stack: list[Any] = [value]
         while stack and total <= cap:
             item = stack.pop()
             kind = type(item)
@@ -158,20 +168,26 @@ def size_of(value: Any, cap: int = MAX_TEMPLATE_TEXT) -> int:
 def _check_text(value: Any, what: str) -> Any:
     """`value` when it is no larger than MAX_TEMPLATE_TEXT (strings and lists); TemplateLimit otherwise."""
     if isinstance(value, (str, list, tuple, dict, set, range)) and size_of(value) > MAX_TEMPLATE_TEXT:
-        raise TemplateLimit(f"{what} would be more than {MAX_TEMPLATE_TEXT:,} characters long; expected smaller "
-                            "text or lists (pnp's limit)")
+        raise TemplateLimit(
+            f"{what} would be more than {MAX_TEMPLATE_TEXT:,} characters long; expected smaller "
+            "text or lists (pnp's limit)"
+        )
     return value
 
 
 def _check_number(value: Any, what: str) -> None:
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_TEMPLATE_TEXT:
-        raise TemplateLimit(f"{what} is given {value if abs(value) < 10**12 else 'a huge number'}; expected at most "
-                            f"{MAX_TEMPLATE_TEXT:,} (pnp's limit for widths and counts in templates)")
+        raise TemplateLimit(
+            f"{what} is given {value if abs(value) < 10**12 else 'a huge number'}; expected at most "
+            f"{MAX_TEMPLATE_TEXT:,} (pnp's limit for widths and counts in templates)"
+        )
 
 
 def _check_format(text: Any, what: str) -> None:
     if isinstance(text, str) and _WIDTH.search(text):
-        raise TemplateLimit(f"{what} asks for a width of a million characters or more; expected a smaller width")
+        raise TemplateLimit(
+            f"{what} asks for a width of a million characters or more; expected a smaller width"
+        )
 
 
 def bounded_range(*args: int) -> range:
@@ -182,7 +198,9 @@ def bounded_range(*args: int) -> range:
     except OverflowError:
         count = MAX_TEMPLATE_RANGE + 1
     if count > MAX_TEMPLATE_RANGE:
-        raise TemplateLimit(f"range() of more than {MAX_TEMPLATE_RANGE:,} numbers; expected a smaller range (pnp's limit)")
+        raise TemplateLimit(
+            f"range() of more than {MAX_TEMPLATE_RANGE:,} numbers; expected a smaller range (pnp's limit)"
+        )
     return numbers
 
 
@@ -195,18 +213,23 @@ def _operate(operator: str, left: Any, right: Any) -> None:
                                 "expected a smaller power")
     elif operator == "*" and ints:
         if left.bit_length() + right.bit_length() > MAX_TEMPLATE_INT_BITS:
-            raise TemplateLimit(f"a product of more than {MAX_TEMPLATE_INT_BITS:,} bits; expected smaller numbers")
+            raise TemplateLimit(
+                f"a product of more than {MAX_TEMPLATE_INT_BITS:,} bits; expected smaller numbers"
+            )
     elif operator == "*":
         for seq, count in ((left, right), (right, left)):
-            if isinstance(seq, (str, list, tuple)) and isinstance(count, int) and not isinstance(count, bool):
-                if size_of(seq) * max(count, 0) > MAX_TEMPLATE_TEXT:
-                    raise TemplateLimit(f"repeating a {type(seq).__name__} {count if count < 10**12 else 'a huge number of'} "
-                                        f"times would be more than {MAX_TEMPLATE_TEXT:,} characters long; expected "
-                                        "smaller text or lists (pnp's limit)")
+            if (isinstance(seq, (str, list, tuple)) and isinstance(count, int) and not isinstance(count, bool)
+                    and size_of(seq) * max(count, 0) > MAX_TEMPLATE_TEXT):
+                times = count if count < 10**12 else "a huge number of"
+                raise TemplateLimit(f"repeating a {type(seq).__name__} {times} times would be more than "
+                                    f"{MAX_TEMPLATE_TEXT:,} characters long; expected smaller text or lists "
+                                    "(pnp's limit)")
     elif operator == "+" and not ints:
         if size_of(left) + size_of(right) > MAX_TEMPLATE_TEXT:
-            raise TemplateLimit(f"joining two values would be more than {MAX_TEMPLATE_TEXT:,} characters long; "
-                                "expected smaller text or lists (pnp's limit)")
+            raise TemplateLimit(
+                f"joining two values would be more than {MAX_TEMPLATE_TEXT:,} characters long; "
+                "expected smaller text or lists (pnp's limit)"
+            )
     elif operator == "%":
         _check_format(left, "a % format")
         for value in right if isinstance(right, tuple) else (right,):
@@ -238,8 +261,8 @@ GUARDS = ("guard_loop", "guard_value")
 
 
 class _GuardedCode(CodeGenerator):
-    """Compiles the guards that `guard_tree` inserts as plain calls of the environment's methods (not through the
-    sandbox's checked `call`: they run on every loop step and must cost little)."""
+    """Compiles the guards that `guard_tree` inserts as plain calls of the environment's methods (not through
+    the sandbox's checked `call`: they run on every loop step and must cost little)."""
 
     def visit_Call(self, node: nodes.Call, frame, forward_caller: bool = False) -> None:
         target = node.node
@@ -267,10 +290,12 @@ class BoundedSandbox(SandboxedEnvironment):
         self.filters = _GuardedFilters(self, self.filters)
         self.tests = _GuardedFilters(self, self.tests)
 
-    # -- one budget per render -------------------------------------------------------------------------------------
+    # -- one budget per render
+    # -------------------------------------------------------------------------------------
     def render_bounded(self, template, context: dict) -> str:
-        """`template.render(context)` on a fresh budget. The template's globals (a chain of two mappings) are copied
-        into one dict once per template, not for every render (a game renders its card texts once per card)."""
+        """`template.render(context)` on a fresh budget. The template's globals (a chain of two mappings) are
+        copied into one dict once per template, not for every render (a game renders its card texts once per
+        card)."""
         self.budget = Budget()
         merged = self._merged_globals.get(template)
         if merged is None:
@@ -281,27 +306,34 @@ class BoundedSandbox(SandboxedEnvironment):
         except Exception:
             return self.handle_exception()
 
-    def concat(self, parts: Iterable[str]) -> str:  # type: ignore[override]
+    def concat(self, parts: Iterable[str]) -> str:
         """The output of a template, macro or block: joined only while it stays under MAX_TEMPLATE_TEXT."""
         collected, total = [], 0
         for part in parts:
             total += len(part)
             if total > MAX_TEMPLATE_TEXT:
-                raise TemplateLimit(f"the template writes more than {MAX_TEMPLATE_TEXT:,} characters; expected "
-                                    "shorter output (pnp's limit)")
+                raise TemplateLimit(
+                    f"the template writes more than {MAX_TEMPLATE_TEXT:,} characters; expected "
+                    "shorter output (pnp's limit)"
+                )
             collected.append(part)
         self.budget.charge(total)
         return self.text_type("".join(collected))
 
     def get_template(self, name, parent=None, globals=None):  # noqa: A002 - Jinja's signature
-        """Every {% include %}, {% import %} and {% extends %} comes here: at most MAX_TEMPLATE_INCLUDES per render."""
+        """Every {% include %}, {% import %} and {% extends %} comes here: at most MAX_TEMPLATE_INCLUDES per
+        render."""
         self.budget.includes += 1
         if self.budget.includes > MAX_TEMPLATE_INCLUDES:
-            raise TemplateLimit(f"the template includes or imports other templates more than {MAX_TEMPLATE_INCLUDES} times in "
-                                "one render (does it include itself?); expected fewer includes")
+            raise TemplateLimit(
+                f"the template includes or imports other templates more than {MAX_TEMPLATE_INCLUDES} times "
+                "in "
+                "one render (does it include itself?); expected fewer includes"
+            )
         return super().get_template(name, parent, globals)
 
-    # -- what the compiled templates call ------------------------------------------------------------------------
+    # -- what the compiled templates call
+    # ------------------------------------------------------------------------
     def guard_loop(self, iterable: Iterable) -> Iterator:
         """Each iteration of a `for` loop costs one step."""
         budget = self.budget
@@ -331,11 +363,15 @@ class BoundedSandbox(SandboxedEnvironment):
             self.budget.charge(size_of(result))
         return result
 
-    def call(__self, __context, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 - Jinja's signature
+    # Jinja's signature
+    def call(__self, __context, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
         owner = getattr(getattr(__obj, "__wrapped__", __obj), "__self__", None)  # str.format comes wrapped
         if isinstance(__obj, LoopContext) and args:  # a recursive loop's `loop(children)` is a loop too
             args = (__self.guard_loop(args[0]),) + args[1:]
-        if isinstance(owner, (str, list, tuple, dict)) or getattr(__obj, "__name__", "") in ("format", "format_map"):
+        if isinstance(owner, (str, list, tuple, dict)) or getattr(__obj, "__name__", "") in (
+            "format",
+            "format_map",
+        ):
             for value in (*args, *kwargs.values()):
                 _check_number(value, f"{getattr(__obj, '__name__', 'a method')}()")
                 _check_format(value, f"{getattr(__obj, '__name__', 'a method')}()")
@@ -348,15 +384,18 @@ class BoundedSandbox(SandboxedEnvironment):
         budget.depth += 1
         try:
             if budget.depth > MAX_TEMPLATE_CALL_DEPTH:
-                raise TemplateLimit(f"calls nest more than {MAX_TEMPLATE_CALL_DEPTH} deep (a macro calling itself?); "
-                                    "expected a call chain that ends")
+                raise TemplateLimit(
+                    f"calls nest more than {MAX_TEMPLATE_CALL_DEPTH} deep (a macro calling itself?); "
+                    "expected a call chain that ends"
+                )
             result = super().call(__context, __obj, *args, **kwargs)
         finally:
             budget.depth -= 1
         budget.charge(budget.size(result))
         return _check_text(result, f"the result of {getattr(__obj, '__name__', 'a call')}()")
 
-    # -- the compiled code calls the guards above ---------------------------------------------------------------
+    # -- the compiled code calls the guards above
+    # ---------------------------------------------------------------
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         tree = super()._parse(source, name, filename)
         guard_tree(tree)
@@ -364,13 +403,13 @@ class BoundedSandbox(SandboxedEnvironment):
         return tree
 
 
-def _call(method: str, node: nodes.Expr) -> nodes.Call:
+def _call(method: str, node: nodes.Node) -> nodes.Call:
     return nodes.Call(nodes.EnvironmentAttribute(method), [node], [], None, None, lineno=node.lineno)
 
 
 def guard_tree(tree: nodes.Template) -> None:
-    """Route every loop, `~` operand, comparison and sliced value of a parsed template through the budget of its
-    render (Jinja slices and compares in plain Python, outside the sandbox's hooks)."""
+    """Route every loop, `~` operand, comparison and sliced value of a parsed template through the budget of
+    its render (Jinja slices and compares in plain Python, outside the sandbox's hooks)."""
     for loop in list(tree.find_all(nodes.For)):
         loop.iter = _call("guard_loop", loop.iter)
     for concat in list(tree.find_all(nodes.Concat)):
@@ -396,7 +435,7 @@ class _GuardedFilters(dict):
         self._wrapped.pop(key, None)
         super().__setitem__(key, value)
 
-    def update(self, *args, **kwargs) -> None:  # type: ignore[override]
+    def update(self, *args, **kwargs) -> None:
         for key, value in dict(*args, **kwargs).items():
             self[key] = value
 
@@ -406,7 +445,8 @@ class _GuardedFilters(dict):
         return self._wrapped[key]
 
     def get(self, key, default=None):
-        return self[key] if key in self else default
+        # self.get(key, default), as SIM401 suggests, is this very method: the look-up goes via __getitem__
+        return self[key] if key in self else default  # noqa: SIM401
 
 
 _AMPLIFIERS = frozenset({"replace", "indent", "wordwrap", "format"})

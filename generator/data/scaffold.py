@@ -14,7 +14,9 @@ TEMPLATE_DIR = SCAFFOLD_DIR
 GAME_ID = SLUG  # the Slug pattern of generator.data.models
 CODE = re.compile(r"^[A-Z0-9]{2,6}$")
 PIECES = "_making-the-pieces.md.j2"  # how each component is made, included by every game's rules
-ENGINE_LINE = "engine: {module: engine.py}  # the rules engine pnp validate plays (Python; pnp build never runs it)\n"
+ENGINE_LINE = (
+    "engine: {module: engine.py}  # the rules engine pnp validate plays (Python; pnp build never runs it)\n"
+)
 RULES_LINE = "engine: {rules: rules.yaml}  # the rules as data pnp validate plays (docs/rules-language.md)\n"
 
 
@@ -39,22 +41,35 @@ def _fill(text: str, values: dict[str, str]) -> str:
 
 def new_game(project: Project, name: str, title: str | None = None, code: str | None = None,
              engine: bool = False, rules: bool = False) -> list[Path]:
-    """Write cards/<name>/ (game.yaml, a sample deck, its layouts) and templates/rules/<name>.md.j2; returns the files.
-    With `engine`, also a rules engine that plays the sample (engine.py) and a scripted game (scripts/); with
-    `rules`, the sample's rules described in the rules language instead (rules.yaml)."""
+    """Write cards/<name>/ (game.yaml, a sample deck, its layouts) and templates/rules/<name>.md.j2; returns
+    the files. With `engine`, also a rules engine that plays the sample (engine.py) and a scripted game
+    (scripts/); with `rules`, the sample's rules described in the rules language instead (rules.yaml)."""
     problems = []
     if engine and rules:
-        problems.append(Problem("", 0, "--engine and --rules both give the game its rules; expected one of them "
-                                       "(Python in engine.py, or the rules language in rules.yaml)"))
+        problems.append(
+            Problem(
+                "",
+                0,
+                "--engine and --rules both give the game its rules; expected one of them "
+                "(Python in engine.py, or the rules language in rules.yaml)",
+            )
+        )
     if not GAME_ID.match(name):
         problems.append(Problem("", 0, f"'{name}' is not a valid game id; expected {expected_id(name)}"))
     code = code or (default_code(name) if GAME_ID.match(name) else "")
     if GAME_ID.match(name) and not CODE.match(code):
-        problems.append(Problem("", 0, f"card code '{code}' is not valid; expected 2 to 6 upper-case letters or digits"))
+        problems.append(
+            Problem("", 0, f"card code '{code}' is not valid; expected 2 to 6 upper-case letters or digits")
+        )
     game_dir = project.cards_dir / name
     if GAME_ID.match(name) and game_dir.exists():
-        problems.append(Problem(project.show(game_dir), 0, f"game '{name}' already exists; expected a new name "
-                                                           "(pnp new never overwrites a game)"))
+        problems.append(
+            Problem(
+                project.show(game_dir),
+                0,
+                f"game '{name}' already exists; expected a new name (pnp new never overwrites a game)",
+            )
+        )
     if problems:
         raise InputError(problems)
     values = {"NAME": name, "TITLE": title or default_title(name), "CODE": code,
@@ -65,10 +80,12 @@ def new_game(project: Project, name: str, title: str | None = None, code: str | 
         for path in sorted(p for p in source.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
             target = game_dir / path.relative_to(source)
             written.append(atomic_write(target, _fill(path.read_text(encoding="utf-8"), values)))
-    rules = project.rules_template(name)
-    if not rules.exists():  # a rules text left by an earlier game of this name is kept as it is
-        written.append(atomic_write(rules, _fill((TEMPLATE_DIR / "rules.md.j2").read_text(encoding="utf-8"), values)))
-    pieces = rules.parent / PIECES
+    booklet = project.rules_template(name)
+    if not booklet.exists():  # a rules text left by an earlier game of this name is kept as it is
+        written.append(
+            atomic_write(booklet, _fill((TEMPLATE_DIR / "rules.md.j2").read_text(encoding="utf-8"), values))
+        )
+    pieces = booklet.parent / PIECES
     if not pieces.exists():  # the shared "Making the pieces" the rules include (a project's own copy is kept)
         written.append(atomic_write(pieces, (TEMPLATE_DIR / PIECES).read_text(encoding="utf-8")))
     return written

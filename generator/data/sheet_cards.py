@@ -1,9 +1,9 @@
 """A deck's `cards_from:` spreadsheet turned into card mappings that go through the same models as YAML cards.
 
-Row 1 names the columns: the core keys (id, name, copies, layout, back, icon, image) and the deck's own fields,
-in any order. Every later row that is not empty is one card type; its cells are read with the syntax of
-generator.data.cells. Each mapping remembers the cell of every key (a line number that names the cell), so a
-problem found anywhere later, by the models or by a game's checks, points at the cell.
+Row 1 names the columns: the core keys (id, name, copies, layout, back, icon, image) and the deck's own
+fields, in any order. Every later row that is not empty is one card type; its cells are read with the syntax
+of generator.data.cells. Each mapping remembers the cell of every key (a line number that names the cell), so
+a problem found anywhere later, by the models or by a game's checks, points at the cell.
 """
 
 from __future__ import annotations
@@ -13,10 +13,8 @@ from typing import Any
 from generator.core.errors import Problems, did_you_mean
 from generator.core.yamlio import YDict, YList
 from generator.data.cells import CORE_KEYS, CORE_TYPES, CellError, cell_text, is_empty, parse_cell
-from generator.data.models import FieldSpec
+from generator.data.models import REQUIRED_CARD_KEYS, FieldSpec
 from generator.data.spreadsheet import Grid, column_letter
-
-REQUIRED_CORE = ("id", "name", "copies")
 
 
 def _show(value: Any, limit: int = 30) -> str:
@@ -28,7 +26,8 @@ def _show(value: Any, limit: int = 30) -> str:
 
 
 def _required(specs: dict[str, FieldSpec]) -> list[str]:
-    return list(REQUIRED_CORE) + [key for key, spec in specs.items() if spec.required and spec.default is None]
+    required = [key for key, spec in specs.items() if spec.required and spec.default is None]
+    return list(REQUIRED_CARD_KEYS) + required
 
 
 def _header(grid: Grid, specs: dict[str, FieldSpec], problems: Problems) -> dict[int, str] | None:
@@ -41,9 +40,12 @@ def _header(grid: Grid, specs: dict[str, FieldSpec], problems: Problems) -> dict
     names = [_show(cell, 1000) if not is_empty(cell) else "" for cell in header]
     if not any(name in known for name in names):
         found = ", ".join(f"'{_show(name)}'" for name in names if name)
-        problems.add(grid.shown, grid.at(0, 0),
-                     f"row 1 does not name the columns (it holds {found or 'nothing'}); expected a header row "
-                     f"naming them, such as: {', '.join(_required(specs))}")
+        problems.add(
+            grid.shown,
+            grid.at(0, 0),
+            f"row 1 does not name the columns (it holds {found or 'nothing'}); expected a header row "
+            f"naming them, such as: {', '.join(_required(specs))}",
+        )
         return None
     for col, name in enumerate(names):
         if not name:
@@ -51,19 +53,29 @@ def _header(grid: Grid, specs: dict[str, FieldSpec], problems: Problems) -> dict
                            and not is_empty(grid.rows[r][col])), None)
             if filled is not None:
                 letter = column_letter(col)
-                problems.add(grid.shown, grid.at(filled, col),
-                             f"column {letter} has no name in row 1 but holds '{_show(grid.rows[filled][col])}'; "
-                             f"expected a column name in {letter}1 (one of: {', '.join(known)})")
+                problems.add(
+                    grid.shown,
+                    grid.at(filled, col),
+                    f"column {letter} has no name in row 1 but holds '{_show(grid.rows[filled][col])}'; "
+                    f"expected a column name in {letter}1 (one of: {', '.join(known)})",
+                )
                 ok = False
             continue
         if name not in known:
-            problems.add(grid.shown, grid.at(0, col), f"unknown column '{name}'{did_you_mean(name, known)}; expected "
-                                                      f"one of: {', '.join(known)}")
+            problems.add(
+                grid.shown,
+                grid.at(0, col),
+                f"unknown column '{name}'{did_you_mean(name, known)}; expected one of: {', '.join(known)}",
+            )
             ok = False
         elif name in first_at:
-            problems.add(grid.shown, grid.at(0, col),
-                         f"column '{name}' appears twice ({column_letter(first_at[name])}1 and {column_letter(col)}1); "
-                         "expected each column once")
+            problems.add(
+                grid.shown,
+                grid.at(0, col),
+                f"column '{name}' appears twice ({column_letter(first_at[name])}1 and "
+                f"{column_letter(col)}1); "
+                "expected each column once",
+            )
             ok = False
         else:
             first_at[name] = col
@@ -71,8 +83,11 @@ def _header(grid: Grid, specs: dict[str, FieldSpec], problems: Problems) -> dict
     unknown = [name for name in names if name and name not in known]
     for key in _required(specs):
         if key not in first_at and not any(did_you_mean(name, [key]) for name in unknown):
-            problems.add(grid.shown, grid.at(0, 0), f"no column '{key}'; expected a column named '{key}' in row 1 "
-                                                    f"(every card needs it)")
+            problems.add(
+                grid.shown,
+                grid.at(0, 0),
+                f"no column '{key}'; expected a column named '{key}' in row 1 (every card needs it)",
+            )
             ok = False
     return columns if ok else None
 
@@ -90,9 +105,12 @@ def card_rows(grid: Grid, specs: dict[str, FieldSpec], problems: Problems) -> YL
         grid.lines.pop()
     if not grid.rows:
         where = f"sheet '{grid.sheet}' is empty" if grid.sheet else "the file is empty"
-        problems.add(grid.shown, grid.at(0, 0),
-                     f"{where}; expected a header row naming the columns ({', '.join(_required(specs))}, ...) "
-                     "and one row per card")
+        problems.add(
+            grid.shown,
+            grid.at(0, 0),
+            f"{where}; expected a header row naming the columns ({', '.join(_required(specs))}, ...) "
+            "and one row per card",
+        )
         return out
     columns = _header(grid, specs, problems)
     if columns is None:
@@ -111,8 +129,11 @@ def card_rows(grid: Grid, specs: dict[str, FieldSpec], problems: Problems) -> YL
             if is_empty(value):
                 if key in required:
                     here = "this cell" if grid.sheet else f"column {column_letter(col)} of this row"
-                    problems.add(grid.shown, grid.at(r, col), f"no {key} in {here}; expected the card's {key} "
-                                                              "(every card needs it)")
+                    problems.add(
+                        grid.shown,
+                        grid.at(r, col),
+                        f"no {key} in {here}; expected the card's {key} (every card needs it)",
+                    )
                     broken = True
                 continue
             try:
@@ -126,6 +147,9 @@ def card_rows(grid: Grid, specs: dict[str, FieldSpec], problems: Problems) -> YL
             out.append(card)
             out.item_lines.append(card.line)
     if not out and len(problems) == before:
-        problems.add(grid.shown, grid.at(0, 0), "the header row is there but no card follows; expected one row per "
-                                                "card below it")
+        problems.add(
+            grid.shown,
+            grid.at(0, 0),
+            "the header row is there but no card follows; expected one row per card below it",
+        )
     return out

@@ -2,8 +2,8 @@
 warnings: a colour written without quotes (YAML reads `fill: #e07b1f` as a comment, so the key is empty) and a
 length written as a bare number (read as points: `cell: 18` is 6.4 mm, not 18 mm).
 
-An impossible player range (`players: {min: 5, max: 4}`) is an error of the game.yaml model, and an unknown inline
-icon (`:rokcet:`, printed as it is) is a warning of the card renderer, which knows the icons.
+An impossible player range (`players: {min: 5, max: 4}`) is an error of the game.yaml model, and an unknown
+inline icon (`:rokcet:`, printed as it is) is a warning of the card renderer, which knows the icons.
 """
 
 from __future__ import annotations
@@ -21,7 +21,10 @@ def comment_colours(path: Path, shown: str) -> list[Problem]:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return []  # the loader reports an unreadable file
-    return [Problem(shown, line, comment_colour_message(key, colour)) for line, key, colour in colours_read_as_comments(text)]
+    return [
+        Problem(shown, line, comment_colour_message(key, colour))
+        for line, key, colour in colours_read_as_comments(text)
+    ]
 
 
 def _bare(raw, key: str) -> bool:
@@ -31,8 +34,11 @@ def _bare(raw, key: str) -> bool:
 
 def unitless_lengths(shown: str, raw: YDict, keys: tuple[str, ...], where: str = "") -> list[Problem]:
     """A warning per length among `keys` of a mapping that is a bare number."""
-    return [Problem(shown, raw.line_of(key), (f"{where}: " if where else "") + unitless_message(key, raw[key]))
-            for key in keys if _bare(raw, key)]
+    return [
+        Problem(shown, raw.line_of(key), (f"{where}: " if where else "") + unitless_message(key, raw[key]))
+        for key in keys
+        if _bare(raw, key)
+    ]
 
 
 def game_slips(shown: str, raw_game: YDict | None, boards: dict[str, YDict]) -> list[Problem]:

@@ -2,8 +2,8 @@
 
 CSV is read with the standard library (UTF-8, with or without the BOM Excel writes; ',' ';' or tab between
 cells, found from the header line); .xlsx, .xls and .ods with python-calamine, which reads the value a formula
-last computed. A CSV cell is located by its line (`orders.csv:14`, header = line 1), a workbook cell by sheet and
-cell (`orders.xlsx:Orders!C14`).
+last computed. A CSV cell is located by its line (`orders.csv:14`, header = line 1), a workbook cell by sheet
+and cell (`orders.xlsx:Orders!C14`).
 
 What calamine does not say is checked here so nothing is lost silently: merged cells (only the first cell of a
 merge holds the value), formulas without a stored result (a file written by a script and never opened in a
@@ -25,7 +25,9 @@ from generator.core.errors import Cell, InputError, Problem, did_you_mean, known
 
 SUFFIXES = (".csv", ".xlsx", ".xlsm", ".xls", ".ods")
 WORKBOOKS = (".xlsx", ".xlsm", ".xls", ".ods")
-_ERROR_VALUE = re.compile(r"^(#(DIV/0!|N/A|NAME\?|NULL!|NUM!|REF!|VALUE!|SPILL!|CALC!|GETTING_DATA)|Err:\d{3})$")
+_ERROR_VALUE = re.compile(
+    r"^(#(DIV/0!|N/A|NAME\?|NULL!|NUM!|REF!|VALUE!|SPILL!|CALC!|GETTING_DATA)|Err:\d{3})$"
+)
 _CFB_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # an OLE container: .xls, or an encrypted .xlsx/.ods
 
 
@@ -58,8 +60,8 @@ class Grid:
 
 
 def spreadsheet_near(written: str, path: Path) -> str:
-    """A ' (did you mean ...?)' hint for a spreadsheet name `written` that names no file (`path`, resolved): the
-    closest spreadsheet in the folder it points into, written the same way, or ''."""
+    """A ' (did you mean ...?)' hint for a spreadsheet name `written` that names no file (`path`, resolved):
+    the closest spreadsheet in the folder it points into, written the same way, or ''."""
     try:
         names = [p.name for p in path.parent.iterdir() if p.suffix.lower() in SUFFIXES and p.is_file()]
     except OSError:
@@ -69,19 +71,28 @@ def spreadsheet_near(written: str, path: Path) -> str:
 
 
 def read_grid(path: Path, shown: str, sheet: str | None = None, asked_at: tuple[str, int] = ("", 0)) -> Grid:
-    """The cells of a CSV file or of one sheet of a workbook (the first unless `sheet` names one); `asked_at` is
-    the file and line that name the sheet (for a sheet that does not exist)."""
+    """The cells of a CSV file or of one sheet of a workbook (the first unless `sheet` names one); `asked_at`
+    is the file and line that name the sheet (for a sheet that does not exist)."""
     suffix = path.suffix.lower()
     if not path.is_file():
-        raise InputError(Problem(shown, 0, "file not found; expected a .csv, .xlsx or .ods file with one row per card"))
+        raise InputError(
+            Problem(shown, 0, "file not found; expected a .csv, .xlsx or .ods file with one row per card")
+        )
     if suffix == ".csv":
         if sheet is not None:
-            raise InputError(Problem(*asked_at, f"a CSV file has no sheets, so `sheet: {sheet}` cannot apply; "
-                                                "expected no sheet for a .csv file"))
+            raise InputError(
+                Problem(
+                    *asked_at,
+                    f"a CSV file has no sheets, so `sheet: {sheet}` cannot apply; "
+                    "expected no sheet for a .csv file",
+                )
+            )
         return _read_csv(path, shown)
     if suffix in WORKBOOKS:
         return _read_workbook(path, shown, sheet, asked_at)
-    raise InputError(Problem(shown, 0, f"'{path.name}' is not a spreadsheet; expected a {', '.join(SUFFIXES)} file"))
+    raise InputError(
+        Problem(shown, 0, f"'{path.name}' is not a spreadsheet; expected a {', '.join(SUFFIXES)} file")
+    )
 
 
 def _read_csv(path: Path, shown: str) -> Grid:
@@ -90,8 +101,14 @@ def _read_csv(path: Path, shown: str) -> Grid:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise InputError(Problem(shown, line, f"byte 0x{data[exc.start]:02x} is not valid UTF-8; expected a CSV file "
-                                              "saved as UTF-8 (in Excel: 'CSV UTF-8')")) from None
+        raise InputError(
+            Problem(
+                shown,
+                line,
+                f"byte 0x{data[exc.start]:02x} is not valid UTF-8; expected a CSV file "
+                "saved as UTF-8 (in Excel: 'CSV UTF-8')",
+            )
+        ) from None
     first = text.split("\n", 1)[0]
     delimiter = max(",;\t", key=first.count) if first else ","
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
@@ -114,13 +131,22 @@ def _read_workbook(path: Path, shown: str, sheet: str | None, asked_at: tuple[st
     with path.open("rb") as stream:
         head = stream.read(8)
     if head == _CFB_MAGIC and path.suffix.lower() != ".xls":
-        raise InputError(Problem(shown, 0, "the workbook is password-protected (encrypted); expected a workbook "
-                                           "saved without a password"))
+        raise InputError(
+            Problem(
+                shown,
+                0,
+                "the workbook is password-protected (encrypted); expected a workbook "
+                "saved without a password",
+            )
+        )
     try:
         book = calamine.CalamineWorkbook.from_path(str(path))
     except calamine.PasswordError:
-        raise InputError(Problem(shown, 0, "the workbook is password-protected; expected a workbook saved without "
-                                           "a password")) from None
+        raise InputError(
+            Problem(
+                shown, 0, "the workbook is password-protected; expected a workbook saved without a password"
+            )
+        ) from None
     except calamine.CalamineError as exc:
         raise InputError(Problem(shown, 0, f"cannot read the workbook ({exc}); expected an undamaged "
                                            f"{path.suffix.lower()} file")) from None
@@ -128,8 +154,13 @@ def _read_workbook(path: Path, shown: str, sheet: str | None, asked_at: tuple[st
         names = list(book.sheet_names)
         if sheet is None:
             if not names:
-                raise InputError(Problem(shown, 0, "the workbook has no sheets; expected a sheet with a header row "
-                                                   "and one row per card"))
+                raise InputError(
+                    Problem(
+                        shown,
+                        0,
+                        "the workbook has no sheets; expected a sheet with a header row and one row per card",
+                    )
+                )
             sheet = names[0]
         elif sheet not in names:
             raise InputError(Problem(*asked_at, f"no sheet '{sheet}' in {shown}{did_you_mean(sheet, names)}; "
@@ -148,23 +179,36 @@ def _read_workbook(path: Path, shown: str, sheet: str | None, asked_at: tuple[st
         merged = _ods_merges(path, sheet)
     for (row0, col0), (row1, col1) in merged:
         span = f"{column_letter(col0)}{row0 + 1}:{column_letter(col1)}{row1 + 1}"
-        grid.problems.append(Problem(shown, Cell(row0 + 1, f"{sheet}!{column_letter(col0)}{row0 + 1}"),
-                                     f"cells {span} are merged, so only the first holds a value; expected one value "
-                                     "per cell (unmerge them and fill each cell)"))
+        grid.problems.append(
+            Problem(
+                shown,
+                Cell(row0 + 1, f"{sheet}!{column_letter(col0)}{row0 + 1}"),
+                f"cells {span} are merged, so only the first holds a value; expected one value "
+                "per cell (unmerge them and fill each cell)",
+            )
+        )
     if path.suffix.lower() in (".xlsx", ".xlsm"):
-        for (row, col), why in _xlsx_formula_gaps(path, sheet).items():
-            grid.problems.append(Problem(shown, Cell(row + 1, f"{sheet}!{column_letter(col)}{row + 1}"), why))
+        for (gap_row, gap_col), why in _xlsx_formula_gaps(path, sheet).items():
+            at = Cell(gap_row + 1, f"{sheet}!{column_letter(gap_col)}{gap_row + 1}")
+            grid.problems.append(Problem(shown, at, why))
     for r, row in enumerate(grid.rows):
         for c, value in enumerate(row):
             if isinstance(value, str) and _ERROR_VALUE.match(value.strip()):
-                grid.problems.append(Problem(shown, grid.at(r, c), f"the cell shows the error {value.strip()}; "
-                                                                   "expected a value (fix the formula)"))
+                grid.problems.append(
+                    Problem(
+                        shown,
+                        grid.at(r, c),
+                        f"the cell shows the error {value.strip()}; expected a value (fix the formula)",
+                    )
+                )
     return grid
 
 
 def _cell_index(ref: str) -> tuple[int, int]:
     """'C14' -> (13, 2)."""
     match = re.match(r"([A-Z]+)(\d+)", ref)
+    if match is None:
+        raise ValueError(f"not a cell reference: {ref!r}")
     letters, number = match.groups()
     col = 0
     for letter in letters:
@@ -203,11 +247,15 @@ def _xlsx_formula_gaps(path: Path, sheet: str) -> dict[tuple[int, int], str]:
                     ref = node.get("r")
                     if ref and node.get("t") == "e":
                         shown = value.text if value is not None else "an error"
-                        gaps[_cell_index(ref)] = f"the cell shows the error {shown}; expected a value (fix the formula)"
+                        gaps[_cell_index(ref)] = (
+                            f"the cell shows the error {shown}; expected a value (fix the formula)"
+                        )
                     elif ref and formula is not None and (value is None or not (value.text or "").strip()):
-                        gaps[_cell_index(ref)] = (f"the formula ={formula.text or ''} has no computed value (the file "
-                                                  "was never recalculated); expected the workbook saved by a "
-                                                  "spreadsheet program, which stores each formula's result")
+                        gaps[_cell_index(ref)] = (
+                            f"the formula ={formula.text or ''} has no computed value (the file "
+                            "was never recalculated); expected the workbook saved by a "
+                            "spreadsheet program, which stores each formula's result"
+                        )
                     node.clear()
     except (zipfile.BadZipFile, KeyError, ElementTree.ParseError):
         return gaps  # calamine read the values; this extra look only adds what it can see
@@ -218,8 +266,9 @@ _NS_TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
 
 
 def _ods_merges(path: Path, sheet: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    """Merged ranges of an .ods sheet ((row, col) of the first and last cell); calamine does not report them."""
-    merges = []
+    """Merged ranges of an .ods sheet ((row, col) of the first and last cell); calamine does not report
+    them."""
+    merges: list[tuple[tuple[int, int], tuple[int, int]]] = []
     try:
         with zipfile.ZipFile(path) as archive, archive.open("content.xml") as stream:
             root = ElementTree.parse(stream).getroot()

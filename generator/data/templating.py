@@ -41,8 +41,8 @@ class DataUndefined(StrictUndefined):
 
 
 class DataEnvironment(BoundedSandbox):
-    """A bounded sandbox (generator.data.sandbox) where data keys win over dict methods, so a field named `items`
-    or `values` still reads."""
+    """A bounded sandbox (generator.data.sandbox) where data keys win over dict methods, so a field named
+    `items` or `values` still reads."""
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if isinstance(obj, View) and attribute in obj:
@@ -72,14 +72,16 @@ def _track_starts(board) -> list[View]:
     starts = []
     for space in board.model.spaces:
         for players in space.start_for:
-            starts.append(View(players=players, space=space.id, label=space.label, rounds=distance.get(space.id, 0)))
+            starts.append(
+                View(players=players, space=space.id, label=space.label, rounds=distance.get(space.id, 0))
+            )
     return sorted(starts, key=lambda s: s["players"])
 
 
 def game_view(game) -> View:
     """Everything a template may read about a game, as plain data with counts computed from the YAML."""
     from generator.data.assembly import assembly_text
-    from generator.data.components import component_size, tuckbox_plan
+    from generator.data.components import component_size
     from generator.data.inventory import component_line, inventory
 
     config = game.config
@@ -94,7 +96,9 @@ def game_view(game) -> View:
     tables = View()
     for table in game.tables.values():
         rows = [plain(row.as_dict()) for row in table.rows]
-        tables[table.id] = View(id=table.id, name=table.name, rows=rows, by_id=View({r["id"]: r for r in rows}))
+        tables[table.id] = View(
+            id=table.id, name=table.name, rows=rows, by_id=View({r["id"]: r for r in rows})
+        )
     boards = View()
     for board in game.boards.values():
         model = plain(board.model.model_dump())
@@ -110,22 +114,33 @@ def game_view(game) -> View:
         line = component_line(game, component)
         boxes = [View(number=b.number, cards=b.cards, width_mm=round(b.width / 72 * 25.4, 1),
                       height_mm=round(b.height / 72 * 25.4, 1), depth_mm=round(b.depth / 72 * 25.4, 1))
-                 for b in (tuckbox_plan(component, game.decks) or [])] if component.kind == "tuckbox" else []
+                 for b in component.model.folded_boxes(game.decks)]
         components[component.id] = View(
             id=component.id, name=component.name, kind=component.kind, code=component.code, copies=line.count,
             size=size, size_mm=size_mm, description=component.model.description, detail=line.detail,
             assembly=assembly_text(game, component), items=items, by_id=View({i["id"]: i for i in items}),
-            boxes=boxes)
+            boxes=boxes, made_up=component.model.made_up)
     box = [View(name=line.name, count=line.count, detail=line.detail) for line in inventory(game)]
     return View(
-        id=game.id, title=config.title, subtitle=config.subtitle, code=config.code,
-        players=View(min=config.players.min, max=config.players.max), ages=config.ages, play_time=config.play_time,
-        settings=plain(config.settings), extras=plain([c.model_dump() for c in config.extras]),
-        decks=decks, tables=tables, boards=boards, components=components, inventory=box,
+        id=game.id,
+        title=config.title,
+        subtitle=config.subtitle,
+        code=config.code,
+        players=View(min=config.players.min, max=config.players.max),
+        ages=config.ages,
+        play_time=config.play_time,
+        settings=plain(config.settings),
+        extras=plain([c.model_dump() for c in config.extras]),
+        decks=decks,
+        tables=tables,
+        boards=boards,
+        components=components,
+        inventory=box,
     )
 
 
-# --- helpers every template may call --------------------------------------------------------------------------
+# --- helpers every template may call
+# --------------------------------------------------------------------------
 
 def words(number: int) -> str:
     """'six' for 6 (numbers above twelve stay digits)."""
@@ -162,7 +177,11 @@ def _words_filter(context, number):
 @pass_context
 def _join_and_filter(context, items, last=None):
     """`items | join_and` (or `join_and("or")`) in the language of the template's `join_and` helper."""
-    return context.get("join_and", join_and)(items, last) if last is not None else context.get("join_and", join_and)(items)
+    return (
+        context.get("join_and", join_and)(items, last)
+        if last is not None
+        else context.get("join_and", join_and)(items)
+    )
 
 
 def last_number(text: str) -> int:
@@ -195,8 +214,15 @@ class GameHelpers:
         for street in board.model.streets:
             for number, house in street.houses.items():
                 if house == space and board.address(number, street.name) == address:
-                    return {"id": street.id, "name": street.name, "color": street.color,
-                            "color_name": street.color_name, "number": number, "board": board_id, "space": space}
+                    return {
+                        "id": street.id,
+                        "name": street.name,
+                        "color": street.color,
+                        "color_name": street.color_name,
+                        "number": number,
+                        "board": board_id,
+                        "space": space,
+                    }
         raise ValueError(f"address '{address}' has no street")
 
     def ref(self, collection: str, item: str) -> dict:
@@ -208,7 +234,8 @@ class GameHelpers:
         raise ValueError(f"no deck or table '{collection}'")
 
     def distance(self, board: str, start: str, end: str) -> int:
-        """Road steps from space `start` to space `end` on a board (breadth-first search); -1 when unreachable."""
+        """Road steps from space `start` to space `end` on a board (breadth-first search); -1 when
+        unreachable."""
         if board not in self.game.boards:
             raise ValueError(f"no board '{board}'; known: {', '.join(self.game.boards)}")
         key = (board, start)
@@ -219,15 +246,20 @@ class GameHelpers:
             self._distances[key] = distances(graph, start)
         return self._distances[key].get(end, -1)
 
-    def functions(self) -> dict[str, Callable]:
+    def functions(self) -> dict[str, Callable[..., Any]]:
         """The game's helpers, with the language helpers of the game's language."""
-        return {"setting": self.setting, "street": self.street, "ref": self.ref,
-                "distance": self.distance} | language_helpers(getattr(getattr(self, "game", None), "phrases", ENGLISH))
+        own: dict[str, Callable[..., Any]] = {"setting": self.setting, "street": self.street, "ref": self.ref,
+                                              "distance": self.distance}
+        return own | language_helpers(getattr(getattr(self, "game", None), "phrases", ENGLISH))
 
 
 FILTERS: dict[str, Callable] = {
-    "words": _words_filter, "join_and": _join_and_filter, "signed": signed, "dictsum": lambda d: sum(d.values()),
-    "lookup": lambda ids, table: [table[i] for i in ids], "last_number": last_number,
+    "words": _words_filter,
+    "join_and": _join_and_filter,
+    "signed": signed,
+    "dictsum": lambda d: sum(d.values()),
+    "lookup": lambda ids, table: [table[i] for i in ids],
+    "last_number": last_number,
 }
 GLOBALS: dict[str, Callable] = {
     "words": words, "plural": plural, "join_and": join_and, "signed": signed, "money": money,
@@ -235,10 +267,16 @@ GLOBALS: dict[str, Callable] = {
 }
 
 
-def environment(*, autoescape: bool, loader: BaseLoader | None = None, keep_trailing_newline: bool = False,
-                helpers: dict[str, Callable] | None = None, finalize: Callable | None = None) -> DataEnvironment:
-    """A sandboxed environment with the shared helpers and filters (plus `helpers`), strict about missing data;
-    `finalize` is applied to every printed value."""
+def environment(
+    *,
+    autoescape: bool,
+    loader: BaseLoader | None = None,
+    keep_trailing_newline: bool = False,
+    helpers: dict[str, Callable] | None = None,
+    finalize: Callable | None = None,
+) -> DataEnvironment:
+    """A sandboxed environment with the shared helpers and filters (plus `helpers`), strict about missing
+    data; `finalize` is applied to every printed value."""
     env = DataEnvironment(loader=loader, undefined=DataUndefined, autoescape=autoescape, trim_blocks=True,
                           lstrip_blocks=True, keep_trailing_newline=keep_trailing_newline, finalize=finalize)
     env.globals.update(GLOBALS)

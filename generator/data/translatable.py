@@ -1,4 +1,5 @@
-"""Every text of a game that a translation may give in another language, with where its source text is written.
+"""Every text of a game that a translation may give in another language, with where its source text is
+written.
 
 A text is named by its path in a translation file (`i18n/<language>.yaml`):
 
@@ -7,11 +8,14 @@ A text is named by its path in a translation file (`i18n/<language>.yaml`):
     ("decks", "toppings", "name")                       a deck's name and description
     ("toppings", "pepperoni", "name")                   a card's name and its text and list fields
     ("tables", "players", "name"), ("tables", "players", "rows", "red", "name")
-    ("boards", "city", "notes")                         board name, title and notes; ("boards", "city", "streets",
+    ("boards", "city", "notes")                         board name, title and notes; ("boards", "city",
+    "streets",
                                                         "<id>", "name"), spaces' label and color_name, zones'
                                                         caption and text
-    ("components", "cars", "items", "red-car", "name")  a component's name, description, assembly, label, title,
-                                                        total, notes, columns' header and text, items, die faces
+    ("components", "cars", "items", "red-car", "name")  a component's name, description, assembly, label,
+    title,
+                                                        total, notes, columns' header and text, items, die
+                                                        faces
 
 Layouts' fixed words (`layouts:`) are listed by generator.cards.translation, the tool's own words (`tool:`) by
 generator.core.phrases. Fields that are data (counts, references, colours, numbers, addresses) are never
@@ -21,24 +25,25 @@ translated: `explain_not_text` says why, for the message of a translation that t
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from generator.core.yamlio import YDict, load_yaml
-from generator.data.component_models import DieFile, ItemsFile, SheetFile, TuckboxFile
+from generator.data.component_models import DieFile, ItemsFile, SheetFile
 from generator.data.game import Game, Record
-from generator.data.models import FieldSpec
+from generator.data.models import CARD_KEYS, BoardSpace, FieldSpec, Street, Zone
 
 _LETTER = re.compile(r"[^\W\d_]")
 GAME_TEXTS = ("title", "subtitle", "ages", "play_time")
-CARD_DATA = ("id", "copies", "layout", "back", "icon", "image", "code", "deck", "index")
+CARD_DATA = (*(key for key in CARD_KEYS if key != "name"), "code", "deck", "index")
 SECTIONS = ("game", "decks", "tables", "boards", "components", "layouts", "tool")
 
 
 @dataclass(frozen=True)
 class Translatable:
-    """One text a translation may give: its path in the translation file, the source text (a string, or a list of
-    strings for list fields and notes) and where that source text is written."""
+    """One text a translation may give: its path in the translation file, the source text (a string, or a list
+    of strings for list fields and notes) and where that source text is written."""
 
     path: tuple[str, ...]
     source: Any
@@ -56,8 +61,8 @@ class Translatable:
 
     @property
     def empty(self) -> bool:
-        """No words in the source text (none at all, or only numbers and signs such as '12' or '9+'): nothing to
-        translate, though a translation may still give one."""
+        """No words in the source text (none at all, or only numbers and signs such as '12' or '9+'): nothing
+        to translate, though a translation may still give one."""
         texts = self.source if self.is_list else [self.source]
         return not any(_LETTER.search(str(text)) for text in texts if text)
 
@@ -90,15 +95,19 @@ def _board_texts(game: Game) -> list[Translatable]:
         out.append(Translatable(base + ("name",), model.name, file, _line(raw, "name", raw.line)))
         out.append(Translatable(base + ("title",), model.title, file, _line(raw, "title", raw.line)))
         out.append(Translatable(base + ("notes",), list(model.notes), file, _line(raw, "notes", raw.line)))
-        for section, keys, items in (("streets", ("name", "color_name"), model.streets),
-                                     ("spaces", ("label", "color_name"), model.spaces),
-                                     ("zones", ("caption", "text"), model.zones)):
+        sections: tuple[tuple[str, tuple[str, str], Sequence[Street | BoardSpace | Zone]], ...] = (
+            ("streets", ("name", "color_name"), model.streets),
+            ("spaces", ("label", "color_name"), model.spaces),
+            ("zones", ("caption", "text"), model.zones))
+        for section, keys, items in sections:
             raws = _items_of(raw, section)
             for index, item in enumerate(items):
                 item_raw = raws[index] if index < len(raws) else None
                 for key in keys:
                     line = _line(item_raw, key, getattr(item_raw, "line", raw.line))
-                    out.append(Translatable(base + (section, item.id, key), getattr(item, key) or "", file, line))
+                    out.append(
+                        Translatable(base + (section, item.id, key), getattr(item, key) or "", file, line)
+                    )
     return out
 
 
@@ -107,17 +116,20 @@ def _component_texts(game: Game) -> list[Translatable]:
     for component in game.components.values():
         model, file = component.model, component.file
         base = ("components", component.id)
-        keys = ["name", "description", "assembly"]
-        keys += ["label"] if isinstance(model, TuckboxFile) else []
-        keys += ["title", "total"] if isinstance(model, SheetFile) else []
-        for key in keys:
+        for key in model.text_keys:
             out.append(Translatable(base + (key,), getattr(model, key) or "", file, component.line_of(key)))
         if isinstance(model, SheetFile):
             out.append(Translatable(base + ("notes",), list(model.notes), file, component.line_of("notes")))
             for number, column in enumerate(model.columns, start=1):
                 for key in ("header", "text"):
-                    out.append(Translatable(base + ("columns", str(number), key), getattr(column, key) or "", file,
-                                            component.line_of("columns")))
+                    out.append(
+                        Translatable(
+                            base + ("columns", str(number), key),
+                            getattr(column, key) or "",
+                            file,
+                            component.line_of("columns"),
+                        )
+                    )
         if isinstance(model, ItemsFile):
             for item in component.items:
                 out += _record_texts(base + ("items", item.id), item, model.fields)
@@ -125,7 +137,9 @@ def _component_texts(game: Game) -> list[Translatable]:
             for number, face in enumerate(model.faces, start=1):
                 if face.text is not None:
                     item = component.items[number - 1]
-                    out.append(Translatable(base + ("faces", str(number), "text"), face.text, item.file, item.line))
+                    out.append(
+                        Translatable(base + ("faces", str(number), "text"), face.text, item.file, item.line)
+                    )
     return out
 
 
@@ -135,14 +149,25 @@ def translatable(game: Game) -> list[Translatable]:
     shown = game.show(game.dir / "game.yaml")
     raw_game = load_yaml(game.dir / "game.yaml", shown)
     config = game.config
-    out = [Translatable(("game", key), getattr(config, key) or "", shown, _line(raw_game, key, 1)) for key in GAME_TEXTS]
+    out = [
+        Translatable(("game", key), getattr(config, key) or "", shown, _line(raw_game, key, 1))
+        for key in GAME_TEXTS
+    ]
     extras = _items_of(raw_game, "extras")
     for index, extra in enumerate(config.extras):
-        line = extras[index].line if index < len(extras) and hasattr(extras[index], "line") else _line(raw_game, "extras", 1)
+        line = (
+            extras[index].line
+            if index < len(extras) and hasattr(extras[index], "line")
+            else _line(raw_game, "extras", 1)
+        )
         out.append(Translatable(("game", "extras", extra.name, "name"), extra.name, shown, line))
         out.append(Translatable(("game", "extras", extra.name, "note"), extra.note, shown, line))
     for deck in game.decks.values():
-        out.append(Translatable(("decks", deck.id, "name"), deck.name, deck.file, deck.key_lines.get("name", deck.line)))
+        out.append(
+            Translatable(
+                ("decks", deck.id, "name"), deck.name, deck.file, deck.key_lines.get("name", deck.line)
+            )
+        )
         out.append(Translatable(("decks", deck.id, "description"), deck.description, deck.file,
                                 deck.key_lines.get("description", deck.line)))
     for deck in game.decks.values():
@@ -178,13 +203,20 @@ def explain_not_text(game: Game, path: tuple[str, ...], key: str) -> str | None:
 def _record_key(key: str, specs: dict[str, FieldSpec], what: str) -> str | None:
     if key in CARD_DATA:
         kind = "a count" if key == "copies" else "an id" if key in ("id", "code") else "a file or layout name"
-        return (f"'{key}' is {kind}, not words, and is never translated; expected only the {what}'s name and its "
-                "text fields")
+        return (
+            f"'{key}' is {kind}, not words, and is never translated; expected only the {what}'s name and its "
+            "text fields"
+        )
     spec = specs.get(key)
     if spec is None or spec.translatable:
         return None
     if spec.type == "address":
-        return (f"'{key}' is an address, printed from the board's house numbers and street names; expected the "
-                "street names translated under boards: <board>: streets: instead")
-    return (f"'{key}' is a {spec.type} field (data, not words) and is never translated; expected only the {what}'s "
-            "name and its text fields (a field declared `translate: true` may be translated)")
+        return (
+            f"'{key}' is an address, printed from the board's house numbers and street names; expected the "
+            "street names translated under boards: <board>: streets: instead"
+        )
+    return (
+        f"'{key}' is a {spec.type} field (data, not words) and is never translated; expected only the "
+        f"{what}'s "
+        "name and its text fields (a field declared `translate: true` may be translated)"
+    )

@@ -10,10 +10,11 @@
     layouts: {order: {caption: "OBJEDNÁVKA!"}}  # a layout's fixed words, by box (generator.cards.translation)
     tool: {sheets: {fronts: lícové strany}}    # the words pnp prints itself (generator.core.phrases)
 
-What a translation may give is listed by generator.data.translatable; `settings:`, counts, ids and references are
-never translated. A key left out or set to `~` is not translated yet: the source text is printed and validation
-warns, located at the source text. A key that translates nothing is an error with a did-you-mean. Addresses follow
-the board: a card's address is printed from the translated street name in the language's address form.
+What a translation may give is listed by generator.data.translatable; `settings:`, counts, ids and references
+are never translated. A key left out or set to `~` is not translated yet: the source text is printed and
+validation warns, located at the source text. A key that translates nothing is an error with a did-you-mean.
+Addresses follow the board: a card's address is printed from the translated street name in the language's
+address form.
 
 `translate(game, language)` gives the game in that language (a new Game; the source game is left as it is).
 """
@@ -63,7 +64,8 @@ class Translation:
     layouts: Any = None  # the raw `layouts:` mapping (YDict) or None
     tool: dict[str, Any] = field(default_factory=dict)
     warnings: list[Problem] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)  # keys that translate nothing, values of the wrong kind
+    # keys that translate nothing, values of the wrong kind
+    problems: list[Problem] = field(default_factory=list)
 
     def where(self, path: tuple) -> tuple[str, int]:
         """(file, line) of a translated value."""
@@ -86,12 +88,15 @@ class Translation:
         return out
 
 
-# --- which languages a game has --------------------------------------------------------------------------------
+# --- which languages a game has
+# --------------------------------------------------------------------------------
 
 def _languages_line(game: Game) -> tuple[str, int]:
     shown = game.show(game.dir / "game.yaml")
     raw = load_yaml(game.dir / "game.yaml", shown)
-    return shown, raw.line_of("languages") if isinstance(raw, YDict) and "languages" in raw else raw.line_of("title")
+    return shown, raw.line_of("languages") if isinstance(raw, YDict) and "languages" in raw else raw.line_of(
+        "title"
+    )
 
 
 def check_language(game: Game, language: str) -> None:
@@ -103,8 +108,13 @@ def check_language(game: Game, language: str) -> None:
     hint = did_you_mean(language, declared)
     expected = (f"one of {', '.join(declared)} (game.yaml languages)" if declared else
                 f"`languages: [{SOURCE}, {language}]` in game.yaml (the source language first)")
-    raise InputError(Problem(shown, line, f"language '{language}' is not declared for game '{game.id}'{hint}; "
-                                          f"expected {expected}"))
+    raise InputError(
+        Problem(
+            shown,
+            line,
+            f"language '{language}' is not declared for game '{game.id}'{hint}; expected {expected}",
+        )
+    )
 
 
 def undeclared_files(game: Game) -> list[Problem]:
@@ -119,16 +129,29 @@ def undeclared_files(game: Game) -> list[Problem]:
             continue
         shown = game.show(path)
         if path.suffix not in (".yaml", ".yml") or not path.is_file():
-            problems.append(Problem(shown, 0, f"'{path.name}' is not a translation; expected only <language>.yaml "
-                                              f"files in {game.show(folder)}/"))
+            problems.append(
+                Problem(
+                    shown,
+                    0,
+                    f"'{path.name}' is not a translation; expected only <language>.yaml "
+                    f"files in {game.show(folder)}/",
+                )
+            )
         elif path.stem not in declared:
-            problems.append(Problem(shown, 0, f"translates {language_name(path.stem)}, which game.yaml does not "
-                                              f"declare{did_you_mean(path.stem, declared)}; expected `languages: "
-                                              f"[{', '.join(declared + [path.stem])}]` in game.yaml"))
+            problems.append(
+                Problem(
+                    shown,
+                    0,
+                    f"translates {language_name(path.stem)}, which game.yaml does not "
+                    f"declare{did_you_mean(path.stem, declared)}; expected `languages: "
+                    f"[{', '.join(declared + [path.stem])}]` in game.yaml",
+                )
+            )
     return problems
 
 
-# --- reading a translation file --------------------------------------------------------------------------------
+# --- reading a translation file
+# --------------------------------------------------------------------------------
 
 def _tree(entries: list[Translatable]) -> dict:
     """The paths of a game's texts as nested mappings, each leaf the Translatable."""
@@ -147,7 +170,8 @@ def _unknown(path: tuple, name: str, node: dict, game: Game) -> str:
     where = ".".join(path + (name,))
     if not path:
         decks = known_list(game.decks) or "none"
-        return f"'{name}' translates nothing{hint}; expected a section ({', '.join(SECTIONS)}) or a deck id ({decks})"
+        return (f"'{name}' translates nothing{hint}; expected a section ({', '.join(SECTIONS)}) or a deck id "
+                f"({decks})")
     if len(path) == 1 and path[0] in game.decks:
         return f"{where}: deck '{path[0]}' has no card '{name}'{hint}; known: {known_list(node)}"
     if len(path) == 2 and path[0] in game.decks:
@@ -163,12 +187,14 @@ def _text_value(value: Any, entry: Translatable) -> tuple[Any, str | None]:
         if not isinstance(value, list) or any(isinstance(v, (dict, list)) or v is None for v in value):
             return None, f"expected a list of texts, like the source's {len(entry.source)}"
         return [str(v) for v in value], None
-    if isinstance(value, bool) or isinstance(value, (dict, list)):
+    if isinstance(value, (bool, dict, list)):
         return None, "expected a text (quote it if it looks like something else)"
     return str(value), None
 
 
-def _walk(raw: YDict, node: dict, path: tuple, game: Game, file: str, out: Translation, problems: Problems) -> None:
+def _walk(
+    raw: YDict, node: dict, path: tuple, game: Game, file: str, out: Translation, problems: Problems
+) -> None:
     for key, value in raw.items():
         name = str(key)
         line = raw.line_of(key)
@@ -205,7 +231,11 @@ def _tool_entries(raw: Any, prefix: str = "") -> list[tuple[str, Any, int]]:
     out = []
     for key, value in raw.items():
         name = f"{prefix}{key}"
-        if isinstance(value, YDict) and not is_plural(value) and not any(str(k) in PLURAL_FORMS for k in value):
+        if (
+            isinstance(value, YDict)
+            and not is_plural(value)
+            and not any(str(k) in PLURAL_FORMS for k in value)
+        ):
             out += _tool_entries(value, name + ".")
         else:
             out.append((name, value, raw.line_of(key)))
@@ -227,8 +257,12 @@ def _read_tool(raw: Any, file: str, line: int, problems: Problems) -> dict[str, 
     words: dict[str, Any] = {}
     for key, value, at in _tool_entries(raw):
         if key not in english:
-            problems.add(file, at, f"tool word '{key}' does not exist{did_you_mean(key, known_keys())}; expected a "
-                                   "key of the English catalogue (generator/assets/i18n/en.yaml)")
+            problems.add(
+                file,
+                at,
+                f"tool word '{key}' does not exist{did_you_mean(key, known_keys())}; expected a "
+                "key of the English catalogue (generator/assets/i18n/en.yaml)",
+            )
             continue
         if value is None:
             continue
@@ -239,54 +273,77 @@ def _read_tool(raw: Any, file: str, line: int, problems: Problems) -> dict[str, 
                 continue
         elif isinstance(value, (dict, YDict)):
             if not is_plural(value):
-                problems.add(file, at, f"tool word '{key}': expected a text or plural forms ({', '.join(PLURAL_FORMS)})"
-                                       " with at least `other`")
+                problems.add(
+                    file,
+                    at,
+                    f"tool word '{key}': expected a text or plural forms ({', '.join(PLURAL_FORMS)})"
+                    " with at least `other`",
+                )
                 continue
         elif isinstance(value, (list, bool)):
             problems.add(file, at, f"tool word '{key}': expected a text")
             continue
         extra = placeholders(value) - _allowed(placeholders(source))
         if extra:
-            problems.add(file, at, f"tool word '{key}' uses {', '.join('{' + n + '}' for n in sorted(extra))}, which "
-                                   f"this text does not have; expected only "
-                                   f"{', '.join('{' + n + '}' for n in sorted(placeholders(source))) or 'no placeholders'}")
+            problems.add(
+                file,
+                at,
+                f"tool word '{key}' uses {', '.join('{' + n + '}' for n in sorted(extra))}, which "
+                f"this text does not have; expected only "
+                f"{', '.join('{' + n + '}' for n in sorted(placeholders(source))) or 'no placeholders'}",
+            )
             continue
         words[key] = value
     return words
 
 
 def _changed_marks(path: Path, file: str) -> list[Problem]:
-    """A warning at every '# CHANGED' line `pnp i18n extract` left: the source text changed after translating."""
+    """A warning at every '# CHANGED' line `pnp i18n extract` left: the source text changed after
+    translating."""
     lines = path.read_text(encoding="utf-8").splitlines()
-    return [Problem(file, number, "the source text changed after this was translated (see the comment below); "
-                                  "expected the translation checked and this '# CHANGED' line removed")
-            for number, text in enumerate(lines, start=1) if text.strip().startswith(CHANGED_MARK)]
+    return [
+        Problem(
+            file,
+            number,
+            "the source text changed after this was translated (see the comment below); "
+            "expected the translation checked and this '# CHANGED' line removed",
+        )
+        for number, text in enumerate(lines, start=1)
+        if text.strip().startswith(CHANGED_MARK)
+    ]
 
 
 def read_translation(game: Game, language: str, entries: list[Translatable] | None = None) -> Translation:
     """Read and check i18n/<language>.yaml against the game's texts. What it gets wrong (a key that translates
     nothing, a count, a value of the wrong kind) are `problems` of the Translation and the rest of it is still
-    read, so one check finds everything; texts it does not translate are `warnings` (located at the source text).
-    InputError only when the file cannot be read as YAML at all."""
+    read, so one check finds everything; texts it does not translate are `warnings` (located at the source
+    text). InputError only when the file cannot be read as YAML at all."""
     path = translation_file(game, language)
     shown = game.show(path)
     out = Translation(language, shown, path.is_file())
     entries = translatable(game) if entries is None else entries
     problems = Problems()
     if out.exists:
-        game.project.inside(path.name, path.parent, file=shown, what="translation file")  # a link out is not read
+        # a link out is not read
+        game.project.inside(path.name, path.parent, file=shown, what="translation file")
         raw = load_yaml(path, shown)
         if language == game.source_language:
             wrong = [key for key in raw if str(key) != "tool"]
             for key in wrong:
-                problems.add(shown, raw.line_of(key), f"'{key}': the {language_name(language)} texts are the game's "
-                                                      "own files; expected only `tool:` (the tool's words) in the "
-                                                      "source language's file")
+                problems.add(
+                    shown,
+                    raw.line_of(key),
+                    f"'{key}': the {language_name(language)} texts are the game's "
+                    "own files; expected only `tool:` (the tool's words) in the "
+                    "source language's file",
+                )
         else:
             _walk(raw, _tree(entries), (), game, shown, out, problems)
             layouts = raw.get("layouts")
             if layouts is not None and not isinstance(layouts, YDict):
-                problems.add(shown, raw.line_of("layouts"), "layouts: expected a mapping of layout name to its boxes")
+                problems.add(
+                    shown, raw.line_of("layouts"), "layouts: expected a mapping of layout name to its boxes"
+                )
             out.layouts = layouts if isinstance(layouts, YDict) else None
         out.tool = _read_tool(raw.get("tool"), shown, raw.line_of("tool"), problems)
         out.warnings += _changed_marks(path, shown)
@@ -304,38 +361,59 @@ def shorten(text: Any, most: int = 40) -> str:
 
 
 def missing_texts(game: Game, translation: Translation, entries: list[Translatable]) -> list[Problem]:
-    """A located warning per source text the translation does not give (one for a translation with no file)."""
+    """A located warning per source text the translation does not give (one for a translation with no
+    file)."""
     name = translation.name
     source = language_name(game.source_language)
     if not translation.exists:
         shown, line = _languages_line(game)
-        return [Problem(shown, line, f"{name} has no translation file; expected {translation.file} (pnp i18n extract "
-                                     f"{game.id} --lang {translation.language} writes one); the {source} texts are "
-                                     "printed until then")]
+        return [
+            Problem(
+                shown,
+                line,
+                f"{name} has no translation file; expected {translation.file} (pnp i18n extract "
+                f"{game.id} --lang {translation.language} writes one); the {source} texts are "
+                "printed until then",
+            )
+        ]
     found = []
     for entry in entries:
         if not entry.empty and entry.path not in translation.values:
             short = shorten(entry.source)
-            found.append(Problem(entry.file, entry.line, f"{entry.key} ('{short}') has no {name} translation; expected "
-                                                         f"it in {translation.file} (the {source} text is printed until then)"))
+            found.append(
+                Problem(
+                    entry.file,
+                    entry.line,
+                    f"{entry.key} ('{short}') has no {name} translation; expected "
+                    f"it in {translation.file} (the {source} text is printed until then)",
+                )
+            )
     phrases = Phrases(translation.language, translation.tool)
     left = phrases.missing()
     if left:
-        found.append(Problem(translation.file, 1, f"{len(left)} of the tool's own words (sheet labels, print check, "
-                                                  f"booklet cover, ...) have no {name} text, as pnp has no catalogue of "
-                                                  f"{name}; expected them under tool: (pnp i18n extract writes them); "
-                                                  "they print in English until then"))
+        found.append(
+            Problem(
+                translation.file,
+                1,
+                f"{len(left)} of the tool's own words (sheet labels, print check, "
+                f"booklet cover, ...) have no {name} text, as pnp has no catalogue of "
+                f"{name}; expected them under tool: (pnp i18n extract writes them); "
+                "they print in English until then",
+            )
+        )
     return found
 
 
-# --- the game in another language ------------------------------------------------------------------------------
+# --- the game in another language
+# ------------------------------------------------------------------------------
 
 def _pick(values: dict, path: tuple, source: Any) -> Any:
     return values.get(path, source)
 
 
 def _record(record, prefix: tuple, specs: dict, translation: Translation):
-    """A card, row or item with its name and text fields translated (and where each translation is written)."""
+    """A card, row or item with its name and text fields translated (and where each translation is
+    written)."""
     values = translation.values
     fields = dict(record.fields)
     sources = {}
@@ -352,7 +430,7 @@ def _record(record, prefix: tuple, specs: dict, translation: Translation):
 def _board(board: Board, translation: Translation, address_format: str) -> Board:
     values, base = translation.values, ("boards", board.id)
     model = board.model
-    sources = {}
+    sources: dict[tuple[str, ...], tuple[str, int]] = {}  # (section, item id, key) or (key,) -> (file, line)
 
     def items(section: str, keys: tuple[str, ...], things: list) -> list:
         out = []
@@ -369,12 +447,16 @@ def _board(board: Board, translation: Translation, address_format: str) -> Board
     for key in ("name", "title", "notes"):
         if base + (key,) in values:
             sources[(key,)] = translation.where(base + (key,))
-    new = model.model_copy(update={
-        "name": _pick(values, base + ("name",), model.name), "title": _pick(values, base + ("title",), model.title),
-        "notes": _pick(values, base + ("notes",), model.notes),
-        "streets": items("streets", ("name", "color_name"), model.streets),
-        "spaces": items("spaces", ("label", "color_name"), model.spaces),
-        "zones": items("zones", ("caption", "text"), model.zones)})
+    new = model.model_copy(
+        update={
+            "name": _pick(values, base + ("name",), model.name),
+            "title": _pick(values, base + ("title",), model.title),
+            "notes": _pick(values, base + ("notes",), model.notes),
+            "streets": items("streets", ("name", "color_name"), model.streets),
+            "spaces": items("spaces", ("label", "color_name"), model.spaces),
+            "zones": items("zones", ("caption", "text"), model.zones),
+        }
+    )
     return dataclasses.replace(board, model=new, address_format=address_format, sources=sources)
 
 
@@ -383,8 +465,11 @@ def _component(component, translation: Translation):
 
     values, base = translation.values, ("components", component.id)
     model = component.model
-    update = {key: values[base + (key,)] for key in ("name", "description", "assembly", "label", "title", "total",
-                                                      "notes") if base + (key,) in values}
+    update = {
+        key: values[base + (key,)]
+        for key in ("name", "description", "assembly", "label", "title", "total", "notes")
+        if base + (key,) in values
+    }
     if isinstance(model, SheetFile):
         update["columns"] = [column.model_copy(update={key: values[base + ("columns", str(n), key)]
                                                       for key in ("header", "text")
@@ -442,11 +527,23 @@ def translate(game: Game, language: str) -> Game:
     values = translation.values
     phrases = Phrases(language, translation.tool)
     config = game.config
-    extras = [extra.model_copy(update={"name": _pick(values, ("game", "extras", extra.name, "name"), extra.name),
-                                       "note": _pick(values, ("game", "extras", extra.name, "note"), extra.note)})
-              for extra in config.extras]
-    config = config.model_copy(update={key: values[("game", key)] for key in ("title", "subtitle", "ages", "play_time")
-                                       if ("game", key) in values} | {"extras": extras})
+    extras = [
+        extra.model_copy(
+            update={
+                "name": _pick(values, ("game", "extras", extra.name, "name"), extra.name),
+                "note": _pick(values, ("game", "extras", extra.name, "note"), extra.note),
+            }
+        )
+        for extra in config.extras
+    ]
+    config = config.model_copy(
+        update={
+            key: values[("game", key)]
+            for key in ("title", "subtitle", "ages", "play_time")
+            if ("game", key) in values
+        }
+        | {"extras": extras}
+    )
     decks = {}
     for deck_id, deck in game.decks.items():
         cards = [_record(card, (deck_id, card.id), deck.field_specs, translation) for card in deck.cards]
@@ -455,33 +552,53 @@ def translate(game: Game, language: str) -> Game:
                                                                deck.description), cards=cards)
     tables = {}
     for table_id, table in game.tables.items():
-        rows = [_record(row, ("tables", table_id, "rows", row.id), table.field_specs, translation) for row in table.rows]
-        tables[table_id] = dataclasses.replace(table, name=_pick(values, ("tables", table_id, "name"), table.name),
-                                               rows=rows)
+        rows = [
+            _record(row, ("tables", table_id, "rows", row.id), table.field_specs, translation)
+            for row in table.rows
+        ]
+        tables[table_id] = dataclasses.replace(
+            table, name=_pick(values, ("tables", table_id, "name"), table.name), rows=rows
+        )
     address_format = phrases.pattern("words.address")
     boards = {board_id: _board(board, translation, address_format) for board_id, board in game.boards.items()}
     _addresses(game, boards, decks)
     components = {cid: _component(component, translation) for cid, component in game.components.items()}
-    return dataclasses.replace(game, config=config, decks=decks, tables=tables, boards=boards, components=components,
-                               language=language, phrases=phrases, translation=translation)
+    return dataclasses.replace(
+        game,
+        config=config,
+        decks=decks,
+        tables=tables,
+        boards=boards,
+        components=components,
+        language=language,
+        phrases=phrases,
+        translation=translation,
+    )
 
 
 def source_tool_words_missing(game: Game) -> list[Problem]:
-    """A warning when the game's own language is one pnp has no catalogue of and the game does not give the tool's
-    words (sheet labels, print check, booklet cover, ...) itself: they print in English."""
+    """A warning when the game's own language is one pnp has no catalogue of and the game does not give the
+    tool's words (sheet labels, print check, booklet cover, ...) itself: they print in English."""
     left = game.phrases.missing()
     if not left or builtin(game.source_language):
         return []
     name, path = language_name(game.source_language), translation_file(game, game.source_language)
     where, line = (game.show(path), 1) if path.is_file() else _languages_line(game)
-    return [Problem(where, line, f"{len(left)} of the tool's own words (sheet labels, print check, booklet cover, ...) "
-                                 f"have no {name} text, as pnp has no catalogue of {name}; expected them under tool: "
-                                 f"in {game.show(path)} (pnp i18n extract {game.id} --lang {game.source_language} "
-                                 "writes them); they print in English until then")]
+    return [
+        Problem(
+            where,
+            line,
+            f"{len(left)} of the tool's own words (sheet labels, print check, booklet cover, ...) "
+            f"have no {name} text, as pnp has no catalogue of {name}; expected them under tool: "
+            f"in {game.show(path)} (pnp i18n extract {game.id} --lang {game.source_language} "
+            "writes them); they print in English until then",
+        )
+    ]
 
 
 def source_phrases(game: Game) -> Phrases:
-    """The tool's words of the source language, with the `tool:` entries of i18n/<source>.yaml when it exists."""
+    """The tool's words of the source language, with the `tool:` entries of i18n/<source>.yaml when it
+    exists."""
     if not translation_file(game, game.source_language).is_file():
         return phrases_for(game.source_language)
     translation = read_translation(game, game.source_language, [])

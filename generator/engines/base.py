@@ -1,8 +1,9 @@
 """The engine API every game's rules module implements (in the spirit of OpenSpiel's game modules).
 
-A rules package `generator/rules/<engine>/` exposes `ENGINE: Engine` (the description below) and is listed by
-name in `generator.engines.registry`; game.yaml names it with `engine:`. `Engine.static_checks(game)` returns
-named composition checks that need no simulation: a list of (check name, problems found; [] = passed).
+A game's rules module (beside its cards, or an installed package) exposes `ENGINE: Engine` (described
+below); game.yaml names it with `engine:` and `generator.engines.registry` finds it.
+`Engine.static_checks(game)` returns named composition checks that need no simulation: a list of (check name,
+problems found; [] = passed).
 
 A game is a `State` with `legal_actions()` and `apply(action)`. Chance is explicit: when
 `current_player() == CHANCE` the state asks for a `ChanceRequest` and the harness (which alone owns
@@ -16,7 +17,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, SupportsIndex
 
 CHANCE = -1
 TERMINAL = -2
@@ -52,8 +53,10 @@ class ChanceOutcome:
     values: tuple
 
 
-# Outcomes with a few values (dice, picks, the pairing of a few seats) recur thousands of times in a simulation: each
-# is made once and shared (they are frozen). Bounded: long shuffles are never kept, and at most this many outcomes.
+# Outcomes with a few values (dice, picks, the pairing of a few seats) recur thousands of times in a
+# simulation: each
+# is made once and shared (they are frozen). Bounded: long shuffles are never kept, and at most this many
+# outcomes.
 SHARED_OUTCOME_VALUES, SHARED_OUTCOMES = 8, 4096
 _shared_outcomes: dict[tuple, ChanceOutcome] = {}
 
@@ -71,9 +74,10 @@ def _outcome(label: str, values: tuple) -> ChanceOutcome:
 
 
 def roll_dice(rng, count: int, sides: int) -> tuple:
-    """`count` values of rng.randint(1, sides), the same draws (randint's own rejection sampling on getrandbits,
-    without its three Python-level calls per die: a game of Order Up rolls at every turn)."""
-    if type(rng) is not random.Random or type(sides) is not int or sides < 1:  # exactly the stdlib generator (a subclass may draw otherwise)
+    """`count` values of rng.randint(1, sides), the same draws (randint's own rejection sampling on
+    getrandbits, without its three Python-level calls per die: a game of Order Up rolls at every turn)."""
+    # exactly the stdlib generator (a subclass may draw otherwise)
+    if type(rng) is not random.Random or type(sides) is not int or sides < 1:
         return tuple(rng.randint(1, sides) for _ in range(count))
     getrandbits, bits = rng.getrandbits, sides.bit_length()
     values = []
@@ -100,9 +104,10 @@ def sample_chance(request: ChanceRequest, rng) -> ChanceOutcome:
 
 
 class GameLog(list):
-    """A state's log, a list of lines. An engine appends a finished line, or a tuple (formatter, *values) for a line
-    that costs time to make: a simulated game's log is never read, so such a line is made only when the log is read
-    (every reading method makes the pending lines first, once). The values must not change afterwards."""
+    """A state's log, a list of lines. An engine appends a finished line, or a tuple (formatter, *values) for
+    a line that costs time to make: a simulated game's log is never read, so such a line is made only when the
+    log is read (every reading method makes the pending lines first, once). The values must not change
+    afterwards."""
 
     __slots__ = ("_made",)  # lines before this index are text
 
@@ -119,7 +124,7 @@ class GameLog(list):
         self._made = len(self)
         return self
 
-    def pop(self, index: int = -1):
+    def pop(self, index: SupportsIndex = -1):
         line = list.pop(self, index)
         self._made = min(self._made, len(self))
         return line[0](*line[1:]) if type(line) is tuple else line
@@ -132,7 +137,7 @@ class GameLog(list):
     def __ne__(self, other) -> bool:
         return not self == other
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
 
 def _reading(name: str):
@@ -145,8 +150,23 @@ def _reading(name: str):
     return method
 
 
-for _name in ("__getitem__", "__iter__", "__reversed__", "__contains__", "__repr__", "__add__", "__mul__", "__lt__",
-              "__le__", "__gt__", "__ge__", "copy", "index", "count", "__reduce_ex__"):
+for _name in (
+    "__getitem__",
+    "__iter__",
+    "__reversed__",
+    "__contains__",
+    "__repr__",
+    "__add__",
+    "__mul__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "copy",
+    "index",
+    "count",
+    "__reduce_ex__",
+):
     setattr(GameLog, _name, _reading(_name))
 
 
@@ -197,7 +217,8 @@ class State(ABC):
 
     @abstractmethod
     def snapshot(self) -> dict[str, Any]:
-        """A plain dict of the visible state (hands, positions, display, scores, ...) for script expectations."""
+        """A plain dict of the visible state (hands, positions, display, scores, ...) for script
+        expectations."""
 
     def metrics(self) -> dict[str, Any]:
         """Per-game figures for the balance report (length, ending, per-card usage, ...)."""
@@ -216,7 +237,8 @@ class Option:
     kind: 'int', 'number', 'bool', 'text' (one of `choices`) or 'any' (a YAML value the engine checks itself).
     For 'int' and 'number', `choices` are words accepted besides numbers (presets such as 'long', or 'none').
     `choices`, `default` and `maximum` may be functions of the loaded game when the game's data decides them.
-    With `setting`, game.yaml `settings.<name>` is the default and `default` is used only when it is not written.
+    With `setting`, game.yaml `settings.<name>` is the default and `default` is used only when it is not
+    written.
     """
 
     name: str
@@ -230,7 +252,9 @@ class Option:
 
     def __post_init__(self):
         if self.kind not in OPTION_KINDS:
-            raise ValueError(f"option {self.name}: kind {self.kind!r}; expected one of {', '.join(OPTION_KINDS)}")
+            raise ValueError(
+                f"option {self.name}: kind {self.kind!r}; expected one of {', '.join(OPTION_KINDS)}"
+            )
 
     def words(self, game) -> list[str]:
         """The allowed words (text choices, or presets beside numbers) for this game."""
@@ -241,7 +265,8 @@ class Option:
         return self.maximum(game) if callable(self.maximum) else self.maximum
 
     def default_for(self, game) -> Any:
-        """The value a game plays with when the option is not given: its game.yaml setting, else the built-in default."""
+        """The value a game plays with when the option is not given: its game.yaml setting, else the built-in
+        default."""
         if self.setting and self.name in game.config.settings:
             return game.config.settings[self.name]
         return self.default(game) if callable(self.default) else self.default
@@ -255,11 +280,15 @@ class Engine:
     new_state: Callable[..., State]  # new_state(game, players: int, options: dict) -> State
     player_counts: Sequence[int]
     bots: dict[str, Bot]
-    options: dict[str, Any] = field(default_factory=dict)  # named rule options with the values new_state gets by default
+    # named rule options with the values new_state gets by default
+    options: dict[str, Any] = field(default_factory=dict)
     turn_cap: int = 5000  # decisions per game before it is called stalled
-    goals: Callable[..., list[str]] | None = None  # goals(game) -> ids of orders/recipes that must get completed
-    static_checks: Callable[..., list] | None = None  # static_checks(game) -> [(check name, [Problem, ...]), ...]
-    rule_options: Sequence[Option] = ()  # what each option is (type, allowed values, help); one per name in `options`
+    # goals(game) -> ids of orders/recipes that must get completed
+    goals: Callable[..., list[str]] | None = None
+    # static_checks(game) -> [(check name, [Problem, ...]), ...]
+    static_checks: Callable[..., list] | None = None
+    # what each option is (type, allowed values, help); one per name in `options`
+    rule_options: Sequence[Option] = ()
 
     def __post_init__(self):
         declared = [o.name for o in self.rule_options]
@@ -270,8 +299,11 @@ class Engine:
     def declared_options(self) -> dict[str, Option]:
         """Every rule option by name; an option the engine does not describe takes any YAML value."""
         described = {o.name: o for o in self.rule_options}
-        undescribed = {name: Option(name, "any", "(not described by the engine)", default=value, setting=value is None)
-                       for name, value in self.options.items() if name not in described}
+        undescribed = {
+            name: Option(name, "any", "(not described by the engine)", default=value, setting=value is None)
+            for name, value in self.options.items()
+            if name not in described
+        }
         return described | undescribed
 
 
@@ -284,7 +316,8 @@ class Engine:
 #   card_usage: dict[str, int]          card id -> times played/spent
 #   hand_limit_discards: int            cards discarded to a hand limit
 #   dead_hand_turns: int                turns a player held nothing useful for any displayed goal
-#   turn_order: list[int]               seats in the order they play, the first player first (default: seat order);
+# turn_order: list[int]               seats in the order they play, the first player first (default: seat
+# order);
 #                                       the report gives win rates by turn position from it
 #   seat_roles: list[str]               what makes each seat different where seats differ (a pizza restaurant)
 #   extra: dict                         anything game-specific worth reporting

@@ -17,14 +17,19 @@ def check_known_options(options: Mapping[str, Any], known: Mapping[str, Any]) ->
         raise ValueError(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(known)}")
 
 
-def option_or_setting(options: Mapping[str, Any], settings: Mapping[str, Any], name: str, default: Any) -> Any:
-    """A rule option's value; None (every engine's option default) means the game.yaml setting, else `default`."""
+def option_or_setting(
+    options: Mapping[str, Any], settings: Mapping[str, Any], name: str, default: Any
+) -> Any:
+    """A rule option's value; None (every engine's option default) means the game.yaml setting, else
+    `default`."""
     value = options.get(name)
     return settings.get(name, default) if value is None else value
 
 
-# a shuffle request's items -> their texts sorted, and the items sorted as they are (None when they do not compare):
-# the same few decks are shuffled in every game (bounded, since a reshuffle of a discard pile may have items of its own)
+# a shuffle request's items -> their texts sorted, and the items sorted as they are (None when they do not
+# compare):
+# the same few decks are shuffled in every game (bounded, since a reshuffle of a discard pile may have items
+# of its own)
 _SORTED_ITEMS: dict[tuple, tuple[list[str], list | None]] = {}
 SORTED_ITEMS_KEPT = 256
 
@@ -41,7 +46,8 @@ def _same_cards(values: tuple, items: tuple) -> bool:
         if len(_SORTED_ITEMS) < SORTED_ITEMS_KEPT:
             _SORTED_ITEMS[items] = wanted
     texts, same_kind = wanted
-    # the values the simulator drew are the items themselves: sorted as they are, they match without making texts
+    # the values the simulator drew are the items themselves: sorted as they are, they match without making
+    # texts
     if same_kind is not None and _sorted_or_none(values) == same_kind:
         return True
     return sorted(map(str, values)) == texts
@@ -61,13 +67,21 @@ def check_outcome(request: ChanceRequest, outcome: ChanceOutcome) -> tuple:
         raise IllegalAction(f"'{label}' is next, not '{outcome.label}'; expected chance '{label}'")
     values = tuple(outcome.values)
     if request.kind == "shuffle" and not _same_cards(values, request.items):
-        raise IllegalAction(f"'{label}' must be a permutation of its {len(request.items)} items; got {list(values)}")
-    if request.kind == "dice" and (len(values) != request.count
-                                   or not all(isinstance(v, int) and 1 <= v <= request.sides for v in values)):
-        raise IllegalAction(f"'{label}' needs {request.count} values in 1..{request.sides}, got {list(values)}")
+        raise IllegalAction(
+            f"'{label}' must be a permutation of its {len(request.items)} items; got {list(values)}"
+        )
+    if request.kind == "dice" and (
+        len(values) != request.count
+        or not all(isinstance(v, int) and 1 <= v <= request.sides for v in values)
+    ):
+        raise IllegalAction(
+            f"'{label}' needs {request.count} values in 1..{request.sides}, got {list(values)}"
+        )
     if request.kind == "pick" and (len(values) != request.count or len(set(values)) != len(values)
                                    or not all(isinstance(v, int) and 0 <= v < request.n for v in values)):
-        raise IllegalAction(f"'{label}' must be {request.count} distinct indices in 0..{request.n - 1}; got {list(values)}")
+        raise IllegalAction(
+            f"'{label}' must be {request.count} distinct indices in 0..{request.n - 1}; got {list(values)}"
+        )
     return values
 
 

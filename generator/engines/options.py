@@ -1,7 +1,8 @@
 """Rule options from the command line: `--option NAME=VALUE` checked against what the engine declares.
 
 Also the engine's view of `--set settings.NAME=VALUE`: a setting that is also a declared rule option must be a
-value that option accepts; any other setting keeps the kind of value game.yaml gives it (a number stays a number).
+value that option accepts; any other setting keeps the kind of value game.yaml gives it (a number stays a
+number).
 """
 
 from __future__ import annotations
@@ -42,7 +43,9 @@ def coerce(option: Option, value: Any, game) -> Any:
     if option.kind == "text":
         text = str(value)
         if words and text not in words:
-            raise ValueError(f"'{text}' is not allowed{did_you_mean(text, words)}; expected {expected(option, game)}")
+            raise ValueError(
+                f"'{text}' is not allowed{did_you_mean(text, words)}; expected {expected(option, game)}"
+            )
         return text
     if option.kind == "bool":
         if isinstance(value, bool):
@@ -71,8 +74,14 @@ def check_option(engine: Engine, game, name: str, value: Any, shown: str) -> Any
     option = declared.get(name)
     if option is None:
         known = list(declared)
-        raise InputError(Problem("", 0, f"{shown}: {engine.name} has no rule option '{name}'{did_you_mean(name, known)}; "
-                                        f"known: {known_list(known) or '(none)'}; see pnp validate --list-options {game.id}"))
+        raise InputError(
+            Problem(
+                "",
+                0,
+                f"{shown}: {engine.name} has no rule option '{name}'{did_you_mean(name, known)}; "
+                f"known: {known_list(known) or '(none)'}; see pnp validate --list-options {game.id}",
+            )
+        )
     try:
         return coerce(option, value, game)
     except ValueError as exc:
@@ -82,8 +91,16 @@ def check_option(engine: Engine, game, name: str, value: Any, shown: str) -> Any
 def parse_options(engine: Engine | None, game, texts) -> dict[str, Any]:
     """`--option NAME=VALUE` texts as the options dict new_state takes; every bad one reported together."""
     if texts and engine is None:
-        raise InputError(Problem(game.show(game.dir / "game.yaml"), 0, f"--option {texts[0]}: {game.id} has no "
-                                 f"`engine:`, so it has no rule options; expected --set for data changes"))
+        raise InputError(
+            Problem(
+                game.show(game.dir / "game.yaml"),
+                0,
+                f"--option {texts[0]}: {game.id} has no "
+                f"`engine:`, so it has no rule options; expected --set for data changes",
+            )
+        )
+    if engine is None:
+        return {}
     options, problems = {}, []
     for text in texts:
         try:
@@ -126,10 +143,20 @@ def check_settings(engine: Engine | None, game) -> list[Problem]:
                 problems.append(Problem(applied.file, applied.line, f"{applied.override.shown}: {exc}"))
             continue
         old = applied.old
-        if old is MISSING or _category(old) == _category(new) or (isinstance(old, float) and _category(new) == "a whole number"):
+        if (
+            old is MISSING
+            or _category(old) == _category(new)
+            or (isinstance(old, float) and _category(new) == "a whole number")
+        ):
             continue
-        problems.append(Problem(applied.file, applied.line, f"{applied.override.shown}: {_show(new)} is "
-                                f"{_category(new)}; expected {_category(old)}, like the value in game.yaml ({old!r})"))
+        problems.append(
+            Problem(
+                applied.file,
+                applied.line,
+                f"{applied.override.shown}: {_show(new)} is "
+                f"{_category(new)}; expected {_category(old)}, like the value in game.yaml ({old!r})",
+            )
+        )
     return problems
 
 
@@ -144,7 +171,8 @@ def setup_failure(engine: Engine, game, options: dict[str, Any]) -> str | None:
 
 
 def describe_options(engine: Engine, game) -> list[str]:
-    """`pnp validate --list-options GAME`: every rule option with what it accepts, its default and its help."""
+    """`pnp validate --list-options GAME`: every rule option with what it accepts, its default and its
+    help."""
     declared = engine.declared_options()
     lines = [f"Rule options of {game.id} (engine {engine.name}); change them with --option NAME=VALUE:"]
     if not declared:
@@ -154,7 +182,9 @@ def describe_options(engine: Engine, game) -> list[str]:
         default = option.default_for(game)
         source = f" (game.yaml settings.{name})" if option.setting and name in game.config.settings else ""
         lines.append(f"  {name:<{width}}  {expected(option, game)}; default {_plain(default)}{source}")
-        lines += textwrap.wrap(option.help, 110, initial_indent=" " * (width + 4), subsequent_indent=" " * (width + 4))
+        lines += textwrap.wrap(
+            option.help, 110, initial_indent=" " * (width + 4), subsequent_indent=" " * (width + 4)
+        )
     return lines
 
 

@@ -1,12 +1,13 @@
 """A rules engine written in the project: the module game.yaml names with `engine: {module: ...}`, imported.
 
-The module is a file (`engine.py`) or a package folder (`engine/` with `__init__.py`, whose modules import each
-other relatively: `from .state import ...`), relative to the game folder and inside the project. It is imported
-under the name `pnp_engine_<game>` so that its classes and functions can be pickled to worker processes and, with
-its code uploaded (`package_code`), to the workers of a Dask cluster. Like pytest's conftest.py, this is the
-project's own Python: running it is what `pnp validate` of the game means. Every way it can fail to give an engine
-is one located line: the file missing or outside the project, not Python, a syntax error (at its line), an
-exception while importing (at the engine's line that raised), no `ENGINE`, or an `ENGINE` of the wrong type.
+The module is a file (`engine.py`) or a package folder (`engine/` with `__init__.py`, whose modules import
+each other relatively: `from .state import ...`), relative to the game folder and inside the project. It is
+imported under the name `pnp_engine_<game>` so that its classes and functions can be pickled to worker
+processes and, with its code uploaded (`package_code`), to the workers of a Dask cluster. Like pytest's
+conftest.py, this is the project's own Python: running it is what `pnp validate` of the game means. Every way
+it can fail to give an engine is one located line: the file missing or outside the project, not Python, a
+syntax error (at its line), an exception while importing (at the engine's line that raised), no `ENGINE`, or
+an `ENGINE` of the wrong type.
 """
 
 from __future__ import annotations
@@ -53,21 +54,40 @@ def module_name(game_id: str) -> str:
 
 
 def _where(game, file: str, line: int) -> tuple[Path, Path]:
-    """The engine's path (file or package folder) and the file that is executed first; located errors otherwise."""
+    """The engine's path (file or package folder) and the file that is executed first; located errors
+    otherwise."""
     written = game.config.engine.module
     path = game.project.inside(written, game.dir, file=file, line=line, what="engine module")
     if path.is_dir():
         init = path / "__init__.py"
         if not init.is_file():
-            raise InputError(Problem(file, line, f"engine module '{written}' is a folder without __init__.py; "
-                                                 "expected a Python package (a folder with __init__.py) or a .py file"))
+            raise InputError(
+                Problem(
+                    file,
+                    line,
+                    f"engine module '{written}' is a folder without __init__.py; "
+                    "expected a Python package (a folder with __init__.py) or a .py file",
+                )
+            )
         return path, init
     if not path.exists():
-        raise InputError(Problem(file, line, f"engine module '{written}' does not exist in {game.show(game.dir)}/; "
-                                             "expected a .py file or a package folder there"))
+        raise InputError(
+            Problem(
+                file,
+                line,
+                f"engine module '{written}' does not exist in {game.show(game.dir)}/; "
+                "expected a .py file or a package folder there",
+            )
+        )
     if path.suffix != ".py":
-        raise InputError(Problem(file, line, f"engine module '{written}' is not Python; expected a .py file or a "
-                                             "package folder with __init__.py"))
+        raise InputError(
+            Problem(
+                file,
+                line,
+                f"engine module '{written}' is not Python; expected a .py file or a "
+                "package folder with __init__.py",
+            )
+        )
     return path, path
 
 
@@ -107,14 +127,23 @@ def _execute(game, name: str, path: Path, first: Path) -> ModuleType:
     except SyntaxError as exc:
         del sys.modules[name]
         shown = game.show(Path(exc.filename)) if exc.filename else game.show(first)
-        raise InputError(Problem(shown, exc.lineno or 0, f"the rules engine's Python does not parse: {exc.msg}; "
-                                                         "expected valid Python 3.11")) from None
+        raise InputError(
+            Problem(
+                shown,
+                exc.lineno or 0,
+                f"the rules engine's Python does not parse: {exc.msg}; expected valid Python 3.11",
+            )
+        ) from None
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - the designer's code may raise anything, exit too
         del sys.modules[name]
         file, line = _raised_at(game, exc, path if path.is_dir() else first)
-        raise InputError(Problem(file or game.show(first), line, f"the rules engine raised "
-                                                                 f"{type(exc).__name__} while it was imported: "
-                                                                 f"{first_line(exc)}")) from None
+        raise InputError(
+            Problem(
+                file or game.show(first),
+                line,
+                f"the rules engine raised {type(exc).__name__} while it was imported: {first_line(exc)}",
+            )
+        ) from None
     return module
 
 
@@ -127,12 +156,23 @@ def load_engine(game, file: str, line: int) -> Engine:
     module = _execute(game, module_name(game.id), path, first)
     engine = getattr(module, "ENGINE", None)
     if engine is None:
-        raise InputError(Problem(game.show(first), 0, "the rules engine defines no ENGINE; expected "
-                                                      "`ENGINE = Engine(...)` (generator.engines.base.Engine) at "
-                                                      "the top level of the module"))
+        raise InputError(
+            Problem(
+                game.show(first),
+                0,
+                "the rules engine defines no ENGINE; expected "
+                "`ENGINE = Engine(...)` (generator.engines.base.Engine) at "
+                "the top level of the module",
+            )
+        )
     if not isinstance(engine, Engine):
-        raise InputError(Problem(game.show(first), _assigned_line(first, "ENGINE"),
-                                 f"ENGINE is a {type(engine).__name__}; expected a generator.engines.base.Engine"))
+        raise InputError(
+            Problem(
+                game.show(first),
+                _assigned_line(first, "ENGINE"),
+                f"ENGINE is a {type(engine).__name__}; expected a generator.engines.base.Engine",
+            )
+        )
     _imported[path] = ImportedEngine(module.__name__, path, engine)
     return engine
 
@@ -157,8 +197,9 @@ def engine_module(engine: Engine) -> ImportedEngine | None:
 
 
 def package_code(known: ImportedEngine) -> bytes:
-    """The engine's code as a zip archive whose top level is the module (`pnp_engine_x.py` or `pnp_engine_x/`),
-    for workers that import it from their path (Dask's upload_file); caches and hidden files are left out."""
+    """The engine's code as a zip archive whose top level is the module (`pnp_engine_x.py` or
+    `pnp_engine_x/`), for workers that import it from their path (Dask's upload_file); caches and hidden files
+    are left out."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         if known.path.is_file():
@@ -166,9 +207,15 @@ def package_code(known: ImportedEngine) -> bytes:
         else:
             files = sorted(p for p in known.path.rglob("*") if p.is_file() and not _skipped(p, known.path))
             if len(files) > PACKAGE_FILES or sum(p.stat().st_size for p in files) > PACKAGE_BYTES:
-                raise InputError(Problem(str(known.path.name), 0, f"the rules engine package holds more than "
-                                                                  f"{PACKAGE_FILES} files or {PACKAGE_BYTES >> 20} MB; "
-                                                                  "expected only its code"))
+                raise InputError(
+                    Problem(
+                        str(known.path.name),
+                        0,
+                        f"the rules engine package holds more than "
+                        f"{PACKAGE_FILES} files or {PACKAGE_BYTES >> 20} MB; "
+                        "expected only its code",
+                    )
+                )
             for path in files:
                 _add(archive, path, f"{known.module}/{path.relative_to(known.path).as_posix()}")
     return buffer.getvalue()
@@ -176,7 +223,10 @@ def package_code(known: ImportedEngine) -> bytes:
 
 def _skipped(path: Path, root: Path) -> bool:
     parts = path.relative_to(root).parts
-    return any(part == "__pycache__" or part.startswith(".") for part in parts) or path.suffix in (".pyc", ".pyo")
+    return any(part == "__pycache__" or part.startswith(".") for part in parts) or path.suffix in (
+        ".pyc",
+        ".pyo",
+    )
 
 
 def _add(archive: zipfile.ZipFile, path: Path, name: str) -> None:

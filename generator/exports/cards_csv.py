@@ -1,9 +1,10 @@
-"""`pnp export csv`: each deck's cards as a CSV file in the cell syntax a `cards_from:` spreadsheet is read with.
+"""`pnp export csv`: each deck's cards as a CSV file in the cell syntax a `cards_from:` spreadsheet is read
+with.
 
-Columns: id, name, copies, then layout, back, icon and image when any card gives them, then the deck's fields in
-their declared order. A card's layout is written only when it differs from the deck's. Reading the file back with
-`cards_from:` gives the same cards (tested), so a designer can move a deck between YAML and a spreadsheet.
-The file is UTF-8 with a byte-order mark, which Excel needs to show accents and Cyrillic right.
+Columns: id, name, copies, then layout, back, icon and image when any card gives them, then the deck's fields
+in their declared order. A card's layout is written only when it differs from the deck's. Reading the file
+back with `cards_from:` gives the same cards (tested), so a designer can move a deck between YAML and a
+spreadsheet. The file is UTF-8 with a byte-order mark, which Excel needs to show accents and Cyrillic right.
 """
 
 from __future__ import annotations
@@ -15,8 +16,7 @@ from pathlib import Path
 from generator.core.write import atomic_write
 from generator.data.cells import CORE_TYPES, format_cell
 from generator.data.game import Card, Deck, Game
-
-OPTIONAL_CORE = ("layout", "back", "icon", "image")
+from generator.data.models import OPTIONAL_CARD_KEYS, REQUIRED_CARD_KEYS
 
 
 def _core_value(deck: Deck, card: Card, key: str):
@@ -27,8 +27,9 @@ def _core_value(deck: Deck, card: Card, key: str):
 
 def deck_rows(deck: Deck) -> list[list[str]]:
     """The header row and one row per card type."""
-    optional = [key for key in OPTIONAL_CORE if any(_core_value(deck, card, key) is not None for card in deck.cards)]
-    header = ["id", "name", "copies", *optional, *deck.field_specs]
+    optional = [key for key in OPTIONAL_CARD_KEYS
+                if any(_core_value(deck, card, key) is not None for card in deck.cards)]
+    header = [*REQUIRED_CARD_KEYS, *optional, *deck.field_specs]
     rows = [header]
     for card in deck.cards:
         row = [card.id, card.name, str(card.copies)]

@@ -32,7 +32,8 @@ DIE_TURNED = {1, 6}
 
 
 def _faces_pdf(game: Game, component: Component, faces: list[Card | None]) -> tuple[bytes, float, float]:
-    """A PDF with one page per face of a token or standee item (None: the component's back), page = the face."""
+    """A PDF with one page per face of a token or standee item (None: the component's back), page = the
+    face."""
     register_fonts()
     renderer = faces_for(game)
     w, h = component.face_size()
@@ -52,7 +53,7 @@ def face_pngs(game: Game, component: Component, dpi: float = DEFAULT_DPI) -> lis
     with a back layout), transparent outside the outline."""
     faces: list[Card | None] = list(component.items)
     names = [f"{item.code}.png" for item in component.items]
-    if component.two_sided or (component.kind == "standee" and component.model.back):
+    if component.model.has_back_face():
         faces.append(None)
         names.append("back.png")
     pdf, w, h = _faces_pdf(game, component, faces)
@@ -64,7 +65,7 @@ def export_component_pngs(game: Game, build_dir: Path, dpi: float = DEFAULT_DPI)
     """Token and standee faces as PNGs in build/<game>/png/<component>/, with components.csv."""
     written: list[Path] = []
     for component in game.components.values():
-        if component.kind not in ("token", "standee"):
+        if not component.model.lists_items:
             continue
         folder = build_dir / game.build_path / "png" / component.id
         files = [write_png(image, folder / name, dpi) for name, image in face_pngs(game, component, dpi)]
@@ -92,14 +93,23 @@ def die_texture(game: Game, component: Component) -> Image.Image:
         cx = (col + 0.5) * cell * scale
         cy = side - (top + cell / 2) * scale
         angle = 180 if number in DIE_TURNED else 0
-        draw_die_face(canvas, faces, component, number, Region(f"face-{number}", cx, cy, cell * scale, cell * scale,
-                                                               angle=angle))
+        draw_die_face(
+            canvas,
+            faces,
+            component,
+            number,
+            Region(f"face-{number}", cx, cy, cell * scale, cell * scale, angle=angle),
+        )
     canvas.showPage()
     canvas.save()
     return next(render_pages(buffer.getvalue(), [(DIE_TEXTURE, DIE_TEXTURE)]))
 
 
-def export_game_pngs(game: Game, build_dir: Path, dpi: float = DEFAULT_DPI, bleed_pt: float | None = None) -> list[Path]:
+def export_game_pngs(
+    game: Game, build_dir: Path, dpi: float = DEFAULT_DPI, bleed_pt: float | None = None
+) -> list[Path]:
     """`pnp export png`: every card type (generator.exports.png) and every token and standee face."""
-    written = export_png(game, build_dir, dpi) if bleed_pt is None else export_png(game, build_dir, dpi, bleed_pt)
+    written = (
+        export_png(game, build_dir, dpi) if bleed_pt is None else export_png(game, build_dir, dpi, bleed_pt)
+    )
     return written + export_component_pngs(game, build_dir, dpi)

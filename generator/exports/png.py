@@ -1,9 +1,10 @@
-"""`pnp export png`: every card type (and each deck's back) as a PNG with bleed plus a trimmed PNG, and cards.csv.
+"""`pnp export png`: every card type (and each deck's back) as a PNG with bleed plus a trimmed PNG, and
+cards.csv.
 
-The faces are drawn by the card renderer (generator.faces.face) into one PDF per deck, each face once as a Form
-XObject, and rasterised by pypdfium2 at exact pixel sizes (generator.exports.raster). The shared helpers here (a game
-seen with another bleed, face PDFs of any page size, the size name of a deck) are used by the print-shop, TTS and
-preview exports too.
+The faces are drawn by the card renderer (generator.faces.face) into one PDF per deck, each face once as a
+Form XObject, and rasterised by pypdfium2 at exact pixel sizes (generator.exports.raster). The shared helpers
+here (a game seen with another bleed, face PDFs of any page size, the size name of a deck) are used by the
+print-shop, TTS and preview exports too.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from generator.faces.backs import BackFace
 from generator.faces.face import draw_back, draw_front, renderer_for
 
 DEFAULT_DPI = 300
-DEFAULT_BLEED_PT = INCH / 8  # the US print-shop bleed: poker 2.5 x 3.5 in becomes 2.75 x 3.75 in = 825 x 1125 px
+# the US print-shop bleed: poker 2.5 x 3.5 in becomes 2.75 x 3.75 in = 825 x 1125 px
+DEFAULT_BLEED_PT = INCH / 8
 
 
 @dataclass(frozen=True)
@@ -107,7 +109,8 @@ def draw_faces_pdf(game: Game, deck: Deck, faces: list[Face], path: Path | None 
 
 def face_images(game: Game, deck: Deck, faces: list[Face], dpi: float = DEFAULT_DPI,
                 sizes: list[tuple[int, int]] | None = None) -> Iterator[Image.Image]:
-    """Each face as an RGB image: at `sizes` pixels when given, else the page size at `dpi` rounded per side."""
+    """Each face as an RGB image: at `sizes` pixels when given, else the page size at `dpi` rounded per
+    side."""
     pdf = draw_faces_pdf(game, deck, faces)
     if sizes is None:
         sizes = [(pixels(f.width_pt, dpi), pixels(f.height_pt, dpi)) for f in faces]
@@ -120,7 +123,8 @@ def write_png(image: Image.Image, path: Path, dpi: float = DEFAULT_DPI) -> Path:
 
 
 def write_cards_csv(path: Path, rows: list[dict]) -> Path:
-    """The listing of a folder of card images: file, trimmed file, code, name, copies (one row per card type)."""
+    """The listing of a folder of card images: file, trimmed file, code, name, copies (one row per card
+    type)."""
     columns = list(rows[0]) if rows else ["file", "code", "name", "copies"]
     text = io.StringIO()
     writer = csv.DictWriter(text, fieldnames=columns, lineterminator="\n")
@@ -129,7 +133,9 @@ def write_cards_csv(path: Path, rows: list[dict]) -> Path:
     return atomic_write(path, text.getvalue())
 
 
-def remove_stale(folder: Path, keep: set[str], patterns: tuple[str, ...] = ("*.png", "*.csv", "*.pdf", "*.json")) -> None:
+def remove_stale(
+    folder: Path, keep: set[str], patterns: tuple[str, ...] = ("*.png", "*.csv", "*.pdf", "*.json")
+) -> None:
     """Delete earlier exports in `folder` that this export did not write (a card removed from the data)."""
     if not folder.is_dir():
         return
@@ -170,18 +176,32 @@ def check_png_options(game: Game, dpi: float, bleed_pt: float) -> None:
     """The bleed is from 0 to MAX_BLEED_PT (a negative bleed would crop the card) and no image gets more than
     MAX_EXPORT_PIXELS pixels; a located InputError otherwise."""
     if not 0 <= bleed_pt <= MAX_BLEED_PT:
-        raise InputError(Problem("", 0, f"--bleed: {bleed_pt / INCH:g} in; expected from 0 to "
-                                        f"{MAX_BLEED_PT / INCH:g} in (a negative bleed would cut into the card)"))
+        raise InputError(
+            Problem(
+                "",
+                0,
+                f"--bleed: {bleed_pt / INCH:g} in; expected from 0 to "
+                f"{MAX_BLEED_PT / INCH:g} in (a negative bleed would cut into the card)",
+            )
+        )
     for deck in game.decks.values():
         tw, th = deck.size_pt
         pixels_w, pixels_h = pixels(tw + 2 * bleed_pt, dpi), pixels(th + 2 * bleed_pt, dpi)
         if pixels_w * pixels_h > MAX_EXPORT_PIXELS:
-            raise InputError(Problem(deck.file, deck.line, f"deck '{deck.id}' would export {pixels_w} x {pixels_h} px "
-                                     f"images at {dpi:g} dpi; expected at most {MAX_EXPORT_PIXELS:,} pixels "
-                                     "(a lower --dpi or a smaller card)"))
+            raise InputError(
+                Problem(
+                    deck.file,
+                    deck.line,
+                    f"deck '{deck.id}' would export {pixels_w} x {pixels_h} px "
+                    f"images at {dpi:g} dpi; expected at most {MAX_EXPORT_PIXELS:,} pixels "
+                    "(a lower --dpi or a smaller card)",
+                )
+            )
 
 
-def export_png(game: Game, build_dir: Path, dpi: float = DEFAULT_DPI, bleed_pt: float = DEFAULT_BLEED_PT) -> list[Path]:
+def export_png(
+    game: Game, build_dir: Path, dpi: float = DEFAULT_DPI, bleed_pt: float = DEFAULT_BLEED_PT
+) -> list[Path]:
     """Every deck of the game into build/<game>/png/<deck>/ (options checked first, see check_png_options)."""
     check_png_options(game, dpi, bleed_pt)
     written: list[Path] = []

@@ -1,8 +1,9 @@
-"""`pnp export pod --shop SHOP`: files for a print-on-demand shop, from the YAML presets in generator/assets/presets/.
+"""`pnp export pod --shop SHOP`: files for a print-on-demand shop, from the YAML presets in
+generator/assets/presets/.
 
-A preset is data: `format: pdf` (one PDF per deck, a back page then its front for every physical card, trim plus
-bleed with TrimBox/BleedBox) or `format: png` (one PNG per card type at the pixel size its `sizes:` table gives
-for the deck's card size, else trim + 2 x `bleed` at `dpi`).
+A preset is data: `format: pdf` (one PDF per deck, a back page then its front for every physical card, trim
+plus bleed with TrimBox/BleedBox) or `format: png` (one PNG per card type at the pixel size its `sizes:` table
+gives for the deck's card size, else trim + 2 x `bleed` at `dpi`).
 """
 
 from __future__ import annotations
@@ -61,7 +62,11 @@ def load_preset(shop: str) -> Preset:
     known = known_shops()
     path = PRESET_DIR / f"{shop}.yaml"
     if shop not in known:
-        raise InputError(Problem("", 0, f"no print-shop preset '{shop}'{did_you_mean(shop, known)}; known: {known_list(known)}"))
+        raise InputError(
+            Problem(
+                "", 0, f"no print-shop preset '{shop}'{did_you_mean(shop, known)}; known: {known_list(known)}"
+            )
+        )
     shown = f"generator/assets/presets/{path.name}"
     raw = load_yaml(path, shown)
     try:
@@ -79,7 +84,7 @@ def load_preset(shop: str) -> Preset:
         raise InputError(Problem(shown, raw.line, f"broken preset: {exc}")) from None
 
 
-def pixel_size(preset: Preset, game: Game, deck: Deck) -> tuple[int, int]:
+def pixel_size(preset: Preset, deck: Deck) -> tuple[int, int]:
     """The upload image size of the deck's cards for this shop, or an InputError naming the deck's size."""
     name = size_name(deck)
     if name in preset.sizes:
@@ -99,7 +104,7 @@ def check_sizes(preset: Preset, game: Game) -> None:
     problems = []
     for deck in game.decks.values():
         try:
-            width_px, height_px = pixel_size(preset, game, deck)
+            width_px, height_px = pixel_size(preset, deck)
             tw, th = deck.size_pt
             if width_px / preset.dpi * INCH < tw - 0.5 or height_px / preset.dpi * INCH < th - 0.5:
                 raise InputError(Problem(deck.file, deck.line, f"deck '{deck.id}': the card is larger than "
@@ -124,7 +129,8 @@ def export_pod(game: Game, preset: Preset, build_dir: Path) -> list[Path]:
 
 
 def write_deck_pdf(game: Game, deck: Deck, preset: Preset, path: Path) -> Path:
-    """One PDF per deck: for every physical card its back page then its front page, trim + bleed, boxes set."""
+    """One PDF per deck: for every physical card its back page then its front page, trim + bleed, boxes
+    set."""
     register_fonts()
     tw, th = deck.size_pt
     b = preset.bleed_pt
@@ -151,12 +157,14 @@ def write_deck_pdf(game: Game, deck: Deck, preset: Preset, path: Path) -> Path:
 
 
 def write_deck_pngs(game: Game, deck: Deck, preset: Preset, folder: Path) -> list[Path]:
-    """<CODE>.png per card type and each drawn back (back.png for the deck's usual back) at the shop's pixel size,
-    plus cards.csv with the quantities and each card's back."""
-    width_px, height_px = pixel_size(preset, game, deck)
+    """<CODE>.png per card type and each drawn back (back.png for the deck's usual back) at the shop's pixel
+    size, plus cards.csv with the quantities and each card's back."""
+    width_px, height_px = pixel_size(preset, deck)
     page = (width_px / preset.dpi * INCH, height_px / preset.dpi * INCH)
     backs = deck_backs(game, deck)
-    faces = [Face(back.cards[0], *page, back=True) for back, _ in backs] + [Face(card, *page) for card in deck.cards]
+    faces = [Face(back.cards[0], *page, back=True) for back, _ in backs] + [
+        Face(card, *page) for card in deck.cards
+    ]
     names = [f"{stem}.png" for _, stem in backs] + [f"{card.code}.png" for card in deck.cards]
     images = face_images(game, deck, faces, preset.dpi, sizes=[(width_px, height_px)] * len(faces))
     written = [write_png(image, folder / name, preset.dpi) for image, name in zip(images, names, strict=True)]

@@ -24,8 +24,8 @@ MUTED = "#666666"
 
 
 def _header_problems(game: Game, deck: Deck) -> list[Problem]:
-    """The game title and deck name as the sheet's header sets them (the game's title font, with its fallbacks):
-    a character no face draws is a located problem, never a gap in the header."""
+    """The game title and deck name as the sheet's header sets them (the game's title font, with its
+    fallbacks): a character no face draws is a located problem, never a gap in the header."""
     title = game.fonts["title"]
     problems = []
     game_file = next((shown for shown, kind in game.files.items() if kind == "game"), "game.yaml")
@@ -34,13 +34,15 @@ def _header_problems(game: Game, deck: Deck) -> list[Problem]:
                                     f"deck '{deck.id}' name")):
         missing = [char for char, _style in uncovered(text, title)]
         if missing:
-            problems.append(Problem(file, line, cannot_draw(missing, title, f"{what} (the preview's header)")))
+            problems.append(
+                Problem(file, line, cannot_draw(missing, title, f"{what} (the preview's header)"))
+            )
     return problems
 
 
 def contact_sheet(game: Game, deck: Deck, card_width: int = CARD_WIDTH) -> Image.Image:
-    """The deck's faces (trimmed) in a grid with the backs last, each labelled 'CODE  x copies' (a back: what it is
-    the back of and how many cards show it)."""
+    """The deck's faces (trimmed) in a grid with the backs last, each labelled 'CODE  x copies' (a back: what
+    it is the back of and how many cards show it)."""
     tw, th = deck.size_pt
     cell = (card_width, round(card_width * th / tw))
     cards = list(deck.cards)
@@ -48,9 +50,15 @@ def contact_sheet(game: Game, deck: Deck, card_width: int = CARD_WIDTH) -> Image
     faces = [Face(card, tw, th, trimmed=True) for card in cards]
     faces += [Face(back.cards[0], tw, th, trimmed=True, back=True) for back, _ in backs]
     labels = [(card.code, f"\u00d7 {card.copies}") for card in cards]
-    labels += [(stem if back.card is None else f"back {back.card.code}",
-                f"shared by {sum(c.copies for c in back.cards)}" if back.card is None else f"\u00d7 {back.card.copies}")
-               for back, stem in backs]
+    labels += [
+        (
+            stem if back.card is None else f"back {back.card.code}",
+            f"shared by {sum(c.copies for c in back.cards)}"
+            if back.card is None
+            else f"\u00d7 {back.card.copies}",
+        )
+        for back, stem in backs
+    ]
     images = list(face_images(game, deck, faces, sizes=[cell] * len(faces)))
     radius = game.corner_radius_pt * cell[0] / tw
     mask = corner_mask(cell, radius) if radius else None
@@ -66,7 +74,8 @@ def contact_sheet(game: Game, deck: Deck, card_width: int = CARD_WIDTH) -> Image
     sheet = Image.new("RGB", size, BACKGROUND)
     draw = ImageDraw.Draw(sheet)
     draw_text(draw, (GAP, 14), f"{game.title} \u00b7 {deck.name}", title, 26, INK)
-    summary = f"{len(cards)} card type{'s' if len(cards) != 1 else ''}, {deck.copies} card{'s' if deck.copies != 1 else ''}"
+    summary = (f"{len(cards)} card type{'s' if len(cards) != 1 else ''}, {deck.copies} "
+               f"card{'s' if deck.copies != 1 else ''}")
     width = text_width(draw, summary, body, 16)
     draw_text(draw, (size[0] - GAP - width, 22), summary, body, 16, MUTED)
     for index, ((code, copies), image) in enumerate(zip(labels, images, strict=True)):
@@ -74,7 +83,9 @@ def contact_sheet(game: Game, deck: Deck, card_width: int = CARD_WIDTH) -> Image
         y = HEADER + (index // cols) * pitch[1]
         if radius:  # the game's rounded corners (corner_radius)
             sheet.paste(image, (x, y), mask)
-            draw.rounded_rectangle((x - 1, y - 1, x + cell[0], y + cell[1]), radius=radius + 1, outline="#b5b1a8")
+            draw.rounded_rectangle(
+                (x - 1, y - 1, x + cell[0], y + cell[1]), radius=radius + 1, outline="#b5b1a8"
+            )
         else:
             sheet.paste(image, (x, y))
             draw.rectangle((x - 1, y - 1, x + cell[0], y + cell[1]), outline="#b5b1a8")
@@ -87,4 +98,7 @@ def contact_sheet(game: Game, deck: Deck, card_width: int = CARD_WIDTH) -> Image
 def write_previews(game: Game, build_dir: Path) -> list[Path]:
     """build/<game>/preview/<deck>.png for every deck of the game."""
     folder = build_dir / game.id / "preview"
-    return [write_png(contact_sheet(game, deck), folder / f"{deck.id}.png", dpi=72) for deck in game.decks.values()]
+    return [
+        write_png(contact_sheet(game, deck), folder / f"{deck.id}.png", dpi=72)
+        for deck in game.decks.values()
+    ]

@@ -1,7 +1,9 @@
-"""PDF pages to RGB images at an exact pixel size (pypdfium2), shared by the PNG, print-shop, TTS and preview exports.
+"""PDF pages to RGB images at an exact pixel size (pypdfium2), shared by the PNG, print-shop, TTS and preview
+exports.
 
-`page.render(scale=dpi/72)` rounds the bitmap size up (198 pt x 300/72 = 825.0000000000001 -> 826 px), so the page
-is rendered straight into a bitmap of the wanted size instead: the scale is derived from the target pixels.
+`page.render(scale=dpi/72)` rounds the bitmap size up (198 pt x 300/72 = 825.0000000000001 -> 826 px), so the
+page is rendered straight into a bitmap of the wanted size instead: the scale is derived from the target
+pixels.
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ def pixels(length_pt: float, dpi: float) -> int:
 def render_page(page: pdfium.PdfPage, width_px: int, height_px: int, alpha: bool = False) -> Image.Image:
     """One page stretched onto exactly width_px x height_px pixels, as an RGB image on white (RGBA on
     transparent with `alpha`: what is not drawn stays see-through, as a shaped token's corners)."""
-    bitmap = pdfium.PdfBitmap.new_native(width_px, height_px, pdfium_c.FPDFBitmap_BGRA if alpha else pdfium_c.FPDFBitmap_BGR)
+    bitmap = pdfium.PdfBitmap.new_native(
+        width_px, height_px, pdfium_c.FPDFBitmap_BGRA if alpha else pdfium_c.FPDFBitmap_BGR
+    )
     bitmap.fill_rect(CLEAR if alpha else WHITE, 0, 0, width_px, height_px)
     pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width_px, height_px, 0, pdfium_c.FPDF_ANNOT)
     image = bitmap.to_pil().convert("RGBA" if alpha else "RGB")  # copies the pixels out of pdfium's buffer
@@ -58,7 +62,8 @@ def render_pages(pdf_path: Path | bytes, sizes: list[tuple[int, int]] | None = N
 
 
 def save_png(image: Image.Image, path: Path, dpi: float = 300) -> None:
-    """Write an RGB (or RGBA) PNG with its resolution recorded (pHYs), deterministically (no timestamps by PIL)."""
+    """Write an RGB (or RGBA) PNG with its resolution recorded (pHYs), deterministically (no timestamps by
+    PIL)."""
     image.save(path, format="PNG", dpi=(dpi, dpi), optimize=False, compress_level=3)
 
 
@@ -66,12 +71,15 @@ def corner_mask(size: tuple[int, int], radius_px: float) -> Image.Image:
     """An 8-bit mask of a rounded rectangle filling `size` (smooth edges: drawn 4x larger and scaled down)."""
     scale = 4
     big = Image.new("L", (size[0] * scale, size[1] * scale), 0)
-    ImageDraw.Draw(big).rounded_rectangle((0, 0, big.width - 1, big.height - 1), radius=radius_px * scale, fill=255)
+    ImageDraw.Draw(big).rounded_rectangle(
+        (0, 0, big.width - 1, big.height - 1), radius=radius_px * scale, fill=255
+    )
     return big.resize(size, Image.Resampling.LANCZOS)
 
 
 def round_corners(image: Image.Image, radius_px: float) -> Image.Image:
-    """The image with its corners cut round (transparent): a trimmed card face with the game's `corner_radius`."""
+    """The image with its corners cut round (transparent): a trimmed card face with the game's
+    `corner_radius`."""
     if radius_px <= 0:
         return image
     rounded = image.convert("RGBA")
@@ -79,22 +87,29 @@ def round_corners(image: Image.Image, radius_px: float) -> Image.Image:
     return rounded
 
 
-# --- text on raster images, with the fonts' fallback faces (as the PDFs set it) ---------------------------------
+# --- text on raster images, with the fonts' fallback faces (as the PDFs set it)
+# ---------------------------------
 
 @functools.lru_cache(maxsize=64)
 def _pil_font(path: str, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(path, size)
 
 
-def text_width(draw: ImageDraw.ImageDraw, text: str, family: Family, size: int, style: str = "regular") -> float:
+def text_width(
+    draw: ImageDraw.ImageDraw, text: str, family: Family, size: int, style: str = "regular"
+) -> float:
     """The width in pixels of `text` as `draw_text` draws it."""
-    return sum(draw.textlength(part, font=_pil_font(str(face.path), size)) for face, part in face_runs(text, family, style))
+    return sum(
+        draw.textlength(part, font=_pil_font(str(face.path), size))
+        for face, part in face_runs(text, family, style)
+    )
 
 
 def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, family: Family, size: int,
               fill: str, style: str = "regular") -> None:
-    """`text` with its top-left at `xy`, each character in the family's face or, when it lacks it, in a fallback
-    face (all on the family face's baseline); a character no face draws is refused, never left out."""
+    """`text` with its top-left at `xy`, each character in the family's face or, when it lacks it, in a
+    fallback face (all on the family face's baseline); a character no face draws is refused, never left
+    out."""
     x, top = xy
     baseline = top + _pil_font(str(family.face(style).path), size).getmetrics()[0]
     for face, part in face_runs(text, family, style):

@@ -2,12 +2,13 @@
 tokens (Custom_Tile of the matching shape), standees (Figurine_Custom) and dice (Custom_Dice) in bags.
 
 A sheet holds at most 10 x 7 cells; the last cell of the grid is TTS's "hidden card" (shown for cards in other
-players' hands), so a sheet carries at most 69 card types and bigger decks are split over several sheets, each a
-`CustomDeck` entry of its own. Card ids are `key * 100 + cell index`; `DeckIDs` lists one id per physical copy.
+players' hands), so a sheet carries at most 69 card types and bigger decks are split over several sheets, each
+a `CustomDeck` entry of its own. Card ids are `key * 100 + cell index`; `DeckIDs` lists one id per physical
+copy.
 
-A deck whose cards all show one back gets one back image (`<deck>-back.png`). A deck with card backs gets a back
-sheet per face sheet (`<deck>-backs-N.png`, the same grid, each cell the back of the card in that cell) and
-`UniqueBack: true`, which is how TTS gives every card its own back.
+A deck whose cards all show one back gets one back image (`<deck>-back.png`). A deck with card backs gets a
+back sheet per face sheet (`<deck>-backs-N.png`, the same grid, each cell the back of the card in that cell)
+and `UniqueBack: true`, which is how TTS gives every card its own back.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ MAX_COLS, MAX_ROWS = 10, 7
 MAX_TYPES = MAX_COLS * MAX_ROWS - 1  # 69: the last cell is the hidden card
 MAX_SIDE = 4096                     # TTS guideline: keep images within 4096 x 4096 px
 DEFAULT_CELL_WIDTH = MAX_SIDE // MAX_COLS  # 409 px: a full 10-wide sheet is just under 4096 px
-TILE_TYPES = {"square": 0, "hex": 1, "circle": 2, "rounded": 3}  # Custom Tile types: Box, Hex, Circle, Rounded
+# Custom Tile types: Box, Hex, Circle, Rounded
+TILE_TYPES = {"square": 0, "hex": 1, "circle": 2, "rounded": 3}
 COMPONENT_DPI = 200
 
 
@@ -72,7 +74,7 @@ def cell_size(trim_w: float, trim_h: float, cols: int, rows: int, cell_width: in
     return width, height
 
 
-def plan_sheets(game: Game, deck: Deck, cell_width: int = DEFAULT_CELL_WIDTH) -> list[SheetPlan]:
+def plan_sheets(deck: Deck, cell_width: int = DEFAULT_CELL_WIDTH) -> list[SheetPlan]:
     """The deck's card types in chunks of at most 69 per sheet."""
     tw, th = deck.size_pt
     sheets = []
@@ -94,10 +96,17 @@ def transform(x: float = 0.0) -> dict:
             "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
 
 
-def deck_object(game: Game, deck: Deck, sheets: list[SheetPlan], face_urls: list[str], back_url: str | list[str],
-                first_key: int = 1, x: float = 0.0) -> dict:
-    """The saved object of a deck: a DeckCustom with one contained Card per physical copy (a Card if only one).
-    `back_url` is one image for every card, or one back sheet per face sheet (unique backs)."""
+def deck_object(
+    game: Game,
+    deck: Deck,
+    sheets: list[SheetPlan],
+    face_urls: list[str],
+    back_url: str | list[str],
+    first_key: int = 1,
+    x: float = 0.0,
+) -> dict:
+    """The saved object of a deck: a DeckCustom with one contained Card per physical copy (a Card if only
+    one). `back_url` is one image for every card, or one back sheet per face sheet (unique backs)."""
     custom = {}
     ids: list[tuple[int, Card, str]] = []
     unique = isinstance(back_url, list)
@@ -109,9 +118,19 @@ def deck_object(game: Game, deck: Deck, sheets: list[SheetPlan], face_urls: list
         for index, card in enumerate(sheet.cards):
             ids += [(int(key) * 100 + index, card, key)] * card.copies
     cards = [
-        {"Name": "Card", "Nickname": card.name, "Description": card.code, "CardID": card_id,
-         "CustomDeck": {key: custom[key]}, "Transform": transform(x), "GUID": guid(game.id, deck.id, n, card.id),
-         "Locked": False, "Tooltip": True, "Hands": True, "SidewaysCard": False}
+        {
+            "Name": "Card",
+            "Nickname": card.name,
+            "Description": card.code,
+            "CardID": card_id,
+            "CustomDeck": {key: custom[key]},
+            "Transform": transform(x),
+            "GUID": guid(game.id, deck.id, n, card.id),
+            "Locked": False,
+            "Tooltip": True,
+            "Hands": True,
+            "SidewaysCard": False,
+        }
         for n, (card_id, card, key) in enumerate(ids)
     ]
     if len(cards) == 1:
@@ -124,14 +143,29 @@ def deck_object(game: Game, deck: Deck, sheets: list[SheetPlan], face_urls: list
 
 def saved_object(objects: list[dict], name: str) -> str:
     """A TTS saved-object file (Saved Objects folder) holding the given objects."""
-    save = {"SaveName": name, "GameMode": "", "Date": "", "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "",
-            "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects,
-            "TabStates": {}, "VersionNumber": ""}
+    save = {
+        "SaveName": name,
+        "GameMode": "",
+        "Date": "",
+        "Gravity": 0.5,
+        "PlayArea": 0.5,
+        "Table": "",
+        "Sky": "",
+        "Note": "",
+        "Rules": "",
+        "XmlUI": "",
+        "LuaScript": "",
+        "LuaScriptState": "",
+        "ObjectStates": objects,
+        "TabStates": {},
+        "VersionNumber": "",
+    }
     return json.dumps(save, indent=2, ensure_ascii=False) + "\n"
 
 
 def url_for(path: Path, url_prefix: str | None) -> str:
-    """file:// URL of an exported image, or the prefix (a web folder holding the images) plus its file name."""
+    """file:// URL of an exported image, or the prefix (a web folder holding the images) plus its file
+    name."""
     if url_prefix:
         return url_prefix.rstrip("/") + "/" + path.name
     return path.resolve().as_uri()
@@ -139,31 +173,37 @@ def url_for(path: Path, url_prefix: str | None) -> str:
 
 def draw_sheet(game: Game, deck: Deck, sheet: SheetPlan, dpi: float, back: Image.Image,
                backs: bool = False) -> Image.Image:
-    """Paste the trimmed faces (with backs=True: the back of each card), and the back image into the hidden cell,
-    onto one RGB sheet."""
+    """Paste the trimmed faces (with backs=True: the back of each card), and the back image into the hidden
+    cell, onto one RGB sheet."""
     tw, th = deck.size_pt
     faces = [Face(card, tw, th, trimmed=True, back=backs) for card in sheet.cards]
     images = face_images(game, deck, faces, dpi, sizes=[sheet.cell] * len(faces))
     radius = game.corner_radius_pt / 72 * dpi
     # rounded corners (game.yaml corner_radius) are transparent; square cards keep a plain RGB sheet
-    image = Image.new("RGBA", sheet.size, (255, 255, 255, 0)) if radius else Image.new("RGB", sheet.size, "white")
+    image = (
+        Image.new("RGBA", sheet.size, (255, 255, 255, 0)) if radius else Image.new("RGB", sheet.size, "white")
+    )
     mask = corner_mask(sheet.cell, radius) if radius else None
     cells = list(range(len(sheet.cards))) + [sheet.hidden_index]
     for cell, face in zip(cells, [*images, back], strict=True):
-        image.paste(face.convert("RGB"), ((cell % sheet.cols) * sheet.cell[0], (cell // sheet.cols) * sheet.cell[1]),
-                    mask)
+        image.paste(
+            face.convert("RGB"),
+            ((cell % sheet.cols) * sheet.cell[0], (cell // sheet.cols) * sheet.cell[1]),
+            mask,
+        )
     return image
 
 
 def export_tts(game: Game, build_dir: Path, url_prefix: str | None = None,
                cell_width: int = DEFAULT_CELL_WIDTH) -> list[Path]:
-    """Deck sheets, back images and saved-object JSONs (one per deck and one with every deck) in build/<game>/tts/."""
+    """Deck sheets, back images and saved-object JSONs (one per deck and one with every deck) in
+    build/<game>/tts/."""
     folder = build_dir / game.build_path / "tts"
     written: list[Path] = []
     objects = []
     key = 1
     for position, deck in enumerate(game.decks.values()):
-        sheets = plan_sheets(game, deck, cell_width)
+        sheets = plan_sheets(deck, cell_width)
         tw, th = deck.size_pt
         dpi = sheets[0].cell[0] / (tw / 72)
         # the back is rasterised once per cell size (a short last sheet may have larger cells than a full one)
@@ -187,7 +227,11 @@ def export_tts(game: Game, build_dir: Path, url_prefix: str | None = None,
         key += len(sheets)
         objects.append(obj)
         deck_json = folder / f"{deck.id}.json"
-        written += sheet_paths + back_paths + [atomic_write(deck_json, saved_object([obj], f"{game.title}: {deck.name}"))]
+        written += (
+            sheet_paths
+            + back_paths
+            + [atomic_write(deck_json, saved_object([obj], f"{game.title}: {deck.name}"))]
+        )
     files, bags = export_component_tts(game, folder, lambda p: url_for(p, url_prefix), x0=len(objects) * 3.0)
     written += files
     objects += bags
@@ -196,40 +240,59 @@ def export_tts(game: Game, build_dir: Path, url_prefix: str | None = None,
     return written
 
 
-# --- components: tokens, standees, dice -------------------------------------------------------------------------
+# --- components: tokens, standees, dice
+# -------------------------------------------------------------------------
 
 def _piece(name: str, nickname: str, guid_text: str, x: float, custom: dict) -> dict:
-    obj = {"Name": name, "Nickname": nickname, "Description": "", "Transform": transform(x), "GUID": guid_text,
-           "Locked": False, "Tooltip": True, "Hands": False}
+    obj = {
+        "Name": name,
+        "Nickname": nickname,
+        "Description": "",
+        "Transform": transform(x),
+        "GUID": guid_text,
+        "Locked": False,
+        "Tooltip": True,
+        "Hands": False,
+    }
     obj["Transform"]["rotZ"] = 0.0  # face up
     obj.update(custom)
     return obj
 
 
+def _tile(component: Component, image: dict) -> dict:
+    tile = {"Type": TILE_TYPES[component.shape.kind], "Thickness": 0.1, "Stackable": True, "Stretch": True}
+    return {"CustomImage": {**image, "CustomTile": tile}}
+
+
+def _figurine(component: Component, image: dict) -> dict:  # noqa: ARG001 - an ITEM_OBJECTS builder
+    return {"CustomImage": image}
+
+
+DICE = "Custom_Dice"
+ITEM_OBJECTS = {"Custom_Tile": _tile, "Figurine_Custom": _figurine}
+"""The TTS objects of a component's items (a kind's model names its `tts_object`), and what each one holds."""
+
+
 def tts_objects(game: Game, component: Component, urls: dict[str, str], x: float) -> dict:
     """A bag holding one TTS object per printed copy of the component (tokens, standees, dice)."""
     contained = []
-    if component.kind == "die":
+    name = component.model.tts_object
+    if name == DICE:
         image = {"ImageURL": urls["texture"], "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0,
                  "CustomDice": {"Type": 1}}
         for n in range(component.copies):
-            contained.append(_piece("Custom_Dice", component.name, guid(game.id, component.id, n), x,
+            contained.append(_piece(DICE, component.name, guid(game.id, component.id, n), x,
                                    {"CustomImage": image}))
     else:
+        custom_of = ITEM_OBJECTS[name]
         n = 0
         for item in component.items:
             back = urls.get("back", urls[item.code])
             for _ in range(item.copies):
-                if component.kind == "token":
-                    tile = {"Type": TILE_TYPES[component.shape.kind], "Thickness": 0.1, "Stackable": True,
-                            "Stretch": True}
-                    custom = {"CustomImage": {"ImageURL": urls[item.code], "ImageSecondaryURL": back,
-                                              "ImageScalar": 1.0, "WidthScale": 0.0, "CustomTile": tile}}
-                    contained.append(_piece("Custom_Tile", item.name, guid(game.id, component.id, n), x, custom))
-                else:
-                    custom = {"CustomImage": {"ImageURL": urls[item.code], "ImageSecondaryURL": back,
-                                              "ImageScalar": 1.0, "WidthScale": 0.0}}
-                    contained.append(_piece("Figurine_Custom", item.name, guid(game.id, component.id, n), x, custom))
+                image = {"ImageURL": urls[item.code], "ImageSecondaryURL": back, "ImageScalar": 1.0,
+                         "WidthScale": 0.0}
+                contained.append(_piece(name, item.name, guid(game.id, component.id, n), x,
+                                        custom_of(component, image)))
                 n += 1
     return _piece("Bag", component.name, guid(game.id, component.id, "bag"), x,
                  {"Description": f"{game.title}: {len(contained)} pieces", "ContainedObjects": contained})
@@ -242,17 +305,17 @@ def export_component_tts(game: Game, folder: Path, url_for, x0: float) -> tuple[
     x = x0
     for component in game.components.values():
         urls: dict[str, str] = {}
-        if component.kind == "die":
+        if component.model.tts_object is None:
+            continue
+        if component.model.tts_object == DICE:
             path = write_png(die_texture(game, component), folder / f"{component.id}-texture.png")
             urls["texture"] = url_for(path)
             written.append(path)
-        elif component.kind in ("token", "standee"):
+        else:
             for name, image in face_pngs(game, component, dpi=COMPONENT_DPI):
                 path = write_png(image, folder / f"{component.id}-{name}", COMPONENT_DPI)
                 urls["back" if name == "back.png" else name.removesuffix(".png")] = url_for(path)
                 written.append(path)
-        else:
-            continue
         obj = tts_objects(game, component, urls, x)
         objects.append(obj)
         written.append(atomic_write(folder / f"{component.id}-bag.json",

@@ -1,11 +1,11 @@
 """Paragraph markup to the fragments ReportLab's markup parser makes, with as little parsing as can be.
 
-Parsing card text costs as much as laying it out, and the same lines come back card after card (a topping with its
-icon and count, a keyword, a cost). `make_paragraph` gives plain text and line breaks their fragments directly, puts
-a paragraph whose every line was parsed before together from those lines (a line of self-contained markup parses
-the same wherever it stands), and parses anything else as ReportLab always does, keeping its lines for next time.
-The fragments are the parser's own, so the laid-out lines and the PDF operators are the same
-(tests/faces/test_fragments.py checks random paragraphs against freshly parsed ones).
+Parsing card text costs as much as laying it out, and the same lines come back card after card (a topping with
+its icon and count, a keyword, a cost). `make_paragraph` gives plain text and line breaks their fragments
+directly, puts a paragraph whose every line was parsed before together from those lines (a line of
+self-contained markup parses the same wherever it stands), and parses anything else as ReportLab always does,
+keeping its lines for next time. The fragments are the parser's own, so the laid-out lines and the PDF
+operators are the same (tests/faces/test_fragments.py checks random paragraphs against freshly parsed ones).
 """
 
 from __future__ import annotations
@@ -18,8 +18,10 @@ from reportlab.platypus.paragraph import cleanBlockQuotedText
 from reportlab.platypus.paraparser import ParaParser
 
 _NOT_PLAIN = re.compile(r"[<&]")
-_PROTOTYPES: dict[int, tuple[ParagraphStyle, object, object]] = {}  # id(style) -> (style, text frag, line break)
-# Tags whose meaning ends with the line they are closed on (no counters, links or lines drawn under the text), so
+# id(style) -> (style, text frag, line break)
+_PROTOTYPES: dict[int, tuple[ParagraphStyle, object, object]] = {}
+# Tags whose meaning ends with the line they are closed on (no counters, links or lines drawn under the text),
+# so
 # a line holding only these, each closed, parses the same wherever it stands in a paragraph.
 _LINE_TAGS = frozenset({"b", "i", "strong", "em", "font", "img", "onDraw"})
 _TAG_PARTS = re.compile(r"<(/?)([A-Za-z][\w]*)[^>]*?(/?)>")
@@ -28,9 +30,10 @@ _LINES: dict[tuple[int, str], tuple[ParagraphStyle, list]] = {}  # (id(style), l
 
 
 def make_paragraph(markup: str, style: ParagraphStyle) -> Paragraph:
-    """`Paragraph(markup, style)` with the fragments ReportLab's markup parser makes, which costs as much as laying
-    the paragraph out: given directly for plain text and line breaks, else put together from the lines parsed before
-    (a line of self-contained markup parses the same in any paragraph), else parsed (and its lines kept)."""
+    """`Paragraph(markup, style)` with the fragments ReportLab's markup parser makes, which costs as much as
+    laying the paragraph out: given directly for plain text and line breaks, else put together from the lines
+    parsed before (a line of self-contained markup parses the same in any paragraph), else parsed (and its
+    lines kept)."""
     if _NOT_PLAIN.search(markup.replace("<br/>", "")):
         cleaned = cleanBlockQuotedText(markup)  # what Paragraph does to the text before parsing it
         segments = cleaned.split("<br/>")
@@ -52,11 +55,13 @@ def make_paragraph(markup: str, style: ParagraphStyle) -> Paragraph:
 
 
 def _joined(lines: list[list], style: ParagraphStyle) -> list:
-    """Fresh fragments of lines of fragments with line breaks between them, as the parser makes them: one set of
-    lists per paragraph, shared by its fragments."""
+    """Fresh fragments of lines of fragments with line breaks between them, as the parser makes them: one set
+    of lists per paragraph, shared by its fragments."""
     text, line_break = fragment_prototypes(style)
     lists = {key: [] for key, value in text.__dict__.items() if isinstance(value, list)}
-    break_lists = {key: lists.get(key, []) for key, value in line_break.__dict__.items() if isinstance(value, list)}
+    break_lists = {
+        key: lists.get(key, []) for key, value in line_break.__dict__.items() if isinstance(value, list)
+    }
     frags = []
     last = len(lines) - 1
     for index, line in enumerate(lines):
@@ -68,8 +73,8 @@ def _joined(lines: list[list], style: ParagraphStyle) -> list:
 
 
 def _parsed_line(segment: str, style: ParagraphStyle) -> list | None:
-    """The fragments of one self-contained line, parsed on its own and kept; None when the parser refuses it or it
-    uses the shared lists (then the whole paragraph is parsed)."""
+    """The fragments of one self-contained line, parsed on its own and kept; None when the parser refuses it
+    or it uses the shared lists (then the whole paragraph is parsed)."""
     if not segment:
         return []
     parser = ParaParser()
@@ -89,8 +94,8 @@ def _parsed_line(segment: str, style: ParagraphStyle) -> list | None:
 
 
 def _keep_lines(segments: list[str], frags: list, style: ParagraphStyle) -> None:
-    """Keep the fragments of the self-contained lines of a parsed paragraph for the next paragraph showing them, up
-    to the first line that is not (the lines after it may be parsed in the state it leaves)."""
+    """Keep the fragments of the self-contained lines of a parsed paragraph for the next paragraph showing
+    them, up to the first line that is not (the lines after it may be parsed in the state it leaves)."""
     lines: list[list] = [[]]
     for frag in frags:
         if getattr(frag, "lineBreak", False):

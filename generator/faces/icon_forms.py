@@ -1,11 +1,11 @@
 """Icon SVGs as the PDF operators of their Form XObject: drawn once by svglib and renderPDF, then replayed.
 
-Parsing an SVG with svglib and walking the Drawing with renderPDF costs far more than the few hundred operators it
-writes, and every process that draws (each card sheet, the rules) used to do it again. The operators renderPDF
-writes into a fresh form depend only on the SVG's bytes, the fade, the code that draws and the kind of canvas, so
-they are kept in memory for the process and on disk between runs (in the user's private cache, one small JSON file
-per icon, written atomically; a damaged or foreign file is ignored and written again). Replayed into the same form,
-they give the same PDF bytes.
+Parsing an SVG with svglib and walking the Drawing with renderPDF costs far more than the few hundred
+operators it writes, and every process that draws (each card sheet, the rules) used to do it again. The
+operators renderPDF writes into a fresh form depend only on the SVG's bytes, the fade, the code that draws and
+the kind of canvas, so they are kept in memory for the process and on disk between runs (in the user's private
+cache, one small JSON file per icon, written atomically; a damaged or foreign file is ignored and written
+again). Replayed into the same form, they give the same PDF bytes.
 
 Only icons whose drawing writes nothing but the form's own operators are kept: one that uses transparency, a
 picture or a font (names shared with the rest of the PDF) or whose SVG refers to other files (which may change
@@ -29,15 +29,17 @@ from generator.core.write import atomic_write
 from generator.data.compiled import CompiledCache, private_cache
 
 FORMAT = "pnp-icon-ops 1"
-# The SVG's own fragments (href="#id", url(#id)) are fine; anything else may read another file or a stylesheet.
-_OUTSIDE = re.compile(rb"""href\s*=\s*["']\s*[^#"'\s]|url\(\s*["']?\s*[^#\s"')]|@import|<!ENTITY|<\?xml-stylesheet""",
-                      re.I)
+# The SVG's own fragments (href="#id", url(#id)) are fine; anything else may read another file or a
+# stylesheet.
+_OUTSIDE = re.compile(
+    rb"""href\s*=\s*["']\s*[^#"'\s]|url\(\s*["']?\s*[^#\s"')]|@import|<!ENTITY|<\?xml-stylesheet""", re.I
+)
 
 
 @dataclass(frozen=True)
 class IconArt:
-    """An icon's size, content digest and, when known, the operators of its form (None: draw it); `keep` is False
-    for an SVG that refers to other files, whose operators are never kept."""
+    """An icon's size, content digest and, when known, the operators of its form (None: draw it); `keep` is
+    False for an SVG that refers to other files, whose operators are never kept."""
 
     width: float
     height: float
@@ -48,7 +50,8 @@ class IconArt:
 
 
 class IconForms(CompiledCache):
-    """The private cache folder's icon files; a key names the SVG's digest, the fade, the canvas and the drawing code."""
+    """The private cache folder's icon files; a key names the SVG's digest, the fade, the canvas and the
+    drawing code."""
 
     kind = "icons"
 
@@ -62,12 +65,20 @@ class IconForms(CompiledCache):
 
 @functools.cache
 def code_digest() -> str:
-    """The digest of what turns an SVG into operators: ReportLab's version, svglib's sources and the versions of the
-    libraries it parses with (lxml, tinycss2, cssselect2), and pnp's modules that draw icons (icons, icon_render and this one)."""
+    """The digest of what turns an SVG into operators: ReportLab's version, svglib's sources and the versions
+    of the libraries it parses with (lxml, tinycss2, cssselect2), and pnp's modules that draw icons (icons,
+    icon_render and this one)."""
     digest = hashlib.sha1(f"{FORMAT}|{reportlab.Version}".encode())
     here = Path(__file__)
-    for file in [here, here.with_name("icons.py"), here.with_name("icon_render.py"), *_package_sources("svglib", everything=True),
-                 *_package_sources("lxml"), *_package_sources("tinycss2"), *_package_sources("cssselect2")]:
+    for file in [
+        here,
+        here.with_name("icons.py"),
+        here.with_name("icon_render.py"),
+        *_package_sources("svglib", everything=True),
+        *_package_sources("lxml"),
+        *_package_sources("tinycss2"),
+        *_package_sources("cssselect2"),
+    ]:
         digest.update(file.name.encode())
         digest.update(file.read_bytes())
     return digest.hexdigest()
@@ -88,7 +99,8 @@ def _cache() -> IconForms | None:
 
 
 def cache_folder() -> Path | None:
-    """The folder of the icon cache files, None where the user has no private cache (then each process draws)."""
+    """The folder of the icon cache files, None where the user has no private cache (then each process
+    draws)."""
     cache = _cache()
     return Path(cache.directory) if cache is not None else None
 
@@ -137,8 +149,16 @@ def write_cached(art: IconArt, fade: float, kind: str) -> None:
     if cache is None or art.ops is None or not art.keep:
         return
     name = _entry_name(art.digest, fade, kind)
-    entry = {"format": FORMAT, "name": name, "code": code_digest(), "width": art.width, "height": art.height,
-             "version": list(art.version), "ops": list(art.ops), "check": _check(art.width, art.height, art.version, art.ops)}
+    entry = {
+        "format": FORMAT,
+        "name": name,
+        "code": code_digest(),
+        "width": art.width,
+        "height": art.height,
+        "version": list(art.version),
+        "ops": list(art.ops),
+        "check": _check(art.width, art.height, art.version, art.ops),
+    }
     try:
         atomic_write(cache.path(name), json.dumps(entry, separators=(",", ":")).encode())
     except (OSError, InputError):
@@ -152,13 +172,17 @@ def refers_outside(data: bytes) -> bool:
 
 def _snapshot(thing) -> dict:
     """An object's attributes, plain values as they are and containers by identity and length."""
-    return {key: value if isinstance(value, (int, float, str, bytes, tuple, type(None))) else
-            (id(value), len(value) if hasattr(value, "__len__") else None) for key, value in vars(thing).items()}
+    return {
+        key: value
+        if isinstance(value, (int, float, str, bytes, tuple, type(None)))
+        else (id(value), len(value) if hasattr(value, "__len__") else None)
+        for key, value in vars(thing).items()
+    }
 
 
 def _state(canvas) -> tuple[dict, dict, int]:
-    """What drawing may change in a canvas and its document besides the operator list and the PDF version (named
-    graphics states, colours, forms, links, images and fonts all show in these)."""
+    """What drawing may change in a canvas and its document besides the operator list and the PDF version
+    (named graphics states, colours, forms, links, images and fonts all show in these)."""
     canvas_state = _snapshot(canvas)
     canvas_state.pop("_code", None)
     doc_state = _snapshot(canvas._doc)
@@ -167,8 +191,8 @@ def _state(canvas) -> tuple[dict, dict, int]:
 
 
 def make_form(canvas, name: str, art: IconArt, draw) -> IconArt:
-    """Begin form `name` on the canvas, fill it with the art's operators (or `draw()` it and record what it wrote),
-    end it; returns the art, with the recorded operators when they may be replayed."""
+    """Begin form `name` on the canvas, fill it with the art's operators (or `draw()` it and record what it
+    wrote), end it; returns the art, with the recorded operators when they may be replayed."""
     # beginForm/endForm nest safely, so this also works while a card face form is open.
     canvas.beginForm(name, 0, 0, art.width, art.height)
     doc = canvas._doc

@@ -1,7 +1,8 @@
-"""How an icon's svglib Drawing is drawn into its form: renderPDF without font changes, optionally faded to white.
+"""How an icon's svglib Drawing is drawn into its form: renderPDF without font changes, optionally faded to
+white.
 
-Imported only when an icon's operators are not known yet (generator.faces.icon_forms): a build whose icons are all in
-the cache needs neither svglib nor ReportLab's graphics renderer.
+Imported only when an icon's operators are not known yet (generator.faces.icon_forms): a build whose icons are
+all in the cache needs neither svglib nor ReportLab's graphics renderer.
 """
 
 from __future__ import annotations

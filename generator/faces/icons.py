@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reportlab.lib.utils import ImageReader
-from reportlab.platypus import paraparser
 from reportlab.platypus.paragraph import imgVRange
 
 from generator.core.errors import InputError, Problem, did_you_mean, known_list
@@ -67,8 +66,8 @@ def icon_names(dirs: Dirs | None = None) -> list[str]:
 
 
 def known_icons(dirs: Dirs | None = None) -> str:
-    """The icons of the folders for a message: the game's own (and the project's) in full first, then the built-in
-    library's, shortened: 'shell (this game's), then the built-in anchovies, any-meat, ...'."""
+    """The icons of the folders for a message: the game's own (and the project's) in full first, then the
+    built-in library's, shortened: 'shell (this game's), then the built-in anchovies, any-meat, ...'."""
     folders = _search_dirs(dirs)
     own_dirs = tuple(d for d in folders if d.resolve() != BUILTIN_ICONS.resolve())
     own = icon_names(own_dirs) if own_dirs else []
@@ -80,7 +79,9 @@ def known_icons(dirs: Dirs | None = None) -> str:
     return text + (f", then the built-in {known_list(built_in)}" if built_in else "")
 
 
-def icon_problem(name: str, dirs: Dirs | None = None, *, file: str | Path = "", line: int | None = None) -> Problem | None:
+def icon_problem(
+    name: str, dirs: Dirs | None = None, *, file: str | Path = "", line: int | None = None
+) -> Problem | None:
     """The problem with an icon reference (unknown name), located at `file:line`, or None if it exists."""
     if _find(name, dirs) is not None:
         return None
@@ -116,7 +117,7 @@ def icon_path(name: str, dirs: Dirs | None = None, *, file: str | Path = "", lin
 
 
 @functools.lru_cache(maxsize=512)
-def _parse(path: str, mtime_ns: int, size: int) -> Drawing:
+def _parse(path: str, _mtime_ns: int, _size: int) -> Drawing:
     # mtime and size are part of the key so an edited file (pnp watch) is parsed again.
     from svglib.svglib import svg2rlg  # here: svglib (and lxml) are large, and many builds draw no new icon
 
@@ -142,7 +143,8 @@ _ART: dict[tuple, icon_forms.IconArt] = {}
 
 
 def _art(version: tuple[str, int, int], fade: float, kind: str) -> icon_forms.IconArt:
-    """The icon's size, digest and form operators: from this process, else the disk cache, else svglib (ops None)."""
+    """The icon's size, digest and form operators: from this process, else the disk cache, else svglib (ops
+    None)."""
     key = (*version, fade, kind)
     art = _ART.get(key)
     if art is None:
@@ -169,7 +171,9 @@ def load_icon(path: str | Path) -> Drawing:
 @functools.cache
 def _spacer_path() -> str:
     """Where the transparent spacer PNG goes: the temp folder, named by its content."""
-    return str(Path(tempfile.gettempdir()) / f"pnp-icon-spacer-{hashlib.sha1(_SPACER_PNG).hexdigest()[:10]}.png")
+    return str(
+        Path(tempfile.gettempdir()) / f"pnp-icon-spacer-{hashlib.sha1(_SPACER_PNG).hexdigest()[:10]}.png"
+    )
 
 
 def _spacer_src() -> str:
@@ -195,8 +199,8 @@ def _draw_svg(version: tuple[str, int, int], canvas, fade: float) -> None:
 
 
 def _form_name(canvas, path: Path, fade: float = 0.0) -> tuple[str, float, float]:
-    """(name, width, height) of the canvas's Form XObject for this SVG (faded towards white by `fade`), made on first
-    use from the icon's operators (see generator.faces.icon_forms)."""
+    """(name, width, height) of the canvas's Form XObject for this SVG (faded towards white by `fade`), made
+    on first use from the icon's operators (see generator.faces.icon_forms)."""
     forms, names = _FORMS.setdefault(canvas, ({}, set()))
     placed = forms.get((path, fade))  # a canvas draws one version of a file: looked up once per canvas
     if placed is not None:
@@ -220,20 +224,18 @@ def _form_name(canvas, path: Path, fade: float = 0.0) -> tuple[str, float, float
 def draw_icon(
     canvas,
     name_or_path: str | Path,
-    x: float,
-    y: float,
-    w: float,
-    h: float,
+    box: tuple[float, float, float, float],
     *,
     dirs: Dirs | None = None,
     fit: str = "contain",
     fade: float = 0.0,
 ) -> None:
-    """Draw an icon (name or .svg path) centred in the box (x, y, w, h), aspect preserved: all of it inside
+    """Draw an icon (name or .svg path) centred in the `box` (x, y, w, h), aspect preserved: all of it inside
     the box (`fit='contain'`) or filling the box, cropped to it (`fit='cover'`); `fade` lightens every colour.
 
     The SVG becomes one Form XObject per canvas on first use; every placement is a `Do` of that form.
     """
+    x, y, w, h = box
     path = _resolve(name_or_path, dirs)
     form, width, height = _form_name(canvas, path, fade)
     scale = (max if fit == "cover" else min)(w / width, h / height)
@@ -255,27 +257,29 @@ def _inline_label(label: str) -> tuple[float, float, str, Path]:
     return float(w), float(h), valign, Path(path)
 
 
-def _draw_inline(canvas, kind: str, label: str | None) -> None:
+def _draw_inline(canvas, kind: str, label: str | None) -> None:  # noqa: ARG001 - ReportLab onDraw callback
     """<onDraw> callback: draw the icon over the spacer image that ReportLab just placed."""
     w, h, valign, path = _inline_label(label or "")
     info = getattr(canvas, "_curr_tx_info", None)  # set by ReportLab around onDraw callbacks
     if info is None:
-        raise RuntimeError("this ReportLab does not tell onDraw callbacks the text position; inline icons need it")
+        raise RuntimeError(
+            "this ReportLab does not tell onDraw callbacks the text position; inline icons need it"
+        )
     tx = info["tx"]
     font_size = tx._fontsize or info["xs"].style.fontSize
     # After the <img> ReportLab moved the text cursor to the image's right edge (including
     # justification space), so the icon box is [cursor - w, cursor].
     x = tx._x0 - w
     y = info["cur_y"] + imgVRange(h, valign, font_size)[0]
-    draw_icon(canvas, path, x, y, w, h)
+    draw_icon(canvas, path, (x, y, w, h))
 
 
 class _SpacerImages:
     """A canvas's drawImage that draws every spacer of an inline icon from one decoded picture.
 
-    ReportLab's Paragraph reads the spacer PNG into a new ImageReader for each placement, and drawImage decodes each
-    reader again (twice, with its transparency mask) to name the image by its pixels; the pixels, the name and the
-    PDF are the same with the one reader of the process, which is decoded once."""
+    ReportLab's Paragraph reads the spacer PNG into a new ImageReader for each placement, and drawImage
+    decodes each reader again (twice, with its transparency mask) to name the image by its pixels; the pixels,
+    the name and the PDF are the same with the one reader of the process, which is decoded once."""
 
     def __init__(self, draw_image):
         self.draw_image = draw_image
@@ -288,25 +292,15 @@ class _SpacerImages:
 
 @functools.cache
 def _spacer_reader() -> ImageReader:
-    """The spacer PNG as an image reader, made from its one transparent pixel: reading the file would have Pillow
-    load every picture format it knows first (some 25 ms of each run)."""
+    """The spacer PNG as an image reader, made from its one transparent pixel: reading the file would have
+    Pillow load every picture format it knows first (some 25 ms of each run)."""
     from PIL import Image
 
     reader = ImageReader(Image.new("RGBA", (1, 1), SPACER_PIXEL))
-    reader.fileName = _spacer_path()  # as when the Paragraph reads the file (drawImage below knows it by this)
+    # as when the Paragraph reads the file (drawImage below knows it by this)
+    reader.fileName = _spacer_path()
     reader.getRGBData()  # decoded once: the reader keeps the pixels
     return reader
-
-
-def _paragraph_image(src, *args, **kwargs) -> ImageReader:
-    """The ImageReader of ReportLab's Paragraph markup (`<img src=...>`): an inline icon's spacer is the process's
-    one spacer reader (the same pixels and size as the file), every other picture is read as ReportLab reads it."""
-    if src == _spacer_path():
-        return _spacer_reader()
-    return ImageReader(src, *args, **kwargs)
-
-
-paraparser.ImageReader = _paragraph_image  # the name its <img> handling calls
 
 
 def enable_inline_icons(canvas) -> None:
@@ -358,8 +352,8 @@ class IconSource:
     """The icons a game can use (the folders of `Project.icon_dirs`), with paths and markup looked up once.
 
     With a `project`, an icon from the project's folders must resolve inside the project (a symbolic link to a
-    file elsewhere is refused) and may refer only to files inside it (generator.faces.svg); the built-in library
-    is trusted."""
+    file elsewhere is refused) and may refer only to files inside it (generator.faces.svg); the built-in
+    library is trusted."""
 
     def __init__(self, dirs: Dirs, project: Project | None = None):
         self.dirs = tuple(dirs)
@@ -370,7 +364,8 @@ class IconSource:
         self._problems: dict[str, str | None] = {}   # name -> why it cannot be drawn (None: it can)
 
     def problem(self, name: str) -> str | None:
-        """Why icon `name` cannot be drawn (unknown, a link out of the project, an SVG referring outside), or None."""
+        """Why icon `name` cannot be drawn (unknown, a link out of the project, an SVG referring outside), or
+        None."""
         if name not in self._problems:
             self._problems[name] = self._check(name)
         return self._problems[name]
@@ -406,11 +401,11 @@ class IconSource:
         problem = self.problem(name)
         if problem is not None:
             raise InputError(Problem("", 0, problem))
-        draw_icon(canvas, self._paths[name], x, y, w, h, fade=fade)
+        draw_icon(canvas, self._paths[name], (x, y, w, h), fade=fade)
 
     def inline_markup(self, name: str, size: float | None = None) -> str | None:
-        """Paragraph markup of icon `name` in running text (sized to the text unless `size`), None if it cannot be
-        drawn (see `problem`)."""
+        """Paragraph markup of icon `name` in running text (sized to the text unless `size`), None if it
+        cannot be drawn (see `problem`)."""
         if self.problem(name) is not None:
             return None
         key = (name, size or float(ICON_SIZE_TOKEN))

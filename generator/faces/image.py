@@ -32,8 +32,8 @@ class ImageProblem(ValueError):
 
 
 def locate(project: Project, game_dir: Path, value: str, shown_dir: str) -> Path:
-    """The picture file named by `value` (relative to the game folder), which must stay inside that folder (links
-    resolved by Project.inside), be no larger than the limits and read as a picture."""
+    """The picture file named by `value` (relative to the game folder), which must stay inside that folder
+    (links resolved by Project.inside), be no larger than the limits and read as a picture."""
     try:
         path = project.inside(value, game_dir, what="image")
     except InputError as exc:
@@ -47,7 +47,9 @@ def locate(project: Project, game_dir: Path, value: str, shown_dir: str) -> Path
     limit = MAX_SVG_BYTES if path.suffix.lower() == ".svg" else MAX_IMAGE_BYTES
     size = path.stat().st_size
     if size > limit:
-        raise ImageProblem(f"image '{value}' is {size:,} bytes; expected at most {limit:,} bytes (pnp's limit)")
+        raise ImageProblem(
+            f"image '{value}' is {size:,} bytes; expected at most {limit:,} bytes (pnp's limit)"
+        )
     if path.suffix.lower() != ".svg":
         pixel_size(path)  # an unreadable or oversized raster file fails now, located, not while drawing
     else:
@@ -67,7 +69,9 @@ def pixel_size(path: Path) -> tuple[int, int]:
 @functools.lru_cache(maxsize=256)
 def _pixel_size(path: str, _mtime_ns: int, _size: int) -> tuple[int, int]:
     name = Path(path).name
-    too_big = f"image '{name}' has more than {MAX_IMAGE_PIXELS:,} pixels; expected a smaller picture (pnp's limit)"
+    too_big = (
+        f"image '{name}' has more than {MAX_IMAGE_PIXELS:,} pixels; expected a smaller picture (pnp's limit)"
+    )
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
@@ -83,10 +87,12 @@ def _pixel_size(path: str, _mtime_ns: int, _size: int) -> tuple[int, int]:
     except UnidentifiedImageError:
         raise ImageProblem(f"image '{name}' cannot be read as a picture (not a picture file pnp knows, or "
                            "damaged); expected a PNG, JPG or SVG file") from None
-    except (OSError, SyntaxError, EOFError) as exc:  # the reason without the file's full path (the box names it)
+    # the reason without the file's full path (the box names it)
+    except (OSError, SyntaxError, EOFError) as exc:
         reason = str(exc).replace(f"'{path}'", f"'{name}'").replace(path, name)
-        raise ImageProblem(f"image '{name}' cannot be read as a picture ({reason}); expected a PNG, JPG or SVG "
-                           "file") from None
+        raise ImageProblem(
+            f"image '{name}' cannot be read as a picture ({reason}); expected a PNG, JPG or SVG file"
+        ) from None
 
 
 def _scale(natural_w: float, natural_h: float, w: float, h: float, fit: str) -> float:
@@ -116,10 +122,10 @@ def low_dpi_message(path: Path, value: str, w: float, h: float, fit: str) -> str
 
 def draw_image(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float, fit: str = "contain",
                fade: float = 0.0) -> None:
-    """Draw the picture centred in the box (x, y, w, h): all of it (`contain`) or filling it, cropped (`cover`);
-    `fade` moves every colour that far towards white (the ink saver's backs)."""
+    """Draw the picture centred in the box (x, y, w, h): all of it (`contain`) or filling it, cropped
+    (`cover`); `fade` moves every colour that far towards white (the ink saver's backs)."""
     if path.suffix.lower() == ".svg":
-        icons.draw_icon(canvas, path, x, y, w, h, fit=fit, fade=fade)
+        icons.draw_icon(canvas, path, (x, y, w, h), fit=fit, fade=fade)
         return
     source = _faded(str(path), fade) if fade else str(path)
     if fit == "contain":

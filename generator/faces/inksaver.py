@@ -1,9 +1,10 @@
-"""The ink saver: a face drawn with its large fills as light tints (outlined where they do not run off the card),
-and every text whose backdrop got lighter given a colour that reads on the tint.
+"""The ink saver: a face drawn with its large fills as light tints (outlined where they do not run off the
+card), and every text whose backdrop got lighter given a colour that reads on the tint.
 
-`adapt` works on the (box, data) pairs the card renderer resolves and returns changed copies; pictures (icons and
-images) are kept as they are, so the card stays recognisable. A caller asks for it with `ink="saver"` on any
-drawing function of `generator.faces.face` (the card sheets' `--ink saver`, a preview, a studio toggle).
+`adapt` works on the (box, data) pairs the card renderer resolves (data: the box kinds' typed values,
+generator.faces.boxes) and returns changed copies; pictures (icons and images) are kept as they are, so the
+card stays recognisable. A caller asks for it with `ink="saver"` on any drawing function of
+`generator.faces.face` (the card sheets' `--ink saver`, a preview, a studio toggle).
 """
 
 from __future__ import annotations
@@ -31,26 +32,29 @@ def _ratio(size: float) -> float:
 
 
 def adapt(resolved: list, placed_rect: Callable, trim: Rect, back: bool = False) -> list:
-    """The face's (box, data) pairs for the ink saver: large fills tinted, text colours that no longer read changed.
+    """The face's (box, data) pairs for the ink saver: large fills tinted, text colours that no longer read
+    changed.
 
-    `placed_rect(box)` gives a box's (x, y, w, h) on the face form; `trim` is the trim box there (a fill that runs
-    off the card gets no outline: it would be cut away). A `back` carries no information a player reads, so every
-    fill on it is tinted and its pictures are faded too (all without transparency)."""
+    `placed_rect(box)` gives a box's (x, y, w, h) on the face form; `trim` is the trim box there (a fill that
+    runs off the card gets no outline: it would be cut away). A `back` carries no information a player reads,
+    so every fill on it is tinted and its pictures are faded too (all without transparency)."""
     paints = face_paints(resolved, placed_rect)
     tinted: dict[int, str] = {}
     out = list(resolved)
     for paint in paints:
         box, data = resolved[paint.index]
-        if paint.color is None:
+        if paint.color is None:  # a picture
             if back:
-                out[paint.index] = (box, dict(data, fade=BACK_FADE))
+                out[paint.index] = (box, replace(data, fade=BACK_FADE))
             continue
         if paint.area < LARGE * trim.w * trim.h and not back:
             continue
-        changed = dict(data, fill=tint(paint.color, TINT))
-        if trim.contains(paint.rect, tol=-0.5) and not data.get("stroke"):
-            changed["stroke"], changed["stroke_width"] = paint.color, OUTLINE
-        tinted[paint.index] = changed["fill"]
+        fill = tint(paint.color, TINT)
+        if trim.contains(paint.rect, tol=-0.5) and not data.stroke:
+            changed = replace(data, fill=fill, stroke=paint.color, stroke_width=OUTLINE)
+        else:
+            changed = replace(data, fill=fill)
+        tinted[paint.index] = fill
         out[paint.index] = (box, changed)
     if not tinted:
         return out
@@ -58,11 +62,13 @@ def adapt(resolved: list, placed_rect: Callable, trim: Rect, back: bool = False)
     for index, (box, data) in enumerate(out):
         if not data:
             continue
-        if back and data.get("stroke"):  # frames on a back are decoration: lighter and thinner too
-            width = data.get("stroke_width") or to_pt(box.get("stroke_width", "0.75pt"))
-            data = dict(data, stroke=mix(data["stroke"], "#ffffff", BACK_STROKE), stroke_width=max(0.5, width / 2))
+        if back and data.stroke:  # frames on a back are decoration: lighter and thinner too
+            width = data.stroke_width or to_pt(box.get("stroke_width", "0.75pt"))
+            data = replace(
+                data, stroke=mix(data.stroke, "#ffffff", BACK_STROKE), stroke_width=max(0.5, width / 2)
+            )
             out[index] = (box, data)
-        if box.kind != "text":
+        if not data.lettered:
             continue
         area = Rect(*placed_rect(box))
         under = backdrop(light, area, index)
@@ -70,16 +76,18 @@ def adapt(resolved: list, placed_rect: Callable, trim: Rect, back: bool = False)
             continue  # nothing under this text changed
         colours = [p.color if p is not None else PAPER for p in under if p is None or p.color is not None]
         ratio = _ratio(to_pt(box.get("size", "9pt")))
-        color = data["color"]
+        color = data.color
         if not all(contrast_ratio(color, c) >= ratio for c in colours):
             before = [p.color for p in backdrop(paints, area, index) if p is not None and p.color is not None]
             # white text on a dark panel becomes the panel's colour, darkened until it reads on the tint
             start = before[0] if before and luminance(color) > luminance(colours[0]) else color
             color = readable(start, colours, ratio)
-        changed = dict(data, color=color)
-        if back:  # nobody reads a back closely: as light as still reads well, large titles as outlines
-            changed["color"] = lightest(color, colours, ratio * BACK_TEXT)
-            if to_pt(box.get("size", "9pt")) >= BIG_TEXT:
-                changed["color"], changed["outline"] = color, TITLE_OUTLINE
+        if back and to_pt(box.get("size", "9pt")) >= BIG_TEXT:  # nobody reads a back closely: large titles
+            changed = replace(data, color=color, outline=TITLE_OUTLINE)  # as outlines,
+        elif back:
+            # the rest as light as reads
+            changed = replace(data, color=lightest(color, colours, ratio * BACK_TEXT))
+        else:
+            changed = replace(data, color=color)
         out[index] = (box, changed)
     return out

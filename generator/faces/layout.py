@@ -1,8 +1,8 @@
 """Card layouts as data: a YAML file of named boxes per card face, with `extends:` for shared parts.
 
-A layout lives in `cards/<game>/layouts/<name>.yaml` (or, shared by every game, `templates/layouts/<name>.yaml`).
-A deck's fronts use `layouts/<deck.layout or deck id>.yaml` (a card's own `layout:` wins), its back
-`layouts/<deck.back or deck id + '-back'>.yaml`.
+A layout lives in `cards/<game>/layouts/<name>.yaml` (or, shared by every game,
+`templates/layouts/<name>.yaml`). A deck's fronts use `layouts/<deck.layout or deck id>.yaml` (a card's own
+`layout:` wins), its back `layouts/<deck.back or deck id + '-back'>.yaml`.
 
     extends: base                  # optional; the parent's boxes come first, same-named boxes are changed
     boxes:
@@ -11,14 +11,14 @@ A deck's fronts use `layouts/<deck.layout or deck id>.yaml` (a card's own `layou
       picture: {x: 16mm, y: 18mm, width: 31.5mm, height: 31.5mm, icon: "{{ card.icon }}"}
       old_box: ~                   # removes a parent's box
 
-Geometry: x, y, width, height from the top-left corner of the trim box, x right and y down, in mm/in/pt or % of
-the trim size (defaults: 0, 0, to the right/bottom trim edge). Shapes and images whose edge touches the trim
-edge run into the bleed (`bleed: false` to stop that); text and icon boxes must lie inside the safe zone.
-Each box shows exactly one of `text` (rich text template: **bold**, *italic*, <b>/<i>, :icon: or
-{{ icon('name') }}, new lines), `icon`, `image` (PNG/JPG/SVG inside the game folder; `fit: contain` or `cover`,
-see generator.faces.image) or `shape` (rect, rounded, circle, ellipse, band) with `fill`/`stroke`; text boxes may
-also have a fill. Colours and `when` may be templates.
-Templates see `card`, `deck`, `game` and the helpers of generator.data.templating (plus `icon` and `chip`).
+Geometry: x, y, width, height from the top-left corner of the trim box, x right and y down, in mm/in/pt or %
+of the trim size (defaults: 0, 0, to the right/bottom trim edge). Shapes and images whose edge touches the
+trim edge run into the bleed (`bleed: false` to stop that); text and icon boxes must lie inside the safe zone.
+Each box shows exactly one of `text` (rich text template: **bold**, *italic*, <b>/<i>, :icon: or {{
+icon('name') }}, new lines), `icon`, `image` (PNG/JPG/SVG inside the game folder; `fit: contain` or `cover`,
+see generator.faces.image) or `shape` (rect, rounded, circle, ellipse, band) with `fill`/`stroke`; text boxes
+may also have a fill. Colours and `when` may be templates. Templates see `card`, `deck`, `game` and the
+helpers of generator.data.templating (plus `icon` and `chip`).
 """
 
 from __future__ import annotations
@@ -38,9 +38,12 @@ from generator.core.yamlio import YDict, load_yaml
 from generator.data.models import Strict
 from generator.data.project import Project
 from generator.data.slips import comment_colours, unitless_lengths
+from generator.faces.boxes import BOX_KINDS, kind_of
+from generator.faces.boxes.base import Box
 
-KINDS = ("text", "icon", "image", "shape")
-UNIT_KEYS = ("x", "y", "width", "height", "radius")  # lengths a bare number is rarely meant in points (font sizes are)
+KINDS = tuple(BOX_KINDS)  # the keys that make a box of each kind
+# lengths a bare number is rarely meant in points (font sizes are)
+UNIT_KEYS = ("x", "y", "width", "height", "radius")
 SHAPES = ("rect", "rounded", "circle", "ellipse", "band")
 _PERCENT = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*%\s*$")
 
@@ -56,12 +59,15 @@ def _check_length(value):
 
 
 def _check_font_size(value):
-    """A font size is above 0 (0 pt draws nothing, a negative size draws upside down) and at most MAX_FONT_PT."""
+    """A font size is above 0 (0 pt draws nothing, a negative size draws upside down) and at most
+    MAX_FONT_PT."""
     if value is None:
         return value
     points = to_pt(value)
     if not 0 < points <= MAX_FONT_PT:
-        raise ValueError(f"font size {value!r} is {points:g} pt; expected above 0 and at most {MAX_FONT_PT:g} pt")
+        raise ValueError(
+            f"font size {value!r} is {points:g} pt; expected above 0 and at most {MAX_FONT_PT:g} pt"
+        )
     return value
 
 
@@ -72,71 +78,77 @@ def _check_not_negative(value):
 
 
 class BoxSpec(Strict):
-    """One named box as written in a layout file; every key is optional so a child can change a parent's box."""
+    """One named box as written in a layout file; every key is optional so a child can change a parent's
+    box."""
 
-    x: Length | None = Field(None, description="left edge from the trim's left edge (mm/in/pt or %); default 0")
+    x: Length | None = Field(
+        None, description="left edge from the trim's left edge (mm/in/pt or %); default 0"
+    )
     y: Length | None = Field(None, description="top edge from the trim's top edge; default 0")
     width: Length | None = Field(None, description="default: to the right trim edge")
     height: Length | None = Field(None, description="default: to the bottom trim edge")
-    z: int | None = Field(None, description="drawing order: higher z is drawn later (default 0; ties keep file order)")
-    when: str | None = Field(None, description="template; the box is drawn only when it renders non-empty/true")
-    text: str | None = Field(None, description="Jinja template of rich text (**bold**, *italic*, :icon:, <br/>)")
+    z: int | None = Field(
+        None, description="drawing order: higher z is drawn later (default 0; ties keep file order)"
+    )
+    when: str | None = Field(
+        None, description="template; the box is drawn only when it renders non-empty/true"
+    )
+    text: str | None = Field(
+        None, description="Jinja template of rich text (**bold**, *italic*, :icon:, <br/>)"
+    )
     icon: str | None = Field(None, description="icon name or a template giving one")
-    image: str | None = Field(None, description="image path inside the game folder (PNG/JPG/SVG), may be a template")
+    image: str | None = Field(
+        None, description="image path inside the game folder (PNG/JPG/SVG), may be a template"
+    )
     fit: Literal["contain", "cover"] | None = Field(
-        None, description="image: `contain` shows it whole inside the box (default), `cover` fills the box, cropped")
+        None,
+        description="image: `contain` shows it whole inside the box (default), `cover` fills the box, "
+                    "cropped",
+    )
     shape: Literal["rect", "rounded", "circle", "ellipse", "band"] | None = None
     fill: str | None = Field(None, description="fill colour #rrggbb (or a template giving one)")
     stroke: str | None = Field(None, description="outline colour #rrggbb (or a template)")
     stroke_width: Length | None = None
     radius: Length | None = Field(None, description="corner radius of `rounded` shapes")
-    bleed: bool | None = Field(None, description="edges touching the trim run into the bleed (default: shapes, images)")
-    font: str | None = Field(None, description="title (default for headings), body (the default) or a font declared "
-                                               "under fonts: in game.yaml")
-    size: Length | None = Field(None, description="font size, shrunk down to min_size when the text does not fit")
+    bleed: bool | None = Field(
+        None, description="edges touching the trim run into the bleed (default: shapes, images)"
+    )
+    font: str | None = Field(
+        None,
+        description="title (default for headings), body (the default) or a font declared "
+        "under fonts: in game.yaml",
+    )
+    size: Length | None = Field(
+        None, description="font size, shrunk down to min_size when the text does not fit"
+    )
     min_size: Length | None = None
     leading: Annotated[float, Field(gt=0, le=10, allow_inf_nan=False)] | None = Field(
         None, description="line height as a multiple of the font size")
     align: Literal["left", "center", "right", "justify"] | None = None
     valign: Literal["top", "middle", "bottom"] | None = None
-    wrap: bool | None = Field(None, description="false: each line of the text stays one line, the text shrinks "
-                                                "instead of wrapping (lists of icons and names)")
+    wrap: bool | None = Field(
+        None,
+        description="false: each line of the text stays one line, the text shrinks "
+        "instead of wrapping (lists of icons and names)",
+    )
     color: str | None = Field(None, description="text colour #rrggbb (or a template)")
 
-    _lengths = field_validator("x", "y", "width", "height")(classmethod(lambda cls, v: _check_length(v)))
-    _sizes = field_validator("size", "min_size")(classmethod(lambda cls, v: _check_font_size(v)))
+    _lengths = field_validator("x", "y", "width", "height")(classmethod(lambda _cls, v: _check_length(v)))
+    _sizes = field_validator("size", "min_size")(classmethod(lambda _cls, v: _check_font_size(v)))
     _widths = field_validator("stroke_width", "radius")(
-        classmethod(lambda cls, v: _check_not_negative(_check_length(v))))
+        classmethod(lambda _cls, v: _check_not_negative(_check_length(v))))
 
 
 class LayoutFile(Strict):
     """A layout file: optional parent layout, then boxes drawn in order (a parent's boxes first)."""
 
-    extends: str | None = Field(None, description="layout whose boxes come first; same-named boxes are changed")
+    extends: str | None = Field(
+        None, description="layout whose boxes come first; same-named boxes are changed"
+    )
     description: str = ""
-    boxes: dict[str, BoxSpec | None] = Field(default_factory=dict, description="name: box; `name: ~` removes one")
-
-
-@dataclass
-class Box:
-    """A resolved box: geometry in points (top-left origin), its kind and every style key after `extends`."""
-
-    name: str
-    kind: str
-    x: float
-    y: float
-    w: float
-    h: float
-    spec: dict
-    file: str
-    line: int
-    text_from: tuple[str, str, int] | None = None  # (layout, file, line) where its `text` is written
-    translated: tuple[str, int] | None = None  # (file, line) of the translation that gave its text
-
-    def get(self, key: str, default=None):
-        """A style key of this box, or `default`."""
-        value = self.spec.get(key)
-        return default if value is None else value
+    boxes: dict[str, BoxSpec | None] = Field(
+        default_factory=dict, description="name: box; `name: ~` removes one"
+    )
 
 
 @dataclass
@@ -183,7 +195,9 @@ class LayoutLoader:
     file is looked at, so `extends: ../../../x` never reads, or reports, a file from elsewhere. `words` are a
     translation's texts of boxes (layout -> box -> (text, file, line)), used instead of the layouts' own."""
 
-    def __init__(self, dirs: list[Path], show, project: Project | None = None, words: LayoutWords | None = None):
+    def __init__(
+        self, dirs: list[Path], show, project: Project | None = None, words: LayoutWords | None = None
+    ):
         self.dirs = dirs
         self.show = show
         self.project = project
@@ -206,9 +220,13 @@ class LayoutLoader:
         if path is None:
             known = known_layouts(self.dirs)
             where = self.show(self.dirs[0] / f"{name}.yaml")
-            raise InputError(replace(wanted_by, message=
-                                     f"layout '{name}' not found{did_you_mean(name, known)}; expected {where} "
-                                     f"(known layouts: {known_list(known) or 'none'})"))
+            raise InputError(
+                replace(
+                    wanted_by,
+                    message=f"layout '{name}' not found{did_you_mean(name, known)}; expected {where} "
+                    f"(known layouts: {known_list(known) or 'none'})",
+                )
+            )
         shown = self.show(path)
         raw = load_yaml(path, shown)
         problems = Problems()
@@ -232,9 +250,13 @@ class LayoutLoader:
         current, asker = name, wanted_by
         while current is not None:
             if current in seen:
-                raise InputError(replace(asker, message=
-                                         f"layouts extend each other in a circle ({' -> '.join(seen + [current])}); "
-                                         "expected a chain that ends"))
+                raise InputError(
+                    replace(
+                        asker,
+                        message=f"layouts extend each other in a circle ({' -> '.join(seen + [current])}); "
+                        "expected a chain that ends",
+                    )
+                )
             seen.append(current)
             model, raw, path = self._read(current, asker)
             out.append((current, model, raw, path))
@@ -262,12 +284,13 @@ class LayoutLoader:
                 if _kind(values):
                     text_from.pop(box_name, None)
                     translated.pop(box_name, None)
-                if "text" in values:
-                    text_from[box_name] = (layout_name, shown, line)
-                    words = self.words.get(layout_name, {}).get(box_name) if self.words else None
-                    if words is not None:  # the translation's words of this box
-                        values["text"] = words[0]
-                        translated[box_name] = (words[1], words[2])
+                for key in _kind(values):
+                    if BOX_KINDS[key].worded:
+                        text_from[box_name] = (layout_name, shown, line)
+                        words = self.words.get(layout_name, {}).get(box_name) if self.words else None
+                        if words is not None:  # the translation's words of this box
+                            values[key] = words[0]
+                            translated[box_name] = (words[1], words[2])
                 if box_name in merged:
                     base = dict(merged[box_name][0])
                     if _kind(values):  # a new kind replaces the parent's content keys
@@ -282,7 +305,9 @@ class LayoutLoader:
             kinds = _kind(spec)
             if len(kinds) != 1:
                 what = "none" if not kinds else ", ".join(kinds)
-                problems.add(shown, line, f"box '{box_name}' shows {what}; expected exactly one of: {', '.join(KINDS)}")
+                problems.add(
+                    shown, line, f"box '{box_name}' shows {what}; expected exactly one of: {', '.join(KINDS)}"
+                )
                 continue
             try:
                 x = _length(spec.get("x"), trim_w, 0.0)
@@ -295,10 +320,7 @@ class LayoutLoader:
             box = Box(box_name, kinds[0], x, y, w, h, spec, shown, line, text_from.get(box_name),
                       translated.get(box_name))
             _check_geometry(box, trim_w, trim_h, bleed, safe, problems)
-            if box.kind == "text" and box.get("min_size") is not None and box.get("size") is not None \
-                    and to_pt(box.get("min_size")) > to_pt(box.get("size")):
-                problems.add(shown, line, f"box '{box_name}': min_size {box.get('min_size')} is larger than size "
-                                          f"{box.get('size')}; expected min_size at most the size")
+            kind_of(box).check(box, problems)
             boxes.append(box)
         problems.raise_if_any()
         boxes.sort(key=lambda box: box.get("z", 0))  # stable: equal z keeps the merged file order
@@ -313,16 +335,25 @@ def _check_geometry(box: Box, tw: float, th: float, bleed: float, safe: float, p
     """Text and icons stay inside the safe zone; nothing reaches beyond the bleed."""
     tol = 0.01
     if box.w <= 0 or box.h <= 0:
-        problems.add(box.file, box.line, f"box '{box.name}' is {_mm(box.w)} x {_mm(box.h)}; expected a positive size")
+        problems.add(
+            box.file, box.line, f"box '{box.name}' is {_mm(box.w)} x {_mm(box.h)}; expected a positive size"
+        )
         return
-    if box.kind in ("text", "icon"):
+    if kind_of(box).inside_safe:
         if (box.x < safe - tol or box.y < safe - tol or box.x + box.w > tw - safe + tol
                 or box.y + box.h > th - safe + tol):
-            problems.add(box.file, box.line,
-                         f"{box.kind} box '{box.name}' (x {_mm(box.x)}, y {_mm(box.y)}, {_mm(box.w)} x {_mm(box.h)}) "
-                         f"leaves the safe zone; expected it within {_mm(safe)} of every trim edge "
-                         f"(x {_mm(safe)}..{_mm(tw - safe)}, y {_mm(safe)}..{_mm(th - safe)})")
+            problems.add(
+                box.file,
+                box.line,
+                f"{box.kind} box '{box.name}' (x {_mm(box.x)}, y {_mm(box.y)}, {_mm(box.w)} x {_mm(box.h)}) "
+                f"leaves the safe zone; expected it within {_mm(safe)} of every trim edge "
+                f"(x {_mm(safe)}..{_mm(tw - safe)}, y {_mm(safe)}..{_mm(th - safe)})",
+            )
     elif (box.x < -bleed - tol or box.y < -bleed - tol or box.x + box.w > tw + bleed + tol
           or box.y + box.h > th + bleed + tol):
-        problems.add(box.file, box.line, f"box '{box.name}' reaches beyond the {_mm(bleed)} bleed; expected it "
-                     "inside the bleed box (set `bleed: true` to run an edge box into the bleed instead)")
+        problems.add(
+            box.file,
+            box.line,
+            f"box '{box.name}' reaches beyond the {_mm(bleed)} bleed; expected it "
+            "inside the bleed box (set `bleed: true` to run an edge box into the bleed instead)",
+        )

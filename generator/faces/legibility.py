@@ -1,13 +1,15 @@
 """Legibility of every text drawn on a card: contrast against what lies under it, and a minimum size.
 
-For each face (every card front and every deck back) each text box is laid out as it is drawn (the same fitting),
-its inked area is found from its lines, and the colours under that area come from the filled boxes drawn before it
-(`paint.backdrop`). Every run of the text (a chip's label on its own background, an inline colour) is checked:
+For each face (every card front and every deck back) each text box is laid out as it is drawn (the same
+fitting), its inked area is found from its lines, and the colours under that area come from the filled boxes
+drawn before it (`paint.backdrop`). Every run of the text (a chip's label on its own background, an inline
+colour) is checked:
 - contrast (WCAG 2.x, `core.colours.contrast_ratio`) at least 4.5:1 below 14 pt and 3:1 from 14 pt;
 - size at least 6 pt (print.md section 5: the smallest reference text a print shop accepts);
 - a text over a picture has no single backdrop colour, so it cannot be checked and is reported as such.
-A finding is a located Problem at the layout box (`file:line`), naming the card and the colours; the same finding
-on many cards is reported once with their count. `pnp validate` shows them as warnings, `--strict` as errors.
+A finding is a located Problem at the layout box (`file:line`), naming the card and the colours; the same
+finding on many cards is reported once with their count. `pnp validate` shows them as warnings, `--strict` as
+errors.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from generator.core.errors import InputError, Problem
 from generator.core.geometry import Rect
 from generator.data.game import Card, Deck
 from generator.faces import inksaver
+from generator.faces.boxes.text import TextData
 from generator.faces.face import CardRenderer
 from generator.faces.paint import PAPER, backdrop, face_paints
 from generator.faces.text import MIN_TEXT_SIZE
@@ -56,17 +59,19 @@ def needed_ratio(size: float) -> float:
     return LARGE_RATIO if size >= LARGE_TEXT else NORMAL_RATIO
 
 
-def text_layout(renderer: CardRenderer, box, data: dict, deck: Deck, card: Card | None,
+def text_layout(renderer: CardRenderer, box, data: TextData, deck: Deck, card: Card | None,
                 back: bool = False) -> tuple[Rect, list[Run]]:
     """Where a text box's letters are on the face form, and its runs, laid out exactly as they are drawn."""
-    x, y, w, h = renderer._placed_rect(box, *renderer.size(deck))  # noqa: SLF001 - the renderer's own geometry
-    style = renderer.text_style(box, data)
-    plain = renderer.single_line(data["markup"], style, w, h)
+    # the renderer's own geometry
+    x, y, w, h = renderer._placed_rect(box, *renderer.size(deck))  # noqa: SLF001
+    kind = renderer.kind(box)  # the box's text kind: its fitting and the font sizes it found
+    style = kind.text_style(box, data)
+    plain = kind.single_line(data.markup, style, w, h)
     if plain is not None:
         widths, needed = [stringWidth(plain, style.face, style.size)], style.size * style.leading
         runs = [Run(plain, style.color, style.size)]
     else:
-        para, _size, needed = renderer.fit(box, data, w, h, renderer.context(deck, card, back))
+        para, _size, needed = kind.fit(box, data, w, h, renderer.context(deck, card, back))
         lines = getattr(para.blPara, "lines", [])
         widths = [w - (line[0] if isinstance(line, tuple) else getattr(line, "extraSpace", 0.0) or 0.0)
                   for line in lines] or [w]
@@ -80,12 +85,20 @@ def text_layout(renderer: CardRenderer, box, data: dict, deck: Deck, card: Card 
 
 
 def _runs(lines, color: str) -> list[Run]:
-    """The runs of laid-out paragraph lines: kind 1 lines hold fragments (own colour, size, background), kind 0
-    lines plain words in the paragraph's one style."""
+    """The runs of laid-out paragraph lines: kind 1 lines hold fragments (own colour, size, background), kind
+    0 lines plain words in the paragraph's one style."""
     if getattr(lines, "kind", 0) == 1:
-        return [Run(frag.text, _hex(frag.textColor) or color, frag.fontSize, _hex(getattr(frag, "backColor", None)))
-                for line in lines.lines for frag in line.words
-                if getattr(frag, "text", "").strip() and not getattr(frag, "cbDefn", None)]
+        return [
+            Run(
+                frag.text,
+                _hex(frag.textColor) or color,
+                frag.fontSize,
+                _hex(getattr(frag, "backColor", None)),
+            )
+            for line in lines.lines
+            for frag in line.words
+            if getattr(frag, "text", "").strip() and not getattr(frag, "cbDefn", None)
+        ]
     own = _hex(getattr(lines, "textColor", None)) or color
     return [Run(" ".join(words), own, lines.fontSize) for _extra, words in lines.lines if words]
 
@@ -103,13 +116,14 @@ def _face(renderer: CardRenderer, deck: Deck, card: Card | None, back: bool, ink
 
 def face_findings(renderer: CardRenderer, deck: Deck, card: Card | None, back: bool = False,
                   ink: str = "normal") -> list[tuple[tuple, str]]:
-    """(key, message) of every legibility problem of one face; the key groups the same finding across cards."""
+    """(key, message) of every legibility problem of one face; the key groups the same finding across
+    cards."""
     resolved = _face(renderer, deck, card, back, ink)
     tw, th = renderer.size(deck)
     paints = face_paints(resolved, lambda b: renderer._placed_rect(b, tw, th))  # noqa: SLF001
     found = []
     for index, (box, data) in enumerate(resolved):
-        if not data or box.kind != "text" or not data.get("markup"):
+        if not data or not data.lettered or not data.markup:
             continue
         area, runs = text_layout(renderer, box, data, deck, card, back)
         under = backdrop(paints, area, index)
@@ -119,15 +133,24 @@ def face_findings(renderer: CardRenderer, deck: Deck, card: Card | None, back: b
         place = (box.file, box.line, box.name)
         for run in runs:
             if run.size < MIN_SIZE - 0.01:
-                found.append((place + ("size", run.size), f"text at {run.size:g} pt; expected at least {MIN_SIZE:g} pt"))
+                found.append(
+                    (
+                        place + ("size", run.size),
+                        f"text at {run.size:g} pt; expected at least {MIN_SIZE:g} pt",
+                    )
+                )
             need = needed_ratio(run.size)
             pairs = [(run.back, "its own background")] if run.back else list(colours.items())
             for back, what in pairs:
                 ratio = contrast_ratio(run.color, back)
                 if ratio < need - 1e-9:
-                    found.append((place + ("contrast", run.color, back, round(run.size, 2)),
-                                  f"contrast {ratio:.2f}:1 ({run.color} on {back} of {_named(what)}) at "
-                                  f"{run.size:g} pt; expected at least {need:g}:1 (3:1 from {LARGE_TEXT:g} pt)"))
+                    found.append(
+                        (
+                            place + ("contrast", run.color, back, round(run.size, 2)),
+                            f"contrast {ratio:.2f}:1 ({run.color} on {back} of {_named(what)}) at "
+                            f"{run.size:g} pt; expected at least {need:g}:1 (3:1 from {LARGE_TEXT:g} pt)",
+                        )
+                    )
             if pictures and not run.back:
                 found.append((place + ("picture", pictures[0]),
                               f"text lies over the picture of box '{pictures[0]}', so its contrast cannot be "
@@ -156,7 +179,11 @@ def check_legibility(renderer: CardRenderer, ink: str = "normal") -> list[Proble
             if not back:
                 where = f"card {card.code} ({card.id})"
             else:
-                where = f"the back of card {shown.code} ({shown.id})" if shown else f"the back of deck '{deck.id}'"
+                where = (
+                    f"the back of card {shown.code} ({shown.id})"
+                    if shown
+                    else f"the back of deck '{deck.id}'"
+                )
             for key, message in dict(findings).items():  # each finding once per face
                 entry = seen.setdefault(key, [where, message, 0])
                 entry[2] += 1
@@ -169,12 +196,12 @@ def check_legibility(renderer: CardRenderer, ink: str = "normal") -> list[Proble
 
 def text_areas(renderer: CardRenderer, deck: Deck, card: Card | None,
                back: bool = False) -> list[tuple[Rect, float]]:
-    """Where the texts of a face are (trim coordinates: origin at the trim's lower-left) and the smallest size in
-    each, as drawn. For pictures of cards: keep callouts off the text, and keep the text large enough."""
+    """Where the texts of a face are (trim coordinates: origin at the trim's lower-left) and the smallest size
+    in each, as drawn. For pictures of cards: keep callouts off the text, and keep the text large enough."""
     b = renderer.bleed
     areas = []
     for box, data in _face(renderer, deck, card, back):
-        if not data or box.kind != "text" or not data.get("markup"):
+        if not data or not data.lettered or not data.markup:
             continue
         area, runs = text_layout(renderer, box, data, deck, card, back)
         if runs:

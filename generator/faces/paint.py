@@ -1,8 +1,8 @@
 """What lies under a point of a card face: the filled shapes and pictures of a layout as plain geometry.
 
 The legibility check (what a text sits on) and the ink saver (which text must change colour once the fills are
-tinted) both ask it. Coordinates are those of the face form: points, origin at the lower-left of the bleed box.
-No ReportLab.
+tinted) both ask it. Coordinates are those of the face form: points, origin at the lower-left of the bleed
+box. No ReportLab.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from generator.core.geometry import Rect
-from generator.core.units import to_pt
 
 PAPER = "#ffffff"
 SAMPLES = (7, 5)  # points sampled across and up a text's area
@@ -57,32 +56,25 @@ class Paint:
 
 
 def face_paints(resolved: list, placed_rect: Callable) -> list[Paint]:
-    """The filled boxes and pictures of a face, in drawing order. `resolved` holds (box, data) pairs as the card
-    renderer resolves them; `placed_rect(box)` gives a box's rectangle (x, y, w, h) on the face form."""
+    """The filled boxes and pictures of a face, in drawing order. `resolved` holds (box, data) pairs as the
+    card renderer resolves them (data a `generator.faces.boxes.base.Resolved`, or None for a box not drawn);
+    `placed_rect(box)` gives a box's rectangle (x, y, w, h) on the face form."""
     paints = []
     for index, (box, data) in enumerate(resolved):
         if not data:
             continue
-        if box.kind in ("icon", "image"):
-            color = None
-        elif data.get("fill"):
-            color = data["fill"]
-        else:
-            continue
-        x, y, w, h = placed_rect(box)
-        if box.kind == "icon":  # an icon is drawn square, centred in its box
-            side = min(w, h)
-            x, y, w, h = x + (w - side) / 2, y + (h - side) / 2, side, side
-        shape = box.get("shape", "rect") if box.kind in ("shape", "text") else "rect"
-        radius = to_pt(box.get("radius", "2mm")) if shape == "rounded" else 0.0
-        paints.append(Paint(index, box.name, Rect(x, y, w, h), shape, radius, color))
+        painted = data.painted(box, placed_rect(box))  # what the box's kind lays on the face
+        if painted is not None:
+            paints.append(
+                Paint(index, box.name, Rect(*painted.rect), painted.shape, painted.radius, painted.color)
+            )
     return paints
 
 
 def backdrop(paints: list[Paint], area: Rect, upto: int) -> list[Paint | None]:
-    """What shows under `area` from the things drawn up to box `upto` in drawing order (a text box's own fill is
-    drawn under its text): the topmost paint at each sampled point, None where only the paper shows. Each paint
-    (or the paper) is listed once."""
+    """What shows under `area` from the things drawn up to box `upto` in drawing order (a text box's own fill
+    is drawn under its text): the topmost paint at each sampled point, None where only the paper shows. Each
+    paint (or the paper) is listed once."""
     nx, ny = SAMPLES
     seen: dict[object, Paint | None] = {}
     under = [p for p in paints if p.index <= upto]

@@ -1,12 +1,13 @@
-"""Plain card text in explicit lines, drawn without a Paragraph: the same PDF operators, a fraction of the work.
+"""Plain card text in explicit lines, drawn without a Paragraph: the same PDF operators, a fraction of the
+work.
 
-Most card texts are plain words with line breaks that fit their box at full size (a spreadsheet of 300 different
-cards, each with a few lines of rules). For those, ReportLab's Paragraph builds fragments, breaks lines that need no
-breaking and walks a general drawing routine. `plain_lines` works out what it would lay out (each explicit line as
-one line, its unused width measured word by word exactly as ReportLab sums it) and `draw_plain` makes the text
-object calls ReportLab's paragraph drawing makes for such lines, in the same order, so the page content is
-byte-identical. Anything else (markup, entities, odd spaces, a line too wide, too many lines) returns None and goes
-through the Paragraph and its shrink-to-fit as before.
+Most card texts are plain words with line breaks that fit their box at full size (a spreadsheet of 300
+different cards, each with a few lines of rules). For those, ReportLab's Paragraph builds fragments, breaks
+lines that need no breaking and walks a general drawing routine. `plain_lines` works out what it would lay out
+(each explicit line as one line, its unused width measured word by word exactly as ReportLab sums it) and
+`draw_plain` makes the text object calls ReportLab's paragraph drawing makes for such lines, in the same
+order, so the page content is byte-identical. Anything else (markup, entities, odd spaces, a line too wide,
+too many lines) returns None and goes through the Paragraph and its shrink-to-fit as before.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from reportlab.platypus.paragraph import cleanBlockQuotedText
 from generator.faces.fragments import fragment_prototypes
 from generator.faces.text import TextStyle, paragraph_style
 
-# A word has no character ReportLab splits on or treats specially (whitespace of any kind, the zero-width space,
+# A word has no character ReportLab splits on or treats specially (whitespace of any kind, the zero-width
+# space,
 # the soft hyphen that allows hyphenation); a line is words with one space between them.
 _WORD = r"[^\s\u200b\xad<>&]+"
 _LINE = re.compile(rf"{_WORD}(?: {_WORD})*")
@@ -52,7 +54,8 @@ def plain_lines(markup: str, style: TextStyle, width: float, height: float,
     size = style.size
     text = per_size(markup, size) if per_size else markup
     segments = cleanBlockQuotedText(text).split(BREAK)
-    if len(segments) < 2:  # one line: a paragraph of one fragment, drawn differently (and by face.py directly)
+    # one line: a paragraph of one fragment, drawn differently (and by face.py directly)
+    if len(segments) < 2:
         return None
     para_style = paragraph_style(style.face, size, style.leading, style.align, style.color)
     needed = len(segments) * para_style.leading
@@ -84,7 +87,8 @@ def _move(tx, dx: float) -> None:
 
 
 def draw_plain(canvas: Canvas, plain: PlainLines, x: float, y: float) -> None:
-    """Draw the lines with the lower-left corner of their block at (x, y): the calls Paragraph.drawOn makes."""
+    """Draw the lines with the lower-left corner of their block at (x, y): the calls Paragraph.drawOn
+    makes."""
     style = plain.style
     canvas.saveState()
     canvas.translate(x, y)
@@ -94,7 +98,13 @@ def draw_plain(canvas: Canvas, plain: PlainLines, x: float, y: float) -> None:
     tx._fontname, tx._fontsize = None, None  # noqa: SLF001
     last = len(plain.lines) - 1
     for index, (text, extra) in enumerate(plain.lines):
-        shift = 0 + 0.5 * extra if style.alignment == TA_CENTER else 0 + extra if style.alignment == TA_RIGHT else 0
+        shift = (
+            0 + 0.5 * extra
+            if style.alignment == TA_CENTER
+            else 0 + extra
+            if style.alignment == TA_RIGHT
+            else 0
+        )
         _move(tx, shift)
         if index == 0:
             tx.setLeading(style.leading)

@@ -1,9 +1,10 @@
-"""What an SVG icon or picture may refer to: its own fragments, embedded pictures, and files inside the project.
+"""What an SVG icon or picture may refer to: its own fragments, embedded pictures, and files inside the
+project.
 
 svglib follows `<image href="../../x.png">` and `<use href="other.svg#id">` relative to the SVG, wherever they
 lead. Before an SVG from the project is drawn, every reference in it is checked with `Project.inside` (links
-resolved), so a file outside the project never reaches a PDF; embedded and referenced raster pictures are held to
-the picture limits. The problem names the SVG's line and the reference as written, never the outside file.
+resolved), so a file outside the project never reaches a PDF; embedded and referenced raster pictures are held
+to the picture limits. The problem names the SVG's line and the reference as written, never the outside file.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ def _parser() -> etree.XMLParser:
 
 
 def _picture_problem(source, what: str) -> str | None:
-    """A raster picture (a path or a file object) over the pixel limit, or unreadable, as a problem; else None."""
+    """A raster picture (a path or a file object) over the pixel limit, or unreadable, as a problem; else
+    None."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
@@ -64,8 +66,8 @@ def _embedded_problem(href: str) -> str | None:
 
 
 def reference_problem(path: Path, project: Project) -> str | None:
-    """Why the SVG at `path` cannot be drawn safely (a reference outside the project, a missing file, an oversized
-    picture, a file over the size limit), or None."""
+    """Why the SVG at `path` cannot be drawn safely (a reference outside the project, a missing file, an
+    oversized picture, a file over the size limit), or None."""
     stat = Path(path).stat()
     return _reference_problem(str(path), stat.st_mtime_ns, stat.st_size, project, 0)
 
@@ -88,7 +90,8 @@ def _reference_problem(path: str, _mtime: int, size: int, project: Project, dept
         href = (element.get(XLINK_HREF) or element.get("href") or "").strip()
         if not href or href.startswith("#"):
             continue
-        where = f"line {element.sourceline} of the SVG refers to '{href if len(href) < 80 else href[:60] + '...'}'"
+        where = (f"line {element.sourceline} of the SVG refers to "
+                 f"'{href if len(href) < 80 else href[:60] + '...'}'")
         if href.lower().startswith("data:"):
             problem = _embedded_problem(href) if _DATA_IMAGE.match(href) else None
             if problem:

@@ -1,4 +1,5 @@
-"""Card text: sandboxed Jinja templates (compiled once), rich-text shorthand, inline icons and shrink-to-fit."""
+"""Card text: sandboxed Jinja templates (compiled once), rich-text shorthand, inline icons and
+shrink-to-fit."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ _BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", re.S)
 _ITALIC = re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])", re.S)
 _ICON = re.compile(r":([a-z0-9][a-z0-9_-]*):")
 _TAG = re.compile(r"(<[^>]*>)")
-# A hyphen before a number that starts a word is a minus sign ("-2", "(-5)"), but not inside a code ("OUP-TOP-01");
+# A hyphen before a number that starts a word is a minus sign ("-2", "(-5)"), but not inside a code
+# ("OUP-TOP-01");
 # a hyphen between two bare numbers is a range ("1-2"). Both fonts have U+2212 and U+2013.
 _MINUS = re.compile(r"(?<![\w.\-])-(?=\d)")
 _RANGE = re.compile(r"(?<![\w\-])(\d+)-(\d+)(?![\w\-])")
@@ -37,7 +39,8 @@ _RANGE = re.compile(r"(?<![\w\-])(\d+)-(\d+)(?![\w\-])")
 MIN_TEXT_SIZE = 6.0  # pt: the smallest text the legibility check accepts (print.md section 5)
 
 class TextOverflow(Exception):
-    """Text that does not fit its box even at the minimum font size: too tall, or a word wider than the box."""
+    """Text that does not fit its box even at the minimum font size: too tall, or a word wider than the
+    box."""
 
     def __init__(self, size: float, needed: float, available: float, word: str = "", word_width: float = 0.0,
                  box_width: float = 0.0, unwrapped: bool = False):
@@ -67,8 +70,8 @@ def is_template(source: str) -> bool:
 
 
 class CompiledCardTemplates(SandboxedCache):
-    """Card text templates as Jinja compiled them, kept between runs: a rebuild compiles only the templates that
-    changed (Jinja checks each one against its source)."""
+    """Card text templates as Jinja compiled them, kept between runs: a rebuild compiles only the templates
+    that changed (Jinja checks each one against its source)."""
 
     kind = "cards"
     module = __file__
@@ -83,9 +86,9 @@ def compiled_card_templates() -> CompiledCardTemplates | None:
 class Templates:
     """One bounded sandbox per game; every template source is compiled once and cached.
 
-    Each render has the budget of generator.data.sandbox; all the card texts of a game together get MAX_CARD_TEXT_STEPS
-    loop steps and MAX_CARD_TEXT_WORK characters, and a template that went over a bound is not rendered again (the next
-    card would only fail the same way, slowly)."""
+    Each render has the budget of generator.data.sandbox; all the card texts of a game together get
+    MAX_CARD_TEXT_STEPS loop steps and MAX_CARD_TEXT_WORK characters, and a template that went over a bound is
+    not rendered again (the next card would only fail the same way, slowly)."""
 
     def __init__(self, helpers: dict[str, Callable] | None = None):
         # A missing optional field prints as nothing, not "None" (so `icon: "{{ card.icon }}"` skips the box).
@@ -103,15 +106,19 @@ class Templates:
             try:
                 template = self._cached(source) or self.env.from_string(source)
             except TemplateSyntaxError as exc:
-                raise TemplateProblem(f"template syntax error: {exc.message} (template line {exc.lineno})") from None
+                raise TemplateProblem(
+                    f"template syntax error: {exc.message} (template line {exc.lineno})"
+                ) from None
             except RecursionError:
-                raise TemplateProblem("the template is nested too deeply to read; expected simpler expressions") from None
+                raise TemplateProblem(
+                    "the template is nested too deeply to read; expected simpler expressions"
+                ) from None
             self._cache[source] = template
         return template
 
     def _cached(self, source: str):
-        """The template from the cache of compiled card templates, compiled into it if new; None when there is no
-        cache or the source does not compile (then `from_string` says why, as it always does)."""
+        """The template from the cache of compiled card templates, compiled into it if new; None when there is
+        no cache or the source does not compile (then `from_string` says why, as it always does)."""
         cache = compiled_card_templates()
         if cache is None:
             return None
@@ -137,8 +144,10 @@ class Templates:
         if source in self._over:
             raise TemplateProblem(self._over[source])
         if self.steps_used > MAX_CARD_TEXT_STEPS or self.work_used > MAX_CARD_TEXT_WORK:
-            raise TemplateProblem(f"the card text templates of this game loop or build more than {MAX_CARD_TEXT_STEPS:,} "
-                                  f"steps or {MAX_CARD_TEXT_WORK:,} characters in all; expected less work per card")
+            raise TemplateProblem(
+                f"the card text templates of this game loop or build more than {MAX_CARD_TEXT_STEPS:,} "
+                f"steps or {MAX_CARD_TEXT_WORK:,} characters in all; expected less work per card"
+            )
         template = self.compile(source)
         try:
             return self.env.render_bounded(template, context)
@@ -148,11 +157,21 @@ class Templates:
             self._over[source] = str(exc)
             raise TemplateProblem(str(exc)) from None
         except RecursionError:
-            self._over[source] = "the template calls itself too deeply (a macro calling itself?); expected calls that end"
+            self._over[source] = (
+                "the template calls itself too deeply (a macro calling itself?); expected calls that end"
+            )
             raise TemplateProblem(self._over[source]) from None
         except TemplateError as exc:
             raise TemplateProblem(f"template error: {exc}") from None
-        except (AttributeError, KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, OverflowError) as exc:
+        except (
+            AttributeError,
+            KeyError,
+            TypeError,
+            ValueError,
+            IndexError,
+            ZeroDivisionError,
+            OverflowError,
+        ) as exc:
             raise TemplateProblem(f"template error: {type(exc).__name__}: {exc}") from None
         finally:
             budget = self.env.budget
@@ -170,8 +189,9 @@ class Templates:
 
 
 def typeset(markup: str, family: Family | None = None) -> str:
-    """Real minus signs and en-dash ranges in the text parts of markup (tags and entities are left alone), where
-    the font (with its fallbacks) has those characters: a hyphen is never turned into a character it lacks."""
+    """Real minus signs and en-dash ranges in the text parts of markup (tags and entities are left alone),
+    where the font (with its fallbacks) has those characters: a hyphen is never turned into a character it
+    lacks."""
     if "-" not in markup:
         return markup
     minus = family is None or family.drawing_family("\u2212", "regular") is not None
@@ -244,9 +264,15 @@ def fit_text(markup: str, style: TextStyle, width: float, height: float,
 
     def attempt(size: float) -> tuple[Paragraph, float, bool]:
         text = per_size(markup, size) if per_size else markup
-        para = make_paragraph(text, paragraph_style(style.face, size, style.leading, style.align, style.color))
+        para = make_paragraph(
+            text, paragraph_style(style.face, size, style.leading, style.align, style.color)
+        )
         _, needed = para.wrap(width, height)
-        return para, needed, needed <= height + 0.01 and not _too_wide(para) and (style.wrap or _lines(para) <= lines)
+        return (
+            para,
+            needed,
+            needed <= height + 0.01 and not _too_wide(para) and (style.wrap or _lines(para) <= lines),
+        )
 
     para, needed, fits = attempt(style.size)
     if fits:
@@ -269,10 +295,14 @@ def fit_text(markup: str, style: TextStyle, width: float, height: float,
         if smallest is None:
             smallest = attempt(style.min_size)
         if smallest[1] <= height + 0.01 and not style.wrap and _lines(smallest[0]) > lines:
-            raise TextOverflow(style.min_size, smallest[1], height, _wrapped_line(smallest[0]), unwrapped=True)
+            raise TextOverflow(
+                style.min_size, smallest[1], height, _wrapped_line(smallest[0]), unwrapped=True
+            )
         if smallest[1] <= height + 0.01:  # tall enough: what does not fit is a word wider than the box
             word, word_width = _widest_line(smallest[0], width)
-            raise TextOverflow(style.min_size, smallest[1], height, word or "(an inline icon)", word_width, width)
+            raise TextOverflow(
+                style.min_size, smallest[1], height, word or "(an inline icon)", word_width, width
+            )
         raise TextOverflow(style.min_size, smallest[1], height)
     (para, needed, _), size = best
     return para, size, needed

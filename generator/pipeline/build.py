@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,18 +18,21 @@ from generator.pipeline.incremental import BuildState, game_keys
 
 if TYPE_CHECKING:
     from generator.data.game import Game
+    from generator.pipeline.drawing import Drawn
+    from generator.pipeline.planning import Planner
 
-# Loading, checking and drawing (generator.pipeline.gather, .producers, .fingerprints) are imported when a game needs
-# them: a build with nothing to do reads hashes and the state only, and is done before those imports would be.
+# Loading, checking and drawing (generator.pipeline.gather, .producers, .fingerprints) are imported when a
+# game needs them: a build with nothing to do reads hashes and the state only, and is done before those
+# imports would be.
 
 MANIFEST = "manifest.json"
 
 
 @dataclass
 class BuildResult:
-    """What a build wrote (and, with incremental builds, skipped), and what in build/ belongs to nothing any more.
-    `problems` are those of translations, which never stop the source language from building; `warnings` are
-    texts a translation does not give yet."""
+    """What a build wrote (and, with incremental builds, skipped), and what in build/ belongs to nothing any
+    more. `problems` are those of translations, which never stop the source language from building; `warnings`
+    are texts a translation does not give yet."""
 
     games: list[CheckReport]
     written: list[dict] = field(default_factory=list)
@@ -38,7 +41,8 @@ class BuildResult:
     languages: dict[str, list[str]] = field(default_factory=dict)  # game -> the languages built
     problems: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
-    not_built: dict[str, list[str]] = field(default_factory=dict)  # game -> its languages kept out by problems
+    # game -> its languages kept out by problems
+    not_built: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _language(game: Game) -> dict:
@@ -54,8 +58,14 @@ def _unit(entry: dict) -> tuple[str, str | None]:
 def deck_summary(game: Game) -> list[dict]:
     """Per deck: card types and total copies, for the manifest."""
     return [
-        {"game": game.id, "deck": deck.id, "name": deck.name, "card_types": len(deck.cards), "copies": deck.copies,
-         **_language(game)}
+        {
+            "game": game.id,
+            "deck": deck.id,
+            "name": deck.name,
+            "card_types": len(deck.cards),
+            "copies": deck.copies,
+            **_language(game),
+        }
         for deck in game.decks.values()
     ]
 
@@ -68,14 +78,24 @@ def component_summary(game: Game) -> list[dict]:
     summary = []
     for component in game.components.values():
         size, size_mm = component_size(component, game.decks)
-        summary.append({"game": game.id, "component": component.id, "name": component.name, "kind": component.kind,
-                        "size": size, "size_mm": size_mm, "copies": component_line(game, component).count,
-                        **_language(game)})
+        summary.append(
+            {
+                "game": game.id,
+                "component": component.id,
+                "name": component.name,
+                "kind": component.kind,
+                "size": size,
+                "size_mm": size_mm,
+                "copies": component_line(game, component).count,
+                **_language(game),
+            }
+        )
     return summary
 
 
 def read_manifest(build_dir: Path) -> dict:
-    """The last build/manifest.json, keeping only entries of the expected shape (a damaged file counts as empty)."""
+    """The last build/manifest.json, keeping only entries of the expected shape (a damaged file counts as
+    empty)."""
     empty: dict = {"outputs": [], "decks": [], "components": [], "stale": []}
     try:
         data = json.loads((Path(build_dir) / MANIFEST).read_text(encoding="utf-8"))
@@ -89,16 +109,21 @@ def read_manifest(build_dir: Path) -> dict:
         return [e for e in items if isinstance(e, dict) and all(isinstance(e.get(k), str) for k in needed)] \
             if isinstance(items, list) else []
 
-    return {"outputs": entries("outputs", ("game", "path")), "decks": entries("decks", ("game", "deck")),
-            "components": entries("components", ("game", "component")), "stale": entries("stale", ("path", "why"))}
+    return {
+        "outputs": entries("outputs", ("game", "path")),
+        "decks": entries("decks", ("game", "deck")),
+        "components": entries("components", ("game", "component")),
+        "stale": entries("stale", ("path", "why")),
+    }
 
 
 def manifest_text(old: dict, project: Project, games: list[Game], outputs: list[dict], stale: list[dict],
                   partial: bool = False) -> str:
-    """build/manifest.json: every output (path, pages, bytes, sha256), deck and component, and the stale outputs;
-    entries of games not built this time are kept while those games exist (and, for a `partial` build such as a
-    --only reprint, the built games' other outputs too). A game in one of its languages is built on its own: the
-    entries of its other languages are kept."""
+    """build/manifest.json: every output (path, pages, bytes, sha256), deck and component, and the stale
+    outputs; entries of games not built this time are kept while those games exist (and, for a `partial` build
+    such as a
+    --only reprint, the built games' other outputs too). A game in one of its languages is built on its own:
+    the entries of its other languages are kept."""
     built = {(g.id, g.language if g.translated else None) for g in games}
     existing = set(project.game_ids())
     new = {o["path"] for o in outputs}
@@ -125,7 +150,9 @@ def write_manifest(build_dir: Path, games: list[Game], written: list[dict], part
     path = Path(build_dir) / MANIFEST
     if not games:
         return path
-    return atomic_write(path, manifest_text(read_manifest(build_dir), games[0].project, games, written, [], partial))
+    return atomic_write(
+        path, manifest_text(read_manifest(build_dir), games[0].project, games, written, [], partial)
+    )
 
 
 def build(project: Project, names: list[str], options: BuildOptions | None = None,
@@ -134,28 +161,37 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
           drawn: Callable[[Output], None] | None = None) -> BuildResult:
     """Load and check everything, draw every output, then rename them all into place with the manifest.
 
-    `drawn(output)` is called as each output is drawn (a progress bar), `progress(output)` once it is in place.
+    `drawn(output)` is called as each output is drawn (a progress bar), `progress(output)` once it is in
+    place.
 
     Languages (generator.pipeline.translations): each game is built in every language it declares, or those of
     `options.languages`; a translation goes to build/<game>/<language>/. A translation's problems (a key that
     translates nothing, a text that does not fit) keep that language's outputs out and are in the result's
     `problems`; they never stop the source language or another language from building.
 
-    Incremental (generator.pipeline.incremental): a game whose inputs did not change since the last build is not loaded
-    and its outputs are reported as skipped; a changed game is checked again only when the data its checks read
-    changed, each of its languages is planned only by the producers whose inputs changed (generator.pipeline.planning),
-    and only outputs with a changed hash are drawn.
-    `options.force` draws everything. The outputs, build/manifest.json and build/.state.json are committed together
+    Incremental (generator.pipeline.incremental): a game whose inputs did not change since the last build is
+    not loaded and its outputs are reported as skipped; a changed game is checked again only when the data its
+    checks read changed, each of its languages is planned only by the producers whose inputs changed
+    (generator.pipeline.planning), and only outputs with a changed hash are drawn. `options.force` draws
+    everything. The outputs, build/manifest.json and build/.state.json are committed together
     (generator.core.write), so the manifest always describes the PDFs on disk, even after a build was killed.
     """
-    with Paused() as collector:  # Python's cycle collector rests until the drawing starts (generator.core.collector)
+    # Python's cycle collector rests until the drawing starts (generator.core.collector)
+    with Paused() as collector:
         return _build(project, names, options or BuildOptions(), progress, on_start, drawn, collector.resume)
 
 
-def _build(project: Project, names: list[str], options: BuildOptions, progress: Callable[[Output], None] | None,
-           on_start: Callable[[int], None] | None, drawn: Callable[[Output], None] | None,
-           drawing_starts: Callable[[], None]) -> BuildResult:
-    """build() once the collector is paused; `drawing_starts()` is called just before the outputs are drawn."""
+def _build(
+    project: Project,
+    names: list[str],
+    options: BuildOptions,
+    progress: Callable[[Output], None] | None,
+    on_start: Callable[[int], None] | None,
+    drawn: Callable[[Output], None] | None,
+    drawing_starts: Callable[[], None],
+) -> BuildResult:
+    """build() once the collector is paused; `drawing_starts()` is called just before the outputs are
+    drawn."""
     build_dir = Path(options.out_dir or project.build_dir)
     try:
         recover(build_dir)  # finish what a killed build left half-committed, remove its temporary files
@@ -165,32 +201,29 @@ def _build(project: Project, names: list[str], options: BuildOptions, progress: 
     keys = game_keys(project, names, options)
     old_manifest = read_manifest(build_dir)
     previous = {o["path"]: o for o in old_manifest["outputs"]}
-    # fresh: inputs unchanged, outputs untouched and listed in the manifest (a damaged manifest costs a rebuild)
-    fresh = [] if options.force else [name for name in names if state.game_is_fresh(name, keys[name])
-                                      and all(path in previous for path in state.game_outputs(name))]
+    fresh = [] if options.force else _fresh_games(state, names, keys, previous)
     if len(fresh) == len(names) and fresh:
         return _nothing_to_do(state, names, old_manifest)
     from generator.pipeline.gather import load_games
     from generator.pipeline.stale import stale_outputs
-    from generator.pipeline.translations import named
 
     changed = [name for name in names if name not in fresh]
-    # a game whose checks read the same inputs as when they last passed (a rules template or translation edit) is
-    # loaded, not checked again
-    checked = {} if options.force else {name: CheckReport(**report) for name in changed
-                                        if (report := state.checked_report(name, keys[name])) is not None}
+    # a game whose checks read the same inputs as when they last passed (a rules template or translation
+    # edit) is loaded, not checked again
+    checked = {} if options.force else _checked_before(state, changed, keys)
     loaded = load_games(project, changed, checked=checked)
-    if loaded.failed:  # a game that did not load, or wrong data or references: every game's problems, as gather
+    # a game that did not load, or wrong data or references: every game's problems, as gather
+    if loaded.failed:
         loaded.finish()
     games = loaded.games
-    # The composition checks (game.yaml `checks:`, the engines' static checks) run while the outputs are drawn:
-    # planning reads only what check_references checked. Whatever the planning raises, the checks' problems come
-    # first: bad data they catch may be what broke it.
-    # Draw every output first (generator.pipeline.drawing: in worker processes when there are cores to use, started
-    # before this process runs the composition checks) and rename them into place only when the checks passed and
-    # every output was drawn: a problem found while drawing (a text that does not fit) must not replace any of the
-    # last good PDFs. Every language is drawn in the same run of workers; a problem in a source language stops the
-    # build, a problem in a translation keeps that language out only.
+    # The composition checks (game.yaml `checks:`, the engines' static checks) run while the outputs are
+    # drawn: planning reads only what check_references checked. Whatever the planning raises, the checks'
+    # problems come first: bad data they catch may be what broke it.
+    # Draw every output first (generator.pipeline.drawing: in worker processes when there are cores to use,
+    # started before this process runs the composition checks) and rename them into place only when the
+    # checks passed and every output was drawn: a problem found while drawing (a text that does not fit) must
+    # not replace any of the last good PDFs. Every language is drawn in the same run of workers; a problem in
+    # a source language stops the build, a problem in a translation keeps that language out only.
     from generator.pipeline.drawing import Drawings, available_cores, tasks_of
 
     with Drawings() as drawings:
@@ -202,8 +235,8 @@ def _build(project: Project, names: list[str], options: BuildOptions, progress: 
             return min(cores, len(tasks_of(outputs)))  # the workers started
 
         try:
-            result, units, todo, carried, failed = _plan(state, keys, options, previous, games, fresh,
-                                                         start_early if cores > 1 else None, loaded.pending, cores)
+            early = _EarlyStart(start_early, loaded.pending, cores) if cores > 1 else None
+            result, units, todo, carried, failed = _plan(state, keys, options, previous, games, fresh, early)
         except Exception:
             drawings.cancel()
             loaded.finish()
@@ -212,15 +245,13 @@ def _build(project: Project, names: list[str], options: BuildOptions, progress: 
         started = {id(o) for o in drawings.outputs}
         drawing_starts()
         if len(started) < len(everything):
-            drawings.start([o for o in everything if id(o) not in started], build_dir, options.jobs, loaded.pending)
-        # a failed check stops the workers and removes their files (leaving the block): its problems are reported,
-        # never a drawing problem or bug the bad data caused
+            drawings.start(
+                [o for o in everything if id(o) not in started], build_dir, options.jobs, loaded.pending
+            )
+        # a failed check stops the workers and removes their files (leaving the block): its problems are
+        # reported, never a drawing problem or bug the bad data caused
         reports = loaded.finish()
-        by_game = {report.game: report for report in reports}
-        for name in names:  # reports in the order asked for; skipped games show their last check
-            result.games.append(by_game[name] if name in by_game else CheckReport(**state.game_report(name)))
-            if name not in by_game:
-                result.languages.setdefault(name, state.game_languages(name))
+        _report_games(result, state, names, reports)
         if on_start:
             on_start(len(everything))
         results = drawings.results(everything, drawn)
@@ -235,37 +266,19 @@ def _build(project: Project, names: list[str], options: BuildOptions, progress: 
             found, at = results[at:at + len(group)], at + len(group)
             wrong = [problem for one in found for problem in one.problems]
             if wrong and game.translated:
-                for one in found:  # the drawn files of this language are not put in place
-                    one.file.unlink(missing_ok=True)
-                result.problems += named(list(dict.fromkeys(wrong)), game.language)
-                result.not_built.setdefault(game.id, []).append(game.language)
+                _keep_out(result, game, found, wrong)
                 failed.add(game.id)
                 continue
             problems += wrong
-            for output, one in zip(group, found, strict=True):
-                if one.problems:
-                    continue
-                tmp = staging.adopt(one.file, build_dir / output.path)  # the staging owns it now
-                result.written.append({
-                    "game": output.game, "path": str(output.path), "kind": output.kind,
-                    **({"language": output.language} if output.language else {}),
-                    "bytes": tmp.stat().st_size, "sha256": sha256_file(tmp), **one.facts,
-                })
-                state.record_output(output.path, fingerprints[str(output.path)], written=tmp)
+            _adopt(staging, state, build_dir, zip(group, found, strict=True), fingerprints, result.written)
             drawn_outputs += group
             built.append(game)
             for name, fingerprint, made in unit.units:
                 state.record_unit(name, fingerprint, made)
         if problems:  # the same card can fail in several outputs (both papers, the rules): report it once
             raise InputError(list(dict.fromkeys(problems)))
-        for report in reports:
-            if report.game not in failed:
-                state.record_game(report.game, keys[report.game],
-                                  [path for unit in units if unit.game.id == report.game for path in unit.paths()],
-                                  report, result.languages.get(report.game, []))
-        # a game is searched for stale outputs when it is built; a skipped game keeps what was found then
-        result.stale = sorted(stale_outputs(project, build_dir, games) + [
-            e for e in old_manifest["stale"] if e["path"].split("/")[0] in fresh], key=lambda e: e["path"])
+        _record_games(state, keys, units, [r for r in reports if r.game not in failed], result.languages)
+        result.stale = _stale(stale_outputs(project, build_dir, games), old_manifest, fresh)
         text = manifest_text(old_manifest, project, built, result.written + carried, result.stale,
                              partial=bool(options.only))
         staging.stage(build_dir / MANIFEST, lambda tmp: tmp.write_text(text, encoding="utf-8"))
@@ -277,28 +290,96 @@ def _build(project: Project, names: list[str], options: BuildOptions, progress: 
     return result
 
 
-def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[str, dict], games: list[Game],
-          fresh: list[str], start_early: Callable[[list[Output]], int] | None = None, busy: bool = False,
-          cores: int = 1) -> tuple[BuildResult, list, list[list[Output]], list[dict], set[str]]:
-    """The languages, the units planned and the outputs to draw of the loaded games: (the result so far, the units
-    (planning.Planned), the outputs to draw per unit, the manifest entries of the outputs kept, the games with a
-    language that did not build).
+def _stale(found: list[dict], manifest: dict, fresh: list[str]) -> list[dict]:
+    """The stale outputs: those `found` in the games built, and those of the skipped (`fresh`) games when they
+    were last built (a game is searched for stale outputs only when it is built)."""
+    return sorted(found + [e for e in manifest["stale"] if e["path"].split("/")[0] in fresh],
+                  key=lambda e: e["path"])
 
-    `start_early(outputs)` is given each unit's outputs to draw as soon as they are planned, while it has started
-    fewer workers than there are `cores` and more units are still to be planned or (`busy`) composition checks to
-    run; it returns the number of workers it started. On a rebuild after a card's text changed, the rules and their
-    booklets (planned before the card sheets, and the longest to draw) are drawn while the card sheets are planned,
-    and the card sheets while the translations are planned and the checks run. The outputs stay in the outputs to
-    draw that this returns."""
-    from generator.data.translation import source_tool_words_missing
+
+def _fresh_games(state: BuildState, names: list[str], keys: dict, previous: dict[str, dict]) -> list[str]:
+    """The games whose inputs did not change, with their outputs untouched and listed in the manifest (a
+    damaged manifest costs a rebuild)."""
+    return [name for name in names if state.game_is_fresh(name, keys[name])
+            and all(path in previous for path in state.game_outputs(name))]
+
+
+def _checked_before(state: BuildState, names: list[str], keys: dict) -> dict[str, CheckReport]:
+    """The last check report of each game whose checks read the same inputs as when they last passed."""
+    return {name: CheckReport(**report) for name in names
+            if (report := state.checked_report(name, keys[name])) is not None}
+
+
+def _report_games(result: BuildResult, state: BuildState, names: list[str],
+                  reports: list[CheckReport]) -> None:
+    """The check reports in the order asked for; skipped games show their last check (and languages)."""
+    by_game = {report.game: report for report in reports}
+    for name in names:
+        result.games.append(by_game[name] if name in by_game else CheckReport(**state.game_report(name)))
+        if name not in by_game:
+            result.languages.setdefault(name, state.game_languages(name))
+
+
+def _keep_out(result: BuildResult, game: Game, found: list[Drawn], wrong: list[Problem]) -> None:
+    """A translation with problems while drawing: its drawn files are not put in place, its problems are
+    the result's and the language is not built."""
+    from generator.pipeline.translations import named
+
+    for one in found:
+        one.file.unlink(missing_ok=True)
+    result.problems += named(list(dict.fromkeys(wrong)), game.language)
+    result.not_built.setdefault(game.id, []).append(game.language)
+
+
+def _adopt(staging: Staging, state: BuildState, build_dir: Path, drawn: Iterable[tuple[Output, Drawn]],
+           fingerprints: dict[str, str], written: list[dict]) -> None:
+    """Stage every output of a unit drawn without problems, listing it in `written` and recording it."""
+    for output, one in drawn:
+        if one.problems:
+            continue
+        tmp = staging.adopt(one.file, build_dir / output.path)  # the staging owns it now
+        written.append({
+            "game": output.game, "path": str(output.path), "kind": output.kind,
+            **({"language": output.language} if output.language else {}),
+            "bytes": tmp.stat().st_size, "sha256": sha256_file(tmp), **one.facts,
+        })
+        state.record_output(output.path, fingerprints[str(output.path)], written=tmp)
+
+
+def _record_games(state: BuildState, keys: dict, units: list, reports: list[CheckReport],
+                  languages: dict[str, list[str]]) -> None:
+    """Record each game built (all its languages) as up to date: its key, outputs, report and languages."""
+    for report in reports:
+        paths = [path for unit in units if unit.game.id == report.game for path in unit.paths()]
+        state.record_game(report.game, keys[report.game], paths, report, languages.get(report.game, []))
+
+
+@dataclass(frozen=True)
+class _EarlyStart:
+    """Drawing while planning: `start(outputs)` starts workers on outputs to draw (returning how many it
+    started), up to `cores`, while more units are still to be planned or (`busy`) composition checks to
+    run."""
+
+    start: Callable[[list[Output]], int]
+    busy: bool
+    cores: int
+
+
+def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[str, dict], games: list[Game],
+          fresh: list[str], early: _EarlyStart | None = None
+          ) -> tuple[BuildResult, list, list[list[Output]], list[dict], set[str]]:
+    """The languages, the units planned and the outputs to draw of the loaded games: (the result so far, the
+    units (planning.Planned), the outputs to draw per unit, the manifest entries of the outputs kept, the
+    games with a language that did not build).
+
+    `early.start(outputs)` is given each unit's outputs to draw as soon as they are planned, while it has
+    started fewer workers than there are `early.cores` and more units are still to be planned or
+    (`early.busy`) composition checks to run; it returns the number of workers it started. On a rebuild
+    after a card's text changed, the rules and their booklets (planned before the card sheets, and the
+    longest to draw) are drawn while the card sheets are planned, and the card sheets while the translations
+    are planned and the checks run. The outputs stay in the outputs to draw that this returns."""
     from generator.pipeline.planning import Planner
-    from generator.pipeline.translations import (
-        choose_languages,
-        drawn_word_problems,
-        language_problems,
-        named,
-        translated_game,
-    )
+    from generator.pipeline.translations import choose_languages
 
     languages = choose_languages(games, options.languages)  # a --lang no game declares stops here
     result = BuildResult(games=[], languages=languages)
@@ -312,41 +393,26 @@ def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[s
     to_plan = len(planner.units_to_plan(source))
     workers = 0  # started early
 
-    def planned(game: Game, producer, outputs: list[Output]) -> None:
+    def planned(game: Game, _producer, outputs: list[Output]) -> None:
         nonlocal to_plan, workers
+        assert early is not None  # told only then
         to_plan -= 1
-        if workers >= cores or not (to_plan or busy):  # only with cores to use and something else to do meanwhile
+        # only with cores to use and something else to do meanwhile
+        if workers >= early.cores or not (to_plan or early.busy):
             return
         try:
             stale = [o for o in outputs if drawn_again(o, planner.fingerprint(game, o))]
-        except InputError:  # what it is drawn from cannot be drawn: reported below, after the planning problems
+        # what it is drawn from cannot be drawn: reported below, after the planning problems
+        except InputError:
             stale = []
         if stale:
-            workers += start_early(stale)
+            workers += early.start(stale)
 
     # every problem of every game's source language in one run
-    units = planner.plan(source, planned if start_early is not None else None)
+    units = planner.plan(source, planned if early is not None else None)
     failed: set[str] = set()  # games with a language that did not build: not recorded as up to date
     for game in games:
-        wrong = language_problems(game)
-        for language in languages[game.id]:
-            if language == game.source_language:
-                result.warnings += source_tool_words_missing(game)
-                continue
-            try:
-                other = translated_game(game, language)
-                result.warnings += named(other.translation.warnings, language)
-                errors = other.translation.problems
-                if planner.needs_planning(other):  # what it draws changed: its words are checked again
-                    warnings, more = drawn_word_problems(game, other)
-                    result.warnings += named(warnings, language)
-                    errors = errors + more
-                if errors:  # this language is not drawn; the others and the source language are
-                    raise InputError(named(errors, language))
-                units += planner.plan([other])
-            except InputError as exc:
-                wrong += named(exc.problems, language)
-                result.not_built.setdefault(game.id, []).append(language)
+        wrong = _plan_translations(planner, game, languages[game.id], result, units)
         result.problems += wrong
         failed |= {game.id} if wrong else set()
     fingerprints = {path: fingerprint for unit in units for path, fingerprint in unit.fingerprints.items()}
@@ -367,9 +433,43 @@ def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[s
     return result, units, todo, carried, failed
 
 
+def _plan_translations(planner: Planner, game: Game, languages: list[str], result: BuildResult,
+                       units: list) -> list[Problem]:
+    """Plan the game's translations into `units` (warnings into the result); the problems of its languages,
+    each of which is then not built."""
+    from generator.data.translation import source_tool_words_missing
+    from generator.pipeline.translations import (
+        drawn_word_problems,
+        language_problems,
+        named,
+        translated_game,
+    )
+
+    wrong = language_problems(game)
+    for language in languages:
+        if language == game.source_language:
+            result.warnings += source_tool_words_missing(game)
+            continue
+        try:
+            other = translated_game(game, language)
+            result.warnings += named(other.translation.warnings, language)
+            errors = other.translation.problems
+            if planner.needs_planning(other):  # what it draws changed: its words are checked again
+                warnings, more = drawn_word_problems(game, other)
+                result.warnings += named(warnings, language)
+                errors = errors + more
+            if errors:  # this language is not drawn; the others and the source language are
+                raise InputError(named(errors, language))
+            units += planner.plan([other])
+        except InputError as exc:
+            wrong += named(exc.problems, language)
+            result.not_built.setdefault(game.id, []).append(language)
+    return wrong
+
+
 def _nothing_to_do(state: BuildState, names: list[str], manifest: dict) -> BuildResult:
-    """Every game is as its last build left it: their outputs are reported skipped, their last checks shown again
-    and the stale outputs found then listed again."""
+    """Every game is as its last build left it: their outputs are reported skipped, their last checks shown
+    again and the stale outputs found then listed again."""
     result = BuildResult(games=[CheckReport(**state.game_report(name)) for name in names],
                          languages={name: state.game_languages(name) for name in names})
     for name in names:

@@ -1,8 +1,9 @@
-"""`--option NAME=VALUE` and `--set PATH=VALUE`: the same changes for `pnp validate`, `pnp replay` and `pnp sweep`.
+"""`--option NAME=VALUE` and `--set PATH=VALUE`: the same changes for `pnp validate`, `pnp replay` and `pnp
+sweep`.
 
-A changed game is loaded with the overrides written into its YAML as read (the files are never touched), then its
-rule options and changed settings are checked against what the engine declares. Every mistake is a one-line
-error naming the `--option`/`--set` as typed and what exists.
+A changed game is loaded with the overrides written into its YAML as read (the files are never touched), then
+its rule options and changed settings are checked against what the engine declares. Every mistake is a
+one-line error naming the `--option`/`--set` as typed and what exists.
 """
 
 from __future__ import annotations
@@ -34,11 +35,15 @@ class Changes:
 
     def args(self) -> str:
         """The same changes as command-line arguments, for a `pnp replay` line."""
-        return " ".join([f"--option {shlex.quote(t)}" for t in self.options] + [f"--set {shlex.quote(t)}" for t in self.sets])
+        return " ".join(
+            [f"--option {shlex.quote(t)}" for t in self.options]
+            + [f"--set {shlex.quote(t)}" for t in self.sets]
+        )
 
 
 def rule_options(game: Game, engine: Engine | None, changes: Changes) -> dict[str, Any]:
-    """The checked `--option` values of a game loaded with `changes.sets`; every problem of both reported together."""
+    """The checked `--option` values of a game loaded with `changes.sets`; every problem of both reported
+    together."""
     problems: list[Problem] = []
     options: dict[str, Any] = {}
     try:
@@ -54,8 +59,14 @@ def rule_options(game: Game, engine: Engine | None, changes: Changes) -> dict[st
 def one_game(names: list[str], changes: Changes, command: str) -> None:
     """`--option`/`--set` change one game: a one-line error when the command names several (or none)."""
     if changes and len(names) != 1:
-        raise InputError(Problem("", 0, f"--option and --set change one game, but {len(names)} are named "
-                                        f"({', '.join(names) or 'none'}); expected: pnp {command} GAME --set ..."))
+        raise InputError(
+            Problem(
+                "",
+                0,
+                f"--option and --set change one game, but {len(names)} are named "
+                f"({', '.join(names) or 'none'}); expected: pnp {command} GAME --set ...",
+            )
+        )
 
 
 def summary(game: Game, options: dict[str, Any]) -> list[str]:

@@ -1,11 +1,12 @@
-"""Drawing a build's outputs: one after another, or side by side in worker processes when there are cores to use.
+"""Drawing a build's outputs: one after another, or side by side in worker processes when there are cores to
+use.
 
-Every output is drawn whole by one process into a temporary file beside its target, so its bytes do not depend on
-the number of workers; outputs that share work (the rules and the booklets imposed from them) stay together in one
-process. The workers are forked after the games are loaded, checked and planned: they start with all of it. The
-build hands the drawn files to its staging (core.write), which renames them into place only when every output was
-drawn without a problem. A bug in a worker reaches this process as the same exception, named by the output and
-carrying the worker's traceback as its cause.
+Every output is drawn whole by one process into a temporary file beside its target, so its bytes do not depend
+on the number of workers; outputs that share work (the rules and the booklets imposed from them) stay together
+in one process. The workers are forked after the games are loaded, checked and planned: they start with all of
+it. The build hands the drawn files to its staging (core.write), which renames them into place only when every
+output was drawn without a problem. A bug in a worker reaches this process as the same exception, named by the
+output and carrying the worker's traceback as its cause.
 """
 
 from __future__ import annotations
@@ -52,14 +53,19 @@ def tasks_of(outputs: list[Output]) -> list[list[int]]:
     groups: dict[tuple, list[int]] = {}
     for index, output in enumerate(outputs):
         if output.kind.startswith("rules") or output.kind == "cards":
-            key: tuple = (output.game, output.language, "rules" if output.kind.startswith("rules") else "cards")
+            key: tuple = (
+                output.game,
+                output.language,
+                "rules" if output.kind.startswith("rules") else "cards",
+            )
         else:
             key = (index,)
         groups.setdefault(key, []).append(index)
     return list(groups.values())
 
 
-# what each Drawing draws (its outputs and their files), by its number: set before its workers are forked, which
+# what each Drawing draws (its outputs and their files), by its number: set before its workers are forked,
+# which
 # find it here (a build draws with two Drawings at once, generator.pipeline.build)
 _JOBS: dict[int, tuple[list[Output], list[Path]]] = {}
 _numbers = itertools.count()
@@ -77,8 +83,10 @@ def _draw(job: int, index: int) -> tuple[dict, list[Problem]]:
             return {}, list(cannot_write(files[index].parent / Path(output.path).name, exc).problems)
         exc.add_note(f"while drawing {output.path}")
         raise
-    except Exception as exc:  # a bug of ours: it reaches the CLI (one line, or the traceback with --debug), named;
-        exc.add_note(f"while drawing {output.path}")  # from a worker, with the worker's traceback as its cause
+    # a bug of ours: it reaches the CLI (one line, or the traceback with --debug), named;
+    except Exception as exc:
+        # from a worker, with the worker's traceback as its cause
+        exc.add_note(f"while drawing {output.path}")
         raise
 
 
@@ -90,17 +98,17 @@ def _draw_task(job_task: tuple[int, list[int]]) -> list[tuple[dict, list[Problem
 def draw_outputs(outputs: list[Output], build_dir: Path, jobs: int = 0,
                  drawn: Callable[[Output], None] | None = None) -> list[Drawn]:
     """Draw every output into a temporary file beside its target (in `build_dir`), with up to `jobs` worker
-    processes (0: every available core; 1: this process only). `drawn(output)` is called in this process as each
-    one is done, in order. The caller renames or deletes the files."""
+    processes (0: every available core; 1: this process only). `drawn(output)` is called in this process as
+    each one is done, in order. The caller renames or deletes the files."""
     with start_drawing(outputs, build_dir, jobs) as drawing:
         return drawing.results(drawn)
 
 
 def start_drawing(outputs: list[Output], build_dir: Path, jobs: int = 0, busy: bool = False) -> Drawing:
-    """Start drawing every output as draw_outputs does and return at once: the workers draw while this process does
-    other work (`busy`: the build's composition checks; then one task is drawn by a worker too, when there are two
-    cores to use). With one process, nothing is drawn before `results` is asked for.
-    Use the Drawing as a context manager: leaving it before `results` returned stops the workers and removes every
+    """Start drawing every output as draw_outputs does and return at once: the workers draw while this process
+    does other work (`busy`: the build's composition checks; then one task is drawn by a worker too, when
+    there are two cores to use). With one process, nothing is drawn before `results` is asked for. Use the
+    Drawing as a context manager: leaving it before `results` returned stops the workers and removes every
     file they drew."""
     files: list[Path] = []
     made: list[Path] = []  # the folders made for them, removed again when nothing is put in place
@@ -110,7 +118,8 @@ def start_drawing(outputs: list[Output], build_dir: Path, jobs: int = 0, busy: b
             missing = [folder for folder in (target.parent, *target.parent.parents) if not folder.exists()]
             target.parent.mkdir(parents=True, exist_ok=True)
             made += reversed(missing)
-            # named like the build's staged files, so a killed build's leftovers are found and removed (core.write)
+            # named like the build's staged files, so a killed build's leftovers are found and removed
+            # (core.write)
             handle, name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp",
                                             dir=target.parent)
             os.close(handle)
@@ -133,8 +142,8 @@ def _remove(files: list[Path], folders: list[Path]) -> None:
 
 
 class Drawing:
-    """Outputs being drawn (start_drawing): `results` waits for them, `cancel` stops the workers and removes the
-    files."""
+    """Outputs being drawn (start_drawing): `results` waits for them, `cancel` stops the workers and removes
+    the files."""
 
     def __init__(self, outputs: list[Output], files: list[Path], jobs: int, made: list[Path] = (),
                  busy: bool = False):
@@ -142,7 +151,8 @@ class Drawing:
         self.tasks = tasks_of(outputs)
         cores = jobs or available_cores()
         workers = min(cores, len(self.tasks))
-        # fork only from the main thread (a fork copies one thread, and a lock another holds would stay locked)
+        # fork only from the main thread (a fork copies one thread, and a lock another holds would stay
+        # locked)
         parallel = (workers > 1 or (busy and cores > 1 and workers == 1)) \
             and threading.current_thread() is threading.main_thread() \
             and hasattr(os, "fork")
@@ -151,8 +161,10 @@ class Drawing:
         self.job = next(_numbers)
         _JOBS[self.job] = (outputs, files)
         if parallel:
-            # the loaded games stay out of the workers' collections (fewer copied pages); in this process they stay
-            # frozen as long as whoever froze them first wants (a build: until it ends, generator.core.collector)
+            # the loaded games stay out of the workers' collections (fewer copied pages); in this process they
+            # stay
+            # frozen as long as whoever froze them first wants (a build: until it ends,
+            # generator.core.collector)
             frozen = gc.get_freeze_count()
             gc.freeze()
             try:
@@ -166,8 +178,8 @@ class Drawing:
                     gc.unfreeze()
 
     def results(self, drawn: Callable[[Output], None] | None = None) -> list[Drawn]:
-        """Every output's file, facts and problems, in the order of the outputs (a bug in a worker is raised here,
-        and every file removed); `drawn(output)` as each one is done."""
+        """Every output's file, facts and problems, in the order of the outputs (a bug in a worker is raised
+        here, and every file removed); `drawn(output)` as each one is done."""
         results: list[Drawn] = [Drawn(file) for file in self.files]
         try:
             if self.done is not None:
@@ -179,10 +191,19 @@ class Drawing:
         except WorkerEnded as exc:  # killed from outside (out of memory, a user): not a bug, nothing replaced
             self.cancel()
             names = ", ".join(str(self.outputs[index].path) for index in self.tasks[exc.task])
-            raise InputError(Problem("", 0, (
-                f"the process drawing {names} {f'was ended by {exc.how}' if exc.how else 'ended'} before it finished, so no "
-                "output was replaced; expected it to finish: if the machine ran short of memory, --jobs 1 draws "
-                "one output at a time in one process"))) from None
+            raise InputError(
+                Problem(
+                    "",
+                    0,
+                    (
+                        f"the process drawing {names} {f'was ended by {exc.how}' if exc.how else 'ended'} "
+                        "before it finished, so no "
+                        "output was replaced; expected it to finish: if the machine ran short of memory, "
+                        "--jobs 1 draws "
+                        "one output at a time in one process"
+                    ),
+                )
+            ) from None
         except BaseException:
             self.cancel()
             raise
@@ -191,8 +212,9 @@ class Drawing:
         return results
 
     def cancel(self, drawn_too: bool = False) -> None:
-        """Stop drawing: the workers are ended and every file drawn removed. After `results` it does nothing, unless
-        `drawn_too`: then the files `results` handed over are removed too (a later drawing of the build failed)."""
+        """Stop drawing: the workers are ended and every file drawn removed. After `results` it does nothing,
+        unless `drawn_too`: then the files `results` handed over are removed too (a later drawing of the build
+        failed)."""
         if self.finished and not drawn_too:
             return
         self.finished = True
@@ -213,8 +235,9 @@ class Drawing:
 
 
 class Drawings:
-    """Outputs drawn by Drawings started one after another: a build starts the first outputs it plans while it plans
-    the others (generator.pipeline.build). Leaving it stops every one of them, as leaving a Drawing does."""
+    """Outputs drawn by Drawings started one after another: a build starts the first outputs it plans while it
+    plans the others (generator.pipeline.build). Leaving it stops every one of them, as leaving a Drawing
+    does."""
 
     def __init__(self) -> None:
         self.started: list[Drawing] = []
@@ -236,7 +259,8 @@ class Drawings:
                 for output, one in zip(drawing.outputs, drawing.results(drawn), strict=True):
                     found[id(output)] = one
         except BaseException:
-            for drawing in self.started:  # those already drawn are not put in place either: their files go too
+            # those already drawn are not put in place either: their files go too
+            for drawing in self.started:
                 drawing.cancel(drawn_too=True)
             raise
         return [found[id(output)] for output in outputs]

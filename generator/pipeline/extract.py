@@ -1,18 +1,18 @@
 """`pnp i18n extract GAME --lang LANGUAGE`: the translation file a translator starts from, kept up to date.
 
 Every text of the game (generator.data.translatable), every layout box with words of its own
-(generator.pipeline.translations.layout_texts) and, for a language pnp has no catalogue of, the tool's own words
-are written with the source text as a comment above the key:
+(generator.pipeline.translations.layout_texts) and, for a language pnp has no catalogue of, the tool's own
+words are written with the source text as a comment above the key:
 
     toppings:
       pepperoni:
         # en: "Pepperoni"
         name: "Feferonky"
 
-`~` marks a text not translated yet. Run again after the game changed: translations are kept, new texts come as
-`~`, and a translated text whose source changed since gets a `# CHANGED: the English text was "..."` line (the
-translator checks the translation and deletes that line; until then validation warns). Translations of texts the
-game no longer has are kept at the end of the file as comments, so nothing is lost.
+`~` marks a text not translated yet. Run again after the game changed: translations are kept, new texts come
+as `~`, and a translated text whose source changed since gets a `# CHANGED: the English text was "..."` line
+(the translator checks the translation and deletes that line; until then validation warns). Translations of
+texts the game no longer has are kept at the end of the file as comments, so nothing is lost.
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ from generator.pipeline.translations import has_words, layout_texts
 
 @dataclass
 class Extracted:
-    """What `extract` wrote: the file, how many texts it holds, how many are translated, marked or kept aside."""
+    """What `extract` wrote: the file, how many texts it holds, how many are translated, marked or kept
+    aside."""
 
     path: Path
     texts: int
@@ -55,8 +56,8 @@ RETIRED = "# No longer in the game:"
 
 @dataclass
 class _Existing:
-    """What an existing translation file holds: values by path, per path the source text its comment recorded and
-    its CHANGED line (verbatim), and the retired translations kept as comments at its end."""
+    """What an existing translation file holds: values by path, per path the source text its comment recorded
+    and its CHANGED line (verbatim), and the retired translations kept as comments at its end."""
 
     values: dict[tuple, Any]
     recorded: dict[tuple, Any]
@@ -128,39 +129,59 @@ def extract(game: Game, language: str) -> Extracted:
     source = game.source_language
     own = language == source  # only the tool's words: the game's texts are its own files
     if own and builtin(language):
-        raise InputError(Problem(game.show(game.dir / "game.yaml"), 0, f"{language_name(language)} is the source "
-                                 "language of the game: its texts are the game's own files, and pnp's own words come "
-                                 f"from its {language_name(language)} catalogue (a tool: section in {shown} may "
-                                 "change any of them); expected another language"))
+        raise InputError(
+            Problem(
+                game.show(game.dir / "game.yaml"),
+                0,
+                f"{language_name(language)} is the source "
+                "language of the game: its texts are the game's own files, and pnp's own words come "
+                f"from its {language_name(language)} catalogue (a tool: section in {shown} may "
+                "change any of them); expected another language",
+            )
+        )
     existing = _existing(path, shown)
     values = existing.values | {p: v for p, v in existing.retired.items() if existing.values.get(p) is None}
     entries = _tool_entries(language) if own else _entries(game, language)
     written: set[tuple] = set()
     if own:
-        out = [f"# pnp's own words in {language_name(language)} for \"{game.title}\" ({game.id}): sheet labels, the "
-               "print check, the booklet cover, ...",
-               f"# Written by `pnp i18n extract {game.id} --lang {language}`; see docs/translations.md.",
-               f"# Each key holds the {language_name(language).split(' (')[0]} words for the English ones in the "
-               "comment above it; `~` means not translated yet",
-               "# (the English words are printed and pnp validate warns). The game's own texts are its files: only "
-               "tool: belongs here."]
+        out = [
+            f"# pnp's own words in {language_name(language)} for \"{game.title}\" ({game.id}): sheet labels, "
+            "the "
+            "print check, the booklet cover, ...",
+            f"# Written by `pnp i18n extract {game.id} --lang {language}`; see docs/translations.md.",
+            f"# Each key holds the {language_name(language).split(' (')[0]} words for the English ones in "
+            "the "
+            "comment above it; `~` means not translated yet",
+            "# (the English words are printed and pnp validate warns). The game's own texts are its files: "
+            "only "
+            "tool: belongs here.",
+        ]
     else:
-        out = [f"# {language_name(language)} translation of \"{game.title}\" ({game.id}), from {language_name(source)}.",
-               f"# Written by `pnp i18n extract {game.id} --lang {language}`; see docs/translations.md.",
-               f"# Each key holds the {language_name(language).split(' (')[0]} text of the "
-               f"{language_name(source).split(' (')[0]} text in the comment above it; `~` means not translated yet",
-               "# (the source text is printed and pnp validate warns). Run the command again after changing the game:",
-               "# translations are kept, new texts come as ~, and a text whose source changed is marked \"# CHANGED\".",
-               "# Rules booklets are translated as a whole: "
-               f"{game.project.show(game.project.rules_template(game.id, language))}."]
+        out = [
+            f"# {language_name(language)} translation of \"{game.title}\" ({game.id}), from "
+            f"{language_name(source)}.",
+            f"# Written by `pnp i18n extract {game.id} --lang {language}`; see docs/translations.md.",
+            f"# Each key holds the {language_name(language).split(' (')[0]} text of the "
+            f"{language_name(source).split(' (')[0]} text in the comment above it; `~` means not translated "
+            "yet",
+            "# (the source text is printed and pnp validate warns). Run the command again after changing the "
+            "game:",
+            "# translations are kept, new texts come as ~, and a text whose source changed is marked \"# "
+            "CHANGED\".",
+            "# Rules booklets are translated as a whole: "
+            f"{game.project.show(game.project.rules_template(game.id, language))}.",
+        ]
     if builtin(language):
-        out.append(f"# The words pnp prints itself come from its {language_name(language)} catalogue; a `tool:` "
-                   "section here may change any of them.")
+        out.append(
+            f"# The words pnp prints itself come from its {language_name(language)} catalogue; a `tool:` "
+            "section here may change any of them."
+        )
     counts = {"translated": 0, "changed": 0, "new": 0}
     opened: tuple = ()
     for entry in entries:
         is_layout = entry.path[0] == "layouts"
-        is_tool = entry.path[0] == "tool"  # a sign without letters is a word of the tool too (the decimal sign)
+        # a sign without letters is a word of the tool too (the decimal sign)
+        is_tool = entry.path[0] == "tool"
         if entry.empty and not is_tool and entry.path not in values \
                 or is_layout and not has_words(entry.source) and entry.path not in values:
             continue
@@ -188,13 +209,19 @@ def extract(game: Game, language: str) -> Extracted:
                 out.append(f"{indent}{existing.changed[entry.path]}")
         else:
             counts["new"] += entry.path not in existing.recorded
-        out.append(f"{indent}# {SOURCE if is_tool else source}: {_dump(entry.source)}")  # the tool's words: English
+        # the tool's words: English
+        out.append(f"{indent}# {SOURCE if is_tool else source}: {_dump(entry.source)}")
         out.append(f"{indent}{_key(entry.path[-1])}: {_dump(value)}")
         written.add(entry.path)
     retired = [(p, v) for p, v in values.items() if p not in written and v is not None]
     if retired:
-        out += ["", "# Translations of texts the game no longer has, kept as comments so nothing is lost (a text that",
-                "# comes back gets its translation again); delete them when they are no longer needed.", RETIRED]
+        out += [
+            "",
+            "# Translations of texts the game no longer has, kept as comments so nothing is lost (a text "
+            "that",
+            "# comes back gets its translation again); delete them when they are no longer needed.",
+            RETIRED,
+        ]
         out += [f"# {'.'.join(p)}: {_dump(v)}" for p, v in retired]
     atomic_write(path, "\n".join(out) + "\n")
     texts = len(written)
@@ -203,7 +230,8 @@ def extract(game: Game, language: str) -> Extracted:
 
 
 def _key(name: str) -> str:
-    """A mapping key as YAML reads it back as the same text (quoted when it would read as a number or keyword)."""
+    """A mapping key as YAML reads it back as the same text (quoted when it would read as a number or
+    keyword)."""
     plain = name.replace("-", "").replace("_", "").isalnum() and not name.isdigit() and \
         name.lower() not in ("y", "n", "yes", "no", "on", "off", "true", "false", "null", "~")
     return name if plain else (name if name.isdigit() else _dump(name))

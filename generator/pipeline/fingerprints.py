@@ -1,62 +1,61 @@
 """Per-output fingerprints: each output's hash covers only what that output is drawn from.
 
-A changed game is loaded and checked; then each of its outputs is redrawn only when its own inputs changed:
+Each producer declares what it is made from (generator.core.contract: `plans_from`, and per kind of output it
+makes, `drawn_from` and the options that change how it `looks`); this module works out the hash of each part
+of a game they name, and of an output or a producer's unit from the parts it declares. The parts:
 
-| output | made from |
-| --- | --- |
-| card sheets (and cut files) | game.yaml, the decks' makeup (names, codes, sizes, shapes, card ids, copies, layouts and backs), the game's pictures, and every card face as `check` rendered it in the sheet's language (layout boxes and rendered texts, colours, icons, images) with the warnings it found, so a template that reads the board (a street colour) is followed and a translation whose faces did not change is not drawn again |
-| component sheets, tuck boxes | game.yaml, the decks' makeup (names, sizes, card ids and copies), tables, component files, pictures, every component face as rendered and every table sheet's texts, the backs of the decks the tuck boxes print, as rendered |
-| boards | game.yaml, the board files, pictures |
-| rules (reading and booklets) | the rules as Markdown (rendered from the game's template and the shared partials: every word they print), the faces of the cards they picture (the cover's too), game.yaml, the decks' makeup, board and component files, component faces and the tuck boxes' deck backs (the rules picture the pieces), pictures and the other files of templates/ |
+- game, deck, table, board, component: the data files of that kind (the decks with their spreadsheets);
+- layouts: the game's and templates/' layouts; templates: the other files of templates/ but icons and rules;
+- pictures: the game's files that are not its data, layouts or scripts (icons, images, fonts) and
+  templates/icons/;
+- rules_templates: the rules templates and partials of templates/ (what they say reaches the rules as
+  rules_text);
+- card_makeup: what the card sheets read of the decks besides the faces: the makeup, each card's layout and
+  back;
+- deck_makeup: the decks' names, codes, sizes, shapes, card ids and copies;
+- card_faces: every card face as `check` rendered it in the game's language (layout boxes and rendered texts,
+  colours, icons, images), with the warnings it found;
+- component_faces: every component face as rendered, and every table sheet's texts;
+- boxed_backs: the backs of the decks the tuck boxes print, as rendered;
+- rules_text: the rules as Markdown, rendered from the game's template and the shared partials (every word
+  they print, and which pictures they show);
+- pictured_cards: the faces of the cards the rules picture (the cover's too), as rendered;
+- fonts: the game's fonts and their fallbacks (a designer's face is named after a hash of its file, wherever
+  it lies);
+- game_data: the game as loaded in its language (a translation's texts come from i18n/, so a source text it
+  replaces is no input of it); data_files: the data files themselves, for the source language;
+- own_rules: the game's rules template in its language and the shared partials.
 
-Every output also covers the game's fonts (each designer's face is named after a hash of its file, wherever it
-lies: the game folder or templates/).
-
-So a rules-template edit redraws only that game's booklets; a layout edit the card sheets and the rules when they
-picture a card of that layout; a board edit the board and the rules (and the cards only when a card shows
-something of the board that changed); a card's text the card sheets, and the rules when they picture that card or
-print what changed.
-"Pictures" are the files of the game folder that are not its YAML data, layouts or scripts (icons, images, fonts),
-plus the project's templates/icons/. Every output also covers the shared inputs (generator sources, fonts, icon
-library) and the options that change how it looks.
+So a rules-template edit redraws only that game's booklets; a layout edit the card sheets and the rules when
+they picture a card of that layout; a board edit the board and the rules (and the cards only when a card shows
+something of the board that changed); a card's text the card sheets, and the rules when they picture that card
+or print what changed. Every output also covers the shared inputs (generator sources, fonts, icon library),
+its file in i18n/ (`language`) and the options its kind declares.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
+from generator.core.contract import BuildOptions, OutputKind, Producer, looks_of
 from generator.data.game import Game
 from generator.data.translation import I18N_DIR, translation_file
 from generator.pipeline.incremental import digest, files_below
 
 SPREADSHEETS = (".csv", ".xlsx", ".xls", ".ods")
 DATA_KINDS = ("game", "deck", "table", "board", "component")
+FILE_PARTS = DATA_KINDS + ("layouts", "pictures", "templates", "rules_templates")  # hashed from their files
+# worked out from what the game draws or holds
+WORKED_OUT = ("card_faces", "component_faces", "deck_makeup", "card_makeup", "rules_text", "pictured_cards",
+              "boxed_backs", "fonts", "game_data", "data_files", "own_rules")
+PARTS = FILE_PARTS + WORKED_OUT  # every part a producer may declare
 
-# output kind (by prefix) -> the parts of the game it is made from
-PARTS: dict[str, tuple[str, ...]] = {
-    "cards": ("game", "card_makeup", "pictures", "fonts", "card_faces"),
-    "components": ("game", "deck_makeup", "table", "component", "pictures", "fonts", "component_faces", "boxed_backs"),
-    "tuckboxes": ("game", "deck_makeup", "table", "component", "pictures", "fonts", "component_faces", "boxed_backs"),
-    "board": ("game", "board", "pictures", "fonts"),
-    "rules": ("game", "deck_makeup", "board", "component", "pictures", "fonts", "templates", "component_faces",
-              "boxed_backs", "rules_text", "pictured_cards"),
-}
-EVERYTHING = ("game", "deck", "table", "board", "component", "layouts", "pictures", "fonts", "templates",
-              "rules_templates")
 
-# Before a producer plans a game's outputs (which checks every face, renders the rules), its unit (the game in one
-# language, that producer) is fingerprinted from the game as loaded: if that did not change, nothing is planned and
-# its outputs are kept. `game_data` stands for the data files as the language sees them (a translation's texts come
-# from i18n/, so a source text it replaces is no input of it); the source language also covers the files themselves.
-UNIT_PARTS: dict[str, tuple[str, ...]] = {
-    "boards": PARTS["board"],
-    "rule booklets": ("game", "game_data", "data_files", "layouts", "pictures", "fonts", "templates", "own_rules"),
-    "card sheets": ("game", "game_data", "data_files", "layouts", "pictures", "fonts", "templates"),
-    "component sheets": ("game", "game_data", "data_files", "layouts", "pictures", "fonts", "templates"),
-}
-UNIT_KINDS = {"boards": ("board",), "rule booklets": ("rules",), "card sheets": ("cards",),
-              "component sheets": ("components", "tuckboxes")}  # the kinds of output each producer makes
+def look(names: tuple[str, ...], options: BuildOptions) -> str:
+    """The values of the named options, as one text: an output's options that change how it looks."""
+    return json.dumps({name: getattr(options, name) for name in names}, sort_keys=True, default=str)
 
 
 class GameParts:
@@ -67,22 +66,28 @@ class GameParts:
         self.tool = tool
         self._files: dict[str, list[Path]] | None = None
         self._parts: dict[str, str] = {}
-        # parts hashed from what the game draws or holds rather than from its files alone
-        self._worked_out = {"card_faces": self._card_faces, "component_faces": self._component_faces,
-                            "deck_makeup": self._deck_makeup, "card_makeup": self._card_makeup,
-                            "rules_text": self._rules_text,
-                            "pictured_cards": self._pictured_cards, "boxed_backs": self._boxed_backs,
-                            "fonts": self._fonts, "game_data": self._game_data, "data_files": self._data_files,
-                            "own_rules": self._own_rules}
+        # parts hashed from what the game draws or holds rather than from its files alone (WORKED_OUT)
+        self._worked_out = {
+            "card_faces": self._card_faces,
+            "component_faces": self._component_faces,
+            "deck_makeup": self._deck_makeup,
+            "card_makeup": self._card_makeup,
+            "rules_text": self._rules_text,
+            "pictured_cards": self._pictured_cards,
+            "boxed_backs": self._boxed_backs,
+            "fonts": self._fonts,
+            "game_data": self._game_data,
+            "data_files": self._data_files,
+            "own_rules": self._own_rules,
+        }
 
     def files(self) -> dict[str, list[Path]]:
-        """The game's files sorted into parts: data files by kind, spreadsheets with the decks, layouts, pictures;
-        scripts/ (read by the validator only) in none."""
+        """The game's files sorted into parts: data files by kind, spreadsheets with the decks, layouts,
+        pictures; scripts/ (read by the validator only) in none."""
         if self._files is None:
             game, project = self.game, self.game.project
             kinds = {project.root / shown: kind for shown, kind in game.files.items()}
-            parts: dict[str, list[Path]] = {name: [] for name in DATA_KINDS + ("layouts", "pictures", "templates",
-                                                                              "rules_templates")}
+            parts: dict[str, list[Path]] = {name: [] for name in FILE_PARTS}
             for path in files_below(game.dir, project.root):
                 top = path.relative_to(game.dir).parts[0]
                 if top in ("scripts", I18N_DIR):  # translations: see `fingerprint`
@@ -108,15 +113,20 @@ class GameParts:
         return self._files
 
     def part(self, name: str) -> str:
-        """The hash of one part."""
+        """The hash of one part (one of PARTS)."""
         if name not in self._parts:
+            if name not in PARTS:
+                raise ValueError(f"no part of a game is called '{name}'; expected one of {', '.join(PARTS)}")
             worked_out = self._worked_out.get(name)
-            self._parts[name] = worked_out() if worked_out else digest(self.files()[name], self.game.project.root)
+            self._parts[name] = (
+                worked_out() if worked_out else digest(self.files()[name], self.game.project.root)
+            )
         return self._parts[name]
 
     def language(self) -> str:
-        """The game's language and its file in i18n/ (the translation, or the source language's `tool:` words):
-        an output in one language is drawn again when that file changes, never for another language's file."""
+        """The game's language and its file in i18n/ (the translation, or the source language's `tool:`
+        words): an output in one language is drawn again when that file changes, never for another language's
+        file."""
         if "language" not in self._parts:
             path = translation_file(self.game, self.game.language)
             found = digest([path], self.game.project.root) if path.is_file() else ""
@@ -137,25 +147,29 @@ class GameParts:
             return ""
         from generator.components.faces import faces_for
         from generator.components.table_sheet import sheet_texts
+        from generator.data.component_models import SheetFile
 
         faces = faces_for(self.game)
         if not faces.checked:  # the component producer has checked it already
             faces.check()
-        texts = [repr(sheet_texts(self.game, c)) for c in self.game.components.values() if c.kind == "sheet"]
+        texts = [repr(sheet_texts(self.game, c)) for c in self.game.components.values()
+                 if isinstance(c.model, SheetFile)]
         return hashlib.sha256("\n".join([faces.drawn_digest(), *texts]).encode()).hexdigest()
 
     def _deck_makeup(self) -> str:
-        """What the component sheets read of the decks themselves: ids, names, codes, sizes, shapes, card ids and
-        copies (card texts reach a component only through its templates, which the faces' hash follows)."""
+        """What the component sheets read of the decks themselves: ids, names, codes, sizes, shapes, card ids
+        and copies (card texts reach a component only through its templates, which the faces' hash
+        follows)."""
         makeup = [(d.id, d.name, d.code, d.size_mm, repr(d.shape), d.layout, d.back, d.description,
                    [(c.id, c.name, c.code, c.copies) for c in d.cards]) for d in self.game.decks.values()]
         return hashlib.sha256(repr(makeup).encode()).hexdigest()
 
     def _card_makeup(self) -> str:
-        """What the card sheets read of the decks besides the faces: the makeup (generator.cards.sheets: the page
-        labels, the outline, the copies and their order) and each card's own layout and back. The card files
-        themselves are not part of it: their texts reach a sheet only through the faces, as rendered in the sheet's
-        language (an edit that a translation's faces do not show leaves that language's sheets alone)."""
+        """What the card sheets read of the decks besides the faces: the makeup (generator.cards.sheets: the
+        page labels, the outline, the copies and their order) and each card's own layout and back. The card
+        files themselves are not part of it: their texts reach a sheet only through the faces, as rendered in
+        the sheet's language (an edit that a translation's faces do not show leaves that language's sheets
+        alone)."""
         own = [[(c.id, c.layout, c.back) for c in d.cards] for d in self.game.decks.values()]
         return hashlib.sha256(repr((self._deck_makeup(), own)).encode()).hexdigest()
 
@@ -169,8 +183,8 @@ class GameParts:
         return hashlib.sha256(render_rules(self.game).encode()).hexdigest()
 
     def _pictured_cards(self) -> str:
-        """The faces of the cards the rules picture, as `check` rendered them (a card the rules do not show may
-        change without redrawing the booklets)."""
+        """The faces of the cards the rules picture, as `check` rendered them (a card the rules do not show
+        may change without redrawing the booklets)."""
         from generator.booklet.text import cover_cards, pictured_cards, render_rules, template_file
         from generator.faces.face import renderer_for
 
@@ -178,7 +192,7 @@ class GameParts:
             return ""
         renderer = renderer_for(self.game)
         sha = hashlib.sha256()
-        for deck_id, card_id in pictured_cards(self.game, render_rules(self.game)) + cover_cards(self.game):
+        for deck_id, card_id in pictured_cards(render_rules(self.game)) + cover_cards(self.game):
             deck = self.game.decks.get(deck_id)
             card = deck.by_id().get(card_id) if deck is not None else None
             if card is None:
@@ -190,7 +204,7 @@ class GameParts:
     def _boxed_backs(self) -> str:
         """The backs of the decks the tuck boxes print (their front and back panels show the deck's back), as
         rendered: a back layout edit redraws the tuck boxes and their pictures in the rules."""
-        boxed = [deck_id for c in self.game.components.values() if c.kind == "tuckbox" for deck_id in c.model.deck_ids]
+        boxed = [deck_id for c in self.game.components.values() for deck_id in c.model.deck_ids]
         if not boxed:
             return ""
         from generator.faces.face import renderer_for
@@ -206,11 +220,16 @@ class GameParts:
         return sha.hexdigest()
 
     def _fonts(self) -> str:
-        """The faces of the game's fonts and their fallbacks: a designer's face is named after a hash of its file
-        (a font may lie in templates/, which the card and component parts do not read)."""
-        faces = [(key, [(style, face.name, face.tag, str(face.path.name)) for style, face in family.faces.items()],
-                  [fallback.key for fallback in family.fallbacks])
-                 for key, family in sorted(self.game.fonts.families.items())]
+        """The faces of the game's fonts and their fallbacks: a designer's face is named after a hash of its
+        file (a font may lie in templates/, which the card and component parts do not read)."""
+        faces = [
+            (
+                key,
+                [(style, face.name, face.tag, str(face.path.name)) for style, face in family.faces.items()],
+                [fallback.key for fallback in family.fallbacks],
+            )
+            for key, family in sorted(self.game.fonts.families.items())
+        ]
         return hashlib.sha256(repr(faces).encode()).hexdigest()
 
     def _game_data(self) -> str:
@@ -218,7 +237,16 @@ class GameParts:
         components, which file is what. Where a value is written (lines, translated sources) is left out."""
         game = self.game
         boards = [(b.id, b.file, b.model, b.address_format) for b in game.boards.values()]
-        data = (game.id, game.language, game.config, game.decks, game.tables, boards, game.components, game.files)
+        data = (
+            game.id,
+            game.language,
+            game.config,
+            game.decks,
+            game.tables,
+            boards,
+            game.components,
+            game.files,
+        )
         return hashlib.sha256(repr(data).encode()).hexdigest()
 
     def _data_files(self) -> str:
@@ -228,37 +256,42 @@ class GameParts:
         return "\n".join(self.part(kind) for kind in DATA_KINDS)
 
     def _own_rules(self) -> str:
-        """The rules template of the game in its language, the shared partials (any may be included) and whether
-        the source language has rules (a translation without a template of its own is then a problem)."""
+        """The rules template of the game in its language, the shared partials (any may be included) and
+        whether the source language has rules (a translation without a template of its own is then a
+        problem)."""
         from generator.pipeline.incremental import rules_template_owner
 
         game, project = self.game, self.game.project
         own = project.rules_template(game.id, game.language if game.translated else None)
         games = sorted(project.game_ids(), key=len, reverse=True)
-        partials = [path for path in self.files()["rules_templates"] if rules_template_owner(path.name, games) is None]
+        partials = [
+            path for path in self.files()["rules_templates"] if rules_template_owner(path.name, games) is None
+        ]
         found = digest(([own] if own.is_file() else []) + partials, project.root)
         return f"{found} source rules: {project.rules_template(game.id).is_file()}"
 
-    def unit_fingerprint(self, producer: str, papers: tuple[str, ...], looks: list[str]) -> str:
-        """The hash of what one producer's outputs of this game (in its language) are made from, worked out from
-        the game as loaded, before the producer plans anything: which papers, the options that change how its
-        outputs look, and the parts in UNIT_PARTS."""
-        names = UNIT_PARTS.get(producer, EVERYTHING + ("game_data", "own_rules"))
-        text = "\n".join([self.tool, producer, repr(list(papers)), *looks]
-                         + [f"{n}:{self.part(n)}" for n in names] + [f"language:{self.language()}"])
+    def unit_fingerprint(self, producer: Producer, options: BuildOptions) -> str:
+        """The hash of what one producer's outputs of this game (in its language) are made from, worked out
+        from the game as loaded, before the producer plans anything: which papers, the options that change how
+        its outputs look, and the parts it `plans_from`."""
+        parts = [f"{n}:{self.part(n)}" for n in producer.plans_from]
+        looks = look(looks_of(producer), options)
+        text = "\n".join([self.tool, producer.name, repr(list(options.papers)), looks, *parts,
+                          f"language:{self.language()}"])
         return hashlib.sha256(text.encode()).hexdigest()
 
-    def fingerprint(self, path: Path | str, kind: str, look: str = "") -> str:
-        """The hash an output of this game records: the shared inputs, the parts its kind is made from, its path
-        and the options that change how it looks."""
-        names = next((parts for prefix, parts in PARTS.items() if kind.startswith(prefix)), EVERYTHING)
-        text = "\n".join([self.tool, Path(path).as_posix(), kind, look] + [f"{n}:{self.part(n)}" for n in names]
-                         + [f"language:{self.language()}"])
+    def fingerprint(self, path: Path | str, made: OutputKind, options: BuildOptions) -> str:
+        """The hash an output of this game records: the shared inputs, the parts its kind is drawn from, its
+        path and the options that change how it looks."""
+        parts = [f"{n}:{self.part(n)}" for n in made.drawn_from]
+        text = "\n".join([self.tool, Path(path).as_posix(), made.kind, look(made.looks, options), *parts,
+                          f"language:{self.language()}"])
         return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _face_digest(sha, game: Game, renderer, deck, card) -> None:
-    """Add to `sha` a card's face (the deck's back when `card` is None) as rendered: every box and what it shows."""
+    """Add to `sha` a card's face (the deck's back when `card` is None) as rendered: every box and what it
+    shows."""
     for box, data in renderer.resolved(deck, card, back=card is None):
         sha.update(repr((box.name, box.kind, box.x, box.y, box.w, box.h, box.spec, data)).encode())
     sha.update(repr((deck.size_mm, repr(deck.shape), game.bleed_pt, game.safe_pt)).encode())

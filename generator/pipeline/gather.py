@@ -20,14 +20,14 @@ from generator.pipeline import producers
 
 
 def check_game(game: Game, engines: bool = False) -> CheckReport:
-    """Every static check of a loaded game: its data, the board drawing, the `checks:` of game.yaml, then (with
-    `engines`, for the commands that play) its engine's composition checks."""
+    """Every static check of a loaded game: its data, the board drawing, the `checks:` of game.yaml, then
+    (with `engines`, for the commands that play) its engine's composition checks."""
     return check_composition(game, check_references(game), engines)
 
 
 def check_references(game: Game) -> list[str]:
-    """The first half of check_game: the game's data and the board drawing (InputError with their problems). What
-    the producers plan and draw from may assume it passed: every reference resolves."""
+    """The first half of check_game: the game's data and the board drawing (InputError with their problems).
+    What the producers plan and draw from may assume it passed: every reference resolves."""
     problems = Problems()
     names = check_data(game, problems)
     check_board_drawing(game, problems)
@@ -36,9 +36,9 @@ def check_references(game: Game) -> list[str]:
 
 
 def check_composition(game: Game, names: list[str], engines: bool = False) -> CheckReport:
-    """The second half of check_game (after check_references passed, whose check names are `names`): the `checks:`
-    of game.yaml, then, with `engines`, its engine's composition checks (the engine's code is imported only then:
-    building, serving and exporting never run a project's Python)."""
+    """The second half of check_game (after check_references passed, whose check names are `names`): the
+    `checks:` of game.yaml, then, with `engines`, its engine's composition checks (the engine's code is
+    imported only then: building, serving and exporting never run a project's Python)."""
     problems = Problems()
     names = names + run_checks(game, problems)  # the composition rules game.yaml declares
     engine = engine_for(game) if engines else None
@@ -54,7 +54,8 @@ def check_composition(game: Game, names: list[str], engines: bool = False) -> Ch
 class Loaded:
     """The named games loaded, their data and references checked, and their composition checks still to run
     (`finish`). A build plans and starts drawing in between: the composition checks (game.yaml `checks:`, the
-    engines' static checks) read the data only and cost as much as planning, so they run while workers draw."""
+    engines' static checks) read the data only and cost as much as planning, so they run while workers
+    draw."""
 
     games: list[Game] = field(default_factory=list)
     engines: bool = False  # the engines' composition checks run too (the commands that play)
@@ -72,8 +73,8 @@ class Loaded:
         return any(isinstance(step, tuple) for step in self.steps)
 
     def finish(self) -> list[CheckReport]:
-        """Run the checks still to run; InputError with every problem of every game, in the order gather reports
-        them (games in the order asked for), else the reports of the games."""
+        """Run the checks still to run; InputError with every problem of every game, in the order gather
+        reports them (games in the order asked for), else the reports of the games."""
         problems: list[Problem] = []
         reports: list[CheckReport] = []
         for at, step in enumerate(self.steps):
@@ -121,10 +122,11 @@ def gather(project: Project, names: list[str], overrides: list | tuple = (),
            ) -> tuple[list[Game], list[CheckReport]]:
     """Load and check every named game, reporting the problems of all of them together.
 
-    `overrides` (`--set PATH=VALUE`, data.overrides) change the YAML as read, before every check. `checked` gives
-    the reports of games whose checks read the same inputs as when they last passed (an incremental build after a
-    rules template or translation edit): those games are loaded, not checked again. `engines` (validate, replay,
-    sweep) imports each game's rules engine and runs its composition checks too; nothing else runs project code."""
+    `overrides` (`--set PATH=VALUE`, data.overrides) change the YAML as read, before every check. `checked`
+    gives the reports of games whose checks read the same inputs as when they last passed (an incremental
+    build after a rules template or translation edit): those games are loaded, not checked again. `engines`
+    (validate, replay, sweep) imports each game's rules engine and runs its composition checks too; nothing
+    else runs project code."""
     loaded = load_games(project, names, overrides, checked, engines, announce)
     reports = loaded.finish()
     return loaded.games, reports
@@ -133,7 +135,8 @@ def gather(project: Project, names: list[str], overrides: list | tuple = (),
 def preflight(games: list[Game]) -> dict[str, list[str]]:
     """What `pnp validate` checks of the printed side without writing anything: every producer's own checks
     (card layouts, board plans, rules templates, component nets) and the card and component sheets drawn once,
-    so text that does not fit its box is found too. Raises InputError with every problem; returns the checks that ran, per game."""
+    so text that does not fit its box is found too. Raises InputError with every problem; returns the checks
+    that ran, per game."""
     import tempfile
 
     options = BuildOptions(papers=("letter",))

@@ -1,10 +1,11 @@
 """Incremental builds: hashes of what games and outputs are made from, kept in build/.state.json.
 
-A game is made from its folder (every file under cards/<game>/), the project's templates/, the icon library, the
-fonts, the generator's version and source files (which include every producer and preset) and the build options.
-A game whose hash and options match the last build, and whose recorded outputs are still on disk untouched, is not
-even loaded. A changed game is loaded and checked, and each of its outputs is drawn only when its own fingerprint
-(generator.pipeline.fingerprints: the parts of the game that output is made from) changed.
+A game is made from its folder (every file under cards/<game>/), the project's templates/, the icon library,
+the fonts, the generator's version and source files (which include every producer and preset) and the build
+options. A game whose hash and options match the last build, and whose recorded outputs are still on disk
+untouched, is not even loaded. A changed game is loaded and checked, and each of its outputs is drawn only
+when its own fingerprint (generator.pipeline.fingerprints: the parts of the game that output is made from)
+changed.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import re
 from pathlib import Path
 
 import generator
+from generator.core.contract import HOW_TO_BUILD, BuildOptions
 from generator.core.fonts import font_files
 from generator.core.usercache import file_digests
 from generator.core.write import atomic_write
@@ -25,15 +27,17 @@ from generator.data.project import BUILTIN_ICONS, RULES_DIR, Project, is_source
 STATE_FILE = ".state.json"
 _LANGUAGE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*")  # as generator.core.phrases.CODE
 STATE_VERSION = 2  # 2: per-output fingerprints
-I18N_DIR = "i18n"  # as generator.data.translation.I18N_DIR (not imported: a build with nothing to do loads no game)
+# as generator.data.translation.I18N_DIR (not imported: a build with nothing to do loads no game)
+I18N_DIR = "i18n"
 SOURCE_ROOT = Path(generator.__file__).resolve().parent
-TOOL_FILES = f"tool {SOURCE_ROOT}"  # the digests of this install's files are remembered together (core.usercache)
+# the digests of this install's files are remembered together (core.usercache)
+TOOL_FILES = f"tool {SOURCE_ROOT}"
 
 
 def files_below(folder: Path, within: Path | None = None) -> list[Path]:
-    """Every file below `folder`, sorted, without caches and editor leftovers; with `within` (the project folder),
-    only the files a build reads (data.project.is_source: not notes or lock files) and without symbolic links to
-    files outside it (they are never read; a file that uses one is refused)."""
+    """Every file below `folder`, sorted, without caches and editor leftovers; with `within` (the project
+    folder), only the files a build reads (data.project.is_source: not notes or lock files) and without
+    symbolic links to files outside it (they are never read; a file that uses one is refused)."""
     folder = Path(folder)
     if not folder.is_dir() or "__pycache__" in folder.parts:
         return []
@@ -46,8 +50,11 @@ def files_below(folder: Path, within: Path | None = None) -> list[Path]:
         inside = os.path.join(os.fspath(Path(within).resolve()), "")  # the project folder and a separator
         # only a linked file can lead elsewhere: the walk enters no linked folder
         real_base = os.path.realpath(base)
-        found = [name for name in found
-                 if (os.path.realpath(name) if name in links else real_base + name[len(base):]).startswith(inside)]
+        found = [
+            name
+            for name in found
+            if (os.path.realpath(name) if name in links else real_base + name[len(base) :]).startswith(inside)
+        ]
     # sorted as the paths are (part by part): every one starts with `folder`
     if os.sep == "/":
         return [Path(name) for name in sorted(found, key=lambda name: name.split("/"))]
@@ -55,9 +62,9 @@ def files_below(folder: Path, within: Path | None = None) -> list[Path]:
 
 
 def _walk(directory: str, found: list[str], links: set[str]) -> None:
-    """The files below `directory` (symbolic links to files included, and noted in `links`; linked folders, caches
-    and editor leftovers not), without making a Path of each entry (the tool's sources alone are some 330 files,
-    listed every build)."""
+    """The files below `directory` (symbolic links to files included, and noted in `links`; linked folders,
+    caches and editor leftovers not), without making a Path of each entry (the tool's sources alone are some
+    330 files, listed every build)."""
     try:
         with os.scandir(directory) as entries:
             listed = list(entries)
@@ -69,7 +76,9 @@ def _walk(directory: str, found: list[str], links: set[str]) -> None:
             continue
         if entry.is_dir(follow_symlinks=False):
             _walk(entry.path, found, links)
-        elif not name.endswith(("~", ".pyc", ".swp", ".tmp")) and not name.startswith(".#") and _is_file(entry):
+        elif (
+            not name.endswith(("~", ".pyc", ".swp", ".tmp")) and not name.startswith(".#") and _is_file(entry)
+        ):
             found.append(entry.path)
             if entry.is_symlink():
                 links.add(entry.path)
@@ -83,8 +92,8 @@ def _is_file(entry: os.DirEntry) -> bool:
 
 
 def _names(paths: list[Path], root: Path | None) -> list[str]:
-    """Each path's name relative to `root` as path.relative_to gives it (the whole path when it is not below), cut
-    from the strings: some 400 files a build, every build."""
+    """Each path's name relative to `root` as path.relative_to gives it (the whole path when it is not below),
+    cut from the strings: some 400 files a build, every build."""
     base = os.path.join(os.fspath(root), "") if root else None
     names = [os.fspath(path) for path in paths]
     if base is None:
@@ -103,8 +112,9 @@ def digest(paths: list[Path], root: Path | None = None) -> str:
 
 
 def remembered_digest(paths: list[Path], root: Path | None = None, group: str = "files") -> str:
-    """SHA-256 over the names (relative to `root`) and the SHA-256 of each file's bytes, which are remembered by
-    the file's stamp between runs (core.usercache, in `group`): a file that did not change is not read again."""
+    """SHA-256 over the names (relative to `root`) and the SHA-256 of each file's bytes, which are remembered
+    by the file's stamp between runs (core.usercache, in `group`): a file that did not change is not read
+    again."""
     sha = hashlib.sha256()
     for name, file_sha in zip(_names(paths, root), file_digests(paths, group), strict=True):
         sha.update(f"{name}\0{file_sha}\0".encode())
@@ -112,8 +122,8 @@ def remembered_digest(paths: list[Path], root: Path | None = None, group: str = 
 
 
 def tool_digest() -> str:
-    """The inputs of every output of every project: generator version and sources, the icon library and fonts (the
-    same files on every run, read again only when one changed)."""
+    """The inputs of every output of every project: generator version and sources, the icon library and fonts
+    (the same files on every run, read again only when one changed)."""
     import reportlab
 
     parts = [
@@ -126,8 +136,9 @@ def tool_digest() -> str:
 
 
 def shared_digest(project: Project, tool: str | None = None, game: str | None = None) -> str:
-    """The inputs the games of the project share: the tool's (tool_digest) and templates/; for one `game`, without
-    the other games' own rules templates (templates/rules/<other game>.md.j2 and <other game>.<language>.md.j2)."""
+    """The inputs the games of the project share: the tool's (tool_digest) and templates/; for one `game`,
+    without the other games' own rules templates (templates/rules/<other game>.md.j2 and <other
+    game>.<language>.md.j2)."""
     files = files_below(project.templates_dir, project.root)
     if game is not None:
         games = sorted(project.game_ids(), key=len, reverse=True)  # 'my.game' before 'my'
@@ -139,8 +150,8 @@ def shared_digest(project: Project, tool: str | None = None, game: str | None = 
 
 
 def rules_template_owner(name: str, games: list[str]) -> str | None:
-    """The game whose rules template a file of templates/rules/ is (<game>.md.j2 or <game>.<language>.md.j2), the
-    first of `games` that fits; None for a shared partial."""
+    """The game whose rules template a file of templates/rules/ is (<game>.md.j2 or <game>.<language>.md.j2),
+    the first of `games` that fits; None for a shared partial."""
     for game in games:
         if name == f"{game}.md.j2" or (name.startswith(f"{game}.") and name.endswith(".md.j2")
                                        and _LANGUAGE.fullmatch(name[len(game) + 1:-len(".md.j2")])):
@@ -148,47 +159,33 @@ def rules_template_owner(name: str, games: list[str]) -> str | None:
     return None
 
 
-def sheet_look(options) -> dict:
-    """The options that change how the card sheets look (and their cut files): duplex, layout, back offset and the
-    sheet options. An option not given (None) is decided by the game's `print:` block, which is part of the game's
-    content hash."""
-    return {"duplex": options.duplex, "layout": options.layout, "back_offset": list(options.back_offset),
-            "gap": options.gap, "marks": options.marks, "pack": options.pack, "ink": options.ink,
-            "cut_file": options.cut_file, "only": list(options.only)}
-
-
-def options_fingerprint(options, with_papers: bool) -> str:
-    """The build options that change what an output looks like (papers only decide which outputs exist)."""
-    data = sheet_look(options)
-    if with_papers:
-        data["papers"] = list(options.papers)
-        data["languages"] = sorted(getattr(options, "languages", ()))  # which languages are built, like papers
+def options_fingerprint(options: BuildOptions) -> str:
+    """Every build option but those that only decide how the build runs (core.contract.HOW_TO_BUILD): the
+    options that change how an output looks, the papers and the languages (which outputs there are)."""
+    data = {field.name: getattr(options, field.name) for field in dataclasses.fields(options)
+            if field.name not in HOW_TO_BUILD}
+    data["languages"] = sorted(data["languages"])  # which languages are built, in any order
     return json.dumps(data, sort_keys=True, default=str)
 
 
 @dataclasses.dataclass(frozen=True)
 class GameKey:
-    """`content`: hash of a game's inputs; `full`: that plus every option; `looks`: per output kind, the options
-    that change how that kind of output looks (a new --duplex redraws the card sheets, not the board or rules)."""
+    """`content`: hash of a game's inputs; `full`: that plus every option (which of them change how an output
+    looks, its producer declares: generator.pipeline.fingerprints)."""
 
     content: str
     full: str
-    looks: tuple[tuple[str, str], ...] = ()
-    tool: str = ""  # the inputs every output shares (tool_digest); templates/ are a part of the game's outputs
+    # the inputs every output shares (tool_digest); templates/ are a part of the game's outputs
+    tool: str = ""
     checked: str = ""  # what the game's checks read: its folder but i18n/, templates/ but the rules templates
 
-    def look(self, kind: str) -> str:
-        """The options that change how an output of this kind (cards, board-full, rules, ...) looks."""
-        return next((fingerprint for prefix, fingerprint in self.looks if kind.startswith(prefix)), "")
 
-
-def game_keys(project: Project, names: list[str], options) -> dict[str, GameKey]:
+def game_keys(project: Project, names: list[str], options: BuildOptions) -> dict[str, GameKey]:
     """The hash of each game's inputs under these options."""
     tool = tool_digest()
-    looks = (("cards", json.dumps(sheet_look(options), sort_keys=True, default=str)),
-             ("components", json.dumps([options.duplex])))  # two-sided tokens mirror their backs by --duplex
     keys = {}
-    # the checks of a game (generator.pipeline.gather) read its data, layouts, pictures and fonts, never the rules
+    # the checks of a game (generator.pipeline.gather) read its data, layouts, pictures and fonts, never the
+    # rules
     # templates or the translations: a game whose other inputs did not change is loaded but not checked again
     not_rules = digest([path for path in files_below(project.templates_dir, project.root)
                         if not path.name.endswith(".j2")], project.templates_dir)
@@ -197,10 +194,10 @@ def game_keys(project: Project, names: list[str], options) -> dict[str, GameKey]
         shared = shared_digest(project, tool, name)
         files = files_below(folder, project.root)
         content = hashlib.sha256("\n".join([shared, digest(files, folder)]).encode()).hexdigest()
-        full = hashlib.sha256(f"{content}\n{options_fingerprint(options, True)}".encode()).hexdigest()
+        full = hashlib.sha256(f"{content}\n{options_fingerprint(options)}".encode()).hexdigest()
         data = [path for path in files if path.relative_to(folder).parts[0] != I18N_DIR]
         checked = hashlib.sha256("\n".join([tool, not_rules, digest(data, folder)]).encode()).hexdigest()
-        keys[name] = GameKey(content, full, looks, tool, checked)
+        keys[name] = GameKey(content, full, tool, checked)
     return keys
 
 
@@ -247,8 +244,8 @@ class BuildState:
         return list(self.data["games"].get(name, {}).get("outputs", []))
 
     def checked_report(self, name: str, key: GameKey) -> dict | None:
-        """The check report of a game's last build when the inputs its checks read are the same now (None: check
-        it again)."""
+        """The check report of a game's last build when the inputs its checks read are the same now (None:
+        check it again)."""
         entry = self.data["games"].get(name)
         if not entry or entry.get("checked") != key.checked:
             return None
@@ -256,8 +253,8 @@ class BuildState:
 
     def unit_outputs(self, unit: str, fingerprint: str, listed: set[str]) -> list[str] | None:
         """The outputs of a unit (a game in one language, one producer) when it was planned from exactly these
-        inputs (`fingerprint`) and every output is still on disk untouched and `listed` in the manifest; None when
-        it must be planned again."""
+        inputs (`fingerprint`) and every output is still on disk untouched and `listed` in the manifest; None
+        when it must be planned again."""
         entry = self.data["units"].get(unit)
         if not entry or entry.get("hash") != fingerprint:
             return None
@@ -266,7 +263,10 @@ class BuildState:
 
     def record_unit(self, unit: str, fingerprint: str, outputs: list[Path]) -> None:
         """Remember the inputs a unit was planned from and the outputs it made."""
-        self.data["units"][unit] = {"hash": fingerprint, "outputs": sorted(Path(p).as_posix() for p in outputs)}
+        self.data["units"][unit] = {
+            "hash": fingerprint,
+            "outputs": sorted(Path(p).as_posix() for p in outputs),
+        }
 
     def game_report(self, name: str) -> dict:
         """The check report of a game's last build (shown again when the game is skipped)."""
@@ -274,13 +274,17 @@ class BuildState:
         return {key: report[key] for key in REPORT_KEYS}
 
     def record_output(self, path: Path, fingerprint: str, written: Path | None = None) -> None:
-        """Remember what an output (just written or found fresh) was made from; `written` is the file whose size
-        and time it will have (its staged temporary file: a rename keeps both)."""
+        """Remember what an output (just written or found fresh) was made from; `written` is the file whose
+        size and time it will have (its staged temporary file: a rename keeps both)."""
         shown = Path(path).as_posix()
-        self.data["outputs"][shown] = {"hash": fingerprint, "stamp": file_stamp(written or self.build_dir / shown)}
+        self.data["outputs"][shown] = {
+            "hash": fingerprint,
+            "stamp": file_stamp(written or self.build_dir / shown),
+        }
 
     def record_game(self, name: str, key: GameKey, outputs: list[Path], report, languages: list[str]) -> None:
-        """Remember a game's key, its outputs, its check report and the languages it was built in after a build."""
+        """Remember a game's key, its outputs, its check report and the languages it was built in after a
+        build."""
         self.data["games"][name] = {"key": key.full, "checked": key.checked,
                                     "outputs": sorted(Path(p).as_posix() for p in outputs),
                                     "report": dataclasses.asdict(report), "languages": list(languages)}
@@ -303,26 +307,37 @@ REPORT_KEYS = ("game", "cards", "card_types", "decks", "checks")
 
 
 def _well_formed(data) -> dict:
-    """The parts of a read state that have the expected shape (anything else is dropped: it costs a rebuild, never
-    a crash); raises ValueError when nothing usable is left."""
+    """The parts of a read state that have the expected shape (anything else is dropped: it costs a rebuild,
+    never a crash); raises ValueError when nothing usable is left."""
     if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
         raise ValueError("not a build state of this version")
     games = data.get("games") if isinstance(data.get("games"), dict) else {}
     outputs = data.get("outputs") if isinstance(data.get("outputs"), dict) else {}
     good_games = {
-        name: entry for name, entry in games.items()
-        if isinstance(entry, dict) and isinstance(entry.get("key"), str) and isinstance(entry.get("report"), dict)
-        and isinstance(entry.get("outputs"), list) and all(isinstance(o, str) for o in entry["outputs"])
+        name: entry
+        for name, entry in games.items()
+        if isinstance(entry, dict)
+        and isinstance(entry.get("key"), str)
+        and isinstance(entry.get("report"), dict)
+        and isinstance(entry.get("outputs"), list)
+        and all(isinstance(o, str) for o in entry["outputs"])
         and set(REPORT_KEYS) <= set(entry["report"])
     }
     good_outputs = {
-        path: entry for path, entry in outputs.items()
-        if isinstance(entry, dict) and isinstance(entry.get("hash"), str) and isinstance(entry.get("stamp"), dict)
+        path: entry
+        for path, entry in outputs.items()
+        if isinstance(entry, dict)
+        and isinstance(entry.get("hash"), str)
+        and isinstance(entry.get("stamp"), dict)
     }
-    units = data.get("units") if isinstance(data.get("units"), dict) else {}  # a state without them plans everything
+    # a state without them plans everything
+    units = data.get("units") if isinstance(data.get("units"), dict) else {}
     good_units = {
-        unit: entry for unit, entry in units.items()
-        if isinstance(entry, dict) and isinstance(entry.get("hash"), str) and isinstance(entry.get("outputs"), list)
+        unit: entry
+        for unit, entry in units.items()
+        if isinstance(entry, dict)
+        and isinstance(entry.get("hash"), str)
+        and isinstance(entry.get("outputs"), list)
         and all(isinstance(o, str) for o in entry["outputs"])
     }
     return {"version": STATE_VERSION, "games": good_games, "outputs": good_outputs, "units": good_units}

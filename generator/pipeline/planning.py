@@ -1,11 +1,12 @@
 """Planning a changed game's outputs, only where its inputs changed.
 
 A producer's `outputs(game)` checks everything it will draw (every card face fitted, the rules rendered and
-checked), which costs more than the hashes of what they are made from. So each unit (a game in one language, one
-producer) first gets a fingerprint from the game as loaded (generator.pipeline.fingerprints.UNIT_PARTS): when it is
-the one the unit was last planned from and the unit's outputs are on disk untouched, the unit is not planned at all
-and its outputs are kept. Otherwise the producer plans, and each output gets its own fingerprint (what it is drawn
-from, as rendered), so an output whose drawing would not change is still not drawn again.
+checked), which costs more than the hashes of what they are made from. So each unit (a game in one language,
+one producer) first gets a fingerprint from the game as loaded (the parts its producer `plans_from`): when it
+is the one the unit was last planned from and the unit's outputs are on disk untouched, the unit is not
+planned at all and its outputs are kept. Otherwise the producer plans, and each output gets its own
+fingerprint (what it is drawn from, as rendered), so an output whose drawing would not change is still not
+drawn again.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from generator.core.contract import BuildOptions, Output, Producer
 from generator.core.errors import InputError, Problem
 from generator.data.game import Game
 from generator.pipeline import producers, translations
-from generator.pipeline.fingerprints import UNIT_KINDS, GameParts
+from generator.pipeline.fingerprints import GameParts
 from generator.pipeline.incremental import BuildState, GameKey
 
 
@@ -39,11 +40,13 @@ class Planned:
 
 
 class Planner:
-    """Plans the games of one build against the build state (`listed`: the outputs the last manifest lists)."""
+    """Plans the games of one build against the build state (`listed`: the outputs the last manifest
+    lists)."""
 
     def __init__(self, state: BuildState, keys: dict[str, GameKey], options: BuildOptions, listed: set[str]):
         self.state, self.keys, self.options, self.listed = state, keys, options, listed
-        # a --only reprint plans card sheets of its own names, a --force build plans everything (and records it)
+        # a --only reprint plans card sheets of its own names, a --force build plans everything (and records
+        # it)
         self.reuse = not options.force and not options.only
         self._parts: dict[int, GameParts] = {}
         self._kept: dict[tuple[int, str], tuple[str, str, list[str] | None]] = {}
@@ -58,9 +61,7 @@ class Planner:
         """(unit, fingerprint, the outputs kept when it needs no planning else None)."""
         if (id(game), producer.name) not in self._kept:
             unit = f"{game.id}/{game.language}/{producer.name}"
-            key = self.keys[game.id]
-            looks = [key.look(kind) for kind in UNIT_KINDS.get(producer.name, ())]
-            fingerprint = self.parts(game).unit_fingerprint(producer.name, self.options.papers, looks)
+            fingerprint = self.parts(game).unit_fingerprint(producer, self.options)
             kept = self.state.unit_outputs(unit, fingerprint, self.listed) if self.reuse else None
             self._kept[(id(game), producer.name)] = (unit, fingerprint, kept)
         return self._kept[(id(game), producer.name)]
@@ -77,20 +78,22 @@ class Planner:
                 if self._unit(game, producer)[2] is None]
 
     def fingerprint(self, game: Game, output: Output) -> str:
-        """What an output this game (in its language) planned is drawn from, as one hash: an output whose hash is
-        the one last drawn is not drawn again."""
-        return self.parts(game).fingerprint(output.path, output.kind, self.keys[output.game].look(output.kind))
+        """What an output this game (in its language) planned is drawn from, as one hash: an output whose hash
+        is the one last drawn is not drawn again."""
+        return self.parts(game).fingerprint(output.path, producers.made_as(output.kind), self.options)
 
     def plan(self, games: list[Game],
              on_planned: Callable[[Game, Producer, list[Output]], None] | None = None) -> list[Planned]:
         """Plan the units of these games that changed; InputError with every problem of every producer (in the
-        order the producers draw, as producers.plan reports them). `on_planned(game, producer, outputs)` is told of
-        each unit as soon as it is planned."""
+        order the producers draw, as producers.plan reports them). `on_planned(game, producer, outputs)` is
+        told of each unit as soon as it is planned."""
         planned = [Planned(game) for game in games]
         if not self.reuse and self.options.only:
             outputs = producers.plan(games, self.options)
             for one in planned:
-                one.outputs = translations.in_language(one.game, [o for o in outputs if o.game == one.game.id])
+                one.outputs = translations.in_language(
+                    one.game, [o for o in outputs if o.game == one.game.id]
+                )
         else:
             problems: list[Problem] = []
             for producer in producers.PRODUCERS:
@@ -101,7 +104,8 @@ class Planner:
                         one.units.append((unit, fingerprint, [Path(p) for p in kept]))
                         continue
                     try:
-                        outputs = translations.in_language(one.game, producer.outputs(one.game, self.options))
+                        made = producers.declared(producer, producer.outputs(one.game, self.options))
+                        outputs = translations.in_language(one.game, made)
                     except InputError as exc:
                         problems += exc.problems
                         continue

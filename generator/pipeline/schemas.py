@@ -1,4 +1,5 @@
-"""`pnp schema`: every JSON Schema an editor needs, the data files' (generator.data.schema) and the card layouts'."""
+"""`pnp schema`: every JSON Schema an editor needs, the data files' (generator.data.schema) and the card
+layouts'."""
 
 from __future__ import annotations
 
@@ -17,6 +18,6 @@ def layout_schema() -> dict:
 
 
 def write_all_schemas(out_dir: Path, games: list[Game]) -> list[Path]:
-    """build/schema/: game, deck, table, board, component, file (any game-folder file), layout, and per game one
-    schema per deck that knows the deck's own card fields."""
+    """build/schema/: game, deck, table, board, component, file (any game-folder file), layout, and per game
+    one schema per deck that knows the deck's own card fields."""
     return write_schemas(out_dir, games, extra={"layout": layout_schema()})

@@ -1,10 +1,11 @@
 """`pnp sweep` as a library function: play a game's variants (a grid of changed values) and compare them.
 
-Each `--vary PATH=V1,V2,...` (or `PATH=A..B[:STEP]`) is one axis; several make a grid. PATH is a data path as for
-`--set` (settings.NAME, DECK.CARD.FIELD, ...) or `options.NAME` for a rule option. Every variant is loaded and
-checked like a build: a variant that breaks a check (or cannot set up) is reported as such and not simulated; a
-value of the wrong type or a path that does not exist stops the sweep before any game is played. All variants
-play the same seeds, so their differences come from the rules; the results depend only on the seed.
+Each `--vary PATH=V1,V2,...` (or `PATH=A..B[:STEP]`) is one axis; several make a grid. PATH is a data path as
+for `--set` (settings.NAME, DECK.CARD.FIELD, ...) or `options.NAME` for a rule option. Every variant is loaded
+and checked like a build: a variant that breaks a check (or cannot set up) is reported as such and not
+simulated; a value of the wrong type or a path that does not exist stops the sweep before any game is played.
+All variants play the same seeds, so their differences come from the rules; the results depend only on the
+seed.
 """
 
 from __future__ import annotations
@@ -78,9 +79,13 @@ def expand_range(text: str, shown: str) -> list | None:
     low, high = _number(match.group(1)), _number(match.group(2))
     step = _number(match.group(3)) if match.group(3) is not None else 1
     if low is None or high is None or step is None:
-        raise InputError(Problem("", 0, f"{shown}: expected a range of numbers A..B or A..B:STEP, e.g. 8..12:2"))
+        raise InputError(
+            Problem("", 0, f"{shown}: expected a range of numbers A..B or A..B:STEP, e.g. 8..12:2")
+        )
     if step <= 0 or low > high:
-        raise InputError(Problem("", 0, f"{shown}: the range has no values; expected A <= B and a STEP above 0"))
+        raise InputError(
+            Problem("", 0, f"{shown}: the range has no values; expected A <= B and a STEP above 0")
+        )
     count = int((high - low) / step + 1e-9) + 1
     whole = all(isinstance(v, int) for v in (low, high, step))
     return [low + i * step if whole else round(low + i * step, 10) for i in range(count)]
@@ -113,12 +118,16 @@ def parse_vary(text: str) -> Vary:
     path, value = split_assignment(text, "--vary")
     parts = tuple(path.split("."))
     if parts[0] == OPTIONS and len(parts) != 2:
-        raise InputError(Problem("", 0, f"{shown}: expected options.NAME for a rule option, e.g. options.end_mode"))
+        raise InputError(
+            Problem("", 0, f"{shown}: expected options.NAME for a rule option, e.g. options.end_mode")
+        )
     values = expand_range(value, shown)
     if values is None:
         texts = split_values(value)
         if not value.strip() or any(not t for t in texts):
-            raise InputError(Problem("", 0, f"{shown}: a value is empty; expected PATH=V1,V2,... or PATH=A..B[:STEP]"))
+            raise InputError(
+                Problem("", 0, f"{shown}: a value is empty; expected PATH=V1,V2,... or PATH=A..B[:STEP]")
+            )
         values = [read_value(t) for t in texts]
     if len(set(map(repr, values))) != len(values):
         raise InputError(Problem("", 0, f"{shown}: a value is listed twice; expected each value once"))
@@ -136,8 +145,14 @@ def parse_varies(texts) -> list[Vary]:
     seen = set()
     for vary in varies:
         if vary.path in seen:
-            problems.append(Problem("", 0, f"--vary {vary.text}: {'.'.join(vary.path)} is varied twice; expected "
-                                           f"one --vary per path with all its values"))
+            problems.append(
+                Problem(
+                    "",
+                    0,
+                    f"--vary {vary.text}: {'.'.join(vary.path)} is varied twice; expected "
+                    f"one --vary per path with all its values",
+                )
+            )
         seen.add(vary.path)
     if not texts:
         problems.append(Problem("", 0, "nothing to vary; expected at least one --vary PATH=V1,V2,..."))
@@ -147,8 +162,13 @@ def parse_varies(texts) -> list[Vary]:
     for vary in varies:
         size *= len(vary.values)
     if size > MAX_VARIANTS:
-        raise InputError(Problem("", 0, f"the --vary values make {size} variants; expected at most {MAX_VARIANTS} "
-                                        f"(check the ranges)"))
+        raise InputError(
+            Problem(
+                "",
+                0,
+                f"the --vary values make {size} variants; expected at most {MAX_VARIANTS} (check the ranges)",
+            )
+        )
     return varies
 
 
@@ -181,9 +201,17 @@ def plan_variants(varies: list[Vary], fixed: Changes) -> list[Variant]:
     for combo in itertools.product(*(vary.values for vary in varies)):
         values = {".".join(v.path): value for v, value in zip(varies, combo, strict=True)}
         label = ", ".join(f"{v.name}={_text(value)}" for v, value in zip(varies, combo, strict=True))
-        options = [f"{v.path[1]}={_text(value)}" for v, value in zip(varies, combo, strict=True) if v.is_option]
-        sets = [f"{'.'.join(v.path)}={_text(value)}" for v, value in zip(varies, combo, strict=True) if not v.is_option]
-        variants.append(Variant(values, label, Changes(fixed.options + tuple(options), fixed.sets + tuple(sets))))
+        options = [
+            f"{v.path[1]}={_text(value)}" for v, value in zip(varies, combo, strict=True) if v.is_option
+        ]
+        sets = [
+            f"{'.'.join(v.path)}={_text(value)}"
+            for v, value in zip(varies, combo, strict=True)
+            if not v.is_option
+        ]
+        variants.append(
+            Variant(values, label, Changes(fixed.options + tuple(options), fixed.sets + tuple(sets)))
+        )
     return variants
 
 
@@ -200,8 +228,13 @@ def load_variant(project: Project, game_id: str, variant: Variant, varies: list[
         announce(f"{game.id}: running its rules engine, the project's own Python in {where}")
     engine = engine_for(game)
     if engine is None:
-        raise InputError(Problem(game.show(game.dir / "game.yaml"), 0, f"{game_id} has no `engine:`; expected one "
-                                 f"to play its variants"))
+        raise InputError(
+            Problem(
+                game.show(game.dir / "game.yaml"),
+                0,
+                f"{game_id} has no `engine:`; expected one to play its variants",
+            )
+        )
     problems = check_settings(engine, game)
     try:
         options = parse_options(engine, game, list(fixed.options))
@@ -241,7 +274,8 @@ class Sweep:
     games_played: int = 0
     seconds: float = 0.0
     where: str = ""
-    findings: list[str] = field(default_factory=list)  # stalls, broken rules, goals never completed, per variant
+    # stalls, broken rules, goals never completed, per variant
+    findings: list[str] = field(default_factory=list)
 
     @property
     def simulated(self) -> int:
@@ -252,15 +286,26 @@ def sweep_name(varies: list[Vary], name: str | None) -> str:
     """The file name part of build/<game>/sweep-<name>.pdf: --name, else the varied names joined by '-'."""
     if name is not None:
         if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
-            raise InputError(Problem("", 0, f"--name {name}: expected letters, digits, '-', '_' or '.' (it names a file)"))
+            raise InputError(
+                Problem("", 0, f"--name {name}: expected letters, digits, '-', '_' or '.' (it names a file)")
+            )
         return name
     return "-".join(re.sub(r"[^A-Za-z0-9_-]+", "-", v.name).strip("-") for v in varies)
 
 
-def sweep(project: Project, game_id: str, vary: list[str], settings: SimSettings, changes: Changes | None = None,
-          executor: Executor | None = None, name: str | None = None, report_path: Path | None = None,
-          on_start: Callable[[int, int], None] | None = None, progress: Callable[[int], None] | None = None,
-          announce: Callable[[str], None] | None = None) -> Sweep:
+def sweep(  # noqa: PLR0913 - each of `pnp sweep`'s options, as keywords with defaults, like the command
+    project: Project,
+    game_id: str,
+    vary: list[str],
+    settings: SimSettings,
+    changes: Changes | None = None,
+    executor: Executor | None = None,
+    name: str | None = None,
+    report_path: Path | None = None,
+    on_start: Callable[[int, int], None] | None = None,
+    progress: Callable[[int], None] | None = None,
+    announce: Callable[[str], None] | None = None,
+) -> Sweep:
     """Check every variant of the grid, play the sound ones and write the JSON report and the sweep PDF;
     `announce(line)` is told before the game's engine is imported when it is the project's own Python."""
     changes = changes or Changes()
@@ -275,8 +320,14 @@ def sweep(project: Project, game_id: str, vary: list[str], settings: SimSettings
     engine = variants[0].engine
     unplayed = sorted(set(settings.players) - set(engine.player_counts))
     if unplayed:
-        raise InputError(Problem("", 0, f"--players {', '.join(map(str, unplayed))}: {game_id} is played by "
-                                        f"{', '.join(map(str, engine.player_counts))} players; expected those"))
+        raise InputError(
+            Problem(
+                "",
+                0,
+                f"--players {', '.join(map(str, unplayed))}: {game_id} is played by "
+                f"{', '.join(map(str, engine.player_counts))} players; expected those",
+            )
+        )
     for variant in variants[1:]:
         try:
             problems += load_variant(project, game_id, variant, varies, changes)
@@ -287,7 +338,11 @@ def sweep(project: Project, game_id: str, vary: list[str], settings: SimSettings
     playing = [v for v in variants if v.status == SIMULATED]
     result = Sweep(game=game_id, name=label, variants=variants, report={})
     if playing:
-        runs = [Run(f"variant-{i}", v.game, v.engine, v.options) for i, v in enumerate(variants) if v.status == SIMULATED]
+        runs = [
+            Run(f"variant-{i}", v.game, v.engine, v.options)
+            for i, v in enumerate(variants)
+            if v.status == SIMULATED
+        ]
         result.games_played = sum(len(player_counts(v.engine, settings)) for v in playing) * settings.games
         runner = executor or LocalProcesses(settings.jobs)
         try:
@@ -303,7 +358,9 @@ def sweep(project: Project, game_id: str, vary: list[str], settings: SimSettings
         for run, variant in zip(runs, playing, strict=True):
             goals = list(variant.engine.goals(variant.game)) if variant.engine.goals else []
             variant.figures = variant_figures(results[run.key], goals)
-            found = composition_problems(variant.game, variant.engine, results[run.key], variant.changes.args())
+            found = composition_problems(
+                variant.game, variant.engine, results[run.key], variant.changes.args()
+            )
             variant.problems = [str(p) for p in found]
             result.findings += [f"{variant.label}: {p}" for p in variant.problems]
     game = next((v.game for v in variants if v.game is not None), None)
@@ -315,21 +372,39 @@ def sweep(project: Project, game_id: str, vary: list[str], settings: SimSettings
     return result
 
 
-def build_report(game: Game, varies: list[Vary], variants: list[Variant], settings: SimSettings, changes: Changes,
-                 name: str) -> dict:
+def build_report(
+    game: Game,
+    varies: list[Vary],
+    variants: list[Variant],
+    settings: SimSettings,
+    changes: Changes,
+    name: str,
+) -> dict:
     """Everything the sweep found, JSON-ready and deterministic (no times, no worker counts)."""
     engine = next((v.engine for v in variants if v.engine is not None), None)
     counts = player_counts(engine, settings) if engine is not None else []
     return {
-        "game": game.id, "title": game.title, "name": name,
+        "game": game.id,
+        "title": game.title,
+        "name": name,
         "settings": {
-            "games_per_count": settings.games, "seed": settings.seed, "player_counts": counts, "bots": BOT_MIX,
+            "games_per_count": settings.games,
+            "seed": settings.seed,
+            "player_counts": counts,
+            "bots": BOT_MIX,
             "turn_cap": engine.turn_cap if engine is not None else None,
             "vary": [{"path": ".".join(v.path), "name": v.name, "values": list(v.values)} for v in varies],
             "fixed": {"options": list(changes.options), "sets": list(changes.sets)},
         },
-        "variants": [{
-            "label": v.label, "values": v.values, "status": v.status, "problems": v.problems,
-            "replay_args": v.changes.args(), "by_players": v.figures or {},
-        } for v in variants],
+        "variants": [
+            {
+                "label": v.label,
+                "values": v.values,
+                "status": v.status,
+                "problems": v.problems,
+                "replay_args": v.changes.args(),
+                "by_players": v.figures or {},
+            }
+            for v in variants
+        ],
     }

@@ -1,11 +1,11 @@
-"""A game in each of its languages, checked: the translation file against the game's texts and layouts, the rules
-template of that language, the tool's words against the fonts.
+"""A game in each of its languages, checked: the translation file against the game's texts and layouts, the
+rules template of that language, the tool's words against the fonts.
 
-`languages_of(game, asked)` says which languages a build or validation covers (`--lang de`, `--lang all`, or the
-default: every declared language). `translate_checked(game, language)` gives the translated game and the warnings
-of its translation (texts not translated yet, source texts changed since), or raises InputError with every
-problem, each naming the language. Layout words live here because only the renderers know which layouts a game
-draws: every box of those layouts whose text has words is listed by `layout_texts`.
+`languages_of(game, asked)` says which languages a build or validation covers (`--lang de`, `--lang all`, or
+the default: every declared language). `translate_checked(game, language)` gives the translated game and the
+warnings of its translation (texts not translated yet, source texts changed since), or raises InputError with
+every problem, each naming the language. Layout words live here because only the renderers know which layouts
+a game draws: every box of those layouts whose text has words is listed by `layout_texts`.
 """
 
 from __future__ import annotations
@@ -61,7 +61,9 @@ def layout_texts(game: Game) -> dict[str, dict[str, Translatable]]:
                 if box.kind == "text" and box.text_from is not None:
                     name, file, line = box.text_from
                     text = renderer.loader.chain(name, Problem(file, line, ""))[-1][1].boxes[box.name].text
-                    found.setdefault(name, {})[box.name] = Translatable(("layouts", name, box.name), text, file, line)
+                    found.setdefault(name, {})[box.name] = Translatable(
+                        ("layouts", name, box.name), text, file, line
+                    )
     return {name: dict(sorted(boxes.items())) for name, boxes in sorted(found.items())}
 
 
@@ -75,47 +77,76 @@ def _layout_problems(source: Game, game: Game) -> tuple[list[Problem], list[Prob
     for layout, boxes in given.items():
         name, line = str(layout), given.line_of(layout)
         if name not in texts:
-            errors.append(Problem(translation.file, line, f"layouts: '{name}' is no layout game '{game.id}' draws"
-                                                          f"{did_you_mean(name, texts)}; known: {known_list(texts)}"))
+            errors.append(
+                Problem(
+                    translation.file,
+                    line,
+                    f"layouts: '{name}' is no layout game '{game.id}' draws"
+                    f"{did_you_mean(name, texts)}; known: {known_list(texts)}",
+                )
+            )
             continue
         if not hasattr(boxes, "items"):
-            errors.append(Problem(translation.file, line, f"layouts.{name}: expected a mapping of box name to its text"))
+            errors.append(
+                Problem(translation.file, line, f"layouts.{name}: expected a mapping of box name to its text")
+            )
             continue
         for box, text in boxes.items():
             at = boxes.line_of(box)
             if str(box) not in texts[name]:
                 owner = next((other for other, known in texts.items() if str(box) in known), None)
-                hint = (f"; its text is written in layout '{owner}', so expected it under layouts: {owner}:" if owner
-                        else f"{did_you_mean(str(box), texts[name])}; known: {known_list(texts[name])}")
-                errors.append(Problem(translation.file, at, f"layouts.{name}: box '{box}' has no text of its own here"
-                                                            f"{hint}"))
+                hint = (
+                    f"; its text is written in layout '{owner}', so expected it under layouts: {owner}:"
+                    if owner
+                    else f"{did_you_mean(str(box), texts[name])}; known: {known_list(texts[name])}"
+                )
+                errors.append(
+                    Problem(
+                        translation.file, at, f"layouts.{name}: box '{box}' has no text of its own here{hint}"
+                    )
+                )
             elif text is not None and (isinstance(text, (bool, list, dict))):
-                errors.append(Problem(translation.file, at, f"layouts.{name}.{box}: expected the box's text (a "
-                                                            "template like the source's)"))
+                errors.append(
+                    Problem(
+                        translation.file,
+                        at,
+                        f"layouts.{name}.{box}: expected the box's text (a template like the source's)",
+                    )
+                )
     warnings = []
     for name, boxes in texts.items():
         for box, entry in boxes.items():
             written = given.get(name) if hasattr(given, "get") else None
             if has_words(entry.source) and not (hasattr(written, "get") and written.get(box) is not None):
-                warnings.append(Problem(entry.file, entry.line, f"{entry.key} ('{shorten(entry.source)}') has no "
-                                                                f"{translation.name} translation; expected it in "
-                                                                f"{translation.file} (the source words are printed "
-                                                                "until then)"))
+                warnings.append(
+                    Problem(
+                        entry.file,
+                        entry.line,
+                        f"{entry.key} ('{shorten(entry.source)}') has no "
+                        f"{translation.name} translation; expected it in "
+                        f"{translation.file} (the source words are printed "
+                        "until then)",
+                    )
+                )
     return errors, warnings
 
 
 def _tool_word_problems(game: Game) -> list[Problem]:
-    """The tool's words of the language, checked against the faces that print them (labels: body, bold; titles:
-    the title font)."""
+    """The tool's words of the language, checked against the faces that print them (labels: body, bold;
+    titles: the title font)."""
     problems = []
     translation = game.translation
     for key, value in sorted(game.phrases.own.items()):
-        texts = list(value.values()) if isinstance(value, dict) else value if isinstance(value, list) else [value]
+        texts = (
+            list(value.values()) if isinstance(value, dict) else value if isinstance(value, list) else [value]
+        )
         for family in (BODY_FAMILY, TITLE_FAMILY):
             for text in texts:
                 if any(uncovered(str(text), family, style) for style in ("regular", "bold")):
                     place = (translation.file, 0) if key in translation.tool else ("generator/assets/i18n", 0)
-                    problems += text_problems(str(text), family, *place, f"tool word '{key}'", ("regular", "bold"))
+                    problems += text_problems(
+                        str(text), family, *place, f"tool word '{key}'", ("regular", "bold")
+                    )
     return list(dict.fromkeys(problems))
 
 
@@ -127,8 +158,9 @@ def named(problems: list[Problem], language: str) -> list[Problem]:
 
 def translate_checked(game: Game, language: str) -> tuple[Game, list[Problem], list[Problem]]:
     """The game in `language`, checked: (game, warnings, problems), each naming the language. The problems are
-    those of its translation file, its layouts' words and the tool's words; the game is still the best the file
-    allows, so a validation can go on to find texts that do not fit. InputError when the file cannot be read."""
+    those of its translation file, its layouts' words and the tool's words; the game is still the best the
+    file allows, so a validation can go on to find texts that do not fit. InputError when the file cannot be
+    read."""
     translated = translated_game(game, language)
     warnings, errors = drawn_word_problems(game, translated)
     return (translated, named(translated.translation.warnings + warnings, language),
@@ -145,8 +177,8 @@ def translated_game(game: Game, language: str) -> Game:
 
 
 def drawn_word_problems(source: Game, translated: Game) -> tuple[list[Problem], list[Problem]]:
-    """(warnings, errors) of the words a translation draws besides its texts: the layouts' words, which must name
-    a box of the game, and the tool's words, which its fonts must draw (not named by language yet)."""
+    """(warnings, errors) of the words a translation draws besides its texts: the layouts' words, which must
+    name a box of the game, and the tool's words, which its fonts must draw (not named by language yet)."""
     errors, warnings = _layout_problems(source, translated)
     return warnings, errors + _tool_word_problems(translated)
 
@@ -160,13 +192,18 @@ def languages_of(game: Game, asked: tuple[str, ...] | list[str] = ()) -> list[st
 
 
 def choose_languages(games: list[Game], asked: tuple[str, ...] | list[str] = ()) -> dict[str, list[str]]:
-    """Per game, the languages a command covers; a located InputError for an asked language no game declares (a
-    game that does not declare it is left out of it)."""
+    """Per game, the languages a command covers; a located InputError for an asked language no game declares
+    (a game that does not declare it is left out of it)."""
     problems = []
     for language in [code for code in asked if code != "all"]:
         if not CODE.match(language):
-            problems.append(Problem("", 0, f"--lang {language}: not a language code; expected one like de, cs or "
-                                           "pt-BR, or all"))
+            problems.append(
+                Problem(
+                    "",
+                    0,
+                    f"--lang {language}: not a language code; expected one like de, cs or pt-BR, or all",
+                )
+            )
         elif games and not any(language in game.languages for game in games):
             if len(games) == 1:
                 try:
@@ -175,20 +212,30 @@ def choose_languages(games: list[Game], asked: tuple[str, ...] | list[str] = ())
                     problems += exc.problems
             else:
                 declared = sorted({code for game in games for code in game.languages})
-                problems.append(Problem("", 0, f"--lang {language}: no game here declares {language_name(language)}"
-                                               f"{did_you_mean(language, declared)}; expected one of "
-                                               f"{', '.join(declared)} (game.yaml languages)"))
+                problems.append(
+                    Problem(
+                        "",
+                        0,
+                        f"--lang {language}: no game here declares {language_name(language)}"
+                        f"{did_you_mean(language, declared)}; expected one of "
+                        f"{', '.join(declared)} (game.yaml languages)",
+                    )
+                )
     if problems:
         raise InputError(problems)
     return {game.id: languages_of(game, asked) for game in games}
 
 
 def in_language(game: Game, outputs: list[Output]) -> list[Output]:
-    """A translated game's outputs moved into build/<game>/<language>/ (the source language's stay where they are)."""
+    """A translated game's outputs moved into build/<game>/<language>/ (the source language's stay where they
+    are)."""
     if not game.translated:
         return outputs
     base = game.build_path
-    return [replace(output, path=base / output.path.relative_to(game.id), language=game.language) for output in outputs]
+    return [
+        replace(output, path=base / output.path.relative_to(game.id), language=game.language)
+        for output in outputs
+    ]
 
 
 def language_problems(game: Game) -> list[Problem]:
@@ -196,9 +243,11 @@ def language_problems(game: Game) -> list[Problem]:
     return undeclared_files(game)
 
 
-def translated_games(project: Project, names: list[str], languages: tuple[str, ...] = ()) -> tuple[list[Game], list[Problem]]:
-    """The named games, loaded and checked, in the languages asked for (default: their source language), and the
-    warnings of their translations. InputError with every problem."""
+def translated_games(
+    project: Project, names: list[str], languages: tuple[str, ...] = ()
+) -> tuple[list[Game], list[Problem]]:
+    """The named games, loaded and checked, in the languages asked for (default: their source language), and
+    the warnings of their translations. InputError with every problem."""
     games, _ = gather(project, names)
     if not languages:
         return games, []

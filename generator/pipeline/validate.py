@@ -55,7 +55,8 @@ class GameValidation:
     engine_skipped: bool = False  # game.yaml names an engine, not imported (--no-engine)
     scripts: int = 0
     scripts_failing: int = 0
-    unplayed_counts: list[int] = field(default_factory=list)  # asked-for player counts the engine does not play
+    # asked-for player counts the engine does not play
+    unplayed_counts: list[int] = field(default_factory=list)
     figures: dict | None = None  # balance figures of the simulated games
     sim_problems: list[Problem] = field(default_factory=list)
     script_problems: list[Problem] = field(default_factory=list)
@@ -103,24 +104,36 @@ def planned_games(engines: list[Engine], settings: SimSettings) -> int:
     return sum(len(player_counts(engine, settings)) for engine in engines) * settings.games
 
 
-def validate(project: Project, names: list[str], settings: SimSettings | None = None, simulate_games: bool = True,
-             report_path: Path | None = None, on_start: Callable[[int, int], None] | None = None,
-             progress: Callable[[int], None] | None = None, strict: bool = False, changes: Changes | None = None,
-             executor: Executor | None = None, languages: tuple[str, ...] = (), engines: bool = True,
-             announce: Callable[[str], None] | None = None, engine_source: str = "game") -> Validation:
-    """Check, replay and simulate the named games. Raises InputError when the data itself does not load or check.
+def validate(  # noqa: PLR0913 - each of `pnp validate`'s options, as keywords with defaults, like the command
+    project: Project,
+    names: list[str],
+    settings: SimSettings | None = None,
+    simulate_games: bool = True,
+    report_path: Path | None = None,
+    on_start: Callable[[int, int], None] | None = None,
+    progress: Callable[[int], None] | None = None,
+    strict: bool = False,
+    changes: Changes | None = None,
+    executor: Executor | None = None,
+    languages: tuple[str, ...] = (),
+    engines: bool = True,
+    announce: Callable[[str], None] | None = None,
+    engine_source: str = "game",
+) -> Validation:
+    """Check, replay and simulate the named games. Raises InputError when the data itself does not load or
+    check.
 
     Legibility findings (faint or tiny card text) are warnings, or problems that fail the run with `strict`.
     `changes` (--option/--set, one game only) change the game as loaded; its scripts, which pin the game as
     written, are then skipped. The games run on `executor` (default: local processes, `settings.jobs`).
     `on_start(games, workers)` is called before the simulations start and `progress(n)` as games finish.
-    Every declared language of each game (or those of `languages`) is checked like a build of it: its translation
-    file, layouts' words, rules template, texts that no longer fit and characters no font draws are problems; texts
-    not translated yet are warnings (problems with `strict`).
-    Without `engines` (`--no-engine`) no rules engine is imported: the static checks only. `announce(line)` is
-    told, before a project's engine code is imported, which file it is (the run's first line says whose Python runs).
-    `engine_source` "rules" (`--engine rules`) plays each game from its folder's rules.yaml instead of the engine
-    game.yaml names (which is then never imported)."""
+    Every declared language of each game (or those of `languages`) is checked like a build of it: its
+    translation file, layouts' words, rules template, texts that no longer fit and characters no font draws
+    are problems; texts not translated yet are warnings (problems with `strict`). Without `engines`
+    (`--no-engine`) no rules engine is imported: the static checks only. `announce(line)` is told, before a
+    project's engine code is imported, which file it is (the run's first line says whose Python runs).
+    `engine_source` "rules" (`--engine rules`) plays each game from its folder's rules.yaml instead of the
+    engine game.yaml names (which is then never imported)."""
     settings = settings or SimSettings()
     changes = changes or Changes()
     one_game(names, changes, "validate")
@@ -138,7 +151,7 @@ def validate(project: Project, names: list[str], settings: SimSettings | None = 
     plan = _start_games(loaded, played, settings, options, executor, on_start, result) \
         if simulate_games and played else None
     try:
-        full_report = _check(project, loaded, reports, played, chosen, strict, changes, result,
+        full_report = _check(loaded, reports, played, chosen, strict, changes, result,
                              lambda: plan.simulation.poll(progress) if plan else None)
         for entry, game in zip(result.games, loaded, strict=True):
             entry.engine_skipped = not engines and game.config.engine is not None
@@ -156,8 +169,8 @@ def validate(project: Project, names: list[str], settings: SimSettings | None = 
 
 
 def _described_engines(loaded: list[Game], reports: list) -> Callable[[Game], Engine]:
-    """`--engine rules`: each game's engine read from its rules.yaml, whose derived checks join the game's report
-    (InputError with their problems)."""
+    """`--engine rules`: each game's engine read from its rules.yaml, whose derived checks join the game's
+    report (InputError with their problems)."""
     found: dict[str, Engine] = {}
     problems: list[Problem] = []
     for game, report in zip(loaded, reports, strict=True):
@@ -196,12 +209,18 @@ def _start_games(loaded: list[Game], engines: dict[str, Engine], settings: SimSe
     unplayable = []
     for game in loaded:
         engine = engines.get(game.id)
-        if engine is not None and not player_counts(engine, settings):  # asked for counts it is never played with
+        # asked for counts it is never played with
+        if engine is not None and not player_counts(engine, settings):
             counts = ", ".join(map(str, engine.player_counts))
-            unplayable.append(Problem(
-                game.show(game.dir / "game.yaml"), game.line_of("players"),
-                f"--players {', '.join(map(str, settings.players))}: {game.id} is played by {counts} players, "
-                "so no game was simulated; expected --players to name one of those counts"))
+            unplayable.append(
+                Problem(
+                    game.show(game.dir / "game.yaml"),
+                    game.line_of("players"),
+                    f"--players {', '.join(map(str, settings.players))}: {game.id} is played by {counts} "
+                    "players, "
+                    "so no game was simulated; expected --players to name one of those counts",
+                )
+            )
     playable = [(game, engines[game.id]) for game in loaded
                 if game.id in engines and player_counts(engines[game.id], settings)]
     total = planned_games([engine for _, engine in playable], settings)
@@ -221,7 +240,7 @@ def _start_games(loaded: list[Game], engines: dict[str, Engine], settings: SimSe
     return _Games(simulation, runner, executor is None, playable, unplayable, started)
 
 
-def _check(project: Project, loaded: list[Game], reports: list[CheckReport], engines: dict[str, Engine],
+def _check(loaded: list[Game], reports: list[CheckReport], engines: dict[str, Engine],
            chosen: dict[str, list[str]], strict: bool, changes: Changes, result: Validation,
            between: Callable[[], None]) -> dict:
     """The checks of this process: the printed side, legibility, languages and scripts, into `result`; calls
@@ -232,7 +251,8 @@ def _check(project: Project, loaded: list[Game], reports: list[CheckReport], eng
         printed.setdefault(game.id, [])
         if game.source_language not in chosen[game.id]:
             continue
-        # slips that load (a colour read as a comment, a bare-number length, an unknown :icon:, a soft picture)
+        # slips that load (a colour read as a comment, a bare-number length, an unknown :icon:, a soft
+        # picture)
         result.warnings += [Problem("", 0, warning) for warning in renderer_for(game).warnings]
         found = check_legibility(renderer_for(game))
         printed[game.id].append(LEGIBILITY_CHECK)
@@ -326,7 +346,8 @@ def _check_languages(game: Game, languages: list[str], strict: bool, result: Val
 
 
 def option_lines(project: Project, names: list[str]) -> list[str]:
-    """`pnp validate --list-options`: each game's rule options (type, allowed values, default, help) and data paths."""
+    """`pnp validate --list-options`: each game's rule options (type, allowed values, default, help) and data
+    paths."""
     lines: list[str] = []
     for name in names:
         game = load_game(project, name)

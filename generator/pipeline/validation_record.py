@@ -1,8 +1,9 @@
-"""The record of the last `pnp validate` of each game (build/<game>/validation.json), read back by `pnp serve`.
+"""The record of the last `pnp validate` of each game (build/<game>/validation.json), read back by `pnp
+serve`.
 
-It holds what the terminal printed: the checks that passed, the scripted games, the simulation's summary and every
-problem, located. No clock time is written (the file's own modification time says when it ran), so the same run
-writes the same bytes.
+It holds what the terminal printed: the checks that passed, the scripted games, the simulation's summary and
+every problem, located. No clock time is written (the file's own modification time says when it ran), so the
+same run writes the same bytes.
 """
 
 from __future__ import annotations
@@ -51,7 +52,8 @@ def write_records(build_dir: Path, games: list, settings, simulated: bool) -> li
 
 
 def read_record(build_dir: Path, game_id: str) -> dict | None:
-    """The last validation record of a game, or None when `pnp validate` has not run (or the file is damaged)."""
+    """The last validation record of a game, or None when `pnp validate` has not run (or the file is
+    damaged)."""
     try:
         data = json.loads(record_path(build_dir, game_id).read_text(encoding="utf-8"))
     except (OSError, ValueError):

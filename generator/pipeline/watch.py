@@ -52,9 +52,9 @@ def relevant_changes(project: Project, changes) -> list[str]:
 
 def build_once(project: Project, names: list[str], options: BuildOptions, report: WatchReport,
                debug: bool = False) -> bool:
-    """One incremental build; reports what happened and returns whether it succeeded. It never raises: bad input is
-    reported with file and line, an error of pnp itself as one line (its traceback with `debug`), so the watcher
-    goes on and rebuilds once the project is fixed."""
+    """One incremental build; reports what happened and returns whether it succeeded. It never raises: bad
+    input is reported with file and line, an error of pnp itself as one line (its traceback with `debug`), so
+    the watcher goes on and rebuilds once the project is fixed."""
     started = time.perf_counter()
     try:
         result = build(project, names, options, progress=report.wrote)
@@ -72,7 +72,8 @@ def build_once(project: Project, names: list[str], options: BuildOptions, report
 def watch(project: Project, names: list[str], options: BuildOptions, report: WatchReport,
           stop: threading.Event | None = None, debounce_ms: int = 300, max_rebuilds: int | None = None,
           debug: bool = False) -> int:
-    """Build, then rebuild after every relevant save until `stop` is set (or `max_rebuilds`); returns rebuilds."""
+    """Build, then rebuild after every relevant save until `stop` is set (or `max_rebuilds`); returns
+    rebuilds."""
     from watchfiles import watch as watch_files
 
     build_once(project, names, options, report, debug)
@@ -80,8 +81,14 @@ def watch(project: Project, names: list[str], options: BuildOptions, report: Wat
     report.watching(roots)
     rebuilds = 0
     try:  # Ctrl+C ends the watch quietly (watchfiles would log 'KeyboardInterrupt caught, stopping watch')
-        for changes in watch_files(*map(str, roots), stop_event=stop or threading.Event(), debounce=debounce_ms,
-                                   step=50, rust_timeout=200, raise_interrupt=True):
+        for changes in watch_files(
+            *map(str, roots),
+            stop_event=stop or threading.Event(),
+            debounce=debounce_ms,
+            step=50,
+            rust_timeout=200,
+            raise_interrupt=True,
+        ):
             changed = relevant_changes(project, changes)
             if not changed:
                 continue

@@ -1,8 +1,9 @@
 """Named built-ins of the rules language: what a game needs that the expression language cannot say itself.
 
 Each is `function(state, *arguments)`, called from an expression as `name(arguments)`. They read the table and
-never change it (effects are steps). The list is closed: a rules file names only these. The requirement matcher
-`payments` finds every way a hand pays for a goal: named cards, "any of" slots, wilds, and an ordered bonus chain.
+never change it (effects are steps). The list is closed: a rules file names only these. The requirement
+matcher `payments` finds every way a hand pays for a goal: named cards, "any of" slots, wilds, and an ordered
+bonus chain.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ _memo: dict[tuple, tuple] = {}
 
 
 class Payment:
-    """One way to pay for a goal: the cards for its slots (in order), the bonus cards laid on it, what the bonus is
-    worth and how many wilds it spends. Written `slot slot + bonus` (as scripts write a cook)."""
+    """One way to pay for a goal: the cards for its slots (in order), the bonus cards laid on it, what the
+    bonus is worth and how many wilds it spends. Written `slot slot + bonus` (as scripts write a cook)."""
 
     __slots__ = ("slots", "bonus", "points", "wilds", "text")
 
@@ -73,16 +74,16 @@ def chain_points(state, chain, count) -> int:
 
 
 def payments(state, hand, needs, any_count=0, any_of=(), bonus=(), wilds=()) -> list[Payment]:
-    """Every distinct way `hand` pays for a goal: one card per name in `needs` (repeats allowed), `any_count` cards
-    of `any_of`, a wild for any of them, then each obtainable prefix of the ordered `bonus` chain."""
+    """Every distinct way `hand` pays for a goal: one card per name in `needs` (repeats allowed), `any_count`
+    cards of `any_of`, a wild for any of them, then each obtainable prefix of the ordered `bonus` chain."""
     counted = state.kept.get(("held", state.epoch, id(hand)))  # the same hand is paid from for every goal
     if counted is None or counted[0] is not hand:
         counted = state.kept[("held", state.epoch, id(hand))] = (hand, Counter(card.id for card in hand))
     have = counted[1]
     needs = tuple(needs or ())
-    if not wilds or not any(have.get(w) for w in wilds):  # without a wild every named card must be held
-        if any(not have.get(card) for card in needs):
-            return []
+    # without a wild every named card must be held
+    if (not wilds or not any(have.get(w) for w in wilds)) and any(not have.get(card) for card in needs):
+        return []
     any_of = tuple(sorted(any_of or ()))
     chain = tuple(tuple(link) for link in (bonus or ()))
     wild_ids = tuple(sorted(w for w in (wilds or ()) if have.get(w)))
@@ -180,14 +181,14 @@ def clamp(state, value, low=None, high=None):
 
 
 def track(state, board_id):
-    """The spaces of the board `board_id` a marker visits from this player count's start space to the end space
-    (a round tracker), or [] when the board has none for it."""
+    """The spaces of the board `board_id` a marker visits from this player count's start space to the end
+    space (a round tracker), or [] when the board has none for it."""
     return list(state.table.track(str(board_id), state.n))
 
 
 def track_paths(board) -> dict[int, tuple[str, ...]]:
-    """Player count -> the spaces from that count's start space to the board's end space, by the shortest roads
-    (the first neighbour in name order among equals)."""
+    """Player count -> the spaces from that count's start space to the board's end space, by the shortest
+    roads (the first neighbour in name order among equals)."""
     ends = [s.id for s in board.model.spaces if s.kind == "end"]
     if not ends:
         return {}
@@ -207,6 +208,12 @@ def track_paths(board) -> dict[int, tuple[str, ...]]:
 
 
 BUILT_INS = {
-    "payments": payments, "bonus_chain": bonus_chain, "chain_points": chain_points, "chain_cards": chain_cards, "argmax": argmax,
-    "flatten": flatten, "clamp": clamp, "track": track,
+    "payments": payments,
+    "bonus_chain": bonus_chain,
+    "chain_points": chain_points,
+    "chain_cards": chain_cards,
+    "argmax": argmax,
+    "flatten": flatten,
+    "clamp": clamp,
+    "track": track,
 }

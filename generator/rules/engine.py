@@ -1,8 +1,8 @@
 """A rules file as an engine: the `Engine` the validator plays, and the checks derived from the description.
 
-Everything the Engine holds is small and picklable (the rules text and its file name): worker processes and Dask
-workers receive it by pickle and compile the text once per process (kept by its digest), then bind it to each
-loaded game's decks once per game.
+Everything the Engine holds is small and picklable (the rules text and its file name): worker processes and
+Dask workers receive it by pickle and compile the text once per process (kept by its digest), then bind it to
+each loaded game's decks once per game.
 """
 
 from __future__ import annotations
@@ -35,7 +35,13 @@ class CardTable:
         for deck_id, deck in game.decks.items():
             kinds = []
             for card in expand_deck(deck):
-                fields = {**card.fields, "id": card.id, "name": card.name, "copies": card.copies, "deck": deck_id}
+                fields = {
+                    **card.fields,
+                    "id": card.id,
+                    "name": card.name,
+                    "copies": card.copies,
+                    "deck": deck_id,
+                }
                 kinds.append((card.id, fields))
             self.kinds[deck_id] = kinds
 
@@ -77,7 +83,12 @@ def compiled(text: str, file: str, game) -> Program:
     """The rules text compiled against the game's decks, once per process for the same text and decks."""
     fields = deck_fields(game)
     settings = dict(game.config.settings)
-    key = (hashlib.sha256(text.encode()).hexdigest(), file, tuple(sorted(fields.items())), repr(sorted(settings.items())))
+    key = (
+        hashlib.sha256(text.encode()).hexdigest(),
+        file,
+        tuple(sorted(fields.items())),
+        repr(sorted(settings.items())),
+    )
     program = _programs.get(key)
     if program is None:
         program = _programs[key] = read_program(text, file, fields, settings, BUILT_INS)
@@ -86,7 +97,8 @@ def compiled(text: str, file: str, game) -> Program:
 
 @dataclass(frozen=True)
 class NewState:
-    """Engine.new_state of a rules file: picklable (the text and its name), compiled on first use in a process."""
+    """Engine.new_state of a rules file: picklable (the text and its name), compiled on first use in a
+    process."""
 
     text: str
     file: str
@@ -94,7 +106,9 @@ class NewState:
     def __call__(self, game, players: int, options: dict | None = None) -> RulesState:
         program = compiled(self.text, self.file, game)
         if players not in counts_of(program, game):
-            raise ValueError(f"{self.file} plays {', '.join(map(str, counts_of(program, game)))} players, not {players}")
+            raise ValueError(
+                f"{self.file} plays {', '.join(map(str, counts_of(program, game)))} players, not {players}"
+            )
         return RulesState(program, card_table(game), players, dict(options or {}))
 
 
@@ -119,8 +133,10 @@ class Bot:
                 if best_value is None or value > best_value:
                     best, best_value = action, value
             except TypeError:
-                raise RulesFailure(f"bot '{self.name}' prefers values that do not compare ({best_value!r} and "
-                                   f"{value!r}); expected numbers, or lists of numbers, for every action") from None
+                raise RulesFailure(
+                    f"bot '{self.name}' prefers values that do not compare ({best_value!r} and "
+                    f"{value!r}); expected numbers, or lists of numbers, for every action"
+                ) from None
         return best
 
 
@@ -157,8 +173,10 @@ def counts_of(program: Program, game) -> tuple[int, ...]:
 def engine_from_text(text: str, file: str, game) -> Engine:
     """The Engine of a rules text (InputError with its located problems when it does not read)."""
     program = compiled(text, file, game)
-    declared = tuple(Option(name, _option_kind(default), help or "(a rule option of the rules file)", default=default)
-                     for name, (default, help) in program.options.items())
+    declared = tuple(
+        Option(name, _option_kind(default), help or "(a rule option of the rules file)", default=default)
+        for name, (default, help) in program.options.items()
+    )
     return Engine(
         name=f"rules:{file}", new_state=NewState(text, file), player_counts=counts_of(program, game),
         bots={name: Bot(name) for name in program.bots}, turn_cap=program.turn_cap,
@@ -181,8 +199,14 @@ def rules_path(game, written: str, file: str = "", line: int = 0) -> Path:
     """The rules file game.yaml names (inside the project; a located error otherwise)."""
     path = game.project.inside(written, game.dir, file=file, line=line, what="rules file")
     if not path.is_file():
-        raise InputError(Problem(file, line, f"rules file '{written}' does not exist in {game.show(game.dir)}/; "
-                                             "expected a YAML file of the rules language (docs/rules-language.md)"))
+        raise InputError(
+            Problem(
+                file,
+                line,
+                f"rules file '{written}' does not exist in {game.show(game.dir)}/; "
+                "expected a YAML file of the rules language (docs/rules-language.md)",
+            )
+        )
     return path
 
 
@@ -193,7 +217,8 @@ def engine_for_rules(game, written: str, file: str = "", line: int = 0) -> Engin
     return engine_from_text(read_text(path, shown), shown, game)
 
 
-# ----- what the description itself gets wrong -----------------------------------------------------------------------
+# ----- what the description itself gets wrong
+# -----------------------------------------------------------------------
 def _located(exc: Exception) -> Problem:
     text = str(exc)
     head, _, rest = text.partition(": ")
@@ -203,7 +228,9 @@ def _located(exc: Exception) -> Problem:
     return Problem("", 0, text)
 
 
-def _sample(program: Program, game, players: int, seed: int, seen: set, problems: list, ended: Counter) -> None:
+def _sample(
+    program: Program, game, players: int, seed: int, seen: set, problems: list, ended: Counter
+) -> None:
     """Play one random game, noting every card that was ever a legal action's card."""
     rng = random.Random(seed)
     try:
@@ -225,12 +252,14 @@ def _sample(program: Program, game, players: int, seed: int, seen: set, problems
             state.apply(rng.choice(actions))
     except LOCATED as exc:
         problem = _located(exc)
-        if all((p.file, p.line) != (problem.file, problem.line) for p in problems):  # one line per step at fault
+        # one line per step at fault
+        if all((p.file, p.line) != (problem.file, problem.line) for p in problems):
             problems.append(problem)
 
 
 def _uncompletable(game, program: Program) -> list[Problem]:
-    """Goals (`goals: {deck, needs, wild}`) that need more copies of a card than the decks hold, wilds counted."""
+    """Goals (`goals: {deck, needs, wild}`) that need more copies of a card than the decks hold, wilds
+    counted."""
     if program.goal_deck is None or program.goal_needs is None:
         return []
     state = RulesState(program, card_table(game), counts_of(program, game)[0], {})
@@ -250,15 +279,22 @@ def _uncompletable(game, program: Program) -> list[Problem]:
         if sum(short.values()) > wilds:
             missing = ", ".join(f"{count} {card} (the decks hold {copies[card]})" for card, count in
                                 ((c, needs[c]) for c in short))
-            found.append(Problem(goal.file, goal.line, f"goal '{goal.id}' needs {missing} and only {wilds} wild "
-                                                       f"card{'s' if wilds != 1 else ''} can stand in: it can never "
-                                                       f"be completed ({program.file}:{program.goal_line})"))
+            found.append(
+                Problem(
+                    goal.file,
+                    goal.line,
+                    f"goal '{goal.id}' needs {missing} and only {wilds} wild "
+                    f"card{'s' if wilds != 1 else ''} can stand in: it can never "
+                    f"be completed ({program.file}:{program.goal_line})",
+                )
+            )
     return found
 
 
 def derived_problems(game, program: Program, _checks=None) -> list:
-    """(check name, problems): the setup fits the decks at every player count, every card of a deck the actions
-    play can be played, a pile that ends the game when empty lasts a round; from random sample games."""
+    """(check name, problems): the setup fits the decks at every player count, every card of a deck the
+    actions play can be played, a pile that ends the game when empty lasts a round; from random sample
+    games."""
     problems: list[Problem] = []
     seen: set[str] = set()
     ended: Counter = Counter()
@@ -273,20 +309,32 @@ def derived_problems(game, program: Program, _checks=None) -> list:
             deck = game.decks[deck_id]
             for card in deck.cards:
                 if card.id not in seen:
-                    unplayable.append(Problem(card.file, card.line, f"card '{card.id}' is never playable: no action "
-                                                                    f"of {program.file} offered it in {SAMPLE_GAMES} "
-                                                                    "random games; expected an action that can play "
-                                                                    "it (or a rule that lets it be played)"))
+                    unplayable.append(
+                        Problem(
+                            card.file,
+                            card.line,
+                            f"card '{card.id}' is never playable: no action "
+                            f"of {program.file} offered it in {SAMPLE_GAMES} "
+                            "random games; expected an action that can play "
+                            "it (or a rule that lets it be played)",
+                        )
+                    )
     early = []
     for zone in program.zones.values():
         if zone.when_empty != "end":
             continue
         short = sum(n for (why, rounds), n in ended.items() if why == f"{zone.name}-empty" and rounds == 0)
         if short:
-            early.append(Problem(program.file, zone.line, f"zone '{zone.name}' runs out before the first round is "
-                                                          f"over in {short} of {SAMPLE_GAMES} random games, and its "
-                                                          "`when_empty: end` then ends the game; expected a pile "
-                                                          "that lasts (more cards, a smaller deal, or a reshuffle)"))
+            early.append(
+                Problem(
+                    program.file,
+                    zone.line,
+                    f"zone '{zone.name}' runs out before the first round is "
+                    f"over in {short} of {SAMPLE_GAMES} random games, and its "
+                    "`when_empty: end` then ends the game; expected a pile "
+                    "that lasts (more cards, a smaller deal, or a reshuffle)",
+                )
+            )
     return [("the rules file plays: setup and every step carry out", problems),
             ("every goal can be completed with the copies that exist", _uncompletable(game, program)),
             ("every card of a deck the actions play can be played", unplayable),

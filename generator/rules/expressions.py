@@ -1,10 +1,12 @@
-"""The expression language of rules files: Jinja's expression syntax, type-checked and compiled once into closures.
+"""The expression language of rules files: Jinja's expression syntax, type-checked and compiled once into
+closures.
 
-An expression is parsed with Jinja's parser (the syntax of `checks:` in game.yaml), checked against what its names
-are (a zone, a card, a seat, a number...) and compiled into a tree of Python closures `f(state, bound)`: no template
-is rendered per evaluation. `bound` holds the values an action or a step binds (`card`, `seat`, ...). Nothing can
-loop in an expression (no loops, no recursion: named values may not refer to themselves); what could blow up (a
-range, `*` and `**` on big values) is bounded, and every failure while evaluating names the rules file's line.
+An expression is parsed with Jinja's parser (the syntax of `checks:` in game.yaml), checked against what its
+names are (a zone, a card, a seat, a number...) and compiled into a tree of Python closures `f(state, bound)`:
+no template is rendered per evaluation. `bound` holds the values an action or a step binds (`card`, `seat`,
+...). Nothing can loop in an expression (no loops, no recursion: named values may not refer to themselves);
+what could blow up (a range, `*` and `**` on big values) is bounded, and every failure while evaluating names
+the rules file's line.
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ Compiled = Callable[[Any, dict], Any]
 
 @dataclass
 class Name:
-    """What a name stands for while compiling: its kind and how to read it (`of_kind` for lists: their items)."""
+    """What a name stands for while compiling: its kind and how to read it (`of_kind` for lists: their
+    items)."""
 
     kind: str
     read: Compiled
@@ -60,15 +63,22 @@ class Scope:
 
     names: dict[str, Name]
     card_fields: frozenset  # every field a card of any deck of the game has
-    seat_parts: dict[str, str] = field(default_factory=dict)  # seat attribute -> kind (per-player zones, counters)
+    # seat attribute -> kind (per-player zones, counters)
+    seat_parts: dict[str, str] = field(default_factory=dict)
     seat_read: Callable[[str], Callable[[Any, int], Any]] | None = None  # part name -> read(state, seat)
     action_parts: dict[str, str] = field(default_factory=dict)
     functions: dict[str, Callable] = field(default_factory=dict)  # named built-ins (the game's own)
 
     def with_names(self, extra: dict[str, Name]) -> Scope:
         """This scope and `extra` names (an action's parameters)."""
-        return Scope({**self.names, **extra}, self.card_fields, self.seat_parts, self.seat_read, self.action_parts,
-                     self.functions)
+        return Scope(
+            {**self.names, **extra},
+            self.card_fields,
+            self.seat_parts,
+            self.seat_read,
+            self.action_parts,
+            self.functions,
+        )
 
 
 def parse(text: str) -> nodes.Expr:
@@ -77,8 +87,10 @@ def parse(text: str) -> nodes.Expr:
         parser = Parser(_PARSER_ENV, str(text), state="variable")
         tree = parser.parse_expression()
         if parser.stream.current.type != "eof":
-            raise ExpressionError(f"'{text}' does not parse: unexpected '{parser.stream.current.value}' after "
-                                  "the expression; expected one expression")
+            raise ExpressionError(
+                f"'{text}' does not parse: unexpected '{parser.stream.current.value}' after "
+                "the expression; expected one expression"
+            )
     except TemplateSyntaxError as exc:
         raise ExpressionError(f"'{text}' does not parse: {exc.message}; expected an expression like "
                               "\"hand.size > 0\"") from None
@@ -115,9 +127,26 @@ def show(node: nodes.Node) -> str:
     return type(node).__name__
 
 
-_OP_TEXT = {"eq": "==", "ne": "!=", "lt": "<", "lteq": "<=", "gt": ">", "gteq": ">=", "in": "in", "notin": "not in"}
-_COMPARE = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "lteq": operator.le, "gt": operator.gt,
-            "gteq": operator.ge, "in": lambda a, b: _contains(b, a), "notin": lambda a, b: not _contains(b, a)}
+_OP_TEXT = {
+    "eq": "==",
+    "ne": "!=",
+    "lt": "<",
+    "lteq": "<=",
+    "gt": ">",
+    "gteq": ">=",
+    "in": "in",
+    "notin": "not in",
+}
+_COMPARE = {
+    "eq": operator.eq,
+    "ne": operator.ne,
+    "lt": operator.lt,
+    "lteq": operator.le,
+    "gt": operator.gt,
+    "gteq": operator.ge,
+    "in": lambda a, b: _contains(b, a),
+    "notin": lambda a, b: not _contains(b, a),
+}
 
 
 def _contains(container, item) -> bool:
@@ -130,16 +159,30 @@ def _contains(container, item) -> bool:
 
 
 def _bounded_pow(a, b):
-    if isinstance(a, int) and isinstance(b, int) and b > 0 and abs(a) > 1 and b * abs(a).bit_length() > MAX_TEMPLATE_INT_BITS:
-        raise RulesLimit(f"{a} ** {b} is a number of more than {MAX_TEMPLATE_INT_BITS:,} bits; expected a smaller power")
+    if (
+        isinstance(a, int)
+        and isinstance(b, int)
+        and b > 0
+        and abs(a) > 1
+        and b * abs(a).bit_length() > MAX_TEMPLATE_INT_BITS
+    ):
+        raise RulesLimit(
+            f"{a} ** {b} is a number of more than {MAX_TEMPLATE_INT_BITS:,} bits; expected a smaller power"
+        )
     return a ** b
 
 
 def _bounded_mul(a, b):
     for seq, count in ((a, b), (b, a)):
-        if isinstance(seq, (str, list, tuple)) and isinstance(count, int) and len(seq) * max(count, 0) > MAX_TEMPLATE_TEXT:
-            raise RulesLimit(f"repeating a {type(seq).__name__} {count} times would be more than {MAX_TEMPLATE_TEXT:,} "
-                             "long; expected smaller values")
+        if (
+            isinstance(seq, (str, list, tuple))
+            and isinstance(count, int)
+            and len(seq) * max(count, 0) > MAX_TEMPLATE_TEXT
+        ):
+            raise RulesLimit(
+                f"repeating a {type(seq).__name__} {count} times would be more than {MAX_TEMPLATE_TEXT:,} "
+                "long; expected smaller values"
+            )
     if isinstance(a, int) and isinstance(b, int) and a.bit_length() + b.bit_length() > MAX_TEMPLATE_INT_BITS:
         raise RulesLimit(f"a product of more than {MAX_TEMPLATE_INT_BITS:,} bits; expected smaller numbers")
     return a * b
@@ -202,29 +245,56 @@ def _sort_key(item):
 
 
 FILTERS: dict[str, tuple[Callable, str]] = {  # name -> (function(value, *args), kind of the result)
-    "length": (len, NUMBER), "count": (len, NUMBER),
+    "length": (len, NUMBER),
+    "count": (len, NUMBER),
     "sum": (lambda items, attribute=None: sum(v or 0 for v in _values(items, attribute)), NUMBER),
     "map": (lambda items, attribute=None: _values(items, attribute), LIST),
-    "selectattr": (lambda items, attribute, test="==", value=True: _select(items, attribute, test, value), LIST),
-    "rejectattr": (lambda items, attribute, test="==", value=True: _select(items, attribute, test, value, False), LIST),
-    "unique": (_unique, LIST), "list": (list, LIST),
-    "sort": (lambda items, attribute=None: sorted(items, key=lambda i: _sort_key(field_of(i, attribute)
-                                                                              if attribute else i)), LIST),
-    "first": (lambda items: items[0] if items else None, ANY), "last": (lambda items: items[-1] if items else None, ANY),
+    "selectattr": (
+        lambda items, attribute, test="==", value=True: _select(items, attribute, test, value),
+        LIST,
+    ),
+    "rejectattr": (
+        lambda items, attribute, test="==", value=True: _select(items, attribute, test, value, False),
+        LIST,
+    ),
+    "unique": (_unique, LIST),
+    "list": (list, LIST),
+    "sort": (
+        lambda items, attribute=None: sorted(
+            items, key=lambda i: _sort_key(field_of(i, attribute) if attribute else i)
+        ),
+        LIST,
+    ),
+    "first": (lambda items: items[0] if items else None, ANY),
+    "last": (lambda items: items[-1] if items else None, ANY),
     "max": (lambda items, attribute=None: max(_values(items, attribute), default=0), NUMBER),
     "min": (lambda items, attribute=None: min(_values(items, attribute), default=0), NUMBER),
-    "abs": (abs, NUMBER), "int": (lambda v: int(v or 0), NUMBER),
+    "abs": (abs, NUMBER),
+    "int": (lambda v: int(v or 0), NUMBER),
 }
 FUNCTIONS: dict[str, tuple[Callable, str]] = {
-    "len": (len, NUMBER), "abs": (abs, NUMBER), "range": (_bounded_range, LIST),
+    "len": (len, NUMBER),
+    "abs": (abs, NUMBER),
+    "range": (_bounded_range, LIST),
     "min": (lambda *a: min(*a) if len(a) > 1 else min(a[0], default=0), NUMBER),
     "max": (lambda *a: max(*a) if len(a) > 1 else max(a[0], default=0), NUMBER),
-    "sum": (lambda items: sum(items), NUMBER), "any": (any, BOOL), "all": (all, BOOL),
-    "count": (lambda items, value: sum(1 for i in items if getattr(i, "id", i) == value or i == value), NUMBER),
+    "sum": (lambda items: sum(items), NUMBER),
+    "any": (any, BOOL),
+    "all": (all, BOOL),
+    "count": (
+        lambda items, value: sum(1 for i in items if getattr(i, "id", i) == value or i == value),
+        NUMBER,
+    ),
 }
-TESTS = {"none": lambda v: v is None, "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-         "string": lambda v: isinstance(v, str), "even": lambda v: v % 2 == 0, "odd": lambda v: v % 2 == 1,
-         "divisibleby": lambda v, n: n and v % n == 0, "defined": lambda v: v is not None}
+TESTS = {
+    "none": lambda v: v is None,
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "string": lambda v: isinstance(v, str),
+    "even": lambda v: v % 2 == 0,
+    "odd": lambda v: v % 2 == 1,
+    "divisibleby": lambda v, n: n and v % n == 0,
+    "defined": lambda v: v is not None,
+}
 NUMBERISH = (NUMBER, BOOL, ANY)
 
 
@@ -243,8 +313,11 @@ class Compiler:
         """(closure, kind, kind of the items when a list or zone)."""
         method = getattr(self, "c_" + type(node).__name__, None)
         if method is None:
-            raise self.fail(node, f"{type(node).__name__} expressions are not part of the rules language; expected "
-                                  "names, numbers, texts, lists, operators, comparisons, filters and calls")
+            raise self.fail(
+                node,
+                f"{type(node).__name__} expressions are not part of the rules language; expected "
+                "names, numbers, texts, lists, operators, comparisons, filters and calls",
+            )
         return method(node)
 
     def c_Const(self, node):
@@ -266,14 +339,20 @@ class Compiler:
         attr = node.attr
         if kind == ZONE:
             if attr not in ZONE_PARTS:
-                raise self.fail(node, f"a zone has no '{attr}'{did_you_mean(attr, ZONE_PARTS)}; expected one of "
-                                      f"{', '.join(ZONE_PARTS)}")
+                raise self.fail(
+                    node,
+                    f"a zone has no '{attr}'{did_you_mean(attr, ZONE_PARTS)}; expected one of "
+                    f"{', '.join(ZONE_PARTS)}",
+                )
             return _zone_part(inner, attr), ZONE_PARTS[attr], CARD
         if kind == CARD:
             known = set(self.scope.card_fields) | set(CARD_PARTS)
             if attr not in known:
-                raise self.fail(node, f"cards have no field '{attr}'{did_you_mean(attr, known)}; the decks' fields "
-                                      f"are {known_list(self.scope.card_fields, 40)}")
+                raise self.fail(
+                    node,
+                    f"cards have no field '{attr}'{did_you_mean(attr, known)}; the decks' fields "
+                    f"are {known_list(self.scope.card_fields, 40)}",
+                )
             if attr == "under":
                 return (lambda s, b: field_of(inner(s, b), attr)), ZONE, CARD
             return (lambda s, b: (card.fields.get(attr) if (card := inner(s, b)) is not None else None)), \
@@ -281,8 +360,11 @@ class Compiler:
         if kind == SEAT:
             parts = self.scope.seat_parts
             if attr not in parts:
-                raise self.fail(node, f"a seat has no '{attr}'{did_you_mean(attr, parts)}; a seat's parts are its "
-                                      f"zones and counters: {known_list(parts, 40)}")
+                raise self.fail(
+                    node,
+                    f"a seat has no '{attr}'{did_you_mean(attr, parts)}; a seat's parts are its "
+                    f"zones and counters: {known_list(parts, 40)}",
+                )
             read = self.scope.seat_read(attr)
             return (lambda s, b: read(s, inner(s, b))), parts[attr], CARD
         if kind == ACTION:
@@ -292,7 +374,9 @@ class Compiler:
                                       f"{known_list(parts, 40)}")
             return (lambda s, b: field_of(inner(s, b), attr)), parts[attr], ANY
         if kind in (NUMBER, BOOL, TEXT):
-            raise self.fail(node, f"a {kind} has no '{attr}'; expected a zone, card, seat or action before the dot")
+            raise self.fail(
+                node, f"a {kind} has no '{attr}'; expected a zone, card, seat or action before the dot"
+            )
         return (lambda s, b: field_of(inner(s, b), attr)), ANY, ANY
 
     def c_Getitem(self, node):
@@ -398,7 +482,10 @@ class Compiler:
         for operand in node.ops:
             right, rkind, _ = self.compile(operand.expr)
             if operand.op in ("lt", "lteq", "gt", "gteq"):
-                for side, side_kind in ((node.expr if not steps else operand.expr, kind), (operand.expr, rkind)):
+                for side, side_kind in (
+                    (node.expr if not steps else operand.expr, kind),
+                    (operand.expr, rkind),
+                ):
                     if side_kind in (ZONE, CARD, SEAT, LIST):
                         hint = f"; expected {show(side)}.size" if side_kind == ZONE else ""
                         raise self.fail(node, f"'{_OP_TEXT[operand.op]}' compares numbers or texts, but "
@@ -441,18 +528,30 @@ class Compiler:
 
     def c_Call(self, node):
         if not isinstance(node.node, nodes.Name):
-            raise self.fail(node, "only the language's functions can be called (len, min, max, sum, count, any, "
-                                  "all, abs, range and the game's built-ins); expected name(...)")
+            raise self.fail(
+                node,
+                "only the language's functions can be called (len, min, max, sum, count, any, "
+                "all, abs, range and the game's built-ins); expected name(...)",
+            )
         name = node.node.name
         own = self.scope.functions.get(name)
         if own is not None:
             args, kwargs = self._arguments(node)
             function, kind = own
-            return (lambda s, b: function(s, *[a(s, b) for a in args], **{k: v(s, b) for k, v in kwargs.items()})), \
-                kind, ANY
+            return (
+                (
+                    lambda s, b: function(
+                        s, *[a(s, b) for a in args], **{k: v(s, b) for k, v in kwargs.items()}
+                    )
+                ),
+                kind,
+                ANY,
+            )
         if name not in FUNCTIONS:
             known = sorted(FUNCTIONS) + sorted(self.scope.functions)
-            raise self.fail(node, f"unknown function '{name}'{did_you_mean(name, known)}; known: {known_list(known)}")
+            raise self.fail(
+                node, f"unknown function '{name}'{did_you_mean(name, known)}; known: {known_list(known)}"
+            )
         function, kind = FUNCTIONS[name]
         args, kwargs = self._arguments(node)
         of = self.compile(node.args[0])[2] if name in ("range",) or not node.args else ANY
@@ -465,19 +564,41 @@ class Compiler:
         if node.name not in FILTERS:
             raise self.fail(node, f"unknown filter '{node.name}'{did_you_mean(node.name, FILTERS)}; known: "
                                   f"{known_list(FILTERS)}")
+        # a value of the rules with a parameter, per item
         if node.name == "map" and node.args and isinstance(node.args[0], nodes.Const) \
-                and node.args[0].value in self.scope.functions:  # a value of the rules with a parameter, per item
+                and node.args[0].value in self.scope.functions:
             own = self.scope.functions[node.args[0].value][0]
             return (lambda s, b: [own(s, item) for item in value(s, b) or ()]), LIST, ANY
-        if node.name in ("length", "count", "sum", "map", "selectattr", "rejectattr", "unique", "list", "sort",
-                         "first", "last", "max", "min") and kind in (NUMBER, BOOL, CARD, SEAT):
-            raise self.fail(node, f"the filter '{node.name}' needs a list or zone, but '{show(node.node)}' is a {kind}")
+        if node.name in (
+            "length",
+            "count",
+            "sum",
+            "map",
+            "selectattr",
+            "rejectattr",
+            "unique",
+            "list",
+            "sort",
+            "first",
+            "last",
+            "max",
+            "min",
+        ) and kind in (NUMBER, BOOL, CARD, SEAT):
+            raise self.fail(
+                node, f"the filter '{node.name}' needs a list or zone, but '{show(node.node)}' is a {kind}"
+            )
         if node.name in ("map", "sum", "selectattr", "rejectattr", "sort", "max", "min") and of == CARD:
-            first = node.args[0] if node.args else next((k.value for k in node.kwargs if k.key == "attribute"), None)
+            first = (
+                node.args[0]
+                if node.args
+                else next((k.value for k in node.kwargs if k.key == "attribute"), None)
+            )
             if isinstance(first, nodes.Const) and isinstance(first.value, str):
                 known = set(self.scope.card_fields) | set(CARD_PARTS)
                 if first.value not in known:
-                    raise self.fail(node, f"cards have no field '{first.value}'{did_you_mean(first.value, known)}")
+                    raise self.fail(
+                        node, f"cards have no field '{first.value}'{did_you_mean(first.value, known)}"
+                    )
         function, result = FILTERS[node.name]
         args, kwargs = self._arguments(node)
         call = _guarded(node, function, [value, *args], kwargs, self.text)
@@ -497,12 +618,11 @@ class Compiler:
 
 
 def _joined(a, b):
-    if isinstance(a, list) or isinstance(b, list):
-        out = list(a or []) + list(b or [])
-    else:
-        out = str(a) + str(b)
+    out = list(a or []) + list(b or []) if isinstance(a, list) or isinstance(b, list) else str(a) + str(b)
     if len(out) > MAX_TEMPLATE_TEXT:
-        raise RulesLimit(f"joining two values would be more than {MAX_TEMPLATE_TEXT:,} long; expected smaller values")
+        raise RulesLimit(
+            f"joining two values would be more than {MAX_TEMPLATE_TEXT:,} long; expected smaller values"
+        )
     return out
 
 
@@ -533,13 +653,15 @@ def _zone_part(inner: Compiled, part: str) -> Compiled:
 
 def compile_expression(text: Any, scope: Scope) -> tuple[Compiled, str, str]:
     """(closure, kind, item kind) of an expression; a bool or number written in YAML is a constant."""
-    if isinstance(text, bool) or isinstance(text, (int, float)):
+    if isinstance(text, (bool, int, float)):
         value = text
         return (lambda s, b: value), BOOL if isinstance(text, bool) else NUMBER, ANY
     if text is None:
         return (lambda s, b: None), ANY, ANY
     if not isinstance(text, str):
-        raise ExpressionError(f"{text!r} is a {type(text).__name__}; expected an expression (text, number or flag)")
+        raise ExpressionError(
+            f"{text!r} is a {type(text).__name__}; expected an expression (text, number or flag)"
+        )
     return Compiler(scope, text).compile(parse(text))
 
 

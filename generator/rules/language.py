@@ -1,8 +1,8 @@
 """Reading a rules file: every key checked, every expression compiled, every problem one located line.
 
 The result is a `Program`: the zones, counters and tables of the game, its setup, turn and actions as compiled
-steps, its end conditions, scores and bots. The cards come from the game's decks (the files that print them): the
-rules name decks and fields, never copy cards.
+steps, its end conditions, scores and bots. The cards come from the game's decks (the files that print them):
+the rules name decks and fields, never copy cards.
 """
 
 from __future__ import annotations
@@ -49,12 +49,26 @@ ACTION_KEYS = ("for", "if", "do", "text", "once_per_turn", "help")
 END_KEYS = ("when", "at", "ended_by")
 BOT_KINDS = ("random", "greedy")
 STEP_VERBS = {  # verb -> the keys of its mapping (a scalar verb value is its first key)
-    "shuffle": ("zone", "label"), "deal": ("from", "to", "count"), "draw": ("from", "to", "count"),
-    "move": ("card", "where", "from", "to"), "give": ("card", "to", "zone"),
-    "steal": ("from", "count", "zone", "to", "label"), "swap": ("zone", "with"),
-    "refill": ("zone", "from", "size"), "attach": ("card", "from", "to"), "lay_sets": ("from", "to", "by", "size"),
-    "set": (), "add": (), "choose": (), "repeat": ("do", "until", "max"), "end_turn": (), "end_game": (),
-    "trigger": (), "complete": (), "first_player": (), "then": (),
+    "shuffle": ("zone", "label"),
+    "deal": ("from", "to", "count"),
+    "draw": ("from", "to", "count"),
+    "move": ("card", "where", "from", "to"),
+    "give": ("card", "to", "zone"),
+    "steal": ("from", "count", "zone", "to", "label"),
+    "swap": ("zone", "with"),
+    "refill": ("zone", "from", "size"),
+    "attach": ("card", "from", "to"),
+    "lay_sets": ("from", "to", "by", "size"),
+    "set": (),
+    "add": (),
+    "choose": (),
+    "repeat": ("do", "until", "max"),
+    "end_turn": (),
+    "end_game": (),
+    "trigger": (),
+    "complete": (),
+    "first_player": (),
+    "then": (),
 }
 STEP_MODIFIERS = ("if", "else", "seat", "if_none", "label")
 WHERE = {"once": "end_now", "round": "end_round", "round_end": "end_after_round"}
@@ -62,7 +76,8 @@ WHERE = {"once": "end_now", "round": "end_round", "round_end": "end_after_round"
 
 @dataclass
 class ZoneSpec:
-    """What a zone is: shared or one per player, its starting deck, who sees it, its limit, an empty pile's rule."""
+    """What a zone is: shared or one per player, its starting deck, who sees it, its limit, an empty pile's
+    rule."""
 
     name: str
     per_player: bool
@@ -92,7 +107,8 @@ class EndCondition:
 
 
 class ActionSpec:
-    """An action of the rules: its parameters (each over a zone or list), its condition, its effects, its text."""
+    """An action of the rules: its parameters (each over a zone or list), its condition, its effects, its
+    text."""
 
     def __init__(self, name: str, line: int):
         self.name, self.line = name, line
@@ -165,7 +181,8 @@ class Program:
     tie_breaks: list = field(default_factory=list)
     lowest_wins: bool = False
     bots: dict[str, Any] = field(default_factory=dict)
-    options: dict[str, Any] = field(default_factory=dict)  # rule option -> (default, help); see Reader._options
+    # rule option -> (default, help); see Reader._options
+    options: dict[str, Any] = field(default_factory=dict)
     goal_deck: str | None = None
     goal_needs: Any = None  # card -> the card ids it needs (goals: needs:)
     goal_wild: Any = None  # card -> whether it stands in for any needed card (goals: wild:)
@@ -196,7 +213,8 @@ class Reader:
         self.data = parse_yaml(text, file)
         self.program = Program(file=file, digest=hashlib.sha256(text.encode()).hexdigest(), players=())
 
-    # ----- problems ----------------------------------------------------------------------------------------------
+    # ----- problems
+    # ----------------------------------------------------------------------------------------------
     def problem(self, line: int, message: str) -> None:
         self.problems.append(Problem(self.file, line, message))
 
@@ -207,8 +225,11 @@ class Reader:
             return False
         for key in data:
             if key not in allowed:
-                self.problem(data.line_of(key), f"unknown key '{key}' in {what}{did_you_mean(str(key), allowed)}; "
-                                                f"expected {known_list(allowed, 30)}")
+                self.problem(
+                    data.line_of(key),
+                    f"unknown key '{key}' in {what}{did_you_mean(str(key), allowed)}; "
+                    f"expected {known_list(allowed, 30)}",
+                )
         return True
 
     def expression(self, text, line: int, scope: Scope, want: tuple[str, ...] = (), what: str = "") -> Any:
@@ -220,7 +241,9 @@ class Reader:
             return _broken
         if want and kind not in want and kind != ANY:
             hint = f"; expected {text}.size" if kind == ZONE and NUMBER in want else ""
-            self.problem(line, f"'{text}' is a {kind}, but {what or 'this'} needs a {' or '.join(want)}{hint}")
+            self.problem(
+                line, f"'{text}' is a {kind}, but {what or 'this'} needs a {' or '.join(want)}{hint}"
+            )
             return _broken
         return _located(read, self.file, line, text)
 
@@ -232,15 +255,22 @@ class Reader:
             return _broken, ANY, ANY
         return _located(read, self.file, line, text), kind, of
 
-    # ----- the file ----------------------------------------------------------------------------------------------
+    # ----- the file
+    # ----------------------------------------------------------------------------------------------
     def read(self) -> Program:
         data, p = self.data, self.program
         kind = next((k for k in DATA_FILE_KEYS if k in data), None)
         if kind is not None and "turn" not in data:  # one line, not a problem per key of another kind of file
-            raise InputError(Problem(self.file, data.line_of(kind), f"this is a {kind} file ({kind}: {data[kind]}), "
-                                                                    "not a rules file of the rules language; expected "
-                                                                    "zones, setup, turn, actions, end and score "
-                                                                    "(docs/rules-language.md)"))
+            raise InputError(
+                Problem(
+                    self.file,
+                    data.line_of(kind),
+                    f"this is a {kind} file ({kind}: {data[kind]}), "
+                    "not a rules file of the rules language; expected "
+                    "zones, setup, turn, actions, end and score "
+                    "(docs/rules-language.md)",
+                )
+            )
         self.keys(data, TOP_KEYS, "the rules file")
         p.players = self._players(data)
         p.turn_cap = self._int(data, "turn_cap", 5000)
@@ -257,19 +287,25 @@ class Reader:
             self._action(p.actions[name], spec, scope)
         p.setup = self.steps(data.get("setup"), data.line_of("setup"), scope, "setup")
         if "turn" not in data:
-            self.problem(data.line, "the rules have no `turn:`; expected the steps of a turn (e.g. - choose: [play])")
+            self.problem(
+                data.line, "the rules have no `turn:`; expected the steps of a turn (e.g. - choose: [play])"
+            )
         p.turn = self.steps(data.get("turn"), data.line_of("turn"), scope, "the turn")
         p.after_turn = self.steps(data.get("after_turn"), data.line_of("after_turn"), scope, "after_turn")
         if "skip_turn" in data:
             p.skip_turn = self.expression(data["skip_turn"], data.line_of("skip_turn"), scope)
         self._ends(data.get("end"), data.line_of("end"), scope)
         if "score" not in data:
-            self.problem(data.line, "the rules have no `score:`; expected each player's score, e.g. score: \"points\"")
+            self.problem(
+                data.line, "the rules have no `score:`; expected each player's score, e.g. score: \"points\""
+            )
         else:
             p.score = self.expression(data["score"], data.line_of("score"), scope, (NUMBER, BOOL), "score")
         breaks = data.get("tie_breaks") or []
         if not isinstance(breaks, list):
-            self.problem(data.line_of("tie_breaks"), "tie_breaks is not a list; expected a list of expressions")
+            self.problem(
+                data.line_of("tie_breaks"), "tie_breaks is not a list; expected a list of expressions"
+            )
             breaks = []
         p.tie_breaks = [self.expression(t, breaks.line_of(i), scope) for i, t in enumerate(breaks)]
         winner = data.get("winner", "highest")
@@ -277,14 +313,25 @@ class Reader:
             self.problem(data.line_of("winner"), f"winner '{winner}'; expected highest or lowest (score)")
         p.lowest_wins = winner == "lowest"
         self._bots(data.get("bots"), data.line_of("bots"), scope)
-        goals = data.get("goals")
+        self._goals(data.get("goals"), scope)
+        if self.problems:
+            raise InputError(self.problems)
+        return p
+
+    def _goals(self, goals, scope) -> None:
+        """`goals:` {deck, needs, wild}: the deck whose cards are goals, what each needs, what stands in."""
+        p = self.program
         if goals is not None:
             if self.keys(goals, ("deck", "needs", "wild"), "goals") and goals.get("deck") not in self.decks:
-                self.problem(goals.line_of("deck"), f"goals: deck '{goals.get('deck')}' is not a deck of the game"
-                                                    f"{did_you_mean(str(goals.get('deck')), self.decks)}; known: "
-                                                    f"{known_list(self.decks)}")
+                self.problem(
+                    goals.line_of("deck"),
+                    f"goals: deck '{goals.get('deck')}' is not a deck of the game"
+                    f"{did_you_mean(str(goals.get('deck')), self.decks)}; known: "
+                    f"{known_list(self.decks)}",
+                )
             p.goal_deck = goals.get("deck") if isinstance(goals, dict) else None
-            if isinstance(goals, dict):  # what a goal card needs, and which cards stand in for any (the check)
+            # what a goal card needs, and which cards stand in for any (the check)
+            if isinstance(goals, dict):
                 card = scope.with_names({"card": Name(CARD, _bound("card"))})
                 if "needs" in goals:
                     p.goal_needs = self.expression(goals["needs"], goals.line_of("needs"), card, (LIST,),
@@ -292,9 +339,6 @@ class Reader:
                     p.goal_line = goals.line_of("needs")
                 if "wild" in goals:
                     p.goal_wild = self.expression(goals["wild"], goals.line_of("wild"), card)
-        if self.problems:
-            raise InputError(self.problems)
-        return p
 
     def _mapping(self, data, key: str) -> dict:
         value = data.get(key)
@@ -320,13 +364,19 @@ class Reader:
         value = data.get("players")
         if value is None:
             return ()
-        if isinstance(value, dict) and set(value) <= {"min", "max"} and all(isinstance(v, int) for v in value.values()):
+        if (
+            isinstance(value, dict)
+            and set(value) <= {"min", "max"}
+            and all(isinstance(v, int) for v in value.values())
+        ):
             return tuple(range(value.get("min", 2), value.get("max", value.get("min", 2)) + 1))
         if isinstance(value, list) and value and all(isinstance(v, int) and not isinstance(v, bool) and v >= 1
                                                      for v in value):
             return tuple(value)
-        self.problem(data.line_of("players"), f"players is {value!r}; expected a list of counts ([2, 3, 4]) or "
-                                              "{min: 2, max: 4}")
+        self.problem(
+            data.line_of("players"),
+            f"players is {value!r}; expected a list of counts ([2, 3, 4]) or {{min: 2, max: 4}}",
+        )
         return ()
 
     def _table(self, name: str, values, line: int):
@@ -338,8 +388,11 @@ class Reader:
                                                   "(2: 7, 3: 5, ...) and optionally default")
         missing = [n for n in self.program.players if n not in values] if "default" not in values else []
         if missing:
-            self.problem(line, f"table '{name}' gives no value for {', '.join(map(str, missing))} players; expected "
-                               "one per player count the rules play (or `default:`)")
+            self.problem(
+                line,
+                f"table '{name}' gives no value for {', '.join(map(str, missing))} players; expected "
+                "one per player count the rules play (or `default:`)",
+            )
         return dict(values)
 
     def _zones(self, zones) -> None:
@@ -352,8 +405,10 @@ class Reader:
                 continue
             owner = spec.get("owner", "shared")
             if owner not in ("player", "shared"):
-                self.problem(spec.line_of("owner"), f"zone '{name}': owner '{owner}'; expected player (one per "
-                                                    "player) or shared")
+                self.problem(
+                    spec.line_of("owner"),
+                    f"zone '{name}': owner '{owner}'; expected player (one per player) or shared",
+                )
             deck = spec.get("deck")
             if deck is not None and deck not in self.decks:
                 self.problem(spec.line_of("deck"), f"zone '{name}': deck '{deck}' is not a deck of the game"
@@ -361,18 +416,25 @@ class Reader:
                                                    f"{known_list(self.decks)}")
                 deck = None
             if deck is not None and owner == "player":
-                self.problem(spec.line_of("deck"), f"zone '{name}' is one per player, so the deck cannot start in "
-                                                   "it; expected a shared zone for the deck (then deal)")
+                self.problem(
+                    spec.line_of("deck"),
+                    f"zone '{name}' is one per player, so the deck cannot start in "
+                    "it; expected a shared zone for the deck (then deal)",
+                )
                 deck = None
             face = spec.get("face", "up" if owner == "shared" and deck is None else "down")
             if face not in ("up", "down"):
                 self.problem(spec.line_of("face"), f"zone '{name}': face '{face}'; expected up or down")
             seen = spec.get("seen_by", "owner" if owner == "player" else ("all" if face == "up" else "none"))
             if seen not in ("all", "owner", "none"):
-                self.problem(spec.line_of("seen_by"), f"zone '{name}': seen_by '{seen}'; expected all, owner or none")
+                self.problem(
+                    spec.line_of("seen_by"), f"zone '{name}': seen_by '{seen}'; expected all, owner or none"
+                )
             limit = spec.get("limit")
             if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
-                self.problem(spec.line_of("limit"), f"zone '{name}': limit {limit!r}; expected a whole number")
+                self.problem(
+                    spec.line_of("limit"), f"zone '{name}': limit {limit!r}; expected a whole number"
+                )
                 limit = None
             zone = ZoneSpec(name, owner == "player", deck, face, seen, limit, "nothing", line=line)
             self._when_empty(zone, spec, zones)
@@ -387,12 +449,18 @@ class Reader:
             if self.keys(empty, ("reshuffle", "keep", "label"), f"zone '{zone.name}' when_empty"):
                 source = empty.get("reshuffle")
                 if source not in zones:
-                    self.problem(empty.line_of("reshuffle"), f"zone '{zone.name}' reshuffles '{source}', which is "
-                                                             f"not a zone{did_you_mean(str(source), zones)}; known: "
-                                                             f"{known_list(zones)}")
+                    self.problem(
+                        empty.line_of("reshuffle"),
+                        f"zone '{zone.name}' reshuffles '{source}', which is "
+                        f"not a zone{did_you_mean(str(source), zones)}; known: "
+                        f"{known_list(zones)}",
+                    )
                 elif (zones[source] or {}).get("owner", "shared") != "shared":
-                    self.problem(empty.line_of("reshuffle"), f"zone '{zone.name}' reshuffles '{source}', one zone per "
-                                                             "player; expected a shared zone")
+                    self.problem(
+                        empty.line_of("reshuffle"),
+                        f"zone '{zone.name}' reshuffles '{source}', one zone per "
+                        "player; expected a shared zone",
+                    )
                 zone.when_empty, zone.reshuffle_from = "reshuffle", str(source)
                 zone.reshuffle_keep = int(empty.get("keep", 0) or 0)
                 zone.reshuffle_label = str(empty.get("label") or f"{zone.name}-reshuffle")
@@ -404,7 +472,8 @@ class Reader:
         zone.when_empty = empty
 
     def _options(self, options) -> None:
-        """Rule options (`--option NAME=VALUE`): each with its default, used when game.yaml's settings have none."""
+        """Rule options (`--option NAME=VALUE`): each with its default, used when game.yaml's settings have
+        none."""
         for name, spec in options.items():
             if not isinstance(spec, dict):
                 spec_map = YDict(default=spec)
@@ -413,7 +482,8 @@ class Reader:
             if self.keys(spec, ("default", "help"), f"option '{name}'"):
                 self.program.options[name] = (spec.get("default"), str(spec.get("help", "")))
 
-    # ----- names -------------------------------------------------------------------------------------------------
+    # ----- names
+    # -------------------------------------------------------------------------------------------------
     def _scope(self) -> Scope:
         p = self.program
         names: dict[str, Name] = {
@@ -458,8 +528,10 @@ class Reader:
                 continue
             per = spec.get("owner", "shared") == "player"
             if name in scope.names:
-                self.problem(line, f"counter '{name}' has the name of a zone, table or built-in name; expected "
-                                   "another name")
+                self.problem(
+                    line,
+                    f"counter '{name}' has the name of a zone, table or built-in name; expected another name",
+                )
             scope.names[name] = Name(ANY, _own_counter(name) if per else _shared_counter(name))
             if per:
                 scope.seat_parts[name] = NUMBER
@@ -490,8 +562,10 @@ class Reader:
         good = {name for name in values if visit(name, [name])}
         for name in order:
             if name in scope.names and name not in values:
-                self.problem(values.line_of(name), f"value '{name}' has the name of a zone, counter or built-in; "
-                                                   "expected another name")
+                self.problem(
+                    values.line_of(name),
+                    f"value '{name}' has the name of a zone, counter or built-in; expected another name",
+                )
             if name not in good:
                 scope.names[name] = Name(ANY, _broken)
                 continue
@@ -504,7 +578,8 @@ class Reader:
 
     def _staged(self, text: str, line: int, scope: Scope, params: list[str]) -> list[list] | None:
         """The parts of an action's `if` joined by `and`, each checked as soon as the parameters it reads are
-        chosen (an eight's rank is checked once, not once per suit it could name): per parameter, its checks."""
+        chosen (an eight's rank is checked once, not once per suit it could name): per parameter, its
+        checks."""
         stages: list[list] = [[] for _ in params]
         for part in conjuncts(parse(text)):
             names = {n.name for n in part.find_all(jinja_nodes.Name)} | (
@@ -520,7 +595,9 @@ class Reader:
     def _function(self, name: str, spec, line: int, scope: Scope) -> None:
         if not self.keys(spec, ("of", "is"), f"value '{name}'") or "is" not in spec:
             if isinstance(spec, dict) and "is" not in spec:
-                self.problem(line, f"value '{name}' has no `is:`; expected {{of: [parameter], is: <expression>}}")
+                self.problem(
+                    line, f"value '{name}' has no `is:`; expected {{of: [parameter], is: <expression>}}"
+                )
             return
         params = spec.get("of") or []
         params = [params] if isinstance(params, str) else list(params)
@@ -528,7 +605,8 @@ class Reader:
         read = self.expression(spec["is"], spec.line_of("is"), inner)
 
         def function(s, *args):
-            # kept like a named value, per epoch, seat and arguments (cards and seats: a bot asks again and again)
+            # kept like a named value, per epoch, seat and arguments (cards and seats: a bot asks again and
+            # again)
             try:
                 key = (name, s.epoch, s.me, *args)
                 found = s.kept.get(key, _missing)
@@ -557,8 +635,11 @@ class Reader:
             pline = params.line_of(name)
             read, kind, of = self.typed(domain, pline, inner)
             if kind not in (ZONE, LIST, ANY):
-                self.problem(pline, f"action '{action.name}': parameter '{name}' ranges over '{domain}', a {kind}; "
-                                    "expected a zone or a list")
+                self.problem(
+                    pline,
+                    f"action '{action.name}': parameter '{name}' ranges over '{domain}', a {kind}; "
+                    "expected a zone or a list",
+                )
             action.params.append((name, read, of == CARD))
             if of == CARD:
                 action.played.append(name)
@@ -567,25 +648,34 @@ class Reader:
         if "if" in spec:
             action.condition = self.expression(spec["if"], spec.line_of("if"), inner)
             if action.condition is not _broken and len(action.params) > 1:
-                action.checks = self._staged(spec["if"], spec.line_of("if"), inner, [n for n, *_ in action.params])
+                action.checks = self._staged(
+                    spec["if"], spec.line_of("if"), inner, [n for n, *_ in action.params]
+                )
         action.once_per_turn = bool(spec.get("once_per_turn", False))
         if spec.get("text") is not None:
             action.text = str(spec["text"])
             try:
                 action.text.format(**{k: k for k in params})
             except (KeyError, IndexError, ValueError) as exc:
-                self.problem(spec.line_of("text"), f"action '{action.name}': text '{action.text}' names {exc}, "
-                                                   f"which is not a parameter; expected {{{'}, {'.join(params)}}}")
+                self.problem(
+                    spec.line_of("text"),
+                    f"action '{action.name}': text '{action.text}' names {exc}, "
+                    f"which is not a parameter; expected {{{'}, {'.join(params)}}}",
+                )
             if not action.text.split() or action.text.split()[0].startswith("{"):
-                self.problem(spec.line_of("text"), f"action '{action.name}': text '{action.text}' must start with "
-                                                   f"a word; expected e.g. '{action.name} {{card}}'")
+                self.problem(
+                    spec.line_of("text"),
+                    f"action '{action.name}': text '{action.text}' must start with "
+                    f"a word; expected e.g. '{action.name} {{card}}'",
+                )
         if not spec.get("do"):
             self.problem(line, f"action '{action.name}' has no effect; expected `do:` with at least one step "
                                "(draw, move, give, steal, swap, refill, set, add, end_turn, ...)")
             return
         action.do = self.steps(spec["do"], spec.line_of("do"), inner, f"action '{action.name}'")
 
-    # ----- steps -------------------------------------------------------------------------------------------------
+    # ----- steps
+    # -------------------------------------------------------------------------------------------------
     def steps(self, data, line: int, scope: Scope, where: str) -> list:
         if data is None:
             return []
@@ -610,8 +700,11 @@ class Reader:
         verbs = [k for k in item if k in STEP_VERBS]
         unknown = [k for k in item if k not in STEP_VERBS and k not in STEP_MODIFIERS]
         for key in unknown:
-            self.problem(item.line_of(key), f"unknown effect '{key}' in {where}{did_you_mean(str(key), STEP_VERBS)}; "
-                                            f"expected one of {known_list(STEP_VERBS, 30)}")
+            self.problem(
+                item.line_of(key),
+                f"unknown effect '{key}' in {where}{did_you_mean(str(key), STEP_VERBS)}; "
+                f"expected one of {known_list(STEP_VERBS, 30)}",
+            )
         if unknown:
             return None
         if not verbs and "if" in item:
@@ -649,7 +742,9 @@ class Reader:
             return None
         missing = [k for k in required if k not in value]
         if missing:
-            self.problem(line, f"'{verb}' needs {', '.join(missing)}; expected {verb}: {{{', '.join(required)}}}")
+            self.problem(
+                line, f"'{verb}' needs {', '.join(missing)}; expected {verb}: {{{', '.join(required)}}}"
+            )
             return None
         return value
 
@@ -662,9 +757,11 @@ class Reader:
         zone = self.program.zones.get(str(name))
         if zone is None or not zone.per_player:
             mine = [z for z, spec in self.program.zones.items() if spec.per_player]
-            self.problem(args.line_of(key) if key in args else line,
-                         f"'{name}' is not a zone of each player{did_you_mean(str(name), mine)}; expected one of "
-                         f"{known_list(mine) or '(no zone has owner: player)'}")
+            self.problem(
+                args.line_of(key) if key in args else line,
+                f"'{name}' is not a zone of each player{did_you_mean(str(name), mine)}; expected one of "
+                f"{known_list(mine) or '(no zone has owner: player)'}",
+            )
             return ""
         return str(name)
 
@@ -693,8 +790,11 @@ class Reader:
         if args is None:
             return None
         if ("card" in args) == ("where" in args):
-            self.problem(line, "'move' needs `card:` (one card) or `where:` (every card for which it holds), not "
-                               f"{'both' if 'card' in args else 'neither'}")
+            self.problem(
+                line,
+                "'move' needs `card:` (one card) or `where:` (every card for which it holds), not "
+                f"{'both' if 'card' in args else 'neither'}",
+            )
             return None
         card = where = None
         if "card" in args:
@@ -721,7 +821,9 @@ class Reader:
         count = self.expression(args.get("count", 1), args.line_of("count"), scope, (NUMBER,), "count")
         default = next((z for z, spec in self.program.zones.items() if spec.per_player), None)
         zone = self._per_player_zone(args, "zone", line, default)
-        return st.Steal(seat, count, zone, self._zone(args, "to", scope, zone), str(args.get("label", "steal")))
+        return st.Steal(
+            seat, count, zone, self._zone(args, "to", scope, zone), str(args.get("label", "steal"))
+        )
 
     def s_swap(self, value, line, scope, item):
         args = self._args("swap", value, line, ("zone", "with"))
@@ -765,11 +867,16 @@ class Reader:
             counter = self.program.counters.get(name)
             if counter is None:
                 known = list(self.program.counters)
-                self.problem(value.line_of(name), f"'{verb}': '{name}' is not a counter{did_you_mean(str(name), known)}"
-                                                  f"; known: {known_list(known) or '(no counters:)'}")
+                self.problem(
+                    value.line_of(name),
+                    f"'{verb}': '{name}' is not a counter{did_you_mean(str(name), known)}"
+                    f"; known: {known_list(known) or '(no counters:)'}",
+                )
                 continue
             want = (NUMBER, BOOL) if verb == "add" else ()
-            values.append((name, counter.per_player, self.expression(expr, value.line_of(name), scope, want, verb)))
+            values.append(
+                (name, counter.per_player, self.expression(expr, value.line_of(name), scope, want, verb))
+            )
         seat = self.expression(item["seat"], item.line_of("seat"), scope, (SEAT, NUMBER), "'seat'") \
             if "seat" in item else None
         return st.Counter(verb, values, seat)
@@ -795,8 +902,11 @@ class Reader:
             spec = self.program.actions.get(name)
             if spec is None:
                 at = names.line_of(index) if isinstance(names, YList) else line
-                self.problem(at, f"unknown action '{name}'{did_you_mean(str(name), self.program.actions)}; known: "
-                                 f"{known_list(self.program.actions) or '(no actions:)'}")
+                self.problem(
+                    at,
+                    f"unknown action '{name}'{did_you_mean(str(name), self.program.actions)}; known: "
+                    f"{known_list(self.program.actions) or '(no actions:)'}",
+                )
                 continue
             actions.append(spec)
         if_none = item.get("if_none", "skip")
@@ -809,8 +919,11 @@ class Reader:
         if args is None:
             return None
         if "max" not in args:
-            self.problem(line, "a repeat without `max:` could go on for ever; expected max: <most times> (and "
-                               "until: <condition> to stop earlier)")
+            self.problem(
+                line,
+                "a repeat without `max:` could go on for ever; expected max: <most times> (and "
+                "until: <condition> to stop earlier)",
+            )
             return None
         if not args.get("do"):
             self.problem(line, "a repeat with nothing to `do:`; expected do: [steps]")
@@ -836,10 +949,13 @@ class Reader:
             return st.FirstPlayer(None, str(item.get("label", "first-player")))
         return st.FirstPlayer(self.expression(value, line, scope, (SEAT, NUMBER), "first_player"), "")
 
-    # ----- ends and bots -----------------------------------------------------------------------------------------
+    # ----- ends and bots
+    # -----------------------------------------------------------------------------------------
     def _ends(self, data, line: int, scope: Scope) -> None:
         if data is None:
-            self.problem(line, "the rules have no `end:`; expected when the game ends (- when: ..., ended_by: ...)")
+            self.problem(
+                line, "the rules have no `end:`; expected when the game ends (- when: ..., ended_by: ...)"
+            )
             return
         if not isinstance(data, list):
             self.problem(line, f"`end` is {_kind(data)}; expected a list of end conditions")
@@ -853,8 +969,11 @@ class Reader:
                 continue
             where = item.get("at", "once")
             if where not in WHERE:
-                self.problem(item.line_of("at"), f"end at '{where}'; expected once (at once), round (the round is "
-                                                 "played out) or round_end (checked as each round ends)")
+                self.problem(
+                    item.line_of("at"),
+                    f"end at '{where}'; expected once (at once), round (the round is "
+                    "played out) or round_end (checked as each round ends)",
+                )
                 continue
             reason = str(item.get("ended_by", f"end-{index + 1}"))
             when = self.expression(item["when"], item.line_of("when"), scope)
@@ -865,9 +984,12 @@ class Reader:
         for action_name, text in prefer.items():
             spec = self.program.actions.get(action_name)
             if spec is None:
-                self.problem(prefer.line_of(action_name), f"prefer: unknown action '{action_name}'"
-                                                          f"{did_you_mean(str(action_name), self.program.actions)}; "
-                                                          f"known: {known_list(self.program.actions)}")
+                self.problem(
+                    prefer.line_of(action_name),
+                    f"prefer: unknown action '{action_name}'"
+                    f"{did_you_mean(str(action_name), self.program.actions)}; "
+                    f"known: {known_list(self.program.actions)}",
+                )
                 continue
             names = {n: Name(CARD if cards else ANY, _bound(n)) for n, _read, cards in spec.params}
             table[action_name] = self.expression(text, prefer.line_of(action_name), scope.with_names(names))
@@ -879,21 +1001,28 @@ class Reader:
             bots["random"] = ("random", None)
             return
         if not isinstance(data, dict):
-            self.problem(line, f"`bots` is {_kind(data)}; expected a mapping of bot name: random or {{prefer: ...}}")
+            self.problem(
+                line, f"`bots` is {_kind(data)}; expected a mapping of bot name: random or {{prefer: ...}}"
+            )
             return
         inner = scope.with_names({"action": Name(ACTION, _bound("action"))})
         for name, spec in data.items():
             at = data.line_of(name)
             if spec == "random":
                 bots[name] = ("random", None)
-            elif isinstance(spec, dict) and self.keys(spec, ("prefer",), f"bot '{name}'") and "prefer" in spec:
+            elif (
+                isinstance(spec, dict) and self.keys(spec, ("prefer",), f"bot '{name}'") and "prefer" in spec
+            ):
                 prefer = spec["prefer"]
-                if isinstance(prefer, dict):  # per action: its parameters are names, an action not named is last
+                # per action: its parameters are names, an action not named is last
+                if isinstance(prefer, dict):
                     bots[name] = ("greedy", self._preferences(prefer, inner))
                 else:
                     bots[name] = ("greedy", self.expression(prefer, spec.line_of("prefer"), inner))
             elif not isinstance(spec, dict):
-                self.problem(at, f"bot '{name}' is {spec!r}; expected random or {{prefer: <score of an action>}}")
+                self.problem(
+                    at, f"bot '{name}' is {spec!r}; expected random or {{prefer: <score of an action>}}"
+                )
 
 
 def _by_action(table: dict):
@@ -949,8 +1078,8 @@ def _shared_counter(name: str):
 
 
 def _kept(name: str, read):
-    """A named value worked out once per epoch and seat (a bot asks for it once per legal action): it reads the
-    table only, which no one changes between two steps."""
+    """A named value worked out once per epoch and seat (a bot asks for it once per legal action): it reads
+    the table only, which no one changes between two steps."""
 
     def kept(s, b):
         key = (name, s.epoch, s.me)
@@ -988,11 +1117,15 @@ def _located(read, file: str, line: int, text):
                 raise
             raise type(exc)(f"{file}:{line}: {message}") from None
         except (TypeError, ValueError, AttributeError, ZeroDivisionError, IndexError, KeyError) as exc:
-            raise RulesFailure(f"{file}:{line}: '{text}' cannot be worked out: {type(exc).__name__}: {exc}") from None
+            raise RulesFailure(
+                f"{file}:{line}: '{text}' cannot be worked out: {type(exc).__name__}: {exc}"
+            ) from None
 
     return located
 
 
-def read_program(text: str, file: str, decks: dict[str, frozenset], settings: dict, built_ins: dict) -> Program:
+def read_program(
+    text: str, file: str, decks: dict[str, frozenset], settings: dict, built_ins: dict
+) -> Program:
     """The compiled rules file (InputError with one located problem per mistake)."""
     return Reader(text, file, decks, settings, built_ins).read()

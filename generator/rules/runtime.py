@@ -1,4 +1,5 @@
-"""A described game being played: its cards, zones and counters, and the steps of its rules run as one program.
+"""A described game being played: its cards, zones and counters, and the steps of its rules run as one
+program.
 
 The program (setup, then turn after turn) is a Python generator over the steps the rules file compiles to. It
 yields a `Decision` (the legal actions of the player to act) or a `ChanceRequest` (a shuffle or a pick: chance
@@ -90,7 +91,8 @@ class Seat(int):
 
 
 class Act:
-    """An action with its parameters: equal to another when they read the same (`str`, as scripts write it)."""
+    """An action with its parameters: equal to another when they read the same (`str`, as scripts write
+    it)."""
 
     __slots__ = ("name", "spec", "values", "text", "_hash")
 
@@ -150,8 +152,10 @@ def run_steps(steps, s: RulesState, b: dict):
         s.epoch += 1  # every step may change the table: the values worked out before it are stale
         s.steps_left -= 1
         if s.steps_left < 0:
-            raise RulesLimit(f"{step.file}:{step.line}: the game ran more than {STEP_BUDGET:,} rule steps; expected "
-                             "a game that ends (a repeat without progress?)")
+            raise RulesLimit(
+                f"{step.file}:{step.line}: the game ran more than {STEP_BUDGET:,} rule steps; expected "
+                "a game that ends (a repeat without progress?)"
+            )
         if step.condition is not None and not step.condition(s, b):
             continue
         if step.pure:
@@ -165,10 +169,13 @@ class RulesState(State):
 
     def __init__(self, program, table, players: int, options: dict):
         self.p, self.table, self.n = program, table, players
-        self.options = {}  # every rule option's value: given, else game.yaml's setting, else the rules' default
+        # every rule option's value: given, else game.yaml's setting, else the rules' default
+        self.options = {}
         unknown = sorted(set(options) - set(program.options))
         if unknown:
-            raise ValueError(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(program.options) or 'none'}")
+            raise ValueError(
+                f"unknown option(s) {', '.join(unknown)}; known: {', '.join(program.options) or 'none'}"
+            )
         for name, (default, _help) in program.options.items():
             given = options.get(name)
             self.options[name] = given if given is not None else table.settings.get(name, default)
@@ -181,7 +188,8 @@ class RulesState(State):
                 self.pzones[spec.name] = [Zone(spec, seat) for seat in range(players)]
             else:
                 self.zones[spec.name] = Zone(spec, -1)
-        for spec in program.zones.values():  # every card starts in its deck's zone, so counts hold from the start
+        # every card starts in its deck's zone, so counts hold from the start
+        for spec in program.zones.values():
             if spec.deck is not None:
                 self.zones[spec.name].extend(table.new_cards(spec.deck))
         self.counters = {}
@@ -216,7 +224,8 @@ class RulesState(State):
         self._program = self._play()
         self._advance(None)
 
-    # ----- the program -------------------------------------------------------------------------------------------
+    # ----- the program
+    # -------------------------------------------------------------------------------------------
     def _play(self):
         p = self.p
         try:
@@ -274,7 +283,8 @@ class RulesState(State):
         self._winners = self.p.winners_of(self)
         self.log.append(f"game over ({reason}): scores {self.scores()}, winners {self._winners}")
 
-    # ----- the engine API ----------------------------------------------------------------------------------------
+    # ----- the engine API
+    # ----------------------------------------------------------------------------------------
     def current_player(self) -> int:
         pending = self._pending
         if pending is None:
@@ -297,14 +307,18 @@ class RulesState(State):
         words = {(a.text.split(" ", 1)[0] if a.text else a.name): a for a in self.p.actions.values()}
         word = wanted.split(" ", 1)[0] if wanted else ""
         if word not in words:
-            raise IllegalAction(f"unknown action '{wanted}'; the rules' actions start with {', '.join(words)}")
+            raise IllegalAction(
+                f"unknown action '{wanted}'; the rules' actions start with {', '.join(words)}"
+            )
         return wanted  # an action of the rules that is not legal now: apply() says why
 
     def apply(self, action) -> None:
         pending = self._pending
         if type(action) is ChanceOutcome:
             if type(pending) is not ChanceRequest:
-                raise IllegalAction(f"no chance event is pending, but an outcome for '{action.label}' was given")
+                raise IllegalAction(
+                    f"no chance event is pending, but an outcome for '{action.label}' was given"
+                )
             self._advance(check_outcome(pending, action))
             return
         if pending is None:
@@ -315,7 +329,9 @@ class RulesState(State):
             text = str(action)
             found = next((a for a in self._legal if a.text == " ".join(text.split())), None)
             if found is None:
-                legal = ", ".join(a.text for a in self._legal[:12]) + (" ..." if len(self._legal) > 12 else "")
+                legal = ", ".join(a.text for a in self._legal[:12]) + (
+                    " ..." if len(self._legal) > 12 else ""
+                )
                 raise IllegalAction(f"'{text}' is not allowed now; legal: {legal or 'nothing'}")
             action = found
         self.decisions += 1
@@ -336,7 +352,8 @@ class RulesState(State):
         return list(self._winners)
 
     def card_count(self) -> dict[str, int]:
-        # the harness asks after every action: the decks counted by C-level loops, the cards under cards from the
+        # the harness asks after every action: the decks counted by C-level loops, the cards under cards from
+        # the
         # few cards that ever had any laid under them (they stay in some zone, so they are counted there too)
         counts: Counter = Counter()
         update = counts.update
@@ -355,15 +372,25 @@ class RulesState(State):
         problems = []
         for zone in self._every_zone():
             limit = zone.spec.limit
-            if limit is not None and len(zone) > limit and not (zone.seat == self.cur and self._pending is not None):
+            if (
+                limit is not None
+                and len(zone) > limit
+                and not (zone.seat == self.cur and self._pending is not None)
+            ):
                 problems.append(f"{zone} holds {len(zone)} cards; its limit is {limit}")
         return problems
 
     def snapshot(self) -> dict[str, Any]:
         snap: dict[str, Any] = {
-            "current_player": self.current_player(), "terminal": self._pending is None, "scores": self.scores(),
-            "turn": self.turns + 1, "round": self.rounds + 1, "rounds_played": self.rounds,
-            "first_player": self.first, "ended_by": self.ended_by, "end_trigger": self.trigger,
+            "current_player": self.current_player(),
+            "terminal": self._pending is None,
+            "scores": self.scores(),
+            "turn": self.turns + 1,
+            "round": self.rounds + 1,
+            "rounds_played": self.rounds,
+            "first_player": self.first,
+            "ended_by": self.ended_by,
+            "end_trigger": self.trigger,
             "counters": dict(self.counters),
         }
         for name, zone in self.zones.items():

@@ -1,7 +1,8 @@
 """The closed vocabulary of rule steps: what setup, a turn and an action's effects are made of.
 
-Each step is compiled once from the rules file (generator.rules.language) and run on a `RulesState`. A step that
-only changes the table is `pure` (`do`); one that may wait for chance or for a player is a generator (`run`).
+Each step is compiled once from the rules file (generator.rules.language) and run on a `RulesState`. A step
+that only changes the table is `pure` (`do`); one that may wait for chance or for a player is a generator
+(`run`).
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ def shuffled(s, zone: Zone, label: str, cards: list):
 
 
 def draw_one(s, source: Zone, step: Step):
-    """The top card of `source` (a generator: refilling an empty deck may need a shuffle); None when none is left."""
+    """The top card of `source` (a generator: refilling an empty deck may need a shuffle); None when none is
+    left."""
     if not source:
         spec = source.spec
         empty = spec.when_empty if spec is not None else "nothing"
@@ -111,8 +113,10 @@ class Deal(Step):
             for _ in range(count):
                 card = yield from draw_one(s, source, self)
                 if card is None:
-                    raise self.failure(f"{source} runs out while dealing {count} cards to each of {s.n} players; "
-                                       "expected enough cards for the deal")
+                    raise self.failure(
+                        f"{source} runs out while dealing {count} cards to each of {s.n} players; "
+                        "expected enough cards for the deal"
+                    )
                 target.append(card)
 
 
@@ -129,7 +133,8 @@ def take(step: Step, zone: Zone, card) -> Card:
 
 
 class Move(Step):
-    """`move: {card, from, to}` (one card) or `move: {where, from, to}` (every card for which `where` holds)."""
+    """`move: {card, from, to}` (one card) or `move: {where, from, to}` (every card for which `where`
+    holds)."""
 
     verb = "move"
 
@@ -240,7 +245,9 @@ class Attach(Step):
         if all(held is not target for held in s.holders):  # a few cards at the most (counted by card_count)
             s.holders.append(target)
         under, source, card = target.part("under"), _zone(self, self.source(s, b)), self.card(s, b)
-        under.extend([take(self, source, one) for one in card] if type(card) is list else [take(self, source, card)])
+        under.extend(
+            [take(self, source, one) for one in card] if type(card) is list else [take(self, source, card)]
+        )
 
 
 class LaySets(Step):
@@ -314,7 +321,9 @@ class Choose(Step):
             if self.if_none == "end_turn":
                 raise TurnOver
             if self.if_none == "fail":
-                raise self.failure(f"seat {s.cur} has no legal action among {', '.join(a.name for a in self.actions)}")
+                raise self.failure(
+                    f"seat {s.cur} has no legal action among {', '.join(a.name for a in self.actions)}"
+                )
             return
         action = yield Decision(found, self)
         spec = action.spec
@@ -330,8 +339,8 @@ class Choose(Step):
 
 
 class Repeat(Step):
-    """`repeat: {do: [steps], until: condition, max: n}`: the steps again until the condition holds, `max` times at
-    the most (a repeat without `max` is refused: it could never end)."""
+    """`repeat: {do: [steps], until: condition, max: n}`: the steps again until the condition holds, `max`
+    times at the most (a repeat without `max` is refused: it could never end)."""
 
     verb, pure = "repeat", False
 

@@ -38,15 +38,21 @@ LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
 
 
 def _environment() -> Environment:
-    env = Environment(loader=FileSystemLoader(STUDIO_ASSETS / "templates"), autoescape=select_autoescape(["html"]),
-                      trim_blocks=True, lstrip_blocks=True)
+    env = Environment(
+        loader=FileSystemLoader(STUDIO_ASSETS / "templates"),
+        autoescape=select_autoescape(["html"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
     return env
 
 
 class StudioApp:
     """The routes over one Studio; `app` is the ASGI application."""
 
-    def __init__(self, studio: Studio, editor: str = views.DEFAULT_EDITOR, allowed_hosts: list[str] | None = None):
+    def __init__(
+        self, studio: Studio, editor: str = views.DEFAULT_EDITOR, allowed_hosts: list[str] | None = None
+    ):
         self.studio = studio
         self.project = studio.project
         self.links = views.Links(studio.project.root, editor)
@@ -80,7 +86,8 @@ class StudioApp:
         yield
         self.broker.close()
 
-    # -- helpers --------------------------------------------------------------------------------------------------
+    # -- helpers
+    # --------------------------------------------------------------------------------------------------
     def _page(self, template: str, status: int = 200, **context) -> HTMLResponse:
         games = self.studio.games
         context.setdefault("game_id", "")
@@ -90,19 +97,22 @@ class StudioApp:
                        version=state.version if state else sum(s.version for s in games.values()),
                        problems=views.problem_views(state.problems, self.links) if state else [],
                        warnings=state.warnings if state else [], links=self.links)
-        return HTMLResponse(self.env.get_template(template).render(**context), status_code=status, headers=FRESH)
+        return HTMLResponse(
+            self.env.get_template(template).render(**context), status_code=status, headers=FRESH
+        )
 
     def _state(self, request: Request) -> GameState | None:
         return self.studio.games.get(request.path_params["game"])
 
-    async def _not_found(self, request: Request, exc) -> Response:
+    async def _not_found(self, request: Request, exc) -> Response:  # noqa: ARG002 - Starlette handler
         return self._page("not_found.html", status=404, path=request.url.path)
 
     def _missing(self, request: Request) -> Response:
         return self._page("not_found.html", status=404, path=request.url.path)
 
-    # -- pages ----------------------------------------------------------------------------------------------------
-    async def index(self, request: Request) -> Response:
+    # -- pages
+    # ----------------------------------------------------------------------------------------------------
+    async def index(self, request: Request) -> Response:  # noqa: ARG002 - Starlette route handler
         games = []
         for name, state in list(self.studio.games.items()):
             decks = views.deck_views(state, self.links)
@@ -126,7 +136,11 @@ class StudioApp:
         if detail is None:
             return self._missing(request)
         face = state.faces[detail.tile.key]
-        large = f"/large/{state.id}/face/{p['deck']}/{p['card']}.png?v={face.fingerprint}" if face.current else None
+        large = (
+            f"/large/{state.id}/face/{p['deck']}/{p['card']}.png?v={face.fingerprint}"
+            if face.current
+            else None
+        )
         return self._page("card.html", state=state, game_id=state.id, tab="cards", detail=detail, large=large)
 
     async def pages(self, request: Request) -> Response:
@@ -137,9 +151,19 @@ class StudioApp:
             return self._missing(request)
         images = [views.Links.image(state.page_images.get((name, i))) for i in range(len(pages.sizes))]
         built = build_file(self.project, pages.path) is not None
-        return self._page("pages.html", state=state, game_id=state.id, tab=name, pages=pages, images=images, built=built,
-                          large=[f"/large/{state.id}/page/{name}/{i}.png?v={pages.fingerprint}"
-                                 for i in range(len(pages.sizes))])
+        return self._page(
+            "pages.html",
+            state=state,
+            game_id=state.id,
+            tab=name,
+            pages=pages,
+            images=images,
+            built=built,
+            large=[
+                f"/large/{state.id}/page/{name}/{i}.png?v={pages.fingerprint}"
+                for i in range(len(pages.sizes))
+            ],
+        )
 
     async def components(self, request: Request) -> Response:
         from generator.data.inventory import inventory
@@ -164,7 +188,8 @@ class StudioApp:
         return self._page("validation.html", state=state, game_id=state.id, tab="validation", record=record,
                           charts=[views.Links.image(c) for c in charts], ran=ran)
 
-    # -- images and files -----------------------------------------------------------------------------------------
+    # -- images and files
+    # -----------------------------------------------------------------------------------------
     async def image(self, request: Request) -> Response:
         image_id = request.path_params["image"]
         data = self.studio.store.get(image_id) if IMAGE_ID.match(image_id) else None
@@ -173,7 +198,8 @@ class StudioApp:
         return Response(data, media_type="image/png", headers=FOREVER)
 
     def face_variant(self, request: Request) -> Response:  # sync: may draw (thread pool)
-        """A face at print resolution (/large/...) or in the ink saver's colours (?ink=saver), drawn on demand."""
+        """A face at print resolution (/large/...) or in the ink saver's colours (?ink=saver), drawn on
+        demand."""
         p = request.path_params
         ink = "saver" if request.query_params.get("ink") == "saver" else "normal"
         large = request.url.path.startswith("/large/")
@@ -181,7 +207,9 @@ class StudioApp:
         data = self.studio.store.get(image_id) if image_id else None
         if data is None:
             return self._missing(request)
-        return Response(data, media_type="image/png", headers=FOREVER if "v" in request.query_params else FRESH)
+        return Response(
+            data, media_type="image/png", headers=FOREVER if "v" in request.query_params else FRESH
+        )
 
     def large_page(self, request: Request) -> Response:
         p = request.path_params
@@ -189,7 +217,9 @@ class StudioApp:
         data = self.studio.store.get(image_id) if image_id else None
         if data is None:
             return self._missing(request)
-        return Response(data, media_type="image/png", headers=FOREVER if "v" in request.query_params else FRESH)
+        return Response(
+            data, media_type="image/png", headers=FOREVER if "v" in request.query_params else FRESH
+        )
 
     async def source(self, request: Request) -> Response:
         path = request.path_params["path"]
@@ -225,18 +255,24 @@ class StudioApp:
             return self._missing(request)
         return FileResponse(found, headers=FRESH)
 
-    # -- live -----------------------------------------------------------------------------------------------------
+    # -- live
+    # -----------------------------------------------------------------------------------------------------
     def _hello(self) -> dict:
         return {"type": "hello", "versions": self.studio.versions(), "busy": self.studio.worker.busy}
 
-    async def events(self, request: Request) -> Response:
+    async def events(self, request: Request) -> Response:  # noqa: ARG002 - Starlette route handler
         return StreamingResponse(self.broker.stream(self._hello), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
-    async def status(self, request: Request) -> Response:
-        return JSONResponse({"idle": self.studio.idle(), **self._hello(),
-                             "problems": {n: [str(p) for p in s.problems] for n, s in self.studio.games.items()}},
-                            headers=FRESH)
+    async def status(self, request: Request) -> Response:  # noqa: ARG002 - Starlette route handler
+        return JSONResponse(
+            {
+                "idle": self.studio.idle(),
+                **self._hello(),
+                "problems": {n: [str(p) for p in s.problems] for n, s in self.studio.games.items()},
+            },
+            headers=FRESH,
+        )
 
 
 def _shown_cell(value) -> str:

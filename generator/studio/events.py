@@ -1,4 +1,5 @@
-"""Live updates: every open page holds a server-sent event stream; the studio's changes are sent to all of them."""
+"""Live updates: every open page holds a server-sent event stream; the studio's changes are sent to all of
+them."""
 
 from __future__ import annotations
 

@@ -1,13 +1,16 @@
-"""Card faces for the studio: which faces a game has, a fingerprint of what each is drawn from, and PNG images.
+"""Card faces for the studio: which faces a game has, a fingerprint of what each is drawn from, and PNG
+images.
 
-A face is drawn by the same card renderer as the PDFs (`draw_front` / `draw_back`, each face a Form XObject) on a
-page of trim plus the game's bleed, and rasterised by pypdfium2 at an exact pixel size, so the studio shows what
-prints. The fingerprint hashes the face's rendered boxes (texts, colours, icons, geometry, image bytes) and the
-files every face shares (fonts, icon libraries, the game's pictures), so an edit re-draws only the faces it changes.
+A face is drawn by the same card renderer as the PDFs (`draw_front` / `draw_back`, each face a Form XObject)
+on a page of trim plus the game's bleed, and rasterised by pypdfium2 at an exact pixel size, so the studio
+shows what prints. The fingerprint hashes the face's rendered boxes (texts, colours, icons, geometry, image
+bytes) and the files every face shares (fonts, icon libraries, the game's pictures), so an edit re-draws only
+the faces it changes.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import json
@@ -22,6 +25,7 @@ from generator.data.game import Card, Deck, Game
 from generator.data.project import BUILTIN_ICONS
 from generator.exports.raster import pixels, render_pages
 from generator.faces.backs import BackFace
+from generator.faces.boxes.base import Resolved
 from generator.faces.face import draw_back, draw_front, renderer_for
 from generator.pipeline.incremental import digest
 
@@ -33,7 +37,8 @@ SOURCE_SUFFIXES = (".yaml", ".yml")  # the data itself is read through the rende
 
 @dataclass(frozen=True)
 class FaceRef:
-    """One drawn face of a game: a card type's front, or one of a deck's backs (shared, or drawn for one card)."""
+    """One drawn face of a game: a card type's front, or one of a deck's backs (shared, or drawn for one
+    card)."""
 
     deck: Deck
     card: Card | None          # the front's card; None for a back
@@ -41,10 +46,15 @@ class FaceRef:
 
     @property
     def key(self) -> str:
-        """'deck/card-id', 'deck/@back' (the deck's usual back) or 'deck/@back-<form key>': stable while ids are."""
+        """'deck/card-id', 'deck/@back' (the deck's usual back) or 'deck/@back-<form key>': stable while ids
+        are."""
         if self.back is None:
             return f"{self.deck.id}/{self.card.id}"
-        return f"{self.deck.id}/{BACK}" if self.back.key == "B" else f"{self.deck.id}/{BACK}-{self.back.key.lower()}"
+        return (
+            f"{self.deck.id}/{BACK}"
+            if self.back.key == "B"
+            else f"{self.deck.id}/{BACK}-{self.back.key.lower()}"
+        )
 
     @property
     def shown_by(self) -> Card:
@@ -53,7 +63,8 @@ class FaceRef:
 
 
 def faces_of(game: Game) -> list[FaceRef]:
-    """Every face of the game in print order: each deck's fronts, then its backs (InputError: a back layout fails)."""
+    """Every face of the game in print order: each deck's fronts, then its backs (InputError: a back layout
+    fails)."""
     renderer = renderer_for(game)
     refs = []
     for deck in game.decks.values():
@@ -68,23 +79,27 @@ def _listing(folder: Path, skip_sources: bool = False, within: Path | None = Non
     root = within.resolve() if within is not None else None
     return sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")
                   and not (skip_sources and p.suffix.lower() in SOURCE_SUFFIXES)
-                  and (root is None or root in p.resolve().parents))  # links out of the project are never read
+                  # links out of the project are never read
+                  and (root is None or root in p.resolve().parents))
 
 
 def shared_look(game: Game) -> str:
-    """A hash of the files every face of the game may draw: fonts, icon libraries and the game's own pictures."""
+    """A hash of the files every face of the game may draw: fonts, icon libraries and the game's own
+    pictures."""
     project = game.project
     parts = [
         digest(sorted(font_files().values())),
         digest(_listing(BUILTIN_ICONS), BUILTIN_ICONS),
         digest(_listing(project.templates_dir / "icons", within=project.root), project.root),
-        digest(_listing(game.dir, skip_sources=True, within=project.root), game.dir),  # icons/, images, fonts; not the YAML data
+        # icons/, images, fonts; not the YAML data
+        digest(_listing(game.dir, skip_sources=True, within=project.root), game.dir),
     ]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
 def _plain(value):
-    """Box data as JSON-ready values; an image path becomes a hash of its bytes (a new picture is a change)."""
+    """Box data as JSON-ready values; an image path becomes a hash of its bytes (a new picture is a
+    change)."""
     if isinstance(value, Path):
         try:
             return "file:" + hashlib.sha256(value.read_bytes()).hexdigest()
@@ -92,6 +107,8 @@ def _plain(value):
             return f"missing:{value}"
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, Resolved):  # what a box kind resolved: its fields
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     if isinstance(value, (str, int, float, bool)) or value is None:

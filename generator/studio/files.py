@@ -1,7 +1,9 @@
-"""Which files the studio may send: sources under cards/ and templates/, outputs under the build folder; no other.
+"""Which files the studio may send: sources under cards/ and templates/, outputs under the build folder; no
+other.
 
 A URL path is refused (the caller answers 404) when it has a '..' segment, a backslash or a NUL, is absolute,
-or resolves (symbolic links followed, through `Project.inside`) to anything but a file inside an allowed folder.
+or resolves (symbolic links followed, through `Project.inside`) to anything but a file inside an allowed
+folder.
 """
 
 from __future__ import annotations
@@ -45,10 +47,12 @@ def allowed_file(project: Project, path: str, folders: list[Path]) -> Path | Non
 
 
 def source_file(project: Project, path: str) -> Path | None:
-    """A designer's source file (cards/..., templates/...) that the studio shows (as text, a workbook as a table),
-    or None."""
+    """A designer's source file (cards/..., templates/...) that the studio shows (as text, a workbook as a
+    table), or None."""
     found = allowed_file(project, path, [project.cards_dir, project.templates_dir])
-    return found if found is not None and found.suffix.lower() in SOURCE_SUFFIXES + WORKBOOK_SUFFIXES else None
+    return (
+        found if found is not None and found.suffix.lower() in SOURCE_SUFFIXES + WORKBOOK_SUFFIXES else None
+    )
 
 
 def build_file(project: Project, path: str, build_dir: Path | None = None) -> Path | None:

@@ -1,9 +1,10 @@
 """Printed pages for the studio: the board at true size, the component sheets, the rules reading pages and the
 balance charts.
 
-The board, component and rules pages are drawn by the build's own producers (the same `Output.render` that writes
-build/<game>/board-full.pdf, components-letter.pdf and rules.pdf) into a temporary folder, then rasterised with pypdfium2; the balance
-charts are the pages of the build/<game>/balance.pdf that the last `pnp validate` wrote.
+The board, component and rules pages are drawn by the build's own producers (the same `Output.render` that
+writes build/<game>/board-full.pdf, components-letter.pdf and rules.pdf) into a temporary folder, then
+rasterised with pypdfium2; the balance charts are the pages of the build/<game>/balance.pdf that the last `pnp
+validate` wrote.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ MAX_PAGE_PIXELS = 2400  # a big board is shown at most this wide or high in the 
 
 @dataclass
 class PageSet:
-    """The pages of one printed document (a board, the rules, the balance charts) as a PDF and its page sizes."""
+    """The pages of one printed document (a board, the rules, the balance charts) as a PDF and its page
+    sizes."""
 
     name: str          # 'board', 'board-city', 'rules', 'balance'
     title: str
@@ -44,7 +46,8 @@ class PageSet:
         return hashlib.sha256(self.pdf).hexdigest()[:20]
 
     def grid_dpi(self, index: int) -> float:
-        """The grid resolution of a page: PAGE_DPI, less for a page that would be wider than MAX_PAGE_PIXELS."""
+        """The grid resolution of a page: PAGE_DPI, less for a page that would be wider than
+        MAX_PAGE_PIXELS."""
         width, height = self.sizes[index]
         return min(PAGE_DPI, MAX_PAGE_PIXELS * INCH / max(width, height))
 
@@ -67,7 +70,8 @@ def _title(kind: str, path: Path) -> str:
 
 
 def printed_pages(game: Game) -> tuple[list[PageSet], list[Problem]]:
-    """The game's board and rules pages, drawn by the producers; problems (a rules template error) returned."""
+    """The game's board and rules pages, drawn by the producers; problems (a rules template error)
+    returned."""
     options = BuildOptions(papers=("letter",))
     sets: list[PageSet] = []
     problems: list[Problem] = []
@@ -98,7 +102,8 @@ def page_order(pages: PageSet) -> tuple[int, str]:
 
 
 def balance_pages(build_dir: Path, game_id: str) -> PageSet | None:
-    """The balance charts of the last `pnp validate` (build/<game>/balance.pdf), or None when there are none."""
+    """The balance charts of the last `pnp validate` (build/<game>/balance.pdf), or None when there are
+    none."""
     path = build_dir / game_id / "balance.pdf"
     try:
         pdf = path.read_bytes()

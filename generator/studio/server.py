@@ -1,8 +1,8 @@
 """`pnp serve` as a library function: the studio's web app on uvicorn, the file watcher, and a clean stop.
 
-The socket is bound here (not by uvicorn) so a port in use is one clear line and port 0 picks a free port. A stop
-(Ctrl+C, or `StudioServer.stop()` from a test) first ends the event streams, which would otherwise keep uvicorn
-waiting for the open pages, then the watcher and the drawing thread.
+The socket is bound here (not by uvicorn) so a port in use is one clear line and port 0 picks a free port. A
+stop (Ctrl+C, or `StudioServer.stop()` from a test) first ends the event streams, which would otherwise keep
+uvicorn waiting for the open pages, then the watcher and the drawing thread.
 """
 
 from __future__ import annotations
@@ -64,10 +64,19 @@ class _Server(uvicorn.Server):
 
 
 class StudioServer:
-    """The studio running on one socket: `run()` in the main thread (Ctrl+C stops it) or `start()` in a thread."""
+    """The studio running on one socket: `run()` in the main thread (Ctrl+C stops it) or `start()` in a
+    thread."""
 
-    def __init__(self, project: Project, names: list[str] | None = None, host: str = "127.0.0.1", port: int = 8000,
-                 editor: str = DEFAULT_EDITOR, report: StudioReport | None = None, debug: bool = False):
+    def __init__(
+        self,
+        project: Project,
+        names: list[str] | None = None,
+        host: str = "127.0.0.1",
+        port: int = 8000,
+        editor: str = DEFAULT_EDITOR,
+        report: StudioReport | None = None,
+        debug: bool = False,
+    ):
         self.project = project
         self.host = host
         self.socket = bind(host, port)

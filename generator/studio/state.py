@@ -1,9 +1,10 @@
 """What the studio shows, kept up to date: per game the last good data and images, and the current problems.
 
-`Studio.refresh()` asks the incremental machinery which games' inputs changed (`pipeline.incremental.game_keys`),
-reloads and checks only those, compares each face's fingerprint with the last one and re-draws only the faces
-that changed; the board and rules pages follow a moment later. Bad data never replaces what was last shown: the
-problems are listed and the last good images stay until the data is fixed.
+`Studio.refresh()` asks the incremental machinery which games' inputs changed
+(`pipeline.incremental.game_keys`), reloads and checks only those, compares each face's fingerprint with the
+last one and re-draws only the faces that changed; the board and rules pages follow a moment later. Bad data
+never replaces what was last shown: the problems are listed and the last good images stay until the data is
+fixed.
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ class GameState:
     data_problems: list[Problem] = field(default_factory=list)   # loading, checks, layouts and templates
     face_problems: list[Problem] = field(default_factory=list)   # drawing (a text that does not fit)
     page_problems: list[Problem] = field(default_factory=list)   # board and rules
-    language_problems: list[Problem] = field(default_factory=list)  # translation files (never hide the source's images)
+    # translation files (never hide the source's images)
+    language_problems: list[Problem] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     pages: list[pagemod.PageSet] = field(default_factory=list)
     page_images: dict[tuple[str, int], str] = field(default_factory=dict)
@@ -134,7 +136,8 @@ class Studio:
         self._saved_lock = threading.Lock()
         self.worker = Worker(on_busy=lambda busy: self._emit({"type": "status", "busy": busy}))
 
-    # -- events ---------------------------------------------------------------------------------------------------
+    # -- events
+    # ---------------------------------------------------------------------------------------------------
     def listen(self, callback: Callable[[dict], None]) -> None:
         """Call `callback(event)` (from the worker thread) on every change."""
         self._listeners.append(callback)
@@ -153,7 +156,8 @@ class Studio:
         self._prune()
         self._emit({"type": "game", "game": state.id, "version": state.version})
 
-    # -- the jobs -------------------------------------------------------------------------------------------------
+    # -- the jobs
+    # -------------------------------------------------------------------------------------------------
     def names(self) -> list[str]:
         """The games shown: those named on the command line, else every game folder (new ones appear)."""
         return list(self.fixed_names) if self.fixed_names else self.project.game_ids()
@@ -171,7 +175,8 @@ class Studio:
         self.worker.submit(REFRESH, self._guarded(self._refresh), key="refresh")
 
     def _guarded(self, job: Callable[[], None]) -> Callable[[], None]:
-        """A job whose unexpected failure (a bug of ours) is shown in the banner instead of killing the thread."""
+        """A job whose unexpected failure (a bug of ours) is shown in the banner instead of killing the
+        thread."""
         def run() -> None:
             try:
                 job()
@@ -215,7 +220,8 @@ class Studio:
             old = state.faces.get(ref.key)
             face = Face(ref, prints[ref.key], old.image if old else None, old.drawn if old else None)
             if not face.current and self.store.get(self._grid_id(face.fingerprint)) is not None:
-                face.image, face.drawn = self._grid_id(face.fingerprint), face.fingerprint  # drawn before (undo)
+                # drawn before (undo)
+                face.image, face.drawn = self._grid_id(face.fingerprint), face.fingerprint
             faces[ref.key] = face
         state = replace(state, game=game, faces=faces, data_problems=[], warnings=facemod.warnings(game))
         todo = [face for face in faces.values() if not face.current]
@@ -225,7 +231,9 @@ class Studio:
             self.games[name] = state  # shown with the drawing below, in one update
         priority = REFRESH if state.rendered else FACES
         if todo:
-            self.worker.submit(priority, self._guarded(lambda: self._draw_faces(name, game, todo, started, saved)))
+            self.worker.submit(
+                priority, self._guarded(lambda: self._draw_faces(name, game, todo, started, saved))
+            )
         else:
             self._publish(replace(state, face_problems=[], rendered=True))
             self._report(name, 0, started)
@@ -258,9 +266,12 @@ class Studio:
     def _draw_faces(self, name: str, game: Game, todo: list[Face], started: float,
                     saved: set[str] = frozenset()) -> None:
         """Draw the faces whose inputs changed: those written in the saved files first and shown at once (the
-        card being edited), then the faces that changed with them (a renamed recipe printed on other cards)."""
+        card being edited), then the faces that changed with them (a renamed recipe printed on other
+        cards)."""
         first = [face for face in todo if face.ref.shown_by.file in saved]
-        batches = [first, [face for face in todo if face not in first]] if 0 < len(first) < len(todo) else [todo]
+        batches = (
+            [first, [face for face in todo if face not in first]] if 0 < len(first) < len(todo) else [todo]
+        )
         drawn, problems = 0, []
         for batch in batches:
             state = self.games[name]
@@ -303,21 +314,24 @@ class Studio:
                 and problems == state.page_problems:
             return  # nothing a page shows has changed
         self._publish(replace(self.games[name], pages=sets, page_images=images, page_problems=problems))
-        if problems and problems != state.page_problems and self.report is not None:  # said once, like the faces'
+        # said once, like the faces'
+        if problems and problems != state.page_problems and self.report is not None:
             self.report.failed(name, problems)
 
     def _report(self, name: str, faces: int, started: float) -> None:
         if self.report is not None:
             self.report.updated(name, faces, time.perf_counter() - started)
 
-    # -- images on demand -----------------------------------------------------------------------------------------
+    # -- images on demand
+    # -----------------------------------------------------------------------------------------
     @staticmethod
     def _grid_id(fingerprint: str) -> str:
         return f"{fingerprint}-g"
 
     def face_image(self, name: str, key: str, large: bool = False, ink: str = "normal") -> str | None:
-        """The id of a face's image at print resolution (`large`) or in the ink saver's colours, drawn now when
-        needed (call from a thread, not the event loop); None when the face's current inputs do not draw."""
+        """The id of a face's image at print resolution (`large`) or in the ink saver's colours, drawn now
+        when needed (call from a thread, not the event loop); None when the face's current inputs do not
+        draw."""
         state = self.games.get(name)
         face = state.faces.get(key) if state else None
         if face is None or not face.current or state.game is None:
@@ -355,7 +369,8 @@ class Studio:
         return pagemod.balance_pages(self.project.build_dir, name)
 
     def balance_images(self, name: str) -> list[str]:
-        """Grid image ids of the balance chart pages (drawn now when new; call from a thread, not the loop)."""
+        """Grid image ids of the balance chart pages (drawn now when new; call from a thread, not the
+        loop)."""
         pages = self.balance(name)
         if pages is None:
             return []
@@ -368,7 +383,8 @@ class Studio:
             self.worker.submit(URGENT, draw).result()
         return ids
 
-    # -- housekeeping ---------------------------------------------------------------------------------------------
+    # -- housekeeping
+    # ---------------------------------------------------------------------------------------------
     def _prune(self) -> None:
         wanted: set[str] = set()
         for state in list(self.games.values()):

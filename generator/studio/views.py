@@ -12,11 +12,12 @@ from urllib.parse import quote
 
 from generator.core.errors import Cell, InputError, Problem
 from generator.data.game import Card, Deck, Game
+from generator.data.models import CARD_KEYS
 from generator.studio.faces import FaceRef, face_page_size
 from generator.studio.state import Face, GameState
 
 DEFAULT_EDITOR = "vscode://file/{path}:{line}"
-CORE_FIELDS = ("id", "name", "copies", "code", "deck", "layout", "back", "icon", "image")
+CORE_FIELDS = (*CARD_KEYS, "code", "deck")  # what a card is beside its deck's fields
 
 
 @dataclass
@@ -81,13 +82,19 @@ class Links:
         try:
             self.editor_template.format(path="/x", line=1, file="x")
         except (KeyError, IndexError, ValueError) as exc:
-            raise InputError(Problem("", 0, f"--editor '{self.editor_template}': cannot fill in {exc}; expected a "
-                                            "URL with {path} (the file's absolute path) and {line}, e.g. "
-                                            f"{DEFAULT_EDITOR}")) from None
+            raise InputError(
+                Problem(
+                    "",
+                    0,
+                    f"--editor '{self.editor_template}': cannot fill in {exc}; expected a "
+                    "URL with {path} (the file's absolute path) and {line}, e.g. "
+                    f"{DEFAULT_EDITOR}",
+                )
+            ) from None
 
     def where(self, file: str, line: int = 0) -> Where:
-        """Links to `file` (shown relative to the project) at `line`; a workbook's cell (a Cell: 'Karty!G3') opens
-        the studio's table of that sheet at the cell (no editor opens a workbook at a cell)."""
+        """Links to `file` (shown relative to the project) at `line`; a workbook's cell (a Cell: 'Karty!G3')
+        opens the studio's table of that sheet at the cell (no editor opens a workbook at a cell)."""
         cell = getattr(line, "cell", None)
         if cell:
             sheet = cell.rpartition("!")[0]
@@ -142,7 +149,11 @@ def concerns(problem: Problem, face: FaceRef, next_line: int | None) -> bool:
         return f"the back of deck '{face.deck.id}'" in problem.message or (
             any(f"the back of card {card.code} " in problem.message for card in face.back.cards))
     card = face.card
-    if problem.file == card.file and card.line <= problem.line and (next_line is None or problem.line < next_line):
+    if (
+        problem.file == card.file
+        and card.line <= problem.line
+        and (next_line is None or problem.line < next_line)
+    ):
         return True
     return problem.message.startswith(f"card {card.code} ") or f": card {card.code} " in problem.message
 
@@ -154,7 +165,11 @@ def _back_tile(game: str, face: Face, problems: list[str]) -> Tile:
         code, name, search = f"back {back.card.code}", f"back of {back.card.name}", back.card.name
     else:
         code = "back" if back.key == "B" else f"back: {back.layout}"
-        name = f"{deck.name}: back" if len(back.cards) == len(deck.cards) else f"back of {len(back.cards)} card types"
+        name = (
+            f"{deck.name}: back"
+            if len(back.cards) == len(deck.cards)
+            else f"back of {len(back.cards)} card types"
+        )
         search = " ".join(card.name for card in back.cards) if back.key != "B" else ""
     return Tile(face.ref.key, deck.id, code, name, copies, f"/g/{game}/card/{face.ref.key}",
                 Links.image(face.image), face.current, problems,
@@ -177,11 +192,25 @@ def _face_tile(state: GameState, face: Face, problems: list[Problem], next_line:
     data = {"id": card.id, "name": card.name, "copies": card.copies, "code": card.code,
             **{k: v for k, v in card.as_dict().items() if k in ("layout", "back", "icon", "image") and v},
             **card_fields(card)}
-    search = " ".join([card.code, card.name, card.id, deck.name] + [_plain(v) for v in card_fields(card).values()])
-    return Tile(face.ref.key, deck.id, card.code, card.name, card.copies, f"/g/{state.id}/card/{face.ref.key}",
-                Links.image(face.image), face.current, mine, search.lower(),
-                json.dumps({k: v if isinstance(v, (list, int, float)) else _plain(v) for k, v in data.items()},
-                           ensure_ascii=False))
+    search = " ".join(
+        [card.code, card.name, card.id, deck.name] + [_plain(v) for v in card_fields(card).values()]
+    )
+    return Tile(
+        face.ref.key,
+        deck.id,
+        card.code,
+        card.name,
+        card.copies,
+        f"/g/{state.id}/card/{face.ref.key}",
+        Links.image(face.image),
+        face.current,
+        mine,
+        search.lower(),
+        json.dumps(
+            {k: v if isinstance(v, (list, int, float)) else _plain(v) for k, v in data.items()},
+            ensure_ascii=False,
+        ),
+    )
 
 
 def deck_views(state: GameState, links: Links) -> list[DeckView]:
@@ -258,7 +287,8 @@ def card_detail(state: GameState, links: Links, deck_id: str, face_id: str) -> C
 
     renderer = renderer_for(game)
     tw, th = deck.size_pt
-    size = f"{_mm(tw):g} \u00d7 {_mm(th):g} mm trim, {_mm(game.bleed_pt):g} mm bleed, {_mm(game.safe_pt):g} mm safe zone"
+    size = (f"{_mm(tw):g} \u00d7 {_mm(th):g} mm trim, {_mm(game.bleed_pt):g} mm bleed, {_mm(game.safe_pt):g} "
+            "mm safe zone")
     if ref.back is not None:
         first = ref.back.cards[0]
         layout = renderer.back_layout(deck, first)
@@ -266,12 +296,20 @@ def card_detail(state: GameState, links: Links, deck_id: str, face_id: str) -> C
             links.where(deck.file, deck.key_lines.get("back", deck.line))
         shown = ("all " + str(len(deck.cards)) + " card types" if len(ref.back.cards) == len(deck.cards)
                  else ", ".join(card.code for card in ref.back.cards))
-        fields = [("deck", deck.name, links.where(deck.file, deck.line)), ("back layout", ref.back.layout, named),
-                  ("on the back of", shown, None),
-                  ("printed", f"{sum(card.copies for card in ref.back.cards)} cards show this back", None)]
-        source = links.where(first.file, first.line) if ref.back.card is not None else links.where(deck.file, deck.line)
-        return CardDetail(view, tile, fields, source, links.where(layout.file, 1), layout.name, previous, following,
-                          size)
+        fields = [
+            ("deck", deck.name, links.where(deck.file, deck.line)),
+            ("back layout", ref.back.layout, named),
+            ("on the back of", shown, None),
+            ("printed", f"{sum(card.copies for card in ref.back.cards)} cards show this back", None),
+        ]
+        source = (
+            links.where(first.file, first.line)
+            if ref.back.card is not None
+            else links.where(deck.file, deck.line)
+        )
+        return CardDetail(
+            view, tile, fields, source, links.where(layout.file, 1), layout.name, previous, following, size
+        )
     card = ref.card
     layout = renderer.front_layout(card)
     fields = [("code", card.code, None), ("name", card.name, links.where(card.file, card.line_of("name"))),

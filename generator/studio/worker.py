@@ -1,8 +1,9 @@
 """One thread that does all of the studio's drawing, most urgent first.
 
-ReportLab and pdfium are driven from this thread only (pdfium is not thread-safe), so the web server's event loop
-never waits on a drawing. A job submitted under a `key` replaces the queued job of the same key (the latest edit
-is the one worth drawing); `delay` holds a job back, so a burst of saves draws the rules once, not per save.
+ReportLab and pdfium are driven from this thread only (pdfium is not thread-safe), so the web server's event
+loop never waits on a drawing. A job submitted under a `key` replaces the queued job of the same key (the
+latest edit is the one worth drawing); `delay` holds a job back, so a burst of saves draws the rules once, not
+per save.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ class Worker:
 
     def submit(self, priority: int, job: Callable[[], object], key: str | None = None,
                delay: float = 0.0) -> Future:
-        """Run `job` on the worker; a later job with the same key makes this one a no-op (its future gets None)."""
+        """Run `job` on the worker; a later job with the same key makes this one a no-op (its future gets
+        None)."""
         future: Future = Future()
         with self._lock:
             order = next(self._order)

@@ -41,7 +41,9 @@ class Flow:
     def __init__(self, canvas: Canvas, title: str):
         self.c, self.title, self.page = canvas, title, 1
         self.y = PAGE_H - MARGIN
-        self.body = ParagraphStyle("body", fontName=BODY, fontSize=9.5, leading=12.5, textColor=colors.HexColor("#333333"))
+        self.body = ParagraphStyle(
+            "body", fontName=BODY, fontSize=9.5, leading=12.5, textColor=colors.HexColor("#333333")
+        )
 
     def new_page(self) -> None:
         self.footer()
@@ -52,7 +54,15 @@ class Flow:
     def footer(self) -> None:
         self.c.setFont(BODY, 8)
         self.c.setFillColor(colors.grey)
-        draw_string(self.c, PAGE_W / 2, MARGIN / 2, f"{self.title}: balance report, page {self.page}", BODY, 8, "center")
+        draw_string(
+            self.c,
+            PAGE_W / 2,
+            MARGIN / 2,
+            f"{self.title}: balance report, page {self.page}",
+            BODY,
+            8,
+            "center",
+        )
 
     def need(self, height: float) -> None:
         if self.y - height < MARGIN:
@@ -144,12 +154,15 @@ def length_chart(by_players: dict, key: str) -> Drawing | None:
     chart = VerticalBarChart()
     chart.x, chart.y, chart.width, chart.height = 40, 35, WIDTH - 120, 140
     chart.data = data
-    chart.categoryAxis.categoryNames = [f"{start + i * width}" if width == 1 else f"{start + i * width}-{start + (i + 1) * width - 1}"
-                                        for i in range(nbins)]
+    chart.categoryAxis.categoryNames = [
+        f"{start + i * width}" if width == 1 else f"{start + i * width}-{start + (i + 1) * width - 1}"
+        for i in range(nbins)
+    ]
     _style_axis_labels(chart)
     chart.categoryAxis.labels.angle = 30 if nbins > 8 and width > 1 else 0
     chart.categoryAxis.labels.boxAnchor = "ne" if chart.categoryAxis.labels.angle else "n"
-    ticks = nice_ticks(0, max(max(row) for row in data))  # the tallest bar below a labelled line, not at the top
+    # the tallest bar below a labelled line, not at the top
+    ticks = nice_ticks(0, max(max(row) for row in data))
     chart.valueAxis.valueMin, chart.valueAxis.valueMax = 0, ticks[-1]
     chart.valueAxis.valueStep = ticks[1] - ticks[0]
     chart.valueAxis.labelTextFormat = lambda share: f"{share:g}%"  # steps of 2.5 show as such
@@ -160,14 +173,26 @@ def length_chart(by_players: dict, key: str) -> Drawing | None:
     d.add(chart)
     d.add(_legend(WIDTH - 62, 170, [f"{p} players" for p in hists]))
     d.add(String(0, 188, "share of games", fontName=BODY, fontSize=8, fillColor=colors.grey))
-    d.add(String(chart.x + chart.width / 2, 0, key, fontName=BODY, fontSize=8, fillColor=colors.grey, textAnchor="middle"))
+    d.add(
+        String(
+            chart.x + chart.width / 2,
+            0,
+            key,
+            fontName=BODY,
+            fontSize=8,
+            fillColor=colors.grey,
+            textAnchor="middle",
+        )
+    )
     return d
 
 
 def seat_chart(by_players: dict) -> Drawing | None:
     """Win rate by turn position (1st = the first player) with 95% whiskers and a dashed fair-share line per
     player count."""
-    rows = {p: f["position_wins_greedy_mirror"] for p, f in by_players.items() if f["position_wins_greedy_mirror"]}
+    rows = {
+        p: f["position_wins_greedy_mirror"] for p, f in by_players.items() if f["position_wins_greedy_mirror"]
+    }
     if not rows:
         return None
     seats = max(len(r) for r in rows.values())
@@ -230,7 +255,9 @@ def _dealt_text(by_players: dict, goals: dict) -> str:
     for p, f in by_players.items():
         dealt = {g: r for g, r in (f.get("win_rate_when_dealt") or {}).items() if r is not None}
         if dealt:
-            rates = ", ".join(f"{_label(goals.get(g, {}), g)} {100 * r:.0f}%" for g, r in sorted(dealt.items()))
+            rates = ", ".join(
+                f"{_label(goals.get(g, {}), g)} {100 * r:.0f}%" for g, r in sorted(dealt.items())
+            )
             parts.append(f"<b>{p} players</b> (fair: {100 / int(p):.0f}%): {rates}.")
     return "<br/>".join(parts)
 
@@ -252,7 +279,9 @@ def hbar_chart(labels: list[str], values: list[float], fmt: str, color) -> Drawi
     if not own_face:
         pitch = chart.height / max(1, len(shown))
         for i, label in enumerate(shown):
-            d.add(chart_string(chart.x - 5, chart.y + (i + 0.5) * pitch - 7.5 * 0.35, label, BODY, 7.5, "end"))
+            d.add(
+                chart_string(chart.x - 5, chart.y + (i + 0.5) * pitch - 7.5 * 0.35, label, BODY, 7.5, "end")
+            )
     chart.valueAxis.valueMin = 0
     chart.valueAxis.valueMax = max(max(values) * 1.15, 1e-9) if values else 1
     chart.valueAxis.labelTextFormat = fmt
@@ -270,7 +299,9 @@ def _label(entry: dict, key: str) -> str:
     return name if len(name) <= 34 else name[:33] + "…"
 
 
-def _bar_section(flow: Flow, title: str, text: str, labels: list[str], values: list[float], fmt: str, color) -> None:
+def _bar_section(
+    flow: Flow, title: str, text: str, labels: list[str], values: list[float], fmt: str, color
+) -> None:
     """A horizontal bar chart, split over pages in parts of at most 45 bars."""
     parts = [(labels[i:i + 45], values[i:i + 45]) for i in range(0, len(labels), 45)]
     charts = [hbar_chart(part_labels, part_values, fmt, color) for part_labels, part_values in parts]
@@ -282,16 +313,24 @@ def _bar_section(flow: Flow, title: str, text: str, labels: list[str], values: l
 def _ending_text(by_players: dict) -> str:
     parts = []
     for p, f in by_players.items():
-        ends = ", ".join(f"{k.replace('-', ' ')} {100 * v['share']:.0f}%" for k, v in f["ended_by"].items()) or "no finished games"
+        ends = (
+            ", ".join(f"{k.replace('-', ' ')} {100 * v['share']:.0f}%" for k, v in f["ended_by"].items())
+            or "no finished games"
+        )
         extra = ""
         if f["hand_limit_discards_per_game"] is not None:
             extra += f"; hand-limit discards {f['hand_limit_discards_per_game']:.2f} per game"
         if f["dead_hand_turns_per_game"] is not None:
             extra += (f"; dead-hand turns {f['dead_hand_turns_per_game']:.2f} per game "
                       f"(in {100 * f['games_with_dead_hands']:.0f}% of games)")
-        bots = ", ".join(f"{b} bots held {100 * v['seat_share']:.0f}% of the seats and took {100 * v['win_share']:.0f}% "
-                         f"of the wins" for b, v in f["bot_strength"].items())
-        parts.append(f"<b>{p} players</b>: {ends}{extra}" + (f"; in mixed games {bots}" if bots else "") + ".")
+        bots = ", ".join(
+            f"{b} bots held {100 * v['seat_share']:.0f}% of the seats and took {100 * v['win_share']:.0f}% "
+            f"of the wins"
+            for b, v in f["bot_strength"].items()
+        )
+        parts.append(
+            f"<b>{p} players</b>: {ends}{extra}" + (f"; in mixed games {bots}" if bots else "") + "."
+        )
     return "<br/>".join(parts)
 
 
@@ -305,51 +344,94 @@ def draw_report(path: Path, figures: dict) -> None:
     s = figures["settings"]
     flow.heading(f"{figures['title']}: balance report", 22)
     counts = ", ".join(str(p) for p in s["player_counts"])
-    flow.para(f"{s['games_per_count']} simulated games per player count ({counts} players), base seed {s['seed']}. "
-              f"Bots: {s['bots']}. These figures describe the balance; they never fail the validator. "
-              f"Composition problems (stalls, broken rules, goals never completed) are printed by <i>pnp validate</i>.")
+    flow.para(
+        f"{s['games_per_count']} simulated games per player count ({counts} players), base seed {s['seed']}. "
+        f"Bots: {s['bots']}. These figures describe the balance; they never fail the validator. "
+        "Composition problems (stalls, broken rules, goals never completed) are printed by <i>pnp "
+        "validate</i>."
+    )
     if s.get("changes"):  # pnp validate --option/--set: say what was played is not the game as written
-        flow.para("<b>Played with changes to the game as written</b> (--option/--set): " + escape("; ".join(s["changes"])) + ".")
+        flow.para(
+            "<b>Played with changes to the game as written</b> (--option/--set): "
+            + escape("; ".join(s["changes"]))
+            + "."
+        )
     for key, words in (("turns", "turns"), ("rounds", "rounds")):
         chart = length_chart(by_players, key)
         if chart is not None:
-            flow.section(f"Game length in {words}", f"How many {words} a game lasts, as a share of the games at each "
-                         f"player count. A long tail to the right means some games drag on.", chart)
+            flow.section(
+                f"Game length in {words}",
+                f"How many {words} a game lasts, as a share of the games at each "
+                f"player count. A long tail to the right means some games drag on.",
+                chart,
+            )
     chart = seat_chart(by_players)
     if chart is not None:
-        flow.section("Win rate by turn position", "Games where every seat is played by the greedy bot, counted by "
-                     "the order in which players take their turns (the 1st is the first player, whoever that was "
-                     "in each game). With no advantage each bar sits near its dashed line (1 / players); whiskers "
-                     "are 95% confidence intervals, so a whisker that misses the line shows a real advantage or "
-                     "disadvantage of playing in that position.", chart)
+        flow.section(
+            "Win rate by turn position",
+            "Games where every seat is played by the greedy bot, counted by "
+            "the order in which players take their turns (the 1st is the first player, whoever that was "
+            "in each game). With no advantage each bar sits near its dashed line (1 / players); whiskers "
+            "are 95% confidence intervals, so a whisker that misses the line shows a real advantage or "
+            "disadvantage of playing in that position.",
+            chart,
+        )
     roles = _role_text(by_players)
     if roles:
-        flow.section("Win rate by seat", "Where seats differ (each player's restaurant), the share of the games "
-                     "played from that seat that it won, all games, with 95% intervals in brackets.<br/>" + roles)
+        flow.section(
+            "Win rate by seat",
+            "Where seats differ (each player's restaurant), the share of the games "
+            "played from that seat that it won, all games, with 95% intervals in brackets.<br/>" + roles,
+        )
     flow.section("How games end", _ending_text(by_players))
     dealt = _dealt_text(by_players, figures["goals"])
     if dealt:
-        flow.section("Win rate when dealt", "How often a goal dealt to a player was the one completed in that "
-                     "round, per player count (the fair share is one in as many as there are players).<br/>" + dealt)
+        flow.section(
+            "Win rate when dealt",
+            "How often a goal dealt to a player was the one completed in that "
+            "round, per player count (the fair share is one in as many as there are players).<br/>" + dealt,
+        )
     cards = figures["cards"]
     if cards:
         ids = sorted(cards, key=lambda k: (-cards[k]["per_game"], k))
-        _bar_section(flow, "Card usage", "Times each card was played or spent per game (all player counts). Cards "
-                     "near zero do little; cards far above the rest may be too strong or too cheap.",
-                     [_label(cards[k], k) for k in ids], [cards[k]["per_game"] for k in ids], "%.2f", SERIES[0])
+        _bar_section(
+            flow,
+            "Card usage",
+            "Times each card was played or spent per game (all player counts). Cards "
+            "near zero do little; cards far above the rest may be too strong or too cheap.",
+            [_label(cards[k], k) for k in ids],
+            [cards[k]["per_game"] for k in ids],
+            "%.2f",
+            SERIES[0],
+        )
     goals = figures["goals"]
     if goals:
         ids = sorted(goals, key=lambda k: (-goals[k]["completed_games"], k))
-        _bar_section(flow, "Goal completion", "Share of games in which each goal was completed. A goal near 0% is "
-                     "hard to complete with the deck as composed; the validator fails only when one is never "
-                     "completed.", [_label(goals[k], k) for k in ids],
-                     [100 * goals[k]["completed_games"] for k in ids], "%.0f%%", SERIES[2])
-        shown = sorted((k for k in ids if goals[k]["times_shown"]), key=lambda k: (-goals[k]["dwell_mean"], k))
+        _bar_section(
+            flow,
+            "Goal completion",
+            "Share of games in which each goal was completed. A goal near 0% is "
+            "hard to complete with the deck as composed; the validator fails only when one is never "
+            "completed.",
+            [_label(goals[k], k) for k in ids],
+            [100 * goals[k]["completed_games"] for k in ids],
+            "%.0f%%",
+            SERIES[2],
+        )
+        shown = sorted(
+            (k for k in ids if goals[k]["times_shown"]), key=lambda k: (-goals[k]["dwell_mean"], k)
+        )
         if shown:
-            _bar_section(flow, "Goal time on display", "Mean number of turns a goal stays on display each time it is "
-                         "shown. Goals that linger clog the display; goals that vanish at once may be too easy.",
-                         [_label(goals[k], k) for k in shown], [goals[k]["dwell_mean"] for k in shown], "%.1f",
-                         SERIES[1])
+            _bar_section(
+                flow,
+                "Goal time on display",
+                "Mean number of turns a goal stays on display each time it is "
+                "shown. Goals that linger clog the display; goals that vanish at once may be too easy.",
+                [_label(goals[k], k) for k in shown],
+                [goals[k]["dwell_mean"] for k in shown],
+                "%.1f",
+                SERIES[1],
+            )
     flow.footer()
     c.save()
 

@@ -1,9 +1,10 @@
-"""The simulation map on a Dask cluster: `--cluster tcp://HOST:PORT` (a running scheduler) or `--cluster local:N`.
+"""The simulation map on a Dask cluster: `--cluster tcp://HOST:PORT` (a running scheduler) or `--cluster
+local:N`.
 
 Dask distributed is an optional extra (`pip install 'pnp-forge[cluster]'`) imported only here. Each run's game
-data is scattered once to every worker (not sent with each task), chunks are tasks of up to thousands of games,
-and a chunk whose worker is lost is played again elsewhere by the scheduler: a game depends only on its seed, so
-the results are the same as on local processes.
+data is scattered once to every worker (not sent with each task), chunks are tasks of up to thousands of
+games, and a chunk whose worker is lost is played again elsewhere by the scheduler: a game depends only on its
+seed, so the results are the same as on local processes.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from generator.engines.project_code import engine_module, first_line, package_co
 from generator.validator.executors import Executor, LocalProcesses, Payloads, Pending, Progress, failed_chunk
 from generator.validator.simulate import Chunk, play_chunk_packed, unpack
 
-CONNECT_TIMEOUT = 8.0  # seconds in all to reach a scheduler and see a worker before giving up (one line by 10 s)
+# seconds in all to reach a scheduler and see a worker before giving up (one line by 10 s)
+CONNECT_TIMEOUT = 8.0
 INSTALL = "pip install 'pnp-forge[cluster]'"
 
 
@@ -30,19 +32,28 @@ def _distributed():
     try:
         import distributed
     except ImportError:
-        raise InputError(Problem("", 0, f"--cluster needs Dask distributed, an optional part of pnp-forge; install it "
-                                        f"with: {INSTALL}")) from None
+        raise InputError(
+            Problem(
+                "",
+                0,
+                f"--cluster needs Dask distributed, an optional part of pnp-forge; install it "
+                f"with: {INSTALL}",
+            )
+        ) from None
     return distributed
 
 
 def parse_cluster(text: str) -> tuple[str, int | str]:
-    """('local', N) for `local:N`, else ('scheduler', 'tcp://HOST:PORT'); a one-line error for anything else."""
+    """('local', N) for `local:N`, else ('scheduler', 'tcp://HOST:PORT'); a one-line error for anything
+    else."""
     text = text.strip()
     if text.startswith("local:"):
         count = text.removeprefix("local:")
         if count.isdigit() and int(count) >= 1:
             return "local", int(count)
-        raise InputError(Problem("", 0, f"--cluster {text}: expected local:N with N workers, a whole number >= 1"))
+        raise InputError(
+            Problem("", 0, f"--cluster {text}: expected local:N with N workers, a whole number >= 1")
+        )
     address = text if "://" in text else f"tcp://{text}"
     parts = urlsplit(address)
     try:
@@ -50,8 +61,14 @@ def parse_cluster(text: str) -> tuple[str, int | str]:
     except ValueError:
         port = None
     if parts.scheme not in ("tcp", "tls") or not parts.hostname or port is None:
-        raise InputError(Problem("", 0, f"--cluster {text}: expected tcp://HOST:PORT of a running Dask scheduler, "
-                                        f"or local:N for N workers on this machine"))
+        raise InputError(
+            Problem(
+                "",
+                0,
+                f"--cluster {text}: expected tcp://HOST:PORT of a running Dask scheduler, "
+                f"or local:N for N workers on this machine",
+            )
+        )
     return "scheduler", address
 
 
@@ -61,8 +78,14 @@ def _left(deadline: float) -> float:
 
 
 def _unreachable(address: str, reason: str) -> InputError:
-    return InputError(Problem("", 0, f"--cluster {address}: cannot reach a Dask scheduler there ({reason}); expected "
-                                     f"one running (dask scheduler) and reachable from this machine"))
+    return InputError(
+        Problem(
+            "",
+            0,
+            f"--cluster {address}: cannot reach a Dask scheduler there ({reason}); expected "
+            f"one running (dask scheduler) and reachable from this machine",
+        )
+    )
 
 
 def _probe(address: str, timeout: float) -> None:
@@ -75,9 +98,9 @@ def _probe(address: str, timeout: float) -> None:
 
 
 def _handshake(address: str, timeout: float) -> None:
-    """Ask what listens at the address for its identity, as a Dask scheduler answers, within `timeout` seconds: a
-    server of another kind (or one that never answers) is a one-line error here instead of a Client that waits
-    for ever for its answer (and reports its failure from its destructor when the process ends)."""
+    """Ask what listens at the address for its identity, as a Dask scheduler answers, within `timeout`
+    seconds: a server of another kind (or one that never answers) is a one-line error here instead of a Client
+    that waits for ever for its answer (and reports its failure from its destructor when the process ends)."""
     import asyncio
 
     from distributed.core import rpc
@@ -94,7 +117,9 @@ def _handshake(address: str, timeout: float) -> None:
     except TimeoutError:
         raise _unreachable(address, f"nothing answered as a Dask scheduler within {timeout:.0f} s") from None
     except Exception as exc:  # noqa: BLE001 - whatever the other end sent: one line
-        raise _unreachable(address, f"what answers there is not a Dask scheduler: {type(exc).__name__}") from None
+        raise _unreachable(
+            address, f"what answers there is not a Dask scheduler: {type(exc).__name__}"
+        ) from None
     if not isinstance(answer, dict) or answer.get("type") != "Scheduler":
         kind = answer.get("type") if isinstance(answer, dict) else type(answer).__name__
         raise _unreachable(address, f"what answers there is a {kind}, not a Dask scheduler")
@@ -121,15 +146,24 @@ class DaskExecutor(Executor):
             _handshake(self.address, _left(deadline) / 2)
             try:
                 self.client = distributed.Client(self.address, timeout=_left(deadline), set_as_default=False)
-            except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError or a failed handshake: all one line
-                raise _unreachable(self.address, str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+            # OSError, TimeoutError or a failed handshake: all one line
+            except Exception as exc:  # noqa: BLE001
+                raise _unreachable(
+                    self.address, str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                ) from None
             timeout = _left(deadline)
         try:
             self.client.wait_for_workers(1, timeout=timeout)
         except Exception:  # noqa: BLE001 - dask raises TimeoutError here
             self.close()
-            raise InputError(Problem("", 0, f"--cluster {self.address}: the scheduler has no workers; expected "
-                                            f"`dask worker {self.address}` running somewhere")) from None
+            raise InputError(
+                Problem(
+                    "",
+                    0,
+                    f"--cluster {self.address}: the scheduler has no workers; expected "
+                    f"`dask worker {self.address}` running somewhere",
+                )
+            ) from None
         self.workers = max(1, sum(self.client.nthreads().values()))
 
     def describe(self) -> str:
@@ -140,8 +174,9 @@ class DaskExecutor(Executor):
         return _DaskRun(self.client, payloads, chunks)
 
     def _upload_engines(self, payloads: Payloads) -> None:
-        """Send the code of every project engine the games need to every worker (and to workers that join later),
-        once per version: the workers import it from there when the games' data arrives, as this process did."""
+        """Send the code of every project engine the games need to every worker (and to workers that join
+        later), once per version: the workers import it from there when the games' data arrives, as this
+        process did."""
         for _game, engine, _options in payloads.values():
             known = engine_module(engine)
             if known is None:
@@ -156,10 +191,16 @@ class DaskExecutor(Executor):
                 try:
                     self.client.upload_file(str(archive), load=True)
                 except Exception as exc:  # noqa: BLE001 - the workers' import error, whatever it is: one line
-                    raise InputError(Problem("", 0, f"--cluster {self.address}: the workers could not import the "
-                                                    f"rules engine {known.path.name} ({type(exc).__name__}: "
-                                                    f"{first_line(exc)}); expected the same pnp and Python "
-                                                    "there as here")) from None
+                    raise InputError(
+                        Problem(
+                            "",
+                            0,
+                            f"--cluster {self.address}: the workers could not import the "
+                            f"rules engine {known.path.name} ({type(exc).__name__}: "
+                            f"{first_line(exc)}); expected the same pnp and Python "
+                            "there as here",
+                        )
+                    ) from None
             self.uploaded.add(name)
 
     def map(self, payloads: Payloads, chunks: list[Chunk], progress: Progress = None) -> list[list[dict]]:
@@ -180,11 +221,18 @@ class _DaskRun(Pending):
 
     def __init__(self, client, payloads: Payloads, chunks: list[Chunk]):
         self.client, self.chunks = client, chunks
-        run = uuid.uuid4().hex[:12]  # task keys of this map only, so two runs on one scheduler never share results
+        # task keys of this map only, so two runs on one scheduler never share results
+        run = uuid.uuid4().hex[:12]
         # Sent once to every worker; a worker that joins later fetches it from a peer when a task needs it.
-        self.data = {key: client.scatter([payload], broadcast=True, hash=False)[0] for key, payload in payloads.items()}
-        self.futures = {client.submit(play_chunk_packed, self.data[chunk.key], chunk, key=f"pnp-chunk-{run}-{i}", pure=False): i
-                        for i, chunk in enumerate(chunks)}
+        self.data = {
+            key: client.scatter([payload], broadcast=True, hash=False)[0] for key, payload in payloads.items()
+        }
+        self.futures = {
+            client.submit(
+                play_chunk_packed, self.data[chunk.key], chunk, key=f"pnp-chunk-{run}-{i}", pure=False
+            ): i
+            for i, chunk in enumerate(chunks)
+        }
         self.done: list[list[dict] | None] = [None] * len(chunks)
 
     def _take(self, future, progress: Progress) -> None:

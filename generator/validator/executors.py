@@ -1,9 +1,11 @@
-"""Where the simulation map runs: one interface, local processes (the default) or a Dask cluster (engines.cluster).
+"""Where the simulation map runs: one interface, local processes (the default) or a Dask cluster
+(engines.cluster).
 
-An executor receives the runs' payloads (game data, engine, rule options) once and a list of chunks, and returns
-each chunk's results in the order of the chunks. Nothing it does may change a result: a game depends only on its
-seed, so a chunk played twice (after a lost worker) gives the same games. `start` hands the chunks over and returns
-at once, so the caller can do other work (`pnp validate`'s checks) while the workers play; `map` waits.
+An executor receives the runs' payloads (game data, engine, rule options) once and a list of chunks, and
+returns each chunk's results in the order of the chunks. Nothing it does may change a result: a game depends
+only on its seed, so a chunk played twice (after a lost worker) gives the same games. `start` hands the chunks
+over and returns at once, so the caller can do other work (`pnp validate`'s checks) while the workers play;
+`map` waits.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ WORKER_RESTARTS = 2  # workers are forked again this often after one died before
 
 
 class Pending(ABC):
-    """Chunks handed to an executor: `poll` reports the games finished so far, `results` waits for all of them.
+    """Chunks handed to an executor: `poll` reports the games finished so far, `results` waits for all of
+    them.
 
     Use as a context manager (or call cancel()): leaving it before `results` returned stops the workers."""
 
@@ -88,11 +91,18 @@ class _OnDemand(Pending):
 
 def failed_chunk(chunk: Chunk, exc: BaseException) -> InputError:
     """A chunk that raised (an engine that cannot be imported, memory) as a located, one-line error."""
-    return InputError(Problem("", 0, f"simulating {chunk.game_id} with {chunk.players} players (games {chunk.start}-"
-                                     f"{chunk.stop - 1}) failed in a worker: {type(exc).__name__}: {exc}"))
+    return InputError(
+        Problem(
+            "",
+            0,
+            f"simulating {chunk.game_id} with {chunk.players} players (games {chunk.start}-"
+            f"{chunk.stop - 1}) failed in a worker: {type(exc).__name__}: {exc}",
+        )
+    )
 
 
-# -- local processes --------------------------------------------------------------------------------------------------
+# -- local processes
+# --------------------------------------------------------------------------------------------------
 _PAYLOADS: Payloads = {}  # the runs being played: set before the workers are forked, so they inherit it
 
 
@@ -105,13 +115,14 @@ def _play(chunk: Chunk) -> bytes:
 
 
 def _can_fork() -> bool:
-    # a fork copies only the thread that forks: from any other thread, a lock another thread holds stays locked
+    # a fork copies only the thread that forks: from any other thread, a lock another thread holds stays
+    # locked
     return hasattr(os, "fork") and threading.current_thread() is threading.main_thread()
 
 
 class LocalProcesses(Executor):
-    """Worker processes on this machine (`--jobs`; 0 = every core); one process plays in this process itself, as
-    does a run started off the main thread (forking is safe only from there)."""
+    """Worker processes on this machine (`--jobs`; 0 = every core); one process plays in this process itself,
+    as does a run started off the main thread (forking is safe only from there)."""
 
     def __init__(self, jobs: int = 0):
         self.workers = max(1, jobs or available_cores())
@@ -141,8 +152,9 @@ class LocalProcesses(Executor):
 
 
 class _ForkedRun(Pending):
-    """Chunks played by worker processes forked now (generator.core.forked), which inherit the payloads; the chunks
-    of a worker that died (out of memory, killed) are played again by new workers, WORKER_RESTARTS times at most."""
+    """Chunks played by worker processes forked now (generator.core.forked), which inherit the payloads; the
+    chunks of a worker that died (out of memory, killed) are played again by new workers, WORKER_RESTARTS
+    times at most."""
 
     def __init__(self, payloads: Payloads, chunks: list[Chunk], workers: int):
         self.payloads, self.chunks, self.count = payloads, chunks, workers
@@ -159,7 +171,8 @@ class _ForkedRun(Pending):
         _PAYLOADS.clear()
         _PAYLOADS.update(self.payloads)
         frozen = gc.get_freeze_count()
-        gc.freeze()  # the forked workers never collect the loaded games (fewer copied pages, shorter collections)
+        # the forked workers never collect the loaded games (fewer copied pages, shorter collections)
+        gc.freeze()
         try:
             self.workers = ForkedWorkers(_play, [self.chunks[i] for i in self.playing],
                                          min(self.count, len(self.playing)))
@@ -169,14 +182,22 @@ class _ForkedRun(Pending):
             _PAYLOADS.clear()  # this process keeps no reference to them (the workers have their copy)
 
     def _take(self, wait: bool, progress: Progress) -> None:
-        """The chunks finished since the last look (with `wait`, at least one); workers that died are replaced."""
+        """The chunks finished since the last look (with `wait`, at least one); workers that died are
+        replaced."""
         try:
             finished = self.workers.finished(wait)
-        except WorkerEnded as exc:  # killed (out of memory, a signal): the chunks not played yet, on new workers
+        # killed (out of memory, a signal): the chunks not played yet, on new workers
+        except WorkerEnded as exc:
             self.restarts += 1
             if self.restarts > WORKER_RESTARTS:
-                raise InputError(Problem("", 0, f"the simulation's worker processes died {self.restarts} times "
-                                                f"({exc}); expected them to finish (memory? try --jobs 1)")) from None
+                raise InputError(
+                    Problem(
+                        "",
+                        0,
+                        f"the simulation's worker processes died {self.restarts} times "
+                        f"({exc}); expected them to finish (memory? try --jobs 1)",
+                    )
+                ) from None
             self._fork()
             return
         for task, (ok, value) in sorted(finished.items()):
@@ -188,7 +209,8 @@ class _ForkedRun(Pending):
             if progress:
                 progress(self.chunks[i].games)
 
-    def poll(self, progress: Progress = None) -> None:  # a failed chunk or lost workers are left for results()
+    # a failed chunk or lost workers are left for results()
+    def poll(self, progress: Progress = None) -> None:
         if self.workers is not None and not self.failures and self.error is None:
             try:
                 self._take(False, progress)

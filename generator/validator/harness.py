@@ -1,7 +1,8 @@
 """The simulation harness: plays one seeded game with bots and checks the rules after every action.
 
-The harness alone owns `random.Random(seed)`: it answers every ChanceRequest with `sample_chance` and hands the
-same generator to the bots for their tie-breaks, so a (seed, players, bots, options) tuple replays exactly.
+The harness alone owns `random.Random(seed)`: it answers every ChanceRequest with `sample_chance` and hands
+the same generator to the bots for their tie-breaks, so a (seed, players, bots, options) tuple replays
+exactly.
 """
 
 from __future__ import annotations
@@ -14,8 +15,16 @@ from typing import Any
 from generator.engines.base import CHANCE, TERMINAL, Engine, IllegalAction, State, sample_chance
 
 # Failure kinds, in the order the validator reports them.
-SETUP, STALLED, ILLEGAL, CONSERVATION, INVARIANT, CRASH = "setup", "stalled", "illegal", "conservation", "invariant", "crash"
-CHANCE_STEPS_PER_DECISION = 20  # a game may roll dice or shuffle this often per decision before it counts as stuck
+SETUP, STALLED, ILLEGAL, CONSERVATION, INVARIANT, CRASH = (
+    "setup",
+    "stalled",
+    "illegal",
+    "conservation",
+    "invariant",
+    "crash",
+)
+# a game may roll dice or shuffle this often per decision before it counts as stuck
+CHANCE_STEPS_PER_DECISION = 20
 
 
 @dataclass
@@ -39,8 +48,11 @@ class GameRecord:
 
 
 def replay_command(game_id: str, seed: int, players: int, bots: list[str], changes: str = "") -> str:
-    """The `pnp replay` command line that prints the log of this game (`changes`: its --option/--set arguments)."""
-    return f"pnp replay {game_id} --seed {seed} --players {players} --bots {','.join(bots)}" + (f" {changes}" if changes else "")
+    """The `pnp replay` command line that prints the log of this game (`changes`: its --option/--set
+    arguments)."""
+    return f"pnp replay {game_id} --seed {seed} --players {players} --bots {','.join(bots)}" + (
+        f" {changes}" if changes else ""
+    )
 
 
 def short(values, limit: int = 12) -> str:
@@ -52,7 +64,9 @@ def short(values, limit: int = 12) -> str:
 def count_change(before: dict[str, int], after: dict[str, int]) -> str:
     """Which decks gained or lost cards: 'toppings 40 -> 39'."""
     keys = sorted(set(before) | set(after))
-    return ", ".join(f"{k} {before.get(k, 0)} -> {after.get(k, 0)}" for k in keys if before.get(k, 0) != after.get(k, 0))
+    return ", ".join(
+        f"{k} {before.get(k, 0)} -> {after.get(k, 0)}" for k in keys if before.get(k, 0) != after.get(k, 0)
+    )
 
 
 def check_state(state: State, start_counts: dict[str, int], after) -> tuple[str, str] | None:
@@ -60,10 +74,16 @@ def check_state(state: State, start_counts: dict[str, int], after) -> tuple[str,
     `describe_step` takes it, formatted only for a failure), else None."""
     counts = state.card_count()
     if counts != start_counts:
-        return CONSERVATION, f"card conservation broken after {describe_step(after)}: {count_change(start_counts, counts)}"
+        return (
+            CONSERVATION,
+            f"card conservation broken after {describe_step(after)}: {count_change(start_counts, counts)}",
+        )
     problems = state.invariant_problems()
     if problems:
-        return INVARIANT, f"invariant broken after {describe_step(after)}: {'; '.join(str(p) for p in problems)}"
+        return (
+            INVARIANT,
+            f"invariant broken after {describe_step(after)}: {'; '.join(str(p) for p in problems)}",
+        )
     return None
 
 
@@ -75,7 +95,8 @@ def _crash(exc: BaseException, during: str) -> str:
 
 def describe_step(step) -> str:
     """The step a failure happened after, as messages name it: 'setup', "chance event 'roll'" or
-    "'take 3' by seat 1 (decision 7)". The loop keeps the step as a tuple and formats it only for a failure."""
+    "'take 3' by seat 1 (decision 7)". The loop keeps the step as a tuple and formats it only for a
+    failure."""
     if isinstance(step, str):
         return step
     if len(step) == 1:
@@ -89,20 +110,10 @@ def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
     """Play one game from `seed` with one bot name per seat; never raises for a rules failure."""
     record = GameRecord(seed=seed, players=players, bots=list(bots))
     rng = random.Random(seed)
-    events = record.log
     opts = {**engine.options, **(options or {})}
     if log:
-        events.append(f"# seed {seed}, {players} players, bots {','.join(bots)}")
-
-    decision = 0
-
-    def fail(kind: str, message: str) -> GameRecord:
-        record.failure_kind, record.failure = kind, message
-        record.decisions = decision
-        if log:
-            events.append(f"# FAILED ({kind}): {message}")
-        return record
-
+        record.log.append(f"# seed {seed}, {players} players, bots {','.join(bots)}")
+    play = _Play(record, log)
     unknown = [b for b in bots if b not in engine.bots]
     if len(bots) != players or unknown:
         raise ValueError(f"need {players} bot names from {sorted(engine.bots)}, got {bots}")
@@ -110,17 +121,46 @@ def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
         state = engine.new_state(game, players, opts)
         start_counts = state.card_count()
     except Exception as exc:  # noqa: BLE001 - a setup failure is a finding, not a crash of the validator
-        return fail(SETUP, f"setup failed with {players} players: {type(exc).__name__}: {exc}")
-    seen = 0  # how much of state.log is already copied
+        return play.fail(0, SETUP, f"setup failed with {players} players: {type(exc).__name__}: {exc}")
+    failed = _play_out(play, engine, state, rng, start_counts)
+    if failed is not None:
+        return failed
+    if log:
+        record.log.append(f"# end: scores {record.scores}, winners {record.winners}")
+    return record
 
-    def copy_log() -> None:
-        nonlocal seen
-        if log and len(state.log) > seen:
-            events.extend(state.log[seen:])
-            seen = len(state.log)
 
-    # this loop runs once per action and chance event of every simulated game: bound methods in locals, and the
-    # step a failure message names kept as a tuple, formatted only when something fails
+class _Play:
+    """One game being played: its record and, unless `log` is False, its log, with the engine's own log lines
+    copied in as they come."""
+
+    def __init__(self, record: GameRecord, log: bool):
+        self.record, self.log = record, log
+        self.seen = 0  # how much of state.log is already copied
+
+    def fail(self, decision: int, kind: str, message: str) -> GameRecord:
+        """The record of a game that failed at `decision`."""
+        record = self.record
+        record.failure_kind, record.failure = kind, message
+        record.decisions = decision
+        if self.log:
+            record.log.append(f"# FAILED ({kind}): {message}")
+        return record
+
+    def copy_log(self, state) -> None:
+        """Copy the engine's new log lines into the record's log."""
+        if self.log and len(state.log) > self.seen:
+            self.record.log.extend(state.log[self.seen:])
+            self.seen = len(state.log)
+
+
+def _play_out(play: _Play, engine: Engine, state, rng: random.Random, start_counts) -> GameRecord | None:
+    """Play the set-up game to its end, filling in the record: None, or the record of the failure."""
+    record, log, fail, copy_log = play.record, play.log, play.fail, play.copy_log
+    events, seed, players, bots = record.log, record.seed, record.players, record.bots
+    decision = 0
+    # this loop runs once per action and chance event of every simulated game: bound methods in locals, and
+    # the step a failure message names kept as a tuple, formatted only when something fails
     policies = [engine.bots[b] for b in bots]
     current_player, chance_request, legal_actions, apply = (state.current_player, state.chance_request,
                                                             state.legal_actions, state.apply)
@@ -132,15 +172,19 @@ def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
     try:
         while True:
             if log:
-                copy_log()
+                copy_log(state)
             player = current_player()
             if player == TERMINAL:
                 break
             if player == CHANCE:
                 chance_steps += 1
                 if chance_steps > chance_cap:
-                    return fail(STALLED, f"the game did not end: {chance_cap} chance events without finishing "
-                                        f"(seed {seed}, {players} players)")
+                    return fail(
+                        decision,
+                        STALLED,
+                        f"the game did not end: {chance_cap} chance events without finishing "
+                        f"(seed {seed}, {players} players)",
+                    )
                 request = chance_request()
                 outcome = sample_chance(request, rng)
                 if log:
@@ -149,34 +193,34 @@ def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
                 apply(outcome)
             else:
                 if decision >= turn_cap:
-                    return fail(STALLED, f"the game did not end within the turn cap of {turn_cap} decisions "
-                                        f"(seed {seed}, {players} players)")
+                    return fail(decision, STALLED, f"the game did not end within the turn cap of {turn_cap} "
+                                                   f"decisions (seed {seed}, {players} players)")
                 decision += 1
                 action = policies[player](state, rng)
                 step = (action, player, decision)
                 if log:
                     events.append(f"# seat {player} ({bots[player]}): {action}")
                 if action not in legal_actions():
-                    return fail(ILLEGAL, f"bot '{bots[player]}' chose {describe_step(step)}, which is not in "
-                                         "legal_actions()")
+                    return fail(decision, ILLEGAL, f"bot '{bots[player]}' chose {describe_step(step)}, "
+                                                   "which is not in legal_actions()")
                 try:
                     apply(action)
                 except IllegalAction as exc:
-                    return fail(ILLEGAL, f"{describe_step(step)} is in legal_actions() but apply() rejected it: {exc}")
+                    return fail(decision, ILLEGAL,
+                                f"{describe_step(step)} is in legal_actions() but apply() rejected it: {exc}")
             # check_state(), inline: an engine may hand back the same counts while no card moved
             counts = card_count()
             if (counts is not start_counts and counts != start_counts) or invariant_problems():
-                broken = check_state(state, start_counts, step)  # the message, worked out once something is wrong
+                # the message, worked out once something is wrong
+                broken = check_state(state, start_counts, step)
                 if broken:
-                    copy_log()
-                    return fail(*broken)
+                    copy_log(state)
+                    return fail(decision, *broken)
         record.decisions = decision
         record.scores = list(state.scores())
         record.winners = list(state.winners())
         record.metrics = state.metrics() or {}
     except Exception as exc:  # noqa: BLE001 - report the engine bug with its seed instead of dying
-        copy_log()
-        return fail(CRASH, _crash(exc, describe_step(step)))
-    if log:
-        events.append(f"# end: scores {record.scores}, winners {record.winners}")
-    return record
+        copy_log(state)
+        return fail(decision, CRASH, _crash(exc, describe_step(step)))
+    return None

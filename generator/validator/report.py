@@ -40,22 +40,29 @@ def distribution(values: list[float]) -> dict:
     if not ordered:
         return {"n": 0}
     return {
-        "n": len(ordered), "min": ordered[0], "p10": percentile(ordered, 0.1), "median": percentile(ordered, 0.5),
-        "mean": _r(sum(ordered) / len(ordered)), "p90": percentile(ordered, 0.9), "max": ordered[-1],
-        "histogram": [[k, v] for k, v in sorted(Counter(ordered).items())],  # pairs keep numeric order in JSON
+        "n": len(ordered),
+        "min": ordered[0],
+        "p10": percentile(ordered, 0.1),
+        "median": percentile(ordered, 0.5),
+        "mean": _r(sum(ordered) / len(ordered)),
+        "p90": percentile(ordered, 0.9),
+        "max": ordered[-1],
+        # pairs keep numeric order in JSON
+        "histogram": [[k, v] for k, v in sorted(Counter(ordered).items())],
     }
 
 
 def turn_position(game: dict, seat: int) -> int:
-    """0 for the seat that took the first turn, 1 for the next, ... (`turn_order` of the metrics; seat order when
-    the engine does not say, i.e. seat 0 always starts)."""
+    """0 for the seat that took the first turn, 1 for the next, ... (`turn_order` of the metrics; seat order
+    when the engine does not say, i.e. seat 0 always starts)."""
     order = game["metrics"].get("turn_order") or list(range(len(game["scores"])))
     return order.index(seat)
 
 
 def position_rates(games: list[dict], players: int) -> list[dict]:
-    """Win rate by turn position (1 = the first player) with its 95% interval; a shared win counts 1/k to each of
-    the k winners. Seat numbers mean nothing when the first player is chosen at random: the turn position does."""
+    """Win rate by turn position (1 = the first player) with its 95% interval; a shared win counts 1/k to each
+    of the k winners. Seat numbers mean nothing when the first player is chosen at random: the turn position
+    does."""
     credit = [0.0] * players
     for g in games:
         for seat in g["winners"]:
@@ -70,8 +77,8 @@ def position_rates(games: list[dict], players: int) -> list[dict]:
 
 
 def role_rates(games: list[dict]) -> dict:
-    """Where seats differ (`seat_roles` of the metrics, e.g. the restaurant a pizza player chose): per role, the
-    games it was played in and its win rate with a 95% interval. {} when the engine names no roles."""
+    """Where seats differ (`seat_roles` of the metrics, e.g. the restaurant a pizza player chose): per role,
+    the games it was played in and its win rate with a 95% interval. {} when the engine names no roles."""
     seats: Counter = Counter()
     credit: Counter = Counter()
     for g in games:
@@ -91,7 +98,8 @@ def role_rates(games: list[dict]) -> dict:
 
 
 def bot_strength(games: list[dict]) -> dict:
-    """In mixed games: each bot's share of the seats and its share of the wins (equal shares = no stronger)."""
+    """In mixed games: each bot's share of the seats and its share of the wins (equal shares = no
+    stronger)."""
     seats = Counter()
     wins = Counter()
     for g in games:
@@ -122,9 +130,12 @@ def per_count(games: list[dict], players: int) -> dict:
     metrics = [g["metrics"] for g in played]
     mirror = [g for g in played if len(set(g["bots"])) == 1]
     ended = Counter(m.get("ended_by") or "unknown" for m in metrics)
-    extra_keys = sorted({k for m in metrics for k, v in (m.get("extra") or {}).items() if isinstance(v, (int, float))})
+    extra_keys = sorted(
+        {k for m in metrics for k, v in (m.get("extra") or {}).items() if isinstance(v, (int, float))}
+    )
     return {
-        "games": len(games), "failed": len(games) - len(played),
+        "games": len(games),
+        "failed": len(games) - len(played),
         "failures": dict(sorted(Counter(g["kind"] for g in games if g["failure"]).items())),
         "turns": distribution([m["turns"] for m in metrics if "turns" in m]),
         "rounds": distribution([m["rounds"] for m in metrics if "rounds" in m]),
@@ -135,15 +146,23 @@ def per_count(games: list[dict], players: int) -> dict:
         "bot_strength": bot_strength(played),
         "ended_by": {k: {"games": v, "share": _r(v / len(played))} for k, v in sorted(ended.items())},
         # completions per deal at this player count (the fair share is 1 / players, so counts are not pooled)
-        "win_rate_when_dealt": when_dealt(sorted({d for m in metrics for d in m.get("dealt_goals", [])}), played),
+        "win_rate_when_dealt": when_dealt(
+            sorted({d for m in metrics for d in m.get("dealt_goals", [])}), played
+        ),
         # None (not 0) when the engine does not count it, so the report does not claim what was never measured
         "hand_limit_discards_per_game": _mean_of(metrics, "hand_limit_discards"),
         "dead_hand_turns_per_game": _mean_of(metrics, "dead_hand_turns"),
         "games_with_dead_hands": _mean_of(metrics, "dead_hand_turns", lambda v: 1 if v else 0),
-        "mean_scores_by_position": [_mean(g["scores"][s] for g in played for s in range(players)
-                                          if turn_position(g, s) == position) for position in range(players)],
-        "extra": {k: _mean(m["extra"][k] for m in metrics if isinstance((m.get("extra") or {}).get(k), (int, float)))
-                  for k in extra_keys},
+        "mean_scores_by_position": [
+            _mean(g["scores"][s] for g in played for s in range(players) if turn_position(g, s) == position)
+            for position in range(players)
+        ],
+        "extra": {
+            k: _mean(
+                m["extra"][k] for m in metrics if isinstance((m.get("extra") or {}).get(k), (int, float))
+            )
+            for k in extra_keys
+        },
     }
 
 
@@ -185,11 +204,15 @@ def card_usage(game: Game, played: list[dict]) -> dict:
             ids |= deck_ids
     n = len(played) or 1
     names = card_labels(game)
-    return {cid: {"name": names.get(cid, cid), "uses": totals[cid], "per_game": _r(totals[cid] / n)} for cid in sorted(ids)}
+    return {
+        cid: {"name": names.get(cid, cid), "uses": totals[cid], "per_game": _r(totals[cid] / n)}
+        for cid in sorted(ids)
+    }
 
 
 def when_dealt(goals: list[str], played: list[dict]) -> dict:
-    """Per goal: completions per deal (the share of the rounds it was dealt in that it won), None if never dealt."""
+    """Per goal: completions per deal (the share of the rounds it was dealt in that it won), None if never
+    dealt."""
     out = {}
     for goal in goals:
         dealt = sum(g["metrics"].get("dealt_goals", []).count(goal) for g in played)
@@ -211,8 +234,12 @@ def goal_figures(game: Game, engine: Engine, played: list[dict]) -> dict:
         dealt = sum(g["metrics"].get("dealt_goals", []).count(goal) for g in played)
         out[goal] = {
             "win_rate_when_dealt": _r(sum(completions) / dealt) if dealt else None,
-            "name": names.get(goal, goal), "completed_games": _r(sum(1 for c in completions if c) / n), "completions_per_game": _r(sum(completions) / n),
-            "times_shown": len(dwell), "dwell_mean": _mean(dwell), "dwell_max": max(dwell) if dwell else 0,
+            "name": names.get(goal, goal),
+            "completed_games": _r(sum(1 for c in completions if c) / n),
+            "completions_per_game": _r(sum(completions) / n),
+            "times_shown": len(dwell),
+            "dwell_mean": _mean(dwell),
+            "dwell_max": max(dwell) if dwell else 0,
         }
     return dict(sorted(out.items()))
 
@@ -221,9 +248,15 @@ def summarize(game: Game, engine: Engine, settings: SimSettings, results: dict[i
     """Every balance figure of one game (plain, JSON-ready, deterministic)."""
     played = [g for games in results.values() for g in games if not g["failure"]]
     return {
-        "game": game.id, "title": game.title,
-        "settings": {"games_per_count": settings.games, "seed": settings.seed, "player_counts": sorted(results),
-                     "bots": BOT_MIX, "turn_cap": engine.turn_cap},
+        "game": game.id,
+        "title": game.title,
+        "settings": {
+            "games_per_count": settings.games,
+            "seed": settings.seed,
+            "player_counts": sorted(results),
+            "bots": BOT_MIX,
+            "turn_cap": engine.turn_cap,
+        },
         "by_players": {str(p): per_count(games, p) for p, games in sorted(results.items())},
         "cards": card_usage(game, played),
         "goals": goal_figures(game, engine, played),
@@ -240,8 +273,8 @@ def _pct(x: float) -> str:
 
 
 def terminal_summary(figures: dict) -> list[str]:
-    """A few lines per game: length, wins by turn position (and by seat where seats differ), endings, goals and
-    unused cards."""
+    """A few lines per game: length, wins by turn position (and by seat where seats differ), endings, goals
+    and unused cards."""
     lines = []
     for p, f in figures["by_players"].items():
         turns = f["turns"] if f["turns"].get("n") else f["decisions"]
@@ -251,9 +284,11 @@ def terminal_summary(figures: dict) -> list[str]:
         seats = " ".join(f"{_pct(s['rate'])}" for s in f["position_wins_greedy_mirror"])
         ends = ", ".join(f"{k} {_pct(v['share'])}" for k, v in f["ended_by"].items())
         what = "turns" if f["turns"].get("n") else "decisions"
-        lines.append(f"  {p} players: {f['games']} games, {what} median {turns['median']:g} "
-                     f"(10-90%: {turns['p10']:g}-{turns['p90']:g}); wins by turn position (1st first) {seats}; "
-                     f"ended by {ends}")
+        lines.append(
+            f"  {p} players: {f['games']} games, {what} median {turns['median']:g} "
+            f"(10-90%: {turns['p10']:g}-{turns['p90']:g}); wins by turn position (1st first) {seats}; "
+            f"ended by {ends}"
+        )
         if f.get("role_wins"):
             roles = ", ".join(f"{role} {_pct(r['rate'])}" for role, r in f["role_wins"].items())
             lines.append(f"    wins by seat: {roles}")

@@ -1,4 +1,5 @@
-"""How a script's YAML values meet the game: printing and comparing snapshot values, dotted paths, chance outcomes."""
+"""How a script's YAML values meet the game: printing and comparing snapshot values, dotted paths, chance
+outcomes."""
 
 from __future__ import annotations
 
@@ -61,15 +62,25 @@ def lookup(snapshot: dict, path: str) -> Any:
     for part in path.split("."):
         where = ".".join(done) or "the snapshot"
         if isinstance(current, dict):
-            key = part if part in current else int(part) if part.lstrip("-").isdigit() and int(part) in current else None
+            key = (
+                part
+                if part in current
+                else int(part)
+                if part.lstrip("-").isdigit() and int(part) in current
+                else None
+            )
             if key is None:
-                raise StepFailed(f"{where} has no '{part}'; known: {known_list(str(k) for k in current)}", stop=False)
+                raise StepFailed(
+                    f"{where} has no '{part}'; known: {known_list(str(k) for k in current)}", stop=False
+                )
             current = current[key]
         elif isinstance(current, (list, tuple)):
             if not part.lstrip("-").isdigit():
                 raise StepFailed(f"{where} is a list; expected a number instead of '{part}'", stop=False)
             if not 0 <= int(part) < len(current):
-                raise StepFailed(f"{where} has {len(current)} items; index {part} is out of range", stop=False)
+                raise StepFailed(
+                    f"{where} has {len(current)} items; index {part} is out of range", stop=False
+                )
             current = current[int(part)]
         else:
             raise StepFailed(f"{where} is {show_value(current)}, which has no '{part}'", stop=False)
@@ -82,14 +93,19 @@ def build_outcome(request: ChanceRequest, given: dict) -> ChanceOutcome:
     label = request.label
     if "top" in given:
         if request.kind != "shuffle":
-            raise StepFailed(f"'top' fixes the first cards of a shuffle, but '{label}' is a {request.kind} event; expected 'values'")
+            raise StepFailed(
+                f"'top' fixes the first cards of a shuffle, but '{label}' is a {request.kind} event; "
+                "expected 'values'"
+            )
         rest = list(request.items)
         first = []
         for card in given["top"] or []:
             match = next((i for i, item in enumerate(rest) if str(item) == str(card)), None)
             if match is None:
-                raise StepFailed(f"'{card}' is not (or not that often) among the cards of the '{label}' shuffle; "
-                                 f"known: {known_list({str(i) for i in request.items})}")
+                raise StepFailed(
+                    f"'{card}' is not (or not that often) among the cards of the '{label}' shuffle; "
+                    f"known: {known_list({str(i) for i in request.items})}"
+                )
             first.append(rest.pop(match))
         return ChanceOutcome(label, tuple(first + rest))
     values = list(given.get("values") or [])
@@ -99,19 +115,31 @@ def build_outcome(request: ChanceRequest, given: dict) -> ChanceOutcome:
         for card in values:
             match = next((i for i, item in enumerate(rest) if str(item) == str(card)), None)
             if match is None:
-                raise StepFailed(f"'{card}' is not (or not that often) among the cards of the '{label}' shuffle")
+                raise StepFailed(
+                    f"'{card}' is not (or not that often) among the cards of the '{label}' shuffle"
+                )
             chosen.append(rest.pop(match))
         if rest:
-            raise StepFailed(f"the '{label}' shuffle needs all {len(request.items)} cards; missing: {show_value(rest)}")
+            raise StepFailed(
+                f"the '{label}' shuffle needs all {len(request.items)} cards; missing: {show_value(rest)}"
+            )
         return ChanceOutcome(label, tuple(chosen))
     if request.kind == "dice":
-        if len(values) != request.count or not all(isinstance(v, int) and 1 <= v <= request.sides for v in values):
-            raise StepFailed(f"'{label}' rolls {request.count} dice; expected {request.count} values in 1..{request.sides}, "
-                             f"got {show_value(values)}")
+        if len(values) != request.count or not all(
+            isinstance(v, int) and 1 <= v <= request.sides for v in values
+        ):
+            raise StepFailed(
+                f"'{label}' rolls {request.count} dice; expected {request.count} values in "
+                f"1..{request.sides}, "
+                f"got {show_value(values)}"
+            )
         return ChanceOutcome(label, tuple(values))
     if request.kind == "pick":
         if (len(values) != request.count or len(set(values)) != len(values)
                 or not all(isinstance(v, int) and 0 <= v < request.n for v in values)):
-            raise StepFailed(f"'{label}' picks {request.count} distinct numbers in 0..{request.n - 1}; got {show_value(values)}")
+            raise StepFailed(
+                f"'{label}' picks {request.count} distinct numbers in 0..{request.n - 1}; got "
+                f"{show_value(values)}"
+            )
         return ChanceOutcome(label, tuple(values))
     raise StepFailed(f"unknown chance kind '{request.kind}' for '{label}'")

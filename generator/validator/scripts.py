@@ -2,8 +2,8 @@
 
 Chance events are answered lazily, just before a step needs the game to be at a player's decision or looks at
 it: from the step itself (`chance:`), from the fixed outcomes of the script's `chance:` list (in order, per
-label), else from `random.Random(seed)`. An event whose label is given by an upcoming `chance` step (before the
-next act/reject/play_to_end) is left pending so that step can answer it.
+label), else from `random.Random(seed)`. An event whose label is given by an upcoming `chance` step (before
+the next act/reject/play_to_end) is left pending so that step can answer it.
 """
 
 from __future__ import annotations
@@ -46,7 +46,8 @@ class ScriptRun:
         self.queue: dict[str, deque] = defaultdict(deque)
         self.labels_seen: list[str] = []
 
-    # -- reading the script ------------------------------------------------------------------------------------------
+    # -- reading the script
+    # ------------------------------------------------------------------------------------------
     def problem(self, line: int, message: str) -> None:
         self.failures.append(f"{self.shown}:{line}: {message}")
 
@@ -54,10 +55,15 @@ class ScriptRun:
         data = self.data
         for key in data:
             if key not in TOP_KEYS:
-                self.problem(data.line_of(key), f"unknown key '{key}'; expected one of: {', '.join(TOP_KEYS)}")
+                self.problem(
+                    data.line_of(key), f"unknown key '{key}'; expected one of: {', '.join(TOP_KEYS)}"
+                )
         self.players = data.get("players", self.engine.player_counts[0])
         if not isinstance(self.players, int) or isinstance(self.players, bool):
-            self.problem(data.line_of("players"), f"players must be a number; expected one of {list(self.engine.player_counts)}")
+            self.problem(
+                data.line_of("players"),
+                f"players must be a number; expected one of {list(self.engine.player_counts)}",
+            )
         self.seed = data.get("seed", 0)
         if not isinstance(self.seed, int) or isinstance(self.seed, bool):
             self.problem(data.line_of("seed"), f"seed must be a whole number, got {show_value(self.seed)}")
@@ -67,8 +73,12 @@ class ScriptRun:
             self.options = {}
         for name in self.options:
             if name not in self.engine.options:
-                self.problem(self.options.line_of(name) if hasattr(self.options, "line_of") else data.line_of("options"),
-                             f"unknown rule option '{name}'; known: {known_list(self.engine.options) or '(none)'}")
+                self.problem(
+                    self.options.line_of(name)
+                    if hasattr(self.options, "line_of")
+                    else data.line_of("options"),
+                    f"unknown rule option '{name}'; known: {known_list(self.engine.options) or '(none)'}",
+                )
         for i, entry in enumerate(data.get("chance") or []):
             line = data["chance"].line_of(i)
             if not isinstance(entry, dict) or "label" not in entry or ("top" in entry) == ("values" in entry):
@@ -76,20 +86,29 @@ class ScriptRun:
                 continue
             extra = set(entry) - {"label", "top", "values"}
             if extra:
-                self.problem(line, f"unknown key '{sorted(extra)[0]}' in a chance entry; expected label, top or values")
+                self.problem(
+                    line, f"unknown key '{sorted(extra)[0]}' in a chance entry; expected label, top or values"
+                )
             self.queue[str(entry["label"])].append((entry, line))
         self.steps = data.get("steps")
         if not isinstance(self.steps, list) or not self.steps:
-            self.problem(data.line_of("steps"), "expected `steps:` with a list of chance/act/reject/expect/play_to_end steps")
+            self.problem(
+                data.line_of("steps"),
+                "expected `steps:` with a list of chance/act/reject/expect/play_to_end steps",
+            )
             self.steps = []
         for i, step in enumerate(self.steps):
             kinds = [k for k in step if k in STEP_KINDS] if isinstance(step, dict) else []
             if not isinstance(step, dict) or len(step) != 1 or len(kinds) != 1:
-                self.problem(self.steps.line_of(i), f"step {i + 1}: expected exactly one of {', '.join(STEP_KINDS)}, "
-                             f"got {show_value(list(step) if isinstance(step, dict) else step)}")
+                self.problem(
+                    self.steps.line_of(i),
+                    f"step {i + 1}: expected exactly one of {', '.join(STEP_KINDS)}, "
+                    f"got {show_value(list(step) if isinstance(step, dict) else step)}",
+                )
         return not self.failures
 
-    # -- playing ------------------------------------------------------------------------------------------------------
+    # -- playing
+    # ------------------------------------------------------------------------------------------------------
     def apply(self, what: str, action) -> None:
         self.state.apply(action)
         broken = check_state(self.state, self.start_counts, what)
@@ -140,7 +159,8 @@ class ScriptRun:
             return "the game is over"
         if player == CHANCE:
             return f"the next chance event is '{self.state.chance_request().label}'"
-        return f"it is seat {player}'s turn (legal: {', '.join(str(a) for a in self.state.legal_actions()[:12])})"
+        return (f"it is seat {player}'s turn (legal: "
+                f"{', '.join(str(a) for a in self.state.legal_actions()[:12])})")
 
     def at_decision(self) -> int:
         player = self.state.current_player()
@@ -192,14 +212,18 @@ class ScriptRun:
         try:
             action = self.state.parse_action(text)
             if action in self.state.legal_actions():
-                raise StepFailed(f"expected '{text}' to be rejected ({reason}), but it is a legal action now", stop=False)
+                raise StepFailed(
+                    f"expected '{text}' to be rejected ({reason}), but it is a legal action now", stop=False
+                )
             self.state.apply(action)
         except IllegalAction as exc:
             if not same(before, plain(self.state.snapshot())):
                 raise StepFailed(f"apply('{text}') changed the state before raising IllegalAction") from None
             if reason.lower() not in str(exc).lower():
-                raise StepFailed(f"'{text}' was rejected with \"{exc}\"; expected a reason containing \"{reason}\"",
-                                 stop=False) from None
+                raise StepFailed(
+                    f"'{text}' was rejected with \"{exc}\"; expected a reason containing \"{reason}\"",
+                    stop=False,
+                ) from None
             return
         raise StepFailed(f"expected '{text}' to be rejected ({reason}), but apply() accepted it")
 
@@ -213,18 +237,27 @@ class ScriptRun:
             try:
                 actual = lookup(snapshot, str(path))
             except StepFailed as exc:
-                found.append(StepFailed(f"expected {path} = {show_value(wanted)}, but {exc}", stop=False, line=line))
+                found.append(
+                    StepFailed(f"expected {path} = {show_value(wanted)}, but {exc}", stop=False, line=line)
+                )
                 continue
             if not same(plain(wanted), plain(actual)):
-                found.append(StepFailed(f"expected {path} = {show_value(wanted)}, got {show_value(plain(actual))}",
-                                        stop=False, line=line))
+                found.append(
+                    StepFailed(
+                        f"expected {path} = {show_value(wanted)}, got {show_value(plain(actual))}",
+                        stop=False,
+                        line=line,
+                    )
+                )
         return found
 
     def step_play_to_end(self, bot) -> None:
         names = [bot] * self.players if isinstance(bot, str) else list(bot or [])
         unknown = [b for b in names if b not in self.engine.bots]
         if unknown or len(names) != self.players:
-            raise StepFailed(f"play_to_end needs a bot name (or one per seat); known bots: {known_list(self.engine.bots)}")
+            raise StepFailed(
+                f"play_to_end needs a bot name (or one per seat); known bots: {known_list(self.engine.bots)}"
+            )
         for decision in range(self.engine.turn_cap + 1):
             self.resolve(None)
             seat = self.state.current_player()
@@ -239,17 +272,24 @@ class ScriptRun:
                 self.apply(f"'{action}' by seat {seat}", action)
             except IllegalAction as exc:
                 raise StepFailed(f"'{action}' is in legal_actions() but apply() rejected it: {exc}") from None
-        raise StepFailed(f"the game did not end within the turn cap of {self.engine.turn_cap} decisions (seed {self.seed})")
+        raise StepFailed(
+            f"the game did not end within the turn cap of {self.engine.turn_cap} decisions (seed {self.seed})"
+        )
 
     def run(self) -> list[str]:
         if not self.read_header():
             return self.failures
         self.rng = random.Random(self.seed)
         try:
-            self.state = self.engine.new_state(self.game, self.players, {**self.engine.options, **self.options})
+            self.state = self.engine.new_state(
+                self.game, self.players, {**self.engine.options, **self.options}
+            )
             self.start_counts = self.state.card_count()
         except Exception as exc:  # noqa: BLE001 - a setup failure is a finding of the script
-            self.problem(self.data.line_of("players"), f"setup with {self.players} players failed: {type(exc).__name__}: {exc}")
+            self.problem(
+                self.data.line_of("players"),
+                f"setup with {self.players} players failed: {type(exc).__name__}: {exc}",
+            )
             return self.failures
         handlers = {"chance": self.step_chance, "act": self.step_act, "reject": self.step_reject,
                     "play_to_end": self.step_play_to_end}
@@ -268,18 +308,23 @@ class ScriptRun:
             except Exception as exc:  # noqa: BLE001 - an engine crash is reported at the step that caused it
                 found = [StepFailed(f"the engine raised {type(exc).__name__}: {exc}")]
             for failure in found:
-                self.failures.append(f"{self.shown}: step {index + 1} (line {failure.line or line}): {failure}")
+                self.failures.append(
+                    f"{self.shown}: step {index + 1} (line {failure.line or line}): {failure}"
+                )
             if any(f.stop for f in found):
                 return self.failures
         for label, left in sorted(self.queue.items()):
             for _entry, line in left:
                 seen = known_list(set(self.labels_seen)) or "none"
-                self.problem(line, f"no chance event '{label}' was left to use this entry; chance events seen: {seen}")
+                self.problem(
+                    line, f"no chance event '{label}' was left to use this entry; chance events seen: {seen}"
+                )
         return self.failures
 
 
 def run_script(path: Path, game, engine: Engine | None = None) -> list[str]:
-    """Replay one script against the game's engine; the failures as `file: step N (line L): ...` ([] = passed)."""
+    """Replay one script against the game's engine; the failures as `file: step N (line L): ...` ([] =
+    passed)."""
     path = Path(path)
     shown = game.show(path) if hasattr(game, "show") else str(path)
     try:

@@ -1,8 +1,8 @@
 """Many seeded games per player count, in parallel, and the composition problems they reveal.
 
-Every game's seed comes from a stable hash of (base seed, game, players, index) and its bots from its index, so
-the results are the same whatever the number of worker processes: chunks are played anywhere and put back in
-index order before anything is summed.
+Every game's seed comes from a stable hash of (base seed, game, players, index) and its bots from its index,
+so the results are the same whatever the number of worker processes: chunks are played anywhere and put back
+in index order before anything is summed.
 """
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ from generator.data.game import Game
 from generator.engines.base import Engine
 from generator.validator.harness import SETUP, STALLED, play_game, replay_command
 
-# Games per task: enough tasks per worker that no worker waits long for the last one (tasks are handed out as workers
-# free up, and the last tasks are smaller still), each large enough that scheduling and sending the results cost
+# Games per task: enough tasks per worker that no worker waits long for the last one (tasks are handed out as
+# workers
+# free up, and the last tasks are smaller still), each large enough that scheduling and sending the results
+# cost
 # little beside playing (a cluster's scheduler pays milliseconds per task, a pool well under one; a game costs
 # 2-15 ms, sending its result about 0.03 ms).
 TASKS_PER_WORKER = 40
@@ -69,10 +71,11 @@ def player_counts(engine: Engine, settings: SimSettings) -> list[int]:
 
 @dataclass(frozen=True)
 class Run:
-    """One game to simulate: the loaded game (perhaps a variant with `--set` changes), its engine and rule options.
+    """One game to simulate: the loaded game (perhaps a variant with `--set` changes), its engine and rule
+    options.
 
-    `key` tells runs apart in one simulation (a game id, or a sweep's variant); seeds come from `game.id`, so every
-    variant of a sweep plays the same seeds and their differences come from the rules, not from luck."""
+    `key` tells runs apart in one simulation (a game id, or a sweep's variant); seeds come from `game.id`, so
+    every variant of a sweep plays the same seeds and their differences come from the rules, not from luck."""
 
     key: str
     game: Game
@@ -117,16 +120,18 @@ def play_chunk(payload: tuple[Game, Engine, dict], chunk: Chunk) -> list[dict]:
 
 
 def play_chunk_packed(payload: tuple[Game, Engine, dict], chunk: Chunk) -> bytes:
-    """`play_chunk` for a worker process: the results as one bytes object, which the parent opens with `unpack`."""
+    """`play_chunk` for a worker process: the results as one bytes object, which the parent opens with
+    `unpack`."""
     return pickle.dumps(play_chunk(payload, chunk), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def unpack(packed: bytes) -> list[dict]:
     """The results of `play_chunk_packed`, made with the cyclic garbage collector paused.
 
-    The results hold no reference cycles, and every collection that making them would trigger walks all the results
-    this process keeps so far: measured with 40,000 games kept, unpickling took six times longer with the collector
-    running (a Dask cluster's results, unpickled by Dask itself, cost the parent 0.08 ms per game)."""
+    The results hold no reference cycles, and every collection that making them would trigger walks all the
+    results this process keeps so far: measured with 40,000 games kept, unpickling took six times longer with
+    the collector running (a Dask cluster's results, unpickled by Dask itself, cost the parent 0.08 ms per
+    game)."""
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -147,25 +152,34 @@ def plan_chunks(runs: list[Run], settings: SimSettings, size: int) -> list[Chunk
     for run in runs:
         for players in player_counts(run.engine, settings):
             for start in range(0, settings.games, size):
-                chunks.append(Chunk(run.key, run.game.id, players, settings.seed, start, min(start + size, settings.games)))
+                chunks.append(
+                    Chunk(
+                        run.key, run.game.id, players, settings.seed, start, min(start + size, settings.games)
+                    )
+                )
     return chunks
 
 
 def finer_tail(chunks: list[Chunk], workers: int) -> list[Chunk]:
-    """The same games with the last round of tasks (one per worker) split TAIL_SPLIT ways: while one worker plays
-    the last task the others would wait, so the last ones are short. Same order of games."""
+    """The same games with the last round of tasks (one per worker) split TAIL_SPLIT ways: while one worker
+    plays the last task the others would wait, so the last ones are short. Same order of games."""
     if workers <= 1:
         return chunks
     head, tail = chunks[:-workers], chunks[-workers:]
     for chunk in tail:
         step = -(-chunk.games // TAIL_SPLIT)
-        head += [Chunk(chunk.key, chunk.game_id, chunk.players, chunk.base_seed, start, min(start + step, chunk.stop))
-                 for start in range(chunk.start, chunk.stop, step)]
+        head += [
+            Chunk(
+                chunk.key, chunk.game_id, chunk.players, chunk.base_seed, start, min(start + step, chunk.stop)
+            )
+            for start in range(chunk.start, chunk.stop, step)
+        ]
     return head
 
 
 class Simulation:
-    """Games being played on an executor (`start_simulation`); `results()` waits for them and puts them in order.
+    """Games being played on an executor (`start_simulation`); `results()` waits for them and puts them in
+    order.
 
     Use as a context manager: leaving it before the results are in stops the games (no worker left behind)."""
 
@@ -178,7 +192,8 @@ class Simulation:
         self.pending.poll(progress)
 
     def results(self, progress: Callable[[int], None] | None = None) -> dict[str, dict[int, list[dict]]]:
-        """Run key -> players -> results by index, once every game is played; `progress(n)` as chunks finish."""
+        """Run key -> players -> results by index, once every game is played; `progress(n)` as chunks
+        finish."""
         done = self.pending.results(progress)
         results: dict[str, dict[int, list[dict]]] = {run.key: {} for run in self.runs}
         for chunk, games in zip(self.chunks, done, strict=True):
@@ -200,8 +215,9 @@ def start_simulation(runs: list[Run], settings: SimSettings, executor, size: int
     """Start playing `settings.games` games per player count of every run on `executor` and return at once.
 
     The games go through `executor` (an engines.executors.Executor: local processes or a Dask cluster). The
-    results depend only on the seed: chunks are put back in index order whatever ran them, however many workers.
-    `size` fixes the games per chunk (default: planned from the executor's workers, with a finer last round)."""
+    results depend only on the seed: chunks are put back in index order whatever ran them, however many
+    workers. `size` fixes the games per chunk (default: planned from the executor's workers, with a finer last
+    round)."""
     if len({run.key for run in runs}) != len(runs):
         raise ValueError("every run needs its own key")
     if size:
@@ -227,7 +243,9 @@ def _card_named(game: Game, card_id: str):
     return None, None
 
 
-def composition_problems(game: Game, engine: Engine, results: dict[int, list[dict]], changes: str = "") -> list[Problem]:
+def composition_problems(
+    game: Game, engine: Engine, results: dict[int, list[dict]], changes: str = ""
+) -> list[Problem]:
     """What playing revealed: setup failures, stalls, broken rules (with seeds) and goals never completed.
 
     `changes` are the --option/--set arguments the games were played with, repeated in the replay commands."""
@@ -241,8 +259,14 @@ def composition_problems(game: Game, engine: Engine, results: dict[int, list[dic
         for kind, found in sorted(by_kind.items()):
             first = found[0]
             if kind == SETUP:
-                problems.append(Problem(game_file, 0, f"{first['failure']}; expected the game to set up for every "
-                                        f"player count of the engine ({', '.join(map(str, engine.player_counts))})"))
+                problems.append(
+                    Problem(
+                        game_file,
+                        0,
+                        f"{first['failure']}; expected the game to set up for every "
+                        f"player count of the engine ({', '.join(map(str, engine.player_counts))})",
+                    )
+                )
                 continue
             label = "stalled game" if kind == STALLED else f"{kind} failure"
             problems.append(Problem(game_file, 0, (
@@ -262,7 +286,13 @@ def composition_problems(game: Game, engine: Engine, results: dict[int, list[dic
         deck, card = _card_named(game, goal)
         where, line = (card.file, card.line) if card else (game_file, 0)
         name = f"{deck.name} card '{card.name}' ({goal})" if card else f"goal '{goal}'"
-        problems.append(Problem(where, line, f"{name} was never completed in {len(played)} simulated games "
-                                f"({counts} players); expected every goal to be completable, check what it needs "
-                                f"against the decks"))
+        problems.append(
+            Problem(
+                where,
+                line,
+                f"{name} was never completed in {len(played)} simulated games "
+                f"({counts} players); expected every goal to be completable, check what it needs "
+                f"against the decks",
+            )
+        )
     return problems

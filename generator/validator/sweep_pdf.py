@@ -1,4 +1,5 @@
-"""build/<game>/sweep-<name>.pdf: one chart per metric against the varied values, each point with its 95% interval."""
+"""build/<game>/sweep-<name>.pdf: one chart per metric against the varied values, each point with its 95%
+interval."""
 
 from __future__ import annotations
 
@@ -27,15 +28,16 @@ from generator.validator.balance_pdf import MARGIN, SERIES, WIDTH, Flow, nice_ti
 GREY = colors.HexColor("#777777")
 GRID = colors.HexColor("#dddddd")
 PLOT_LEFT, PLOT_RIGHT = 44, 96  # room for the value axis labels, and for the legend on the right
-LABEL_SIZE, SLANT = 7.5, 35  # variant labels along the bottom; slanted by SLANT degrees when they do not fit flat
+# variant labels along the bottom; slanted by SLANT degrees when they do not fit flat
+LABEL_SIZE, SLANT = 7.5, 35
 Point = tuple[float, float, float] | None  # value, low, high (None: not measured for this variant)
 
 
 def interval_chart(categories: list[str], series: list[tuple[str, list[Point]]], fmt: str, axis: str, *,
                    percent: bool = False, reference: float | None = None, connect: bool = True,
                    height: float = 180) -> Drawing:
-    """Points with 95% whiskers, one colour per series, the variants along the bottom (`axis` names them), and a
-    dashed grey reference line (e.g. the fair share of wins)."""
+    """Points with 95% whiskers, one colour per series, the variants along the bottom (`axis` names them), and
+    a dashed grey reference line (e.g. the fair share of wins)."""
     values = [v for _, points in series for p in points if p is not None for v in p]
     low, high = (min(values), max(values)) if values else (0.0, 1.0)
     if percent:
@@ -71,7 +73,11 @@ def interval_chart(categories: list[str], series: list[tuple[str, list[Point]]],
             d.add(chart_string(cx, y0 - 12, name, BODY, LABEL_SIZE, "middle", fillColor=colors.black))
     d.add(chart_string((x0 + x1) / 2, 2, axis, BODY, 8, "middle", fillColor=GREY))
     if reference is not None and low <= reference <= high:
-        d.add(Line(x0, y(reference), x1, y(reference), strokeColor=GREY, strokeWidth=0.8, strokeDashArray=[3, 2]))
+        d.add(
+            Line(
+                x0, y(reference), x1, y(reference), strokeColor=GREY, strokeWidth=0.8, strokeDashArray=[3, 2]
+            )
+        )
     dodge = min(7.0, pitch / (len(series) + 1))
     for s, (name, points) in enumerate(series):
         colour = SERIES[s % len(SERIES)]
@@ -82,7 +88,11 @@ def interval_chart(categories: list[str], series: list[tuple[str, list[Point]]],
                 continue
             value, lo, hi = point
             cx = x0 + pitch * (i + 0.5) + offset
-            for line in (Line(cx, y(lo), cx, y(hi)), Line(cx - 2, y(lo), cx + 2, y(lo)), Line(cx - 2, y(hi), cx + 2, y(hi))):
+            for line in (
+                Line(cx, y(lo), cx, y(hi)),
+                Line(cx - 2, y(lo), cx + 2, y(lo)),
+                Line(cx - 2, y(hi), cx + 2, y(hi)),
+            ):
                 line.strokeColor, line.strokeWidth = colour, 0.8
                 d.add(line)
             d.add(Circle(cx, y(value), 2.4, fillColor=colour, strokeColor=None))
@@ -115,12 +125,18 @@ def _interval(entry: dict | None, key: str = "share") -> Point:
 
 def _intro(flow: Flow, report: dict) -> None:
     s = report["settings"]
-    axes = "; ".join(f"<b>{escape(v['name'])}</b> = {escape(', '.join(map(str, v['values'])))}" for v in s["vary"])
+    axes = "; ".join(
+        f"<b>{escape(v['name'])}</b> = {escape(', '.join(map(str, v['values'])))}" for v in s["vary"]
+    )
     counts = ", ".join(map(str, s["player_counts"]))
-    flow.para(f"Varied: {axes}. {s['games_per_count']} simulated games per variant and player count ({counts} "
-              f"players), base seed {s['seed']}; every variant plays the same seeds, so differences between variants "
-              f"come from the rules, not from luck. Bots: {escape(s['bots'])}. Whiskers are 95% confidence intervals: "
-              f"two variants whose whiskers do not overlap differ for real.")
+    flow.para(
+        f"Varied: {axes}. {s['games_per_count']} simulated games per variant and player count ({counts} "
+        f"players), base seed {s['seed']}; every variant plays the same seeds, so differences between "
+        "variants "
+        f"come from the rules, not from luck. Bots: {escape(s['bots'])}. Whiskers are 95% confidence "
+        "intervals: "
+        f"two variants whose whiskers do not overlap differ for real."
+    )
     fixed = [f"--option {o}" for o in s["fixed"]["options"]] + [f"--set {t}" for t in s["fixed"]["sets"]]
     if fixed:
         flow.para("Every variant also played with: " + escape(" ".join(fixed)) + ".")
@@ -136,7 +152,15 @@ class SweepFlow(Flow):
     def footer(self) -> None:
         self.c.setFont(BODY, 8)
         self.c.setFillColor(colors.grey)
-        draw_string(self.c, letter[0] / 2, MARGIN / 2, f"{self.title}: sweep report, page {self.page}", BODY, 8, "center")
+        draw_string(
+            self.c,
+            letter[0] / 2,
+            MARGIN / 2,
+            f"{self.title}: sweep report, page {self.page}",
+            BODY,
+            8,
+            "center",
+        )
 
     def captioned(self, text: str, chart: Drawing) -> None:
         """A caption and its chart on one page."""
@@ -171,23 +195,37 @@ def draw_sweep(path: Path, report: dict) -> None:
         flow.heading("Win rate by turn position")
         for players in counts:
             seats = int(players)
-            series = [(f"{s + 1}. to play", _points(variants, players, lambda f, s=s: _interval(f["seat_wins"][s])))
-                      for s in range(seats)]
-            flow.captioned(f"<b>{players} players.</b> Share of the all-greedy games won by the player taking turns "
-                           f"1st, 2nd, ... (whoever started each game). With no advantage every point sits near the "
-                           f"dashed line (1 / players).",
-                           interval_chart(labels, series, "%d%%", axis, percent=True, reference=1 / seats,
-                                          connect=connect))
+            series = [
+                (f"{s + 1}. to play", _points(variants, players, lambda f, s=s: _interval(f["seat_wins"][s])))
+                for s in range(seats)
+            ]
+            flow.captioned(
+                f"<b>{players} players.</b> Share of the all-greedy games won by the player taking turns "
+                f"1st, 2nd, ... (whoever started each game). With no advantage every point sits near the "
+                f"dashed line (1 / players).",
+                interval_chart(
+                    labels, series, "%d%%", axis, percent=True, reference=1 / seats, connect=connect
+                ),
+            )
         unit = variants[0]["by_players"][counts[0]]["length"]["unit"] if counts else "turns"
-        series = [(f"{p} players", _points(variants, p, lambda f: _interval(f["length"], "mean"))) for p in counts]
+        series = [
+            (f"{p} players", _points(variants, p, lambda f: _interval(f["length"], "mean"))) for p in counts
+        ]
         flow.section("Game length", f"Mean {unit} per game with its 95% interval, per player count.",
                      interval_chart(labels, series, "%g", axis, connect=connect))
         _endings(flow, variants, labels, axis, counts, connect)
-        series = [(f"{p} players", _points(variants, p, lambda f: _interval(f["goal_completion"]["per_game"], "mean")))
-                  for p in counts]
+        series = [
+            (
+                f"{p} players",
+                _points(variants, p, lambda f: _interval(f["goal_completion"]["per_game"], "mean")),
+            )
+            for p in counts
+        ]
         flow.section("Goal completion", "Goals (orders, recipes) completed per game, with 95% intervals. "
                      + _never_text(variants), interval_chart(labels, series, "%g", axis, connect=connect))
-    findings = [(v["label"], p) for v in report["variants"] if v["status"] == "simulated" for p in v["problems"]]
+    findings = [
+        (v["label"], p) for v in report["variants"] if v["status"] == "simulated" for p in v["problems"]
+    ]
     if findings:
         flow.section("Problems found by playing", "<br/>".join(f"<b>{escape(label)}</b>: {escape(p)}"
                                                                for label, p in findings))
@@ -199,7 +237,9 @@ def _endings(flow: SweepFlow, variants: list[dict], labels: list[str], axis: str
              connect: bool) -> None:
     reasons = sorted({r for v in variants for f in v["by_players"].values() for r in f["ended_by"]})
     if len(reasons) <= 1:
-        flow.section("How games end", f"Every finished game ended by {escape(reasons[0] if reasons else 'nothing')}.")
+        flow.section(
+            "How games end", f"Every finished game ended by {escape(reasons[0] if reasons else 'nothing')}."
+        )
         return
     flow.heading("How games end")
     for players in counts:

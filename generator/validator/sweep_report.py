@@ -1,4 +1,5 @@
-"""The figures of a parameter sweep: per variant and player count, each metric with its 95% confidence interval.
+"""The figures of a parameter sweep: per variant and player count, each metric with its 95% confidence
+interval.
 
 Seat win rates (all-greedy games), game length, how games end and goal completion: the four things a designer
 compares between variants. Plain, JSON-ready and deterministic (nothing about where or how fast games ran).
@@ -33,8 +34,9 @@ def share(count: float, n: int) -> dict:
 
 
 def seat_wins(games: list[dict], players: int) -> list[dict]:
-    """Win share by turn position in all-greedy games: "seat" 0 is whoever played first in each game (a shared win
-    counts 1/k to each of the k winners). Seat numbers mean nothing where the first player is drawn at random."""
+    """Win share by turn position in all-greedy games: "seat" 0 is whoever played first in each game (a shared
+    win counts 1/k to each of the k winners). Seat numbers mean nothing where the first player is drawn at
+    random."""
     mirror = [g for g in games if len(set(g["bots"])) == 1]
     credit = [0.0] * players
     for g in mirror:
@@ -44,7 +46,8 @@ def seat_wins(games: list[dict], players: int) -> list[dict]:
 
 
 def length_of(played: list[dict]) -> dict:
-    """Game length in turns (decisions when the engine does not count turns): mean with interval, and quantiles."""
+    """Game length in turns (decisions when the engine does not count turns): mean with interval, and
+    quantiles."""
     metrics = [g["metrics"] for g in played]
     unit = "turns" if metrics and all("turns" in m for m in metrics) else "decisions"
     values = [m["turns"] for m in metrics] if unit == "turns" else [g["decisions"] for g in played]
@@ -60,7 +63,8 @@ def endings(played: list[dict]) -> dict:
 
 
 def goal_completion(played: list[dict], goals: list[str]) -> dict:
-    """Goals completed per game (mean with interval), how many goals were ever completed and the rarest one."""
+    """Goals completed per game (mean with interval), how many goals were ever completed and the rarest
+    one."""
     per_game = [len(g["metrics"].get("completed_goals", [])) for g in played]
     in_games = Counter(goal for g in played for goal in set(g["metrics"].get("completed_goals", [])))
     known = goals or sorted(in_games)
@@ -95,7 +99,15 @@ def _pct(x: float | None) -> str:
 
 def table(report: dict) -> list[str]:
     """The sweep as an aligned terminal table: one row per variant and player count."""
-    head = ["variant", "players", "failed", "length (95% CI)", "seat wins (greedy mirror)", "ended by", "goals/game"]
+    head = [
+        "variant",
+        "players",
+        "failed",
+        "length (95% CI)",
+        "seat wins (greedy mirror)",
+        "ended by",
+        "goals/game",
+    ]
     rows = []
     for variant in report["variants"]:
         if variant["status"] != "simulated":
@@ -111,5 +123,7 @@ def table(report: dict) -> list[str]:
             rows.append([variant["label"], players, f"{f['failed']}/{f['games']}", span, seats, ends,
                          f"{goals['mean']:.2f}" if goals["mean"] is not None else "-"])
     widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
-    lines = ["  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in [head, *rows]]
+    lines = [
+        "  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in [head, *rows]
+    ]
     return [lines[0], "  ".join("-" * w for w in widths), *lines[1:]]

@@ -18,7 +18,8 @@ MARGIN, OVERLAP = 6 * MM, 12 * MM
 
 
 def test_board_geometry_does_not_import_reportlab():
-    code = "import sys, generator.boards.plan; print(sorted(m for m in sys.modules if m.startswith('reportlab')))"
+    code = ("import sys, generator.boards.plan; print(sorted(m for m in sys.modules if "
+            "m.startswith('reportlab')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
@@ -98,7 +99,12 @@ def test_free_cell_blocks_finds_the_biggest_empty_rectangle():
 
 def ring_board(n: int = 9, cell: str = "18mm") -> BoardFile:
     """A ring road of n x n cells with two streets, two restaurants and house numbers."""
-    spaces = [{"id": f"c{c}r{r}", "at": [c, r]} for r in range(n) for c in range(n) if r in (0, n - 1) or c in (0, n - 1)]
+    spaces = [
+        {"id": f"c{c}r{r}", "at": [c, r]}
+        for r in range(n)
+        for c in range(n)
+        if r in (0, n - 1) or c in (0, n - 1)
+    ]
     for space in spaces:
         if space["at"] in ([0, 0], [n - 1, n - 1]):
             space.update(kind="restaurant", color="#d62828", color_name="Red", label="Red restaurant")

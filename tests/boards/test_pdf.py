@@ -37,8 +37,14 @@ decks: [orders]
 
 def board_yaml(extra_space: str = "", street_color: str = 'color: "#f77f00"') -> str:
     """A ring road with a centre street; line numbers matter to the error tests."""
-    lines = ["board: town", "name: Town board", "title: Test Town",
-             f"grid: {{cols: {N + 3}, rows: {N}, cell: {CELL}mm, margin: 10mm}}", "connect_adjacent: true", "spaces:"]
+    lines = [
+        "board: town",
+        "name: Town board",
+        "title: Test Town",
+        f"grid: {{cols: {N + 3}, rows: {N}, cell: {CELL}mm, margin: 10mm}}",
+        "connect_adjacent: true",
+        "spaces:",
+    ]
     for r in range(N):
         for c in range(N):
             if r in (0, N - 1) or c in (0, N - 1) or r == N // 2:
@@ -54,16 +60,25 @@ def board_yaml(extra_space: str = "", street_color: str = 'color: "#f77f00"') ->
         lines.append(extra_space)
     top = [f"c{c}r0" for c in range(1, N - 1)]
     mid = [f"c{c}r{N // 2}" for c in range(1, N - 1)]
-    lines += ["streets:",
-              "  - id: pepper-parkway", "    name: Pepper Parkway", f"    {street_color}", "    color_name: Orange",
-              f"    spaces: [{', '.join(top)}]",
-              "    houses: {" + ", ".join(f"{10 * i + 11}: {s}" for i, s in enumerate(top)) + "}",
-              "  - id: middle-way", "    name: Middle Way", '    color: "#7b2cbf"', "    color_name: Purple",
-              f"    spaces: [{', '.join(mid)}]",
-              "    houses: {" + ", ".join(f"{10 * i + 12}: {s}" for i, s in enumerate(mid)) + "}",
-              "zones:",
-              f"  - {{id: orders, caption: Order deck, at: [{N}, 0.5], size: [2.6, 3.5], kind: cards}}",
-              "notes:", '  - "Drive up to your roll."']
+    lines += [
+        "streets:",
+        "  - id: pepper-parkway",
+        "    name: Pepper Parkway",
+        f"    {street_color}",
+        "    color_name: Orange",
+        f"    spaces: [{', '.join(top)}]",
+        "    houses: {" + ", ".join(f"{10 * i + 11}: {s}" for i, s in enumerate(top)) + "}",
+        "  - id: middle-way",
+        "    name: Middle Way",
+        '    color: "#7b2cbf"',
+        "    color_name: Purple",
+        f"    spaces: [{', '.join(mid)}]",
+        "    houses: {" + ", ".join(f"{10 * i + 12}: {s}" for i, s in enumerate(mid)) + "}",
+        "zones:",
+        f"  - {{id: orders, caption: Order deck, at: [{N}, 0.5], size: [2.6, 3.5], kind: cards}}",
+        "notes:",
+        '  - "Drive up to your roll."',
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -100,7 +115,10 @@ def town(tmp_path_factory):
     out = root / "out"
     out.mkdir()
     full, letter = out / "board-full.pdf", out / "board-letter.pdf"
-    facts = {"full": render_full(game, board, full), "letter": render_tiled(game, board, "letter", 12 * MM, letter)}
+    facts = {
+        "full": render_full(game, board, full),
+        "letter": render_tiled(game, board, "letter", 12 * MM, letter),
+    }
     return game, board, full, letter, facts
 
 
@@ -113,7 +131,8 @@ def test_full_board_is_true_size_plus_bleed_with_nested_boxes(town):
     assert len(PdfReader(full).pages) == 1 and facts["full"]["pages"] == 1
     assert float(page.mediabox.width) == pytest.approx(w + 2 * BLEED, abs=0.01)
     assert float(page.mediabox.height) == pytest.approx(h + 2 * BLEED, abs=0.01)
-    assert "/TrimBox" in page and "/BleedBox" in page  # checked before the properties (pypdf adds missing boxes)
+    # checked before the properties (pypdf adds missing boxes)
+    assert "/TrimBox" in page and "/BleedBox" in page
     trim, bleed = [float(v) for v in page.trimbox], [float(v) for v in page.bleedbox]
     assert trim == pytest.approx([BLEED, BLEED, BLEED + w, BLEED + h], abs=0.01)
     assert bleed == pytest.approx([0, 0, w + 2 * BLEED, h + 2 * BLEED], abs=0.01)
@@ -139,7 +158,9 @@ def test_tiled_pdf_has_assembly_page_and_one_page_per_tile(town):
     assert "Print at 100" in first and "25 mm" in first and "1 in" in first
     for i, tile in enumerate(tiling.tiles, start=1):
         page = reader.pages[i]
-        assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(tiling.page, abs=0.01)
+        assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(
+            tiling.page, abs=0.01
+        )
         assert tile.name in page.extract_text()
     # the board is one Form XObject, placed on every page
     forms = set()
@@ -161,8 +182,11 @@ def test_only_embedded_fonts_and_byte_identical_rebuilds(town, tmp_path):
         assert b"Helvetica" not in data and b"/FontFile2" in data
 
 
-def _render(path: Path, index: int, scale: float, window: tuple[float, float, float, float] | None = None) -> Image.Image:
-    """Render a page, or only `window` (left, bottom, right, top in points) of it, at `scale` pixels per point."""
+def _render(
+    path: Path, index: int, scale: float, window: tuple[float, float, float, float] | None = None
+) -> Image.Image:
+    """Render a page, or only `window` (left, bottom, right, top in points) of it, at `scale` pixels per
+    point."""
     page = pypdfium2.PdfDocument(str(path))[index]
     if window:
         page.set_cropbox(*window)  # fractional origins are honoured, unlike render(crop=...) which rounds
@@ -182,12 +206,18 @@ def reassemble(game, board, tiled: Path, paper: str, scale: float) -> Image.Imag
     for i, tile in enumerate(tiling.tiles, start=1):
         dx, dy = tiling.offset(tile)
         r = tile.region
-        left = math.ceil(max(0.0, r.x) * scale)  # pixel columns / rows of the board, counted from the top left
+        # pixel columns / rows of the board, counted from the top left
+        left = math.ceil(max(0.0, r.x) * scale)
         right = math.floor(min(w, r.x2) * scale)
         top = math.ceil((h - min(h, r.y2)) * scale)
         bottom = math.floor((h - max(0.0, r.y)) * scale)
         eps = 1e-3  # keeps ceil(width * scale) at right - left pixels (PDFium keeps boxes as float32)
-        window = (left / scale + dx, h - bottom / scale + dy, right / scale + dx - eps, h - top / scale + dy - eps)
+        window = (
+            left / scale + dx,
+            h - bottom / scale + dy,
+            right / scale + dx - eps,
+            h - top / scale + dy - eps,
+        )
         piece = _render(tiled, i, scale, window).crop((0, 0, right - left, bottom - top))
         out.paste(piece, (left, top))
     return out
@@ -199,7 +229,9 @@ def assert_matches_full(game, board, full: Path, tiled: Path, paper: str) -> Non
     w, h = plan.width, plan.height
     # the same pixel grid as the tiles: whole pixels from the trim's top-left corner
     bottom = BLEED + h - math.floor(h * scale) / scale
-    whole = _render(full, 0, scale, (BLEED, bottom, BLEED + math.floor(w * scale) / scale - 1e-3, BLEED + h - 1e-3))
+    whole = _render(
+        full, 0, scale, (BLEED, bottom, BLEED + math.floor(w * scale) / scale - 1e-3, BLEED + h - 1e-3)
+    )
     assembled = reassemble(game, board, tiled, paper, scale)
     assert whole.size == assembled.size
     diff = ImageChops.difference(whole, assembled).convert("L")
@@ -237,7 +269,8 @@ def test_outputs_and_build_manifest(tmp_path, monkeypatch):
     names = sorted(str(o.path) for o in outputs(game, BuildOptions(papers=("letter", "a4"))))
     assert names == ["town/board-a4.pdf", "town/board-full.pdf", "town/board-letter.pdf"]
     assert BOARDS in PRODUCERS
-    monkeypatch.setattr("generator.pipeline.producers.PRODUCERS", (BOARDS,))  # the test game has no card layouts
+    # the test game has no card layouts
+    monkeypatch.setattr("generator.pipeline.producers.PRODUCERS", (BOARDS,))
     result = build(project, ["town"], BuildOptions(papers=("a4",), out_dir=tmp_path / "build"))
     boards = {w["path"]: w for w in result.written if w["kind"].startswith("board")}
     assert boards["town/board-full.pdf"]["pages"] == 1
@@ -255,7 +288,9 @@ def test_space_outside_the_board_is_reported_with_file_and_line(tmp_path):
     text = board_yaml(extra_space="  - {id: lost, at: [30, 2]}")
     line = text.splitlines().index("  - {id: lost, at: [30, 2]}") + 1
     problems = _problems(make_project(tmp_path, text))
-    assert any(p.startswith(f"cards/town/board.yaml:{line}: space 'lost'") and "outside" in p for p in problems), problems
+    assert any(
+        p.startswith(f"cards/town/board.yaml:{line}: space 'lost'") and "outside" in p for p in problems
+    ), problems
 
 
 def test_street_without_colour_is_reported_with_file_and_line(tmp_path):
@@ -271,7 +306,9 @@ def test_card_address_without_a_drawn_house_number_is_reported(tmp_path):
     # Two streets claim the same space; only one number can be drawn there, so one order's address is missing.
     text = board_yaml().replace("22: c2r4", "22: c2r4, 99: c2r4")
     assert "99: c2r4" in text
-    orders = ORDERS_YAML.replace("42 Middle Way", "99 Middle Way").replace("71 Pepper Parkway", "22 Middle Way")
+    orders = ORDERS_YAML.replace("42 Middle Way", "99 Middle Way").replace(
+        "71 Pepper Parkway", "22 Middle Way"
+    )
     problems = _problems(make_project(tmp_path, text, orders))
     lines = [i + 1 for i, line in enumerate(orders.splitlines()) if "Middle Way" in line]
     found = [p for p in problems if "no house number drawn" in p]
@@ -345,11 +382,13 @@ def test_a_board_that_fits_one_sheet_has_no_assembly_page(repo_project, tmp_path
 
 @pytest.mark.skipif(not PIZZA.is_file(), reason="the pizza board data is not written yet")
 @pytest.mark.parametrize("paper", ["letter", "a4"])
-def test_every_trim_line_of_a_tiled_board_has_a_tick_beyond_the_board_off_the_art(repo_project, tmp_path, paper):
+def test_every_trim_line_of_a_tiled_board_has_a_tick_beyond_the_board_off_the_art(
+    repo_project, tmp_path, paper
+):
     """Each tile marks every trim line through the board corners it shows: the top and bottom lines with a
     horizontal tick beside the board (these were missing: at y = 87.02 and 704.98 pt on Letter tile 1 only the
-    vertical ticks were drawn), the side lines with a vertical tick above and below it, all 5 mm or more from the
-    paper edge, and on white paper: the bleed stops short of them."""
+    vertical ticks were drawn), the side lines with a vertical tick above and below it, all 5 mm or more from
+    the paper edge, and on white paper: the bleed stops short of them."""
     game = load_game(repo_project, "order-up-pizza")
     board = game.boards[sorted(game.boards)[0]]
     plan = board_plan(game, board)
@@ -388,5 +427,6 @@ def test_every_trim_line_of_a_tiled_board_has_a_tick_beyond_the_board_off_the_ar
                 for (x1, y1), (x2, y2), _ in across + along:
                     assert min(x1, x2, pw - x1, pw - x2, y1, y2, ph - y1, ph - y2) >= 5 * MM - 0.01
                 (x1, _), (x2, _), _ = across[0]
-                far = x1 if abs(x1 - x) > abs(x2 - x) else x2  # the tick's outer end: paper on both sides of it
+                # the tick's outer end: paper on both sides of it
+                far = x1 if abs(x1 - x) > abs(x2 - x) else x2
                 assert white(far + sx * -0.5, y + 1.5) and white(far + sx * -0.5, y - 1.5), (paper, tile.name)

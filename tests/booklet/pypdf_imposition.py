@@ -1,5 +1,5 @@
-"""The booklets as pypdf imposed them before pnp wrote them itself (generator.booklet.imposed): the reference the
-booklets' bytes are compared with."""
+"""The booklets as pypdf imposed them before pnp wrote them itself (generator.booklet.imposed): the reference
+the booklets' bytes are compared with."""
 
 from __future__ import annotations
 
@@ -63,7 +63,8 @@ def _page_form(writer: PdfWriter, reader: PdfReader, number: int):
 
 
 def pypdf_impose(pdf: bytes, paper: str, path: Path, back: int = 0, phrases: Phrases = ENGLISH) -> int:
-    """The booklet of the reading PDF `pdf` as pypdf wrote it (pnp's imposition until pnp wrote booklets itself)."""
+    """The booklet of the reading PDF `pdf` as pypdf wrote it (pnp's imposition until pnp wrote booklets
+    itself)."""
     reader = PdfReader(io.BytesIO(pdf))
     sheet = PAPERS[paper].landscape
     sides = imposition(len(reader.pages), back=back)
@@ -83,7 +84,9 @@ def pypdf_impose(pdf: bytes, paper: str, path: Path, back: int = 0, phrases: Phr
             place = fit(float(box.width), float(box.height), *cell)
             name = f"/Pg{number}"
             xobjects[NameObject(name)] = forms[number]
-            ops.append(f"q {place.scale:.6f} 0 0 {place.scale:.6f} {place.x:.4f} {place.y:.4f} cm {name} Do Q")
+            ops.append(
+                f"q {place.scale:.6f} 0 0 {place.scale:.6f} {place.x:.4f} {place.y:.4f} cm {name} Do Q"
+            )
         content = DecodedStreamObject()
         content.set_data(("\n".join(ops) + "\n").encode("ascii"))
         target[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
@@ -91,7 +94,9 @@ def pypdf_impose(pdf: bytes, paper: str, path: Path, back: int = 0, phrases: Phr
         target.merge_page(overlay.pages[index])
         target.compress_content_streams()
     title = reader.metadata.title or phrases.t("rules.subject")
-    writer.add_metadata({"/Title": phrases.t("rules.booklet_title", title=title, paper=paper), "/Producer": "pnp"})
+    writer.add_metadata(
+        {"/Title": phrases.t("rules.booklet_title", title=title, paper=paper), "/Producer": "pnp"}
+    )
     with open(path, "wb") as handle:
         writer.write(handle)
     return len(sides)

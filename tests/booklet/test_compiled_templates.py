@@ -1,5 +1,5 @@
-"""Compiled rules templates kept between runs: a rebuild compiles only the templates that changed, and renders the
-same Markdown as a fresh compile."""
+"""Compiled rules templates kept between runs: a rebuild compiles only the templates that changed, and renders
+the same Markdown as a fresh compile."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from generator.data.sandbox import BoundedSandbox
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
-    """A cache folder of the test's own; each render gets a fresh environment, as a new `pnp build` process does."""
+    """A cache folder of the test's own; each render gets a fresh environment, as a new `pnp build` process
+    does."""
     folder = tmp_path / "compiled"
     folder.mkdir()
     monkeypatch.setattr(text, "compiled_templates", lambda: text.CompiledTemplates(str(folder)))
@@ -52,7 +53,9 @@ def test_an_edited_template_is_compiled_again_and_its_include_is_not(tmp_project
     _folder, compiled = cache
     _render(tmp_project, "order-up-pizza")
     path = Path(tmp_project.templates_dir) / "rules" / "order-up-pizza.md.j2"
-    path.write_text(path.read_text(encoding="utf-8").replace("The city board", "The city map"), encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("The city board", "The city map"), encoding="utf-8"
+    )
     compiled.clear()
     markdown = _render(tmp_project, "order-up-pizza")
     assert "The city map" in markdown and "The city board" not in markdown
@@ -62,7 +65,7 @@ def test_an_edited_template_is_compiled_again_and_its_include_is_not(tmp_project
 def test_code_compiled_by_another_sandbox_is_not_used(tmp_project, cache, monkeypatch):
     folder, compiled = cache
     _render(tmp_project, "order-up-pizza")
-    monkeypatch.setattr(text.CompiledTemplates, "compiler", lambda self: "another version of pnp")
+    monkeypatch.setattr(text.CompiledTemplates, "compiler", lambda _self: "another version of pnp")
     compiled.clear()
     _render(tmp_project, "order-up-pizza")
     assert "order-up-pizza.md.j2" in compiled

@@ -1,5 +1,5 @@
-"""The rules document's passes: a first pass that only lays out gives the same PDF as ReportLab's drawn passes, and
-the page contents handed to the booklets are the pages' streams in that PDF."""
+"""The rules document's passes: a first pass that only lays out gives the same PDF as ReportLab's drawn
+passes, and the page contents handed to the booklets are the pages' streams in that PDF."""
 
 from __future__ import annotations
 
@@ -40,14 +40,18 @@ def test_a_real_rulebook_is_the_same_pdf_as_with_every_pass_drawn(repo_project, 
     build_document(str(tmp_path / "sketched.pdf"), reading_story(game, markdown, width), **settings)
     _drawn_every_pass(tmp_path / "drawn.pdf", reading_story(game, markdown, width), **settings)
     sketched, drawn = (tmp_path / "sketched.pdf").read_bytes(), (tmp_path / "drawn.pdf").read_bytes()
-    assert len(PdfReader(io.BytesIO(sketched)).pages) > 4  # cover, contents and pages of rules, pictures and icons
+    # cover, contents and pages of rules, pictures and icons
+    assert len(PdfReader(io.BytesIO(sketched)).pages) > 4
     assert sketched == drawn
 
 
 def test_a_story_without_headings_is_still_drawn(tmp_path):
-    """The contents are settled after the first pass here, and that pass draws nothing: a drawn pass still follows."""
+    """The contents are settled after the first pass here, and that pass draws nothing: a drawn pass still
+    follows."""
     styles = make_styles()
-    text = "\n\n".join(f"Paragraph {n} of plain rules text, long enough to wrap over two lines or more." for n in range(80))
+    text = "\n\n".join(
+        f"Paragraph {n} of plain rules text, long enough to wrap over two lines or more." for n in range(80)
+    )
 
     def story():
         return [contents(styles), PageBreak(), *Converter(width=300, styles=styles).convert(text)]
@@ -68,15 +72,17 @@ def test_page_contents_handed_to_the_booklets_are_the_pdf_pages_streams(repo_pro
 
 
 def test_paragraphs_break_their_lines_once_per_width_into_the_same_pdf(repo_project, tmp_path, monkeypatch):
-    """ReportLab wraps a paragraph for every place it tries it and on every pass; the rules' paragraphs break their
-    lines once per width, and the PDF is the one that breaking them anew every time gives."""
+    """ReportLab wraps a paragraph for every place it tries it and on every pass; the rules' paragraphs break
+    their lines once per width, and the PDF is the one that breaking them anew every time gives."""
     game = load_game(repo_project, "order-up-pizza")
     markdown = render_rules(game)
     settings = dict(SETTINGS, canvas_hooks=[enable_inline_icons], fonts=game.fonts)
     width = text_frame()[0]
     breaks = []
     original = Paragraph.breakLines
-    monkeypatch.setattr(Paragraph, "breakLines", lambda self, widths: breaks.append(self) or original(self, widths))
+    monkeypatch.setattr(
+        Paragraph, "breakLines", lambda self, widths: breaks.append(self) or original(self, widths)
+    )
     build_document(str(tmp_path / "once.pdf"), reading_story(game, markdown, width), **settings)
     once = len(breaks)
     breaks.clear()

@@ -1,6 +1,7 @@
-"""Card figures and the cover fit the rules' pages: a figure of legible cards too wide for one row goes over pages
-by rows, one that cannot fit at all is one located problem in validate and build, and the cover holds one, two or
-many decks on page 1. Read back from the PDFs: where each card's face is drawn, and at what scale."""
+"""Card figures and the cover fit the rules' pages: a figure of legible cards too wide for one row goes over
+pages by rows, one that cannot fit at all is one located problem in validate and build, and the cover holds
+one, two or many decks on page 1. Read back from the PDFs: where each card's face is drawn, and at what
+scale."""
 
 from __future__ import annotations
 
@@ -30,8 +31,9 @@ def _multiply(m, n):
 
 
 def drawn_cards(reader: PdfReader, page_index: int) -> list[tuple[str, float, float, float]]:
-    """(card form, scale, x, y of the trim's lower left) of every card face drawn on a page: the faces are Form
-    XObjects named FormXob.card_* (drawn with their bleed, clipped at the trim), placed by the page's matrix."""
+    """(card form, scale, x, y of the trim's lower left) of every card face drawn on a page: the faces are
+    Form XObjects named FormXob.card_* (drawn with their bleed, clipped at the trim), placed by the page's
+    matrix."""
     page = reader.pages[page_index]
     ops = ContentStream(page.get_contents(), reader).operations
     ctm, stack, found = (1, 0, 0, 1, 0, 0), [], []
@@ -64,16 +66,20 @@ def _set_code_size(project: Project, size: str) -> None:
     layout = project.cards_dir / "demo" / "layouts" / "actions.yaml"
     text = layout.read_text()
     assert "    size: 7pt\n    color: \"#6e6e6e\"" in text
-    layout.write_text(text.replace("    size: 7pt\n    color: \"#6e6e6e\"", f"    size: {size}\n    color: \"#6e6e6e\""))
+    layout.write_text(
+        text.replace("    size: 7pt\n    color: \"#6e6e6e\"", f"    size: {size}\n    color: \"#6e6e6e\"")
+    )
 
 
-# --- the pure layout ------------------------------------------------------------------------------------------
+# --- the pure layout
+# ------------------------------------------------------------------------------------------
 
 def test_card_grid_keeps_the_floor_and_the_page():
     # side by side when they fit the column
     grid = card_grid(POKER, 120, 120, 2, FRAME_W, FRAME_H)
     assert (grid.per_row, grid.rows, grid.card_w) == (2, 1, 120)
-    # two legible cards wider than the column: two rows of full-size cards, taller than a page -> rows go over pages
+    # two legible cards wider than the column: two rows of full-size cards, taller than a page -> rows go over
+    # pages
     grid = card_grid(POKER, 180, 180, 2, FRAME_W, FRAME_H, caption_h=14)
     assert (grid.per_row, grid.rows, grid.card_w) == (1, 2, 180)
     # asked larger than the floor: shrinks towards the floor until the whole figure fits a page
@@ -91,7 +97,8 @@ def test_card_grid_keeps_the_floor_and_the_page():
     assert cover.rows == 1 and cover.card_h + 4 <= 300 + 1e-6
 
 
-# --- the tester's game: smallest text 6 pt and the two-card figure of `pnp new` ----------------------------------
+# --- the tester's game: smallest text 6 pt and the two-card figure of `pnp new`
+# ----------------------------------
 
 def test_a_figure_of_two_full_size_cards_goes_over_two_pages(scaffold):
     _set_code_size(scaffold, "6pt")
@@ -118,10 +125,13 @@ def test_a_figure_of_two_full_size_cards_goes_over_two_pages(scaffold):
 def test_a_card_taller_than_a_page_is_one_located_problem_in_validate_and_build(scaffold):
     _set_code_size(scaffold, "6pt")
     game_yaml = scaffold.cards_dir / "demo" / "game.yaml"
-    game_yaml.write_text(game_yaml.read_text().replace("card_size: poker ", "card_size: {width: 100mm, height: 200mm}"))
+    game_yaml.write_text(
+        game_yaml.read_text().replace("card_size: poker ", "card_size: {width: 100mm, height: 200mm}")
+    )
     template = scaffold.templates_dir / "rules" / "demo.md.j2"
     line = next(n for n, text in enumerate(template.read_text().splitlines(), 1) if "figure(" in text)
-    expected = f"templates/rules/demo.md.j2:{line}: figure of 'draw-two', 'lucky-roll' does not fit a page of the rules"
+    expected = (f"templates/rules/demo.md.j2:{line}: figure of 'draw-two', 'lucky-roll' does not fit a page "
+                "of the rules")
     validated = run_pnp("validate", "demo", "--no-sim", project=scaffold)
     assert validated.exit_code == 1 and expected in validated.output, validated.output
     built = run_pnp("build", "demo", "--jobs", "1", project=scaffold)
@@ -129,22 +139,29 @@ def test_a_card_taller_than_a_page_is_one_located_problem_in_validate_and_build(
     assert "internal error" not in built.output and "LayoutError" not in built.output
 
 
-# --- the cover ----------------------------------------------------------------------------------------------------
+# --- the cover
+# ----------------------------------------------------------------------------------------------------
 
 def _add_decks(project: Project, count: int) -> None:
-    """Copies of the actions deck as decks more-1 .. more-<count> (card ids made unique: they are across decks)."""
+    """Copies of the actions deck as decks more-1 .. more-<count> (card ids made unique: they are across
+    decks)."""
     game = project.cards_dir / "demo"
     source = (game / "actions.yaml").read_text()
     names = []
     for n in range(1, count + 1):
-        (game / f"more-{n}.yaml").write_text(source.replace("deck: actions", f"deck: more-{n}")
-                                             .replace("code: ACT", f"code: MO{n}").replace("- id: ", f"- id: m{n}-"))
+        (game / f"more-{n}.yaml").write_text(
+            source.replace("deck: actions", f"deck: more-{n}")
+            .replace("code: ACT", f"code: MO{n}")
+            .replace("- id: ", f"- id: m{n}-")
+        )
         names.append(f"more-{n}")
     text = (game / "game.yaml").read_text()
     (game / "game.yaml").write_text(text.replace("decks: [actions]", f"decks: [actions, {', '.join(names)}]"))
 
 
-@pytest.mark.parametrize(("decks", "code_size", "shown"), [(1, "7pt", 1), (2, "7pt", 2), (3, "7pt", 2), (2, "6pt", 1)])
+@pytest.mark.parametrize(
+    ("decks", "code_size", "shown"), [(1, "7pt", 1), (2, "7pt", 2), (3, "7pt", 2), (2, "6pt", 1)]
+)
 def test_the_cover_holds_its_cards_and_title_on_page_one(scaffold, decks, code_size, shown):
     _set_code_size(scaffold, code_size)
     _add_decks(scaffold, decks - 1)

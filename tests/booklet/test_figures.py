@@ -31,7 +31,11 @@ def test_card_pictures_in_the_rules_keep_their_text_at_6_pt_or_more(repo_project
     for figure in figures:
         figure.wrap(width, 10_000)
         smallest = min(size for areas in figure.areas for _, size in areas)
-        assert smallest * figure.scale >= MIN_TEXT - 1e-6, (game_id, [c.id for c in figure.cards], figure.scale)
+        assert smallest * figure.scale >= MIN_TEXT - 1e-6, (
+            game_id,
+            [c.id for c in figure.cards],
+            figure.scale,
+        )
         assert figure.per_row * figure.card_w <= width  # rows wrap instead of shrinking the cards
         if figure.callouts:  # every marker sits off the card's text
             obstacles = figure._obstacles(0.0, 0.0)

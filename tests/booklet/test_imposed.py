@@ -1,5 +1,6 @@
-"""The imposed booklets: written by pnp itself from the reading PDF (no PDF library loaded), the same bytes as pypdf
-imposing the same pages, for every bundled game and language; each reading page's content compressed once."""
+"""The imposed booklets: written by pnp itself from the reading PDF (no PDF library loaded), the same bytes as
+pypdf imposing the same pages, for every bundled game and language; each reading page's content compressed
+once."""
 
 from __future__ import annotations
 
@@ -29,7 +30,9 @@ def test_booklets_are_the_bytes_pypdf_wrote(repo_project, tmp_path, game_id, lan
     for paper in ("letter", "a4"):
         ours, theirs = tmp_path / f"{paper}.pdf", tmp_path / f"{paper}-pypdf.pdf"
         sides = impose(pages, paper, ours, back=reading.back_pages, phrases=game.phrases)
-        assert sides == pypdf_impose(reading.pdf, paper, theirs, back=reading.back_pages, phrases=game.phrases)
+        assert sides == pypdf_impose(
+            reading.pdf, paper, theirs, back=reading.back_pages, phrases=game.phrases
+        )
         assert ours.read_bytes() == theirs.read_bytes()
         booklet = PdfReader(io.BytesIO(ours.read_bytes()))
         assert len(booklet.pages) == sides

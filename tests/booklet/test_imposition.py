@@ -42,7 +42,11 @@ def test_every_page_once_and_facing_pages_add_up(pages):
     for side in sides:  # the two halves of a sheet side are always pages k and n+1-k
         left = side.left if side.left is not None else None
         right = side.right if side.right is not None else None
-        expected = [n - 2 * side.sheet, 1 + 2 * side.sheet] if side.side == "front" else [2 + 2 * side.sheet, n - 1 - 2 * side.sheet]
+        expected = (
+            [n - 2 * side.sheet, 1 + 2 * side.sheet]
+            if side.side == "front"
+            else [2 + 2 * side.sheet, n - 1 - 2 * side.sheet]
+        )
         assert [left, right] == [p if p <= pages else None for p in expected]
 
 

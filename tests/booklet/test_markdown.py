@@ -45,8 +45,18 @@ Most money wins.
 def test_blocks_map_to_flowables():
     flows = Converter(width=300).convert(SAMPLE)
     kinds = [type(f) for f in flows if not isinstance(f, CondPageBreak)]
-    assert kinds == [Heading, RulesParagraph, ListFlowable, ListFlowable, KeepTogether, NoteBox, NoteBox, PageBreak,
-                     Heading, RulesParagraph]
+    assert kinds == [
+        Heading,
+        RulesParagraph,
+        ListFlowable,
+        ListFlowable,
+        KeepTogether,
+        NoteBox,
+        NoteBox,
+        PageBreak,
+        Heading,
+        RulesParagraph,
+    ]
     assert "<b>6</b>" in flows[2].text and "<i>face down</i>" in flows[2].text
 
 
@@ -54,8 +64,13 @@ def test_document_has_outline_contents_and_only_embedded_fonts(tmp_path):
     styles = make_styles()
     body = Converter(width=300, styles=styles).convert(SAMPLE)
     path = tmp_path / "doc.pdf"
-    build_document(str(path), [hidden_heading("Contents", styles["h1"], "c"), contents(styles), PageBreak(), *body],
-                   title="T", header="T", page_size=(396, 612))
+    build_document(
+        str(path),
+        [hidden_heading("Contents", styles["h1"], "c"), contents(styles), PageBreak(), *body],
+        title="T",
+        header="T",
+        page_size=(396, 612),
+    )
     reader = PdfReader(str(path))
     outline = reader.outline
     assert [outline[0].title, outline[1].title, outline[2][0].title] == ["Contents", "Setting up", "Scoring"]

@@ -1,4 +1,5 @@
-"""Rule booklets built from the real games: data-driven text, outline, imposition order, fonts, reproducibility."""
+"""Rule booklets built from the real games: data-driven text, outline, imposition order, fonts,
+reproducibility."""
 
 from __future__ import annotations
 
@@ -99,8 +100,13 @@ def test_only_embedded_project_fonts(built):
         for page in PdfReader(str(target)).pages:
             for font in page["/Resources"].get("/Font", {}).values():
                 font = font.get_object()
-                assert font["/BaseFont"].split("+")[-1] in ("FredokaOne-Regular", "Lato-Regular", "Lato-Bold",
-                                                            "Lato-Italic", "Lato-BoldItalic"), font["/BaseFont"]
+                assert font["/BaseFont"].split("+")[-1] in (
+                    "FredokaOne-Regular",
+                    "Lato-Regular",
+                    "Lato-Bold",
+                    "Lato-Italic",
+                    "Lato-BoldItalic",
+                ), font["/BaseFont"]
                 assert "/FontFile2" in font["/FontDescriptor"]  # embedded TrueType subset
 
 
@@ -124,7 +130,8 @@ def test_booklet_sheets_hold_pages_in_saddle_stitch_order(built, paper, sheet):
             assert page.get_size() == pytest.approx(sheet, abs=0.01)
             for half, number in ((0, side.left), (1, side.right)):
                 found = _footer_number(page, half * sheet[0] / 2, (half + 1) * sheet[0] / 2)
-                # the covers (front: reading page 1, back: the last, the back matter) have no page number; padding
+                # the covers (front: reading page 1, back: the last, the back matter) have no page number;
+                # padding
                 # pages are blank; the first sheet carries the print note
                 expected = "" if number in (None, 1, reading_pages) else str(number)
                 if index == 0 and half == 1:
@@ -133,15 +140,17 @@ def test_booklet_sheets_hold_pages_in_saddle_stitch_order(built, paper, sheet):
                     assert found == expected, (index, half, found)
         # the back cover (left half of the first sheet's front) is the quick reference, never a blank page
         assert facts["back_cover_pages"] == 1 and sides[0].left == reading_pages
-        back_cover = pdf[0].get_textpage().get_text_bounded(left=0, bottom=0, right=sheet[0] / 2, top=sheet[1])
+        back_cover = (
+            pdf[0].get_textpage().get_text_bounded(left=0, bottom=0, right=sheet[0] / 2, top=sheet[1])
+        )
         assert "Quick reference" in back_cover
     finally:
         pdf.close()
 
 
 def test_the_back_cover_has_no_page_number_and_the_page_before_it_has(built):
-    """The reading PDF's last page is the back matter, printed on the booklet's back cover: no folio there (it showed
-    "14" on Order Up's back cover), as on the front cover; the body pages keep theirs."""
+    """The reading PDF's last page is the back matter, printed on the booklet's back cover: no folio there (it
+    showed "14" on Order Up's back cover), as on the front cover; the body pages keep theirs."""
     _, written = built
     path, facts = written["rules.pdf"]
     pdf = pdfium.PdfDocument(str(path))
@@ -165,7 +174,8 @@ def test_fold_ticks_keep_clear_of_the_unprintable_edge(built):
         spine = image.crop((w // 2 - 3, 0, w // 2 + 3, h))
         assert spine.crop((0, 0, 6, edge)).getextrema()[0] == 255  # nothing within 6 mm of the top edge
         assert spine.crop((0, h - edge, 6, h)).getextrema()[0] == 255
-        assert spine.crop((0, edge, 6, edge + int(mm(4) * 2))).getextrema()[0] < 230  # the grey tick just inside
+        # the grey tick just inside
+        assert spine.crop((0, edge, 6, edge + int(mm(4) * 2))).getextrema()[0] < 230
 
 
 def test_rebuild_is_byte_identical(repo_project, tmp_path):
@@ -180,12 +190,18 @@ def test_changed_copies_and_components_reach_the_booklet(tmp_project, tmp_path):
     folder = tmp_project.cards_dir / "order-up-pizza"
     toppings = folder / "toppings.yaml"
     text = toppings.read_text(encoding="utf-8")
-    text = text.replace("{id: pepperoni, name: Pepperoni, copies: 12,", "{id: pepperoni, name: Pepperoni, copies: 13,")
-    text = text.replace("{id: mushrooms, name: Mushrooms, copies: 11,", "{id: mushrooms, name: Mushrooms, copies: 10,")
+    text = text.replace(
+        "{id: pepperoni, name: Pepperoni, copies: 12,", "{id: pepperoni, name: Pepperoni, copies: 13,"
+    )
+    text = text.replace(
+        "{id: mushrooms, name: Mushrooms, copies: 11,", "{id: mushrooms, name: Mushrooms, copies: 10,"
+    )
     toppings.write_text(text, encoding="utf-8")
     dice = folder / "dice.yaml"
     dice.write_text(dice.read_text(encoding="utf-8").replace("copies: 2\n", "copies: 3\n"), encoding="utf-8")
-    result = build(tmp_project, ["order-up-pizza"], BuildOptions(papers=("letter",), out_dir=tmp_path / "out"))
+    result = build(
+        tmp_project, ["order-up-pizza"], BuildOptions(papers=("letter",), out_dir=tmp_path / "out")
+    )
     assert any(w["path"].endswith("rules-booklet-letter.pdf") for w in result.written)
     booklet = _text(tmp_path / "out" / "order-up-pizza" / "rules-booklet-letter.pdf")
     assert "Pepperoni 13" in booklet and "Mushrooms 10" in booklet
@@ -194,7 +210,8 @@ def test_changed_copies_and_components_reach_the_booklet(tmp_project, tmp_path):
 
 
 def test_picture_syntax_draws_a_real_card_and_names_a_wrong_one(tmp_project, tmp_path):
-    """`![caption](card:deck/id)` in the rules text draws that card; a card that does not exist is a located error."""
+    """`![caption](card:deck/id)` in the rules text draws that card; a card that does not exist is a located
+    error."""
     from generator.core.errors import InputError
 
     template = tmp_project.rules_template("order-up-trading")
@@ -204,7 +221,8 @@ def test_picture_syntax_draws_a_real_card_and_names_a_wrong_one(tmp_project, tmp
     [reading] = [o for o in outputs(game, BuildOptions(papers=())) if o.kind == "rules"]
     facts = reading.render(tmp_path / "rules.pdf")
     last = PdfReader(str(tmp_path / "rules.pdf")).pages[facts["pages"] - 1].extract_text()
-    assert "The Burrito recipe" in last and "COLLECT ALL 7" in last and "Tortilla" in last  # the card itself is drawn
+    # the card itself is drawn
+    assert "The Burrito recipe" in last and "COLLECT ALL 7" in last and "Tortilla" in last
     template.write_text(text + "\n\n![Lost](card:recipes/tacos)\n", encoding="utf-8")
     game = load_game(tmp_project, "order-up-trading")
     with pytest.raises(InputError) as info:  # found with the rendered rules, before anything is drawn

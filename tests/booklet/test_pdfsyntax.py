@@ -1,4 +1,5 @@
-"""The PDF syntax the booklets are read and written in: ReportLab's objects parsed, written as pypdf writes them."""
+"""The PDF syntax the booklets are read and written in: ReportLab's objects parsed, written as pypdf writes
+them."""
 
 from __future__ import annotations
 
@@ -19,13 +20,17 @@ def _pypdf(value) -> bytes:
     return out.getvalue()
 
 
-@pytest.mark.parametrize("number", [0.0, 841.8897637795275, 595.2756, 0.972673, 12.0, -3.5e-05, 1234567.891, 0.1])
+@pytest.mark.parametrize(
+    "number", [0.0, 841.8897637795275, 595.2756, 0.972673, 12.0, -3.5e-05, 1234567.891, 0.1]
+)
 def test_reals_are_written_to_eight_significant_digits(number):
     assert serialize(number) == _pypdf(FloatObject(number))
 
 
-@pytest.mark.parametrize("text", ["Order Up \u2013 Rules (booklet, a4)", "Pravidla hry \u010ce\u0161tina", "caf\u00e9 \u20ac5",
-                                  "plain"])
+@pytest.mark.parametrize(
+    "text",
+    ["Order Up \u2013 Rules (booklet, a4)", "Pravidla hry \u010ce\u0161tina", "caf\u00e9 \u20ac5", "plain"],
+)
 def test_text_strings_are_written_as_pdf_readers_expect(text):
     assert serialize(text) == _pypdf(TextStringObject(text))
 

@@ -1,8 +1,9 @@
-"""The pizza rulebook's setup, done exactly as printed in rules.pdf, gives the Order Up deck the engine sets up.
+"""The pizza rulebook's setup, done exactly as printed in rules.pdf, gives the Order Up deck the engine sets
+up.
 
-Step 6 used to say "count 14 cards off the top of the deck, put the Game Over card on top of them, and put the rest
-of the deck on top of that": read literally, Game Over ended up under 15 cards, not 14, and the Short and Long
-presets swapped places. The test reads the printed steps sentence by sentence and does what they say.
+Step 6 used to say "count 14 cards off the top of the deck, put the Game Over card on top of them, and put the
+rest of the deck on top of that": read literally, Game Over ended up under 15 cards, not 14, and the Short and
+Long presets swapped places. The test reads the printed steps sentence by sentence and does what they say.
 """
 
 from __future__ import annotations
@@ -10,13 +11,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from pnp_engine_order_up_pizza import ENGINE
 from pypdf import PdfReader
 
 from generator.booklet.pdf import outputs
 from generator.core.contract import BuildOptions
 from generator.data.load import load_game
 from generator.engines.base import ChanceOutcome
-from generator.engines.order_up_pizza import ENGINE
 
 GAME_OVER = "game-over"
 
@@ -32,8 +33,9 @@ def follow(step: str, deck: list[str]) -> tuple[list[str], list[str]]:
         if match := re.fullmatch(r"deal (\d+) orders face up next to the order up deck", text):
             count = int(match[1])
             faceup, deck = deck[:count], deck[count:]
-        elif match := re.fullmatch(r"(?:then )?count (\d+) cards off the top of the deck( into a pile of their own)?",
-                                   text):
+        elif match := re.fullmatch(
+            r"(?:then )?count (\d+) cards off the top of the deck( into a pile of their own)?", text
+        ):
             count = int(match[1])
             pile, deck = list(reversed(deck[:count])), deck[count:]  # counted one by one onto a new pile
         elif text == "put the game over card on top of them":
@@ -53,8 +55,11 @@ def follow(step: str, deck: list[str]) -> tuple[list[str], list[str]]:
 
 def test_the_old_wording_put_game_over_one_card_too_deep():
     orders = [f"o{i}" for i in range(32)]
-    old = ("Deal 3 orders face up next to the Order Up deck. Then count 14 cards off the top of the deck, put the "
-           "Game Over card on top of them, and put the rest of the deck on top of that.")
+    old = (
+        "Deal 3 orders face up next to the Order Up deck. Then count 14 cards off the top of the deck, put "
+        "the "
+        "Game Over card on top of them, and put the rest of the deck on top of that."
+    )
     _faceup, deck = follow(old, orders)
     assert deck.index(GAME_OVER) == 15  # the engine (and the "How long a game lasts" note) put 14 above it
 
@@ -87,8 +92,8 @@ def printed_lengths(printed: str) -> dict[str, int]:
 
 
 def engine_deck(game, options: dict) -> tuple[list[str], list[str], list[str]]:
-    """(the order cards as shuffled in step 5, the face-up orders, the Order Up deck top first) after the engine's
-    setup of a 2-player game with `options`."""
+    """(the order cards as shuffled in step 5, the face-up orders, the Order Up deck top first) after the
+    engine's setup of a 2-player game with `options`."""
     state = ENGINE.new_state(game, 2, {**ENGINE.options, **options})
     for colour in ("red", "yellow"):
         state.apply(state.parse_action(f"choose {colour}"))
@@ -100,7 +105,9 @@ def engine_deck(game, options: dict) -> tuple[list[str], list[str], list[str]]:
 
 def test_setup_as_printed_matches_the_engine(repo_project, printed_setup):
     five, six = printed_setup
-    assert five.startswith("Take the Game Over card out of the Order Up deck and shuffle the other order cards")
+    assert five.startswith(
+        "Take the Game Over card out of the Order Up deck and shuffle the other order cards"
+    )
     game = load_game(repo_project, "order-up-pizza")
     shuffled, engine_faceup, engine = engine_deck(game, {})
     faceup, deck = follow(six, shuffled)

@@ -38,8 +38,12 @@ def test_real_templates_render_numbers_from_the_data(repo_project, game_id):
 
 
 def test_undefined_variable_names_template_and_line(tmp_project):
-    game = _with_template(tmp_project, "order-up-pizza", "# Title\n\nDeal {{ game.settings.start_hand }} cards.\n"
-                          "You may hold {{ game.settings.hand_limitt }} cards.\n")
+    game = _with_template(
+        tmp_project,
+        "order-up-pizza",
+        "# Title\n\nDeal {{ game.settings.start_hand }} cards.\n"
+        "You may hold {{ game.settings.hand_limitt }} cards.\n",
+    )
     with pytest.raises(InputError) as exc:
         render_rules(game)
     file, line, message = _problem(exc)
@@ -80,11 +84,15 @@ def test_template_sees_data_not_objects(tmp_project):
 
 
 def test_unknown_icon_and_card_fail_at_their_line(tmp_project):
-    game = _with_template(tmp_project, "order-up-pizza", "# T\n\n{{ icon('pepperoni') }}\n{{ icon('peperoni') }}\n")
+    game = _with_template(
+        tmp_project, "order-up-pizza", "# T\n\n{{ icon('pepperoni') }}\n{{ icon('peperoni') }}\n"
+    )
     with pytest.raises(InputError) as exc:
         render_rules(game)
     assert _problem(exc)[1] == 4 and "pepperoni" in _problem(exc)[2]
-    game = _with_template(tmp_project, "order-up-pizza", "# T\n\n{{ figure('card', deck='orders', card='nobody') }}\n")
+    game = _with_template(
+        tmp_project, "order-up-pizza", "# T\n\n{{ figure('card', deck='orders', card='nobody') }}\n"
+    )
     with pytest.raises(InputError) as exc:
         render_rules(game)
     assert _problem(exc)[1] == 3 and "nobody" in _problem(exc)[2]

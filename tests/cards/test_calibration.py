@@ -1,4 +1,5 @@
-"""The print check's back page read back: the grid captions stay inside the safe area, whatever their language."""
+"""The print check's back page read back: the grid captions stay inside the safe area, whatever their
+language."""
 
 from __future__ import annotations
 

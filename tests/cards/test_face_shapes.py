@@ -1,4 +1,5 @@
-"""A face's shapes written from the operators recorded on their first drawing give the same PDF as drawing each."""
+"""A face's shapes written from the operators recorded on their first drawing give the same PDF as drawing
+each."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from generator.cards import sheets
 from generator.core.contract import BuildOptions
 from generator.data.load import load_game
 from generator.data.project import Project
-from generator.faces import face
+from generator.faces.boxes import shape
 from generator.faces.face import renderer_for
 
 
@@ -28,7 +29,7 @@ def _sheets(root: Path, out: Path, monkeypatch) -> tuple[bytes, int]:
 
     monkeypatch.setattr(sheets, "Canvas", Kept)
     sheets.write_sheets(game, "a4", BuildOptions(papers=["a4"]), out)
-    recorded = len(renderer._shapes[canvases[0]])  # noqa: SLF001 - the memo under test
+    recorded = len(renderer.panels._shapes[canvases[0]])  # noqa: SLF001 - the memo under test
     return out.read_bytes(), recorded
 
 
@@ -36,7 +37,7 @@ def test_recorded_shapes_write_the_same_pdf(tmp_path, monkeypatch):
     write_game(tmp_path / "memo", 30)  # 8 colours over 30 cards: most borders and dots are written again
     write_game(tmp_path / "drawn", 30)
     remembered, recorded = _sheets(tmp_path / "memo", tmp_path / "memo.pdf", monkeypatch)
-    monkeypatch.setattr(face, "SHAPE_MEMO", 0)  # nothing recorded: every shape drawn by ReportLab
+    monkeypatch.setattr(shape, "SHAPE_MEMO", 0)  # nothing recorded: every shape drawn by ReportLab
     drawn, none = _sheets(tmp_path / "drawn", tmp_path / "drawn.pdf", monkeypatch)
     assert recorded == 8 * 2 + 3 and none == 0  # a border and a dot per colour, the frame, two backgrounds
     assert remembered == drawn

@@ -1,5 +1,5 @@
-"""Round and hexagonal decks (`size: {shape: ...}`) on card sheets: packed like tokens, each face clipped to its
-outline, the outlines cut, the backs mirrored, and text kept inside the outline."""
+"""Round and hexagonal decks (`size: {shape: ...}`) on card sheets: packed like tokens, each face clipped to
+its outline, the outlines cut, the backs mirrored, and text kept inside the outline."""
 
 from __future__ import annotations
 
@@ -44,7 +44,8 @@ FILES = {
     "layouts/land.yaml": """\
         boxes:
           background: {shape: rect, fill: "#2e7d32"}
-          name: {x: 25%, y: 40%, width: 50%, height: 20%, text: "{{ card.name }}", align: center, valign: middle}
+          name: {x: 25%, y: 40%, width: 50%, height: 20%, text: "{{ card.name }}",
+                 align: center, valign: middle}
         """,
     "layouts/plain-back.yaml": "boxes:\n  background: {shape: rect, fill: \"#8d6e63\"}\n",
 }
@@ -62,7 +63,9 @@ def test_hex_and_round_decks_are_packed_cut_and_backed(tmp_path):
     game = load_game(_project(tmp_path), "tiles")
     assert game.decks["land"].shape.kind == "hex"
     assert game.decks["land"].size_mm == (pytest.approx(2 * 50.8 / math.sqrt(3)), pytest.approx(50.8))
-    output = next(o for o in outputs(game, BuildOptions(papers=("letter",))) if o.path.name == "cards-letter.pdf")
+    output = next(
+        o for o in outputs(game, BuildOptions(papers=("letter",))) if o.path.name == "cards-letter.pdf"
+    )
     path = tmp_path / "cards.pdf"
     facts = output.render(path)
     assert facts["decks"]["land"] == {"fronts": 1, "backs": 1}
@@ -71,7 +74,9 @@ def test_hex_and_round_decks_are_packed_cut_and_backed(tmp_path):
     fronts, backs = _forms(path, land), _forms(path, land + 1)
     assert len(fronts) == len(backs) == 18
     width = 612.0
-    assert sorted((round(width - x, 1), round(y, 1)) for x, y in fronts) == sorted((round(x, 1), round(y, 1)) for x, y in backs)
+    assert sorted((round(width - x, 1), round(y, 1)) for x, y in fronts) == sorted(
+        (round(x, 1), round(y, 1)) for x, y in backs
+    )
     cuts, folds = cuts_and_folds(path, land, into_forms=True)
     side = 2 * INCH / math.sqrt(3)
     assert len(cuts) > 18 * 2 and all(math.dist(a, b) == pytest.approx(side, abs=0.05) for a, b, _ in cuts)
@@ -94,14 +99,21 @@ def test_text_outside_a_round_card_is_a_located_error(tmp_path):
     with pytest.raises(InputError) as info:
         outputs(game, BuildOptions(papers=("letter",)))
     messages = [str(p) for p in info.value.problems]
-    assert any(m.startswith("cards/tiles/layouts/land.yaml:3: text box 'name' of deck 'coins' reaches outside its "
-                            "30.0 mm circle outline") for m in messages), messages
+    assert any(
+        m.startswith(
+            "cards/tiles/layouts/land.yaml:3: text box 'name' of deck 'coins' reaches outside its "
+            "30.0 mm circle outline"
+        )
+        for m in messages
+    ), messages
 
 
 def test_a_game_wide_round_card_size(tmp_path):
-    changes = {"game.yaml": "title: Tiles\ncode: TIL\nplayers: {min: 2, max: 4}\ndecks: [land, coins]\n"
-                            "card_size: {shape: circle, diameter: 40mm}\n",
-               "coins.yaml": FILES["coins.yaml"].replace("        size: {shape: circle, diameter: 30mm}\n", "")}
+    changes = {
+        "game.yaml": "title: Tiles\ncode: TIL\nplayers: {min: 2, max: 4}\ndecks: [land, coins]\n"
+        "card_size: {shape: circle, diameter: 40mm}\n",
+        "coins.yaml": FILES["coins.yaml"].replace("        size: {shape: circle, diameter: 30mm}\n", ""),
+    }
     game = load_game(_project(tmp_path, changes), "tiles")
     assert game.decks["coins"].shape.kind == "circle"
     assert game.decks["coins"].size_mm == (pytest.approx(40), pytest.approx(40))
@@ -111,7 +123,9 @@ def test_cut_files_of_hex_and_round_decks_follow_each_outline(tmp_path):
     import re
     import xml.etree.ElementTree as ET
 
-    game = load_game(_project(tmp_path, {"game.yaml": FILES["game.yaml"] + "print: {cut_file: svg}\n"}), "tiles")
+    game = load_game(
+        _project(tmp_path, {"game.yaml": FILES["game.yaml"] + "print: {cut_file: svg}\n"}), "tiles"
+    )
     made = [o for o in outputs(game, BuildOptions(papers=("a4",))) if o.path.suffix == ".svg"]
     assert len(made) == 2  # a page of hexes and a page of coins
     ns = "{http://www.w3.org/2000/svg}"

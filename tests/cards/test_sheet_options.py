@@ -1,4 +1,5 @@
-"""Sheet options read back from the PDFs: gap, pack, --only reprints, the print: block, cut files, the print check."""
+"""Sheet options read back from the PDFs: gap, pack, --only reprints, the print: block, cut files, the print
+check."""
 
 from __future__ import annotations
 
@@ -20,7 +21,9 @@ from generator.data.load import load_game
 from tests.cards.test_sheets import CHECK, codes_per_page, render
 from tests.conftest import run_pnp
 
-_PLACE = re.compile(r"q\n([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) re W n\n1 0 0 1 ([-\d.]+) ([-\d.]+) cm\n/(\S+) Do")
+_PLACE = re.compile(
+    r"q\n([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) re W n\n1 0 0 1 ([-\d.]+) ([-\d.]+) cm\n/(\S+) Do"
+)
 
 
 def placements(page) -> list[tuple[float, float, str]]:
@@ -46,7 +49,12 @@ def test_print_block_sets_the_options_and_flags_win(demo):
     game_file.write_text(game_file.read_text() + "print: {gap: 2mm, marks: lines, pack: true, ink: saver}\n")
     game = load_game(demo.project, "demo")
     chosen = sheet_options(game, BuildOptions())
-    assert (chosen.gap, chosen.marks, chosen.pack, chosen.ink) == (pytest.approx(mm(2)), "lines", True, "saver")
+    assert (chosen.gap, chosen.marks, chosen.pack, chosen.ink) == (
+        pytest.approx(mm(2)),
+        "lines",
+        True,
+        "saver",
+    )
     flags = sheet_options(game, BuildOptions(gap="0mm", marks="crop", pack=False, ink="normal"))
     assert (flags.gap, flags.marks, flags.pack, flags.ink) == (0, "crop", False, "normal")
     assert [o.path.name for o in outputs(game, BuildOptions(papers=("a4",)))] == ["cards-a4-inksaver.pdf"]
@@ -75,8 +83,12 @@ def test_pack_continues_decks_of_one_size_on_the_same_sheet(repo_project, tmp_pa
     path, facts = render(game, tmp_path, papers=("letter",), pack=True)["letter"]
     pdf = pypdfium2.PdfDocument(str(path))
     found = [c for i in range(CHECK, len(pdf), 2) for c in codes_per_page(path, "OUP")[i]]
-    assert sorted(found) == sorted(c.code for d in game.decks.values() for c in d.cards for _ in range(c.copies))
-    shared = next(p for p in packed if len({d.id for d, _ in (p.group.cards[n] for _, n in p.plan.cells)}) > 1)
+    assert sorted(found) == sorted(
+        c.code for d in game.decks.values() for c in d.cards for _ in range(c.copies)
+    )
+    shared = next(
+        p for p in packed if len({d.id for d, _ in (p.group.cards[n] for _, n in p.plan.cells)}) > 1
+    )
     label = " ".join(pdf[shared.index].get_textpage().get_text_range().split())
     assert "Toppings deck, Order Up deck" in label  # the page label names each deck on the sheet
     assert facts["decks"]["orders"]["fronts"] >= 1
@@ -91,14 +103,20 @@ def test_only_reprints_named_cards_and_leaves_the_full_sheets_untouched(tmp_proj
     assert run_pnp("build", "demo", "--paper", "a4", project=tmp_project).exit_code == 0
     folder = tmp_project.build_dir / "demo"
     before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in folder.iterdir()}
-    result = run_pnp("build", "demo", "--paper", "a4", "--only", "actions:lucky-roll,DEM-ACT-04", project=tmp_project)
+    result = run_pnp(
+        "build", "demo", "--paper", "a4", "--only", "actions:lucky-roll,DEM-ACT-04", project=tmp_project
+    )
     assert result.exit_code == 0, result.output
     reprint = folder / "cards-a4-only-actions-lucky-roll-head-cook.pdf"
     assert "1 file written" in result.output and reprint.is_file()
-    assert {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in folder.iterdir() if p != reprint} == before
+    assert {
+        p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in folder.iterdir() if p != reprint
+    } == before
     codes = [c for page in codes_per_page(reprint, "DEM") for c in page]
     assert sorted(codes) == ["DEM-ACT-02"] * 3 + ["DEM-ACT-04"]  # every copy of the named cards, nothing else
-    manifest = {o["path"] for o in json.loads((tmp_project.build_dir / "manifest.json").read_text())["outputs"]}
+    manifest = {
+        o["path"] for o in json.loads((tmp_project.build_dir / "manifest.json").read_text())["outputs"]
+    }
     assert {"demo/cards-a4.pdf", "demo/rules.pdf", f"demo/{reprint.name}"} <= manifest
     wrong = run_pnp("build", "demo", "--only", "action", project=tmp_project)
     assert wrong.exit_code == 1 and "--only action: no game being built has a deck 'action'" in wrong.output
@@ -112,8 +130,11 @@ def test_cut_files_trace_every_card_of_a_sheet_in_mm(demo, tmp_path):
     made = outputs(game, BuildOptions(papers=("letter",)))
     fronts = [p for p in pages(game, "letter", sheet_options(game, BuildOptions())) if p.plan.side == "front"]
     assert len(fronts) == 4  # 2 mm gaps: 8 poker and 15 mini cards a sheet
-    # named by the PDF page they cut (the print check takes pages 1-2, each sheet of fronts has its backs after it)
-    assert [o.path.name for o in made] == ["cards-letter.pdf"] + [f"cards-letter-cut-{n:02d}.svg" for n in (3, 5, 7, 9)]
+    # named by the PDF page they cut (the print check takes pages 1-2, each sheet of fronts has its backs
+    # after it)
+    assert [o.path.name for o in made] == ["cards-letter.pdf"] + [
+        f"cards-letter-cut-{n:02d}.svg" for n in (3, 5, 7, 9)
+    ]
     assert [page.index + 1 for page in fronts] == [3, 5, 7, 9]
     for output, page in zip(made[1:], fronts, strict=True):
         path = tmp_path / output.path.name
@@ -122,8 +143,12 @@ def test_cut_files_trace_every_card_of_a_sheet_in_mm(demo, tmp_path):
         assert f"cut file for page {page.index + 1} of cards-letter.pdf" in path.read_text()
         root = ET.fromstring(path.read_text())
         ns = "{http://www.w3.org/2000/svg}"
-        assert float(root.get("width").removesuffix("mm")) == pytest.approx(page.sheet.page_w / mm(1), abs=1e-4)
-        assert float(root.get("height").removesuffix("mm")) == pytest.approx(page.sheet.page_h / mm(1), abs=1e-4)
+        assert float(root.get("width").removesuffix("mm")) == pytest.approx(
+            page.sheet.page_w / mm(1), abs=1e-4
+        )
+        assert float(root.get("height").removesuffix("mm")) == pytest.approx(
+            page.sheet.page_h / mm(1), abs=1e-4
+        )
         assert root.get("viewBox") == f"0 0 {root.get('width')[:-2]} {root.get('height')[:-2]}"
         paths = root.findall(f".//{ns}path")
         assert len(paths) == len(page.plan.cells) == facts["cards"]
@@ -132,5 +157,7 @@ def test_cut_files_trace_every_card_of_a_sheet_in_mm(demo, tmp_path):
             d = element.get("d")
             start = [float(v) for v in re.match(r"M([\d.]+) ([\d.]+)", d).groups()]
             # the path starts after the rounded top-left corner, on the top edge (SVG y runs down)
-            assert start == pytest.approx([trim.x / mm(1) + 3, (page.sheet.page_h - trim.y2) / mm(1)], abs=1e-3)
+            assert start == pytest.approx(
+                [trim.x / mm(1) + 3, (page.sheet.page_h - trim.y2) / mm(1)], abs=1e-3
+            )
             assert d.count("C") == 4 and d.endswith("Z")

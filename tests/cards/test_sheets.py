@@ -1,4 +1,5 @@
-"""Card sheet PDFs read back: page sizes, pages per deck, card codes per copy, embedded fonts, reproducibility."""
+"""Card sheet PDFs read back: page sizes, pages per deck, card codes per copy, embedded fonts,
+reproducibility."""
 
 from __future__ import annotations
 
@@ -111,7 +112,9 @@ def test_each_face_is_one_form_placed_per_copy(demo, tmp_path):
     path, _ = render(demo, tmp_path, papers=("letter",))["letter"]
     reader = PdfReader(path)
     first = reader.pages[CHECK]
-    forms = [name for name, x in first["/Resources"]["/XObject"].items() if x.get_object()["/Subtype"] == "/Form"]
+    forms = [
+        name for name, x in first["/Resources"]["/XObject"].items() if x.get_object()["/Subtype"] == "/Form"
+    ]
     content = first.get_contents().get_data().decode("latin-1")
     uses = [name for name in re.findall(r"/(\S+) Do", content) if "card_" in name]  # not the marks and labels
     assert len(uses) == 9 and len(set(uses)) == 2  # 7 alpha + 2 beta placements of two forms
@@ -137,7 +140,7 @@ def test_other_duplex_modes_and_fold(demo, tmp_path, duplex):
         c.code for c in expand_deck(demo.decks["things"]))
 
 
-def test_a_card_too_big_for_the_paper_names_the_deck(demo, tmp_path):
+def test_a_card_too_big_for_the_paper_names_the_deck(demo):
     deck_file = Path(demo.decks["minis"].file)
     path = Path(demo.project.root) / deck_file
     path.write_text(path.read_text().replace("size: mini", "size: {width: 250mm, height: 300mm}"))
@@ -167,7 +170,9 @@ def test_print_check_opens_the_sheets(demo, tmp_path, paper):
     path, _ = render(demo, tmp_path, papers=(paper,), duplex="short", back_offset=(1.5, -2.0))[paper]
     reader = PdfReader(path)
     front, back = reader.pages[0], reader.pages[1]
-    assert sorted([float(front.mediabox.width), float(front.mediabox.height)]) == pytest.approx(sorted(PAPERS[paper].size))
+    assert sorted([float(front.mediabox.width), float(front.mediabox.height)]) == pytest.approx(
+        sorted(PAPERS[paper].size)
+    )
     assert float(front.mediabox.width) < float(front.mediabox.height)  # portrait
     sizes = _squares(front)
     assert (pytest.approx(72.0), pytest.approx(72.0)) in sizes  # 1 in
@@ -181,7 +186,9 @@ def test_print_check_opens_the_sheets(demo, tmp_path, paper):
     assert back.get_contents() is not None
 
 
-@pytest.mark.parametrize("options", [{}, {"layout": "fold"}, {"duplex": "none"}, {"gap": "3mm", "marks": "both"}])
+@pytest.mark.parametrize(
+    "options", [{}, {"layout": "fold"}, {"duplex": "none"}, {"gap": "3mm", "marks": "both"}]
+)
 def test_no_ink_within_5mm_of_the_paper_edge_and_only_marks_within_6mm(demo, tmp_path, options):
     path, _ = render(demo, tmp_path, papers=("letter",), **options)["letter"]
     pdf = pypdfium2.PdfDocument(str(path))
@@ -200,13 +207,16 @@ def test_no_ink_within_5mm_of_the_paper_edge_and_only_marks_within_6mm(demo, tmp
             inked = [i for i in range(strip.size[across])
                      if strip.crop((i, 0, i + 1, strip.size[1]) if across == 0 else
                                    (0, i, strip.size[0], i + 1)).getextrema()[0] < 200]
-            runs = [len(list(run)) for _, run in itertools.groupby(enumerate(inked), key=lambda p: p[1] - p[0])]
+            runs = [
+                len(list(run)) for _, run in itertools.groupby(enumerate(inked), key=lambda p: p[1] - p[0])
+            ]
             assert all(run <= 3 for run in runs), f"page {index + 1}: more than a thin mark within 6 mm"
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_every_cut_of_the_real_games_has_a_mark_in_the_printable_margin(repo_project, tmp_path, paper):
-    """Rendered: for each page of fronts, dark pixels on the line of every cut, 5-6.35 mm from the paper edge."""
+    """Rendered: for each page of fronts, dark pixels on the line of every cut, 5-6.35 mm from the paper
+    edge."""
     for game_id in REAL_GAMES:
         game = load_game(repo_project, game_id)
         path, _ = render(game, tmp_path / game_id, papers=(paper,))[paper]
@@ -231,32 +241,49 @@ def test_every_cut_of_the_real_games_has_a_mark_in_the_printable_margin(repo_pro
                 return image.crop((x0, y0, x1 + 1, y1 + 1)).getextrema()[0] < 160
 
             for x in xs:  # on the cut line, between 5 mm from the edge and the grid: a mark below and above
-                assert dark((x - 0.5, ph - grid_y[0] + 0.3, x + 0.5, ph - mm(5))), (game_id, page.index, "x", x)
+                assert dark((x - 0.5, ph - grid_y[0] + 0.3, x + 0.5, ph - mm(5))), (
+                    game_id,
+                    page.index,
+                    "x",
+                    x,
+                )
                 assert dark((x - 0.5, mm(5), x + 0.5, ph - grid_y[1] - 0.3)), (game_id, page.index, "x", x)
             for y in ys:
-                assert dark((mm(5), ph - y - 0.5, grid_x[0] - 0.3, ph - y + 0.5)), (game_id, page.index, "y", y)
-                assert dark((grid_x[1] + 0.3, ph - y - 0.5, pw - mm(5), ph - y + 0.5)), (game_id, page.index, "y", y)
+                assert dark((mm(5), ph - y - 0.5, grid_x[0] - 0.3, ph - y + 0.5)), (
+                    game_id,
+                    page.index,
+                    "y",
+                    y,
+                )
+                assert dark((grid_x[1] + 0.3, ph - y - 0.5, pw - mm(5), ph - y + 0.5)), (
+                    game_id,
+                    page.index,
+                    "y",
+                    y,
+                )
 
 
 @pytest.mark.parametrize("memo", [None, 7])
 def test_the_second_paper_drawn_from_the_first_papers_laid_out_texts_is_the_same(repo_project, tmp_path, memo,
                                                                                  monkeypatch):
-    """Letter then A4 in one process (A4 draws the paragraphs and plain lines laid out for Letter, as many as the
-    memo holds) gives the A4 sheet a process drawing A4 alone gives: Order Up's texts shrink to fit, break lines and
-    hold inline icons. After the last paper no laid-out text is held."""
+    """Letter then A4 in one process (A4 draws the paragraphs and plain lines laid out for Letter, as many as
+    the memo holds) gives the A4 sheet a process drawing A4 alone gives: Order Up's texts shrink to fit, break
+    lines and hold inline icons. After the last paper no laid-out text is held."""
     from generator.faces import face
+    from generator.faces.boxes import text as text_boxes
 
     if memo is not None:
-        monkeypatch.setattr(face, "LAID_MEMO", memo)
+        monkeypatch.setattr(text_boxes, "LAID_MEMO", memo)
     game = load_game(repo_project, "order-up-pizza")
     outputs_both = outputs(game, BuildOptions())
     renderer = face.renderer_for(game)
     outputs_both[0].render(tmp_path / "letter.pdf")
-    held = renderer._laid_held  # noqa: SLF001
-    assert held == min(memo or 10**6, sum(len(texts) for texts in renderer._laid.values()))  # noqa: SLF001
+    texts = next(kind for kind in renderer.kinds.values() if isinstance(kind, text_boxes.TextBox))
+    held = texts._laid_held  # noqa: SLF001
+    assert held == min(memo or 10**6, sum(len(laid) for laid in texts._laid.values()))  # noqa: SLF001
     assert 7 <= held <= (memo or 10**6)
     outputs_both[1].render(tmp_path / "both-a4.pdf")
-    assert renderer._laid_held == 0 and not any(renderer._laid.values())  # noqa: SLF001
+    assert texts._laid_held == 0 and not any(texts._laid.values())  # noqa: SLF001
     alone = render(load_game(repo_project, "order-up-pizza"), tmp_path / "alone", papers=("a4",))
     assert (tmp_path / "both-a4.pdf").read_bytes() == alone["a4"][0].read_bytes()
     assert len(PdfReader(tmp_path / "both-a4.pdf").pages) > CHECK

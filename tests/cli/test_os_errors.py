@@ -1,6 +1,6 @@
 """Errors the operating system reports get their own honest line, never "could not write a folder" for all of
-them: a reader that closed the pipe (`pnp validate | head -1`), a full disk under the output, a path that is not a
-folder. Each is exit 1, one line on stderr, no traceback."""
+them: a reader that closed the pipe (`pnp validate | head -1`), a full disk under the output, a path that is
+not a folder. Each is exit 1, one line on stderr, no traceback."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ import pytest
 
 from tests.conftest import REPO, run_pnp
 
-BROKEN_PIPE = ("pnp: stopped: the program reading pnp's output closed it before the end (broken pipe); the command "
-               "did not finish")
+BROKEN_PIPE = (
+    "pnp: stopped: the program reading pnp's output closed it before the end (broken pipe); the command "
+    "did not finish"
+)
 
 
 def _pnp(*args: str, stdout) -> subprocess.CompletedProcess:
@@ -45,10 +47,21 @@ def test_output_to_a_full_disk_says_so():
 
 def test_an_output_folder_inside_a_file_names_the_path(tmp_project, tmp_path):
     (tmp_path / "file").write_text("not a folder")
-    result = run_pnp("build", "order-up-pizza", "--paper", "a4", "--jobs", "1", "--out", str(tmp_path / "file" / "x"),
-                     project=tmp_project)
+    result = run_pnp(
+        "build",
+        "order-up-pizza",
+        "--paper",
+        "a4",
+        "--jobs",
+        "1",
+        "--out",
+        str(tmp_path / "file" / "x"),
+        project=tmp_project,
+    )
     assert result.exit_code == 1 and "Traceback" not in result.output
     lines = result.output.strip().splitlines()
     # the project is tmp_path, so the path is shown from the project folder
-    assert lines[-1] == "file/x/order-up-pizza: Not a directory; expected a file or folder pnp may read and write", \
-        result.output
+    assert (
+        lines[-1]
+        == "file/x/order-up-pizza: Not a directory; expected a file or folder pnp may read and write"
+    ), result.output

@@ -1,4 +1,5 @@
-"""The issue's own sweep of Order Up (6 variants), on local processes and on `--cluster local:2`: identical JSON."""
+"""The issue's own sweep of Order Up (6 variants), on local processes and on `--cluster local:2`: identical
+JSON."""
 
 from __future__ import annotations
 

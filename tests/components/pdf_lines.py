@@ -54,11 +54,15 @@ def _objects(page, into_forms: bool):
             m = _times(_matrix(obj), outer)
             if raw.FPDFPageObj_GetType(obj) == raw.FPDF_PAGEOBJ_FORM:
                 if into_forms:
-                    yield from walk(raw.FPDFFormObj_CountObjects(obj), lambda j, o=obj: raw.FPDFFormObj_GetObject(o, j), m)
+                    yield from walk(
+                        raw.FPDFFormObj_CountObjects(obj), lambda j, o=obj: raw.FPDFFormObj_GetObject(o, j), m
+                    )
             else:
                 yield obj, m
 
-    yield from walk(raw.FPDFPage_CountObjects(page), lambda i: raw.FPDFPage_GetObject(page, i), (1, 0, 0, 1, 0, 0))
+    yield from walk(
+        raw.FPDFPage_CountObjects(page), lambda i: raw.FPDFPage_GetObject(page, i), (1, 0, 0, 1, 0, 0)
+    )
 
 
 def page_strokes(pdf_path: Path | str, index: int, into_forms: bool = False) -> list[Stroke]:
@@ -87,16 +91,21 @@ def page_strokes(pdf_path: Path | str, index: int, into_forms: bool = False) -> 
                 if kind == raw.FPDF_SEGMENT_LINETO:
                     segments.append((current, point, "line"))
                     current = point
-                elif kind == raw.FPDF_SEGMENT_BEZIERTO:
+                elif kind == raw.FPDF_SEGMENT_BEZIERTO and (s - _first_of_curve(obj, s)) % 3 == 2:
                     # three points per curve; the third ends it
-                    if (s - _first_of_curve(obj, s)) % 3 == 2:
-                        segments.append((current, point, "curve"))
-                        current = point
-                if raw.FPDFPathSegment_GetClose(seg) and start is not None and math.dist(current, start) > 1e-3:
+                    segments.append((current, point, "curve"))
+                    current = point
+                if (
+                    raw.FPDFPathSegment_GetClose(seg)
+                    and start is not None
+                    and math.dist(current, start) > 1e-3
+                ):
                     segments.append((current, start, "line"))
                     current = start
             r, g, b, a = (ctypes.c_uint() for _ in range(4))
-            raw.FPDFPageObj_GetStrokeColor(obj, ctypes.byref(r), ctypes.byref(g), ctypes.byref(b), ctypes.byref(a))
+            raw.FPDFPageObj_GetStrokeColor(
+                obj, ctypes.byref(r), ctypes.byref(g), ctypes.byref(b), ctypes.byref(a)
+            )
             width = ctypes.c_float()
             raw.FPDFPageObj_GetStrokeWidth(obj, ctypes.byref(width))
             dashed = raw.FPDFPageObj_GetDashCount(obj) > 0
@@ -110,7 +119,11 @@ def page_strokes(pdf_path: Path | str, index: int, into_forms: bool = False) -> 
 def _first_of_curve(obj, index: int) -> int:
     """Index of the first Bezier point of the run of Bezier points that `index` belongs to."""
     first = index
-    while first > 0 and raw.FPDFPathSegment_GetType(raw.FPDFPath_GetPathSegment(obj, first - 1)) == raw.FPDF_SEGMENT_BEZIERTO:
+    while (
+        first > 0
+        and raw.FPDFPathSegment_GetType(raw.FPDFPath_GetPathSegment(obj, first - 1))
+        == raw.FPDF_SEGMENT_BEZIERTO
+    ):
         first -= 1
     return first
 
@@ -119,8 +132,8 @@ CUT_CONTOUR_SHOWN = (237, 2, 140)  # the CutContour spot colour (100 % magenta) 
 
 
 def cuts_and_folds(pdf_path: Path | str, index: int, into_forms: bool = False):
-    """(cut segments, fold segments) of a page: solid black strokes (or in the spot colour CutContour, which pdfium
-    shows as its magenta) and dashed strokes."""
+    """(cut segments, fold segments) of a page: solid black strokes (or in the spot colour CutContour, which
+    pdfium shows as its magenta) and dashed strokes."""
     cuts, folds = [], []
     for stroke in page_strokes(pdf_path, index, into_forms):
         if stroke.dashed:

@@ -12,8 +12,7 @@ from generator.components.nets import Net, convex_overlap, polygon_points
 from generator.components.standee_net import SLOT_WIDTH, StandeeSize, standee_net
 from generator.components.tuckbox_net import tuckbox_net
 from generator.core.units import mm
-from generator.data.component_models import TuckboxFile
-from generator.data.components import fits_every_paper, tuckbox_sizes
+from generator.data.component_models import TuckboxFile, fits_every_paper, tuckbox_sizes
 from tests.components.pdf_lines import loose_ends
 
 
@@ -28,7 +27,8 @@ def _net_lines(net: Net):
 
 
 def _edge_covered(a, b, lines, tol=1e-3) -> bool:
-    """Every point of the straight edge a-b lies on one of the lines (pieces of it may be cut, others folded)."""
+    """Every point of the straight edge a-b lies on one of the lines (pieces of it may be cut, others
+    folded)."""
     from tests.components.pdf_lines import _on_segment
 
     samples = [(a[0] + (b[0] - a[0]) * t / 40, a[1] + (b[1] - a[1]) * t / 40) for t in range(41)]
@@ -65,7 +65,10 @@ def test_die_net_has_one_glue_tab_on_each_open_cube_edge():
     polygons = [polygon_points(p.path) for p in net.net.parts]
     for i in range(len(polygons)):
         for j in range(i + 1, len(polygons)):
-            assert not convex_overlap(polygons[i], polygons[j]), (net.net.parts[i].name, net.net.parts[j].name)
+            assert not convex_overlap(polygons[i], polygons[j]), (
+                net.net.parts[i].name,
+                net.net.parts[j].name,
+            )
     tab = next(p for p in net.net.parts if p.role == "tab")
     a, b, c, d = polygon_points(tab.path)
     angle = math.degrees(math.atan2(abs(c[1] - b[1]), abs(c[0] - b[0])))
@@ -92,9 +95,12 @@ def test_tuckbox_folds_measure_the_inside():
                         and abs(a[1] - b[1]) > mm(50)})
     assert len(verticals) == 4
     widths = [b - a for a, b in zip(verticals, verticals[1:], strict=False)]
-    assert widths[0] == pytest.approx(mm(63.5 + 2)) and widths[2] == pytest.approx(mm(63.5 + 2))  # front, back
-    assert widths[1] == pytest.approx(91 * mm(0.32) + mm(2))                                      # the depth
-    heights = [abs(a[1] - b[1]) for a, b in net.fold_lines() if abs(a[0] - b[0]) < 1e-6 and abs(a[1] - b[1]) > mm(50)]
+    # front, back
+    assert widths[0] == pytest.approx(mm(63.5 + 2)) and widths[2] == pytest.approx(mm(63.5 + 2))
+    assert widths[1] == pytest.approx(91 * mm(0.32) + mm(2))  # the depth
+    heights = [
+        abs(a[1] - b[1]) for a, b in net.fold_lines() if abs(a[0] - b[0]) < 1e-6 and abs(a[1] - b[1]) > mm(50)
+    ]
     assert set(round(h, 4) for h in heights) == {round(mm(88.9 + 2), 4)}
     assert (net.width, net.height) == (pytest.approx(box.net_size[0]), pytest.approx(box.net_size[1]))
 
@@ -130,7 +136,8 @@ def test_standee_halves_mirror_about_the_fold_and_the_slots_interlock():
     heights = sorted(round(max(y for _, y in s) - min(y for _, y in s), 4) for s in slots)
     widths = {round(max(x for x, _ in s) - min(x for x, _ in s), 4) for s in slots}
     assert widths == {round(SLOT_WIDTH, 4)}
-    # the figure's feet are slotted half their height from the edge; the base's slot straddles its fold by the same
+    # the figure's feet are slotted half their height from the edge; the base's slot straddles its fold by the
+    # same
     assert heights[:2] == [round(mm(4), 4)] * 2 and heights[2] == round(mm(8), 4)
     cuts, folds = _net_lines(net)
     assert loose_ends(cuts, folds, tol=1e-3) == []

@@ -18,7 +18,8 @@ from generator.components.sheets import outputs
 from generator.core.contract import BuildOptions
 from generator.core.geometry import PAPERS
 from generator.core.units import INCH, mm, to_pt
-from generator.data.components import LABEL_STRIP, SHEET_MARGIN, tuckbox_plan
+from generator.data.component_models import LABEL_STRIP, SHEET_MARGIN
+from generator.data.components import tuckbox_plan
 from generator.data.load import load_game
 from generator.pipeline.build import write_manifest
 from tests.components.pdf_lines import connected_pieces, cuts_and_folds, loose_ends
@@ -76,7 +77,10 @@ def _tuckboxes_on(path: Path) -> list[tuple[float, float, float]]:
                 spans: dict[tuple, list] = {}
                 for f in piece_folds:
                     if abs(f[0][axis] - f[1][axis]) < TOL and abs(f[0][other] - f[1][other]) > mm(50):
-                        span = (round(min(f[0][other], f[1][other]), 1), round(max(f[0][other], f[1][other]), 1))
+                        span = (
+                            round(min(f[0][other], f[1][other]), 1),
+                            round(max(f[0][other], f[1][other]), 1),
+                        )
                         spans.setdefault(span, []).append(f)
                 long = next((group for group in spans.values() if len(group) == 4), None)
                 if long is None:
@@ -101,7 +105,9 @@ def test_each_tuck_box_holds_its_deck_measured_on_the_pdf(built):
         card_h = max(d.size_pt[1] for d in decks)
         plan = tuckbox_plan(component, game.decks)
         assert sum(box.cards for box in plan) == sum(d.copies for d in decks)  # every card has a place
-        expected += [(card_w, card_h, box.cards, to_pt(model.thickness), to_pt(model.clearance)) for box in plan]
+        expected += [
+            (card_w, card_h, box.cards, to_pt(model.thickness), to_pt(model.clearance)) for box in plan
+        ]
     assert expected, "each game has tuck boxes"
     for paper in ("letter", "a4"):
         measured = sorted(_tuckboxes_on(written[f"components-{paper}.pdf"][0]), key=lambda b: b[2])
@@ -115,8 +121,9 @@ def test_each_tuck_box_holds_its_deck_measured_on_the_pdf(built):
 
 
 def test_the_pieces_of_every_page_are_centred_across_the_paper(built):
-    """Rendered: the ink above the label strip has the same margin left and right (the pieces were packed from the
-    left: the trading game's score pads had 6.0 mm left and 15.9 mm right on Letter, pizza's standees 6.0 / 51.9)."""
+    """Rendered: the ink above the label strip has the same margin left and right (the pieces were packed from
+    the left: the trading game's score pads had 6.0 mm left and 15.9 mm right on Letter, pizza's standees 6.0
+    / 51.9)."""
     game, written = built
     scale = 3.0
     for paper in ("letter", "a4"):
@@ -125,7 +132,9 @@ def test_the_pieces_of_every_page_are_centred_across_the_paper(built):
         for index in range(len(pdf)):
             image = pdf[index].render(scale=scale).to_pil().convert("L")
             strip = round((SHEET_MARGIN + LABEL_STRIP) * scale)  # the labels at the foot are left and right
-            inked = image.crop((0, 0, image.width, image.height - strip)).point(lambda v: 255 if v < 250 else 0)
+            inked = image.crop((0, 0, image.width, image.height - strip)).point(
+                lambda v: 255 if v < 250 else 0
+            )
             left, _, right, _ = inked.getbbox()
             margins = (left / scale / mm(1), (image.width - right) / scale / mm(1))
             # token blocks' crop marks reach 1 mm beyond their block on one side only
@@ -189,9 +198,12 @@ def test_dice_nets_fold_into_cubes_with_glue_tabs_on_the_right_edges(repo_projec
                 kinds = []
                 for face, direction in edges:
                     i, j = numbered[face]
-                    key = {"E": ("v", i + 1, j), "W": ("v", i, j), "N": ("h", i, j + 1), "S": ("h", i, j)}[direction]
+                    key = {"E": ("v", i + 1, j), "W": ("v", i, j), "N": ("h", i, j + 1), "S": ("h", i, j)}[
+                        direction
+                    ]
                     kinds.append(units[key])
-                assert sorted(kinds) == ["cut", "fold"], edges  # one edge folds onto a tab, its partner is cut
+                # one edge folds onto a tab, its partner is cut
+                assert sorted(kinds) == ["cut", "fold"], edges
             occupied = set(cells)
             for i, j in cells:  # neighbouring faces are joined by folds
                 for direction, (di, dj) in DIRECTIONS.items():
@@ -212,7 +224,8 @@ def _forms(path: Path, index: int) -> list[tuple[float, float]]:
         if raw.FPDFPageObj_GetType(obj) == raw.FPDF_PAGEOBJ_FORM:
             left, bottom, right, top = (ctypes.c_float() for _ in range(4))
             raw.FPDFPageObj_GetBounds(obj, *(ctypes.byref(v) for v in (left, bottom, right, top)))
-            if right.value - left.value < 400 and top.value - bottom.value > 20:  # not a sheet's labels or marks
+            # not a sheet's labels or marks
+            if right.value - left.value < 400 and top.value - bottom.value > 20:
                 centres.append(((left.value + right.value) / 2, (bottom.value + top.value) / 2))
     page.close()
     pdf.close()
@@ -269,8 +282,10 @@ def test_two_sided_tokens_get_a_mirrored_back_page(chits, tmp_path):
         fronts, backs = _forms(path, 0), _forms(path, 1)
         assert len(fronts) == len(backs)
         size = PAPERS["letter"].size[axis]
-        mirrored = sorted((round(size - p[0] if axis == 0 else p[0], 1), round(size - p[1] if axis == 1 else p[1], 1))
-                          for p in fronts)
+        mirrored = sorted(
+            (round(size - p[0] if axis == 0 else p[0], 1), round(size - p[1] if axis == 1 else p[1], 1))
+            for p in fronts
+        )
         assert mirrored == sorted((round(p[0], 1), round(p[1], 1)) for p in backs)
 
 
@@ -295,7 +310,8 @@ def test_die_faces_from_a_layout_and_a_player_aid_from_a_deck(chits, tmp_path):
         "layouts/face.yaml": """\
             boxes:
               background: {shape: rect, fill: "#ffffff"}
-              label: {x: 3mm, y: 6mm, width: 14mm, height: 8mm, text: "{{ face.number }}:{{ face.text or '' }}",
+              label: {x: 3mm, y: 6mm, width: 14mm, height: 8mm,
+                      text: "{{ face.number }}:{{ face.text or '' }}",
                       align: center, valign: middle}
             """,
         "aid.yaml": """\
@@ -327,22 +343,28 @@ def test_the_manifest_lists_each_component_with_kind_size_and_copies(repo_projec
     assert entries["cars"]["copies"] == 4 and entries["cars"]["kind"] == "standee"
     box = entries["toppings-box"]
     assert box["kind"] == "tuckbox" and box["copies"] == 1
-    assert box["size_mm"] == [65.5, 90.9, pytest.approx(91 * 0.32 + 2, abs=0.01)]  # inside: card + room, deck depth
+    # inside: card + room, deck depth
+    assert box["size_mm"] == [65.5, 90.9, pytest.approx(91 * 0.32 + 2, abs=0.01)]
 
 
 def test_print_shop_tuck_boxes_bleed_past_their_cut_edges_and_onto_no_other_part(repo_project, tmp_path):
-    """tuckboxes-full.pdf: a panel's colour runs 3 mm past a cut edge (the outer side's edge, the lid's ends), so a
-    die a little off shows no white, and never onto a flap; BleedBox 3 mm around the TrimBox."""
-    from generator.components.sheets import FULL_BLEED, FULL_MARGIN, net_of
+    """tuckboxes-full.pdf: a panel's colour runs 3 mm past a cut edge (the outer side's edge, the lid's ends),
+    so a die a little off shows no white, and never onto a flap; BleedBox 3 mm around the TrimBox."""
+    from generator.components.kinds.tuckbox import FULL_BLEED, FULL_MARGIN
+    from generator.components.kinds.tuckbox import net as net_of
 
     game = load_game(repo_project, "order-up-pizza")
     written = render(game, tmp_path, papers=("letter",))
     path = written["tuckboxes-full.pdf"][0]
     page = PdfReader(str(path)).pages[0]
     trim, bleed = [float(v) for v in page.trimbox], [float(v) for v in page.bleedbox]
-    assert bleed == pytest.approx([v - FULL_BLEED if i < 2 else v + FULL_BLEED for i, v in enumerate(trim)], abs=0.01)
+    assert bleed == pytest.approx(
+        [v - FULL_BLEED if i < 2 else v + FULL_BLEED for i, v in enumerate(trim)], abs=0.01
+    )
     # cuts and creases as the spot colours a die-cutter reads, overprinting; the home-print sheets have none
-    spaces = {name: page["/Resources"]["/ColorSpace"][name].get_object() for name in ("/CutContour", "/Crease")}
+    spaces = {
+        name: page["/Resources"]["/ColorSpace"][name].get_object() for name in ("/CutContour", "/Crease")
+    }
     assert all(space[0] == "/Separation" and space[1] == name for name, space in spaces.items())
     assert any(state.get("/OP") for state in page["/Resources"]["/ExtGState"].values())
     content = page.get_contents().get_data().decode("latin-1")
@@ -350,7 +372,9 @@ def test_print_shop_tuck_boxes_bleed_past_their_cut_edges_and_onto_no_other_part
     home = PdfReader(str(written["components-letter.pdf"][0])).pages
     assert all("/ColorSpace" not in p["/Resources"] for p in home)
     component = next(c for c in game.components.values() if c.kind == "tuckbox")
-    net = net_of(game, component, tuckbox_plan(component, game.decks)[0].number).placed(FULL_MARGIN, FULL_MARGIN)
+    net = net_of(game, component, tuckbox_plan(component, game.decks)[0].number).placed(
+        FULL_MARGIN, FULL_MARGIN
+    )
     scale = 4.0
     image = pdfium.PdfDocument(str(path))[0].render(scale=scale).to_pil().convert("RGB")
     height = image.height
@@ -369,4 +393,5 @@ def test_print_shop_tuck_boxes_bleed_past_their_cut_edges_and_onto_no_other_part
     flap = net.part("dust-right-top").path
     fx = [op[1] for op in flap if len(op) > 2]
     fy = [op[2] for op in flap if len(op) > 2]
-    assert pixel((min(fx) + max(fx)) / 2, min(fy) + mm(1)) == (255, 255, 255)  # a flap next to the panel: no bleed
+    # a flap next to the panel: no bleed
+    assert pixel((min(fx) + max(fx)) / 2, min(fy) + mm(1)) == (255, 255, 255)

@@ -1,5 +1,5 @@
-"""A build pauses Python's cycle collector while it loads and plans, collects again while it draws, and leaves the
-collector as it found it (a test run or the studio builds many times in one process)."""
+"""A build pauses Python's cycle collector while it loads and plans, collects again while it draws, and leaves
+the collector as it found it (a test run or the studio builds many times in one process)."""
 
 from __future__ import annotations
 

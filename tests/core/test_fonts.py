@@ -1,5 +1,5 @@
-"""Fonts: the character check (text + font in, missing characters out), per-character fallback in markup and in
-single strings, and the one-time TrueType copy of CFF-flavoured OpenType faces."""
+"""Fonts: the character check (text + font in, missing characters out), per-character fallback in markup and
+in single strings, and the one-time TrueType copy of CFF-flavoured OpenType faces."""
 
 from __future__ import annotations
 
@@ -38,7 +38,9 @@ def test_markup_the_faces_cover_is_left_exactly_as_it_is():
 
 def test_missing_letters_are_set_in_the_fallback_face_of_their_style():
     register_fonts()
-    assert fallback_markup("Kapitán Dvořák", TITLE_FAMILY) == 'Kapitán Dvo<font name="FallbackHeavy">ř</font>ák'
+    assert (
+        fallback_markup("Kapitán Dvořák", TITLE_FAMILY) == 'Kapitán Dvo<font name="FallbackHeavy">ř</font>ák'
+    )
     assert (fallback_markup("<b>Дракон</b> <i>ő</i> Çağ", BODY_FAMILY) ==
             '<b><font name="Fallback-Bold">Дракон</font></b> <i><font name="Fallback-Italic">ő</font></i> '
             'Ça<font name="Fallback">ğ</font>')
@@ -50,10 +52,14 @@ def test_uncovered_characters_and_the_message(tmp_path):
     family = register_family(Family("display", {"regular": Face("BoxTest-Test", path)}))
     assert uncovered("CAB Д \u4e2d", family) == [("Д", "regular"), ("\u4e2d", "regular")]
     assert uncovered("<b>A&#1044;</b>", family, markup=True) == [("Д", "bold")]
-    assert (cannot_draw(["Д"], family, "card 'draw-two' name") == "card 'draw-two' name has 'Д' (U+0414), which "
-            "font 'display' (Box Test) cannot draw; expected a font that covers it (declare one under fonts: in "
-            "game.yaml and name it in the box, or as a fallback)")
-    assert "expected a font that covers them for Russian" in cannot_draw(["Д", "ж"], family, "x", language="Russian")
+    assert (
+        cannot_draw(["Д"], family, "card 'draw-two' name") == "card 'draw-two' name has 'Д' (U+0414), which "
+        "font 'display' (Box Test) cannot draw; expected a font that covers it (declare one under fonts: in "
+        "game.yaml and name it in the box, or as a fallback)"
+    )
+    assert "expected a font that covers them for Russian" in cannot_draw(
+        ["Д", "ж"], family, "x", language="Russian"
+    )
     assert uncovered("中", BODY_FAMILY) == [("中", "regular")]  # CJK is never covered by the built-in faces
 
 
@@ -74,8 +80,33 @@ def test_the_styles_markup_uses_are_those_of_its_visible_characters():
     assert styles_used("Plain <b>bold</b> <i> </i><b><i>both</i></b>") == {"regular", "bold", "bold_italic"}
     assert styles_used("<b> </b><i>&nbsp;</i><br/>") == {"italic"}  # an entity is drawn, white space is not
     assert styles_used("<b/>x<strong>y</strong></b>z") == {"regular", "bold"}  # <b/> opens nothing
-    pieces = ["<b>", "</b>", "<i>", "</i>", "<strong>", "</em>", "<em>", "<br/>", "<b/>", "< b >", "</ B>", "<", ">",
-              "&amp;", "&#68;", "&nbsp;", " ", "\n", "\u00a0", "a", "Ř", "<font name='x'>", "</font>", "<<b>", "<bx>"]
+    pieces = [
+        "<b>",
+        "</b>",
+        "<i>",
+        "</i>",
+        "<strong>",
+        "</em>",
+        "<em>",
+        "<br/>",
+        "<b/>",
+        "< b >",
+        "</ B>",
+        "<",
+        ">",
+        "&amp;",
+        "&#68;",
+        "&nbsp;",
+        " ",
+        "\n",
+        "\u00a0",
+        "a",
+        "Ř",
+        "<font name='x'>",
+        "</font>",
+        "<<b>",
+        "<bx>",
+    ]
     rng = random.Random(14)
     for _ in range(3000):  # the same answer as reading the markup unit by unit
         markup = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 10)))
@@ -90,7 +121,10 @@ def test_a_plain_string_is_drawn_with_fallback_runs(tmp_path):
     canvas.setFont(TITLE, 20)
     draw_string(canvas, 300, 700, "Kapitán Dvořák", TITLE, 20, "center")
     canvas.save()
-    fonts = {font["/BaseFont"].split("+")[-1] for font in PdfReader(str(path)).pages[0]["/Resources"]["/Font"].values()}
+    fonts = {
+        font["/BaseFont"].split("+")[-1]
+        for font in PdfReader(str(path)).pages[0]["/Resources"]["/Font"].values()
+    }
     assert fonts == {"FredokaOne-Regular", "NotoSans-Bold"}
     text = pypdfium2.PdfDocument(str(path))[0].get_textpage().get_text_range()
     assert text.strip() == "Kapitán Dvořák"

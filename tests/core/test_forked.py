@@ -1,5 +1,6 @@
-"""Tasks in forked workers: results in order from other processes, a task's exception with its worker's traceback,
-and no wait that never ends when a worker dies, is killed half-way through a result, or is stopped."""
+"""Tasks in forked workers: results in order from other processes, a task's exception with its worker's
+traceback, and no wait that never ends when a worker dies, is killed half-way through a result, or is
+stopped."""
 
 from __future__ import annotations
 
@@ -42,7 +43,8 @@ def test_results_come_in_task_order_from_the_workers():
 
 
 def test_more_tasks_than_a_pipe_holds_are_all_done():
-    tasks = list(range(20_000))  # 80,000 bytes of task numbers: more than a pipe holds, written as they are taken
+    # 80,000 bytes of task numbers: more than a pipe holds, written as they are taken
+    tasks = list(range(20_000))
     with ForkedWorkers(abs, tasks, workers=2) as workers:
         assert list(workers.results()) == tasks
 
@@ -64,7 +66,8 @@ def test_a_task_exception_is_raised_here_with_the_workers_traceback_and_the_work
             seen.append(result)
     assert seen == [0, 1, 2]
     assert info.value.__notes__ == ["while doing task three"]
-    assert "_fails_at_three" in "".join(traceback.format_exception(info.value))  # the worker's traceback, as cause
+    # the worker's traceback, as cause
+    assert "_fails_at_three" in "".join(traceback.format_exception(info.value))
     assert children() <= before
 
 
@@ -76,9 +79,9 @@ def _dies_at_two(n: int) -> int:
 
 def test_a_worker_killed_during_a_task_is_reported_not_waited_for():
     before = children()
-    with ForkedWorkers(_dies_at_two, list(range(4)), workers=1) as workers:
-        with pytest.raises(WorkerEnded, match=r"task 3 of 4 \(ended by SIGKILL\)"):
-            list(workers.results())
+    with (ForkedWorkers(_dies_at_two, list(range(4)), workers=1) as workers,
+          pytest.raises(WorkerEnded, match=r"task 3 of 4 \(ended by SIGKILL\)")):
+        list(workers.results())
     assert children() <= before
 
 
@@ -149,9 +152,9 @@ def test_stopping_ends_busy_workers_at_once():
 
 
 def test_a_result_that_cannot_be_sent_back_is_that_tasks_error():
-    with ForkedWorkers(lambda n: (lambda: n), [1], workers=1) as workers:
-        with pytest.raises(TypeError, match="the result of task 1 cannot be sent back"):
-            list(workers.results())
+    with (ForkedWorkers(lambda n: (lambda: n), [1], workers=1) as workers,
+          pytest.raises(TypeError, match="the result of task 1 cannot be sent back")):
+        list(workers.results())
 
 
 def test_no_tasks_start_no_worker():
@@ -166,17 +169,18 @@ def _always_dies(n: int) -> int:
 
 
 def test_workers_dying_while_the_task_numbers_are_written_do_not_leave_this_process_waiting():
-    """More task numbers than a pipe holds are written as the workers take them; when no worker is left, writing
-    stops instead of waiting for a reader that will never come."""
+    """More task numbers than a pipe holds are written as the workers take them; when no worker is left,
+    writing stops instead of waiting for a reader that will never come."""
     before = children()
-    with ForkedWorkers(_always_dies, list(range(40_000)), workers=2) as workers:
-        with pytest.raises(WorkerEnded, match=r"task 1 of 40000 \(ended by SIGKILL\)"):
-            list(workers.results())
+    with (ForkedWorkers(_always_dies, list(range(40_000)), workers=2) as workers,
+          pytest.raises(WorkerEnded, match=r"task 1 of 40000 \(ended by SIGKILL\)")):
+        list(workers.results())
     assert children() <= before
 
 
 def _big_result(n: int) -> str:
-    return f"{n:05d}" * 40  # 200 characters: the results fill a pipe long before the task numbers are all written
+    # 200 characters: the results fill a pipe long before the task numbers are all written
+    return f"{n:05d}" * 40
 
 
 def test_results_that_fill_a_pipe_while_task_numbers_wait_do_not_stop_the_work():
@@ -215,9 +219,9 @@ def _raises_what_cannot_travel(kind: str) -> None:
 
 @pytest.mark.parametrize("kind", ["rebuild", "attribute"])
 def test_an_exception_that_cannot_travel_comes_back_as_its_type_text_notes_and_traceback(kind):
-    with ForkedWorkers(_raises_what_cannot_travel, [kind], workers=1) as workers:
-        with pytest.raises(forked.WorkerError) as info:
-            list(workers.results())
+    with (ForkedWorkers(_raises_what_cannot_travel, [kind], workers=1) as workers,
+          pytest.raises(forked.WorkerError) as info):
+        list(workers.results())
     name = "_NeedsTwo: salt and pepper" if kind == "rebuild" else "ValueError: holds a lambda"
     assert name in str(info.value) and info.value.__notes__ == ["while drawing g/rules.pdf"]
     assert "_raises_what_cannot_travel" in "".join(traceback.format_exception(info.value))

@@ -1,5 +1,5 @@
-"""The limits of generator.core.limits: YAML that nests, aliases or grows too far, lengths that are not finite,
-and the table in the docs that tells a designer the bounds."""
+"""The limits of generator.core.limits: YAML that nests, aliases or grows too far, lengths that are not
+finite, and the table in the docs that tells a designer the bounds."""
 
 from __future__ import annotations
 
@@ -23,7 +23,9 @@ def problem(text: str) -> str:
 
 def test_nesting_beyond_the_limit_is_a_located_problem():
     assert problem("a: 1\nb: " + "[" * 3000 + "]" * 3000 + "\n") == (
-        "f.yaml:2: the data is nested more than 64 levels deep; expected at most 64 levels of mappings and lists")
+        "f.yaml:2: the data is nested more than 64 levels deep; expected at most 64 levels of mappings and "
+        "lists"
+    )
     assert parse_yaml("a: " + "[" * 60 + "1" + "]" * 60, "f.yaml")["a"]  # 61 levels are fine
 
 
@@ -31,8 +33,10 @@ def test_an_alias_bomb_is_refused_before_it_is_copied():
     lines = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
     lines += [f"{b}: &{b} [{', '.join([f'*{a}'] * 10)}]" for a, b in zip("abcdefgh", "bcdefghi", strict=True)]
     assert problem("\n".join(lines)) == (
-        f"f.yaml:5: this value expands to more than {MAX_YAML_ITEMS:,} values (each alias *name repeats what it "
-        f"names); expected at most {MAX_YAML_ITEMS:,} values in one file")
+        f"f.yaml:5: this value expands to more than {MAX_YAML_ITEMS:,} values (each alias *name repeats what "
+        "it "
+        f"names); expected at most {MAX_YAML_ITEMS:,} values in one file"
+    )
 
 
 def test_aliases_that_only_nest_deeper_are_caught_too():
@@ -41,7 +45,10 @@ def test_aliases_that_only_nest_deeper_are_caught_too():
 
 
 def test_a_value_containing_itself_is_refused():
-    assert problem("a: &a [1, *a]\n") == "f.yaml:1: this value contains itself through an alias; expected plain data without cycles"
+    assert (
+        problem("a: &a [1, *a]\n")
+        == "f.yaml:1: this value contains itself through an alias; expected plain data without cycles"
+    )
 
 
 def test_ordinary_anchors_and_merge_keys_still_work():
@@ -54,8 +61,10 @@ def test_a_file_over_the_size_limit_is_not_parsed(tmp_path):
     path.write_text("a: " + "x" * 10_100_000 + "\n")
     with pytest.raises(InputError) as info:
         load_yaml(path, "cards/g/big.yaml")
-    assert str(info.value) == ("cards/g/big.yaml: file is 10,100,004 bytes; expected at most 10,000,000 bytes "
-                               "(pnp's limit for this kind of file)")
+    assert str(info.value) == (
+        "cards/g/big.yaml: file is 10,100,004 bytes; expected at most 10,000,000 bytes "
+        "(pnp's limit for this kind of file)"
+    )
 
 
 @pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf, 10**400, "99999in", True, None, [1]])

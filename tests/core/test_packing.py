@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from generator.core.packing import merge_segments, pack
 from generator.core.shapes import Shape
 from generator.core.units import INCH, mm
-from generator.data.components import sheet_room
+from generator.data.component_models import sheet_room
 
 
 def test_hexagon_sizes_follow_the_circumradius():
@@ -75,7 +75,9 @@ def test_hundred_one_inch_circles_sit_in_a_hex_offset_grid():
     # rows (or columns) d x sqrt(3)/2 apart, alternate ones offset by d/2: inner circles touch six others
     levels = [sorted({round(getattr(s, axis), 3) for s in packing.spots}) for axis in ("x", "y")]
     pitch = INCH * math.sqrt(3) / 2
-    assert any(all(abs(b - a - pitch) < 0.01 for a, b in zip(level, level[1:], strict=False)) for level in levels)
+    assert any(
+        all(abs(b - a - pitch) < 0.01 for a, b in zip(level, level[1:], strict=False)) for level in levels
+    )
     centres = [(s.x, s.y) for s in packing.spots]
     touching = [sum(1 for o in centres if abs(math.dist(c, o) - INCH) < 1e-6) for c in centres]
     assert max(touching) == 6
@@ -113,7 +115,11 @@ def test_every_packing_stays_in_its_rectangle_without_overlaps(kind, across, wid
     shape = Shape(kind, across, orientation, radius=mm(2))
     packing = pack(shape, width, height, gap)
     if packing is None:
-        assert max(shape.width, shape.height) > min(width, height) - 1e-6 or shape.width > width or shape.height > height
+        assert (
+            max(shape.width, shape.height) > min(width, height) - 1e-6
+            or shape.width > width
+            or shape.height > height
+        )
         return
     placed = packing.shape
     for spot in packing.spots:

@@ -23,8 +23,12 @@ def test_every_catalogue_has_every_english_key_with_its_placeholders(language):
         wanted = placeholders(english[key])
         allowed = wanted | {n.removesuffix("_lower") for n in wanted} | {f"{n}_lower" for n in wanted}
         assert placeholders(value) <= allowed, key
-        assert type(value) is type(english[key]) or isinstance(value, dict) or isinstance(english[key], dict), key
-    assert len(other["numbers"]) == len(english["numbers"]) and all(isinstance(n, str) for n in other["numbers"])
+        assert (
+            type(value) is type(english[key]) or isinstance(value, dict) or isinstance(english[key], dict)
+        ), key
+    assert len(other["numbers"]) == len(english["numbers"]) and all(
+        isinstance(n, str) for n in other["numbers"]
+    )
 
 
 @pytest.mark.parametrize("language, counts", [
@@ -51,7 +55,11 @@ def test_words_in_a_language():
     assert (cs.words(2), de.words(12), en.words(13)) == ("dvě", "zwölf", "13")
     assert (cs.plural(1, "karta", "karty", "karet"), cs.plural(3, "karta", "karty", "karet"),
             cs.plural(7, "karta", "karty", "karet")) == ("1 karta", "3 karty", "7 karet")
-    assert (en.plural(1, "card"), en.plural(2, "card"), en.plural(2, "die", "dice")) == ("1 card", "2 cards", "2 dice")
+    assert (en.plural(1, "card"), en.plural(2, "card"), en.plural(2, "die", "dice")) == (
+        "1 card",
+        "2 cards",
+        "2 dice",
+    )
     assert (en.number(20.04, 1), de.number(20.04, 1)) == ("20.0", "20,0")
     assert de.t("words.money", value=5) == "5 $" and en.t("words.money", value=5) == "$5"
     assert de.pattern("words.address").format(number=11, street="Hauptstraße") == "Hauptstraße 11"
@@ -66,5 +74,8 @@ def test_a_game_may_change_or_add_words_and_the_rest_stays_english():
 
 
 def test_language_names():
-    assert (language_name("cs"), language_name("pt-BR"), language_name("xx")) == ("Czech (cs)", "Portuguese (pt-BR)",
-                                                                                 "'xx'")
+    assert (language_name("cs"), language_name("pt-BR"), language_name("xx")) == (
+        "Czech (cs)",
+        "Portuguese (pt-BR)",
+        "'xx'",
+    )

@@ -1,5 +1,6 @@
-"""The per-user cache: files' digests remembered by stamp (and read again when the stamp changes or the file is too
-new to trust), a font's facts kept under its digest (used, invalidated by a changed font, a damaged entry ignored)."""
+"""The per-user cache: files' digests remembered by stamp (and read again when the stamp changes or the file
+is too new to trust), a font's facts kept under its digest (used, invalidated by a changed font, a damaged
+entry ignored)."""
 
 from __future__ import annotations
 
@@ -52,10 +53,13 @@ def test_a_digest_is_remembered_by_stamp_and_taken_again_when_the_file_changes(c
     usercache.forget()  # a new run: the digest comes from the cache, the file is not read
     with monkeypatch.context() as patched:
         read = Path.read_bytes
-        patched.setattr(Path, "read_bytes", lambda self: pytest.fail(f"{self} read again") if self == file else read(self))
+        patched.setattr(
+            Path, "read_bytes", lambda self: pytest.fail(f"{self} read again") if self == file else read(self)
+        )
         assert usercache.file_digest(file) == hashlib.sha256(b"pepperoni").hexdigest()
 
-    # same size, same modification time put back: the change time and so the stamp differ, the file is read again
+    # same size, same modification time put back: the change time and so the stamp differ, the file is read
+    # again
     file.write_bytes(b"margarita")
     _aged(file)
     usercache.forget()
@@ -66,10 +70,13 @@ def test_a_file_changed_moments_ago_is_hashed_but_not_remembered(cache, tmp_path
     file = tmp_path / "fresh.txt"
     file.write_bytes(b"hot")
     assert usercache.file_digest(file) == hashlib.sha256(b"hot").hexdigest()
-    assert not (cache / usercache.digests_entry("files")).exists()  # a coarse clock could give the next version the same stamp
+    # a coarse clock could give the next version the same stamp
+    assert not (cache / usercache.digests_entry("files")).exists()
 
 
-@pytest.mark.parametrize("damage", [b"{not json", b"\xff\xfe", b'{"x": [1, 2, 3, 4, "not a digest"]}', b"[1]"])
+@pytest.mark.parametrize(
+    "damage", [b"{not json", b"\xff\xfe", b'{"x": [1, 2, 3, 4, "not a digest"]}', b"[1]"]
+)
 def test_a_damaged_digest_cache_is_ignored_and_written_again(cache, tmp_path, damage):
     file = tmp_path / "a.txt"
     file.write_bytes(b"olive")
@@ -86,12 +93,15 @@ def test_a_wrong_remembered_digest_of_another_stamp_is_not_used(cache, tmp_path)
     _aged(file)
     stat = file.stat()
     (cache / usercache.DIGESTS).mkdir(parents=True)
-    stale = [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns - 1, stat.st_ino, "0" * 64]  # another change time
+    # another change time
+    stale = [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns - 1, stat.st_ino, "0" * 64]
     (cache / usercache.digests_entry("files")).write_text(json.dumps({str(file): stale}), encoding="utf-8")
     assert usercache.file_digest(file) == hashlib.sha256(b"basil").hexdigest()
 
 
-def test_each_group_of_files_is_remembered_apart_and_a_crowded_one_keeps_what_was_asked(cache, tmp_path, monkeypatch):
+def test_each_group_of_files_is_remembered_apart_and_a_crowded_one_keeps_what_was_asked(
+    cache, tmp_path, monkeypatch
+):
     files = []
     for name in "abc":
         files.append(tmp_path / f"{name}.txt")
@@ -120,7 +130,9 @@ def test_a_cache_that_cannot_be_written_costs_only_time(tmp_path, monkeypatch):
 
 
 def _entry(cache: Path, font: Path) -> Path:
-    return cache / "fonts" / f"{hashlib.sha256(font.read_bytes()).hexdigest()}-v{fontfiles.FACTS_VERSION}.json"
+    return (
+        cache / "fonts" / f"{hashlib.sha256(font.read_bytes()).hexdigest()}-v{fontfiles.FACTS_VERSION}.json"
+    )
 
 
 def test_a_fonts_facts_are_kept_and_read_back_without_fonttools(cache, tmp_path, monkeypatch):
@@ -135,7 +147,8 @@ def test_a_fonts_facts_are_kept_and_read_back_without_fonttools(cache, tmp_path,
     assert inspect_font(font) == first
 
 
-def test_a_changed_font_is_read_again(cache, tmp_path):
+@pytest.mark.usefixtures("cache")
+def test_a_changed_font_is_read_again(tmp_path):
     font = write_font(tmp_path / "box.ttf", "ABC", family="Box Cache", cff=False)
     assert ord("D") not in inspect_font(font).characters
     write_font(font, "ABD", family="Box Cache", cff=False)
@@ -170,7 +183,8 @@ def test_a_font_problem_is_never_cached(cache, tmp_path):
     assert not (cache / "fonts").exists()
 
 
-def test_cached_facts_of_the_built_in_faces_are_what_fonttools_reads(cache):
+@pytest.mark.usefixtures("cache")
+def test_cached_facts_of_the_built_in_faces_are_what_fonttools_reads():
     for path in dict.fromkeys(font_files().values()):
         read = fontfiles._read(path.resolve())
         inspect_font(path)  # writes the facts
@@ -186,4 +200,5 @@ def test_a_second_run_checks_characters_without_importing_fonttools(cache):
     env = {**os.environ, "XDG_CACHE_HOME": str(cache.parent)}
     runs = [subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True,
                            check=True).stdout.strip() for _ in range(2)]
-    assert runs == ["True", "False"]  # the first run reads the fonts and keeps their facts; the second reads those
+    # the first run reads the fonts and keeps their facts; the second reads those
+    assert runs == ["True", "False"]

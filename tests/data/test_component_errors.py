@@ -1,4 +1,5 @@
-"""Bad component files, tried as a designer would with `pnp build`: one located line each, exit 1, no traceback."""
+"""Bad component files, tried as a designer would with `pnp build`: one located line each, exit 1, no
+traceback."""
 
 from __future__ import annotations
 
@@ -49,34 +50,74 @@ def _build(tmp_path, files: dict[str, str]) -> list[str]:
     return lines[:-1]
 
 
-@pytest.mark.parametrize("name, text, expected", [
-    ("box.yaml", BOX.replace("deck: things", "deck: thingz"),
-     "cards/chits/box.yaml:4: tuck box 'box' is for deck 'thingz', which does not exist (did you mean 'things'?); "
-     "known: things"),
-    ("chits.yaml", TOKEN.replace("across: 1in", "across: 300mm"),
-     "cards/chits/chits.yaml:5: token 'chits' needs 346 x 300 mm, more than a page holds"),
-    ("dice.yaml", DIE.replace("      - {pips: 6}\n", ""),
-     "cards/chits/dice.yaml:5: 'faces': a die with 5 faces; expected exactly 6"),
-    ("chits.yaml", TOKEN.replace("across: 1in", "across: -1in"),
-     "cards/chits/chits.yaml:5: 'across': -1in is a negative size; expected a size above 0"),
-    ("chits.yaml", TOKEN.replace("across: 1in", "across: 0"),
-     "cards/chits/chits.yaml:5: 'across': 0 is no size at all; expected a size above 0"),
-    ("chits.yaml", TOKEN.replace("kind: token", "kind: tokn"),
-     "cards/chits/chits.yaml:2: unknown component kind 'tokn' (did you mean 'token'?); expected one of: token, "
-     "standee, die, tuckbox, sheet"),
-    ("chits.yaml", TOKEN.replace("shape: hex", "shape: oval"),
-     "cards/chits/chits.yaml:4: 'shape' is 'oval'; expected one of: circle, hex, square, rounded"),
-    ("chits.yaml", TOKEN.replace("layout: chit", "layout: chip"),
-     "cards/chits/chits.yaml:6: layout 'chip' not found (did you mean 'chit'?)"),
-    ("dice.yaml", DIE.replace("size: 16mm", "size: -16mm"),
-     "cards/chits/dice.yaml:4: 'size': -16mm is a negative size; expected a size above 0"),
-    ("dice.yaml", DIE.replace("- {pips: 3}", "- {pips: 3, text: three}"),
-     "cards/chits/dice.yaml:8: 'faces': a face shows pips, text; expected exactly one of pips, text, icon, layout"),
-    # one slip, one message: the colour read as a comment explains why 'color' is empty
-    ("box.yaml", BOX.rstrip(" ") + "    color: #2d6a4f\n",
-     "cards/chits/box.yaml:5: `color: #2d6a4f` is read as a comment (YAML starts one at ' #'), so color is empty; "
-     "expected the colour in quotes: color: \"#2d6a4f\""),
-])
+@pytest.mark.parametrize(
+    "name, text, expected",
+    [
+        (
+            "box.yaml",
+            BOX.replace("deck: things", "deck: thingz"),
+            "cards/chits/box.yaml:4: tuck box 'box' is for deck 'thingz', which does not exist (did you mean "
+            "'things'?); "
+            "known: things",
+        ),
+        (
+            "chits.yaml",
+            TOKEN.replace("across: 1in", "across: 300mm"),
+            "cards/chits/chits.yaml:5: token 'chits' needs 346 x 300 mm, more than a page holds",
+        ),
+        (
+            "dice.yaml",
+            DIE.replace("      - {pips: 6}\n", ""),
+            "cards/chits/dice.yaml:5: 'faces': a die with 5 faces; expected exactly 6",
+        ),
+        (
+            "chits.yaml",
+            TOKEN.replace("across: 1in", "across: -1in"),
+            "cards/chits/chits.yaml:5: 'across': -1in is a negative size; expected a size above 0",
+        ),
+        (
+            "chits.yaml",
+            TOKEN.replace("across: 1in", "across: 0"),
+            "cards/chits/chits.yaml:5: 'across': 0 is no size at all; expected a size above 0",
+        ),
+        (
+            "chits.yaml",
+            TOKEN.replace("kind: token", "kind: tokn"),
+            "cards/chits/chits.yaml:2: unknown component kind 'tokn' (did you mean 'token'?); expected one "
+            "of: token, "
+            "standee, die, tuckbox, sheet",
+        ),
+        (
+            "chits.yaml",
+            TOKEN.replace("shape: hex", "shape: oval"),
+            "cards/chits/chits.yaml:4: 'shape' is 'oval'; expected one of: circle, hex, square, rounded",
+        ),
+        (
+            "chits.yaml",
+            TOKEN.replace("layout: chit", "layout: chip"),
+            "cards/chits/chits.yaml:6: layout 'chip' not found (did you mean 'chit'?)",
+        ),
+        (
+            "dice.yaml",
+            DIE.replace("size: 16mm", "size: -16mm"),
+            "cards/chits/dice.yaml:4: 'size': -16mm is a negative size; expected a size above 0",
+        ),
+        (
+            "dice.yaml",
+            DIE.replace("- {pips: 3}", "- {pips: 3, text: three}"),
+            "cards/chits/dice.yaml:8: 'faces': a face shows pips, text; expected exactly one of pips, text, "
+            "icon, layout",
+        ),
+        # one slip, one message: the colour read as a comment explains why 'color' is empty
+        (
+            "box.yaml",
+            BOX.rstrip(" ") + "    color: #2d6a4f\n",
+            "cards/chits/box.yaml:5: `color: #2d6a4f` is read as a comment (YAML starts one at ' #'), so "
+            "color is empty; "
+            "expected the colour in quotes: color: \"#2d6a4f\"",
+        ),
+    ],
+)
 def test_bad_component_files_give_one_located_line(tmp_path, name, text, expected):
     lines = _build(tmp_path, {name: text})
     assert len(lines) == 1, lines
@@ -88,20 +129,32 @@ def test_a_text_outside_a_round_token_names_the_layout_box(tmp_path):
         boxes:
           value: {x: 2mm, y: 2mm, width: 10mm, height: 5mm, text: "1"}
         """
-    lines = _build(tmp_path, {"chits.yaml": TOKEN.replace("shape: hex\n    across: 1in", "shape: circle\n    diameter: 1in"),
-                              "layouts/chit.yaml": layout})
-    assert lines == ["cards/chits/layouts/chit.yaml:2: text box 'value' of token 'chits' reaches outside its 25.4 mm "
-                     "circle outline; expected it 1.5 mm inside the shape (a smaller or more central box)"]
+    lines = _build(
+        tmp_path,
+        {
+            "chits.yaml": TOKEN.replace("shape: hex\n    across: 1in", "shape: circle\n    diameter: 1in"),
+            "layouts/chit.yaml": layout,
+        },
+    )
+    assert lines == [
+        "cards/chits/layouts/chit.yaml:2: text box 'value' of token 'chits' reaches outside its 25.4 mm "
+        "circle outline; expected it 1.5 mm inside the shape (a smaller or more central box)"
+    ]
 
 
 def test_the_old_components_key_points_to_extras(tmp_path):
-    game = "title: Chits\ncode: CHT\nplayers: {min: 2, max: 4}\ndecks: [things]\ncomponents:\n  - {name: Bell, count: 1}\n"
+    game = ("title: Chits\ncode: CHT\nplayers: {min: 2, max: 4}\ndecks: [things]\ncomponents:\n  - {name: "
+            "Bell, count: 1}\n")
     lines = _build(tmp_path, {"game.yaml": game})
-    assert lines == ["cards/chits/game.yaml:5: 'components' is now called 'extras' (things in the box that are not "
-                     "printed); printed components are files of their own with `component:` as the top-level key"]
+    assert lines == [
+        "cards/chits/game.yaml:5: 'components' is now called 'extras' (things in the box that are not "
+        "printed); printed components are files of their own with `component:` as the top-level key"
+    ]
 
 
 def test_component_and_deck_ids_stay_apart(tmp_path):
     lines = _build(tmp_path, {"box.yaml": BOX.replace("component: box", "component: things")})
-    assert lines == ["cards/chits/box.yaml:1: component 'things' has the id of the deck in cards/chits/things.yaml; "
-                     "expected an id of its own (exports use it as a folder name)"]
+    assert lines == [
+        "cards/chits/box.yaml:1: component 'things' has the id of the deck in cards/chits/things.yaml; "
+        "expected an id of its own (exports use it as a folder name)"
+    ]

@@ -1,5 +1,6 @@
-"""Fonts a designer declares in game.yaml, and no silent loss of a character anywhere: cards, backs, boards, rules
-and the labels of the card sheets. Every bad font and every character no face covers is one located line."""
+"""Fonts a designer declares in game.yaml, and no silent loss of a character anywhere: cards, backs, boards,
+rules and the labels of the card sheets. Every bad font and every character no face covers is one located
+line."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from tests.fixtures.fonts import write_font
 GAME = "space-race"
 GAME_YAML = f"cards/{GAME}/game.yaml"
 FONT = "fonts/NotoSerif-Bold-subset.ttf"
-EXPECT = "expected a font that covers {} (declare one under fonts: in game.yaml and name it in the box, or as a fallback)"
+EXPECT = ("expected a font that covers {} (declare one under fonts: in game.yaml and name it in the box, or "
+          "as a fallback)")
 
 
 def game_dir(project):
@@ -38,7 +40,9 @@ def embedded_fonts(path) -> set[str]:
     names = set()
     for page in PdfReader(str(path)).pages:
         resources = page["/Resources"]
-        holders = [resources] + [x.get_object().get("/Resources", {}) for x in resources.get("/XObject", {}).values()]
+        holders = [resources] + [
+            x.get_object().get("/Resources", {}) for x in resources.get("/XObject", {}).values()
+        ]
         for holder in holders:
             for font in holder.get("/Font", {}).values():
                 names.add(font.get_object()["/BaseFont"].split("+")[-1])
@@ -71,13 +75,18 @@ def test_a_declared_font_draws_its_boxes_and_every_letter_of_every_language(desi
                   "Sluneční erupce", "Žluťoučký kůň úpěl ďábelské ódy"):
         assert words in text.replace("\r", "").replace("\n", " "), words
     rules = pdf_text(designer_project.build_dir / GAME / "rules.pdf")
-    assert "Závod ke hvězdám · Гонка к звёздам" in rules and "Каждый игрок берёт 3 карты." in rules.replace("\r\n", " ")
+    assert "Závod ke hvězdám · Гонка к звёздам" in rules and "Каждый игрок берёт 3 карты." in rules.replace(
+        "\r\n", " "
+    )
 
 
 def test_a_character_no_face_has_fails_build_and_validate_naming_card_field_and_character(designer_project):
     edit(designer_project, "crew.csv", "Medic Ana", "Medic \u4e2d")
-    line = f"cards/{GAME}/crew.csv:4: card 'medic' name has '\u4e2d' (U+4E2D), which font 'title' (Fredoka One, then " \
-           f"Noto Sans Bold) cannot draw; {EXPECT.format('it')}"
+    line = (
+        f"cards/{GAME}/crew.csv:4: card 'medic' name has '\u4e2d' (U+4E2D), which font 'title' (Fredoka One, "
+        "then "
+        f"Noto Sans Bold) cannot draw; {EXPECT.format('it')}"
+    )
     for command in (["build"], ["validate", "--no-sim"]):
         result = run_pnp(*command, project=designer_project)
         assert result.exit_code == 1 and "Traceback" not in result.output
@@ -88,35 +97,75 @@ def test_a_character_no_face_has_fails_build_and_validate_naming_card_field_and_
 def test_a_character_in_the_layout_itself_is_located_at_the_box(designer_project):
     edit(designer_project, "layouts/event-back.yaml", "Události · События", "Události ✓")
     assert problems(designer_project) == [
-        f"cards/{GAME}/layouts/event-back.yaml:3: the back of deck 'events': box 'title': its text has '✓' (U+2713), "
-        f"which font 'title' (Fredoka One, then Noto Sans Bold) cannot draw; {EXPECT.format('it')}"]
+        f"cards/{GAME}/layouts/event-back.yaml:3: the back of deck 'events': box 'title': its text has '✓' "
+        "(U+2713), "
+        f"which font 'title' (Fredoka One, then Noto Sans Bold) cannot draw; {EXPECT.format('it')}"
+    ]
 
 
-@pytest.mark.parametrize("fonts, line, message", [
-    ("  display: fonts/missing.ttf\n", 10,
-     f"font 'display' (regular): file 'fonts/missing.ttf' not found; expected a .ttf or .otf file inside "
-     f"cards/{GAME}/ or templates/"),
-    ("  display: crew.csv\n", 10, "font 'display' (regular): 'crew.csv' is not a .ttf or .otf file; expected a "
-                                  "TrueType or OpenType font (.woff, .woff2 and .ttc collections are not supported: "
-                                  "convert them first)"),
-    ("  display: fonts/fake.ttf\n", 10, "font 'display' (regular): 'fake.ttf' is not a font (TTLibError: Not a "
-                                        "TrueType or OpenType font (...)); expected a TrueType (.ttf) or OpenType "
-                                        "(.otf) font"),
-    ("  display: {bold: " + FONT + "}\n", 10,
-     "font 'display' has no regular face; expected `regular: <file>` (the face plain text is set in)"),
-    ("  display: {regular: " + FONT + ", fallback: [dispaly]}\n", 10,
-     "font 'display' falls back to 'dispaly', which is not a font (did you mean 'display'?); known: body, display, title"),
-    ("  body: " + FONT + "\n", 10,
-     "font 'body' has no bold face, which headings, tables and board labels are set in; expected `bold: <file>`"),
-    ("  display: ../../../outside.ttf\n", 10,
-     "font file of 'display' '../../../outside.ttf' is outside the project folder; expected a path inside "
-     "designer/ (symbolic links are followed before checking)"),
-])
+@pytest.mark.parametrize(
+    "fonts, line, message",
+    [
+        (
+            "  display: fonts/missing.ttf\n",
+            10,
+            "font 'display' (regular): file 'fonts/missing.ttf' not found; expected a .ttf or .otf file "
+            "inside "
+            f"cards/{GAME}/ or templates/",
+        ),
+        (
+            "  display: crew.csv\n",
+            10,
+            "font 'display' (regular): 'crew.csv' is not a .ttf or .otf file; expected a "
+            "TrueType or OpenType font (.woff, .woff2 and .ttc collections are not supported: "
+            "convert them first)",
+        ),
+        (
+            "  display: fonts/fake.ttf\n",
+            10,
+            "font 'display' (regular): 'fake.ttf' is not a font (TTLibError: Not a "
+            "TrueType or OpenType font (...)); expected a TrueType (.ttf) or OpenType "
+            "(.otf) font",
+        ),
+        (
+            "  display: {bold: " + FONT + "}\n",
+            10,
+            "font 'display' has no regular face; expected `regular: <file>` (the face plain text is set in)",
+        ),
+        (
+            "  display: {regular: " + FONT + ", fallback: [dispaly]}\n",
+            10,
+            "font 'display' falls back to 'dispaly', which is not a font (did you mean 'display'?); known: "
+            "body, display, title",
+        ),
+        (
+            "  body: " + FONT + "\n",
+            10,
+            "font 'body' has no bold face, which headings, tables and board labels are set in; expected "
+            "`bold: <file>`",
+        ),
+        (
+            "  display: ../../../outside.ttf\n",
+            10,
+            "font file of 'display' '../../../outside.ttf' is outside the project folder; expected a path "
+            "inside "
+            "designer/ (symbolic links are followed before checking)",
+        ),
+    ],
+)
 def test_each_bad_font_is_one_located_line(designer_project, fonts, line, message):
     (game_dir(designer_project) / "fonts" / "fake.ttf").write_text("not a font")
-    line += next(n for n, text in enumerate((game_dir(designer_project) / "game.yaml").read_text().splitlines())
-                 if text.startswith("  display:")) - 9  # the parameters count from line 10
-    edit(designer_project, "game.yaml", f"  display: {FONT}   # the event titles (layouts/event.yaml)\n", fonts)
+    line += (
+        next(
+            n
+            for n, text in enumerate((game_dir(designer_project) / "game.yaml").read_text().splitlines())
+            if text.startswith("  display:")
+        )
+        - 9
+    )  # the parameters count from line 10
+    edit(
+        designer_project, "game.yaml", f"  display: {FONT}   # the event titles (layouts/event.yaml)\n", fonts
+    )
     with pytest.raises(InputError) as caught:
         load_game(designer_project, GAME)
     found = [str(p) for p in caught.value.problems]
@@ -128,25 +177,37 @@ def test_bold_text_in_a_font_without_a_bold_face(designer_project):
     edit(designer_project, "layouts/event.yaml", "size: 10pt, align: center, valign: middle}",
          "size: 10pt, align: center, valign: middle, font: display}")
     assert problems(designer_project) == [
-        f"cards/{GAME}/layouts/event.yaml:4: card SPR-EVT-02 (meteor): box 'effect' sets text in bold, but font "
-        "'display' has no bold face; expected `bold: <file>` under fonts: display in game.yaml (or no bold text here)"]
+        f"cards/{GAME}/layouts/event.yaml:4: card SPR-EVT-02 (meteor): box 'effect' sets text in bold, but "
+        "font "
+        "'display' has no bold face; expected `bold: <file>` under fonts: display in game.yaml (or no bold "
+        "text here)"
+    ]
 
 
 def test_an_undeclared_font_in_a_layout(designer_project):
     edit(designer_project, "layouts/event.yaml", "title: {font: display", "title: {font: dispaly")
     assert problems(designer_project) == [
-        f"cards/{GAME}/layouts/event.yaml:3: font 'dispaly' is not declared (did you mean 'display'?); known: body, "
-        "display, title; expected title, body or a name declared under fonts: in game.yaml"]
+        f"cards/{GAME}/layouts/event.yaml:3: font 'dispaly' is not declared (did you mean 'display'?); "
+        "known: body, "
+        "display, title; expected title, body or a name declared under fonts: in game.yaml"
+    ]
 
 
 def test_an_opentype_cff_font_is_converted_and_embedded(designer_project):
-    write_font(game_dir(designer_project) / "fonts" / "boxes.otf", "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
-               family="Box Test")
+    write_font(
+        game_dir(designer_project) / "fonts" / "boxes.otf",
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+        family="Box Test",
+    )
     edit(designer_project, "game.yaml", f"display: {FONT}", "display: fonts/boxes.otf")
     result = run_pnp("build", "--paper", "letter", project=designer_project)
     assert result.exit_code == 0, result.output
-    # embedded under its PostScript name plus a hash of the file, so another 'Box-Test' can never stand in for it
-    assert any(name.startswith("Box-Test-") for name in embedded_fonts(designer_project.build_dir / GAME / "cards-letter.pdf"))
+    # embedded under its PostScript name plus a hash of the file, so another 'Box-Test' can never stand in for
+    # it
+    assert any(
+        name.startswith("Box-Test-")
+        for name in embedded_fonts(designer_project.build_dir / GAME / "cards-letter.pdf")
+    )
     assert len(list((designer_project.build_dir / ".cache" / "fonts").glob("*.ttf"))) == 1
     # 'ě', 'í' and Cyrillic are not in the box font: drawn by its fallback (Noto Sans), nothing is lost
     text = pdf_text(designer_project.build_dir / GAME / "cards-letter.pdf")
@@ -159,21 +220,31 @@ def test_redefined_body_sets_the_rules_and_the_cards(designer_project):
     result = run_pnp("build", "--paper", "letter", project=designer_project)
     assert result.exit_code == 0, result.output
     assert "Lato-Regular" not in embedded_fonts(designer_project.build_dir / GAME / "rules.pdf")
-    assert any(name.startswith("NotoSerif-Bold-") for name in embedded_fonts(designer_project.build_dir / GAME / "rules.pdf"))
+    assert any(
+        name.startswith("NotoSerif-Bold-")
+        for name in embedded_fonts(designer_project.build_dir / GAME / "rules.pdf")
+    )
 
 
 def test_a_character_of_the_rules_is_located_in_the_template_or_the_data(designer_project):
     template = designer_project.templates_dir / "rules" / f"{GAME}.md.j2"
     template.write_text(template.read_text(encoding="utf-8") + "\nDone ✓\n", encoding="utf-8")
     edit(designer_project, "resources.yaml", "name: Metal", "name: Metal \u91d1")
-    template.write_text(template.read_text(encoding="utf-8") + "{{ game.tables.resources.by_id.metal.name }}\n")
+    template.write_text(
+        template.read_text(encoding="utf-8") + "{{ game.tables.resources.by_id.metal.name }}\n"
+    )
     result = run_pnp("validate", "--no-sim", project=designer_project)
     assert result.exit_code == 1
     lines = result.output.splitlines()
-    assert (f"templates/rules/{GAME}.md.j2:21: the rules text has '✓' (U+2713), which font 'body' (Lato, then "
-            f"Noto Sans) cannot draw; {EXPECT.format('it')}") in lines
-    assert (f"cards/{GAME}/resources.yaml:8: resources row 'metal' name (printed in the rules) has '\u91d1' (U+91D1), "
-            f"which font 'body' (Lato, then Noto Sans) cannot draw; {EXPECT.format('it')}") in lines
+    assert (
+        f"templates/rules/{GAME}.md.j2:21: the rules text has '✓' (U+2713), which font 'body' (Lato, then "
+        f"Noto Sans) cannot draw; {EXPECT.format('it')}"
+    ) in lines
+    assert (
+        f"cards/{GAME}/resources.yaml:8: resources row 'metal' name (printed in the rules) has '\u91d1' "
+        "(U+91D1), "
+        f"which font 'body' (Lato, then Noto Sans) cannot draw; {EXPECT.format('it')}"
+    ) in lines
 
 
 def test_a_board_text_no_face_has_is_located_in_the_board_file(tmp_project):
@@ -184,15 +255,20 @@ def test_a_board_text_no_face_has_is_located_in_the_board_file(tmp_project):
     with pytest.raises(InputError) as caught:
         check_game(load_game(tmp_project, "order-up-pizza"))
     found = [str(p) for p in caught.value.problems]
-    assert (f"cards/order-up-pizza/board.yaml:{line}: street 'basil-boulevard' name has '\u2606' (U+2606), which font "
-            f"'body' (Lato, then Noto Sans) cannot draw; {EXPECT.format('it')}") in found
+    assert (
+        f"cards/order-up-pizza/board.yaml:{line}: street 'basil-boulevard' name has '\u2606' (U+2606), which "
+        "font "
+        f"'body' (Lato, then Noto Sans) cannot draw; {EXPECT.format('it')}"
+    ) in found
 
 
 def test_a_deck_name_is_checked_where_the_sheets_print_it(designer_project):
     edit(designer_project, "crew.yaml", "name: Crew", "name: Crew \u2606")
-    assert ("cards/space-race/crew.yaml:2: deck 'crew' name (on the card sheets) has '\u2606' (U+2606), which font "
-            f"'body' (Lato, then Noto Sans) cannot draw; {EXPECT.format('it')}") in \
-        run_pnp("build", project=designer_project).output.splitlines()
+    assert (
+        "cards/space-race/crew.yaml:2: deck 'crew' name (on the card sheets) has '\u2606' (U+2606), which "
+        "font "
+        f"'body' (Lato, then Noto Sans) cannot draw; {EXPECT.format('it')}"
+    ) in run_pnp("build", project=designer_project).output.splitlines()
 
 
 def _texts(value):
@@ -208,7 +284,8 @@ def _texts(value):
 
 
 def test_the_bundled_games_need_no_fallback(repo_project):
-    """Every text of the bundled games is in Fredoka One and Lato themselves, so their PDFs stay as they were."""
+    """Every text of the bundled games is in Fredoka One and Lato themselves, so their PDFs stay as they
+    were."""
     from generator.core.fonts import BODY_FAMILY, TITLE_FAMILY, fallback_markup
 
     for game_id in ("order-up-pizza", "order-up-trading", "short-order-hero"):
@@ -231,22 +308,37 @@ def test_fonts_are_copied_with_their_licence():
     assert all(p.stat().st_size < 2_000_000 for p in NOTO.glob("*.ttf"))
 
 
-def test_a_fallback_added_to_a_built_in_font_draws_what_it_lacks_in_this_game_only(designer_project, repo_project):
-    """`title: {fallback: [symbols]}` keeps the built-in title faces and tries `symbols` first for what they lack;
-    the built-in title of another game (in the same process) still cannot draw it."""
+def test_a_fallback_added_to_a_built_in_font_draws_what_it_lacks_in_this_game_only(
+    designer_project, repo_project
+):
+    """`title: {fallback: [symbols]}` keeps the built-in title faces and tries `symbols` first for what they
+    lack; the built-in title of another game (in the same process) still cannot draw it."""
     write_font(game_dir(designer_project) / "fonts" / "Symbols.ttf", "\u2713", family="Check Box", cff=False)
     edit(designer_project, "layouts/event-back.yaml", "Události · События", "Události \u2713")
-    edit(designer_project, "game.yaml", "  display: fonts/NotoSerif-Bold-subset.ttf",
-         "  symbols: fonts/Symbols.ttf\n  title: {fallback: [symbols]}\n  display: fonts/NotoSerif-Bold-subset.ttf")
+    edit(
+        designer_project,
+        "game.yaml",
+        "  display: fonts/NotoSerif-Bold-subset.ttf",
+        "  symbols: fonts/Symbols.ttf\n  title: {fallback: [symbols]}\n  display: "
+        "fonts/NotoSerif-Bold-subset.ttf",
+    )
     built = run_pnp("build", "--paper", "a4", project=designer_project)
     assert built.exit_code == 0, built.output
     sheet = designer_project.build_dir / GAME / "cards-a4.pdf"
     assert "Události \u2713" in pdf_text(sheet)
-    assert {"FredokaOne-Regular", "Check-Box"} <= {re.sub(r"-[0-9a-f]{8}$", "", n) for n in embedded_fonts(sheet)}
+    assert {"FredokaOne-Regular", "Check-Box"} <= {
+        re.sub(r"-[0-9a-f]{8}$", "", n) for n in embedded_fonts(sheet)
+    }
     mine = load_game(designer_project, GAME).fonts["title"]
-    assert mine.chain_draws("\u2713") and mine.describe().startswith("font 'title' (Fredoka One, then Check Box")
-    other = load_game(repo_project, "order-up-pizza").fonts["title"]  # the built-in title elsewhere: as it was
-    assert not other.chain_draws("\u2713") and other.describe() == "font 'title' (Fredoka One, then Noto Sans Bold)"
+    assert mine.chain_draws("\u2713") and mine.describe().startswith(
+        "font 'title' (Fredoka One, then Check Box"
+    )
+    # the built-in title elsewhere: as it was
+    other = load_game(repo_project, "order-up-pizza").fonts["title"]
+    assert (
+        not other.chain_draws("\u2713")
+        and other.describe() == "font 'title' (Fredoka One, then Noto Sans Bold)"
+    )
     bare = "  display: {fallback: [symbols]}"  # a font that is not built in needs its own regular face
     edit(designer_project, "game.yaml", "  display: fonts/NotoSerif-Bold-subset.ttf", bare)
     with pytest.raises(InputError, match="only title and body are built in"):

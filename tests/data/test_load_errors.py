@@ -50,7 +50,8 @@ def test_demo_loads_and_checks(demo: Project):
 def test_unknown_topping_names_file_line_and_known(demo: Project):
     edit(demo, "orders.yaml", "{olive: 2, onion: 1}", "{olivez: 2, onion: 1}")
     assert problems_of(demo) == [
-        "cards/demo/orders.yaml:12: topping 'olivez' is not defined (did you mean 'olive'?); known: olive, onion"
+        "cards/demo/orders.yaml:12: topping 'olivez' is not defined (did you mean 'olive'?); known: olive, "
+        "onion"
     ]
 
 
@@ -71,20 +72,25 @@ def test_duplicate_card_id(demo: Project):
 def test_misspelt_key_suggests_the_closest(demo: Project):
     edit(demo, "toppings.yaml", "copies: 3", "copiez: 3")
     [found] = problems_of(demo)
-    assert found.startswith("cards/demo/toppings.yaml:10: unknown key 'copiez' (did you mean 'copies'?); expected one of: id, name, copies")
+    assert found.startswith(
+        "cards/demo/toppings.yaml:10: unknown key 'copiez' (did you mean 'copies'?); expected one of: id, "
+        "name, copies"
+    )
 
 
 def test_address_not_on_board(demo: Project):
     edit(demo, "orders.yaml", "21 Main Street", "99 Main Street")
     assert problems_of(demo) == [
-        "cards/demo/orders.yaml:19: address '99 Main Street' is not on the board (did you mean '21 Main Street'?); "
+        "cards/demo/orders.yaml:19: address '99 Main Street' is not on the board (did you mean '21 Main "
+        "Street'?); "
         "Main Street has house numbers 11, 21"
     ]
     edit(demo, "orders.yaml", "99 Main Street", "12 Main Street")
     assert "(did you mean '11 Main Street'?)" in problems_of(demo)[0]
     edit(demo, "orders.yaml", "12 Main Street", "21 Mian Street")
     assert problems_of(demo) == [
-        "cards/demo/orders.yaml:19: address '21 Mian Street' is not on the board (did you mean '21 Main Street'?); "
+        "cards/demo/orders.yaml:19: address '21 Mian Street' is not on the board (did you mean '21 Main "
+        "Street'?); "
         "known: 11 Main Street, 21 Main Street"
     ]
 
@@ -92,14 +98,18 @@ def test_address_not_on_board(demo: Project):
 def test_deck_total_mismatch(demo: Project):
     edit(demo, "toppings.yaml", "total: 5", "total: 6")
     assert problems_of(demo) == [
-        "cards/demo/toppings.yaml:4: deck 'toppings' has 5 cards but `total` says 6; expected the copies to add up to 6"
+        "cards/demo/toppings.yaml:4: deck 'toppings' has 5 cards but `total` says 6; expected the copies to "
+        "add up to 6"
     ]
 
 
 def test_tab_indented_yaml(demo: Project):
     edit(demo, "orders.yaml", "    value: 2", "\tvalue: 2")
     [problem] = problems_of(demo)
-    assert problem.startswith("cards/demo/orders.yaml:20: ") and "expected spaces for indentation, not tabs" in problem
+    assert (
+        problem.startswith("cards/demo/orders.yaml:20: ")
+        and "expected spaces for indentation, not tabs" in problem
+    )
 
 
 def test_python_tag_is_refused_not_executed(demo: Project, tmp_path: Path):
@@ -114,7 +124,9 @@ def test_python_tag_is_refused_not_executed(demo: Project, tmp_path: Path):
 def test_empty_file(demo: Project):
     (demo.cards_dir / "demo" / "orders.yaml").write_text("", encoding="utf-8")
     problems = problems_of(demo)
-    assert "cards/demo/orders.yaml:1: the file is empty; expected a YAML mapping of keys and values" in problems
+    assert (
+        "cards/demo/orders.yaml:1: the file is empty; expected a YAML mapping of keys and values" in problems
+    )
 
 
 def test_missing_game_yaml(demo: Project):
@@ -143,24 +155,37 @@ def test_problems_of_several_files_are_reported_together(demo: Project):
 def test_board_space_outside_and_street_without_colour(demo: Project):
     edit(demo, "board.yaml", "{id: a2, at: [2, 0]}", "{id: a2, at: [5, 0]}")
     assert problems_of(demo) == [
-        "cards/demo/board.yaml:8: space 'a2' at (5, 0) is outside the 3 x 2 board; expected 0 <= col < 3 and 0 <= row < 2"
+        "cards/demo/board.yaml:8: space 'a2' at (5, 0) is outside the 3 x 2 board; expected 0 <= col < 3 and "
+        "0 <= row < 2"
     ]
     edit(demo, "board.yaml", '    color: "#3a86ff"\n', "")
-    assert problems_of(demo) == ["cards/demo/board.yaml:10: missing key 'color'; expected 'color' here (streets.color)"]
+    assert problems_of(demo) == [
+        "cards/demo/board.yaml:10: missing key 'color'; expected 'color' here (streets.color)"
+    ]
 
 
 def test_unlisted_and_missing_decks(demo: Project):
     edit(demo, "game.yaml", "decks: [toppings, orders]", "decks: [toppings, order]")
     found = problems_of(demo)
-    assert "cards/demo/game.yaml:4: deck 'order' has no file (did you mean 'orders'?); expected a YAML file in cards/demo with `deck: order`" in found
-    assert "cards/demo/orders.yaml:1: deck 'orders' is not listed in cards/demo/game.yaml `decks`; expected it there so it is printed" in found
+    assert (
+        "cards/demo/game.yaml:4: deck 'order' has no file (did you mean 'orders'?); expected a YAML file in "
+        "cards/demo with `deck: order`"
+        in found
+    )
+    assert (
+        "cards/demo/orders.yaml:1: deck 'orders' is not listed in cards/demo/game.yaml `decks`; expected it "
+        "there so it is printed"
+        in found
+    )
 
 
 def test_cli_reports_without_traceback_and_exits_1(demo: Project):
     edit(demo, "orders.yaml", "{onion: 1}", "{onoin: 1}")
     result = run_pnp("validate", project=demo)
     assert result.exit_code == 1
-    assert "cards/demo/orders.yaml:18: topping 'onoin' is not defined (did you mean 'onion'?)" in result.output
+    assert (
+        "cards/demo/orders.yaml:18: topping 'onoin' is not defined (did you mean 'onion'?)" in result.output
+    )
     assert "Traceback" not in result.output
 
 
@@ -195,14 +220,17 @@ def test_schema_keeps_list_defaults_without_a_warning(repo_project: Project, tmp
     import warnings
 
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # pydantic warned "Default value [] is not JSON serializable" on stderr
+        # pydantic warned "Default value [] is not JSON serializable" on stderr
+        warnings.simplefilter("error")
         result = run_pnp("schema", "--out", str(tmp_path / "s"), project=repo_project)
     assert result.exit_code == 0, result.output
     recipes = json.loads((tmp_path / "s" / "short-order-hero" / "recipes.schema.json").read_text())
     assert recipes["$defs"]["Card"]["properties"]["bonus"]["default"] == []
 
 
-def test_an_output_folder_that_cannot_be_made_is_one_line_not_a_traceback(tmp_project: Project, tmp_path: Path):
+def test_an_output_folder_that_cannot_be_made_is_one_line_not_a_traceback(
+    tmp_project: Project, tmp_path: Path
+):
     assert run_pnp("new", "demo", project=tmp_project).exit_code == 0
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
@@ -212,7 +240,9 @@ def test_an_output_folder_that_cannot_be_made_is_one_line_not_a_traceback(tmp_pr
         assert result.exit_code == 1, args
         assert "Traceback" not in result.output
         assert f"{blocker}" in result.output, result.output
-        assert "Not a directory; expected a folder that can be created and written" in result.output, result.output
+        assert "Not a directory; expected a folder that can be created and written" in result.output, (
+            result.output
+        )
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -240,25 +270,53 @@ def test_expand_gives_one_entry_per_copy(demo: Project):
 # Wrong shapes a new designer writes: each gives exactly one located line (and no "deck has no file" echo).
 # (file, [(old, new), ...] or the whole new text, expected problem)
 WRONG_SHAPES = {
-    "cards-mapping": ("orders.yaml", [("  - id: ann", "  ann:\n    id: ann"), ("  - id: bob", "  bob:\n    id: bob")],
-                      "cards/demo/orders.yaml:8: 'cards' is a mapping; expected a list"),
-    "card-string": ("toppings.yaml", [("    kind: topping\n  - id: onion", "    kind: topping\n  - onion\n  - id: onion")],
-                    "cards/demo/toppings.yaml:12: 'cards' is 'onion'; expected a mapping of keys and values"),
-    "copies-word": ("toppings.yaml", [("copies: 3", 'copies: "three"')],
-                    "cards/demo/toppings.yaml:10: 'copies' is 'three'; expected a whole number"),
-    "players-number": ("game.yaml", [("players: {min: 2, max: 3}", "players: 4")],
-                       "cards/demo/game.yaml:3: 'players' is 4; expected a mapping of keys and values"),
-    "unknown-field-type": ("orders.yaml", [("value: {type: int, min: 1}", "value: {type: integer, min: 1}")],
-                           "cards/demo/orders.yaml:7: 'fields.value.type' is 'integer' (did you mean 'int'?); expected one of: "
-                           "text, int, number, bool, color, choice, ref, refs, counts, address, list, icon"),
-    "ref-to-nothing": ("orders.yaml", [("  value: {type: int, min: 1}",
-                                        "  value: {type: int, min: 1}\n  friend: {type: ref, to: nobody, required: false}")],
-                       "cards/demo/orders.yaml:8: field 'friend' points to 'nobody', which does not exist; "
-                       "expected one of: orders, toppings, town.spaces, town.streets"),
-    "at-one-value": ("board.yaml", [("{id: a1, at: [1, 0]}", "{id: a1, at: [1]}")],
-                     "cards/demo/board.yaml:7: 'spaces.at' has 1 value; expected 2 values"),
-    "top-level-list": ("toppings.yaml", "- deck: toppings\n- name: Toppings deck\n",
-                       "cards/demo/toppings.yaml:1: expected a mapping of keys and values, found a list"),
+    "cards-mapping": (
+        "orders.yaml",
+        [("  - id: ann", "  ann:\n    id: ann"), ("  - id: bob", "  bob:\n    id: bob")],
+        "cards/demo/orders.yaml:8: 'cards' is a mapping; expected a list",
+    ),
+    "card-string": (
+        "toppings.yaml",
+        [("    kind: topping\n  - id: onion", "    kind: topping\n  - onion\n  - id: onion")],
+        "cards/demo/toppings.yaml:12: 'cards' is 'onion'; expected a mapping of keys and values",
+    ),
+    "copies-word": (
+        "toppings.yaml",
+        [("copies: 3", 'copies: "three"')],
+        "cards/demo/toppings.yaml:10: 'copies' is 'three'; expected a whole number",
+    ),
+    "players-number": (
+        "game.yaml",
+        [("players: {min: 2, max: 3}", "players: 4")],
+        "cards/demo/game.yaml:3: 'players' is 4; expected a mapping of keys and values",
+    ),
+    "unknown-field-type": (
+        "orders.yaml",
+        [("value: {type: int, min: 1}", "value: {type: integer, min: 1}")],
+        "cards/demo/orders.yaml:7: 'fields.value.type' is 'integer' (did you mean 'int'?); expected one of: "
+        "text, int, number, bool, color, choice, ref, refs, counts, address, list, icon",
+    ),
+    "ref-to-nothing": (
+        "orders.yaml",
+        [
+            (
+                "  value: {type: int, min: 1}",
+                "  value: {type: int, min: 1}\n  friend: {type: ref, to: nobody, required: false}",
+            )
+        ],
+        "cards/demo/orders.yaml:8: field 'friend' points to 'nobody', which does not exist; "
+        "expected one of: orders, toppings, town.spaces, town.streets",
+    ),
+    "at-one-value": (
+        "board.yaml",
+        [("{id: a1, at: [1, 0]}", "{id: a1, at: [1]}")],
+        "cards/demo/board.yaml:7: 'spaces.at' has 1 value; expected 2 values",
+    ),
+    "top-level-list": (
+        "toppings.yaml",
+        "- deck: toppings\n- name: Toppings deck\n",
+        "cards/demo/toppings.yaml:1: expected a mapping of keys and values, found a list",
+    ),
 }
 
 
@@ -279,7 +337,9 @@ def test_wrong_shapes_give_one_located_line(demo: Project, case: str):
 def test_validate_finds_a_layout_typo(demo: Project):
     """Layouts are checked by `pnp validate`, not only by `pnp build`."""
     layout = demo.cards_dir / "demo" / "layouts" / "toppings.yaml"
-    layout.write_text(layout.read_text(encoding="utf-8").replace("align: center", "allign: center"), encoding="utf-8")
+    layout.write_text(
+        layout.read_text(encoding="utf-8").replace("align: center", "allign: center"), encoding="utf-8"
+    )
     result = run_pnp("validate", "--no-sim", project=demo)
     assert result.exit_code == 1
     assert "cards/demo/layouts/toppings.yaml:3: unknown key 'allign' (did you mean 'align'?)" in result.output
@@ -287,7 +347,8 @@ def test_validate_finds_a_layout_typo(demo: Project):
 
 
 def test_validate_finds_text_that_does_not_fit(demo: Project):
-    """The card sheets are drawn once (nothing written), so an overflowing text fails validation naming card and box."""
+    """The card sheets are drawn once (nothing written), so an overflowing text fails validation naming card
+    and box."""
     edit(demo, "orders.yaml", "name: Bob", "name: " + "Bartholomew " * 30)
     result = run_pnp("validate", "--no-sim", project=demo)
     assert result.exit_code == 1
@@ -327,12 +388,14 @@ def test_paths_are_kept_inside_the_project_with_links_resolved(tmp_path):
      "(cards/short-order-hero/recipes.yaml:166)"),
 ])
 def test_a_card_id_used_by_two_decks_is_a_located_problem(tmp_project: Project, game, file, old, new, line):
-    """Card ids are unique across a game's decks (a pizza order called like a topping used to pass, and the usage
-    statistics then counted the two as one card)."""
+    """Card ids are unique across a game's decks (a pizza order called like a topping used to pass, and the
+    usage statistics then counted the two as one card)."""
     path = tmp_project.cards_dir / game / file
     path.write_text(path.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
     result = run_pnp("validate", game, "--no-sim", project=tmp_project)
     assert result.exit_code == 1 and "Traceback" not in result.output, result.output
     problems = [text for text in result.output.splitlines() if text.startswith("cards/")]
-    assert len(problems) == 1 and problems[0].startswith(line + "; expected card ids unique in the game"), result.output
+    assert len(problems) == 1 and problems[0].startswith(line + "; expected card ids unique in the game"), (
+        result.output
+    )
     assert result.output.rstrip().endswith("1 problem found.")

@@ -31,8 +31,15 @@ def test_values_are_read_as_yaml():
 def test_overrides_change_the_loaded_game_and_never_the_files(repo_project):
     toppings = repo_project.cards_dir / PIZZA / "toppings.yaml"
     before = toppings.read_bytes()
-    game = load(repo_project, "toppings.pepperoni.copies=14", "toppings.mushrooms.copies=9", "settings.hand_limit=8",
-                "settings.game_over_depth.presets.long=25", "players.red.name=Crimson", "toppings.total=91")
+    game = load(
+        repo_project,
+        "toppings.pepperoni.copies=14",
+        "toppings.mushrooms.copies=9",
+        "settings.hand_limit=8",
+        "settings.game_over_depth.presets.long=25",
+        "players.red.name=Crimson",
+        "toppings.total=91",
+    )
     assert game.decks["toppings"].card("pepperoni").copies == 14
     assert game.decks["toppings"].card("mushrooms").copies == 9
     assert game.decks["toppings"].copies == 91
@@ -46,26 +53,46 @@ def test_overrides_change_the_loaded_game_and_never_the_files(repo_project):
     assert load_game(repo_project, PIZZA).decks["toppings"].card("pepperoni").copies == 12
 
 
-@pytest.mark.parametrize("set_text, expected", [
-    ("toppins.pepperoni.copies=1", "--set toppins.pepperoni.copies=1: 'toppins' is not `settings`, a deck or a "
-                                   "table of this game (did you mean 'toppings'?); known: settings; decks: orders, "
-                                   "reference, toppings; tables: players"),
-    ("toppings.peperoni.copies=1", "toppings.yaml:13: --set toppings.peperoni.copies=1: deck toppings has no card "
-                                   "'peperoni' (did you mean 'pepperoni'?); known: anchovies,"),
-    ("toppings.pepperoni.copys=1", "toppings.yaml:14: --set toppings.pepperoni.copys=1: card pepperoni of deck "
-                                   "toppings: no field 'copys' (did you mean 'copies'?); known: back, copies, effect"),
-    ("toppings.pepperoni.id=salami", "ids cannot be changed"),
-    ("toppings.pepperoni=3", "'pepperoni' is a card; expected toppings.pepperoni.FIELD"),
-    ("settings.hand_limt=3", "game.yaml:12: --set settings.hand_limt=3: settings has no 'hand_limt' (did you mean "
-                             "'hand_limit'?); known: dice,"),
-    ("settings.hand_limit.max=3", "settings.hand_limit is the value 10, not a mapping"),
-    ("settings.game_over_depth.presets.huge=3", "settings.game_over_depth.presets has no 'huge'; known: long, max, "
-                                                "short, standard"),
-    ("toppings.pepperoni.copies=many", "toppings.yaml:14: 'copies' is 'many'; expected a whole number (the value "
-                                       "comes from --set toppings.pepperoni.copies=many)"),
-    ("settings", "--set settings: expected PATH=VALUE, e.g. toppings.pepperoni.copies=14"),
-    ("toppings..copies=3", "--set toppings..copies=3: expected PATH=VALUE"),
-])
+@pytest.mark.parametrize(
+    "set_text, expected",
+    [
+        (
+            "toppins.pepperoni.copies=1",
+            "--set toppins.pepperoni.copies=1: 'toppins' is not `settings`, a deck or a "
+            "table of this game (did you mean 'toppings'?); known: settings; decks: orders, "
+            "reference, toppings; tables: players",
+        ),
+        (
+            "toppings.peperoni.copies=1",
+            "toppings.yaml:13: --set toppings.peperoni.copies=1: deck toppings has no card "
+            "'peperoni' (did you mean 'pepperoni'?); known: anchovies,",
+        ),
+        (
+            "toppings.pepperoni.copys=1",
+            "toppings.yaml:14: --set toppings.pepperoni.copys=1: card pepperoni of deck "
+            "toppings: no field 'copys' (did you mean 'copies'?); known: back, copies, effect",
+        ),
+        ("toppings.pepperoni.id=salami", "ids cannot be changed"),
+        ("toppings.pepperoni=3", "'pepperoni' is a card; expected toppings.pepperoni.FIELD"),
+        (
+            "settings.hand_limt=3",
+            "game.yaml:12: --set settings.hand_limt=3: settings has no 'hand_limt' (did you mean "
+            "'hand_limit'?); known: dice,",
+        ),
+        ("settings.hand_limit.max=3", "settings.hand_limit is the value 10, not a mapping"),
+        (
+            "settings.game_over_depth.presets.huge=3",
+            "settings.game_over_depth.presets has no 'huge'; known: long, max, short, standard",
+        ),
+        (
+            "toppings.pepperoni.copies=many",
+            "toppings.yaml:14: 'copies' is 'many'; expected a whole number (the value "
+            "comes from --set toppings.pepperoni.copies=many)",
+        ),
+        ("settings", "--set settings: expected PATH=VALUE, e.g. toppings.pepperoni.copies=14"),
+        ("toppings..copies=3", "--set toppings..copies=3: expected PATH=VALUE"),
+    ],
+)
 def test_every_wrong_path_or_value_is_one_located_line(repo_project, set_text, expected):
     message = error_of(repo_project, set_text)
     assert expected in message
@@ -85,17 +112,26 @@ def test_cards_read_from_a_spreadsheet_take_overrides_too(tmp_path):
     (folder / "numbers.csv").write_text("id,name,copies,value\none,One,6,1\ntwo,Two,5,2\nthree,Three,4,3\n"
                                         "four,Four,2,4\n", encoding="utf-8")
     numbers = (folder / "numbers.yaml").read_text(encoding="utf-8")
-    (folder / "numbers.yaml").write_text(numbers[:numbers.index("cards:")] + "cards_from: numbers.csv\n", encoding="utf-8")
+    (folder / "numbers.yaml").write_text(
+        numbers[: numbers.index("cards:")] + "cards_from: numbers.csv\n", encoding="utf-8"
+    )
     game = load_game(project, "toy", parse_overrides(["numbers.two.copies=7", "numbers.total=19"]))
     assert game.decks["numbers"].card("two").copies == 7 and game.decks["numbers"].total == 19
-    assert describe(list(game.overrides)) == ["numbers.total = 19 (was (not set))", "numbers.two.copies = 7 (was 5)"]
+    assert describe(list(game.overrides)) == [
+        "numbers.total = 19 (was (not set))",
+        "numbers.two.copies = 7 (was 5)",
+    ]
     with pytest.raises(InputError) as caught:
         load_game(project, "toy", parse_overrides(["numbers.tow.copies=7"]))
-    assert str(caught.value).startswith("cards/toy/numbers.csv:1: --set numbers.tow.copies=7: deck numbers has no "
-                                        "card 'tow' (did you mean 'two'?); known: four, one, three, two")
+    assert str(caught.value).startswith(
+        "cards/toy/numbers.csv:1: --set numbers.tow.copies=7: deck numbers has no "
+        "card 'tow' (did you mean 'two'?); known: four, one, three, two"
+    )
     with pytest.raises(InputError) as caught:
         load_game(project, "toy", parse_overrides(["numbers.two.copies=lots"]))
-    assert "cards/toy/numbers.csv:3" in str(caught.value) and "--set numbers.two.copies=lots" in str(caught.value)
+    assert "cards/toy/numbers.csv:3" in str(caught.value) and "--set numbers.two.copies=lots" in str(
+        caught.value
+    )
 
 
 def test_integer_keys_of_a_setting_are_reached_by_their_digits(repo_project):

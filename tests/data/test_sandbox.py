@@ -15,30 +15,53 @@ BOMBS = {
     "range(10**9)": ("{% for i in range(10**9) %}{% endfor %}", "range() of more than 100,000 numbers"),
     "range(10**30)": ("{{ range(10**30) }}", "range() of more than 100,000 numbers"),
     "'x' * 10**10": ("{{ 'x' * 10**10 }}", "repeating a str 10000000000 times"),
-    "nested loops": ("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
-                     "loops more than 200,000 times"),
-    "a macro calling itself": ("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", "calls nest more than 100 deep"),
+    "nested loops": (
+        "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
+        "loops more than 200,000 times",
+    ),
+    "a macro calling itself": (
+        "{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}",
+        "calls nest more than 100 deep",
+    ),
     "a huge power": ("{{ 10 ** (10 ** 10) }}", "is a number of more than 4,096 bits"),
-    "doubling with ~": ("{% set ns = namespace(s='ab') %}{% for i in range(64) %}{% set ns.s = ns.s ~ ns.s %}"
-                        "{% endfor %}", "a value would be more than 1,000,000 characters long"),
-    "doubling with +": ("{% set ns = namespace(s='ab') %}{% for i in range(64) %}{% set ns.s = ns.s + ns.s %}"
-                        "{% endfor %}", "joining two values would be more than 1,000,000 characters long"),
+    "doubling with ~": (
+        "{% set ns = namespace(s='ab') %}{% for i in range(64) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}",
+        "a value would be more than 1,000,000 characters long",
+    ),
+    "doubling with +": (
+        "{% set ns = namespace(s='ab') %}{% for i in range(64) %}{% set ns.s = ns.s + ns.s %}{% endfor %}",
+        "joining two values would be more than 1,000,000 characters long",
+    ),
     "str.ljust": ("{{ 'x'.ljust(10**10) }}", "ljust() is given 10000000000"),
     "center filter": ("{{ 'x'|center(10**10) }}", "the filter 'center' is given 10000000000"),
     "format width": ("{{ '{:>9999999999}'.format(1) }}", "format() asks for a width of a million characters"),
     "% width": ("{{ '%9999999999s' % 1 }}", "a % format asks for a width of a million characters"),
-    "replace amplifies": ("{{ ('x' * 999999)|replace('', 'yyyy') }}", "replace() would make text of more than"),
+    "replace amplifies": (
+        "{{ ('x' * 999999)|replace('', 'yyyy') }}",
+        "replace() would make text of more than",
+    ),
     "indent amplifies": ("{{ ('\\n' * 999999)|indent(999999) }}", "indent() would make text of more than"),
     "a list of big strings": ("{{ (['x' * 999999] * 999999)|join }}", "repeating a list 999999 times"),
-    "appending in a loop": ("{% set l = [] %}{% for i in range(100000) %}{{ l.append('x' * 999999 ~ i) }}"
-                            "{% endfor %}", "builds more than 20,000,000 characters"),
-    "searching a big text in a loop": ("{% set big = 'x' * 999999 %}{% for i in range(100000) %}{% if 'y' in big %}"
-                                       "{% endif %}{% endfor %}", "builds more than 20,000,000 characters"),
-    "slicing a big text in a loop": ("{% set big = 'x' * 999999 %}{% for i in range(100000) %}{{ big[::-1][:1] }}"
-                                     "{% endfor %}", "builds more than 20,000,000 characters"),
-    "summing in a loop": ("{% for i in range(100000) %}{{ range(100000)|sum }}{% endfor %}",
-                          "builds more than 20,000,000 characters"),
-    "too much output": ("{% for i in range(100000) %}{{ 'x' * 999 }}{% endfor %}", "writes more than 1,000,000 characters"),
+    "appending in a loop": (
+        "{% set l = [] %}{% for i in range(100000) %}{{ l.append('x' * 999999 ~ i) }}{% endfor %}",
+        "builds more than 20,000,000 characters",
+    ),
+    "searching a big text in a loop": (
+        "{% set big = 'x' * 999999 %}{% for i in range(100000) %}{% if 'y' in big %}{% endif %}{% endfor %}",
+        "builds more than 20,000,000 characters",
+    ),
+    "slicing a big text in a loop": (
+        "{% set big = 'x' * 999999 %}{% for i in range(100000) %}{{ big[::-1][:1] }}{% endfor %}",
+        "builds more than 20,000,000 characters",
+    ),
+    "summing in a loop": (
+        "{% for i in range(100000) %}{{ range(100000)|sum }}{% endfor %}",
+        "builds more than 20,000,000 characters",
+    ),
+    "too much output": (
+        "{% for i in range(100000) %}{{ 'x' * 999 }}{% endfor %}",
+        "writes more than 1,000,000 characters",
+    ),
     "lipsum": ("{{ lipsum(n=10**6) }}", "lipsum"),
 }
 
@@ -57,9 +80,12 @@ def test_bombs_stop_with_the_bound_they_cross(case):
 
 def test_ordinary_templates_render_as_before():
     env = environment(autoescape=True)
-    source = ("{% for i in range(3) %}{{ i }}{% endfor %} {{ 'a' ~ 'b' }} {{ [1, 2, 3]|join(',') }} {{ 'x'|upper }} "
-              "{{ 3 in [1, 2, 3] }} {{ 'abcdef'[1:3] }} {{ '%5s|' % 'ab' }} {{ '{:>4}'.format(7) }} "
-              "{% for x in [[1], [2, 3]] recursive %}{{ loop(x) if x is iterable else x }}{% endfor %}")
+    source = (
+        "{% for i in range(3) %}{{ i }}{% endfor %} {{ 'a' ~ 'b' }} {{ [1, 2, 3]|join(',') }} {{ 'x'|upper "
+        "}} "
+        "{{ 3 in [1, 2, 3] }} {{ 'abcdef'[1:3] }} {{ '%5s|' % 'ab' }} {{ '{:>4}'.format(7) }} "
+        "{% for x in [[1], [2, 3]] recursive %}{{ loop(x) if x is iterable else x }}{% endfor %}"
+    )
     assert env.render_bounded(env.from_string(source), {}) == "012 ab 1,2,3 X True bc    ab|    7 123"
 
 
@@ -70,7 +96,9 @@ def test_the_bundled_rules_use_a_small_part_of_the_budget(repo_project):
     for game_id in repo_project.game_ids():
         render_rules(load_game(repo_project, game_id))
         budget = _environment(repo_project, str(repo_project.rules_template(game_id).parent)).budget
-        assert budget.used_steps < MAX_TEMPLATE_STEPS / 20 and budget.used_work < MAX_TEMPLATE_WORK / 20, game_id
+        assert budget.used_steps < MAX_TEMPLATE_STEPS / 20 and budget.used_work < MAX_TEMPLATE_WORK / 20, (
+            game_id
+        )
 
 
 def _reference_size(value, cap=1_000_000):
@@ -107,9 +135,16 @@ class _Text(str):
 def test_size_of_counts_what_it_counted_before_its_fast_path():
     """The walk's shortcut for strings, ints, bools and None charges exactly what the full walk charged."""
     rng = random.Random(5)
-    leaves = [lambda: "x" * rng.randint(0, 30), lambda: rng.randint(-10**9, 10**9), lambda: rng.random() < 0.5,
-              lambda: None, lambda: rng.random(), lambda: range(rng.randint(0, 9)), lambda: _Text("abc"),
-              lambda: 10**200]
+    leaves = [
+        lambda: "x" * rng.randint(0, 30),
+        lambda: rng.randint(-(10**9), 10**9),
+        lambda: rng.random() < 0.5,
+        lambda: None,
+        lambda: rng.random(),
+        lambda: range(rng.randint(0, 9)),
+        lambda: _Text("abc"),
+        lambda: 10**200,
+    ]
 
     def value(depth):
         if depth > 3 or rng.random() < 0.3:
@@ -129,19 +164,23 @@ def test_size_of_counts_what_it_counted_before_its_fast_path():
 
 
 REMEMBERING = [  # templates that hand the same containers around, and change them between uses
-    "{{ deck | map(attribute='name') | join }}{{ deck | length }}{{ deck | selectattr('name', 'in', names) | list }}",
+    "{{ deck | map(attribute='name') | join }}{{ deck | length }}{{ deck | selectattr('name', 'in', names) | "
+    "list }}",
     "{{ deck | length }}{{ deck.append({'name': 'x' * 5000}) }}{{ deck | join }}{{ deck | length }}",
     "{{ deck | list }}{{ deck[0].update(name='y' * 9000) }}{{ deck | list }}{{ deck[0] ~ '' }}",
-    "{{ names | sort }}{{ names.pop() }}{{ names | join }}{{ deck | first }}{{ names.clear() }}{{ names == [] }}",
-    "{{ table | dictsort }}{{ table.get('a') }}{{ table | length }}{{ table.setdefault('b', 'z' * 700) }}{{ table }}",
-    "{{ deck[0] | items | list }}{{ deck[0].name.upper() }}{{ deck[1].pop('name') }}{{ deck | list }}{{ deck < [] }}",
+    "{{ names | sort }}{{ names.pop() }}{{ names | join }}{{ deck | first }}{{ names.clear() }}{{ names == "
+    "[] }}",
+    "{{ table | dictsort }}{{ table.get('a') }}{{ table | length }}{{ table.setdefault('b', 'z' * 700) }}{{ "
+    "table }}",
+    "{{ deck[0] | items | list }}{{ deck[0].name.upper() }}{{ deck[1].pop('name') }}{{ deck | list }}{{ deck "
+    "< [] }}",
 ]
 
 
 @pytest.mark.parametrize("source", REMEMBERING)
 def test_remembered_sizes_charge_what_sizing_every_time_charges(source):
-    """A budget that remembers sizes (the game checks') charges exactly what one sizing every value charges, also
-    when the template changes a container it already charged."""
+    """A budget that remembers sizes (the game checks') charges exactly what one sizing every value charges,
+    also when the template changes a container it already charged."""
     from generator.data.sandbox import Budget
 
     used, shown = [], []
@@ -163,9 +202,17 @@ def test_remembered_sizes_are_what_size_of_counts():
 
     rng = random.Random(11)
     shared = [{"id": "card", "tags": ["a", "b"]}, ("x" * 400_000,), {"big": "y" * 700_000}]
-    leaves = [lambda: "x" * rng.randint(0, 30), lambda: rng.randint(-10**9, 10**9), lambda: rng.random() < 0.5,
-              lambda: None, lambda: rng.random(), lambda: range(rng.randint(0, 9)), lambda: _Text("abc"),
-              lambda: 10**200, lambda: rng.choice(shared)]
+    leaves = [
+        lambda: "x" * rng.randint(0, 30),
+        lambda: rng.randint(-(10**9), 10**9),
+        lambda: rng.random() < 0.5,
+        lambda: None,
+        lambda: rng.random(),
+        lambda: range(rng.randint(0, 9)),
+        lambda: _Text("abc"),
+        lambda: 10**200,
+        lambda: rng.choice(shared),
+    ]
 
     def value(depth):
         if depth > 11 or rng.random() < 0.3:

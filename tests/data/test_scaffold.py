@@ -1,4 +1,5 @@
-"""`pnp new NAME`: a scaffolded game builds and validates out of the box; names are checked; nothing is overwritten."""
+"""`pnp new NAME`: a scaffolded game builds and validates out of the box; names are checked; nothing is
+overwritten."""
 
 from __future__ import annotations
 
@@ -41,15 +42,24 @@ def test_new_refuses_an_existing_game_and_bad_names(tmp_project):
     assert not (tmp_project.root / "escape").exists()
 
 
-@pytest.mark.parametrize("name, expected", [
-    ("żółw", "a lower-case id (a-z without accents, digits, '-' and '_', starting with a letter or digit), such as "
-             "'zolw'"),
-    ("smok ", "'smok', without the space at its end"),
-])
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        (
+            "żółw",
+            "a lower-case id (a-z without accents, digits, '-' and '_', starting with a letter or digit), "
+            "such as "
+            "'zolw'",
+        ),
+        ("smok ", "'smok', without the space at its end"),
+    ],
+)
 def test_new_says_what_is_wrong_with_a_name(tmp_project, name, expected):
     result = run_pnp("new", name, project=tmp_project)
     assert result.exit_code == 1
-    assert result.output.splitlines()[0] == f"'{name}' is not a valid game id; expected {expected}", result.output
+    assert result.output.splitlines()[0] == f"'{name}' is not a valid game id; expected {expected}", (
+        result.output
+    )
     assert not (tmp_project.cards_dir / name).exists() and not (tmp_project.cards_dir / name.strip()).exists()
 
 
@@ -72,7 +82,10 @@ def test_a_new_games_rules_explain_its_components(tmp_path):
     assert result.exit_code == 0, result.output
     pieces = project.templates_dir / "rules" / "_making-the-pieces.md.j2"
     assert pieces.read_text() == (REPO / "templates" / "rules" / "_making-the-pieces.md.j2").read_text()
-    assert '{% include "_making-the-pieces.md.j2" %}' in (project.templates_dir / "rules" / "demo.md.j2").read_text()
+    assert (
+        '{% include "_making-the-pieces.md.j2" %}'
+        in (project.templates_dir / "rules" / "demo.md.j2").read_text()
+    )
     (project.cards_dir / "demo" / "box.yaml").write_text(
         "component: box\nkind: tuckbox\nname: Action tuck box\ndeck: actions\ncolor: \"#243b55\"\n")
     built = run_pnp("build", "demo", "--paper", "letter", "--jobs", "1", project=project)

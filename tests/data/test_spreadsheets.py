@@ -1,5 +1,5 @@
-"""Spreadsheet card sources: CSV, XLSX and ODS decks load like YAML decks, every problem names the line or cell,
-and `pnp export csv` round-trips every bundled deck without losing anything."""
+"""Spreadsheet card sources: CSV, XLSX and ODS decks load like YAML decks, every problem names the line or
+cell, and `pnp export csv` round-trips every bundled deck without losing anything."""
 
 from __future__ import annotations
 
@@ -54,7 +54,9 @@ def test_a_problem_in_a_workbook_names_sheet_and_cell(designer_project):
     with pytest.raises(InputError) as caught:
         check_game(load_game(designer_project, GAME))
     assert [str(p) for p in caught.value.problems] == [
-        f"{EVENTS_FILE}:Events!D3: resource 'oxygn' is not defined (did you mean 'oxygen'?); known: fuel, metal, oxygen"]
+        f"{EVENTS_FILE}:Events!D3: resource 'oxygn' is not defined (did you mean 'oxygen'?); known: fuel, "
+        "metal, oxygen"
+    ]
 
 
 def _move_to_csv(project, game_id: str, deck_id: str) -> str:
@@ -79,14 +81,18 @@ def test_a_problem_in_a_csv_names_the_line_header_being_line_one(tmp_project):
 
     with pytest.raises(InputError) as caught:
         check_game(load_game(tmp_project, "order-up-pizza"))
-    assert str(caught.value.problems[0]).startswith(f"{shown}:14: topping 'black-olivs' is not defined (did you mean 'black-olives'?)"), caught.value
+    assert str(caught.value.problems[0]).startswith(
+        f"{shown}:14: topping 'black-olivs' is not defined (did you mean 'black-olives'?)"
+    ), caught.value
 
 
 def test_lines_count_the_lines_of_a_quoted_cell(designer_project):
     path = game_dir(designer_project) / "crew.csv"
     text = path.read_text(encoding="utf-8").replace("Heal one crew member.", '"Heal one\ncrew member."')
     path.write_text(text.replace(",captain,5,", ",captain,50,"), encoding="utf-8")
-    assert problems(designer_project) == [f"cards/{GAME}/crew.csv:6: 'power' is 50: input should be less than or equal to 9"]
+    assert problems(designer_project) == [
+        f"cards/{GAME}/crew.csv:6: 'power' is 50: input should be less than or equal to 9"
+    ]
 
 
 def test_an_id_with_accents_or_a_space_around_it_says_so(designer_project):
@@ -139,38 +145,70 @@ def _header(rows, **changes):
 
 
 XLSX_CASES = {
-    "missing header": (lambda: [list(row) for row in EVENTS[1:]], {"cached": {"C3": "2"}},
-                       "Events!A1: row 1 does not name the columns (it holds 'solar-flare', 'Sluneční erupce', "
-                       "'2', 'fuel: 1', 'Každý hráč odhodí 1 kartu.'); expected a header row naming them, such as: "
-                       "id, name, copies, cost, effect"),
-    "duplicate header": (lambda: [row + [row[1] if i == 0 else "x"] for i, row in enumerate(EVENTS)], {},
-                         "Events!F1: column 'name' appears twice (B1 and F1); expected each column once"),
-    "unknown column": (lambda: _header(EVENTS, E="efect"), {},
-                       "Events!E1: unknown column 'efect' (did you mean 'effect'?); expected one of: id, name, "
-                       "copies, layout, back, icon, image, cost, effect"),
-    "merged cells": (lambda: EVENTS, {"merge": "A3:B3"},
-                     "Events!A3: cells A3:B3 are merged, so only the first holds a value; expected one value per "
-                     "cell (unmerge them and fill each cell)"),
-    "formula without a result": (lambda: EVENTS, {},
-                                 "Events!C4: the formula =1+1 has no computed value (the file was never recalculated); "
-                                 "expected the workbook saved by a spreadsheet program, which stores each formula's result"),
-    "formula with an error": (lambda: EVENTS, {"errors": {"C4": "#DIV/0!"}},
-                              "Events!C4: the cell shows the error #DIV/0!; expected a value (fix the formula)"),
-    "wrong type": (lambda: [row if row[0] != "meteor" else [*row[:2], "three", *row[3:]] for row in EVENTS],
-                   {"cached": {"C4": "2"}}, "Events!C3: copies: 'three' is not a number; expected a whole number"),
+    "missing header": (
+        lambda: [list(row) for row in EVENTS[1:]],
+        {"cached": {"C3": "2"}},
+        "Events!A1: row 1 does not name the columns (it holds 'solar-flare', 'Sluneční erupce', "
+        "'2', 'fuel: 1', 'Každý hráč odhodí 1 kartu.'); expected a header row naming them, such as: "
+        "id, name, copies, cost, effect",
+    ),
+    "duplicate header": (
+        lambda: [row + [row[1] if i == 0 else "x"] for i, row in enumerate(EVENTS)],
+        {},
+        "Events!F1: column 'name' appears twice (B1 and F1); expected each column once",
+    ),
+    "unknown column": (
+        lambda: _header(EVENTS, E="efect"),
+        {},
+        "Events!E1: unknown column 'efect' (did you mean 'effect'?); expected one of: id, name, "
+        "copies, layout, back, icon, image, cost, effect",
+    ),
+    "merged cells": (
+        lambda: EVENTS,
+        {"merge": "A3:B3"},
+        "Events!A3: cells A3:B3 are merged, so only the first holds a value; expected one value per "
+        "cell (unmerge them and fill each cell)",
+    ),
+    "formula without a result": (
+        lambda: EVENTS,
+        {},
+        "Events!C4: the formula =1+1 has no computed value (the file was never recalculated); "
+        "expected the workbook saved by a spreadsheet program, which stores each formula's result",
+    ),
+    "formula with an error": (
+        lambda: EVENTS,
+        {"errors": {"C4": "#DIV/0!"}},
+        "Events!C4: the cell shows the error #DIV/0!; expected a value (fix the formula)",
+    ),
+    "wrong type": (
+        lambda: [row if row[0] != "meteor" else [*row[:2], "three", *row[3:]] for row in EVENTS],
+        {"cached": {"C4": "2"}},
+        "Events!C3: copies: 'three' is not a number; expected a whole number",
+    ),
     "a date in a whole-number column": (
         lambda: [row if row[0] != "meteor" else [*row[:2], dt.date(2024, 1, 5), *row[3:]] for row in EVENTS],
-        {"cached": {"C4": "2"}}, "Events!C3: copies: the cell holds a date or time (2024-01-05); expected a whole "
-                                 "number (format the cell as a number)"),
+        {"cached": {"C4": "2"}},
+        "Events!C3: copies: the cell holds a date or time (2024-01-05); expected a whole "
+        "number (format the cell as a number)",
+    ),
     "a date in a counts column": (
         lambda: [row if row[0] != "meteor" else [*row[:3], dt.date(2024, 1, 5), row[4]] for row in EVENTS],
-        {"cached": {"C4": "2"}}, "Events!D3: cost: the cell holds a date or time (2024-01-05); expected 'id: count' "
-                                 "pairs such as 'mushrooms: 2; onions: 1' (format the cell as text)"),
-    "broken counts": (lambda: [row if row[0] != "meteor" else [*row[:3], "metal 2", row[4]] for row in EVENTS],
-                      {"cached": {"C4": "2"}},
-                      "Events!D3: cost: 'metal 2' has no count; expected 'id: count' pairs such as 'mushrooms: 2; onions: 1'"),
-    "empty sheet": (lambda: [], {}, "Events!A1: sheet 'Events' is empty; expected a header row naming the columns "
-                                    "(id, name, copies, cost, effect, ...) and one row per card"),
+        {"cached": {"C4": "2"}},
+        "Events!D3: cost: the cell holds a date or time (2024-01-05); expected 'id: count' "
+        "pairs such as 'mushrooms: 2; onions: 1' (format the cell as text)",
+    ),
+    "broken counts": (
+        lambda: [row if row[0] != "meteor" else [*row[:3], "metal 2", row[4]] for row in EVENTS],
+        {"cached": {"C4": "2"}},
+        "Events!D3: cost: 'metal 2' has no count; expected 'id: count' pairs such as 'mushrooms: 2; onions: "
+        "1'",
+    ),
+    "empty sheet": (
+        lambda: [],
+        {},
+        "Events!A1: sheet 'Events' is empty; expected a header row naming the columns "
+        "(id, name, copies, cost, effect, ...) and one row per card",
+    ),
 }
 
 
@@ -197,8 +235,10 @@ def test_merged_cells_of_an_ods_sheet(designer_project):
     deck_file = game_dir(designer_project) / "events.yaml"
     deck_file.write_text(deck_file.read_text().replace("events.xlsx", "events.ods"))
     assert problems(designer_project) == [
-        f"cards/{GAME}/events.ods:Events!A3: cells A3:B3 are merged, so only the first holds a value; expected one "
-        "value per cell (unmerge them and fill each cell)"]
+        f"cards/{GAME}/events.ods:Events!A3: cells A3:B3 are merged, so only the first holds a value; "
+        "expected one "
+        "value per cell (unmerge them and fill each cell)"
+    ]
 
 
 @pytest.mark.parametrize("name, write, message", [
@@ -219,24 +259,45 @@ def test_protected_and_corrupt_workbooks(designer_project, name, write, message)
 def test_an_unknown_sheet_is_named_at_the_deck_file(designer_project):
     deck_file = game_dir(designer_project) / "events.yaml"
     deck_file.write_text(deck_file.read_text().replace("sheet: Events", "sheet: Event"))
-    assert problems(designer_project) == [f"cards/{GAME}/events.yaml:6: no sheet 'Event' in {EVENTS_FILE} (did you mean 'Events'?); known: Events"]
+    assert problems(designer_project) == [
+        f"cards/{GAME}/events.yaml:6: no sheet 'Event' in {EVENTS_FILE} (did you mean 'Events'?); known: "
+        "Events"
+    ]
 
 
-@pytest.mark.parametrize("text, message", [
-    ("", "crew.csv:1: the file is empty; expected a header row naming the columns (id, name, copies, role, power, "
-         "color, text, ...) and one row per card"),
-    ("id,name,copies,role,power,color,text\n", "crew.csv:1: the header row is there but no card follows; expected "
-                                              "one row per card below it"),
-    ("id,name,copies,role,power,color\npilot,Pilot,1,pilot,2,#1f5fbf\n",
-     "crew.csv:1: no column 'text'; expected a column named 'text' in row 1 (every card needs it)"),
-    ("id,name,copies,role,power,color,text,,\npilot,Pilot,1,pilot,2,#1f5fbf,Go.,,stray\n",
-     "crew.csv:2: column I has no name in row 1 but holds 'stray'; expected a column name in I1 (one of: id, name, "
-     "copies, layout, back, icon, image, role, power, color, text, skills)"),
-    ("id;name;copies;role;power;color;text\npilot;Pilot;one;pilot;2;#1f5fbf;Go.\n",
-     "crew.csv:2: copies: 'one' is not a number; expected a whole number"),
-    ("id,name,copies,role,power,color,text\npilot,Pilot,1,pilot,2,#1f5fbf,\n",
-     "crew.csv:2: no text in column G of this row; expected the card's text (every card needs it)"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            "",
+            "crew.csv:1: the file is empty; expected a header row naming the columns (id, name, copies, "
+            "role, power, "
+            "color, text, ...) and one row per card",
+        ),
+        (
+            "id,name,copies,role,power,color,text\n",
+            "crew.csv:1: the header row is there but no card follows; expected one row per card below it",
+        ),
+        (
+            "id,name,copies,role,power,color\npilot,Pilot,1,pilot,2,#1f5fbf\n",
+            "crew.csv:1: no column 'text'; expected a column named 'text' in row 1 (every card needs it)",
+        ),
+        (
+            "id,name,copies,role,power,color,text,,\npilot,Pilot,1,pilot,2,#1f5fbf,Go.,,stray\n",
+            "crew.csv:2: column I has no name in row 1 but holds 'stray'; expected a column name in I1 (one "
+            "of: id, name, "
+            "copies, layout, back, icon, image, role, power, color, text, skills)",
+        ),
+        (
+            "id;name;copies;role;power;color;text\npilot;Pilot;one;pilot;2;#1f5fbf;Go.\n",
+            "crew.csv:2: copies: 'one' is not a number; expected a whole number",
+        ),
+        (
+            "id,name,copies,role,power,color,text\npilot,Pilot,1,pilot,2,#1f5fbf,\n",
+            "crew.csv:2: no text in column G of this row; expected the card's text (every card needs it)",
+        ),
+    ],
+)
 def test_bad_csv_files(designer_project, text, message):
     (game_dir(designer_project) / "crew.csv").write_text(text, encoding="utf-8")
     assert problems(designer_project) == [f"cards/{GAME}/{message}"]
@@ -252,24 +313,30 @@ def test_a_missing_spreadsheet_is_named_at_the_deck_file(designer_project, deck,
     deck_file.write_text(deck_file.read_text().replace(written, wrong))
     name = wrong.split(": ")[1]
     assert problems(designer_project) == [
-        f"cards/{GAME}/{deck}.yaml:6: spreadsheet '{name}' not found{hint}; expected a .csv, .xlsx or .ods file with "
-        f"one row per card (a path relative to cards/{GAME}/)"]
+        f"cards/{GAME}/{deck}.yaml:6: spreadsheet '{name}' not found{hint}; expected a .csv, .xlsx or .ods "
+        "file with "
+        f"one row per card (a path relative to cards/{GAME}/)"
+    ]
 
 
 def test_a_spreadsheet_outside_the_game_folder_is_refused(designer_project):
     shutil.copy(game_dir(designer_project) / "crew.csv", designer_project.root / "crew.csv")
     deck_file = game_dir(designer_project) / "crew.yaml"
     deck_file.write_text(deck_file.read_text().replace("cards_from: crew.csv", "cards_from: ../../crew.csv"))
-    assert problems(designer_project) == [f"cards/{GAME}/crew.yaml:6: spreadsheet '../../crew.csv' is outside the "
-                                          f"game folder; expected a path inside cards/{GAME}/ or templates/"]
+    assert problems(designer_project) == [
+        f"cards/{GAME}/crew.yaml:6: spreadsheet '../../crew.csv' is outside the "
+        f"game folder; expected a path inside cards/{GAME}/ or templates/"
+    ]
 
 
 def test_a_deck_with_both_cards_and_cards_from(designer_project):
     deck_file = game_dir(designer_project) / "crew.yaml"
     deck_file.write_text(deck_file.read_text() + "cards:\n  - {id: x, name: X, copies: 1}\n")
     found = problems(designer_project)
-    assert found == [f"cards/{GAME}/crew.yaml:6: deck 'crew' has both `cards:` and `cards_from:`; expected either "
-                     "`cards:` (a list of cards) or `cards_from:` (a .csv, .xlsx or .ods file)"]
+    assert found == [
+        f"cards/{GAME}/crew.yaml:6: deck 'crew' has both `cards:` and `cards_from:`; expected either "
+        "`cards:` (a list of cards) or `cards_from:` (a .csv, .xlsx or .ods file)"
+    ]
 
 
 def test_a_broken_workbook_fails_the_build_and_keeps_the_last_good_pdfs(designer_project):
@@ -300,12 +367,16 @@ def test_a_missing_icon_typed_in_a_cell_is_named_at_the_cell_with_the_games_icon
     layout.write_text(layout.read_text(encoding="utf-8")
                       + '  picture: {x: 27mm, y: 14.5mm, width: 9mm, height: 9mm, icon: "{{ card.icon }}"}\n',
                       encoding="utf-8")
-    _events_with(designer_project, "icon", {"solar-flare": "comet", "meteor": "turtle", "supply-drop": "bell"})
+    _events_with(
+        designer_project, "icon", {"solar-flare": "comet", "meteor": "turtle", "supply-drop": "bell"}
+    )
     result = run_pnp("validate", GAME, "--no-sim", project=designer_project)
     assert result.exit_code == 1, result.output
     lines = result.output.strip().splitlines()
-    assert lines[0].startswith(f"{EVENTS_FILE}:Events!F3: card SPR-EVT-02 (meteor) icon: icon 'turtle' does not exist; "
-                               "known: comet (this game's), then the built-in anchovies, "), lines
+    assert lines[0].startswith(
+        f"{EVENTS_FILE}:Events!F3: card SPR-EVT-02 (meteor) icon: icon 'turtle' does not exist; "
+        "known: comet (this game's), then the built-in anchovies, "
+    ), lines
     assert lines[0].endswith(f"(drawn by box 'picture' of cards/{GAME}/layouts/event.yaml:13)"), lines[0]
     assert lines[-1] == "1 problem found."
 
@@ -325,6 +396,8 @@ def test_a_text_too_long_for_its_box_names_the_cell_it_comes_from(designer_proje
     result = run_pnp("validate", GAME, "--no-sim", project=designer_project)
     assert result.exit_code == 1, result.output
     lines = result.output.strip().splitlines()
-    assert lines[0].startswith(f"cards/{GAME}/layouts/event.yaml:4: card SPR-EVT-01 (solar-flare): box 'effect': "
-                               f"text from {EVENTS_FILE}:Events!E2 does not fit even at 7 pt ("), lines
+    assert lines[0].startswith(
+        f"cards/{GAME}/layouts/event.yaml:4: card SPR-EVT-01 (solar-flare): box 'effect': "
+        f"text from {EVENTS_FILE}:Events!E2 does not fit even at 7 pt ("
+    ), lines
     assert lines[-1] == "1 problem found."

@@ -1,6 +1,6 @@
 """Chart labels (balance and sweep reports) are set with the fonts' fallback faces, as every other text of the
-PDFs: a card or variant name in Cyrillic or Greek is drawn, not left to the body face that lacks it. Read back per
-character: which embedded font pdfium finds it drawn in."""
+PDFs: a card or variant name in Cyrillic or Greek is drawn, not left to the body face that lacks it. Read back
+per character: which embedded font pdfium finds it drawn in."""
 
 from __future__ import annotations
 
@@ -38,7 +38,9 @@ def _fallback_only(fonts: dict[str, set[str]], chars: str) -> None:
 
 def test_bar_labels_with_letters_the_body_face_lacks():
     register_fonts()
-    fonts = drawn_fonts(hbar_chart(["Жёлтый перец", "Pepperoni", "Ωmega"], [1.0, 2.0, 0.5], "%.1f", colors.red))
+    fonts = drawn_fonts(
+        hbar_chart(["Жёлтый перец", "Pepperoni", "Ωmega"], [1.0, 2.0, 0.5], "%.1f", colors.red)
+    )
     _fallback_only(fonts, "ЖёлтыйперцΩ")
     assert all("Lato" in name for name in fonts["P"])  # the rest stays in the body face
 
@@ -48,13 +50,18 @@ def test_sweep_labels_series_and_axis_with_letters_the_body_face_lacks():
     series = [("серия", [(0.5, 0.4, 0.6), (0.6, 0.5, 0.7)])]
     flat = interval_chart(["Жук", "Ωmega"], series, "%g", "ось")
     _fallback_only(drawn_fonts(flat), "ЖукΩсерияось")
-    slanted = interval_chart(["Жёлтый перец с сыром " * 2, "Ωmega " * 6], series, "%g", "ось")  # long: slanted
+    # long: slanted
+    slanted = interval_chart(["Жёлтый перец с сыром " * 2, "Ωmega " * 6], series, "%g", "ось")
     _fallback_only(drawn_fonts(slanted), "ЖёлтыйперцсырΩ")
 
 
 def _percent_labels(drawing) -> list[float]:
     text = pdfium.PdfDocument(renderPDF.drawToString(drawing))[0].get_textpage().get_text_range()
-    return [float(word[:-1]) for word in text.split() if word.endswith("%") and word[:-1].replace(".", "").isdigit()]
+    return [
+        float(word[:-1])
+        for word in text.split()
+        if word.endswith("%") and word[:-1].replace(".", "").isdigit()
+    ]
 
 
 def test_game_length_axis_ends_on_a_labelled_line_above_the_tallest_bar():
@@ -62,6 +69,7 @@ def test_game_length_axis_ends_on_a_labelled_line_above_the_tallest_bar():
     for counts, top in (([39, 61], 80.0), ([39, 31, 30], 40.0), ([12, 88], 100.0), ([3, 2, 95], 100.0)):
         histogram = [(turns, count) for turns, count in zip(range(20, 20 + len(counts)), counts, strict=True)]
         labels = _percent_labels(length_chart({3: {"turns": {"n": 100, "histogram": histogram}}}, "turns"))
-        assert max(labels) == top, (counts, labels)  # the tallest bar (61 %, 39 %, ...) ends below the top label
+        # the tallest bar (61 %, 39 %, ...) ends below the top label
+        assert max(labels) == top, (counts, labels)
         steps = {round(b - a, 6) for a, b in zip(sorted(labels), sorted(labels)[1:], strict=False)}
         assert len(steps) == 1 and min(labels) == 0, labels

@@ -1,5 +1,6 @@
-"""The doors engines come in by: a module of the project, an installed package's entry point; each bad one a located
-line; building, serving and exporting never import an engine; the first line of a run names project code."""
+"""The doors engines come in by: a module of the project, an installed package's entry point; each bad one a
+located line; building, serving and exporting never import an engine; the first line of a run names project
+code."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ from generator.engines import project_code, registry
 from generator.engines.registry import engine_for
 from tests.conftest import run_pnp
 
-GOOD_ENGINE = (Path(__file__).resolve().parents[2] / "generator" / "assets" / "scaffold" / "engine" / "engine.py")
+GOOD_ENGINE = (
+    Path(__file__).resolve().parents[2] / "generator" / "assets" / "scaffold" / "engine" / "engine.py"
+)
 
 
 @pytest.fixture
@@ -72,24 +75,57 @@ def test_an_engine_package_with_relative_imports_is_found(demo):
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0].endswith("the project's own Python in cards/demo/rules/")
     engine = engine_for(load_game(demo, "demo"))
-    assert engine.new_state.__module__ == "pnp_engine_demo.state"  # importable by name, so it pickles to workers
+    # importable by name, so it pickles to workers
+    assert engine.new_state.__module__ == "pnp_engine_demo.state"
 
 
-@pytest.mark.parametrize(("write", "line", "expected"), [
-    (None, "engine: {module: missing.py}", "game.yaml:12: engine module 'missing.py' does not exist in cards/demo/"),
-    (None, "engine: {module: ../../../outside.py}", "game.yaml:12: engine module '../../../outside.py' is outside the "
-                                                  "project folder"),
-    ({"notes.txt": "hello"}, "engine: {module: notes.txt}", "game.yaml:12: engine module 'notes.txt' is not Python"),
-    ({"pkg/x.py": ""}, "engine: {module: pkg}", "game.yaml:12: engine module 'pkg' is a folder without __init__.py"),
-    ({"bad.py": "x = 1\ndef broken(:\n"}, "engine: {module: bad.py}",
-     "cards/demo/bad.py:2: the rules engine's Python does not parse: "),
-    ({"raises.py": "import os\n\nraise RuntimeError('no table yet')\n"}, "engine: {module: raises.py}",
-     "cards/demo/raises.py:3: the rules engine raised RuntimeError while it was imported: no table yet"),
-    ({"empty.py": "X = 1\n"}, "engine: {module: empty.py}", "cards/demo/empty.py: the rules engine defines no ENGINE"),
-    ({"wrong.py": "A = 1\nENGINE = {'name': 'demo'}\n"}, "engine: {module: wrong.py}",
-     "cards/demo/wrong.py:2: ENGINE is a dict; expected a generator.engines.base.Engine"),
-    (None, "engine: crazy-eights", "game.yaml:12: rules engine 'crazy-eights' does not exist"),
-])
+@pytest.mark.parametrize(
+    ("write", "line", "expected"),
+    [
+        (
+            None,
+            "engine: {module: missing.py}",
+            "game.yaml:12: engine module 'missing.py' does not exist in cards/demo/",
+        ),
+        (
+            None,
+            "engine: {module: ../../../outside.py}",
+            "game.yaml:12: engine module '../../../outside.py' is outside the project folder",
+        ),
+        (
+            {"notes.txt": "hello"},
+            "engine: {module: notes.txt}",
+            "game.yaml:12: engine module 'notes.txt' is not Python",
+        ),
+        (
+            {"pkg/x.py": ""},
+            "engine: {module: pkg}",
+            "game.yaml:12: engine module 'pkg' is a folder without __init__.py",
+        ),
+        (
+            {"bad.py": "x = 1\ndef broken(:\n"},
+            "engine: {module: bad.py}",
+            "cards/demo/bad.py:2: the rules engine's Python does not parse: ",
+        ),
+        (
+            {"raises.py": "import os\n\nraise RuntimeError('no table yet')\n"},
+            "engine: {module: raises.py}",
+            "cards/demo/raises.py:3: the rules engine raised RuntimeError while it was imported: no table "
+            "yet",
+        ),
+        (
+            {"empty.py": "X = 1\n"},
+            "engine: {module: empty.py}",
+            "cards/demo/empty.py: the rules engine defines no ENGINE",
+        ),
+        (
+            {"wrong.py": "A = 1\nENGINE = {'name': 'demo'}\n"},
+            "engine: {module: wrong.py}",
+            "cards/demo/wrong.py:2: ENGINE is a dict; expected a generator.engines.base.Engine",
+        ),
+        (None, "engine: crazy-eights", "game.yaml:12: rules engine 'crazy-eights' does not exist"),
+    ],
+)
 def test_every_bad_engine_is_one_located_line(demo, write, line, expected):
     for name, text in (write or {}).items():
         path = demo.cards_dir / "demo" / name
@@ -138,12 +174,16 @@ def test_build_serve_and_export_never_import_the_engine(demo):
     assert result.exit_code == 0, result.output
     assert "--no-engine: its rules engine was not imported" in result.output
     result = run_pnp("validate", "--no-sim", project=demo)
-    assert result.exit_code == 1 and "cards/demo/engine.py:2: the rules engine raised SystemExit" in result.output
+    assert (
+        result.exit_code == 1
+        and "cards/demo/engine.py:2: the rules engine raised SystemExit" in result.output
+    )
     assert marker.exists()  # the check above is not vacuous: validate does import it
 
 
 def _write_distribution(site: Path, name: str, module: str, source: str, engines: dict[str, str]) -> None:
-    """An installed distribution as importlib.metadata finds one: its module and a dist-info with entry points."""
+    """An installed distribution as importlib.metadata finds one: its module and a dist-info with entry
+    points."""
     (site / f"{module}.py").write_text(source, encoding="utf-8")
     info = site / f"{name.replace('-', '_')}-1.0.dist-info"  # the folder's name is the normalised name
     info.mkdir()
@@ -162,7 +202,9 @@ def site(tmp_path, monkeypatch) -> Path:
 
 def test_an_installed_package_is_found_by_its_entry_point(demo, site):
     source = GOOD_ENGINE.read_text(encoding="utf-8").replace('name="__NAME__"', 'name="demo-cards"')
-    _write_distribution(site, "demo-cards", "demo_cards_engine", source, {"demo-cards": "demo_cards_engine:ENGINE"})
+    _write_distribution(
+        site, "demo-cards", "demo_cards_engine", source, {"demo-cards": "demo_cards_engine:ENGINE"}
+    )
     set_engine(demo, "engine: demo-cards")
     assert "demo-cards" in registry.engine_names()
     engine = engine_for(load_game(demo, "demo"))
@@ -179,10 +221,15 @@ def test_entry_points_that_fail_or_clash_are_one_line(demo, site):
     _write_distribution(site, "twin-b", "twin_b", "ENGINE = None\n", {"twin": "twin_b:ENGINE"})
     _write_distribution(site, "not-engine", "not_engine", "ENGINE = 42\n", {"number": "not_engine:ENGINE"})
     set_engine(demo, "engine: broken")
-    assert ("game.yaml:12: rules engine 'broken' (entry point broken_cards:ENGINE of broken-cards 1.0) fails to "
-            "load: ImportError: needs numpy") in engine_problem(demo)
+    assert (
+        "game.yaml:12: rules engine 'broken' (entry point broken_cards:ENGINE of broken-cards 1.0) fails to "
+        "load: ImportError: needs numpy"
+    ) in engine_problem(demo)
     set_engine(demo, "engine: twin")
-    assert "rules engine 'twin' is offered by two installed packages (twin-a 1.0, twin-b 1.0)" in engine_problem(demo)
+    assert (
+        "rules engine 'twin' is offered by two installed packages (twin-a 1.0, twin-b 1.0)"
+        in engine_problem(demo)
+    )
     set_engine(demo, "engine: number")
     assert "is a int; expected a generator.engines.base.Engine" in engine_problem(demo)
 

@@ -1,4 +1,5 @@
-"""Rule options as engines declare them: parsing, checking, listing, and changed settings of the wrong kind."""
+"""Rule options as engines declare them: parsing, checking, listing, and changed settings of the wrong
+kind."""
 
 from __future__ import annotations
 
@@ -46,7 +47,11 @@ def test_an_engine_whose_declarations_do_not_match_its_options_is_refused():
 def test_values_are_coerced_to_what_the_option_declares(pizza):
     game, engine = pizza
     depth = engine.declared_options()["game_over_depth"]
-    assert coerce(depth, "long", game) == "long" and coerce(depth, 21, game) == 21 and coerce(depth, 4.0, game) == 4
+    assert (
+        coerce(depth, "long", game) == "long"
+        and coerce(depth, 21, game) == 21
+        and coerce(depth, 4.0, game) == 4
+    )
     assert expected(depth, game) == "a whole number 0..29 or one of: short, standard, long, max"
     with pytest.raises(ValueError, match="out of range"):
         coerce(depth, 30, game)
@@ -79,31 +84,56 @@ def test_option_texts_become_the_options_new_state_takes(pizza):
 
 
 def test_a_changed_setting_must_fit_its_option_or_keep_its_kind(repo_project):
-    game = load_game(repo_project, "order-up-pizza", parse_overrides(
-        ["settings.hand_limit=lots", "settings.energy_bonus=fast", "settings.end_mode=later", "settings.dice=3"]))
+    game = load_game(
+        repo_project,
+        "order-up-pizza",
+        parse_overrides(
+            [
+                "settings.hand_limit=lots",
+                "settings.energy_bonus=fast",
+                "settings.end_mode=later",
+                "settings.dice=3",
+            ]
+        ),
+    )
     problems = [str(p) for p in check_settings(engine_for(game), game)]
     assert problems == [
-        "cards/order-up-pizza/game.yaml:14: --set settings.hand_limit=lots: 'lots' is not allowed; expected a whole "
+        "cards/order-up-pizza/game.yaml:14: --set settings.hand_limit=lots: 'lots' is not allowed; expected "
+        "a whole "
         "number >= 1",
-        "cards/order-up-pizza/game.yaml:18: --set settings.energy_bonus=fast: 'fast' is text; expected a whole "
+        "cards/order-up-pizza/game.yaml:18: --set settings.energy_bonus=fast: 'fast' is text; expected a "
+        "whole "
         "number, like the value in game.yaml (3)",
-        "cards/order-up-pizza/game.yaml:24: --set settings.end_mode=later: 'later' is not allowed; expected one of: "
+        "cards/order-up-pizza/game.yaml:24: --set settings.end_mode=later: 'later' is not allowed; expected "
+        "one of: "
         "immediate, finish_round",
     ]
     hero = load_game(repo_project, "short-order-hero", parse_overrides(["settings.hand_limit=10"]))
-    assert check_settings(engine_for(hero), hero) == []  # 'none' in the file, a number is what the option takes
+    # 'none' in the file, a number is what the option takes
+    assert check_settings(engine_for(hero), hero) == []
 
 
 def test_a_setup_that_the_values_break_names_the_player_count(pizza):
     game, engine = pizza
-    assert setup_failure(engine, game, {"start_hand": 30}) == "2 players: start_hand 30 is over the hand limit 10"
-    assert setup_failure(engine, game, {"start_hand": 25, "hand_limit": 30}).startswith("4 players: 4 hands of 25")
+    assert (
+        setup_failure(engine, game, {"start_hand": 30})
+        == "2 players: start_hand 30 is over the hand limit 10"
+    )
+    assert setup_failure(engine, game, {"start_hand": 25, "hand_limit": 30}).startswith(
+        "4 players: 4 hands of 25"
+    )
 
 
 def test_list_options_shows_types_defaults_and_help(pizza):
     game, engine = pizza
     text = "\n".join(describe_options(engine, game) + describe_data(game))
-    assert "  game_over_depth  a whole number 0..29 or one of: short, standard, long, max; default standard" in text
+    assert (
+        "  game_over_depth  a whole number 0..29 or one of: short, standard, long, max; default standard"
+        in text
+    )
     assert "  hand_limit       a whole number >= 1; default 10 (game.yaml settings.hand_limit)" in text
     assert "Six-sided dice rolled for movement" in text
-    assert "toppings.CARD.FIELD: cards anchovies" in text and "settings.NAME: start_hand=6, hand_limit=10" in text
+    assert (
+        "toppings.CARD.FIELD: cards anchovies" in text
+        and "settings.NAME: start_hand=6, hand_limit=10" in text
+    )

@@ -1,9 +1,10 @@
-"""Every game in cards/ that names an engine: its scripts pass, and seeded games end with every card accounted for.
+"""Every game in cards/ that names an engine: its scripts pass, and seeded games end with every card accounted
+for.
 
 One shared property test for all engines: for every player count, a few seeded games with the validator's bot
 line-ups (all-greedy, and greedy against random with seats rotating) must end (no stall, no broken rule: the
-harness checks legality, card conservation and invariants after every action), and replaying a seed must give the
-identical log.
+harness checks legality, card conservation and invariants after every action), and replaying a seed must give
+the identical log.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from generator.validator.simulate import bots_for, derive_seed
 from tests.conftest import REPO
 
 PROJECT = Project(REPO)
-GAMES_PER_COUNT = 30  # per game and player count, half all-greedy, half mixed; keeps the whole file well under a minute on 2 cores
+# per game and player count, half all-greedy, half mixed; keeps the whole file well under a minute on 2 cores
+GAMES_PER_COUNT = 30
 
 
 def games_with_engines() -> list[str]:

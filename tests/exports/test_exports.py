@@ -1,4 +1,5 @@
-"""PNG, print-shop and Tabletop Simulator exports: exact pixel sizes, page order, page boxes, sheet grids, JSON."""
+"""PNG, print-shop and Tabletop Simulator exports: exact pixel sizes, page order, page boxes, sheet grids,
+JSON."""
 
 from __future__ import annotations
 
@@ -69,13 +70,13 @@ def test_gamecrafter_size_table_covers_other_card_sizes(trading, tmp_path):
     expected = {(57.15, 88.9): (750, 1125), (70.0, 120.0): (900, 1500), (89.0, 89.0): (1125, 1125),
                 (44.5, 63.5): (600, 825)}
     for size_mm, pixels in expected.items():
-        assert pixel_size(preset, trading, dataclasses.replace(deck, size_mm=size_mm)) == pixels
+        assert pixel_size(preset, dataclasses.replace(deck, size_mm=size_mm)) == pixels
     tarot = dataclasses.replace(deck, size_mm=(70.0, 120.0))
     written = write_deck_pngs(trading, tarot, preset, tmp_path)  # drawn for real at the tarot template size
     with Image.open(written[0]) as image:
         assert image.size == (900, 1500)
     with pytest.raises(Exception, match="no card template for size euro"):
-        pixel_size(preset, trading, dataclasses.replace(deck, size_mm=(59.0, 92.0)))
+        pixel_size(preset, dataclasses.replace(deck, size_mm=(59.0, 92.0)))
 
 
 def test_unknown_shop_lists_the_known_ones(repo_project):
@@ -139,7 +140,9 @@ def test_tts_sheets_hidden_cell_and_saved_object(trading, tmp_path):
             assert obj["Name"] == "Card"
             continue
         assert obj["Name"] == "DeckCustom"
-        expected = [int(key) * 100 + index for index, card in enumerate(deck.cards) for _ in range(card.copies)]
+        expected = [
+            int(key) * 100 + index for index, card in enumerate(deck.cards) for _ in range(card.copies)
+        ]
         assert obj["DeckIDs"] == expected and len(expected) == deck.copies
         assert [c["CardID"] for c in obj["ContainedObjects"]] == expected
         assert all(c["Name"] == "Card" and key in c["CustomDeck"] for c in obj["ContainedObjects"])
@@ -156,9 +159,12 @@ def test_tts_url_prefix(trading, tmp_path):
 def test_tts_splits_decks_over_69_card_types(trading):
     deck = trading.decks["ingredients"]
     base = deck.cards[0]
-    cards = [dataclasses.replace(base, id=f"c{i}", code=f"OUT-X-{i}", index=i + 1, copies=1 + i % 2) for i in range(75)]
+    cards = [
+        dataclasses.replace(base, id=f"c{i}", code=f"OUT-X-{i}", index=i + 1, copies=1 + i % 2)
+        for i in range(75)
+    ]
     big = dataclasses.replace(deck, cards=cards)
-    sheets = plan_sheets(trading, big)
+    sheets = plan_sheets(big)
     assert [len(s.cards) for s in sheets] == [MAX_TYPES, 6]
     assert [(s.cols, s.rows) for s in sheets] == [(10, 7), (7, 1)]
     assert sheets[0].hidden_index == 69 and all(s.size[0] <= 4096 and s.size[1] <= 4096 for s in sheets)
@@ -171,7 +177,7 @@ def test_tts_splits_decks_over_69_card_types(trading):
 def test_tts_single_card_deck_is_a_card_object(trading):
     deck = trading.decks["rules"]
     single = dataclasses.replace(deck, cards=[dataclasses.replace(deck.cards[0], copies=1)])
-    obj = deck_object(trading, single, plan_sheets(trading, single), ["face"], "back", first_key=2)
+    obj = deck_object(trading, single, plan_sheets(single), ["face"], "back", first_key=2)
     assert obj["Name"] == "Card" and obj["CardID"] == 200
     assert obj["CustomDeck"]["2"]["NumWidth"] == 2 and obj["CustomDeck"]["2"]["NumHeight"] == 1
 
@@ -203,7 +209,8 @@ def test_corner_radius_rounds_trimmed_pngs_tts_and_previews(trading, tmp_path):
 
 
 def test_a_length_without_its_unit_is_refused_by_every_flag_alike(tmp_project):
-    # `pnp export png --bleed 3` took 3 pt silently while `pnp build --gap 3` asked for the unit: one rule, one message
+    # `pnp export png --bleed 3` took 3 pt silently while `pnp build --gap 3` asked for the unit: one rule,
+    # one message
     png = run_pnp("export", "png", "order-up-trading", "--bleed", "3", project=tmp_project)
     gap = run_pnp("build", "order-up-trading", "--gap", "3", project=tmp_project)
     assert png.exit_code == gap.exit_code == 1
@@ -212,7 +219,9 @@ def test_a_length_without_its_unit_is_refused_by_every_flag_alike(tmp_project):
     assert not (tmp_project.build_dir / "order-up-trading" / "png").exists()
     ok = run_pnp("export", "png", "order-up-trading", "--bleed", "3mm", "--dpi", "60", project=tmp_project)
     assert ok.exit_code == 0, ok.output
-    with Image.open(tmp_project.build_dir / "order-up-trading" / "png" / "recipes" / "OUT-REC-01.png") as image:
+    with Image.open(
+        tmp_project.build_dir / "order-up-trading" / "png" / "recipes" / "OUT-REC-01.png"
+    ) as image:
         assert image.size == (round((2.5 * 25.4 + 6) / 25.4 * 60), round((3.5 * 25.4 + 6) / 25.4 * 60))
 
 
@@ -223,7 +232,11 @@ def test_export_counts_its_files_in_words_that_agree(tmp_project):
     assert "OK  demo: 1 file (" in result.output, result.output
     from generator.core.words import counted
 
-    assert (counted(1, "check"), counted(0, "file"), counted(7, "card type")) == ("1 check", "0 files", "7 card types")
+    assert (counted(1, "check"), counted(0, "file"), counted(7, "card type")) == (
+        "1 check",
+        "0 files",
+        "7 card types",
+    )
 
 
 def test_the_pod_help_and_an_overflow_name_what_is_true(tmp_project):
@@ -237,6 +250,8 @@ def test_the_pod_help_and_an_overflow_name_what_is_true(tmp_project):
     layout = tmp_project.cards_dir / "demo" / "layouts" / "actions.yaml"
     text = layout.read_text()
     assert "    size: 10pt\n    min_size: 7pt\n" in text
-    layout.write_text(text.replace("    size: 10pt\n    min_size: 7pt\n", "    size: 40pt\n    min_size: 40pt\n"))
+    layout.write_text(
+        text.replace("    size: 10pt\n    min_size: 7pt\n", "    size: 40pt\n    min_size: 40pt\n")
+    )
     result = run_pnp("validate", "demo", "--no-sim", project=tmp_project)
     assert "or a smaller min_size (not below 6 pt)" in result.output, result.output

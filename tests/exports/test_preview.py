@@ -59,7 +59,8 @@ def _pdf_text_width(text: str, font_name: str, size: float) -> int:
 
 
 def test_the_header_draws_every_letter_with_the_pdfs_fallback(tmp_project):
-    # Fredoka One (the title font) has no 'Ż' or 'ę': the header sets them in its fallback face, as the PDFs do
+    # Fredoka One (the title font) has no 'Ż' or 'ę': the header sets them in its fallback face, as the PDFs
+    # do
     game_yaml = tmp_project.cards_dir / "order-up-trading" / "game.yaml"
     game_yaml.write_text(game_yaml.read_text().replace("title: Order Up", "title: Żółw", 1))
     games, _ = gather(tmp_project, ["order-up-trading"])

@@ -1,5 +1,5 @@
-"""Per-card backs: a card's own `back:`, back layouts that read `card`, and shared backs drawn once, in the card
-sheets (duplex and fold) and in every export (PNG, print-on-demand PDF and PNG, Tabletop Simulator)."""
+"""Per-card backs: a card's own `back:`, back layouts that read `card`, and shared backs drawn once, in the
+card sheets (duplex and fold) and in every export (PNG, print-on-demand PDF and PNG, Tabletop Simulator)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,10 @@ def test_backs_are_grouped_shared_once_and_per_card_when_the_layout_reads_card(g
     renderer = renderer_for(game)
     crew = game.decks["crew"]
     faces = renderer.backs(crew)
-    assert [(face.key, face.layout, face.card.id if face.card else None, [c.id for c in face.cards]) for face in faces] == [
+    assert [
+        (face.key, face.layout, face.card.id if face.card else None, [c.id for c in face.cards])
+        for face in faces
+    ] == [
         ("B", "crew-back", None, ["pilot", "engineer", "medic"]),
         ("B004", "captain-back", "captain", ["captain"]),
     ]
@@ -69,10 +72,11 @@ def test_each_card_shows_its_own_back_on_the_sheets(game, tmp_path, layout):
     write_sheets(game, "letter", options, path)
     crew = game.decks["crew"]
     w, h = crew.size_pt
-    sheet = make_sheet("letter", w, h, game.bleed_pt, layout)
+    sheet = make_sheet("letter", (w, h), game.bleed_pt, layout)
     paper_h = PAPERS["letter"].size[1]
     # the captain is the 9th card (3 pilots, 3 engineers, 2 medics): duplex puts 9 on a page (print check,
-    # fronts, then backs), fold 4 (each page holds fronts and backs), so its back is in slot 8 or slot 0 of page 3
+    # fronts, then backs), fold 4 (each page holds fronts and backs), so its back is in slot 8 or slot 0 of
+    # page 3
     back_page, slot = (3, 8) if layout == "duplex" else (4, 0)
     assert near(_sample(path, back_page, sheet, slot, paper_h), PURPLE)
     first_page = 3 if layout == "duplex" else 2
@@ -90,8 +94,10 @@ def test_an_unknown_card_back_is_located_at_its_cell(designer_project):
     path.write_text(path.read_text(encoding="utf-8").replace("captain-back", "captin-back"), encoding="utf-8")
     result = run_pnp("validate", "--no-sim", project=designer_project)
     assert result.exit_code == 1
-    assert (f"cards/{GAME}/crew.csv:5: layout 'captin-back' not found (did you mean 'captain-back'?); expected "
-            f"cards/{GAME}/layouts/captin-back.yaml") in result.output
+    assert (
+        f"cards/{GAME}/crew.csv:5: layout 'captin-back' not found (did you mean 'captain-back'?); expected "
+        f"cards/{GAME}/layouts/captin-back.yaml"
+    ) in result.output
 
 
 def test_a_back_template_error_names_the_card_whose_back_it_is(designer_project):
@@ -101,18 +107,26 @@ def test_a_back_template_error_names_the_card_whose_back_it_is(designer_project)
     with pytest.raises(InputError) as caught:
         renderer_for(game).check()
     assert [str(p) for p in caught.value.problems] == [
-        f"cards/{GAME}/layouts/captain-back.yaml:4: the back of card SPR-CRW-04 (captain): box 'title': template "
-        "error: no field 'rank' here; known: back, code, color, copies, deck, icon, id, image, index, layout, name, "
-        "power, ..."]
+        f"cards/{GAME}/layouts/captain-back.yaml:4: the back of card SPR-CRW-04 (captain): box 'title': "
+        "template "
+        "error: no field 'rank' here; known: back, code, color, copies, deck, icon, id, image, index, "
+        "layout, name, "
+        "power, ..."
+    ]
 
 
 def test_png_export_writes_each_back_and_names_it_per_card(game, tmp_path):
     export_png(game, tmp_path, dpi=60)
     folder = tmp_path / GAME / "png" / "crew"
     rows = {row["code"]: row for row in csv.DictReader((folder / "cards.csv").open(encoding="utf-8"))}
-    assert rows["SPR-CRW-04"]["back_file"] == "SPR-CRW-04-back.png" and rows["SPR-CRW-01"]["back_file"] == "back.png"
+    assert (
+        rows["SPR-CRW-04"]["back_file"] == "SPR-CRW-04-back.png"
+        and rows["SPR-CRW-01"]["back_file"] == "back.png"
+    )
     with Image.open(folder / "SPR-CRW-04-back.png") as own, Image.open(folder / "back.png") as shared:
-        assert near(own.convert("RGB").getpixel((10, 10)), PURPLE) and near(shared.convert("RGB").getpixel((10, 10)), NAVY)
+        assert near(own.convert("RGB").getpixel((10, 10)), PURPLE) and near(
+            shared.convert("RGB").getpixel((10, 10)), NAVY
+        )
     assert not (tmp_path / GAME / "png" / "events" / "SPR-EVT-01-back.png").exists()
 
 
@@ -138,7 +152,9 @@ def test_tts_gives_a_deck_with_card_backs_unique_back_sheets(game, tmp_path):
     folder = tmp_path / GAME / "tts"
     crew = json.loads((folder / "crew.json").read_text())["ObjectStates"][0]
     custom = crew["CustomDeck"]["1"]
-    assert custom["UniqueBack"] is True and custom["BackURL"] == (folder / "crew-backs-1.png").resolve().as_uri()
+    assert (
+        custom["UniqueBack"] is True and custom["BackURL"] == (folder / "crew-backs-1.png").resolve().as_uri()
+    )
     with Image.open(folder / "crew-backs-1.png") as backs, Image.open(folder / "crew-sheet-1.png") as faces:
         assert backs.size == faces.size
         cell_w = backs.width // custom["NumWidth"]

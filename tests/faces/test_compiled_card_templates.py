@@ -1,5 +1,5 @@
-"""Card text templates compiled into the cache of compiled templates and read back render as freshly compiled ones;
-an edited template is compiled anew and a broken one reports the same syntax error."""
+"""Card text templates compiled into the cache of compiled templates and read back render as freshly compiled
+ones; an edited template is compiled anew and a broken one reports the same syntax error."""
 
 from __future__ import annotations
 

@@ -149,15 +149,22 @@ def test_each_template_is_compiled_once(tmp_path):
     renderer = renderer_for(game)
     renderer.check()
     renderer.check()
-    sources = {b.spec[k] for layout in renderer._layouts.values() for b in layout.boxes
-               for k in ("text", "icon", "fill", "color") if isinstance(b.spec.get(k), str) and "{{" in b.spec[k]}
+    sources = {
+        b.spec[k]
+        for layout in renderer._layouts.values()
+        for b in layout.boxes
+        for k in ("text", "icon", "fill", "color")
+        if isinstance(b.spec.get(k), str) and "{{" in b.spec[k]
+    }
     assert set(renderer.templates._cache) == sources
 
 
 def test_rich_text_shorthand():
-    markup = rich_markup("**Bold** and *it* :olive: :nope:\nnext", lambda n: "<ICON/>" if n == "olive" else None)
+    markup = rich_markup(
+        "**Bold** and *it* :olive: :nope:\nnext", lambda n: "<ICON/>" if n == "olive" else None
+    )
     assert markup == "<b>Bold</b> and <i>it</i> <ICON/> :nope:<br/>next"
-    assert rich_markup("2 * 3 * 4", lambda n: None) == "2 * 3 * 4"
+    assert rich_markup("2 * 3 * 4", lambda _name: None) == "2 * 3 * 4"
 
 
 def test_data_is_escaped_so_ampersands_print(tmp_path):
@@ -175,8 +182,12 @@ def test_render_card_pdf_has_trim_and_bleed_boxes(tmp_path):
     for path in (front, back):
         page = PdfReader(path).pages[0]
         assert "/TrimBox" in page and "/BleedBox" in page
-        assert [float(v) for v in page.mediabox] == pytest.approx([0, 0, w + 2 * bleed, h + 2 * bleed], abs=0.01)
-        assert [float(v) for v in page["/TrimBox"]] == pytest.approx([bleed, bleed, bleed + w, bleed + h], abs=0.01)
+        assert [float(v) for v in page.mediabox] == pytest.approx(
+            [0, 0, w + 2 * bleed, h + 2 * bleed], abs=0.01
+        )
+        assert [float(v) for v in page["/TrimBox"]] == pytest.approx(
+            [bleed, bleed, bleed + w, bleed + h], abs=0.01
+        )
     text = pypdfium2.PdfDocument(str(front))[0].get_textpage().get_text_range()
     assert "DEM-THG-01" in text and "Alpha" in text
     no_bleed = render_card_pdf(game, game.decks["things"].cards[0], tmp_path / "c.pdf", bleed_pt=0)
@@ -198,7 +209,8 @@ ART = "  art: {x: 16mm, y: 18mm, width: 30mm, height: 30mm, image: art/wide.png,
 
 
 def _art_pixels(tmp_path: Path, fit: str, width: int = 800) -> dict[str, tuple[int, int, int]]:
-    """Colours at the middle of the art box's left, right, top and bottom edges (just inside) and its centre."""
+    """Colours at the middle of the art box's left, right, top and bottom edges (just inside) and its
+    centre."""
     game = make_game(tmp_path, front=NO_ICON + ART.replace("FIT", fit))
     _wide_png(tmp_path / "cards" / "demo" / "art" / "wide.png", width)
     pdf = render_card_pdf(game, game.decks["things"].cards[0], tmp_path / f"{fit}.pdf")
@@ -209,7 +221,13 @@ def _art_pixels(tmp_path: Path, fit: str, width: int = 800) -> dict[str, tuple[i
     def at(x_mm: float, y_mm: float) -> tuple[int, int, int]:  # trim coordinates, top-left origin
         return image.getpixel((round((bleed + mm(x_mm)) * scale), round((bleed + mm(y_mm)) * scale)))
 
-    return {"left": at(17, 33), "right": at(45, 33), "top": at(24, 19), "bottom": at(24, 47), "centre": at(24, 33)}
+    return {
+        "left": at(17, 33),
+        "right": at(45, 33),
+        "top": at(24, 19),
+        "bottom": at(24, 47),
+        "centre": at(24, 33),
+    }
 
 
 def test_image_boxes_show_the_whole_picture_or_fill_the_box_cropped(tmp_path):
@@ -217,7 +235,8 @@ def test_image_boxes_show_the_whole_picture_or_fill_the_box_cropped(tmp_path):
     assert contain["left"] == (255, 0, 0) and contain["right"] == (0, 0, 255)
     assert contain["top"] == contain["bottom"] == (255, 244, 214)  # the card's background above and below it
     cover = _art_pixels(tmp_path / "cover", "cover")
-    assert cover["left"] == cover["top"] == cover["bottom"] == cover["centre"] == (255, 0, 0)  # cropped to the box
+    # cropped to the box
+    assert cover["left"] == cover["top"] == cover["bottom"] == cover["centre"] == (255, 0, 0)
     assert cover["right"] == (0, 0, 255)
 
 
@@ -230,9 +249,11 @@ def test_low_resolution_images_warn_and_svg_images_draw(tmp_path):
     line = len(front.splitlines())
     assert renderer.warnings == [
         f"cards/demo/layouts/things.yaml:{line}: card DEM-THG-01 (alpha): box 'art': image 'art/wide.png' "
-        "(200 x 100 px) prints at 169 dpi in its 30.0 x 30.0 mm box; expected at least 300 dpi for a sharp print",
+        "(200 x 100 px) prints at 169 dpi in its 30.0 x 30.0 mm box; expected at least 300 dpi for a sharp "
+        "print",
         f"cards/demo/layouts/things.yaml:{line}: card DEM-THG-02 (beta): box 'art': image 'art/wide.png' "
-        "(200 x 100 px) prints at 169 dpi in its 30.0 x 30.0 mm box; expected at least 300 dpi for a sharp print",
+        "(200 x 100 px) prints at 169 dpi in its 30.0 x 30.0 mm box; expected at least 300 dpi for a sharp "
+        "print",
     ]
     sharp = make_game(tmp_path / "sharp", front=front)
     _wide_png(tmp_path / "sharp" / "cards" / "demo" / "art" / "wide.png", 400)  # 339 dpi
@@ -240,7 +261,9 @@ def test_low_resolution_images_warn_and_svg_images_draw(tmp_path):
     renderer.check()
     assert renderer.warnings == []
     svg = (BUILTIN_ICONS / "pepperoni.svg").read_text(encoding="utf-8")
-    vector = make_game(tmp_path / "svg", front=front.replace("wide.png", "pie.svg"), extra={"art/pie.svg": svg})
+    vector = make_game(
+        tmp_path / "svg", front=front.replace("wide.png", "pie.svg"), extra={"art/pie.svg": svg}
+    )
     renderer = renderer_for(vector)
     renderer.check()
     assert renderer.warnings == []
@@ -248,7 +271,9 @@ def test_low_resolution_images_warn_and_svg_images_draw(tmp_path):
     image = pypdfium2.PdfDocument(str(pdf))[0].render(scale=2).to_pil().convert("L")
     art = image.crop(tuple(round((mm(3) + mm(v)) * 2) for v in (16, 18, 46, 48)))
     assert art.getextrema()[0] < 128  # the vector picture is drawn into its box
-    not_a_picture = make_game(tmp_path / "txt", front=front.replace("wide.png", "notes.txt"), extra={"art/notes.txt": "x"})
+    not_a_picture = make_game(
+        tmp_path / "txt", front=front.replace("wide.png", "notes.txt"), extra={"art/notes.txt": "x"}
+    )
     assert any("image 'art/notes.txt' is not a picture; expected a .png, .jpg or .svg file" in m
                for m in problems_of(not_a_picture))
 
@@ -263,7 +288,8 @@ def test_build_prints_image_warnings_and_lists_them_in_the_manifest(tmp_path):
     result = run_pnp("build", "demo", "--paper", "letter", project=tmp_path)
     assert result.exit_code == 0, result.output
     assert "warning: cards/demo/layouts/things.yaml:" in result.output
-    assert result.output.count("box 'art': image 'art/wide.png' (200 x 100 px) prints at 85 dpi") == 2  # two cards
+    # two cards
+    assert result.output.count("box 'art': image 'art/wide.png' (200 x 100 px) prints at 85 dpi") == 2
     manifest = json.loads((tmp_path / "build" / "manifest.json").read_text(encoding="utf-8"))
     [cards] = [o for o in manifest["outputs"] if o["path"] == "demo/cards-letter.pdf"]
     assert len(cards["warnings"]) == 2 and all("prints at 85 dpi" in w for w in cards["warnings"])
@@ -298,5 +324,7 @@ def test_a_box_with_wrap_false_shrinks_each_line_onto_one_line(tmp_path):
     with pytest.raises(InputError) as info:
         render_card_pdf(failing, failing.decks["things"].cards[1], tmp_path / "fails.pdf")
     message = str(info.value)
-    assert "box 'body': text does not fit even at 6 pt (the line 'Fleisch nach Wahl und noch mehr und" in message
+    assert (
+        "box 'body': text does not fit even at 6 pt (the line 'Fleisch nach Wahl und noch mehr und" in message
+    )
     assert "still wraps at 6 pt (the box has wrap: false)" in message

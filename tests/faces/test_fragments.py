@@ -1,5 +1,6 @@
-"""Card text given its fragments without ReportLab's markup parser (plain text and line breaks, or lines of markup
-parsed before) lays out and draws exactly as a parsed Paragraph: the same fragments, line breaks and PDF operators."""
+"""Card text given its fragments without ReportLab's markup parser (plain text and line breaks, or lines of
+markup parsed before) lays out and draws exactly as a parsed Paragraph: the same fragments, line breaks and
+PDF operators."""
 
 from __future__ import annotations
 
@@ -21,7 +22,9 @@ def _markups(count: int) -> list[str]:
     rng = random.Random(14)
     found = []
     for _ in range(count):
-        segments = ["".join(rng.choice(CHARS) for _ in range(rng.randint(0, 40))) for _ in range(rng.randint(1, 5))]
+        segments = [
+            "".join(rng.choice(CHARS) for _ in range(rng.randint(0, 40))) for _ in range(rng.randint(1, 5))
+        ]
         markup = "<br/>".join(segments)
         found.append(f"  {markup} " if rng.random() < 0.2 else markup)
     return found + ["", "<br/>", "<br/><br/>a", "a<br/>", "word", "a " * 60]
@@ -39,8 +42,13 @@ def test_plain_text_draws_as_the_parsed_paragraph(face):
     register_fonts()
     rng = random.Random(7)
     for markup in _markups(150):
-        style = paragraph_style(face, rng.choice([7.5, 9, 11]), 1.15, rng.choice(["left", "center", "right", "justify"]),
-                                "#222222")
+        style = paragraph_style(
+            face,
+            rng.choice([7.5, 9, 11]),
+            1.15,
+            rng.choice(["left", "center", "right", "justify"]),
+            "#222222",
+        )
         width = rng.choice([40, 90, 150])
         fast, parsed = make_paragraph(markup, style), Paragraph(markup, style)
         assert [f.__dict__ for f in fast.frags] == [f.__dict__ for f in parsed.frags], markup
@@ -72,18 +80,30 @@ def _markup_lines() -> list[str]:
 
     icon = inline_icon_image("pepperoni", 11.7)
     return [
-        "plain words", f"{icon} <b>2 \u00d7</b> Pepperoni", f"{icon} <b>1 \u00d7</b> Ham", "<i>tip:</i> draw a card",
-        "fish &amp; chips &lt;3", '<font backColor="#c0392b" color="#ffffff">&nbsp;<b>HOT</b>&nbsp;</font> sauce',
-        "<b>bold <i>and italic</i></b> end", "<u>under</u> lined", '<a href="https://example.org">a link</a>',
-        "<b>opened here", "closed there</b>", "x<super>2</super> raised", "", " spaced out ", "\u2212 2 coins \u2013 3",
+        "plain words",
+        f"{icon} <b>2 \u00d7</b> Pepperoni",
+        f"{icon} <b>1 \u00d7</b> Ham",
+        "<i>tip:</i> draw a card",
+        "fish &amp; chips &lt;3",
+        '<font backColor="#c0392b" color="#ffffff">&nbsp;<b>HOT</b>&nbsp;</font> sauce',
+        "<b>bold <i>and italic</i></b> end",
+        "<u>under</u> lined",
+        '<a href="https://example.org">a link</a>',
+        "<b>opened here",
+        "closed there</b>",
+        "x<super>2</super> raised",
+        "",
+        " spaced out ",
+        "\u2212 2 coins \u2013 3",
     ]
 
 
 @pytest.mark.parametrize("face", [BODY, TITLE])
 def test_markup_put_together_from_lines_parsed_before_is_the_parsed_paragraph(face, monkeypatch):
-    """Paragraphs put together from lines of markup (bold, italic, entities, chips, inline icons) parsed before in
-    other paragraphs, or parsed on their own, give the very fragments and PDF operators a freshly parsed Paragraph
-    gives; paragraphs with lines whose tags run on, links, underlines or raised text are parsed whole as always."""
+    """Paragraphs put together from lines of markup (bold, italic, entities, chips, inline icons) parsed
+    before in other paragraphs, or parsed on their own, give the very fragments and PDF operators a freshly
+    parsed Paragraph gives; paragraphs with lines whose tags run on, links, underlines or raised text are
+    parsed whole as always."""
     from reportlab.platypus.paraparser import ParaParser
 
     from generator.faces import fragments

@@ -66,6 +66,6 @@ def test_the_ink_saver_is_a_render_option_that_keeps_text_readable(repo_project,
     adapted = dict((box.name, data) for box, data in inksaver.adapt(
         resolved, lambda box: renderer._placed_rect(box, tw, th), Rect(b, b, tw, th)))
     before = dict((box.name, data) for box, data in resolved)
-    assert before["title"]["color"] == "#ffffff"
-    assert contrast_ratio(adapted["title"]["color"], adapted["band"]["fill"]) >= 3.0
-    assert adapted["band"]["fill"] != before["band"]["fill"]
+    assert before["title"].color == "#ffffff"
+    assert contrast_ratio(adapted["title"].color, adapted["band"].fill) >= 3.0
+    assert adapted["band"].fill != before["band"].fill

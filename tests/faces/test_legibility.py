@@ -56,8 +56,10 @@ def test_a_low_contrast_layout_warns_and_fails_strict_with_a_located_line(tmp_pr
     line = layout.read_text().splitlines().index("  note:") + 1
     plain = run_pnp("validate", "demo", "--no-sim", project=tmp_project)
     assert plain.exit_code == 0, plain.output
-    expected = (f"cards/demo/layouts/actions.yaml:{line}: card DEM-ACT-01 (draw-two): box 'note': contrast 2.45:1 "
-                "(#ffffff on #f28c28 of box 'note_panel') at 7 pt; expected at least 4.5:1")
+    expected = (
+        f"cards/demo/layouts/actions.yaml:{line}: card DEM-ACT-01 (draw-two): box 'note': contrast 2.45:1 "
+        "(#ffffff on #f28c28 of box 'note_panel') at 7 pt; expected at least 4.5:1"
+    )
     assert f"warning: {expected}" in plain.output and "(and 3 more faces)" in plain.output
     strict = run_pnp("validate", "demo", "--no-sim", "--strict", project=tmp_project)
     assert strict.exit_code == 1 and expected in strict.output

@@ -1,5 +1,6 @@
-"""References inside SVG icons and pictures: fragments, embedded pictures and files inside the project are drawn;
-anything that leads outside the project, is missing or is a picture bomb is a problem naming the SVG's line."""
+"""References inside SVG icons and pictures: fragments, embedded pictures and files inside the project are
+drawn; anything that leads outside the project, is missing or is a picture bomb is a problem naming the SVG's
+line."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from generator.data.project import Project
 from generator.faces.svg import reference_problem
 from tests.cli.test_hostile_inputs import png_header
 
-SVG = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="20" height="20">\n{}\n</svg>'
+SVG = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="20" '
+       'height="20">\n{}\n</svg>')
 
 
 def _png_bytes(size=(4, 4)) -> bytes:
@@ -48,11 +50,17 @@ def test_fragments_embedded_and_inside_references_are_fine(tmp_path):
 def test_references_leaving_the_project_are_refused_by_line(tmp_path):
     project, folder = _project(tmp_path)
     for href in ("../../../../outside.png", str(tmp_path / "outside.png")):
-        assert _check(project, folder, f'<rect width="1" height="1"/>\n<image href="{href}" width="4" height="4"/>') == (
-            f"line 3 of the SVG refers to '{href}', which is outside the project folder; expected a file inside "
-            "the project")
+        assert _check(
+            project, folder, f'<rect width="1" height="1"/>\n<image href="{href}" width="4" height="4"/>'
+        ) == (
+            f"line 3 of the SVG refers to '{href}', which is outside the project folder; expected a file "
+            "inside "
+            "the project"
+        )
     (folder / "link.png").symlink_to(tmp_path / "outside.png")
-    assert "outside the project folder" in _check(project, folder, '<image href="link.png" width="4" height="4"/>')
+    assert "outside the project folder" in _check(
+        project, folder, '<image href="link.png" width="4" height="4"/>'
+    )
 
 
 def test_a_nested_svg_that_leaves_the_project_is_refused_too(tmp_path):
@@ -72,4 +80,6 @@ def test_missing_files_and_picture_bombs_are_refused(tmp_path):
         "an embedded picture has more than 64,000,000 pixels")
     (folder / "big.png").write_bytes(png_header(9000, 9000))
     assert _check(project, folder, '<image href="big.png"/>') == (
-        "line 2 of the SVG refers to 'big.png': the picture is 9000 x 9000 pixels; expected at most 64,000,000")
+        "line 2 of the SVG refers to 'big.png': the picture is 9000 x 9000 pixels; expected at most "
+        "64,000,000"
+    )

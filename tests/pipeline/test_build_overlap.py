@@ -1,6 +1,7 @@
-"""`pnp build` draws while it runs the composition checks (game.yaml `checks:`, the engines' static checks): a check
-that fails meanwhile stops the workers, removes what they drew and reports the same problems, in the same order, as a
-build that checks first; nothing is put in place and no worker outlives a failure (a bug or Ctrl-C in the checks)."""
+"""`pnp build` draws while it runs the composition checks (game.yaml `checks:`, the engines' static checks): a
+check that fails meanwhile stops the workers, removes what they drew and reports the same problems, in the
+same order, as a build that checks first; nothing is put in place and no worker outlives a failure (a bug or
+Ctrl-C in the checks)."""
 
 from __future__ import annotations
 
@@ -37,8 +38,8 @@ def project(tmp_path):
 
 
 def _break_the_checks(project) -> None:
-    """Two numbers worth too much (and named so, which changes their cards): data that loads and whose references
-    resolve, but fails a check twice."""
+    """Two numbers worth too much (and named so, which changes their cards): data that loads and whose
+    references resolve, but fails a check twice."""
     numbers = project.cards_dir / "toy" / "numbers.yaml"
     text = numbers.read_text(encoding="utf-8")
     numbers.write_text(text.replace("name: Four, copies: 2, value: 4", "name: Nine, copies: 2, value: 9")
@@ -48,8 +49,11 @@ def _break_the_checks(project) -> None:
 
 def _on_disk(project) -> dict[str, tuple[bytes, int]]:
     folder = project.build_dir
-    return {str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(folder.rglob("*"))
-            if p.is_file()}
+    return {
+        str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_mtime_ns)
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def _watch_the_checks(monkeypatch) -> list[int]:
@@ -58,16 +62,17 @@ def _watch_the_checks(monkeypatch) -> list[int]:
     real = gather.check_composition
     before = children()
 
-    def watched(game, names):
+    def watched(game, names, engines=False):
         seen.append(len(children() - before))
-        return real(game, names)
+        return real(game, names, engines)
 
     monkeypatch.setattr(gather, "check_composition", watched)
     return seen
 
 
 def _checks_first(project) -> list[str]:
-    """The problems of loading and checking the game on its own, as a build reported them before it overlapped."""
+    """The problems of loading and checking the game on its own, as a build reported them before it
+    overlapped."""
     with pytest.raises(InputError) as caught:
         gather.gather(project, ["toy"])
     return [str(p) for p in caught.value.problems]
@@ -125,12 +130,14 @@ def test_a_planning_bug_gives_way_to_the_checks_problems(project, monkeypatch, c
 
 
 @pytest.mark.parametrize("failure", [RuntimeError("a bug in a check"), KeyboardInterrupt()])
-def test_a_bug_or_ctrl_c_in_the_checks_stops_the_workers_and_removes_their_files(project, monkeypatch, failure):
+def test_a_bug_or_ctrl_c_in_the_checks_stops_the_workers_and_removes_their_files(
+    project, monkeypatch, failure
+):
     seen = []
 
     before, workers = _on_disk(project), children()
 
-    def broken(game, names):
+    def broken(_game, _names, _engines=False):
         seen.append(len(children() - workers))
         raise failure
 
@@ -142,8 +149,11 @@ def test_a_bug_or_ctrl_c_in_the_checks_stops_the_workers_and_removes_their_files
     assert children() <= workers
 
 
-def test_a_game_whose_data_is_wrong_is_reported_with_the_others_checks_in_the_order_asked_for(project, tmp_path):
-    other = tmp_path / "cards" / "sum-down"  # a second game whose data is wrong: both games' problems, in order
+def test_a_game_whose_data_is_wrong_is_reported_with_the_others_checks_in_the_order_asked_for(
+    project, tmp_path
+):
+    # a second game whose data is wrong: both games' problems, in order
+    other = tmp_path / "cards" / "sum-down"
     (other / "layouts").mkdir(parents=True)
     for path in (project.cards_dir / "toy").rglob("*.yaml"):
         (other / path.relative_to(project.cards_dir / "toy")).write_text(path.read_text(encoding="utf-8"),

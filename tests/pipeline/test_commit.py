@@ -1,6 +1,6 @@
-"""The manifest is committed with the outputs: an interrupted or refused commit never leaves build/manifest.json
-describing other files than the PDFs on disk; temporary files of dead builds are removed; outputs of games, decks
-and boards that no longer exist are listed as stale."""
+"""The manifest is committed with the outputs: an interrupted or refused commit never leaves
+build/manifest.json describing other files than the PDFs on disk; temporary files of dead builds are removed;
+outputs of games, decks and boards that no longer exist are listed as stale."""
 
 from __future__ import annotations
 
@@ -32,7 +32,9 @@ def two_games(tmp_path) -> Project:
 
 def manifest_matches_disk(project: Project) -> bool:
     manifest = json.loads((project.build_dir / "manifest.json").read_text())
-    return all(sha256_file(project.build_dir / entry["path"]) == entry["sha256"] for entry in manifest["outputs"])
+    return all(
+        sha256_file(project.build_dir / entry["path"]) == entry["sha256"] for entry in manifest["outputs"]
+    )
 
 
 def change_both(project: Project) -> None:
@@ -57,7 +59,8 @@ def test_a_build_interrupted_among_its_renames_is_finished_by_the_next(two_games
     monkeypatch.setattr(write.os, "replace", real_replace)
     journals = list(two_games.build_dir.glob(".commit-*.json"))
     assert journals and not manifest_matches_disk(two_games)  # what a kill at this moment leaves behind
-    # The journal names a living process (this one): another build must not touch it until that process is gone.
+    # The journal names a living process (this one): another build must not touch it until that process is
+    # gone.
     os.rename(journals[0], journals[0].with_name(".commit-999999999.json"))
     result = run_pnp("build", "--paper", "a4", project=two_games)
     assert result.exit_code == 0, result.output
@@ -65,11 +68,15 @@ def test_a_build_interrupted_among_its_renames_is_finished_by_the_next(two_games
     assert not list(two_games.build_dir.glob(".commit-*")) and not list(two_games.build_dir.rglob("*.tmp"))
     from pypdf import PdfReader
 
-    assert any("Draw Three" in page.extract_text() for page in PdfReader(two_games.build_dir / "other" / "cards-a4.pdf").pages)
+    assert any(
+        "Draw Three" in page.extract_text()
+        for page in PdfReader(two_games.build_dir / "other" / "cards-a4.pdf").pages
+    )
 
 
 def test_a_manifest_that_cannot_be_written_replaces_no_pdf(two_games: Project, monkeypatch):
-    """build/ refuses new files while build/<game>/ accepts them: no PDF is renamed, the problem names the folder."""
+    """build/ refuses new files while build/<game>/ accepts them: no PDF is renamed, the problem names the
+    folder."""
     before = {p: p.read_bytes() for p in two_games.build_dir.rglob("*.pdf")}
     change_both(two_games)
     real_mkstemp = write.tempfile.mkstemp
@@ -82,14 +89,17 @@ def test_a_manifest_that_cannot_be_written_replaces_no_pdf(two_games: Project, m
     monkeypatch.setattr(write.tempfile, "mkstemp", read_only_build_dir)
     with pytest.raises(InputError) as info:
         build(two_games, ["demo", "other"], BuildOptions(papers=("a4",)))
-    assert "manifest.json: Permission denied; expected a folder that can be created and written" in str(info.value)
+    assert "manifest.json: Permission denied; expected a folder that can be created and written" in str(
+        info.value
+    )
     assert {p: p.read_bytes() for p in two_games.build_dir.rglob("*.pdf")} == before
     assert not list(two_games.build_dir.rglob("*.tmp")) and manifest_matches_disk(two_games)
 
 
 def _dead_pid() -> int:
-    child = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
-                           check=True)
+    child = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True
+    )
     return int(child.stdout)
 
 
@@ -104,8 +114,10 @@ def test_temporary_files_of_dead_builds_are_removed_and_running_ones_kept(two_ga
 
 
 def test_outputs_of_vanished_games_decks_and_boards_are_listed_as_stale(two_games: Project):
-    (two_games.build_dir / "demo" / "png" / "old-deck").mkdir(parents=True)  # exported before the deck was removed
-    (two_games.build_dir / "demo" / "board-full.pdf").write_bytes(b"%PDF")   # built before the board was removed
+    # exported before the deck was removed
+    (two_games.build_dir / "demo" / "png" / "old-deck").mkdir(parents=True)
+    # built before the board was removed
+    (two_games.build_dir / "demo" / "board-full.pdf").write_bytes(b"%PDF")
     change_both(two_games)  # a game is searched for stale outputs when it is built (a change of its data)
     shutil.rmtree(two_games.cards_dir / "other")
     result = run_pnp("build", "--paper", "a4", project=two_games)
@@ -116,7 +128,10 @@ def test_outputs_of_vanished_games_decks_and_boards_are_listed_as_stale(two_game
         {"path": "demo/png/old-deck/", "why": "deck or component 'old-deck' no longer exists in demo"},
         {"path": "other/", "why": "game 'other' no longer exists"},
     ]
-    assert "stale: build/other/ (game 'other' no longer exists; delete it if you no longer need it)" in result.output
+    assert (
+        "stale: build/other/ (game 'other' no longer exists; delete it if you no longer need it)"
+        in result.output
+    )
     manifest = json.loads((two_games.build_dir / "manifest.json").read_text())
     assert {o["game"] for o in manifest["outputs"]} == {"demo"}  # the vanished game's entries are gone
 

@@ -1,4 +1,5 @@
-"""Outputs drawn in worker processes: the same bytes whatever the number of workers, problems still reported."""
+"""Outputs drawn in worker processes: the same bytes whatever the number of workers, problems still
+reported."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ def test_one_or_two_workers_write_the_same_bytes(tmp_path):
         assert len(result.written) > 8
         outputs[jobs] = _files(out)
     assert outputs[1].keys() == outputs[2].keys()
-    assert "short-order-hero/de/cards-a4.pdf" in outputs[1]  # the German translation too (game.yaml declares it)
+    # the German translation too (game.yaml declares it)
+    assert "short-order-hero/de/cards-a4.pdf" in outputs[1]
     assert [name for name in outputs[1] if outputs[1][name] != outputs[2][name]] == []
     assert not [name for name in outputs[2] if name.endswith(".tmp")]
 
@@ -70,7 +72,7 @@ def _broken(tmp: Path) -> dict:
     raise InputError(Problem("cards/g/deck.yaml", 3, "text does not fit"))
 
 
-def _crashing(tmp: Path) -> dict:
+def _crashing(_tmp: Path) -> dict:
     raise ZeroDivisionError("division by zero")
 
 
@@ -97,7 +99,9 @@ def test_a_bug_in_a_worker_reaches_the_build_named_with_its_traceback(tmp_path, 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_failed_build_leaves_no_drawn_file_behind(tmp_project, jobs):
     deck = tmp_project.cards_dir / "order-up-pizza" / "orders.yaml"
-    deck.write_text(deck.read_text().replace("customer: Grandma Rosa", "customer: " + "Grandma Rosa " * 40, 1))
+    deck.write_text(
+        deck.read_text().replace("customer: Grandma Rosa", "customer: " + "Grandma Rosa " * 40, 1)
+    )
     with pytest.raises(InputError):
         build(tmp_project, ["order-up-pizza"], BuildOptions(papers=("a4",), jobs=jobs))
     leftovers = [p for p in tmp_project.build_dir.rglob("*") if p.name.endswith(".tmp")]
@@ -115,14 +119,15 @@ def test_one_task_is_drawn_by_a_worker_only_while_this_process_has_other_work(tm
 
 
 def test_two_drawings_at_once_each_draw_their_own_outputs(tmp_path):
-    """A build starts its first outputs early and the others later (generator.pipeline.build): a worker of the first
-    and this process drawing the second (after the first ended) each draw their own outputs."""
+    """A build starts its first outputs early and the others later (generator.pipeline.build): a worker of the
+    first and this process drawing the second (after the first ended) each draw their own outputs."""
     from generator.pipeline.drawing import Drawings
 
     early = [_pid_output("g/rules.pdf", "rules"), _pid_output("g/rules-booklet-a4.pdf", "rules-booklet")]
     later = [_pid_output("g/board-a4.pdf", "board-tiled"), _pid_output("g/cards-a4.pdf")]
     with Drawings() as drawings:
-        drawings.start(early, tmp_path, jobs=2, busy=True)  # one task, forked now (this process is busy meanwhile)
+        # one task, forked now (this process is busy meanwhile)
+        drawings.start(early, tmp_path, jobs=2, busy=True)
         drawings.start(later, tmp_path, jobs=1)  # drawn by this process when its results are asked for
         assert drawings.outputs == early + later
         found = drawings.results(later + early)
@@ -146,22 +151,24 @@ def test_a_worker_killed_from_outside_is_reported_as_a_problem_and_nothing_is_le
     with pytest.raises(InputError) as info:
         draw_outputs(outputs, tmp_path, jobs=2)
     assert [str(p) for p in info.value.problems] == [
-        "the process drawing g/board-a4.pdf was ended by SIGKILL before it finished, so no output was replaced; "
-        "expected it to finish: if the machine ran short of memory, --jobs 1 draws one output at a time in one "
-        "process"]
+        "the process drawing g/board-a4.pdf was ended by SIGKILL before it finished, so no output was "
+        "replaced; "
+        "expected it to finish: if the machine ran short of memory, --jobs 1 draws one output at a time in "
+        "one "
+        "process"
+    ]
     assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
 
 
 def test_a_later_drawing_failing_removes_what_the_earlier_ones_drew(tmp_path):
-    """A build draws in two goes (generator.pipeline.build); when the second fails, the files of the first, already
-    finished, are not left behind either."""
+    """A build draws in two goes (generator.pipeline.build); when the second fails, the files of the first,
+    already finished, are not left behind either."""
     from generator.pipeline.drawing import Drawings
 
     early = [_pid_output("g/rules.pdf", "rules")]
     later = [_pid_output("g/cards-a4.pdf"), Output("g", Path("g/board-a4.pdf"), "board-tiled", _crashing)]
-    with pytest.raises(ZeroDivisionError):
-        with Drawings() as drawings:
-            drawings.start(early, tmp_path, jobs=2, busy=True)
-            drawings.start(later, tmp_path, jobs=2)
-            drawings.results(early + later)
+    with pytest.raises(ZeroDivisionError), Drawings() as drawings:
+        drawings.start(early, tmp_path, jobs=2, busy=True)
+        drawings.start(later, tmp_path, jobs=2)
+        drawings.results(early + later)
     assert [p for p in tmp_path.rglob("*") if p.is_file()] == []

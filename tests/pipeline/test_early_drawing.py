@@ -1,7 +1,8 @@
-"""A rebuild starts drawing the outputs it planned while it plans the others (a worker per core): after a card's text
-changed, the rules and their booklets (planned first, the longest to draw) are drawn by a worker while the card sheets
-are planned, and the card sheets by another while the rest is planned and the checks run. The PDFs are those of a build that plans everything first, and a problem planned later stops
-the early drawing, removes what it drew and reports what such a build reports."""
+"""A rebuild starts drawing the outputs it planned while it plans the others (a worker per core): after a
+card's text changed, the rules and their booklets (planned first, the longest to draw) are drawn by a worker
+while the card sheets are planned, and the card sheets by another while the rest is planned and the checks
+run. The PDFs are those of a build that plans everything first, and a problem planned later stops the early
+drawing, removes what it drew and reports what such a build reports."""
 
 from __future__ import annotations
 
@@ -58,8 +59,11 @@ def _watch(monkeypatch) -> list[tuple]:
 
 
 def _files(project: Project) -> dict[str, bytes]:
-    return {str(p.relative_to(project.build_dir)): p.read_bytes() for p in sorted(project.build_dir.rglob("*"))
-            if p.is_file()}
+    return {
+        str(p.relative_to(project.build_dir)): p.read_bytes()
+        for p in sorted(project.build_dir.rglob("*"))
+        if p.is_file()
+    }
 
 
 def test_the_rules_draw_while_the_card_sheets_are_planned(built, tmp_path, monkeypatch):
@@ -73,12 +77,14 @@ def test_the_rules_draw_while_the_card_sheets_are_planned(built, tmp_path, monke
         "rules.pdf", "rules-booklet-a4.pdf", "cards-a4.pdf"}
     rules = ("drawing", ["rules-booklet-a4.pdf", "rules.pdf"])
     assert events.index(rules) == events.index(("planned", "rule booklets")) + 1
-    cards = ("drawing", ["cards-a4.pdf"])  # the card sheets as soon as they are planned too (two cores: two workers)
+    # the card sheets as soon as they are planned too (two cores: two workers)
+    cards = ("drawing", ["cards-a4.pdf"])
     assert events.index(rules) < events.index(("planned", "card sheets")) == events.index(cards) - 1
     assert events.index(cards) < events.index(("planned", "component sheets"))
     assert children() <= others  # every worker ended
     events.clear()
-    build(planned_first, [GAME], BuildOptions(papers=("a4",), languages=("en",), jobs=1))  # one process: no early start
+    # one process: no early start
+    build(planned_first, [GAME], BuildOptions(papers=("a4",), languages=("en",), jobs=1))
     assert events == [("drawing", ["cards-a4.pdf", "rules-booklet-a4.pdf", "rules.pdf"])]  # all at once
     drawn_early, drawn_after = _files(early), _files(planned_first)
     assert [name for name in drawn_early if name.endswith(".pdf")] == [
@@ -114,8 +120,12 @@ def test_a_problem_planned_after_the_early_start_stops_it(built, tmp_path, monke
     for project in projects.values():
         # the rules change (drawn early), and a card the rules do not show gets a name its box cannot hold
         _edit(project, f"templates/rules/{GAME}.md.j2", "The city board", "The city map")
-        _edit(project, f"cards/{GAME}/orders.yaml", "customer: Coach Carter",
-              "customer: Coach Carter the Third, Marathon Champion of the Eastern Seaboard and the Great Lakes")
+        _edit(
+            project,
+            f"cards/{GAME}/orders.yaml",
+            "customer: Coach Carter",
+            "customer: Coach Carter the Third, Marathon Champion of the Eastern Seaboard and the Great Lakes",
+        )
     before = {jobs: _files(project) for jobs, project in projects.items()}
     problems = {}
     events = _watch(monkeypatch)
@@ -127,6 +137,7 @@ def test_a_problem_planned_after_the_early_start_stops_it(built, tmp_path, monke
         problems[jobs] = [str(problem) for problem in caught.value.problems]
         assert _files(project) == before[jobs]  # nothing drawn is left, nothing put in place
         assert children() <= others
-    assert ("drawing", ["rules-booklet-a4.pdf", "rules.pdf"]) in events  # with two processes, the rules had started
+    # with two processes, the rules had started
+    assert ("drawing", ["rules-booklet-a4.pdf", "rules.pdf"]) in events
     assert problems[2] == problems[1]
     assert any("Coach Carter the Third" in problem or "does not fit" in problem for problem in problems[2])

@@ -40,10 +40,14 @@ def test_extract_writes_every_text_with_its_source_as_a_comment(demo: Path):
     # the empty file builds (English texts, a warning per text) and validates with warnings only
     checked = run_pnp("validate", "--no-sim", project=demo)
     assert checked.exit_code == 0, checked.output
-    assert "warning: cards/demo/toppings.yaml:9: toppings.olive.name ('Olive') has no Polish (pl) translation" \
+    assert (
+        "warning: cards/demo/toppings.yaml:9: toppings.olive.name ('Olive') has no Polish (pl) translation"
         in checked.output
-    assert "of the tool's own words (sheet labels, print check, booklet cover, ...) have no Polish (pl) text" \
+    )
+    assert (
+        "of the tool's own words (sheet labels, print check, booklet cover, ...) have no Polish (pl) text"
         in checked.output
+    )
 
 
 def test_extract_keeps_translations_marks_changes_and_keeps_retired_texts(demo: Path):
@@ -66,8 +70,10 @@ def test_extract_keeps_translations_marks_changes_and_keeps_retired_texts(demo: 
     text = path.read_text()
     data = yaml.safe_load(text)
     assert data["toppings"]["olive"]["name"] == "Oliwka"           # kept
-    assert data["toppings"]["onion"]["name"] == "Cebula"           # kept, and marked
-    assert '    # CHANGED: the English (en) text was "Onion"\n    # en: "Red Onion"\n    name: "Cebula"' in text
+    assert data["toppings"]["onion"]["name"] == "Cebula"  # kept, and marked
+    assert (
+        '    # CHANGED: the English (en) text was "Onion"\n    # en: "Red Onion"\n    name: "Cebula"' in text
+    )
     assert data["orders"]["cat"] == {"name": None}                  # new
     assert "ann" not in data["orders"]
     assert '# orders.ann.name: "Anna"' in text                      # retired, kept as a comment
@@ -94,8 +100,9 @@ def test_extract_for_the_bundled_translation_changes_nothing(tmp_project):
 
 
 def test_a_game_written_in_a_language_pnp_has_no_catalogue_of_gets_the_tools_words_to_translate(tmp_project):
-    """A game in Polish: its own texts are its files; pnp's words (sheet labels, print check, ...) print in English,
-    with a warning saying how to give them, and `extract` writes only those for the source language."""
+    """A game in Polish: its own texts are its files; pnp's words (sheet labels, print check, ...) print in
+    English, with a warning saying how to give them, and `extract` writes only those for the source
+    language."""
     import pypdfium2 as pdfium
 
     assert run_pnp("new", "wyprawa", project=tmp_project).exit_code == 0
@@ -103,7 +110,9 @@ def test_a_game_written_in_a_language_pnp_has_no_catalogue_of_gets_the_tools_wor
     (game / "game.yaml").write_text((game / "game.yaml").read_text() + "languages: [pl]\n")
     built = run_pnp("build", "wyprawa", "--paper", "a4", project=tmp_project)
     assert built.exit_code == 0, built.output
-    warning = "of the tool's own words (sheet labels, print check, booklet cover, ...) have no Polish (pl) text"
+    warning = (
+        "of the tool's own words (sheet labels, print check, booklet cover, ...) have no Polish (pl) text"
+    )
     assert "warning: cards/wyprawa/game.yaml:" in built.output and warning in built.output
     assert "pnp i18n extract wyprawa --lang pl writes them" in built.output
     strict = run_pnp("validate", "wyprawa", "--no-sim", "--strict", project=tmp_project)
@@ -121,9 +130,14 @@ def test_a_game_written_in_a_language_pnp_has_no_catalogue_of_gets_the_tools_wor
     again = run_pnp("build", "wyprawa", "--paper", "a4", project=tmp_project)
     assert again.exit_code == 0, again.output
     counted = re.compile(r"warning: (cards/wyprawa/\S+): (\d+) of the tool's own words")
-    (where, before), (now_where, after) = counted.search(built.output).groups(), counted.search(again.output).groups()
+    (where, before), (now_where, after) = (
+        counted.search(built.output).groups(),
+        counted.search(again.output).groups(),
+    )
     assert where.startswith("cards/wyprawa/game.yaml:") and now_where == "cards/wyprawa/i18n/pl.yaml:1"
-    assert given > 1 and int(after) == int(before) - given == sum(1 for line in path.read_text().splitlines() if line.endswith(": ~"))
+    assert given > 1 and int(after) == int(before) - given == sum(
+        1 for line in path.read_text().splitlines() if line.endswith(": ~")
+    )
     assert "OK  wyprawa (pl):" in again.output
     nothing = run_pnp("build", "wyprawa", "--paper", "a4", project=tmp_project)  # nothing to do: same line
     assert "0 files written" in nothing.output and "OK  wyprawa (pl):" in nothing.output

@@ -1,5 +1,5 @@
-"""Per-output fingerprints: an edit rewrites exactly the outputs drawn from what changed (read from what the build
-wrote and from the files on disk, never from timings)."""
+"""Per-output fingerprints: an edit rewrites exactly the outputs drawn from what changed (read from what the
+build wrote and from the files on disk, never from timings)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from tests.conftest import REPO
 from tests.fixtures.built import built_game, copy_of
 
 GAME = "order-up-pizza"
-OPTIONS = BuildOptions(papers=("a4",), languages=("en",))  # the source language (translations: test_translations)
+# the source language (translations: test_translations)
+OPTIONS = BuildOptions(papers=("a4",), languages=("en",))
 RULES = {"rules.pdf", "rules-booklet-a4.pdf"}
 BOARD = {"board-full.pdf", "board-a4.pdf"}
 COMPONENTS = {"components-a4.pdf", "tuckboxes-full.pdf"}
@@ -75,15 +76,21 @@ def test_a_board_edit_a_card_shows_rewrites_those_card_sheets_too(project):
 
 def test_a_card_text_edit_rewrites_the_card_sheets_and_not_rules_that_do_not_show_it(project):
     # Coach Carter is neither pictured in the text nor on the cover (Grandma Rosa, the first order, is)
-    changed = rewritten(project, f"cards/{GAME}/orders.yaml", "customer: Coach Carter", "customer: Coach Carver")
+    changed = rewritten(
+        project, f"cards/{GAME}/orders.yaml", "customer: Coach Carter", "customer: Coach Carver"
+    )
     assert changed == {"cards-a4.pdf"}
-    changed = rewritten(project, f"cards/{GAME}/orders.yaml", "customer: Grandma Rosa", "customer: Grandma Rosie")
+    changed = rewritten(
+        project, f"cards/{GAME}/orders.yaml", "customer: Grandma Rosa", "customer: Grandma Rosie"
+    )
     assert changed == {"cards-a4.pdf"} | RULES
 
 
 def test_the_card_the_rules_picture_rewrites_the_rules_too(project):
     # the rules picture The Nguyen Twins' order card and name them in an example
-    changed = rewritten(project, f"cards/{GAME}/orders.yaml", "customer: The Nguyen Twins", "customer: The Ngo Twins")
+    changed = rewritten(
+        project, f"cards/{GAME}/orders.yaml", "customer: The Nguyen Twins", "customer: The Ngo Twins"
+    )
     assert changed == {"cards-a4.pdf"} | RULES
 
 
@@ -105,8 +112,11 @@ def test_a_script_edit_rewrites_nothing(project):
 
 
 def test_a_back_layout_edit_rewrites_the_tuck_boxes_that_print_it(project):
-    # the Toppings tuck box prints the toppings' back on its front and back panels, and the rules picture the box
-    changed = rewritten(project, f"cards/{GAME}/layouts/topping-back.yaml", 'fill: "#f4c430"', 'fill: "#f4c431"')
+    # the Toppings tuck box prints the toppings' back on its front and back panels, and the rules picture the
+    # box
+    changed = rewritten(
+        project, f"cards/{GAME}/layouts/topping-back.yaml", 'fill: "#f4c430"', 'fill: "#f4c431"'
+    )
     assert changed == {"cards-a4.pdf"} | COMPONENTS | RULES
 
 
@@ -118,7 +128,8 @@ def test_the_card_on_the_rules_cover_rewrites_the_rules(project):
 
 
 def test_a_font_file_in_templates_rewrites_everything_set_in_it(project):
-    # the title font declared from templates/fonts/: the cards, the board labels, the tuck boxes and the rules use it
+    # the title font declared from templates/fonts/: the cards, the board labels, the tuck boxes and the rules
+    # use it
     fonts = REPO / "generator" / "assets" / "fonts"
     shared = project.templates_dir / "fonts" / "title.ttf"
     shared.parent.mkdir(parents=True, exist_ok=True)

@@ -1,4 +1,5 @@
-"""Incremental builds: a no-change build renders nothing, a changed game rebuilds alone, --force rebuilds all."""
+"""Incremental builds: a no-change build renders nothing, a changed game rebuilds alone, --force rebuilds
+all."""
 
 from __future__ import annotations
 
@@ -76,7 +77,9 @@ def test_text_that_does_not_fit_replaces_no_output(tmp_project):
     build_dir = tmp_project.build_dir / "demo"
     before = {p.name: p.read_bytes() for p in build_dir.iterdir()}
     deck = tmp_project.cards_dir / "demo" / "actions.yaml"
-    deck.write_text(deck.read_text().replace("then discard 1.", "then discard 1. " + "Far too long. " * 60, 1))
+    deck.write_text(
+        deck.read_text().replace("then discard 1.", "then discard 1. " + "Far too long. " * 60, 1)
+    )
     broken = run_pnp("build", "demo", "--paper", "a4", project=tmp_project)
     assert broken.exit_code == 1
     assert "cards/demo/layouts/actions.yaml:" in broken.output and "(draw-two)" in broken.output
@@ -93,17 +96,25 @@ def test_a_new_duplex_mode_redraws_only_the_card_sheets(tmp_project):
     assert "1 file written" in again.output and "skipped demo/rules.pdf (up to date)" in again.output
     after = _stamps(build_dir, "demo")
     assert after["cards-a4.pdf"] > before["cards-a4.pdf"]
-    assert {k: v for k, v in after.items() if k != "cards-a4.pdf"} == {k: v for k, v in before.items() if k != "cards-a4.pdf"}
+    assert {k: v for k, v in after.items() if k != "cards-a4.pdf"} == {
+        k: v for k, v in before.items() if k != "cards-a4.pdf"
+    }
 
 
 def test_sheet_options_are_in_the_card_sheets_fingerprint(tmp_project):
     build_dir = _two_games(tmp_project)
     before = _stamps(build_dir, "demo")
-    for flags in (["--gap", "3mm"], ["--gap", "3mm", "--marks", "lines"], ["--gap", "3mm", "--marks", "lines", "--pack"]):
+    for flags in (
+        ["--gap", "3mm"],
+        ["--gap", "3mm", "--marks", "lines"],
+        ["--gap", "3mm", "--marks", "lines", "--pack"],
+    ):
         changed = run_pnp("build", "demo", "--paper", "a4", *flags, project=tmp_project)
         assert changed.exit_code == 0, changed.output
         assert "wrote demo/cards-a4.pdf" in changed.output and "skipped demo/rules.pdf" in changed.output
-    same = run_pnp("build", "demo", "--paper", "a4", "--gap", "3mm", "--marks", "lines", "--pack", project=tmp_project)
+    same = run_pnp(
+        "build", "demo", "--paper", "a4", "--gap", "3mm", "--marks", "lines", "--pack", project=tmp_project
+    )
     assert "0 files written" in same.output
     saver = run_pnp("build", "demo", "--paper", "a4", "--ink", "saver", project=tmp_project)
     assert "wrote demo/cards-a4-inksaver.pdf" in saver.output and "1 file written" in saver.output
@@ -111,7 +122,8 @@ def test_sheet_options_are_in_the_card_sheets_fingerprint(tmp_project):
 
 
 def test_a_no_change_build_loads_no_game_and_imports_no_drawing_code(tmp_project):
-    """What makes a no-change build quick: the hashes and the state are all it reads (no YAML, no producers)."""
+    """What makes a no-change build quick: the hashes and the state are all it reads (no YAML, no
+    producers)."""
     import subprocess
     import sys
 
@@ -123,8 +135,18 @@ def test_a_no_change_build_loads_no_game_and_imports_no_drawing_code(tmp_project
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "0 files written" in done.stdout and "3 up to date" in done.stdout
     modules = set(done.stdout.split("MODULES ", 1)[1].split())
-    for heavy in ("yaml", "jinja2", "pydantic", "reportlab.platypus", "reportlab.pdfgen.canvas", "generator.data.load",
-                  "generator.faces.face", "generator.booklet.pdf", "generator.validator.simulate", "generator.studio.app"):
+    for heavy in (
+        "yaml",
+        "jinja2",
+        "pydantic",
+        "reportlab.platypus",
+        "reportlab.pdfgen.canvas",
+        "generator.data.load",
+        "generator.faces.face",
+        "generator.booklet.pdf",
+        "generator.validator.simulate",
+        "generator.studio.app",
+    ):
         assert heavy not in modules, heavy
 
 
@@ -169,9 +191,12 @@ def test_the_files_a_key_is_made_from_are_those_inside_the_project_in_path_order
     (game / "linked-dir").symlink_to(outside / "dir")  # a linked folder is not entered
     (game / "broken.yaml").symlink_to(tmp_path / "nowhere")
     (project / "cards" / "alias").symlink_to(game)
-    listed = ["a.yaml", "sub/inner.yaml", "sub/z.yaml", "sub-x/b.yaml", "sub.yaml"]  # part by part, as paths sort
+    # part by part, as paths sort
+    listed = ["a.yaml", "sub/inner.yaml", "sub/z.yaml", "sub-x/b.yaml", "sub.yaml"]
     assert [p.relative_to(game).as_posix() for p in files_below(game, project)] == listed
-    assert [p.relative_to(game).as_posix() for p in files_below(game)] == listed[:1] + ["linked.yaml"] + listed[1:]
+    assert [p.relative_to(game).as_posix() for p in files_below(game)] == listed[:1] + [
+        "linked.yaml"
+    ] + listed[1:]
     alias = project / "cards" / "alias"
     assert [p.relative_to(alias).as_posix() for p in files_below(alias, project)] == listed
     assert files_below(project / "cards" / "nothing", project) == []

@@ -1,5 +1,6 @@
-"""Card sheets are fingerprinted per language from the faces as that language draws them: an edit a translation's
-faces do not show leaves that language's sheets alone, an edit they show redraws them (read back from the PDFs)."""
+"""Card sheets are fingerprinted per language from the faces as that language draws them: an edit a
+translation's faces do not show leaves that language's sheets alone, an edit they show redraws them (read back
+from the PDFs)."""
 
 from __future__ import annotations
 
@@ -39,7 +40,10 @@ def _edit(project: Project, old: str, new: str) -> set[str]:
 
 
 def test_a_text_the_translation_replaces_redraws_only_the_source_languages_sheets(project):
-    cs_sheet, en_sheet = project.build_dir / GAME / "cs" / "cards-a4.pdf", project.build_dir / GAME / "cards-a4.pdf"
+    cs_sheet, en_sheet = (
+        project.build_dir / GAME / "cs" / "cards-a4.pdf",
+        project.build_dir / GAME / "cards-a4.pdf",
+    )
     # the Czech orders name their customers in Czech: Grandma Rosa's new spelling shows in English only
     written = _edit(project, "customer: Grandma Rosa", "customer: Grandma Rosie")
     assert written == {f"{GAME}/cards-a4.pdf"} | RULES  # the English cover pictures her card
@@ -66,7 +70,9 @@ def _demo_edit(project: Project, old: str, new: str) -> set[str]:
     text = path.read_text(encoding="utf-8")
     assert old in text
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return {entry["path"] for entry in build(project, ["demo"], DEMO_OPTIONS).written if "cards" in entry["path"]}
+    return {
+        entry["path"] for entry in build(project, ["demo"], DEMO_OPTIONS).written if "cards" in entry["path"]
+    }
 
 
 def test_a_text_every_language_prints_redraws_every_languages_sheets(demo):
@@ -79,9 +85,13 @@ def test_a_text_every_language_prints_redraws_every_languages_sheets(demo):
 
 def test_copies_and_a_cards_own_layout_redraw_the_sheets_of_every_language(demo):
     sheets = {name: demo.build_dir / name for name in SHEETS}
-    fronts = {name: pdf_text(path).count("Bob") + pdf_text(path).count("Bernd") for name, path in sheets.items()}
+    fronts = {
+        name: pdf_text(path).count("Bob") + pdf_text(path).count("Bernd") for name, path in sheets.items()
+    }
     assert _demo_edit(demo, "name: Bob\n    copies: 1", "name: Bob\n    copies: 2") == SHEETS
     for name, path in sheets.items():
         assert pdf_text(path).count("Bob") + pdf_text(path).count("Bernd") > fronts[name]
     # the same texts drawn on another card's layout (a card's own `layout:`)
-    assert _demo_edit(demo, "name: Bob\n    copies: 2", "name: Bob\n    layout: base\n    copies: 2") == SHEETS
+    assert (
+        _demo_edit(demo, "name: Bob\n    copies: 2", "name: Bob\n    layout: base\n    copies: 2") == SHEETS
+    )

@@ -1,15 +1,16 @@
-"""Planning only what changed: a unit (a game in one language, one producer) whose inputs did not change is not
-planned at all, and a game whose checked inputs did not change is not checked again. Each test also reads back
-what the build wrote, so skipping never keeps an output that should have changed."""
+"""Planning only what changed: a unit (a game in one language, one producer) whose inputs did not change is
+not planned at all, and a game whose checked inputs did not change is not checked again. Each test also reads
+back what the build wrote, so skipping never keeps an output that should have changed."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
-from generator.core.contract import BuildOptions, FunctionProducer
+from generator.core.contract import BuildOptions
 from generator.core.errors import InputError
 from generator.data.project import Project
 from generator.pipeline import gather, producers
@@ -32,7 +33,7 @@ def planned(monkeypatch) -> list[tuple[str, str]]:
         def outputs(game, options):
             calls.append((producer.name, game.language))
             return producer.outputs(game, options)
-        return FunctionProducer(producer.name, producer.check, outputs)
+        return dataclasses.replace(producer, outputs=outputs)  # what it plans from and makes as before
 
     monkeypatch.setattr(producers, "PRODUCERS", tuple(recording(p) for p in producers.PRODUCERS))
     return calls
@@ -40,7 +41,8 @@ def planned(monkeypatch) -> list[tuple[str, str]]:
 
 @pytest.fixture
 def checked(monkeypatch) -> list[str]:
-    """The games a build checks (generator.pipeline.gather: every check from the data to the composition checks)."""
+    """The games a build checks (generator.pipeline.gather: every check from the data to the composition
+    checks)."""
     calls: list[str] = []
     first, second = gather.check_references, gather.check_composition
 
@@ -48,9 +50,9 @@ def checked(monkeypatch) -> list[str]:
         calls.append(game.id)
         return first(game)
 
-    def composition(game, names):
+    def composition(game, names, engines=False):
         assert game.id in calls  # checked whole, never the composition checks alone
-        return second(game, names)
+        return second(game, names, engines)
 
     monkeypatch.setattr(gather, "check_references", references)
     monkeypatch.setattr(gather, "check_composition", composition)
@@ -77,7 +79,9 @@ def _edit(project: Project, file: str, old: str, new: str, options: BuildOptions
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
     folder = project.build_dir
     before = {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*.pdf")}
-    written = {entry["path"] for entry in build(project, [GAME if "demo" not in file else "demo"], options).written}
+    written = {
+        entry["path"] for entry in build(project, [GAME if "demo" not in file else "demo"], options).written
+    }
     after = {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*.pdf")}
     assert {name for name in before if after[name] != before[name]} == written
     return written
@@ -102,7 +106,8 @@ def test_a_translated_rules_template_edit_plans_only_that_language(project, plan
 def test_a_text_the_translation_replaces_plans_nothing_of_that_language(project, planned, checked):
     written = _edit(project, f"cards/{GAME}/orders.yaml", "customer: Grandma Rosa", "customer: Grandma Rosie")
     assert written == {f"{GAME}/cards-a4.pdf"} | RULES  # the English cover pictures her card
-    assert {language for _, language in planned} == {"en"}  # Czech names her Babička Róza: nothing changed there
+    # Czech names her Babička Róza: nothing changed there
+    assert {language for _, language in planned} == {"en"}
     assert {name for name, _ in planned} == ALL - {"boards"}  # the board is not drawn from the orders
     assert checked == [GAME]  # the data changed: every check runs again
     assert "Grandma Rosie" in pdf_text(project.build_dir / GAME / "cards-a4.pdf")
@@ -121,7 +126,9 @@ def test_a_layout_edit_plans_and_draws_every_language(project, planned):
 
 
 def test_a_translation_edit_plans_only_that_language(project, planned, checked):
-    written = _edit(project, f"cards/{GAME}/i18n/cs.yaml", 'customer: "Babička Róza"', 'customer: "Babička Růžena"')
+    written = _edit(
+        project, f"cards/{GAME}/i18n/cs.yaml", 'customer: "Babička Róza"', 'customer: "Babička Růžena"'
+    )
     assert f"{GAME}/cs/cards-a4.pdf" in written and not any("/cs/" not in path for path in written)
     assert {language for _, language in planned} == {"cs"}
     assert checked == []  # a translation is checked as a translation, not by the game's checks
@@ -137,8 +144,10 @@ def test_a_data_edit_after_a_rules_edit_is_checked_again(project, checked):
     with pytest.raises(InputError) as caught:
         build(project, [GAME], OPTIONS)
     assert [str(p) for p in caught.value.problems] == [
-        f"cards/{GAME}/toppings.yaml:6: deck 'toppings' has 92 cards but `total` says 91; expected the copies to add "
-        "up to 91"]
+        f"cards/{GAME}/toppings.yaml:6: deck 'toppings' has 92 cards but `total` says 91; expected the "
+        "copies to add "
+        "up to 91"
+    ]
     assert checked == [GAME]
 
 
@@ -147,7 +156,8 @@ def test_a_state_from_before_units_plans_everything_and_redraws_nothing(project,
     data = json.loads(state.read_text(encoding="utf-8"))
     del data["units"]
     state.write_text(json.dumps(data), encoding="utf-8")
-    script = sorted((project.cards_dir / GAME / "scripts").iterdir())[0]  # the game is loaded, no output changes
+    # the game is loaded, no output changes
+    script = sorted((project.cards_dir / GAME / "scripts").iterdir())[0]
     script.write_text(script.read_text(encoding="utf-8") + "\n# a note\n", encoding="utf-8")
     assert build(project, [GAME], OPTIONS).written == []
     assert {name for name, _ in planned} == ALL and {language for _, language in planned} == {"en", "cs"}
@@ -159,7 +169,9 @@ def test_a_deleted_output_of_an_unplanned_unit_is_drawn_again(project, planned):
     board = project.build_dir / GAME / "cs" / "board-a4.pdf"
     board.unlink()
     rules = project.templates_dir / "rules" / f"{GAME}.md.j2"
-    rules.write_text(rules.read_text(encoding="utf-8").replace("The city board", "The city map"), encoding="utf-8")
+    rules.write_text(
+        rules.read_text(encoding="utf-8").replace("The city board", "The city map"), encoding="utf-8"
+    )
     written = {entry["path"] for entry in build(project, [GAME], OPTIONS).written}
     assert written == RULES | {f"{GAME}/cs/board-a4.pdf"}
     assert board.is_file()
@@ -178,7 +190,9 @@ def test_a_text_every_language_prints_plans_and_draws_every_language(tmp_path, p
     options = BuildOptions(papers=("a4",), languages=("en", "de"))
     build(project, ["demo"], options)
     planned.clear()
-    assert _edit(project, "cards/demo/orders.yaml", "name: Ann\n", "name: Annie\n", options) == {"demo/cards-a4.pdf"}
+    assert _edit(project, "cards/demo/orders.yaml", "name: Ann\n", "name: Annie\n", options) == {
+        "demo/cards-a4.pdf"
+    }
     assert {language for _, language in planned} == {"en"}
     planned.clear()
     written = _edit(project, "cards/demo/orders.yaml", "value: 5", "value: 7", options)

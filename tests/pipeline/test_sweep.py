@@ -1,4 +1,5 @@
-"""pnp sweep on the toy game: grids, ranges, broken variants, the table, the JSON and the PDF; same results for any --jobs."""
+"""pnp sweep on the toy game: grids, ranges, broken variants, the table, the JSON and the PDF; same results
+for any --jobs."""
 
 from __future__ import annotations
 
@@ -34,20 +35,28 @@ def test_ranges_and_lists_give_their_values():
     assert parse_vary("options.end_mode=immediate,finish_round").is_option
 
 
-@pytest.mark.parametrize("texts, message", [
-    (["settings.hand_limit=12..8"], "--vary settings.hand_limit=12..8: the range has no values; expected A <= B and a "
-                                    "STEP above 0"),
-    (["settings.hand_limit=8..12:0"], "the range has no values"),
-    (["settings.hand_limit=a..b"], "expected a range of numbers A..B or A..B:STEP"),
-    (["settings.hand_limit=8,,10"], "a value is empty"),
-    (["settings.hand_limit="], "a value is empty"),
-    (["settings.hand_limit=8,8"], "a value is listed twice"),
-    (["settings.hand_limit=8", "settings.hand_limit=9"], "settings.hand_limit is varied twice"),
-    (["options.a.b=1"], "expected options.NAME"),
-    (["hand_limit"], "--vary hand_limit: expected PATH=V1,V2,... or PATH=A..B[:STEP]"),
-    ([], "nothing to vary"),
-    (["settings.a=1..30", "settings.b=1..30"], "the --vary values make 900 variants; expected at most 400"),
-])
+@pytest.mark.parametrize(
+    "texts, message",
+    [
+        (
+            ["settings.hand_limit=12..8"],
+            "--vary settings.hand_limit=12..8: the range has no values; expected A <= B and a STEP above 0",
+        ),
+        (["settings.hand_limit=8..12:0"], "the range has no values"),
+        (["settings.hand_limit=a..b"], "expected a range of numbers A..B or A..B:STEP"),
+        (["settings.hand_limit=8,,10"], "a value is empty"),
+        (["settings.hand_limit="], "a value is empty"),
+        (["settings.hand_limit=8,8"], "a value is listed twice"),
+        (["settings.hand_limit=8", "settings.hand_limit=9"], "settings.hand_limit is varied twice"),
+        (["options.a.b=1"], "expected options.NAME"),
+        (["hand_limit"], "--vary hand_limit: expected PATH=V1,V2,... or PATH=A..B[:STEP]"),
+        ([], "nothing to vary"),
+        (
+            ["settings.a=1..30", "settings.b=1..30"],
+            "the --vary values make 900 variants; expected at most 400",
+        ),
+    ],
+)
 def test_bad_varies_are_one_line_errors(texts, message):
     with pytest.raises(InputError) as caught:
         parse_varies(texts)
@@ -72,23 +81,48 @@ def test_a_sweep_is_the_same_for_any_number_of_jobs_and_reports_broken_variants(
         report = project.root / f"sweep-{jobs}.json"
         result = run_pnp(*args, "--jobs", jobs, "--report", str(report), project=project)
         assert result.exit_code == 0, result.output
-        outputs.append((report.read_bytes(), (project.build_dir / "toy" / "sweep-hand_limit-numbers-one-copies.pdf")
-                        .read_bytes()))
+        outputs.append(
+            (
+                report.read_bytes(),
+                (project.build_dir / "toy" / "sweep-hand_limit-numbers-one-copies.pdf").read_bytes(),
+            )
+        )
     assert outputs[0] == outputs[1]
     lines = result.output.splitlines()
-    assert lines[0].split() == ["variant", "players", "failed", "length", "(95%", "CI)", "seat", "wins", "(greedy",
-                                "mirror)", "ended", "by", "goals/game"]
+    assert lines[0].split() == [
+        "variant",
+        "players",
+        "failed",
+        "length",
+        "(95%",
+        "CI)",
+        "seat",
+        "wins",
+        "(greedy",
+        "mirror)",
+        "ended",
+        "by",
+        "goals/game",
+    ]
     assert "hand_limit=4, numbers.one.copies=5  -" in result.output
     assert "--  hand_limit=4, numbers.one.copies=5: breaks checks, not simulated:" in result.output
     assert "deck 'numbers' has 16 cards but `total` says 17" in result.output
 
     report = json.loads(outputs[0][0])
-    assert [v["status"] for v in report["variants"]] == ["breaks checks", "simulated", "breaks checks", "simulated"]
+    assert [v["status"] for v in report["variants"]] == [
+        "breaks checks",
+        "simulated",
+        "breaks checks",
+        "simulated",
+    ]
     assert report["settings"]["vary"][1] == {"path": "numbers.one.copies", "name": "numbers.one.copies",
                                              "values": [5, 6]}
     played = report["variants"][1]
     assert played["values"] == {"settings.hand_limit": 4, "numbers.one.copies": 6}
-    assert played["replay_args"] == "--set numbers.total=17 --set settings.hand_limit=4 --set numbers.one.copies=6"
+    assert (
+        played["replay_args"]
+        == "--set numbers.total=17 --set settings.hand_limit=4 --set numbers.one.copies=6"
+    )
     two = played["by_players"]["2"]
     assert two["games"] == 40 and two["failed"] == 0
     mirror_games = 20
@@ -109,8 +143,16 @@ def test_the_sweep_pdf_has_a_chart_per_metric_and_only_embedded_fonts(project):
     path = project.build_dir / "toy" / "sweep-rounds.pdf"
     reader = PdfReader(path)
     text = " ".join(page.extract_text() for page in reader.pages)
-    for heading in ("Sum Up: sweep rounds", "Win rate by turn position", "2 players.", "3 players.", "Game length",
-                    "How games end", "Goal completion", "max_rounds"):
+    for heading in (
+        "Sum Up: sweep rounds",
+        "Win rate by turn position",
+        "2 players.",
+        "3 players.",
+        "Game length",
+        "How games end",
+        "Goal completion",
+        "max_rounds",
+    ):
         assert heading in text, heading
     fonts = {str(f.get_object()["/BaseFont"]) for page in reader.pages
              for f in page["/Resources"].get("/Font", {}).values()}
@@ -120,10 +162,22 @@ def test_the_sweep_pdf_has_a_chart_per_metric_and_only_embedded_fonts(project):
 
 
 def test_bad_values_stop_the_sweep_before_any_game(project):
-    result = run_pnp("sweep", "toy", "--vary", "numbers.one.copies=5,many", "--vary", "options.max_rounds=0,3",
-                     "--games", "5", project=project)
+    result = run_pnp(
+        "sweep",
+        "toy",
+        "--vary",
+        "numbers.one.copies=5,many",
+        "--vary",
+        "options.max_rounds=0,3",
+        "--games",
+        "5",
+        project=project,
+    )
     assert result.exit_code == 1
-    assert "'copies' is 'many'; expected a whole number (the value comes from --vary numbers.one.copies=many)" in result.output
+    assert (
+        "'copies' is 'many'; expected a whole number (the value comes from --vary numbers.one.copies=many)"
+        in result.output
+    )
     result = run_pnp("sweep", "toy", "--vary", "numbers.uno.copies=5,6", "--games", "5", project=project)
     assert result.exit_code == 1
     assert result.output.count("has no card 'uno'") == 1  # said once, not once per value
@@ -137,7 +191,16 @@ def test_a_player_count_the_engine_does_not_play_is_refused(project):
 
 
 def test_a_sweep_where_no_variant_can_be_played_fails(project):
-    result = run_pnp("sweep", "toy", "--vary", "numbers.one.copies=4,5", "--set", "numbers.total=17", "--games", "5",
-                     project=project)
+    result = run_pnp(
+        "sweep",
+        "toy",
+        "--vary",
+        "numbers.one.copies=4,5",
+        "--set",
+        "numbers.total=17",
+        "--games",
+        "5",
+        project=project,
+    )
     assert result.exit_code == 1
     assert "no variant could be simulated" in result.output

@@ -40,7 +40,9 @@ def _words(value) -> set[str]:
 def _vocabulary(project: Path, game: str, language: str) -> tuple[set[str], set[str]]:
     """Words of the translation (its file, its rules template, the tool's catalogue) and of the source."""
     translated = _words(yaml.safe_load((project / "cards" / game / "i18n" / f"{language}.yaml").read_text()))
-    translated |= _words(yaml.safe_load((REPO / "generator" / "assets" / "i18n" / f"{language}.yaml").read_text()))
+    translated |= _words(
+        yaml.safe_load((REPO / "generator" / "assets" / "i18n" / f"{language}.yaml").read_text())
+    )
     rules = project / "templates" / "rules"
     translated |= _words((rules / f"{game}.{language}.md.j2").read_text())
     translated |= _words((rules / f"_making-the-pieces.{language}.md.j2").read_text())
@@ -54,36 +56,77 @@ def _vocabulary(project: Path, game: str, language: str) -> tuple[set[str], set[
 
 @pytest.fixture(scope="module")
 def translated(tmp_path_factory) -> Path:
-    """The repository's games built in their second languages (pizza in Czech, the diner game in German), A4."""
+    """The repository's games built in their second languages (pizza in Czech, the diner game in German),
+    A4."""
     root = tmp_path_factory.mktemp("translated")
     for name in ("cards", "templates"):
         shutil.copytree(REPO / name, root / name)
-    result = run_pnp("build", "order-up-pizza", "short-order-hero", "--lang", "cs", "--lang", "de", "--paper", "a4",
-                     project=root)
+    result = run_pnp(
+        "build",
+        "order-up-pizza",
+        "short-order-hero",
+        "--lang",
+        "cs",
+        "--lang",
+        "de",
+        "--paper",
+        "a4",
+        project=root,
+    )
     assert result.exit_code == 0, result.output
     return root
 
 
-@pytest.mark.parametrize("game, language, musts", [
-    ("order-up-pizza", "cs", {"cards-a4.pdf": ["Přísady na pizzu", "Salámová třída 11", "KONEC HRY", "PŘÍSADA",
-                                               "zkouška tisku"],
-                              "board-full.pdf": ["Bazalkový bulvár", "Odhazovací balíček", "ČERVENÁ"],
-                              "rules.pdf": ["Příprava hry", "Výroba herních dílů", "Dvojčata Nguyenova"],
-                              "components-a4.pdf": ["Červené auto", "Tiskněte ve 100 %"]}),
-    ("short-order-hero", "de", {"cards-a4.pdf": ["Käsetoast", "DU BRAUCHST", "Fleisch nach Wahl", "Druckprüfung"],
-                                "board-full.pdf": ["FEIERABEND", "Rundenleiste", "2 Sp. START"],
-                                "rules.pdf": ["Spielmaterial", "Kartenwirkungen", "Schwarzes Haar"],
-                                "tuckboxes-full.pdf": ["Held am Herd", "KLEBEN"]}),
-])
+@pytest.mark.parametrize(
+    "game, language, musts",
+    [
+        (
+            "order-up-pizza",
+            "cs",
+            {
+                "cards-a4.pdf": [
+                    "Přísady na pizzu",
+                    "Salámová třída 11",
+                    "KONEC HRY",
+                    "PŘÍSADA",
+                    "zkouška tisku",
+                ],
+                "board-full.pdf": ["Bazalkový bulvár", "Odhazovací balíček", "ČERVENÁ"],
+                "rules.pdf": ["Příprava hry", "Výroba herních dílů", "Dvojčata Nguyenova"],
+                "components-a4.pdf": ["Červené auto", "Tiskněte ve 100 %"],
+            },
+        ),
+        (
+            "short-order-hero",
+            "de",
+            {
+                "cards-a4.pdf": ["Käsetoast", "DU BRAUCHST", "Fleisch nach Wahl", "Druckprüfung"],
+                "board-full.pdf": ["FEIERABEND", "Rundenleiste", "2 Sp. START"],
+                "rules.pdf": ["Spielmaterial", "Kartenwirkungen", "Schwarzes Haar"],
+                "tuckboxes-full.pdf": ["Held am Herd", "KLEBEN"],
+            },
+        ),
+    ],
+)
 def test_bundled_games_build_complete_in_their_second_language(translated, game, language, musts):
     folder = translated / "build" / game / language
     manifest = json.loads((translated / "build" / "manifest.json").read_text())
     mine = {o["path"]: o for o in manifest["outputs"] if o["game"] == game and o.get("language") == language}
     pdfs = sorted(folder.glob("*.pdf"))
     kinds = {o["kind"] for o in mine.values()}
-    assert {"cards", "board-full", "board-tiled", "rules", "rules-booklet", "components", "tuckboxes"} <= kinds
+    assert {
+        "cards",
+        "board-full",
+        "board-tiled",
+        "rules",
+        "rules-booklet",
+        "components",
+        "tuckboxes",
+    } <= kinds
     assert {f"{game}/{language}/{p.name}" for p in pdfs} == set(mine)
-    assert all(d.get("language") == language for d in manifest["decks"] if d["game"] == game and "language" in d)
+    assert all(
+        d.get("language") == language for d in manifest["decks"] if d["game"] == game and "language" in d
+    )
     ours, theirs = _vocabulary(translated, game, language)
     only_translated, only_source = ours - theirs, theirs - ours
     source_game = load_game(Project(translated), game)
@@ -93,7 +136,9 @@ def test_bundled_games_build_complete_in_their_second_language(translated, game,
         for number, text in enumerate(_page_texts(pdf), start=1):
             assert "\ufffd" not in text, f"{pdf.name} page {number}: a character did not make it"
             words = {w.lower() for w in WORD.findall(text)}
-            assert words & only_translated, f"{pdf.name} page {number} shows no {language} text: {text[:200]!r}"
+            assert words & only_translated, (
+                f"{pdf.name} page {number} shows no {language} text: {text[:200]!r}"
+            )
             left = sorted(words & only_source - codes)
             assert not left, f"{pdf.name} page {number}: English words left on a {language} page: {left}"
     for name, strings in musts.items():
@@ -103,8 +148,8 @@ def test_bundled_games_build_complete_in_their_second_language(translated, game,
 
 
 def test_czech_letters_the_bundled_faces_lack_are_drawn_by_the_fallback(translated):
-    """Fredoka One and Lato have no ř, ě, č or ů: the Czech pages embed Noto Sans for them, and extracting the text
-    gives the letters back (nothing dropped)."""
+    """Fredoka One and Lato have no ř, ě, č or ů: the Czech pages embed Noto Sans for them, and extracting the
+    text gives the letters back (nothing dropped)."""
     folder = translated / "build" / "order-up-pizza" / "cs"
     text = " ".join(_page_texts(folder / "cards-a4.pdf"))
     for letter in "řěčůŘ":
@@ -132,7 +177,8 @@ def test_source_language_stays_where_it_is_and_translations_are_incremental(tran
     assert "Rychlostní radar" in " ".join(_page_texts(build / "order-up-pizza" / "cs" / "cards-a4.pdf"))
 
 
-# --- a held-out translation: a missing key, an unknown key and an over-long text --------------------------------
+# --- a held-out translation: a missing key, an unknown key and an over-long text
+# --------------------------------
 
 def test_held_out_translation_gets_three_located_messages(tmp_project: Project):
     """One `pnp validate` run on a translation with a missing key, an unknown key and an over-long text."""
@@ -141,9 +187,11 @@ def test_held_out_translation_gets_three_located_messages(tmp_project: Project):
     text = path.read_text()
     text = text.replace('    name: "Žampiony"\n', "")  # missing
     text = text.replace("  pizza-plunder:\n", "  pizza-plundr:\n")  # unknown
-    text = text.replace('"Platí jako libovolná jedna přísada."',  # over-long on the reference cards
-                        '"Platí jako libovolná jedna přísada na pizze, kterou právě doručuješ, a to i tehdy, když ji '
-                        'zákazník výslovně nechtěl, protože žolík je žolík a zákazník to nepozná, dokud neochutná."')
+    text = text.replace(
+        '"Platí jako libovolná jedna přísada."',  # over-long on the reference cards
+        '"Platí jako libovolná jedna přísada na pizze, kterou právě doručuješ, a to i tehdy, když ji '
+        'zákazník výslovně nechtěl, protože žolík je žolík a zákazník to nepozná, dokud neochutná."',
+    )
     path.write_text(text)
     lines = text.splitlines()
     unknown_line = lines.index("  pizza-plundr:") + 1
@@ -152,31 +200,50 @@ def test_held_out_translation_gets_three_located_messages(tmp_project: Project):
     assert result.exit_code == 1
     assert "Traceback" not in result.output
     out = result.output.splitlines()
-    assert ("warning: cards/order-up-pizza/toppings.yaml:15: toppings.mushrooms.name ('Mushrooms') has no Czech (cs) "
-            "translation; expected it in cards/order-up-pizza/i18n/cs.yaml (the English (en) text is printed until "
-            "then)") in out
-    assert (f"cards/order-up-pizza/i18n/cs.yaml:{unknown_line}: Czech (cs): toppings.pizza-plundr: deck 'toppings' "
-            "has no card 'pizza-plundr' (did you mean 'pizza-plunder'?); known: anchovies, black-olives, energy-drink, "
-            "green-peppers, ham, mushrooms, onions, pepperoni, pineapple, pizza-plunder, sausage, speed-trap, ...") in out
+    assert (
+        "warning: cards/order-up-pizza/toppings.yaml:15: toppings.mushrooms.name ('Mushrooms') has no Czech "
+        "(cs) "
+        "translation; expected it in cards/order-up-pizza/i18n/cs.yaml (the English (en) text is printed "
+        "until "
+        "then)"
+    ) in out
+    assert (
+        f"cards/order-up-pizza/i18n/cs.yaml:{unknown_line}: Czech (cs): toppings.pizza-plundr: deck "
+        "'toppings' "
+        "has no card 'pizza-plundr' (did you mean 'pizza-plunder'?); known: anchovies, black-olives, "
+        "energy-drink, "
+        "green-peppers, ham, mushrooms, onions, pepperoni, pineapple, pizza-plunder, sausage, speed-trap, ..."
+    ) in out
     overflow = [line for line in out if "does not fit" in line]
-    assert overflow and all(line.startswith(f"cards/order-up-pizza/i18n/cs.yaml:{long_line}: Czech (cs): card "
-                                            "OUP-REF-") for line in overflow), overflow
+    assert overflow and all(
+        line.startswith(f"cards/order-up-pizza/i18n/cs.yaml:{long_line}: Czech (cs): card OUP-REF-")
+        for line in overflow
+    ), overflow
     assert "box 'actions': text does not fit even at 7.5 pt" in overflow[0]
-    # a field the layout prints otherwise than written (the note's ' · ' parts on lines of their own) is found too
+    # a field the layout prints otherwise than written (the note's ' · ' parts on lines of their own) is found
+    # too
     original = (REPO / "cards" / "order-up-pizza" / "i18n" / "cs.yaml").read_text()
     note = next(t for t in original.splitlines() if t.startswith("    note: ") and " · " in t)
-    path.write_text(original.replace(note, note[:-1] + " · a ještě mnohem delší poznámka na konec" * 12 + '"', 1))
+    path.write_text(
+        original.replace(note, note[:-1] + " · a ještě mnohem delší poznámka na konec" * 12 + '"', 1)
+    )
     note_line = original.splitlines().index(note) + 1
-    noted = run_pnp("validate", "order-up-pizza", "--no-sim", "--lang", "cs", project=root).output.splitlines()
-    assert any(line.startswith(f"cards/order-up-pizza/i18n/cs.yaml:{note_line}: Czech (cs): card OUP-REF-") and
-               "box 'note': text does not fit" in line for line in noted), [t for t in noted if "fit even" in t]
+    noted = run_pnp(
+        "validate", "order-up-pizza", "--no-sim", "--lang", "cs", project=root
+    ).output.splitlines()
+    assert any(
+        line.startswith(f"cards/order-up-pizza/i18n/cs.yaml:{note_line}: Czech (cs): card OUP-REF-")
+        and "box 'note': text does not fit" in line
+        for line in noted
+    ), [t for t in noted if "fit even" in t]
     path.write_text(text)
     strict = run_pnp("validate", "order-up-pizza", "--no-sim", "--lang", "cs", "--strict", project=root)
     assert strict.exit_code == 1
     assert "\ncards/order-up-pizza/toppings.yaml:15: toppings.mushrooms.name" in "\n" + strict.output
 
 
-# --- bad input: one located line each, exit 1, no traceback; the source language always builds ---------------
+# --- bad input: one located line each, exit 1, no traceback; the source language always builds
+# ---------------
 
 @pytest.fixture
 def demo(tmp_path: Path) -> Path:
@@ -188,17 +255,25 @@ def demo(tmp_path: Path) -> Path:
     rules = root / "templates" / "rules"
     rules.mkdir(parents=True)
     (rules / "demo.md.j2").write_text("# Rules of {{ game.title }}\n\nPlay {{ game.decks.toppings.name }}.\n")
-    (rules / "demo.de.md.j2").write_text("# Regeln von {{ game.title }}\n\nSpielt {{ game.decks.toppings.name }}.\n")
+    (rules / "demo.de.md.j2").write_text(
+        "# Regeln von {{ game.title }}\n\nSpielt {{ game.decks.toppings.name }}.\n"
+    )
     return root
 
 
 def _one_located(result, pattern: str) -> str:
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output
-    problems = [line for line in result.output.splitlines()
-                if not line.startswith(("warning:", "  wrote", "OK ", "--", "BAD")) and "problem" not in line
-                and "written to" not in line and "not translated" not in line and not line.startswith("      - ")
-                and not re.match(r"\d+ warnings? \(", line)]
+    problems = [
+        line
+        for line in result.output.splitlines()
+        if not line.startswith(("warning:", "  wrote", "OK ", "--", "BAD"))
+        and "problem" not in line
+        and "written to" not in line
+        and "not translated" not in line
+        and not line.startswith("      - ")
+        and not re.match(r"\d+ warnings? \(", line)
+    ]
     assert len(problems) == 1, result.output
     assert re.match(pattern, problems[0]), problems[0]
     return problems[0]
@@ -214,8 +289,10 @@ def test_demo_builds_in_both_languages(demo: Path):
 
 
 def test_language_not_declared(demo: Path):
-    _one_located(run_pnp("build", "--lang", "fr", "--paper", "a4", project=demo),
-                 r"cards/demo/game\.yaml:\d+: language 'fr' is not declared for game 'demo'; expected one of en, de")
+    _one_located(
+        run_pnp("build", "--lang", "fr", "--paper", "a4", project=demo),
+        r"cards/demo/game\.yaml:\d+: language 'fr' is not declared for game 'demo'; expected one of en, de",
+    )
     assert not (demo / "build").exists()
 
 
@@ -231,8 +308,11 @@ def test_translated_count_field(demo: Path):
     path = demo / "cards" / "demo" / "i18n" / "de.yaml"
     path.write_text(path.read_text().replace("olive: {name: Olive}", "olive: {name: Olive, copies: 4}"))
     result = run_pnp("build", "--paper", "a4", project=demo)
-    _one_located(result, r"cards/demo/i18n/de\.yaml:4: German \(de\): toppings\.olive\.copies: 'copies' is a count, "
-                         r"not words, and is never translated")
+    _one_located(
+        result,
+        r"cards/demo/i18n/de\.yaml:4: German \(de\): toppings\.olive\.copies: 'copies' is a count, "
+        r"not words, and is never translated",
+    )
     assert "OK  demo (en; de not built):" in result.output
     assert (demo / "build" / "demo" / "cards-a4.pdf").is_file()
     assert not (demo / "build" / "demo" / "de").exists()
@@ -286,8 +366,9 @@ def test_missing_translations_are_warnings_and_strict_errors(demo: Path):
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_translation_that_fails_while_drawing_keeps_its_last_good_files(demo: Path, monkeypatch, jobs):
-    """A problem found only while drawing a German output (in a worker or not): the English outputs are written, the
-    German ones stay as the last good build left them (files and manifest entries), nothing half-drawn is left."""
+    """A problem found only while drawing a German output (in a worker or not): the English outputs are
+    written, the German ones stay as the last good build left them (files and manifest entries), nothing
+    half-drawn is left."""
     from generator.core.contract import BuildOptions
     from generator.core.errors import InputError, Problem
     from generator.pipeline import translations
@@ -298,7 +379,9 @@ def test_a_translation_that_fails_while_drawing_keeps_its_last_good_files(demo: 
     assert not first.problems
     german = demo / "build" / "demo" / "de" / "cards-a4.pdf"
     before = german.read_bytes()
-    entries = [o for o in json.loads((demo / "build" / "manifest.json").read_text())["outputs"] if o.get("language")]
+    entries = [
+        o for o in json.loads((demo / "build" / "manifest.json").read_text())["outputs"] if o.get("language")
+    ]
 
     def fails(tmp: Path) -> dict:
         tmp.write_text("half")
@@ -307,7 +390,9 @@ def test_a_translation_that_fails_while_drawing_keeps_its_last_good_files(demo: 
     real = translations.in_language
 
     def broken(game, outputs):
-        return [replace(o, render=fails) if o.kind == "cards" and o.language else o for o in real(game, outputs)]
+        return [
+            replace(o, render=fails) if o.kind == "cards" and o.language else o for o in real(game, outputs)
+        ]
 
     monkeypatch.setattr(translations, "in_language", broken)
     again = build(project, ["demo"], BuildOptions(papers=("a4",), jobs=jobs, force=True))
@@ -324,6 +409,8 @@ def test_a_translation_that_fails_while_drawing_keeps_its_last_good_files(demo: 
 def test_a_character_no_font_draws_in_one_language(demo: Path):
     path = demo / "cards" / "demo" / "i18n" / "de.yaml"
     path.write_text(path.read_text().replace("olive: {name: Olive}", "olive: {name: Olive \u4e2d}"))
-    _one_located(run_pnp("validate", "--no-sim", project=demo),
-                 r"cards/demo/i18n/de\.yaml:4: German \(de\): card 'olive' name has '\u4e2d' \(U\+4E2D\), which font "
-                 r"'title' \(Fredoka One, then Noto Sans Bold\) cannot draw")
+    _one_located(
+        run_pnp("validate", "--no-sim", project=demo),
+        r"cards/demo/i18n/de\.yaml:4: German \(de\): card 'olive' name has '\u4e2d' \(U\+4E2D\), which font "
+        r"'title' \(Fredoka One, then Noto Sans Bold\) cannot draw",
+    )

@@ -1,5 +1,6 @@
-"""`pnp validate` plays the games while it checks the rest: same results and problems in the same order whatever
-overlaps, and no worker process outlives a failure (a bug or Ctrl-C in this process's checks, a bug in a worker)."""
+"""`pnp validate` plays the games while it checks the rest: same results and problems in the same order
+whatever overlaps, and no worker process outlives a failure (a bug or Ctrl-C in this process's checks, a bug
+in a worker)."""
 
 from __future__ import annotations
 
@@ -23,13 +24,14 @@ FAINT_LAYOUT = toy.LAYOUT_YAML.replace("size: 12pt", "size: 12pt, color: '#ddddd
 
 @pytest.fixture
 def project(tmp_path):
-    """The toy game with a faint card text (a legibility finding), a failing script and a rule that leaks cards
-    (a problem found by playing)."""
+    """The toy game with a faint card text (a legibility finding), a failing script and a rule that leaks
+    cards (a problem found by playing)."""
     registry.register(toy.LEAKY)
     project = toy.make_toy_project(tmp_path)
     (project.cards_dir / "toy" / "layouts" / "numbers.yaml").write_text(FAINT_LAYOUT, encoding="utf-8")
-    (project.cards_dir / "toy" / "scripts" / "bad.yaml").write_text("players: 2\nsteps:\n  - expect: {round: 2}\n",
-                                                                    encoding="utf-8")
+    (project.cards_dir / "toy" / "scripts" / "bad.yaml").write_text(
+        "players: 2\nsteps:\n  - expect: {round: 2}\n", encoding="utf-8"
+    )
     yield project
     registry.unregister(toy.LEAKY.name)
 
@@ -46,13 +48,28 @@ class MapOnly(Executor):
 def _validate(project, jobs: int, strict: bool, executor=None):
     report = project.root / "report.json"
     started, played = [], []
-    result = validate(project, ["toy"], SimSettings(games=40, seed=3, jobs=jobs), report_path=report,
-                      on_start=lambda games, workers: started.append((games, workers)), progress=played.append,
-                      strict=strict, executor=executor)
+    result = validate(
+        project,
+        ["toy"],
+        SimSettings(games=40, seed=3, jobs=jobs),
+        report_path=report,
+        on_start=lambda games, workers: started.append((games, workers)),
+        progress=played.append,
+        strict=strict,
+        executor=executor,
+    )
     assert started == [(result.games_played, result.workers)] and sum(played) == result.games_played == 120
     entry = result.games[0]
-    return (result.problems, result.warnings, entry.report.checks, entry.scripts, entry.scripts_failing, entry.figures,
-            report.read_bytes(), (project.build_dir / "toy" / "balance.pdf").read_bytes())
+    return (
+        result.problems,
+        result.warnings,
+        entry.report.checks,
+        entry.scripts,
+        entry.scripts_failing,
+        entry.figures,
+        report.read_bytes(),
+        (project.build_dir / "toy" / "balance.pdf").read_bytes(),
+    )
 
 
 @pytest.mark.parametrize("strict", [False, True])
@@ -75,7 +92,7 @@ def test_results_and_problems_are_the_same_whether_the_checks_overlap_the_games_
 def test_a_failing_check_stops_the_games_and_leaves_no_worker(project, monkeypatch, failure):
     seen = []
 
-    def broken_check(renderer, *args):
+    def broken_check(_renderer, *args):
         seen.append(len(children() - before))  # the workers are playing meanwhile
         raise failure
 
@@ -87,7 +104,7 @@ def test_a_failing_check_stops_the_games_and_leaves_no_worker(project, monkeypat
     assert children() <= before
 
 
-def _crash(chunk):
+def _crash(_chunk):
     os._exit(3)  # a worker killed (out of memory, a signal) on every try
 
 
@@ -109,8 +126,8 @@ def test_a_failing_worker_is_one_problem_and_leaves_no_worker(project, monkeypat
 
 
 def test_chunks_of_a_worker_killed_mid_run_are_played_again_with_the_same_results(project, monkeypatch):
-    """A worker killed (out of memory, a signal) while it plays: the chunks it did not send back are played again by
-    new workers, and the results are those of one process."""
+    """A worker killed (out of memory, a signal) while it plays: the chunks it did not send back are played
+    again by new workers, and the results are those of one process."""
     import signal
 
     alone = _validate(project, 1, False)
@@ -133,7 +150,7 @@ def test_workers_stopped_while_writing_a_result_do_not_hang_the_build(project, m
     import signal
     import time
 
-    def broken_check(renderer, *args):
+    def broken_check(_renderer, *args):
         time.sleep(1.5)  # the workers have written half a result by now
         raise RuntimeError("a bug in a check")
 

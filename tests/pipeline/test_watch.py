@@ -68,7 +68,10 @@ def test_watch_redraws_the_tuck_box_after_a_back_layout_edit(tmp_project):
 
     result = _watch_while(designer, tmp_project, rebuilds=1)
     assert result.exit_code == 0, result.output
-    assert "wrote demo/tuckboxes-full.pdf" in result.output.split("changed: cards/demo/layouts/actions-back.yaml")[1]
+    assert (
+        "wrote demo/tuckboxes-full.pdf"
+        in result.output.split("changed: cards/demo/layouts/actions-back.yaml")[1]
+    )
     assert tuckboxes.read_bytes() != seen["first"]
 
 
@@ -79,7 +82,8 @@ def test_editor_temporary_files_do_not_count_as_changes():
 
     assert is_source(Path("cards/x/orders.yaml")) and is_source(Path("templates/rules/x.md.j2"))
     assert is_source(Path("templates/icons/olive.svg"))
-    for name in ("zwierzeta.xlsx", "crew.csv", "deck.ods", "fonts/Display.ttf", "fonts/Display.otf"):  # read too
+    # read too
+    for name in ("zwierzeta.xlsx", "crew.csv", "deck.ods", "fonts/Display.ttf", "fonts/Display.otf"):
         assert is_source(Path("cards/x") / name), name
     assert is_source(Path("cards/x/macros.xlsm"))  # a workbook with macros is read as a deck too
     assert not is_source(Path("cards/x/~$zwierzeta.xlsx"))  # the lock file a spreadsheet program keeps
@@ -96,8 +100,22 @@ def test_ctrl_c_stops_the_watch_with_one_plain_line(tmp_project):
     import sys
 
     assert run_pnp("new", "demo", project=tmp_project).exit_code == 0
-    process = subprocess.Popen([sys.executable, "-m", "generator", "--project", str(tmp_project.root), "watch", "demo",
-                                "--paper", "a4"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "generator",
+            "--project",
+            str(tmp_project.root),
+            "watch",
+            "demo",
+            "--paper",
+            "a4",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 60
         lines = []
@@ -118,7 +136,8 @@ def test_ctrl_c_stops_the_watch_with_one_plain_line(tmp_project):
 
 
 def test_the_source_suffixes_cover_every_reader():
-    """data.project lists what a build reads without importing the readers (a no-change build imports none)."""
+    """data.project lists what a build reads without importing the readers (a no-change build imports
+    none)."""
     from generator.core.fontfiles import SUFFIXES as FONTS
     from generator.data.project import SOURCE_SUFFIXES
     from generator.data.spreadsheet import SUFFIXES as SHEETS

@@ -29,14 +29,18 @@ def test_a_new_game_from_a_rules_file_validates_and_replays_at_once(demo):
     assert "OK  demo: 0 failed games, 0 composition problems" in result.output
     assert "every card of a deck the actions play can be played" in result.output
     assert "running its rules engine" not in result.output  # a rules file is no Python of the project
-    replay = run_pnp("replay", "demo", "--seed", "3", "--players", "2", "--bots", "greedy,random", project=demo)
+    replay = run_pnp(
+        "replay", "demo", "--seed", "3", "--players", "2", "--bots", "greedy,random", project=demo
+    )
     assert replay.exit_code == 0, replay.output
     assert "seat 0: play " in replay.output
 
 
 def test_validate_engine_rules_plays_the_rules_file_instead_of_the_named_engine(demo):
     game_yaml = demo.cards_dir / "demo" / "game.yaml"
-    text = game_yaml.read_text(encoding="utf-8").replace("engine: {rules: rules.yaml}", "engine: no-such-engine")
+    text = game_yaml.read_text(encoding="utf-8").replace(
+        "engine: {rules: rules.yaml}", "engine: no-such-engine"
+    )
     game_yaml.write_text(text, encoding="utf-8")
     named = run_pnp("validate", "demo", "--no-sim", project=demo)
     assert named.exit_code == 1 and "rules engine 'no-such-engine' does not exist" in named.output
@@ -50,8 +54,10 @@ def test_validate_engine_rules_without_a_rules_file_is_one_located_line(tmp_path
     new_game(project, "plain")
     result = run_pnp("validate", "plain", "--engine", "rules", project=project)
     assert result.exit_code == 1
-    assert "cards/plain/game.yaml:0: rules file 'rules.yaml' does not exist in cards/plain/" in result.output \
+    assert (
+        "cards/plain/game.yaml:0: rules file 'rules.yaml' does not exist in cards/plain/" in result.output
         or "rules file 'rules.yaml' does not exist in cards/plain/" in result.output
+    )
     assert "Traceback" not in result.output
 
 
@@ -64,7 +70,9 @@ def test_engine_needs_exactly_one_of_module_and_rules(demo):
             load_game(demo, "demo")
         line = next(n for n, t in enumerate(game_yaml.read_text().splitlines(), 1) if t.startswith("engine:"))
         found = [str(p) for p in caught.value.problems if "expected exactly one" in p.message]
-        assert len(found) == 1 and found[0].startswith(f"cards/demo/game.yaml:{line}: "), caught.value.problems
+        assert len(found) == 1 and found[0].startswith(f"cards/demo/game.yaml:{line}: "), (
+            caught.value.problems
+        )
 
 
 def test_a_rules_file_that_is_missing_or_broken_is_located(demo):
@@ -75,8 +83,9 @@ def test_a_rules_file_that_is_missing_or_broken_is_located(demo):
         engine_for(load_game(demo, "demo"))
     (problem,) = caught.value.problems
     line = next(n for n, t in enumerate(rules.read_text().splitlines(), 1) if "plya" in t)
-    assert str(problem) == (f"cards/demo/rules.yaml:{line}: unknown action 'plya' (did you mean 'play'?); known: "
-                            "play")
+    assert str(problem) == (
+        f"cards/demo/rules.yaml:{line}: unknown action 'plya' (did you mean 'play'?); known: play"
+    )
     rules.unlink()
     with pytest.raises(InputError) as caught:
         engine_for(load_game(demo, "demo"))

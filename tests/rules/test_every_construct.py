@@ -37,12 +37,18 @@ def test_every_step_verb_and_condition_broken_is_one_located_line(repo_project, 
             changed = lines[: number - 1] + [STEP.sub(r"\1\2x:", line, count=1)] + lines[number:]
             found = _problems(game, "\n".join(changed), file)
             assert [(p.file, p.line) for p in found] == [(file, number)], (line, found)
-            assert f"unknown effect '{step.group(2)}x'" in found[0].message and "did you mean" in found[0].message
+            assert (
+                f"unknown effect '{step.group(2)}x'" in found[0].message
+                and "did you mean" in found[0].message
+            )
             broken_steps += 1
         condition = CONDITION.match(line)
         if condition:
-            changed = lines[: number - 1] + [f'{condition.group(1)}"({condition.group(2)}"{condition.group(3)}'] \
+            changed = (
+                lines[: number - 1]
+                + [f'{condition.group(1)}"({condition.group(2)}"{condition.group(3)}']
                 + lines[number:]
+            )
             found = _problems(game, "\n".join(changed), file)
             assert found and all((p.file, p.line) == (file, number) for p in found), (line, found)
             assert "does not parse" in found[0].message
@@ -67,7 +73,9 @@ def test_every_zone_key_misspelt_is_one_located_line(repo_project, game_id):
 
 
 def test_the_described_examples_validate_with_their_scripts(repo_project):
-    result = run_pnp("validate", "crazy-eights", "go-fish", "--games", "20", "--jobs", "1", project=repo_project)
+    result = run_pnp(
+        "validate", "crazy-eights", "go-fish", "--games", "20", "--jobs", "1", project=repo_project
+    )
     assert result.exit_code == 0, result.output
     for game_id in ("crazy-eights", "go-fish"):
         assert f"OK  {game_id}: 1 of 1 scripts pass" in result.output

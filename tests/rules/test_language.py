@@ -1,5 +1,5 @@
-"""The rules language: a described game plays like any engine (seeded, picklable), and every mistake in a rules
-file is one located line."""
+"""The rules language: a described game plays like any engine (seeded, picklable), and every mistake in a
+rules file is one located line."""
 
 from __future__ import annotations
 
@@ -74,7 +74,8 @@ def test_a_scripted_opening_the_state_api(eights, text):
     assert state.current_player() == 0
 
 
-# ----- every mistake, one located line ---------------------------------------------------------------------------
+# ----- every mistake, one located line
+# ---------------------------------------------------------------------------
 def _broken(text: str, old: str, new: str) -> str:
     assert old in text, old
     return text.replace(old, new, 1)
@@ -82,15 +83,35 @@ def _broken(text: str, old: str, new: str) -> str:
 
 def test_an_unknown_top_level_key_zone_field_action_and_effect_say_did_you_mean(eights, text):
     cases = [
-        (_broken(text, "bots:\n", "bot:\n"), "bot:", "unknown key 'bot' in the rules file (did you mean 'bots'?)"),
-        (_broken(text, "move: {card: card, from: hand, to: discard}", "move: {card: card, from: hnad, to: discard}"),
-         "from: hnad", "unknown name 'hnad' (did you mean 'hand'?)"),
-        (_broken(text, "card.suit == suit or", "card.siut == suit or"), "card.siut",
-         "cards have no field 'siut' (did you mean 'suit'?)"),
-        (_broken(text, "choose: [play, eight, draw, pass]", "choose: [play, eihgt, draw, pass]"), "eihgt",
-         "unknown action 'eihgt' (did you mean 'eight'?)"),
-        (_broken(text, "      - add: {passes: 1}", "      - ad: {passes: 1}"), "- ad:",
-         "unknown effect 'ad' in action 'pass' (did you mean 'add'?)"),
+        (
+            _broken(text, "bots:\n", "bot:\n"),
+            "bot:",
+            "unknown key 'bot' in the rules file (did you mean 'bots'?)",
+        ),
+        (
+            _broken(
+                text,
+                "move: {card: card, from: hand, to: discard}",
+                "move: {card: card, from: hnad, to: discard}",
+            ),
+            "from: hnad",
+            "unknown name 'hnad' (did you mean 'hand'?)",
+        ),
+        (
+            _broken(text, "card.suit == suit or", "card.siut == suit or"),
+            "card.siut",
+            "cards have no field 'siut' (did you mean 'suit'?)",
+        ),
+        (
+            _broken(text, "choose: [play, eight, draw, pass]", "choose: [play, eihgt, draw, pass]"),
+            "eihgt",
+            "unknown action 'eihgt' (did you mean 'eight'?)",
+        ),
+        (
+            _broken(text, "      - add: {passes: 1}", "      - ad: {passes: 1}"),
+            "- ad:",
+            "unknown effect 'ad' in action 'pass' (did you mean 'add'?)",
+        ),
     ]
     for broken, fragment, message in cases:
         found = problems(eights, broken)
@@ -102,8 +123,10 @@ def test_an_unknown_top_level_key_zone_field_action_and_effect_say_did_you_mean(
 def test_a_type_error_in_an_expression_names_the_expression_and_the_fix(eights, text):
     broken = _broken(text, 'when: "hand.size == 0"', 'when: "hand == 0 or hand > 3"')
     (found,) = problems(eights, broken)
-    assert found == (f"{FILE}:{line_of(broken, 'hand > 3')}: 'hand > 3' in 'hand == 0 or hand > 3': '>' compares "
-                     "numbers or texts, but 'hand' is a zone; expected hand.size")
+    assert found == (
+        f"{FILE}:{line_of(broken, 'hand > 3')}: 'hand > 3' in 'hand == 0 or hand > 3': '>' compares "
+        "numbers or texts, but 'hand' is a zone; expected hand.size"
+    )
     broken = _broken(text, 'score: "-(hand | sum(\'points\'))"', 'score: "hand + 1"')
     (found,) = problems(eights, broken)
     assert "'hand + 1'" in found and "expected hand.size" in found and found.startswith(f"{FILE}:")
@@ -123,7 +146,9 @@ def test_circular_values_an_action_without_effect_and_an_unbounded_repeat_are_re
     assert found.startswith(f"{FILE}:{line_of(broken, '  pass:')}: action 'pass' has no effect;")
     broken = _broken(text, "      max: 60\n", "")
     (found,) = problems(eights, broken)
-    assert found.startswith(f"{FILE}:{line_of(broken, '- repeat:')}: a repeat without `max:` could go on for ever")
+    assert found.startswith(
+        f"{FILE}:{line_of(broken, '- repeat:')}: a repeat without `max:` could go on for ever"
+    )
 
 
 def test_wrong_types_and_values_of_keys(eights, text):
@@ -146,8 +171,11 @@ def test_wrong_types_and_values_of_keys(eights, text):
 
 
 def test_every_problem_of_a_file_is_reported_together(eights, text):
-    broken = _broken(_broken(text, "bots:\n", "bot:\n"), "card.siut" if "card.siut" in text else "card.suit ==",
-                     "card.siut ==")
+    broken = _broken(
+        _broken(text, "bots:\n", "bot:\n"),
+        "card.siut" if "card.siut" in text else "card.suit ==",
+        "card.siut ==",
+    )
     assert len(problems(eights, broken)) == 2
 
 
@@ -156,7 +184,9 @@ def test_an_expression_that_blows_up_is_stopped_with_the_rules_line(eights, text
     engine = engine_from_text(broken, FILE, eights)
     record = play_game(engine, eights, 2, 1, ["random", "random"])
     assert record.failure_kind == "crash"
-    assert f"{FILE}:{line_of(broken, 'tie_breaks')}:" in record.failure and "repeating a str" in record.failure
+    assert (
+        f"{FILE}:{line_of(broken, 'tie_breaks')}:" in record.failure and "repeating a str" in record.failure
+    )
     with pytest.raises(RulesLimit):
         state = engine.new_state(eights, 2, {})
         state.p.tie_breaks[0](state, {})
@@ -167,30 +197,44 @@ def test_a_deal_the_deck_cannot_give_is_a_located_problem_of_the_static_checks(e
     engine = engine_from_text(broken, FILE, eights)
     checks = dict(engine.static_checks(eights))
     (found,) = {str(p) for p in checks["the rules file plays: setup and every step carry out"]}
-    assert found.startswith(f"{FILE}:{line_of(broken, '- deal:')}: stock runs out while dealing 15 cards to each")
+    assert found.startswith(
+        f"{FILE}:{line_of(broken, '- deal:')}: stock runs out while dealing 15 cards to each"
+    )
 
 
 def test_a_card_no_action_can_play_is_named_at_its_line(eights, text):
     broken = _broken(text, "if: \"card.rank == '8'\"", "if: \"card.rank == '8' and card.suit != 'hearts'\"")
     engine = engine_from_text(broken, FILE, eights)
-    found = [str(p) for p in dict(engine.static_checks(eights))["every card of a deck the actions play can be played"]]
-    assert len(found) == 1 and found[0].startswith("cards/crazy-eights/cards.yaml:") and "'8-hearts'" in found[0]
+    found = [
+        str(p)
+        for p in dict(engine.static_checks(eights))["every card of a deck the actions play can be played"]
+    ]
+    assert (
+        len(found) == 1 and found[0].startswith("cards/crazy-eights/cards.yaml:") and "'8-hearts'" in found[0]
+    )
 
 
 def test_a_pile_that_ends_the_game_too_soon(eights, text):
     broken = _broken(text, "{deck: cards, face: down}", "{deck: cards, face: down, when_empty: end}")
     broken = _broken(broken, "else settings.hand_more_players", "else 10")
-    broken = _broken(broken, "players: [2, 3, 4, 5]", "players: [5]")  # 51 of the 52 cards dealt and turned up
+    # 51 of the 52 cards dealt and turned up
+    broken = _broken(broken, "players: [2, 3, 4, 5]", "players: [5]")
     broken = _broken(broken, "turn:\n", "turn:\n  - draw: {from: stock, to: hand}\n")  # a draw every turn
     engine = engine_from_text(broken, FILE, eights)
-    found = [str(p) for p in dict(engine.static_checks(eights))["a pile whose emptiness ends the game lasts a round"]]
-    assert len(found) == 1 and found[0].startswith(f"{FILE}:{line_of(broken, '  stock:')}: zone 'stock' runs out "
-                                                   "before the first round is over")
+    found = [
+        str(p)
+        for p in dict(engine.static_checks(eights))["a pile whose emptiness ends the game lasts a round"]
+    ]
+    assert len(found) == 1 and found[0].startswith(
+        f"{FILE}:{line_of(broken, '  stock:')}: zone 'stock' runs out before the first round is over"
+    )
 
 
 def test_a_player_count_table_gives_each_count_its_value(eights, text):
     value = '  hand_size: "settings.hand_two_players if players == 2 else settings.hand_more_players"'
-    tabled = _broken(text, value, "").replace("values:\n", "tables:\n  hand_size: {2: 7, 3: 6, default: 5}\nvalues:\n")
+    tabled = _broken(text, value, "").replace(
+        "values:\n", "tables:\n  hand_size: {2: 7, 3: 6, default: 5}\nvalues:\n"
+    )
     engine = engine_from_text(tabled, FILE, eights)
     for players, dealt in ((2, 7), (3, 6), (5, 5)):
         state = engine.new_state(eights, players, {})
@@ -198,19 +242,26 @@ def test_a_player_count_table_gives_each_count_its_value(eights, text):
         assert state.snapshot()["players"][0]["hand_size"] == dealt
     missing = tabled.replace("hand_size: {2: 7, 3: 6, default: 5}", "hand_size: {2: 7, 3: 6}")
     (found,) = problems(eights, missing)
-    assert found == (f"{FILE}:{line_of(missing, 'hand_size: {2: 7, 3: 6}')}: table 'hand_size' gives no value for 4, "
-                     "5 players; expected one per player count the rules play (or `default:`)")
+    assert found == (
+        f"{FILE}:{line_of(missing, 'hand_size: {2: 7, 3: 6}')}: table 'hand_size' gives no value for 4, "
+        "5 players; expected one per player count the rules play (or `default:`)"
+    )
 
 
 def test_a_bot_may_prefer_per_action_and_an_unknown_action_there_is_located(eights, text):
     per_action = text.replace(
-        '    prefer: "[action.name != \'eight\', action.card.points if action.card else 0, hand | selectattr(\'suit\', '
+        '    prefer: "[action.name != \'eight\', action.card.points if action.card else 0, hand | '
+        'selectattr(\'suit\', '
         '\'==\', action.named) | list | length]"',
-        '    prefer:\n      play: "card.points + 100"\n      eight: "hand | selectattr(\'suit\', \'==\', named) | list | length"')
+        '    prefer:\n      play: "card.points + 100"\n      eight: "hand | selectattr(\'suit\', \'==\', '
+        'named) | list | length"',
+    )
     assert per_action != text
     engine = engine_from_text(per_action, FILE, eights)
     record = play_game(engine, eights, 3, 2, ["greedy"] * 3)
     assert record.ok, record.failure
     wrong = per_action.replace('      play: "card.points + 100"', '      plya: "card.points + 100"')
     (found,) = problems(eights, wrong)
-    assert found.startswith(f"{FILE}:{line_of(wrong, 'plya:')}: prefer: unknown action 'plya' (did you mean 'play'?)")
+    assert found.startswith(
+        f"{FILE}:{line_of(wrong, 'plya:')}: prefer: unknown action 'plya' (did you mean 'play'?)"
+    )

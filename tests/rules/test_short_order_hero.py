@@ -1,5 +1,6 @@
 """Short Order Hero described in cards/short-order-hero/rules.yaml plays like its Python engine: the same
-statistics within sampling noise at 2-5 players (mean rounds, win rate by turn position, endings, recipes cooked).
+statistics within sampling noise at 2-5 players (mean rounds, win rate by turn position, endings, recipes
+cooked).
 
 The agreement test plays 2,000 games per player count with each engine (several minutes): it runs when
 PNP_SLOW=1 is set (`PNP_SLOW=1 pytest tests/rules/test_short_order_hero.py`); the quick test plays a few."""
@@ -34,15 +35,14 @@ def described(hero):
 
 
 def python_engine():
-    from generator.engines.short_order_hero import (
-        ENGINE,  # the hand-written engine, read here and never changed
-    )
+    from pnp_engine_short_order_hero import ENGINE  # the hand-written engine, read here and never changed
 
     return ENGINE
 
 
 def figures(engine, game, players: int, games: int) -> dict:
-    """Per game: rounds, the winner's turn position (1/k each of k shared winners), the ending, recipes cooked."""
+    """Per game: rounds, the winner's turn position (1/k each of k shared winners), the ending, recipes
+    cooked."""
     rounds, cooked, endings, positions = [], [], Counter(), [0.0] * players
     for index in range(games):
         record = play_game(engine, game, players, index, bots_for(index, players), log=False)
@@ -104,13 +104,16 @@ def test_the_described_game_plays_every_player_count_without_a_failure(hero, des
 
 def test_a_described_cook_is_written_as_the_engine_writes_it(hero, described):
     state, rng = described.new_state(hero, 2, {}), random.Random(3)
-    while state.current_player() < 0 and not state.is_terminal():  # the setup: recipe deck, ingredients, first seat
+    # the setup: recipe deck, ingredients, first seat
+    while state.current_player() < 0 and not state.is_terminal():
         state.apply(sample_chance(state.chance_request(), rng))
     texts = [str(a) for a in state.legal_actions()]
     assert "draw" in texts and all(t.split()[0] in ("draw", "cook", "play", "discard") for t in texts)
 
 
-@pytest.mark.skipif(not os.environ.get("PNP_SLOW"), reason="slow: 2,000 games per count with each engine (PNP_SLOW=1)")
+@pytest.mark.skipif(
+    not os.environ.get("PNP_SLOW"), reason="slow: 2,000 games per count with each engine (PNP_SLOW=1)"
+)
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_the_described_game_agrees_with_the_python_engine(hero, described, players):
     ours = figures(described, hero, players, AGREEMENT_GAMES)
@@ -131,16 +134,34 @@ def test_a_goal_the_copies_cannot_pay_for_is_named_at_its_line(hero, repo_projec
     # a recipe needing each of its ingredients 20 times cannot be cooked with 4 wilds among 231 cards
     greedy = text.replace("needs: card.required", "needs: \"card.required * 20\"")
     engine = engine_from_text(greedy, "cards/short-order-hero/rules.yaml", hero)
-    found = [str(p) for p in dict(engine.static_checks(hero))["every goal can be completed with the copies that exist"]]
+    found = [
+        str(p)
+        for p in dict(engine.static_checks(hero))["every goal can be completed with the copies that exist"]
+    ]
     assert len(found) == len(hero.decks["recipes"].cards)
-    assert found[0].startswith("cards/short-order-hero/recipes.yaml:") and "can never be completed" in found[0]
+    assert (
+        found[0].startswith("cards/short-order-hero/recipes.yaml:") and "can never be completed" in found[0]
+    )
 
 
 def test_rule_options_of_the_rules_file_change_the_game_played(hero, described):
     assert described.options == {"fifth_recipe_trigger": None, "use_tracker": None}
-    assert {o.name: o.kind for o in described.rule_options} == {"fifth_recipe_trigger": "int", "use_tracker": "bool"}
-    endings = {play_game(described, hero, 3, seed, ["greedy"] * 3, {"fifth_recipe_trigger": 2, "use_tracker": False},
-                         log=False).metrics["ended_by"] for seed in range(4)}
+    assert {o.name: o.kind for o in described.rule_options} == {
+        "fifth_recipe_trigger": "int",
+        "use_tracker": "bool",
+    }
+    endings = {
+        play_game(
+            described,
+            hero,
+            3,
+            seed,
+            ["greedy"] * 3,
+            {"fifth_recipe_trigger": 2, "use_tracker": False},
+            log=False,
+        ).metrics["ended_by"]
+        for seed in range(4)
+    }
     assert endings == {"fifth-recipe"}
     with pytest.raises(ValueError, match="unknown option"):
         described.new_state(hero, 3, {"no_such_option": 1})

@@ -1,5 +1,5 @@
-"""The studio under test: a server on a free port of 127.0.0.1 over a throw-away copy of the project, and a real
-browser (the distribution's Chromium driven by Playwright); without a browser the browser tests skip."""
+"""The studio under test: a server on a free port of 127.0.0.1 over a throw-away copy of the project, and a
+real browser (the distribution's Chromium driven by Playwright); without a browser the browser tests skip."""
 
 from __future__ import annotations
 
@@ -15,11 +15,13 @@ import pytest
 from generator.data.project import Project
 from tests.conftest import REPO
 
-CHROMIUM = Path(os.environ.get("PNP_CHROMIUM", "/usr/bin/chromium"))  # another browser build: PNP_CHROMIUM=path
+# another browser build: PNP_CHROMIUM=path
+CHROMIUM = Path(os.environ.get("PNP_CHROMIUM", "/usr/bin/chromium"))
 # What works on a machine without a display, GPU or outside network (and as root, hence --no-sandbox).
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-NO_BROWSER = "no browser for the studio tests: install the distribution's package `chromium` (apt-get install chromium)"
+NO_BROWSER = ("no browser for the studio tests: install the distribution's package `chromium` (apt-get "
+              "install chromium)")
 
 
 def wait_until_idle(url: str, seconds: float = 90.0) -> dict:

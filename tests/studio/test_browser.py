@@ -55,7 +55,10 @@ def test_a_deck_grid_shows_every_face_with_codes_and_copies(studio, page):
         tiles = page.locator(f'[data-deck-section="{deck.id}"] .face')
         assert tiles.count() == len(deck.cards) + 1                    # every card type, and the back
         assert page.locator(f'[data-deck-section="{deck.id}"] .face.back').count() == 1
-        assert f"shared by {deck.copies}" in page.locator(f'[data-deck-section="{deck.id}"] .face.back').inner_text()
+        assert (
+            f"shared by {deck.copies}"
+            in page.locator(f'[data-deck-section="{deck.id}"] .face.back').inner_text()
+        )
         first = deck.cards[0]
         tile = page.locator(f'[data-face="{deck.id}/{first.id}"]')
         assert first.code in tile.inner_text() and f"\u00d7 {first.copies}" in tile.inner_text()
@@ -120,10 +123,13 @@ def test_broken_yaml_shows_a_located_banner_and_the_fix_clears_it(studio, page):
         text = banner.inner_text()
         assert f"cards/{GAME}/recipes.yaml:{line}" in text and "broken YAML" in text
         link = banner.locator("a.where").first
-        assert link.get_attribute("href").endswith(f"cards/{GAME}/recipes.yaml:{line}")  # opens the editor there
+        # opens the editor there
+        assert link.get_attribute("href").endswith(f"cards/{GAME}/recipes.yaml:{line}")
         assert link.get_attribute("href").startswith("vscode://file/")
         # the last good images stay on the page
-        assert page.locator(".face img").evaluate_all("imgs => imgs.map(i => i.getAttribute('src'))") == images
+        assert (
+            page.locator(".face img").evaluate_all("imgs => imgs.map(i => i.getAttribute('src'))") == images
+        )
     finally:
         recipes.write_text(good, encoding="utf-8")
     page.locator("#banner").wait_for(state="detached", timeout=10000)
@@ -146,7 +152,9 @@ def test_filters_by_deck_text_and_field_value(studio, page):
     page.select_option("#f-field", "group")
     page.select_option("#f-value", "dairy")
     dairy = [f"ingredients/{card.id}" for card in game.decks["ingredients"].cards if card.group == "dairy"]
-    assert page.locator(".face").evaluate_all(visible) == dairy and 2 <= len(dairy) < len(game.decks["ingredients"].cards)
+    assert page.locator(".face").evaluate_all(visible) == dairy and 2 <= len(dairy) < len(
+        game.decks["ingredients"].cards
+    )
     assert "field=group" in page.url and "value=dairy" in page.url  # a filtered view can be shared
 
 
@@ -179,11 +187,16 @@ def test_the_ink_saver_toggle_shows_the_faces_as_the_ink_saver_prints_them(studi
     back = page.locator('[data-face="recipes/@back"] img')
     normal = back.get_attribute("src")
     page.check("#t-ink")
-    page.wait_for_function("img => img.getAttribute('src').includes('ink=saver') && img.complete && img.naturalWidth > 0",
-                           arg=back.element_handle(), timeout=10000)
+    page.wait_for_function(
+        "img => img.getAttribute('src').includes('ink=saver') && img.complete && img.naturalWidth > 0",
+        arg=back.element_handle(),
+        timeout=10000,
+    )
     saver = back.get_attribute("src")
     assert _darkness(_fetch(studio, page, saver)) < 0.5 * _darkness(_fetch(studio, page, normal))
-    assert page.locator(".face img").evaluate_all("imgs => imgs.every(i => i.getAttribute('src').includes('ink=saver'))")
+    assert page.locator(".face img").evaluate_all(
+        "imgs => imgs.every(i => i.getAttribute('src').includes('ink=saver'))"
+    )
     page.goto(studio.url + f"g/{GAME}/card/recipes/@back")  # the choice follows to the large view
     assert "ink=saver" in page.locator(".large img").get_attribute("src")
     page.uncheck("#t-ink")

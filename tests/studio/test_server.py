@@ -64,14 +64,29 @@ def test_sources_and_build_outputs_are_served(toy_studio):
     assert status == 200 and b'data-face="numbers/' in body
 
 
-@pytest.mark.parametrize("path", [
-    "/src/../../../../etc/passwd", "/src/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "/src/cards/..%2f..%2f..%2fsecret.txt",
-    "/src/cards/toy/../../../secret.txt", "/src/cards/toy/leak.txt", "/src/cards/toy/leak-dir/secret.txt",
-    "/src//etc/passwd", "/src/cards%5c..%5c..%5csecret.txt", "/src/cards/toy/numbers.yaml%00.txt",
-    "/build/../cards/toy/game.yaml", "/build/%2e%2e/%2e%2e/secret.txt", "/build/toy/../../../secret.txt",
-    "/static/../../../../etc/passwd", "/static/%2e%2e/%2e%2e/studio/app.py", "/img/..%2f..%2fsecret.png",
-    "/large/toy/face/../../../secret/x.png", "/g/..%2f..%2fsecret", "/src/pyproject.toml",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/src/../../../../etc/passwd",
+        "/src/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+        "/src/cards/..%2f..%2f..%2fsecret.txt",
+        "/src/cards/toy/../../../secret.txt",
+        "/src/cards/toy/leak.txt",
+        "/src/cards/toy/leak-dir/secret.txt",
+        "/src//etc/passwd",
+        "/src/cards%5c..%5c..%5csecret.txt",
+        "/src/cards/toy/numbers.yaml%00.txt",
+        "/build/../cards/toy/game.yaml",
+        "/build/%2e%2e/%2e%2e/secret.txt",
+        "/build/toy/../../../secret.txt",
+        "/static/../../../../etc/passwd",
+        "/static/%2e%2e/%2e%2e/studio/app.py",
+        "/img/..%2f..%2fsecret.png",
+        "/large/toy/face/../../../secret/x.png",
+        "/g/..%2f..%2fsecret",
+        "/src/pyproject.toml",
+    ],
+)
 def test_path_traversal_is_a_404(toy_studio, path):
     status, body = _get(toy_studio, path)
     assert status == 404, path
@@ -129,9 +144,14 @@ def test_ctrl_c_stops_the_server_cleanly_with_a_page_open(tmp_path):
     toy.make_toy_project(tmp_path)
     (tmp_path / "cards" / "toy" / "game.yaml").write_text(
         (tmp_path / "cards" / "toy" / "game.yaml").read_text().replace("engine: toy_engine\n", ""))
-    process = subprocess.Popen([sys.executable, "-m", "generator", "--project", str(tmp_path), "serve", "--port", "0"],
-                               cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    process = subprocess.Popen(
+        [sys.executable, "-m", "generator", "--project", str(tmp_path), "serve", "--port", "0"],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     try:
         first = process.stdout.readline()
         port = int(re.search(r"http://127\.0\.0\.1:(\d+)/", first).group(1))
@@ -148,7 +168,8 @@ def test_ctrl_c_stops_the_server_cleanly_with_a_page_open(tmp_path):
         assert process.returncode == 0, err
         assert time.monotonic() - started < 10
         assert "Studio stopped." in out and "Traceback" not in err
-        assert "timeout graceful shutdown exceeded" not in err  # the open stream ended itself, nothing was killed
+        # the open stream ended itself, nothing was killed
+        assert "timeout graceful shutdown exceeded" not in err
         stream.close()
     finally:
         if process.poll() is None:
@@ -166,16 +187,29 @@ def test_the_editor_links_follow_the_url_scheme_asked_for(tmp_path):
     from generator.studio.views import Links
 
     links = Links(tmp_path, "idea://open?file={path}&line={line}")
-    assert links.where("cards/x/orders.yaml", 14).editor == f"idea://open?file={tmp_path.resolve()}/cards/x/orders.yaml&line=14"
+    assert (
+        links.where("cards/x/orders.yaml", 14).editor
+        == f"idea://open?file={tmp_path.resolve()}/cards/x/orders.yaml&line=14"
+    )
     assert links.where("cards/x/orders.yaml", 14).shown == "cards/x/orders.yaml:14"
-    assert Links(tmp_path / "my games").where("cards/a b.yaml", 2).editor.endswith("/my%20games/cards/a%20b.yaml:2")
+    assert (
+        Links(tmp_path / "my games")
+        .where("cards/a b.yaml", 2)
+        .editor.endswith("/my%20games/cards/a%20b.yaml:2")
+    )
     toy.make_toy_project(tmp_path)
-    result = run_pnp("serve", "--port", "0", "--editor", "idea://open?file={file}&line={ln}", project=tmp_path)
-    assert result.exit_code == 1 and "--editor 'idea://open?file={file}&line={ln}': cannot fill in 'ln'" in result.output
+    result = run_pnp(
+        "serve", "--port", "0", "--editor", "idea://open?file={file}&line={ln}", project=tmp_path
+    )
+    assert (
+        result.exit_code == 1
+        and "--editor 'idea://open?file={file}&line={ln}': cannot fill in 'ln'" in result.output
+    )
 
 
 def test_a_card_from_a_workbook_links_to_its_cell_in_a_table_of_the_sheet(designer_project):
-    """No editor opens a workbook at a cell: the card's links open the studio's table of the sheet at the cell."""
+    """No editor opens a workbook at a cell: the card's links open the studio's table of the sheet at the
+    cell."""
     import html as html_text
 
     from generator.studio.server import StudioServer
@@ -187,18 +221,29 @@ def test_a_card_from_a_workbook_links_to_its_cell_in_a_table_of_the_sheet(design
         card = re.search(rb'href="(/g/space-race/card/events/[^"]+)"', page).group(1).decode()
         status, detail = _get(server, card)
         assert status == 200
-        links = set(re.findall(r'href="(/src/cards/space-race/events\.xlsx[^"]*)"', html_text.unescape(detail.decode())))
-        assert links and all(re.fullmatch(r"/src/cards/space-race/events\.xlsx\?sheet=Events#Events![A-Z]+\d+", link)
-                             for link in links), links
+        links = set(
+            re.findall(
+                r'href="(/src/cards/space-race/events\.xlsx[^"]*)"', html_text.unescape(detail.decode())
+            )
+        )
+        assert links and all(
+            re.fullmatch(r"/src/cards/space-race/events\.xlsx\?sheet=Events#Events![A-Z]+\d+", link)
+            for link in links
+        ), links
         assert "vscode://" not in "".join(re.findall(r'href="([^"]*events\.xlsx[^"]*)"', detail.decode()))
         link = sorted(links)[0]
         status, table = _get(server, link.split("#")[0])
         assert status == 200
         cell = link.split("#")[1]
         text = table.decode()
-        assert f'id="{cell}"' in text and "<th>B</th>" in text and 'id="Events!2"' in text  # cells, letters, rows
+        # cells, letters, rows
+        assert f'id="{cell}"' in text and "<th>B</th>" in text and 'id="Events!2"' in text
         assert "sheet <b>Events</b>" in text and "<td id=\"Events!C2\">2</td>" in text  # 2, not 2.0
         status, missing = _get(server, "/src/cards/space-race/events.xlsx?sheet=Evnts")
-        assert status == 200 and "no sheet &#39;Evnts&#39;" in missing.decode() and "did you mean" in missing.decode()
+        assert (
+            status == 200
+            and "no sheet &#39;Evnts&#39;" in missing.decode()
+            and "did you mean" in missing.decode()
+        )
     finally:
         server.stop()

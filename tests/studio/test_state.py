@@ -24,7 +24,7 @@ class Recorder:
     def changed(self, paths) -> None:
         pass
 
-    def updated(self, game, faces, seconds) -> None:
+    def updated(self, game, faces, seconds) -> None:  # noqa: ARG002 - the listener protocol
         self.updates.append((game, faces))
 
     def failed(self, game, problems) -> None:
@@ -58,8 +58,10 @@ def test_fingerprints_follow_what_is_printed(tmp_project):
     after = facemod.fingerprints(load_game(tmp_project, "order-up-trading"))
     changed = sorted(key for key in before if after[key] != before[key])
     game = load_game(tmp_project, "order-up-trading")
-    assert changed == sorted(["recipes/pizza"] + [f"ingredients/{c.id}" for c in game.decks["ingredients"].cards
-                                                  if c.recipe == "pizza"])
+    assert changed == sorted(
+        ["recipes/pizza"]
+        + [f"ingredients/{c.id}" for c in game.decks["ingredients"].cards if c.recipe == "pizza"]
+    )
 
 
 def test_an_edit_reloads_only_its_game_and_redraws_only_its_faces(two_games):
@@ -98,7 +100,9 @@ def test_broken_data_keeps_the_last_good_images_and_a_face_that_fails_keeps_its_
         studio.request_refresh()
         _idle(studio)
         state = studio.games["beta"]
-        assert [str(p) for p in state.problems] and all("cards/beta/actions.yaml:" in str(p) for p in state.problems)
+        assert [str(p) for p in state.problems] and all(
+            "cards/beta/actions.yaml:" in str(p) for p in state.problems
+        )
         assert {key: face.image for key, face in state.faces.items()} == good
         # a name too long for its box fails only when drawn: that face keeps its last good image
         deck.write_text(text.replace(f"name: {card.name}", "name: " + "Very long name " * 30))
@@ -109,7 +113,9 @@ def test_broken_data_keeps_the_last_good_images_and_a_face_that_fails_keeps_its_
         assert card.code in state.problems[0].message
         key = f"actions/{card.id}"
         assert state.faces[key].image == good[key] and not state.faces[key].current
-        tiles = {t.key: t for deck in views.deck_views(state, views.Links(two_games.root)) for t in deck.tiles}
+        tiles = {
+            t.key: t for deck in views.deck_views(state, views.Links(two_games.root)) for t in deck.tiles
+        }
         assert tiles[key].problems and not any(t.problems for k, t in tiles.items() if k != key)
         deck.write_text(text)
         studio.request_refresh()
@@ -123,7 +129,9 @@ def test_a_card_with_its_own_back_gets_its_own_back_tile(two_games):
     layouts = two_games.cards_dir / "beta" / "layouts"
     (layouts / "answer-back.yaml").write_text(
         "boxes:\n  background: {shape: rect, fill: '#eeeeee'}\n"
-        "  answer: {x: 5mm, y: 30mm, width: 53.5mm, height: 20mm, text: 'Answer: {{ card.name }}', align: center}\n")
+        "  answer: {x: 5mm, y: 30mm, width: 53.5mm, height: 20mm, text: 'Answer: {{ card.name }}', align: "
+        "center}\n"
+    )
     deck = two_games.cards_dir / "beta" / "actions.yaml"
     deck.write_text(deck.read_text().replace("    copies: 4\n", "    copies: 4\n    back: answer-back\n", 1))
     studio = Studio(two_games, ["beta"])
@@ -160,8 +168,11 @@ def test_the_faces_of_the_saved_file_are_shown_first(tmp_project):
         studio.request_refresh(["cards/order-up-trading/recipes.yaml"])
         _idle(studio)
         game = load_game(tmp_project, "order-up-trading")
-        others = sorted(f"ingredients/{c.id}" for c in game.decks["ingredients"].cards if c.recipe == "burrito")
-        assert seen[:2] == [others, []]  # first the edited recipe card, then the ingredients that print its name
+        others = sorted(
+            f"ingredients/{c.id}" for c in game.decks["ingredients"].cards if c.recipe == "burrito"
+        )
+        # first the edited recipe card, then the ingredients that print its name
+        assert seen[:2] == [others, []]
     finally:
         studio.stop()
 
@@ -201,8 +212,8 @@ def test_a_banner_problem_in_a_workbook_links_to_its_cell():
 
 
 def test_a_translation_files_problem_is_in_the_banner_and_the_source_faces_stay(two_games):
-    """A designer editing cs.yaml hears of a key that translates nothing (the studio said nothing before), while the
-    source language's faces are drawn as ever."""
+    """A designer editing cs.yaml hears of a key that translates nothing (the studio said nothing before),
+    while the source language's faces are drawn as ever."""
     game_file = two_games.cards_dir / "beta" / "game.yaml"
     game_file.write_text(game_file.read_text() + "languages: [en, pl]\n")
     translation = two_games.cards_dir / "beta" / "i18n" / "pl.yaml"
@@ -216,7 +227,8 @@ def test_a_translation_files_problem_is_in_the_banner_and_the_source_faces_stay(
         state = studio.games["beta"]
         assert [str(p).split(": ", 1)[0] for p in state.problems] == ["cards/beta/i18n/pl.yaml:2"]
         assert "Polish (pl)" in state.problems[0].message and "no-such-card" in state.problems[0].message
-        assert state.rendered and all(face.image for face in state.faces.values())  # the source faces are shown
+        # the source faces are shown
+        assert state.rendered and all(face.image for face in state.faces.values())
         assert report.failures and report.failures[-1][1] == state.problems
         translation.write_text("actions: {}\n")
         studio.request_refresh()

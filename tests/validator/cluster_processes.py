@@ -1,5 +1,6 @@
-"""A Dask scheduler and a worker as separate processes on 127.0.0.1, as a designer starts them (`dask scheduler`,
-`dask worker`): the worker runs in a folder of its own, so it imports only what is installed or sent to it."""
+"""A Dask scheduler and a worker as separate processes on 127.0.0.1, as a designer starts them (`dask
+scheduler`, `dask worker`): the worker runs in a folder of its own, so it imports only what is installed or
+sent to it."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from pathlib import Path
 
 from tests.conftest import REPO
 
-START_SECONDS = 90  # a loaded machine starts a Python process with Dask in a few seconds; wait for the condition
+# a loaded machine starts a Python process with Dask in a few seconds; wait for the condition
+START_SECONDS = 90
 
 
 def _free_port() -> int:
@@ -37,12 +39,41 @@ def running_scheduler(folder: Path) -> Iterator[str]:
     port = _free_port()
     address = f"tcp://127.0.0.1:{port}"
     env = {**os.environ, "PYTHONPATH": str(REPO)}  # pnp itself, as installed; never the project's folder
-    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
-                                  "--port", str(port), "--no-dashboard"], cwd=folder, env=env,
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
-                               "--nworkers", "1", "--no-dashboard", "--local-directory", str(folder)],
-                              cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    scheduler = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "distributed.cli.dask_scheduler",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--no-dashboard",
+        ],
+        cwd=folder,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "distributed.cli.dask_worker",
+            address,
+            "--nthreads",
+            "1",
+            "--nworkers",
+            "1",
+            "--no-dashboard",
+            "--local-directory",
+            str(folder),
+        ],
+        cwd=folder,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + START_SECONDS
         while True:

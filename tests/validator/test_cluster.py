@@ -1,5 +1,6 @@
-"""The simulation map on a Dask LocalCluster: same results as local processes, a killed worker changes nothing,
-and the failures a designer can meet (no scheduler, no Dask) are one line. One cluster for the whole module."""
+"""The simulation map on a Dask LocalCluster: same results as local processes, a killed worker changes
+nothing, and the failures a designer can meet (no scheduler, no Dask) are one line. One cluster for the whole
+module."""
 
 from __future__ import annotations
 
@@ -44,7 +45,10 @@ def free_port() -> int:
 
 def test_cluster_results_equal_local_results_whatever_the_chunk_size(cluster, repo_project):
     game = load_game(repo_project, "short-order-hero")
-    runs = [Run("hero", game, engine_for(game), {}), Run("hero-no-tracker", game, engine_for(game), {"use_tracker": False})]
+    runs = [
+        Run("hero", game, engine_for(game), {}),
+        Run("hero-no-tracker", game, engine_for(game), {"use_tracker": False}),
+    ]
     settings = SimSettings(games=24, seed=4, players=(2, 3))
     with LocalProcesses(1) as local:
         expected = simulate(runs, settings, local)
@@ -65,7 +69,9 @@ def test_a_worker_killed_mid_run_changes_nothing(cluster, repo_project):
         finished.append(games)
         started.set()
 
-    thread = threading.Thread(target=lambda: out.update(results=simulate(runs, settings, cluster, progress, size=10)))
+    thread = threading.Thread(
+        target=lambda: out.update(results=simulate(runs, settings, cluster, progress, size=10))
+    )
     thread.start()
     assert started.wait(120)
     victim = next(iter(cluster.client.nthreads()))
@@ -87,7 +93,9 @@ def test_validate_on_an_existing_scheduler_writes_the_same_report(cluster, tmp_p
         reports = []
         for where in (["--jobs", "1"], ["--cluster", cluster.client.scheduler.address]):
             report = tmp_path / f"report-{len(reports)}.json"
-            result = run_pnp("validate", "--games", "30", "--seed", "2", "--report", str(report), *where, project=project)
+            result = run_pnp(
+                "validate", "--games", "30", "--seed", "2", "--report", str(report), *where, project=project
+            )
             assert result.exit_code == 0, result.output
             reports.append(report.read_bytes())
         assert "Dask cluster tcp://127.0.0.1:" in result.output
@@ -98,8 +106,17 @@ def test_validate_on_an_existing_scheduler_writes_the_same_report(cluster, tmp_p
 
 def test_an_unreachable_scheduler_is_one_line_with_its_address(repo_project):
     address = f"tcp://127.0.0.1:{free_port()}"
-    result = run_pnp("sweep", "order-up-pizza", "--vary", "settings.dice=1,2", "--games", "5", "--cluster", address,
-                     project=repo_project)
+    result = run_pnp(
+        "sweep",
+        "order-up-pizza",
+        "--vary",
+        "settings.dice=1,2",
+        "--games",
+        "5",
+        "--cluster",
+        address,
+        project=repo_project,
+    )
     assert result.exit_code == 1
     lines = result.output.splitlines()
     assert lines[0].startswith(f"--cluster {address}: cannot reach a Dask scheduler there (")
@@ -108,8 +125,8 @@ def test_an_unreachable_scheduler_is_one_line_with_its_address(repo_project):
 
 @pytest.mark.parametrize("answer", [None, b"HTTP/1.0 400 Bad Request\r\n\r\n"])
 def test_a_server_that_is_no_dask_scheduler_is_one_line_not_a_wait(repo_project, answer):
-    """Something else listens at the port (a web server, or one that never answers): the Client would wait for its
-    handshake for ever; the identity asked first, with a timeout, makes it one line."""
+    """Something else listens at the port (a web server, or one that never answers): the Client would wait for
+    its handshake for ever; the identity asked first, with a timeout, makes it one line."""
     server = socket.create_server(("127.0.0.1", 0))
     port, held = server.getsockname()[1], []
 
@@ -126,11 +143,15 @@ def test_a_server_that_is_no_dask_scheduler_is_one_line_not_a_wait(repo_project,
                 connection.close()
 
     threading.Thread(target=serve, daemon=True).start()
-    previous = signal.signal(signal.SIGALRM, lambda *_: pytest.fail("still waiting for the server after 60 s"))
+    previous = signal.signal(
+        signal.SIGALRM, lambda *_: pytest.fail("still waiting for the server after 60 s")
+    )
     signal.alarm(60)
     try:
         address = f"tcp://127.0.0.1:{port}"
-        result = run_pnp("validate", "order-up-pizza", "--games", "5", "--cluster", address, project=repo_project)
+        result = run_pnp(
+            "validate", "order-up-pizza", "--games", "5", "--cluster", address, project=repo_project
+        )
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
@@ -139,7 +160,10 @@ def test_a_server_that_is_no_dask_scheduler_is_one_line_not_a_wait(repo_project,
             connection.close()
     assert result.exit_code == 1
     lines = result.output.splitlines()
-    assert lines[0].startswith(f"--cluster {address}: cannot reach a Dask scheduler there (") and "Dask scheduler" in lines[0]
+    assert (
+        lines[0].startswith(f"--cluster {address}: cannot reach a Dask scheduler there (")
+        and "Dask scheduler" in lines[0]
+    )
     assert lines[1:] == ["1 problem found."]
 
 
@@ -162,6 +186,8 @@ def test_without_dask_the_cluster_option_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed now raises ImportError
     with pytest.raises(InputError) as caught:
         executor_for(0, "local:2")
-    assert str(caught.value) == ("--cluster needs Dask distributed, an optional part of pnp-forge; install it with: "
-                                 "pip install 'pnp-forge[cluster]'")
+    assert str(caught.value) == (
+        "--cluster needs Dask distributed, an optional part of pnp-forge; install it with: "
+        "pip install 'pnp-forge[cluster]'"
+    )
     assert isinstance(executor_for(1, None), LocalProcesses)

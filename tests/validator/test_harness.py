@@ -1,4 +1,5 @@
-"""The simulation harness on the toy game: seeded chance, legality, conservation, invariants and the turn cap."""
+"""The simulation harness on the toy game: seeded chance, legality, conservation, invariants and the turn
+cap."""
 
 from __future__ import annotations
 
@@ -32,7 +33,12 @@ def test_same_seed_gives_identical_records(game):
     again = play_game(toy.ENGINE, game, 3, 42, ["greedy", "random", "greedy"])
     other = play_game(toy.ENGINE, game, 3, 43, ["greedy", "random", "greedy"])
     assert first.failure is None
-    assert (first.log, first.scores, first.winners, first.metrics) == (again.log, again.scores, again.winners, again.metrics)
+    assert (first.log, first.scores, first.winners, first.metrics) == (
+        again.log,
+        again.scores,
+        again.winners,
+        again.metrics,
+    )
     assert first.log != other.log
 
 
@@ -40,7 +46,9 @@ def test_harness_answers_chance_from_its_own_seeded_random(game):
     record = play_game(toy.ENGINE, game, 2, 7, ["greedy", "greedy"])
     items = tuple(c.id for c in game.decks["numbers"].cards for _ in range(c.copies))
     expected = sample_chance(ChanceRequest("shuffle", "number-deck", items=items), random.Random(7))
-    assert record.log[1] == f"# chance number-deck: {' '.join(expected.values[:12])} ... ({len(items)} in all)"
+    assert (
+        record.log[1] == f"# chance number-deck: {' '.join(expected.values[:12])} ... ({len(items)} in all)"
+    )
 
 
 def test_every_toy_game_ends_with_cards_conserved(game):
@@ -82,8 +90,21 @@ def test_turn_cap_stops_a_game_that_never_ends_and_names_its_seed(game):
     assert record.failure_kind == "stalled"
     assert record.decisions == toy.STALLING.turn_cap
     assert "turn cap of 60 decisions" in record.failure and "seed 1234" in record.failure
-    results = {2: [{"index": 0, "seed": 1234, "bots": ["greedy", "random"], "failure": record.failure,
-                    "kind": record.failure_kind, "metrics": {}, "scores": [], "winners": [], "decisions": 60}]}
+    results = {
+        2: [
+            {
+                "index": 0,
+                "seed": 1234,
+                "bots": ["greedy", "random"],
+                "failure": record.failure,
+                "kind": record.failure_kind,
+                "metrics": {},
+                "scores": [],
+                "winners": [],
+                "decisions": 60,
+            }
+        ]
+    }
     (problem,) = composition_problems(game, toy.STALLING, results)
     assert problem.file == "cards/toy/game.yaml"
     assert "stalled game in 1 of 1 games with 2 players" in problem.message
@@ -97,7 +118,9 @@ def test_goal_never_completed_names_the_card(game):
     (problem,) = composition_problems(game, toy.ENGINE, results)
     line = next(i for i, text in enumerate(toy.TARGETS_YAML.splitlines(), 1) if "id: big-seven" in text)
     assert (problem.file, problem.line) == ("cards/toy/targets.yaml", line)
-    assert "Target deck card 'Big seven' (big-seven) was never completed in 1 simulated games" in problem.message
+    assert (
+        "Target deck card 'Big seven' (big-seven) was never completed in 1 simulated games" in problem.message
+    )
 
 
 def test_dice_are_randints_and_small_outcomes_are_shared():
@@ -112,7 +135,8 @@ def test_dice_are_randints_and_small_outcomes_are_shared():
     first, again = sample_chance(rolls, random.Random(3)), sample_chance(rolls, random.Random(3))
     assert first is again and first == ChanceOutcome("roll", first.values)
     deck = ChanceRequest("shuffle", "deck", items=tuple(f"c{i}" for i in range(40)))
-    assert sample_chance(deck, random.Random(3)) is not sample_chance(deck, random.Random(3))  # long: never kept
+    # long: never kept
+    assert sample_chance(deck, random.Random(3)) is not sample_chance(deck, random.Random(3))
 
 
 def test_shuffle_outcomes_must_be_permutations_of_their_items():
@@ -122,8 +146,10 @@ def test_shuffle_outcomes_must_be_permutations_of_their_items():
         with pytest.raises(IllegalAction, match="must be a permutation of its 4 items"):
             check_outcome(deck, ChanceOutcome("deck", wrong))
     seats = ChanceRequest("shuffle", "pairing", items=(0, 2, 3))
-    assert check_outcome(seats, ChanceOutcome("pairing", (3, 0, 2))) == (3, 0, 2)  # as the simulator draws them
-    assert check_outcome(seats, ChanceOutcome("pairing", ("3", 0, "2"))) == ("3", 0, "2")  # as a script writes them
+    # as the simulator draws them
+    assert check_outcome(seats, ChanceOutcome("pairing", (3, 0, 2))) == (3, 0, 2)
+    # as a script writes them
+    assert check_outcome(seats, ChanceOutcome("pairing", ("3", 0, "2"))) == ("3", 0, "2")
     for wrong in ((3, 0, 0), (3, 0, 1), ("3", "0", "1")):
         with pytest.raises(IllegalAction, match="must be a permutation of its 3 items"):
             check_outcome(seats, ChanceOutcome("pairing", wrong))
@@ -137,4 +163,6 @@ def test_game_log_makes_pending_lines_when_read():
     assert log[1:] == ["red rolls (3, 4)", "tick 2"] and log == ["setup", "red rolls (3, 4)", "tick 2"]
     log.append(("{}!".format, "late"))
     assert list(log) == ["setup", "red rolls (3, 4)", "tick 2", "late!"] and "late!" in log
-    assert log.pop() == "late!" and log[-1] == "tick 2" and "\n".join(log) == "setup\nred rolls (3, 4)\ntick 2"
+    assert (
+        log.pop() == "late!" and log[-1] == "tick 2" and "\n".join(log) == "setup\nred rolls (3, 4)\ntick 2"
+    )

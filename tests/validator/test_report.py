@@ -1,6 +1,6 @@
-"""Honest balance figures: wins counted by turn position (the first player is drawn at random in Short Order Hero
-and the trading game, so seat numbers mean nothing), by seat where seats differ (a pizza restaurant), win rates when
-dealt per player count, and chart labels that tell same-named cards apart."""
+"""Honest balance figures: wins counted by turn position (the first player is drawn at random in Short Order
+Hero and the trading game, so seat numbers mean nothing), by seat where seats differ (a pizza restaurant), win
+rates when dealt per player count, and chart labels that tell same-named cards apart."""
 
 from __future__ import annotations
 
@@ -13,15 +13,28 @@ from generator.validator.report import card_labels, per_count, position_rates, r
 
 
 def _game(order, winners, roles=None, dealt=(), completed=()):
-    metrics = {"turn_order": order, "turns": 10, "dealt_goals": list(dealt), "completed_goals": list(completed)}
+    metrics = {
+        "turn_order": order,
+        "turns": 10,
+        "dealt_goals": list(dealt),
+        "completed_goals": list(completed),
+    }
     if roles:
         metrics["seat_roles"] = roles
-    return {"winners": winners, "scores": [0] * len(order), "metrics": metrics, "bots": ["greedy"] * len(order),
-            "failure": None, "kind": None, "decisions": 10}
+    return {
+        "winners": winners,
+        "scores": [0] * len(order),
+        "metrics": metrics,
+        "bots": ["greedy"] * len(order),
+        "failure": None,
+        "kind": None,
+        "decisions": 10,
+    }
 
 
 def test_wins_are_counted_by_turn_position_not_by_seat_number():
-    # The first player always wins, and the first player goes round the table: by seat every seat wins a quarter.
+    # The first player always wins, and the first player goes round the table: by seat every seat wins a
+    # quarter.
     games = [_game([(first + i) % 4 for i in range(4)], [first]) for first in range(4)] * 25
     rates = position_rates(games, 4)
     assert [r["rate"] for r in rates] == [1.0, 0.0, 0.0, 0.0]
@@ -33,7 +46,10 @@ def test_where_seats_differ_wins_are_counted_by_seat_as_well():
              _game([0, 1], [0, 1], roles=["red", "blue"])]
     roles = role_rates(games)
     assert roles["red"]["games"] == 3 and roles["red"]["wins"] == pytest.approx(2.5)
-    assert roles["blue"]["rate"] == pytest.approx(0.5 / 3, abs=1e-4) and roles["blue"]["low"] < roles["blue"]["rate"]
+    assert (
+        roles["blue"]["rate"] == pytest.approx(0.5 / 3, abs=1e-4)
+        and roles["blue"]["low"] < roles["blue"]["rate"]
+    )
 
 
 def test_win_rate_when_dealt_is_per_player_count():
@@ -55,9 +71,12 @@ def test_each_engine_reports_who_really_played_first(repo_project, game_id):
         order = record.metrics["turn_order"]
         assert sorted(order) == list(range(players))
         first_seat = next(int(line.split()[2]) for line in record.log if line.startswith("# seat "))
-        if game_id == "order-up-pizza":  # colours are chosen before the first turn, the youngest (seat 0) first
+        # colours are chosen before the first turn, the youngest (seat 0) first
+        if game_id == "order-up-pizza":
             assert order == list(range(players)) and first_seat == 0
-            assert sorted(record.metrics["seat_roles"]) == sorted(["red", "yellow", "blue", "green"][:players])
+            assert sorted(record.metrics["seat_roles"]) == sorted(
+                ["red", "yellow", "blue", "green"][:players]
+            )
         elif game_id == "order-up-trading":  # the first dealer is drawn; the tick starts to the dealer's left
             dealer = next(int(line.split()[-1]) for line in record.log if line.startswith("dealer: seat"))
             assert order[0] == (dealer + 1) % players and order[-1] == dealer

@@ -1,4 +1,5 @@
-"""The scripted-game runner on the toy game: passing scripts, located failures, rejections and chance control."""
+"""The scripted-game runner on the toy game: passing scripts, located failures, rejections and chance
+control."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from generator.data.load import load_game
 from generator.validator.scripts import run_script
 from tests.fixtures import toy_engine as toy
 
-# number-deck top: seat 0 gets one one two, seat 1 gets three three four; the draw pile starts with two one ...
+# number-deck top: seat 0 gets one one two, seat 1 gets three three four; the draw pile starts with two one
+# ...
 HEADER = """\
 name: Claiming a pair of ones
 players: 2
@@ -61,8 +63,9 @@ def test_wrong_expectation_names_file_step_line_expected_and_actual(toy_game):
       scores: [1, 0]
       players.0.hand: [two, one]
 """, name="wrong.yaml")
-    assert failures == ["cards/toy/scripts/wrong.yaml: step 3 (line 12): expected players.0.hand = [two, one], "
-                        "got [two, two]"]
+    assert failures == [
+        "cards/toy/scripts/wrong.yaml: step 3 (line 12): expected players.0.hand = [two, one], got [two, two]"
+    ]
 
 
 def test_missing_path_and_index_are_explained(toy_game):
@@ -71,7 +74,9 @@ def test_missing_path_and_index_are_explained(toy_game):
       players.2.hand: []
       players.0.position: r0c3
 """)
-    assert failures[0].endswith("step 1 (line 9): expected players.2.hand = [], but players has 2 items; index 2 is out of range")
+    assert failures[0].endswith(
+        "step 1 (line 9): expected players.2.hand = [], but players has 2 items; index 2 is out of range"
+    )
     assert "players.0 has no 'position'; known: claimed, hand, score" in failures[1]
 
 
@@ -80,8 +85,10 @@ def test_rejected_move_with_the_wrong_reason_fails(toy_game):
   - chance: {label: roll, values: [2]}
   - reject: {act: "claim straight", reason: "it is not your turn"}
 """)
-    assert failures == ['cards/toy/scripts/test.yaml: step 2 (line 9): \'claim straight\' was rejected with '
-                        '"your hand does not hold the cards for straight"; expected a reason containing "it is not your turn"']
+    assert failures == [
+        'cards/toy/scripts/test.yaml: step 2 (line 9): \'claim straight\' was rejected with '
+        '"your hand does not hold the cards for straight"; expected a reason containing "it is not your turn"'
+    ]
 
 
 def test_rejecting_a_legal_move_fails(toy_game):
@@ -89,8 +96,10 @@ def test_rejecting_a_legal_move_fails(toy_game):
   - chance: {label: roll, values: [2]}
   - reject: {act: "claim pair-of-ones", reason: "anything"}
 """)
-    assert failures == ["cards/toy/scripts/test.yaml: step 2 (line 9): expected 'claim pair-of-ones' to be rejected "
-                        "(anything), but it is a legal action now"]
+    assert failures == [
+        "cards/toy/scripts/test.yaml: step 2 (line 9): expected 'claim pair-of-ones' to be rejected "
+        "(anything), but it is a legal action now"
+    ]
 
 
 def test_an_illegal_act_stops_the_script_with_the_reason(toy_game):
@@ -100,8 +109,10 @@ def test_an_illegal_act_stops_the_script_with_the_reason(toy_game):
   - expect: {scores: [9, 9]}
 """)
     assert len(failures) == 1
-    assert failures[0].startswith("cards/toy/scripts/test.yaml: step 2 (line 9): 'claim straight' was rejected: "
-                                  "your hand does not hold the cards for straight; legal for seat 0: claim pair-of-ones, pass")
+    assert failures[0].startswith(
+        "cards/toy/scripts/test.yaml: step 2 (line 9): 'claim straight' was rejected: "
+        "your hand does not hold the cards for straight; legal for seat 0: claim pair-of-ones, pass"
+    )
 
 
 def test_chance_step_with_the_wrong_label_fails(toy_game):
@@ -109,20 +120,29 @@ def test_chance_step_with_the_wrong_label_fails(toy_game):
   - chance: {label: roll, values: [2]}
   - chance: {label: roll, values: [3]}
 """)
-    assert failures == ["cards/toy/scripts/test.yaml: step 2 (line 9): expected a chance event 'roll' next, but it is "
-                        "seat 0's turn (legal: claim pair-of-ones, pass)"]
+    assert failures == [
+        "cards/toy/scripts/test.yaml: step 2 (line 9): expected a chance event 'roll' next, but it is "
+        "seat 0's turn (legal: claim pair-of-ones, pass)"
+    ]
 
 
 def test_dice_values_are_checked(toy_game):
     failures = run(toy_game, "  - chance: {label: roll, values: [7]}\n")
-    assert failures == ["cards/toy/scripts/test.yaml: step 1 (line 8): 'roll' rolls 1 dice; expected 1 values in 1..6, got [7]"]
+    assert failures == [
+        "cards/toy/scripts/test.yaml: step 1 (line 8): 'roll' rolls 1 dice; expected 1 values in 1..6, got "
+        "[7]"
+    ]
 
 
 def test_top_with_an_unknown_card_is_reported(toy_game):
     header = HEADER.replace("top: [pair-of-ones, straight]", "top: [pair-of-twos]")
     failures = run(toy_game, "  - expect: {round: 1}\n", header=header)
     assert len(failures) == 1
-    assert "chance entry at line 6: 'pair-of-twos' is not (or not that often) among the cards of the 'target-deck' shuffle" in failures[0]
+    assert (
+        "chance entry at line 6: 'pair-of-twos' is not (or not that often) among the cards of the "
+        "'target-deck' shuffle"
+        in failures[0]
+    )
 
 
 def test_unused_chance_entry_is_reported(toy_game):
@@ -141,8 +161,10 @@ def test_yaml_error_is_reported_with_file_and_line(toy_game):
 def test_unknown_step_and_key_are_reported_with_lines(toy_game):
     failures = run(toy_game, "  - move: pass\n", header=HEADER.replace("seed: 3", "seed: 3\nsede: 4"))
     assert failures == [
-        "cards/toy/scripts/test.yaml:4: unknown key 'sede'; expected one of: name, players, options, seed, chance, steps",
-        "cards/toy/scripts/test.yaml:9: step 1: expected exactly one of chance, act, reject, expect, play_to_end, got [move]",
+        "cards/toy/scripts/test.yaml:4: unknown key 'sede'; expected one of: name, players, options, seed, "
+        "chance, steps",
+        "cards/toy/scripts/test.yaml:9: step 1: expected exactly one of chance, act, reject, expect, "
+        "play_to_end, got [move]",
     ]
 
 
@@ -155,5 +177,7 @@ def test_play_to_end_finishes_and_the_seed_decides_the_rest(toy_game):
 
 def test_setup_failure_is_reported(toy_game):
     failures = run(toy_game, "  - expect: {round: 1}\n", header=HEADER.replace("players: 2", "players: 6"))
-    assert failures == ["cards/toy/scripts/test.yaml:2: setup with 6 players failed: ValueError: Sum Up is for 2-4 "
-                        "players, not 6"]
+    assert failures == [
+        "cards/toy/scripts/test.yaml:2: setup with 6 players failed: ValueError: Sum Up is for 2-4 "
+        "players, not 6"
+    ]

@@ -1,4 +1,5 @@
-"""`pnp validate` and `pnp replay` on the toy game: deterministic parallel simulation, failures that name seeds."""
+"""`pnp validate` and `pnp replay` on the toy game: deterministic parallel simulation, failures that name
+seeds."""
 
 from __future__ import annotations
 
@@ -49,8 +50,11 @@ def project(tmp_path: Path):
 
 def test_seeds_are_stable_across_processes():
     here = [derive_seed(1, "toy", 3, i) for i in range(5)]
-    code = "from generator.validator.simulate import derive_seed; print([derive_seed(1, 'toy', 3, i) for i in range(5)])"
-    there = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True).stdout
+    code = ("from generator.validator.simulate import derive_seed; print([derive_seed(1, 'toy', 3, i) for i "
+            "in range(5)])")
+    there = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout
     assert there.strip() == str(here)
     assert len(set(here)) == 5
     assert derive_seed(1, "toy", 2, 0) != derive_seed(1, "toy", 3, 0) != derive_seed(2, "toy", 3, 0)
@@ -64,7 +68,7 @@ def test_packed_results_unpack_to_the_played_results_and_leave_the_collector_as_
     packed = play_chunk_packed(run.payload(), chunk)
     assert isinstance(packed, bytes)
     paused, thresholds = [], gc.get_threshold()
-    gc.callbacks.append(lambda phase, info: paused.append(phase))  # no collection while the results are made,
+    gc.callbacks.append(lambda phase, _: paused.append(phase))  # no collection while the results are made,
     gc.set_threshold(10)  # though one would start after every 10 new objects
     (gc.enable if collecting else gc.disable)()
     try:
@@ -90,7 +94,18 @@ def test_report_and_pdf_are_identical_whatever_the_number_of_jobs(project):
     outputs = []
     for jobs in ("1", "2"):
         report = project.root / f"report-{jobs}.json"
-        result = run_pnp("validate", "--games", "60", "--seed", "5", "--jobs", jobs, "--report", str(report), project=project)
+        result = run_pnp(
+            "validate",
+            "--games",
+            "60",
+            "--seed",
+            "5",
+            "--jobs",
+            jobs,
+            "--report",
+            str(report),
+            project=project,
+        )
         assert result.exit_code == 0, result.output
         outputs.append((report.read_bytes(), (project.build_dir / "toy" / "balance.pdf").read_bytes()))
     assert outputs[0] == outputs[1]
@@ -119,7 +134,7 @@ def test_balance_pdf_uses_only_embedded_fonts_and_renders(project):
     assert image.getextrema() != ((255, 255), (255, 255), (255, 255))
 
 
-def test_stalled_game_fails_with_seed_and_a_replay_command_that_works(tmp_path, monkeypatch):
+def test_stalled_game_fails_with_seed_and_a_replay_command_that_works(tmp_path):
     install_engine(toy.STALLING)
     project = toy.make_toy_project(tmp_path)
     result = run_pnp("validate", "--games", "4", "--players", "2", "--jobs", "1", project=project)
@@ -135,10 +150,14 @@ def test_stalled_game_fails_with_seed_and_a_replay_command_that_works(tmp_path, 
 
 
 def test_replay_prints_the_same_log_as_the_harness(project):
-    result = run_pnp("replay", "toy", "--seed", "9", "--players", "3", "--bots", "greedy,random,greedy", project=project)
+    result = run_pnp(
+        "replay", "toy", "--seed", "9", "--players", "3", "--bots", "greedy,random,greedy", project=project
+    )
     assert result.exit_code == 0, result.output
     assert "# seat 1 (random):" in result.output and "Game over" in result.output
-    again = run_pnp("replay", "toy", "--seed", "9", "--players", "3", "--bots", "greedy,random,greedy", project=project)
+    again = run_pnp(
+        "replay", "toy", "--seed", "9", "--players", "3", "--bots", "greedy,random,greedy", project=project
+    )
     assert again.output == result.output
     bad = run_pnp("replay", "toy", "--seed", "9", "--bots", "clever", project=project)
     assert bad.exit_code == 1 and "unknown bot 'clever'; known: greedy, random" in bad.output
@@ -156,22 +175,40 @@ def test_goal_never_completed_fails_naming_the_card(project):
             "simulated games (2, 3, 4 players)") in result.output
 
 
-def test_setup_failure_at_a_player_count_fails(tmp_path, monkeypatch):
+def test_setup_failure_at_a_player_count_fails(tmp_path):
     install_engine(toy.WIDE)
     project = toy.make_toy_project(tmp_path)
-    result = run_pnp("validate", "--games", "3", "--players", "2", "--players", "5", "--players", "7", "--jobs", "1",
-                     project=project)
+    result = run_pnp(
+        "validate",
+        "--games",
+        "3",
+        "--players",
+        "2",
+        "--players",
+        "5",
+        "--players",
+        "7",
+        "--jobs",
+        "1",
+        project=project,
+    )
     assert result.exit_code == 1
     assert "--  toy: not simulating 7 players; the engine plays 2, 3, 4, 5" in result.output
-    assert "cards/toy/game.yaml: setup failed with 5 players: ValueError: Sum Up is for 2-4 players, not 5" in result.output
+    assert (
+        "cards/toy/game.yaml: setup failed with 5 players: ValueError: Sum Up is for 2-4 players, not 5"
+        in result.output
+    )
 
 
-def test_broken_conservation_fails_with_seed(tmp_path, monkeypatch):
+def test_broken_conservation_fails_with_seed(tmp_path):
     install_engine(toy.LEAKY)
     project = toy.make_toy_project(tmp_path)
     result = run_pnp("validate", "--games", "10", "--players", "3", "--jobs", "2", project=project)
     assert result.exit_code == 1
-    assert "conservation failure in" in result.output and "card conservation broken after 'claim" in result.output
+    assert (
+        "conservation failure in" in result.output
+        and "card conservation broken after 'claim" in result.output
+    )
     assert "pnp replay toy --seed " in result.output
 
 
@@ -191,7 +228,7 @@ def test_goal_win_rate_when_dealt_counts_completions_per_deal():
     from generator.validator.report import goal_figures
 
     game = SimpleNamespace(decks={})
-    engine = SimpleNamespace(goals=lambda game: ["a", "b"])
+    engine = SimpleNamespace(goals=lambda _game: ["a", "b"])
     played = [
         {"metrics": {"completed_goals": ["a"], "dealt_goals": ["a", "b"]}},
         {"metrics": {"completed_goals": ["a", "b"], "dealt_goals": ["a", "b", "a", "b"]}},

@@ -1,15 +1,15 @@
 """The rules engine of __TITLE__, made by `pnp new __NAME__ --engine`: `pnp validate __NAME__` plays it.
 
-This is Python of your project (game.yaml: `engine: {module: engine.py}`), run by `pnp validate`, `pnp replay` and
-`pnp sweep` only; `pnp build` never runs it. The game it plays is the sample in rules.md.j2: shuffle the action
-cards and deal `settings.hand_size` to each player (as many as the deck allows, the same for everyone); on your turn
-play a card from your hand, score its `value` and draw a card; the first to `settings.target` points wins at once,
-else the best score when every hand is empty. Change it as your rules change; the engine API is in pnp's
-documentation (docs/engine-api.md).
+This is Python of your project (game.yaml: `engine: {module: engine.py}`), run by `pnp validate`, `pnp replay`
+and `pnp sweep` only; `pnp build` never runs it. The game it plays is the sample in rules.md.j2: shuffle the
+action cards and deal `settings.hand_size` to each player (as many as the deck allows, the same for everyone);
+on your turn play a card from your hand, score its `value` and draw a card; the first to `settings.target`
+points wins at once, else the best score when every hand is empty. Change it as your rules change; the engine
+API is in pnp's documentation (docs/engine-api.md).
 
-The shape every engine has: a State (whose turn, what they may do, doing it, the score), bots that choose an action,
-and an ENGINE that names them. Chance is asked for, never drawn here: the validator owns the random numbers, so the
-same seed always plays the same game.
+The shape every engine has: a State (whose turn, what they may do, doing it, the score), bots that choose an
+action, and an ENGINE that names them. Chance is asked for, never drawn here: the validator owns the random
+numbers, so the same seed always plays the same game.
 """
 
 from __future__ import annotations
@@ -49,16 +49,19 @@ class GameState(State):
         self.ended_by = ""
         self.log: list[str] = []
 
-    # -- whose turn, and what chance must decide -------------------------------------------------------------------
+    # -- whose turn, and what chance must decide
+    # -------------------------------------------------------------------
     def current_player(self) -> int:
         if self.ended_by:
             return TERMINAL
         return self.seat if self.shuffled else CHANCE
 
     def chance_request(self) -> ChanceRequest:
-        return ChanceRequest("shuffle", "deck", items=self.deck_items)  # the only chance event: the setup shuffle
+        # the only chance event: the setup shuffle
+        return ChanceRequest("shuffle", "deck", items=self.deck_items)
 
-    # -- what a player may do, and doing it ------------------------------------------------------------------------
+    # -- what a player may do, and doing it
+    # ------------------------------------------------------------------------
     def legal_actions(self) -> list:
         return [f"play {card}" for card in sorted(set(self.hands[self.seat]))]
 
@@ -75,7 +78,9 @@ class GameState(State):
         if self.current_player() < 0:
             raise IllegalAction("no player acts now")
         if action not in self.legal_actions():
-            raise IllegalAction(f"'{action}' is not allowed: you hold {', '.join(sorted(self.hands[self.seat]))}")
+            raise IllegalAction(
+                f"'{action}' is not allowed: you hold {', '.join(sorted(self.hands[self.seat]))}"
+            )
         card = action.split()[1]
         hand = self.hands[self.seat]
         hand.remove(card)
@@ -92,7 +97,8 @@ class GameState(State):
         else:
             self.seat = self._next_seat()
 
-    # -- the score and what the validator checks -------------------------------------------------------------------
+    # -- the score and what the validator checks
+    # -------------------------------------------------------------------
     def scores(self) -> list[float]:
         return list(self.score)
 
@@ -119,12 +125,14 @@ class GameState(State):
         return {"turns": self.turns, "rounds": -(-self.turns // self.players), "ended_by": self.ended_by,
                 "card_usage": dict(sorted(Counter(card for pile in self.played for card in pile).items()))}
 
-    # -- the rules' details ----------------------------------------------------------------------------------------
+    # -- the rules' details
+    # ----------------------------------------------------------------------------------------
     def _deal(self, outcome: ChanceOutcome) -> None:
         if self.shuffled or sorted(outcome.values) != sorted(self.deck_items):
             raise IllegalAction("the deck's shuffle must be a permutation of its cards, once")
         cards = list(outcome.values)
-        each = min(self.hand_size, len(cards) // self.players)  # a short deck deals fewer, the same to everyone
+        # a short deck deals fewer, the same to everyone
+        each = min(self.hand_size, len(cards) // self.players)
         for seat in range(self.players):
             self.hands[seat], cards = cards[:each], cards[each:]
         self.draw_pile = cards
@@ -147,7 +155,7 @@ def random_bot(state: GameState, rng):
     return rng.choice(state.legal_actions())
 
 
-def greedy_bot(state: GameState, rng):
+def greedy_bot(state: GameState, _rng):
     """The card worth the most points (the first in id order on a tie)."""
     return max(state.legal_actions(), key=lambda action: (state.value[action.split()[1]], action))
 
