@@ -30,6 +30,15 @@ from generator.core.words import counted
     help="Static checks only: import no rules engine (a game's engine is its project's own Python).",
 )
 @click.option(
+    "--engine",
+    "engine_source",
+    type=click.Choice(["game", "rules"]),
+    default="game",
+    show_default=True,
+    help="rules: play each game from its folder's rules.yaml (the rules language) instead of the engine "
+    "game.yaml names.",
+)
+@click.option(
     "--strict",
     is_flag=True,
     help="Warnings (faint or tiny card text, texts not translated) fail the run too.",
@@ -65,6 +74,7 @@ def validate_cmd(
     cluster: str | None,
     list_options: bool,
     languages: tuple[str, ...],
+    engine_source: str,
 ) -> None:
     """Check every game's data and deck composition, replay its scripts and play it many times (all games by
     default).
@@ -114,6 +124,7 @@ def validate_cmd(
             executor=executor,
             engines=not no_engine,
             announce=click.echo,
+            engine_source=engine_source,
             languages=() if "all" in languages else tuple(dict.fromkeys(languages)),
         )
     finally:

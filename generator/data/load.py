@@ -44,6 +44,7 @@ from generator.data.spreadsheet import read_grid, spreadsheet_near
 from generator.data.translation import source_phrases, translate
 
 FILE_KINDS = ("deck", "table", "board", "component")
+RULES_KEY = "turn"  # the key of a rules file of the rules language (docs/rules-language.md), not a data file
 
 
 def _load_records(raw_rows: YList, model, shown: str, problems: Problems) -> list[tuple[Any, YDict]]:
@@ -329,6 +330,8 @@ def _load_file(reading: _Reading, contents: _Contents, shown: str, raw: YDict) -
     problems = reading.problems
     # a component file may name decks (a tuck box's `deck:`), so `component:` decides first
     kinds = ["component"] if "component" in raw else [k for k in FILE_KINDS if k in raw]
+    if not kinds and RULES_KEY in raw:  # a rules file (generator.rules): read by the commands that play only
+        return
     if len(kinds) != 1:
         first = next(iter(raw), "")
         hint = did_you_mean(str(first), FILE_KINDS) if first else ""

@@ -182,13 +182,35 @@ class Extra(Strict):
 
 
 class EngineModule(Strict):
-    """game.yaml `engine: {module: ...}`: the game's rules engine, Python written in the project."""
+    """game.yaml `engine: {module: ...}` (the game's rules engine, Python written in the project) or
+    `engine: {rules: ...}` (its rules described in the rules language, docs/rules-language.md): exactly
+    one."""
 
-    module: str = Field(
-        description="a .py file or a package folder (with __init__.py), relative to the game "
-        "folder, defining ENGINE = Engine(...); run by pnp validate, replay and sweep "
-        "only"
+    module: str | None = Field(
+        None,
+        description="a .py file or a package folder (with __init__.py), relative to "
+        "the game folder, defining ENGINE = Engine(...); run by pnp "
+        "validate, replay and sweep only",
     )
+    rules: str | None = Field(
+        None,
+        validate_default=True,
+        description="a rules file of the rules language (e.g. rules.yaml), relative to the "
+        "game folder, played by pnp validate, replay and sweep",
+    )
+
+    @field_validator("rules")
+    @classmethod
+    def _one_door(cls, rules, info):
+        # a field's check, not the model's: a union's message is reported at the key that is wrong
+        module = info.data.get("module")
+        if (module is None) == (rules is None):
+            raise ValueError(
+                f"engine has {'both module and rules' if module else 'neither module nor rules'}; "
+                "expected exactly one: {module: engine.py} (Python) or {rules: rules.yaml} (the rules "
+                "language)"
+            )
+        return rules
 
 
 class PrintSettings(Strict):
@@ -281,7 +303,8 @@ class GameConfig(Strict):
         None,
         description="the rules engine that pnp validate, replay and sweep play: the name of an installed "
                     "one, "
-        "or {module: engine.py} for Python in the game folder",
+        "{module: engine.py} for Python in the game folder, or {rules: rules.yaml} for rules described "
+        "in the rules language",
     )
     decks: list[Slug] = Field(description="deck ids in print order; each is <deck>.yaml in the game folder")
     settings: dict[str, Any] = Field(
