@@ -12,6 +12,7 @@ LAYERS = [
     "core",
     "data",
     "engines",
+    "rules",
     "faces",
     "boards",
     "cards",

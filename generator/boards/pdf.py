@@ -154,7 +154,7 @@ def _tile_page(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[flo
     canvas.setDash()
     _trim_marks(canvas, tiling, tile, board_size, margins)
     if single_paper is not None:
-        _single_label(canvas, tiling, board_size, name, single_paper, phrases, margins["bottom"])
+        _single_label(canvas, tiling, name, single_paper, phrases, margins["bottom"])
     else:
         _tile_label(canvas, tiling, tile, board_size, name, phrases)
 
@@ -162,8 +162,8 @@ def _tile_page(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[flo
 CHECK = {"letter": (INCH, "units.inch"), "a4": (25 * MM, "units.mm25")}
 
 
-def _single_label(canvas: Canvas, tiling: Tiling, board_size: tuple[float, float], name: str, paper: str,
-                  phrases: Phrases, bottom: Margin) -> None:
+def _single_label(canvas: Canvas, tiling: Tiling, name: str, paper: str, phrases: Phrases,
+                  bottom: Margin) -> None:
     """Under (or beside) a one-sheet board: its name, print at 100 %, cut at the corner marks, and a check
     bar."""
     m, aw = tiling.margin, tiling.area[0]

@@ -34,7 +34,7 @@ PATTERNS = ("plain", "stripes", "dots", "grid", "bars", "checks")
 POKER_MM = (63.5, 88.9)
 
 
-def approx_measure(text: str, font: str, size: float) -> float:
+def approx_measure(text: str, font: str, size: float) -> float:  # noqa: ARG001 - a font metrics signature
     """A font-free width estimate (used by checks and unit tests; the renderer passes real metrics)."""
     return 0.56 * size * len(text)
 
@@ -211,6 +211,7 @@ def plan_board(model: BoardFile, measure: Measure = approx_measure,
     obstacles += [rect for zone, rect in plan.zones if zone.kind in ("cards", "area")]
 
     centre = (geo.width / 2, geo.height / 2)
+    room = _Room(allowed, obstacles, plan.labels)
     for street in model.streets:
         rects = [plan.spaces[sid].rect for sid in street.spaces if sid in plan.spaces]
         ends = [(rects, "start"), (rects, "end")] if len(rects) > 1 else [(rects, "start")]
@@ -220,9 +221,7 @@ def plan_board(model: BoardFile, measure: Measure = approx_measure,
                 chain,
                 end,
                 measure,
-                allowed,
-                obstacles,
-                plan.labels,
+                room,
                 centre,
                 geo.cell,
                 plan.fonts.bold,
@@ -235,7 +234,7 @@ def plan_board(model: BoardFile, measure: Measure = approx_measure,
     for shape in plan.spaces.values():
         text = shape.space.label
         if text and shape.space.kind in ("road", "junction", "restaurant"):
-            label = _place_beside(text, shape, measure, allowed, obstacles, plan.labels, plan.fonts.bold)
+            label = _place_beside(text, shape, measure, room, plan.fonts.bold)
             if label is None:
                 plan.dropped.append(f"label '{text}' of space '{shape.id}'")
             else:
@@ -261,14 +260,22 @@ def _space_fill(space: BoardSpace, own: list[Street], patterns: dict[str, str]) 
     return "#d9d4c5", "plain"
 
 
-def _free(rect: Rect, allowed: Rect, obstacles: list[Rect], labels: list[Label], pad: float = 1.5) -> bool:
-    return allowed.contains(rect) and not any(rect.overlaps(o, pad) for o in obstacles) \
-        and not any(rect.overlaps(label.rect, pad) for label in labels)
+@dataclass(frozen=True)
+class _Room:
+    """Where a label may go: inside `allowed`, clear of the `obstacles` and of the `labels` placed so far
+    (the board's own list, growing as labels are placed)."""
+
+    allowed: Rect
+    obstacles: list[Rect]
+    labels: list[Label]
+
+    def free(self, rect: Rect, pad: float = 1.5) -> bool:
+        return self.allowed.contains(rect) and not any(rect.overlaps(o, pad) for o in self.obstacles) \
+            and not any(rect.overlaps(label.rect, pad) for label in self.labels)
 
 
-def _place_street_name(street: Street, rects: list[Rect], end: str, measure: Measure, allowed: Rect,
-                       obstacles: list[Rect], labels: list[Label], centre: tuple[float, float],
-                       cell: float, font: str = BOLD_FONT) -> Label | None:
+def _place_street_name(street: Street, rects: list[Rect], end: str, measure: Measure, room: _Room,
+                       centre: tuple[float, float], cell: float, font: str = BOLD_FONT) -> Label | None:
     """The street name beside one end space, running inwards along the street, on the freer side."""
     here = rects[0] if end == "start" else rects[-1]
     nxt = (rects[1] if end == "start" else rects[-2]) if len(rects) > 1 else None
@@ -294,13 +301,13 @@ def _place_street_name(street: Street, rects: list[Rect], end: str, measure: Mea
             ]
             sides.sort(key=lambda rs: abs(rs[0].cx - centre[0]))
         for rect in sides[0] + sides[1]:
-            if _free(rect, allowed, obstacles, labels):
+            if room.free(rect):
                 return Label("street", street.name, rect, size, font, 0 if horizontal else 90, street.id)
     return None
 
 
-def _place_beside(text: str, shape: SpaceShape, measure: Measure, allowed: Rect, obstacles: list[Rect],
-                  labels: list[Label], font: str = BOLD_FONT) -> Label | None:
+def _place_beside(text: str, shape: SpaceShape, measure: Measure, room: _Room,
+                  font: str = BOLD_FONT) -> Label | None:
     """A space's own label just outside its square, wherever there is room."""
     r = shape.rect
     for size in (8.0, 7.0):
@@ -310,7 +317,7 @@ def _place_beside(text: str, shape: SpaceShape, measure: Measure, allowed: Rect,
                  (r.x2 + 2, r.y2 + 2), (r.x - 2 - tw, r.y2 + 2)]
         for x, y in spots:
             rect = Rect(x, y, tw, th)
-            if _free(rect, allowed, obstacles, labels):
+            if room.free(rect):
                 return Label("space", text, rect, size, font, 0, shape.id)
     return None
 
@@ -351,11 +358,8 @@ def _shrink_clear(box: Rect, obstacles: list[Rect], pad: float = 3.0) -> Rect:
     return box
 
 
-def _place_boxes(
-    plan: BoardPlan, model: BoardFile, geo: _Geometry, obstacles: list[Rect], allowed: Rect
-) -> None:
-    """Title, legend and notes: into zones of that kind, else into the largest empty blocks, else the
-    margins."""
+def _boxes_in_zones(plan: BoardPlan, model: BoardFile) -> None:
+    """The title, legend and notes in the first zone of their kind (notes: a text zone of no text)."""
     for zone, rect in plan.zones:
         if zone.kind == "title" and plan.title_box is None:
             plan.title_box = rect.inset(3)
@@ -363,12 +367,26 @@ def _place_boxes(
             plan.legend_box = rect.inset(3)
         elif zone.kind == "text" and not zone.text and model.notes and plan.notes_box is None:
             plan.notes_box = rect.inset(3)
+
+
+def _used_cells(plan: BoardPlan, model: BoardFile) -> set[tuple[int, int]]:
+    """The grid cells (col, row) with a space or under a zone."""
     used = {(round(s.at[0]), round(s.at[1])) for s in model.spaces}
     cols, rows = model.grid.cols, model.grid.rows
     for zone, _rect in plan.zones:  # only cells of the grid: a zone reaching far outside costs nothing
         for c in range(max(0, math.floor(zone.at[0])), min(cols, math.ceil(zone.at[0] + zone.size[0]))):
             for r in range(max(0, math.floor(zone.at[1])), min(rows, math.ceil(zone.at[1] + zone.size[1]))):
                 used.add((c, r))
+    return used
+
+
+def _place_boxes(
+    plan: BoardPlan, model: BoardFile, geo: _Geometry, obstacles: list[Rect], allowed: Rect
+) -> None:
+    """Title, legend and notes: into zones of that kind, else into the largest empty blocks, else the
+    margins."""
+    _boxes_in_zones(plan, model)
+    used = _used_cells(plan, model)
     blockers = obstacles + [label.rect for label in plan.labels]
     legend_rows = len(model.streets) + sum(1 for s in model.spaces if s.kind == "restaurant" and s.color)
     wanted = [

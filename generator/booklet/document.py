@@ -146,7 +146,7 @@ class BackCover(Flowable):
 
     page: int | None = None
 
-    def wrap(self, avail_w, avail_h):
+    def wrap(self, avail_w, avail_h):  # noqa: ARG002 - ReportLab Flowable.wrap hook
         return 0, 0
 
     def draw(self):
@@ -201,11 +201,11 @@ class RulesDocument(BaseDocTemplate):
             PageTemplate("body", frames=[frame], onPage=self._start_page, onPageEnd=self._decorate),
         ])
 
-    def _start_page(self, canv, doc) -> None:
+    def _start_page(self, canv, doc) -> None:  # noqa: ARG002 - ReportLab onPage callback
         # the header names the first chapter starting on a page, else the one running on
         self.page_section = None
 
-    def _decorate(self, canv, doc) -> None:
+    def _decorate(self, canv, doc) -> None:  # noqa: ARG002 - ReportLab onPageEnd callback
         width, height = self.pagesize
         body, bold = self.faces
         canv.saveState()

@@ -43,27 +43,26 @@ class CardFigure(Flowable):
     names, moved off the card's text, and a leader line joins it to its label wherever that line stays clear
     of the text.
 
-    `page_h` is the height of a page's text frame; `reserve` (the cover) keeps that much of the frame's
-    remaining height free under the figure, whose cards then stay on one row and shrink as far as needed to
-    fit."""
+    `caption` is its text, or the paragraph of the figure this part of a split figure continues; `reserve`
+    (the cover) keeps that much of the text frame's remaining height free under the figure, whose cards then
+    stay on one row and shrink as far as needed to fit."""
 
     def __init__(self, game: Game, cards: list, card_w: float, callouts: list, caption_style: ParagraphStyle,
-                 caption: str = "", *, page_h: float | None = None, reserve: float | None = None,
-                 areas: list | None = None, caption_para: Paragraph | None = None):
+                 caption: str | Paragraph | None = "", *, reserve: float | None = None):
         super().__init__()
         # Callouts are numbered top to bottom so their leader lines never cross.
         self.game, self.cards = game, cards
         self.callouts = sorted(callouts, key=lambda c: c[2])
         self.native = game.decks[cards[0].deck].size_pt
-        self.areas = areas if areas is not None else card_text_areas(game, cards)
+        self.areas = card_text_areas(game, cards)  # laid out once per game, split parts too
         smallest = min((size for areas in self.areas for _, size in areas), default=MIN_TEXT)
         self.legible = legible_width(self.native[0], smallest)  # the narrowest card whose text stays legible
         self.wanted = max(card_w, self.legible)
-        self.page_h = page_h if page_h is not None else text_frame()[1]
+        self.page_h = text_frame()[1]
         self.reserve = reserve
         self.caption_style = caption_style
-        self.caption = (
-            caption_para if caption_para is not None else (para(caption, caption_style) if caption else None)
+        self.caption = caption if isinstance(caption, Paragraph) else (
+            para(caption, caption_style) if caption else None
         )
         self.label_style = ParagraphStyle(
             "callout", parent=caption_style, alignment=0, fontSize=7.5, leading=9, textColor=INK
@@ -96,17 +95,14 @@ class CardFigure(Flowable):
         if rows == 0:
             return []
         count = rows * self.per_row
-        first = CardFigure(self.game, self.cards[:count], self.card_w, self.callouts, self.caption_style,
-                           page_h=self.page_h, areas=self.areas[:count])
+        first = CardFigure(self.game, self.cards[:count], self.card_w, self.callouts, self.caption_style)
         rest = CardFigure(
             self.game,
             self.cards[count:],
             self.card_w,
             [],
             self.caption_style,
-            page_h=self.page_h,
-            areas=self.areas[count:],
-            caption_para=self.caption,
+            self.caption,
         )
         for part in (first, rest):
             part.wanted = part.legible = self.card_w  # every part at the size of the whole

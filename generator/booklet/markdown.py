@@ -78,7 +78,7 @@ class NoteBox(Flowable):
         self.height = sum(h for _, h in self._sizes) + gaps + 2 * self.pad
         return self.width, self.height
 
-    def split(self, avail_w, avail_h):
+    def split(self, avail_w, avail_h):  # noqa: ARG002 - ReportLab Flowable.split hook
         # A box taller than most of a page is given up and its content flows freely instead.
         if self.height > 400:
             return list(self.content)

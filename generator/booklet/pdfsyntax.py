@@ -112,39 +112,62 @@ def parse(data: bytes, at: int) -> tuple[object, int]:
     at = _skip(data, at)
     byte = data[at:at + 1]
     if byte == b"/":
-        end = _TOKEN.match(data, at + 1)
-        raw = end.group() if end else b""
-        text = re.sub(rb"#([0-9A-Fa-f]{2})", lambda m: bytes([int(m.group(1), 16)]), raw).decode("utf-8")
-        return Name(text), at + 1 + len(raw)
+        return _read_name(data, at + 1)
     if data.startswith(b"<<", at):
-        entries: dict = {}
-        at += 2
-        while True:
-            at = _skip(data, at)
-            if data.startswith(b">>", at):
-                return entries, at + 2
-            key, at = parse(data, at)
-            if not isinstance(key, Name):
-                raise Unsupported(f"a dictionary key {key!r}")
-            entries[key], at = parse(data, at)
+        return _read_dictionary(data, at + 2)
     if byte == b"[":
-        items = []
-        at += 1
-        while True:
-            at = _skip(data, at)
-            if data.startswith(b"]", at):
-                return items, at + 1
-            item, at = parse(data, at)
-            items.append(item)
+        return _read_array(data, at + 1)
     if byte == b"(":
         return _string(data, at + 1)
     if byte == b"<":
-        end = data.index(b">", at)
-        digits = re.sub(rb"\s", b"", data[at + 1:end])
-        return Text(bytes.fromhex((digits + b"0" * (len(digits) % 2)).decode("ascii"))), end + 1
+        return _read_hex_string(data, at + 1)
     ref = _REF.match(data, at)
     if ref:
         return Ref(int(ref.group(1))), ref.end()
+    return _read_word(data, at)
+
+
+def _read_name(data: bytes, at: int) -> tuple[Name, int]:
+    """The name whose characters start at `at` (after its /), #xx escapes decoded."""
+    end = _TOKEN.match(data, at)
+    raw = end.group() if end else b""
+    text = re.sub(rb"#([0-9A-Fa-f]{2})", lambda m: bytes([int(m.group(1), 16)]), raw).decode("utf-8")
+    return Name(text), at + len(raw)
+
+
+def _read_dictionary(data: bytes, at: int) -> tuple[dict, int]:
+    """The dictionary whose entries start at `at` (after its <<)."""
+    entries: dict = {}
+    while True:
+        at = _skip(data, at)
+        if data.startswith(b">>", at):
+            return entries, at + 2
+        key, at = parse(data, at)
+        if not isinstance(key, Name):
+            raise Unsupported(f"a dictionary key {key!r}")
+        entries[key], at = parse(data, at)
+
+
+def _read_array(data: bytes, at: int) -> tuple[list, int]:
+    """The array whose items start at `at` (after its [)."""
+    items = []
+    while True:
+        at = _skip(data, at)
+        if data.startswith(b"]", at):
+            return items, at + 1
+        item, at = parse(data, at)
+        items.append(item)
+
+
+def _read_hex_string(data: bytes, at: int) -> tuple[Text, int]:
+    """The <hex> string whose digits start at `at` (an odd last digit is followed by 0)."""
+    end = data.index(b">", at)
+    digits = re.sub(rb"\s", b"", data[at:end])
+    return Text(bytes.fromhex((digits + b"0" * (len(digits) % 2)).decode("ascii"))), end + 1
+
+
+def _read_word(data: bytes, at: int) -> tuple[object, int]:
+    """A number, true, false or null at `at`."""
     word = _TOKEN.match(data, at)
     if word is None:
         raise Unsupported(f"PDF syntax {data[at:at + 20]!r}")

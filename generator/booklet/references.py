@@ -22,7 +22,7 @@ from generator.core.caching import per_game
 from generator.core.errors import InputError, Problem, did_you_mean, known_list
 from generator.core.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, LimitExceeded, check_file_size
 from generator.core.units import UnitError, to_pt
-from generator.data.game import Game
+from generator.data.game import Deck, Game
 from generator.faces.face import renderer_for
 from generator.faces.icons import IconSource
 from generator.faces.legibility import text_areas
@@ -79,44 +79,7 @@ def check_figure(game: Game, spec: Any) -> dict:
         }
     kind = spec.get("kind")
     if kind == "card":
-        deck = game.decks.get(str(spec.get("deck", "")))
-        if deck is None:
-            raise ValueError(
-                f"figure: no deck '{spec.get('deck')}'{did_you_mean(str(spec.get('deck')), game.decks)}; "
-                f"known: {known_list(game.decks)}"
-            )
-        refs = spec.get("cards") if spec.get("cards") is not None else [spec.get("card")]
-        if not isinstance(refs, list) or not refs:
-            raise ValueError(
-                "figure: `cards` is not a list of card ids; expected e.g. [\"grandma-rosa\", "
-                "\"coach-carter\"]"
-            )
-        for ref in refs:
-            other, _, card_id = str(ref).rpartition("/")
-            in_deck = game.decks.get(other) if other else deck
-            if in_deck is None:
-                raise ValueError(f"figure: no deck '{other}'{did_you_mean(other, game.decks)}")
-            if card_id not in in_deck.by_id():
-                raise ValueError(f"figure: no card '{card_id}' in deck '{in_deck.id}'"
-                                 f"{did_you_mean(card_id, in_deck.by_id())}")
-        try:
-            width = to_pt(spec.get("width", "1.6in"))
-        except UnitError as exc:
-            raise ValueError(f"figure width: {exc}") from None
-        if not 0 < width <= MAX_FIGURE_WIDTH_PT:
-            raise ValueError(
-                f"figure width {spec.get('width')!r}; expected a length above 0 and at most 10in"
-            )
-        callouts = spec.get("callouts", [])
-        if not isinstance(callouts, list):
-            raise ValueError(
-                "figure callouts are not a list; expected [[label, x, y], ...] with x, y from 0 to 1"
-            )
-        for callout in callouts:
-            if not (isinstance(callout, list) and len(callout) == 3 and isinstance(callout[0], str)):
-                raise ValueError(f"figure callout {callout!r}; expected [label, x, y] with x, y from 0 to 1")
-            _fraction(callout[1], "a callout's x")
-            _fraction(callout[2], "a callout's y")
+        _check_card_figure(game, spec)
     elif kind == "board":
         if spec.get("board") not in game.boards:
             raise ValueError(
@@ -134,6 +97,58 @@ def check_figure(game: Game, spec: Any) -> dict:
     return spec
 
 
+def _check_card_figure(game: Game, spec: dict) -> None:
+    """A card figure's deck, cards, width and callouts."""
+    deck = game.decks.get(str(spec.get("deck", "")))
+    if deck is None:
+        raise ValueError(
+            f"figure: no deck '{spec.get('deck')}'{did_you_mean(str(spec.get('deck')), game.decks)}; "
+            f"known: {known_list(game.decks)}"
+        )
+    refs = spec.get("cards") if spec.get("cards") is not None else [spec.get("card")]
+    if not isinstance(refs, list) or not refs:
+        raise ValueError(
+            "figure: `cards` is not a list of card ids; expected e.g. [\"grandma-rosa\", "
+            "\"coach-carter\"]"
+        )
+    _check_card_refs(game, deck, refs)
+    try:
+        width = to_pt(spec.get("width", "1.6in"))
+    except UnitError as exc:
+        raise ValueError(f"figure width: {exc}") from None
+    if not 0 < width <= MAX_FIGURE_WIDTH_PT:
+        raise ValueError(
+            f"figure width {spec.get('width')!r}; expected a length above 0 and at most 10in"
+        )
+    callouts = spec.get("callouts", [])
+    if not isinstance(callouts, list):
+        raise ValueError(
+            "figure callouts are not a list; expected [[label, x, y], ...] with x, y from 0 to 1"
+        )
+    _check_callouts(callouts)
+
+
+def _check_card_refs(game: Game, deck: Deck, refs: list) -> None:
+    """Each card id names a card of the figure's deck (or of `other-deck/card-id`'s)."""
+    for ref in refs:
+        other, _, card_id = str(ref).rpartition("/")
+        in_deck = game.decks.get(other) if other else deck
+        if in_deck is None:
+            raise ValueError(f"figure: no deck '{other}'{did_you_mean(other, game.decks)}")
+        if card_id not in in_deck.by_id():
+            raise ValueError(f"figure: no card '{card_id}' in deck '{in_deck.id}'"
+                             f"{did_you_mean(card_id, in_deck.by_id())}")
+
+
+def _check_callouts(callouts: list) -> None:
+    """Each callout is [label, x, y] with x and y from 0 to 1."""
+    for callout in callouts:
+        if not (isinstance(callout, list) and len(callout) == 3 and isinstance(callout[0], str)):
+            raise ValueError(f"figure callout {callout!r}; expected [label, x, y] with x, y from 0 to 1")
+        _fraction(callout[1], "a callout's x")
+        _fraction(callout[2], "a callout's y")
+
+
 @per_game
 def rules_icons(game: Game) -> IconSource:
     """The icons the game's rules may use, looked up once for the template, its checks and the drawing."""
@@ -141,7 +156,7 @@ def rules_icons(game: Game) -> IconSource:
 
 
 @per_game
-def _laid_out(game: Game) -> dict[tuple[str, str], list]:
+def _laid_out(game: Game) -> dict[tuple[str, str], list]:  # noqa: ARG001 - per_game keeps one per game
     """(deck id, card id) -> the card's text areas: a card pictured by the rules is laid out once, for the
     template's figure() check, the checks of the rendered rules and the figure drawn."""
     return {}
@@ -167,7 +182,7 @@ def card_text_areas(game: Game, cards: list) -> list[list]:
 
 
 @per_game
-def _fit_problems(game: Game) -> dict[str, str | None]:
+def _fit_problems(game: Game) -> dict[str, str | None]:  # noqa: ARG001 - per_game keeps one per game
     """A checked figure spec (as JSON) -> figure_fit_problem's answer: the template's figure() call and the
     check of the rendered rules ask about the same figures."""
     return {}

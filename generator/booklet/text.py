@@ -91,7 +91,7 @@ class RulesLoader(BaseLoader):
     def __init__(self, project: Project, folder: Path):
         self.project, self.folder = project, folder
 
-    def get_source(self, environment, template: str):
+    def get_source(self, environment, template: str):  # noqa: ARG002 - Jinja BaseLoader.get_source hook
         try:
             path = self.project.inside(template, self.folder, what="template")
         except InputError as exc:
@@ -136,7 +136,7 @@ _FIGURE_BLOCK = re.compile(r"```figure\n(.*?)\n```", re.S)
 _CARD_PICTURE = re.compile(r"\]\(card:([^\s)]+)")
 
 
-def pictured_cards(game: Game, markdown: str) -> list[tuple[str, str]]:
+def pictured_cards(markdown: str) -> list[tuple[str, str]]:
     """(deck id, card id) of every card the rules picture (```figure blocks and ![...](card:deck/id)
     pictures), in order: what the booklets draw of the card faces."""
     found: list[tuple[str, str]] = []

@@ -117,10 +117,23 @@ def _count(avail: float, size: float, gap: float) -> int:
     return max(0, math.floor((avail + gap + EPS) / (size + gap)))
 
 
-def _grid(x0: float, y0: float, cols: int, rows: int, cw: float, ch: float, gap: float,
-          margins: dict[str, Margin | None], bleed: float, page: Rect, mark_mode: str
+@dataclass(frozen=True)
+class SlotGrid:
+    """Where the cards go on a page: `cols` x `rows` cards of cw x ch, `gap` apart, lower-left at (x0, y0)."""
+
+    x0: float
+    y0: float
+    cols: int
+    rows: int
+    cw: float
+    ch: float
+    gap: float
+
+
+def _grid(grid: SlotGrid, margins: dict[str, Margin | None], bleed: float, page: Rect, mark_mode: str
           ) -> tuple[list[Slot], list[Line], list[Strip]]:
-    """Slots, crop marks and label strips of a grid whose lower-left corner is (x0, y0)."""
+    """Slots, crop marks and label strips of a grid of cards."""
+    x0, y0, cols, rows, cw, ch, gap = grid.x0, grid.y0, grid.cols, grid.rows, grid.cw, grid.ch, grid.gap
     inner = min(bleed, gap / 2)
     shown = {side: (m.shown if m is not None else 0.0) for side, m in margins.items()}
     slots = []
@@ -133,9 +146,9 @@ def _grid(x0: float, y0: float, cols: int, rows: int, cw: float, ch: float, gap:
             bottom = shown["bottom"] if row == rows - 1 else inner
             clip = Rect(trim.x - left, trim.y - bottom, trim.w + left + right, trim.h + top + bottom)
             slots.append(Slot(col, row, trim, clip))
-    grid = Rect(x0, y0, cols * cw + (cols - 1) * gap, rows * ch + (rows - 1) * gap)
+    outline = Rect(x0, y0, cols * cw + (cols - 1) * gap, rows * ch + (rows - 1) * gap)
     xs, ys = cut_positions([s.trim for s in slots])
-    marks = crop_marks(xs, ys, grid, margins) if mark_mode in ("crop", "both") else []
+    marks = crop_marks(xs, ys, outline, margins) if mark_mode in ("crop", "both") else []
     strips: list[Strip] = []
     for side, margin in margins.items():
         if margin is None:
@@ -217,7 +230,8 @@ def duplex_sheet(
     page = Rect(0, 0, pw, ph)
     side_x, side_y = margin_use(x0, bleed, labels=x0 > y0), margin_use(y0, bleed, labels=y0 >= x0)
     margins = {"left": side_x, "right": side_x, "bottom": side_y, "top": side_y}
-    fronts, crop, strips = _grid(x0, y0, cols, rows, card_w, card_h, gap, margins, bleed, page, marks)
+    grid = SlotGrid(x0, y0, cols, rows, card_w, card_h, gap)
+    fronts, crop, strips = _grid(grid, margins, bleed, page, marks)
     if duplex == "none":
         backs = list(fronts)
     else:
@@ -274,7 +288,8 @@ def fold_sheet(paper: str, card_w: float, card_h: float, bleed: float, gap: floa
             "top": margin_use(top, bleed, labels=top >= x0),
         }
         fold = Line(INK, ph / 2, pw - INK, ph / 2)
-    fronts, crop, strips = _grid(x0, y0, cols, rows, card_w, card_h, gap, margins, bleed, page, marks)
+    grid = SlotGrid(x0, y0, cols, rows, card_w, card_h, gap)
+    fronts, crop, strips = _grid(grid, margins, bleed, page, marks)
     inner = min(bleed, FOLD_GAP - MARK_GAP)
     fronts = [_extend_toward_fold(s, axis, cols, rows, inner) for s in fronts]
     backs = [Slot(cols - 1 - s.col if axis == "x" else s.col, rows - 1 - s.row if axis == "y" else s.row,
@@ -307,10 +322,11 @@ def _extend_toward_fold(slot: Slot, axis: str, cols: int, rows: int, amount: flo
     return Slot(slot.col, slot.row, slot.trim, clip)
 
 
-def make_sheet(paper: str, card_w: float, card_h: float, bleed: float, layout: str = "duplex",
+def make_sheet(paper: str, card_size: tuple[float, float], bleed: float, layout: str = "duplex",
                duplex: str = "long", back_offset: tuple[float, float] = (0.0, 0.0), gap: float = 0.0,
                marks: str = "crop") -> Sheet:
-    """The sheet geometry for a card size on a paper, for the `duplex` or `fold` layout."""
+    """The sheet geometry for a card size (width, height) on a paper, for the `duplex` or `fold` layout."""
+    card_w, card_h = card_size
     if layout == "fold":
         return fold_sheet(paper, card_w, card_h, bleed, gap, marks)
     if layout != "duplex":

@@ -61,8 +61,7 @@ def sheet_for(renderer: CardRenderer, group: DeckGroup, paper: str, options: She
                                 (mm(options.back_offset[0]), mm(options.back_offset[1])))
         return make_sheet(
             paper,
-            w,
-            h,
+            (w, h),
             renderer.bleed,
             options.layout,
             options.duplex,

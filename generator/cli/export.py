@@ -37,7 +37,7 @@ def lang_option(command):
     )(command)
 
 
-def _report(project, out_dir: Path | None, game_id: str, written: list[Path], what: str) -> None:
+def _report(project, game_id: str, written: list[Path], what: str) -> None:
     folders = sorted({project.show(p.parent) for p in written})
     click.echo(f"OK  {game_id}: {counted(len(written), 'file')} ({what}) in {', '.join(folders)}")
 
@@ -80,7 +80,7 @@ def png_cmd(ctx, games, dpi, bleed, out_dir, languages) -> None:
         check_png_options(game, dpi, bleed_pt)
     build_dir = out_dir or project.build_dir
     for game in loaded:
-        _report(project, out_dir, game.id, export_game_pngs(game, build_dir, dpi, bleed_pt), "PNG")
+        _report(project, game.id, export_game_pngs(game, build_dir, dpi, bleed_pt), "PNG")
 
 
 @export_cmd.command("pod")
@@ -104,7 +104,7 @@ def pod_cmd(ctx, games, shop, out_dir, languages) -> None:
         check_sizes(preset, game)
     build_dir = out_dir or project.build_dir
     for game in loaded:
-        _report(project, out_dir, game.id, export_pod(game, preset, build_dir), preset.name)
+        _report(project, game.id, export_pod(game, preset, build_dir), preset.name)
     if preset.note:
         click.echo(f"Note ({preset.name}): {preset.note}")
 
@@ -130,7 +130,7 @@ def tts_cmd(ctx, games, url_prefix, cell_width, out_dir, languages) -> None:
     project, loaded = _games(ctx, games, languages)
     build_dir = out_dir or project.build_dir
     for game in loaded:
-        _report(project, out_dir, game.id, export_tts(game, build_dir, url_prefix, cell_width), "TTS")
+        _report(project, game.id, export_tts(game, build_dir, url_prefix, cell_width), "TTS")
     click.echo(
         "Copy a .json into TTS's Saved Objects folder"
         + ("" if url_prefix else " (file:// images load on this computer only; use --url-prefix to share)")
@@ -150,4 +150,4 @@ def csv_cmd(ctx, games, out_dir) -> None:
     project, loaded = _games(ctx, games)
     build_dir = out_dir or project.build_dir
     for game in loaded:
-        _report(project, out_dir, game.id, export_csv(game, build_dir), "CSV")
+        _report(project, game.id, export_csv(game, build_dir), "CSV")

@@ -34,10 +34,10 @@ COMMANDS = {
 class LazyPnpGroup(PnpGroup):
     """The `pnp` group with its commands imported on first use."""
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
+    def list_commands(self, ctx: click.Context) -> list[str]:  # noqa: ARG002 - click.Group override
         return sorted(set(COMMANDS) | set(self.commands))
 
-    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:  # noqa: ARG002 - click API
         if name not in self.commands and name in COMMANDS:
             module, attr = COMMANDS[name]
             self.add_command(getattr(importlib.import_module(module), attr), name)

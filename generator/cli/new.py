@@ -17,17 +17,22 @@ from generator.cli.common import project_of
 )
 @click.option("--engine", is_flag=True,
               help="Also write a rules engine (engine.py) that plays the sample game, and a scripted game.")
+@click.option("--rules", is_flag=True,
+              help="Also write the sample game's rules as data (rules.yaml, the rules language), which "
+                   "`pnp validate` plays.")
 @click.pass_context
-def new_cmd(ctx, name, title, code, engine) -> None:
+def new_cmd(ctx, name, title, code, engine, rules) -> None:
     """Create cards/NAME/ with game.yaml, a sample deck and its layouts, and templates/rules/NAME.md.j2.
 
-    With --engine, `pnp validate NAME` plays the new game at once: e.g. `pnp new space-race --engine`."""
+    With --engine (Python) or --rules (rules.yaml, docs/rules-language.md), `pnp validate NAME` plays the new
+    game at once: e.g. `pnp new space-race --rules`."""
     from generator.data.scaffold import new_game
 
     project = project_of(ctx)
-    for path in new_game(project, name, title, code, engine):
+    for path in new_game(project, name, title, code, engine, rules):
         click.echo(f"  created {project.show(path)}")
-    then = f" (and its rules in cards/{name}/engine.py)" if engine else ""
+    then = f" (and its rules in cards/{name}/engine.py)" if engine else \
+        f" (and its rules in cards/{name}/rules.yaml)" if rules else ""
     click.echo(
         f"Next: edit cards/{name}/actions.yaml{then}, then `pnp validate {name}` and `pnp build {name}`."
     )

@@ -30,6 +30,15 @@ from generator.core.words import counted
     help="Static checks only: import no rules engine (a game's engine is its project's own Python).",
 )
 @click.option(
+    "--engine",
+    "engine_source",
+    type=click.Choice(["game", "rules"]),
+    default="game",
+    show_default=True,
+    help="rules: play each game from its folder's rules.yaml (the rules language) instead of the engine "
+    "game.yaml names.",
+)
+@click.option(
     "--strict",
     is_flag=True,
     help="Warnings (faint or tiny card text, texts not translated) fail the run too.",
@@ -65,20 +74,21 @@ def validate_cmd(
     cluster: str | None,
     list_options: bool,
     languages: tuple[str, ...],
+    engine_source: str,
 ) -> None:
     """Check every game's data and deck composition, replay its scripts and play it many times (all games by
     default).
 
     Problems found by playing (a stalled game, a broken rule, a goal never completed, a player count that
     cannot set up) fail the command; balance figures are reported in build/<game>/balance.pdf and with
-    --report. With
-    --option/--set (one game) the changed game is checked and played instead; its scripts are skipped.
+    --report. With --option/--set (one game) the changed game is checked and played instead; its scripts are
+    skipped. --no-engine imports no rules engine (a game's engine is its project's own Python): static checks
+    only. Example: pnp validate short-order-hero --players 3 --games 500
     """
     from generator.core.errors import InputError
     from generator.pipeline.changes import Changes
     from generator.pipeline.validate import option_lines, validate
     from generator.validator.cluster import executor_for
-    from generator.validator.report import terminal_summary
     from generator.validator.simulate import SimSettings
 
     project = project_of(ctx)
@@ -114,6 +124,7 @@ def validate_cmd(
             executor=executor,
             engines=not no_engine,
             announce=click.echo,
+            engine_source=engine_source,
             languages=() if "all" in languages else tuple(dict.fromkeys(languages)),
         )
     finally:
@@ -122,6 +133,16 @@ def validate_cmd(
         if executor is not None:
             executor.close()
 
+    _print_checks(result)
+    _print_scripts(result)
+    _print_games(project, result)
+    if result.problems:
+        raise InputError(result.problems)
+
+
+
+def _print_checks(result) -> None:
+    """Each game's static checks, its languages and what --option/--set changed."""
     for entry in result.games:
         report = entry.report
         click.echo(
@@ -135,23 +156,24 @@ def validate_cmd(
             click.echo(f"{mark} {report.game} ({language}): {found}")
     for line in result.changes:
         click.echo(f"--  changed: {line}")
+
+
+def _script_line(entry, changed: bool) -> str:
+    if entry.engine_skipped:
+        return (f"--  {entry.game}: --no-engine: its rules engine was not imported; scripts and simulation "
+                "skipped")
+    if not entry.has_engine:
+        return f"--  {entry.game}: no `engine:` in game.yaml; scripts and simulation skipped"
+    if changed:
+        return f"--  {entry.game}: scripts skipped (they pin the game as written; --option/--set change it)"
+    return (f"{'OK ' if not entry.scripts_failing else 'BAD'} {entry.game}: "
+            f"{entry.scripts - entry.scripts_failing} of {entry.scripts} scripts pass")
+
+
+def _print_scripts(result) -> None:
+    """Each game's scripted games (or why they did not run) and the player counts it does not play."""
     for entry in result.games:
-        if entry.engine_skipped:
-            click.echo(
-                f"--  {entry.game}: --no-engine: its rules engine was not imported; scripts and simulation "
-                "skipped"
-            )
-            continue
-        if not entry.has_engine:
-            click.echo(f"--  {entry.game}: no `engine:` in game.yaml; scripts and simulation skipped")
-            continue
-        if result.changes:
-            click.echo(
-                f"--  {entry.game}: scripts skipped (they pin the game as written; --option/--set change it)"
-            )
-            continue
-        click.echo(f"{'OK ' if not entry.scripts_failing else 'BAD'} {entry.game}: "
-                   f"{entry.scripts - entry.scripts_failing} of {entry.scripts} scripts pass")
+        click.echo(_script_line(entry, bool(result.changes)))
     for entry in result.games:
         if entry.playtests and entry.figures is None:
             click.echo(f"--  {entry.game}: {counted(len(entry.playtests), 'playtest')} checked; compared "
@@ -162,6 +184,12 @@ def validate_cmd(
                 f"--  {entry.game}: not simulating {', '.join(map(str, entry.unplayed_counts))} players; the "
                 f"engine plays {', '.join(map(str, entry.engine_counts))}"
             )
+
+
+def _print_games(project, result) -> None:
+    """The simulated games: how many, each game's failures and balance summary, the reports, the warnings."""
+    from generator.validator.report import terminal_summary
+
     if result.games_played:
         click.echo(f"Played {result.games_played} games in {result.seconds:.1f} s "
                    f"({result.games_played / max(result.seconds, 1e-9):.0f} games/s, {result.where})")
@@ -182,5 +210,3 @@ def validate_cmd(
     if result.warnings:
         click.echo(f"{len(result.warnings)} warning{'s' if len(result.warnings) != 1 else ''} "
                    "(pnp validate --strict fails on them)", err=True)
-    if result.problems:
-        raise InputError(result.problems)

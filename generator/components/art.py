@@ -142,7 +142,7 @@ def _deck_back(canvas: Canvas, game: Game, deck_id: str, region: Region, bleed: 
     path.rect(-w / 2, -h / 2, w, h)
     canvas.clipPath(path, stroke=0, fill=0)
     canvas.scale(scale, scale)
-    renderer.place(canvas, deck, None, -cw / 2, -ch / 2, bleed=False)
+    renderer.place(canvas, deck, None, (-cw / 2, -ch / 2), bleed=False)
 
 
 BLEEDING = ("front", "back", "side-left", "side-right", "lid")  # panels with art up to a cut edge

@@ -51,7 +51,7 @@ class ComponentFaces(CardRenderer):
         """Die faces without a layout are drawn as pips, text or an icon instead."""
         return component.model.drawn_by_layout(card)
 
-    def faces(self, problems: Problems) -> list[tuple[str, Deck, Card | None]]:
+    def faces(self, problems: Problems) -> list[tuple[str, Deck, Card | None]]:  # noqa: ARG002 - an override
         faces: list[tuple[str, Deck, Card | None]] = []
         for cid, deck in self.sets.items():
             component = self.components[cid]
@@ -69,7 +69,7 @@ class ComponentFaces(CardRenderer):
             name, deck, Problem(card.file if "layout" in card.key_lines else component.file, line, "")
         )
 
-    def back_layout(self, deck: Deck, card: Card | None = None) -> Layout:
+    def back_layout(self, deck: Deck, card: Card | None = None) -> Layout:  # noqa: ARG002 - an override
         """The component's one `back:` layout (items have no backs of their own)."""
         component = self.components[deck.id]
         return self._layout(

@@ -149,10 +149,12 @@ def note_lines(texts: SheetTexts, width: float) -> list[str]:
     return [line for note in texts.notes for line in wrap(note, BODY, NOTE_SIZE, width - 2 * PADDING)]
 
 
-def _cell(canvas: Canvas, text: str, font: str, x0: float, x1: float, y0: float, y1: float, align: str,
-          component: Component) -> None:
+def _cell(canvas: Canvas, text: str, font: str, across: tuple[float, float], up: tuple[float, float],
+          align: str, component: Component) -> None:
+    """One cell's text between the column lines `across` (x0, x1) and the row lines `up` (y0, y1)."""
     if not text:
         return
+    (x0, x1), (y0, y1) = across, up
     width = x1 - x0 - mm(2)
     size = TEXT_SIZE
     while string_width(text, font, size) > width and size > TEXT_MIN:
@@ -176,7 +178,7 @@ def _cell(canvas: Canvas, text: str, font: str, x0: float, x1: float, y0: float,
         draw_string(canvas, (x0 + x1) / 2, y, text, font, size, "center")
 
 
-def draw_sheet(canvas: Canvas, game: Game, component: Component, texts: SheetTexts, x: float, y: float,
+def draw_sheet(canvas: Canvas, component: Component, texts: SheetTexts, x: float, y: float,
                width: float, height: float) -> None:
     """The sheet with its lower-left corner at (x, y)."""
     notes = note_lines(texts, width)
@@ -205,11 +207,11 @@ def draw_sheet(canvas: Canvas, game: Game, component: Component, texts: SheetTex
         canvas.line(xs[0], gy, xs[-1], gy)
     canvas.setFillColor(HexColor("#222222"))
     for c, header in enumerate(texts.headers):
-        _cell(canvas, header, BODY_BOLD, xs[c], xs[c + 1], ys[1], ys[0], "center", component)
+        _cell(canvas, header, BODY_BOLD, (xs[c], xs[c + 1]), (ys[1], ys[0]), "center", component)
     for r, row in enumerate(texts.rows):
         font = BODY_BOLD if component.model.total and r == len(texts.rows) - 1 else BODY
         for c, text in enumerate(row):
-            _cell(canvas, text, font, xs[c], xs[c + 1], ys[r + 2], ys[r + 1], texts.aligns[c], component)
+            _cell(canvas, text, font, (xs[c], xs[c + 1]), (ys[r + 2], ys[r + 1]), texts.aligns[c], component)
     canvas.setFont(BODY, NOTE_SIZE)
     for note, ny in zip(notes, geometry.notes_y, strict=True):
         draw_string(canvas, xs[0], ny + 3, note, BODY, NOTE_SIZE)

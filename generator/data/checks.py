@@ -156,80 +156,101 @@ def _board_line(board: Board, section: str, index: int, key: str | None = None) 
 def check_boards(game: Game, problems: Problems) -> None:
     """Spaces lie on the board, roads and streets name real spaces, house numbers map to street spaces."""
     for board in game.boards.values():
-        grid = board.model.grid
-        seen: dict[str, int] = {}
-        for i, space in enumerate(board.model.spaces):
-            line = _board_line(board, "spaces", i)
-            if space.id in seen:
+        _check_board_spaces(board, problems)
+        _check_board_zones(board, problems)
+        _check_board_links(board, problems)
+        _check_board_addresses(board, problems)
+
+
+def _check_board_spaces(board: Board, problems: Problems) -> None:
+    """Space ids are unique and every space lies on the grid."""
+    grid = board.model.grid
+    seen: dict[str, int] = {}
+    for i, space in enumerate(board.model.spaces):
+        line = _board_line(board, "spaces", i)
+        if space.id in seen:
+            problems.add(
+                board.file,
+                line,
+                f"duplicate space id '{space.id}' (first at line {seen[space.id]}); expected unique ids",
+            )
+        seen.setdefault(space.id, line)
+        col, row = space.at
+        if not (0 <= col < grid.cols and 0 <= row < grid.rows):
+            problems.add(
+                board.file,
+                _board_line(board, "spaces", i, "at"),
+                f"space '{space.id}' at ({col:g}, {row:g}) is outside the {grid.cols} x {grid.rows} "
+                f"board; expected 0 <= col < {grid.cols} and 0 <= row < {grid.rows}",
+            )
+
+
+def _check_board_zones(board: Board, problems: Problems) -> None:
+    """Every zone lies within the grid."""
+    grid = board.model.grid
+    for i, zone in enumerate(board.model.zones):
+        (col, row), (width, height) = zone.at, zone.size
+        if col < 0 or row < 0 or col + width > grid.cols or row + height > grid.rows:
+            problems.add(
+                board.file,
+                _board_line(board, "zones", i),
+                f"zone '{zone.id}' ({col:g}, {row:g}, {width:g} x {height:g} cells) reaches outside the "
+                f"{grid.cols} x {grid.rows} board; expected it within the grid",
+            )
+
+
+def _check_board_links(board: Board, problems: Problems) -> None:
+    """Roads and streets name spaces of the board; house numbers are on ordinary spaces of their street."""
+    spaces = board.spaces
+    for i, (a, b) in enumerate(board.model.edges):
+        for end in (a, b):
+            if end not in spaces:
                 problems.add(
                     board.file,
-                    line,
-                    f"duplicate space id '{space.id}' (first at line {seen[space.id]}); expected unique ids",
+                    _board_line(board, "edges", i),
+                    f"road end '{end}' is not a space{did_you_mean(end, spaces)}; known: "
+                    f"{known_list(spaces)}",
                 )
-            seen.setdefault(space.id, line)
-            col, row = space.at
-            if not (0 <= col < grid.cols and 0 <= row < grid.rows):
+    for i, street in enumerate(board.model.streets):
+        for sid in street.spaces:
+            if sid not in spaces:
                 problems.add(
                     board.file,
-                    _board_line(board, "spaces", i, "at"),
-                    f"space '{space.id}' at ({col:g}, {row:g}) is outside the {grid.cols} x {grid.rows} "
-                    f"board; expected 0 <= col < {grid.cols} and 0 <= row < {grid.rows}",
+                    _board_line(board, "streets", i, "spaces"),
+                    f"street '{street.name}' lists space '{sid}', which is not on the "
+                    f"board{did_you_mean(sid, spaces)}; known: {known_list(spaces)}",
                 )
-        for i, zone in enumerate(board.model.zones):
-            (col, row), (width, height) = zone.at, zone.size
-            if col < 0 or row < 0 or col + width > grid.cols or row + height > grid.rows:
+        for number, sid in street.houses.items():
+            if sid not in street.spaces:
                 problems.add(
                     board.file,
-                    _board_line(board, "zones", i),
-                    f"zone '{zone.id}' ({col:g}, {row:g}, {width:g} x {height:g} cells) reaches outside the "
-                    f"{grid.cols} x {grid.rows} board; expected it within the grid",
+                    _board_line(board, "streets", i, "houses"),
+                    f"house {number} {street.name} is at '{sid}', which is not a space of that street; "
+                    f"expected one of: {known_list(street.spaces)}",
                 )
-        spaces = board.spaces
-        for i, (a, b) in enumerate(board.model.edges):
-            for end in (a, b):
-                if end not in spaces:
-                    problems.add(
-                        board.file,
-                        _board_line(board, "edges", i),
-                        f"road end '{end}' is not a space{did_you_mean(end, spaces)}; known: "
-                        f"{known_list(spaces)}",
-                    )
-        for i, street in enumerate(board.model.streets):
-            for sid in street.spaces:
-                if sid not in spaces:
-                    problems.add(
-                        board.file,
-                        _board_line(board, "streets", i, "spaces"),
-                        f"street '{street.name}' lists space '{sid}', which is not on the "
-                        f"board{did_you_mean(sid, spaces)}; known: {known_list(spaces)}",
-                    )
-            for number, sid in street.houses.items():
-                if sid not in street.spaces:
-                    problems.add(
-                        board.file,
-                        _board_line(board, "streets", i, "houses"),
-                        f"house {number} {street.name} is at '{sid}', which is not a space of that street; "
-                        f"expected one of: {known_list(street.spaces)}",
-                    )
-                elif spaces.get(sid) is not None and spaces[sid].kind in ("restaurant", "junction"):
-                    problems.add(
-                        board.file,
-                        _board_line(board, "streets", i, "houses"),
-                        f"house {number} {street.name} is on a {spaces[sid].kind} ('{sid}'); expected an "
-                        "ordinary road space",
-                    )
-        owners: dict[str, str] = {}
-        for street in board.model.streets:
-            for number, sid in street.houses.items():
-                label = f"{number} {street.name}"
-                if sid in owners:
-                    problems.add(
-                        board.file,
-                        board.raw.line_of("streets"),
-                        f"addresses '{owners[sid]}' and '{label}' share space '{sid}'; expected one address "
-                        "per space",
-                    )
-                owners[sid] = label
+            elif spaces.get(sid) is not None and spaces[sid].kind in ("restaurant", "junction"):
+                problems.add(
+                    board.file,
+                    _board_line(board, "streets", i, "houses"),
+                    f"house {number} {street.name} is on a {spaces[sid].kind} ('{sid}'); expected an "
+                    "ordinary road space",
+                )
+
+
+def _check_board_addresses(board: Board, problems: Problems) -> None:
+    """No two addresses share a space."""
+    owners: dict[str, str] = {}
+    for street in board.model.streets:
+        for number, sid in street.houses.items():
+            label = f"{number} {street.name}"
+            if sid in owners:
+                problems.add(
+                    board.file,
+                    board.raw.line_of("streets"),
+                    f"addresses '{owners[sid]}' and '{label}' share space '{sid}'; expected one address "
+                    "per space",
+                )
+            owners[sid] = label
 
 
 def check_data(game: Game, problems: Problems) -> list[str]:

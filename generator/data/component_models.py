@@ -202,7 +202,7 @@ class TokenFile(ItemsFile, ShapeFields):
                                                  "square, which share cut edges; 2mm for circle and rounded)")
 
     _gap = field_validator("gap")(
-        classmethod(lambda cls, v: v if v is None or to_pt(v) >= 0 else positive_length(v))
+        classmethod(lambda _cls, v: v if v is None or to_pt(v) >= 0 else positive_length(v))
     )
 
     tts_object: ClassVar[str | None] = "Custom_Tile"
@@ -246,7 +246,7 @@ class StandeeFile(ItemsFile):
     )
 
     _sizes = field_validator("width", "height", "foot", "base")(
-        classmethod(lambda cls, v: v if v is None else positive_length(v)))
+        classmethod(lambda _cls, v: v if v is None else positive_length(v)))
 
     made_up: ClassVar[bool] = True
     tts_object: ClassVar[str | None] = "Figurine_Custom"
@@ -297,7 +297,7 @@ class DieFile(ComponentFile):
     color: HexColor = "#222222"
     faces: list[DieFace]
 
-    _size = field_validator("size")(classmethod(lambda cls, v: positive_length(v)))
+    _size = field_validator("size")(classmethod(lambda _cls, v: positive_length(v)))
 
     @field_validator("faces")
     @classmethod
@@ -371,9 +371,9 @@ class TuckboxFile(ComponentFile):
     color: HexColor = "#333333"
     label: str | None = Field(None, description="text on the front (default: the deck names)")
 
-    _thickness = field_validator("thickness")(classmethod(lambda cls, v: positive_length(v)))
+    _thickness = field_validator("thickness")(classmethod(lambda _cls, v: positive_length(v)))
     _clearance = field_validator("clearance")(
-        classmethod(lambda cls, v: v if to_pt(v) >= 0 else positive_length(v))
+        classmethod(lambda _cls, v: v if to_pt(v) >= 0 else positive_length(v))
     )
 
     @model_validator(mode="after")
@@ -494,7 +494,7 @@ class SheetColumn(Strict):
     )
     align: Literal["left", "center", "right"] = "center"
 
-    _width = field_validator("width")(classmethod(lambda cls, v: v if v is None else positive_length(v)))
+    _width = field_validator("width")(classmethod(lambda _cls, v: v if v is None else positive_length(v)))
 
 
 class SheetRows(Strict):

@@ -40,6 +40,10 @@ from generator.data.templating import GameHelpers, environment, game_view
 
 FAILURES_SHOWN = 25  # per check: a broken rule over hundreds of cards should not bury the other problems
 
+# what evaluating a check's expression or message may raise for a mistake in the game's data or the check
+EVALUATION_ERRORS = (TemplateError, TypeError, KeyError, ValueError, AttributeError, IndexError,
+                     ZeroDivisionError)
+
 
 class CompiledChecks(SandboxedCache):
     """The checks' expressions and messages as Jinja compiled them, kept between runs: a build compiles only
@@ -152,15 +156,7 @@ class _Runner:
             return bool(found) if truth else found  # an undefined or unsafe value raises only when it is used
         except TemplateSyntaxError as exc:
             raise CheckError(f"{key}: expression syntax error: {exc.message}") from None
-        except (
-            TemplateError,
-            TypeError,
-            KeyError,
-            ValueError,
-            AttributeError,
-            IndexError,
-            ZeroDivisionError,
-        ) as exc:
+        except EVALUATION_ERRORS as exc:
             raise CheckError(
                 f"{key}: {type(exc).__name__ if not isinstance(exc, TemplateError) else 'error'}: {exc}"
             ) from None
@@ -170,15 +166,7 @@ class _Runner:
             return self._compile("template", source).render(**scope).strip()
         except TemplateSyntaxError as exc:
             raise CheckError(f"message: template syntax error: {exc.message}") from None
-        except (
-            TemplateError,
-            TypeError,
-            KeyError,
-            ValueError,
-            AttributeError,
-            IndexError,
-            ZeroDivisionError,
-        ) as exc:
+        except EVALUATION_ERRORS as exc:
             raise CheckError(f"message: {exc}") from None
 
     def scopes(self, check: CheckSpec) -> list[tuple[dict, list]]:

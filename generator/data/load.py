@@ -4,6 +4,7 @@ with file:line."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,7 @@ from generator.data.spreadsheet import read_grid, spreadsheet_near
 from generator.data.translation import source_phrases, translate
 
 FILE_KINDS = ("deck", "table", "board", "component")
+RULES_KEY = "turn"  # the key of a rules file of the rules language (docs/rules-language.md), not a data file
 
 
 def _load_records(raw_rows: YList, model, shown: str, problems: Problems) -> list[tuple[Any, YDict]]:
@@ -108,15 +110,16 @@ def _card_source(project: Project, game_dir: Path, model: DeckFile, raw: YDict, 
     return card_rows(grid, model.fields, problems), grid.shown
 
 
-def _load_deck(project: Project, game_dir: Path, model: DeckFile, raw: YDict, shown: str, config: GameConfig,
-               problems: Problems, overrides: Sequence[Override] = (),
-               applied: list[Applied] | None = None) -> Deck:
+def _load_deck(reading: _Reading, config: GameConfig, model: DeckFile, raw: YDict, shown: str,
+               overrides: Sequence[Override]) -> Deck:
+    """The deck of a deck file; `overrides` are the `--set`s of its cards."""
+    problems = reading.problems
     card_model = row_model(model.deck.title().replace("-", ""), model.fields, card=True)
-    raw_cards, cards_file = _card_source(project, game_dir, model, raw, shown, problems)
+    raw_cards, cards_file = _card_source(reading.project, reading.game_dir, model, raw, shown, problems)
     # --set on a spreadsheet's cards: once its rows are read
-    if model.source is not None and overrides and applied is not None:
+    if model.source is not None and overrides:
         done, wrong = apply_to_sheet_cards(overrides, raw, raw_cards, cards_file)
-        applied.extend(done)
+        reading.applied.extend(done)
         problems.extend(wrong)
     pairs = _load_records(raw_cards, card_model, cards_file, problems)
     _check_unique_ids(pairs, cards_file, "card", problems)
@@ -184,27 +187,111 @@ def load_game(
     return translate(game, lang)
 
 
+@dataclass
+class _Contents:
+    """What a game folder's files hold, as they are read. A file that could not be read or typed makes the
+    folder `unreadable`: nothing it may have defined is reported missing, and no deck of `invalid_decks`."""
+
+    files: dict[str, str]
+    decks: dict[str, Deck] = field(default_factory=dict)
+    tables: dict[str, Table] = field(default_factory=dict)
+    boards: dict[str, Board] = field(default_factory=dict)
+    components: dict[str, Component] = field(default_factory=dict)
+    invalid_decks: set[str] = field(default_factory=set)
+    unreadable: bool = False
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What every data file of one game is read with: the game's config (None when game.yaml is broken),
+    the `--set` overrides and the list of those applied so far, and the problems found."""
+
+    project: Project
+    game_dir: Path
+    config: GameConfig | None
+    overrides: Sequence[Override]
+    applied: list[Applied]
+    problems: Problems
+
+
 def _load_source(project: Project, game_id: str, overrides: list[Override] | tuple = ()) -> Game:
     problems = Problems()
     game_dir = project.cards_dir / game_id
-    shown_dir = project.show(game_dir)
     game_file = game_dir / "game.yaml"
+    _check_game_file(project, game_dir, game_file, problems)
+    config: GameConfig | None = None
+    fonts: FontTable | None = None
+    raw_game = _read_game_file(project, game_file, problems)
+    contents = _Contents(files={project.show(game_file): "game"})
+    raws = _read_data_files(project, game_dir, contents, problems)
+    applied: list[Applied] = []
+    if overrides and raw_game is not None:
+        applied, wrong = apply_overrides(list(overrides), raw_game, project.show(game_file), raws)
+        if wrong and not contents.unreadable:  # a path into an unreadable file is not reported twice
+            problems.extend(wrong)
+    if raw_game is not None:
+        config = validate(GameConfig, raw_game, project.show(game_file), problems)
+        if config is not None:
+            fonts = load_fonts(project, game_id, config, raw_game, project.show(game_file), problems)
+    reading = _Reading(project, game_dir, config, overrides, applied, problems)
+    for shown, raw in raws:
+        _load_file(reading, contents, shown, raw)
+    if config is not None:
+        assert raw_game is not None  # the config is read from it
+        _check_against_config(reading, config, raw_game, project.show(game_file), contents)
+    comments = [p for path in [game_file, *_data_files(game_dir)] if _inside(project, path, Problems())
+                for p in comment_colours(path, project.show(path))]
+    _raise_problems(problems, comments, applied)
+    slips = comments + game_slips(
+        project.show(game_file), raw_game, {shown: raw for shown, raw in raws if "board" in raw}
+    )
+    assert config is not None and fonts is not None  # without them there were problems, raised above
+    components = dict(
+        sorted(contents.components.items(),
+               key=lambda pair: (COMPONENT_KINDS.index(pair[1].kind), pair[1].file))
+    )
+    source = config.languages[0] if config.languages else SOURCE
+    game = Game(
+        id=game_id,
+        dir=game_dir,
+        project=project,
+        config=config,
+        decks=contents.decks,
+        tables=contents.tables,
+        boards=contents.boards,
+        components=components,
+        files=contents.files,
+        overrides=tuple(applied),
+        fonts=fonts,
+        key_lines=dict(getattr(raw_game, "key_lines", {})),
+        warnings=slips,
+        language=source,
+        phrases=phrases_for(source),
+    )
+    game.phrases = source_phrases(game)  # i18n/<source>.yaml may change the tool's words (`tool:`)
+    return game
+
+
+def _check_game_file(project: Project, game_dir: Path, game_file: Path, problems: Problems) -> None:
+    """Raise unless the folder has a game.yaml inside the project (a linked one: nothing of it is read)."""
     if not game_file.is_file():
         raise InputError(
             [
                 Problem(
-                    shown_dir,
+                    project.show(game_dir),
                     0,
                     "no game.yaml in this game folder; expected game.yaml with title, code, players and "
                     "decks",
                 )
             ]
         )
-    if not _inside(project, game_file, problems):  # a linked game folder or game.yaml: nothing of it is read
+    if not _inside(project, game_file, problems):
         raise InputError(problems.sorted())
-    config: GameConfig | None = None
+
+
+def _read_game_file(project: Project, game_file: Path, problems: Problems) -> YDict | None:
+    """game.yaml as read (None when it cannot be), without the old `components:` key it reports."""
     raw_game: YDict | None = None
-    fonts: FontTable | None = None
     try:
         raw_game = load_yaml(game_file, project.show(game_file))
         if isinstance(raw_game, YDict) and "components" in raw_game:
@@ -218,168 +305,150 @@ def _load_source(project: Project, game_id: str, overrides: list[Override] | tup
             raw_game.pop("components")
     except InputError as exc:
         problems.extend(exc.problems)
+    return raw_game
 
-    decks: dict[str, Deck] = {}
-    tables: dict[str, Table] = {}
-    boards: dict[str, Board] = {}
-    components: dict[str, Component] = {}
-    files: dict[str, str] = {project.show(game_file): "game"}
-    # A deck in a file that could not be read or typed must not also be reported as missing.
-    unreadable = False
-    invalid_decks: set[str] = set()
+
+def _read_data_files(project: Project, game_dir: Path, contents: _Contents,
+                     problems: Problems) -> list[tuple[str, YDict]]:
+    """(file as shown, YAML) of every data file of the folder that can be read."""
     raws: list[tuple[str, YDict]] = []
     for path in _data_files(game_dir):
         if not _inside(project, path, problems):
-            unreadable = True
+            contents.unreadable = True
             continue
         shown = project.show(path)
         try:
             raws.append((shown, load_yaml(path, shown)))
         except InputError as exc:
             problems.extend(exc.problems)
-            unreadable = True
-    applied: list[Applied] = []
-    if overrides and raw_game is not None:
-        applied, wrong = apply_overrides(list(overrides), raw_game, project.show(game_file), raws)
-        if wrong and not unreadable:  # a path into an unreadable file is not reported twice
-            problems.extend(wrong)
-    if raw_game is not None:
-        config = validate(GameConfig, raw_game, project.show(game_file), problems)
-        if config is not None:
-            fonts = load_fonts(project, game_id, config, raw_game, project.show(game_file), problems)
-    for shown, raw in raws:
-        # a component file may name decks (a tuck box's `deck:`), so `component:` decides first
-        kinds = ["component"] if "component" in raw else [k for k in FILE_KINDS if k in raw]
-        if len(kinds) != 1:
-            first = next(iter(raw), "")
-            hint = did_you_mean(str(first), FILE_KINDS) if first else ""
+            contents.unreadable = True
+    return raws
+
+
+def _load_file(reading: _Reading, contents: _Contents, shown: str, raw: YDict) -> None:
+    """One data file into the contents, by its top-level key."""
+    problems = reading.problems
+    # a component file may name decks (a tuck box's `deck:`), so `component:` decides first
+    kinds = ["component"] if "component" in raw else [k for k in FILE_KINDS if k in raw]
+    if not kinds and RULES_KEY in raw:  # a rules file (generator.rules): read by the commands that play only
+        return
+    if len(kinds) != 1:
+        first = next(iter(raw), "")
+        hint = did_you_mean(str(first), FILE_KINDS) if first else ""
+        problems.add(
+            shown,
+            raw.line,
+            f"cannot tell what this file is{hint}; expected exactly one of the top-level keys: "
+            f"{', '.join(FILE_KINDS)}",
+        )
+        contents.unreadable = True
+        return
+    kind = kinds[0]
+    contents.files[shown] = kind
+    if kind == "deck":
+        _add_deck(reading, contents, shown, raw)
+    elif kind == "table":
+        model = validate(TableFile, raw, shown, problems)
+        if model is not None:
+            contents.tables[model.table] = _load_table(model, raw, shown, problems)
+    elif kind == "board":
+        board = validate(BoardFile, raw, shown, problems)
+        if board is not None:
+            contents.boards[board.board] = Board(id=board.board, file=shown, model=board, raw=raw)
+    else:
+        _add_component(reading, contents, shown, raw)
+
+
+def _add_deck(reading: _Reading, contents: _Contents, shown: str, raw: YDict) -> None:
+    problems, decks = reading.problems, contents.decks
+    model = validate(DeckFile, raw, shown, problems)
+    if model is not None and (model.cards is None) == (model.cards_from is None):
+        both = model.cards is not None
+        problems.add(
+            shown,
+            raw.line_of("cards_from") if both else raw.line,
+            f"deck '{model.deck}' has {'both `cards:` and `cards_from:`' if both else 'no cards'}; "
+            "expected either `cards:` (a list of cards) or `cards_from:` (a .csv, .xlsx or .ods "
+            "file)",
+        )
+        model = None
+    if model is None:
+        contents.invalid_decks.add(str(raw["deck"]))
+    elif reading.config is not None:
+        if model.deck in decks:
             problems.add(
                 shown,
-                raw.line,
-                f"cannot tell what this file is{hint}; expected exactly one of the top-level keys: "
-                f"{', '.join(FILE_KINDS)}",
+                raw.line_of("deck"),
+                f"deck '{model.deck}' is also defined in {decks[model.deck].file}; expected unique "
+                "deck ids",
             )
-            unreadable = True
-            continue
-        kind = kinds[0]
-        files[shown] = kind
-        if kind == "deck":
-            model = validate(DeckFile, raw, shown, problems)
-            if model is not None and (model.cards is None) == (model.cards_from is None):
-                both = model.cards is not None
-                problems.add(
-                    shown,
-                    raw.line_of("cards_from") if both else raw.line,
-                    f"deck '{model.deck}' has {'both `cards:` and `cards_from:`' if both else 'no cards'}; "
-                    "expected either `cards:` (a list of cards) or `cards_from:` (a .csv, .xlsx or .ods "
-                    "file)",
-                )
-                model = None
-            if model is None:
-                invalid_decks.add(str(raw["deck"]))
-            elif config is not None:
-                if model.deck in decks:
-                    problems.add(
-                        shown,
-                        raw.line_of("deck"),
-                        f"deck '{model.deck}' is also defined in {decks[model.deck].file}; expected unique "
-                        "deck ids",
-                    )
-                sheet_overrides = [o for o in overrides if o.path[0] == model.deck and card_override(o)]
-                decks[model.deck] = _load_deck(project, game_dir, model, raw, shown, config, problems,
-                                               sheet_overrides, applied)
-        elif kind == "table":
-            model = validate(TableFile, raw, shown, problems)
-            if model is not None:
-                tables[model.table] = _load_table(model, raw, shown, problems)
-        elif kind == "board":
-            model = validate(BoardFile, raw, shown, problems)
-            if model is not None:
-                boards[model.board] = Board(id=model.board, file=shown, model=model, raw=raw)
-        else:
-            component = _load_component(raw, shown, config, problems)
-            if component is not None:
-                if component.id in components:
-                    problems.add(
-                        shown,
-                        raw.line_of("component"),
-                        f"component '{component.id}' is also defined in "
-                        f"{components[component.id].file}; expected unique component ids",
-                    )
-                components[component.id] = component
+        sheet_overrides = [o for o in reading.overrides if o.path[0] == model.deck and card_override(o)]
+        decks[model.deck] = _load_deck(reading, reading.config, model, raw, shown, sheet_overrides)
 
-    if config is not None:
-        assert raw_game is not None  # the config is read from it
-        game_shown = project.show(game_file)
-        for deck_id in config.decks:
-            if deck_id not in decks and deck_id not in invalid_decks and not unreadable:
-                problems.add(
-                    game_shown,
-                    raw_game["decks"].line_of(config.decks.index(deck_id)),
-                    f"deck '{deck_id}' has no file{did_you_mean(deck_id, decks)}; expected a YAML file in "
-                    f"{shown_dir} with `deck: {deck_id}`",
-                )
-        for deck in decks.values():
-            if deck.id not in config.decks:
-                problems.add(
-                    deck.file,
-                    deck.line,
-                    f"deck '{deck.id}' is not listed in {game_shown} `decks`; expected it there so it is "
-                    "printed",
-                )
-        for component in components.values():
-            if component.id in decks:
-                problems.add(
-                    component.file,
-                    component.line_of("component"),
-                    f"component '{component.id}' has the id "
-                    f"of the deck in {decks[component.id].file}; expected an id of its own (exports use it "
-                    "as a folder name)",
-                )
-        ordered = {d: decks[d] for d in config.decks if d in decks}
-        decks = ordered | {d: v for d, v in decks.items() if d not in ordered}
-        _check_deck_codes(decks, problems)
-        total = sum(deck.copies for deck in decks.values())
-        if total > MAX_CARDS:
+
+def _add_component(reading: _Reading, contents: _Contents, shown: str, raw: YDict) -> None:
+    components = contents.components
+    component = _load_component(raw, shown, reading.config, reading.problems)
+    if component is not None:
+        if component.id in components:
+            reading.problems.add(
+                shown,
+                raw.line_of("component"),
+                f"component '{component.id}' is also defined in "
+                f"{components[component.id].file}; expected unique component ids",
+            )
+        components[component.id] = component
+
+
+def _check_against_config(reading: _Reading, config: GameConfig, raw_game: YDict, game_shown: str,
+                          contents: _Contents) -> None:
+    """The decks game.yaml lists against the deck files (put in its order), the component ids against the
+    deck ids, the deck codes and the number of cards."""
+    problems, decks = reading.problems, contents.decks
+    for deck_id in config.decks:
+        if deck_id not in decks and deck_id not in contents.invalid_decks and not contents.unreadable:
             problems.add(
                 game_shown,
-                raw_game.line_of("decks"),
-                f"the decks hold {total:,} cards; expected at most {MAX_CARDS:,} in one game (pnp's limit)",
+                raw_game["decks"].line_of(config.decks.index(deck_id)),
+                f"deck '{deck_id}' has no file{did_you_mean(deck_id, decks)}; expected a YAML file in "
+                f"{reading.project.show(reading.game_dir)} with `deck: {deck_id}`",
             )
-    comments = [p for path in [game_file, *_data_files(game_dir)] if _inside(project, path, Problems())
-                for p in comment_colours(path, project.show(path))]
-    # a colour YAML read as a comment explains the error it causes ('color' is None): one message
+    for deck in decks.values():
+        if deck.id not in config.decks:
+            problems.add(
+                deck.file,
+                deck.line,
+                f"deck '{deck.id}' is not listed in {game_shown} `decks`; expected it there so it is "
+                "printed",
+            )
+    for component in contents.components.values():
+        if component.id in decks:
+            problems.add(
+                component.file,
+                component.line_of("component"),
+                f"component '{component.id}' has the id "
+                f"of the deck in {decks[component.id].file}; expected an id of its own (exports use it "
+                "as a folder name)",
+            )
+    ordered = {d: decks[d] for d in config.decks if d in decks}
+    contents.decks = decks = ordered | {d: v for d, v in decks.items() if d not in ordered}
+    _check_deck_codes(decks, problems)
+    total = sum(deck.copies for deck in decks.values())
+    if total > MAX_CARDS:
+        problems.add(
+            game_shown,
+            raw_game.line_of("decks"),
+            f"the decks hold {total:,} cards; expected at most {MAX_CARDS:,} in one game (pnp's limit)",
+        )
+
+
+def _raise_problems(problems: Problems, comments: list[Problem], applied: list[Applied]) -> None:
+    """Raise the problems found, if any: a colour YAML read as a comment explains the error it causes
+    ('color' is None), so those are told once, as the comment."""
     if problems:
         explained = {(p.file, p.line) for p in comments}
         kept = {p for p in problems.sorted() if (p.file, p.line) not in explained}
         raise InputError(credit(sorted(kept | set(comments)), applied))
-    slips = comments + game_slips(
-        project.show(game_file), raw_game, {shown: raw for shown, raw in raws if "board" in raw}
-    )
-    assert config is not None and fonts is not None  # without them there were problems, raised above
-    components = dict(
-        sorted(components.items(), key=lambda pair: (COMPONENT_KINDS.index(pair[1].kind), pair[1].file))
-    )
-    source = config.languages[0] if config.languages else SOURCE
-    game = Game(
-        id=game_id,
-        dir=game_dir,
-        project=project,
-        config=config,
-        decks=decks,
-        tables=tables,
-        boards=boards,
-        components=components,
-        files=files,
-        overrides=tuple(applied),
-        fonts=fonts,
-        key_lines=dict(getattr(raw_game, "key_lines", {})),
-        warnings=slips,
-        language=source,
-        phrases=phrases_for(source),
-    )
-    game.phrases = source_phrases(game)  # i18n/<source>.yaml may change the tool's words (`tool:`)
-    return game
 
 
 def _data_files(game_dir: Path) -> list[Path]:

@@ -44,7 +44,7 @@ LanguageCode = Annotated[str, Field(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$",
 
 def _length_between(low: float | None, high: float | None, what: str):
     """A validator: the length is finite and within [low, high] points (shown in mm)."""
-    def check(cls, value):
+    def check(_cls, value):
         in_range(to_pt(value) / MM, None if low is None else low / MM, None if high is None else high / MM,
                  what, " mm")
         return value
@@ -93,7 +93,7 @@ class ShapeFields(Strict):
     radius: Length | None = Field(None, description="rounded: corner radius (default 3mm)")
 
     _sizes = field_validator("across", "diameter", "radius")(
-        classmethod(lambda cls, v: v if v is None else positive_length(v))
+        classmethod(lambda _cls, v: v if v is None else positive_length(v))
     )
 
     @model_validator(mode="after")
@@ -182,13 +182,35 @@ class Extra(Strict):
 
 
 class EngineModule(Strict):
-    """game.yaml `engine: {module: ...}`: the game's rules engine, Python written in the project."""
+    """game.yaml `engine: {module: ...}` (the game's rules engine, Python written in the project) or
+    `engine: {rules: ...}` (its rules described in the rules language, docs/rules-language.md): exactly
+    one."""
 
-    module: str = Field(
-        description="a .py file or a package folder (with __init__.py), relative to the game "
-        "folder, defining ENGINE = Engine(...); run by pnp validate, replay and sweep "
-        "only"
+    module: str | None = Field(
+        None,
+        description="a .py file or a package folder (with __init__.py), relative to "
+        "the game folder, defining ENGINE = Engine(...); run by pnp "
+        "validate, replay and sweep only",
     )
+    rules: str | None = Field(
+        None,
+        validate_default=True,
+        description="a rules file of the rules language (e.g. rules.yaml), relative to the "
+        "game folder, played by pnp validate, replay and sweep",
+    )
+
+    @field_validator("rules")
+    @classmethod
+    def _one_door(cls, rules, info):
+        # a field's check, not the model's: a union's message is reported at the key that is wrong
+        module = info.data.get("module")
+        if (module is None) == (rules is None):
+            raise ValueError(
+                f"engine has {'both module and rules' if module else 'neither module nor rules'}; "
+                "expected exactly one: {module: engine.py} (Python) or {rules: rules.yaml} (the rules "
+                "language)"
+            )
+        return rules
 
 
 class PrintSettings(Strict):
@@ -281,7 +303,8 @@ class GameConfig(Strict):
         None,
         description="the rules engine that pnp validate, replay and sweep play: the name of an installed "
                     "one, "
-        "or {module: engine.py} for Python in the game folder",
+        "{module: engine.py} for Python in the game folder, or {rules: rules.yaml} for rules described "
+        "in the rules language",
     )
     decks: list[Slug] = Field(description="deck ids in print order; each is <deck>.yaml in the game folder")
     settings: dict[str, Any] = Field(
@@ -312,10 +335,10 @@ class GameConfig(Strict):
 
     _bleed = field_validator("bleed", "safe")(_length_between(0.0, MAX_BLEED_PT, "the length"))
     _radius = field_validator("corner_radius")(
-        classmethod(lambda cls, v: v if v is None else _check_range(v, 20))
+        classmethod(lambda _cls, v: v if v is None else _check_range(v, 20))
     )
 
-    _known_size = field_validator("card_size")(classmethod(lambda cls, v: known_size(v)))
+    _known_size = field_validator("card_size")(classmethod(lambda _cls, v: known_size(v)))
 
 
 FieldType = Literal[
@@ -394,7 +417,7 @@ class DeckFile(Strict):
             return None
         return CardSource(file=self.cards_from) if isinstance(self.cards_from, str) else self.cards_from
 
-    _known_size = field_validator("size")(classmethod(lambda cls, v: known_size(v)))
+    _known_size = field_validator("size")(classmethod(lambda _cls, v: known_size(v)))
 
 
 class TableFile(Strict):

@@ -17,6 +17,7 @@ PIECES = "_making-the-pieces.md.j2"  # how each component is made, included by e
 ENGINE_LINE = (
     "engine: {module: engine.py}  # the rules engine pnp validate plays (Python; pnp build never runs it)\n"
 )
+RULES_LINE = "engine: {rules: rules.yaml}  # the rules as data pnp validate plays (docs/rules-language.md)\n"
 
 
 def default_code(name: str) -> str:
@@ -39,11 +40,20 @@ def _fill(text: str, values: dict[str, str]) -> str:
 
 
 def new_game(project: Project, name: str, title: str | None = None, code: str | None = None,
-             engine: bool = False) -> list[Path]:
+             engine: bool = False, rules: bool = False) -> list[Path]:
     """Write cards/<name>/ (game.yaml, a sample deck, its layouts) and templates/rules/<name>.md.j2; returns
     the files. With `engine`, also a rules engine that plays the sample (engine.py) and a scripted game
-    (scripts/)."""
+    (scripts/); with `rules`, the sample's rules described in the rules language instead (rules.yaml)."""
     problems = []
+    if engine and rules:
+        problems.append(
+            Problem(
+                "",
+                0,
+                "--engine and --rules both give the game its rules; expected one of them "
+                "(Python in engine.py, or the rules language in rules.yaml)",
+            )
+        )
     if not GAME_ID.match(name):
         problems.append(Problem("", 0, f"'{name}' is not a valid game id; expected {expected_id(name)}"))
     code = code or (default_code(name) if GAME_ID.match(name) else "")
@@ -63,18 +73,19 @@ def new_game(project: Project, name: str, title: str | None = None, code: str | 
     if problems:
         raise InputError(problems)
     values = {"NAME": name, "TITLE": title or default_title(name), "CODE": code,
-              "ENGINE": ENGINE_LINE if engine else ""}
+              "ENGINE": ENGINE_LINE if engine else RULES_LINE if rules else ""}
     written = []
-    for source in [TEMPLATE_DIR / "game"] + ([TEMPLATE_DIR / "engine"] if engine else []):
+    extra = [TEMPLATE_DIR / "engine"] if engine else [TEMPLATE_DIR / "rules"] if rules else []
+    for source in [TEMPLATE_DIR / "game"] + extra:
         for path in sorted(p for p in source.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
             target = game_dir / path.relative_to(source)
             written.append(atomic_write(target, _fill(path.read_text(encoding="utf-8"), values)))
-    rules = project.rules_template(name)
-    if not rules.exists():  # a rules text left by an earlier game of this name is kept as it is
+    booklet = project.rules_template(name)
+    if not booklet.exists():  # a rules text left by an earlier game of this name is kept as it is
         written.append(
-            atomic_write(rules, _fill((TEMPLATE_DIR / "rules.md.j2").read_text(encoding="utf-8"), values))
+            atomic_write(booklet, _fill((TEMPLATE_DIR / "rules.md.j2").read_text(encoding="utf-8"), values))
         )
-    pieces = rules.parent / PIECES
+    pieces = booklet.parent / PIECES
     if not pieces.exists():  # the shared "Making the pieces" the rules include (a project's own copy is kept)
         written.append(atomic_write(pieces, (TEMPLATE_DIR / PIECES).read_text(encoding="utf-8")))
     return written

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 from generator.core.write import atomic_write
 from generator.data.component_models import MODELS as COMPONENT_MODELS
 from generator.data.game import Game
+from generator.data.load import RULES_KEY
 from generator.data.models import BoardFile, DeckFile, GameConfig, TableFile, row_model
 
 GENERIC: dict[str, type[BaseModel]] = {
@@ -45,6 +46,32 @@ def deck_schema(deck) -> dict:
     return schema
 
 
+# A rules file of the rules language (generator.rules, docs/rules-language.md; `turn:` marks it, as the loader
+# reads it): its top-level keys, each checked in depth by `pnp validate`, which reads and plays it.
+RULES_FILE_KEYS = (
+    "players",
+    "tables",
+    "values",
+    "counters",
+    "zones",
+    "setup",
+    "turn",
+    "after_turn",
+    "skip_turn",
+    "actions",
+    "end",
+    "score",
+    "tie_breaks",
+    "winner",
+    "bots",
+    "goals",
+    "turn_cap",
+    "options",
+)
+RULES_FILE_SCHEMA = {"title": "a rules file of the rules language (docs/rules-language.md)", "type": "object",
+                     "properties": {key: {} for key in RULES_FILE_KEYS}, "additionalProperties": False}
+
+
 def file_schema() -> dict:
     """One schema for every YAML file of a game folder (cards/*/*.yaml), so one editor mapping covers them:
     the top-level key picks the kind (deck, table, board, component with its kind), a file with none is
@@ -61,7 +88,13 @@ def file_schema() -> dict:
     branches.append({"if": {"required": ["component"]}, "then": {"allOf": [
         {"if": {"properties": {"kind": {"const": kind}}, "required": ["kind"]},
          "then": {"$ref": f"component-{kind}.schema.json"}} for kind in COMPONENT_MODELS]}})
-    branches.append({"if": {"not": {"anyOf": [{"required": [kind]} for kind in kinds]}},
+    branches.append(
+        {
+            "if": {"required": [RULES_KEY], "not": {"anyOf": [{"required": [kind]} for kind in kinds]}},
+            "then": RULES_FILE_SCHEMA,
+        }
+    )
+    branches.append({"if": {"not": {"anyOf": [{"required": [kind]} for kind in kinds + [RULES_KEY]]}},
                      "then": {"$ref": "game.schema.json"}})
     return {
         "$schema": "http://json-schema.org/draft-07/schema#",

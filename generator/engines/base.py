@@ -1,8 +1,9 @@
 """The engine API every game's rules module implements (in the spirit of OpenSpiel's game modules).
 
-A rules package `generator/rules/<engine>/` exposes `ENGINE: Engine` (the description below) and is listed by
-name in `generator.engines.registry`; game.yaml names it with `engine:`. `Engine.static_checks(game)` returns
-named composition checks that need no simulation: a list of (check name, problems found; [] = passed).
+A game's rules module (beside its cards, or an installed package) exposes `ENGINE: Engine` (described
+below); game.yaml names it with `engine:` and `generator.engines.registry` finds it.
+`Engine.static_checks(game)` returns named composition checks that need no simulation: a list of (check name,
+problems found; [] = passed).
 
 A game is a `State` with `legal_actions()` and `apply(action)`. Chance is explicit: when
 `current_player() == CHANCE` the state asks for a `ChanceRequest` and the harness (which alone owns

@@ -12,6 +12,7 @@ an `ENGINE` of the wrong type.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import io
 import re
@@ -48,9 +49,15 @@ def first_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def module_name(game_id: str) -> str:
-    """The name the game's engine module is imported under (a Python identifier made from the game id)."""
-    return MODULE_PREFIX + re.sub(r"\W", "_", game_id)
+def module_name(game_id: str, path: Path | None = None) -> str:
+    """The name the game's engine module is imported under: a Python identifier made from the game id, and,
+    when an engine of another folder (a copy of the game) already has that name in this process, a digest of
+    where this one is too, so that each keeps its own module and both pickle by name."""
+    name = MODULE_PREFIX + re.sub(r"\W", "_", game_id)
+    taken = next((known for known in _imported.values() if known.module == name), None)
+    if path is None or taken is None or taken.path == path:
+        return name
+    return f"{name}_{hashlib.sha256(str(path).encode()).hexdigest()[:10]}"
 
 
 def _where(game, file: str, line: int) -> tuple[Path, Path]:
@@ -153,7 +160,7 @@ def load_engine(game, file: str, line: int) -> Engine:
     known = _imported.get(path)
     if known is not None:
         return known.engine
-    module = _execute(game, module_name(game.id), path, first)
+    module = _execute(game, module_name(game.id, path), path, first)
     engine = getattr(module, "ENGINE", None)
     if engine is None:
         raise InputError(

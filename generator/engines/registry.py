@@ -6,7 +6,11 @@ plug-ins):
    package's `[project.entry-points."pnp.engines"] crazy-eights = "crazy_eights:ENGINE"`);
 3. a module inside the project that game.yaml names: `engine: {module: engine.py}` (a file) or
    `engine: {module: engine}` (a package folder), relative to the game folder
-   (generator.engines.project_code).
+   (generator.engines.project_code);
+4. a rules file of the rules language that game.yaml names: `engine: {rules: rules.yaml}`, played by
+   generator.rules. That interpreter is built on the engine API here (it is the layer above), so this module
+   never imports it: it is reached as a plug-in by name (`RULES_INTERPRETER`, an entry point loaded like an
+   installed package's), which keeps the layers looking down.
 
 Only the commands that play a game (validate, replay, sweep) ask for an engine; building, serving and
 exporting a game never import its rules, so a broken engine cannot stop its cards from printing. `register`
@@ -23,6 +27,10 @@ from generator.engines import project_code
 from generator.engines.base import Engine
 
 ENTRY_POINTS = "pnp.engines"  # the entry point group an installed package lists its engines in
+# engine_for_rules(game, written, file, line) -> Engine: the interpreter of `engine: {rules: ...}` (see above)
+RULES_INTERPRETER = metadata.EntryPoint(
+    name="rules", value="generator.rules:engine_for_rules", group=ENTRY_POINTS
+)
 
 BUILT_IN: dict[str, Callable[[], Engine]] = {}  # name -> loader, imported on first use
 
@@ -107,9 +115,15 @@ def engine_origin(game) -> str | None:
     """The project file that holds the game's engine code (shown as error messages show paths), or None when
     the game names no engine module: said before that code is imported, so a run says whose Python it runs."""
     spec = game.config.engine
-    if spec is None or isinstance(spec, str):
+    if spec is None or isinstance(spec, str) or spec.rules is not None:  # a rules file runs no project Python
         return None
     return project_code.origin(game)
+
+
+def rules_engine(game, written: str, file: str = "", line: int = 0) -> Engine:
+    """The engine of the rules file `written` (relative to the game folder), played by the rules
+    interpreter."""
+    return RULES_INTERPRETER.load()(game, written, file, line)
 
 
 def engine_for(game) -> Engine | None:
@@ -120,6 +134,8 @@ def engine_for(game) -> Engine | None:
         return None
     file, line = game.show(game.dir / "game.yaml"), game.line_of("engine")
     if not isinstance(spec, str):
+        if spec.rules is not None:
+            return rules_engine(game, spec.rules, file, line)
         return project_code.load_engine(game, file, line)
     engine = engine_named(spec, file, line)
     if engine is None:

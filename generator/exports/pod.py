@@ -84,7 +84,7 @@ def load_preset(shop: str) -> Preset:
         raise InputError(Problem(shown, raw.line, f"broken preset: {exc}")) from None
 
 
-def pixel_size(preset: Preset, game: Game, deck: Deck) -> tuple[int, int]:
+def pixel_size(preset: Preset, deck: Deck) -> tuple[int, int]:
     """The upload image size of the deck's cards for this shop, or an InputError naming the deck's size."""
     name = size_name(deck)
     if name in preset.sizes:
@@ -104,7 +104,7 @@ def check_sizes(preset: Preset, game: Game) -> None:
     problems = []
     for deck in game.decks.values():
         try:
-            width_px, height_px = pixel_size(preset, game, deck)
+            width_px, height_px = pixel_size(preset, deck)
             tw, th = deck.size_pt
             if width_px / preset.dpi * INCH < tw - 0.5 or height_px / preset.dpi * INCH < th - 0.5:
                 raise InputError(Problem(deck.file, deck.line, f"deck '{deck.id}': the card is larger than "
@@ -159,7 +159,7 @@ def write_deck_pdf(game: Game, deck: Deck, preset: Preset, path: Path) -> Path:
 def write_deck_pngs(game: Game, deck: Deck, preset: Preset, folder: Path) -> list[Path]:
     """<CODE>.png per card type and each drawn back (back.png for the deck's usual back) at the shop's pixel
     size, plus cards.csv with the quantities and each card's back."""
-    width_px, height_px = pixel_size(preset, game, deck)
+    width_px, height_px = pixel_size(preset, deck)
     page = (width_px / preset.dpi * INCH, height_px / preset.dpi * INCH)
     backs = deck_backs(game, deck)
     faces = [Face(back.cards[0], *page, back=True) for back, _ in backs] + [

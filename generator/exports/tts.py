@@ -74,7 +74,7 @@ def cell_size(trim_w: float, trim_h: float, cols: int, rows: int, cell_width: in
     return width, height
 
 
-def plan_sheets(game: Game, deck: Deck, cell_width: int = DEFAULT_CELL_WIDTH) -> list[SheetPlan]:
+def plan_sheets(deck: Deck, cell_width: int = DEFAULT_CELL_WIDTH) -> list[SheetPlan]:
     """The deck's card types in chunks of at most 69 per sheet."""
     tw, th = deck.size_pt
     sheets = []
@@ -203,7 +203,7 @@ def export_tts(game: Game, build_dir: Path, url_prefix: str | None = None,
     objects = []
     key = 1
     for position, deck in enumerate(game.decks.values()):
-        sheets = plan_sheets(game, deck, cell_width)
+        sheets = plan_sheets(deck, cell_width)
         tw, th = deck.size_pt
         dpi = sheets[0].cell[0] / (tw / 72)
         # the back is rasterised once per cell size (a short last sheet may have larger cells than a full one)
@@ -264,7 +264,7 @@ def _tile(component: Component, image: dict) -> dict:
     return {"CustomImage": {**image, "CustomTile": tile}}
 
 
-def _figurine(component: Component, image: dict) -> dict:
+def _figurine(component: Component, image: dict) -> dict:  # noqa: ARG001 - an ITEM_OBJECTS builder
     return {"CustomImage": image}
 
 

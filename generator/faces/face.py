@@ -431,11 +431,12 @@ class CardRenderer:
         done.add(name)
         return name
 
-    def place(self, canvas: Canvas, deck: Deck, card: Card | None, x: float, y: float, bleed: bool = True,
-              clip: tuple[float, float, float, float] | None = None, back: bool = False,
+    def place(self, canvas: Canvas, deck: Deck, card: Card | None, at: tuple[float, float],
+              bleed: bool = True, clip: tuple[float, float, float, float] | None = None, back: bool = False,
               ink: str = "normal") -> None:
-        """Draw the face (or with back=True the back `card` shows) with its bleed box's lower-left at (x, y),
-        optionally clipped to a page rectangle; `ink="saver"` draws the ink saver's version."""
+        """Draw the face (or with back=True the back `card` shows) with its bleed box's lower-left at `at`
+        (x, y), optionally clipped to a page rectangle; `ink="saver"` draws the ink saver's version."""
+        x, y = at
         name = self.ensure_form(canvas, deck, card, back, ink)
         canvas.saveState()
         if not bleed:
@@ -502,14 +503,14 @@ def renderer_for(game: Game) -> CardRenderer:
 def draw_front(canvas: Canvas, game: Game, card: Card, x: float, y: float, bleed: bool = True,
                ink: str = "normal") -> None:
     """Draw a card's front with the lower-left of its bleed box at (x, y) (trim box when bleed=False)."""
-    renderer_for(game).place(canvas, game.decks[card.deck], card, x, y, bleed, ink=ink)
+    renderer_for(game).place(canvas, game.decks[card.deck], card, (x, y), bleed, ink=ink)
 
 
 def draw_back(canvas: Canvas, game: Game, deck: Deck, x: float, y: float, bleed: bool = True,
               card: Card | None = None, ink: str = "normal") -> None:
     """Draw the back of `card` (default: the deck's usual back) with the lower-left of its bleed box at (x, y)
     (trim box when bleed=False)."""
-    renderer_for(game).place(canvas, deck, card, x, y, bleed, back=True, ink=ink)
+    renderer_for(game).place(canvas, deck, card, (x, y), bleed, back=True, ink=ink)
 
 
 def render_card_pdf(game: Game, card_or_deck: Card | Deck, path: Path, side: str = "front",
@@ -526,8 +527,8 @@ def render_card_pdf(game: Game, card_or_deck: Card | Deck, path: Path, side: str
     canvas = Canvas(str(path), pagesize=page, invariant=1, initialFontName=BODY, pageCompression=1,
                     trimBox=(b, b, b + tw, b + th), bleedBox=(0, 0, page[0], page[1]))
     canvas.setTitle(f"{game.title} - {card.code if card else deck.name + ' back'}")
-    renderer.place(canvas, deck, card, b - renderer.bleed, b - renderer.bleed, clip=(0, 0, page[0], page[1]),
-                   back=side == "back", ink=ink)
+    renderer.place(canvas, deck, card, (b - renderer.bleed, b - renderer.bleed),
+                   clip=(0, 0, page[0], page[1]), back=side == "back", ink=ink)
     canvas.showPage()
     canvas.save()
     return Path(path)

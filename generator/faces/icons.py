@@ -117,7 +117,7 @@ def icon_path(name: str, dirs: Dirs | None = None, *, file: str | Path = "", lin
 
 
 @functools.lru_cache(maxsize=512)
-def _parse(path: str, mtime_ns: int, size: int) -> Drawing:
+def _parse(path: str, _mtime_ns: int, _size: int) -> Drawing:
     # mtime and size are part of the key so an edited file (pnp watch) is parsed again.
     from svglib.svglib import svg2rlg  # here: svglib (and lxml) are large, and many builds draw no new icon
 
@@ -224,20 +224,18 @@ def _form_name(canvas, path: Path, fade: float = 0.0) -> tuple[str, float, float
 def draw_icon(
     canvas,
     name_or_path: str | Path,
-    x: float,
-    y: float,
-    w: float,
-    h: float,
+    box: tuple[float, float, float, float],
     *,
     dirs: Dirs | None = None,
     fit: str = "contain",
     fade: float = 0.0,
 ) -> None:
-    """Draw an icon (name or .svg path) centred in the box (x, y, w, h), aspect preserved: all of it inside
+    """Draw an icon (name or .svg path) centred in the `box` (x, y, w, h), aspect preserved: all of it inside
     the box (`fit='contain'`) or filling the box, cropped to it (`fit='cover'`); `fade` lightens every colour.
 
     The SVG becomes one Form XObject per canvas on first use; every placement is a `Do` of that form.
     """
+    x, y, w, h = box
     path = _resolve(name_or_path, dirs)
     form, width, height = _form_name(canvas, path, fade)
     scale = (max if fit == "cover" else min)(w / width, h / height)
@@ -259,7 +257,7 @@ def _inline_label(label: str) -> tuple[float, float, str, Path]:
     return float(w), float(h), valign, Path(path)
 
 
-def _draw_inline(canvas, kind: str, label: str | None) -> None:
+def _draw_inline(canvas, kind: str, label: str | None) -> None:  # noqa: ARG001 - ReportLab onDraw callback
     """<onDraw> callback: draw the icon over the spacer image that ReportLab just placed."""
     w, h, valign, path = _inline_label(label or "")
     info = getattr(canvas, "_curr_tx_info", None)  # set by ReportLab around onDraw callbacks
@@ -273,7 +271,7 @@ def _draw_inline(canvas, kind: str, label: str | None) -> None:
     # justification space), so the icon box is [cursor - w, cursor].
     x = tx._x0 - w
     y = info["cur_y"] + imgVRange(h, valign, font_size)[0]
-    draw_icon(canvas, path, x, y, w, h)
+    draw_icon(canvas, path, (x, y, w, h))
 
 
 class _SpacerImages:
@@ -403,7 +401,7 @@ class IconSource:
         problem = self.problem(name)
         if problem is not None:
             raise InputError(Problem("", 0, problem))
-        draw_icon(canvas, self._paths[name], x, y, w, h, fade=fade)
+        draw_icon(canvas, self._paths[name], (x, y, w, h), fade=fade)
 
     def inline_markup(self, name: str, size: float | None = None) -> str | None:
         """Paragraph markup of icon `name` in running text (sized to the text unless `size`), None if it

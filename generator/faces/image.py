@@ -125,7 +125,7 @@ def draw_image(canvas: Canvas, path: Path, x: float, y: float, w: float, h: floa
     """Draw the picture centred in the box (x, y, w, h): all of it (`contain`) or filling it, cropped
     (`cover`); `fade` moves every colour that far towards white (the ink saver's backs)."""
     if path.suffix.lower() == ".svg":
-        icons.draw_icon(canvas, path, x, y, w, h, fit=fit, fade=fade)
+        icons.draw_icon(canvas, path, (x, y, w, h), fit=fit, fade=fade)
         return
     source = _faded(str(path), fade) if fade else str(path)
     if fit == "contain":

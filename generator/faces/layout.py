@@ -133,10 +133,10 @@ class BoxSpec(Strict):
     )
     color: str | None = Field(None, description="text colour #rrggbb (or a template)")
 
-    _lengths = field_validator("x", "y", "width", "height")(classmethod(lambda cls, v: _check_length(v)))
-    _sizes = field_validator("size", "min_size")(classmethod(lambda cls, v: _check_font_size(v)))
+    _lengths = field_validator("x", "y", "width", "height")(classmethod(lambda _cls, v: _check_length(v)))
+    _sizes = field_validator("size", "min_size")(classmethod(lambda _cls, v: _check_font_size(v)))
     _widths = field_validator("stroke_width", "radius")(
-        classmethod(lambda cls, v: _check_not_negative(_check_length(v))))
+        classmethod(lambda _cls, v: _check_not_negative(_check_length(v))))
 
 
 class LayoutFile(Strict):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,10 +18,12 @@ from generator.pipeline.incremental import BuildState, game_keys
 
 if TYPE_CHECKING:
     from generator.data.game import Game
+    from generator.pipeline.drawing import Drawn
+    from generator.pipeline.planning import Planner
 
 # Loading, checking and drawing (generator.pipeline.gather, .producers, .fingerprints) are imported when a
-# game needs
-# them: a build with nothing to do reads hashes and the state only, and is done before those imports would be.
+# game needs them: a build with nothing to do reads hashes and the state only, and is done before those
+# imports would be.
 
 MANIFEST = "manifest.json"
 
@@ -199,41 +201,29 @@ def _build(
     keys = game_keys(project, names, options)
     old_manifest = read_manifest(build_dir)
     previous = {o["path"]: o for o in old_manifest["outputs"]}
-    # fresh: inputs unchanged, outputs untouched and listed in the manifest (a damaged manifest costs a
-    # rebuild)
-    fresh = [] if options.force else [name for name in names if state.game_is_fresh(name, keys[name])
-                                      and all(path in previous for path in state.game_outputs(name))]
+    fresh = [] if options.force else _fresh_games(state, names, keys, previous)
     if len(fresh) == len(names) and fresh:
         return _nothing_to_do(state, names, old_manifest)
     from generator.pipeline.gather import load_games
     from generator.pipeline.stale import stale_outputs
-    from generator.pipeline.translations import named
 
     changed = [name for name in names if name not in fresh]
-    # a game whose checks read the same inputs as when they last passed (a rules template or translation edit)
-    # is
-    # loaded, not checked again
-    checked = {} if options.force else {name: CheckReport(**report) for name in changed
-                                        if (report := state.checked_report(name, keys[name])) is not None}
+    # a game whose checks read the same inputs as when they last passed (a rules template or translation
+    # edit) is loaded, not checked again
+    checked = {} if options.force else _checked_before(state, changed, keys)
     loaded = load_games(project, changed, checked=checked)
     # a game that did not load, or wrong data or references: every game's problems, as gather
     if loaded.failed:
         loaded.finish()
     games = loaded.games
     # The composition checks (game.yaml `checks:`, the engines' static checks) run while the outputs are
-    # drawn:
-    # planning reads only what check_references checked. Whatever the planning raises, the checks' problems
-    # come
-    # first: bad data they catch may be what broke it.
+    # drawn: planning reads only what check_references checked. Whatever the planning raises, the checks'
+    # problems come first: bad data they catch may be what broke it.
     # Draw every output first (generator.pipeline.drawing: in worker processes when there are cores to use,
-    # started
-    # before this process runs the composition checks) and rename them into place only when the checks passed
-    # and
-    # every output was drawn: a problem found while drawing (a text that does not fit) must not replace any of
-    # the
-    # last good PDFs. Every language is drawn in the same run of workers; a problem in a source language stops
-    # the
-    # build, a problem in a translation keeps that language out only.
+    # started before this process runs the composition checks) and rename them into place only when the
+    # checks passed and every output was drawn: a problem found while drawing (a text that does not fit) must
+    # not replace any of the last good PDFs. Every language is drawn in the same run of workers; a problem in
+    # a source language stops the build, a problem in a translation keeps that language out only.
     from generator.pipeline.drawing import Drawings, available_cores, tasks_of
 
     with Drawings() as drawings:
@@ -245,17 +235,8 @@ def _build(
             return min(cores, len(tasks_of(outputs)))  # the workers started
 
         try:
-            result, units, todo, carried, failed = _plan(
-                state,
-                keys,
-                options,
-                previous,
-                games,
-                fresh,
-                start_early if cores > 1 else None,
-                loaded.pending,
-                cores,
-            )
+            early = _EarlyStart(start_early, loaded.pending, cores) if cores > 1 else None
+            result, units, todo, carried, failed = _plan(state, keys, options, previous, games, fresh, early)
         except Exception:
             drawings.cancel()
             loaded.finish()
@@ -268,14 +249,9 @@ def _build(
                 [o for o in everything if id(o) not in started], build_dir, options.jobs, loaded.pending
             )
         # a failed check stops the workers and removes their files (leaving the block): its problems are
-        # reported,
-        # never a drawing problem or bug the bad data caused
+        # reported, never a drawing problem or bug the bad data caused
         reports = loaded.finish()
-        by_game = {report.game: report for report in reports}
-        for name in names:  # reports in the order asked for; skipped games show their last check
-            result.games.append(by_game[name] if name in by_game else CheckReport(**state.game_report(name)))
-            if name not in by_game:
-                result.languages.setdefault(name, state.game_languages(name))
+        _report_games(result, state, names, reports)
         if on_start:
             on_start(len(everything))
         results = drawings.results(everything, drawn)
@@ -290,41 +266,19 @@ def _build(
             found, at = results[at:at + len(group)], at + len(group)
             wrong = [problem for one in found for problem in one.problems]
             if wrong and game.translated:
-                for one in found:  # the drawn files of this language are not put in place
-                    one.file.unlink(missing_ok=True)
-                result.problems += named(list(dict.fromkeys(wrong)), game.language)
-                result.not_built.setdefault(game.id, []).append(game.language)
+                _keep_out(result, game, found, wrong)
                 failed.add(game.id)
                 continue
             problems += wrong
-            for output, one in zip(group, found, strict=True):
-                if one.problems:
-                    continue
-                tmp = staging.adopt(one.file, build_dir / output.path)  # the staging owns it now
-                result.written.append({
-                    "game": output.game, "path": str(output.path), "kind": output.kind,
-                    **({"language": output.language} if output.language else {}),
-                    "bytes": tmp.stat().st_size, "sha256": sha256_file(tmp), **one.facts,
-                })
-                state.record_output(output.path, fingerprints[str(output.path)], written=tmp)
+            _adopt(staging, state, build_dir, zip(group, found, strict=True), fingerprints, result.written)
             drawn_outputs += group
             built.append(game)
             for name, fingerprint, made in unit.units:
                 state.record_unit(name, fingerprint, made)
         if problems:  # the same card can fail in several outputs (both papers, the rules): report it once
             raise InputError(list(dict.fromkeys(problems)))
-        for report in reports:
-            if report.game not in failed:
-                state.record_game(
-                    report.game,
-                    keys[report.game],
-                    [path for unit in units if unit.game.id == report.game for path in unit.paths()],
-                    report,
-                    result.languages.get(report.game, []),
-                )
-        # a game is searched for stale outputs when it is built; a skipped game keeps what was found then
-        result.stale = sorted(stale_outputs(project, build_dir, games) + [
-            e for e in old_manifest["stale"] if e["path"].split("/")[0] in fresh], key=lambda e: e["path"])
+        _record_games(state, keys, units, [r for r in reports if r.game not in failed], result.languages)
+        result.stale = _stale(stale_outputs(project, build_dir, games), old_manifest, fresh)
         text = manifest_text(old_manifest, project, built, result.written + carried, result.stale,
                              partial=bool(options.only))
         staging.stage(build_dir / MANIFEST, lambda tmp: tmp.write_text(text, encoding="utf-8"))
@@ -336,28 +290,96 @@ def _build(
     return result
 
 
+def _stale(found: list[dict], manifest: dict, fresh: list[str]) -> list[dict]:
+    """The stale outputs: those `found` in the games built, and those of the skipped (`fresh`) games when they
+    were last built (a game is searched for stale outputs only when it is built)."""
+    return sorted(found + [e for e in manifest["stale"] if e["path"].split("/")[0] in fresh],
+                  key=lambda e: e["path"])
+
+
+def _fresh_games(state: BuildState, names: list[str], keys: dict, previous: dict[str, dict]) -> list[str]:
+    """The games whose inputs did not change, with their outputs untouched and listed in the manifest (a
+    damaged manifest costs a rebuild)."""
+    return [name for name in names if state.game_is_fresh(name, keys[name])
+            and all(path in previous for path in state.game_outputs(name))]
+
+
+def _checked_before(state: BuildState, names: list[str], keys: dict) -> dict[str, CheckReport]:
+    """The last check report of each game whose checks read the same inputs as when they last passed."""
+    return {name: CheckReport(**report) for name in names
+            if (report := state.checked_report(name, keys[name])) is not None}
+
+
+def _report_games(result: BuildResult, state: BuildState, names: list[str],
+                  reports: list[CheckReport]) -> None:
+    """The check reports in the order asked for; skipped games show their last check (and languages)."""
+    by_game = {report.game: report for report in reports}
+    for name in names:
+        result.games.append(by_game[name] if name in by_game else CheckReport(**state.game_report(name)))
+        if name not in by_game:
+            result.languages.setdefault(name, state.game_languages(name))
+
+
+def _keep_out(result: BuildResult, game: Game, found: list[Drawn], wrong: list[Problem]) -> None:
+    """A translation with problems while drawing: its drawn files are not put in place, its problems are
+    the result's and the language is not built."""
+    from generator.pipeline.translations import named
+
+    for one in found:
+        one.file.unlink(missing_ok=True)
+    result.problems += named(list(dict.fromkeys(wrong)), game.language)
+    result.not_built.setdefault(game.id, []).append(game.language)
+
+
+def _adopt(staging: Staging, state: BuildState, build_dir: Path, drawn: Iterable[tuple[Output, Drawn]],
+           fingerprints: dict[str, str], written: list[dict]) -> None:
+    """Stage every output of a unit drawn without problems, listing it in `written` and recording it."""
+    for output, one in drawn:
+        if one.problems:
+            continue
+        tmp = staging.adopt(one.file, build_dir / output.path)  # the staging owns it now
+        written.append({
+            "game": output.game, "path": str(output.path), "kind": output.kind,
+            **({"language": output.language} if output.language else {}),
+            "bytes": tmp.stat().st_size, "sha256": sha256_file(tmp), **one.facts,
+        })
+        state.record_output(output.path, fingerprints[str(output.path)], written=tmp)
+
+
+def _record_games(state: BuildState, keys: dict, units: list, reports: list[CheckReport],
+                  languages: dict[str, list[str]]) -> None:
+    """Record each game built (all its languages) as up to date: its key, outputs, report and languages."""
+    for report in reports:
+        paths = [path for unit in units if unit.game.id == report.game for path in unit.paths()]
+        state.record_game(report.game, keys[report.game], paths, report, languages.get(report.game, []))
+
+
+@dataclass(frozen=True)
+class _EarlyStart:
+    """Drawing while planning: `start(outputs)` starts workers on outputs to draw (returning how many it
+    started), up to `cores`, while more units are still to be planned or (`busy`) composition checks to
+    run."""
+
+    start: Callable[[list[Output]], int]
+    busy: bool
+    cores: int
+
+
 def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[str, dict], games: list[Game],
-          fresh: list[str], start_early: Callable[[list[Output]], int] | None = None, busy: bool = False,
-          cores: int = 1) -> tuple[BuildResult, list, list[list[Output]], list[dict], set[str]]:
+          fresh: list[str], early: _EarlyStart | None = None
+          ) -> tuple[BuildResult, list, list[list[Output]], list[dict], set[str]]:
     """The languages, the units planned and the outputs to draw of the loaded games: (the result so far, the
     units (planning.Planned), the outputs to draw per unit, the manifest entries of the outputs kept, the
     games with a language that did not build).
 
-    `start_early(outputs)` is given each unit's outputs to draw as soon as they are planned, while it has
-    started fewer workers than there are `cores` and more units are still to be planned or (`busy`)
-    composition checks to run; it returns the number of workers it started. On a rebuild after a card's text
-    changed, the rules and their booklets (planned before the card sheets, and the longest to draw) are drawn
-    while the card sheets are planned, and the card sheets while the translations are planned and the checks
-    run. The outputs stay in the outputs to draw that this returns."""
-    from generator.data.translation import source_tool_words_missing
+    `early.start(outputs)` is given each unit's outputs to draw as soon as they are planned, while it has
+    started fewer workers than there are `early.cores` and more units are still to be planned or
+    (`early.busy`) composition checks to run; it returns the number of workers it started. On a rebuild
+    after a card's text changed, the rules and their booklets (planned before the card sheets, and the
+    longest to draw) are drawn while the card sheets are planned, and the card sheets while the translations
+    are planned and the checks run. The outputs stay in the outputs to draw that this returns."""
     from generator.pipeline.planning import Planner
-    from generator.pipeline.translations import (
-        choose_languages,
-        drawn_word_problems,
-        language_problems,
-        named,
-        translated_game,
-    )
+    from generator.pipeline.translations import choose_languages
 
     languages = choose_languages(games, options.languages)  # a --lang no game declares stops here
     result = BuildResult(games=[], languages=languages)
@@ -371,11 +393,12 @@ def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[s
     to_plan = len(planner.units_to_plan(source))
     workers = 0  # started early
 
-    def planned(game: Game, producer, outputs: list[Output]) -> None:
+    def planned(game: Game, _producer, outputs: list[Output]) -> None:
         nonlocal to_plan, workers
+        assert early is not None  # told only then
         to_plan -= 1
         # only with cores to use and something else to do meanwhile
-        if workers >= cores or not (to_plan or busy):
+        if workers >= early.cores or not (to_plan or early.busy):
             return
         try:
             stale = [o for o in outputs if drawn_again(o, planner.fingerprint(game, o))]
@@ -383,31 +406,13 @@ def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[s
         except InputError:
             stale = []
         if stale:
-            workers += start_early(stale)
+            workers += early.start(stale)
 
     # every problem of every game's source language in one run
-    units = planner.plan(source, planned if start_early is not None else None)
+    units = planner.plan(source, planned if early is not None else None)
     failed: set[str] = set()  # games with a language that did not build: not recorded as up to date
     for game in games:
-        wrong = language_problems(game)
-        for language in languages[game.id]:
-            if language == game.source_language:
-                result.warnings += source_tool_words_missing(game)
-                continue
-            try:
-                other = translated_game(game, language)
-                result.warnings += named(other.translation.warnings, language)
-                errors = other.translation.problems
-                if planner.needs_planning(other):  # what it draws changed: its words are checked again
-                    warnings, more = drawn_word_problems(game, other)
-                    result.warnings += named(warnings, language)
-                    errors = errors + more
-                if errors:  # this language is not drawn; the others and the source language are
-                    raise InputError(named(errors, language))
-                units += planner.plan([other])
-            except InputError as exc:
-                wrong += named(exc.problems, language)
-                result.not_built.setdefault(game.id, []).append(language)
+        wrong = _plan_translations(planner, game, languages[game.id], result, units)
         result.problems += wrong
         failed |= {game.id} if wrong else set()
     fingerprints = {path: fingerprint for unit in units for path, fingerprint in unit.fingerprints.items()}
@@ -426,6 +431,40 @@ def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[s
                 result.skipped.append(str(output.path))
                 carried.append(previous[str(output.path)])
     return result, units, todo, carried, failed
+
+
+def _plan_translations(planner: Planner, game: Game, languages: list[str], result: BuildResult,
+                       units: list) -> list[Problem]:
+    """Plan the game's translations into `units` (warnings into the result); the problems of its languages,
+    each of which is then not built."""
+    from generator.data.translation import source_tool_words_missing
+    from generator.pipeline.translations import (
+        drawn_word_problems,
+        language_problems,
+        named,
+        translated_game,
+    )
+
+    wrong = language_problems(game)
+    for language in languages:
+        if language == game.source_language:
+            result.warnings += source_tool_words_missing(game)
+            continue
+        try:
+            other = translated_game(game, language)
+            result.warnings += named(other.translation.warnings, language)
+            errors = other.translation.problems
+            if planner.needs_planning(other):  # what it draws changed: its words are checked again
+                warnings, more = drawn_word_problems(game, other)
+                result.warnings += named(warnings, language)
+                errors = errors + more
+            if errors:  # this language is not drawn; the others and the source language are
+                raise InputError(named(errors, language))
+            units += planner.plan([other])
+        except InputError as exc:
+            wrong += named(exc.problems, language)
+            result.not_built.setdefault(game.id, []).append(language)
+    return wrong
 
 
 def _nothing_to_do(state: BuildState, names: list[str], manifest: dict) -> BuildResult:

@@ -192,7 +192,7 @@ class GameParts:
             return ""
         renderer = renderer_for(self.game)
         sha = hashlib.sha256()
-        for deck_id, card_id in pictured_cards(self.game, render_rules(self.game)) + cover_cards(self.game):
+        for deck_id, card_id in pictured_cards(render_rules(self.game)) + cover_cards(self.game):
             deck = self.game.decks.get(deck_id)
             card = deck.by_id().get(card_id) if deck is not None else None
             if card is None:

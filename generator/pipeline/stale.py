@@ -40,29 +40,45 @@ def _stale_in_game(game: Game, folder: Path) -> list[dict]:
     """Outputs in build/<game>/ of decks, boards or rules the game no longer has."""
     if not folder.is_dir():
         return []
+    found = []
+    for path in sorted(folder.glob("*.pdf")):
+        why = _why_pdf_stale(game, path.name)
+        if why is not None:
+            found.append(_entry(folder, path, why))
+    return found + _stale_deck_files(game, folder)
+
+
+def _why_pdf_stale(game: Game, name: str) -> str | None:
+    """Why a PDF of build/<game>/ is of something the game no longer has (None: it still has it)."""
+    board = _BOARD.match(name)
+    if board:
+        return _why_board_stale(game, board["id"])
+    if name.startswith("rules") and not game.project.rules_template(game.id).is_file():
+        return f"{game.id} has no rules template any more"
+    if name.startswith("components-") and not game.components:
+        return f"{game.id} has no components any more"
+    if name == "tuckboxes-full.pdf" and not any(c.model.full_size_pages for c in game.components.values()):
+        return f"{game.id} has no tuck boxes any more"
+    return None
+
+
+def _why_board_stale(game: Game, name: str | None) -> str | None:
+    """Why a board PDF (`name`: the board id in its file name, None for board-*.pdf) is stale, if it is."""
+    single_board = len(game.boards) == 1
+    if not game.boards:
+        return f"{game.id} has no board any more"
+    if name is None and not single_board:
+        return f"{game.id} has several boards now, printed as board-<id>-*.pdf"
+    if name is not None and (single_board or name not in game.boards):
+        return f"board '{name}' is not printed under this name any more"
+    return None
+
+
+def _stale_deck_files(game: Game, folder: Path) -> list[dict]:
+    """The exports (png/, preview/, pod/, tts/) of decks and components the game no longer has."""
     decks = set(game.decks)
     pictured = decks | set(game.components)  # png/ holds a folder per deck and per component
     found = []
-    single_board = len(game.boards) == 1
-    for path in sorted(folder.glob("*.pdf")):
-        board = _BOARD.match(path.name)
-        if board:
-            name = board["id"]
-            if not game.boards:
-                found.append(_entry(folder, path, f"{game.id} has no board any more"))
-            elif name is None and not single_board:
-                found.append(
-                    _entry(folder, path, f"{game.id} has several boards now, printed as board-<id>-*.pdf")
-                )
-            elif name is not None and (single_board or name not in game.boards):
-                found.append(_entry(folder, path, f"board '{name}' is not printed under this name any more"))
-        elif path.name.startswith("rules") and not game.project.rules_template(game.id).is_file():
-            found.append(_entry(folder, path, f"{game.id} has no rules template any more"))
-        elif path.name.startswith("components-") and not game.components:
-            found.append(_entry(folder, path, f"{game.id} has no components any more"))
-        elif path.name == "tuckboxes-full.pdf" and not any(c.model.full_size_pages
-                                                           for c in game.components.values()):
-            found.append(_entry(folder, path, f"{game.id} has no tuck boxes any more"))
     for path in sorted((folder / "png").glob("*")):
         if path.is_dir() and path.name not in pictured:
             found.append(

@@ -293,7 +293,7 @@ def sweep_name(varies: list[Vary], name: str | None) -> str:
     return "-".join(re.sub(r"[^A-Za-z0-9_-]+", "-", v.name).strip("-") for v in varies)
 
 
-def sweep(
+def sweep(  # noqa: PLR0913 - each of `pnp sweep`'s options, as keywords with defaults, like the command
     project: Project,
     game_id: str,
     vary: list[str],

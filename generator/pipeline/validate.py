@@ -20,7 +20,7 @@ from generator.data.project import Project
 from generator.data.translation import source_tool_words_missing
 from generator.engines.base import Engine
 from generator.engines.options import describe_data, describe_options
-from generator.engines.registry import engine_for
+from generator.engines.registry import engine_for, rules_engine
 from generator.faces.face import renderer_for
 from generator.faces.legibility import check_legibility
 from generator.pipeline.changes import Changes, one_game, rule_options, summary
@@ -42,6 +42,8 @@ from generator.validator.simulate import (
 )
 
 LEGIBILITY_CHECK = "card text contrast (WCAG 4.5:1, 3:1 from 14 pt) and size (6 pt)"
+RULES_FILE = "rules.yaml"  # what `--engine rules` plays: the game's rules described in the rules language
+ENGINE_SOURCES = ("game", "rules")  # --engine: the engine game.yaml names, or the game folder's rules.yaml
 
 
 @dataclass
@@ -104,7 +106,7 @@ def planned_games(engines: list[Engine], settings: SimSettings) -> int:
     return sum(len(player_counts(engine, settings)) for engine in engines) * settings.games
 
 
-def validate(
+def validate(  # noqa: PLR0913 - each of `pnp validate`'s options, as keywords with defaults, like the command
     project: Project,
     names: list[str],
     settings: SimSettings | None = None,
@@ -118,6 +120,7 @@ def validate(
     languages: tuple[str, ...] = (),
     engines: bool = True,
     announce: Callable[[str], None] | None = None,
+    engine_source: str = "game",
 ) -> Validation:
     """Check, replay and simulate the named games. Raises InputError when the data itself does not load or
     check.
@@ -130,22 +133,27 @@ def validate(
     translation file, layouts' words, rules template, texts that no longer fit and characters no font draws
     are problems; texts not translated yet are warnings (problems with `strict`). Without `engines`
     (`--no-engine`) no rules engine is imported: the static checks only. `announce(line)` is told, before a
-    project's engine code is imported, which file it is (the run's first line says whose Python runs)."""
+    project's engine code is imported, which file it is (the run's first line says whose Python runs).
+    `engine_source` "rules" (`--engine rules`) plays each game from its folder's rules.yaml instead of the
+    engine game.yaml names (which is then never imported)."""
     settings = settings or SimSettings()
     changes = changes or Changes()
     one_game(names, changes, "validate")
-    loaded, reports = gather(project, names, changes.overrides(), engines=engines, announce=announce)
+    described = engines and engine_source == "rules"
+    loaded, reports = gather(project, names, changes.overrides(), engines=engines and not described,
+                             announce=announce)
+    engine_of = _described_engines(loaded, reports) if described else engine_for
     options: dict = {}
     if changes:
-        options = rule_options(loaded[0], engine_for(loaded[0]) if engines else None, changes)
+        options = rule_options(loaded[0], engine_of(loaded[0]) if engines else None, changes)
     chosen = choose_languages(loaded, languages)
     result = Validation(games=[], changes=summary(loaded[0], options) if changes else [])
-    played = {game.id: engine for game in loaded if engines and (engine := engine_for(game)) is not None}
+    played = {game.id: engine for game in loaded if engines and (engine := engine_of(game)) is not None}
     # The games need only the loaded data and the engines: they are played while this process checks the rest.
     plan = _start_games(loaded, played, settings, options, executor, on_start, result) \
         if simulate_games and played else None
     try:
-        full_report = _check(project, loaded, reports, played, chosen, strict, changes, result,
+        full_report = _check(loaded, reports, played, chosen, strict, changes, result,
                              lambda: plan.simulation.poll(progress) if plan else None)
         for entry, game in zip(result.games, loaded, strict=True):
             entry.engine_skipped = not engines and game.config.engine is not None
@@ -160,6 +168,22 @@ def validate(
         atomic_write(report_path, to_json({"games": full_report}))
         result.report_path = report_path
     return result
+
+
+def _described_engines(loaded: list[Game], reports: list) -> Callable[[Game], Engine]:
+    """`--engine rules`: each game's engine read from its rules.yaml, whose derived checks join the game's
+    report (InputError with their problems)."""
+    found: dict[str, Engine] = {}
+    problems: list[Problem] = []
+    for game, report in zip(loaded, reports, strict=True):
+        engine = found[game.id] = rules_engine(game, RULES_FILE, game.show(game.dir / "game.yaml"),
+                                               game.line_of("engine"))
+        for name, wrong in engine.static_checks(game) if engine.static_checks else ():
+            report.checks.append(name)
+            problems += list(wrong)
+    if problems:
+        raise InputError(problems)
+    return lambda game: found[game.id]
 
 
 @dataclass
@@ -218,7 +242,7 @@ def _start_games(loaded: list[Game], engines: dict[str, Engine], settings: SimSe
     return _Games(simulation, runner, executor is None, playable, unplayable, started)
 
 
-def _check(project: Project, loaded: list[Game], reports: list[CheckReport], engines: dict[str, Engine],
+def _check(loaded: list[Game], reports: list[CheckReport], engines: dict[str, Engine],
            chosen: dict[str, list[str]], strict: bool, changes: Changes, result: Validation,
            between: Callable[[], None]) -> dict:
     """The checks of this process: the printed side, legibility, languages and scripts, into `result`; calls

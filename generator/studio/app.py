@@ -104,7 +104,7 @@ class StudioApp:
     def _state(self, request: Request) -> GameState | None:
         return self.studio.games.get(request.path_params["game"])
 
-    async def _not_found(self, request: Request, exc) -> Response:
+    async def _not_found(self, request: Request, exc) -> Response:  # noqa: ARG002 - Starlette handler
         return self._page("not_found.html", status=404, path=request.url.path)
 
     def _missing(self, request: Request) -> Response:
@@ -112,7 +112,7 @@ class StudioApp:
 
     # -- pages
     # ----------------------------------------------------------------------------------------------------
-    async def index(self, request: Request) -> Response:
+    async def index(self, request: Request) -> Response:  # noqa: ARG002 - Starlette route handler
         games = []
         for name, state in list(self.studio.games.items()):
             decks = views.deck_views(state, self.links)
@@ -260,11 +260,11 @@ class StudioApp:
     def _hello(self) -> dict:
         return {"type": "hello", "versions": self.studio.versions(), "busy": self.studio.worker.busy}
 
-    async def events(self, request: Request) -> Response:
+    async def events(self, request: Request) -> Response:  # noqa: ARG002 - Starlette route handler
         return StreamingResponse(self.broker.stream(self._hello), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
-    async def status(self, request: Request) -> Response:
+    async def status(self, request: Request) -> Response:  # noqa: ARG002 - Starlette route handler
         return JSONResponse(
             {
                 "idle": self.studio.idle(),

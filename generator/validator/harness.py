@@ -117,20 +117,10 @@ def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
     """Play one game from `seed` with one bot name per seat; never raises for a rules failure."""
     record = GameRecord(seed=seed, players=players, bots=list(bots))
     rng = random.Random(seed)
-    events = record.log
     opts = {**engine.options, **(options or {})}
     if log:
-        events.append(f"# seed {seed}, {players} players, bots {','.join(bots)}")
-
-    decision = 0
-
-    def fail(kind: str, message: str) -> GameRecord:
-        record.failure_kind, record.failure = kind, message
-        record.decisions = decision
-        if log:
-            events.append(f"# FAILED ({kind}): {message}")
-        return record
-
+        record.log.append(f"# seed {seed}, {players} players, bots {','.join(bots)}")
+    play = _Play(record, log)
     unknown = [b for b in bots if b not in engine.bots]
     if len(bots) != players or unknown:
         raise ValueError(f"need {players} bot names from {sorted(engine.bots)}, got {bots}")
@@ -138,18 +128,46 @@ def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
         state = engine.new_state(game, players, opts)
         start_counts = state.card_count()
     except Exception as exc:  # noqa: BLE001 - a setup failure is a finding, not a crash of the validator
-        return fail(SETUP, f"setup failed with {players} players: {type(exc).__name__}: {exc}")
-    seen = 0  # how much of state.log is already copied
+        return play.fail(0, SETUP, f"setup failed with {players} players: {type(exc).__name__}: {exc}")
+    failed = _play_out(play, engine, state, rng, start_counts)
+    if failed is not None:
+        return failed
+    if log:
+        record.log.append(f"# end: scores {record.scores}, winners {record.winners}")
+    return record
 
-    def copy_log() -> None:
-        nonlocal seen
-        if log and len(state.log) > seen:
-            events.extend(state.log[seen:])
-            seen = len(state.log)
 
+class _Play:
+    """One game being played: its record and, unless `log` is False, its log, with the engine's own log lines
+    copied in as they come."""
+
+    def __init__(self, record: GameRecord, log: bool):
+        self.record, self.log = record, log
+        self.seen = 0  # how much of state.log is already copied
+
+    def fail(self, decision: int, kind: str, message: str) -> GameRecord:
+        """The record of a game that failed at `decision`."""
+        record = self.record
+        record.failure_kind, record.failure = kind, message
+        record.decisions = decision
+        if self.log:
+            record.log.append(f"# FAILED ({kind}): {message}")
+        return record
+
+    def copy_log(self, state) -> None:
+        """Copy the engine's new log lines into the record's log."""
+        if self.log and len(state.log) > self.seen:
+            self.record.log.extend(state.log[self.seen:])
+            self.seen = len(state.log)
+
+
+def _play_out(play: _Play, engine: Engine, state, rng: random.Random, start_counts) -> GameRecord | None:
+    """Play the set-up game to its end, filling in the record: None, or the record of the failure."""
+    record, log, fail, copy_log = play.record, play.log, play.fail, play.copy_log
+    events, seed, players, bots = record.log, record.seed, record.players, record.bots
+    decision = 0
     # this loop runs once per action and chance event of every simulated game: bound methods in locals, and
-    # the
-    # step a failure message names kept as a tuple, formatted only when something fails
+    # the step a failure message names kept as a tuple, formatted only when something fails
     policies = [engine.bots[b] for b in bots]
     current_player, chance_request, legal_actions, apply = (state.current_player, state.chance_request,
                                                             state.legal_actions, state.apply)
@@ -164,7 +182,7 @@ def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
         track.append((0, tuple(scores())))
         while True:
             if log:
-                copy_log()
+                copy_log(state)
             player = current_player()
             if player == TERMINAL:
                 break
@@ -172,6 +190,7 @@ def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
                 chance_steps += 1
                 if chance_steps > chance_cap:
                     return fail(
+                        decision,
                         STALLED,
                         f"the game did not end: {chance_cap} chance events without finishing "
                         f"(seed {seed}, {players} players)",
@@ -184,8 +203,8 @@ def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
                 apply(outcome)
             else:
                 if decision >= turn_cap:
-                    return fail(STALLED, f"the game did not end within the turn cap of {turn_cap} decisions "
-                                        f"(seed {seed}, {players} players)")
+                    return fail(decision, STALLED, f"the game did not end within the turn cap of {turn_cap} "
+                                                   f"decisions (seed {seed}, {players} players)")
                 decision += 1
                 if player != last_actor:
                     if last_actor is not None:  # the turn of `last_actor` is over
@@ -199,30 +218,27 @@ def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
                 if log:
                     events.append(f"# seat {player} ({bots[player]}): {action}")
                 if action not in legal_actions():
-                    return fail(ILLEGAL, f"bot '{bots[player]}' chose {describe_step(step)}, which is not in "
-                                         "legal_actions()")
+                    return fail(decision, ILLEGAL, f"bot '{bots[player]}' chose {describe_step(step)}, "
+                                                   "which is not in legal_actions()")
                 try:
                     apply(action)
                 except IllegalAction as exc:
-                    return fail(
-                        ILLEGAL, f"{describe_step(step)} is in legal_actions() but apply() rejected it: {exc}"
-                    )
+                    return fail(decision, ILLEGAL,
+                                f"{describe_step(step)} is in legal_actions() but apply() rejected it: {exc}")
             # check_state(), inline: an engine may hand back the same counts while no card moved
             counts = card_count()
             if (counts is not start_counts and counts != start_counts) or invariant_problems():
                 # the message, worked out once something is wrong
                 broken = check_state(state, start_counts, step)
                 if broken:
-                    copy_log()
-                    return fail(*broken)
+                    copy_log(state)
+                    return fail(decision, *broken)
         record.decisions = decision
         record.scores = list(state.scores())
         track.append((turns + (last_actor is not None), tuple(record.scores)))
         record.winners = list(state.winners())
         record.metrics = state.metrics() or {}
     except Exception as exc:  # noqa: BLE001 - report the engine bug with its seed instead of dying
-        copy_log()
-        return fail(CRASH, _crash(exc, describe_step(step)))
-    if log:
-        events.append(f"# end: scores {record.scores}, winners {record.winners}")
-    return record
+        copy_log(state)
+        return fail(decision, CRASH, _crash(exc, describe_step(step)))
+    return None

@@ -65,7 +65,7 @@ def test_an_edited_template_is_compiled_again_and_its_include_is_not(tmp_project
 def test_code_compiled_by_another_sandbox_is_not_used(tmp_project, cache, monkeypatch):
     folder, compiled = cache
     _render(tmp_project, "order-up-pizza")
-    monkeypatch.setattr(text.CompiledTemplates, "compiler", lambda self: "another version of pnp")
+    monkeypatch.setattr(text.CompiledTemplates, "compiler", lambda _self: "another version of pnp")
     compiled.clear()
     _render(tmp_project, "order-up-pizza")
     assert "order-up-pizza.md.j2" in compiled

@@ -39,7 +39,7 @@ def test_a_pictured_card_is_laid_out_once_for_the_checks_and_the_drawing(repo_pr
     monkeypatch.setattr(references, "text_areas", counted)
     game = load_game(repo_project, "order-up-pizza")
     markdown = render_rules(game)
-    pictured = set(pictured_cards(game, markdown))
+    pictured = set(pictured_cards(markdown))
     assert pictured and set(laid_out) == pictured  # the template's figure() calls and the checks after it
     reading_story(game, markdown, text_frame()[0])  # the figures and the cover, drawn from the same layouts
     assert set(laid_out) == pictured | set(cover_cards(game))

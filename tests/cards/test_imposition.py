@@ -27,7 +27,7 @@ def _safe_page(sheet) -> Rect:
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_poker_is_nine_up_portrait_centred_and_butted(paper):
-    sheet = make_sheet(paper, *POKER, BLEED)
+    sheet = make_sheet(paper, POKER, BLEED)
     assert (sheet.cols, sheet.rows, sheet.landscape) == (3, 3, False)
     assert (sheet.page_w, sheet.page_h) == pytest.approx(sorted(PAPERS[paper].size))
     xs = sorted({s.trim.x for s in sheet.fronts})
@@ -71,7 +71,7 @@ def _crosses_art(line, sheet) -> bool:
 def test_every_paper_size_and_gap(paper, size, gap, layout):
     """The sheet rules for Letter/A4 x every card size preset x butted/3 mm gap x duplex/fold."""
     cw, ch = PRESETS[size]
-    sheet = make_sheet(paper, cw, ch, BLEED, layout=layout, gap=gap, marks="both")
+    sheet = make_sheet(paper, (cw, ch), BLEED, layout=layout, gap=gap, marks="both")
     trims = [s.trim for s in sheet.fronts]
     # cards keep their size and stand `gap` apart
     assert all(t.w == pytest.approx(cw) and t.h == pytest.approx(ch) for t in trims)
@@ -115,7 +115,7 @@ def test_every_paper_size_and_gap(paper, size, gap, layout):
 def test_crop_marks_lie_outside_the_grid_on_every_cut_line(paper):
     """The issue's case: Letter 9-up poker has 6.35 mm above and below the grid and still marks every column
     cut."""
-    sheet = make_sheet(paper, *POKER, BLEED)
+    sheet = make_sheet(paper, POKER, BLEED)
     cut_x, cut_y = _cuts(sheet)
     marked_x = {round(m.x1, 3) for m in sheet.marks if m.vertical}
     marked_y = {round(m.y1, 3) for m in sheet.marks if not m.vertical}
@@ -140,12 +140,12 @@ def test_margin_use_gives_marks_room_before_bleed():
 
 
 def test_butted_cut_lines_stop_at_the_cards_and_gapped_ones_run_the_whole_page():
-    butted = make_sheet("a4", *POKER, BLEED, marks="lines")
+    butted = make_sheet("a4", POKER, BLEED, marks="lines")
     assert butted.marks == [] and butted.lines
     inner_x = sorted({round(s.trim.x, 3) for s in butted.fronts})[1]
     inner = [ln for ln in butted.lines if ln.vertical and round(ln.x1, 3) == inner_x]
     assert len(inner) == 2  # above and below the grid only
-    gapped = make_sheet("a4", *POKER, BLEED, gap=mm(4), marks="lines")
+    gapped = make_sheet("a4", POKER, BLEED, gap=mm(4), marks="lines")
     full = [ln for ln in gapped.lines if ln.vertical]
     assert full and all(ln.length == pytest.approx(gapped.page_h - 2 * MARK_INK) for ln in full)
     assert len(full) == 2 * gapped.cols  # both edges of every column
@@ -153,16 +153,16 @@ def test_butted_cut_lines_stop_at_the_cards_and_gapped_ones_run_the_whole_page()
 
 def test_a_gap_too_wide_or_unknown_marks_fail_clearly():
     with pytest.raises(LayoutError, match="gap"):
-        make_sheet("a4", *POKER, BLEED, gap=mm(60))
+        make_sheet("a4", POKER, BLEED, gap=mm(60))
     with pytest.raises(LayoutError, match="unknown marks"):
-        make_sheet("a4", *POKER, BLEED, marks="dots")
+        make_sheet("a4", POKER, BLEED, marks="dots")
     with pytest.raises(LayoutError, match="3 mm gaps"):
-        make_sheet("letter", mm(250), mm(300), BLEED, gap=mm(3))
+        make_sheet("letter", (mm(250), mm(300)), BLEED, gap=mm(3))
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_bleed_shows_only_on_the_outer_edges_of_the_grid(paper):
-    sheet = make_sheet(paper, *POKER, BLEED)
+    sheet = make_sheet(paper, POKER, BLEED)
     middle = next(s for s in sheet.fronts if (s.col, s.row) == (1, 1))
     assert middle.clip == middle.trim
     corner = next(s for s in sheet.fronts if (s.col, s.row) == (0, 0))
@@ -175,8 +175,8 @@ def test_bleed_shows_only_on_the_outer_edges_of_the_grid(paper):
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_long_edge_duplex_mirrors_columns_short_edge_mirrors_rows(paper):
-    long = make_sheet(paper, *POKER, BLEED, duplex="long")
-    short = make_sheet(paper, *POKER, BLEED, duplex="short")
+    long = make_sheet(paper, POKER, BLEED, duplex="long")
+    short = make_sheet(paper, POKER, BLEED, duplex="short")
     for front, back in zip(long.fronts, long.backs, strict=True):
         assert (back.col, back.row) == (2 - front.col, front.row)
         assert back.trim.x == pytest.approx(long.page_w - front.trim.x2)
@@ -184,20 +184,20 @@ def test_long_edge_duplex_mirrors_columns_short_edge_mirrors_rows(paper):
     for front, back in zip(short.fronts, short.backs, strict=True):
         assert (back.col, back.row) == (front.col, 2 - front.row)
         assert back.trim.y == pytest.approx(short.page_h - front.trim.y2)
-    none = make_sheet(paper, *POKER, BLEED, duplex="none")
+    none = make_sheet(paper, POKER, BLEED, duplex="none")
     assert [b.trim for b in none.backs] == [f.trim for f in none.fronts]
 
 
 def test_landscape_sheets_flip_long_edge_about_the_horizontal_axis():
-    sheet = make_sheet("letter", *MINI, BLEED, duplex="long")
+    sheet = make_sheet("letter", MINI, BLEED, duplex="long")
     assert sheet.landscape
     for front, back in zip(sheet.fronts, sheet.backs, strict=True):
         assert back.col == front.col and back.row == sheet.rows - 1 - front.row
 
 
 def test_back_offset_moves_every_back():
-    plain = make_sheet("a4", *POKER, BLEED)
-    shifted = make_sheet("a4", *POKER, BLEED, back_offset=(mm(1), mm(-2)))
+    plain = make_sheet("a4", POKER, BLEED)
+    shifted = make_sheet("a4", POKER, BLEED, back_offset=(mm(1), mm(-2)))
     for a, b in zip(plain.backs, shifted.backs, strict=True):
         assert b.trim.x - a.trim.x == pytest.approx(mm(1))
         assert b.trim.y - a.trim.y == pytest.approx(mm(-2))
@@ -206,13 +206,13 @@ def test_back_offset_moves_every_back():
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_mini_cards_are_eighteen_up(paper):
-    sheet = make_sheet(paper, *MINI, BLEED)
+    sheet = make_sheet(paper, MINI, BLEED)
     assert (sheet.cols, sheet.rows, sheet.per_page, sheet.landscape) == (6, 3, 18, True)
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_fold_layout_mirrors_backs_about_the_fold_line(paper):
-    sheet = make_sheet(paper, *POKER, BLEED, layout="fold")
+    sheet = make_sheet(paper, POKER, BLEED, layout="fold")
     assert sheet.per_page == 4 and sheet.fold is not None
     fold_x = sheet.fold.x1
     assert sheet.fold.x1 == sheet.fold.x2
@@ -227,22 +227,22 @@ def test_fold_layout_mirrors_backs_about_the_fold_line(paper):
 
 def test_a_card_too_big_for_the_paper_fails_clearly():
     with pytest.raises(LayoutError, match="does not fit on A4 paper with 6 mm clear"):
-        make_sheet("a4", mm(250), mm(300), BLEED)
+        make_sheet("a4", (mm(250), mm(300)), BLEED)
     with pytest.raises(LayoutError, match="half a sheet"):
-        make_sheet("letter", mm(150), mm(200), BLEED, layout="fold")
+        make_sheet("letter", (mm(150), mm(200)), BLEED, layout="fold")
 
 
 def test_pages_alternate_fronts_and_backs_and_cover_every_card():
-    sheet = make_sheet("letter", *POKER, BLEED)
+    sheet = make_sheet("letter", POKER, BLEED)
     pages = list(plan_pages(91, sheet))
     assert len(pages) == 22 and [p.side for p in pages[:4]] == ["front", "back", "front", "back"]
     numbers = [n for p in pages if p.side == "front" for _, n in p.cells]
     assert numbers == list(range(91))
     assert [p.cells for p in pages if p.side == "back"] == [p.cells for p in pages if p.side == "front"]
     assert len(pages[-1].cells) == 1 and pages[-1].sheets == 11
-    none = list(plan_pages(20, make_sheet("letter", *POKER, BLEED, duplex="none")))
+    none = list(plan_pages(20, make_sheet("letter", POKER, BLEED, duplex="none")))
     assert [p.side for p in none] == ["front"] * 3 + ["back"] * 3
-    fold = list(plan_pages(10, make_sheet("letter", *POKER, BLEED, layout="fold")))
+    fold = list(plan_pages(10, make_sheet("letter", POKER, BLEED, layout="fold")))
     assert [p.side for p in fold] == ["fold"] * 3
 
 
@@ -250,7 +250,7 @@ def test_pages_alternate_fronts_and_backs_and_cover_every_card():
 @pytest.mark.parametrize("size", [POKER, MINI])
 @pytest.mark.parametrize("gap", [0.0, mm(3)])
 def test_labels_fit_in_the_margins_clear_of_marks_and_cards(paper, size, gap):
-    sheet = make_sheet(paper, *size, BLEED, gap=gap, marks="both")
+    sheet = make_sheet(paper, size, BLEED, gap=gap, marks="both")
     placed = place_labels(sheet.strips, [(mm(38), 8.4), (mm(38), 8.4), (mm(35), 8.4), (mm(32), 8.4)])
     if paper == "a4" and size == MINI and gap:  # 18-up with gaps leaves 6.75 and 7.5 mm: no room for a label
         assert placed == [None] * 4
@@ -279,6 +279,6 @@ def test_print_check_targets_are_mirrored_like_the_backs(paper):
         # rows, shifted
         assert target.back == pytest.approx((target.front[0] + 2.0, ph - target.front[1] - 1.0))
     # the card backs of a portrait sheet move the same way
-    sheet = make_sheet(paper, *POKER, BLEED, duplex="short", back_offset=(2.0, -1.0))
+    sheet = make_sheet(paper, POKER, BLEED, duplex="short", back_offset=(2.0, -1.0))
     front, back = sheet.fronts[0].trim, sheet.backs[0].trim
     assert back.x == pytest.approx(front.x + 2.0) and back.y == pytest.approx(ph - front.y - front.h - 1.0)

@@ -140,7 +140,7 @@ def test_other_duplex_modes_and_fold(demo, tmp_path, duplex):
         c.code for c in expand_deck(demo.decks["things"]))
 
 
-def test_a_card_too_big_for_the_paper_names_the_deck(demo, tmp_path):
+def test_a_card_too_big_for_the_paper_names_the_deck(demo):
     deck_file = Path(demo.decks["minis"].file)
     path = Path(demo.project.root) / deck_file
     path.write_text(path.read_text().replace("size: mini", "size: {width: 250mm, height: 300mm}"))

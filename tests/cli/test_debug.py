@@ -15,7 +15,7 @@ from generator.pipeline.watch import build_once
 from tests.conftest import run_pnp
 
 
-def _broken_reading_pdf(game, markdown):
+def _broken_reading_pdf(_game, _markdown):
     return {"nope": 1}["missing"]  # a KeyError deep inside a producer: a bug of ours
 
 
@@ -44,7 +44,7 @@ class Report:
     def wrote(self, output):
         pass
 
-    def built(self, result, seconds):
+    def built(self, result, seconds):  # noqa: ARG002 - the reporter protocol
         self.events.append(("built", len(result.written)))
 
     def failed(self, problems):

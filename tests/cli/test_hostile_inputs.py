@@ -430,7 +430,7 @@ def test_export_bleed_out_of_range(demo: Project, bleed: str):
     assert not (demo.build_dir / "demo" / "png").exists()
 
 
-def test_a_card_without_an_icon_shows_no_icon_not_none(demo: Project, tmp_path: Path):
+def test_a_card_without_an_icon_shows_no_icon_not_none(demo: Project):
     """`icon: "{{ card.icon }}"` for a card with no icon skips the box (it used to ask for an icon called
     'None')."""
     edit(demo, DECK, "    icon: hand\n", "")

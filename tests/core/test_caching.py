@@ -18,7 +18,7 @@ def test_built_once_per_game_and_again_for_another_game():
 
 
 def test_a_game_that_is_gone_is_never_answered_for_another_that_reuses_its_id():
-    view = per_game(lambda game: object())
+    view = per_game(lambda _game: object())
     game = Game()
     answer = view(game)
     del game

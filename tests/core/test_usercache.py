@@ -147,7 +147,8 @@ def test_a_fonts_facts_are_kept_and_read_back_without_fonttools(cache, tmp_path,
     assert inspect_font(font) == first
 
 
-def test_a_changed_font_is_read_again(cache, tmp_path):
+@pytest.mark.usefixtures("cache")
+def test_a_changed_font_is_read_again(tmp_path):
     font = write_font(tmp_path / "box.ttf", "ABC", family="Box Cache", cff=False)
     assert ord("D") not in inspect_font(font).characters
     write_font(font, "ABD", family="Box Cache", cff=False)
@@ -182,7 +183,8 @@ def test_a_font_problem_is_never_cached(cache, tmp_path):
     assert not (cache / "fonts").exists()
 
 
-def test_cached_facts_of_the_built_in_faces_are_what_fonttools_reads(cache):
+@pytest.mark.usefixtures("cache")
+def test_cached_facts_of_the_built_in_faces_are_what_fonttools_reads():
     for path in dict.fromkeys(font_files().values()):
         read = fontfiles._read(path.resolve())
         inspect_font(path)  # writes the facts

@@ -70,13 +70,13 @@ def test_gamecrafter_size_table_covers_other_card_sizes(trading, tmp_path):
     expected = {(57.15, 88.9): (750, 1125), (70.0, 120.0): (900, 1500), (89.0, 89.0): (1125, 1125),
                 (44.5, 63.5): (600, 825)}
     for size_mm, pixels in expected.items():
-        assert pixel_size(preset, trading, dataclasses.replace(deck, size_mm=size_mm)) == pixels
+        assert pixel_size(preset, dataclasses.replace(deck, size_mm=size_mm)) == pixels
     tarot = dataclasses.replace(deck, size_mm=(70.0, 120.0))
     written = write_deck_pngs(trading, tarot, preset, tmp_path)  # drawn for real at the tarot template size
     with Image.open(written[0]) as image:
         assert image.size == (900, 1500)
     with pytest.raises(Exception, match="no card template for size euro"):
-        pixel_size(preset, trading, dataclasses.replace(deck, size_mm=(59.0, 92.0)))
+        pixel_size(preset, dataclasses.replace(deck, size_mm=(59.0, 92.0)))
 
 
 def test_unknown_shop_lists_the_known_ones(repo_project):
@@ -164,7 +164,7 @@ def test_tts_splits_decks_over_69_card_types(trading):
         for i in range(75)
     ]
     big = dataclasses.replace(deck, cards=cards)
-    sheets = plan_sheets(trading, big)
+    sheets = plan_sheets(big)
     assert [len(s.cards) for s in sheets] == [MAX_TYPES, 6]
     assert [(s.cols, s.rows) for s in sheets] == [(10, 7), (7, 1)]
     assert sheets[0].hidden_index == 69 and all(s.size[0] <= 4096 and s.size[1] <= 4096 for s in sheets)
@@ -177,7 +177,7 @@ def test_tts_splits_decks_over_69_card_types(trading):
 def test_tts_single_card_deck_is_a_card_object(trading):
     deck = trading.decks["rules"]
     single = dataclasses.replace(deck, cards=[dataclasses.replace(deck.cards[0], copies=1)])
-    obj = deck_object(trading, single, plan_sheets(trading, single), ["face"], "back", first_key=2)
+    obj = deck_object(trading, single, plan_sheets(single), ["face"], "back", first_key=2)
     assert obj["Name"] == "Card" and obj["CardID"] == 200
     assert obj["CustomDeck"]["2"]["NumWidth"] == 2 and obj["CustomDeck"]["2"]["NumHeight"] == 1
 

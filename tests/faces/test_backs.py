@@ -72,7 +72,7 @@ def test_each_card_shows_its_own_back_on_the_sheets(game, tmp_path, layout):
     write_sheets(game, "letter", options, path)
     crew = game.decks["crew"]
     w, h = crew.size_pt
-    sheet = make_sheet("letter", w, h, game.bleed_pt, layout)
+    sheet = make_sheet("letter", (w, h), game.bleed_pt, layout)
     paper_h = PAPERS["letter"].size[1]
     # the captain is the 9th card (3 pilots, 3 engineers, 2 medics): duplex puts 9 on a page (print check,
     # fronts, then backs), fold 4 (each page holds fronts and backs), so its back is in slot 8 or slot 0 of

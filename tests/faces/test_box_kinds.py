@@ -82,7 +82,7 @@ def test_a_kind_without_a_protocol_method_cannot_be_made():
     class Halfway(BoxKind):  # forgot every method but draw
         key = "halfway"
 
-        def draw(self, canvas, box, data, rect, face):
+        def draw(self, _canvas, _box, _data, _rect, _face):
             return None
 
     assert inspect.isabstract(Halfway)

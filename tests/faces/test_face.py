@@ -164,7 +164,7 @@ def test_rich_text_shorthand():
         "**Bold** and *it* :olive: :nope:\nnext", lambda n: "<ICON/>" if n == "olive" else None
     )
     assert markup == "<b>Bold</b> and <i>it</i> <ICON/> :nope:<br/>next"
-    assert rich_markup("2 * 3 * 4", lambda n: None) == "2 * 3 * 4"
+    assert rich_markup("2 * 3 * 4", lambda _name: None) == "2 * 3 * 4"
 
 
 def test_data_is_escaped_so_ampersands_print(tmp_path):

@@ -214,9 +214,9 @@ def test_unreadable_svg_is_an_input_error(tmp_path):
 def test_fifty_placements_share_one_form_xobject():
     def draw(canvas):
         for i in range(50):
-            icons.draw_icon(canvas, "pepperoni", 10 + (i % 10) * 38, 10 + (i // 10) * 38, 30, 30)
+            icons.draw_icon(canvas, "pepperoni", (10 + (i % 10) * 38, 10 + (i // 10) * 38, 30, 30))
         for i in range(3):
-            icons.draw_icon(canvas, "star", 10 + i * 40, 300, 24, 24)
+            icons.draw_icon(canvas, "star", (10 + i * 40, 300, 24, 24))
 
     built: list[str] = []
     pdf = _pdf_bytes(draw, built)
@@ -236,7 +236,7 @@ def test_fifty_placements_share_one_form_xobject():
 
 
 def test_icon_is_fitted_centred_with_its_aspect_kept():
-    pdf = _pdf_bytes(lambda c: icons.draw_icon(c, "pizza", 100, 150, 200, 100))
+    pdf = _pdf_bytes(lambda c: icons.draw_icon(c, "pizza", (100, 150, 200, 100)))
     image = pypdfium2.PdfDocument(pdf)[0].render(scale=1).to_pil().convert("L")
     x0, top, x1, bottom = image.point(lambda v: 255 if v < 200 else 0).getbbox()
     y0, y1 = 400 - bottom, 400 - top  # pixel rows count down from the top of the page
@@ -260,14 +260,14 @@ def _form_refs(xobjects, found=None) -> dict[str, set[int]]:
 def test_icons_can_be_placed_inside_another_form():
     def draw(canvas):
         canvas.beginForm("card-face", 0, 0, 100, 100)
-        icons.draw_icon(canvas, "burger", 10, 10, 80, 80)
+        icons.draw_icon(canvas, "burger", (10, 10, 80, 80))
         canvas.endForm()
         for i in range(3):
             canvas.saveState()
             canvas.translate(20 + i * 120, 20)
             canvas.doForm("card-face")
             canvas.restoreState()
-        icons.draw_icon(canvas, "burger", 150, 250, 80, 80)
+        icons.draw_icon(canvas, "burger", (150, 250, 80, 80))
 
     built: list[str] = []
     pdf = _pdf_bytes(draw, built)

@@ -137,7 +137,7 @@ def test_a_bug_or_ctrl_c_in_the_checks_stops_the_workers_and_removes_their_files
 
     before, workers = _on_disk(project), children()
 
-    def broken(game, names, engines=False):
+    def broken(_game, _names, _engines=False):
         seen.append(len(children() - workers))
         raise failure
 

@@ -72,7 +72,7 @@ def _broken(tmp: Path) -> dict:
     raise InputError(Problem("cards/g/deck.yaml", 3, "text does not fit"))
 
 
-def _crashing(tmp: Path) -> dict:
+def _crashing(_tmp: Path) -> dict:
     raise ZeroDivisionError("division by zero")
 
 

@@ -88,8 +88,8 @@ def test_a_part_changes_the_fingerprints_that_declare_it_and_no_others(parts, mo
 
 
 def test_an_output_of_a_kind_its_producer_does_not_declare_is_refused():
-    poster = Output("g", Path("g/poster.pdf"), "poster", lambda tmp: {})
-    producer = FunctionProducer("posters", "nothing", lambda game, options: [poster], plans_from=("game",),
+    poster = Output("g", Path("g/poster.pdf"), "poster", lambda _tmp: {})
+    producer = FunctionProducer("posters", "nothing", lambda _game, _options: [poster], plans_from=("game",),
                                 makes=(OutputKind("flyer", ("game",), ()),))
     with pytest.raises(
         ValueError, match="posters made g/poster.pdf of kind 'poster', which it does not declare"

@@ -70,7 +70,7 @@ def test_every_game_folder_file_and_layout_validates(schemas, repo_project):
         ),
     ],
 )
-def test_a_misspelt_key_is_flagged_whatever_the_kind(schemas, kind, data, wrong):
+def test_a_misspelt_key_is_flagged_whatever_the_kind(schemas, kind, data, wrong):  # noqa: ARG001 - an id
     found = errors(schemas, "file.schema.json", data)
     assert any(wrong in message for message in found), found
     data.pop(wrong)

@@ -92,7 +92,7 @@ def test_results_and_problems_are_the_same_whether_the_checks_overlap_the_games_
 def test_a_failing_check_stops_the_games_and_leaves_no_worker(project, monkeypatch, failure):
     seen = []
 
-    def broken_check(renderer, *args):
+    def broken_check(_renderer, *args):
         seen.append(len(children() - before))  # the workers are playing meanwhile
         raise failure
 
@@ -104,7 +104,7 @@ def test_a_failing_check_stops_the_games_and_leaves_no_worker(project, monkeypat
     assert children() <= before
 
 
-def _crash(chunk):
+def _crash(_chunk):
     os._exit(3)  # a worker killed (out of memory, a signal) on every try
 
 
@@ -150,7 +150,7 @@ def test_workers_stopped_while_writing_a_result_do_not_hang_the_build(project, m
     import signal
     import time
 
-    def broken_check(renderer, *args):
+    def broken_check(_renderer, *args):
         time.sleep(1.5)  # the workers have written half a result by now
         raise RuntimeError("a bug in a check")
 

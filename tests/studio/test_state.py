@@ -24,7 +24,7 @@ class Recorder:
     def changed(self, paths) -> None:
         pass
 
-    def updated(self, game, faces, seconds) -> None:
+    def updated(self, game, faces, seconds) -> None:  # noqa: ARG002 - the listener protocol
         self.updates.append((game, faces))
 
     def failed(self, game, problems) -> None:

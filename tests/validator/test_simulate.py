@@ -68,7 +68,7 @@ def test_packed_results_unpack_to_the_played_results_and_leave_the_collector_as_
     packed = play_chunk_packed(run.payload(), chunk)
     assert isinstance(packed, bytes)
     paused, thresholds = [], gc.get_threshold()
-    gc.callbacks.append(lambda phase, info: paused.append(phase))  # no collection while the results are made,
+    gc.callbacks.append(lambda phase, _: paused.append(phase))  # no collection while the results are made,
     gc.set_threshold(10)  # though one would start after every 10 new objects
     (gc.enable if collecting else gc.disable)()
     try:
@@ -134,7 +134,7 @@ def test_balance_pdf_uses_only_embedded_fonts_and_renders(project):
     assert image.getextrema() != ((255, 255), (255, 255), (255, 255))
 
 
-def test_stalled_game_fails_with_seed_and_a_replay_command_that_works(tmp_path, monkeypatch):
+def test_stalled_game_fails_with_seed_and_a_replay_command_that_works(tmp_path):
     install_engine(toy.STALLING)
     project = toy.make_toy_project(tmp_path)
     result = run_pnp("validate", "--games", "4", "--players", "2", "--jobs", "1", project=project)
@@ -175,7 +175,7 @@ def test_goal_never_completed_fails_naming_the_card(project):
             "simulated games (2, 3, 4 players)") in result.output
 
 
-def test_setup_failure_at_a_player_count_fails(tmp_path, monkeypatch):
+def test_setup_failure_at_a_player_count_fails(tmp_path):
     install_engine(toy.WIDE)
     project = toy.make_toy_project(tmp_path)
     result = run_pnp(
@@ -200,7 +200,7 @@ def test_setup_failure_at_a_player_count_fails(tmp_path, monkeypatch):
     )
 
 
-def test_broken_conservation_fails_with_seed(tmp_path, monkeypatch):
+def test_broken_conservation_fails_with_seed(tmp_path):
     install_engine(toy.LEAKY)
     project = toy.make_toy_project(tmp_path)
     result = run_pnp("validate", "--games", "10", "--players", "3", "--jobs", "2", project=project)
@@ -228,7 +228,7 @@ def test_goal_win_rate_when_dealt_counts_completions_per_deal():
     from generator.validator.report import goal_figures
 
     game = SimpleNamespace(decks={})
-    engine = SimpleNamespace(goals=lambda game: ["a", "b"])
+    engine = SimpleNamespace(goals=lambda _game: ["a", "b"])
     played = [
         {"metrics": {"completed_goals": ["a"], "dealt_goals": ["a", "b"]}},
         {"metrics": {"completed_goals": ["a", "b"], "dealt_goals": ["a", "b", "a", "b"]}},

@@ -170,34 +170,48 @@ def apply_action(state: PizzaState, action: Action) -> None:
     elif verb == "play":
         play(state, arg)
     elif verb == "draw":
-        if arg == "deck":
-            if not state.tdeck:
-                state.ask_reshuffle("draw-deck")
-                return
-            state.draw_from_deck()
-        else:
-            state.tfaceup.remove(arg)
-            state.take_drawn(arg)
+        draw(state, arg)
     elif verb == "end":
         if state.phase == "draw":
             state.finish_draw(end_turn=True)
         else:
             state.check_hand_limit()
     elif verb == "discard":
-        state.hands[seat].remove(arg)
-        state.tdiscard.append(arg)
-        state.limit_discards += 1
-        if len(state.hands[seat]) <= state.params.hand_limit:
-            if state.after_discard == "after":
-                state.after_move()
-            else:
-                state.end_turn()
+        discard(state, seat, arg)
     elif verb == "take":
-        state.hands[state.victim].remove(arg)
-        state.hands[seat].append(arg)
-        state.plunder_left -= 1
-        if state.plunder_left <= 0 or not state.hands[state.victim]:
-            after_plunder(state)
+        take(state, seat, arg)
+
+
+def draw(state: PizzaState, arg: str) -> None:
+    """Draw the top topping card (reshuffling the discards first when the deck is empty) or a face-up one."""
+    if arg != "deck":
+        state.tfaceup.remove(arg)
+        state.take_drawn(arg)
+    elif not state.tdeck:
+        state.ask_reshuffle("draw-deck")
+    else:
+        state.draw_from_deck()
+
+
+def discard(state: PizzaState, seat: int, card: str) -> None:
+    """Discard down to the hand limit; once there, the turn goes on (or ends) as the rules say."""
+    state.hands[seat].remove(card)
+    state.tdiscard.append(card)
+    state.limit_discards += 1
+    if len(state.hands[seat]) <= state.params.hand_limit:
+        if state.after_discard == "after":
+            state.after_move()
+        else:
+            state.end_turn()
+
+
+def take(state: PizzaState, seat: int, card: str) -> None:
+    """Pizza Plunder: take a card from the victim's hand; after the last one the turn goes on."""
+    state.hands[state.victim].remove(card)
+    state.hands[seat].append(card)
+    state.plunder_left -= 1
+    if state.plunder_left <= 0 or not state.hands[state.victim]:
+        after_plunder(state)
 
 
 def choose(state: PizzaState, seat: int, colour: str) -> None:
@@ -292,60 +306,74 @@ PHASE_TEXT = {
 
 def why_illegal(state, action) -> str:
     """A reason a player can act on: what rule forbids `action` now."""
-    phase, seat = state.phase, state.current
+    phase = state.phase
     if phase == "end":
         return "the game is over"
     if phase not in PHASE_TEXT:
         return f"chance decides next ({phase}); no player action now"
     verb, arg = getattr(action, "verb", ""), getattr(action, "arg", "")
-    hand = state.hands[seat]
     now = PHASE_TEXT[phase]
     if verb == "choose":
-        if phase != "colours":
-            return f"colours are chosen at setup; now {now}"
-        taken = [c for c in state.colours if c]
-        if arg in taken:
-            return (
-                f"'{arg}' is taken; free: {', '.join(c for c, _n, _s in state.data.seats if c not in taken)}"
-            )
-        return f"unknown colour '{arg}'; expected one of: {', '.join(c for c, _n, _s in state.data.seats)}"
+        return _why_not_choose(state, arg, now)
     if phase == "colours":
         return f"first choose a colour ({', '.join(str(a) for a in state.legal_actions())})"
-    if verb == "move":
-        if phase != "move":
-            return f"you can only move during your move; now {now}"
-        if state.steps_left <= 0:
-            return "no steps left: the roll is used up (play an Energy Drink for 3 more, or stop)"
-        if arg not in state.data.neighbours:
-            return f"unknown space '{arg}'"
-        adjacent = ", ".join(state.data.neighbours[state.pos[seat]])
-        return f"'{arg}' is not next to {state.pos[seat]}; roads lead to: {adjacent}"
-    if verb == "stop":
-        return f"you can only stop while driving; now {now}"
-    if verb == "deliver":
-        return _why_not_deliver(state, arg, now)
-    if verb == "play":
-        return _why_not_play(state, arg, hand, now)
-    if verb == "draw":
-        if phase != "draw":
-            return f"you draw toppings only when your move ends on your restaurant; now {now}"
-        if state.picks >= state.params.draw_max:
-            return f"you have drawn {state.picks}, the most you may draw; end your turn"
-        if arg != "deck" and arg not in state.tfaceup:
-            return f"'{arg}' is not face up; face up: {', '.join(state.tfaceup) or 'none'} (or draw deck)"
-        return "the Toppings deck and the discard pile are both empty"
-    if verb == "end":
-        return f"'end' finishes your turn once your move is over; now {now}"
-    if verb == "discard":
-        if phase != "discard":
-            return ("no voluntary discards: you discard only down to the hand limit of "
-                    f"{state.params.hand_limit}; now {now}")
-        return f"you hold no '{arg}'"
-    if verb == "take":
-        if phase != "plunder":
-            return f"you take cards from another hand only with Pizza Plunder; now {now}"
-        return f"the plundered hand holds no '{arg}'"
-    return f"'{action}' is not an action of this game"
+    reason = _WHY_NOT.get(verb)
+    return reason(state, arg, now) if reason is not None else f"'{action}' is not an action of this game"
+
+
+def _why_not_choose(state, arg: str, now: str) -> str:
+    if state.phase != "colours":
+        return f"colours are chosen at setup; now {now}"
+    taken = [c for c in state.colours if c]
+    if arg in taken:
+        return f"'{arg}' is taken; free: {', '.join(c for c, _n, _s in state.data.seats if c not in taken)}"
+    return f"unknown colour '{arg}'; expected one of: {', '.join(c for c, _n, _s in state.data.seats)}"
+
+
+def _why_not_move(state, arg: str, now: str) -> str:
+    if state.phase != "move":
+        return f"you can only move during your move; now {now}"
+    if state.steps_left <= 0:
+        return "no steps left: the roll is used up (play an Energy Drink for 3 more, or stop)"
+    if arg not in state.data.neighbours:
+        return f"unknown space '{arg}'"
+    here = state.pos[state.current]
+    return f"'{arg}' is not next to {here}; roads lead to: {', '.join(state.data.neighbours[here])}"
+
+
+def _why_not_stop(_state, _arg: str, now: str) -> str:
+    return f"you can only stop while driving; now {now}"
+
+
+def _why_not_play_card(state, arg: str, now: str) -> str:
+    return _why_not_play(state, arg, state.hands[state.current], now)
+
+
+def _why_not_draw(state, arg: str, now: str) -> str:
+    if state.phase != "draw":
+        return f"you draw toppings only when your move ends on your restaurant; now {now}"
+    if state.picks >= state.params.draw_max:
+        return f"you have drawn {state.picks}, the most you may draw; end your turn"
+    if arg != "deck" and arg not in state.tfaceup:
+        return f"'{arg}' is not face up; face up: {', '.join(state.tfaceup) or 'none'} (or draw deck)"
+    return "the Toppings deck and the discard pile are both empty"
+
+
+def _why_not_end(_state, _arg: str, now: str) -> str:
+    return f"'end' finishes your turn once your move is over; now {now}"
+
+
+def _why_not_discard(state, arg: str, now: str) -> str:
+    if state.phase != "discard":
+        return ("no voluntary discards: you discard only down to the hand limit of "
+                f"{state.params.hand_limit}; now {now}")
+    return f"you hold no '{arg}'"
+
+
+def _why_not_take(state, arg: str, now: str) -> str:
+    if state.phase != "plunder":
+        return f"you take cards from another hand only with Pizza Plunder; now {now}"
+    return f"the plundered hand holds no '{arg}'"
 
 
 def _why_not_deliver(state, arg: str, now: str) -> str:
@@ -403,3 +431,9 @@ def _why_not_play(state, arg: str, hand: list[str], now: str) -> str:
     if card == PIZZA_PLUNDER:
         return "Pizza Plunder needs your move to end on an active opponent's restaurant"
     return f"'play {arg}' is not legal now"
+
+
+_WHY_NOT = {  # verb -> why an action of that verb is not allowed now (after setup's colour choices)
+    "move": _why_not_move, "stop": _why_not_stop, "deliver": _why_not_deliver, "play": _why_not_play_card,
+    "draw": _why_not_draw, "end": _why_not_end, "discard": _why_not_discard, "take": _why_not_take,
+}

@@ -296,28 +296,10 @@ def apply_action(state: SOHState, action: Action) -> None:
     """Apply a player's action at the current phase; IllegalAction (saying why) when the rules forbid it."""
     verb = action.verb
     if state.phase == "hand-limit":
-        if verb != "discard":
-            raise IllegalAction(
-                f"you hold more than {state.hand_limit} cards: discard down to the hand limit first"
-            )
-        need(state, action.card)
-        state.take(state.cur, action.card)
-        state.discard.append(action.card)
-        state.hand_limit_discards += 1
-        if sum(state.hands[state.cur].values()) <= state.hand_limit:
-            state.finish_turn()
+        _discard_to_limit(state, action)
         return
     if state.phase == "discarding":
-        if verb == "discard":
-            need(state, action.card)
-            state.take(state.cur, action.card)
-            state.discard.append(action.card)
-            state.discarding += 1
-            return
-        if verb != "redraw":
-            raise IllegalAction("finish the discard-and-draw action first with 'redraw'")
-        state.discard_used = True
-        state.draw(state.cur, state.discarding, state.back_to_actions)
+        _discard_and_draw(state, action)
         return
     if verb == "redraw":
         raise IllegalAction("redraw finishes a discard-and-draw; discard a card first")
@@ -345,6 +327,34 @@ def apply_action(state: SOHState, action: Action) -> None:
         play(state, action)
     else:
         raise IllegalAction(f"unknown action '{action}'")
+
+
+def _discard_to_limit(state: SOHState, action: Action) -> None:
+    """At the end of a turn over the hand limit: discard one card; at the limit the turn ends."""
+    if action.verb != "discard":
+        raise IllegalAction(
+            f"you hold more than {state.hand_limit} cards: discard down to the hand limit first"
+        )
+    need(state, action.card)
+    state.take(state.cur, action.card)
+    state.discard.append(action.card)
+    state.hand_limit_discards += 1
+    if sum(state.hands[state.cur].values()) <= state.hand_limit:
+        state.finish_turn()
+
+
+def _discard_and_draw(state: SOHState, action: Action) -> None:
+    """Within a discard-and-draw action: discard another card, or `redraw` as many as were discarded."""
+    if action.verb == "discard":
+        need(state, action.card)
+        state.take(state.cur, action.card)
+        state.discard.append(action.card)
+        state.discarding += 1
+        return
+    if action.verb != "redraw":
+        raise IllegalAction("finish the discard-and-draw action first with 'redraw'")
+    state.discard_used = True
+    state.draw(state.cur, state.discarding, state.back_to_actions)
 
 
 def need(state: SOHState, card: str, count: int = 1) -> None:

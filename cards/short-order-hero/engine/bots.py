@@ -40,7 +40,7 @@ def best_cook(state: SOHState) -> Action | None:
     return best
 
 
-def greedy_bot(state: SOHState, rng) -> Action:
+def greedy_bot(state: SOHState, _rng) -> Action:
     """Draw and steal first, cook the best recipe, spice its best recipe, sabotage the leader, else tidy
     up."""
     me, r = state.cur, state.r

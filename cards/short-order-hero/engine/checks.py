@@ -251,7 +251,7 @@ def check_tracker(c: Ctx) -> list[Problem]:
                 f"{tracker_id}`",
             )
         ]
-    out, spaces = [], board.model.spaces
+    spaces = board.model.spaces
     spaces_line = board.raw.line_of("spaces")
     index = {s.id: i for i, s in enumerate(spaces)}
     ends = [s for s in spaces if s.kind == "end"]
@@ -259,8 +259,60 @@ def check_tracker(c: Ctx) -> list[Problem]:
         return [Problem(board.file, spaces_line,
                         f"the tracker has {len(ends)} All Done spaces (kind: end); expected exactly one")]
     end, dist = distances_to_end(board)
+    out = _path_problems(board, index, end, dist)
+    low, high = c.game.config.players.min, c.game.config.players.max
+    starts = _starts(board, index, low, high, out)
+    rounds: dict[int, int] = {}
+    by_players = c.setting("rounds_by_players") or {}
+    for count in range(low, high + 1):
+        found = starts.get(count, [])
+        if not found:
+            out.append(
+                Problem(
+                    board.file,
+                    spaces_line,
+                    f"no start space for {count} players; expected a space with {count} in `start_for` "
+                    f"for every player count {low}-{high} (game.yaml players)",
+                )
+            )
+            continue
+        out += _start_problems(board, index, count, found, end)
+        space = found[0]
+        if space.id == end or space.id not in dist:
+            continue
+        rounds[count] = dist[space.id]
+        wanted = by_players.get(count, by_players.get(str(count)))
+        if wanted is not None and int(wanted) != rounds[count]:
+            out.append(
+                Problem(
+                    board.file,
+                    _space_line(board, index[space.id], "start_for"),
+                    f"the start for {count} players ('{space.id}') is {rounds[count]} spaces from All Done, "
+                    "so the game "
+                    f"lasts {rounds[count]} rounds, but game.yaml rounds_by_players says {wanted}; expected "
+                    "them to agree",
+                )
+            )
+    for count in range(low + 1, high + 1):
+        if count in rounds and count - 1 in rounds and rounds[count] > rounds[count - 1]:
+            space = starts[count][0]
+            out.append(
+                Problem(
+                    board.file,
+                    _space_line(board, index[space.id], "start_for"),
+                    f"{count} players get {rounds[count]} rounds but {count - 1} players get "
+                    f"{rounds[count - 1]}; "
+                    f"expected rounds not to increase with more players",
+                )
+            )
+    return out
+
+
+def _path_problems(board, index: dict, end: str, dist: dict) -> list[Problem]:
+    """The tracker is one path ending at All Done, and every space is on it."""
+    out = []
     graph = board.neighbours()
-    for space in spaces:
+    for space in board.model.spaces:
         limit = 1 if space.id == end else 2
         if len(graph[space.id]) > limit:
             out.append(
@@ -280,9 +332,13 @@ def check_tracker(c: Ctx) -> list[Problem]:
                     f"'{end}'",
                 )
             )
-    low, high = c.game.config.players.min, c.game.config.players.max
+    return out
+
+
+def _starts(board, index: dict, low: int, high: int, out: list[Problem]) -> dict[int, list]:
+    """The start spaces of each player count; a start for a count the game is not played by goes to `out`."""
     starts: dict[int, list] = {}
-    for space in spaces:
+    for space in board.model.spaces:
         for count in space.start_for:
             starts.setdefault(count, []).append(space)
             if not low <= count <= high:
@@ -294,67 +350,29 @@ def check_tracker(c: Ctx) -> list[Problem]:
                         f"{low}-{high} (game.yaml players)",
                     )
                 )
-    rounds: dict[int, int] = {}
-    by_players = c.setting("rounds_by_players") or {}
-    for count in range(low, high + 1):
-        found = starts.get(count, [])
-        if not found:
-            out.append(
-                Problem(
-                    board.file,
-                    spaces_line,
-                    f"no start space for {count} players; expected a space with {count} in `start_for` "
-                    f"for every player count {low}-{high} (game.yaml players)",
-                )
+    return starts
+
+
+def _start_problems(board, index: dict, count: int, found: list, end: str) -> list[Problem]:
+    """One start per player count, and never All Done itself."""
+    out = []
+    if len(found) > 1:
+        out.append(
+            Problem(
+                board.file,
+                _space_line(board, index[found[1].id], "start_for"),
+                f"{count} players start on both '{found[0].id}' and '{found[1].id}'; expected one start "
+                "per player count",
             )
-            continue
-        space = found[0]
-        line = _space_line(board, index[space.id], "start_for")
-        if len(found) > 1:
-            out.append(
-                Problem(
-                    board.file,
-                    _space_line(board, index[found[1].id], "start_for"),
-                    f"{count} players start on both '{found[0].id}' and '{found[1].id}'; expected one start "
-                    "per player count",
-                )
+        )
+    if found[0].id == end:
+        out.append(
+            Problem(
+                board.file,
+                _space_line(board, index[found[0].id], "start_for"),
+                f"the start for {count} players is All Done itself; expected every start before All Done",
             )
-        if space.id == end:
-            out.append(
-                Problem(
-                    board.file,
-                    line,
-                    f"the start for {count} players is All Done itself; expected every start before All Done",
-                )
-            )
-            continue
-        if space.id not in dist:
-            continue
-        rounds[count] = dist[space.id]
-        wanted = by_players.get(count, by_players.get(str(count)))
-        if wanted is not None and int(wanted) != rounds[count]:
-            out.append(
-                Problem(
-                    board.file,
-                    line,
-                    f"the start for {count} players ('{space.id}') is {rounds[count]} spaces from All Done, "
-                    "so the game "
-                    f"lasts {rounds[count]} rounds, but game.yaml rounds_by_players says {wanted}; expected "
-                    "them to agree",
-                )
-            )
-    for count in range(low + 1, high + 1):
-        if count in rounds and count - 1 in rounds and rounds[count] > rounds[count - 1]:
-            space = starts[count][0]
-            out.append(
-                Problem(
-                    board.file,
-                    _space_line(board, index[space.id], "start_for"),
-                    f"{count} players get {rounds[count]} rounds but {count - 1} players get "
-                    f"{rounds[count - 1]}; "
-                    f"expected rounds not to increase with more players",
-                )
-            )
+        )
     return out
 
 

@@ -53,7 +53,7 @@ def check(game: Game, component: Component, problems: Problems) -> None:
 
 def _draw_at(canvas: Canvas, game: Game, component: Component, x: float, y: float, w: float,
              h: float) -> None:
-    draw_sheet(canvas, game, component, sheet_texts(game, component), x, y, w, h)
+    draw_sheet(canvas, component, sheet_texts(game, component), x, y, w, h)
     if component.model.size != "page":
         draw_cuts(canvas, [rect_path(x, y, w, h)])
 

@@ -155,7 +155,7 @@ def random_bot(state: GameState, rng):
     return rng.choice(state.legal_actions())
 
 
-def greedy_bot(state: GameState, rng):
+def greedy_bot(state: GameState, _rng):
     """The card worth the most points (the first in id order on a tie)."""
     return max(state.legal_actions(), key=lambda action: (state.value[action.split()[1]], action))
 

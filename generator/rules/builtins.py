@@ -1,0 +1,219 @@
+"""Named built-ins of the rules language: what a game needs that the expression language cannot say itself.
+
+Each is `function(state, *arguments)`, called from an expression as `name(arguments)`. They read the table and
+never change it (effects are steps). The list is closed: a rules file names only these. The requirement
+matcher `payments` finds every way a hand pays for a goal: named cards, "any of" slots, wilds, and an ordered
+bonus chain.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from itertools import combinations_with_replacement
+
+from generator.core.graphs import distances
+
+BONUS = re.compile(r"^\s*([a-z0-9][a-z0-9_-]*)\s+([+-]\s*\d+)\s*$")
+WILD = "*"  # a slot a wild fills, while the ways are enumerated
+MEMO_SIZE = 200_000  # ways to pay remembered per process (by the counts of the cards that decide them)
+_memo: dict[tuple, tuple] = {}
+
+
+class Payment:
+    """One way to pay for a goal: the cards for its slots (in order), the bonus cards laid on it, what the
+    bonus is worth and how many wilds it spends. Written `slot slot + bonus` (as scripts write a cook)."""
+
+    __slots__ = ("slots", "bonus", "points", "wilds", "text")
+
+    def __init__(self, slots: tuple, bonus: tuple, points: int, wilds: int):
+        self.slots, self.bonus, self.points, self.wilds = slots, bonus, points, wilds
+        self.text = " ".join(slots) + (" + " + " ".join(bonus) if bonus else "")
+
+    def part(self, name: str):
+        if name == "cards":
+            return list(self.slots + self.bonus)
+        if name == "bonus_count":
+            return len(self.bonus)
+        value = getattr(self, name, None) if name in self.__slots__ else None
+        return list(value) if isinstance(value, tuple) else value
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def bonus_chain(state, texts) -> list:
+    """'egg +1' texts as [card id, points] pairs (texts that do not read so are left out)."""
+    key = tuple(texts or ())
+    found = _chains.get(key)
+    if found is None:
+        found = _chains[key] = tuple(_chain(key))
+    return found
+
+
+_chains: dict[tuple, tuple] = {}
+
+
+def _chain(texts: tuple) -> list:
+    chain = []
+    for text in texts:
+        match = BONUS.match(str(text))
+        if match:
+            chain.append((match.group(1), int(match.group(2).replace(" ", ""))))
+    return chain
+
+
+def chain_cards(state, chain) -> list:
+    """The card ids of a bonus chain, in order."""
+    return [card for card, _points in chain or ()]
+
+
+def chain_points(state, chain, count) -> int:
+    """The points of the first `count` links of a bonus chain."""
+    return sum(points for _card, points in list(chain or ())[: int(count or 0)])
+
+
+def payments(state, hand, needs, any_count=0, any_of=(), bonus=(), wilds=()) -> list[Payment]:
+    """Every distinct way `hand` pays for a goal: one card per name in `needs` (repeats allowed), `any_count`
+    cards of `any_of`, a wild for any of them, then each obtainable prefix of the ordered `bonus` chain."""
+    counted = state.kept.get(("held", state.epoch, id(hand)))  # the same hand is paid from for every goal
+    if counted is None or counted[0] is not hand:
+        counted = state.kept[("held", state.epoch, id(hand))] = (hand, Counter(card.id for card in hand))
+    have = counted[1]
+    needs = tuple(needs or ())
+    # without a wild every named card must be held
+    if (not wilds or not any(have.get(w) for w in wilds)) and any(not have.get(card) for card in needs):
+        return []
+    any_of = tuple(sorted(any_of or ()))
+    chain = tuple(tuple(link) for link in (bonus or ()))
+    wild_ids = tuple(sorted(w for w in (wilds or ()) if have.get(w)))
+    relevant = tuple(dict.fromkeys((*needs, *any_of, *(c for c, _ in chain), *wild_ids)))
+    key = (needs, int(any_count or 0), any_of, chain, wild_ids, tuple(have.get(c, 0) for c in relevant))
+    found = _memo.get(key)
+    if found is None:
+        found = tuple(_ways(have, needs, int(any_count or 0), any_of, chain, wild_ids))
+        if len(_memo) < MEMO_SIZE:
+            _memo[key] = found
+    return list(found)
+
+
+def _ways(have: Counter, needs: tuple, any_count: int, any_of: tuple, chain: tuple, wild_ids: tuple):
+    wild_pool = [w for w in wild_ids for _ in range(have[w])]
+    groups = list(Counter(needs).items())
+    out, seen = [], set()
+
+    def emit(slots: list, prefix: list, used: Counter, wilds_left: int) -> None:
+        fillers = iter(wild_pool)
+        named = tuple(next(fillers) if f == WILD else f for f in slots)
+        extra = tuple(next(fillers) if f == WILD else f for f in prefix)
+        key = (named, extra)
+        if key not in seen:
+            seen.add(key)
+            spent = sum(1 for f in slots + prefix if f == WILD)
+            out.append(Payment(named, extra, sum(p for _, p in chain[: len(prefix)]), spent))
+        if len(prefix) == len(chain):
+            return
+        card = chain[len(prefix)][0]
+        if have.get(card, 0) - used[card] > 0:
+            used[card] += 1
+            emit(slots, prefix + [card], used, wilds_left)
+            used[card] -= 1
+        if wilds_left:
+            emit(slots, prefix + [WILD], used, wilds_left - 1)
+
+    def finish(choice: dict, extra: tuple, used: Counter, wilds_left: int) -> None:
+        cursor = dict.fromkeys(choice, 0)
+        slots = []
+        for card in needs:
+            slots.append(choice[card][cursor[card]])
+            cursor[card] += 1
+        emit(slots + list(extra), [], used, wilds_left)
+
+    def walk(index: int, choice: dict, used: Counter, wilds_left: int) -> None:
+        if index == len(groups):
+            if not any_count:
+                finish(choice, (), used, wilds_left)
+                return
+            for combo in combinations_with_replacement(any_of + (WILD,), any_count):
+                need = Counter(c for c in combo if c != WILD)
+                wild_need = any_count - sum(need.values())
+                if wild_need > wilds_left or any(have.get(c, 0) - used[c] < k for c, k in need.items()):
+                    continue
+                used.update(need)
+                finish(choice, combo, used, wilds_left - wild_need)
+                used.subtract(need)
+            return
+        card, count = groups[index]
+        real_have = have.get(card, 0) - used[card]
+        for wild in range(0, min(count, wilds_left) + 1):
+            real = count - wild
+            if real > real_have:
+                continue
+            used[card] += real
+            walk(index + 1, {**choice, card: [card] * real + [WILD] * wild}, used, wilds_left - wild)
+            used[card] -= real
+
+    walk(0, {}, Counter(), len(wild_pool))
+    return out
+
+
+def argmax(state, items, values):
+    """The first item whose value is the highest (none for no items)."""
+    best, best_value = None, None
+    for item, value in zip(items or (), values or (), strict=False):
+        if best_value is None or value > best_value:
+            best, best_value = item, value
+    return best
+
+
+def flatten(state, lists) -> list:
+    """The items of a list of lists, in order."""
+    return [item for part in lists or () for item in (part or ())]
+
+
+def clamp(state, value, low=None, high=None):
+    """`value` kept between `low` and `high` (either may be none)."""
+    if low is not None and value < low:
+        return low
+    if high is not None and value > high:
+        return high
+    return value
+
+
+def track(state, board_id):
+    """The spaces of the board `board_id` a marker visits from this player count's start space to the end
+    space (a round tracker), or [] when the board has none for it."""
+    return list(state.table.track(str(board_id), state.n))
+
+
+def track_paths(board) -> dict[int, tuple[str, ...]]:
+    """Player count -> the spaces from that count's start space to the board's end space, by the shortest
+    roads (the first neighbour in name order among equals)."""
+    ends = [s.id for s in board.model.spaces if s.kind == "end"]
+    if not ends:
+        return {}
+    graph = board.neighbours()
+    dist = distances(graph, ends[0])
+    paths: dict[int, tuple[str, ...]] = {}
+    for space in board.model.spaces:
+        if space.id not in dist:
+            continue
+        for count in space.start_for:
+            path, here = [space.id], space.id
+            while here != ends[0]:
+                here = min(n for n in graph[here] if dist.get(n, 1 << 30) == dist[here] - 1)
+                path.append(here)
+            paths[count] = tuple(path)
+    return paths
+
+
+BUILT_INS = {
+    "payments": payments,
+    "bonus_chain": bonus_chain,
+    "chain_points": chain_points,
+    "chain_cards": chain_cards,
+    "argmax": argmax,
+    "flatten": flatten,
+    "clamp": clamp,
+    "track": track,
+}

@@ -1,0 +1,438 @@
+"""A described game being played: its cards, zones and counters, and the steps of its rules run as one
+program.
+
+The program (setup, then turn after turn) is a Python generator over the steps the rules file compiles to. It
+yields a `Decision` (the legal actions of the player to act) or a `ChanceRequest` (a shuffle or a pick: chance
+comes from the harness, never from here) and is resumed with the action or the outcome. A step that cannot be
+carried out, or a game that does more work than its budget, fails with the rules file's line.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from generator.engines.base import (
+    CHANCE,
+    TERMINAL,
+    ChanceOutcome,
+    ChanceRequest,
+    GameLog,
+    IllegalAction,
+    State,
+)
+from generator.engines.common import check_outcome
+from generator.rules.expressions import RulesFailure, RulesLimit
+
+STEP_BUDGET = 2_000_000  # steps (effects, checks, decisions) one game may run before it is stopped
+
+
+class Card:
+    """One physical card: its type's fields (shared by its copies) and the cards laid under it."""
+
+    __slots__ = ("id", "deck", "fields", "under")
+
+    def __init__(self, card_id: str, deck: str, fields: dict):
+        self.id, self.deck, self.fields = card_id, deck, fields
+        self.under: Zone | None = None
+
+    def part(self, name: str):
+        """A field of the card (id, name, copies, deck and the deck's fields) or `under`."""
+        if name == "under":
+            if self.under is None:
+                self.under = Zone(None, -1)
+            return self.under
+        return self.fields.get(name)
+
+    def __str__(self) -> str:
+        return self.id
+
+    __repr__ = __str__
+
+
+class Zone(list):
+    """The cards of one zone, bottom first (the top card is the last); `spec` says what the zone is."""
+
+    __slots__ = ("spec", "seat")
+
+    def __init__(self, spec, seat: int, cards=()):
+        super().__init__(cards)
+        self.spec, self.seat = spec, seat
+
+    def part(self, name: str):
+        """A zone's size, top, bottom, empty or cards (as expressions read them)."""
+        if name == "size":
+            return len(self)
+        if name == "top":
+            return self[-1] if self else None
+        if name == "bottom":
+            return self[0] if self else None
+        if name == "empty":
+            return not self
+        return list(self) if name == "cards" else None
+
+    def __str__(self) -> str:
+        name = self.spec.name if self.spec is not None else "under a card"
+        return name if self.seat < 0 else f"{name} of seat {self.seat}"
+
+
+class Seat(int):
+    """A seat number that knows its table: `seat.hand`, `seat.points` read its zones and counters."""
+
+    state: RulesState
+
+    def part(self, name: str):
+        state = self.state
+        zones = state.pzones.get(name)
+        if zones is not None:
+            return zones[self]
+        values = state.pcounters.get(name)
+        return values[self] if values is not None else None
+
+
+class Act:
+    """An action with its parameters: equal to another when they read the same (`str`, as scripts write
+    it)."""
+
+    __slots__ = ("name", "spec", "values", "text", "_hash")
+
+    def __init__(self, spec, values: dict, text: str):
+        self.name, self.spec, self.values, self.text = spec.name, spec, values, text
+        self._hash = hash(text)
+
+    def part(self, name: str):
+        return self.name if name == "name" else self.values.get(name)
+
+    def __eq__(self, other) -> bool:
+        return self is other or (type(other) is Act and other.text == self.text) or other == self.text
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __str__(self) -> str:
+        return self.text
+
+    __repr__ = __str__
+
+
+class Decision:
+    """What the program waits for: the current player's choice among `actions`."""
+
+    __slots__ = ("actions", "step")
+
+    def __init__(self, actions: list[Act], step):
+        self.actions, self.step = actions, step
+
+
+class GameOver(Exception):
+    """Unwinds the program when an end condition ends the game at once."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class TurnOver(Exception):
+    """Unwinds the rest of the turn (the `end_turn` effect)."""
+
+
+class Located:
+    """A rule step's place in the rules file, for every failure it raises."""
+
+    file: str = ""
+    line: int = 0
+
+    def failure(self, message: str) -> RulesFailure:
+        return RulesFailure(f"{self.file}:{self.line}: {message}")
+
+
+def run_steps(steps, s: RulesState, b: dict):
+    """Run `steps` in order (a generator: it yields what the game waits for)."""
+    for step in steps:
+        s.epoch += 1  # every step may change the table: the values worked out before it are stale
+        s.steps_left -= 1
+        if s.steps_left < 0:
+            raise RulesLimit(
+                f"{step.file}:{step.line}: the game ran more than {STEP_BUDGET:,} rule steps; expected "
+                "a game that ends (a repeat without progress?)"
+            )
+        if step.condition is not None and not step.condition(s, b):
+            continue
+        if step.pure:
+            step.do(s, b)
+        else:
+            yield from step.run(s, b)
+
+
+class RulesState(State):
+    """One game of a described card game (the engine API of generator.engines.base)."""
+
+    def __init__(self, program, table, players: int, options: dict):
+        self.p, self.table, self.n = program, table, players
+        # every rule option's value: given, else game.yaml's setting, else the rules' default
+        self.options = {}
+        unknown = sorted(set(options) - set(program.options))
+        if unknown:
+            raise ValueError(
+                f"unknown option(s) {', '.join(unknown)}; known: {', '.join(program.options) or 'none'}"
+            )
+        for name, (default, _help) in program.options.items():
+            given = options.get(name)
+            self.options[name] = given if given is not None else table.settings.get(name, default)
+        self.log = GameLog()
+        self.tables = {name: _for_count(values, players) for name, values in program.tables.items()}
+        self.zones: dict[str, Zone] = {}
+        self.pzones: dict[str, list[Zone]] = {}
+        for spec in program.zones.values():
+            if spec.per_player:
+                self.pzones[spec.name] = [Zone(spec, seat) for seat in range(players)]
+            else:
+                self.zones[spec.name] = Zone(spec, -1)
+        # every card starts in its deck's zone, so counts hold from the start
+        for spec in program.zones.values():
+            if spec.deck is not None:
+                self.zones[spec.name].extend(table.new_cards(spec.deck))
+        self.counters = {}
+        self.pcounters = {}
+        self.me = self.cur = self.first = 0
+        self.seats = tuple(_seat(number, self) for number in range(players))
+        self.turns = self.rounds = 0
+        self.taken: list[str] = []  # the actions taken this turn, by name
+        self.trigger: str | None = None
+        self.ended_by: str | None = None
+        self._winners: list[int] = []
+        self.usage: Counter = Counter()
+        self.holders: list[Card] = []  # the cards that ever had cards laid under them (card_count)
+        self.completed: list[str] = []
+        self.skipped_draws = self.reshuffles = 0
+        self.steps_left = STEP_BUDGET
+        self.epoch = 0  # bumped by every step and every apply(): named values are kept for one epoch and seat
+        self.kept: dict = {}
+        self.decisions = 0
+        self._pending: Any = None
+        self._legal: list = []
+        for name, counter in program.counters.items():
+            if counter.per_player:
+                values = []
+                for seat in range(players):
+                    self.me = seat
+                    values.append(counter.start(self, {}))
+                self.pcounters[name] = values
+            else:
+                self.counters[name] = counter.start(self, {})
+        self.me = 0
+        self._program = self._play()
+        self._advance(None)
+
+    # ----- the program
+    # -------------------------------------------------------------------------------------------
+    def _play(self):
+        p = self.p
+        try:
+            yield from run_steps(p.setup, self, {})
+            while True:
+                self.me = self.cur
+                self.taken = []
+                try:
+                    if p.skip_turn is None or not p.skip_turn(self, {}):
+                        yield from run_steps(p.turn, self, {})
+                except TurnOver:
+                    pass
+                self.me = self.cur
+                yield from run_steps(p.after_turn, self, {})
+                self.me = self.cur
+                self.turns += 1
+                self.epoch += 1
+                self._check_end(p.end_now)
+                if self.trigger is None:
+                    for condition in p.end_round:
+                        if condition.when(self, {}):
+                            self.trigger = condition.reason
+                            break
+                nxt = (self.cur + 1) % self.n
+                if nxt == self.first:
+                    self.rounds += 1
+                    self.epoch += 1
+                    if self.trigger is not None:
+                        raise GameOver(self.trigger)
+                    self.me = self.cur
+                    self._check_end(p.end_after_round)
+                self.cur = self.me = nxt
+                self.epoch += 1
+        except GameOver as over:
+            self._game_over(over.reason)
+
+    def _check_end(self, conditions) -> None:
+        for condition in conditions:
+            if condition.when(self, {}):
+                raise GameOver(condition.reason)
+
+    def _advance(self, value) -> None:
+        self.epoch += 1
+        try:
+            self._pending = self._program.send(value)
+        except StopIteration:
+            self._pending = None
+        if type(self._pending) is Decision:
+            self._legal = self._pending.actions
+        else:
+            self._legal = []
+
+    def _game_over(self, reason: str) -> None:
+        self.ended_by = reason
+        self._winners = self.p.winners_of(self)
+        self.log.append(f"game over ({reason}): scores {self.scores()}, winners {self._winners}")
+
+    # ----- the engine API
+    # ----------------------------------------------------------------------------------------
+    def current_player(self) -> int:
+        pending = self._pending
+        if pending is None:
+            return TERMINAL
+        return self.cur if type(pending) is Decision else CHANCE
+
+    def chance_request(self) -> ChanceRequest:
+        if type(self._pending) is not ChanceRequest:
+            raise IllegalAction("no chance event is pending")
+        return self._pending
+
+    def legal_actions(self) -> list:
+        return self._legal
+
+    def parse_action(self, text: str):
+        wanted = " ".join(str(text).split())
+        for action in self._legal:
+            if action.text == wanted:
+                return action
+        words = {(a.text.split(" ", 1)[0] if a.text else a.name): a for a in self.p.actions.values()}
+        word = wanted.split(" ", 1)[0] if wanted else ""
+        if word not in words:
+            raise IllegalAction(
+                f"unknown action '{wanted}'; the rules' actions start with {', '.join(words)}"
+            )
+        return wanted  # an action of the rules that is not legal now: apply() says why
+
+    def apply(self, action) -> None:
+        pending = self._pending
+        if type(action) is ChanceOutcome:
+            if type(pending) is not ChanceRequest:
+                raise IllegalAction(
+                    f"no chance event is pending, but an outcome for '{action.label}' was given"
+                )
+            self._advance(check_outcome(pending, action))
+            return
+        if pending is None:
+            raise IllegalAction("the game is over")
+        if type(pending) is ChanceRequest:
+            raise IllegalAction(f"chance event '{pending.label}' must be decided first")
+        if type(action) is not Act or not any(a is action for a in self._legal):
+            text = str(action)
+            found = next((a for a in self._legal if a.text == " ".join(text.split())), None)
+            if found is None:
+                legal = ", ".join(a.text for a in self._legal[:12]) + (
+                    " ..." if len(self._legal) > 12 else ""
+                )
+                raise IllegalAction(f"'{text}' is not allowed now; legal: {legal or 'nothing'}")
+            action = found
+        self.decisions += 1
+        self.log.append((_said, self.cur, action.text))
+        self._advance(action)
+
+    def scores(self) -> list[float]:
+        score = self.p.score
+        values = []
+        me = self.me
+        for seat in range(self.n):
+            self.me = seat
+            values.append(score(self, {}))
+        self.me = me
+        return values
+
+    def winners(self) -> list[int]:
+        return list(self._winners)
+
+    def card_count(self) -> dict[str, int]:
+        # the harness asks after every action: the decks counted by C-level loops, the cards under cards from
+        # the
+        # few cards that ever had any laid under them (they stay in some zone, so they are counted there too)
+        counts: Counter = Counter()
+        update = counts.update
+        for zone in self._every_zone():
+            update(map(_deck_of, zone))
+        for card in self.holders:
+            update(map(_deck_of, card.under))
+        return dict(counts)
+
+    def _every_zone(self):
+        yield from self.zones.values()
+        for zones in self.pzones.values():
+            yield from zones
+
+    def invariant_problems(self) -> list[str]:
+        problems = []
+        for zone in self._every_zone():
+            limit = zone.spec.limit
+            if (
+                limit is not None
+                and len(zone) > limit
+                and not (zone.seat == self.cur and self._pending is not None)
+            ):
+                problems.append(f"{zone} holds {len(zone)} cards; its limit is {limit}")
+        return problems
+
+    def snapshot(self) -> dict[str, Any]:
+        snap: dict[str, Any] = {
+            "current_player": self.current_player(),
+            "terminal": self._pending is None,
+            "scores": self.scores(),
+            "turn": self.turns + 1,
+            "round": self.rounds + 1,
+            "rounds_played": self.rounds,
+            "first_player": self.first,
+            "ended_by": self.ended_by,
+            "end_trigger": self.trigger,
+            "counters": dict(self.counters),
+        }
+        for name, zone in self.zones.items():
+            snap[name] = [c.id for c in zone] if zone.spec.face == "up" else len(zone)
+            snap[f"{name}_size"] = len(zone)
+        snap["players"] = [
+            {**{name: sorted(c.id for c in zones[seat]) for name, zones in self.pzones.items()},
+             **{f"{name}_size": len(zones[seat]) for name, zones in self.pzones.items()},
+             **{name: values[seat] for name, values in self.pcounters.items()}, "score": snap["scores"][seat]}
+            for seat in range(self.n)]
+        if self._pending is None:
+            snap["winners"] = self.winners()
+        return snap
+
+    def metrics(self) -> dict[str, Any]:
+        return {
+            "turns": self.turns, "rounds": self.rounds, "ended_by": self.ended_by,
+            "completed_goals": list(self.completed), "card_usage": dict(self.usage),
+            "turn_order": [(self.first + i) % self.n for i in range(self.n)],
+            "extra": {"reshuffles": self.reshuffles, "skipped_draws": self.skipped_draws,
+                      "shared_win": len(self._winners) > 1},
+        }
+
+
+def _deck_of(card: Card) -> str:
+    return card.deck
+
+
+def _seat(number: int, state) -> Seat:
+    seat = Seat(number)
+    seat.state = state
+    return seat
+
+
+def _said(seat: int, text: str) -> str:
+    return f"seat {seat}: {text}"
+
+
+def _for_count(values, players: int):
+    """A player-count table's value for `players` (a table may give `default`)."""
+    if not isinstance(values, dict):
+        return values
+    if players in values:
+        return values[players]
+    return values.get("default")

@@ -1,0 +1,167 @@
+"""Short Order Hero described in cards/short-order-hero/rules.yaml plays like its Python engine: the same
+statistics within sampling noise at 2-5 players (mean rounds, win rate by turn position, endings, recipes
+cooked).
+
+The agreement test plays 2,000 games per player count with each engine (several minutes): it runs when
+PNP_SLOW=1 is set (`PNP_SLOW=1 pytest tests/rules/test_short_order_hero.py`); the quick test plays a few."""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from collections import Counter
+
+import pytest
+
+from generator.data.load import load_game
+from generator.engines.base import sample_chance
+from generator.engines.registry import rules_engine
+from generator.validator.harness import play_game
+from generator.validator.simulate import bots_for
+
+AGREEMENT_GAMES = 2000
+Z95 = 1.96
+
+
+@pytest.fixture(scope="module")
+def hero(repo_project):
+    return load_game(repo_project, "short-order-hero")
+
+
+@pytest.fixture(scope="module")
+def described(hero):
+    return rules_engine(hero, "rules.yaml")
+
+
+def python_engine():
+    from pnp_engine_short_order_hero import ENGINE  # the hand-written engine, read here and never changed
+
+    return ENGINE
+
+
+def figures(engine, game, players: int, games: int) -> dict:
+    """Per game: rounds, the winner's turn position (1/k each of k shared winners), the ending, recipes
+    cooked."""
+    rounds, cooked, endings, positions = [], [], Counter(), [0.0] * players
+    for index in range(games):
+        record = play_game(engine, game, players, index, bots_for(index, players), log=False)
+        assert record.ok, record.failure
+        metrics = record.metrics
+        rounds.append(metrics["rounds"])
+        cooked.append(len(metrics["completed_goals"]))
+        endings[metrics["ended_by"]] += 1
+        order = metrics["turn_order"]
+        for seat in record.winners:
+            positions[order.index(seat)] += 1 / len(record.winners)
+    return {"rounds": rounds, "cooked": cooked, "endings": endings, "positions": positions, "games": games}
+
+
+def _mean_gap(a: list, b: list) -> tuple[float, float]:
+    """(difference of the means, the half-width of its 95 % interval)."""
+    def moments(values):
+        mean = sum(values) / len(values)
+        return mean, sum((v - mean) ** 2 for v in values) / max(len(values) - 1, 1)
+
+    (ma, va), (mb, vb) = moments(a), moments(b)
+    return ma - mb, Z95 * math.sqrt(va / len(a) + vb / len(b))
+
+
+def _share_gap(hits_a: float, hits_b: float, n: int) -> tuple[float, float]:
+    pa, pb = hits_a / n, hits_b / n
+    pooled = (hits_a + hits_b) / (2 * n)
+    return pa - pb, Z95 * math.sqrt(max(pooled * (1 - pooled), 1e-12) * 2 / n)
+
+
+def disagreements(ours: dict, theirs: dict) -> list[str]:
+    """Every figure whose difference lies outside its 95 % interval."""
+    found = []
+    n = ours["games"]
+    for name in ("rounds", "cooked"):
+        gap, width = _mean_gap(ours[name], theirs[name])
+        if abs(gap) > width:
+            found.append(f"mean {name}: {gap:+.3f} (95 % interval +-{width:.3f})")
+    for position, (a, b) in enumerate(zip(ours["positions"], theirs["positions"], strict=True)):
+        gap, width = _share_gap(a, b, n)
+        if abs(gap) > width:
+            found.append(f"win rate of turn position {position + 1}: {gap:+.3f} (+-{width:.3f})")
+    for ending in sorted(set(ours["endings"]) | set(theirs["endings"])):
+        gap, width = _share_gap(ours["endings"][ending], theirs["endings"][ending], n)
+        if abs(gap) > width:
+            found.append(f"ended by {ending}: {gap:+.3f} (+-{width:.3f})")
+    return found
+
+
+def test_the_described_game_plays_every_player_count_without_a_failure(hero, described):
+    assert described.player_counts == (2, 3, 4, 5) and set(described.bots) == {"random", "greedy"}
+    for players in described.player_counts:
+        found = figures(described, hero, players, 6)
+        assert set(found["endings"]) <= {"all-done", "fifth-recipe", "recipes-exhausted"}
+        assert sum(found["cooked"]) > 0
+    checks = dict(described.static_checks(hero))
+    assert all(problems == [] for problems in checks.values()), checks
+
+
+def test_a_described_cook_is_written_as_the_engine_writes_it(hero, described):
+    state, rng = described.new_state(hero, 2, {}), random.Random(3)
+    # the setup: recipe deck, ingredients, first seat
+    while state.current_player() < 0 and not state.is_terminal():
+        state.apply(sample_chance(state.chance_request(), rng))
+    texts = [str(a) for a in state.legal_actions()]
+    assert "draw" in texts and all(t.split()[0] in ("draw", "cook", "play", "discard") for t in texts)
+
+
+@pytest.mark.skipif(
+    not os.environ.get("PNP_SLOW"), reason="slow: 2,000 games per count with each engine (PNP_SLOW=1)"
+)
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_described_game_agrees_with_the_python_engine(hero, described, players):
+    ours = figures(described, hero, players, AGREEMENT_GAMES)
+    theirs = figures(python_engine(), hero, players, AGREEMENT_GAMES)
+    assert disagreements(ours, theirs) == []
+
+
+def test_a_goal_the_copies_cannot_pay_for_is_named_at_its_line(hero, repo_project):
+    from generator.rules.engine import engine_from_text
+
+    text = (repo_project.root / "cards/short-order-hero/rules.yaml").read_text(encoding="utf-8")
+    engine = engine_from_text(text, "cards/short-order-hero/rules.yaml", hero)
+    assert dict(engine.static_checks(hero))["every goal can be completed with the copies that exist"] == []
+    # nothing stands in: the same recipes then need only what the decks hold, still completable
+    strict = text.replace("wild: \"card.kind == 'wild'\"", "wild: \"false\"")
+    engine = engine_from_text(strict, "cards/short-order-hero/rules.yaml", hero)
+    assert dict(engine.static_checks(hero))["every goal can be completed with the copies that exist"] == []
+    # a recipe needing each of its ingredients 20 times cannot be cooked with 4 wilds among 231 cards
+    greedy = text.replace("needs: card.required", "needs: \"card.required * 20\"")
+    engine = engine_from_text(greedy, "cards/short-order-hero/rules.yaml", hero)
+    found = [
+        str(p)
+        for p in dict(engine.static_checks(hero))["every goal can be completed with the copies that exist"]
+    ]
+    assert len(found) == len(hero.decks["recipes"].cards)
+    assert (
+        found[0].startswith("cards/short-order-hero/recipes.yaml:") and "can never be completed" in found[0]
+    )
+
+
+def test_rule_options_of_the_rules_file_change_the_game_played(hero, described):
+    assert described.options == {"fifth_recipe_trigger": None, "use_tracker": None}
+    assert {o.name: o.kind for o in described.rule_options} == {
+        "fifth_recipe_trigger": "int",
+        "use_tracker": "bool",
+    }
+    endings = {
+        play_game(
+            described,
+            hero,
+            3,
+            seed,
+            ["greedy"] * 3,
+            {"fifth_recipe_trigger": 2, "use_tracker": False},
+            log=False,
+        ).metrics["ended_by"]
+        for seed in range(4)
+    }
+    assert endings == {"fifth-recipe"}
+    with pytest.raises(ValueError, match="unknown option"):
+        described.new_state(hero, 3, {"no_such_option": 1})
