@@ -161,6 +161,17 @@ class _Play:
             self.seen = len(state.log)
 
 
+def _turn_over(track: list, scores, turns: int, last_actor: int | None) -> int:
+    """Another seat acts: the turn of `last_actor` is over (none before the first); its scores join the track
+    when they changed. Returns the turns played."""
+    if last_actor is None:
+        return turns
+    now = tuple(scores())
+    if now != track[-1][1]:
+        track.append((turns + 1, now))
+    return turns + 1
+
+
 def _play_out(play: _Play, engine: Engine, state, rng: random.Random, start_counts) -> GameRecord | None:
     """Play the set-up game to its end, filling in the record: None, or the record of the failure."""
     record, log, fail, copy_log = play.record, play.log, play.fail, play.copy_log
@@ -206,12 +217,8 @@ def _play_out(play: _Play, engine: Engine, state, rng: random.Random, start_coun
                     return fail(decision, STALLED, f"the game did not end within the turn cap of {turn_cap} "
                                                    f"decisions (seed {seed}, {players} players)")
                 decision += 1
-                if player != last_actor:
-                    if last_actor is not None:  # the turn of `last_actor` is over
-                        turns += 1
-                        now = tuple(scores())
-                        if now != track[-1][1]:
-                            track.append((turns, now))
+                if player != last_actor:  # once a turn, not once a decision
+                    turns = _turn_over(track, scores, turns, last_actor)
                     last_actor = player
                 action = policies[player](state, rng)
                 step = (action, player, decision)
