@@ -175,6 +175,10 @@ def _print_scripts(result) -> None:
     for entry in result.games:
         click.echo(_script_line(entry, bool(result.changes)))
     for entry in result.games:
+        if entry.playtests and entry.figures is None:
+            click.echo(f"--  {entry.game}: {counted(len(entry.playtests), 'playtest')} checked; compared "
+                       "with simulated games when they are played")
+    for entry in result.games:
         if entry.unplayed_counts:
             click.echo(
                 f"--  {entry.game}: not simulating {', '.join(map(str, entry.unplayed_counts))} players; the "

@@ -29,6 +29,7 @@ from generator.pipeline.translations import choose_languages, language_problems,
 from generator.pipeline.validation_record import write_records
 from generator.validator.balance_pdf import write_balance_pdf
 from generator.validator.executors import Executor, LocalProcesses
+from generator.validator.playtests import Playtest, compare, load_playtests
 from generator.validator.report import summarize, to_json
 from generator.validator.scripts import run_script, script_files
 from generator.validator.simulate import (
@@ -62,6 +63,7 @@ class GameValidation:
     script_problems: list[Problem] = field(default_factory=list)
     balance_pdf: Path | None = None
     languages: dict[str, str] = field(default_factory=dict)  # translation -> what its checks found
+    playtests: list[Playtest] = field(default_factory=list)  # cards/<game>/playtests/*.yaml that check
 
     @property
     def game(self) -> str:
@@ -270,6 +272,8 @@ def _check(loaded: list[Game], reports: list[CheckReport], engines: dict[str, En
         report.checks += printed[game.id]
         entry = GameValidation(report=report, languages=in_languages[game.id])
         result.games.append(entry)
+        entry.playtests, found = load_playtests(game)
+        result.problems += found
         engine = engines.get(game.id)
         if engine is None:
             continue
@@ -282,6 +286,10 @@ def _check(loaded: list[Game], reports: list[CheckReport], engines: dict[str, En
         if changes:
             full_report[game.id]["changes"] = result.changes
         between()
+    for entry in result.games:
+        if entry.playtests:  # read and checked; compared with the simulation once it is played
+            full_report.setdefault(entry.game, {})["playtests"] = {
+                "plays": len(entry.playtests), "files": [p.file for p in entry.playtests]}
     return full_report
 
 
@@ -300,6 +308,8 @@ def _finish_games(project: Project, plan: _Games, settings: SimSettings, changes
         entry.figures = summarize(game, engine, settings, results[game.id])
         if changes:
             entry.figures["settings"]["changes"] = result.changes
+        if entry.playtests and not changes:  # people played the game as written
+            entry.figures["playtests"] = compare(entry.playtests, entry.figures)
         entry.sim_problems = composition_problems(game, engine, results[game.id], changes.args())
         result.problems += entry.sim_problems
         # a changed game's figures never replace those of the game as written

@@ -334,6 +334,91 @@ def _ending_text(by_players: dict) -> str:
     return "<br/>".join(parts)
 
 
+ROW = 13  # points per row of a table
+
+
+def table_drawing(head: list[str], rows: list[list[str]], widths: list[float], marked: set[int] = frozenset()
+                  ) -> Drawing:
+    """A plain table: a bold head, one row per list (rows in `marked` bold too), the first column left-aligned
+    and the others right-aligned in columns of `widths` points, a rule under the head."""
+    d = Drawing(WIDTH, ROW * (len(rows) + 1) + 6, initialFontName=BODY)
+    edges = [sum(widths[:i + 1]) for i in range(len(widths))]
+    for r, row in enumerate([head, *rows]):
+        y = d.height - ROW * (r + 1) + 3
+        face = TITLE if r == 0 or r - 1 in marked else BODY
+        for c, text in enumerate(row):
+            x, anchor = (0, "start") if c == 0 else (edges[c] - 4, "end")
+            d.add(chart_string(x, y, text, face, 8, anchor, fillColor=colors.HexColor("#333333")))
+    rule = d.height - ROW - 1
+    d.add(Line(0, rule, edges[-1], rule, strokeColor=colors.grey, strokeWidth=0.5))
+    return d
+
+
+def _mean_text(f: dict, digits: int = 1) -> str:
+    if f["mean"] is None:
+        return "-"
+    if f["low"] is None:
+        return f"{f['mean']:.{digits}f}"
+    return f"{f['mean']:.{digits}f} ({f['low']:.{digits}f} to {f['high']:.{digits}f})"
+
+
+def _share_text(f: dict) -> str:
+    if f["share"] is None:
+        return "-"
+    return f"{100 * f['share']:.0f}% ({100 * f['low']:.0f}-{100 * f['high']:.0f}%)"
+
+
+def score_table(by_players: dict) -> Drawing | None:
+    """Margin, lead changes, drama, comebacks and half-time-leader wins per player count."""
+    rows = []
+    for p, f in by_players.items():
+        s = f.get("scores")
+        if not s or not s["games"]:
+            continue
+        rows.append([f"{p} players", _mean_text(s["margin"]), _mean_text(s["lead_changes"]),
+                     _mean_text(s["drama"]), _share_text(s["comebacks"]),
+                     _share_text(s["half_time_leader_wins"])])
+    if not rows:
+        return None
+    head = ["", "winning margin", "lead changes", "winner at worst behind", "comebacks",
+            "half-time leader wins"]
+    return table_drawing(head, rows, [62, 82, 72, 102, 76, 118])
+
+
+def _clear(f: dict) -> bool:
+    a, b = f["played"], f["not_played"]
+    return f["difference"] is not None and None not in (a["low"], b["low"]) and (
+        a["low"] > b["high"] or b["low"] > a["high"])
+
+
+def card_table(by_players: dict, cards: dict, shown: int = 8) -> tuple[str, Drawing] | None:
+    """Per player count, the cards whose figure differs most between playing them and not (bold: the two
+    intervals do not overlap); what the figure is depends on what the engine reports."""
+    rows, marked, basis = [], set(), None
+    for p, f in by_players.items():
+        influence = f.get("card_influence") or {}
+        found = [(card, c) for card, c in (influence.get("cards") or {}).items()
+                 if c["difference"] is not None]
+        if not found:
+            continue
+        basis = influence["basis"]
+        found.sort(key=lambda kv: (not _clear(kv[1]), -abs(kv[1]["difference"]), kv[0]))
+        text = _share_text if basis == "seat" else _mean_text
+        for card, c in found[:shown]:
+            if _clear(c):
+                marked.add(len(rows))
+            diff = f"{100 * c['difference']:+.0f} pts" if basis == "seat" else f"{c['difference']:+.1f}"
+            rows.append([f"{p}p  {_label(cards.get(card, {}), card)}", text(c["played"]),
+                         text(c["not_played"]), diff])
+    if not rows:
+        return None
+    if basis == "seat":
+        head = ["card", "win rate, seats playing it", "seats not playing it", "difference"]
+    else:
+        head = ["card", "margin, games it is played in", "the other games", "difference"]
+    return basis, table_drawing(head, rows, [190, 120, 120, 82], marked)
+
+
 def draw_report(path: Path, figures: dict) -> None:
     """Draw the balance report of one game into `path`."""
     register_fonts()
@@ -384,6 +469,9 @@ def draw_report(path: Path, figures: dict) -> None:
             "played from that seat that it won, all games, with 95% intervals in brackets.<br/>" + roles,
         )
     flow.section("How games end", _ending_text(by_players))
+    _score_sections(flow, by_players, figures["cards"])
+    if figures.get("playtests"):
+        _playtest_section(flow, figures["playtests"])
     dealt = _dealt_text(by_players, figures["goals"])
     if dealt:
         flow.section(
@@ -434,6 +522,82 @@ def draw_report(path: Path, figures: dict) -> None:
             )
     flow.footer()
     c.save()
+
+
+def _score_sections(flow: Flow, by_players: dict, cards: dict) -> None:
+    """Beyond seat fairness: the score-track figures, and the cards that go with winning."""
+    scores = score_table(by_players)
+    if scores is not None:
+        flow.section(
+            "Beyond seat fairness",
+            "From every seat's score after every turn of the games where the greedy bot plays every seat "
+            "(players of equal strength), with 95% intervals in brackets. "
+            "<b>Winning margin</b>: the winner's final score minus the best score of a seat that did not win "
+            "(small: close games). <b>Lead changes</b>: how often the lead passed to another seat (a tie for "
+            "the top leads nobody). <b>Winner at worst behind</b>: how far behind the leading score the "
+            "eventual winner fell, at worst; <b>comebacks</b>: the share of games whose winner was behind "
+            "at some point. <b>Half-time leader wins</b>: how often the seat leading after half the turns "
+            "won (near 100%: the second half decides little).",
+            scores,
+        )
+    found = card_table(by_players, cards)
+    if found is None:
+        return
+    basis, table = found
+    if basis == "seat":
+        text = ("In the all-greedy games, the win rate of the seats that played a card at least once "
+                "against that of the seats that did not, per player count: the cards that differ most. Bold: "
+                "the two 95% intervals do not overlap, so the difference is real.")
+    else:
+        text = ("This engine counts card use per game, not per seat, so no seat can be credited with a card: "
+                "the table compares the winning margin of the all-greedy games a card was played in with "
+                "that of the others (does the card go with lopsided games?), per player count, the cards "
+                "that differ most. Bold: the two 95% intervals do not overlap. An engine that reports "
+                "<i>seat_card_usage</i> gets each card's win rate instead.")
+    flow.section("Cards and winning", text, table)
+
+
+def _range_text(band: dict | None, unit: str = "") -> tuple[str, str]:
+    if not band:
+        return "-", "-"
+    return (f"{band['real_mean']:.1f}{unit}",
+            f"{band['simulated_mean']:.1f} ({band['simulated_p10']:g}-{band['simulated_p90']:g})")
+
+
+def _playtest_section(flow: Flow, found: dict) -> None:
+    """The real games of cards/<game>/playtests/ beside the simulation, and what players said about cards."""
+    rows = []
+    for g in found["games"]:
+        length = " ".join(f"{g[k]} {k}" for k in ("rounds", "turns") if g[k] is not None)
+        scores = ", ".join(f"{name} {score:g}" for name, score in zip(g["players"], g["scores"], strict=True))
+        winner = " & ".join(g["players"][w - 1] for w in g["winners"])
+        rows.append([g["date"], str(len(g["players"])), length, scores, winner])
+    games = table_drawing(["date", "players", "length", "scores in turn order", "winner"], rows,
+                          [70, 48, 70, 250, 72])
+    text = ("Games played by people, from the files of <i>playtests/</i>, beside the simulated games of the "
+            "same player count (the length and the winning margin: the real mean against the simulated mean "
+            "and the range of the middle 80% of simulated games).")
+    if found["findings"]:
+        text += "<br/><b>Outside the simulation</b>: " + escape("; ".join(found["findings"])) + "."
+    else:
+        text += "<br/>Every real game falls within the simulated ranges."
+    flow.section("Playtests", text, games)
+    compared = []
+    for p, entry in found["by_players"].items():
+        if not entry["simulated"]:
+            continue
+        unit = entry["length"]["unit"] if entry["length"] else ""
+        real_length, sim_length = _range_text(entry["length"])
+        real_margin, sim_margin = _range_text(entry["margin"])
+        compared.append([f"{p} players", str(entry["plays"]), f"{real_length} {unit}".strip(), sim_length,
+                         real_margin, sim_margin])
+    if compared:
+        flow.drawing(table_drawing(["", "plays", "real length", "simulated (10-90%)", "real margin",
+                                    "simulated (10-90%)"], compared, [62, 40, 90, 110, 80, 110]))
+    if found["notes"]:
+        flow.para("<b>What players said about single cards</b><br/>" + "<br/>".join(
+            f"<b>{escape(note['name'])}</b> ({escape(card)}): {escape(' / '.join(note['said']))}"
+            for card, note in found["notes"].items()))
 
 
 def write_balance_pdf(path: Path, figures: dict) -> Path:

@@ -8,23 +8,12 @@ from collections import Counter
 
 from generator.data.game import Game
 from generator.engines.base import Engine
+from generator.validator.score_tracks import card_influence, score_figures, telling_card, wilson
 from generator.validator.simulate import BOT_MIX, SimSettings
-
-Z95 = 1.959964
 
 
 def _r(x: float) -> float:
     return round(float(x), 4)
-
-
-def wilson(successes: float, n: int) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion (fractional successes allowed for shared wins)."""
-    if n == 0:
-        return 0.0, 0.0
-    p = successes / n
-    centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def percentile(ordered: list[float], q: float) -> float:
@@ -163,6 +152,13 @@ def per_count(games: list[dict], players: int) -> dict:
             )
             for k in extra_keys
         },
+        # beyond seat fairness, from the score tracks of the all-greedy games (players of equal strength: in
+        # mixed games a random bot's low score would make every game look lopsided)
+        "scores": score_figures(mirror),
+        # what playtests are compared with
+        "greedy_mirror_length": {key: distribution([g["metrics"][key] for g in mirror if key in g["metrics"]])
+                                 for key in ("turns", "rounds")},
+        "card_influence": card_influence(mirror, players),
     }
 
 
@@ -272,6 +268,41 @@ def _pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
+def _span(f: dict, fmt: str = "{:.1f}") -> str:
+    if f["mean"] is None:
+        return "-"
+    if f["low"] is None:
+        return fmt.format(f["mean"])
+    return f"{fmt.format(f['mean'])} ({fmt.format(f['low'])} to {fmt.format(f['high'])})"
+
+
+def _share_span(f: dict) -> str:
+    if f["share"] is None:
+        return "-"
+    return f"{_pct(f['share'])} ({100 * f['low']:.0f}-{_pct(f['high'])})"
+
+
+def _score_lines(f: dict, cards: dict) -> list[str]:
+    """The score-track figures of one player count: a line, and one more for a card that goes with winning."""
+    s = f.get("scores")
+    if not s or not s["games"]:
+        return []
+    lines = [f"    margin {_span(s['margin'])}, lead changes {_span(s['lead_changes'])}/game, "
+             f"winner at worst {_span(s['drama'])} behind, "
+             f"half-time leader wins {_share_span(s['half_time_leader_wins'])}"]
+    found = telling_card(f.get("card_influence") or {})
+    if found:
+        card, c = found
+        name = cards.get(card, {}).get("name", card)
+        if f["card_influence"]["basis"] == "seat":
+            lines.append(f"    card that matters most: {name} ({card}): seats playing it win "
+                         f"{_share_span(c['played'])}, others {_share_span(c['not_played'])}")
+        else:
+            lines.append(f"    card that matters most: {name} ({card}): margin {_span(c['played'])} in games "
+                         f"it is played, {_span(c['not_played'])} in the others")
+    return lines
+
+
 def terminal_summary(figures: dict) -> list[str]:
     """A few lines per game: length, wins by turn position (and by seat where seats differ), endings, goals
     and unused cards."""
@@ -292,6 +323,7 @@ def terminal_summary(figures: dict) -> list[str]:
         if f.get("role_wins"):
             roles = ", ".join(f"{role} {_pct(r['rate'])}" for role, r in f["role_wins"].items())
             lines.append(f"    wins by seat: {roles}")
+        lines += _score_lines(f, figures["cards"])
         dealt = {gid: rate for gid, rate in (f.get("win_rate_when_dealt") or {}).items() if rate is not None}
         if dealt:
             rates = ", ".join(f"{gid} {_pct(rate)}" for gid, rate in sorted(dealt.items()))
@@ -305,4 +337,14 @@ def terminal_summary(figures: dict) -> list[str]:
     unused = [cid for cid, c in figures["cards"].items() if c["uses"] == 0]
     if unused:
         lines.append(f"  cards never used: {', '.join(unused[:8])}{' ...' if len(unused) > 8 else ''}")
-    return lines
+    return lines + playtest_lines(figures.get("playtests"))
+
+
+def playtest_lines(found: dict | None) -> list[str]:
+    """The playtests beside the simulation: how many at each player count, and what falls outside."""
+    if not found:
+        return []
+    counts = ", ".join(f"{entry['plays']} at {p} players" for p, entry in found["by_players"].items())
+    lines = [f"  playtests: {counts}"]
+    findings = [f"    {line}" for line in found["findings"]]
+    return lines + (findings or ["    every real game falls within the simulated ranges"])

@@ -114,7 +114,7 @@ def play_chunk(payload: tuple[Game, Engine, dict], chunk: Chunk) -> list[dict]:
         results.append({
             "index": index, "seed": seed, "bots": bots, "scores": record.scores, "winners": record.winners,
             "metrics": record.metrics, "failure": record.failure, "kind": record.failure_kind,
-            "decisions": record.decisions,
+            "decisions": record.decisions, "score_track": record.score_track,
         })
     return results
 

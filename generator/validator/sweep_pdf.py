@@ -223,6 +223,18 @@ def draw_sweep(path: Path, report: dict) -> None:
         ]
         flow.section("Goal completion", "Goals (orders, recipes) completed per game, with 95% intervals. "
                      + _never_text(variants), interval_chart(labels, series, "%g", axis, connect=connect))
+        series = [(f"{p} players", _points(variants, p, lambda f: _interval(f["scores"]["margin"], "mean")))
+                  for p in counts]
+        flow.section("Winning margin", "The winner's final score minus the best score of a seat that did not "
+                     "win, mean per game with its 95% interval. A small margin means close games.",
+                     interval_chart(labels, series, "%g", axis, connect=connect))
+        series = [(f"{p} players", _points(variants, p,
+                                           lambda f: _interval(f["scores"]["half_time_leader_wins"])))
+                  for p in counts]
+        flow.section("Half-time leader wins", "How often the seat leading after half the turns went on to "
+                     "win (games tied for the lead at half time left out). Near 100%: the second half "
+                     "decides little.",
+                     interval_chart(labels, series, "%d%%", axis, percent=True, connect=connect))
     findings = [
         (v["label"], p) for v in report["variants"] if v["status"] == "simulated" for p in v["problems"]
     ]

@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from generator.validator.report import Z95, distribution, turn_position, wilson
+from generator.validator.report import distribution, turn_position
+from generator.validator.score_tracks import Z95, score_figures, wilson
 
 
 def _r(x: float) -> float:
@@ -89,6 +90,8 @@ def variant_figures(results: dict[int, list[dict]], goals: list[str]) -> dict:
             "length": length_of(played),
             "ended_by": endings(played),
             "goal_completion": goal_completion(played, goals),
+            # margin, lead changes, drama, half-time leader of the all-greedy games, as report.py has them
+            "scores": score_figures([g for g in played if len(set(g["bots"])) == 1]),
         }
     return out
 
@@ -107,11 +110,13 @@ def table(report: dict) -> list[str]:
         "seat wins (greedy mirror)",
         "ended by",
         "goals/game",
+        "margin",
+        "half-time leader wins",
     ]
     rows = []
     for variant in report["variants"]:
         if variant["status"] != "simulated":
-            rows.append([variant["label"], "-", "-", variant["status"], "", "", ""])
+            rows.append([variant["label"], "-", "-", variant["status"], "", "", "", "", ""])
             continue
         for players, f in variant["by_players"].items():
             length = f["length"]
@@ -120,8 +125,13 @@ def table(report: dict) -> list[str]:
             seats = " ".join(_pct(s["share"]) for s in f["seat_wins"])
             ends = ", ".join(f"{k} {_pct(v['share'])}" for k, v in f["ended_by"].items())
             goals = f["goal_completion"]["per_game"]
+            scores = f["scores"]
+            margin = scores["margin"]
+            leader = scores["half_time_leader_wins"]
             rows.append([variant["label"], players, f"{f['failed']}/{f['games']}", span, seats, ends,
-                         f"{goals['mean']:.2f}" if goals["mean"] is not None else "-"])
+                         f"{goals['mean']:.2f}" if goals["mean"] is not None else "-",
+                         f"{margin['mean']:.1f}" if margin["mean"] is not None else "-",
+                         _pct(leader["share"])])
     widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
     lines = [
         "  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in [head, *rows]

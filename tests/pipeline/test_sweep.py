@@ -103,6 +103,10 @@ def test_a_sweep_is_the_same_for_any_number_of_jobs_and_reports_broken_variants(
         "ended",
         "by",
         "goals/game",
+        "margin",
+        "half-time",
+        "leader",
+        "wins",
     ]
     assert "hand_limit=4, numbers.one.copies=5  -" in result.output
     assert "--  hand_limit=4, numbers.one.copies=5: breaks checks, not simulated:" in result.output
