@@ -20,7 +20,10 @@ from generator.core.units import mm
 from generator.core.yamlio import YDict, YList
 from generator.data.component_models import ComponentFile, DieFile, ItemsFile, TuckboxSize
 from generator.data.game import Card, Deck
-from generator.data.models import row_model
+from generator.data.models import CARD_KEYS, row_model
+
+# a card's own keys; an item of a component has no back of its own
+ITEM_KEYS = tuple(key for key in CARD_KEYS if key != "back")
 
 
 @dataclass
@@ -99,7 +102,7 @@ def _items(
             continue
         first[record.id] = item_raw.line_of("id")
         data = record.model_dump()
-        core = {key: data.pop(key) for key in ("id", "name", "copies", "layout", "icon", "image")}
+        core = {key: data.pop(key) for key in ITEM_KEYS}
         items.append(
             Card(
                 id=core["id"],

@@ -23,6 +23,7 @@ from generator.data.game import Game
 from generator.data.project import Project
 from generator.data.translatable import Translatable
 from generator.data.translation import check_language, shorten, translate, undeclared_files
+from generator.faces.boxes import kind_of
 from generator.faces.face import renderer_for
 from generator.pipeline.gather import gather
 
@@ -58,7 +59,7 @@ def layout_texts(game: Game) -> dict[str, dict[str, Translatable]]:
             except InputError:
                 continue  # a broken layout is reported by the build's own checks
             for box in layout.boxes:
-                if box.kind == "text" and box.text_from is not None:
+                if kind_of(box).worded and box.text_from is not None:
                     name, file, line = box.text_from
                     text = renderer.loader.chain(name, Problem(file, line, ""))[-1][1].boxes[box.name].text
                     found.setdefault(name, {})[box.name] = Translatable(
