@@ -15,6 +15,7 @@ import socket
 import tempfile
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -113,7 +114,10 @@ def _handshake(address: str, timeout: float) -> None:
             await remote.close_rpc()
 
     try:
-        answer = asyncio.run(identity())
+        # on a thread of its own: the caller's thread may be running an event loop already (Jupyter, an app
+        # embedding pnp, Playwright's sync API), where asyncio.run refuses to start another
+        with ThreadPoolExecutor(1, thread_name_prefix="pnp-dask-handshake") as pool:
+            answer = pool.submit(asyncio.run, identity()).result()
     except TimeoutError:
         raise _unreachable(address, f"nothing answered as a Dask scheduler within {timeout:.0f} s") from None
     except Exception as exc:  # noqa: BLE001 - whatever the other end sent: one line

@@ -123,6 +123,20 @@ def test_an_unreachable_scheduler_is_one_line_with_its_address(repo_project):
     assert lines[1:] == ["1 problem found."]
 
 
+def test_a_scheduler_is_recognised_from_a_thread_that_runs_an_event_loop(cluster):
+    """As in Jupyter, or after Playwright's sync API in the same run: asyncio.run would refuse to start."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from generator.validator.cluster import _handshake
+
+    async def inside_a_loop() -> None:
+        _handshake(cluster.client.scheduler.address, 10.0)  # raises InputError when it is not recognised
+
+    with ThreadPoolExecutor(1) as pool:  # a thread of its own whatever loop this one may be running
+        pool.submit(asyncio.run, inside_a_loop()).result()
+
+
 @pytest.mark.parametrize("answer", [None, b"HTTP/1.0 400 Bad Request\r\n\r\n"])
 def test_a_server_that_is_no_dask_scheduler_is_one_line_not_a_wait(repo_project, answer):
     """Something else listens at the port (a web server, or one that never answers): the Client would wait for
