@@ -1,8 +1,9 @@
 """Tasks run by worker processes forked from this one; their results come back over pipes, in the tasks' order
 (`results`) or as they finish (`finished`).
 
-A build's drawings and validate's games run here. Lighter than multiprocessing.Pool (a fork and a pipe per
-worker, no helper threads: about a millisecond to start, against several) and safe to stop at any moment.
+A build's drawings and validate's games run here. Each worker is a multiprocessing Process of the fork
+context (which forks it, and ends it without the parent's exit handlers), lighter than multiprocessing.Pool (a
+fork and a pipe per worker, no helper threads) and safe to stop at any moment.
 Stopping kills the workers and closes this process's ends of their pipes, so nothing is left waiting for the
 rest of a result a killed worker had half written (a Pool's result thread can wait for it for ever). The
 workers inherit everything this process holds: only the task numbers and the pickled results travel.
@@ -14,6 +15,8 @@ are written: a pipe holds thousands of them).
 
 from __future__ import annotations
 
+import multiprocessing
+import multiprocessing.process
 import os
 import pickle
 import select
@@ -25,6 +28,7 @@ import traceback
 from collections.abc import Callable, Iterator
 from typing import cast
 
+_FORK = multiprocessing.get_context("fork")  # the workers inherit everything this process holds
 _TASK = struct.Struct("!I")
 _SIZE = struct.Struct("!Q")
 
@@ -83,7 +87,8 @@ class ForkedWorkers:
     def __init__(self, function: Callable, tasks: list, workers: int):
         self.tasks = list(tasks)
         self.workers: dict[int, int] = {}  # pid -> the file descriptor its results are read from
-        self.ended: dict[int, int] = {}  # pid -> its wait status, once reaped
+        self.ended: dict[int, int] = {}  # pid -> its exit code once reaped (negative: the signal it died of)
+        self.processes: dict[int, multiprocessing.process.BaseProcess] = {}  # pid -> the worker process
         # task numbers not yet written (more than the pipe holds): reading results writes them
         self._numbers = b""
         self._write_tasks = -1
@@ -101,26 +106,16 @@ class ForkedWorkers:
             for _ in range(min(workers, len(self.tasks))):
                 read_results, write_results = os.pipe()
                 # Ctrl-C waits while the worker is forked and recorded: it must not stop this process between
-                # the
-                # two (a worker nobody knows of), nor reach the worker before it ignores it (a second copy of
-                # the
-                # caller's code running on)
+                # the two (a worker nobody knows of), nor reach the worker before it ignores it (a second copy
+                # of the caller's code running on)
                 signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
                 try:
-                    pid = os.fork()
-                    if pid == 0:  # the worker: it never returns from here
-                        try:
-                            # the process that forked it stops it
-                            signal.signal(signal.SIGINT, signal.SIG_IGN)
-                            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-                            # the task numbers end when the forking process has written them
-                            os.close(write_tasks)
-                            os.close(read_results)
-                            for fd in self.workers.values():
-                                os.close(fd)
-                            _serve(function, self.tasks, read_tasks, write_results)
-                        finally:
-                            os._exit(1)
+                    process = _FORK.Process(target=_worker, daemon=False, args=(
+                        function, self.tasks, read_tasks, write_tasks, read_results, write_results,
+                        list(self.workers.values())))
+                    process.start()  # the worker's life is _worker; multiprocessing ends the process after it
+                    pid = cast(int, process.pid)
+                    self.processes[pid] = process
                     os.close(write_results)
                     self.workers[pid] = read_results
                 finally:
@@ -248,15 +243,13 @@ class ForkedWorkers:
 
     def _reap(self, pid: int) -> None:
         if pid not in self.ended:
-            try:
-                self.ended[pid] = os.waitpid(pid, 0)[1]
-            except ChildProcessError:  # reaped elsewhere
-                self.ended[pid] = 0
+            process = self.processes.pop(pid)
+            process.join()
+            self.ended[pid] = process.exitcode or 0
+            process.close()
 
     def _how_ended(self) -> str:
-        killed = sorted(
-            {signal.Signals(os.WTERMSIG(s)).name for s in self.ended.values() if os.WIFSIGNALED(s)}
-        )
+        killed = sorted({signal.Signals(-code).name for code in self.ended.values() if code < 0})
         return ", ".join(killed)
 
     def __enter__(self) -> ForkedWorkers:
@@ -278,7 +271,21 @@ def _messages(buffer: bytearray) -> Iterator[tuple[int, bool, object]]:
         yield message
 
 
-def _serve(function: Callable, tasks: list, read_tasks: int, write_results: int) -> None:
+def _worker(function: Callable, tasks: list, read_tasks: int, write_tasks: int, read_results: int,
+            write_results: int, others: list[int]) -> None:
+    """A worker process, forked by multiprocessing: Ctrl-C is left to the process that forked it, which stops
+    it; only its own ends of the pipes stay open (the task numbers end when the forking process has written
+    them); then it serves tasks and ends with the status _serve gives."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    for fd in (write_tasks, read_results, *others):
+        os.close(fd)
+    status = _serve(function, tasks, read_tasks, write_results)
+    if status:
+        sys.exit(status)
+
+
+def _serve(function: Callable, tasks: list, read_tasks: int, write_results: int) -> int:
     """A worker's life: take task numbers until there are none, send back each result (or exception), then
     end."""
     status, me = 0, os.getpid()
@@ -294,7 +301,7 @@ def _serve(function: Callable, tasks: list, read_tasks: int, write_results: int)
             except BaseException as exc:  # noqa: BLE001 - raised in the process that asked for it
                 message = (index, False, _Raised(exc))
             if os.getpid() != me:  # a process the task forked and left running: it is not a worker
-                os._exit(0)
+                return 0
             try:
                 data = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
             except Exception as exc:  # noqa: BLE001 - a result that cannot travel is that task's error
@@ -303,9 +310,7 @@ def _serve(function: Callable, tasks: list, read_tasks: int, write_results: int)
             _write_all(write_results, _SIZE.pack(len(data)) + data)
     except BaseException:  # noqa: BLE001 - the parent sees the missing result and says so
         status = 1
-    finally:
-        _flush_output()  # what the tasks printed (the parent's own was flushed before the fork)
-        os._exit(status)  # no exit handlers of the parent's are run
+    return status  # multiprocessing flushes what the tasks printed and ends the process without exit handlers
 
 
 def _flush_output() -> None:
