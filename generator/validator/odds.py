@@ -17,6 +17,7 @@ do not depend on the player count; the "within N draws" figures are given while 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -258,7 +259,23 @@ def deck_odds(declared: GoalsAndDeals, players: Iterable[int] = (), draws: Itera
             groups[-1].append(p)
         else:
             groups.append([p])
-    return {"draws": list(draws), "player_counts": wanted, "groups": groups, "by_players": by_players}
+    return {"draws": list(draws), "player_counts": wanted, "declared_player_counts": counts, "groups": groups,
+            "by_players": by_players}
+
+
+def _short_text(goal: GoalNeeds, deal: Deal) -> str:
+    """What the deal's deck lacks for the goal: the slots its copies cannot fill, and its wilds."""
+    deck = dict(deal.deck)
+    short = []
+    for cards, count in goal.slots:
+        have = sum(deck.get(card, 0) for card in cards if card not in goal.wilds)
+        if have < count:
+            what = " or ".join(sorted(cards)) or "a card that is not in the game"
+            short.append(f"{count} x {what} (the deck has {have})")
+    wilds = sum(deck.get(card, 0) for card in goal.wilds)
+    if not short:
+        return "its slots compete for the same cards"
+    return f"it needs {', '.join(short)}{f' and {wilds} wilds can stand in' if wilds else ''}"
 
 
 def impossible_goals(declared: GoalsAndDeals, figures: dict) -> list[Problem]:
@@ -269,17 +286,19 @@ def impossible_goals(declared: GoalsAndDeals, figures: dict) -> list[Problem]:
         never = [p for p, f in figures["by_players"].items() if f["goals"][goal.id]["ever"] == 0]
         if not never:
             continue
-        counts = ", ".join(never)
+        first = figures["by_players"][never[0]]
+        deals = [d for d in declared.deals if d.players == int(never[0])
+                 and (d.goals is None or goal.id in d.goals)]
         need = sum(n for _, n in goal.slots)
-        hand = figures["by_players"][never[0]]["hand"]
-        some = figures["by_players"][never[0]]
-        room = hand + some["pile"]
-        why = (f"a hand of {hand} with no draws holds fewer cards than its {need}" if room < need and
-               not some["draws"] else
-               "the deck it is dealt from holds too few of the cards it needs (wilds included)")
+        if not deals:
+            why = "no deal at that count can hold it"
+        elif not first["draws"] and first["hand"] < need:
+            why = f"a hand of {first['hand']} with no draws holds fewer cards than its {need}"
+        else:
+            why = _short_text(goal, deals[0])
         out.append(Problem(goal.file, goal.line,
-                           f"goal '{goal.id}' can never be completed at {counts} players: {why}; expected "
-                           "enough copies of what it needs in the deck (its chance is 0)"))
+                           f"goal '{goal.id}' can never be completed at {', '.join(never)} players: {why}; "
+                           "expected enough copies of what it needs in the deck (its chance is 0)"))
     return out
 
 
@@ -303,29 +322,44 @@ def count_text(players: list[int]) -> str:
     return f"{', '.join(map(str, players))} players"
 
 
+def _name(entry: dict, key: str) -> str:
+    return f"{entry['name']} ({key})" if entry["name"] != key else key
+
+
 def goal_table(figures: dict, group: list[int]) -> tuple[list[str], list[list[str]]]:
-    """The head and rows of one group of player counts' goal table (hardest goal first)."""
+    """The head and rows of one group of player counts' goal table, where seats draw (hardest goal first)."""
     f = figures["by_players"][str(group[0])]
     shown = [n for n in f["within_draws"]
              if all(n in figures["by_players"][str(p)]["within_draws"] for p in group)]
-    head = ["goal", "opening hand", *[f"{n} draw{'s' if n != 1 else ''}" for n in shown]]
-    if f["draws"]:
-        head.append("expected draws")
+    head = ["goal", "opening hand", *[f"{n} draw{'s' if n != 1 else ''}" for n in shown], "expected draws"]
     rows = []
     for gid, g in sorted(f["goals"].items(), key=lambda kv: (kv[1]["opening"], kv[0])):
-        row = [f"{g['name']} ({gid})" if g["name"] != gid else gid, percent(g["opening"]),
-               *[percent(g["within"][str(n)]) for n in shown]]
-        if f["draws"]:
-            row.append("never" if g["expected_draws"] is None else f"{g['expected_draws']:.1f}")
-        rows.append(row)
+        expected = "never" if g["expected_draws"] is None else f"{g['expected_draws']:.1f}"
+        rows.append([_name(g, gid), percent(g["opening"]), *[percent(g["within"][str(n)]) for n in shown],
+                     expected])
     return head, rows
 
 
-def card_rows(figures: dict, group: list[int]) -> list[list[str]]:
-    """Per card, the chance to see it in the opening hand (most often seen first)."""
-    cards = figures["by_players"][str(group[0])]["cards"]
-    return [[f"{c['name']} ({cid})" if c["name"] != cid else cid, percent(c["opening"])]
-            for cid, c in sorted(cards.items(), key=lambda kv: (-kv[1]["opening"], kv[0]))]
+def dealt_table(figures: dict, groups: list[list[int]]) -> tuple[list[str], list[list[str]]]:
+    """Groups where nobody draws: one table, the chance of a hand dealt complete in a column per group."""
+    firsts = [figures["by_players"][str(g[0])] for g in groups]
+    head = ["goal", *[count_text(g) for g in groups]]
+    ids = sorted(firsts[0]["goals"], key=lambda k: (firsts[0]["goals"][k]["opening"], k))
+    return head, [[_name(firsts[0]["goals"][gid], gid), *[percent(f["goals"][gid]["opening"]) for f in firsts]]
+                  for gid in ids]
+
+
+def card_table(figures: dict) -> tuple[list[str], list[list[str]]]:
+    """Per card, the chance to see it in the opening hand, a column per group of player counts (most often
+    seen first)."""
+    groups = figures["groups"]
+    firsts = [figures["by_players"][str(g[0])]["cards"] for g in groups]
+    head = ["card", *[count_text(g) for g in groups]]
+    ids = sorted({cid for cards in firsts for cid in cards},
+                 key=lambda k: (-max(c[k]["opening"] if k in c else 0 for c in firsts), k))
+    names = {cid: c[cid] for c in firsts for cid in c}
+    return head, [[_name(names[cid], cid), *[percent(c[cid]["opening"] if cid in c else 0) for c in firsts]]
+                  for cid in ids]
 
 
 def deal_text(figures: dict, group: list[int]) -> str:
@@ -347,32 +381,51 @@ def table_lines(head: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def odds_lines(figures: dict) -> list[str]:
-    """`pnp odds`: per group of player counts, the goal table and the card table."""
+    """`pnp odds`: per group of player counts where seats draw, the goal table; one table of the hands dealt
+    complete where nobody draws; the card table."""
     lines: list[str] = []
-    for group in figures["groups"]:
-        if lines:
-            lines.append("")
+    drawing = [g for g in figures["groups"] if figures["by_players"][str(g[0])]["draws"]]
+    dealt = [g for g in figures["groups"] if g not in drawing]
+    for group in drawing:
         lines.append(deal_text(figures, group))
         lines += ["  " + line for line in table_lines(*goal_table(figures, group))]
         lines.append("")
-        lines += ["  " + line for line in table_lines(["card", "seen in the opening hand"],
-                                                        card_rows(figures, group))]
+    if dealt:
+        lines += [deal_text(figures, group) for group in dealt]
+        lines.append("The chance of a hand dealt complete:")
+        lines += ["  " + line for line in table_lines(*dealt_table(figures, dealt))]
+        lines.append("")
+    lines.append("The chance to see each card in the opening hand:")
+    lines += ["  " + line for line in table_lines(*card_table(figures))]
     return lines
 
 
 def summary_lines(figures: dict) -> list[str]:
-    """Two lines for the validate summary: the easiest and the hardest goal of each group."""
-    lines = []
+    """A line or two for the validate summary: the easiest and the hardest goal where seats draw, the range
+    of a hand dealt complete where nobody draws."""
+    lines, dealt = [], []
     for group in figures["groups"]:
-        goals = figures["by_players"][str(group[0])]["goals"]
-        if not goals:
+        f = figures["by_players"][str(group[0])]
+        if not f["goals"]:
             continue
-        order = sorted(goals.items(), key=lambda kv: (kv[1]["opening"], kv[0]))
+        order = sorted(f["goals"].items(), key=lambda kv: (kv[1]["opening"], kv[0]))
         (hard, h), (easy, e) = order[0], order[-1]
+        if not f["draws"]:
+            span = percent(e["opening"]) if h["opening"] == e["opening"] else \
+                f"{percent(h['opening'])} to {percent(e['opening'])}"
+            dealt.append(f"{span} ({count_text(group)})")
+            continue
         more = f", {h['expected_draws']:.1f} draws expected" if h["expected_draws"] is not None else ""
-        lines.append(f"  deck odds ({count_text(group)}): opening hand holds {easy} {percent(e['opening'])} "
-                     f"... {hard} {percent(h['opening'])}{more}")
+        lines.append(f"  deck odds ({count_text(group)}): the opening hand holds {easy} "
+                     f"{percent(e['opening'])} ... {hard} {percent(h['opening'])}{more}")
+    if dealt:
+        lines.append(f"  deck odds: a hand dealt complete {', '.join(dealt)}")
     return lines
+
+
+def to_json(figures: dict) -> str:
+    """The figures as deterministic JSON (sorted keys)."""
+    return json.dumps(figures, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def card_names(game) -> dict[str, str]:
