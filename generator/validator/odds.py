@@ -234,7 +234,8 @@ def _count_figures(declared: GoalsAndDeals, players: int, draws: tuple[int, ...]
         "setups": len(deals), "hand": hand, "draws": all(d.draws for d in deals), "pile": pile,
         "within_draws": shown,
         "goals": goals,
-        "cards": {card: {"name": names.get(card, card), "opening": float(p)} for card, p in sorted(cards.items())},
+        "cards": {card: {"name": names.get(card, card), "opening": float(p)}
+                  for card, p in sorted(cards.items())},
     }
 
 
@@ -345,8 +346,8 @@ def dealt_table(figures: dict, groups: list[list[int]]) -> tuple[list[str], list
     firsts = [figures["by_players"][str(g[0])] for g in groups]
     head = ["goal", *[count_text(g) for g in groups]]
     ids = sorted(firsts[0]["goals"], key=lambda k: (firsts[0]["goals"][k]["opening"], k))
-    return head, [[_name(firsts[0]["goals"][gid], gid), *[percent(f["goals"][gid]["opening"]) for f in firsts]]
-                  for gid in ids]
+    return head, [[_name(firsts[0]["goals"][gid], gid),
+                   *[percent(f["goals"][gid]["opening"]) for f in firsts]] for gid in ids]
 
 
 def card_table(figures: dict) -> tuple[list[str], list[list[str]]]:

@@ -7,8 +7,8 @@ from generator.engines.base import Engine
 
 from .bots import greedy_bot, random_bot
 from .checks import static_checks
-from .odds import deck_odds
 from .data import RECIPES
+from .odds import deck_odds
 from .options import OPTIONS, RULE_OPTIONS
 from .state import TradingState
 

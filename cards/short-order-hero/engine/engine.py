@@ -7,8 +7,8 @@ from generator.engines.base import Engine
 
 from .bots import BOTS
 from .checks import static_checks
-from .odds import deck_odds
 from .data import rules_for
+from .odds import deck_odds
 from .options import OPTIONS, RULE_OPTIONS
 from .state import SOHState
 
