@@ -135,6 +135,7 @@ def validate_cmd(
 
     _print_checks(result)
     _print_scripts(result)
+    _print_odds(result)
     _print_games(project, result)
     if result.problems:
         raise InputError(result.problems)
@@ -184,6 +185,24 @@ def _print_scripts(result) -> None:
                 f"--  {entry.game}: not simulating {', '.join(map(str, entry.unplayed_counts))} players; the "
                 f"engine plays {', '.join(map(str, entry.engine_counts))}"
             )
+
+
+def _print_odds(result) -> None:
+    """Each game's exact deck odds in brief (pnp odds GAME prints them all), or what its engine should
+    declare."""
+    from generator.validator.odds import summary_lines
+
+    for entry in result.games:
+        if entry.no_odds:
+            click.echo(f"--  {entry.no_odds}")
+        if entry.odds is None:
+            continue
+        goals = len(next(iter(entry.odds["by_players"].values()), {}).get("goals", {}))
+        click.echo(f"{'OK ' if not entry.odds_problems else 'BAD'} {entry.game}: deck odds of "
+                   f"{counted(goals, 'goal')}, {len(entry.odds_problems)} that can never be completed "
+                   f"(pnp odds {entry.game} prints every figure)")
+        for line in summary_lines(entry.odds):
+            click.echo(line)
 
 
 def _print_games(project, result) -> None:

@@ -381,23 +381,38 @@ def table_lines(head: list[str], rows: list[list[str]]) -> list[str]:
     return out
 
 
-def odds_lines(figures: dict) -> list[str]:
-    """`pnp odds`: per group of player counts where seats draw, the goal table; one table of the hands dealt
-    complete where nobody draws; the card table."""
-    lines: list[str] = []
+def odds_tables(figures: dict) -> list[dict]:
+    """Every table of the figures as {title, head, rows}: per group of player counts where seats draw, its
+    goals; one table of the hands dealt complete where nobody draws; the cards."""
+    tables = []
     drawing = [g for g in figures["groups"] if figures["by_players"][str(g[0])]["draws"]]
     dealt = [g for g in figures["groups"] if g not in drawing]
     for group in drawing:
-        lines.append(deal_text(figures, group))
-        lines += ["  " + line for line in table_lines(*goal_table(figures, group))]
-        lines.append("")
+        head, rows = goal_table(figures, group)
+        tables.append({"title": deal_text(figures, group), "head": head, "rows": rows})
     if dealt:
-        lines += [deal_text(figures, group) for group in dealt]
-        lines.append("The chance of a hand dealt complete:")
-        lines += ["  " + line for line in table_lines(*dealt_table(figures, dealt))]
-        lines.append("")
-    lines.append("The chance to see each card in the opening hand:")
-    lines += ["  " + line for line in table_lines(*card_table(figures))]
+        head, rows = dealt_table(figures, dealt)
+        firsts = [figures["by_players"][str(g[0])] for g in dealt]
+        if len({f["hand"] for f in firsts}) == 1:
+            setups = ", ".join(str(f["setups"]) for f in firsts)
+            title = (f"{count_text([p for g in dealt for p in g])}: a hand of {firsts[0]['hand']} dealt from "
+                     f"one of {setups} setups, no draws")
+        else:
+            title = "; ".join(deal_text(figures, group) for group in dealt)
+        tables.append({"title": f"{title}; the chance of a hand dealt complete:", "head": head, "rows": rows})
+    head, rows = card_table(figures)
+    tables.append({"title": "The chance to see each card in the opening hand:", "head": head, "rows": rows})
+    return tables
+
+
+def odds_lines(figures: dict) -> list[str]:
+    """`pnp odds`: every table of odds_tables as text."""
+    lines: list[str] = []
+    for table in odds_tables(figures):
+        if lines:
+            lines.append("")
+        lines.append(table["title"])
+        lines += ["  " + line for line in table_lines(table["head"], table["rows"])]
     return lines
 
 
