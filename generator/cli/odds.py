@@ -50,9 +50,9 @@ def odds_cmd(ctx: click.Context, game_id: str, players: tuple[int, ...], draws: 
     # build's and validate's: odds only count cards)
     (name,) = project.select([game_id])
     game = load_game(project, name, changes.overrides())
-    problems = Problems()
-    check_data(game, problems)
-    problems.raise_if_any()
+    found = Problems()
+    check_data(game, found)
+    found.raise_if_any()
     origin = engine_origin(game)
     if origin is not None:  # said before the project's Python is imported, as every command that plays does
         click.echo(f"{game.id}: running its rules engine, the project's own Python in {origin}", err=True)

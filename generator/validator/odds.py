@@ -215,9 +215,10 @@ def _count_figures(declared: GoalsAndDeals, players: int, draws: tuple[int, ...]
                        zip(curves, [_pile(d) for d in mine], strict=True)])
         expected = None
         if curves and all(d.draws for _, _, d in curves):
-            each = [(w, _expected_draws(c, d.hand)) for w, c, d in curves]
-            if all(e is not None for _, e in each):
-                expected = round(float(sum(w * Fraction(e) for w, e in each) / sum(w for w, _ in each)), 2)
+            each = [(float(w), _expected_draws(c, d.hand)) for w, c, d in curves]
+            known = [(w, e) for w, e in each if e is not None]
+            if len(known) == len(each):
+                expected = round(sum(w * e for w, e in known) / sum(w for w, _ in known), 2)
         goals[goal.id] = {"name": goal.name or names.get(goal.id, goal.id), "opening": float(opening),
                           "opening_exact": _exact(opening), "within": within,
                           "expected_draws": expected, "ever": float(best)}
