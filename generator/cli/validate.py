@@ -188,10 +188,8 @@ def _print_scripts(result) -> None:
 
 
 def _print_odds(result) -> None:
-    """Each game's exact deck odds in brief (pnp odds GAME prints them all), or what its engine should
-    declare."""
-    from generator.validator.odds import summary_lines
-
+    """Whether each game's goals can be completed by the exact deck odds (the odds in brief follow its
+    simulation's summary; pnp odds GAME prints them all), or what its engine should declare."""
     for entry in result.games:
         if entry.no_odds:
             click.echo(f"--  {entry.no_odds}")
@@ -201,12 +199,11 @@ def _print_odds(result) -> None:
         click.echo(f"{'OK ' if not entry.odds_problems else 'BAD'} {entry.game}: deck odds of "
                    f"{counted(goals, 'goal')}, {len(entry.odds_problems)} that can never be completed "
                    f"(pnp odds {entry.game} prints every figure)")
-        for line in summary_lines(entry.odds):
-            click.echo(line)
 
 
 def _print_games(project, result) -> None:
     """The simulated games: how many, each game's failures and balance summary, the reports, the warnings."""
+    from generator.validator.odds import summary_lines
     from generator.validator.report import terminal_summary
 
     if result.games_played:
@@ -219,7 +216,7 @@ def _print_games(project, result) -> None:
         found = entry.sim_problems
         click.echo(f"{'OK ' if not found else 'BAD'} {entry.game}: {failed} failed games, "
                    f"{len(found)} composition problem{'s' if len(found) != 1 else ''}")
-        for line in terminal_summary(entry.figures):
+        for line in terminal_summary(entry.figures) + (summary_lines(entry.odds) if entry.odds else []):
             click.echo(line)
         click.echo(f"  balance report: {project.show(entry.balance_pdf)}")
     if result.report_path is not None:
