@@ -58,10 +58,7 @@ def odds_cmd(ctx: click.Context, game_id: str, players: tuple[int, ...], draws: 
         click.echo(f"{game.id}: running its rules engine, the project's own Python in {origin}", err=True)
     engine = engine_for(game)
     rules = rule_options(game, engine, changes) if engine is not None else {}
-    try:
-        figures, problems = game_odds(game, engine, rules, players, draws)
-    except ValueError as exc:  # a rule option the engine refuses (its own reason)
-        raise InputError(Problem("", 0, f"{game.id}: {exc}")) from None
+    figures, problems = game_odds(game, engine, rules, players, draws)
     if figures is None:
         click.echo(no_goals_line(game.id, engine), err=True)
         sys.exit(1)

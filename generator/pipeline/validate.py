@@ -182,8 +182,9 @@ def _deck_odds(game: Game, engine: Engine, options: dict, entry: GameValidation,
     be completed fails the run (located at its card)."""
     try:
         entry.odds, entry.odds_problems = game_odds(game, engine, options)
-    except ValueError as exc:  # a rule option the engine refuses, as its games would (reported there too)
-        entry.no_odds = f"{game.id}: deck odds not counted: {exc}"
+    except InputError as exc:  # the engine's declaration failed: said, and the run fails
+        result.problems += exc.problems
+        entry.no_odds = f"{game.id}: deck odds not counted (see the problem below)"
         return
     if entry.odds is None:
         entry.no_odds = no_goals_line(game.id, engine)

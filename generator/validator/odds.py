@@ -24,7 +24,7 @@ from fractions import Fraction
 from itertools import combinations, product
 from math import comb
 
-from generator.core.errors import Problem
+from generator.core.errors import InputError, Problem
 from generator.engines.base import Deal, GoalNeeds, GoalsAndDeals
 
 DRAWS = (1, 3, 5, 10, 15, 20)  # the "within N draws" columns by default
@@ -368,7 +368,8 @@ def deal_text(figures: dict, group: list[int]) -> str:
     """What one group's deal is, in words."""
     f = figures["by_players"][str(group[0])]
     dealt = f"{f['deck']} cards" if f["deck"] is not None else f"one of {f['setups']} setups"
-    drawn = f"then drawing from at least {f['pile']} left" if f["draws"] else "no draws"
+    pile = min(figures["by_players"][str(p)]["pile"] for p in group)
+    drawn = f"then drawing from at least {pile} left" if f["draws"] else "no draws"
     return f"{count_text(group)}: a hand of {f['hand']} dealt from {dealt}, {drawn}"
 
 
@@ -456,7 +457,14 @@ def game_odds(game, engine, options: dict | None = None, players: Iterable[int] 
     when the engine declares no goals and deals."""
     if engine is None or engine.deck_odds is None:
         return None, []
-    declared = engine.deck_odds(game, dict(options or {}))
+    try:
+        declared = engine.deck_odds(game, dict(options or {}))
+    except Exception as exc:  # noqa: BLE001 - the engine's own code (a refused option, a slip): one line
+        raise InputError(Problem("", 0, f"{game.id}: engine {engine.name}: deck_odds raised "
+                                        f"{type(exc).__name__}: {exc}; expected a GoalsAndDeals")) from None
+    if not isinstance(declared, GoalsAndDeals):
+        raise InputError(Problem("", 0, f"{game.id}: engine {engine.name}: deck_odds returned a "
+                                        f"{type(declared).__name__}; expected a GoalsAndDeals"))
     figures = deck_odds(declared, players, draws, card_names(game))
     problems = impossible_goals(declared, figures)
     figures["problems"] = [str(p) for p in problems]

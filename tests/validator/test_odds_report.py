@@ -101,3 +101,19 @@ def test_odds_figures_do_not_depend_on_the_order_of_the_declaration():
     other = deck_odds(GoalsAndDeals((GoalNeeds("g", tuple(reversed(goal.slots))),),
                                     (Deal(2, tuple(reversed(deck)), 4),)))
     assert one["by_players"]["2"]["goals"] == other["by_players"]["2"]["goals"]
+
+
+def broken_deck_odds(game, options):  # noqa: ARG001 - the engine protocol
+    """A declaration with a slip in it."""
+    return {"goals": []}
+
+
+def test_a_declaration_that_fails_is_one_line_not_a_traceback(toy_project):
+    registry.register(dataclasses.replace(toy.ENGINE, deck_odds=broken_deck_odds))
+    result = run_pnp("odds", "toy", project=toy_project)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "toy: engine toy_engine: deck_odds returned a dict; expected a GoalsAndDeals" in result.output
+    registry.register(dataclasses.replace(toy.ENGINE, deck_odds=toy_deck_odds))
+    result = run_pnp("odds", "toy", "--draws", "2", project=toy_project)
+    assert result.exit_code == 0, result.output
+    assert "2-4 players: a hand of 3 dealt from 17 cards, then drawing from at least 5 left" in result.output
