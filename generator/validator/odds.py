@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, product
 from math import comb
+from operator import mul
 
 from generator.core.errors import InputError, Problem
 from generator.engines.base import Deal, GoalNeeds, GoalsAndDeals
@@ -149,24 +149,38 @@ def holding_counts(goal: GoalNeeds, deck: dict[str, int], top: int) -> list[int]
     counted = sum(deck[c] for c in frozenset().union(*merged)) + w
     others = sum(deck.values()) - counted
     rest = [comb(others, j) for j in range(min(others, top) + 1)]
-    return [sum(held[t] * rest[m - t] for t in range(min(m, len(held) - 1) + 1) if m - t < len(rest))
-            for m in range(top + 1)]
+    ways = []
+    for m in range(top + 1):  # sum over t of held[t] * rest[m - t], the t that both lists have
+        low, high = max(0, m - others), min(m, len(held) - 1)
+        ways.append(sum(map(mul, held[low:high + 1], reversed(rest[m - high:m - low + 1]))) if low <= high
+                    else 0)
+    return ways
 
 
-@dataclass(frozen=True)
-class _DealFigures:
-    """One goal in one deal: P(the first m cards hold it) for every m, exact."""
+class _Curve:
+    """One goal in one deal: the chance that the first m cards hold it, for every m (exact on asking)."""
 
-    chances: list[Fraction]
+    def __init__(self, ways: list[int], size: int):
+        self.ways, self.size = ways, size
+
+    def __len__(self) -> int:
+        return len(self.ways)
+
+    def __getitem__(self, m: int) -> Fraction:
+        return Fraction(self.ways[m], comb(self.size, m))
+
+    def miss(self, m: int) -> float:
+        """1 - the chance at m, as a float (correctly rounded integer division)."""
+        total = comb(self.size, m)
+        return (total - self.ways[m]) / total
 
 
-def _chances(goal: GoalNeeds, deal: Deal, memo: dict) -> list[Fraction]:
+def _chances(goal: GoalNeeds, deal: Deal, memo: dict) -> _Curve:
     key = (goal, deal.deck)
     if key not in memo:
         deck = dict(deal.deck)
         size = sum(deck.values())
-        ways = holding_counts(goal, deck, size)
-        memo[key] = [Fraction(w, comb(size, m)) for m, w in enumerate(ways)]
+        memo[key] = _Curve(holding_counts(goal, deck, size), size)
     return memo[key]
 
 
@@ -180,13 +194,13 @@ def _pile(deal: Deal) -> int:
     return sum(n for _, n in deal.deck) - deal.players * deal.hand if deal.draws else 0
 
 
-def _expected_draws(chances: list[Fraction], hand: int) -> float | None:
+def _expected_draws(chances: _Curve, hand: int) -> float | None:
     """Draws after a hand of `hand` until the cards hold the goal, over the whole deck; None if never."""
-    if chances[-1] == 0:
+    if chances.ways[-1] == 0:
         return None
     total = 0.0
     for m in range(hand, len(chances)):
-        miss = 1 - float(chances[m])
+        miss = chances.miss(m)
         if miss < TAIL:
             break
         total += miss
