@@ -36,8 +36,9 @@ DECLARE = ("declare Engine(deck_odds=...) in the engine module, a function (game
 
 def no_goals_line(game_id: str, engine) -> str:
     """The one line for an engine that declares no goals and deals."""
-    name = f"engine {engine.name}" if engine is not None else "no rules engine (`engine:` in game.yaml)"
-    return f"{game_id}: {name} declares no goals: {DECLARE}"
+    if engine is None:
+        return f"{game_id}: no `engine:` in game.yaml, so no goals are declared: name one there and {DECLARE}"
+    return f"{game_id}: engine {engine.name} declares no goals: {DECLARE}"
 
 
 Poly = list[int]  # coefficient t = the ways to hold exactly t of the cards counted so far

@@ -22,7 +22,7 @@ from generator.data.load import load_game
 from generator.engines.base import Deal, GoalNeeds, GoalsAndDeals
 from generator.engines.registry import engine_for
 from generator.validator.odds import deck_odds, game_odds, holding_counts, impossible_goals, odds_lines
-from tests.conftest import run_pnp
+from tests.conftest import REPO, run_pnp
 
 Z95, Z999 = 1.96, 3.29  # two-sided 95 % and 99.9 % normal quantiles
 
@@ -209,6 +209,10 @@ def test_pnp_odds_bad_input_is_one_located_line(repo_project):
     result = run_pnp("odds", "crazy-eights", project=repo_project)
     assert result.exit_code == 1
     assert "crazy-eights: engine rules:cards/crazy-eights/rules.yaml declares no goals: declare " \
+           "Engine(deck_odds=...)" in result.output
+    result = run_pnp("odds", "demo", project=REPO / "tests" / "fixtures" / "demo-project")
+    assert result.exit_code == 1
+    assert "demo: no `engine:` in game.yaml, so no goals are declared: name one there and declare " \
            "Engine(deck_odds=...)" in result.output
     result = run_pnp("odds", "short-order-hero", "--players", "7", project=repo_project)
     assert result.exit_code == 1 and "declares deals for 2, 3, 4, 5 players" in result.output
