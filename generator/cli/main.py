@@ -20,6 +20,7 @@ COMMANDS = {
     "sweep": ("generator.cli.sweep", "sweep_cmd"),
     "build": ("generator.cli.build", "build_cmd"),
     "replay": ("generator.cli.replay", "replay_cmd"),
+    "odds": ("generator.cli.odds", "odds_cmd"),
     "export": ("generator.cli.export", "export_cmd"),
     "preview": ("generator.cli.preview", "preview_cmd"),
     "new": ("generator.cli.new", "new_cmd"),

@@ -135,6 +135,7 @@ def validate_cmd(
 
     _print_checks(result)
     _print_scripts(result)
+    _print_odds(result)
     _print_games(project, result)
     if result.problems:
         raise InputError(result.problems)
@@ -186,8 +187,23 @@ def _print_scripts(result) -> None:
             )
 
 
+def _print_odds(result) -> None:
+    """Whether each game's goals can be completed by the exact deck odds (the odds in brief follow its
+    simulation's summary; pnp odds GAME prints them all), or what its engine should declare."""
+    for entry in result.games:
+        if entry.no_odds:
+            click.echo(f"--  {entry.no_odds}")
+        if entry.odds is None:
+            continue
+        goals = len(next(iter(entry.odds["by_players"].values()), {}).get("goals", {}))
+        click.echo(f"{'OK ' if not entry.odds_problems else 'BAD'} {entry.game}: deck odds of "
+                   f"{counted(goals, 'goal')}, {len(entry.odds_problems)} that can never be completed "
+                   f"(pnp odds {entry.game} prints every figure)")
+
+
 def _print_games(project, result) -> None:
     """The simulated games: how many, each game's failures and balance summary, the reports, the warnings."""
+    from generator.validator.odds import summary_lines
     from generator.validator.report import terminal_summary
 
     if result.games_played:
@@ -200,7 +216,7 @@ def _print_games(project, result) -> None:
         found = entry.sim_problems
         click.echo(f"{'OK ' if not found else 'BAD'} {entry.game}: {failed} failed games, "
                    f"{len(found)} composition problem{'s' if len(found) != 1 else ''}")
-        for line in terminal_summary(entry.figures):
+        for line in terminal_summary(entry.figures) + (summary_lines(entry.odds) if entry.odds else []):
             click.echo(line)
         click.echo(f"  balance report: {project.show(entry.balance_pdf)}")
     if result.report_path is not None:

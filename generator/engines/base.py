@@ -272,6 +272,49 @@ class Option:
         return self.default(game) if callable(self.default) else self.default
 
 
+@dataclass(frozen=True)
+class GoalNeeds:
+    """One goal (a recipe, an order, a set) as the cards it needs, for exact deck odds (`pnp odds`).
+
+    `slots`: (the card ids any one of which fills a slot, how many such slots), e.g. ((frozenset({'egg'}),
+    2), (frozenset({'beef', 'chicken', 'pork'}), 1)) for two eggs and "any meat"; `wilds`: card ids that fill
+    any one slot. `file`/`line` locate the goal's card (a goal that can never be completed is reported there).
+    """
+
+    id: str
+    slots: tuple[tuple[frozenset[str], int], ...]
+    wilds: frozenset[str] = frozenset()
+    name: str = ""
+    file: str = ""
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The deck one seat is dealt from at a player count: card id -> copies, the opening hand, and whether
+    the seat goes on drawing from what is left (`draws`; False where cards change hands otherwise).
+
+    Where setups differ (a random choice of the sets in play), one Deal per setup, each with its `weight`
+    (relative to the others of its player count) and the `goals` a seat may hold in it (None: every goal).
+    """
+
+    players: int
+    deck: tuple[tuple[str, int], ...]
+    hand: int
+    draws: bool = True
+    weight: float = 1.0
+    goals: frozenset[str] | None = None
+
+
+@dataclass(frozen=True)
+class GoalsAndDeals:
+    """What an engine declares for exact deck odds: its goals and its deals (one or more per player
+    count)."""
+
+    goals: tuple[GoalNeeds, ...]
+    deals: tuple[Deal, ...]
+
+
 @dataclass
 class Engine:
     """How the harness creates and plays one game."""
@@ -287,6 +330,8 @@ class Engine:
     goals: Callable[..., list[str]] | None = None
     # static_checks(game) -> [(check name, [Problem, ...]), ...]
     static_checks: Callable[..., list] | None = None
+    # deck_odds(game, options) -> GoalsAndDeals: each goal's needs and the deals, for `pnp odds` (optional)
+    deck_odds: Callable[..., GoalsAndDeals] | None = None
     # what each option is (type, allowed values, help); one per name in `options`
     rule_options: Sequence[Option] = ()
 

@@ -29,6 +29,7 @@ from generator.pipeline.translations import choose_languages, language_problems,
 from generator.pipeline.validation_record import write_records
 from generator.validator.balance_pdf import write_balance_pdf
 from generator.validator.executors import Executor, LocalProcesses
+from generator.validator.odds import game_odds, no_goals_line
 from generator.validator.playtests import Playtest, compare, load_playtests
 from generator.validator.report import summarize, to_json
 from generator.validator.scripts import run_script, script_files
@@ -64,6 +65,9 @@ class GameValidation:
     balance_pdf: Path | None = None
     languages: dict[str, str] = field(default_factory=dict)  # translation -> what its checks found
     playtests: list[Playtest] = field(default_factory=list)  # cards/<game>/playtests/*.yaml that check
+    odds: dict | None = None  # the exact deck odds of the goals its engine declares (validator.odds)
+    no_odds: str = ""  # the line saying what to declare, for an engine that declares no goals and deals
+    odds_problems: list[Problem] = field(default_factory=list)  # goals that can never be completed
 
     @property
     def game(self) -> str:
@@ -157,6 +161,8 @@ def validate(  # noqa: PLR0913 - each of `pnp validate`'s options, as keywords w
                              lambda: plan.simulation.poll(progress) if plan else None)
         for entry, game in zip(result.games, loaded, strict=True):
             entry.engine_skipped = not engines and game.config.engine is not None
+            if game.id in played:
+                _deck_odds(game, played[game.id], options, entry, result, full_report)
         if plan is not None:
             _finish_games(project, plan, settings, changes, progress, result, full_report)
     finally:
@@ -168,6 +174,23 @@ def validate(  # noqa: PLR0913 - each of `pnp validate`'s options, as keywords w
         atomic_write(report_path, to_json({"games": full_report}))
         result.report_path = report_path
     return result
+
+
+def _deck_odds(game: Game, engine: Engine, options: dict, entry: GameValidation, result: Validation,
+               full_report: dict) -> None:
+    """The exact odds of the goals the engine declares, into the entry and the report; a goal that can never
+    be completed fails the run (located at its card)."""
+    try:
+        entry.odds, entry.odds_problems = game_odds(game, engine, options)
+    except InputError as exc:  # the engine's declaration failed: said, and the run fails
+        result.problems += exc.problems
+        entry.no_odds = f"{game.id}: deck odds not counted (see the problem below)"
+        return
+    if entry.odds is None:
+        entry.no_odds = no_goals_line(game.id, engine)
+        return
+    result.problems += entry.odds_problems
+    full_report.setdefault(game.id, {})["odds"] = entry.odds
 
 
 def _described_engines(loaded: list[Game], reports: list) -> Callable[[Game], Engine]:
@@ -306,6 +329,8 @@ def _finish_games(project: Project, plan: _Games, settings: SimSettings, changes
     for game, engine in plan.playable:
         entry = entries[game.id]
         entry.figures = summarize(game, engine, settings, results[game.id])
+        if entry.odds is not None:
+            entry.figures["odds"] = entry.odds
         if changes:
             entry.figures["settings"]["changes"] = result.changes
         if entry.playtests and not changes:  # people played the game as written

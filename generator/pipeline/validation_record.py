@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 from generator.core.write import atomic_write
+from generator.validator.odds import odds_tables, summary_lines
 from generator.validator.report import terminal_summary
 
 RECORD = "validation.json"
@@ -41,7 +42,17 @@ def game_record(entry, settings, simulated: bool) -> dict:
         "problems": [str(p) for p in entry.sim_problems],
         "unplayed_counts": list(entry.unplayed_counts),
         "balance_pdf": f"{entry.game}/balance.pdf" if entry.balance_pdf is not None else None,
+        "odds": _odds_record(entry),
     }
+
+
+def _odds_record(entry) -> dict:
+    """The exact deck odds as the studio shows them: the summary, the tables and the goals that can never be
+    completed; or the line saying what the engine should declare."""
+    if entry.odds is None:
+        return {"declared": False, "line": entry.no_odds, "summary": [], "tables": [], "problems": []}
+    return {"declared": True, "line": "", "summary": summary_lines(entry.odds),
+            "tables": odds_tables(entry.odds), "problems": [str(p) for p in entry.odds_problems]}
 
 
 def write_records(build_dir: Path, games: list, settings, simulated: bool) -> list[Path]:

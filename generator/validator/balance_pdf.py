@@ -26,6 +26,7 @@ from generator.core.fonts import (
     runs,
 )
 from generator.core.write import atomic_write
+from generator.validator.odds import odds_tables
 
 PAGE_W, PAGE_H = letter
 MARGIN = 50
@@ -520,8 +521,46 @@ def draw_report(path: Path, figures: dict) -> None:
                 "%.1f",
                 SERIES[1],
             )
+    if figures.get("odds"):
+        _odds_section(flow, figures["odds"])
     flow.footer()
     c.save()
+
+
+ODDS_ROWS = 48  # rows of an odds table per drawing (a longer table goes on over the next page)
+ODDS_NAME = 146  # points for the goal or card column
+ODDS_LAST = 74  # points for the last column ("expected draws")
+
+
+def _odds_section(flow: Flow, odds: dict) -> None:
+    """The exact deck odds of the goals the engine declares, counted from the deck data (no simulation)."""
+    tables = odds_tables(odds)
+    for n, table in enumerate(tables):
+        others = len(table["head"]) - 1
+        last = max(ODDS_LAST, (WIDTH - ODDS_NAME) / others) if others > 1 else 90.0
+        widths = [ODDS_NAME] + [min(90.0, (WIDTH - ODDS_NAME - last) / max(others - 1, 1))] * (others - 1)
+        widths.append(min(90.0, last))
+        chunks = [table["rows"][i:i + ODDS_ROWS] for i in range(0, len(table["rows"]), ODDS_ROWS)] or [[]]
+        first = table_drawing(table["head"], chunks[0], widths)
+        text = f"<b>{escape(table['title'])}</b>"
+        if n == 0:
+            drawn = (", that the hand and the next N cards drawn hold it, and the draws it takes on average "
+                     "(over the whole deck after the hand; discards come back by reshuffles)"
+                     if any(f["draws"] for f in odds["by_players"].values()) else "")
+            text = ("Counted exactly from the deck data and the deals the engine declares, not simulated: "
+                    "the chance that a seat's opening hand holds what each goal needs (wilds and 'any of' "
+                    f"slots included){drawn}. Hardest goal first; <i>pnp odds</i> prints the same "
+                    "tables.<br/>" + text)
+            flow.section("Deck odds (exact)", text, first)
+        else:  # the table's title kept on one page with its first rows
+            _, h = Paragraph(fallback_for_face(text, BODY), flow.body).wrap(WIDTH, PAGE_H)
+            flow.need(h + 6 + first.height + 14)
+            flow.para(text)
+            flow.drawing(first)
+        for rows in chunks[1:]:
+            flow.drawing(table_drawing(table["head"], rows, widths))
+    if odds.get("problems"):
+        flow.para("<b>Goals that can never be completed</b>: " + escape("; ".join(odds["problems"])))
 
 
 def _score_sections(flow: Flow, by_players: dict, cards: dict) -> None:

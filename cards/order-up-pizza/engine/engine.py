@@ -8,6 +8,7 @@ from generator.engines.base import Engine
 from .bots import greedy_bot, random_bot
 from .checks import static_checks
 from .data import is_game_over
+from .odds import deck_odds
 from .options import OPTIONS, RULE_OPTIONS
 from .state import PizzaState
 
@@ -32,4 +33,5 @@ ENGINE = Engine(
     turn_cap=20000,
     goals=order_goals,
     static_checks=static_checks,
+    deck_odds=deck_odds,
 )

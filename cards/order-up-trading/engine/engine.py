@@ -8,6 +8,7 @@ from generator.engines.base import Engine
 from .bots import greedy_bot, random_bot
 from .checks import static_checks
 from .data import RECIPES
+from .odds import deck_odds
 from .options import OPTIONS, RULE_OPTIONS
 from .state import TradingState
 
@@ -33,4 +34,5 @@ ENGINE = Engine(
     turn_cap=200_000,  # decisions; a game is bounded by max_rounds x max_ticks x players anyway
     goals=recipe_goals,
     static_checks=static_checks,
+    deck_odds=deck_odds,
 )

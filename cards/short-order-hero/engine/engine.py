@@ -8,6 +8,7 @@ from generator.engines.base import Engine
 from .bots import BOTS
 from .checks import static_checks
 from .data import rules_for
+from .odds import deck_odds
 from .options import OPTIONS, RULE_OPTIONS
 from .state import SOHState
 
@@ -34,4 +35,5 @@ ENGINE = Engine(
     turn_cap=5000,
     goals=recipe_goals,
     static_checks=static_checks,
+    deck_odds=deck_odds,
 )
