@@ -26,6 +26,7 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.core.caching import per_game
 from generator.core.errors import InputError, Problem, Problems
 from generator.core.fonts import BODY, register_fonts
+from generator.core.formresources import end_form
 from generator.core.geometry import Rect
 from generator.core.pdfstream import form_made
 from generator.data.fonts import unknown_font
@@ -426,7 +427,7 @@ class CardRenderer:
         canvas.beginForm(name, 0, 0, tw + 2 * self.bleed, th + 2 * self.bleed)
         canvas.setFont(BODY, 9)
         self.draw_layout(canvas, layout, deck, card, back, ink)
-        canvas.endForm()
+        end_form(canvas, name)
         form_made(canvas, name)
         done.add(name)
         return name

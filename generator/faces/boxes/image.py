@@ -9,6 +9,7 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.errors import Problems
+from generator.faces import icons
 from generator.faces import image as cardimage
 from generator.faces.boxes.base import Box, BoxKind, Drawing, Picture, Rect4
 
@@ -60,11 +61,12 @@ class ImageBox(BoxKind):
         renderer = self.renderer
         _x, _y, w, h = renderer._placed_rect(box, *renderer.size(deck))  # noqa: SLF001
         message = cardimage.low_dpi_message(data.image, data.image_name, w, h, data.fit)
-        return (
-            [f"{box.file}:{box.line}: {renderer.where(context)}: box '{box.name}': {message}"]
-            if message
-            else []
-        )
+        where = f"{box.file}:{box.line}: {renderer.where(context)}: box '{box.name}'"
+        found = [f"{where}: {message}"] if message else []
+        if data.image.suffix.lower() == ".svg":
+            found += [f"{line} (box '{box.name}' of {box.file}:{box.line})" for line in
+                      icons.undrawn_messages(data.image, f"image '{data.image_name}'", renderer.game.show)]
+        return found
 
     def draw(self, canvas: Canvas, box: Box, data: ImageData, rect: Rect4, face: Drawing) -> None:
         cardimage.draw_image(canvas, data.image, *rect, data.fit, fade=data.fade)

@@ -115,7 +115,11 @@ class TextBox(BoxKind):
         )
 
     def warnings(self, box: Box, data: TextData, deck, context: dict) -> list[str]:
-        return [self._icon_warning(box, context, name) for name in data.unknown_icons]
+        show = self.renderer.game.show
+        undrawn = [f"{line} (box '{box.name}' of {box.file}:{box.line})"
+                   for path in icons.inline_icon_files(data.markup)
+                   for line in icons.undrawn_messages(path, f"inline icon '{path.stem}'", show)]
+        return [self._icon_warning(box, context, name) for name in data.unknown_icons] + undrawn
 
     def _icon_warning(self, box: Box, context: dict, name: str) -> str:
         """A located warning for `:name:` in a text that names no icon (it is printed as it is)."""
