@@ -9,6 +9,8 @@ as a black square) or without its gradient. A form that uses neither is left exa
 
 from __future__ import annotations
 
+from typing import Any
+
 from reportlab.pdfbase import pdfdoc
 
 
@@ -17,15 +19,16 @@ def end_form(canvas, name: str) -> None:
     its operators use."""
     shadings = dict(canvas._shadingUsed)  # noqa: SLF001 - the shadings drawn since the form began
     canvas.endForm()
-    form = canvas._doc.idToObject.get(pdfdoc.xObjectName(name))  # noqa: SLF001 - the form just made
+    # the form just made (Any: the stubs leave out the attributes ReportLab sets on it)
+    form: Any = canvas._doc.idToObject.get(pdfdoc.xObjectName(name))  # noqa: SLF001
     if not isinstance(form, pdfdoc.PDFFormXObject) or form.Resources is not None:
         return
     stream = form.stream or b""
-    states = form.ExtGState if b" gs" in stream else None
+    states = getattr(form, "ExtGState", None) if b" gs" in stream else None
     shadings = {key: value for key, value in shadings.items() if f"/{key} sh".encode() in stream}
     if not states and not shadings:
         return
-    resources = pdfdoc.PDFResourceDictionary()  # what PDFFormXObject.format makes, with the two added
+    resources: Any = pdfdoc.PDFResourceDictionary()  # what PDFFormXObject.format makes, with the two added
     resources.basicFonts()
     resources.allProcs()  # forms have images as far as ReportLab knows (hasImages)
     if form.XObjects:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from jinja2 import TemplateError, TemplateSyntaxError
-from markupsafe import Markup, escape
+from markupsafe import Markup
 from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
@@ -25,6 +25,7 @@ from generator.faces.fragments import make_paragraph
 ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
 SHRINK_STEP = 0.25  # points per shrink step: fine enough that text never looks needlessly small
 
+_BOLD_ITALIC = re.compile(r"\*\*\*(?=\S)(.+?)(?<=\S)\*\*\*", re.S)
 _BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", re.S)
 _ITALIC = re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])", re.S)
 _ICON = re.compile(r":([a-z0-9][a-z0-9_-]*):")
@@ -94,7 +95,6 @@ class Templates:
         # A missing optional field prints as nothing, not "None" (so `icon: "{{ card.icon }}"` skips the box).
         self.env = environment(autoescape=True, helpers=helpers, finalize=_blank_none)
         self._cache: dict[str, object] = {}
-        self._plain: dict[str, str] = {}  # a layout's plain string (a colour, a label) -> its escaped text
         self._plain_values: dict[str, str] = {}  # a layout's plain string -> its value (render_plain)
         self._over: dict[str, str] = {}  # source -> the limit it went over
         self.steps_used = self.work_used = 0
@@ -135,12 +135,10 @@ class Templates:
         return self.env.template_class.from_code(self.env, bucket.code, self.env.make_globals(None), None)
 
     def render(self, source: str, context: dict) -> str:
-        """Render `source` (compiled once) with `context`; plain strings are returned escaped, unrendered."""
-        if not is_template(source):
-            found = self._plain.get(source)
-            if found is None:
-                found = self._plain[source] = str(escape(source))
-            return found
+        """Render `source` (compiled once) with `context`; a plain string is its own markup, as a template
+    without variables renders (its `<i>` and `<br/>` mean what they mean in a template)."""
+        if not is_template(source):  # as Jinja renders a template without variables: markup as written
+            return source
         if source in self._over:
             raise TemplateProblem(self._over[source])
         if self.steps_used > MAX_CARD_TEXT_STEPS or self.work_used > MAX_CARD_TEXT_WORK:
@@ -213,6 +211,7 @@ def inline_icon_names(markup: str) -> list[str]:
 def rich_markup(text: str, icon_markup: Callable[[str], str | None], family: Family | None = None) -> str:
     """Rendered template text to Paragraph markup: **bold**, *italic*, :icon:, line breaks, minus signs."""
     text = typeset(text.strip(), family)
+    text = _BOLD_ITALIC.sub(r"<b><i>\1</i></b>", text)
     text = _BOLD.sub(r"<b>\1</b>", text)
     text = _ITALIC.sub(r"<i>\1</i>", text)
 
