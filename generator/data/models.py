@@ -319,6 +319,12 @@ class GameConfig(Strict):
         description="fonts by name: a file (path.ttf) or {regular, bold, italic, bold_italic, "
         "fallback}; `title` and `body` may be redefined",
     )
+    typography: bool = Field(
+        True,
+        description="card texts get typographic dashes: a hyphen before a number is a minus sign (-2 to "
+                    "\u22122), one between two numbers an en dash (2-5 to 2\u20135); false prints hyphens as "
+                    "written",
+    )
     languages: list[LanguageCode] = Field(
         default_factory=list,
         description="the game's languages, the source language (the one its files are written "

@@ -12,8 +12,9 @@ A layout lives in `cards/<game>/layouts/<name>.yaml` (or, shared by every game,
       old_box: ~                   # removes a parent's box
 
 Geometry: x, y, width, height from the top-left corner of the trim box, x right and y down, in mm/in/pt or %
-of the trim size (defaults: 0, 0, to the right/bottom trim edge). Shapes and images whose edge touches the
-trim edge run into the bleed (`bleed: false` to stop that); text and icon boxes must lie inside the safe zone.
+of the trim size (defaults: 0, 0, to the right/bottom trim edge; for text and icon boxes the safe area's
+edges). Shapes and images whose edge touches the trim edge run into the bleed (`bleed: false` to stop that);
+text and icon boxes must lie inside the safe zone (`safe: false` on a box lets it leave).
 Each box shows exactly one of `text` (rich text template: **bold**, *italic*, <b>/<i>, :icon: or {{
 icon('name') }}, new lines), `icon`, `image` (PNG/JPG/SVG inside the game folder; `fit: contain` or `cover`,
 see generator.faces.image) or `shape` (rect, rounded, circle, ellipse, band) with `fill`/`stroke`; text boxes
@@ -112,6 +113,11 @@ class BoxSpec(Strict):
     radius: Length | None = Field(None, description="corner radius of `rounded` shapes")
     bleed: bool | None = Field(
         None, description="edges touching the trim run into the bleed (default: shapes, images)"
+    )
+    safe: bool | None = Field(
+        None,
+        description="false: a text or icon box may leave the safe zone (it may be cut into); without "
+                    "geometry such a box is then the whole trim, not the safe area",
     )
     font: str | None = Field(
         None,
@@ -309,11 +315,13 @@ class LayoutLoader:
                     shown, line, f"box '{box_name}' shows {what}; expected exactly one of: {', '.join(KINDS)}"
                 )
                 continue
+            # a text or icon box without geometry is the safe area (the whole trim for the other kinds)
+            inset = safe if BOX_KINDS[kinds[0]].inside_safe and spec.get("safe") is not False else 0.0
             try:
-                x = _length(spec.get("x"), trim_w, 0.0)
-                y = _length(spec.get("y"), trim_h, 0.0)
-                w = _length(spec.get("width"), trim_w, trim_w - x)
-                h = _length(spec.get("height"), trim_h, trim_h - y)
+                x = _length(spec.get("x"), trim_w, inset)
+                y = _length(spec.get("y"), trim_h, inset)
+                w = _length(spec.get("width"), trim_w, trim_w - inset - x)
+                h = _length(spec.get("height"), trim_h, trim_h - inset - y)
             except UnitError as exc:
                 problems.add(shown, line, f"box '{box_name}': {exc}")
                 continue
@@ -339,7 +347,7 @@ def _check_geometry(box: Box, tw: float, th: float, bleed: float, safe: float, p
             box.file, box.line, f"box '{box.name}' is {_mm(box.w)} x {_mm(box.h)}; expected a positive size"
         )
         return
-    if kind_of(box).inside_safe:
+    if kind_of(box).inside_safe and box.get("safe") is not False:
         if (box.x < safe - tol or box.y < safe - tol or box.x + box.w > tw - safe + tol
                 or box.y + box.h > th - safe + tol):
             problems.add(
@@ -347,7 +355,8 @@ def _check_geometry(box: Box, tw: float, th: float, bleed: float, safe: float, p
                 box.line,
                 f"{box.kind} box '{box.name}' (x {_mm(box.x)}, y {_mm(box.y)}, {_mm(box.w)} x {_mm(box.h)}) "
                 f"leaves the safe zone; expected it within {_mm(safe)} of every trim edge "
-                f"(x {_mm(safe)}..{_mm(tw - safe)}, y {_mm(safe)}..{_mm(th - safe)})",
+                f"(x {_mm(safe)}..{_mm(tw - safe)}, y {_mm(safe)}..{_mm(th - safe)}: what is outside may be "
+                "cut off; `safe: false` on the box lets it leave the zone)",
             )
     elif (box.x < -bleed - tol or box.y < -bleed - tol or box.x + box.w > tw + bleed + tol
           or box.y + box.h > th + bleed + tol):

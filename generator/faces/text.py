@@ -208,9 +208,11 @@ def inline_icon_names(markup: str) -> list[str]:
     return [name for index in range(0, len(parts), 2) for name in _ICON.findall(parts[index])]
 
 
-def rich_markup(text: str, icon_markup: Callable[[str], str | None], family: Family | None = None) -> str:
-    """Rendered template text to Paragraph markup: **bold**, *italic*, :icon:, line breaks, minus signs."""
-    text = typeset(text.strip(), family)
+def rich_markup(text: str, icon_markup: Callable[[str], str | None], family: Family | None = None,
+                typography: bool = True) -> str:
+    """Rendered template text to Paragraph markup: **bold**, *italic*, :icon:, line breaks, and (with
+    `typography`, game.yaml's switch) minus signs and en-dash ranges."""
+    text = typeset(text.strip(), family) if typography else text.strip()
     text = _BOLD_ITALIC.sub(r"<b><i>\1</i></b>", text)
     text = _BOLD.sub(r"<b>\1</b>", text)
     text = _ITALIC.sub(r"<i>\1</i>", text)

@@ -98,7 +98,8 @@ class TextBox(BoxKind):
         except TemplateProblem as exc:
             raise renderer.fail(box, context, str(exc)) from None
         family = renderer.fonts[box.get("font", DEFAULTS["font"])]
-        markup = cardtext.rich_markup(rendered, renderer.icons.inline_markup, family)
+        markup = cardtext.rich_markup(rendered, renderer.icons.inline_markup, family,
+                                      renderer.game.config.typography)
         found = character_problems(box, renderer.where(context), family, markup, renderer.card_of(context))
         if found:
             raise InputError(found)
@@ -149,6 +150,19 @@ class TextBox(BoxKind):
                     return found
         return box.file, box.line
 
+    def _card_line(self, context: dict, markup: str) -> tuple[str, int] | None:
+        """Where the card field is written (its YAML file and line) whose words a text box shows, when the
+        card came from a YAML file and the game is not translated; else None."""
+        card = self.renderer.card_of(context)
+        if card is None or self.renderer.game.translation is not None:
+            return None
+        return _field_holding(
+            [card],
+            markup,
+            lambda other: [(key, other.where(key)) for key, line in other.key_lines.items()
+                           if not isinstance(line, Cell) and key not in ("id", "code", "copies", "deck")],
+        )
+
     def _text_cell(self, context: dict, markup: str) -> str:
         """The spreadsheet cell whose words a text box shows ('cards/g/akcje.xlsx:Karty!G2'): the field of the
         card the face shows, when the card came from a spreadsheet (and the game is not translated); else
@@ -198,8 +212,12 @@ class TextBox(BoxKind):
                 f"expected shorter text, a larger box or a smaller min_size (not below {MIN_TEXT_SIZE:g} pt)"
             )
             file, line = self.text_origin(box, context, data.markup)
+            if not cell and (file, line) == (box.file, box.line):
+                file, line = self._card_line(context, data.markup) or (file, line)
+            # the layout box too, when the text is located where it is written
+            layout = f" ({box.file}:{box.line})" if (file, line) != (box.file, box.line) else ""
             raise InputError(
-                Problem(file, line, f"{self.renderer.where(context)}: box '{box.name}': {message}")
+                Problem(file, line, f"{self.renderer.where(context)}: box '{box.name}'{layout}: {message}")
             ) from None
         except ValueError as exc:  # broken markup from a template, e.g. an unclosed <b>
             raise self.renderer.fail(box, context, f"text markup is not valid: {exc}") from None
