@@ -28,7 +28,10 @@ SHRINK_STEP = 0.25  # points per shrink step: fine enough that text never looks 
 _BOLD_ITALIC = re.compile(r"\*\*\*(?=\S)(.+?)(?<=\S)\*\*\*", re.S)
 _BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", re.S)
 _ITALIC = re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])", re.S)
-_ICON = re.compile(r":([a-z0-9][a-z0-9_-]*):")
+# :name: or :name@8pt: (its own size, in pt or mm, instead of the text's)
+_ICON = re.compile(r":([a-z0-9][a-z0-9_-]*)(?:@(\d{1,3}(?:\.\d{1,2})?)(pt|mm))?:")
+MAX_INLINE_ICON_PT = 144.0  # an inline icon's own size is above 0 and at most this
+_INLINE_IMG = re.compile(r'<img [^>]*?height="([0-9.]+)"')
 _TAG = re.compile(r"(<[^>]*>)")
 # A hyphen before a number that starts a word is a minus sign ("-2", "(-5)"), but not inside a code
 # ("OUP-TOP-01");
@@ -203,12 +206,14 @@ def typeset(markup: str, family: Family | None = None) -> str:
 
 
 def inline_icon_names(markup: str) -> list[str]:
-    """The `:name:` shorthands left in markup (rich_markup turns every known icon into a picture)."""
+    """The `:name:` (or `:name@8pt:`) shorthands left in markup, without their colons (rich_markup turns every
+    known icon of a size within bounds into a picture)."""
     parts = _TAG.split(markup)
-    return [name for index in range(0, len(parts), 2) for name in _ICON.findall(parts[index])]
+    return [match.group(0)[1:-1] for index in range(0, len(parts), 2)
+            for match in _ICON.finditer(parts[index])]
 
 
-def rich_markup(text: str, icon_markup: Callable[[str], str | None], family: Family | None = None,
+def rich_markup(text: str, icon_markup: Callable[..., str | None], family: Family | None = None,
                 typography: bool = True) -> str:
     """Rendered template text to Paragraph markup: **bold**, *italic*, :icon:, line breaks, and (with
     `typography`, game.yaml's switch) minus signs and en-dash ranges."""
@@ -218,7 +223,12 @@ def rich_markup(text: str, icon_markup: Callable[[str], str | None], family: Fam
     text = _ITALIC.sub(r"<i>\1</i>", text)
 
     def icon(match: re.Match) -> str:
-        found = icon_markup(match.group(1))
+        name, amount, unit = match.groups()
+        if amount is None:
+            found = icon_markup(name)
+        else:  # its own size; one out of bounds is printed as written (and warned about as no icon)
+            size = float(amount) * (72 / 25.4 if unit == "mm" else 1.0)
+            found = icon_markup(name, size) if 0 < size <= MAX_INLINE_ICON_PT else None
         return found if found is not None else match.group(0)
 
     text = _ICON.sub(icon, text)
@@ -255,11 +265,19 @@ def paragraph_style(face: str, size: float, leading: float, align: str, color: s
     return style
 
 
+def icon_overhang(markup: str, size: float, leading: float) -> float:
+    """How much taller than a line (`size` x `leading`) the tallest inline icon of Paragraph markup is, in pt:
+    the room the fit leaves for it (half above the text, half below), as the lines do not grow around it."""
+    heights = [float(height) for height in _INLINE_IMG.findall(markup)]
+    return max(0.0, max(heights, default=0.0) - size * leading)
+
+
 def fit_text(markup: str, style: TextStyle, width: float, height: float,
              per_size: Callable[[str, float], str] | None = None) -> tuple[Paragraph, float, float]:
     """The largest paragraph from style.size down to style.min_size that fits; returns (para, size, height).
 
     `per_size(markup, size)` adapts the markup to a font size (inline icons grow and shrink with the text).
+    The height returned includes the room inline icons taller than the lines need (`icon_overhang`).
     """
     lines = markup.count("<br/>") + 1  # as written: with `wrap: false`, as laid out too
 
@@ -269,6 +287,8 @@ def fit_text(markup: str, style: TextStyle, width: float, height: float,
             text, paragraph_style(style.face, size, style.leading, style.align, style.color)
         )
         _, needed = para.wrap(width, height)
+        if "<img " in text:  # inline icons count in the fit: room for those taller than the lines
+            needed += icon_overhang(text, size, style.leading)
         return (
             para,
             needed,

@@ -104,3 +104,46 @@ def test_an_overflow_is_located_at_the_card_text_line_and_the_layout_box(tmp_pat
     assert len(found) == 1, found
     assert found[0].startswith("cards/words/things.yaml:10: card WRD-THG-01 (alpha): box 'body' "
                                "(cards/words/layouts/things.yaml:2): text does not fit even at 7 pt"), found
+
+
+def _fitted(game, box_name: str = "body"):
+    """(font size, needed height, box height) the text of a box is fitted at."""
+    renderer = renderer_for(game)
+    renderer.check()
+    deck = game.decks["things"]
+    for box, data in renderer.resolved(deck, deck.cards[0]):
+        if box.name == box_name:
+            text = renderer.kind(box)
+            context = renderer.context(deck, deck.cards[0], False)
+            _para, size, needed = text.fit(box, data, box.w, box.h, context)
+            return size, needed, box.h
+    raise AssertionError(box_name)
+
+
+def test_inline_icons_count_in_the_fit_and_may_carry_their_own_size(tmp_path):
+    front = ('boxes:\n  body: {x: 5mm, y: 5mm, width: 50mm, height: %s, text: "%s", size: 10pt, '
+             'min_size: 6pt}\n')
+    # a line of text fits 4.2 mm at 10 pt; the same line holding a 30 pt icon does not: it shrinks
+    plain = _fitted(_game(tmp_path / "plain", "x", front % ("5mm", "Pay two")))
+    assert plain[0] == 10
+    with pytest.raises(InputError) as caught:
+        _fitted(_game(tmp_path / "icon", "x", front % ("5mm", "Pay :star@30pt: two")))
+    assert "does not fit even at 6 pt (needs 30.0 pt of height" in str(caught.value)
+    game = _game(tmp_path / "big", "x", front % ("15mm", "Pay :star@12mm: two"))
+    size, needed, height = _fitted(game)
+    assert height + 0.01 >= needed >= to_pt("12mm") - 0.01  # the 12 mm icon is counted whole
+    renderer = renderer_for(game)
+    deck = game.decks["things"]
+    [markup] = [data.markup for box, data in renderer.resolved(deck, deck.cards[0]) if box.name == "body"]
+    assert 'height="34.0157"' in markup  # 12 mm, whatever the font size
+
+
+def test_an_inline_icon_size_out_of_bounds_is_printed_as_written_with_a_warning(tmp_path):
+    front = 'boxes:\n  body: {text: "Pay :star@999pt: two"}\n'
+    game = _game(tmp_path, "x", front)
+    renderer = renderer_for(game)
+    renderer.check()
+    assert [line for line in renderer.warnings if "star@999pt" in line] == [
+        "cards/words/layouts/things.yaml:2: card WRD-THG-01 (alpha): box 'body' has ':star@999pt:', an icon "
+        "size out of bounds, so it is printed as it is; expected a size above 0 and at most 144 pt "
+        "(':star@8pt:', ':star@3mm:')"]

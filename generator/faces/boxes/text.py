@@ -129,6 +129,11 @@ class TextBox(BoxKind):
         key = field_with(card, f":{name}:") if card is not None else None
         where = f"{card.file}:{card.line_of(key)}: card '{card.id}' {key}" if key else \
             f"{box.file}:{box.line}: {renderer.where(context)}: box '{box.name}'"
+        icon, _, size = name.partition("@")
+        if size and icon in renderer.icons.names:
+            return (f"{where} has ':{name}:', an icon size out of bounds, so it is printed as it is; "
+                    f"expected a size above 0 and at most {cardtext.MAX_INLINE_ICON_PT:g} pt "
+                    f"(':{icon}@8pt:', ':{icon}@3mm:')")
         return (
             f"{where} has ':{name}:', which is no icon{did_you_mean(name, renderer.icons.names)}, so it is "
             f"printed as it is; expected an icon name (known: {icons.known_icons(renderer.icons.dirs)})"
@@ -254,19 +259,24 @@ class TextBox(BoxKind):
             # explicit lines that fit at full size are drawn with Paragraph's operators, without a Paragraph
             plain = plain_lines(data.markup, style, w, h, icons.sized_icons)
             if plain is not None:
-                found = (plain, None, plain.height)
+                found = (plain, None, plain.height, 0.0)
             else:
-                para, _size, needed = self.fit(box, data, w, h, face.context)
-                found = (None, para, needed)
+                para, size, needed = self.fit(box, data, w, h, face.context)
+                # drawn above half the room its tall inline icons need
+                below = 0.0
+                if "<img " in data.markup:
+                    sized = icons.sized_icons(data.markup, size)
+                    below = cardtext.icon_overhang(sized, size, style.leading) / 2
+                found = (None, para, needed, below)
             if face.keep and self._laid_held < LAID_MEMO:
                 laid[key] = found
                 self._laid_held += 1
-        plain, para, needed = found
+        plain, para, needed, below = found
         offset = {"top": h - needed, "middle": (h - needed) / 2, "bottom": 0.0}[style.valign]
         if plain is not None:
             draw_plain(canvas, plain, x, y + offset)
         else:
-            para.drawOn(canvas, x, y + offset)
+            para.drawOn(canvas, x, y + offset + below)
 
     def let_go(self, form: str) -> None:
         self._laid_held -= len(self._laid.pop(form, {}))
