@@ -102,8 +102,9 @@ def test_an_overflow_is_located_at_the_card_text_line_and_the_layout_box(tmp_pat
         render_card_pdf(game, game.decks["things"].cards[0], tmp_path / "card.pdf")
     found = [str(problem) for problem in caught.value.problems]
     assert len(found) == 1, found
-    assert found[0].startswith("cards/words/things.yaml:10: card WRD-THG-01 (alpha): box 'body' "
-                               "(cards/words/layouts/things.yaml:2): text does not fit even at 7 pt"), found
+    assert found[0].startswith("cards/words/things.yaml:10: card WRD-THG-01 (alpha): box 'body': text does "
+                               "not fit even at 7 pt"), found
+    assert found[0].endswith("(box 'body' is at cards/words/layouts/things.yaml:2)")
 
 
 def _fitted(game, box_name: str = "body"):

@@ -220,9 +220,10 @@ class TextBox(BoxKind):
             if not cell and (file, line) == (box.file, box.line):
                 file, line = self._card_line(context, data.markup) or (file, line)
             # the layout box too, when the text is located where it is written
-            layout = f" ({box.file}:{box.line})" if (file, line) != (box.file, box.line) else ""
+            elsewhere = (file, line) != (box.file, box.line)
+            layout = f" (box '{box.name}' is at {box.file}:{box.line})" if elsewhere else ""
             raise InputError(
-                Problem(file, line, f"{self.renderer.where(context)}: box '{box.name}'{layout}: {message}")
+                Problem(file, line, f"{self.renderer.where(context)}: box '{box.name}': {message}{layout}")
             ) from None
         except ValueError as exc:  # broken markup from a template, e.g. an unclosed <b>
             raise self.renderer.fail(box, context, f"text markup is not valid: {exc}") from None
