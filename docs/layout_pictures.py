@@ -86,6 +86,13 @@ EXAMPLES: dict[str, list[tuple[str, dict]]] = {
                                "frame": {"x": "6mm", "y": "25mm", "width": "51.5mm", "height": "30mm",
                                          "shape": "rect", "stroke": "#999999", "z": 1}}),
     ],
+    "art": [
+        ("image: auto", {"art": {"image": "auto", "fit": "cover"}}),
+        ("missing art: a placeholder", {"art": {"x": "6mm", "y": "20mm", "width": "51.5mm", "height": "40mm",
+                                                "image": "auto"}}),
+        ("bleed: mirror", {"art": {"image": "images/stripes.png", "fit": "cover",
+                                                           "bleed": "mirror"}}),
+    ],
     "z-when": [
         ("z: the higher is drawn later", {
             "top": {"x": "16mm", "y": "26mm", "width": "30mm", "height": "30mm", "shape": "circle",
@@ -98,6 +105,7 @@ EXAMPLES: dict[str, list[tuple[str, dict]]] = {
                                                  "icon": "star", "when": "{{ card.special }}"}}),
     ],
 }
+BLEEDING = ("band-bleed", "art")  # pictures drawn with their bleed around the trim
 TEXT = "Roll the die. On 4 or more, score the card's points twice."
 
 
@@ -113,6 +121,8 @@ def example_project(folder: Path) -> tuple[Path, list[tuple[str, str, str]]]:
     for i, colour in enumerate(("#d62828", "#f2b134", "#2e9e44", "#3a86ff", "#7b3fa0")):
         draw.rectangle((0, i * 80, 399, i * 80 + 79), fill=colour)
     stripes.save(game / "images" / "stripes.png")
+    (game / "images" / "examples").mkdir()
+    stripes.save(game / "images" / "examples" / "art-1.png")  # found by `image: auto`; art-2 has none
     (game / "game.yaml").write_text("title: Layouts\ncode: LAY\nplayers: {min: 2, max: 4}\ndecks: [examples]\n")
     cards, shown = [], []
     for picture, examples in EXAMPLES.items():
@@ -146,7 +156,7 @@ def render(folder: Path):
     faces, sizes = [], []
     for picture, _caption, card_id in shown:
         card = deck.card(card_id)
-        if picture == "band-bleed":  # show the bleed around the trim
+        if picture in BLEEDING:  # show the bleed around the trim
             b = game.bleed_pt
             faces.append(Face(card, tw + 2 * b, th + 2 * b))
             sizes.append((round(CARD_PX * (tw + 2 * b) / tw), round(CARD_PX * (th + 2 * b) / tw)))
@@ -177,7 +187,7 @@ def write_pictures() -> list[Path]:
             x = gap
             for caption, image in parts:
                 strip.paste(image, (x, gap // 2))
-                if picture == "band-bleed":  # the trim line, where the card is cut
+                if picture in BLEEDING:  # the trim line, where the card is cut
                     b = round(CARD_PX * game.bleed_pt / game.decks["examples"].size_pt[0])
                     draw.rectangle((x + b, gap // 2 + b, x + image.width - b, gap // 2 + image.height - b),
                                    outline="#999999")

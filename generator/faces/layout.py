@@ -99,7 +99,8 @@ class BoxSpec(Strict):
     )
     icon: str | None = Field(None, description="icon name or a template giving one")
     image: str | None = Field(
-        None, description="image path inside the game folder (PNG/JPG/SVG), may be a template"
+        None, description="image path inside the game folder (PNG/JPG/SVG), may be a template; `auto`: the "
+                          "card's art by the game's `art:` pattern (default images/{deck}/{id})"
     )
     fit: Literal["contain", "cover"] | None = Field(
         None,
@@ -111,8 +112,13 @@ class BoxSpec(Strict):
     stroke: str | None = Field(None, description="outline colour #rrggbb (or a template)")
     stroke_width: Length | None = None
     radius: Length | None = Field(None, description="corner radius of `rounded` shapes")
-    bleed: bool | None = Field(
-        None, description="edges touching the trim run into the bleed (default: shapes, images)"
+    bleed: bool | Literal["mirror", "extend"] | None = Field(
+        None, description="edges touching the trim run into the bleed (default: shapes, images); images: "
+                          "`mirror` or `extend` make the bleed from raster art drawn only to the trim"
+    )
+    placeholder: Literal["name", "none"] | None = Field(
+        None, description="images: missing art prints the card's name on a grey field with crossed lines "
+                          "(`name`, the default) or nothing (`none`)"
     )
     safe: bool | None = Field(
         None,
@@ -342,6 +348,9 @@ def _mm(value: float) -> str:
 def _check_geometry(box: Box, tw: float, th: float, bleed: float, safe: float, problems: Problems) -> None:
     """Text and icons stay inside the safe zone; nothing reaches beyond the bleed."""
     tol = 0.01
+    if isinstance(box.get("bleed"), str) and box.kind != "image":
+        problems.add(box.file, box.line, f"box '{box.name}' has bleed: {box.get('bleed')}, which only image "
+                     "boxes have (it makes the bleed from the art's edges); expected true or false")
     if box.w <= 0 or box.h <= 0:
         problems.add(
             box.file, box.line, f"box '{box.name}' is {_mm(box.w)} x {_mm(box.h)}; expected a positive size"
