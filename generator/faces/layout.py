@@ -45,15 +45,20 @@ from generator.faces.boxes.base import Box
 KINDS = tuple(BOX_KINDS)  # the keys that make a box of each kind
 # lengths a bare number is rarely meant in points (font sizes are)
 UNIT_KEYS = ("x", "y", "width", "height", "radius")
-SHAPES = ("rect", "rounded", "circle", "ellipse", "band")
+SHAPES = ("rect", "rounded", "circle", "ellipse", "band", "line", "polygon", "star", "hexagon")
+SHAPE_NAMES = Literal["rect", "rounded", "circle", "ellipse", "band", "line", "polygon", "star", "hexagon"]
 _PERCENT = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*%\s*$")
+_PIXELS = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*px\s*$")  # pixels at the layout file's `dpi:`
+_HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
+MAX_POINTS = 1_000  # corners of a polygon
+MAX_DASHES = 8
 
 Length = str | int | float
 LayoutWords = dict[str, dict[str, tuple[str, str, int]]]  # layout -> box -> (text, file, line)
 
 
 def _check_length(value):
-    if value is None or _PERCENT.match(str(value)):
+    if value is None or _PERCENT.match(str(value)) or _PIXELS.match(str(value)):
         return value
     to_pt(value)  # UnitError is a ValueError: pydantic reports it with the line; finite and bounded
     return value
@@ -62,7 +67,7 @@ def _check_length(value):
 def _check_font_size(value):
     """A font size is above 0 (0 pt draws nothing, a negative size draws upside down) and at most
     MAX_FONT_PT."""
-    if value is None:
+    if value is None or _PIXELS.match(str(value)):
         return value
     points = to_pt(value)
     if not 0 < points <= MAX_FONT_PT:
@@ -73,9 +78,65 @@ def _check_font_size(value):
 
 
 def _check_not_negative(value):
-    if value is not None and not _PERCENT.match(str(value)) and to_pt(value) < 0:
+    if value is not None and not _PERCENT.match(str(value)) and not _PIXELS.match(str(value)) \
+            and to_pt(value) < 0:
         raise ValueError(f"{value!r} is negative; expected 0 or more")
     return value
+
+
+def _check_colour(value):
+    if value is not None and not _HEX.match(str(value)):
+        raise ValueError(f"{value!r} is not a colour; expected #rrggbb")
+    return value
+
+
+def _check_positive_length(value):
+    """A length above 0 (a dash of 0 draws a solid line forever, an outline of 0 nothing)."""
+    if value is not None and not _PIXELS.match(str(value)) and to_pt(value) <= 0:
+        raise ValueError(f"{value!r} is not above 0; expected a length above 0, e.g. '2pt'")
+    return value
+
+
+Point = Annotated[list[Annotated[float, Field(ge=-1, le=2, allow_inf_nan=False)]],
+                  Field(min_length=2, max_length=2)]
+
+
+class Gradient(Strict):
+    """A gradient fill: colours spread evenly along a direction (linear) or out from the middle (radial)."""
+
+    kind: Literal["linear", "radial"] = Field("linear", description="linear (along `angle`) or radial")
+    colors: Annotated[list[str], Field(min_length=2, max_length=16)] = Field(
+        description="two to sixteen #rrggbb colours, spread evenly"
+    )
+    angle: Annotated[float, Field(ge=-360, le=360, allow_inf_nan=False)] = Field(
+        90, description="linear: the direction in degrees, 0 left to right, 90 top to bottom"
+    )
+
+    @field_validator("colors")
+    @classmethod
+    def _colours(cls, value):
+        for colour in value:
+            _check_colour(colour)
+        return value
+
+
+class TextEffect(Strict):
+    """A text outline or halo: a line of `width` in `color` around every letter."""
+
+    color: str = Field(description="#rrggbb")
+    width: Length = Field(description="line width, e.g. 0.5pt")
+    _colour = field_validator("color")(classmethod(lambda _cls, v: _check_colour(v)))
+    _width = field_validator("width")(classmethod(lambda _cls, v: _check_positive_length(_check_length(v))))
+
+
+class TextShadow(Strict):
+    """A shadow: the text again in `color`, moved right by `dx` and down by `dy`, under the text."""
+
+    color: str = Field("#000000", description="#rrggbb")
+    dx: Length = Field("0.5pt", description="to the right")
+    dy: Length = Field("0.5pt", description="down")
+    _colour = field_validator("color")(classmethod(lambda _cls, v: _check_colour(v)))
+    _shift = field_validator("dx", "dy")(classmethod(lambda _cls, v: _check_length(v)))
 
 
 class BoxSpec(Strict):
@@ -107,7 +168,32 @@ class BoxSpec(Strict):
         description="image: `contain` shows it whole inside the box (default), `cover` fills the box, "
                     "cropped",
     )
-    shape: Literal["rect", "rounded", "circle", "ellipse", "band"] | None = None
+    shape: SHAPE_NAMES | None = Field(  # type: ignore[valid-type]
+        None, description="rect, rounded, circle, ellipse, band; line (top-left to bottom-right, or "
+                          "`points`), polygon (`points`), star, hexagon")
+    points: Annotated[list[Point], Field(min_length=2, max_length=MAX_POINTS)] | None = Field(
+        None, description="line and polygon: corners [x, y] as fractions of the box (0 to 1, from its "
+                          "top-left corner); a polygon has at least 3"
+    )
+    star_points: Annotated[int, Field(ge=3, le=100)] | None = Field(None, description="star: its points (5)")
+    star_inner: Annotated[float, Field(ge=0.05, le=0.95, allow_inf_nan=False)] | None = Field(
+        None, description="star: the inner corners' distance from the middle, a fraction of the outer (0.45)"
+    )
+    dash: Length | Annotated[list[Length], Field(min_length=1, max_length=MAX_DASHES)] | None = Field(
+        None, description="a dashed stroke: dash and gap lengths (one length: dashes and gaps alike)"
+    )
+    gradient: Gradient | None = Field(None, description="a gradient fill instead of `fill`")
+    rotate: Annotated[float, Field(ge=-360, le=360, allow_inf_nan=False)] | None = Field(
+        None, description="degrees about the box's centre, clockwise; 90 and 270 turn the content within "
+                          "the box (its width and height swap)"
+    )
+    opacity: Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)] | None = Field(
+        None, description="0 (invisible) to 1 (opaque, the default): the whole box"
+    )
+    outline: TextEffect | None = Field(None, description="text: a line around every letter {color, width}")
+    halo: TextEffect | None = Field(None, description="text: a band of colour behind the letters {color, "
+                                                      "width}")
+    shadow: TextShadow | None = Field(None, description="text: the text again under it {color, dx, dy}")
     fill: str | None = Field(None, description="fill colour #rrggbb (or a template giving one)")
     stroke: str | None = Field(None, description="outline colour #rrggbb (or a template)")
     stroke_width: Length | None = None
@@ -150,6 +236,13 @@ class BoxSpec(Strict):
     _widths = field_validator("stroke_width", "radius")(
         classmethod(lambda _cls, v: _check_not_negative(_check_length(v))))
 
+    @field_validator("dash")
+    @classmethod
+    def _dashes(cls, value):
+        for length in value if isinstance(value, list) else [value]:
+            _check_positive_length(_check_length(length))
+        return value
+
 
 class LayoutFile(Strict):
     """A layout file: optional parent layout, then boxes drawn in order (a parent's boxes first)."""
@@ -158,6 +251,14 @@ class LayoutFile(Strict):
         None, description="layout whose boxes come first; same-named boxes are changed"
     )
     description: str = ""
+    dpi: Annotated[float, Field(ge=10, le=4800, allow_inf_nan=False)] | None = Field(
+        None, description="the resolution `px` lengths of this file are in (layouts ported from Squib or "
+                          "nanDECK: `dpi: 300`, `x: 75px`)"
+    )
+    origin: Literal["trim", "bleed"] | None = Field(
+        None, description="where this file's x and y are measured from: the trim's corner (default) or the "
+                          "bleed's (Squib, nanDECK)"
+    )
     boxes: dict[str, BoxSpec | None] = Field(
         default_factory=dict, description="name: box; `name: ~` removes one"
     )
@@ -293,6 +394,10 @@ class LayoutLoader:
                     merged.pop(box_name, None)
                     continue
                 values = spec.model_dump(exclude_none=True)
+                try:
+                    values = _in_points(values, model.dpi, bleed if model.origin == "bleed" else 0.0)
+                except UnitError as exc:
+                    raise InputError(Problem(shown, line, f"box '{box_name}': {exc}")) from None
                 if _kind(values):
                     text_from.pop(box_name, None)
                     translated.pop(box_name, None)
@@ -339,6 +444,41 @@ class LayoutLoader:
         problems.raise_if_any()
         boxes.sort(key=lambda box: box.get("z", 0))  # stable: equal z keeps the merged file order
         return Layout(name, self.show(files[-1]), boxes, files)
+
+
+_LENGTH_KEYS = ("x", "y", "width", "height", "radius", "stroke_width", "size", "min_size")
+
+
+def _px(value, dpi: float | None):
+    """A `px` length in points at the file's dpi; any other value as it is."""
+    match = _PIXELS.match(str(value)) if isinstance(value, str) else None
+    if match is None:
+        return value
+    if dpi is None:
+        raise UnitError(f"'{value}' is in pixels, and the layout file has no `dpi:`; expected `dpi: 300` "
+                        "(the resolution the layout was made at) at the top of the file, or mm/in/pt")
+    return f"{float(match.group(1)) * 72 / dpi:.4f}pt"
+
+
+def _in_points(values: dict, dpi: float | None, shift: float) -> dict:
+    """A box's keys as written in one layout file with its `px` lengths in points and, for a file measured
+    from the bleed's corner (`origin: bleed`), x and y moved to the trim's."""
+    out = dict(values)
+    for key in _LENGTH_KEYS:
+        if key in out:
+            out[key] = _px(out[key], dpi)
+    if isinstance(out.get("dash"), list):
+        out["dash"] = [_px(length, dpi) for length in out["dash"]]
+    elif "dash" in out:
+        out["dash"] = _px(out["dash"], dpi)
+    for effect, keys in (("outline", ("width",)), ("halo", ("width",)), ("shadow", ("dx", "dy"))):
+        if isinstance(out.get(effect), dict):
+            out[effect] = {k: (_px(v, dpi) if k in keys else v) for k, v in out[effect].items()}
+    if shift:
+        for key in ("x", "y"):
+            if key in out and not _PERCENT.match(str(out[key])):
+                out[key] = f"{to_pt(out[key]) - shift:.4f}pt"
+    return out
 
 
 def _mm(value: float) -> str:

@@ -25,13 +25,22 @@ from generator.faces import text as cardtext
 from generator.faces.boxes.base import Box, BoxKind, Drawing, Rect4, Resolved
 from generator.faces.boxes.shape import colour
 from generator.faces.characters import character_problems
+from generator.faces.fragments import make_paragraph
 from generator.faces.plain_text import draw_plain, plain_lines
-from generator.faces.text import MIN_TEXT_SIZE, TemplateProblem, TextOverflow, TextStyle, fit_text
+from generator.faces.text import (
+    MIN_TEXT_SIZE,
+    TemplateProblem,
+    TextOverflow,
+    TextStyle,
+    fit_text,
+    paragraph_style,
+)
 
 DEFAULTS = {"font": "body", "size": "9pt", "min_size": "7pt", "leading": 1.15, "align": "left",
             "valign": "top", "color": "#222222"}
 # laid-out texts kept for the next paper: a fitted paragraph holds some 18 kB, so 18 MB at most
 LAID_MEMO = 1_000
+MAX_OUTLINE = 0.12  # an outline's width at most this part of the font size: wider fills the letters in
 _TAGS = re.compile(r"<[^>]*>")
 _WORD = re.compile(r"\w+")  # the words of a text, without its punctuation and separators
 
@@ -71,7 +80,14 @@ class TextBox(BoxKind):
 
     @classmethod
     def check(cls, box: Box, problems: Problems) -> None:
-        """The smallest size a text may shrink to is at most its size."""
+        """The smallest size a text may shrink to is at most its size; an outline leaves the letters
+        readable."""
+        outline = box.get("outline")
+        smallest = to_pt(box.get("min_size", DEFAULTS["min_size"]))
+        if outline and to_pt(outline["width"]) > smallest * MAX_OUTLINE:
+            problems.add(box.file, box.line, f"box '{box.name}': an outline {outline['width']} wide fills "
+                         f"the letters of {smallest:g} pt text (its smallest size); expected at most "
+                         f"{smallest * MAX_OUTLINE:.2f} pt ({MAX_OUTLINE:g} of the size), or a halo")
         if box.get("min_size") is not None and box.get("size") is not None \
                 and to_pt(box.get("min_size")) > to_pt(box.get("size")):
             problems.add(
@@ -251,16 +267,17 @@ class TextBox(BoxKind):
         style = self.text_style(box, data)
         if not data.markup:
             return
-        if self._draw_single_line(canvas, data.markup, style, x, y, w, h, data.outline):
+        effects = bool(box.get("outline") or box.get("halo") or box.get("shadow"))
+        if not effects and self._draw_single_line(canvas, data.markup, style, x, y, w, h, data.outline):
             return
         laid = self._laid.setdefault(face.form, {}) if face.keep else self._laid.get(face.form)
         key = (data.markup, style, w, h)
         found = laid.get(key) if laid is not None else None
         if found is None:
             # explicit lines that fit at full size are drawn with Paragraph's operators, without a Paragraph
-            plain = plain_lines(data.markup, style, w, h, icons.sized_icons)
+            plain = None if effects else plain_lines(data.markup, style, w, h, icons.sized_icons)
             if plain is not None:
-                found = (plain, None, plain.height, 0.0)
+                found = (plain, None, plain.height, 0.0, style.size)
             else:
                 para, size, needed = self.fit(box, data, w, h, face.context)
                 # drawn above half the room its tall inline icons need
@@ -268,16 +285,38 @@ class TextBox(BoxKind):
                 if "<img " in data.markup:
                     sized = icons.sized_icons(data.markup, size)
                     below = cardtext.icon_overhang(sized, size, style.leading) / 2
-                found = (None, para, needed, below)
+                found = (None, para, needed, below, size)
             if face.keep and self._laid_held < LAID_MEMO:
                 laid[key] = found
                 self._laid_held += 1
-        plain, para, needed, below = found
+        plain, para, needed, below, size = found
         offset = {"top": h - needed, "middle": (h - needed) / 2, "bottom": 0.0}[style.valign]
         if plain is not None:
             draw_plain(canvas, plain, x, y + offset)
+        elif effects:
+            at = (x, y + offset + below)
+            self._draw_with_effects(canvas, box, data, para, replace(style, size=size), at, (w, h))
         else:
             para.drawOn(canvas, x, y + offset + below)
+
+    def _draw_with_effects(self, canvas: Canvas, box: Box, data: TextData, para, style: TextStyle,
+                           at: tuple[float, float], room: tuple[float, float]) -> None:
+        """The paragraph (fitted at style.size in `room`) with its halo (a wide stroke of the letters under
+        them), its shadow (the text again in the shadow's colour, moved) and its outline (a stroke of the
+        letters over them)."""
+        halo, shadow, outline = box.get("halo"), box.get("shadow"), box.get("outline")
+        if halo:
+            _stroked(canvas, para, at, halo["color"], 2 * to_pt(halo["width"]))
+        if shadow:
+            markup = icons.sized_icons(data.markup, style.size)
+            shade = make_paragraph(markup, paragraph_style(style.face, style.size, style.leading, style.align,
+                                                           shadow.get("color", "#000000")))
+            shade.wrap(*room)
+            dx, dy = to_pt(shadow.get("dx", "0.5pt")), to_pt(shadow.get("dy", "0.5pt"))
+            shade.drawOn(canvas, at[0] + dx, at[1] - dy)
+        para.drawOn(canvas, *at)
+        if outline:
+            _stroked(canvas, para, at, outline["color"], to_pt(outline["width"]))
 
     def let_go(self, form: str) -> None:
         self._laid_held -= len(self._laid.pop(form, {}))
@@ -315,6 +354,18 @@ class TextBox(BoxKind):
         else:
             canvas.drawString(x, baseline, text)
         return True
+
+
+def _stroked(canvas: Canvas, para, at: tuple[float, float], color: str, width: float) -> None:
+    """The paragraph's letters stroked in `color`, `width` wide, round-joined, and not filled (text render
+    mode 1, set for the paragraph's text objects: a part of the graphics state that they keep)."""
+    canvas.saveState()
+    canvas.setStrokeColor(colour(color))
+    canvas.setLineWidth(width)
+    canvas.setLineJoin(1)
+    canvas._code.append("1 Tr")  # noqa: SLF001 - the render mode the paragraph's text objects inherit
+    para.drawOn(canvas, *at)
+    canvas.restoreState()
 
 
 def _field_holding(cards: list[Card], markup: str, places) -> tuple[str, int] | None:
