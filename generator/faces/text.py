@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from jinja2 import TemplateError, TemplateSyntaxError
 from markupsafe import Markup
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph
@@ -249,6 +249,20 @@ class TextStyle:
     wrap: bool = True  # False: no line of the text may wrap (it shrinks instead)
 
 
+class PaintColour(Color):
+    """A #rrggbb colour that carries no alpha of its own: ReportLab sets a colour's alpha whenever the colour
+    is set, which would make a box with `opacity` opaque again at its first colour; drawn opaque it writes
+    exactly what the same HexColor does."""
+
+    def __init__(self, value: str):
+        found = HexColor(value)
+        super().__init__(found.red, found.green, found.blue)
+        self.alpha = None  # the transparency of what it is drawn in is kept
+
+    def __repr__(self) -> str:
+        return f"PaintColour({self.hexval()})"
+
+
 _STYLES: dict[tuple, ParagraphStyle] = {}
 
 
@@ -259,7 +273,7 @@ def paragraph_style(face: str, size: float, leading: float, align: str, color: s
     if style is None:
         register_fonts()
         style = ParagraphStyle(f"card-{len(_STYLES)}", fontName=face, fontSize=size, leading=size * leading,
-                               alignment=ALIGN[align], textColor=HexColor(color), splitLongWords=False,
+                               alignment=ALIGN[align], textColor=PaintColour(color), splitLongWords=False,
                                allowWidows=1, allowOrphans=1)
         _STYLES[key] = style
     return style

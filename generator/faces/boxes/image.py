@@ -15,7 +15,6 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-from reportlab.lib.colors import HexColor
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -25,6 +24,7 @@ from generator.core.fonts import BODY
 from generator.faces import icons
 from generator.faces import image as cardimage
 from generator.faces.boxes.base import Box, BoxKind, Drawing, Picture, Rect4
+from generator.faces.boxes.shape import colour
 
 AUTO = "auto"
 DEFAULT_ART = "images/{deck}/{id}"
@@ -166,8 +166,8 @@ def missing_art(warning: str) -> bool:
 def draw_placeholder(canvas: Canvas, label: str, x: float, y: float, w: float, h: float) -> None:
     """Missing art: a grey field with its diagonals crossed and `label` (the card's name) in the middle."""
     canvas.saveState()
-    canvas.setFillColor(HexColor(PLACEHOLDER_FILL))
-    canvas.setStrokeColor(HexColor(PLACEHOLDER_LINES))
+    canvas.setFillColor(colour(PLACEHOLDER_FILL))
+    canvas.setStrokeColor(colour(PLACEHOLDER_LINES))
     canvas.setLineWidth(0.75)
     canvas.rect(x, y, w, h, stroke=0, fill=1)
     canvas.line(x, y, x + w, y + h)
@@ -176,10 +176,10 @@ def draw_placeholder(canvas: Canvas, label: str, x: float, y: float, w: float, h
         size = min(10.0, h / 3, 0.85 * w / max(stringWidth(label, BODY, 1.0), 1e-6))
         if size >= 3:
             width = stringWidth(label, BODY, size)
-            canvas.setFillColor(HexColor("#ffffff"))
+            canvas.setFillColor(colour("#ffffff"))
             canvas.rect(x + (w - width) / 2 - 2, y + h / 2 - size * 0.45, width + 4, size * 1.2, stroke=0,
                         fill=1)
-            canvas.setFillColor(HexColor(PLACEHOLDER_TEXT))
+            canvas.setFillColor(colour(PLACEHOLDER_TEXT))
             canvas.setFont(BODY, size)
             canvas.drawCentredString(x + w / 2, y + h / 2 - size * 0.2, label)
     canvas.restoreState()

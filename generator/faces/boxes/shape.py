@@ -12,12 +12,12 @@ import math
 import weakref
 from dataclasses import dataclass
 
-from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.errors import Problems
 from generator.core.units import to_pt
 from generator.faces.boxes.base import Box, BoxKind, Drawing, Painted, Rect4, Resolved
+from generator.faces.text import PaintColour
 
 SHAPE_MEMO = 20_000  # recorded shapes per canvas (a few MB at most), for decks whose every card differs
 CORNERED = ("line", "polygon", "star", "hexagon")  # shapes drawn as a path through corners
@@ -130,10 +130,10 @@ class Panels:
 
 
 @functools.lru_cache(maxsize=4096)
-def colour(value: str) -> HexColor:
+def colour(value: str) -> PaintColour:
     """The ReportLab colour of a checked #rrggbb value (made once: every card of a deck asks for the same
-    few)."""
-    return HexColor(value)
+    few), without an alpha of its own so a box's `opacity` holds (see PaintColour)."""
+    return PaintColour(value)
 
 
 def corners(box: Box) -> list[tuple[float, float]]:
