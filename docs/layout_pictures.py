@@ -85,7 +85,8 @@ EXAMPLES: dict[str, list[tuple[str, dict]]] = {
                   "points": [[0.5, 0], [1, 0.4], [0.8, 1], [0.2, 1], [0, 0.4]], "stroke": "#d62828",
                   "stroke_width": "1.5pt", "dash": ["3pt", "2pt"]}}),
         ("star, hexagon", {
-            "s": {"x": "14mm", "y": "10mm", "width": "35mm", "height": "35mm", "shape": "star", "fill": "#f2b134"},
+            "s": {"x": "14mm", "y": "10mm", "width": "35mm", "height": "35mm", "shape": "star",
+                  "fill": "#f2b134"},
             "h": {"x": "14mm", "y": "50mm", "width": "35mm", "height": "30mm", "shape": "hexagon",
                   "fill": "#2e9e44"}}),
         ("gradient: linear, radial", {
@@ -99,7 +100,8 @@ EXAMPLES: dict[str, list[tuple[str, dict]]] = {
             "top": {"x": "3mm", "y": "3mm", "width": "9mm", "height": "12mm", "text": "7", "font": "title",
                     "size": "22pt", "align": "center", "color": "#d62828"},
             "bottom": {"x": "51.5mm", "y": "73.9mm", "width": "9mm", "height": "12mm", "text": "7",
-                       "font": "title", "size": "22pt", "align": "center", "color": "#d62828", "rotate": 180}}),
+                       "font": "title", "size": "22pt", "align": "center", "color": "#d62828",
+                       "rotate": 180}}),
         ("rotate: 90 (a sideways label)", {
             "side": {"x": "50mm", "y": "10mm", "width": "8mm", "height": "66mm", "text": "{{ card.name }}",
                      "size": "11pt", "align": "center", "valign": "middle", "rotate": 90},
