@@ -126,3 +126,25 @@ def test_art_bleed_where_it_cannot_be_made_is_located(tmp_path, front, message):
         renderer_for(load_game(Project(tmp_path), "art")).check()
     [found] = [str(p) for p in caught.value.problems]
     assert found.startswith("cards/art/layouts/things.yaml:2: box ") and message in found, found
+
+
+def test_full_bleed_art_and_its_placement_hold_on_the_png_exports(tmp_path):
+    from generator.exports.png import Face, face_images
+
+    front = "boxes:\n  art: {image: images/half.png, fit: cover, bleed: mirror}\n"
+    folder = _game(tmp_path, front, art=())
+    half = Image.new("RGB", (630, 880), BLUE)
+    half.paste(Image.new("RGB", (63, 880), RED), (0, 0))
+    half.save(folder / "images" / "half.png")
+    game = load_game(Project(tmp_path), "art")
+    renderer_for(game).check()
+    deck = game.decks["things"]
+    tw, th = deck.size_pt
+    b = game.bleed_pt
+    [bled, trimmed] = face_images(game, deck, [Face(deck.cards[0], tw + 2 * b, th + 2 * b),
+                                               Face(deck.cards[0], tw, th, trimmed=True)], dpi=100)
+    px = 100 / 72
+    assert _close(bled.getpixel((round(b * px / 2), bled.height // 2)), RED)  # the mirrored edge in the bleed
+    assert _close(bled.getpixel((bled.width - 2, bled.height // 2)), BLUE)
+    assert _close(trimmed.getpixel((1, trimmed.height // 2)), RED)  # the art starts at the trim
+    assert _close(trimmed.getpixel((round(tw * px * 0.2), trimmed.height // 2)), BLUE)

@@ -95,7 +95,7 @@ class ImageBox(BoxKind):
             inner = renderer._box_rect(box, *renderer.size(deck), False)  # noqa: SLF001 - the box at the trim
         if path is None:  # the art is missing: a placeholder (or nothing), with a warning
             card = context.get("card")
-            label = str(card["name"]) if card is not None else str(context["deck"].get("name", ""))
+            label = str(card.get("name", "")) if card is not None else str(context["deck"].get("name", ""))
             return ImageData(image=None, image_name=value, fit=fit, fill=fill, stroke=stroke,
                              placeholder=None if box.get("placeholder") == "none" else label)
         return ImageData(image=path, image_name=value, fit=fit, fill=fill, stroke=stroke, art_bleed=art_bleed,
@@ -104,9 +104,9 @@ class ImageBox(BoxKind):
     def _auto_name(self, context: dict) -> str:
         card = context.get("card")
         pattern = self.renderer.game.config.art or DEFAULT_ART
-        card_id = str(card["id"]) if card is not None and context.get("side") != "back" else "back"
-        code = str(card["code"]) if card is not None else ""
-        return pattern.replace("{deck}", str(context["deck"]["id"])).replace("{id}", card_id) \
+        card_id = str(card.get("id", "")) if card is not None and context.get("side") != "back" else "back"
+        code = str(card.get("code", "")) if card is not None else ""
+        return pattern.replace("{deck}", str(context["deck"].get("id", ""))).replace("{id}", card_id) \
             .replace("{code}", code)
 
     def _auto(self, context: dict) -> str:
