@@ -34,6 +34,7 @@ from generator.core.fonts import (
     register_family,
     uncovered,
 )
+from generator.core.scripts import first_shaped, shaping_message
 from generator.core.yamlio import YDict, load_yaml
 from generator.data.models import FontSpec, GameConfig
 from generator.data.project import Project
@@ -214,7 +215,11 @@ def unknown_font(name: str, table: FontTable) -> str:
 
 def text_problems(text: str, family: Family, file: str, line: int, what: str,
                   styles: tuple[str, ...] = ("regular",)) -> list[Problem]:
-    """One located problem naming the characters of `text` no face of `family` draws in any of `styles`."""
+    """One located problem naming the characters of `text` no face of `family` draws in any of `styles`, or
+    the script that needs shaping it holds (core.scripts)."""
+    shaped = first_shaped(str(text))
+    if shaped is not None:
+        return [Problem(file, line, shaping_message(shaped, what))]
     chars = [char for style in styles for char, _ in uncovered(str(text), family, style)]
     return [Problem(file, line, cannot_draw(chars, family, what))] if chars else []
 

@@ -155,3 +155,24 @@ def test_markup_means_the_same_with_or_without_a_template(tmp_path):
                                                                          game.decks["things"].cards[0])
              if box.name in ("words", "same")}
     assert shown == {"words": "x <i>y</i><br/>z <b><i>w</i></b>", "same": "x <i>y</i><br/>z <b><i>w</i></b>"}
+
+
+def test_a_script_that_needs_shaping_is_refused_in_the_rules_too(designer_project):
+    from tests.conftest import run_pnp
+
+    template = designer_project.templates_dir / "rules" / "space-race.md.j2"
+    template.write_text(template.read_text(encoding="utf-8") + "\nשלום\n", encoding="utf-8")
+    line = len(template.read_text(encoding="utf-8").splitlines())
+    result = run_pnp("validate", "space-race", "--no-sim", project=designer_project)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert any(out.startswith(f"templates/rules/space-race.md.j2:{line}: the rules text has Hebrew (")
+               for out in result.output.splitlines()), result.output
+
+
+def test_text_problems_refuse_a_script_that_needs_shaping():
+    from generator.core.fonts import BUILT_IN
+    from generator.data.fonts import text_problems
+
+    [problem] = text_problems("Hello \u0645\u0631\u062d\u0628\u0627", BUILT_IN["body"], "board.yaml", 4,
+                              "street 'x' name")
+    assert str(problem).startswith("board.yaml:4: street 'x' name has Arabic ('\u0645', U+0645)")
