@@ -18,7 +18,8 @@ CARD_PX = 160  # width of one card in the pictures (poker: 160 x 224 px)
 
 PAPER = {"shape": "rect", "fill": "#fff8ec"}
 
-# picture -> [(caption, boxes)]; every card also gets the paper (a light background) unless its boxes replace it
+# picture -> [(caption, boxes[, top-level keys of the layout file])]; every card also gets the paper (a light
+# background) unless its boxes replace it
 EXAMPLES: dict[str, list[tuple[str, dict]]] = {
     "geometry": [
         ("x, y, width, height in mm", {"box": {"x": "8mm", "y": "20mm", "width": "30mm", "height": "40mm",
@@ -26,6 +27,13 @@ EXAMPLES: dict[str, list[tuple[str, dict]]] = {
         ("in % of the card", {"box": {"x": "10%", "y": "50%", "width": "80%", "height": "25%",
                                       "shape": "rect", "fill": "#3a86ff"}}),
         ("defaults: to the edges", {"box": {"x": "20mm", "y": "40mm", "shape": "rect", "fill": "#2e9e44"}}),
+    ],
+    "pixels": [
+        ("x: 90px ... at dpi: 300", {"box": {"x": "90px", "y": "240px", "width": "500px", "height": "300px",
+                                             "shape": "rect", "fill": "#7b3fa0"}}, {"dpi": 300}),
+        ("the same with origin: bleed", {"box": {"x": "90px", "y": "240px", "width": "500px",
+                                                 "height": "300px", "shape": "rect", "fill": "#7b3fa0"}},
+         {"dpi": 300, "origin": "bleed"}),
     ],
     "text-align": [
         ("align: left", {"t": {"x": "5mm", "y": "18mm", "width": "53.5mm", "height": "62mm", "align": "left",
@@ -69,6 +77,55 @@ EXAMPLES: dict[str, list[tuple[str, dict]]] = {
             "a": {"x": "8mm", "y": "20mm", "width": "47mm", "height": "40mm", "shape": "rounded", "radius": "3mm",
                   "stroke": "#243b55", "stroke_width": "2pt"}}),
     ],
+    "more-shapes": [
+        ("line, polygon with dash", {
+            "l": {"x": "8mm", "y": "12mm", "width": "47mm", "height": "10mm", "shape": "line",
+                  "stroke": "#243b55", "stroke_width": "2pt"},
+            "p": {"x": "10mm", "y": "30mm", "width": "43mm", "height": "45mm", "shape": "polygon",
+                  "points": [[0.5, 0], [1, 0.4], [0.8, 1], [0.2, 1], [0, 0.4]], "stroke": "#d62828",
+                  "stroke_width": "1.5pt", "dash": ["3pt", "2pt"]}}),
+        ("star, hexagon", {
+            "s": {"x": "14mm", "y": "10mm", "width": "35mm", "height": "35mm", "shape": "star",
+                  "fill": "#f2b134"},
+            "h": {"x": "14mm", "y": "50mm", "width": "35mm", "height": "30mm", "shape": "hexagon",
+                  "fill": "#2e9e44"}}),
+        ("gradient: linear, radial", {
+            "g": {"x": "6mm", "y": "10mm", "width": "51.5mm", "height": "30mm", "shape": "rounded",
+                  "gradient": {"colors": ["#3a86ff", "#7b3fa0"], "angle": 0}},
+            "r": {"x": "14mm", "y": "46mm", "width": "35mm", "height": "35mm", "shape": "circle",
+                  "gradient": {"kind": "radial", "colors": ["#ffffff", "#d62828"]}}}),
+    ],
+    "rotate-opacity": [
+        ("rotate: 180 (a corner index)", {
+            "top": {"x": "3mm", "y": "3mm", "width": "9mm", "height": "12mm", "text": "7", "font": "title",
+                    "size": "22pt", "align": "center", "color": "#d62828"},
+            "bottom": {"x": "51.5mm", "y": "73.9mm", "width": "9mm", "height": "12mm", "text": "7",
+                       "font": "title", "size": "22pt", "align": "center", "color": "#d62828",
+                       "rotate": 180}}),
+        ("rotate: 90 (a sideways label)", {
+            "side": {"x": "50mm", "y": "10mm", "width": "8mm", "height": "66mm", "text": "{{ card.name }}",
+                     "size": "11pt", "align": "center", "valign": "middle", "rotate": 90},
+            "disc": {"x": "8mm", "y": "28mm", "width": "32mm", "height": "32mm", "shape": "circle",
+                     "fill": "#f2b134"},
+            "id": {"x": "12mm", "y": "40mm", "width": "24mm", "height": "8mm", "text": "C-17", "size": "14pt",
+                   "align": "center", "valign": "middle", "rotate": 30}}),
+        ("opacity: 0.5", {
+            "under": {"x": "8mm", "y": "20mm", "width": "30mm", "height": "30mm", "shape": "rect",
+                      "fill": "#3a86ff"},
+            "over": {"x": "22mm", "y": "34mm", "width": "30mm", "height": "30mm", "shape": "circle",
+                     "fill": "#d62828", "opacity": 0.5}}),
+    ],
+    "text-effects": [
+        ("halo", {"t": {"x": "5mm", "y": "30mm", "width": "53.5mm", "height": "20mm", "text": "Halo",
+                        "font": "title", "size": "26pt", "align": "center", "color": "#ffffff",
+                        "halo": {"color": "#243b55", "width": "1.5pt"}}}),
+        ("outline", {"t": {"x": "5mm", "y": "30mm", "width": "53.5mm", "height": "20mm", "text": "Outline",
+                           "font": "title", "size": "24pt", "min_size": "20pt", "align": "center",
+                           "color": "#f2b134", "outline": {"color": "#243b55", "width": "1pt"}}}),
+        ("shadow", {"t": {"x": "5mm", "y": "30mm", "width": "53.5mm", "height": "20mm", "text": "Shadow",
+                          "font": "title", "size": "24pt", "align": "center", "color": "#d62828",
+                          "shadow": {"color": "#999999", "dx": "1.5pt", "dy": "1.5pt"}}}),
+    ],
     "band-bleed": [
         ("shape: band (runs into the bleed)", {"band": {"height": "16mm", "shape": "band", "fill": "#d62828"}}),
         ("a shape at the edge: bleed", {"side": {"width": "10mm", "shape": "rect", "fill": "#3a86ff"}}),
@@ -86,6 +143,13 @@ EXAMPLES: dict[str, list[tuple[str, dict]]] = {
                                "frame": {"x": "6mm", "y": "25mm", "width": "51.5mm", "height": "30mm",
                                          "shape": "rect", "stroke": "#999999", "z": 1}}),
     ],
+    "art": [
+        ("image: auto", {"art": {"image": "auto", "fit": "cover"}}),
+        ("missing art: a placeholder", {"art": {"x": "6mm", "y": "20mm", "width": "51.5mm", "height": "40mm",
+                                                "image": "auto"}}),
+        ("bleed: mirror", {"art": {"image": "images/stripes.png", "fit": "cover",
+                                                           "bleed": "mirror"}}),
+    ],
     "z-when": [
         ("z: the higher is drawn later", {
             "top": {"x": "16mm", "y": "26mm", "width": "30mm", "height": "30mm", "shape": "circle",
@@ -98,6 +162,7 @@ EXAMPLES: dict[str, list[tuple[str, dict]]] = {
                                                  "icon": "star", "when": "{{ card.special }}"}}),
     ],
 }
+BLEEDING = ("band-bleed", "art")  # pictures drawn with their bleed around the trim
 TEXT = "Roll the die. On 4 or more, score the card's points twice."
 
 
@@ -113,12 +178,14 @@ def example_project(folder: Path) -> tuple[Path, list[tuple[str, str, str]]]:
     for i, colour in enumerate(("#d62828", "#f2b134", "#2e9e44", "#3a86ff", "#7b3fa0")):
         draw.rectangle((0, i * 80, 399, i * 80 + 79), fill=colour)
     stripes.save(game / "images" / "stripes.png")
+    (game / "images" / "examples").mkdir()
+    stripes.save(game / "images" / "examples" / "art-1.png")  # found by `image: auto`; art-2 has none
     (game / "game.yaml").write_text("title: Layouts\ncode: LAY\nplayers: {min: 2, max: 4}\ndecks: [examples]\n")
     cards, shown = [], []
     for picture, examples in EXAMPLES.items():
-        for number, (caption, boxes) in enumerate(examples, start=1):
+        for number, (caption, boxes, *head) in enumerate(examples, start=1):
             card_id = f"{picture}-{number}"
-            layout = {"boxes": {"paper": PAPER} | boxes}
+            layout = (head[0] if head else {}) | {"boxes": {"paper": PAPER} | boxes}
             (game / "layouts" / f"{card_id}.yaml").write_text(yaml.safe_dump(layout, sort_keys=False, allow_unicode=True))
             cards.append({"id": card_id, "name": caption, "copies": 1,
                           "layout": card_id, "icon": "pizza-slice", "text": TEXT, "special": number == 2})
@@ -146,7 +213,7 @@ def render(folder: Path):
     faces, sizes = [], []
     for picture, _caption, card_id in shown:
         card = deck.card(card_id)
-        if picture == "band-bleed":  # show the bleed around the trim
+        if picture in BLEEDING:  # show the bleed around the trim
             b = game.bleed_pt
             faces.append(Face(card, tw + 2 * b, th + 2 * b))
             sizes.append((round(CARD_PX * (tw + 2 * b) / tw), round(CARD_PX * (th + 2 * b) / tw)))
@@ -177,7 +244,7 @@ def write_pictures() -> list[Path]:
             x = gap
             for caption, image in parts:
                 strip.paste(image, (x, gap // 2))
-                if picture == "band-bleed":  # the trim line, where the card is cut
+                if picture in BLEEDING:  # the trim line, where the card is cut
                     b = round(CARD_PX * game.bleed_pt / game.decks["examples"].size_pt[0])
                     draw.rectangle((x + b, gap // 2 + b, x + image.width - b, gap // 2 + image.height - b),
                                    outline="#999999")

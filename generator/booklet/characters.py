@@ -11,6 +11,7 @@ import json
 
 from generator.core.errors import Problem
 from generator.core.fonts import Family, cannot_draw, uncovered
+from generator.core.scripts import first_shaped, shaping_message
 from generator.data.fonts import where_in_game
 from generator.data.game import Game
 
@@ -52,8 +53,17 @@ def rules_character_problems(game: Game, markdown: str, template: str, source: s
     """Located problems for the characters of the rules no face of their font can draw."""
     found: dict[tuple[str, int, str, str], list[str]] = {}
     families: dict[str, Family] = {}
+    shaping: dict[tuple[str, int], Problem] = {}
     template_lines = source.splitlines()
     for text, family, styles in _segments(markdown, game):
+        shaped = first_shaped(text)
+        if shaped is not None:  # a script that needs shaping: refused, once per place (core.scripts)
+            line = next((n for n, written in enumerate(template_lines, start=1) if shaped in written), 0)
+            located = None if line else where_in_game(game, shaped)
+            file, line, what = (template, line, "the rules text") if line or located is None else \
+                (located[0], located[1], f"{located[2]} (printed in the rules)")
+            shaping.setdefault((file, line), Problem(file, line, shaping_message(shaped, what)))
+            continue
         for style in styles:
             for char, _ in uncovered(text, family, style):
                 line = next((n for n, written in enumerate(template_lines, start=1) if char in written), 0)
@@ -67,5 +77,5 @@ def rules_character_problems(game: Game, markdown: str, template: str, source: s
                 families[family.key] = family
                 if char not in found.setdefault(key, []):
                     found[key].append(char)
-    return [Problem(file, line, cannot_draw(chars, families[font], what))
-            for (file, line, what, font), chars in found.items()]
+    return list(shaping.values()) + [Problem(file, line, cannot_draw(chars, families[font], what))
+                                     for (file, line, what, font), chars in found.items()]

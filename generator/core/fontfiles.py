@@ -17,7 +17,13 @@ from pathlib import Path
 from generator.core.usercache import file_digest, read_json, write_json
 from generator.core.write import atomic_write
 
-SUFFIXES = (".ttf", ".otf")
+SUFFIXES = (".ttf", ".otf", ".woff", ".woff2", ".ttc", ".otc")
+# what a font file is by its first bytes, whatever its name says: web fonts and collections are read by
+# fontTools and given to ReportLab as a plain TrueType copy
+CONTAINERS = {b"wOFF": "WOFF", b"wOF2": "WOFF2", b"ttcf": "font collection"}
+SYNTHETIC_VERSION = "1"  # part of a synthesised face's cache name
+SLANT = 0.2  # a synthesised italic leans 0.2 em per em of height (some 11 degrees), as obliques usually do
+EMBOLDEN = 0.025  # a synthesised bold repeats each outline 2.5 % of an em to the right
 CONVERSION_VERSION = "1"  # part of the cache name: a better conversion invalidates old copies
 FACTS_VERSION = "1"  # part of a facts entry's name: facts read differently are not mixed with old ones
 MAX_CHAR = 0x10FFFF
@@ -50,21 +56,31 @@ def sha256(path: Path) -> str:
     return file_digest(Path(path), FONTS)
 
 
+def container(path: Path) -> str | None:
+    """'WOFF', 'WOFF2' or 'font collection' when the file is one (by its first bytes), None for a plain
+    TrueType or OpenType file (or one that cannot be read: reading it says why)."""
+    try:
+        with open(path, "rb") as file:
+            return CONTAINERS.get(file.read(4))
+    except OSError:
+        return None
+
+
 @functools.lru_cache(maxsize=64)
-def _inspect(path: str, _mtime_ns: int, _size: int) -> FontInfo:
+def _inspect(path: str, _mtime_ns: int, _size: int, index: int = 0) -> FontInfo:
     file = Path(path)
     if file.suffix.lower() not in SUFFIXES:
-        raise FontFileError(f"'{file.name}' is not a .ttf or .otf file; expected a TrueType or OpenType font "
-                            "(.woff, .woff2 and .ttc collections are not supported: convert them first)")
+        raise FontFileError(f"'{file.name}' is not a font file pnp reads; expected a TrueType or OpenType "
+                            "font (.ttf, .otf, .woff, .woff2, or a .ttc collection)")
     try:
         digest = file_digest(file, FONTS)
     except OSError:  # unreadable: reading it below says so, in the words of every other font problem
-        return _read(file)
-    entry = f"fonts/{digest}-v{FACTS_VERSION}.json"
+        return _read(file, index)
+    entry = f"fonts/{digest}{f'-{index}' if index else ''}-v{FACTS_VERSION}.json"
     info = _from_facts(file, digest, read_json(entry))
     if info is None:
         # a problem is raised here, never cached: the next run reads the file and says it again
-        info = _read(file)
+        info = _read(file, index)
         write_json(entry, _facts(info, digest))
     return info
 
@@ -105,13 +121,54 @@ def _from_facts(file: Path, digest: str, facts) -> FontInfo | None:
     return FontInfo(file, label, weight, cff, frozenset(characters))
 
 
-def _read(file: Path) -> FontInfo:
-    """The facts of a font file as fontTools reads them; FontFileError says what is wrong with it."""
-    from fontTools.ttLib import TTFont, TTLibError
+def _open(file: Path, index: int = 0, lazy: bool | None = None):
+    """The face of a font file (face `index` of a collection) as fontTools reads it; FontFileError when the
+    file is not what its first bytes or its name say (a WOFF2 that is not one, a collection without that
+    face)."""
+    from fontTools.ttLib import TTCollection, TTFont, TTLibError
 
-    path = str(file)
+    kind = container(file)
+    named = file.suffix.lower().lstrip(".").upper()
+    what = kind or ("font" if named in ("TTF", "OTF") else named)
     try:
-        font = TTFont(path, lazy=True, fontNumber=0)
+        if kind == "font collection":
+            faces = len(TTCollection(str(file), lazy=True).fonts)
+            if not 0 <= index < faces:
+                raise FontFileError(f"'{file.name}' is a font collection of {faces} face"
+                                    f"{'s' if faces != 1 else ''}, which has no face {index}; expected "
+                                    f"'{file.name}#<0 to {faces - 1}>'")
+        elif index:
+            raise FontFileError(f"'{file.name}' is not a font collection, so it has no face {index}; "
+                                f"expected '{file.name}' without '#{index}'")
+        return TTFont(str(file), lazy=lazy, fontNumber=index)
+    except FontFileError:
+        raise
+    except ImportError as exc:  # WOFF2 needs brotli (a dependency of pnp)
+        raise FontFileError(f"'{file.name}' is a WOFF2 font, which needs the brotli package to read "
+                            f"({exc}); expected brotli installed (pip install brotli)") from None
+    except (TTLibError, KeyError, AssertionError, OSError, ValueError, IndexError, EOFError) as exc:
+        if what == "font":  # a plain font: said as every other unreadable font (_read)
+            raise
+        raise _unreadable(file, what, exc) from None
+    except Exception as exc:  # the decompressor's own error (brotli.error) on a damaged web font
+        if kind not in ("WOFF", "WOFF2"):
+            raise
+        raise _unreadable(file, what, exc) from None
+
+
+def _unreadable(file: Path, what: str, exc: Exception) -> FontFileError:
+    return FontFileError(
+        f"'{file.name}' is not a readable {what} ({type(exc).__name__}: {exc}); expected a TrueType "
+        "(.ttf) or OpenType (.otf) font, or one of them as .woff, .woff2 or a .ttc collection"
+    )
+
+
+def _read(file: Path, index: int = 0) -> FontInfo:
+    """The facts of a font file as fontTools reads them; FontFileError says what is wrong with it."""
+    from fontTools.ttLib import TTLibError
+
+    try:
+        font = _open(file, index, lazy=True)
         cmap = font["cmap"].getBestCmap() or {}
         names = font["name"]
         family = names.getDebugName(16) or names.getDebugName(1) or file.stem
@@ -123,7 +180,7 @@ def _read(file: Path) -> FontInfo:
                                 "expected a TrueType or OpenType font")
     except FontFileError:
         raise
-    except (TTLibError, KeyError, AssertionError, OSError, ValueError, IndexError) as exc:
+    except (TTLibError, KeyError, AssertionError, OSError, ValueError, IndexError, EOFError) as exc:
         raise FontFileError(
             f"'{file.name}' is not a font ({type(exc).__name__}: {exc}); expected a TrueType (.ttf) "
             "or OpenType (.otf) font"
@@ -134,31 +191,40 @@ def _read(file: Path) -> FontInfo:
     return FontInfo(file, label, int(weight), cff, frozenset(cmap))
 
 
-def inspect_font(path: Path) -> FontInfo:
-    """Name, weight, outline kind and characters of a font file (read once per file version)."""
+def inspect_font(path: Path, index: int = 0) -> FontInfo:
+    """Name, weight, outline kind and characters of a font file, face `index` of a collection (read once per
+    file version)."""
     stat = Path(path).stat()
-    return _inspect(str(Path(path).resolve()), stat.st_mtime_ns, stat.st_size)
+    return _inspect(str(Path(path).resolve()), stat.st_mtime_ns, stat.st_size, index)
 
 
-def truetype_copy(path: Path, cache_dir: Path) -> Path:
-    """A TrueType file with the same glyphs: `path` itself when it has TrueType outlines, else a converted
-    copy in `cache_dir` (made once per file content)."""
-    info = inspect_font(path)
-    if not info.cff:
+def truetype_copy(path: Path, cache_dir: Path, index: int = 0) -> Path:
+    """A TrueType file with the same glyphs: `path` itself when it is a plain font with TrueType outlines,
+    else a copy in `cache_dir` (made once per file content): CFF outlines converted, a WOFF or WOFF2 font
+    unpacked, face `index` taken out of a collection; by its first bytes, whatever its name says."""
+    info = inspect_font(path, index)
+    kind = container(Path(path))
+    if not info.cff and kind is None:
         return Path(path)
-    target = Path(cache_dir) / f"{sha256(path)[:24]}-v{CONVERSION_VERSION}.ttf"
+    tail = f"-{index}" if kind == "font collection" else ""
+    target = Path(cache_dir) / f"{sha256(path)[:24]}{tail}-v{CONVERSION_VERSION}.ttf"
     if not target.is_file():
-        atomic_write(target, lambda tmp: _convert_cff(Path(path), tmp))
+        atomic_write(target, lambda tmp: _convert(Path(path), tmp, index))
     return target
 
 
-def _convert_cff(source: Path, target: Path) -> None:
-    """Redraw every CFF glyph as TrueType quadratic outlines and save the font with glyf/loca tables."""
+def _convert(source: Path, target: Path, index: int) -> None:
+    """Save the face as a plain TrueType font: unpacked from WOFF/WOFF2 or a collection, CFF glyphs redrawn as
+    TrueType quadratic outlines with glyf/loca tables."""
     from fontTools.pens.cu2quPen import Cu2QuPen
     from fontTools.pens.ttGlyphPen import TTGlyphPen
-    from fontTools.ttLib import TTFont, newTable
+    from fontTools.ttLib import newTable
 
-    font = TTFont(str(source))
+    font = _open(source, index)
+    font.flavor = None  # written as a plain font, not WOFF again
+    if "CFF " not in font and "CFF2" not in font:
+        font.save(str(target))
+        return
     order = font.getGlyphOrder()
     glyph_set = font.getGlyphSet()
     glyphs = {}
@@ -185,4 +251,54 @@ def _convert_cff(source: Path, target: Path) -> None:
         font["post"].extraNames = []
         font["post"].mapping = {}
     font.sfntVersion = "\x00\x01\x00\x00"
+    font.save(str(target))
+
+
+def synthetic_copy(path: Path, cache_dir: Path, slant: bool, embolden: bool) -> Path:
+    """A TrueType face made from the TrueType face at `path` for a style its family lacks: every outline
+    leaning right (`slant`, an oblique for italic) and/or struck twice side by side (`embolden`, bold), its
+    advances widened to match; made once per file content in `cache_dir`."""
+    kinds = ("oblique" if slant else "") + ("bold" if embolden else "")
+    target = Path(cache_dir) / f"{sha256(path)[:24]}-{kinds}-s{SYNTHETIC_VERSION}.ttf"
+    if not target.is_file():
+        atomic_write(target, lambda tmp: _synthesise(Path(path), tmp, slant, embolden))
+    return target
+
+
+# tables that describe the original outlines pixel by pixel or by variation: wrong for the new ones
+_STALE_TABLES = ("hdmx", "LTSH", "VDMX", "fpgm", "prep", "cvt ", "gasp", "gvar", "cvar", "HVAR", "MVAR",
+                 "VVAR", "fvar", "avar", "STAT")
+
+
+def _synthesise(source: Path, target: Path, slant: bool, embolden: bool) -> None:
+    from fontTools.pens.recordingPen import DecomposingRecordingPen
+    from fontTools.pens.transformPen import TransformPen
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(str(source))
+    glyph_set = font.getGlyphSet()
+    shift = round(EMBOLDEN * font["head"].unitsPerEm) if embolden else 0
+    skew = SLANT if slant else 0.0
+    glyphs = {}
+    for name in font.getGlyphOrder():
+        recorded = DecomposingRecordingPen(glyph_set)
+        glyph_set[name].draw(recorded)
+        pen = TTGlyphPen(None)
+        for dx in ((0, shift) if shift else (0,)):
+            recorded.replay(TransformPen(pen, (1, 0, skew, 1, dx, 0)))
+        glyphs[name] = pen.glyph()
+    glyf = font["glyf"]
+    for name, glyph in glyphs.items():
+        glyf[name] = glyph
+    metrics = font["hmtx"].metrics
+    for name, (advance, _left) in list(metrics.items()):
+        glyph = glyf[name]
+        glyph.recalcBounds(glyf)
+        metrics[name] = (advance + shift if advance else advance, getattr(glyph, "xMin", 0))
+    for tag in _STALE_TABLES:
+        if tag in font:
+            del font[tag]
+    if slant and "post" in font:
+        font["post"].italicAngle = -11.3
     font.save(str(target))

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from generator.core.errors import InputError, Problem, Problems, did_you_mean, known_list
-from generator.core.fontfiles import FontFileError, inspect_font, sha256, truetype_copy
+from generator.core.fontfiles import FontFileError, inspect_font, sha256, synthetic_copy, truetype_copy
 from generator.core.fonts import (
     BUILT_IN,
     STYLES,
@@ -34,6 +34,7 @@ from generator.core.fonts import (
     register_family,
     uncovered,
 )
+from generator.core.scripts import first_shaped, shaping_message
 from generator.core.yamlio import YDict, load_yaml
 from generator.data.models import FontSpec, GameConfig
 from generator.data.project import Project
@@ -55,7 +56,12 @@ def _line(raw_fonts, key: str, style: str | None = None) -> int:
 
 def _face(project: Project, game_id: str, key: str, style: str, path_text: str, shown: str, line: int,
           problems: Problems) -> Face | None:
-    """The registered face of one declared file, or None with a located problem."""
+    """The registered face of one declared file (`file.ttc#2`: face 2 of a collection), or None with a located
+    problem."""
+    index = 0
+    name, hash_sign, number = path_text.rpartition("#")
+    if hash_sign and number.isdigit() and name:
+        path_text, index = name, int(number)
     try:
         path = project.in_game(game_id, path_text, file=shown, line=line, what=f"font file of '{key}'")
     except InputError as exc:
@@ -70,7 +76,7 @@ def _face(project: Project, game_id: str, key: str, style: str, path_text: str, 
         )
         return None
     try:
-        drawn = truetype_copy(path, project.build_dir / CACHE)
+        drawn = truetype_copy(path, project.build_dir / CACHE, index)
         digest = sha256(drawn)
         name = f"U{digest[:12]}-{key}-{style}"
         TTFont(name, str(drawn))  # ReportLab's own reading: refuses fonts that forbid embedding
@@ -145,6 +151,9 @@ def load_fonts(project: Project, game_id: str, config: GameConfig, raw_game: YDi
                 "font 'body' has no bold face, which headings, tables and "
                 "board labels are set in; expected `bold: <file>`",
             )
+        else:
+            line = _line(raw_fonts, key)
+            _synthesise_styles(project, key, faces, lambda text, line=line: problems.add(shown, line, text))
         families[key] = Family(key, faces)
         wanted[key] = list(spec.fallback)
     for key, names in wanted.items():
@@ -166,6 +175,30 @@ def load_fonts(project: Project, game_id: str, config: GameConfig, raw_game: YDi
     return FontTable(families)
 
 
+def _synthesise_styles(project: Project, key: str, faces: dict[str, Face], problem) -> None:
+    """Give a declared family a face for each style it lacks, a slanted and/or emboldened copy of a face it
+    has (never text silently set in another style): bold from the regular face struck twice, italic from it
+    slanted, bold italic from the declared bold slanted, else the declared italic emboldened, else both."""
+    declared = set(faces)
+    plan = {"bold": ("regular", False, True), "italic": ("regular", True, False)}
+    if "bold" in declared or "italic" not in declared:
+        plan["bold_italic"] = ("bold", True, False) if "bold" in declared else ("regular", True, True)
+    else:
+        plan["bold_italic"] = ("italic", False, True)
+    for style, (source, slant, embolden) in plan.items():
+        if style in declared:
+            continue
+        try:
+            made = synthetic_copy(faces[source].path, project.build_dir / CACHE / "synthetic", slant,
+                                  embolden)
+        except (OSError, ValueError, KeyError, IndexError, AttributeError, AssertionError, TypeError) as exc:
+            problem(f"font '{key}' has no {style.replace('_', ' ')} face and pnp cannot make one from its "
+                    f"{source} face ({type(exc).__name__}: {exc}); expected `{style}: <file>`")
+            continue
+        digest = sha256(made)
+        faces[style] = Face(f"U{digest[:12]}-{key}-{style}", made, digest[:8])
+
+
 def missing_styles(family: Family, styles: set[str]) -> list[str]:
     """The styles text needs that a declared family has no face for (built-in families have every style)."""
     return [style for style in STYLES if style in styles and style not in family.faces]
@@ -182,7 +215,11 @@ def unknown_font(name: str, table: FontTable) -> str:
 
 def text_problems(text: str, family: Family, file: str, line: int, what: str,
                   styles: tuple[str, ...] = ("regular",)) -> list[Problem]:
-    """One located problem naming the characters of `text` no face of `family` draws in any of `styles`."""
+    """One located problem naming the characters of `text` no face of `family` draws in any of `styles`, or
+    the script that needs shaping it holds (core.scripts)."""
+    shaped = first_shaped(str(text))
+    if shaped is not None:
+        return [Problem(file, line, shaping_message(shaped, what))]
     chars = [char for style in styles for char, _ in uncovered(str(text), family, style)]
     return [Problem(file, line, cannot_draw(chars, family, what))] if chars else []
 

@@ -319,6 +319,17 @@ class GameConfig(Strict):
         description="fonts by name: a file (path.ttf) or {regular, bold, italic, bold_italic, "
         "fallback}; `title` and `body` may be redefined",
     )
+    art: str | None = Field(
+        None,
+        description="where `image: auto` finds a card's art: a path in the game folder with {deck}, {id} "
+                    "and {code} (default images/{deck}/{id}; .png, .jpg, .jpeg and .svg are tried)",
+    )
+    typography: bool = Field(
+        True,
+        description="card texts get typographic dashes: a hyphen before a number is a minus sign (-2 to "
+                    "\u22122), one between two numbers an en dash (2-5 to 2\u20135); false prints hyphens as "
+                    "written",
+    )
     languages: list[LanguageCode] = Field(
         default_factory=list,
         description="the game's languages, the source language (the one its files are written "

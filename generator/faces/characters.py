@@ -12,17 +12,37 @@ from __future__ import annotations
 
 from generator.core.errors import Problem
 from generator.core.fonts import Family, cannot_draw, styles_used, uncovered
+from generator.core.scripts import shaped_script, shaping_message
 from generator.data.fonts import field_with, missing_styles
 from generator.data.game import Card
 from generator.faces.boxes.base import Box
 
 _STYLE_WORDS = {"bold": "bold", "italic": "italic", "bold_italic": "bold italic"}
+def _script_problems(box: Box, where: str, markup: str, card: Card | None) -> list[Problem]:
+    """One located problem per script of the text that needs shaping (at the card field holding it)."""
+    problems, seen = [], set()
+    for char in markup:
+        found = shaped_script(char)
+        if found is None or found[0] in seen:
+            continue
+        seen.add(found[0])
+        key = field_with(card, char) if card is not None else None
+        if key is not None:
+            file, line = card.where(key)
+            what = f"card '{card.id}' {key}"
+        else:
+            file, line = box.translated or (box.file, box.line)
+            what = f"{where}: box '{box.name}': its text"
+        problems.append(Problem(file, line, shaping_message(char, what)))
+    return problems
 
 
 def character_problems(box: Box, where: str, family: Family, markup: str, card: Card | None) -> list[Problem]:
     """Located problems for the characters of a text box's markup its font cannot draw and the styles it
     lacks."""
-    problems = []
+    problems = _script_problems(box, where, markup, card)
+    if problems:  # a script refused: its characters are not looked for in the fonts too
+        return problems
     for style in missing_styles(family, styles_used(markup)):
         word = _STYLE_WORDS[style]
         problems.append(

@@ -26,6 +26,7 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.core.caching import per_game
 from generator.core.errors import InputError, Problem, Problems
 from generator.core.fonts import BODY, register_fonts
+from generator.core.formresources import end_form
 from generator.core.geometry import Rect
 from generator.core.pdfstream import form_made
 from generator.data.fonts import unknown_font
@@ -378,11 +379,35 @@ class CardRenderer:
             )
         face = Drawing(context, key, keep)
         for box, data in resolved:
-            if data is not None:
-                self.kind(box).draw(canvas, box, data, self._placed_rect(box, tw, th), face)
+            if data is None:
+                continue
+            rect = self._placed_rect(box, tw, th)
+            if box.get("rotate") or box.get("opacity") is not None:
+                self._draw_turned(canvas, box, data, rect, face)
+            else:
+                self.kind(box).draw(canvas, box, data, rect, face)
         if not keep:
             for kind in self.kinds.values():
                 kind.let_go(key)
+
+    def _draw_turned(self, canvas: Canvas, box: Box, data: Resolved, rect, face: Drawing) -> None:
+        """A box with `opacity` (the whole box that transparent) or `rotate` (degrees clockwise about its
+        centre; at 90 and 270 its content is laid out in the box turned, width and height swapped)."""
+        x, y, w, h = rect
+        canvas.saveState()
+        opacity = box.get("opacity")
+        if opacity is not None:
+            canvas.setFillAlpha(opacity)
+            canvas.setStrokeAlpha(opacity)
+        angle = float(box.get("rotate", 0.0)) % 360
+        if angle:
+            canvas.translate(x + w / 2, y + h / 2)
+            canvas.rotate(-angle)  # the layout's y runs down: clockwise there is counter-clockwise in PDF
+            if abs(angle % 180 - 90) < 1e-9:
+                w, h = h, w
+            rect = (-w / 2, -h / 2, w, h)
+        self.kind(box).draw(canvas, box, data, rect, face)
+        canvas.restoreState()
 
     def _box_rect(
         self, box: Box, tw: float, th: float, into_bleed: bool
@@ -426,7 +451,7 @@ class CardRenderer:
         canvas.beginForm(name, 0, 0, tw + 2 * self.bleed, th + 2 * self.bleed)
         canvas.setFont(BODY, 9)
         self.draw_layout(canvas, layout, deck, card, back, ink)
-        canvas.endForm()
+        end_form(canvas, name)
         form_made(canvas, name)
         done.add(name)
         return name

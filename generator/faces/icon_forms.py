@@ -25,6 +25,7 @@ from pathlib import Path
 import reportlab
 
 from generator.core.errors import InputError, Problem
+from generator.core.formresources import end_form
 from generator.core.write import atomic_write
 from generator.data.compiled import CompiledCache, private_cache
 
@@ -67,13 +68,14 @@ class IconForms(CompiledCache):
 def code_digest() -> str:
     """The digest of what turns an SVG into operators: ReportLab's version, svglib's sources and the versions
     of the libraries it parses with (lxml, tinycss2, cssselect2), and pnp's modules that draw icons (icons,
-    icon_render and this one)."""
+    icon_render, svg and this one)."""
     digest = hashlib.sha1(f"{FORMAT}|{reportlab.Version}".encode())
     here = Path(__file__)
     for file in [
         here,
         here.with_name("icons.py"),
         here.with_name("icon_render.py"),
+        here.with_name("svg.py"),
         *_package_sources("svglib", everything=True),
         *_package_sources("lxml"),
         *_package_sources("tinycss2"),
@@ -206,9 +208,10 @@ def make_form(canvas, name: str, art: IconArt, draw) -> IconArt:
             draw()
         finally:
             needs, doc._pdfVersion = doc._pdfVersion, max(version, doc._pdfVersion)
-        if art.keep and _state(canvas) == before:
+        # graphics states (opacity) are named per document: operators using them are never replayed
+        if art.keep and _state(canvas) == before and not any(" gs" in op for op in canvas._code[start:]):
             art = IconArt(art.width, art.height, art.digest, tuple(canvas._code[start:]), needs)
-    canvas.endForm()
+    end_form(canvas, name)
     return art
 
 

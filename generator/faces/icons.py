@@ -25,7 +25,7 @@ from generator.core.errors import InputError, Problem, did_you_mean, known_list
 from generator.core.write import atomic_write
 from generator.data.project import BUILTIN_ICONS, Project
 from generator.faces import icon_forms
-from generator.faces.svg import reference_problem
+from generator.faces.svg import drawable_root, reference_problem, undrawn_features
 
 if TYPE_CHECKING:
     from reportlab.graphics.shapes import Drawing
@@ -119,9 +119,11 @@ def icon_path(name: str, dirs: Dirs | None = None, *, file: str | Path = "", lin
 @functools.lru_cache(maxsize=512)
 def _parse(path: str, _mtime_ns: int, _size: int) -> Drawing:
     # mtime and size are part of the key so an edited file (pnp watch) is parsed again.
-    from svglib.svglib import svg2rlg  # here: svglib (and lxml) are large, and many builds draw no new icon
+    # here: svglib (and lxml) are large, and many builds draw no new icon
+    from svglib.svglib import SvgRenderer
 
-    drawing = svg2rlg(path)
+    root = drawable_root(path)  # opacity as written (svglib alone ignores `opacity`)
+    drawing = SvgRenderer(path).render(root) if root is not None else None
     # svglib recovers from broken XML with an empty drawing, so "nothing to draw" means unreadable.
     if drawing is None or drawing.getBounds() is None or not drawing.width or not drawing.height:
         raise icon_forms.unreadable(path)
@@ -396,6 +398,13 @@ class IconSource:
         built-in library's."""
         return known_icons(self.dirs) + did_you_mean(name, self.names)
 
+    def undrawn(self, name: str, show=str) -> list[str]:
+        """Located lines (at the SVG, its path given by `show`) for what of icon `name` the SVG renderer
+        leaves out (a filter, a mask, text on a path, ...); empty when it is drawn as written or cannot be."""
+        if self.problem(name) is not None:
+            return []
+        return undrawn_messages(self._paths[name], f"icon '{name}'", show)
+
     def draw(self, canvas, name: str, x: float, y: float, w: float, h: float, fade: float = 0.0) -> None:
         """Draw icon `name` centred in the box (x, y, w, h), lightened by `fade` (0: as drawn, 1: white)."""
         problem = self.problem(name)
@@ -418,3 +427,21 @@ class IconSource:
 def sized_icons(markup: str, font_size: float) -> str:
     """Give inline icons of a paragraph their size for this font size."""
     return markup.replace(ICON_SIZE_TOKEN, f"{font_size * INLINE_ICON_SCALE:g}")
+
+
+def undrawn_messages(path: Path, what: str, show=str) -> list[str]:
+    """A located line for each feature of the SVG at `path` that its renderer leaves out (`what`: 'icon
+    'skull'' or 'image 'art/x.svg''); `show` gives the path as the designer reads it."""
+    return [
+        f"{show(path)}:{line}: {what} uses {element}, {feature}, which pnp's SVG renderer (svglib) does not "
+        "draw: it prints without it; expected plain shapes (or the effect drawn into the picture)"
+        for line, element, feature in undrawn_features(path)
+    ]
+
+
+_INLINE_LABEL = re.compile(r'label="[^"|]*\|[^"|]*\|[^"|]*\|([^"]*)"')
+
+
+def inline_icon_files(markup: str) -> list[Path]:
+    """The SVG files of the inline icons in Paragraph markup (inline_icon_image's labels), each once."""
+    return [Path(html.unescape(found)) for found in dict.fromkeys(_INLINE_LABEL.findall(markup))]

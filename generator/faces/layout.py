@@ -12,8 +12,9 @@ A layout lives in `cards/<game>/layouts/<name>.yaml` (or, shared by every game,
       old_box: ~                   # removes a parent's box
 
 Geometry: x, y, width, height from the top-left corner of the trim box, x right and y down, in mm/in/pt or %
-of the trim size (defaults: 0, 0, to the right/bottom trim edge). Shapes and images whose edge touches the
-trim edge run into the bleed (`bleed: false` to stop that); text and icon boxes must lie inside the safe zone.
+of the trim size (defaults: 0, 0, to the right/bottom trim edge; for text and icon boxes the safe area's
+edges). Shapes and images whose edge touches the trim edge run into the bleed (`bleed: false` to stop that);
+text and icon boxes must lie inside the safe zone (`safe: false` on a box lets it leave).
 Each box shows exactly one of `text` (rich text template: **bold**, *italic*, <b>/<i>, :icon: or {{
 icon('name') }}, new lines), `icon`, `image` (PNG/JPG/SVG inside the game folder; `fit: contain` or `cover`,
 see generator.faces.image) or `shape` (rect, rounded, circle, ellipse, band) with `fill`/`stroke`; text boxes
@@ -44,15 +45,20 @@ from generator.faces.boxes.base import Box
 KINDS = tuple(BOX_KINDS)  # the keys that make a box of each kind
 # lengths a bare number is rarely meant in points (font sizes are)
 UNIT_KEYS = ("x", "y", "width", "height", "radius")
-SHAPES = ("rect", "rounded", "circle", "ellipse", "band")
+SHAPES = ("rect", "rounded", "circle", "ellipse", "band", "line", "polygon", "star", "hexagon")
+SHAPE_NAMES = Literal["rect", "rounded", "circle", "ellipse", "band", "line", "polygon", "star", "hexagon"]
 _PERCENT = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*%\s*$")
+_PIXELS = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*px\s*$")  # pixels at the layout file's `dpi:`
+_HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
+MAX_POINTS = 1_000  # corners of a polygon
+MAX_DASHES = 8
 
 Length = str | int | float
 LayoutWords = dict[str, dict[str, tuple[str, str, int]]]  # layout -> box -> (text, file, line)
 
 
 def _check_length(value):
-    if value is None or _PERCENT.match(str(value)):
+    if value is None or _PERCENT.match(str(value)) or _PIXELS.match(str(value)):
         return value
     to_pt(value)  # UnitError is a ValueError: pydantic reports it with the line; finite and bounded
     return value
@@ -61,7 +67,7 @@ def _check_length(value):
 def _check_font_size(value):
     """A font size is above 0 (0 pt draws nothing, a negative size draws upside down) and at most
     MAX_FONT_PT."""
-    if value is None:
+    if value is None or _PIXELS.match(str(value)):
         return value
     points = to_pt(value)
     if not 0 < points <= MAX_FONT_PT:
@@ -72,9 +78,65 @@ def _check_font_size(value):
 
 
 def _check_not_negative(value):
-    if value is not None and not _PERCENT.match(str(value)) and to_pt(value) < 0:
+    if value is not None and not _PERCENT.match(str(value)) and not _PIXELS.match(str(value)) \
+            and to_pt(value) < 0:
         raise ValueError(f"{value!r} is negative; expected 0 or more")
     return value
+
+
+def _check_colour(value):
+    if value is not None and not _HEX.match(str(value)):
+        raise ValueError(f"{value!r} is not a colour; expected #rrggbb")
+    return value
+
+
+def _check_positive_length(value):
+    """A length above 0 (a dash of 0 draws a solid line forever, an outline of 0 nothing)."""
+    if value is not None and not _PIXELS.match(str(value)) and to_pt(value) <= 0:
+        raise ValueError(f"{value!r} is not above 0; expected a length above 0, e.g. '2pt'")
+    return value
+
+
+Point = Annotated[list[Annotated[float, Field(ge=-1, le=2, allow_inf_nan=False)]],
+                  Field(min_length=2, max_length=2)]
+
+
+class Gradient(Strict):
+    """A gradient fill: colours spread evenly along a direction (linear) or out from the middle (radial)."""
+
+    kind: Literal["linear", "radial"] = Field("linear", description="linear (along `angle`) or radial")
+    colors: Annotated[list[str], Field(min_length=2, max_length=16)] = Field(
+        description="two to sixteen #rrggbb colours, spread evenly"
+    )
+    angle: Annotated[float, Field(ge=-360, le=360, allow_inf_nan=False)] = Field(
+        90, description="linear: the direction in degrees, 0 left to right, 90 top to bottom"
+    )
+
+    @field_validator("colors")
+    @classmethod
+    def _colours(cls, value):
+        for colour in value:
+            _check_colour(colour)
+        return value
+
+
+class TextEffect(Strict):
+    """A text outline or halo: a line of `width` in `color` around every letter."""
+
+    color: str = Field(description="#rrggbb")
+    width: Length = Field(description="line width, e.g. 0.5pt")
+    _colour = field_validator("color")(classmethod(lambda _cls, v: _check_colour(v)))
+    _width = field_validator("width")(classmethod(lambda _cls, v: _check_positive_length(_check_length(v))))
+
+
+class TextShadow(Strict):
+    """A shadow: the text again in `color`, moved right by `dx` and down by `dy`, under the text."""
+
+    color: str = Field("#000000", description="#rrggbb")
+    dx: Length = Field("0.5pt", description="to the right")
+    dy: Length = Field("0.5pt", description="down")
+    _colour = field_validator("color")(classmethod(lambda _cls, v: _check_colour(v)))
+    _shift = field_validator("dx", "dy")(classmethod(lambda _cls, v: _check_length(v)))
 
 
 class BoxSpec(Strict):
@@ -98,20 +160,56 @@ class BoxSpec(Strict):
     )
     icon: str | None = Field(None, description="icon name or a template giving one")
     image: str | None = Field(
-        None, description="image path inside the game folder (PNG/JPG/SVG), may be a template"
+        None, description="image path inside the game folder (PNG/JPG/SVG), may be a template; `auto`: the "
+                          "card's art by the game's `art:` pattern (default images/{deck}/{id})"
     )
     fit: Literal["contain", "cover"] | None = Field(
         None,
         description="image: `contain` shows it whole inside the box (default), `cover` fills the box, "
                     "cropped",
     )
-    shape: Literal["rect", "rounded", "circle", "ellipse", "band"] | None = None
+    shape: SHAPE_NAMES | None = Field(  # type: ignore[valid-type]
+        None, description="rect, rounded, circle, ellipse, band; line (top-left to bottom-right, or "
+                          "`points`), polygon (`points`), star, hexagon")
+    points: Annotated[list[Point], Field(min_length=2, max_length=MAX_POINTS)] | None = Field(
+        None, description="line and polygon: corners [x, y] as fractions of the box (0 to 1, from its "
+                          "top-left corner); a polygon has at least 3"
+    )
+    star_points: Annotated[int, Field(ge=3, le=100)] | None = Field(None, description="star: its points (5)")
+    star_inner: Annotated[float, Field(ge=0.05, le=0.95, allow_inf_nan=False)] | None = Field(
+        None, description="star: the inner corners' distance from the middle, a fraction of the outer (0.45)"
+    )
+    dash: Length | Annotated[list[Length], Field(min_length=1, max_length=MAX_DASHES)] | None = Field(
+        None, description="a dashed stroke: dash and gap lengths (one length: dashes and gaps alike)"
+    )
+    gradient: Gradient | None = Field(None, description="a gradient fill instead of `fill`")
+    rotate: Annotated[float, Field(ge=-360, le=360, allow_inf_nan=False)] | None = Field(
+        None, description="degrees about the box's centre, clockwise; 90 and 270 turn the content within "
+                          "the box (its width and height swap)"
+    )
+    opacity: Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)] | None = Field(
+        None, description="0 (invisible) to 1 (opaque, the default): the whole box"
+    )
+    outline: TextEffect | None = Field(None, description="text: a line around every letter {color, width}")
+    halo: TextEffect | None = Field(None, description="text: a band of colour behind the letters {color, "
+                                                      "width}")
+    shadow: TextShadow | None = Field(None, description="text: the text again under it {color, dx, dy}")
     fill: str | None = Field(None, description="fill colour #rrggbb (or a template giving one)")
     stroke: str | None = Field(None, description="outline colour #rrggbb (or a template)")
     stroke_width: Length | None = None
     radius: Length | None = Field(None, description="corner radius of `rounded` shapes")
-    bleed: bool | None = Field(
-        None, description="edges touching the trim run into the bleed (default: shapes, images)"
+    bleed: bool | Literal["mirror", "extend"] | None = Field(
+        None, description="edges touching the trim run into the bleed (default: shapes, images); images: "
+                          "`mirror` or `extend` make the bleed from raster art drawn only to the trim"
+    )
+    placeholder: Literal["name", "none"] | None = Field(
+        None, description="images: missing art prints the card's name on a grey field with crossed lines "
+                          "(`name`, the default) or nothing (`none`)"
+    )
+    safe: bool | None = Field(
+        None,
+        description="false: a text or icon box may leave the safe zone (it may be cut into); without "
+                    "geometry such a box is then the whole trim, not the safe area",
     )
     font: str | None = Field(
         None,
@@ -138,6 +236,13 @@ class BoxSpec(Strict):
     _widths = field_validator("stroke_width", "radius")(
         classmethod(lambda _cls, v: _check_not_negative(_check_length(v))))
 
+    @field_validator("dash")
+    @classmethod
+    def _dashes(cls, value):
+        for length in value if isinstance(value, list) else [value]:
+            _check_positive_length(_check_length(length))
+        return value
+
 
 class LayoutFile(Strict):
     """A layout file: optional parent layout, then boxes drawn in order (a parent's boxes first)."""
@@ -146,6 +251,14 @@ class LayoutFile(Strict):
         None, description="layout whose boxes come first; same-named boxes are changed"
     )
     description: str = ""
+    dpi: Annotated[float, Field(ge=10, le=4800, allow_inf_nan=False)] | None = Field(
+        None, description="the resolution `px` lengths of this file are in (layouts ported from Squib or "
+                          "nanDECK: `dpi: 300`, `x: 75px`)"
+    )
+    origin: Literal["trim", "bleed"] | None = Field(
+        None, description="where this file's x and y are measured from: the trim's corner (default) or the "
+                          "bleed's (Squib, nanDECK)"
+    )
     boxes: dict[str, BoxSpec | None] = Field(
         default_factory=dict, description="name: box; `name: ~` removes one"
     )
@@ -281,6 +394,10 @@ class LayoutLoader:
                     merged.pop(box_name, None)
                     continue
                 values = spec.model_dump(exclude_none=True)
+                try:
+                    values = _in_points(values, model.dpi, bleed if model.origin == "bleed" else 0.0)
+                except UnitError as exc:
+                    raise InputError(Problem(shown, line, f"box '{box_name}': {exc}")) from None
                 if _kind(values):
                     text_from.pop(box_name, None)
                     translated.pop(box_name, None)
@@ -309,11 +426,13 @@ class LayoutLoader:
                     shown, line, f"box '{box_name}' shows {what}; expected exactly one of: {', '.join(KINDS)}"
                 )
                 continue
+            # a text or icon box without geometry is the safe area (the whole trim for the other kinds)
+            inset = safe if BOX_KINDS[kinds[0]].inside_safe and spec.get("safe") is not False else 0.0
             try:
-                x = _length(spec.get("x"), trim_w, 0.0)
-                y = _length(spec.get("y"), trim_h, 0.0)
-                w = _length(spec.get("width"), trim_w, trim_w - x)
-                h = _length(spec.get("height"), trim_h, trim_h - y)
+                x = _length(spec.get("x"), trim_w, inset)
+                y = _length(spec.get("y"), trim_h, inset)
+                w = _length(spec.get("width"), trim_w, trim_w - inset - x)
+                h = _length(spec.get("height"), trim_h, trim_h - inset - y)
             except UnitError as exc:
                 problems.add(shown, line, f"box '{box_name}': {exc}")
                 continue
@@ -327,6 +446,41 @@ class LayoutLoader:
         return Layout(name, self.show(files[-1]), boxes, files)
 
 
+_LENGTH_KEYS = ("x", "y", "width", "height", "radius", "stroke_width", "size", "min_size")
+
+
+def _px(value, dpi: float | None):
+    """A `px` length in points at the file's dpi; any other value as it is."""
+    match = _PIXELS.match(str(value)) if isinstance(value, str) else None
+    if match is None:
+        return value
+    if dpi is None:
+        raise UnitError(f"'{value}' is in pixels, and the layout file has no `dpi:`; expected `dpi: 300` "
+                        "(the resolution the layout was made at) at the top of the file, or mm/in/pt")
+    return f"{float(match.group(1)) * 72 / dpi:.4f}pt"
+
+
+def _in_points(values: dict, dpi: float | None, shift: float) -> dict:
+    """A box's keys as written in one layout file with its `px` lengths in points and, for a file measured
+    from the bleed's corner (`origin: bleed`), x and y moved to the trim's."""
+    out = dict(values)
+    for key in _LENGTH_KEYS:
+        if key in out:
+            out[key] = _px(out[key], dpi)
+    if isinstance(out.get("dash"), list):
+        out["dash"] = [_px(length, dpi) for length in out["dash"]]
+    elif "dash" in out:
+        out["dash"] = _px(out["dash"], dpi)
+    for effect, keys in (("outline", ("width",)), ("halo", ("width",)), ("shadow", ("dx", "dy"))):
+        if isinstance(out.get(effect), dict):
+            out[effect] = {k: (_px(v, dpi) if k in keys else v) for k, v in out[effect].items()}
+    if shift:
+        for key in ("x", "y"):
+            if key in out and not _PERCENT.match(str(out[key])):
+                out[key] = f"{to_pt(out[key]) - shift:.4f}pt"
+    return out
+
+
 def _mm(value: float) -> str:
     return f"{value / to_pt('1mm'):.1f} mm"
 
@@ -334,12 +488,15 @@ def _mm(value: float) -> str:
 def _check_geometry(box: Box, tw: float, th: float, bleed: float, safe: float, problems: Problems) -> None:
     """Text and icons stay inside the safe zone; nothing reaches beyond the bleed."""
     tol = 0.01
+    if isinstance(box.get("bleed"), str) and box.kind != "image":
+        problems.add(box.file, box.line, f"box '{box.name}' has bleed: {box.get('bleed')}, which only image "
+                     "boxes have (it makes the bleed from the art's edges); expected true or false")
     if box.w <= 0 or box.h <= 0:
         problems.add(
             box.file, box.line, f"box '{box.name}' is {_mm(box.w)} x {_mm(box.h)}; expected a positive size"
         )
         return
-    if kind_of(box).inside_safe:
+    if kind_of(box).inside_safe and box.get("safe") is not False:
         if (box.x < safe - tol or box.y < safe - tol or box.x + box.w > tw - safe + tol
                 or box.y + box.h > th - safe + tol):
             problems.add(
@@ -347,7 +504,8 @@ def _check_geometry(box: Box, tw: float, th: float, bleed: float, safe: float, p
                 box.line,
                 f"{box.kind} box '{box.name}' (x {_mm(box.x)}, y {_mm(box.y)}, {_mm(box.w)} x {_mm(box.h)}) "
                 f"leaves the safe zone; expected it within {_mm(safe)} of every trim edge "
-                f"(x {_mm(safe)}..{_mm(tw - safe)}, y {_mm(safe)}..{_mm(th - safe)})",
+                f"(x {_mm(safe)}..{_mm(tw - safe)}, y {_mm(safe)}..{_mm(th - safe)}: what is outside may be "
+                "cut off; `safe: false` on the box lets it leave the zone)",
             )
     elif (box.x < -bleed - tol or box.y < -bleed - tol or box.x + box.w > tw + bleed + tol
           or box.y + box.h > th + bleed + tol):

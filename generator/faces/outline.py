@@ -15,7 +15,8 @@ INSIDE = mm(1.5)  # text and icons keep this far inside a shaped card's outline
 def check_inside(shape: Shape, layout: Layout, what: str, problems: Problems, margin: float = INSIDE) -> None:
     """Text and icon boxes of a shaped face lie inside its outline (a round card's corners are cut away)."""
     for box in layout.boxes:
-        if kind_of(box).inside_safe and not shape.holds_rect(box.x, box.y, box.w, box.h, margin):
+        if kind_of(box).inside_safe and box.get("safe") is not False \
+                and not shape.holds_rect(box.x, box.y, box.w, box.h, margin):
             problems.add(box.file, box.line, f"{box.kind} box '{box.name}' of {what} reaches outside its "
                          f"{shape.describe()} outline; expected it {margin / mm(1):.1f} mm inside the shape "
                          "(a smaller or more central box)")

@@ -116,3 +116,138 @@ def _reference_problem(path: str, _mtime: int, size: int, project: Project, dept
             if problem:
                 return f"{where}: {problem}"
     return None
+
+
+# -- drawing as written: opacity, and what the SVG renderer cannot draw -------------------------------------
+
+_SHAPES = frozenset({"path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "text", "tspan"})
+# what svglib leaves out of the drawing, by element and by the attribute (or style property) that asks for it
+_UNDRAWN_ELEMENTS = {
+    "filter": "a filter effect (blur, drop shadow, ...)",
+    "mask": "a mask",
+    "textPath": "text on a path",
+    "foreignObject": "foreign (HTML) content",
+    "pattern": "a pattern fill",
+}
+_UNDRAWN_PROPERTIES = {
+    "filter": "a filter effect",
+    "mask": "a mask",
+    "mix-blend-mode": "a blend mode",
+}
+_RGBA = re.compile(r"^rgba\(\s*[^,]+,[^,]+,[^,]+,\s*([0-9.]+)(%?)\s*\)$", re.I)
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+def _properties(element) -> dict[str, str]:
+    """An element's presentation attributes, its `style` properties winning (as in CSS)."""
+    found = {key: value.strip() for key, value in element.attrib.items() if isinstance(key, str)}
+    for part in (element.get("style") or "").split(";"):
+        key, _, value = part.partition(":")
+        if value.strip():
+            found[key.strip()] = value.replace("!important", "").strip()
+    return found
+
+
+def _fraction(text: str | None, default: float = 1.0) -> float:
+    """An SVG opacity ('0.5', '50%') clamped to 0..1; `default` when absent or unreadable."""
+    if text is None or text in ("", "inherit"):
+        return default
+    try:
+        value = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        return default
+    return min(1.0, max(0.0, value)) if value == value else default  # NaN reads as absent
+
+
+def _colour_alpha(text: str | None) -> float:
+    """The alpha a colour value carries itself ('transparent', rgba(), #rrggbbaa), 1 for any other."""
+    text = (text or "").strip()
+    if text == "transparent":
+        return 0.0
+    match = _RGBA.match(text)
+    if match:
+        return _fraction(match.group(1) + match.group(2))
+    if text.startswith("#") and len(text) in (5, 9):
+        digits = text[-1] * 2 if len(text) == 5 else text[-2:]
+        try:
+            return int(digits, 16) / 255
+        except ValueError:
+            return 1.0
+    return 1.0
+
+
+def _fold_opacity(element, inherited: dict[str, str], product: float) -> None:
+    """Write on each shape the fill and stroke opacity it is drawn with when svglib would draw it otherwise:
+    svglib ignores `opacity` (of the shape and of its groups) and lets an explicit fill-opacity replace the
+    alpha of a colour like `transparent` instead of multiplying it."""
+    own = _properties(element)
+    product *= _fraction(own.get("opacity"))
+    here = dict(inherited)
+    for key in ("fill", "stroke", "fill-opacity", "stroke-opacity"):
+        if key in own and own[key] != "inherit":
+            here[key] = own[key]
+    if _local(element.tag) in _SHAPES:
+        updates = {}
+        for paint in ("fill", "stroke"):
+            colour = here.get(paint, "black" if paint == "fill" else "none")
+            if colour == "none" or colour.startswith("url("):
+                continue
+            stated = here.get(f"{paint}-opacity")
+            wanted = _colour_alpha(colour) * _fraction(stated) * product
+            drawn = _fraction(stated) if stated is not None else _colour_alpha(colour)  # what svglib does
+            if abs(wanted - drawn) > 1e-6:
+                updates[f"{paint}-opacity"] = f"{wanted:.6g}"
+        if updates:
+            kept = [part for part in (element.get("style") or "").split(";")
+                    if part.partition(":")[0].strip() not in updates and part.strip()]
+            element.set("style", ";".join(kept + [f"{key}:{value}" for key, value in updates.items()]))
+    for child in element:
+        if isinstance(child.tag, str):
+            _fold_opacity(child, here, product)
+
+
+def drawable_root(path: str | Path):
+    """The SVG's XML root as svglib should draw it (opacity folded into each shape, see `_fold_opacity`), or
+    None when it does not parse."""
+    from lxml import etree
+
+    try:
+        root = etree.parse(str(path), parser=_parser()).getroot()
+    except (etree.XMLSyntaxError, OSError):
+        return None
+    if root is not None:
+        _fold_opacity(root, {}, 1.0)
+    return root
+
+
+def undrawn_features(path: str | Path) -> tuple[tuple[int, str, str], ...]:
+    """What of the SVG its renderer leaves out, as (line, element as written, what it is), once per kind of
+    feature, read once per file version."""
+    stat = Path(path).stat()
+    return _undrawn_features(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=512)
+def _undrawn_features(path: str, _mtime: int, _size: int) -> tuple[tuple[int, str, str], ...]:
+    from lxml import etree
+
+    try:
+        root = etree.parse(path, parser=_parser()).getroot()
+    except (etree.XMLSyntaxError, OSError):
+        return ()
+    found: dict[str, tuple[int, str, str]] = {}
+    for element in root.iter() if root is not None else ():
+        if not isinstance(element.tag, str):
+            continue
+        tag = _local(element.tag)
+        if tag in _UNDRAWN_ELEMENTS and tag not in found:
+            found[tag] = (element.sourceline or 0, f"<{tag}>", _UNDRAWN_ELEMENTS[tag])
+        properties = _properties(element)
+        for key, what in _UNDRAWN_PROPERTIES.items():
+            value = properties.get(key, "none")
+            if value not in ("none", "normal", "") and key not in found:
+                found[key] = (element.sourceline or 0, f"<{tag} {key}=\"{value[:40]}\">", what)
+    return tuple(sorted(found.values()))

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from jinja2 import TemplateError, TemplateSyntaxError
-from markupsafe import Markup, escape
-from reportlab.lib.colors import HexColor
+from markupsafe import Markup
+from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph
@@ -25,9 +25,13 @@ from generator.faces.fragments import make_paragraph
 ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
 SHRINK_STEP = 0.25  # points per shrink step: fine enough that text never looks needlessly small
 
+_BOLD_ITALIC = re.compile(r"\*\*\*(?=\S)(.+?)(?<=\S)\*\*\*", re.S)
 _BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", re.S)
 _ITALIC = re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])", re.S)
-_ICON = re.compile(r":([a-z0-9][a-z0-9_-]*):")
+# :name: or :name@8pt: (its own size, in pt or mm, instead of the text's)
+_ICON = re.compile(r":([a-z0-9][a-z0-9_-]*)(?:@(\d{1,3}(?:\.\d{1,2})?)(pt|mm))?:")
+MAX_INLINE_ICON_PT = 144.0  # an inline icon's own size is above 0 and at most this
+_INLINE_IMG = re.compile(r'<img [^>]*?height="([0-9.]+)"')
 _TAG = re.compile(r"(<[^>]*>)")
 # A hyphen before a number that starts a word is a minus sign ("-2", "(-5)"), but not inside a code
 # ("OUP-TOP-01");
@@ -94,7 +98,6 @@ class Templates:
         # A missing optional field prints as nothing, not "None" (so `icon: "{{ card.icon }}"` skips the box).
         self.env = environment(autoescape=True, helpers=helpers, finalize=_blank_none)
         self._cache: dict[str, object] = {}
-        self._plain: dict[str, str] = {}  # a layout's plain string (a colour, a label) -> its escaped text
         self._plain_values: dict[str, str] = {}  # a layout's plain string -> its value (render_plain)
         self._over: dict[str, str] = {}  # source -> the limit it went over
         self.steps_used = self.work_used = 0
@@ -135,12 +138,10 @@ class Templates:
         return self.env.template_class.from_code(self.env, bucket.code, self.env.make_globals(None), None)
 
     def render(self, source: str, context: dict) -> str:
-        """Render `source` (compiled once) with `context`; plain strings are returned escaped, unrendered."""
-        if not is_template(source):
-            found = self._plain.get(source)
-            if found is None:
-                found = self._plain[source] = str(escape(source))
-            return found
+        """Render `source` (compiled once) with `context`; a plain string is its own markup, as a template
+    without variables renders (its `<i>` and `<br/>` mean what they mean in a template)."""
+        if not is_template(source):  # as Jinja renders a template without variables: markup as written
+            return source
         if source in self._over:
             raise TemplateProblem(self._over[source])
         if self.steps_used > MAX_CARD_TEXT_STEPS or self.work_used > MAX_CARD_TEXT_WORK:
@@ -205,19 +206,29 @@ def typeset(markup: str, family: Family | None = None) -> str:
 
 
 def inline_icon_names(markup: str) -> list[str]:
-    """The `:name:` shorthands left in markup (rich_markup turns every known icon into a picture)."""
+    """The `:name:` (or `:name@8pt:`) shorthands left in markup, without their colons (rich_markup turns every
+    known icon of a size within bounds into a picture)."""
     parts = _TAG.split(markup)
-    return [name for index in range(0, len(parts), 2) for name in _ICON.findall(parts[index])]
+    return [match.group(0)[1:-1] for index in range(0, len(parts), 2)
+            for match in _ICON.finditer(parts[index])]
 
 
-def rich_markup(text: str, icon_markup: Callable[[str], str | None], family: Family | None = None) -> str:
-    """Rendered template text to Paragraph markup: **bold**, *italic*, :icon:, line breaks, minus signs."""
-    text = typeset(text.strip(), family)
+def rich_markup(text: str, icon_markup: Callable[..., str | None], family: Family | None = None,
+                typography: bool = True) -> str:
+    """Rendered template text to Paragraph markup: **bold**, *italic*, :icon:, line breaks, and (with
+    `typography`, game.yaml's switch) minus signs and en-dash ranges."""
+    text = typeset(text.strip(), family) if typography else text.strip()
+    text = _BOLD_ITALIC.sub(r"<b><i>\1</i></b>", text)
     text = _BOLD.sub(r"<b>\1</b>", text)
     text = _ITALIC.sub(r"<i>\1</i>", text)
 
     def icon(match: re.Match) -> str:
-        found = icon_markup(match.group(1))
+        name, amount, unit = match.groups()
+        if amount is None:
+            found = icon_markup(name)
+        else:  # its own size; one out of bounds is printed as written (and warned about as no icon)
+            size = float(amount) * (72 / 25.4 if unit == "mm" else 1.0)
+            found = icon_markup(name, size) if 0 < size <= MAX_INLINE_ICON_PT else None
         return found if found is not None else match.group(0)
 
     text = _ICON.sub(icon, text)
@@ -238,6 +249,20 @@ class TextStyle:
     wrap: bool = True  # False: no line of the text may wrap (it shrinks instead)
 
 
+class PaintColour(Color):
+    """A #rrggbb colour that carries no alpha of its own: ReportLab sets a colour's alpha whenever the colour
+    is set, which would make a box with `opacity` opaque again at its first colour; drawn opaque it writes
+    exactly what the same HexColor does."""
+
+    def __init__(self, value: str):
+        found = HexColor(value)
+        super().__init__(found.red, found.green, found.blue)
+        self.alpha = None  # the transparency of what it is drawn in is kept
+
+    def __repr__(self) -> str:
+        return f"PaintColour({self.hexval()})"
+
+
 _STYLES: dict[tuple, ParagraphStyle] = {}
 
 
@@ -248,10 +273,17 @@ def paragraph_style(face: str, size: float, leading: float, align: str, color: s
     if style is None:
         register_fonts()
         style = ParagraphStyle(f"card-{len(_STYLES)}", fontName=face, fontSize=size, leading=size * leading,
-                               alignment=ALIGN[align], textColor=HexColor(color), splitLongWords=False,
+                               alignment=ALIGN[align], textColor=PaintColour(color), splitLongWords=False,
                                allowWidows=1, allowOrphans=1)
         _STYLES[key] = style
     return style
+
+
+def icon_overhang(markup: str, size: float, leading: float) -> float:
+    """How much taller than a line (`size` x `leading`) the tallest inline icon of Paragraph markup is, in pt:
+    the room the fit leaves for it (half above the text, half below), as the lines do not grow around it."""
+    heights = [float(height) for height in _INLINE_IMG.findall(markup)]
+    return max(0.0, max(heights, default=0.0) - size * leading)
 
 
 def fit_text(markup: str, style: TextStyle, width: float, height: float,
@@ -259,6 +291,7 @@ def fit_text(markup: str, style: TextStyle, width: float, height: float,
     """The largest paragraph from style.size down to style.min_size that fits; returns (para, size, height).
 
     `per_size(markup, size)` adapts the markup to a font size (inline icons grow and shrink with the text).
+    The height returned includes the room inline icons taller than the lines need (`icon_overhang`).
     """
     lines = markup.count("<br/>") + 1  # as written: with `wrap: false`, as laid out too
 
@@ -268,6 +301,8 @@ def fit_text(markup: str, style: TextStyle, width: float, height: float,
             text, paragraph_style(style.face, size, style.leading, style.align, style.color)
         )
         _, needed = para.wrap(width, height)
+        if "<img " in text:  # inline icons count in the fit: room for those taller than the lines
+            needed += icon_overhang(text, size, style.leading)
         return (
             para,
             needed,

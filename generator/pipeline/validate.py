@@ -21,6 +21,7 @@ from generator.data.translation import source_tool_words_missing
 from generator.engines.base import Engine
 from generator.engines.options import describe_data, describe_options
 from generator.engines.registry import engine_for, rules_engine
+from generator.faces.boxes.image import missing_art
 from generator.faces.face import renderer_for
 from generator.faces.legibility import check_legibility
 from generator.pipeline.changes import Changes, one_game, rule_options, summary
@@ -278,7 +279,9 @@ def _check(loaded: list[Game], reports: list[CheckReport], engines: dict[str, En
             continue
         # slips that load (a colour read as a comment, a bare-number length, an unknown :icon:, a soft
         # picture)
-        result.warnings += [Problem("", 0, warning) for warning in renderer_for(game).warnings]
+        for warning in renderer_for(game).warnings:  # missing art fails a strict run (issue 33)
+            failed = strict and missing_art(warning)
+            (result.problems if failed else result.warnings).append(Problem("", 0, warning))
         found = check_legibility(renderer_for(game))
         printed[game.id].append(LEGIBILITY_CHECK)
         if strict:

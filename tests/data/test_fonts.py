@@ -116,9 +116,8 @@ def test_a_character_in_the_layout_itself_is_located_at_the_box(designer_project
         (
             "  display: crew.csv\n",
             10,
-            "font 'display' (regular): 'crew.csv' is not a .ttf or .otf file; expected a "
-            "TrueType or OpenType font (.woff, .woff2 and .ttc collections are not supported: "
-            "convert them first)",
+            "font 'display' (regular): 'crew.csv' is not a font file pnp reads; expected a "
+            "TrueType or OpenType font (.ttf, .otf, .woff, .woff2, or a .ttc collection)",
         ),
         (
             "  display: fonts/fake.ttf\n",
@@ -173,15 +172,16 @@ def test_each_bad_font_is_one_located_line(designer_project, fonts, line, messag
     assert len(found) == 1 and re.fullmatch(pattern, found[0]), found
 
 
-def test_bold_text_in_a_font_without_a_bold_face(designer_project):
+def test_bold_text_in_a_font_without_a_bold_face_is_set_in_a_synthesised_bold(designer_project):
+    # issue 33: a style the font lacks is made from the face it has (struck twice), never dropped
     edit(designer_project, "layouts/event.yaml", "size: 10pt, align: center, valign: middle}",
          "size: 10pt, align: center, valign: middle, font: display}")
-    assert problems(designer_project) == [
-        f"cards/{GAME}/layouts/event.yaml:4: card SPR-EVT-02 (meteor): box 'effect' sets text in bold, but "
-        "font "
-        "'display' has no bold face; expected `bold: <file>` under fonts: display in game.yaml (or no bold "
-        "text here)"
-    ]
+    game = load_game(designer_project, GAME)
+    check_game(game)
+    family = game.fonts["display"]
+    assert set(family.faces) == {"regular", "bold", "italic", "bold_italic"}
+    assert family.faces["bold"].path != family.faces["regular"].path
+    assert family.faces["bold"].path.parent.name == "synthetic"
 
 
 def test_an_undeclared_font_in_a_layout(designer_project):

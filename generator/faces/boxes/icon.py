@@ -55,7 +55,10 @@ class IconBox(BoxKind):
         return IconData(icon=name, fill=fill, stroke=stroke)
 
     def warnings(self, box: Box, data: IconData, deck, context: dict) -> list[str]:
-        return []
+        """What of the icon's SVG is not drawn (a filter, a mask, ...), located at the SVG and the box."""
+        renderer = self.renderer
+        return [f"{line} (box '{box.name}' of {box.file}:{box.line})"
+                for line in renderer.icons.undrawn(data.icon, renderer.game.show)]
 
     def draw(self, canvas: Canvas, box: Box, data: IconData, rect: Rect4, face: Drawing) -> None:
         x, y, w, h = rect

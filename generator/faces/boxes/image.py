@@ -1,30 +1,53 @@
-"""Image boxes: a PNG, JPG or SVG inside the game folder (`image:` a path or a template giving one), `fit:
-contain` (whole, the default) or `cover` (the box filled, cropped); see generator.faces.image."""
+"""Image boxes: a PNG, JPG or SVG inside the game folder (`image:` a path, a template giving one, or
+`auto`), `fit: contain` (whole, the default) or `cover` (the box filled, cropped); see generator.faces.image.
+
+`image: auto` finds the card's art by the game's pattern (game.yaml `art:`, default `images/{deck}/{id}`,
+each of .png, .jpg, .jpeg and .svg tried). Art that is not there (`auto` finding nothing, or a template that
+renders empty) is a located warning and a placeholder: the card's name on a grey field with crossed lines
+(`placeholder: none` leaves the box empty); `pnp validate --strict` fails on it. A path written out that
+does not exist stays an error (a typo). `bleed: mirror` or `bleed: extend` runs raster art drawn only to the
+trim into the bleed: its edges mirrored, or their last pixels stretched.
+"""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.errors import Problems
+from generator.core.fonts import BODY
+from generator.faces import icons
 from generator.faces import image as cardimage
 from generator.faces.boxes.base import Box, BoxKind, Drawing, Picture, Rect4
+from generator.faces.boxes.shape import colour
+
+AUTO = "auto"
+DEFAULT_ART = "images/{deck}/{id}"
+ART_BLEEDS = ("mirror", "extend")  # `bleed:` values that make a bleed from the art's own edges
+PLACEHOLDER_FILL, PLACEHOLDER_LINES, PLACEHOLDER_TEXT = "#d9d9d9", "#a6a6a6", "#4d4d4d"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ImageData(Picture):
-    """What an image box shows on one card: the picture's file, its name as written and how it fits the
-    box."""
+    """What an image box shows on one card: the picture's file, its name as written and how it fits the box;
+    or, for missing art, `image` None and the `placeholder` label (None: nothing drawn). `inner` is the box
+    without its bleed when the bleed is made from the art (`bleed: mirror | extend`)."""
 
-    image: Path
+    image: Path | None
     image_name: str
     fit: str
+    placeholder: str | None = None
+    art_bleed: str | None = None
+    inner: Rect4 | None = None
 
 
 class ImageBox(BoxKind):
-    """A box of `image: <path>`."""
+    """A box of `image: <path | auto>`."""
 
     key = "image"
     templated = ("image",)
@@ -33,7 +56,10 @@ class ImageBox(BoxKind):
 
     @classmethod
     def check(cls, box: Box, problems: Problems) -> None:
-        return None  # the picture is looked for on each card (its path may be a template)
+        """`bleed: mirror | extend` needs a picture the box fills."""
+        if box.get("bleed") in ART_BLEEDS and box.get("fit", "contain") != "cover":
+            problems.add(box.file, box.line, f"box '{box.name}' has bleed: {box.get('bleed')}, which makes "
+                         "the bleed from the edges of art that fills the box; expected fit: cover with it")
 
     @classmethod
     def fonts(cls, box: Box) -> tuple[str, ...]:
@@ -43,31 +69,184 @@ class ImageBox(BoxKind):
     def bleeds(cls, box: Box) -> bool:
         return True
 
-    def resolve(self, box: Box, context: dict) -> ImageData:
+    def resolve(self, box: Box, context: dict) -> ImageData | None:
         renderer, game = self.renderer, self.renderer.game
-        value = renderer.value(box, "image", context)
-        try:
-            path = cardimage.locate(game.project, game.dir, value, game.show(game.dir))
-        except cardimage.ImageProblem as exc:
-            raise renderer.fail_at_field(box, context, value, str(exc)) from None
+        value = renderer.value(box, "image", context) or ""
         fill, stroke = renderer.paints(box, context)
-        return ImageData(
-            image=path, image_name=value, fit=box.get("fit", "contain"), fill=fill, stroke=stroke
-        )
+        fit = box.get("fit", "contain")
+        if value.strip().lower() == AUTO:
+            value = self._auto(context)
+        path = None
+        if value:
+            try:
+                path = cardimage.locate(game.project, game.dir, value, game.show(game.dir))
+            except cardimage.ImageProblem as exc:
+                missing = value == self._auto_name(context) and not Path(value).suffix
+                if not missing:
+                    raise renderer.fail_at_field(box, context, value, str(exc)) from None
+        art_bleed = box.get("bleed") if box.get("bleed") in ART_BLEEDS else None
+        inner = None
+        if art_bleed and path is not None:
+            if path.suffix.lower() == ".svg":
+                raise renderer.fail(box, context, f"bleed: {art_bleed} makes the bleed from the pixels of "
+                                    f"raster art, and image '{value}' is an SVG; expected a PNG or JPG (or "
+                                    "bleed: true, which draws the SVG into the bleed)")
+            deck = renderer.deck_named(context["deck"]["id"])
+            inner = renderer._box_rect(box, *renderer.size(deck), False)  # noqa: SLF001 - the box at the trim
+        if path is None:  # the art is missing: a placeholder (or nothing), with a warning
+            card = context.get("card")
+            label = str(card.get("name", "")) if card is not None else str(context["deck"].get("name", ""))
+            return ImageData(image=None, image_name=value, fit=fit, fill=fill, stroke=stroke,
+                             placeholder=None if box.get("placeholder") == "none" else label)
+        return ImageData(image=path, image_name=value, fit=fit, fill=fill, stroke=stroke, art_bleed=art_bleed,
+                         inner=inner)
+
+    def _auto_name(self, context: dict) -> str:
+        card = context.get("card")
+        pattern = self.renderer.game.config.art or DEFAULT_ART
+        card_id = str(card.get("id", "")) if card is not None and context.get("side") != "back" else "back"
+        code = str(card.get("code", "")) if card is not None else ""
+        return pattern.replace("{deck}", str(context["deck"].get("id", ""))).replace("{id}", card_id) \
+            .replace("{code}", code)
+
+    def _auto(self, context: dict) -> str:
+        """The card's art by the game's pattern: the first of its picture files that exists, else the pattern
+        as filled in (missing)."""
+        name = self._auto_name(context)
+        if Path(name).suffix.lower() in cardimage.SUFFIXES:
+            return name
+        game = self.renderer.game
+        for suffix in cardimage.SUFFIXES:
+            try:
+                candidate = game.project.inside(name + suffix, game.dir, what="image")
+            except Exception:  # noqa: BLE001 - outside the project: locate() says so for the name itself
+                return name + ".png"
+            if candidate.is_file():
+                return name + suffix
+        return name
 
     def warnings(self, box: Box, data: ImageData, deck, context: dict) -> list[str]:
-        """A located warning when the box's raster image prints below 300 dpi."""
+        """A located warning when the art is missing, when a raster image prints below 300 dpi, and for what
+        of an SVG is not drawn."""
         renderer = self.renderer
+        where = f"{box.file}:{box.line}: {renderer.where(context)}: box '{box.name}'"
+        if data.image is None:
+            looked = f"image '{data.image_name}' (.png, .jpg or .svg) not found" if data.image_name else \
+                "its image is empty"
+            shown = "a placeholder is printed" if data.placeholder is not None else "nothing is printed"
+            return [f"{where}: {looked}, so {shown}; expected the card's art in "
+                    f"{renderer.game.show(renderer.game.dir)}/ (pnp validate --strict fails on missing art)"]
         _x, _y, w, h = renderer._placed_rect(box, *renderer.size(deck))  # noqa: SLF001
         message = cardimage.low_dpi_message(data.image, data.image_name, w, h, data.fit)
-        return (
-            [f"{box.file}:{box.line}: {renderer.where(context)}: box '{box.name}': {message}"]
-            if message
-            else []
-        )
+        found = [f"{where}: {message}"] if message else []
+        if data.image.suffix.lower() == ".svg":
+            found += [f"{line} (box '{box.name}' of {box.file}:{box.line})" for line in
+                      icons.undrawn_messages(data.image, f"image '{data.image_name}'", renderer.game.show)]
+        return found
 
     def draw(self, canvas: Canvas, box: Box, data: ImageData, rect: Rect4, face: Drawing) -> None:
+        if data.image is None:
+            if data.placeholder is not None:
+                draw_placeholder(canvas, data.placeholder, *rect)
+            return
+        if data.art_bleed and data.inner is not None:
+            draw_art_bleed(canvas, data.image, data.inner, rect, data.art_bleed)
+            return
         cardimage.draw_image(canvas, data.image, *rect, data.fit, fade=data.fade)
 
     def let_go(self, form: str) -> None:
         return None  # it keeps nothing per face
+
+
+def missing_art(warning: str) -> bool:
+    """Whether a renderer warning is one of missing art (which `pnp validate --strict` fails on)."""
+    return "(pnp validate --strict fails on missing art)" in warning
+
+
+def draw_placeholder(canvas: Canvas, label: str, x: float, y: float, w: float, h: float) -> None:
+    """Missing art: a grey field with its diagonals crossed and `label` (the card's name) in the middle."""
+    canvas.saveState()
+    canvas.setFillColor(colour(PLACEHOLDER_FILL))
+    canvas.setStrokeColor(colour(PLACEHOLDER_LINES))
+    canvas.setLineWidth(0.75)
+    canvas.rect(x, y, w, h, stroke=0, fill=1)
+    canvas.line(x, y, x + w, y + h)
+    canvas.line(x, y + h, x + w, y)
+    if label:
+        size = min(10.0, h / 3, 0.85 * w / max(stringWidth(label, BODY, 1.0), 1e-6))
+        if size >= 3:
+            width = stringWidth(label, BODY, size)
+            canvas.setFillColor(colour("#ffffff"))
+            canvas.rect(x + (w - width) / 2 - 2, y + h / 2 - size * 0.45, width + 4, size * 1.2, stroke=0,
+                        fill=1)
+            canvas.setFillColor(colour(PLACEHOLDER_TEXT))
+            canvas.setFont(BODY, size)
+            canvas.drawCentredString(x + w / 2, y + h / 2 - size * 0.2, label)
+    canvas.restoreState()
+
+
+def draw_art_bleed(canvas: Canvas, path: Path, inner: Rect4, outer: Rect4, mode: str) -> None:
+    """Raster art covering `inner` (the box at the trim), its edges mirrored or stretched out to `outer`."""
+    ix, iy, iw, ih = inner
+    ox, oy, ow, oh = outer
+    pads = (ix - ox, (oy + oh) - (iy + ih), (ox + ow) - (ix + iw), iy - oy)  # left, top, right, bottom in pt
+    reader = _bled(str(path), path.stat().st_mtime_ns, iw, ih, tuple(round(p, 3) for p in pads), mode)
+    canvas.drawImage(reader, ox, oy, ow, oh, mask="auto")
+
+
+@functools.lru_cache(maxsize=32)
+def _bled(path: str, _mtime: int, w: float, h: float, pads: tuple[float, ...], mode: str) -> ImageReader:
+    from PIL import Image
+
+    with Image.open(path) as opened:
+        picture = opened.convert("RGBA")
+    # cover: the middle of the picture with the box's proportions
+    px_w, px_h = picture.size
+    if px_w / px_h > w / h:
+        keep = round(px_h * w / h)
+        picture = picture.crop(((px_w - keep) // 2, 0, (px_w - keep) // 2 + keep, px_h))
+    else:
+        keep = round(px_w * h / w)
+        picture = picture.crop((0, (px_h - keep) // 2, px_w, (px_h - keep) // 2 + keep))
+    scale = picture.width / w  # pixels per point
+    left, top, right, bottom = (min(round(p * scale), side) for p, side in
+                                zip(pads, (picture.width, picture.height) * 2, strict=True))
+    out = Image.new("RGBA", (picture.width + left + right, picture.height + top + bottom))
+    out.paste(picture, (left, top))
+    width, height = picture.size
+
+    def strip(box, size, flip=None):
+        part = picture.crop(box)
+        if mode == "mirror":
+            part = part.transpose(flip) if flip is not None else part
+            return part.resize(size) if part.size != size else part
+        return part.resize(size)  # extend: the last row or column of pixels, stretched
+
+    flip_x, flip_y = Image.Transpose.FLIP_LEFT_RIGHT, Image.Transpose.FLIP_TOP_BOTTOM
+
+    def edge(pixels: int) -> int:  # how much of the art's edge a strip is made from
+        return pixels if mode == "mirror" else 1
+
+    if left:
+        out.paste(strip((0, 0, edge(left), height), (left, height), flip_x), (0, top))
+    if right:
+        out.paste(strip((width - edge(right), 0, width, height), (right, height), flip_x),
+                  (left + width, top))
+    if top:
+        out.paste(strip((0, 0, width, edge(top)), (width, top), flip_y), (left, 0))
+    if bottom:
+        out.paste(strip((0, height - edge(bottom), width, height), (width, bottom), flip_y),
+                  (left, top + height))
+    corners = ((0, 0, left, top, 0, 0), (left + width, 0, right, top, width - 1, 0),
+               (0, top + height, left, bottom, 0, height - 1),
+               (left + width, top + height, right, bottom, width - 1, height - 1))
+    for cx, cy, sx, sy, px, py in corners:
+        if not (sx and sy):
+            continue
+        if mode == "mirror":  # the art's corner turned half round
+            x0, y0 = (0 if px == 0 else width - sx), (0 if py == 0 else height - sy)
+            corner = picture.crop((x0, y0, x0 + sx, y0 + sy)).transpose(Image.Transpose.ROTATE_180)
+        else:  # the corner pixel, stretched
+            corner = Image.new("RGBA", (sx, sy), picture.getpixel((px, py)))
+        out.paste(corner, (cx, cy))
+    return ImageReader(out)

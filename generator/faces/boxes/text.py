@@ -25,13 +25,22 @@ from generator.faces import text as cardtext
 from generator.faces.boxes.base import Box, BoxKind, Drawing, Rect4, Resolved
 from generator.faces.boxes.shape import colour
 from generator.faces.characters import character_problems
+from generator.faces.fragments import make_paragraph
 from generator.faces.plain_text import draw_plain, plain_lines
-from generator.faces.text import MIN_TEXT_SIZE, TemplateProblem, TextOverflow, TextStyle, fit_text
+from generator.faces.text import (
+    MIN_TEXT_SIZE,
+    TemplateProblem,
+    TextOverflow,
+    TextStyle,
+    fit_text,
+    paragraph_style,
+)
 
 DEFAULTS = {"font": "body", "size": "9pt", "min_size": "7pt", "leading": 1.15, "align": "left",
             "valign": "top", "color": "#222222"}
 # laid-out texts kept for the next paper: a fitted paragraph holds some 18 kB, so 18 MB at most
 LAID_MEMO = 1_000
+MAX_OUTLINE = 0.12  # an outline's width at most this part of the font size: wider fills the letters in
 _TAGS = re.compile(r"<[^>]*>")
 _WORD = re.compile(r"\w+")  # the words of a text, without its punctuation and separators
 
@@ -71,7 +80,14 @@ class TextBox(BoxKind):
 
     @classmethod
     def check(cls, box: Box, problems: Problems) -> None:
-        """The smallest size a text may shrink to is at most its size."""
+        """The smallest size a text may shrink to is at most its size; an outline leaves the letters
+        readable."""
+        outline = box.get("outline")
+        smallest = to_pt(box.get("min_size", DEFAULTS["min_size"]))
+        if outline and to_pt(outline["width"]) > smallest * MAX_OUTLINE:
+            problems.add(box.file, box.line, f"box '{box.name}': an outline {outline['width']} wide fills "
+                         f"the letters of {smallest:g} pt text (its smallest size); expected at most "
+                         f"{smallest * MAX_OUTLINE:.2f} pt ({MAX_OUTLINE:g} of the size), or a halo")
         if box.get("min_size") is not None and box.get("size") is not None \
                 and to_pt(box.get("min_size")) > to_pt(box.get("size")):
             problems.add(
@@ -98,7 +114,8 @@ class TextBox(BoxKind):
         except TemplateProblem as exc:
             raise renderer.fail(box, context, str(exc)) from None
         family = renderer.fonts[box.get("font", DEFAULTS["font"])]
-        markup = cardtext.rich_markup(rendered, renderer.icons.inline_markup, family)
+        markup = cardtext.rich_markup(rendered, renderer.icons.inline_markup, family,
+                                      renderer.game.config.typography)
         found = character_problems(box, renderer.where(context), family, markup, renderer.card_of(context))
         if found:
             raise InputError(found)
@@ -115,7 +132,11 @@ class TextBox(BoxKind):
         )
 
     def warnings(self, box: Box, data: TextData, deck, context: dict) -> list[str]:
-        return [self._icon_warning(box, context, name) for name in data.unknown_icons]
+        show = self.renderer.game.show
+        undrawn = [f"{line} (box '{box.name}' of {box.file}:{box.line})"
+                   for path in icons.inline_icon_files(data.markup)
+                   for line in icons.undrawn_messages(path, f"inline icon '{path.stem}'", show)]
+        return [self._icon_warning(box, context, name) for name in data.unknown_icons] + undrawn
 
     def _icon_warning(self, box: Box, context: dict, name: str) -> str:
         """A located warning for `:name:` in a text that names no icon (it is printed as it is)."""
@@ -124,6 +145,11 @@ class TextBox(BoxKind):
         key = field_with(card, f":{name}:") if card is not None else None
         where = f"{card.file}:{card.line_of(key)}: card '{card.id}' {key}" if key else \
             f"{box.file}:{box.line}: {renderer.where(context)}: box '{box.name}'"
+        icon, _, size = name.partition("@")
+        if size and icon in renderer.icons.names:
+            return (f"{where} has ':{name}:', an icon size out of bounds, so it is printed as it is; "
+                    f"expected a size above 0 and at most {cardtext.MAX_INLINE_ICON_PT:g} pt "
+                    f"(':{icon}@8pt:', ':{icon}@3mm:')")
         return (
             f"{where} has ':{name}:', which is no icon{did_you_mean(name, renderer.icons.names)}, so it is "
             f"printed as it is; expected an icon name (known: {icons.known_icons(renderer.icons.dirs)})"
@@ -144,6 +170,19 @@ class TextBox(BoxKind):
                 if found:
                     return found
         return box.file, box.line
+
+    def _card_line(self, context: dict, markup: str) -> tuple[str, int] | None:
+        """Where the card field is written (its YAML file and line) whose words a text box shows, when the
+        card came from a YAML file and the game is not translated; else None."""
+        card = self.renderer.card_of(context)
+        if card is None or self.renderer.game.translation is not None:
+            return None
+        return _field_holding(
+            [card],
+            markup,
+            lambda other: [(key, other.where(key)) for key, line in other.key_lines.items()
+                           if not isinstance(line, Cell) and key not in ("id", "code", "copies", "deck")],
+        )
 
     def _text_cell(self, context: dict, markup: str) -> str:
         """The spreadsheet cell whose words a text box shows ('cards/g/akcje.xlsx:Karty!G2'): the field of the
@@ -194,8 +233,13 @@ class TextBox(BoxKind):
                 f"expected shorter text, a larger box or a smaller min_size (not below {MIN_TEXT_SIZE:g} pt)"
             )
             file, line = self.text_origin(box, context, data.markup)
+            if not cell and (file, line) == (box.file, box.line):
+                file, line = self._card_line(context, data.markup) or (file, line)
+            # the layout box too, when the text is located where it is written
+            elsewhere = (file, line) != (box.file, box.line)
+            layout = f" (box '{box.name}' is at {box.file}:{box.line})" if elsewhere else ""
             raise InputError(
-                Problem(file, line, f"{self.renderer.where(context)}: box '{box.name}': {message}")
+                Problem(file, line, f"{self.renderer.where(context)}: box '{box.name}': {message}{layout}")
             ) from None
         except ValueError as exc:  # broken markup from a template, e.g. an unclosed <b>
             raise self.renderer.fail(box, context, f"text markup is not valid: {exc}") from None
@@ -223,28 +267,56 @@ class TextBox(BoxKind):
         style = self.text_style(box, data)
         if not data.markup:
             return
-        if self._draw_single_line(canvas, data.markup, style, x, y, w, h, data.outline):
+        effects = bool(box.get("outline") or box.get("halo") or box.get("shadow"))
+        if not effects and self._draw_single_line(canvas, data.markup, style, x, y, w, h, data.outline):
             return
         laid = self._laid.setdefault(face.form, {}) if face.keep else self._laid.get(face.form)
         key = (data.markup, style, w, h)
         found = laid.get(key) if laid is not None else None
         if found is None:
             # explicit lines that fit at full size are drawn with Paragraph's operators, without a Paragraph
-            plain = plain_lines(data.markup, style, w, h, icons.sized_icons)
+            plain = None if effects else plain_lines(data.markup, style, w, h, icons.sized_icons)
             if plain is not None:
-                found = (plain, None, plain.height)
+                found = (plain, None, plain.height, 0.0, style.size)
             else:
-                para, _size, needed = self.fit(box, data, w, h, face.context)
-                found = (None, para, needed)
+                para, size, needed = self.fit(box, data, w, h, face.context)
+                # drawn above half the room its tall inline icons need
+                below = 0.0
+                if "<img " in data.markup:
+                    sized = icons.sized_icons(data.markup, size)
+                    below = cardtext.icon_overhang(sized, size, style.leading) / 2
+                found = (None, para, needed, below, size)
             if face.keep and self._laid_held < LAID_MEMO:
                 laid[key] = found
                 self._laid_held += 1
-        plain, para, needed = found
+        plain, para, needed, below, size = found
         offset = {"top": h - needed, "middle": (h - needed) / 2, "bottom": 0.0}[style.valign]
         if plain is not None:
             draw_plain(canvas, plain, x, y + offset)
+        elif effects:
+            at = (x, y + offset + below)
+            self._draw_with_effects(canvas, box, data, para, replace(style, size=size), at, (w, h))
         else:
-            para.drawOn(canvas, x, y + offset)
+            para.drawOn(canvas, x, y + offset + below)
+
+    def _draw_with_effects(self, canvas: Canvas, box: Box, data: TextData, para, style: TextStyle,
+                           at: tuple[float, float], room: tuple[float, float]) -> None:
+        """The paragraph (fitted at style.size in `room`) with its halo (a wide stroke of the letters under
+        them), its shadow (the text again in the shadow's colour, moved) and its outline (a stroke of the
+        letters over them)."""
+        halo, shadow, outline = box.get("halo"), box.get("shadow"), box.get("outline")
+        if halo:
+            _stroked(canvas, para, at, halo["color"], 2 * to_pt(halo["width"]))
+        if shadow:
+            markup = icons.sized_icons(data.markup, style.size)
+            shade = make_paragraph(markup, paragraph_style(style.face, style.size, style.leading, style.align,
+                                                           shadow.get("color", "#000000")))
+            shade.wrap(*room)
+            dx, dy = to_pt(shadow.get("dx", "0.5pt")), to_pt(shadow.get("dy", "0.5pt"))
+            shade.drawOn(canvas, at[0] + dx, at[1] - dy)
+        para.drawOn(canvas, *at)
+        if outline:
+            _stroked(canvas, para, at, outline["color"], to_pt(outline["width"]))
 
     def let_go(self, form: str) -> None:
         self._laid_held -= len(self._laid.pop(form, {}))
@@ -282,6 +354,18 @@ class TextBox(BoxKind):
         else:
             canvas.drawString(x, baseline, text)
         return True
+
+
+def _stroked(canvas: Canvas, para, at: tuple[float, float], color: str, width: float) -> None:
+    """The paragraph's letters stroked in `color`, `width` wide, round-joined, and not filled (text render
+    mode 1, set for the paragraph's text objects: a part of the graphics state that they keep)."""
+    canvas.saveState()
+    canvas.setStrokeColor(colour(color))
+    canvas.setLineWidth(width)
+    canvas.setLineJoin(1)
+    canvas._code.append("1 Tr")  # noqa: SLF001 - the render mode the paragraph's text objects inherit
+    para.drawOn(canvas, *at)
+    canvas.restoreState()
 
 
 def _field_holding(cards: list[Card], markup: str, places) -> tuple[str, int] | None:
