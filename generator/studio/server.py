@@ -67,7 +67,7 @@ class StudioServer:
     """The studio running on one socket: `run()` in the main thread (Ctrl+C stops it) or `start()` in a
     thread."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 - each of `pnp serve`'s options, as keywords with defaults, like the command
         self,
         project: Project,
         names: list[str] | None = None,
@@ -76,13 +76,18 @@ class StudioServer:
         editor: str = DEFAULT_EDITOR,
         report: StudioReport | None = None,
         debug: bool = False,
+        allow_hosts: tuple[str, ...] = (),
+        editor_schemes: tuple[str, ...] = (),
     ):
         self.project = project
         self.host = host
+        studio = Studio(project, names, report, debug)
+        # a bad --editor is refused before the port is taken
+        web = create_app(studio, editor, host, allow_hosts, editor_schemes, debug)
         self.socket = bind(host, port)
         self.port = self.socket.getsockname()[1]
-        self.studio = Studio(project, names, report, debug)
-        self.web: StudioApp = create_app(self.studio, editor, host)
+        self.studio = studio
+        self.web: StudioApp = web
         self.started = threading.Event()
         self._stop_watching: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -148,12 +153,14 @@ class StudioServer:
             self._thread.join(timeout)
 
 
-def serve(project: Project, names: list[str], host: str = "127.0.0.1", port: int = 8000,
-          editor: str = DEFAULT_EDITOR, report: StudioReport | None = None, on_ready=None,
-          debug: bool = False) -> None:
+def serve(  # noqa: PLR0913 - each of `pnp serve`'s options, as keywords with defaults, like the command
+    project: Project, names: list[str], host: str = "127.0.0.1", port: int = 8000,
+    editor: str = DEFAULT_EDITOR, report: StudioReport | None = None, on_ready=None,
+    debug: bool = False, allow_hosts: tuple[str, ...] = (), editor_schemes: tuple[str, ...] = (),
+) -> None:
     """Run the studio until Ctrl+C; `on_ready(url)` is called once it answers."""
     logging.getLogger("uvicorn.error").setLevel(logging.WARNING)
-    server = StudioServer(project, names, host, port, editor, report, debug)
+    server = StudioServer(project, names, host, port, editor, report, debug, allow_hosts, editor_schemes)
     if on_ready is not None:
         original = server._on_started
 
