@@ -214,8 +214,8 @@ def test_a_sweep_where_no_variant_can_be_played_fails(project):
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("settings.x=1..1e9", "--vary settings.x=1..1e9: the range makes 1,000,000,000 values; expected at most "
-                              "400 variants in all"),
+        ("settings.x=1..1e9", "--vary settings.x=1..1e9: the range makes 1,000,000,000 values; expected at "
+                              "most 400 variants in all"),
         ("settings.x=1..1000000000000000000000", "the range makes 1,000,000,000,000,000,000,000 values"),
         ("settings.x=0..1:1e-300", "--vary settings.x=0..1:1e-300: STEP 1e-300 is below 1e-09"),
         ("settings.x=0..1e308:0.5", "the range makes countless values"),
