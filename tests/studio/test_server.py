@@ -360,3 +360,38 @@ def test_a_failing_request_is_its_own_500_page_with_a_banner(toy_studio):
     page = sent[1]["body"].decode()
     assert 'id="banner"' in page
     assert "internal error while answering /g/x: RuntimeError: a bug of ours" in page
+
+
+def test_the_studio_picks_the_game_up_again_when_cards_is_replaced(tmp_path):
+    """cards/ renamed away and another put in its place (a branch switch): the studio watches the new folder
+    and shows the game as the new folder has it."""
+    import shutil
+
+    from generator.studio.server import StudioServer
+
+    project = toy.make_toy_project(tmp_path / "p")
+    game = project.cards_dir / "toy" / "game.yaml"
+    game.write_text(game.read_text().replace("engine: toy_engine\n", ""))
+    other = tmp_path / "other-branch"
+    shutil.copytree(project.cards_dir, other)
+    deck = other / "toy" / "numbers.yaml"
+    deck.write_text(deck.read_text().replace("name: Number deck", "name: Branch deck"))
+    server = StudioServer(project, ["toy"], port=0).start()
+    try:
+        wait_until_idle(server.url)
+        assert b"Number deck" in _get(server, "/g/toy")[1]
+        project.cards_dir.rename(tmp_path / "p" / "main-branch")
+        other.rename(project.cards_dir)
+        deadline = time.monotonic() + 60
+        while b"Branch deck" not in _get(server, "/g/toy")[1]:  # a condition wait: until the page shows it
+            assert time.monotonic() < deadline, "the studio did not read the replaced cards/ folder"
+            time.sleep(0.1)
+        wait_until_idle(server.url)
+        # and the new folder is watched: a save in it shows too
+        moved = project.cards_dir / "toy" / "numbers.yaml"
+        moved.write_text(moved.read_text().replace("name: Branch deck", "name: Saved deck"))
+        while b"Saved deck" not in _get(server, "/g/toy")[1]:
+            assert time.monotonic() < deadline + 60, "a save in the new cards/ folder was not seen"
+            time.sleep(0.1)
+    finally:
+        server.stop()
