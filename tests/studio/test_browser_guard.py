@@ -40,16 +40,13 @@ def hostile_studio(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def rebinding_browser():
+def rebinding_browser(playwright_driver):
     """Chromium resolving evil.example (a page of another site) to this machine, as DNS rebinding does."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP evil.example 127.0.0.1"])
-        yield chromium
-        chromium.close()
+    chromium = playwright_driver.chromium.launch(
+        executable_path=str(CHROMIUM),
+        args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP evil.example 127.0.0.1"])
+    yield chromium
+    chromium.close()
 
 
 def test_a_page_of_another_site_pointed_at_the_studio_gets_403_and_no_project_data(hostile_studio,

@@ -339,6 +339,7 @@ def test_a_failing_request_is_its_own_500_page_with_a_banner(toy_studio):
     """An exception of one request (our bug) becomes that request's 500 page with a banner, not the end of
     the server nor a traceback."""
     import asyncio
+    import threading
 
     from generator.studio.app import _Contained
 
@@ -355,7 +356,11 @@ def test_a_failing_request_is_its_own_500_page_with_a_banner(toy_studio):
 
     scope = {"type": "http", "method": "GET", "path": "/g/x", "headers": [], "query_string": b"",
              "server": ("127.0.0.1", 1), "scheme": "http", "root_path": ""}
-    asyncio.run(_Contained(broken, toy_studio.web._failed)(scope, receive, send))
+    # on a thread of its own: an earlier browser test may have left an event loop running on this one
+    runner = threading.Thread(target=lambda: asyncio.run(_Contained(broken, toy_studio.web._failed)(
+        scope, receive, send)))
+    runner.start()
+    runner.join(20)
     assert sent[0]["status"] == 500
     page = sent[1]["body"].decode()
     assert 'id="banner"' in page
