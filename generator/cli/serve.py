@@ -56,7 +56,8 @@ def serve_cmd(ctx, games, host, port, open_browser, editor, editor_schemes, allo
     names = named if games else []  # none named: every game, including those made while the studio runs
     if host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(
-            f"Note: listening on {host}: other computers on the network can see this project.", err=True
+            f"Note: listening on {host}: other computers on the network can see this project (only requests "
+            "naming this computer are answered; --allow-host NAME adds a name).", err=True
         )
 
     def ready(url: str) -> None:
