@@ -219,3 +219,47 @@ def test_watch_survives_the_cards_folder_being_replaced_as_a_branch_switch_does(
         stop.set()
         thread.join(10)
     assert not thread.is_alive()
+
+
+def test_a_file_renamed_away_during_a_watch_build_is_a_located_line_never_an_internal_error(tmp_project):
+    """Files renamed away and back while builds run (an editor's save, a checkout): every failed build says
+    which file went away; none is 'internal error'. A race: it runs for a few seconds of builds."""
+    import os
+    import random
+
+    from generator.core.contract import BuildOptions
+    from generator.pipeline.watch import build_once
+
+    assert run_pnp("new", "demo", project=tmp_project).exit_code == 0
+    game = tmp_project.cards_dir / "demo"
+    targets = [game / "actions.yaml", game / "game.yaml", game / "layouts" / "actions.yaml",
+               tmp_project.templates_dir / "rules" / "demo.md.j2"]
+    done = threading.Event()
+    chance = random.Random(7)
+
+    def rename_away_and_back() -> None:
+        while not done.is_set():
+            target = chance.choice(targets)
+            os.rename(target, f"{target}.away")
+            time.sleep(chance.random() * 0.005)
+            os.rename(f"{target}.away", target)
+            time.sleep(chance.random() * 0.01)
+
+    report = _Recorder()
+    renamer = threading.Thread(target=rename_away_and_back, daemon=True)
+    renamer.start()
+    try:
+        deadline = time.monotonic() + 8
+        while time.monotonic() < deadline:
+            build_once(tmp_project, ["demo"], BuildOptions(papers=("letter",)), report)
+    finally:
+        done.set()
+        renamer.join(5)
+    failures = [line for kind, lines in report.events if kind == "failed" for line in lines]
+    assert not [line for line in failures if "internal error" in line], failures
+    shown = {tmp_project.show(target) for target in targets}
+    for line in failures:
+        if "went away" in line:
+            assert line.split(":")[0] in shown, line
+            assert line.endswith("the watcher builds again on the next change"), line
+    assert any(kind == "built" for kind, _ in report.events)  # between the renames, builds succeed
