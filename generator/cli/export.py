@@ -38,8 +38,14 @@ def lang_option(command):
 
 
 def _report(project, game_id: str, written: list[Path], what: str) -> None:
+    from generator.core.csvsafe import guarded_cells
+
     folders = sorted({project.show(p.parent) for p in written})
     click.echo(f"OK  {game_id}: {counted(len(written), 'file')} ({what}) in {', '.join(folders)}")
+    guarded = guarded_cells(written)
+    if guarded:  # said once: spreadsheets show these as text, and pnp reads them back as they were
+        click.echo(f"    {counted(guarded, 'CSV cell')} beginning with = + - @, tab or CR written after an "
+                   "apostrophe (a spreadsheet shows such a cell as text, never runs it as a formula)")
 
 
 @click.group("export")

@@ -41,9 +41,13 @@ class _Printer:
               help="Port to listen on (0: any free port).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the studio in the web browser.")
 @click.option("--editor", default=None, help=EDITOR_HELP)
+@click.option("--editor-scheme", "editor_schemes", multiple=True, metavar="SCHEME",
+              help="Allow another editor's URL scheme for --editor (vscode, idea, subl, zed, ... are known).")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="Also answer requests for this host name (e.g. a name of this computer on the network).")
 @click.option("--debug", is_flag=True, help="Print the traceback of an internal error.")
 @click.pass_context
-def serve_cmd(ctx, games, host, port, open_browser, editor, debug) -> None:
+def serve_cmd(ctx, games, host, port, open_browser, editor, editor_schemes, allow_hosts, debug) -> None:
     """Show every deck, board and rules page in the browser, updated on every save (Ctrl+C to stop)."""
     from generator.studio.server import serve
 
@@ -52,7 +56,8 @@ def serve_cmd(ctx, games, host, port, open_browser, editor, debug) -> None:
     names = named if games else []  # none named: every game, including those made while the studio runs
     if host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(
-            f"Note: listening on {host}: other computers on the network can see this project.", err=True
+            f"Note: listening on {host}: other computers on the network can see this project (only requests "
+            "naming this computer are answered; --allow-host NAME adds a name).", err=True
         )
 
     def ready(url: str) -> None:
@@ -63,5 +68,6 @@ def serve_cmd(ctx, games, host, port, open_browser, editor, debug) -> None:
             webbrowser.open(url)
 
     serve(project, names, host=host, port=port, editor=editor or os.environ.get("PNP_EDITOR_URL") or "",
-          report=_Printer(), on_ready=ready, debug=debug)
+          report=_Printer(), on_ready=ready, debug=debug, allow_hosts=allow_hosts,
+          editor_schemes=editor_schemes)
     click.echo("Studio stopped.")

@@ -25,7 +25,11 @@ SYNTHETIC_VERSION = "1"  # part of a synthesised face's cache name
 SLANT = 0.2  # a synthesised italic leans 0.2 em per em of height (some 11 degrees), as obliques usually do
 EMBOLDEN = 0.025  # a synthesised bold repeats each outline 2.5 % of an em to the right
 CONVERSION_VERSION = "1"  # part of the cache name: a better conversion invalidates old copies
-FACTS_VERSION = "1"  # part of a facts entry's name: facts read differently are not mixed with old ones
+FACTS_VERSION = "2"  # part of a facts entry's name: facts read differently are not mixed with old ones
+# OS/2 fsType: the font's licence on embedding (OpenType spec). Bits 0-3 are the usage permission, the least
+# restrictive set one applying; 0x0002 alone is "restricted licence embedding" (never embed), 0x0200 "bitmap
+# embedding only" (a PDF embeds outlines). Preview & print (0x0004) and editable (0x0008) are fine for a PDF.
+FS_RESTRICTED, FS_PREVIEW_PRINT, FS_EDITABLE, FS_BITMAP_ONLY = 0x0002, 0x0004, 0x0008, 0x0200
 MAX_CHAR = 0x10FFFF
 FONTS = "fonts"  # the group of font files whose digests core.usercache remembers
 
@@ -174,6 +178,7 @@ def _read(file: Path, index: int = 0) -> FontInfo:
         family = names.getDebugName(16) or names.getDebugName(1) or file.stem
         style = names.getDebugName(17) or names.getDebugName(2) or ""
         weight = font["OS/2"].usWeightClass if "OS/2" in font else 400
+        fs_type = int(getattr(font["OS/2"], "fsType", 0)) if "OS/2" in font else 0
         cff = "CFF " in font or "CFF2" in font
         if not cff and "glyf" not in font:
             raise FontFileError(f"'{file.name}' has no outlines ReportLab can embed (no glyf or CFF table); "
@@ -187,8 +192,23 @@ def _read(file: Path, index: int = 0) -> FontInfo:
         ) from None
     if not cmap:
         raise FontFileError(f"'{file.name}' maps no characters (empty cmap); expected a font for text")
+    forbidden = embedding_refusal(fs_type)
+    if forbidden:  # never cached: every run reads the file again and says it again
+        raise FontFileError(f"'{file.name}' forbids embedding in documents (OS/2 fsType 0x{fs_type:04X}: "
+                            f"{forbidden}); expected a font whose licence allows embedding (installable, "
+                            "preview & print or editable), e.g. one under the SIL Open Font License")
     label = family if style.lower() in ("", "regular") else f"{family} {style}"
     return FontInfo(file, label, int(weight), cff, frozenset(cmap))
+
+
+def embedding_refusal(fs_type: int) -> str:
+    """Why a font's OS/2 fsType forbids embedding it in a PDF ('' when it allows it)."""
+    usage = fs_type & 0x000F
+    if usage & FS_RESTRICTED and not usage & (FS_PREVIEW_PRINT | FS_EDITABLE):
+        return "restricted licence embedding"
+    if fs_type & FS_BITMAP_ONLY:
+        return "bitmap embedding only"
+    return ""
 
 
 def inspect_font(path: Path, index: int = 0) -> FontInfo:
@@ -208,12 +228,37 @@ def truetype_copy(path: Path, cache_dir: Path, index: int = 0) -> Path:
         return Path(path)
     tail = f"-{index}" if kind == "font collection" else ""
     target = Path(cache_dir) / f"{sha256(path)[:24]}{tail}-v{CONVERSION_VERSION}.ttf"
-    if not target.is_file():
+    # The copy's own SHA-256 is kept beside it: a copy damaged since (a cut write, a disk error, an edit) is
+    # made again from the designer's font, never blamed on it.
+    check = target.with_suffix(".sha256")
+    try:
+        intact = target.is_file() and check.read_text(encoding="ascii").strip() == file_digest(target, FONTS)
+    except (OSError, UnicodeDecodeError):
+        intact = False
+    if not intact:
         atomic_write(target, lambda tmp: _convert(Path(path), tmp, index))
+        atomic_write(check, file_digest(target, FONTS) + "\n")
     return target
 
 
 def _convert(source: Path, target: Path, index: int) -> None:
+    """The plain TrueType copy of a face; FontFileError when its CFF outlines cannot be read (a damaged
+    font)."""
+    import struct
+
+    from fontTools.ttLib import TTLibError
+
+    try:
+        _redraw_as_truetype(source, target, index)
+    except (TTLibError, struct.error, KeyError, IndexError, ValueError, TypeError, AssertionError,
+            AttributeError, EOFError, OverflowError, ZeroDivisionError, RecursionError) as exc:
+        raise FontFileError(
+            f"'{source.name}' has CFF outlines that cannot be read ({type(exc).__name__}: {exc}); expected "
+            "an undamaged OpenType font (open it in a font editor and export it again)"
+        ) from None
+
+
+def _redraw_as_truetype(source: Path, target: Path, index: int) -> None:
     """Save the face as a plain TrueType font: unpacked from WOFF/WOFF2 or a collection, CFF glyphs redrawn as
     TrueType quadratic outlines with glyf/loca tables."""
     from fontTools.pens.cu2quPen import Cu2QuPen

@@ -38,6 +38,8 @@ MAX_YAML_ITEMS = 100_000
 MAX_COPIES = 1_000                  # copies of one card type
 MAX_CARDS = 10_000                  # physical cards in one game (about 1100 sheets of 9)
 MAX_GRID_CELLS = 4_096              # columns x rows of one board grid, e.g. 64 x 64
+MAX_SHEET_ROWS = 1_000              # blank rows of one sheet (a score pad of 1,000 rows is some 25 pages)
+MAX_SHEET_COLUMNS = 100             # columns of one sheet, each repeat counted
 MAX_LENGTH_PT = 14_400.0            # any length: 200 in (5.08 m), the largest page a PDF reader opens
 MAX_BLEED_PT = 36.0                 # bleed around a card: 0.5 in (print shops ask for 1/8 in)
 MAX_FONT_PT = 500.0                 # a font size
@@ -74,6 +76,8 @@ LIMITS: tuple[tuple[str, str], ...] = (
     ("copies of one card", f"{MAX_COPIES:,}"),
     ("cards in one game", f"{MAX_CARDS:,}"),
     ("board grid", f"{MAX_GRID_CELLS:,} cells (columns x rows)"),
+    ("sheet (score pad)", f"{MAX_SHEET_ROWS:,} blank rows, {MAX_SHEET_COLUMNS} columns (repeats counted); "
+                          f"copies of a die, a sheet or tuck boxes: {MAX_COPIES:,}"),
     ("any length", f"finite, at most {MAX_LENGTH_PT / 72:g} in"),
     ("bleed", f"0 to {MAX_BLEED_PT / 72:g} in"),
     ("font size", f"above 0, at most {MAX_FONT_PT:g} pt"),

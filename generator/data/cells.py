@@ -9,7 +9,9 @@ fields.
 
 An empty cell means "not given" (the field's default applies). A ';' or '\\' inside a list item is written
 '\\;' or '\\\\'. `format_cell` writes a value back in this syntax, so a YAML deck survives the trip to a
-spreadsheet and back unchanged (`pnp export csv`).
+spreadsheet and back unchanged (`pnp export csv`). A leading apostrophe is the spreadsheets' "this is text"
+mark: one before a text that begins with = + - @ tab or CR (generator.core.csvsafe), or before a text of only
+spaces or nothing (a given blank, not an empty cell), is dropped when read.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import datetime as dt
 import math
 from typing import Any
 
+from generator.core.csvsafe import QUOTE, restored
 from generator.data.models import CARD_KEYS
 
 CORE_TYPES = {key: "int" if key == "copies" else "text" for key in CARD_KEYS}  # a card's own keys, as cells
@@ -40,8 +43,16 @@ def is_empty(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
+def _blank_text(text: str) -> bool:
+    """Whether `text`, after any leading apostrophes, is only spaces or nothing (a given blank text)."""
+    return not text.lstrip(QUOTE).strip()
+
+
 def cell_text(value: Any) -> str:
-    """A cell as text: numbers without a needless '.0' (a number typed into a text column)."""
+    """A cell as text: numbers without a needless '.0' (a number typed into a text column), a text marked
+    with a leading apostrophe without it."""
+    if isinstance(value, str):
+        return value[1:] if value.startswith(QUOTE) and _blank_text(value) else restored(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float) and value.is_integer():
@@ -172,4 +183,6 @@ def format_cell(value: Any, kind: str) -> str:
         return "true" if value else "false"
     if kind == "number":
         return repr(float(value))
+    if isinstance(value, str) and _blank_text(value):  # a given blank text, not an empty cell
+        return QUOTE + value
     return str(value)

@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from pydantic import Field, field_validator, model_validator
 
 from generator.core.geometry import PAPERS
+from generator.core.limits import MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, LimitExceeded
 from generator.core.phrases import ENGLISH, Phrases
 from generator.core.shapes import Shape
 from generator.core.units import mm, to_pt
 from generator.data.models import (
     CardSize,
     Code,
+    Copies,
     FieldSpec,
     HexColor,
     Length,
@@ -291,7 +293,7 @@ class DieFile(ComponentFile):
 
     kind: Literal["die"]
     size: Length = Field(description="edge of the cube")
-    copies: PositiveInt = 1
+    copies: Copies = 1
     layout: str | None = Field(None, description="layout drawn on every face (templates see `face`)")
     fill: HexColor = "#ffffff"
     color: HexColor = "#222222"
@@ -365,7 +367,7 @@ class TuckboxFile(ComponentFile):
         "0.32mm", description="thickness of one card (250-300 gsm cardstock: 0.28-0.35mm)"
     )
     clearance: Length = Field("2mm", description="room added to the card width, height and the deck depth")
-    boxes: PositiveInt | Literal["auto"] = Field(
+    boxes: Copies | Literal["auto"] = Field(
         "auto", description="boxes the deck is shared between; auto: the fewest whose net fits Letter and A4"
     )
     color: HexColor = "#333333"
@@ -511,11 +513,28 @@ class SheetFile(ComponentFile):
     size: Literal["page"] | CardSize = Field(
         "page", description="page: one per printed page; else a pad size"
     )
-    copies: PositiveInt = 1
+    copies: Copies = 1
     columns: list[SheetColumn] = Field(min_length=1)
     rows: PositiveInt | SheetRows = Field(description="blank rows (a score pad) or {from: table}")
     total: str | None = Field(None, description="label of a last row for totals")
     notes: list[str] = Field(default_factory=list, description="lines printed under the table (templates)")
+
+    @field_validator("rows")
+    @classmethod
+    def _rows_in_limit(cls, rows):
+        if isinstance(rows, int) and rows > MAX_SHEET_ROWS:  # checked before a row is laid out
+            raise LimitExceeded(f"{rows:,} blank rows; expected at most {MAX_SHEET_ROWS:,} (pnp's limit for "
+                                "one sheet; a longer pad is several copies)")
+        return rows
+
+    @field_validator("columns")
+    @classmethod
+    def _columns_in_limit(cls, columns):
+        count = sum(column.repeat for column in columns)
+        if count > MAX_SHEET_COLUMNS:
+            raise LimitExceeded(f"{count:,} columns (repeats counted); expected at most {MAX_SHEET_COLUMNS} "
+                                "(pnp's limit for one sheet)")
+        return columns
 
     text_keys: ClassVar[tuple[str, ...]] = (*ComponentFile.text_keys, "title", "total")
 

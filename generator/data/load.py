@@ -39,7 +39,7 @@ from generator.data.overrides import (
 )
 from generator.data.project import Project
 from generator.data.sheet_cards import card_rows
-from generator.data.slips import comment_colours, game_slips
+from generator.data.slips import comment_colours, game_slips, invisible_characters
 from generator.data.spreadsheet import read_grid, spreadsheet_near
 from generator.data.translation import source_phrases, translate
 
@@ -242,7 +242,10 @@ def _load_source(project: Project, game_id: str, overrides: list[Override] | tup
     comments = [p for path in [game_file, *_data_files(game_dir)] if _inside(project, path, Problems())
                 for p in comment_colours(path, project.show(path))]
     _raise_problems(problems, comments, applied)
-    slips = comments + game_slips(
+    texts = [game_file, *_data_files(game_dir), *sorted(game_dir.glob("*.csv"))]
+    invisible = [p for path in texts if _inside(project, path, Problems())
+                 for p in invisible_characters(path, project.show(path))]
+    slips = comments + invisible + game_slips(
         project.show(game_file), raw_game, {shown: raw for shown, raw in raws if "board" in raw}
     )
     assert config is not None and fonts is not None  # without them there were problems, raised above

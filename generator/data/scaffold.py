@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
+
+import yaml
 
 from generator.core.errors import InputError, Problem
 from generator.core.ids import SLUG, expected_id
@@ -33,10 +36,29 @@ def default_title(name: str) -> str:
     return " ".join(w.capitalize() for w in re.split(r"[-_]", name) if w)
 
 
+def yaml_scalar(value: str) -> str:
+    """`value` as one YAML scalar that loads back exactly: as it is when it reads so, else double-quoted with
+    escapes (a ':', a '#', a quote or a line break can then never end it or add a key)."""
+    try:
+        plain = "\n" not in value and yaml.safe_load(f"key: {value}\n") == {"key": value}
+    except yaml.YAMLError:
+        plain = False
+    if plain:
+        return value
+    return yaml.safe_dump(value, default_style='"', allow_unicode=True, width=2**31).split("\n")[0]
+
+
+def comment_text(value: str) -> str:
+    """`value` for a YAML or Jinja comment: one line (breaks and control characters as spaces), never ending a
+    Jinja comment."""
+    line = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in value)
+    return " ".join(line.split()).replace("#}", "# }")
+
+
 def _fill(text: str, values: dict[str, str]) -> str:
-    for key, value in values.items():
-        text = text.replace(f"__{key}__", value)
-    return text
+    """The template with each __KEY__ replaced, in one pass: a title holding '__CODE__' stays as it is."""
+    marks = re.compile("|".join(re.escape(f"__{key}__") for key in values))
+    return marks.sub(lambda match: values[match.group(0)[2:-2]], text)
 
 
 def new_game(project: Project, name: str, title: str | None = None, code: str | None = None,
@@ -72,7 +94,10 @@ def new_game(project: Project, name: str, title: str | None = None, code: str | 
         )
     if problems:
         raise InputError(problems)
-    values = {"NAME": name, "TITLE": title or default_title(name), "CODE": code,
+    title = default_title(name) if title is None else title
+    # the title is the designer's text: quoted as YAML where it is a value, one plain line in comments
+    values = {"NAME": name, "TITLE_YAML": yaml_scalar(title), "TITLE_TEXT": comment_text(title),
+              "TITLE_PY": comment_text(title).replace("\\", "\\\\").replace('"', '\\"'), "CODE": code,
               "ENGINE": ENGINE_LINE if engine else RULES_LINE if rules else ""}
     written = []
     extra = [TEMPLATE_DIR / "engine"] if engine else [TEMPLATE_DIR / "rules"] if rules else []

@@ -5,14 +5,15 @@ Columns: id, name, copies, then layout, back, icon and image when any card gives
 in their declared order. A card's layout is written only when it differs from the deck's. Reading the file
 back with `cards_from:` gives the same cards (tested), so a designer can move a deck between YAML and a
 spreadsheet. The file is UTF-8 with a byte-order mark, which Excel needs to show accents and Cyrillic right.
+A cell a spreadsheet would run as a formula is written after an apostrophe (generator.core.csvsafe), which the
+reader drops again.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from pathlib import Path
 
+from generator.core.csvsafe import csv_text
 from generator.core.write import atomic_write
 from generator.data.cells import CORE_TYPES, format_cell
 from generator.data.game import Card, Deck, Game
@@ -41,9 +42,7 @@ def deck_rows(deck: Deck) -> list[list[str]]:
 
 def deck_csv(deck: Deck) -> str:
     """The deck as CSV text (without the byte-order mark)."""
-    text = io.StringIO()
-    csv.writer(text, lineterminator="\n").writerows(deck_rows(deck))
-    return text.getvalue()
+    return csv_text(deck_rows(deck))
 
 
 def export_csv(game: Game, build_dir: Path) -> list[Path]:

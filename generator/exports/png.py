@@ -9,7 +9,6 @@ print-shop, TTS and preview exports too.
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import io
 from collections.abc import Iterator
@@ -19,6 +18,7 @@ from pathlib import Path
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.core.csvsafe import csv_text
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY, register_fonts
 from generator.core.limits import MAX_BLEED_PT, MAX_EXPORT_PIXELS
@@ -126,11 +126,8 @@ def write_cards_csv(path: Path, rows: list[dict]) -> Path:
     """The listing of a folder of card images: file, trimmed file, code, name, copies (one row per card
     type)."""
     columns = list(rows[0]) if rows else ["file", "code", "name", "copies"]
-    text = io.StringIO()
-    writer = csv.DictWriter(text, fieldnames=columns, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    return atomic_write(path, text.getvalue())
+    table = [columns] + [["" if row.get(key) is None else str(row[key]) for key in columns] for row in rows]
+    return atomic_write(path, csv_text(table))  # a name such as '=2+5' is written as text, never a formula
 
 
 def remove_stale(

@@ -295,8 +295,13 @@ class CardRenderer:
             return None
         return deck.cards[card["index"] - 1]
 
-    def fail(self, box: Box, context: dict, message: str) -> InputError:
-        """A problem of a box on one face, located at the box."""
+    def fail(self, box: Box, context: dict, message: str, words: bool = False) -> InputError:
+        """A problem of a box on one face, located at the box; a problem of its `words` (its text) that a
+        translation gives is located in the translation file, where the mistake is."""
+        if words and box.translated:
+            file, line = box.translated
+            return InputError(Problem(file, line, f"{self._where(context)}: box '{box.name}' (drawn by "
+                                                  f"{box.file}:{box.line}): {message}"))
         return InputError(Problem(box.file, box.line, f"{self._where(context)}: box '{box.name}': {message}"))
 
     def fail_at_field(self, box: Box, context: dict, value: str, message: str) -> InputError:

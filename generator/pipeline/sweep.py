@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import re
 import time
 from collections.abc import Callable
@@ -45,6 +46,7 @@ from generator.validator.sweep_report import variant_figures
 
 OPTIONS = "options"
 MAX_VARIANTS = 400  # a grid larger than this is almost always a typo in a range (1..1000)
+MIN_STEP = 1e-9  # the smallest STEP of a range of decimals (they are rounded to 10 decimals)
 SIMULATED, BROKEN, NO_SETUP = "simulated", "breaks checks", "does not set up"
 
 
@@ -68,6 +70,11 @@ class Vary:
 
 def _number(text: str) -> int | float | None:
     value = read_value(text)
+    if isinstance(value, str):  # YAML reads 1e9 as text; a range end means the number
+        try:
+            return float(value)
+        except ValueError:
+            return None
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
@@ -82,12 +89,23 @@ def expand_range(text: str, shown: str) -> list | None:
         raise InputError(
             Problem("", 0, f"{shown}: expected a range of numbers A..B or A..B:STEP, e.g. 8..12:2")
         )
+    if not all(math.isfinite(v) for v in (low, high, step)):
+        raise InputError(Problem("", 0, f"{shown}: expected finite numbers A..B[:STEP], e.g. 8..12:2"))
     if step <= 0 or low > high:
         raise InputError(
             Problem("", 0, f"{shown}: the range has no values; expected A <= B and a STEP above 0")
         )
-    count = int((high - low) / step + 1e-9) + 1
     whole = all(isinstance(v, int) for v in (low, high, step))
+    if not whole and step < MIN_STEP:  # the values are rounded to 10 decimals: a smaller step repeats them
+        raise InputError(Problem("", 0, f"{shown}: STEP {step:g} is below {MIN_STEP:g}; expected a larger "
+                                        "step"))
+    # counted before any value is made: 1..1e9 is this line, not a list of a billion numbers
+    span = (high - low) / step
+    if not span < MAX_VARIANTS:
+        many = f"{span + 1:,.0f}" if math.isfinite(span) else "countless"
+        raise InputError(Problem("", 0, f"{shown}: the range makes {many} values; expected at most "
+                                        f"{MAX_VARIANTS} variants in all (a larger STEP or a shorter range)"))
+    count = int(span + 1e-9) + 1
     return [low + i * step if whole else round(low + i * step, 10) for i in range(count)]
 
 

@@ -16,25 +16,27 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from generator.core.errors import InputError
+from generator.core.errors import InputError, Problem
+from generator.core.limits import MAX_SVG_BYTES, MAX_TEXT_BYTES, MAX_YAML_BYTES
 from generator.data.project import ASSETS
 from generator.pipeline.validation_record import read_record, record_path
 from generator.studio import views
 from generator.studio.events import Broker
 from generator.studio.files import WORKBOOK_SUFFIXES, build_file, source_file
+from generator.studio.guard import HostCheck, HostGuard
 from generator.studio.state import GameState, Studio
 
 STUDIO_ASSETS = ASSETS / "studio"
 IMAGE_ID = re.compile(r"^[0-9a-f]{20}(-\d+)?-[a-z]$|^[0-9a-f]{20}-\d+$")
 FOREVER = {"Cache-Control": "public, max-age=31536000, immutable"}  # image ids change with their content
 FRESH = {"Cache-Control": "no-store"}
-LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
+# the most of a source file the studio reads to show it: the limit pnp reads that kind of file with
+SHOWN_BYTES = {".yaml": MAX_YAML_BYTES, ".yml": MAX_YAML_BYTES, ".svg": MAX_SVG_BYTES}
 
 
 def _environment() -> Environment:
@@ -51,11 +53,13 @@ class StudioApp:
     """The routes over one Studio; `app` is the ASGI application."""
 
     def __init__(
-        self, studio: Studio, editor: str = views.DEFAULT_EDITOR, allowed_hosts: list[str] | None = None
+        self, studio: Studio, editor: str = views.DEFAULT_EDITOR, guard: HostGuard | None = None,
+        editor_schemes: tuple[str, ...] = (), debug: bool = False,
     ):
         self.studio = studio
         self.project = studio.project
-        self.links = views.Links(studio.project.root, editor)
+        self.debug = debug
+        self.links = views.Links(studio.project.root, editor, editor_schemes)
         self.broker = Broker()
         self.env = _environment()
         studio.listen(self.broker.publish)
@@ -76,9 +80,10 @@ class StudioApp:
             Route("/status", self.status),
             Mount("/static", StaticFiles(directory=STUDIO_ASSETS / "static"), name="static"),
         ]
-        middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)] if allowed_hosts else []
+        middleware = [Middleware(HostCheck, guard=guard or HostGuard()),
+                      Middleware(_Contained, on_error=self._failed)]
         self.app = Starlette(routes=routes, middleware=middleware, lifespan=self._lifespan,
-                             exception_handlers={404: self._not_found})
+                             exception_handlers={404: self._not_found, InputError: self._refused})
 
     @asynccontextmanager
     async def _lifespan(self, _app):
@@ -106,6 +111,27 @@ class StudioApp:
 
     async def _not_found(self, request: Request, exc) -> Response:  # noqa: ARG002 - Starlette handler
         return self._page("not_found.html", status=404, path=request.url.path)
+
+    async def _refused(self, request: Request, exc: InputError) -> Response:
+        """Bad input met while answering one request: that request's 422, with the located lines."""
+        return self._error_page(request, 422, exc.problems)
+
+    async def _failed(self, request: Request, exc: Exception) -> Response:
+        """Our own bug while answering one request: that request's 500 with a banner; the studio goes on."""
+        if self.debug:
+            import traceback
+
+            traceback.print_exception(exc)
+        problem = Problem("", 0, f"internal error while answering {request.url.path}: {type(exc).__name__}: "
+                                 f"{exc} (pnp serve --debug prints the traceback)")
+        return self._error_page(request, 500, [problem])
+
+    def _error_page(self, request: Request, status: int, problems: list[Problem]) -> Response:
+        try:
+            return self._page("error.html", status=status, path=request.url.path,
+                              failures=views.problem_views(problems, self.links))
+        except Exception:  # noqa: BLE001 - the page itself failed: still answer, in plain text
+            return Response("\n".join(str(p) for p in problems), status_code=status, media_type="text/plain")
 
     def _missing(self, request: Request) -> Response:
         return self._page("not_found.html", status=404, path=request.url.path)
@@ -221,14 +247,14 @@ class StudioApp:
             data, media_type="image/png", headers=FOREVER if "v" in request.query_params else FRESH
         )
 
-    async def source(self, request: Request) -> Response:
+    def source(self, request: Request) -> Response:  # sync: reads the file (thread pool)
         path = request.path_params["path"]
         found = source_file(self.project, path)
         if found is None:
             return self._missing(request)
         if found.suffix.lower() in WORKBOOK_SUFFIXES:
             return self._sheet(request, found)
-        text = found.read_text(encoding="utf-8", errors="replace")
+        text = _read_shown(found, self.project.show(found))
         lines = [(n, html.escape(line)) for n, line in enumerate(text.splitlines(), start=1)]
         return self._page("source.html", path=self.project.show(found), lines=lines,
                           editor=self.links.where(self.project.show(found), 1))
@@ -275,6 +301,48 @@ class StudioApp:
         )
 
 
+class _Contained:
+    """ASGI middleware: an exception of one request is that request's 500 page, never the server's end (and
+    no traceback on the terminal unless --debug)."""
+
+    def __init__(self, app, on_error):
+        self.app = app
+        self.on_error = on_error
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def sending(message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception as exc:  # noqa: BLE001 - contained to this request, reported on its page
+            if started:  # part of the answer has gone: end it, the page sees a cut response
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+                return
+            response = await self.on_error(Request(scope), exc)
+            await response(scope, receive, send)
+
+
+def _read_shown(path: Path, shown: str) -> str:
+    """The text of a source file to show, or a located InputError (a 422 page) when it is larger than pnp
+    reads that kind of file: never more than that limit is read, however large the file is or grows."""
+    limit = SHOWN_BYTES.get(path.suffix.lower(), MAX_TEXT_BYTES)
+    with path.open("rb") as stream:
+        data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise InputError(Problem(shown, 0, f"the file is larger than {limit:,} bytes, the most pnp reads of "
+                                           "this kind of file; the studio does not show it"))
+    return data.decode("utf-8", errors="replace")
+
+
 def _shown_cell(value) -> str:
     """A cell as the spreadsheet shows it: 2, not the 2.0 a workbook stores."""
     if value is None:
@@ -284,8 +352,9 @@ def _shown_cell(value) -> str:
     return str(value)
 
 
-def create_app(studio: Studio, editor: str = views.DEFAULT_EDITOR, host: str = "127.0.0.1") -> StudioApp:
-    """The studio's ASGI app; on a loopback address only requests naming a loopback host are answered (a web
-    page elsewhere cannot reach the studio through a DNS name pointed at 127.0.0.1)."""
-    allowed = LOOPBACK_NAMES if host in LOOPBACK_NAMES else None
-    return StudioApp(studio, editor, allowed)
+def create_app(studio: Studio, editor: str = views.DEFAULT_EDITOR, host: str = "127.0.0.1",
+               allow_hosts: tuple[str, ...] = (), editor_schemes: tuple[str, ...] = (),
+               debug: bool = False) -> StudioApp:
+    """The studio's ASGI app; whatever address it listens on, only requests naming one of its own hosts are
+    answered (a web page elsewhere cannot reach it through a DNS name pointed at this machine)."""
+    return StudioApp(studio, editor, HostGuard(host, allow_hosts), editor_schemes, debug)

@@ -12,12 +12,19 @@ import errno
 import logging
 import socket
 import threading
+from contextlib import aclosing
 
 import uvicorn
 
 from generator.core.errors import InputError, Problem
 from generator.data.project import Project
-from generator.pipeline.watch import relevant_changes, watched_roots
+from generator.pipeline.watch import (
+    ROOT_POLL_S,
+    relevant_changes,
+    replaced_roots,
+    root_identity,
+    watched_roots,
+)
 from generator.studio.app import StudioApp, create_app
 from generator.studio.state import Studio, StudioReport
 from generator.studio.views import DEFAULT_EDITOR
@@ -67,7 +74,7 @@ class StudioServer:
     """The studio running on one socket: `run()` in the main thread (Ctrl+C stops it) or `start()` in a
     thread."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 - each of `pnp serve`'s options, as keywords with defaults, like the command
         self,
         project: Project,
         names: list[str] | None = None,
@@ -76,13 +83,18 @@ class StudioServer:
         editor: str = DEFAULT_EDITOR,
         report: StudioReport | None = None,
         debug: bool = False,
+        allow_hosts: tuple[str, ...] = (),
+        editor_schemes: tuple[str, ...] = (),
     ):
         self.project = project
         self.host = host
+        studio = Studio(project, names, report, debug)
+        # a bad --editor is refused before the port is taken
+        web = create_app(studio, editor, host, allow_hosts, editor_schemes, debug)
         self.socket = bind(host, port)
         self.port = self.socket.getsockname()[1]
-        self.studio = Studio(project, names, report, debug)
-        self.web: StudioApp = create_app(self.studio, editor, host)
+        self.studio = studio
+        self.web: StudioApp = web
         self.started = threading.Event()
         self._stop_watching: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -111,16 +123,33 @@ class StudioServer:
             self._loop.call_soon_threadsafe(self._stop_watching.set)
 
     async def _watch(self, stop: asyncio.Event) -> None:
+        """Refresh on every save; a cards/ or templates/ folder replaced as a whole (a branch switch) is
+        watched anew and every game read again from it (generator.pipeline.watch)."""
         from watchfiles import awatch
 
-        roots = [str(p) for p in watched_roots(self.project)]
-        if not roots:
-            return
-        async for changes in awatch(*roots, stop_event=stop, debounce=WATCH_DEBOUNCE_MS, step=20,
-                                    rust_timeout=200):
-            changed = relevant_changes(self.project, changes)
-            if changed:
-                self.studio.request_refresh(changed)
+        identity = root_identity(self.project)
+        while not stop.is_set():
+            roots = [str(p) for p in watched_roots(self.project)]
+            if roots:
+                # yield_on_timeout: a quiet interval comes back empty, so a replaced folder is noticed
+                batches = awatch(*roots, stop_event=stop, debounce=WATCH_DEBOUNCE_MS, step=20,
+                                 rust_timeout=200, yield_on_timeout=True)
+                async with aclosing(batches):  # closed at once when the folder is replaced
+                    async for changes in batches:
+                        if root_identity(self.project) != identity:
+                            break
+                        changed = relevant_changes(self.project, changes)
+                        if changed:
+                            self.studio.request_refresh(changed)
+            else:  # cards/ is away (mid-checkout): look again shortly
+                try:
+                    await asyncio.wait_for(stop.wait(), ROOT_POLL_S)
+                except TimeoutError:
+                    pass
+            now = root_identity(self.project)
+            if now != identity and not stop.is_set():
+                identity = now
+                self.studio.request_refresh(replaced_roots(self.project))
 
     def run(self) -> None:
         """Serve until Ctrl+C (or stop()); returns after a clean shutdown."""
@@ -148,12 +177,14 @@ class StudioServer:
             self._thread.join(timeout)
 
 
-def serve(project: Project, names: list[str], host: str = "127.0.0.1", port: int = 8000,
-          editor: str = DEFAULT_EDITOR, report: StudioReport | None = None, on_ready=None,
-          debug: bool = False) -> None:
+def serve(  # noqa: PLR0913 - each of `pnp serve`'s options, as keywords with defaults, like the command
+    project: Project, names: list[str], host: str = "127.0.0.1", port: int = 8000,
+    editor: str = DEFAULT_EDITOR, report: StudioReport | None = None, on_ready=None,
+    debug: bool = False, allow_hosts: tuple[str, ...] = (), editor_schemes: tuple[str, ...] = (),
+) -> None:
     """Run the studio until Ctrl+C; `on_ready(url)` is called once it answers."""
     logging.getLogger("uvicorn.error").setLevel(logging.WARNING)
-    server = StudioServer(project, names, host, port, editor, report, debug)
+    server = StudioServer(project, names, host, port, editor, report, debug, allow_hosts, editor_schemes)
     if on_ready is not None:
         original = server._on_started
 

@@ -17,6 +17,12 @@ from generator.studio.faces import FaceRef, face_page_size
 from generator.studio.state import Face, GameState
 
 DEFAULT_EDITOR = "vscode://file/{path}:{line}"
+# URL schemes that open a file in an editor; --editor-scheme NAME adds another. A link runs in the studio's
+# page, so a scheme that runs or embeds content there (javascript:, data:, vbscript:) is refused even then.
+EDITOR_SCHEMES = ("vscode", "vscode-insiders", "vscodium", "cursor", "windsurf", "idea", "pycharm",
+                  "webstorm", "jetbrains", "subl", "txmt", "mvim", "zed", "nova", "atom", "emacs",
+                  "org-protocol", "kate")
+NEVER_EDITOR_SCHEMES = ("javascript", "data", "vbscript", "blob", "about")
 CORE_FIELDS = (*CARD_KEYS, "code", "deck")  # what a card is beside its deck's fields
 
 
@@ -76,9 +82,10 @@ class DeckView:
 class Links:
     """How source places and images are linked: the editor URL scheme and the studio's own URLs."""
 
-    def __init__(self, project_root: Path, editor: str = DEFAULT_EDITOR):
+    def __init__(self, project_root: Path, editor: str = DEFAULT_EDITOR, extra_schemes: tuple[str, ...] = ()):
         self.root = project_root.resolve()
         self.editor_template = editor or DEFAULT_EDITOR
+        editor_scheme(self.editor_template, extra_schemes)
         try:
             self.editor_template.format(path="/x", line=1, file="x")
         except (KeyError, IndexError, ValueError) as exc:
@@ -108,6 +115,25 @@ class Links:
     @staticmethod
     def image(image_id: str | None) -> str | None:
         return f"/img/{image_id}.png" if image_id else None
+
+
+def editor_scheme(template: str, extra_schemes: tuple[str, ...] = ()) -> str:
+    """The URL scheme of an --editor template when it is an editor's, else a located InputError (one line)."""
+    scheme, colon, _ = template.partition(":")
+    allowed = (*EDITOR_SCHEMES, *(s.strip().lower().rstrip(":") for s in extra_schemes))
+    named = scheme.strip().lower()
+    for extra in extra_schemes:
+        if extra.strip().lower().rstrip(":") in NEVER_EDITOR_SCHEMES:
+            raise InputError(Problem("", 0, f"--editor-scheme {extra}: a {extra.rstrip(':')}: link runs "
+                                            "in the studio's page, not in an editor; expected an editor's "
+                                            "URL scheme"))
+    if not colon or named in NEVER_EDITOR_SCHEMES or named not in allowed:
+        why = (f"a {named}: link runs in the studio's page, not in an editor" if named in NEVER_EDITOR_SCHEMES
+               else f"'{scheme}' is not an editor's URL scheme" if colon else "it has no URL scheme")
+        raise InputError(Problem("", 0, f"--editor '{template}': {why}; expected one of "
+                                        f"{', '.join(EDITOR_SCHEMES)} (--editor-scheme NAME allows another), "
+                                        f"e.g. {DEFAULT_EDITOR}"))
+    return named
 
 
 def problem_views(problems: list[Problem], links: Links) -> list[ProblemView]:

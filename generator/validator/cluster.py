@@ -56,18 +56,19 @@ def parse_cluster(text: str) -> tuple[str, int | str]:
             Problem("", 0, f"--cluster {text}: expected local:N with N workers, a whole number >= 1")
         )
     address = text if "://" in text else f"tcp://{text}"
-    parts = urlsplit(address)
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
-    if parts.scheme not in ("tcp", "tls") or not parts.hostname or port is None:
+    why = ""
+    try:  # an unclosed '[' of an IPv6 address, a port out of range: urllib's ValueError, said in one line
+        parts = urlsplit(address)
+        port, host = parts.port, parts.hostname
+    except ValueError as exc:
+        parts, port, host, why = None, None, None, f" ({exc})"
+    if parts is None or parts.scheme not in ("tcp", "tls") or not host or port is None:
         raise InputError(
             Problem(
                 "",
                 0,
-                f"--cluster {text}: expected tcp://HOST:PORT of a running Dask scheduler, "
-                f"or local:N for N workers on this machine",
+                f"--cluster {text}: expected tcp://HOST:PORT of a running Dask scheduler{why}, "
+                f"e.g. tcp://[::1]:8786 for an IPv6 address, or local:N for N workers on this machine",
             )
         )
     return "scheduler", address

@@ -158,3 +158,38 @@ def test_component_and_deck_ids_stay_apart(tmp_path):
         "cards/chits/box.yaml:1: component 'things' has the id of the deck in cards/chits/things.yaml; "
         "expected an id of its own (exports use it as a folder name)"
     ]
+
+
+SHEET = """\
+    component: pad
+    kind: sheet
+    name: Score pad
+    size: {width: 95mm, height: 125mm}
+    columns:
+      - {header: Round, text: "{{ number }}"}
+      - {header: "", repeat: 6}
+    rows: 12
+    """
+
+
+@pytest.mark.parametrize(
+    "name, text, expected",
+    [
+        ("pad.yaml", SHEET.replace("rows: 12", "rows: 1000000"),
+         "cards/chits/pad.yaml:8: 'rows': 1,000,000 blank rows; expected at most 1,000 (pnp's limit for one "
+         "sheet"),
+        ("pad.yaml", SHEET.replace("repeat: 6", "repeat: 1000000"),
+         "cards/chits/pad.yaml:5: 'columns': 1,000,001 columns (repeats counted); expected at most 100"),
+        ("pad.yaml", SHEET.replace("rows: 12", "rows: 12\n    copies: 1000000"),
+         "cards/chits/pad.yaml:9: copies is 1000000; expected a whole number from 1 to 1,000"),
+        ("dice.yaml", DIE.replace("size: 16mm", "size: 16mm\n    copies: 1000000"),
+         "cards/chits/dice.yaml:5: copies is 1000000; expected a whole number from 1 to 1,000"),
+    ],
+)
+def test_a_huge_pad_or_die_is_refused_at_its_limit_before_any_work(tmp_path, name, text, expected):
+    import time
+
+    started = time.monotonic()
+    lines = _build(tmp_path, {name: text})
+    assert time.monotonic() - started < 5  # the limit is checked as the file is read (within a second here)
+    assert len(lines) == 1 and lines[0].startswith(expected), lines

@@ -95,3 +95,42 @@ def test_a_new_games_rules_explain_its_components(tmp_path):
     assert "Making the pieces" in text and "Action tuck box: as printed, and made up" in text
     again = run_pnp("new", "other", project=project)  # a second game keeps the project's copy as it is
     assert again.exit_code == 0 and "_making-the-pieces" not in again.output
+
+
+TITLES = ["A: B", "Captain's #1 Game", "x\ncode: EVIL\nengine: os", 'She said "go" \\ then #} {{ 7*7 }}',
+          "__CODE__ and __NAME__", "- [not, a, list]", "Tab\there\r\nand é\u2028line", '"""; import os; """']
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_any_title_round_trips_exactly_and_never_adds_a_key(tmp_project, title):
+    """`pnp new` writes the title as a YAML scalar and one plain line in comments: it loads back as given,
+    the file has exactly the keys of a default game.yaml, and the engine and rules text still compile."""
+    import ast
+
+    import yaml
+    from jinja2 import Environment
+
+    from generator.data.load import load_game
+
+    result = run_pnp("new", "demo", "--title", title, "--engine", project=tmp_project)
+    assert result.exit_code == 0, result.output
+    assert run_pnp("new", "plain", "--engine", project=tmp_project).exit_code == 0
+    (tmp_project.cards_dir.parent / "plain-engine.py").write_bytes(
+        (tmp_project.cards_dir / "plain" / "engine.py").read_bytes())
+    game_dir = tmp_project.cards_dir / "demo"
+    loaded = yaml.safe_load((game_dir / "game.yaml").read_text(encoding="utf-8"))
+    plain = yaml.safe_load((tmp_project.cards_dir / "plain" / "game.yaml").read_text(encoding="utf-8"))
+    assert loaded["title"] == title
+    assert set(loaded) == set(plain) and loaded["code"] == "DEM"
+    assert load_game(tmp_project, "demo").title == title  # pnp's own reader agrees
+    script = "scripts/01-play-a-card.yaml"
+    assert yaml.safe_load((game_dir / script).read_text(encoding="utf-8")) == yaml.safe_load(
+        (tmp_project.cards_dir / "plain" / script).read_text(encoding="utf-8"))
+    engine = ast.parse((game_dir / "engine.py").read_text(encoding="utf-8"))  # still Python, nothing added
+    one_line = " ".join(title.replace("\u2028", " ").split()).replace("#}", "# }")
+    assert ast.get_docstring(engine).startswith(f"The rules engine of {one_line}, made by")
+    assert [type(node) for node in engine.body] == [type(node) for node in ast.parse(
+        (tmp_project.cards_dir.parent / "plain-engine.py").read_text(encoding="utf-8")).body]
+    rules = (tmp_project.templates_dir / "rules" / "demo.md.j2").read_text(encoding="utf-8")
+    Environment().parse(rules)  # the rules template still parses: the title cannot end its comment
+    assert "49" not in Environment().from_string(rules.split("\n")[0]).render()

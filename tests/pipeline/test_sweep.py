@@ -4,6 +4,7 @@ for any --jobs."""
 from __future__ import annotations
 
 import json
+import time
 
 import pypdfium2 as pdfium
 import pytest
@@ -208,3 +209,25 @@ def test_a_sweep_where_no_variant_can_be_played_fails(project):
     )
     assert result.exit_code == 1
     assert "no variant could be simulated" in result.output
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("settings.x=1..1e9", "--vary settings.x=1..1e9: the range makes 1,000,000,000 values; expected at "
+                              "most 400 variants in all"),
+        ("settings.x=1..1000000000000000000000", "the range makes 1,000,000,000,000,000,000,000 values"),
+        ("settings.x=0..1:1e-300", "--vary settings.x=0..1:1e-300: STEP 1e-300 is below 1e-09"),
+        ("settings.x=0..1e308:0.5", "the range makes countless values"),
+        ("settings.x=1..inf", "--vary settings.x=1..inf: expected finite numbers A..B[:STEP]"),
+        ("settings.x=nan..1", "expected finite numbers"),
+    ],
+)
+def test_a_range_is_counted_before_its_values_are_made(text, message):
+    """`--vary x=1..1e9` (or a tiny step) is one located line at once, not a billion values in memory."""
+    started = time.monotonic()
+    with pytest.raises(InputError) as caught:
+        parse_varies([text])
+    assert time.monotonic() - started < 1
+    assert len(caught.value.problems) == 1
+    assert message in str(caught.value.problems[0]), caught.value.problems[0]

@@ -144,3 +144,122 @@ def test_the_source_suffixes_cover_every_reader():
     from generator.faces.image import SUFFIXES as IMAGES
 
     assert set(IMAGES) | set(FONTS) | set(SHEETS) | {".yaml", ".yml", ".j2", ".md"} == SOURCE_SUFFIXES
+
+
+class _Recorder:
+    """A WatchReport that keeps every event and wakes a waiting test."""
+
+    def __init__(self):
+        self.events: list[tuple[str, object]] = []
+        self.condition = threading.Condition()
+
+    def _add(self, kind: str, value) -> None:
+        with self.condition:
+            self.events.append((kind, value))
+            self.condition.notify_all()
+
+    def wrote(self, output) -> None:
+        self._add("wrote", output)
+
+    def built(self, result, seconds) -> None:  # noqa: ARG002 - the protocol
+        self._add("built", result)
+
+    def failed(self, problems) -> None:
+        self._add("failed", [str(p) for p in problems])
+
+    def watching(self, roots) -> None:
+        self._add("watching", roots)
+
+    def changed(self, paths) -> None:
+        self._add("changed", paths)
+
+    def wait_for(self, test, seconds: float = 60.0) -> None:
+        """Until `test(events)` holds (a condition wait, no fixed sleeps); fails after `seconds`."""
+        with self.condition:
+            assert self.condition.wait_for(lambda: test(self.events), seconds), self.events
+
+
+def test_watch_survives_the_cards_folder_being_replaced_as_a_branch_switch_does(tmp_project):
+    """cards/ renamed away and another put in its place: the watch picks the game up again and rebuilds."""
+    import shutil
+
+    from pypdf import PdfReader
+
+    from generator.core.contract import BuildOptions
+    from generator.pipeline.watch import watch
+
+    assert run_pnp("new", "demo", project=tmp_project).exit_code == 0
+    cards = tmp_project.cards_dir
+    other = tmp_project.root / "other-branch"
+    shutil.copytree(cards, other)
+    deck = other / "demo" / "actions.yaml"
+    deck.write_text(deck.read_text().replace("name: Draw Two", "name: Draw Branch"))
+    report, stop = _Recorder(), threading.Event()
+    options = BuildOptions(papers=("a4",))
+    thread = threading.Thread(target=watch, args=(tmp_project, ["demo"], options, report),
+                              kwargs={"stop": stop, "debounce_ms": 100}, daemon=True)
+    thread.start()
+    try:
+        report.wait_for(lambda events: any(kind == "watching" for kind, _ in events))
+        with report.condition:
+            start = len(report.events)
+        cards.rename(tmp_project.root / "main-branch")  # away ...
+        other.rename(cards)                              # ... and another in its place
+        report.wait_for(lambda events: any(kind == "built" for kind, _ in events[start:]))
+        assert ("changed", ["cards/", "templates/"]) in report.events
+        pdf = tmp_project.build_dir / "demo" / "cards-a4.pdf"
+        assert any("Draw Branch" in page.extract_text() for page in PdfReader(pdf).pages)
+        # and the new folder is watched: a save in it is built too
+        built = sum(kind == "built" for kind, _ in report.events)
+        deck = cards / "demo" / "actions.yaml"
+        deck.write_text(deck.read_text().replace("name: Draw Branch", "name: Draw Again"))
+        report.wait_for(lambda events: sum(kind == "built" for kind, _ in events) > built)
+        assert any("Draw Again" in page.extract_text() for page in PdfReader(pdf).pages)
+    finally:
+        stop.set()
+        thread.join(10)
+    assert not thread.is_alive()
+
+
+def test_a_file_renamed_away_during_a_watch_build_is_a_located_line_never_an_internal_error(tmp_project):
+    """Files renamed away and back while builds run (an editor's save, a checkout): every failed build says
+    which file went away; none is 'internal error'. A race: it runs for a few seconds of builds."""
+    import os
+    import random
+
+    from generator.core.contract import BuildOptions
+    from generator.pipeline.watch import build_once
+
+    assert run_pnp("new", "demo", project=tmp_project).exit_code == 0
+    game = tmp_project.cards_dir / "demo"
+    targets = [game / "actions.yaml", game / "game.yaml", game / "layouts" / "actions.yaml",
+               tmp_project.templates_dir / "rules" / "demo.md.j2"]
+    done = threading.Event()
+    chance = random.Random(7)
+
+    def rename_away_and_back() -> None:
+        while not done.is_set():
+            target = chance.choice(targets)
+            os.rename(target, f"{target}.away")
+            time.sleep(chance.random() * 0.005)
+            os.rename(f"{target}.away", target)
+            time.sleep(chance.random() * 0.01)
+
+    report = _Recorder()
+    renamer = threading.Thread(target=rename_away_and_back, daemon=True)
+    renamer.start()
+    try:
+        deadline = time.monotonic() + 8
+        while time.monotonic() < deadline:
+            build_once(tmp_project, ["demo"], BuildOptions(papers=("letter",)), report)
+    finally:
+        done.set()
+        renamer.join(5)
+    failures = [line for kind, lines in report.events if kind == "failed" for line in lines]
+    assert not [line for line in failures if "internal error" in line], failures
+    shown = {tmp_project.show(target) for target in targets}
+    for line in failures:
+        if "went away" in line:
+            assert line.split(":")[0] in shown, line
+            assert line.endswith("the watcher builds again on the next change"), line
+    assert any(kind == "built" for kind, _ in report.events)  # between the renames, builds succeed

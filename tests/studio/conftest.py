@@ -69,14 +69,20 @@ def skip_without_browser() -> None:
 
 
 @pytest.fixture(scope="session")
-def browser():
-    """Headless Chromium of the distribution."""
+def playwright_driver():
+    """Playwright, once per session (its sync API runs one driver per thread)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_driver):
+    """Headless Chromium of the distribution."""
+    chromium = playwright_driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    yield chromium
+    chromium.close()
 
 
 @pytest.fixture

@@ -104,7 +104,7 @@ def test_it_listens_on_127_0_0_1_only_by_default(toy_studio):
         socket.create_connection(("127.0.0.2", toy_studio.port), timeout=2).close()
     # and a page elsewhere cannot reach it through a DNS name that points at 127.0.0.1
     status, _ = _get(toy_studio, "/", host=f"attacker.example:{toy_studio.port}")
-    assert status == 400
+    assert status == 403
     assert _get(toy_studio, "/", host=f"localhost:{toy_studio.port}")[0] == 200
 
 
@@ -245,5 +245,158 @@ def test_a_card_from_a_workbook_links_to_its_cell_in_a_table_of_the_sheet(design
             and "no sheet &#39;Evnts&#39;" in missing.decode()
             and "did you mean" in missing.decode()
         )
+    finally:
+        server.stop()
+
+
+def _stream_status(server, host: str, origin: str | None = None) -> int:
+    """The status of a GET of the event stream (the stream is not read further)."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20)
+    try:
+        connection.putrequest("GET", "/events", skip_host=True)
+        connection.putheader("Host", host)
+        if origin:
+            connection.putheader("Origin", origin)
+        connection.endheaders()
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def test_listening_on_every_address_still_answers_only_the_studios_own_host_names(tmp_path):
+    """DNS rebinding: a page elsewhere points its own name at this machine; whatever the bind address, a
+    request naming a host the studio does not serve is a 403, for pages, files and the event stream."""
+    from generator.studio.server import StudioServer
+
+    project = toy.make_toy_project(tmp_path)
+    (tmp_path / "cards" / "toy" / "game.yaml").write_text(
+        (tmp_path / "cards" / "toy" / "game.yaml").read_text().replace("engine: toy_engine\n", ""))
+    (project.build_dir / "toy").mkdir(parents=True)
+    (project.build_dir / "toy" / "cards-letter.pdf").write_bytes(b"%PDF-1.4 a built sheet")
+    server = StudioServer(project, ["toy"], host="0.0.0.0", port=0, allow_hosts=("tablet.lan",)).start()
+    try:
+        port = server.port
+        for path in ("/", "/g/toy", "/src/cards/toy/game.yaml", "/build/toy/cards-letter.pdf", "/status"):
+            for evil in ("evil.example", f"evil.example:{port}", "localhost.evil.example",
+                         "127.0.0.1.nip.io"):
+                status, body = _get(server, path, host=evil)
+                assert status == 403, (path, evil)
+                assert b"Sum Up" not in body and b"PDF" not in body
+        assert _stream_status(server, f"evil.example:{port}") == 403
+        for own in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}", "tablet.lan",
+                    f"{socket.gethostname()}:{port}"):
+            assert _get(server, "/src/cards/toy/game.yaml", host=own)[0] == 200, own
+        # the stream opens only for the studio's own pages
+        assert _stream_status(server, f"127.0.0.1:{port}", origin="http://evil.example") == 403
+        assert _stream_status(server, f"127.0.0.1:{port}", origin="null") == 403
+        assert _stream_status(server, f"127.0.0.1:{port}", origin=f"http://127.0.0.1:{port}") == 200
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("editor", ["javascript:alert(1)", "JavaScript:alert(document.domain)",
+                                    "data:text/html,<script>alert(1)</script>", "java\tscript:alert(1)",
+                                    "https://evil.example/?f={path}", "{path}:{line}"])
+def test_an_editor_url_that_is_not_an_editors_is_refused_at_start(tmp_path, editor):
+    toy.make_toy_project(tmp_path)
+    result = run_pnp("serve", "--port", "0", "--editor", editor, project=tmp_path)
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output and "Studio at" not in result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert lines[1:] == ["1 problem found."]  # one located line, and the count every refusal ends with
+    assert f"--editor '{editor}'" in lines[0] and "expected one of vscode" in lines[0]
+
+
+def test_another_editors_scheme_is_allowed_by_name_but_never_a_script_scheme(tmp_path):
+    from generator.studio.views import Links
+
+    links = Links(tmp_path, "myeditor://open?{path}:{line}", ("myeditor",))
+    assert links.where("cards/a.yaml", 3).editor == f"myeditor://open?{tmp_path.resolve()}/cards/a.yaml:3"
+    toy.make_toy_project(tmp_path)
+    result = run_pnp("serve", "--port", "0", "--editor", "javascript:alert(1)", "--editor-scheme",
+                     "javascript", project=tmp_path)
+    assert result.exit_code == 1 and "--editor-scheme javascript: a javascript: link runs" in result.output
+
+
+def test_a_huge_text_file_in_the_game_is_refused_quickly_and_the_studio_goes_on(toy_studio):
+    huge = toy_studio.project.cards_dir / "toy" / "huge.txt"
+    with huge.open("wb") as stream:  # 300 MB (sparse: the disk is spared, the reader is not)
+        stream.truncate(300_000_000)
+    try:
+        started = time.monotonic()
+        status, body = _get(toy_studio, "/src/cards/toy/huge.txt")
+        assert time.monotonic() - started < 5
+        assert status == 422 and len(body) < 100_000
+        text = body.decode()
+        assert 'id="banner"' in text and "cards/toy/huge.txt" in text
+        assert "larger than 1,000,000 bytes" in text
+        assert _get(toy_studio, "/src/cards/toy/numbers.yaml")[0] == 200  # the next request is answered
+    finally:
+        huge.unlink()
+
+
+def test_a_failing_request_is_its_own_500_page_with_a_banner(toy_studio):
+    """An exception of one request (our bug) becomes that request's 500 page with a banner, not the end of
+    the server nor a traceback."""
+    import asyncio
+    import threading
+
+    from generator.studio.app import _Contained
+
+    async def broken(scope, receive, send):  # noqa: ARG001 - the ASGI signature
+        raise RuntimeError("a bug of ours")
+
+    sent: list[dict] = []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request", "body": b""}
+
+    scope = {"type": "http", "method": "GET", "path": "/g/x", "headers": [], "query_string": b"",
+             "server": ("127.0.0.1", 1), "scheme": "http", "root_path": ""}
+    # on a thread of its own: an earlier browser test may have left an event loop running on this one
+    runner = threading.Thread(target=lambda: asyncio.run(_Contained(broken, toy_studio.web._failed)(
+        scope, receive, send)))
+    runner.start()
+    runner.join(20)
+    assert sent[0]["status"] == 500
+    page = sent[1]["body"].decode()
+    assert 'id="banner"' in page
+    assert "internal error while answering /g/x: RuntimeError: a bug of ours" in page
+
+
+def test_the_studio_picks_the_game_up_again_when_cards_is_replaced(tmp_path):
+    """cards/ renamed away and another put in its place (a branch switch): the studio watches the new folder
+    and shows the game as the new folder has it."""
+    import shutil
+
+    from generator.studio.server import StudioServer
+
+    project = toy.make_toy_project(tmp_path / "p")
+    game = project.cards_dir / "toy" / "game.yaml"
+    game.write_text(game.read_text().replace("engine: toy_engine\n", ""))
+    other = tmp_path / "other-branch"
+    shutil.copytree(project.cards_dir, other)
+    deck = other / "toy" / "numbers.yaml"
+    deck.write_text(deck.read_text().replace("name: Number deck", "name: Branch deck"))
+    server = StudioServer(project, ["toy"], port=0).start()
+    try:
+        wait_until_idle(server.url)
+        assert b"Number deck" in _get(server, "/g/toy")[1]
+        project.cards_dir.rename(tmp_path / "p" / "main-branch")
+        other.rename(project.cards_dir)
+        deadline = time.monotonic() + 60
+        while b"Branch deck" not in _get(server, "/g/toy")[1]:  # a condition wait: until the page shows it
+            assert time.monotonic() < deadline, "the studio did not read the replaced cards/ folder"
+            time.sleep(0.1)
+        wait_until_idle(server.url)
+        # and the new folder is watched: a save in it shows too
+        moved = project.cards_dir / "toy" / "numbers.yaml"
+        moved.write_text(moved.read_text().replace("name: Branch deck", "name: Saved deck"))
+        while b"Saved deck" not in _get(server, "/g/toy")[1]:
+            assert time.monotonic() < deadline + 60, "a save in the new cards/ folder was not seen"
+            time.sleep(0.1)
     finally:
         server.stop()

@@ -183,17 +183,33 @@ def test_a_server_that_is_no_dask_scheduler_is_one_line_not_a_wait(repo_project,
 
 @pytest.mark.parametrize("text, expected", [
     ("local:2", ("local", 2)), ("tcp://127.0.0.1:8786", ("scheduler", "tcp://127.0.0.1:8786")),
-    ("localhost:8786", ("scheduler", "tcp://localhost:8786")),
+    ("localhost:8786", ("scheduler", "tcp://localhost:8786")), ("[::1]:8786", ("scheduler", "tcp://[::1]:8786")),
 ])
 def test_cluster_addresses(text, expected):
     assert parse_cluster(text) == expected
 
 
-@pytest.mark.parametrize("text", ["local:0", "local:two", "tcp://host", "http://host:80", "tcp://:80"])
+@pytest.mark.parametrize("text", ["local:0", "local:two", "tcp://host", "http://host:80", "tcp://:80",
+                                  "tcp://[::1:8786", "[::1", "tcp://host:99999", "tcp://[zz]:1"])
 def test_bad_cluster_addresses_are_one_line(text):
     with pytest.raises(InputError) as caught:
         parse_cluster(text)
     assert str(caught.value).startswith(f"--cluster {text}: expected ")
+    assert "\n" not in str(caught.value)
+
+
+def test_an_unclosed_ipv6_scheduler_address_is_one_located_line(tmp_path):
+    """No internal error: urllib's ValueError becomes the option's own line."""
+    from tests.conftest import run_pnp
+    from tests.fixtures import toy_engine as toy
+
+    with toy.registered_project(tmp_path) as project:
+        result = run_pnp("validate", "toy", "--cluster", "tcp://[::1:8786", project=project.root)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.splitlines() == [
+        "--cluster tcp://[::1:8786: expected tcp://HOST:PORT of a running Dask scheduler (Invalid IPv6 URL), "
+        "e.g. tcp://[::1]:8786 for an IPv6 address, or local:N for N workers on this machine",
+        "1 problem found."]
 
 
 def test_without_dask_the_cluster_option_says_how_to_install_it(monkeypatch):

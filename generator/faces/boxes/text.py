@@ -111,8 +111,8 @@ class TextBox(BoxKind):
         renderer = self.renderer
         try:
             rendered = renderer.templates.render(box.spec["text"], context)
-        except TemplateProblem as exc:
-            raise renderer.fail(box, context, str(exc)) from None
+        except TemplateProblem as exc:  # in the translation's words, when they are a translation's
+            raise renderer.fail(box, context, str(exc), words=True) from None
         family = renderer.fonts[box.get("font", DEFAULTS["font"])]
         markup = cardtext.rich_markup(rendered, renderer.icons.inline_markup, family,
                                       renderer.game.config.typography)

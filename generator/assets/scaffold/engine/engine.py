@@ -1,4 +1,4 @@
-"""The rules engine of __TITLE__, made by `pnp new __NAME__ --engine`: `pnp validate __NAME__` plays it.
+"""The rules engine of __TITLE_PY__, made by `pnp new __NAME__ --engine`: `pnp validate __NAME__` plays it.
 
 This is Python of your project (game.yaml: `engine: {module: engine.py}`), run by `pnp validate`, `pnp replay`
 and `pnp sweep` only; `pnp build` never runs it. The game it plays is the sample in rules.md.j2: shuffle the
