@@ -7,9 +7,10 @@ game of that count that did not fail, a shared win counting 1/k to each of its k
 count are played in batches, in index order, and after each batch the rule looks at all of them: done when
 every position's half-width is at most `half_width` (or `cap` games are played, or every game failed); else
 the next batch brings the count to what the widest position needs at its current rate (z^2 p(1-p) / h^2,
-with a margin), rounded up to a multiple of `step`. Each decision depends only on the games of that count,
-which depend only on their seeds, so the same seed stops at the same number of games whatever the number of
-workers. Every player count of every game is decided in the same round, so the workers stay busy.
+rounded up to a multiple of `step`, at least one step more). Each decision depends only on the games of
+that count, which depend only on their seeds, so the same seed stops at the same number of games whatever
+the number of workers. Every player count of every game plays its batch in the same round, so the workers
+stay busy.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from dataclasses import dataclass
 from generator.validator.score_tracks import Z95, wilson
 
 INTERVAL = "95% Wilson score interval of each turn position's win rate over every game that did not fail"
-MARGIN = 1.05  # a batch aims a little past the projected need, so one more batch is rarely needed
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ def next_total(games: list[dict], players: int, rule: Stopping) -> int | None:
     # the rate closest to one half needs the most games; failed games count for nothing, so more are played
     spread = max((w / len(done)) * (1 - w / len(done)) for w in position_credit(done, players))
     need = Z95**2 * max(spread, 1e-4) / rule.half_width**2 * played / len(done)
-    return max(_steps(MARGIN * need, rule), min(rule.cap, played + rule.step))
+    return max(_steps(need, rule), min(rule.cap, played + rule.step))
 
 
 def reached(results: dict[int, list[dict]], rule: Stopping) -> dict:
