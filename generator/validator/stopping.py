@@ -30,7 +30,7 @@ class Stopping:
 
     half_width: float = 0.03
     cap: int = 2000
-    step: int = 50
+    step: int = 10
 
     def __post_init__(self) -> None:
         if not 0 < self.half_width < 0.5 or self.step < 2 or self.step % 2 or self.cap < self.step:

@@ -47,9 +47,10 @@ def test_an_even_split_needs_about_1070_games_for_3_points():
     assert seat_half_width(two_player_games(1100), 2) == pytest.approx(0.02952, abs=1e-4)
     assert next_total(two_player_games(1100), 2, rule) is None  # reached: stop
     assert next_total(two_player_games(1050), 2, rule) is not None
-    # after 900 games the next batch aims at the 1068 needed, in steps of 50 games
-    assert first_batch(2, rule) == 900
-    assert next_total(two_player_games(900), 2, rule) == 1100
+    # the first batch is four fifths of that; then the next aims at the 1068 needed, in steps of 10 games
+    assert first_batch(2, rule) == 860
+    assert next_total(two_player_games(860), 2, rule) == 1070
+    assert next_total(two_player_games(1070), 2, rule) is None
     low, high = wilson(450, 900)
     assert seat_half_width(two_player_games(900), 2) == pytest.approx((high - low) / 2)
 
@@ -60,7 +61,7 @@ def test_a_lopsided_rate_stops_sooner_and_failed_games_count_for_nothing():
     assert seat_half_width(two_player_games(700, first_wins_every=5), 2) <= 0.03
     assert next_total(two_player_games(700, first_wins_every=5), 2, rule) is None
     # with a tenth of them failed the same games are not enough
-    assert next_total(two_player_games(700, first_wins_every=5, failed=70), 2, rule) == 800  # 759 needed
+    assert next_total(two_player_games(700, first_wins_every=5, failed=70), 2, rule) == 760  # 759 needed
     # every game failed: nothing to learn from more of them (the failures fail the run)
     assert next_total(two_player_games(100, failed=100), 2, rule) is None
 
@@ -72,6 +73,7 @@ def test_the_cap_stops_a_count_short_of_the_half_width():
     assert next_total(two_player_games(300), 2, rule) is None
     with pytest.raises(ValueError):
         Stopping(step=25)  # odd batches would unbalance all-greedy and mixed games
+    assert next_total(two_player_games(860), 2, Stopping(step=50)) == 1100  # 1068 in steps of 50
 
 
 def test_the_stopping_point_and_the_figures_are_the_same_on_one_worker_and_two(project):
@@ -108,7 +110,7 @@ def test_default_validate_prints_the_interval_reached_and_reports_it(project):
     assert figures["settings"]["games_per_count"] is None
     reached = stopped["by_players"]["4"]
     assert reached["met"] and reached["half_width"] <= 0.03
-    assert reached["games"] == figures["by_players"]["4"]["games"] and reached["games"] % 50 == 0
+    assert reached["games"] == figures["by_players"]["4"]["games"] and reached["games"] % 10 == 0
     line = re.search(r"seat wins ±(\d\.\d) pp at 95 % after (\d+) games at 4 players", result.output)
     assert line, result.output
     assert float(line[1]) == round(100 * reached["half_width"], 1) and int(line[2]) == reached["games"]
