@@ -301,7 +301,7 @@ def _score_lines(f: dict, cards: dict) -> list[str]:
 def terminal_summary(figures: dict) -> list[str]:
     """A few lines per game: how sure the seat figures are (the default run), length, wins by turn position
     (and by seat where seats differ), endings, goals and unused cards."""
-    stopped = figures["settings"].get("stopping")
+    stopped = figures.get("settings", {}).get("stopping")
     lines = [reached_line(stopped)] if stopped else []
     for p, f in figures["by_players"].items():
         turns = f["turns"] if f["turns"].get("n") else f["decisions"]
