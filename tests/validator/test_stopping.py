@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
 from generator.data.load import load_game
 from generator.engines import registry
@@ -115,6 +116,9 @@ def test_default_validate_prints_the_interval_reached_and_reports_it(project):
     assert line, result.output
     assert float(line[1]) == round(100 * reached["half_width"], 1) and int(line[2]) == reached["games"]
     assert "until every win rate by turn position was within ±3 pp at 95 %" in result.output
+    text = " ".join(PdfReader(project.build_dir / "toy" / "balance.pdf").pages[0].extract_text().split())
+    assert (f"known to ±3 percentage points at 95 % (Wilson): {reached['games']} games at 4 players "
+            f"(±{100 * reached['half_width']:.1f})") in text, text
 
 
 def test_games_n_plays_exactly_n(project):
