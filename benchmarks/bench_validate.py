@@ -102,8 +102,8 @@ def _timed_chunk(chunk):
 
 
 def validate_timeline() -> None:
-    """The default validate in this process (2 workers): when the first game starts, each worker's busy and idle
-    time between the first game and the last, and the parent's own CPU time."""
+    """The default validate in this process (2 workers): when the first game starts, each round's workers' busy
+    and idle time, and the parent's own CPU time."""
     settings = SimSettings(games=100, jobs=2) if quick() else SimSettings(jobs=2, stopping=Stopping())
     with tempfile.TemporaryDirectory(prefix="pnp-bench-validate-") as folder:
         _SPANS[:] = [Path(folder) / "spans"]
@@ -122,12 +122,26 @@ def validate_timeline() -> None:
     print(f"  timeline ({games}, 2 workers, {len(spans)} chunks, load {os.getloadavg()[0]:.1f}): "
           f"first game {first - started:.2f} s after validate started, games {last - first:.1f} s, validate "
           f"{ended - started:.1f} s; parent CPU {cpu:.1f} s [{'ok' if result.ok else 'problems'}]")
-    for pid in sorted({span[0] for span in spans}):
+    # the default run plays in rounds, each on workers forked for it: a worker's idle time is within its round
+    lives = {}
+    for pid in {span[0] for span in spans}:
         mine = [span for span in spans if span[0] == pid]
-        busy = sum(float(span[2]) - float(span[1]) for span in mine)
-        done = max(float(span[2]) for span in mine)
-        print(f"    worker {pid}: {len(mine)} chunks, busy {busy:.1f} s ({sum(float(s[3]) for s in mine):.1f} s CPU), "
-              f"idle {last - first - busy:.2f} s of which {last - done:.2f} s waiting for the last chunk")
+        lives[pid] = (min(float(s[1]) for s in mine), max(float(s[2]) for s in mine), mine)
+    rounds: list[list[str]] = []
+    for pid in sorted(lives, key=lambda p: lives[p][0]):
+        if rounds and lives[pid][0] < max(lives[p][1] for p in rounds[-1]):
+            rounds[-1].append(pid)
+        else:
+            rounds.append([pid])
+    for number, pids in enumerate(rounds, 1):
+        begin, end = min(lives[p][0] for p in pids), max(lives[p][1] for p in pids)
+        print(f"    round {number}: {end - begin:.1f} s")
+        for pid in pids:
+            _, done, mine = lives[pid]
+            busy = sum(float(span[2]) - float(span[1]) for span in mine)
+            print(f"      worker {pid}: {len(mine)} chunks, busy {busy:.1f} s "
+                  f"({sum(float(s[3]) for s in mine):.1f} s CPU), idle {end - begin - busy:.2f} s of which "
+                  f"{end - done:.2f} s waiting for the round's last chunk")
 
 
 def run() -> None:
