@@ -13,8 +13,9 @@ from generator.core.words import counted
 
 @click.command("validate")
 @click.argument("games", nargs=-1)
-@click.option("--games", "n_games", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Simulated games per player count.")
+@click.option("--games", "n_games", type=click.IntRange(min=1), default=None,
+              help="Simulated games per player count (default: play until every win rate by turn position is "
+              "known to ±3 percentage points at 95 %, at most 2000 games per player count).")
 @click.option(
     "--seed", type=int, default=1, show_default=True, help="Base seed; each game's seed derives from it."
 )
@@ -61,7 +62,7 @@ from generator.core.words import counted
 def validate_cmd(
     ctx: click.Context,
     games: tuple[str, ...],
-    n_games: int,
+    n_games: int | None,
     seed: int,
     players: tuple[int, ...],
     jobs: int,
@@ -90,17 +91,23 @@ def validate_cmd(
     from generator.pipeline.validate import option_lines, validate
     from generator.validator.cluster import executor_for
     from generator.validator.simulate import SimSettings
+    from generator.validator.stopping import Stopping
 
     project = project_of(ctx)
     if list_options:
         for line in option_lines(project, project.select(games)):
             click.echo(line)
         return
-    settings = SimSettings(games=n_games, seed=seed, players=tuple(players), jobs=jobs)
+    # without --games: batches until the seat figures are sure enough (validator.stopping)
+    settings = SimSettings(games=n_games or SimSettings.games, seed=seed, players=tuple(players), jobs=jobs,
+                           stopping=None if n_games else Stopping())
     changes = Changes(options=tuple(options), sets=tuple(sets))
     bars = []
 
     def start(total: int, workers: int) -> None:
+        if bars:  # a stopping rule planned another round
+            bars[0].length = total
+            return
         if sys.stderr.isatty():
             bars.append(
                 click.progressbar(
@@ -207,8 +214,11 @@ def _print_games(project, result) -> None:
     from generator.validator.report import terminal_summary
 
     if result.games_played:
+        rule = result.stopping
+        until = (f"; until every win rate by turn position was within ±{100 * rule.half_width:g} pp at 95 % "
+                 f"or {rule.cap} games per player count") if rule else ""
         click.echo(f"Played {result.games_played} games in {result.seconds:.1f} s "
-                   f"({result.games_played / max(result.seconds, 1e-9):.0f} games/s, {result.where})")
+                   f"({result.games_played / max(result.seconds, 1e-9):.0f} games/s, {result.where}){until}")
     for entry in result.games:
         if entry.figures is None:
             continue

@@ -35,6 +35,7 @@ from generator.validator.playtests import Playtest, compare, load_playtests
 from generator.validator.report import summarize, to_json
 from generator.validator.scripts import run_script, script_files
 from generator.validator.simulate import (
+    AdaptiveSimulation,
     Run,
     SimSettings,
     Simulation,
@@ -42,6 +43,7 @@ from generator.validator.simulate import (
     player_counts,
     start_simulation,
 )
+from generator.validator.stopping import Stopping, first_batch
 
 LEGIBILITY_CHECK = "card text contrast (WCAG 4.5:1, 3:1 from 14 pt) and size (6 pt)"
 RULES_FILE = "rules.yaml"  # what `--engine rules` plays: the game's rules described in the rules language
@@ -88,6 +90,7 @@ class Validation:
     seconds: float = 0.0
     report_path: Path | None = None
     changes: list[str] = field(default_factory=list)  # what --option/--set changed (scripts are skipped then)
+    stopping: Stopping | None = None  # the rule the games were played until (None: a fixed number of games)
 
     @property
     def ok(self) -> bool:
@@ -107,7 +110,11 @@ def _run_scripts(game: Game, engine: Engine, entry: GameValidation) -> list[Prob
 
 
 def planned_games(engines: list[Engine], settings: SimSettings) -> int:
-    """How many games `validate` will simulate for these engines (for a progress bar)."""
+    """How many games `validate` will simulate for these engines (for a progress bar; with a stopping rule,
+    those of its first round)."""
+    if settings.stopping is not None:
+        return sum(first_batch(players, settings.stopping) for engine in engines
+                   for players in player_counts(engine, settings))
     return sum(len(player_counts(engine, settings)) for engine in engines) * settings.games
 
 
@@ -133,7 +140,8 @@ def validate(  # noqa: PLR0913 - each of `pnp validate`'s options, as keywords w
     Legibility findings (faint or tiny card text) are warnings, or problems that fail the run with `strict`.
     `changes` (--option/--set, one game only) change the game as loaded; its scripts, which pin the game as
     written, are then skipped. The games run on `executor` (default: local processes, `settings.jobs`).
-    `on_start(games, workers)` is called before the simulations start and `progress(n)` as games finish.
+    `on_start(games, workers)` is called before the simulations start (again with the games planned so far
+    when a stopping rule, `settings.stopping`, plans another round) and `progress(n)` as games finish.
     Every declared language of each game (or those of `languages`) is checked like a build of it: its
     translation file, layouts' words, rules template, texts that no longer fit and characters no font draws
     are problems; texts not translated yet are warnings (problems with `strict`). Without `engines`
@@ -214,7 +222,7 @@ def _described_engines(loaded: list[Game], reports: list) -> Callable[[Game], En
 class _Games:
     """The simulated games under way: on which runner, which games, since when."""
 
-    simulation: Simulation
+    simulation: Simulation | AdaptiveSimulation
     runner: Executor
     own_runner: bool  # started here, so closed here
     playable: list[tuple[Game, Engine]]
@@ -250,7 +258,7 @@ def _start_games(loaded: list[Game], engines: dict[str, Engine], settings: SimSe
     playable = [(game, engines[game.id]) for game in loaded
                 if game.id in engines and player_counts(engines[game.id], settings)]
     total = planned_games([engine for _, engine in playable], settings)
-    result.games_played = total
+    result.games_played, result.stopping = total, settings.stopping
     runner = executor or LocalProcesses(settings.jobs)
     try:
         result.workers, result.where = min(runner.workers, total), runner.describe()
@@ -258,7 +266,13 @@ def _start_games(loaded: list[Game], engines: dict[str, Engine], settings: SimSe
             on_start(total, result.workers)
         started = time.perf_counter()
         runs = [Run(game.id, game, engine, options) for game, engine in playable]
-        simulation = start_simulation(runs, settings, runner)
+
+        def more(planned: int) -> None:  # a stopping rule's later rounds: the games planned so far
+            result.games_played = planned
+            if on_start and planned > total:
+                on_start(planned, result.workers)
+
+        simulation = start_simulation(runs, settings, runner, on_plan=more)
     except BaseException:
         if executor is None:
             runner.close()

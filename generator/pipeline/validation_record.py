@@ -13,6 +13,7 @@ from pathlib import Path
 
 from generator.core.write import atomic_write
 from generator.validator.odds import odds_tables, summary_lines
+from generator.validator.playtests import compare
 from generator.validator.report import terminal_summary
 
 RECORD = "validation.json"
@@ -35,14 +36,16 @@ def game_record(entry, settings, simulated: bool) -> dict:
         "scripts": {"count": entry.scripts, "failing": entry.scripts_failing},
         "script_problems": [str(p) for p in entry.script_problems],
         "simulated": simulated and figures is not None,
-        "settings": {"games_per_count": settings.games, "seed": settings.seed,
-                     "players": list(settings.players)},
+        "settings": {"games_per_count": settings.games if settings.stopping is None else None,
+                     "seed": settings.seed, "players": list(settings.players),
+                     "stopping": figures["settings"].get("stopping") if figures else None},
         "failed_games": sum(f["failed"] for f in figures["by_players"].values()) if figures else 0,
         "summary": terminal_summary(figures) if figures else [],
         "problems": [str(p) for p in entry.sim_problems],
         "unplayed_counts": list(entry.unplayed_counts),
         "balance_pdf": f"{entry.game}/balance.pdf" if entry.balance_pdf is not None else None,
         "odds": _odds_record(entry),
+        "playtests": playtest_view(entry),
     }
 
 
@@ -53,6 +56,46 @@ def _odds_record(entry) -> dict:
         return {"declared": False, "line": entry.no_odds, "summary": [], "tables": [], "problems": []}
     return {"declared": True, "line": "", "summary": summary_lines(entry.odds),
             "tables": odds_tables(entry.odds), "problems": [str(p) for p in entry.odds_problems]}
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
+
+
+def _band_row(what: str, band: dict | None) -> list | None:
+    """[figure, real, simulated, outside] of a length or margin comparison (validator.playtests)."""
+    if not band:
+        return None
+    simulated = f"{band['simulated_mean']:.1f} (10-90%: {band['simulated_p10']:g}-{band['simulated_p90']:g})"
+    return [what, f"{band['real_mean']:.1f}", simulated, bool(band["outside"])]
+
+
+def _position_row(r: dict) -> list:
+    """[figure, real, simulated, outside] of one turn position's share of the wins."""
+    real = f"{r['real_wins']:g} of {r['plays']} ({100 * r['real_low']:.0f}-{100 * r['real_high']:.0f}%)"
+    return [f"wins of the {_ordinal(r['position'])} to play", real, f"{100 * r['simulated']:.0f}%",
+            bool(r["outside"])]
+
+
+def playtest_view(entry) -> dict | None:
+    """The playtests of a game as the studio shows them: each real play, and per player count its figures
+    beside the simulated ones (from the comparison of the simulated run; the plays alone without one)."""
+    if not entry.playtests:
+        return None
+    found = (entry.figures or {}).get("playtests")
+    plays = (found or compare(entry.playtests, {"by_players": {}}))["games"]
+    counts = []
+    for players, c in sorted((found or {}).get("by_players", {}).items(), key=lambda kv: int(kv[0])):
+        rows = []
+        if c.get("simulated"):
+            length = c.get("length") or {}
+            rows = [row for row in (_band_row(f"length ({length.get('unit', 'rounds')})", length),
+                                    _band_row("winning margin", c.get("margin"))) if row]
+            rows += [_position_row(r) for r in c.get("positions", [])]
+        counts.append({"players": int(players), "plays": c["plays"], "simulated": bool(c.get("simulated")),
+                       "rows": rows})
+    return {"plays": plays, "by_players": counts, "findings": list((found or {}).get("findings", [])),
+            "compared": found is not None}
 
 
 def write_records(build_dir: Path, games: list, settings, simulated: bool) -> list[Path]:

@@ -430,8 +430,15 @@ def draw_report(path: Path, figures: dict) -> None:
     s = figures["settings"]
     flow.heading(f"{figures['title']}: balance report", 22)
     counts = ", ".join(str(p) for p in s["player_counts"])
+    stopped = s.get("stopping")
+    played = f"{s['games_per_count']} simulated games per player count ({counts} players)"
+    if stopped:  # the default run: as many games as the stopping rule needed at each count
+        played = ("Simulated games until every win rate by turn position was known to "
+                  f"±{100 * stopped['half_width']:g} percentage points at 95 % (Wilson): "
+                  + ", ".join(f"{r['games']} games at {p} players (±{100 * r['half_width']:.1f})"
+                              for p, r in stopped["by_players"].items()))
     flow.para(
-        f"{s['games_per_count']} simulated games per player count ({counts} players), base seed {s['seed']}. "
+        f"{played}, base seed {s['seed']}. "
         f"Bots: {s['bots']}. These figures describe the balance; they never fail the validator. "
         "Composition problems (stalls, broken rules, goals never completed) are printed by <i>pnp "
         "validate</i>."

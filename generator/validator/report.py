@@ -10,6 +10,7 @@ from generator.data.game import Game
 from generator.engines.base import Engine
 from generator.validator.score_tracks import card_influence, score_figures, telling_card, wilson
 from generator.validator.simulate import BOT_MIX, SimSettings
+from generator.validator.stopping import position_credit, reached, reached_line, turn_position
 
 
 def _r(x: float) -> float:
@@ -41,21 +42,11 @@ def distribution(values: list[float]) -> dict:
     }
 
 
-def turn_position(game: dict, seat: int) -> int:
-    """0 for the seat that took the first turn, 1 for the next, ... (`turn_order` of the metrics; seat order
-    when the engine does not say, i.e. seat 0 always starts)."""
-    order = game["metrics"].get("turn_order") or list(range(len(game["scores"])))
-    return order.index(seat)
-
-
 def position_rates(games: list[dict], players: int) -> list[dict]:
     """Win rate by turn position (1 = the first player) with its 95% interval; a shared win counts 1/k to each
     of the k winners. Seat numbers mean nothing when the first player is chosen at random: the turn position
     does."""
-    credit = [0.0] * players
-    for g in games:
-        for seat in g["winners"]:
-            credit[turn_position(g, seat)] += 1 / len(g["winners"])
+    credit = position_credit(games, players)
     rows = []
     for position in range(players):
         low, high = wilson(credit[position], len(games))
@@ -243,11 +234,12 @@ def goal_figures(game: Game, engine: Engine, played: list[dict]) -> dict:
 def summarize(game: Game, engine: Engine, settings: SimSettings, results: dict[int, list[dict]]) -> dict:
     """Every balance figure of one game (plain, JSON-ready, deterministic)."""
     played = [g for games in results.values() for g in games if not g["failure"]]
-    return {
+    figures = {
         "game": game.id,
         "title": game.title,
         "settings": {
-            "games_per_count": settings.games,
+            # the default run plays until its stopping rule is met: the games differ by player count
+            "games_per_count": settings.games if settings.stopping is None else None,
             "seed": settings.seed,
             "player_counts": sorted(results),
             "bots": BOT_MIX,
@@ -257,6 +249,9 @@ def summarize(game: Game, engine: Engine, settings: SimSettings, results: dict[i
         "cards": card_usage(game, played),
         "goals": goal_figures(game, engine, played),
     }
+    if settings.stopping is not None:
+        figures["settings"]["stopping"] = reached(results, settings.stopping)
+    return figures
 
 
 def to_json(report: dict) -> str:
@@ -304,9 +299,10 @@ def _score_lines(f: dict, cards: dict) -> list[str]:
 
 
 def terminal_summary(figures: dict) -> list[str]:
-    """A few lines per game: length, wins by turn position (and by seat where seats differ), endings, goals
-    and unused cards."""
-    lines = []
+    """A few lines per game: how sure the seat figures are (the default run), length, wins by turn position
+    (and by seat where seats differ), endings, goals and unused cards."""
+    stopped = figures.get("settings", {}).get("stopping")
+    lines = [reached_line(stopped)] if stopped else []
     for p, f in figures["by_players"].items():
         turns = f["turns"] if f["turns"].get("n") else f["decisions"]
         if not turns.get("n"):

@@ -18,6 +18,7 @@ from generator.core.errors import Problem
 from generator.data.game import Game
 from generator.engines.base import Engine
 from generator.validator.harness import SETUP, STALLED, play_game, replay_command
+from generator.validator.stopping import Stopping, first_batch, next_total
 
 # Games per task: enough tasks per worker that no worker waits long for the last one (tasks are handed out as
 # workers
@@ -39,6 +40,8 @@ class SimSettings:
     seed: int = 1
     players: tuple[int, ...] = ()  # empty: every count of ENGINE.player_counts
     jobs: int = 0  # 0: every available core (local processes; a cluster has its own workers)
+    # the default run: batches until the seat figures are this sure (validator.stopping); `games` unused then
+    stopping: Stopping | None = None
 
 
 def derive_seed(base: int, game_id: str, players: int, index: int) -> int:
@@ -211,8 +214,81 @@ class Simulation:
         self.cancel()
 
 
-def start_simulation(runs: list[Run], settings: SimSettings, executor, size: int | None = None) -> Simulation:
-    """Start playing `settings.games` games per player count of every run on `executor` and return at once.
+class AdaptiveSimulation:
+    """Games played in rounds until `settings.stopping` is met for every run and player count (see
+    validator.stopping): each round plays one batch of every count not yet done, on `executor`, and its
+    results decide the next. The same interface as Simulation; `planned` is the games asked for so far."""
+
+    def __init__(self, runs: list[Run], settings: SimSettings, executor,
+                 on_plan: Callable[[int], None] | None = None):
+        self.runs, self.settings, self.executor, self.on_plan = runs, settings, executor, on_plan
+        self.rule: Stopping = settings.stopping  # type: ignore[assignment]
+        self.games: dict[tuple[str, int], list[dict]] = {}  # (run key, players) -> results by index
+        self.targets: dict[tuple[str, int], int] = {}  # the counts still playing -> games after this round
+        for run in runs:
+            for players in player_counts(run.engine, settings):
+                self.games[run.key, players] = []
+                self.targets[run.key, players] = first_batch(players, self.rule)
+        self.planned, self.rounds = 0, 0
+        self.round: Simulation | None = None
+        self._start_round()
+
+    def _start_round(self) -> None:
+        """Hand the next batch of every count still playing to the executor."""
+        ids = {run.key: run.game.id for run in self.runs}
+        total = sum(target - len(self.games[key]) for key, target in self.targets.items())
+        size = chunk_size(total, self.executor.workers)
+        chunks = [Chunk(key, ids[key], players, self.settings.seed, start, min(start + size, target))
+                  for (key, players), target in self.targets.items()
+                  for start in range(len(self.games[key, players]), target, size)]
+        self.planned += total
+        self.rounds += 1
+        if self.on_plan:
+            self.on_plan(self.planned)
+        self.round = Simulation(self.runs, finer_tail(chunks, self.executor.workers), self.executor)
+
+    def poll(self, progress: Callable[[int], None] | None = None) -> None:
+        """Report the games finished so far to `progress`, without waiting."""
+        if self.round is not None:
+            self.round.poll(progress)
+
+    def results(self, progress: Callable[[int], None] | None = None) -> dict[str, dict[int, list[dict]]]:
+        """Run key -> players -> results by index, once the rule is met everywhere."""
+        while self.round is not None:
+            played = self.round.results(progress)
+            self.round = None
+            for key, players in list(self.targets):
+                games = self.games[key, players]
+                games.extend(played[key].get(players, []))
+                more = next_total(games, players, self.rule)
+                if more is None:
+                    del self.targets[key, players]
+                else:
+                    self.targets[key, players] = more
+            if self.targets:
+                self._start_round()
+        results: dict[str, dict[int, list[dict]]] = {run.key: {} for run in self.runs}
+        for (key, players), games in self.games.items():
+            results[key][players] = games
+        return results
+
+    def cancel(self) -> None:
+        """Stop the games still playing."""
+        if self.round is not None:
+            self.round.cancel()
+
+    def __enter__(self) -> AdaptiveSimulation:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.cancel()
+
+
+def start_simulation(runs: list[Run], settings: SimSettings, executor, size: int | None = None,
+                     on_plan: Callable[[int], None] | None = None) -> Simulation | AdaptiveSimulation:
+    """Start playing `settings.games` games per player count of every run on `executor` and return at once
+    (with `settings.stopping`: batches until it is met, an AdaptiveSimulation telling `on_plan` the games
+    planned so far).
 
     The games go through `executor` (an engines.executors.Executor: local processes or a Dask cluster). The
     results depend only on the seed: chunks are put back in index order whatever ran them, however many
@@ -220,6 +296,8 @@ def start_simulation(runs: list[Run], settings: SimSettings, executor, size: int
     round)."""
     if len({run.key for run in runs}) != len(runs):
         raise ValueError("every run needs its own key")
+    if settings.stopping is not None:
+        return AdaptiveSimulation(runs, settings, executor, on_plan)
     if size:
         return Simulation(runs, plan_chunks(runs, settings, size), executor)
     total = sum(len(player_counts(run.engine, settings)) for run in runs) * settings.games

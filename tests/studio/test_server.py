@@ -140,6 +140,50 @@ def test_validation_page_shows_the_last_validate_with_its_charts(toy_studio):
     assert len(charts) >= 2 and all(_get(toy_studio, src)[0] == 200 for src in charts)
 
 
+PLAYTEST = """\
+date: 2026-01-02
+version: print of 2026-01-01
+seats:
+  - {player: Ada, score: 9}
+  - {player: Bo, score: 4}
+winner: 1
+length: {rounds: 40}
+notes:
+  one: too many of them
+"""
+
+
+def test_validation_page_shows_the_playtests_beside_the_simulated_games(toy_studio):
+    folder = toy_studio.project.cards_dir / "toy" / "playtests"
+    folder.mkdir()
+    (folder / "2026-01-02.yaml").write_text(PLAYTEST, encoding="utf-8")
+    try:
+        checked = run_pnp("validate", "--no-sim", project=toy_studio.project)
+        assert checked.exit_code == 0, checked.output
+        text = _get(toy_studio, "/g/toy/validation")[1].decode()
+        assert "Playtests" in text and "2026-01-02" in text and "Ada 9, Bo 4" in text
+        assert "Checked, not compared" in text
+        played = run_pnp("validate", "--games", "40", "--jobs", "1", project=toy_studio.project)
+        assert played.exit_code == 0, played.output
+        text = _get(toy_studio, "/g/toy/validation")[1].decode()
+    finally:
+        for path in folder.iterdir():
+            path.unlink()
+        folder.rmdir()
+    table = re.search(r'<table class="components playtests">(.*?)</table>', text, re.S)
+    assert table and "2 players: 1 real play" in table[1], text
+    cells = re.findall(r'<tr class="(ok|bad)"><td>([^<]*)</td><td class="n">([^<]*)</td><td class="n">([^<]*)'
+                       r'</td></tr>', table[1])
+    figures = {what: (mark, real, simulated) for mark, what, real, simulated in cells}
+    # 40 rounds against the toy's simulated length, which ends after 12 rounds at most: outside, marked
+    assert figures["length (rounds)"][0] == "bad" and figures["length (rounds)"][1] == "40.0"
+    assert re.fullmatch(r"\d+\.\d \(10-90%: \d+-\d+\)", figures["length (rounds)"][2])
+    assert figures["wins of the 1st to play"][1].startswith("1 of 1")
+    assert re.fullmatch(r"\d+%", figures["wins of the 2nd to play"][2])
+    assert "real games are" in text and "longer than simulated at 2 players" in text
+    assert "<td>Ada</td>" in text  # the winner column
+
+
 def test_ctrl_c_stops_the_server_cleanly_with_a_page_open(tmp_path):
     toy.make_toy_project(tmp_path)
     (tmp_path / "cards" / "toy" / "game.yaml").write_text(
