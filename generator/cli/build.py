@@ -86,8 +86,9 @@ def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, mark
     for report in result.games:
         languages = result.languages.get(report.game, [])
         failed = result.not_built.get(report.game, [])
-        shown = f" ({', '.join(lang for lang in languages if lang not in failed)}" \
-            + "".join(f"; {lang} not built" for lang in failed) + ")" \
+        parts = [", ".join(lang for lang in languages if lang not in failed)]
+        parts += [f"{lang} not built" for lang in failed]
+        shown = f" ({'; '.join(part for part in parts if part)})" \
             if len(languages) > 1 or languages[:1] not in ([], ["en"]) else ""
         click.echo(f"OK  {report.game}{shown}: {counted(report.cards, 'card')} checked")
     skipped = f", {len(result.skipped)} up to date (--force rebuilds them)" if result.skipped else ""

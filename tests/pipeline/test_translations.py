@@ -414,3 +414,12 @@ def test_a_character_no_font_draws_in_one_language(demo: Path):
         r"cards/demo/i18n/de\.yaml:4: German \(de\): card 'olive' name has '\u4e2d' \(U\+4E2D\), which font "
         r"'title' \(Fredoka One, then Noto Sans Bold\) cannot draw",
     )
+
+
+def test_only_a_failed_language_asked_for_reads_as_such(demo: Path):
+    path = demo / "cards" / "demo" / "i18n" / "de.yaml"
+    path.write_text(path.read_text().replace("olive: {name: Olive}", "olive: {name: Olive, copies: 4}"))
+    result = run_pnp("build", "--paper", "a4", "--lang", "de", project=demo)
+    assert result.exit_code == 1
+    assert re.search(r"^OK  demo \((en; )?de not built\):", result.output, re.M), result.output
+    assert "(; " not in result.output
