@@ -105,3 +105,9 @@ def test_annotation_text_is_escaped_as_the_runner_reads_it():
     cell = Problem("cards/g/deck.xlsx", 14, "not a number", cell="Orders!C14")
     assert github(Findings(warnings=[cell])) == (
         "::warning file=cards/g/deck.xlsx,title=pnp validate::Orders!C14: not a number\n")
+
+
+def test_build_in_an_empty_folder_points_at_pnp_new(tmp_path):
+    result = run_pnp("build", project=tmp_path)
+    assert result.exit_code == 1
+    assert "no cards/ folder" in result.output and "`pnp new NAME`" in result.output
