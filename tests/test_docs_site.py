@@ -1,5 +1,5 @@
-"""The documentation as a site (`make docs`, MkDocs) builds with every link checked, and `pnp docs TOPIC` shows
-every page any pointer of pnp names."""
+"""The documentation as a site (`make docs`, MkDocs) builds with every link checked, and `pnp docs TOPIC`
+shows every page any pointer of pnp names."""
 
 from __future__ import annotations
 
@@ -42,7 +42,8 @@ def test_pnp_docs_lists_and_prints_pages():
 
 def test_every_pointer_pnp_prints_names_a_page():
     found = set()
-    for path in [*(REPO / "generator").rglob("*.py"), *(REPO / "generator" / "assets" / "scaffold").rglob("*")]:
+    scaffold = REPO / "generator" / "assets" / "scaffold"
+    for path in [*(REPO / "generator").rglob("*.py"), *scaffold.rglob("*")]:
         if path.is_file():
             found |= set(POINTER.findall(path.read_text(encoding="utf-8", errors="replace")))
     assert {"rules-language", "templates", "translations"} <= found

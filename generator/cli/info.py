@@ -27,7 +27,7 @@ def list_cmd(ctx: click.Context, games: tuple[str, ...]) -> None:
               help="Only write the .schema.json files into this folder (no editor settings).")
 @click.pass_context
 def schema_cmd(ctx: click.Context, out_dir: Path | None) -> None:
-    """Write a JSON Schema for every YAML file of the project and the editor settings that map each file to it.
+    """Write a JSON Schema for every YAML file of the project, and editor settings mapping each file to it.
 
     The schemas go to .pnp/schema/, the mapping to .vscode/settings.json (`yaml.schemas`, for VS Code's YAML
     extension; other settings are kept); `pnp build` keeps them current from then on. A game with problems

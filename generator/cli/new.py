@@ -24,8 +24,8 @@ from generator.cli.common import project_of
 def new_cmd(ctx, name, title, code, engine, rules) -> None:
     """Create cards/NAME/ with game.yaml, a sample deck and its layouts, and templates/rules/NAME.md.j2.
 
-    With --engine (Python) or --rules (rules.yaml: `pnp docs rules-language`), `pnp validate NAME` plays the new
-    game at once: e.g. `pnp new space-race --rules`."""
+    With --engine (Python) or --rules (rules.yaml: `pnp docs rules-language`), `pnp validate NAME` plays the
+    new game at once: e.g. `pnp new space-race --rules`."""
     from generator.data.scaffold import new_game
 
     project = project_of(ctx)

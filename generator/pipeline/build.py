@@ -178,7 +178,8 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
     """
     # Python's cycle collector rests until the drawing starts (generator.core.collector)
     with Paused() as collector:
-        result = _build(project, names, options or BuildOptions(), progress, on_start, drawn, collector.resume)
+        result = _build(project, names, options or BuildOptions(), progress, on_start, drawn,
+                        collector.resume)
     from generator.pipeline.editor import editor_files_wanted, write_editor_files
 
     if editor_files_wanted(project):  # `pnp new` or `pnp schema` asked for them: keep them current

@@ -1,6 +1,6 @@
-"""Editor support: `pnp schema` (and `pnp new`, and then every `pnp build`) write a schema per file and VS Code's
-`yaml.schemas` mapping; every bundled file validates against the schema it is mapped to, and held-out slips are
-flagged by that schema exactly as pnp flags them."""
+"""Editor support: `pnp schema` (and `pnp new`, and then every `pnp build`) write a schema per file and VS
+Code's `yaml.schemas` mapping; every bundled file validates against the schema it is mapped to, and held-out
+slips are flagged by that schema exactly as pnp flags them."""
 
 from __future__ import annotations
 
@@ -71,9 +71,10 @@ def test_every_bundled_file_has_exactly_one_schema_and_validates_against_it(writ
         data = yaml.safe_load((written.root / relative).read_text(encoding="utf-8"))
         assert _errors(written, names[0], data) == [], (relative, names[0])
     # each file kind is mapped to its own exact schema, not the generic one that picks by the top key
-    assert _schema_for(written, "cards/order-up-pizza/toppings.yaml") == ["order-up-pizza/toppings.schema.json"]
-    assert _schema_for(written, "cards/order-up-pizza/dice.yaml") == ["component-die.schema.json"]
-    assert _schema_for(written, "cards/order-up-pizza/layouts/order.yaml") == ["order-up-pizza/layout.schema.json"]
+    pizza = "cards/order-up-pizza"
+    assert _schema_for(written, f"{pizza}/toppings.yaml") == ["order-up-pizza/toppings.schema.json"]
+    assert _schema_for(written, f"{pizza}/dice.yaml") == ["component-die.schema.json"]
+    assert _schema_for(written, f"{pizza}/layouts/order.yaml") == ["order-up-pizza/layout.schema.json"]
     assert _schema_for(written, "cards/order-up-pizza/i18n/cs.yaml") == [
         "order-up-pizza/translation.schema.json"]
     assert _schema_for(written, "cards/short-order-hero/rules.yaml") == ["rules.schema.json"]
@@ -88,7 +89,7 @@ def _edit(project: Project, relative: str, old: str, new: str) -> dict:
     return yaml.safe_load(text.replace(old, new, 1))
 
 
-# (file, written as, the slip, python engine?) -- twenty slips a designer makes, held out of the schemas' making
+# (file, as written, the slip): twenty slips a designer makes, held out of the making of the schemas
 SLIPS = [
     ("cards/order-up-pizza/toppings.yaml", "copies: 12, icon: pepperoni", "coppies: 12, icon: pepperoni"),
     ("cards/order-up-pizza/toppings.yaml", "kind: topping, price: 2}", "kind: topping, price: two}"),
