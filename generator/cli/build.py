@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import papers_of, project_of
+from generator.cli.common import papers_of, project_of, quiet_aware, say, verbosity
 from generator.core.words import counted
 
 LOCATED = re.compile(r"^\S+:\d+: ")  # 'cards/x/layouts/y.yaml:12: ...'
@@ -57,6 +57,7 @@ LOCATED = re.compile(r"^\S+:\d+: ")  # 'cards/x/layouts/y.yaml:12: ...'
 @click.option("--jobs", type=click.IntRange(min=0), default=0,
               help="Processes drawing outputs side by side (default 0: every core); the files are the same.")
 @click.pass_context
+@quiet_aware
 def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, marks, pack, only, ink, cut_file,
               languages, force, jobs) -> None:
     """Build the print-ready PDFs of the games and write build/manifest.json.
@@ -73,7 +74,8 @@ def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, mark
                            ink=ink, cut_file=cut_file, only=tuple(only), jobs=jobs,
                            languages=() if "all" in languages else tuple(dict.fromkeys(languages)))
     names = project.select(games)
-    if sys.stdout.isatty():
+    # a terminal gets a progress bar; a log (or --verbose) every file by name
+    if sys.stdout.isatty() and verbosity(ctx) <= 0:
         result = _build_with_bar(project, names, options)
     else:
         result = build(project, names, options, progress=lambda o: click.echo(f"  wrote {o.path}"))
@@ -82,7 +84,7 @@ def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, mark
     echo_warnings(result)
     echo_stale(result, project.show(out_dir or project.build_dir))
     for warning in result.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        say(f"warning: {warning}", err=True)
     for report in result.games:
         languages = result.languages.get(report.game, [])
         failed = result.not_built.get(report.game, [])
@@ -90,7 +92,7 @@ def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, mark
         parts += [f"{lang} not built" for lang in failed]
         shown = f" ({'; '.join(part for part in parts if part)})" \
             if len(languages) > 1 or languages[:1] not in ([], ["en"]) else ""
-        click.echo(f"OK  {report.game}{shown}: {counted(report.cards, 'card')} checked")
+        say(f"OK  {report.game}{shown}: {counted(report.cards, 'card')} checked")
     skipped = f", {len(result.skipped)} up to date (--force rebuilds them)" if result.skipped else ""
     click.echo(
         f"{len(result.written)} file{'s' if len(result.written) != 1 else ''} written to "
@@ -115,7 +117,7 @@ def echo_warnings(result) -> None:
         for warning in entry.get("warnings", []):
             seen.setdefault(warning, entry["path"])
     for warning, path in seen.items():
-        click.echo(
+        say(
             f"warning: {warning}" if LOCATED.match(warning) else f"warning: {path}: {warning}", err=True
         )
 

@@ -101,8 +101,11 @@ class LazyPnpGroup(PnpGroup):
 @click.option(
     "--debug", is_flag=True, help="Show the traceback of an error in pnp itself (for a bug report)."
 )
+@click.option("--quiet", "-q", is_flag=True,
+              help="Print only problems and warnings (to stderr); the exit code says how it went.")
+@click.option("--verbose", "-v", is_flag=True, help="Say more: e.g. every file a build writes or skips.")
 @click.pass_context
-def cli(ctx: click.Context, project_dir: Path | None, debug: bool) -> None:
+def cli(ctx: click.Context, project_dir: Path | None, debug: bool, quiet: bool, verbose: bool) -> None:
     """Turn game data in YAML into print-ready PDFs, and prove the decks work by playing them.
 
     Work happens on the project in the current folder (its cards/<game>/ folders) or the one given with
@@ -110,6 +113,9 @@ def cli(ctx: click.Context, project_dir: Path | None, debug: bool) -> None:
     pnp itself.
     """
     ctx.meta["pnp.debug"] = debug
+    if quiet and verbose:
+        raise click.UsageError("--quiet and --verbose ask for opposite things; give one of them")
+    ctx.meta["pnp.verbosity"] = -1 if quiet else 1 if verbose else 0
     ctx.obj = find_project(project_dir)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from generator.cli.common import project_of
+from generator.cli.common import project_of, quiet_aware
 
 
 @click.command("new")
@@ -21,6 +21,7 @@ from generator.cli.common import project_of
               help="Also write the sample game's rules as data (rules.yaml, the rules language), which "
                    "`pnp validate` plays.")
 @click.pass_context
+@quiet_aware
 def new_cmd(ctx, name, title, code, engine, rules) -> None:
     """Create cards/NAME/ with game.yaml, a sample deck and its layouts, and templates/rules/NAME.md.j2.
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import change_options, cluster_option, project_of
+from generator.cli.common import change_options, cluster_option, project_of, say, verbosity
 from generator.core.words import counted
 from generator.pipeline.ci_report import FORMATS
 
@@ -129,6 +129,7 @@ def validate_cmd(
             )
             bars[0].__enter__()
 
+    quiet = quiet or verbosity(ctx) < 0  # `pnp --quiet validate` as `pnp validate --quiet`
     # a document on stdout takes the summary's place; --quiet keeps problems and warnings (stderr) only
     hushed = quiet or (output_format not in ("text", "github") and output_path is None)
     summary = (lambda: contextlib.redirect_stdout(io.StringIO())) if hushed else contextlib.nullcontext
@@ -190,7 +191,7 @@ def _print_checks(result) -> None:
     """Each game's static checks, its languages and what --option/--set changed."""
     for entry in result.games:
         report = entry.report
-        click.echo(
+        say(
             f"OK  {report.game}: {counted(report.cards, 'card')} in {counted(report.decks, 'deck')} "
             f"({counted(report.card_types, 'card type')}); {counted(len(report.checks), 'check')} passed"
         )
@@ -198,9 +199,9 @@ def _print_checks(result) -> None:
             click.echo(f"      - {name}")
         for language, found in entry.languages.items():
             mark = "OK " if found.startswith("translated") else "-- " if "not translated" in found else "BAD"
-            click.echo(f"{mark} {report.game} ({language}): {found}")
+            say(f"{mark} {report.game} ({language}): {found}")
     for line in result.changes:
-        click.echo(f"--  changed: {line}")
+        say(f"--  changed: {line}")
 
 
 def _script_line(entry, changed: bool) -> str:
@@ -218,14 +219,14 @@ def _script_line(entry, changed: bool) -> str:
 def _print_scripts(result) -> None:
     """Each game's scripted games (or why they did not run) and the player counts it does not play."""
     for entry in result.games:
-        click.echo(_script_line(entry, bool(result.changes)))
+        say(_script_line(entry, bool(result.changes)))
     for entry in result.games:
         if entry.playtests and entry.figures is None:
-            click.echo(f"--  {entry.game}: {counted(len(entry.playtests), 'playtest')} checked; compared "
+            say(f"--  {entry.game}: {counted(len(entry.playtests), 'playtest')} checked; compared "
                        "with simulated games when they are played")
     for entry in result.games:
         if entry.unplayed_counts:
-            click.echo(
+            say(
                 f"--  {entry.game}: not simulating {', '.join(map(str, entry.unplayed_counts))} players; the "
                 f"engine plays {', '.join(map(str, entry.engine_counts))}"
             )
@@ -243,7 +244,7 @@ def _print_games(project, result) -> None:
             continue
         failed = sum(f["failed"] for f in entry.figures["by_players"].values())
         found = entry.sim_problems
-        click.echo(f"{'OK ' if not found else 'BAD'} {entry.game}: {failed} failed games, "
+        say(f"{'OK ' if not found else 'BAD'} {entry.game}: {failed} failed games, "
                    f"{len(found)} composition problem{'s' if len(found) != 1 else ''}")
         for line in terminal_summary(entry.figures):
             click.echo(line)
@@ -251,7 +252,7 @@ def _print_games(project, result) -> None:
     if result.report_path is not None:
         click.echo(f"figures written to {project.show(result.report_path)}")
     for warning in result.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        say(f"warning: {warning}", err=True)
     if result.warnings:
         click.echo(f"{len(result.warnings)} warning{'s' if len(result.warnings) != 1 else ''} "
                    "(pnp validate --strict fails on them)", err=True)
