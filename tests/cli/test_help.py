@@ -62,7 +62,8 @@ def test_marks_are_coloured_on_a_terminal_unless_no_color(tmp_path):
     plain = _invoke(["validate", "--no-sim"], {"NO_COLOR": "1"}, tmp_path)
     assert "\x1b[" not in plain and "OK  demo:" in plain
     deck = tmp_path / "cards" / "demo" / "actions.yaml"
-    deck.write_text(deck.read_text(encoding="utf-8").replace("copies: 4", "copies: four", 1), encoding="utf-8")
+    deck.write_text(deck.read_text(encoding="utf-8").replace("copies: 4", "copies: four", 1),
+                    encoding="utf-8")
     failed = _invoke(["build"], {"NO_COLOR": ""}, tmp_path)
     assert "\x1b[31m\x1b[1mcards/demo/actions.yaml:" in failed  # the place of each problem, in red
     assert "\x1b[" not in _invoke(["build"], {"NO_COLOR": "1"}, tmp_path)
@@ -78,7 +79,8 @@ def test_quiet_leaves_only_problems_and_verbose_names_every_file(tmp_path):
     assert run_pnp("-q", "validate", "--no-sim", project=tmp_path).stdout.splitlines() == [
         "OK: 1 game validated, no problems"]
     deck = tmp_path / "cards" / "demo" / "actions.yaml"
-    deck.write_text(deck.read_text(encoding="utf-8").replace("copies: 4", "copies: four", 1), encoding="utf-8")
+    deck.write_text(deck.read_text(encoding="utf-8").replace("copies: 4", "copies: four", 1),
+                    encoding="utf-8")
     failed = run_pnp("-q", "build", project=tmp_path)
     assert failed.exit_code == 1 and failed.stdout == "" and "cards/demo/actions.yaml:" in failed.stderr
     both = run_pnp("-q", "-v", "build", project=tmp_path)
