@@ -150,9 +150,8 @@ def render_reading(game: Game, markdown: str) -> Reading:
 def outputs(game: Game, options: BuildOptions) -> list[Output]:
     """rules.pdf plus rules-booklet-<paper>.pdf per paper; the template is rendered now, so errors stop the
     build early."""
-    missing = missing_translation(game)
-    if missing is not None:
-        raise InputError(missing)
+    if missing_translation(game) is not None:  # a translation warns of it; the booklet waits for the file
+        return []
     path = template_file(game)
     if not path.is_file():
         return []

@@ -100,8 +100,8 @@ def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, mark
     )
     if result.warnings:
         click.echo(
-            f"{len(result.warnings)} warning{'s' if len(result.warnings) != 1 else ''} above about words not "
-            "translated yet (pnp validate --strict fails on them)",
+            f"{len(result.warnings)} warning{'s' if len(result.warnings) != 1 else ''} above about the "
+            "translations (pnp validate --strict fails on them)",
             err=True,
         )
     if result.problems:  # translations that did not build; the source language did
