@@ -29,6 +29,7 @@ COMMANDS = {
     "schema": ("generator.cli.info", "schema_cmd"),
     "i18n": ("generator.cli.i18n", "i18n_cmd"),
     "docs": ("generator.cli.docs", "docs_cmd"),
+    "migrate": ("generator.cli.migrate", "migrate_cmd"),
 }
 
 
@@ -57,6 +58,7 @@ HELP: dict[str, tuple[str, tuple[str, ...]]] = {
     "i18n": ("Start and update translations of the games.",
              ("pnp i18n extract order-up-pizza --lang cs",)),
     "docs": ("Print a page of pnp's documentation.", ("pnp docs", "pnp docs layouts")),
+    "migrate": ("Rewrite keys that were renamed to their new names, in place.", ("pnp migrate",)),
 }
 
 
