@@ -133,20 +133,24 @@ def echo_stale(result, build_dir: str) -> None:
 
 def _build_with_bar(project, names, options):
     """The build with a progress bar over the outputs that need drawing (terminal only)."""
-    from generator.pipeline.build import build
+    from generator.pipeline.build import build, drawing_weights
 
     bars = []
+    weights: dict[str, float] = {}
 
-    def start(total: int) -> None:
+    def start(outputs) -> None:
+        # the bar moves by each output's share of the work (pages in the last build), not by file count: a
+        # 40-page card sheet and a 1-page board would otherwise count alike and the estimate be far off
+        weights.update(drawing_weights(outputs, options.out_dir or project.build_dir))
         bars.append(
-            click.progressbar(
-                length=total, label="Building", item_show_func=lambda o: str(o.path) if o else ""
-            )
+            click.progressbar(length=max(1, round(sum(weights.values()) * 10)), label="Building",
+                              item_show_func=lambda o: str(o.path) if o else "")
         )
         bars[0].__enter__()
 
     try:
-        return build(project, names, options, drawn=lambda o: bars[0].update(1, o), on_start=start)
+        return build(project, names, options, on_start=start,
+                     drawn=lambda o: bars[0].update(round(weights.get(str(o.path), 1.0) * 10), o))
     finally:
         if bars:
             bars[0].__exit__(None, None, None)
