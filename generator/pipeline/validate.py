@@ -25,6 +25,8 @@ from generator.faces.face import renderer_for
 from generator.faces.legibility import check_legibility
 from generator.pipeline.changes import Changes, one_game, rule_options, summary
 from generator.pipeline.ci_report import problem_data
+from generator.pipeline.colour_check import CHECK_NAME as COLOUR_VISION_CHECK
+from generator.pipeline.colour_check import colour_vision_problems
 from generator.pipeline.gather import gather, preflight
 from generator.pipeline.translations import choose_languages, language_problems, named, translate_checked
 from generator.pipeline.validation_record import write_failure_record, write_records
@@ -275,6 +277,8 @@ def _check(loaded: list[Game], reports: list[CheckReport], engines: dict[str, En
         result.warnings += [Problem("", 0, warning) for warning in renderer_for(game).warnings]
         found = check_legibility(renderer_for(game))
         printed[game.id].append(LEGIBILITY_CHECK)
+        found += colour_vision_problems(game)
+        printed[game.id].append(COLOUR_VISION_CHECK)
         if strict:
             result.problems += found
         else:
