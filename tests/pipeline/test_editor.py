@@ -104,7 +104,7 @@ SLIPS = [
     ("cards/crazy-eights/cards.yaml", "suit: clubs,", "suit: club,"),
     ("cards/crazy-eights/layouts/card.yaml", "font: title", "font: titel"),
     ("cards/order-up-pizza/layouts/car.yaml", "icon: delivery-car", "icon: delivery-cars"),
-    ("cards/order-up-pizza/layouts/car.yaml", "width: 16mm", "widht: 16mm"),
+    ("cards/order-up-pizza/layouts/car.yaml", "width: 14mm", "widht: 14mm"),
     ("cards/order-up-pizza/dice.yaml", "copies: 2", "copies: -2"),
     ("cards/order-up-pizza/dice.yaml", "size: 16mm", "sise: 16mm"),
     ("cards/crazy-eights/game.yaml", "players:", "player:"),
