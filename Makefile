@@ -36,8 +36,9 @@ bench: $(TESTSTAMP)
 bench-quick: $(TESTSTAMP)
 	$(BIN)/python -m benchmarks --quick
 
-docs: $(STAMP)
+docs: $(TESTSTAMP)
 	$(BIN)/python docs/make_figures.py
+	$(BIN)/mkdocs build --strict
 
 lint: $(TESTSTAMP)
 	$(BIN)/ruff check generator tests cards

@@ -35,6 +35,9 @@ def test_the_wheel_holds_the_package_data_and_the_licence(wheel):
     } <= set(names)
     assert {"generator/assets/fonts/NotoSans-Regular.ttf", "generator/assets/fonts/OFL.txt"} <= set(names)
     assert any(n.endswith("licenses/LICENSE") for n in names)
+    # the documentation pages, for `pnp docs` where pnp was installed with pip
+    pages = {n for n in names if n.startswith("generator/assets/docs/") and n.endswith(".md")}
+    assert {f"generator/assets/docs/{p.name}" for p in (REPO / "docs").glob("*.md")} == pages
     entry = [n for n in names if n.endswith("entry_points.txt")][0]
     assert "pnp = generator.cli.main:main" in zipfile.ZipFile(wheel).read(entry).decode()
 
@@ -59,6 +62,8 @@ def test_installed_copy_makes_and_builds_a_new_game_in_an_empty_folder(wheel, tm
                            env=env, capture_output=True, text=True, check=True).stdout
     assert where.startswith(str(target))
     pnp("new", "demo")
+    assert "pnp docs" in (project / "cards" / "demo" / "game.yaml").read_text(encoding="utf-8")
+    assert pnp("docs", "data-format").startswith("# Game data format")  # the wheel's copy of the page
     pnp("build")
     assert "card layouts and text fit" in pnp("validate")
     # the built-in icons are drawn on the cards and in the rules

@@ -52,7 +52,10 @@ def _cover(game: Game, styles: dict[str, ParagraphStyle], width: float) -> list[
         textColor=ACCENT,
     )
     info = ParagraphStyle("cover-info", parent=styles["body"], fontSize=10, leading=13, alignment=1)
-    players = say("rules.players", min=config.players.min, max=config.players.max, count=config.players.max)
+    low, high = config.players.min, config.players.max
+    # a solo game (or one for exactly N) says "1 player", never "1–1 players"
+    players = say("rules.players", min=low, max=high, count=high) if low != high else \
+        say("rules.players_exactly", count=low)
     facts = [players] + ([say("rules.ages", ages=config.ages)] if config.ages else []) + (
         [config.play_time.replace("-", "\u2013")] if config.play_time else [])
     story: list[Flowable] = [Spacer(1, 30), para(config.title, title)]
@@ -147,9 +150,8 @@ def render_reading(game: Game, markdown: str) -> Reading:
 def outputs(game: Game, options: BuildOptions) -> list[Output]:
     """rules.pdf plus rules-booklet-<paper>.pdf per paper; the template is rendered now, so errors stop the
     build early."""
-    missing = missing_translation(game)
-    if missing is not None:
-        raise InputError(missing)
+    if missing_translation(game) is not None:  # a translation warns of it; the booklet waits for the file
+        return []
     path = template_file(game)
     if not path.is_file():
         return []

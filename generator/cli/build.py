@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import papers_of, project_of
+from generator.cli.common import papers_of, project_of, quiet_aware, say, verbosity
 from generator.core.words import counted
 
 LOCATED = re.compile(r"^\S+:\d+: ")  # 'cards/x/layouts/y.yaml:12: ...'
@@ -57,6 +57,7 @@ LOCATED = re.compile(r"^\S+:\d+: ")  # 'cards/x/layouts/y.yaml:12: ...'
 @click.option("--jobs", type=click.IntRange(min=0), default=0,
               help="Processes drawing outputs side by side (default 0: every core); the files are the same.")
 @click.pass_context
+@quiet_aware
 def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, marks, pack, only, ink, cut_file,
               languages, force, jobs) -> None:
     """Build the print-ready PDFs of the games and write build/manifest.json.
@@ -73,7 +74,8 @@ def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, mark
                            ink=ink, cut_file=cut_file, only=tuple(only), jobs=jobs,
                            languages=() if "all" in languages else tuple(dict.fromkeys(languages)))
     names = project.select(games)
-    if sys.stdout.isatty():
+    # a terminal gets a progress bar; a log (or --verbose) every file by name
+    if sys.stdout.isatty() and verbosity(ctx) <= 0:
         result = _build_with_bar(project, names, options)
     else:
         result = build(project, names, options, progress=lambda o: click.echo(f"  wrote {o.path}"))
@@ -82,14 +84,15 @@ def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, mark
     echo_warnings(result)
     echo_stale(result, project.show(out_dir or project.build_dir))
     for warning in result.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        say(f"warning: {warning}", err=True)
     for report in result.games:
         languages = result.languages.get(report.game, [])
         failed = result.not_built.get(report.game, [])
-        shown = f" ({', '.join(lang for lang in languages if lang not in failed)}" \
-            + "".join(f"; {lang} not built" for lang in failed) + ")" \
+        parts = [", ".join(lang for lang in languages if lang not in failed)]
+        parts += [f"{lang} not built" for lang in failed]
+        shown = f" ({'; '.join(part for part in parts if part)})" \
             if len(languages) > 1 or languages[:1] not in ([], ["en"]) else ""
-        click.echo(f"OK  {report.game}{shown}: {counted(report.cards, 'card')} checked")
+        say(f"OK  {report.game}{shown}: {counted(report.cards, 'card')} checked")
     skipped = f", {len(result.skipped)} up to date (--force rebuilds them)" if result.skipped else ""
     click.echo(
         f"{len(result.written)} file{'s' if len(result.written) != 1 else ''} written to "
@@ -97,8 +100,8 @@ def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, mark
     )
     if result.warnings:
         click.echo(
-            f"{len(result.warnings)} warning{'s' if len(result.warnings) != 1 else ''} above about words not "
-            "translated yet (pnp validate --strict fails on them)",
+            f"{len(result.warnings)} warning{'s' if len(result.warnings) != 1 else ''} above about the "
+            "translations (pnp validate --strict fails on them)",
             err=True,
         )
     if result.problems:  # translations that did not build; the source language did
@@ -114,7 +117,7 @@ def echo_warnings(result) -> None:
         for warning in entry.get("warnings", []):
             seen.setdefault(warning, entry["path"])
     for warning, path in seen.items():
-        click.echo(
+        say(
             f"warning: {warning}" if LOCATED.match(warning) else f"warning: {path}: {warning}", err=True
         )
 
@@ -130,20 +133,24 @@ def echo_stale(result, build_dir: str) -> None:
 
 def _build_with_bar(project, names, options):
     """The build with a progress bar over the outputs that need drawing (terminal only)."""
-    from generator.pipeline.build import build
+    from generator.pipeline.build import build, drawing_weights
 
     bars = []
+    weights: dict[str, float] = {}
 
-    def start(total: int) -> None:
+    def start(outputs) -> None:
+        # the bar moves by each output's share of the work (pages in the last build), not by file count: a
+        # 40-page card sheet and a 1-page board would otherwise count alike and the estimate be far off
+        weights.update(drawing_weights(outputs, options.out_dir or project.build_dir))
         bars.append(
-            click.progressbar(
-                length=total, label="Building", item_show_func=lambda o: str(o.path) if o else ""
-            )
+            click.progressbar(length=max(1, round(sum(weights.values()) * 10)), label="Building",
+                              item_show_func=lambda o: str(o.path) if o else "")
         )
         bars[0].__enter__()
 
     try:
-        return build(project, names, options, drawn=lambda o: bars[0].update(1, o), on_start=start)
+        return build(project, names, options, on_start=start,
+                     drawn=lambda o: bars[0].update(round(weights.get(str(o.path), 1.0) * 10), o))
     finally:
         if bars:
             bars[0].__exit__(None, None, None)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import functools
+import io
 import os
 import sys
 import traceback
@@ -13,14 +16,61 @@ import click
 from generator.core.errors import DEBUG_HINT, InputError, internal_error_line
 from generator.data.project import Project
 
+# A line's leading mark -> its colour on a terminal that shows colour (never with NO_COLOR set, nor into a
+# file or pipe: click drops the codes there)
+MARKS = (("OK ", "green"), ("BAD", "red"), ("-- ", "cyan"), ("warning:", "yellow"))
+
+
+def colour_allowed() -> bool | None:
+    """False when the NO_COLOR convention asks for plain text; None lets click decide (a terminal or not)."""
+    return False if os.environ.get("NO_COLOR") else None
+
+
+def say(line: str = "", err: bool = False) -> None:
+    """Print a line, its leading mark (OK, BAD, --, warning:) coloured where colour is shown."""
+    for mark, colour in MARKS:
+        if line.startswith(mark):
+            line = click.style(mark, fg=colour, bold=True) + line[len(mark):]
+            break
+    click.echo(line, err=err, color=colour_allowed())
+
+
+def say_problem(problem) -> None:
+    """A located problem on stderr, its place (file:line) in bold red where colour is shown."""
+    text = str(problem)
+    where = text.split(": ", 1)
+    if problem.file and len(where) == 2:
+        text = click.style(where[0] + ":", fg="red", bold=True) + " " + where[1]
+    click.echo(text, err=True, color=colour_allowed())
+
 
 def fail(exc: InputError) -> None:
     """Print every problem (no traceback) and exit 1."""
     for problem in exc.problems:
-        click.echo(str(problem), err=True)
+        say_problem(problem)
     count = len(exc.problems)
-    click.echo(f"{count} problem{'s' if count != 1 else ''} found.", err=True)
+    click.echo(click.style(f"{count} problem{'s' if count != 1 else ''} found.", fg="red", bold=True),
+               err=True, color=colour_allowed())
     sys.exit(1)
+
+
+def verbosity(ctx: click.Context) -> int:
+    """-1 with `pnp --quiet`, 1 with `pnp --verbose`, else 0."""
+    return int(ctx.find_root().meta.get("pnp.verbosity", 0))
+
+
+def quiet_aware(command):
+    """A command whose report on stdout `pnp --quiet` leaves out (problems and warnings still go to
+    stderr, and the exit code says how it went)."""
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        if verbosity(click.get_current_context()) < 0:
+            with contextlib.redirect_stdout(io.StringIO()):
+                return command(*args, **kwargs)
+        return command(*args, **kwargs)
+
+    return run
 
 
 def debugging(ctx: click.Context) -> bool:

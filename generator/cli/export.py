@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import project_of
+from generator.cli.common import project_of, quiet_aware
 from generator.core.words import counted
 
 OUT_HELP = "Output folder (default: build/)."
@@ -69,6 +69,7 @@ def export_cmd() -> None:
 )
 @lang_option
 @click.pass_context
+@quiet_aware
 def png_cmd(ctx, games, dpi, bleed, out_dir, languages) -> None:
     """Every card type as PNG with bleed and trimmed, plus cards.csv, in build/<game>/png/<deck>/; token and
     standee faces (transparent outside the outline) in build/<game>/png/<component>/."""
@@ -99,6 +100,7 @@ def png_cmd(ctx, games, dpi, bleed, out_dir, languages) -> None:
 )
 @lang_option
 @click.pass_context
+@quiet_aware
 def pod_cmd(ctx, games, shop, out_dir, languages) -> None:
     """Upload files for a print-on-demand shop in build/<game>/pod/<shop>/: one PDF per deck, or a folder of
     PNGs per deck (<deck>/) for the PNG shops (presets: generator/assets/presets/*.yaml)."""
@@ -129,6 +131,7 @@ def pod_cmd(ctx, games, shop, out_dir, languages) -> None:
 )
 @lang_option
 @click.pass_context
+@quiet_aware
 def tts_cmd(ctx, games, url_prefix, cell_width, out_dir, languages) -> None:
     """Tabletop Simulator deck sheets, back images and saved-object JSON in build/<game>/tts/."""
     from generator.exports.tts import export_tts
@@ -149,6 +152,7 @@ def tts_cmd(ctx, games, url_prefix, cell_width, out_dir, languages) -> None:
     "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=OUT_HELP
 )
 @click.pass_context
+@quiet_aware
 def csv_cmd(ctx, games, out_dir) -> None:
     """Each deck's cards as a spreadsheet (CSV) in build/<game>/csv/, readable again with `cards_from:`."""
     from generator.exports.cards_csv import export_csv

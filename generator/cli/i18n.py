@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from generator.cli.common import project_of
+from generator.cli.common import project_of, quiet_aware
 
 
 @click.group("i18n")
@@ -17,6 +17,7 @@ def i18n_cmd() -> None:
 @click.option("--lang", "language", required=True, metavar="LANGUAGE",
               help="The language of the translation, e.g. de, cs or pt-BR.")
 @click.pass_context
+@quiet_aware
 def extract_cmd(ctx: click.Context, game: str, language: str) -> None:
     """Write (or bring up to date) GAME's translation file for LANGUAGE: every text a player reads, with its
     source text as a comment. Translations already made are kept; texts whose source changed are marked."""

@@ -29,7 +29,47 @@ COMMANDS = {
     "list": ("generator.cli.info", "list_cmd"),
     "schema": ("generator.cli.info", "schema_cmd"),
     "i18n": ("generator.cli.i18n", "i18n_cmd"),
+    "docs": ("generator.cli.docs", "docs_cmd"),
+    "migrate": ("generator.cli.migrate", "migrate_cmd"),
 }
+
+
+# command -> its one-sentence summary (`pnp --help`, without importing the command) and examples (its --help)
+HELP: dict[str, tuple[str, tuple[str, ...]]] = {
+    "build": ("Build the print-ready PDFs of the games.",
+              ("pnp build", "pnp build order-up-pizza --paper a4 --marks lines", "pnp build --lang all")),
+    "validate": ("Check the games, replay their scripts and play them many times.",
+                 ("pnp validate", "pnp validate short-order-hero --players 3 --games 500",
+                  "pnp validate --format github --report build/validation.json")),
+    "sweep": ("Play variants of a game's rules or data and compare them.",
+              ("pnp sweep order-up-pizza --vary settings.hand_limit=8,10,12",)),
+    "replay": ("Play one seeded game and print its log.",
+               ("pnp replay short-order-hero --seed 17 --players 4",)),
+    "export": ("Write card PNGs, print-shop uploads, Tabletop Simulator decks and spreadsheets.",
+               ("pnp export png order-up-pizza", "pnp export pod --shop gamecrafter",
+                "pnp export tts order-up-pizza")),
+    "preview": ("Write one contact-sheet PNG per deck for a quick look.", ("pnp preview order-up-pizza",)),
+    "new": ("Start a new game that builds and validates.",
+            ("pnp new space-race", "pnp new space-race --title 'Space Race' --rules")),
+    "watch": ("Rebuild what changed each time a file is saved.", ("pnp watch order-up-pizza",)),
+    "serve": ("Show the games live in the browser while you edit them.",
+              ("pnp serve --open", "pnp serve order-up-pizza --port 8001")),
+    "list": ("Print each game's components with counts.", ("pnp list order-up-pizza",)),
+    "schema": ("Write JSON Schemas and editor settings that check every file.", ("pnp schema",)),
+    "i18n": ("Start and update translations of the games.",
+             ("pnp i18n extract order-up-pizza --lang cs",)),
+    "docs": ("Print a page of pnp's documentation.", ("pnp docs", "pnp docs layouts")),
+    "migrate": ("Rewrite keys that were renamed to their new names, in place.", ("pnp migrate",)),
+    "odds": ("Print the exact odds of each goal the deck deals: opening hands and draws.",
+             ("pnp odds short-order-hero", "pnp odds order-up-pizza --players 3 --draws 1,5,10")),
+}
+
+
+def first_sentence(text: str) -> str:
+    """A help text's first sentence, on one line (click would cut it at about 45 characters)."""
+    paragraph = " ".join(text.strip().split("\n\n")[0].split())
+    end = paragraph.find(". ")
+    return paragraph if end < 0 else paragraph[: end + 1]
 
 
 class LazyPnpGroup(PnpGroup):
@@ -41,8 +81,22 @@ class LazyPnpGroup(PnpGroup):
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:  # noqa: ARG002 - click API
         if name not in self.commands and name in COMMANDS:
             module, attr = COMMANDS[name]
-            self.add_command(getattr(importlib.import_module(module), attr), name)
+            command = getattr(importlib.import_module(module), attr)
+            summary, examples = HELP[name]
+            command.short_help = summary
+            # \b keeps click from re-wrapping the lines of the examples
+            command.epilog = "\b\nExamples:\n" + "\n".join(f"  {line}" for line in examples)
+            for sub in getattr(command, "commands", {}).values():  # `pnp export --help` lists sentences too
+                sub.short_help = sub.short_help or first_sentence(sub.help or "")
+            self.add_command(command, name)
         return self.commands.get(name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of `pnp --help`, from HELP: whole sentences, and no command imported."""
+        rows = [(name, HELP[name][0] if name in HELP else self.commands[name].get_short_help_str(80))
+                for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
 
 @click.group(cls=LazyPnpGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -52,8 +106,11 @@ class LazyPnpGroup(PnpGroup):
 @click.option(
     "--debug", is_flag=True, help="Show the traceback of an error in pnp itself (for a bug report)."
 )
+@click.option("--quiet", "-q", is_flag=True,
+              help="Print only problems and warnings (to stderr); the exit code says how it went.")
+@click.option("--verbose", "-v", is_flag=True, help="Say more: e.g. every file a build writes or skips.")
 @click.pass_context
-def cli(ctx: click.Context, project_dir: Path | None, debug: bool) -> None:
+def cli(ctx: click.Context, project_dir: Path | None, debug: bool, quiet: bool, verbose: bool) -> None:
     """Turn game data in YAML into print-ready PDFs, and prove the decks work by playing them.
 
     Work happens on the project in the current folder (its cards/<game>/ folders) or the one given with
@@ -61,6 +118,9 @@ def cli(ctx: click.Context, project_dir: Path | None, debug: bool) -> None:
     pnp itself.
     """
     ctx.meta["pnp.debug"] = debug
+    if quiet and verbose:
+        raise click.UsageError("--quiet and --verbose ask for opposite things; give one of them")
+    ctx.meta["pnp.verbosity"] = -1 if quiet else 1 if verbose else 0
     ctx.obj = find_project(project_dir)
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import project_of
+from generator.cli.common import project_of, quiet_aware
 
 
 @click.command("preview")
@@ -14,6 +14,7 @@ from generator.cli.common import project_of
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: build/).")
 @click.pass_context
+@quiet_aware
 def preview_cmd(ctx, games, out_dir) -> None:
     """Write build/<game>/preview/<deck>.png for a quick look at every card of the games."""
     from generator.exports.preview import write_previews

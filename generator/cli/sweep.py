@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import change_options, cluster_option, project_of
+from generator.cli.common import change_options, cluster_option, project_of, quiet_aware
 
 
 @click.command("sweep")
@@ -29,6 +29,7 @@ from generator.cli.common import change_options, cluster_option, project_of
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write every figure of every variant to this JSON file.")
 @click.pass_context
+@quiet_aware
 def sweep_cmd(
     ctx: click.Context,
     game_id: str,

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import sys
 from pathlib import Path
 
 import click
 
-from generator.cli.common import change_options, cluster_option, project_of
+from generator.cli.common import change_options, cluster_option, project_of, say, verbosity
 from generator.core.words import counted
+from generator.pipeline.ci_report import FORMATS
 
 
 @click.command("validate")
@@ -54,6 +57,18 @@ from generator.core.words import counted
 @change_options
 @cluster_option
 @click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="For CI: github prints ::error annotations at file:line beside the summary; junit, sarif and json "
+    "write a test report, a code-scanning log or JSON (to --output, else to stdout instead of the summary).",
+)
+@click.option("--output", "output_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the --format document to this file (also when validation fails).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only problems, warnings and one last line.")
+@click.option(
     "--list-options",
     is_flag=True,
     help="Print the rule options of each named game and what --set can change.",
@@ -76,6 +91,9 @@ def validate_cmd(
     list_options: bool,
     languages: tuple[str, ...],
     engine_source: str,
+    output_format: str,
+    output_path: Path | None,
+    quiet: bool,
 ) -> None:
     """Check every game's data and deck composition, replay its scripts and play it many times (all games by
     default).
@@ -84,10 +102,12 @@ def validate_cmd(
     cannot set up) fail the command; balance figures are reported in build/<game>/balance.pdf and with
     --report. With --option/--set (one game) the changed game is checked and played instead; its scripts are
     skipped. --no-engine imports no rules engine (a game's engine is its project's own Python): static checks
-    only. Example: pnp validate short-order-hero --players 3 --games 500
+    only. In CI, --format github|junit|sarif|json reports every problem where it is (written when
+    validation fails too). Example: pnp validate short-order-hero --players 3 --games 500
     """
     from generator.core.errors import InputError
     from generator.pipeline.changes import Changes
+    from generator.pipeline.ci_report import Findings, findings_of
     from generator.pipeline.validate import option_lines, validate
     from generator.validator.cluster import executor_for
     from generator.validator.simulate import SimSettings
@@ -116,44 +136,70 @@ def validate_cmd(
             )
             bars[0].__enter__()
 
+    quiet = quiet or verbosity(ctx) < 0  # `pnp --quiet validate` as `pnp validate --quiet`
+    # a document on stdout takes the summary's place; --quiet keeps problems and warnings (stderr) only
+    hushed = quiet or (output_format not in ("text", "github") and output_path is None)
+    summary = (lambda: contextlib.redirect_stdout(io.StringIO())) if hushed else contextlib.nullcontext
     executor = executor_for(jobs, cluster) if cluster and not no_sim and not no_engine else None
     try:
-        result = validate(
-            project,
-            project.select(games),
-            settings,
-            simulate_games=not no_sim,
-            report_path=report_path,
-            on_start=start,
-            progress=lambda n: bars and bars[0].update(n),
-            strict=strict,
-            changes=changes,
-            executor=executor,
-            engines=not no_engine,
-            announce=click.echo,
-            engine_source=engine_source,
-            languages=() if "all" in languages else tuple(dict.fromkeys(languages)),
-        )
+        with summary():
+            result = validate(
+                project,
+                project.select(games),
+                settings,
+                simulate_games=not no_sim,
+                report_path=report_path,
+                on_start=start,
+                progress=lambda n: bars and bars[0].update(n),
+                strict=strict,
+                changes=changes,
+                executor=executor,
+                engines=not no_engine,
+                announce=click.echo,
+                engine_source=engine_source,
+                languages=() if "all" in languages else tuple(dict.fromkeys(languages)),
+            )
+    except InputError as exc:  # the data did not load: the CI document still says why
+        _write_document(output_format, output_path, Findings(problems=list(exc.problems), loaded=False))
+        raise
     finally:
         if bars:
             bars[0].__exit__(None, None, None)
         if executor is not None:
             executor.close()
 
-    _print_checks(result)
-    _print_scripts(result)
-    _print_odds(result)
-    _print_games(project, result)
+    with summary():
+        _print_checks(result)
+        _print_scripts(result)
+        _print_odds(result)
+        _print_games(project, result)
+    _write_document(output_format, output_path, findings_of(result))
     if result.problems:
         raise InputError(result.problems)
+    if quiet:  # beside a document on stdout, the last line goes to stderr
+        click.echo(f"OK: {counted(len(result.games), 'game')} validated, no problems",
+                   err=output_format not in ("text", "github") and output_path is None)
 
+
+def _write_document(output_format: str, output_path: Path | None, findings) -> None:
+    """The --format document: to its file, or to stdout (github's annotations always go to stdout)."""
+    from generator.core.write import atomic_write
+    from generator.pipeline.ci_report import render
+
+    if output_format == "text":
+        return
+    text = render(output_format, findings)
+    if output_path is not None and output_format != "github":
+        atomic_write(output_path, text)
+    else:
+        click.echo(text, nl=False)
 
 
 def _print_checks(result) -> None:
     """Each game's static checks, its languages and what --option/--set changed."""
     for entry in result.games:
         report = entry.report
-        click.echo(
+        say(
             f"OK  {report.game}: {counted(report.cards, 'card')} in {counted(report.decks, 'deck')} "
             f"({counted(report.card_types, 'card type')}); {counted(len(report.checks), 'check')} passed"
         )
@@ -161,9 +207,9 @@ def _print_checks(result) -> None:
             click.echo(f"      - {name}")
         for language, found in entry.languages.items():
             mark = "OK " if found.startswith("translated") else "-- " if "not translated" in found else "BAD"
-            click.echo(f"{mark} {report.game} ({language}): {found}")
+            say(f"{mark} {report.game} ({language}): {found}")
     for line in result.changes:
-        click.echo(f"--  changed: {line}")
+        say(f"--  changed: {line}")
 
 
 def _script_line(entry, changed: bool) -> str:
@@ -181,14 +227,14 @@ def _script_line(entry, changed: bool) -> str:
 def _print_scripts(result) -> None:
     """Each game's scripted games (or why they did not run) and the player counts it does not play."""
     for entry in result.games:
-        click.echo(_script_line(entry, bool(result.changes)))
+        say(_script_line(entry, bool(result.changes)))
     for entry in result.games:
         if entry.playtests and entry.figures is None:
-            click.echo(f"--  {entry.game}: {counted(len(entry.playtests), 'playtest')} checked; compared "
+            say(f"--  {entry.game}: {counted(len(entry.playtests), 'playtest')} checked; compared "
                        "with simulated games when they are played")
     for entry in result.games:
         if entry.unplayed_counts:
-            click.echo(
+            say(
                 f"--  {entry.game}: not simulating {', '.join(map(str, entry.unplayed_counts))} players; the "
                 f"engine plays {', '.join(map(str, entry.engine_counts))}"
             )
@@ -224,7 +270,7 @@ def _print_games(project, result) -> None:
             continue
         failed = sum(f["failed"] for f in entry.figures["by_players"].values())
         found = entry.sim_problems
-        click.echo(f"{'OK ' if not found else 'BAD'} {entry.game}: {failed} failed games, "
+        say(f"{'OK ' if not found else 'BAD'} {entry.game}: {failed} failed games, "
                    f"{len(found)} composition problem{'s' if len(found) != 1 else ''}")
         for line in terminal_summary(entry.figures) + (summary_lines(entry.odds) if entry.odds else []):
             click.echo(line)
@@ -232,7 +278,7 @@ def _print_games(project, result) -> None:
     if result.report_path is not None:
         click.echo(f"figures written to {project.show(result.report_path)}")
     for warning in result.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        say(f"warning: {warning}", err=True)
     if result.warnings:
         click.echo(f"{len(result.warnings)} warning{'s' if len(result.warnings) != 1 else ''} "
                    "(pnp validate --strict fails on them)", err=True)

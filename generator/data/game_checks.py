@@ -242,7 +242,7 @@ def run_checks(game: Game, problems) -> list[str]:
                 shown,
                 line,
                 f"check '{check.name}' cannot be evaluated: {exc}; expected an expression "
-                "over the game's data (see docs/templates.md)",
+                "over the game's data (see `pnp docs templates`)",
             )
             continue
         for message in failures[:FAILURES_SHOWN]:

@@ -38,6 +38,7 @@ from generator.data.overrides import (
     credit,
 )
 from generator.data.project import Project
+from generator.data.renames import read_renamed
 from generator.data.sheet_cards import card_rows
 from generator.data.slips import comment_colours, game_slips, invisible_characters
 from generator.data.spreadsheet import read_grid, spreadsheet_near
@@ -221,7 +222,8 @@ def _load_source(project: Project, game_id: str, overrides: list[Override] | tup
     _check_game_file(project, game_dir, game_file, problems)
     config: GameConfig | None = None
     fonts: FontTable | None = None
-    raw_game = _read_game_file(project, game_file, problems)
+    renamed: list[Problem] = []
+    raw_game = _read_game_file(project, game_file, problems, renamed)
     contents = _Contents(files={project.show(game_file): "game"})
     raws = _read_data_files(project, game_dir, contents, problems)
     applied: list[Applied] = []
@@ -245,7 +247,7 @@ def _load_source(project: Project, game_id: str, overrides: list[Override] | tup
     texts = [game_file, *_data_files(game_dir), *sorted(game_dir.glob("*.csv"))]
     invisible = [p for path in texts if _inside(project, path, Problems())
                  for p in invisible_characters(path, project.show(path))]
-    slips = comments + invisible + game_slips(
+    slips = renamed + comments + invisible + game_slips(
         project.show(game_file), raw_game, {shown: raw for shown, raw in raws if "board" in raw}
     )
     assert config is not None and fonts is not None  # without them there were problems, raised above
@@ -292,20 +294,17 @@ def _check_game_file(project: Project, game_dir: Path, game_file: Path, problems
         raise InputError(problems.sorted())
 
 
-def _read_game_file(project: Project, game_file: Path, problems: Problems) -> YDict | None:
-    """game.yaml as read (None when it cannot be), without the old `components:` key it reports."""
+def _read_game_file(project: Project, game_file: Path, problems: Problems,
+                    warnings: list[Problem]) -> YDict | None:
+    """game.yaml as read (None when it cannot be), its renamed keys read by their new names (a warning each,
+    into `warnings`)."""
     raw_game: YDict | None = None
     try:
         raw_game = load_yaml(game_file, project.show(game_file))
-        if isinstance(raw_game, YDict) and "components" in raw_game:
-            # the old name of `extras`; printed components are files of their own now
-            problems.add(
-                project.show(game_file),
-                raw_game.line_of("components"),
-                "'components' is now called 'extras' (things in the box that are not printed); printed "
-                "components are files of their own with `component:` as the top-level key",
-            )
-            raw_game.pop("components")
+        if isinstance(raw_game, YDict):
+            renamed, wrong = read_renamed(raw_game, project.show(game_file))
+            warnings += renamed
+            problems.extend(wrong)
     except InputError as exc:
         problems.extend(exc.problems)
     return raw_game

@@ -169,7 +169,8 @@ class Project:
                 Problem(
                     self.show(self.cards_dir),
                     0,
-                    f"no cards/ folder in {self.root}; expected a project folder (or pass --project DIR)",
+                    f"no cards/ folder in {self.root}; expected a project folder: start one here with "
+                    "`pnp new NAME`, or pass --project DIR",
                 )
             )
         if not names:

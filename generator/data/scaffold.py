@@ -20,7 +20,7 @@ PIECES = "_making-the-pieces.md.j2"  # how each component is made, included by e
 ENGINE_LINE = (
     "engine: {module: engine.py}  # the rules engine pnp validate plays (Python; pnp build never runs it)\n"
 )
-RULES_LINE = "engine: {rules: rules.yaml}  # the rules as data pnp validate plays (docs/rules-language.md)\n"
+RULES_LINE = "engine: {rules: rules.yaml}  # rules as data for pnp validate (`pnp docs rules-language`)\n"
 
 
 def default_code(name: str) -> str:

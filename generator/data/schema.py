@@ -68,7 +68,7 @@ RULES_FILE_KEYS = (
     "turn_cap",
     "options",
 )
-RULES_FILE_SCHEMA = {"title": "a rules file of the rules language (docs/rules-language.md)", "type": "object",
+RULES_FILE_SCHEMA = {"title": "a rules file (`pnp docs rules-language`)", "type": "object",
                      "properties": {key: {} for key in RULES_FILE_KEYS}, "additionalProperties": False}
 
 

@@ -1,5 +1,6 @@
 """`pnp export tts`: Tabletop Simulator deck sheets, the back image(s) and a saved-object JSON per deck;
-tokens (Custom_Tile of the matching shape), standees (Figurine_Custom) and dice (Custom_Dice) in bags.
+tokens (Custom_Tile of the matching shape), standees (Figurine_Custom) and dice (Custom_Dice) in bags; each
+board as a Custom_Board (`board-<id>.png`, drawn by the code of board-full.pdf).
 
 A sheet holds at most 10 x 7 cells; the last cell of the grid is TTS's "hidden card" (shown for cards in other
 players' hands), so a sheet carries at most 69 card types and bigger decks are split over several sheets, each
@@ -20,13 +21,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image
+from reportlab.pdfgen.canvas import Canvas
 
+from generator.boards.draw import board_plan, draw_board
 from generator.core.write import atomic_write
 from generator.data.components import Component
 from generator.data.game import Card, Deck, Game
 from generator.exports.components import die_texture, face_pngs
 from generator.exports.png import Face, deck_backs, face_images, remove_stale, write_png
-from generator.exports.raster import corner_mask, round_corners
+from generator.exports.raster import corner_mask, render_pages, round_corners
 
 MAX_COLS, MAX_ROWS = 10, 7
 MAX_TYPES = MAX_COLS * MAX_ROWS - 1  # 69: the last cell is the hidden card
@@ -35,6 +38,7 @@ DEFAULT_CELL_WIDTH = MAX_SIDE // MAX_COLS  # 409 px: a full 10-wide sheet is jus
 # Custom Tile types: Box, Hex, Circle, Rounded
 TILE_TYPES = {"square": 0, "hex": 1, "circle": 2, "rounded": 3}
 COMPONENT_DPI = 200
+BOARD_DPI = 150  # a board image: at most MAX_SIDE px on its long side
 
 
 @dataclass(frozen=True)
@@ -235,9 +239,40 @@ def export_tts(game: Game, build_dir: Path, url_prefix: str | None = None,
     files, bags = export_component_tts(game, folder, lambda p: url_for(p, url_prefix), x0=len(objects) * 3.0)
     written += files
     objects += bags
+    for board in game.boards.values():
+        path = write_png(board_image(game, board), folder / f"board-{board.id}.png", BOARD_DPI)
+        written.append(path)
+        objects.append(board_object(game, board, url_for(path, url_prefix)))
     written.append(atomic_write(folder / f"{game.id}.json", saved_object(objects, game.title)))
     remove_stale(folder, {p.name for p in written}, ("*.png", "*.json"))
     return written
+
+
+# --- boards
+# ---------------------------------------------------------------------------------------------------
+
+def board_image(game: Game, board) -> Image.Image:
+    """The board's trim area as an image, drawn as board-full.pdf draws it, at most MAX_SIDE px long."""
+    import io
+
+    plan = board_plan(game, board)
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(plan.width, plan.height), invariant=1)
+    draw_board(canvas, game, board, 0, 0, plan=plan)
+    canvas.showPage()
+    canvas.save()
+    scale = min(BOARD_DPI / 72, MAX_SIDE / max(plan.width, plan.height))
+    size = (max(1, round(plan.width * scale)), max(1, round(plan.height * scale)))
+    return next(render_pages(buffer.getvalue(), sizes=[size]))
+
+
+def board_object(game: Game, board, url: str) -> dict:
+    """A Custom_Board beside the decks, face up, at TTS's own board size (the image gives its proportions)."""
+    obj = _piece("Custom_Board", board.model.name or game.title, guid(game.id, "board", board.id), 0.0,
+                 {"CustomImage": {"ImageURL": url, "ImageSecondaryURL": "", "ImageScalar": 1.0,
+                                  "WidthScale": 0.0}})
+    obj["Transform"] |= {"posZ": -10.0, "rotY": 0.0}
+    return obj
 
 
 # --- components: tokens, standees, dice

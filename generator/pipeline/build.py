@@ -93,6 +93,16 @@ def component_summary(game: Game) -> list[dict]:
     return summary
 
 
+def drawing_weights(outputs: list[Output], build_dir: Path) -> dict[str, float]:
+    """Output path -> how long it takes to draw, relative to the others, for a progress estimate: its page
+    count in the last manifest (pages cost about the same), else the mean of those known (else 1)."""
+    pages = {entry["path"]: entry.get("pages") for entry in read_manifest(build_dir)["outputs"]}
+    known = {str(o.path): float(n) for o in outputs
+             if isinstance(n := pages.get(str(o.path)), int | float) and n > 0}
+    usual = sum(known.values()) / len(known) if known else 1.0
+    return {str(o.path): known.get(str(o.path), usual) for o in outputs}
+
+
 def read_manifest(build_dir: Path) -> dict:
     """The last build/manifest.json, keeping only entries of the expected shape (a damaged file counts as
     empty)."""
@@ -157,12 +167,12 @@ def write_manifest(build_dir: Path, games: list[Game], written: list[dict], part
 
 def build(project: Project, names: list[str], options: BuildOptions | None = None,
           progress: Callable[[Output], None] | None = None,
-          on_start: Callable[[int], None] | None = None,
+          on_start: Callable[[list[Output]], None] | None = None,
           drawn: Callable[[Output], None] | None = None) -> BuildResult:
     """Load and check everything, draw every output, then rename them all into place with the manifest.
 
-    `drawn(output)` is called as each output is drawn (a progress bar), `progress(output)` once it is in
-    place.
+    `on_start(outputs)` is told every output that will be drawn, `drawn(output)` is called as each one is
+    drawn (a progress bar), `progress(output)` once it is in place.
 
     Languages (generator.pipeline.translations): each game is built in every language it declares, or those of
     `options.languages`; a translation goes to build/<game>/<language>/. A translation's problems (a key that
@@ -178,7 +188,13 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
     """
     # Python's cycle collector rests until the drawing starts (generator.core.collector)
     with Paused() as collector:
-        return _build(project, names, options or BuildOptions(), progress, on_start, drawn, collector.resume)
+        result = _build(project, names, options or BuildOptions(), progress, on_start, drawn,
+                        collector.resume)
+    from generator.pipeline.editor import editor_files_wanted, write_editor_files
+
+    if editor_files_wanted(project):  # `pnp new` or `pnp schema` asked for them: keep them current
+        write_editor_files(project)  # (a game that does not load was reported by the build already)
+    return result
 
 
 def _build(
@@ -186,7 +202,7 @@ def _build(
     names: list[str],
     options: BuildOptions,
     progress: Callable[[Output], None] | None,
-    on_start: Callable[[int], None] | None,
+    on_start: Callable[[list[Output]], None] | None,
     drawn: Callable[[Output], None] | None,
     drawing_starts: Callable[[], None],
 ) -> BuildResult:
@@ -253,7 +269,7 @@ def _build(
         reports = loaded.finish()
         _report_games(result, state, names, reports)
         if on_start:
-            on_start(len(everything))
+            on_start(everything)
         results = drawings.results(everything, drawn)
     fingerprints = {path: fingerprint for unit in units for path, fingerprint in unit.fingerprints.items()}
     drawn_outputs: list[Output] = []

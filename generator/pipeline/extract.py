@@ -148,7 +148,7 @@ def extract(game: Game, language: str) -> Extracted:
             f"# pnp's own words in {language_name(language)} for \"{game.title}\" ({game.id}): sheet labels, "
             "the "
             "print check, the booklet cover, ...",
-            f"# Written by `pnp i18n extract {game.id} --lang {language}`; see docs/translations.md.",
+            f"# Written by `pnp i18n extract {game.id} --lang {language}`; see `pnp docs translations`.",
             f"# Each key holds the {language_name(language).split(' (')[0]} words for the English ones in "
             "the "
             "comment above it; `~` means not translated yet",
@@ -160,7 +160,7 @@ def extract(game: Game, language: str) -> Extracted:
         out = [
             f"# {language_name(language)} translation of \"{game.title}\" ({game.id}), from "
             f"{language_name(source)}.",
-            f"# Written by `pnp i18n extract {game.id} --lang {language}`; see docs/translations.md.",
+            f"# Written by `pnp i18n extract {game.id} --lang {language}`; see `pnp docs translations`.",
             f"# Each key holds the {language_name(language).split(' (')[0]} text of the "
             f"{language_name(source).split(' (')[0]} text in the comment above it; `~` means not translated "
             "yet",

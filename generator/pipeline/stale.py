@@ -11,7 +11,8 @@ from pathlib import Path
 from generator.data.game import Game
 from generator.data.project import Project
 
-NOT_GAMES = {"schema"}  # build/ folders that are not a game's outputs
+NOT_GAMES = {"schema", "site"}  # build/ folders that are not a game's outputs (site: `make docs`)
+OUTPUT_SUFFIXES = {".pdf", ".json", ".png", ".csv", ".svg", ".zip"}  # what pnp writes into build/<game>/
 _BOARD = re.compile(r"^board(?:-(?P<id>.+))?-(?P<kind>full|letter|a4)\.pdf$")
 _TTS = re.compile(r"^(?P<deck>.+?)(?:-sheet-\d+|-back)?\.(?:png|json)$")
 
@@ -25,11 +26,18 @@ def stale_outputs(project: Project, build_dir: Path, games: list[Game]) -> list[
     known = set(project.game_ids())
     found: list[dict] = []
     for folder in sorted(p for p in build_dir.iterdir() if p.is_dir() and not p.name.startswith(".")):
-        if folder.name not in known and folder.name not in NOT_GAMES:
+        if folder.name not in known and folder.name not in NOT_GAMES and _holds_outputs(folder):
             found.append({"path": f"{folder.name}/", "why": f"game '{folder.name}' no longer exists"})
     for game in games:
         found += _stale_in_game(game, build_dir / game.id)
     return sorted(found, key=lambda entry: entry["path"])
+
+
+def _holds_outputs(folder: Path) -> bool:
+    """True when a folder of build/ holds what pnp writes for a game (setuptools' build/lib and
+    build/bdist.* of a `pip install .`, with Python files two folders down, do not)."""
+    near = [*folder.glob("*"), *folder.glob("*/*")]
+    return any(p.suffix.lower() in OUTPUT_SUFFIXES and p.is_file() for p in near)
 
 
 def _entry(folder: Path, path: Path, why: str) -> dict:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from generator.booklet.text import missing_translation
 from generator.components.faces import faces_for
 from generator.core.contract import Output
 from generator.core.errors import InputError, Problem, Problems, did_you_mean, known_list
@@ -172,9 +173,16 @@ def translated_game(game: Game, language: str) -> Game:
     """The game in `language` as its translation file gives it (what the file gets wrong is in
     `translation.problems`); InputError naming the language when the file cannot be read."""
     try:
-        return translate(game, language)
+        translated = translate(game, language)
     except InputError as exc:
         raise InputError(named(exc.problems, language)) from None
+    # no rules template in this language yet: its cards and pieces are built, its booklet left out (a
+    # warning, as a text not translated yet is)
+    missing = missing_translation(translated)
+    if missing is not None:
+        translated.translation.warnings.append(replace(
+            missing, message=f"{missing.message}; its booklet is left out until that file exists"))
+    return translated
 
 
 def drawn_word_problems(source: Game, translated: Game) -> tuple[list[Problem], list[Problem]]:

@@ -25,9 +25,12 @@ from generator.faces.boxes.image import missing_art
 from generator.faces.face import renderer_for
 from generator.faces.legibility import check_legibility
 from generator.pipeline.changes import Changes, one_game, rule_options, summary
+from generator.pipeline.ci_report import problem_data
+from generator.pipeline.colour_check import CHECK_NAME as COLOUR_VISION_CHECK
+from generator.pipeline.colour_check import colour_vision_problems
 from generator.pipeline.gather import gather, preflight
 from generator.pipeline.translations import choose_languages, language_problems, named, translate_checked
-from generator.pipeline.validation_record import write_records
+from generator.pipeline.validation_record import write_failure_record, write_records
 from generator.validator.balance_pdf import write_balance_pdf
 from generator.validator.executors import Executor, LocalProcesses
 from generator.validator.odds import game_odds, no_goals_line
@@ -153,8 +156,12 @@ def validate(  # noqa: PLR0913 - each of `pnp validate`'s options, as keywords w
     changes = changes or Changes()
     one_game(names, changes, "validate")
     described = engines and engine_source == "rules"
-    loaded, reports = gather(project, names, changes.overrides(), engines=engines and not described,
-                             announce=announce)
+    try:
+        loaded, reports = gather(project, names, changes.overrides(), engines=engines and not described,
+                                 announce=announce)
+    except InputError as exc:  # a failing run still leaves its machine-readable files (for CI)
+        _record_load_failure(project, names, exc.problems, report_path)
+        raise
     engine_of = _described_engines(loaded, reports) if described else engine_for
     options: dict = {}
     if changes:
@@ -180,7 +187,8 @@ def validate(  # noqa: PLR0913 - each of `pnp validate`'s options, as keywords w
     if not changes:  # what `pnp serve` shows is the game as written
         write_records(project.build_dir, result.games, settings, simulate_games)
     if report_path is not None:
-        atomic_write(report_path, to_json({"games": full_report}))
+        atomic_write(report_path, to_json({"games": full_report, "ok": result.ok,
+                                           "problems": [problem_data(p) for p in result.problems]}))
         result.report_path = report_path
     return result
 
@@ -200,6 +208,17 @@ def _deck_odds(game: Game, engine: Engine, options: dict, entry: GameValidation,
         return
     result.problems += entry.odds_problems
     full_report.setdefault(game.id, {})["odds"] = entry.odds
+
+
+def _record_load_failure(project: Project, names: list[str], problems: list[Problem],
+                         report_path: Path | None) -> None:
+    """The data did not load: the JSON report and each game's validation.json say so, with the problems."""
+    if report_path is not None:
+        atomic_write(report_path, to_json({"games": {}, "ok": False, "loaded": False,
+                                           "problems": [problem_data(p) for p in problems]}))
+    for name in names:
+        if (project.cards_dir / name).is_dir():
+            write_failure_record(project.build_dir, name, [str(p) for p in problems])
 
 
 def _described_engines(loaded: list[Game], reports: list) -> Callable[[Game], Engine]:
@@ -298,6 +317,8 @@ def _check(loaded: list[Game], reports: list[CheckReport], engines: dict[str, En
             (result.problems if failed else result.warnings).append(Problem("", 0, warning))
         found = check_legibility(renderer_for(game))
         printed[game.id].append(LEGIBILITY_CHECK)
+        found += colour_vision_problems(game)
+        printed[game.id].append(COLOUR_VISION_CHECK)
         if strict:
             result.problems += found
         else:

@@ -105,6 +105,13 @@ def write_records(build_dir: Path, games: list, settings, simulated: bool) -> li
             for entry in games]
 
 
+def write_failure_record(build_dir: Path, game_id: str, problems: list[str]) -> Path:
+    """Write build/<game>/validation.json for a run whose data did not load: the problems, nothing played."""
+    record = {"game": game_id, "loaded": False, "problems": problems, "script_problems": [], "checks": [],
+              "engine": False, "simulated": False, "summary": [], "balance_pdf": None}
+    return atomic_write(record_path(build_dir, game_id), json.dumps(record, indent=1, sort_keys=True) + "\n")
+
+
 def read_record(build_dir: Path, game_id: str) -> dict | None:
     """The last validation record of a game, or None when `pnp validate` has not run (or the file is
     damaged)."""

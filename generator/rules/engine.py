@@ -204,7 +204,7 @@ def rules_path(game, written: str, file: str = "", line: int = 0) -> Path:
                 file,
                 line,
                 f"rules file '{written}' does not exist in {game.show(game.dir)}/; "
-                "expected a YAML file of the rules language (docs/rules-language.md)",
+                "expected a YAML file of the rules language (`pnp docs rules-language`)",
             )
         )
     return path

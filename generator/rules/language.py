@@ -268,7 +268,7 @@ class Reader:
                     f"this is a {kind} file ({kind}: {data[kind]}), "
                     "not a rules file of the rules language; expected "
                     "zones, setup, turn, actions, end and score "
-                    "(docs/rules-language.md)",
+                    "(`pnp docs rules-language`)",
                 )
             )
         self.keys(data, TOP_KEYS, "the rules file")

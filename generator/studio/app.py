@@ -29,6 +29,8 @@ from generator.studio import views
 from generator.studio.events import Broker
 from generator.studio.files import WORKBOOK_SUFFIXES, build_file, source_file
 from generator.studio.guard import HostCheck, HostGuard
+from generator.studio.jobs import KINDS as JOB_KINDS
+from generator.studio.jobs import Jobs
 from generator.studio.state import GameState, Studio
 
 STUDIO_ASSETS = ASSETS / "studio"
@@ -61,6 +63,7 @@ class StudioApp:
         self.debug = debug
         self.links = views.Links(studio.project.root, editor, editor_schemes)
         self.broker = Broker()
+        self.jobs = Jobs(studio.project.root, self.broker.publish)
         self.env = _environment()
         studio.listen(self.broker.publish)
         routes = [
@@ -70,6 +73,8 @@ class StudioApp:
             Route("/g/{game}/pages/{name}", self.pages),
             Route("/g/{game}/components", self.components),
             Route("/g/{game}/validation", self.validation),
+            Route("/g/{game}/print", self.print_page),
+            Route("/g/{game}/jobs/{kind}", self.start_job, methods=["POST"]),
             Route("/img/{image}.png", self.image),
             Route("/large/{game}/face/{deck}/{card}.png", self.face_variant),
             Route("/face/{game}/{deck}/{card}.png", self.face_variant),
@@ -89,6 +94,7 @@ class StudioApp:
     async def _lifespan(self, _app):
         self.broker.bind(asyncio.get_running_loop())
         yield
+        self.jobs.close()
         self.broker.close()
 
     # -- helpers
@@ -213,6 +219,27 @@ class StudioApp:
             ran = time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp))
         return self._page("validation.html", state=state, game_id=state.id, tab="validation", record=record,
                           charts=[views.Links.image(c) for c in charts], ran=ran)
+
+    def print_page(self, request: Request) -> Response:  # sync: reads the manifest
+        state = self._state(request)
+        if state is None:
+            return self._missing(request)
+        job = self.jobs.last if self.jobs.last is not None and self.jobs.last.game == state.id else None
+        return self._page("print.html", state=state, game_id=state.id, tab="print", job=job,
+                          files=views.game_files(self.project.build_dir, state.id))
+
+    async def start_job(self, request: Request) -> Response:
+        """POST /g/GAME/jobs/build|validate: start the command; its lines and its end come as events."""
+        state = self._state(request)
+        kind = request.path_params["kind"]
+        if state is None or kind not in JOB_KINDS:
+            return JSONResponse({"error": "no such game or job"}, status_code=404, headers=FRESH)
+        job = self.jobs.start(kind, state.id)
+        if job is None:
+            running = self.jobs.last
+            return JSONResponse({"error": f"pnp {running.kind} {running.game} is still running"},
+                                status_code=409, headers=FRESH)
+        return JSONResponse(job.as_event(), status_code=202, headers=FRESH)
 
     # -- images and files
     # -----------------------------------------------------------------------------------------

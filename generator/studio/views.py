@@ -348,3 +348,62 @@ def card_detail(state: GameState, links: Links, deck_id: str, face_id: str) -> C
         fields.append((name, _plain(value), _field_where(links, card, deck, name)))
     return CardDetail(view, tile, fields, links.where(card.file, card.line), links.where(layout.file, 1),
                       layout.name, previous, following, size)
+
+
+@dataclass
+class OutputFile:
+    """A file pnp wrote for a game, as the print page lists it."""
+
+    path: str           # relative to build/
+    url: str            # the studio's link to it (/build/...)
+    what: str           # 'card sheets, 12 pages', 'Tabletop Simulator export (14 files)'
+    size: str           # '1.2 MB'
+
+
+def _size_text(count: float) -> str:
+    for unit in ("bytes", "kB", "MB", "GB"):
+        if count < 1000 or unit == "GB":
+            return f"{count:.0f} {unit}" if unit == "bytes" else f"{count:.1f} {unit}"
+        count /= 1000
+    return f"{count:.1f} GB"
+
+
+EXPORT_FOLDERS = {"png": "card and piece PNGs (pnp export png)",
+                  "pod": "print-shop upload (pnp export pod)",
+                  "tts": "Tabletop Simulator export (pnp export tts)",
+                  "preview": "contact sheets (pnp preview)"}
+
+
+def game_files(build_dir: Path, game_id: str) -> list[OutputFile]:
+    """The game's outputs of the last build (from build/manifest.json, in its order), then what validate and
+    the exports wrote into build/<game>/ (balance report, export folders)."""
+    try:
+        manifest = json.loads((build_dir / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        manifest = {}
+    files, listed = [], set()
+    for entry in manifest.get("outputs", []) if isinstance(manifest, dict) else []:
+        path = str(entry.get("path", ""))
+        if entry.get("game") != game_id or not (build_dir / path).is_file():
+            continue
+        listed.add(path)
+        pages = entry.get("pages")
+        what = f"{entry.get('kind', 'output')}{f', {pages} pages' if pages else ''}"
+        if entry.get("language"):
+            what += f" ({entry['language']})"
+        files.append(OutputFile(path, "/build/" + quote(path), what, _size_text(entry.get("bytes", 0))))
+    folder = build_dir / game_id
+    for found in sorted(folder.glob("*.pdf")) if folder.is_dir() else []:
+        path = f"{game_id}/{found.name}"
+        if path not in listed:
+            files.append(OutputFile(path, "/build/" + quote(path), "report of pnp validate or sweep",
+                                    _size_text(found.stat().st_size)))
+    for name, what in EXPORT_FOLDERS.items():
+        where = folder / name
+        inside = sorted(p for p in where.rglob("*") if p.is_file()) if where.is_dir() else []
+        if inside:
+            first = inside[0].relative_to(build_dir).as_posix()
+            files.append(OutputFile(f"{game_id}/{name}/", "/build/" + quote(first),
+                                    f"{what}, {len(inside)} files",
+                                    _size_text(sum(p.stat().st_size for p in inside))))
+    return files

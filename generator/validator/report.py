@@ -311,15 +311,18 @@ def terminal_summary(figures: dict) -> list[str]:
         seats = " ".join(f"{_pct(s['rate'])}" for s in f["position_wins_greedy_mirror"])
         ends = ", ".join(f"{k} {_pct(v['share'])}" for k, v in f["ended_by"].items())
         what = "turns" if f["turns"].get("n") else "decisions"
+        # a solo game has no turn positions to compare: its one figure is how often the player wins
+        wins = f"won {seats}" if int(p) == 1 else f"wins by turn position (1st first) {seats}"
+        counted_players = f"{p} player{'s' if int(p) != 1 else ''}"
         lines.append(
-            f"  {p} players: {f['games']} games, {what} median {turns['median']:g} "
-            f"(10-90%: {turns['p10']:g}-{turns['p90']:g}); wins by turn position (1st first) {seats}; "
-            f"ended by {ends}"
+            f"  {counted_players}: {f['games']} games, {what} median {turns['median']:g} "
+            f"(10-90%: {turns['p10']:g}-{turns['p90']:g}); {wins}; ended by {ends}"
         )
         if f.get("role_wins"):
             roles = ", ".join(f"{role} {_pct(r['rate'])}" for role, r in f["role_wins"].items())
             lines.append(f"    wins by seat: {roles}")
-        lines += _score_lines(f, figures["cards"])
+        if int(p) > 1:  # margins and leads compare players
+            lines += _score_lines(f, figures["cards"])
         dealt = {gid: rate for gid, rate in (f.get("win_rate_when_dealt") or {}).items() if rate is not None}
         if dealt:
             rates = ", ".join(f"{gid} {_pct(rate)}" for gid, rate in sorted(dealt.items()))

@@ -142,14 +142,32 @@ def test_a_text_outside_a_round_token_names_the_layout_box(tmp_path):
     ]
 
 
-def test_the_old_components_key_points_to_extras(tmp_path):
+def test_the_old_components_key_is_read_as_extras_with_a_warning_until_migrated(tmp_path):
+    game = ("title: Chits\ncode: CHT\nplayers: {min: 2, max: 4}\ndecks: [things]\n# what is in the box\n"
+            "components:   # not printed\n  - {name: Bell, count: 1}\n")
+    write_project(tmp_path, {"game.yaml": game})
+    result = run_pnp("build", "--paper", "a4", project=tmp_path)
+    assert result.exit_code == 0, result.output
+    assert ("warning: cards/chits/game.yaml:6: 'components' is now called 'extras' (things in the box that "
+            "are not printed; printed components are files of their own with `component:` as the top-level "
+            "key); read as 'extras' for this release: `pnp migrate` rewrites it") in result.output
+    assert "Bell" in run_pnp("list", project=tmp_path).output  # read as an extra
+    migrated = run_pnp("migrate", project=tmp_path)
+    assert migrated.exit_code == 0
+    assert "cards/chits/game.yaml:6: 'components' -> 'extras'" in migrated.output
+    path = tmp_path / "cards" / "chits" / "game.yaml"
+    assert path.read_text() == game.replace("components:   # not printed", "extras:   # not printed")
+    assert "Nothing to migrate" in run_pnp("migrate", project=tmp_path).output
+    rebuilt = run_pnp("build", "--paper", "a4", "--force", project=tmp_path)
+    assert rebuilt.exit_code == 0 and "now called" not in rebuilt.output
+
+
+def test_old_and_new_names_together_are_a_problem(tmp_path):
     game = ("title: Chits\ncode: CHT\nplayers: {min: 2, max: 4}\ndecks: [things]\ncomponents:\n  - {name: "
-            "Bell, count: 1}\n")
+            "Bell, count: 1}\nextras: []\n")
     lines = _build(tmp_path, {"game.yaml": game})
-    assert lines == [
-        "cards/chits/game.yaml:5: 'components' is now called 'extras' (things in the box that are not "
-        "printed); printed components are files of their own with `component:` as the top-level key"
-    ]
+    assert lines == ["cards/chits/game.yaml:5: 'components' is the old name of 'extras', which is given too "
+                     "(line 7); expected only 'extras'"]
 
 
 def test_component_and_deck_ids_stay_apart(tmp_path):

@@ -89,3 +89,35 @@ def test_die_texture_holds_six_faces_with_their_pips(repo_project):
     cell = 1024 / 3
     centre = (int(cell / 2), int(512 + cell / 2))
     assert image.getpixel(centre)[0] > 180 and image.getpixel(centre)[1] < 80
+
+
+def test_tts_export_holds_the_board_as_drawn_for_print(repo_project, tmp_path):
+    from generator.exports.raster import render_pages
+
+    game = load_game(repo_project, "order-up-pizza")
+    written = export_tts(game, tmp_path)
+    [board] = game.boards.values()
+    png = tmp_path / "order-up-pizza" / "tts" / f"board-{board.id}.png"
+    assert png in written
+    whole = json.loads((png.parent / "order-up-pizza.json").read_text(encoding="utf-8"))
+    [placed] = [o for o in whole["ObjectStates"] if o["Name"] == "Custom_Board"]
+    assert Path(placed["CustomImage"]["ImageURL"].removeprefix("file://")) == png.resolve()
+    assert placed["Transform"]["rotZ"] == 0.0  # face up
+    with Image.open(png) as image:
+        shown = image.convert("RGB")
+    assert max(shown.size) <= 4096
+    # the same picture as the print PDF's trim area: compared with board-full.pdf rendered at that size
+    from generator.boards.pdf import render_full
+
+    pdf = tmp_path / "board-full.pdf"
+    render_full(game, board, pdf)
+    printed = next(render_pages(pdf, dpi=72))
+    edge = round(game.bleed_pt)  # the full board has the game's bleed around its trim
+    trim = printed.crop((edge, edge, printed.size[0] - edge, printed.size[1] - edge))
+    from PIL import ImageChops, ImageStat
+
+    small = shown.resize(trim.size, Image.Resampling.LANCZOS)
+    mean = ImageStat.Stat(ImageChops.difference(small, trim)).mean
+    assert max(mean) < 12, mean  # per channel, out of 255 (resampling blurs the lines a little)
+    flipped = ImageStat.Stat(ImageChops.difference(small.transpose(Image.Transpose.ROTATE_180), trim)).mean
+    assert max(flipped) > 2 * max(mean), (flipped, mean)  # the comparison tells pictures apart

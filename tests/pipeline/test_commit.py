@@ -138,3 +138,18 @@ def test_outputs_of_vanished_games_decks_and_boards_are_listed_as_stale(two_game
     again = run_pnp("build", "--paper", "a4", project=two_games)  # nothing changed: the list stays
     assert json.loads((two_games.build_dir / "manifest.json").read_text())["stale"] == stale
     assert "0 files written" in again.output
+
+
+def test_setuptools_and_docs_folders_in_build_are_not_stale_games(two_games: Project):
+    # what `pip install .` of a checkout and `make docs` leave in build/
+    package = two_games.build_dir / "lib" / "generator"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (two_games.build_dir / "bdist.linux-x86_64" / "wheel").mkdir(parents=True)
+    (two_games.build_dir / "site" / "search").mkdir(parents=True)
+    (two_games.build_dir / "site" / "search" / "search_index.json").write_text("{}", encoding="utf-8")
+    shutil.rmtree(two_games.cards_dir / "other")
+    result = run_pnp("build", "--paper", "a4", project=two_games)
+    assert result.exit_code == 0, result.output
+    stale = json.loads((two_games.build_dir / "manifest.json").read_text())["stale"]
+    assert [entry["path"] for entry in stale] == ["other/"]  # built before: it holds PDFs

@@ -389,5 +389,5 @@ def test_a_broken_check_expression_is_one_located_line(tmp_project):
         "'toppings deck "
         "matches the box' cannot be evaluated: assert: error: no field 'topings' here (did you mean "
         "'toppings'?); known: "
-        "orders, reference, toppings; expected an expression over the game's data (see docs/templates.md)"
+        "orders, reference, toppings; expected an expression over the game's data (see `pnp docs templates`)"
     ]

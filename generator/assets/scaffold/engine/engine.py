@@ -5,7 +5,7 @@ and `pnp sweep` only; `pnp build` never runs it. The game it plays is the sample
 action cards and deal `settings.hand_size` to each player (as many as the deck allows, the same for everyone);
 on your turn play a card from your hand, score its `value` and draw a card; the first to `settings.target`
 points wins at once, else the best score when every hand is empty. Change it as your rules change; the engine
-API is in pnp's documentation (docs/engine-api.md).
+API is in pnp's documentation (`pnp docs engine-api`).
 
 The shape every engine has: a State (whose turn, what they may do, doing it, the score), bots that choose an
 action, and an ENGINE that names them. Chance is asked for, never drawn here: the validator owns the random
@@ -121,7 +121,7 @@ class GameState(State):
         }
 
     def metrics(self) -> dict:
-        """Figures of one game for the balance report (standard keys: docs/engine-api.md)."""
+        """Figures of one game for the balance report (standard keys: `pnp docs engine-api`)."""
         return {"turns": self.turns, "rounds": -(-self.turns // self.players), "ended_by": self.ended_by,
                 "card_usage": dict(sorted(Counter(card for pile in self.played for card in pile).items()))}
 

@@ -179,12 +179,74 @@
         setStatus(event.busy ? "busy" : "live", event.busy ? "drawing…" : "live");
       } else if (event.type === "game" && (!pageGame || event.game === pageGame)) {
         refresh();
+      } else if (event.type === "job-line" || event.type === "job") {
+        showJob(event);
       }
     };
     source.onerror = () => setStatus("off", "disconnected: is pnp serve running?");
   }
 
+  // -- build and validate (the print page): start a job, show its lines and its end --------------------------
+  let jobShown = null;
+
+  function showJob(event) {
+    const log = el("job-log"), state = el("job-state");
+    if (!log || !state) return;
+    if (event.type === "job-line") {
+      if (jobShown === null) jobShown = Number(log.dataset.job) || null;  // a run started before the page
+      if (event.job !== jobShown) return;
+      log.textContent += (log.textContent ? "\n" : "") + event.line;
+      return;
+    }
+    if (event.game !== pageGame) return;
+    if (!event.ended) {
+      jobShown = event.job;
+      log.textContent = "";
+      el("job-details").open = true;
+      state.textContent = "pnp " + event.kind + " is running…";
+      el("job-problems").hidden = true;
+      return;
+    }
+    state.textContent = "pnp " + event.kind + (event.ok ? " finished: no problems." : " found problems.");
+    const box = el("job-problems");
+    box.querySelector("strong").textContent = "Problems found by pnp " + event.kind;
+    box.querySelector("ul").replaceChildren(...event.problems.map((p) => {
+      const li = document.createElement("li"); li.textContent = p; return li;
+    }));
+    box.hidden = event.problems.length === 0;
+    for (const button of document.querySelectorAll(".job-button")) button.disabled = false;
+    if (event.ok) refresh();  // the new files in the list
+  }
+
+  function setupJobs() {
+    // on the document: the buttons are swapped with the rest of the page on every refresh
+    document.addEventListener("click", async (event) => {
+      const button = event.target.closest(".job-button");
+      if (!button) return;
+      for (const b of document.querySelectorAll(".job-button")) b.disabled = true;
+      const response = await fetch("/g/" + encodeURIComponent(pageGame) + "/jobs/" + button.dataset.job,
+                                   { method: "POST" });
+      if (response.status === 202) return;  // its lines and its end come as events
+      const answer = await response.json().catch(() => ({ error: "the studio refused" }));
+      el("job-state").textContent = answer.error;
+      for (const b of document.querySelectorAll(".job-button")) b.disabled = false;
+    });
+  }
+
+  // -- a card's page: the arrow keys go to the previous and next card ----------------------------------------
+  function setupKeys() {
+    document.addEventListener("keydown", (event) => {
+      if (event.altKey || event.ctrlKey || event.metaKey) return;
+      if (["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement?.tagName)) return;
+      const rel = event.key === "ArrowLeft" ? "prev" : event.key === "ArrowRight" ? "next" : null;
+      const link = rel && document.querySelector(`a[rel="${rel}"]`);
+      if (link) location.href = link.href;
+    });
+  }
+
   setupToggles();
   setupFilters();
+  setupJobs();
+  setupKeys();
   connect();
 })();
