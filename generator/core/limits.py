@@ -43,6 +43,12 @@ MAX_BLEED_PT = 36.0                 # bleed around a card: 0.5 in (print shops a
 MAX_FONT_PT = 500.0                 # a font size
 MAX_EXPORT_PIXELS = 64_000_000      # width x height of one exported image
 
+# --- spreadsheets (cards_from:)
+# ---------------------------------------------------------------------------------
+MAX_SHEET_BYTES = 50_000_000        # one .csv/.xlsx/.ods/.xls file, and any one part of a workbook unpacked
+MAX_SHEET_ROWS = 2 * MAX_CARDS      # rows of one sheet, the header, blank and filtered rows included
+MAX_SHEET_COLUMNS = 200             # columns of one sheet (A to GR)
+
 # --- templates (card text and rules)
 # ------------------------------------------------------------------------------
 # characters: the output of one template, and any one string or list it builds
@@ -78,6 +84,11 @@ LIMITS: tuple[tuple[str, str], ...] = (
     ("bleed", f"0 to {MAX_BLEED_PT / 72:g} in"),
     ("font size", f"above 0, at most {MAX_FONT_PT:g} pt"),
     ("exported image", f"{MAX_EXPORT_PIXELS:,} pixels"),
+    (
+        "spreadsheet",
+        f"{MAX_SHEET_BYTES:,} bytes (a workbook's parts too, unpacked), {MAX_SHEET_ROWS:,} rows and "
+        f"{MAX_SHEET_COLUMNS} columns per sheet, counted as it is read (a sheet's declared size is not trusted)",
+    ),
     ("template output", f"{MAX_TEMPLATE_TEXT:,} characters; the same for any one string or list it builds"),
     (
         "template work",
