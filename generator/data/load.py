@@ -38,7 +38,7 @@ from generator.data.overrides import (
     credit,
 )
 from generator.data.project import Project
-from generator.data.sheet_cards import card_rows
+from generator.data.sheet_cards import SheetSettings, card_rows
 from generator.data.slips import comment_colours, game_slips
 from generator.data.spreadsheet import read_grid, spreadsheet_near
 from generator.data.translation import source_phrases, translate
@@ -107,7 +107,8 @@ def _card_source(project: Project, game_dir: Path, model: DeckFile, raw: YDict, 
         empty = YList()
         empty.line, empty.item_lines = line, []
         return empty, shown
-    return card_rows(grid, model.fields, problems), grid.shown
+    settings = SheetSettings.of(source, raw["cards_from"], shown, line)
+    return card_rows(grid, model.fields, problems, settings), grid.shown
 
 
 def _load_deck(reading: _Reading, config: GameConfig, model: DeckFile, raw: YDict, shown: str,

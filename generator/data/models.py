@@ -21,6 +21,7 @@ from generator.core.limits import (
     MAX_COPIES,
     MAX_GRID_CELLS,
     MAX_LENGTH_PT,
+    MAX_SHEET_ROWS,
     LimitExceeded,
     in_range,
 )
@@ -381,10 +382,23 @@ class FieldSpec(Strict):
 
 
 class CardSource(Strict):
-    """A spreadsheet holding a deck's cards: one row per card type, row 1 names the columns."""
+    """A spreadsheet holding a deck's cards (or a table's rows, a component's items): one row per card type
+    below a header row that names the columns (docs/data-format.md, "Cards in a spreadsheet")."""
 
     file: str = Field(description="a .csv, .xlsx or .ods file, relative to the game folder")
     sheet: str | None = Field(None, description="the sheet of a workbook (default: the first)")
+    header_row: int = Field(1, ge=1, le=MAX_SHEET_ROWS, strict=True,
+                            description="the row that names the columns (2 for a title row above it)")
+    columns: dict[str, str | None] = Field(
+        default_factory=dict,
+        description="header as written -> key it gives (id, name, copies, ... or a field); null ignores "
+                    "the column",
+    )
+    id: str | None = Field(None, description="a template over the row for each id, such as 's{{ row }}' "
+                                             "(default: the id column, else ids made from the names)")
+    name: str | None = Field(None, description="a template over the row for each name, such as '{{ Unit }}'")
+    where: str | None = Field(None, description="an expression over the row: only rows where it is true are "
+                                                "read (`Type != 'back'`)")
 
 
 class DeckFile(Strict):

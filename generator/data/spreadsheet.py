@@ -35,6 +35,8 @@ WORKBOOKS = (".xlsx", ".xlsm", ".xls", ".ods")
 _ERROR_VALUE = re.compile(
     r"^(#(DIV/0!|N/A|NAME\?|NULL!|NUM!|REF!|VALUE!|SPILL!|CALC!|GETTING_DATA)|Err:\d{3})$"
 )
+# an .xlsx sheet part, scanned as a stream: only a bound against a zip bomb (a million short rows fit)
+_STREAMED_PART_BYTES = 20 * MAX_SHEET_BYTES
 _CFB_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # an OLE container: .xls, or an encrypted .xlsx/.ods
 
 
@@ -109,6 +111,14 @@ def _too_big(shown: str, at: int, why: str) -> InputError:
                                          "holds at most 10,000 cards)"))
 
 
+def _beyond(sheet: str, row: int, col: int) -> str:
+    """What is wrong with a value at (row, col), 0-based, past the limits of one sheet."""
+    place = f"{column_letter(col)}{row + 1}"
+    if row >= MAX_SHEET_ROWS:
+        return f"sheet '{sheet}' has more than {MAX_SHEET_ROWS:,} rows (a value at {place})"
+    return f"sheet '{sheet}' has more than {MAX_SHEET_COLUMNS} columns (a value at {place})"
+
+
 def _bad_utf8_line(path: Path) -> tuple[int, int]:
     """(line, byte) of the first byte of `path` that is not UTF-8, read in chunks."""
     decoder = codecs.getincrementaldecoder("utf-8")()
@@ -142,7 +152,8 @@ def _read_csv(path: Path, shown: str) -> Grid:
                     if len(rows) >= MAX_SHEET_ROWS:
                         raise _too_big(shown, start, f"the file has more than {MAX_SHEET_ROWS:,} rows")
                     if len(row) > MAX_SHEET_COLUMNS:
-                        raise _too_big(shown, start, f"this row has {len(row):,} cells")
+                        raise _too_big(shown, start, f"this row has {len(row):,} cells, more than "
+                                                     f"{MAX_SHEET_COLUMNS} columns")
                     rows.append(row)
                     lines.append(start)
                     start = reader.line_num + 1
@@ -163,11 +174,13 @@ def _read_csv(path: Path, shown: str) -> Grid:
 
 
 def _check_parts(path: Path, shown: str) -> None:
-    """Refuse a workbook (a zip) whose parts unpack beyond MAX_SHEET_BYTES (a zip bomb, or a giant sheet)."""
+    """Refuse a workbook (a zip) whose parts unpack beyond MAX_SHEET_BYTES (a zip bomb, a giant string table);
+    an .xlsx sheet's own part may be larger, as it is scanned as a stream and stopped at the row limit."""
     try:
         with zipfile.ZipFile(path) as archive:
             for info in archive.infolist():
-                if info.file_size > MAX_SHEET_BYTES:
+                streamed = info.filename.startswith("xl/worksheets/")
+                if info.file_size > (_STREAMED_PART_BYTES if streamed else MAX_SHEET_BYTES):
                     raise InputError(Problem(shown, 0, f"part {info.filename} of the workbook unpacks to "
                                                        f"{info.file_size:,} bytes; expected at most "
                                                        f"{MAX_SHEET_BYTES:,} (pnp's limit)"))
@@ -340,8 +353,7 @@ def _scan_xlsx(path: Path, shown: str, sheet: str) -> list[Problem]:
                     row, col = place
                     at = Cell(row + 1, f"{sheet}!{column_letter(col)}{row + 1}")
                     if _holds_value(node) and (row >= MAX_SHEET_ROWS or col >= MAX_SHEET_COLUMNS):
-                        raise _too_big(shown, at, f"sheet '{sheet}' holds a value at {column_letter(col)}"
-                                                  f"{row + 1}")
+                        raise _too_big(shown, at, _beyond(sheet, row, col))
                     formula, value = node.find(f"{_NS_MAIN}f"), node.find(f"{_NS_MAIN}v")
                     if node.get("t") == "e":
                         said = value.text if value is not None else "an error"
@@ -403,9 +415,9 @@ def _scan_ods(path: Path, shown: str) -> dict[str, list[tuple[tuple[int, int], t
                     if _ods_holds_value(cell):
                         last_row, last_col = row + repeat - 1, col + across - 1
                         if last_row >= MAX_SHEET_ROWS or last_col >= MAX_SHEET_COLUMNS:
-                            place = f"{column_letter(min(last_col, 16383))}{last_row + 1}"
-                            at = Cell(last_row + 1, f"{sheet}!{place}")
-                            raise _too_big(shown, at, f"sheet '{sheet}' holds a value at {place}")
+                            last_col = min(last_col, 16383)
+                            at = Cell(last_row + 1, f"{sheet}!{column_letter(last_col)}{last_row + 1}")
+                            raise _too_big(shown, at, _beyond(sheet, last_row, last_col))
                     if cols > 1 or rows > 1:
                         merges[sheet].append(((row, col), (row + rows - 1, col + cols - 1)))
                     col += across
