@@ -369,8 +369,15 @@ def _expressed(expressions: _Expressions, header: _Header, row: list, line: int)
         return None
     for key in ("id", "name"):
         if key in expressions.compiled:
+            value = expressions.evaluate(key, scope)
+            if key == "id":  # 'Tempestade-2' gives the id 'tempestade-2', as a name does
+                made = made_id(value)
+                if not made:
+                    raise CellError(f"id: the template gives '{value[:30]}', which has no letter or digit to "
+                                    "make an id of; expected a template such as \"{{ name }}-{{ row }}\"")
+                value = made
             row = list(row) + [None] * (len(header.names) - len(row))
-            row = _with_made(row, header, key, expressions.evaluate(key, scope))
+            row = _with_made(row, header, key, value)
     return row
 
 
