@@ -87,7 +87,7 @@ LIMITS: tuple[tuple[str, str], ...] = (
     (
         "spreadsheet",
         f"{MAX_SHEET_BYTES:,} bytes (a workbook's parts too, unpacked), {MAX_SHEET_ROWS:,} rows and "
-        f"{MAX_SHEET_COLUMNS} columns per sheet, counted as it is read (a sheet's declared size is not trusted)",
+        f"{MAX_SHEET_COLUMNS} columns per sheet, counted as read (a declared sheet size is not trusted)",
     ),
     ("template output", f"{MAX_TEMPLATE_TEXT:,} characters; the same for any one string or list it builds"),
     (

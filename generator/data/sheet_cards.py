@@ -174,7 +174,7 @@ def _column_map(grid: Grid, h: int, names: list[str], known: list[str], settings
         if not found:
             why = (f"`columns:` names '{written}', which is no column of {grid.shown}"
                    f"{did_you_mean(written, present)}; expected one of the headers in row {h + 1}: "
-                   f"{known_list(present, 20)}")
+                   f"{known_list(present, 20)}{_header_hint(grid, settings, known)}")
         elif key is None:
             ignored.update(found)
             continue

@@ -31,7 +31,8 @@ def test_five_header_styles_load_with_deck_file_settings_only(sheets_project):
     decks = load_game(sheets_project, GAME).decks
     squib = decks["squib"]
     assert [(c.id, c.name, c.cost, c.copies) for c in squib.cards] == [
-        ("fireball", "Fireball", 3, 2), ("ice-wall", "Ice Wall", 2, 1), ("healing-light", "Healing Light", 1, 3)]
+        ("fireball", "Fireball", 3, 2), ("ice-wall", "Ice Wall", 2, 1),
+        ("healing-light", "Healing Light", 1, 3)]
     assert squib.card("ice-wall").line_of("cost") == 3
     karten = decks["karten"]
     assert [(c.id, c.translation, c.copies) for c in karten.cards] == [
@@ -46,7 +47,8 @@ def test_five_header_styles_load_with_deck_file_settings_only(sheets_project):
     assert [c.name for c in decks["base"].cards] == ["Knight", "Goblin", "Potion"]
     assert [c.name for c in decks["expansion"].cards] == ["Wizard", "Dragon"]
     dragon = decks["expansion"].card("dragon")
-    assert dragon.file == f"cards/{GAME}/sheets/campaign.xlsx" and dragon.line_of("text").cell == "Expansion!C3"
+    assert dragon.file == f"cards/{GAME}/sheets/campaign.xlsx"
+    assert dragon.line_of("text").cell == "Expansion!C3"
 
 
 def test_they_build_and_validate(sheets_project):
@@ -59,3 +61,87 @@ def test_they_build_and_validate(sheets_project):
     for name in ("Fireball", "Äußerer Ring", "1/5 INF", "Náufrago", "Dragon"):
         assert name in text
     assert "Verso" not in text  # the back rows are filtered out
+
+
+def _problems(project) -> list[str]:
+    result = run_pnp("validate", GAME, "--no-sim", project=project)
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    return result.output.strip().splitlines()[:-1]
+
+
+def _edit(project, deck: str, old: str, new: str) -> None:
+    path = project.cards_dir / GAME / f"{deck}.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+SOLO, SQUIB = f"cards/{GAME}/solo.yaml", f"cards/{GAME}/squib.yaml"
+BAD_SETTINGS = {
+    "a column map naming no column": (
+        "solo", "Texto: text", "Textos: text",
+        [f"{SOLO}:8: `columns:` names 'Textos', which is no column of cards/{GAME}/sheets/solo.csv (did you "
+         "mean 'Texto'?); expected one of the headers in row 1: Nome, Quantidade, Texto, Tipo"]),
+    "a column map naming no key": (
+        "solo", "Texto: text", "Texto: txt",
+        [f"{SOLO}:8: `columns:` maps 'Texto' to 'txt', which is no key of this deck (did you mean 'text'?); "
+         "expected one of: id, name, copies, layout, back, icon, image, tipo, text (or null to leave the "
+         "column out)"]),
+    "two columns mapped to one key": (
+        "solo", "Texto: text", "Texto: text, Tipo: text",
+        [f"{SOLO}:8: `columns:` maps both 'Texto' and 'Tipo' to 'text'; expected one column per key"]),
+    "ids that clash once made from names": (
+        "solo", '  id: "{{ name }}-{{ row }}"', "",
+        [f"cards/{GAME}/sheets/solo.csv:6: the id 'tempestade' made from the name 'Tempestade' is also made "
+         "from 'Tempestade' (line 2); expected unique ids (add an id column, or an `id:` template under "
+         "`cards_from:` such as \"{{ name }}-{{ row }}\")"]),
+    "a header row past the end": (
+        "squib", "  columns: {Qty: copies}", "  columns: {Qty: copies}\n  header_row: 9",
+        [f"{SQUIB}:9: header_row: 9, but cards/{GAME}/sheets/squib.csv has 4 rows; expected the row that "
+         "names the columns"]),
+    "a filter that does not parse": (
+        "solo", "where: Tipo != 'verso'", "where: Tipo !=",
+        [f"{SOLO}:9: where: syntax error: unexpected 'end of template'; expected an expression over the "
+         "row's columns, such as Type != 'back'"]),
+    "a filter naming no column": (
+        "solo", "where: Tipo != 'verso'", "where: Typ != 'verso'",
+        [f"cards/{GAME}/sheets/solo.csv:2: where: 'Typ' is undefined; expected an expression over the row's "
+         "columns, such as Type != 'back' (this row has: Nome, Quantidade, Texto, Tipo, cells, copies, name, "
+         "row, text, tipo)"]),
+    "the title row read as the header": (
+        "karten", "  header_row: 2                       # row 1 is the sheet's title\n", "",
+        [f"cards/{GAME}/karten.yaml:8: `columns:` names '{header}', which is no column of "
+         f"cards/{GAME}/sheets/karten.csv; expected one of the headers in row 1: Kartenliste Sternenfahrt – "
+         "Stand März 2024 (row 2 does: write `header_row: 2` under `cards_from:`)" for header in ("Anzahl",
+                                                                                                   "Übersetzung")]),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_SETTINGS))
+def test_each_bad_setting_is_one_located_line(sheets_project, case):
+    deck, old, new, expected = BAD_SETTINGS[case]
+    _edit(sheets_project, deck, old, new)
+    assert _problems(sheets_project) == expected
+
+
+def _write(project, name: str, text: str) -> None:
+    (project.cards_dir / GAME / "sheets" / name).write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Name, Cost, Qty, copies_\nFireball, 3, 2, 1\n",
+     "squib.csv:1: unknown column 'copies_' (did you mean 'copies'?)"),
+    ("Name, Cost, Qty\nFireball, 3, 1_0\n",
+     "squib.csv:2: copies: '1_0' is not a number; expected a whole number"),
+    ("Name, Cost, Qty\nFire Ball, 3, 1\nFire-Ball!, 2, 1\n",
+     "squib.csv:3: the id 'fire-ball' made from the name 'Fire-Ball!' is also made from 'Fire Ball' "
+     "(line 2)"),
+    ("Title, Cost, Qty\nFireball, 3, 2\n", "squib.csv:1: unknown column 'Title' (did you mean 'name'?)"),
+    ("Name, Cost, Quantity\nFireball, 3, 2\n",
+     "squib.yaml:8: `columns:` names 'Qty', which is no column of cards/sheet-styles/sheets/squib.csv"),
+])
+def test_header_typos_and_cells_of_a_csv(sheets_project, text, expected):
+    _write(sheets_project, "squib.csv", text)
+    found = _problems(sheets_project)
+    starts = (f"cards/{GAME}/sheets/{expected}", f"cards/{GAME}/{expected}")
+    assert any(line.startswith(starts) for line in found), found
