@@ -22,6 +22,7 @@ from generator.core.shapes import Shape
 from generator.core.units import mm, to_pt
 from generator.data.models import (
     CardSize,
+    CardSource,
     Code,
     FieldSpec,
     HexColor,
@@ -31,6 +32,7 @@ from generator.data.models import (
     Slug,
     Strict,
     positive_length,
+    sheet_source,
 )
 
 if TYPE_CHECKING:
@@ -174,9 +176,18 @@ class ItemsFile(ComponentFile):
     )
     back: str | None = Field(None, description="back layout")
     fields: dict[str, FieldSpec] = Field(default_factory=dict)
-    items: list[dict] = Field(min_length=1)
+    items: list[dict] | None = Field(None, min_length=1, description="the pieces (or `cards_from:`)")
+    cards_from: str | CardSource | None = Field(
+        None, description="a .csv, .xlsx or .ods file (or {file, sheet, ...}) with one row per piece, "
+                          "instead of `items:`"
+    )
 
     lists_items: ClassVar[bool] = True
+
+    @property
+    def source(self) -> CardSource | None:
+        """The spreadsheet of the items, or None when they are written in `items:`."""
+        return sheet_source(self.cards_from)
 
     def face_layout(self) -> str | None:
         return self.layout or self.component

@@ -401,6 +401,13 @@ class CardSource(Strict):
                                                 "read (`Type != 'back'`)")
 
 
+def sheet_source(cards_from: str | CardSource | None) -> CardSource | None:
+    """The spreadsheet a `cards_from:` names (a file name alone or the mapping), None without one."""
+    if cards_from is None:
+        return None
+    return CardSource(file=cards_from) if isinstance(cards_from, str) else cards_from
+
+
 class DeckFile(Strict):
     """<deck>.yaml: one deck of cards, with its cards here (`cards:`) or in a spreadsheet (`cards_from:`)."""
 
@@ -427,9 +434,7 @@ class DeckFile(Strict):
     @property
     def source(self) -> CardSource | None:
         """The spreadsheet of the cards, or None when they are written in `cards:`."""
-        if self.cards_from is None:
-            return None
-        return CardSource(file=self.cards_from) if isinstance(self.cards_from, str) else self.cards_from
+        return sheet_source(self.cards_from)
 
     _known_size = field_validator("size")(classmethod(lambda _cls, v: known_size(v)))
 
@@ -440,7 +445,16 @@ class TableFile(Strict):
     table: Slug
     name: str
     fields: dict[str, FieldSpec] = Field(default_factory=dict)
-    rows: list[dict] = Field(min_length=1)
+    rows: list[dict] | None = Field(None, min_length=1, description="the rows (or `cards_from:`)")
+    cards_from: str | CardSource | None = Field(
+        None, description="a .csv, .xlsx or .ods file (or {file, sheet, ...}) with one row per row, instead "
+                          "of `rows:`"
+    )
+
+    @property
+    def source(self) -> CardSource | None:
+        """The spreadsheet of the rows, or None when they are written in `rows:`."""
+        return sheet_source(self.cards_from)
 
 
 class Grid(Strict):

@@ -332,11 +332,10 @@ def card_rows(grid: Grid, specs: dict[str, FieldSpec], problems: Problems,
     required = set(_required(specs, core)) - {"id", "copies"}
     made_ids: dict[str, tuple[int, str]] = {}
     for r in range(h + 1, len(grid.rows)):
-        row = grid.rows[r]
-        if all(is_empty(cell) for cell in row):
+        if all(is_empty(cell) for cell in grid.rows[r]):
             continue
         try:
-            row = _expressed(expressions, header, row, int(grid.at(r, 0)))
+            row = _expressed(expressions, header, grid.rows[r], int(grid.at(r, 0)))
         except CellError as exc:
             problems.add(grid.shown, grid.at(r, 0), f"{exc}")
             return out  # the same mistake would repeat on every row

@@ -145,3 +145,42 @@ def test_header_typos_and_cells_of_a_csv(sheets_project, text, expected):
     found = _problems(sheets_project)
     starts = (f"cards/{GAME}/sheets/{expected}", f"cards/{GAME}/{expected}")
     assert any(line.startswith(starts) for line in found), found
+
+
+def test_tokens_and_a_table_read_a_sheet_like_a_deck(sheets_project):
+    game = load_game(sheets_project, GAME)
+    chits = game.components["chits"]
+    assert [(item.id, item.name, item.strength, item.copies) for item in chits.items][:2] == [
+        ("1-5-inf", "1/5 INF", 4, 1), ("2-5-inf", "2/5 INF", 4, 1)]
+    assert chits.items[0].file == f"cards/{GAME}/sheets/counters.csv" and chits.items[0].line_of("move") == 2
+    terrain = game.tables["terrain"]
+    assert [(row.id, row.name, row.move_cost) for row in terrain.rows] == [
+        ("clear", "Clear", 1), ("forest", "Forest", 2), ("mountain", "Mountain", 3)]
+    result = run_pnp("build", GAME, "--paper", "a4", project=sheets_project)
+    assert result.exit_code == 0, result.output
+    pdf = pdfium.PdfDocument(sheets_project.build_dir / GAME / "components-a4.pdf")
+    text = "".join(pdf[index].get_textpage().get_text_range() for index in range(len(pdf)))
+    assert "3/7 ARM" in text and "6\u20135" in text  # typeset with an en dash
+
+
+@pytest.mark.parametrize("file, text, expected", [
+    ("counters.csv", "ID,Strength,Move\n1/5 INF,four,3\n",
+     "cards/sheet-styles/sheets/counters.csv:2: strength: 'four' is not a number; expected a whole number"),
+    ("terrain.csv", "Terrain,Move Cost\nClear,1\nClear,2\n",
+     "cards/sheet-styles/sheets/terrain.csv:3: the id 'clear' made from the name 'Clear' is also made from "
+     "'Clear' (line 2)"),
+    ("terrain.csv", "Terrain,Move Costs\nClear,1\n",
+     "cards/sheet-styles/sheets/terrain.csv:1: unknown column 'Move Costs' (did you mean 'move_cost'?)"),
+])
+def test_a_bad_cell_of_a_component_or_table_sheet_is_located(sheets_project, file, text, expected):
+    _write(sheets_project, file, text)
+    found = _problems(sheets_project)
+    assert any(line.startswith(expected) for line in found), found
+
+
+def test_a_table_with_both_rows_and_a_sheet(sheets_project):
+    path = sheets_project.cards_dir / GAME / "terrain.yaml"
+    path.write_text(path.read_text() + "rows:\n  - {id: x, name: X, move_cost: 1}\n")
+    assert _problems(sheets_project) == [
+        f"cards/{GAME}/terrain.yaml:3: table 'terrain' has both `rows:` and `cards_from:`; expected either "
+        "`rows:` (a list) or `cards_from:` (a .csv, .xlsx or .ods file)"]
