@@ -14,6 +14,7 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.core.lfs import lfs_pointer
 from generator.core.usercache import file_digest, read_json, write_json
 from generator.core.write import atomic_write
 
@@ -110,6 +111,9 @@ def _read(file: Path) -> FontInfo:
     from fontTools.ttLib import TTFont, TTLibError
 
     path = str(file)
+    pointer = lfs_pointer(file)
+    if pointer:
+        raise FontFileError(pointer)
     try:
         font = TTFont(path, lazy=True, fontNumber=0)
         cmap = font["cmap"].getBestCmap() or {}

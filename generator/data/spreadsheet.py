@@ -28,6 +28,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 from generator.core.errors import Cell, InputError, Problem, did_you_mean, known_list
+from generator.core.lfs import lfs_pointer
 from generator.core.limits import MAX_SHEET_BYTES, MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, check_file_size
 
 SUFFIXES = (".csv", ".xlsx", ".xlsm", ".xls", ".ods")
@@ -88,6 +89,9 @@ def read_grid(path: Path, shown: str, sheet: str | None = None, asked_at: tuple[
             Problem(shown, 0, "file not found; expected a .csv, .xlsx or .ods file with one row per card")
         )
     check_file_size(path, MAX_SHEET_BYTES, shown, "the spreadsheet")
+    pointer = lfs_pointer(path, shown)
+    if pointer:
+        raise InputError(Problem(shown, 0, pointer))
     if suffix == ".csv":
         if sheet is not None:
             raise InputError(
