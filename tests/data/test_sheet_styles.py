@@ -184,3 +184,14 @@ def test_a_table_with_both_rows_and_a_sheet(sheets_project):
     assert _problems(sheets_project) == [
         f"cards/{GAME}/terrain.yaml:3: table 'terrain' has both `rows:` and `cards_from:`; expected either "
         "`rows:` (a list) or `cards_from:` (a .csv, .xlsx or .ods file)"]
+
+
+def test_one_changed_cell_changes_only_the_fingerprints_of_its_faces(sheets_project):
+    from generator.studio import faces as facemod
+
+    before = facemod.fingerprints(load_game(sheets_project, GAME))
+    path = sheets_project.cards_dir / GAME / "sheets" / "solo.csv"
+    path.write_text(path.read_text(encoding="utf-8").replace("Compre uma carta.", "Compre duas cartas."),
+                    encoding="utf-8")
+    after = facemod.fingerprints(load_game(sheets_project, GAME))
+    assert sorted(key for key in before if after[key] != before[key]) == ["solo/farol-4"]
