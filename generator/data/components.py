@@ -105,6 +105,10 @@ def _items(
         first[record.id] = item_raw.line_of("id")
         data = record.model_dump()
         core = {key: data.pop(key) for key in ITEM_KEYS}
+        if core["players"] is not None:  # never ignored without a word
+            why = (f"item '{record.id}' has `players:`, which only cards take (the deal follows them); "
+                   "expected no player range on a component's items")
+            problems.add(shown, item_raw.line_of("players"), why)
         items.append(
             Card(
                 id=core["id"],

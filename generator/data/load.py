@@ -19,7 +19,7 @@ from generator.data.component_models import MODELS as COMPONENT_MODELS
 from generator.data.component_models import ItemsFile
 from generator.data.components import Component, load_component
 from generator.data.fonts import load_fonts
-from generator.data.game import Board, Card, Deck, Game, Record, Table
+from generator.data.game import Board, Card, Deck, Game, PlayerRange, Record, Table, player_range
 from generator.data.models import (
     CARD_KEYS,
     BoardFile,
@@ -147,6 +147,7 @@ def _load_deck(reading: _Reading, config: GameConfig, model: DeckFile, raw: YDic
             key_lines=dict(card_raw.key_lines), deck=model.deck, index=index,
             code=f"{config.code}-{model.code}-{index:02d}", copies=core["copies"],
             layout=core["layout"] or model.layout, icon=core["icon"], image=core["image"], back=core["back"],
+            players=card_players(core["players"], config, cards_file, card_raw, problems),
         ))
     return Deck(
         id=model.deck,
@@ -166,6 +167,24 @@ def _load_deck(reading: _Reading, config: GameConfig, model: DeckFile, raw: YDic
         field_lines=_field_lines(raw),
         source=cards_file if model.source is not None else None,
     )
+
+
+def card_players(value, config: GameConfig, shown: str, raw: YDict, problems: Problems) -> PlayerRange | None:
+    """The player range of a card's `players:` (None when it has none); a range that does not parse, or that
+    no player count of the game meets, is a problem at the card's `players`."""
+    if value is None:
+        return None
+    try:
+        found = player_range(value)
+    except ValueError as exc:
+        problems.add(shown, raw.line_of("players"), str(exc))
+        return None
+    low, high = config.players.min, config.players.max
+    if found.low > high or (found.high is not None and found.high < low):
+        problems.add(shown, raw.line_of("players"),
+                     f"players is '{found.label}', but the game is for {low}-{high} players, so the card "
+                     f"would never be in play; expected a range that meets {low}-{high}")
+    return found
 
 
 def _load_table(reading: _Reading, model: TableFile, raw: YDict, shown: str) -> Table:

@@ -587,7 +587,7 @@ def _plain_default(value: Any) -> Any:
 
 # A card's own keys, beside the fields its deck declares: the required ones, then its layouts and files.
 REQUIRED_CARD_KEYS = ("id", "name", "copies")
-OPTIONAL_CARD_KEYS = ("layout", "back", "icon", "image")
+OPTIONAL_CARD_KEYS = ("layout", "back", "icon", "image", "players")
 CARD_KEYS = REQUIRED_CARD_KEYS + OPTIONAL_CARD_KEYS
 
 
@@ -596,6 +596,7 @@ def row_model(name: str, fields: dict[str, FieldSpec], *, card: bool) -> type[Ba
     core: dict[str, Any] = {"id": (Slug, ...), "name": (str, ...)}
     if card:
         core |= {"copies": (Copies, ...)} | {key: (str | None, None) for key in OPTIONAL_CARD_KEYS}
+        core["players"] = (str | int | None, None)  # '3+', '2-4' or 3: read by data.game.player_range
     for key, spec in fields.items():
         typ = _python_type(spec)
         core[key] = (
