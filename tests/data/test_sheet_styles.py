@@ -85,8 +85,8 @@ BAD_SETTINGS = {
     "a column map naming no key": (
         "solo", "Texto: text", "Texto: txt",
         [f"{SOLO}:8: `columns:` maps 'Texto' to 'txt', which is no key of this deck (did you mean 'text'?); "
-         "expected one of: id, name, copies, layout, back, icon, image, tipo, text (or null to leave the "
-         "column out)"]),
+         "expected one of: id, name, copies, layout, back, icon, image, players, tipo, text (or null to "
+         "leave the column out)"]),
     "two columns mapped to one key": (
         "solo", "Texto: text", "Texto: text, Tipo: text",
         [f"{SOLO}:8: `columns:` maps both 'Texto' and 'Tipo' to 'text'; expected one column per key"]),

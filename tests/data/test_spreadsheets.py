@@ -164,7 +164,7 @@ XLSX_CASES = {
         lambda: _header(EVENTS, E="efect"),
         {},
         "Events!E1: unknown column 'efect' (did you mean 'effect'?); expected one of: id, name, "
-        "copies, layout, back, icon, image, cost, effect",
+        "copies, layout, back, icon, image, players, cost, effect",
     ),
     "merged cells": (
         lambda: EVENTS,
@@ -289,7 +289,7 @@ def test_an_unknown_sheet_is_named_at_the_deck_file(designer_project):
             "id,name,copies,role,power,color,text,,\npilot,Pilot,1,pilot,2,#1f5fbf,Go.,,stray\n",
             "crew.csv:2: column I has no name in row 1 but holds 'stray'; expected a column name in I1 (one "
             "of: id, name, "
-            "copies, layout, back, icon, image, role, power, color, text, skills)",
+            "copies, layout, back, icon, image, players, role, power, color, text, skills)",
         ),
         (
             "id;name;copies;role;power;color;text\npilot;Pilot;one;pilot;2;#1f5fbf;Go.\n",
