@@ -48,6 +48,7 @@ MAX_EXPORT_PIXELS = 64_000_000      # width x height of one exported image
 MAX_SHEET_BYTES = 50_000_000        # one .csv/.xlsx/.ods/.xls file, and any one part of a workbook unpacked
 MAX_SHEET_ROWS = 2 * MAX_CARDS      # rows of one sheet, the header, blank and filtered rows included
 MAX_SHEET_COLUMNS = 200             # columns of one sheet (A to GR)
+MAX_PULL_SECONDS = 30.0             # `pnp pull` of one live sheet (its bytes: MAX_SHEET_BYTES)
 
 # --- templates (card text and rules)
 # ------------------------------------------------------------------------------
@@ -89,6 +90,7 @@ LIMITS: tuple[tuple[str, str], ...] = (
         f"{MAX_SHEET_BYTES:,} bytes (a workbook's parts too, unpacked), {MAX_SHEET_ROWS:,} rows and "
         f"{MAX_SHEET_COLUMNS} columns per sheet, counted as read (a declared sheet size is not trusted)",
     ),
+    ("live sheet (`pnp pull`)", f"{MAX_SHEET_BYTES:,} bytes within {MAX_PULL_SECONDS:g} s"),
     ("template output", f"{MAX_TEMPLATE_TEXT:,} characters; the same for any one string or list it builds"),
     (
         "template work",

@@ -20,6 +20,7 @@ from generator.data.component_models import ItemsFile
 from generator.data.components import Component, load_component
 from generator.data.fonts import load_fonts
 from generator.data.game import Board, Card, Deck, Game, PlayerRange, Record, Table, player_range
+from generator.data.live_sheets import check_cache
 from generator.data.models import (
     CARD_KEYS,
     BoardFile,
@@ -90,14 +91,18 @@ def _sheet_rows(reading: _Reading, source, raw: YDict, shown: str, specs, *, car
     sheet_line = raw["cards_from"].line_of("sheet") if isinstance(raw["cards_from"], YDict) else line
     file_line = raw["cards_from"].line_of("file") if isinstance(raw["cards_from"], YDict) else line
     try:
-        path = project.in_game(game_dir.name, source.file, file=shown, line=line, what="spreadsheet")
+        if source.url is not None:
+            path = project.in_game(game_dir.name, source.read_from, file=shown, line=line, what="cache file")
+            check_cache(game_dir, source, path, shown, raw["cards_from"].line_of("url"))
+        else:
+            path = project.in_game(game_dir.name, source.read_from, file=shown, line=line, what="spreadsheet")
         if not path.is_file():
             raise InputError(
                 Problem(
                     shown,
                     file_line,
-                    f"spreadsheet '{source.file}' not found"
-                    f"{spreadsheet_near(source.file, path)}; expected a .csv, "
+                    f"spreadsheet '{source.read_from}' not found"
+                    f"{spreadsheet_near(source.read_from, path)}; expected a .csv, "
                     f".xlsx or .ods file with one row per {'card' if card else 'row'} (a path relative "
                     f"to {project.show(game_dir)}/)",
                 )

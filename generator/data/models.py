@@ -385,7 +385,11 @@ class CardSource(Strict):
     """A spreadsheet holding a deck's cards (or a table's rows, a component's items): one row per card type
     below a header row that names the columns (docs/data-format.md, "Cards in a spreadsheet")."""
 
-    file: str = Field(description="a .csv, .xlsx or .ods file, relative to the game folder")
+    file: str | None = Field(None, description="a .csv, .xlsx or .ods file, relative to the game folder")
+    url: str | None = Field(None, description="a live sheet: an https:// address (a published Google Sheet "
+                                              "as CSV or XLSX) that `pnp pull` downloads into `cache`")
+    cache: str | None = Field(None, description="with `url:`: the file the pulled sheet is kept in (builds "
+                                                "read only it)")
     sheet: str | None = Field(None, description="the sheet of a workbook (default: the first)")
     header_row: int = Field(1, ge=1, le=MAX_SHEET_ROWS, strict=True,
                             description="the row that names the columns (2 for a title row above it)")
@@ -399,6 +403,21 @@ class CardSource(Strict):
     name: str | None = Field(None, description="a template over the row for each name, such as '{{ Unit }}'")
     where: str | None = Field(None, description="an expression over the row: only rows where it is true are "
                                                 "read (`Type != 'back'`)")
+
+    @model_validator(mode="after")
+    def _one_place(self):
+        if (self.file is None) == (self.url is None):
+            raise ValueError("expected either `file:` (a spreadsheet in the game folder) or `url:` with "
+                             "`cache:` (a live sheet), not both or neither")
+        if (self.url is None) != (self.cache is None):
+            raise ValueError("expected `url:` and `cache:` together: builds read the sheet `pnp pull` keeps "
+                             "in the cache file")
+        return self
+
+    @property
+    def read_from(self) -> str:
+        """The file builds read: the spreadsheet, or the cache of a live sheet."""
+        return str(self.file if self.file is not None else self.cache)
 
 
 def sheet_source(cards_from: str | CardSource | None) -> CardSource | None:
