@@ -4,10 +4,12 @@ its cards; every bad answer, limit or hand-edited cache is one located line and 
 
 from __future__ import annotations
 
+import http.client
 import json
 import shutil
 import threading
 import time
+import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -177,3 +179,32 @@ def test_a_cache_edited_by_hand_is_located(project, server):
     assert changed in result.output
     assert run_pnp("pull", GAME, project=project).exit_code == 0  # pulled again, it builds
     assert _build(project).exit_code == 0
+
+
+def _post(port: int, path: str, origin: str) -> int:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        connection.request("POST", path, headers={"Origin": origin, "Host": f"127.0.0.1:{port}"})
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def test_the_studio_pull_button_and_the_age_of_each_cache(project):
+    from generator.studio.server import StudioServer
+    from tests.studio.conftest import wait_until_idle
+
+    studio = StudioServer(project, [GAME], port=0).start()
+    try:
+        wait_until_idle(studio.url)
+        page = urllib.request.urlopen(f"{studio.url}g/{GAME}", timeout=30).read().decode()
+        assert "Live sheets" in page and "never pulled" in page and f"cards/{GAME}/sheets/live.csv" in page
+        assert _post(studio.port, f"/g/{GAME}/pull", "http://evil.example") == 403
+        assert not (project.cards_dir / GAME / "sheets" / "live.csv").exists()
+        assert _post(studio.port, f"/g/{GAME}/pull", f"http://127.0.0.1:{studio.port}") == 303
+        wait_until_idle(studio.url)
+        page = urllib.request.urlopen(f"{studio.url}g/{GAME}", timeout=30).read().decode()
+        assert "pulled just now" in page and "pulled 1 live sheet, 1 changed" in page
+        assert "Star Dust" in page  # the game loaded from the pulled cache
+    finally:
+        studio.stop()
