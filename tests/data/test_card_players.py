@@ -77,3 +77,18 @@ def test_a_spreadsheet_row_gives_its_range_at_its_cell(project):
     assert [str(p) for p in caught.value.problems] == [
         "cards/toy/numbers.csv:6: players is '9', but the game is for 2-4 players, so the card would never "
         "be in play; expected a range that meets 2-4"]
+
+
+def test_the_printed_mark(project, tmp_path):
+    import pypdfium2 as pdfium
+
+    from generator.faces.face import render_card_pdf
+
+    game = load_game(project, "toy")
+    texts = {}
+    for card_id in ("one", "four", "five"):
+        path = render_card_pdf(game, game.decks["numbers"].card(card_id), tmp_path / f"{card_id}.pdf")
+        page = pdfium.PdfDocument(path)[0]
+        texts[card_id] = page.get_textpage().get_text_range()
+    assert "players" not in texts["one"]
+    assert "3+ players" in texts["four"] and "2\u20133 players" in texts["five"]  # set with an en dash
