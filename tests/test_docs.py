@@ -57,7 +57,8 @@ def test_every_helper_and_filter_is_in_docs_templates():
     env = environment(autoescape=False)
     ours = set(env.filters) - set(SandboxedEnvironment().filters)
     helpers = set(env.globals) - {"range", "dict", "lipsum", "cycler", "joiner", "namespace"}
-    helpers |= {"setting", "ref", "street", "distance", "icon", "chip", "figure", "has_icon"}
+    helpers |= {"setting", "ref", "street", "distance", "icon", "chip", "figure", "has_icon",
+                "in_play", "copies_for"}
     assert set(GameHelpers.functions(GameHelpers.__new__(GameHelpers))) <= helpers
     for name in sorted(ours | helpers):
         assert re.search(rf"\b{name}\b", text), f"templates.md does not mention `{name}`"

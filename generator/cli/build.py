@@ -54,12 +54,14 @@ LOCATED = re.compile(r"^\S+:\d+: ")  # 'cards/x/layouts/y.yaml:12: ...'
     "A translation goes to build/<game>/<language>/.",
 )
 @click.option("--force", is_flag=True, help="Rebuild every output even if its inputs did not change.")
+@click.option("--pull", "pull_first", is_flag=True,
+              help="Download the live sheets (cards_from: {url:, cache:}) first, as `pnp pull` does.")
 @click.option("--jobs", type=click.IntRange(min=0), default=0,
               help="Processes drawing outputs side by side (default 0: every core); the files are the same.")
 @click.pass_context
 @quiet_aware
 def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, marks, pack, only, ink, cut_file,
-              languages, force, jobs) -> None:
+              languages, force, jobs, pull_first) -> None:
     """Build the print-ready PDFs of the games and write build/manifest.json.
 
     The sheet options (--gap, --marks, --pack, --ink, --cut-file) may also be set in a game's game.yaml under
@@ -74,6 +76,10 @@ def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, mark
                            ink=ink, cut_file=cut_file, only=tuple(only), jobs=jobs,
                            languages=() if "all" in languages else tuple(dict.fromkeys(languages)))
     names = project.select(games)
+    if pull_first:  # a sheet that cannot be pulled stops the build: its last good cache and outputs stay
+        from generator.cli.pull import pull_games
+
+        pull_games(project, names)
     # a terminal gets a progress bar; a log (or --verbose) every file by name
     if sys.stdout.isatty() and verbosity(ctx) <= 0:
         result = _build_with_bar(project, names, options)

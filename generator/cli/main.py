@@ -31,6 +31,7 @@ COMMANDS = {
     "i18n": ("generator.cli.i18n", "i18n_cmd"),
     "docs": ("generator.cli.docs", "docs_cmd"),
     "migrate": ("generator.cli.migrate", "migrate_cmd"),
+    "pull": ("generator.cli.pull", "pull_cmd"),
 }
 
 
@@ -60,6 +61,8 @@ HELP: dict[str, tuple[str, tuple[str, ...]]] = {
              ("pnp i18n extract order-up-pizza --lang cs",)),
     "docs": ("Print a page of pnp's documentation.", ("pnp docs", "pnp docs layouts")),
     "migrate": ("Rewrite keys that were renamed to their new names, in place.", ("pnp migrate",)),
+    "pull": ("Download every live sheet (a `cards_from:` URL) into its cache file.",
+             ("pnp pull", "pnp pull order-up-pizza")),
     "odds": ("Print the exact odds of each goal the deck deals: opening hands and draws.",
              ("pnp odds short-order-hero", "pnp odds order-up-pizza --players 3 --draws 1,5,10")),
 }

@@ -14,6 +14,7 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.core.lfs import lfs_pointer
 from generator.core.usercache import file_digest, read_json, write_json
 from generator.core.write import atomic_write
 
@@ -131,6 +132,9 @@ def _open(file: Path, index: int = 0, lazy: bool | None = None):
     face)."""
     from fontTools.ttLib import TTCollection, TTFont, TTLibError
 
+    pointer = lfs_pointer(file)
+    if pointer:
+        raise FontFileError(pointer)
     kind = container(file)
     named = file.suffix.lower().lstrip(".").upper()
     what = kind or ("font" if named in ("TTF", "OTF") else named)

@@ -35,3 +35,12 @@ def expected_id(value: str) -> str:
         return f"{RULE}, {around}" + (f", such as '{plain_id(value)}'" if plain_id(value) else "")
     suggestion = plain_id(value)
     return RULE + (f", such as '{suggestion}'" if suggestion and suggestion != value else "")
+
+
+def made_id(text: str) -> str:
+    """An id made from any text, as a spreadsheet without an id column gets them: 'Kapitán Dvořák' ->
+    'kapitan-dvorak', '3/7 Inf.' -> '3-7-inf' (accents dropped, lower case, '-' for every run of anything
+    else); '' when nothing of it is a letter or digit."""
+    text = unicodedata.normalize("NFKD", text.strip().translate(_PLAIN))
+    text = "".join(char for char in text if not unicodedata.combining(char)).lower()
+    return re.sub(r"[^a-z0-9_]+", "-", text).strip("-_")

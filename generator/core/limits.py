@@ -38,12 +38,19 @@ MAX_YAML_ITEMS = 100_000
 MAX_COPIES = 1_000                  # copies of one card type
 MAX_CARDS = 10_000                  # physical cards in one game (about 1100 sheets of 9)
 MAX_GRID_CELLS = 4_096              # columns x rows of one board grid, e.g. 64 x 64
-MAX_SHEET_ROWS = 1_000              # blank rows of one sheet (a score pad of 1,000 rows is some 25 pages)
-MAX_SHEET_COLUMNS = 100             # columns of one sheet, each repeat counted
+MAX_PAD_ROWS = 1_000                # blank rows of a score pad (`kind: sheet`; 1,000 rows is some 25 pages)
+MAX_PAD_COLUMNS = 100               # columns of a score pad, each repeat counted
 MAX_LENGTH_PT = 14_400.0            # any length: 200 in (5.08 m), the largest page a PDF reader opens
 MAX_BLEED_PT = 36.0                 # bleed around a card: 0.5 in (print shops ask for 1/8 in)
 MAX_FONT_PT = 500.0                 # a font size
 MAX_EXPORT_PIXELS = 64_000_000      # width x height of one exported image
+
+# --- spreadsheets (cards_from:)
+# ---------------------------------------------------------------------------------
+MAX_SHEET_BYTES = 50_000_000        # one .csv/.xlsx/.ods/.xls file, and any one part of a workbook unpacked
+MAX_SHEET_ROWS = 2 * MAX_CARDS      # rows of one sheet, the header, blank and filtered rows included
+MAX_SHEET_COLUMNS = 200             # columns of one sheet (A to GR)
+MAX_PULL_SECONDS = 30.0             # `pnp pull` of one live sheet (its bytes: MAX_SHEET_BYTES)
 
 # --- templates (card text and rules)
 # ------------------------------------------------------------------------------
@@ -76,12 +83,18 @@ LIMITS: tuple[tuple[str, str], ...] = (
     ("copies of one card", f"{MAX_COPIES:,}"),
     ("cards in one game", f"{MAX_CARDS:,}"),
     ("board grid", f"{MAX_GRID_CELLS:,} cells (columns x rows)"),
-    ("sheet (score pad)", f"{MAX_SHEET_ROWS:,} blank rows, {MAX_SHEET_COLUMNS} columns (repeats counted); "
+    ("sheet (score pad)", f"{MAX_PAD_ROWS:,} blank rows, {MAX_PAD_COLUMNS} columns (repeats counted); "
                           f"copies of a die, a sheet or tuck boxes: {MAX_COPIES:,}"),
     ("any length", f"finite, at most {MAX_LENGTH_PT / 72:g} in"),
     ("bleed", f"0 to {MAX_BLEED_PT / 72:g} in"),
     ("font size", f"above 0, at most {MAX_FONT_PT:g} pt"),
     ("exported image", f"{MAX_EXPORT_PIXELS:,} pixels"),
+    (
+        "spreadsheet",
+        f"{MAX_SHEET_BYTES:,} bytes (a workbook's parts too, unpacked), {MAX_SHEET_ROWS:,} rows and "
+        f"{MAX_SHEET_COLUMNS} columns per sheet, counted as read (a declared sheet size is not trusted)",
+    ),
+    ("live sheet (`pnp pull`)", f"{MAX_SHEET_BYTES:,} bytes within {MAX_PULL_SECONDS:g} s"),
     ("template output", f"{MAX_TEMPLATE_TEXT:,} characters; the same for any one string or list it builds"),
     (
         "template work",

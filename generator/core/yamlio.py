@@ -8,6 +8,7 @@ from pathlib import Path
 import yaml
 
 from generator.core.errors import InputError, Problem
+from generator.core.lfs import lfs_pointer_text
 from generator.core.limits import MAX_YAML_BYTES, MAX_YAML_DEPTH, MAX_YAML_ITEMS, check_file_size
 
 
@@ -407,6 +408,9 @@ def read_text(path: Path, shown: str, limit: int = MAX_YAML_BYTES) -> str:
         raise InputError(
             Problem(shown, 0, f"cannot be read ({exc.strerror or exc}); expected a readable file")
         ) from None
+    pointer = lfs_pointer_text(data[:1025], Path(shown).name)
+    if pointer:
+        raise InputError(Problem(shown, 1, pointer))
     return decode_utf8(data, shown)
 
 

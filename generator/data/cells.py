@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from typing import Any
 
 from generator.core.csvsafe import QUOTE, restored
@@ -27,6 +28,8 @@ CORE_TYPES = {key: "int" if key == "copies" else "text" for key in CARD_KEYS}  #
 CORE_KEYS = CARD_KEYS
 _TRUE, _FALSE = ("true", "yes", "1"), ("false", "no", "0")
 _STRIPPED = ("choice", "ref", "address", "icon", "color")  # names: surrounding spaces are never meant
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 _DATES = (dt.date, dt.datetime, dt.time, dt.timedelta)
 # What a column of each field type needs (any other type: text), for a cell that holds something else.
 _NEEDS = {"int": "a whole number", "number": "a number such as 2.5", "bool": "true/false, yes/no or 1/0",
@@ -103,16 +106,14 @@ def _int(value: Any, what: str = _NEEDS["int"]) -> int:
             raise CellError(f"'{value:g}' is not a whole number; expected {what}")
         return int(value)
     text = cell_text(value).strip()
-    try:
+    if _WHOLE.fullmatch(text):
         return int(text)
-    except ValueError:
-        try:
-            number = float(text)
-        except ValueError:
-            raise CellError(f"'{text}' is not a number; expected {what}") from None
-        if number.is_integer():
-            return int(number)
-        raise CellError(f"'{text}' is not a whole number; expected {what}") from None
+    if not _DECIMAL.fullmatch(text):  # Python's int() and float() read '1_0' as 10 and '١' as 1: never meant
+        raise CellError(f"'{text}' is not a number; expected {what}")
+    number = float(text)
+    if number.is_integer():
+        return int(number)
+    raise CellError(f"'{text}' is not a whole number; expected {what}")
 
 
 def _number(value: Any) -> float:
@@ -121,10 +122,9 @@ def _number(value: Any) -> float:
     if isinstance(value, (int, float)):
         return float(value)
     text = cell_text(value).strip()
-    try:
-        return float(text)
-    except ValueError:
-        raise CellError(f"'{text}' is not a number; expected {_NEEDS['number']}") from None
+    if not _DECIMAL.fullmatch(text):
+        raise CellError(f"'{text}' is not a number; expected {_NEEDS['number']}")
+    return float(text)
 
 
 def _bool(value: Any) -> bool:

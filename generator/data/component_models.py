@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from pydantic import Field, field_validator, model_validator
 
 from generator.core.geometry import PAPERS
-from generator.core.limits import MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, LimitExceeded
+from generator.core.limits import MAX_PAD_COLUMNS, MAX_PAD_ROWS, LimitExceeded
 from generator.core.phrases import ENGLISH, Phrases
 from generator.core.shapes import Shape
 from generator.core.units import mm, to_pt
 from generator.data.models import (
     CardSize,
+    CardSource,
     Code,
     Copies,
     FieldSpec,
@@ -33,6 +34,7 @@ from generator.data.models import (
     Slug,
     Strict,
     positive_length,
+    sheet_source,
 )
 
 if TYPE_CHECKING:
@@ -176,9 +178,18 @@ class ItemsFile(ComponentFile):
     )
     back: str | None = Field(None, description="back layout")
     fields: dict[str, FieldSpec] = Field(default_factory=dict)
-    items: list[dict] = Field(min_length=1)
+    items: list[dict] | None = Field(None, min_length=1, description="the pieces (or `cards_from:`)")
+    cards_from: str | CardSource | None = Field(
+        None, description="a .csv, .xlsx or .ods file (or {file, sheet, ...}) with one row per piece, "
+                          "instead of `items:`"
+    )
 
     lists_items: ClassVar[bool] = True
+
+    @property
+    def source(self) -> CardSource | None:
+        """The spreadsheet of the items, or None when they are written in `items:`."""
+        return sheet_source(self.cards_from)
 
     def face_layout(self) -> str | None:
         return self.layout or self.component
@@ -522,8 +533,8 @@ class SheetFile(ComponentFile):
     @field_validator("rows")
     @classmethod
     def _rows_in_limit(cls, rows):
-        if isinstance(rows, int) and rows > MAX_SHEET_ROWS:  # checked before a row is laid out
-            raise LimitExceeded(f"{rows:,} blank rows; expected at most {MAX_SHEET_ROWS:,} (pnp's limit for "
+        if isinstance(rows, int) and rows > MAX_PAD_ROWS:  # checked before a row is laid out
+            raise LimitExceeded(f"{rows:,} blank rows; expected at most {MAX_PAD_ROWS:,} (pnp's limit for "
                                 "one sheet; a longer pad is several copies)")
         return rows
 
@@ -531,8 +542,8 @@ class SheetFile(ComponentFile):
     @classmethod
     def _columns_in_limit(cls, columns):
         count = sum(column.repeat for column in columns)
-        if count > MAX_SHEET_COLUMNS:
-            raise LimitExceeded(f"{count:,} columns (repeats counted); expected at most {MAX_SHEET_COLUMNS} "
+        if count > MAX_PAD_COLUMNS:
+            raise LimitExceeded(f"{count:,} columns (repeats counted); expected at most {MAX_PAD_COLUMNS} "
                                 "(pnp's limit for one sheet)")
         return columns
 

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.core.errors import Problems
+from generator.core.errors import Problems, where
 from generator.core.phrases import ENGLISH, Phrases
 from generator.core.pydantic_errors import validate
 from generator.core.shapes import Shape
@@ -82,13 +82,15 @@ def default_code(component_id: str) -> str:
 
 
 def _items(
-    model: ItemsFile, raw: YDict, shown: str, code: str, game_code: str, problems: Problems
+    model: ItemsFile, rows: tuple[YList, str], code: str, game_code: str, problems: Problems
 ) -> list[Card]:
-    """The items of a token or standee file, typed against its fields (like a deck's cards)."""
+    """The items of a token or standee file, typed against its fields (like a deck's cards); `rows` are
+    the raw items and the file they are written in (the component file, or its `cards_from:` sheet)."""
     item_model = row_model(model.component.title().replace("-", ""), model.fields, card=True)
     items: list[Card] = []
     first: dict[str, int] = {}
-    for index, item_raw in enumerate(raw["items"], start=1):
+    raw_items, shown = rows
+    for index, item_raw in enumerate(raw_items, start=1):
         record = validate(item_model, item_raw, shown, problems)
         if record is None:
             continue
@@ -96,13 +98,17 @@ def _items(
             problems.add(
                 shown,
                 item_raw.line_of("id"),
-                f"duplicate item id '{record.id}' (first defined at line "
-                f"{first[record.id]}); expected unique ids",
+                f"duplicate item id '{record.id}' (first defined at {where(first[record.id])}); expected "
+                "unique ids",
             )
             continue
         first[record.id] = item_raw.line_of("id")
         data = record.model_dump()
         core = {key: data.pop(key) for key in ITEM_KEYS}
+        if core["players"] is not None:  # never ignored without a word
+            why = (f"item '{record.id}' has `players:`, which only cards take (the deal follows them); "
+                   "expected no player range on a component's items")
+            problems.add(shown, item_raw.line_of("players"), why)
         items.append(
             Card(
                 id=core["id"],
@@ -136,14 +142,16 @@ def _die_faces(model: DieFile, raw: YDict, shown: str, code: str, game_code: str
     return faces
 
 
-def load_component(model, raw: YDict, shown: str, game_code: str, problems: Problems) -> Component:
-    """A component from its validated file model (items typed and located like a deck's cards)."""
+def load_component(model, raw: YDict, shown: str, game_code: str, problems: Problems,
+                   rows: tuple[YList, str] | None = None) -> Component:
+    """A component from its validated file model (items typed and located like a deck's cards); `rows`: the
+    raw items and their file, when they are read from a spreadsheet."""
     code = model.code or default_code(model.component)
     fields = raw.get("fields")
     field_lines = dict(fields.key_lines) if isinstance(fields, YDict) else {}
     items: list[Card] = []
     if isinstance(model, ItemsFile):
-        items = _items(model, raw, shown, code, game_code, problems)
+        items = _items(model, rows or (raw["items"], shown), code, game_code, problems)
     elif isinstance(model, DieFile):
         items = _die_faces(model, raw, shown, code, game_code)
     return Component(

@@ -3,6 +3,8 @@ returns)."""
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -66,12 +68,18 @@ class Card(Record):
     icon: str | None = None
     image: str | None = None
     back: str | None = None  # the card's own back layout (None: the deck's back)
+    players: PlayerRange | None = None  # the player counts the card is in play for (None: every count)
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "id": self.id, "name": self.name, "copies": self.copies, "code": self.code, "deck": self.deck,
-            "layout": self.layout, "back": self.back, "icon": self.icon, "image": self.image, **self.fields,
+            "layout": self.layout, "back": self.back, "icon": self.icon, "image": self.image,
+            "players": self.players.label if self.players else None, **self.fields,
         }
+
+    def in_play(self, players: int) -> bool:
+        """Whether the card is in the game with `players` players."""
+        return self.players is None or self.players.allows(players)
 
 
 @dataclass
@@ -169,6 +177,43 @@ class Board:
         return self.model.road_graph()
 
 
+@dataclass(frozen=True)
+class PlayerRange:
+    """The player counts a card is for: `players: 3+` (high None), `2-4`, or `3`."""
+
+    low: int
+    high: int | None
+
+    @property
+    def label(self) -> str:
+        """'3+', '2-4' or '3', as it is written and printed."""
+        if self.high is None:
+            return f"{self.low}+"
+        return str(self.low) if self.low == self.high else f"{self.low}-{self.high}"
+
+    def allows(self, players: int) -> bool:
+        """Whether `players` players lie in the range."""
+        return self.low <= players and (self.high is None or players <= self.high)
+
+
+_RANGE = re.compile(r"\s*([0-9]{1,3})\s*(\+|[-\u2013]\s*([0-9]{1,3}))?\s*")
+
+
+def player_range(value: str | int) -> PlayerRange:
+    """'3+' -> 3 and more, '2-4' (or '2–4') -> 2 to 4, 3 or '3' -> exactly 3; ValueError says what is
+    expected."""
+    match = _RANGE.fullmatch(str(value)) if not isinstance(value, bool) else None
+    if match is None:
+        raise ValueError(f"players is '{value}'; expected a player count such as '3+' (3 or more), '2-4' "
+                         "or 3")
+    low = int(match.group(1))
+    high = None if match.group(2) == "+" else int(match.group(3) or low)
+    if low < 1 or (high is not None and high < low):
+        raise ValueError(f"players is '{value}', which no player count meets; expected a range from low to "
+                         "high, such as '2-4'")
+    return PlayerRange(low, high)
+
+
 @dataclass
 class Game:
     """Everything a game folder declares, loaded and typed."""
@@ -190,6 +235,16 @@ class Game:
     language: str = SOURCE  # the language of this game's texts (the source language unless translated)
     phrases: Phrases = field(default=ENGLISH, repr=False)  # the tool's own words in that language
     translation: Translation | None = field(default=None, repr=False)  # i18n/<language>.yaml, when translated
+
+    def for_players(self, players: int) -> Game:
+        """The game as it is played with `players` players: every deck without the cards whose `players:`
+        leaves them out (the game itself when no card says `players:`). Engines set up, deal and play from
+        this, so the validator's simulations follow each card's player range."""
+        if not any(card.players for deck in self.decks.values() for card in deck.cards):
+            return self
+        decks = {key: dataclasses.replace(deck, cards=[card for card in deck.cards if card.in_play(players)])
+                 for key, deck in self.decks.items()}
+        return dataclasses.replace(self, decks=decks)
 
     @property
     def languages(self) -> list[str]:

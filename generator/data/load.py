@@ -16,9 +16,11 @@ from generator.core.pydantic_errors import validate
 from generator.core.yamlio import YDict, YList, load_yaml
 from generator.data.component_models import KINDS as COMPONENT_KINDS
 from generator.data.component_models import MODELS as COMPONENT_MODELS
+from generator.data.component_models import ItemsFile
 from generator.data.components import Component, load_component
 from generator.data.fonts import load_fonts
-from generator.data.game import Board, Card, Deck, Game, Record, Table
+from generator.data.game import Board, Card, Deck, Game, PlayerRange, Record, Table, player_range
+from generator.data.live_sheets import check_cache
 from generator.data.models import (
     CARD_KEYS,
     BoardFile,
@@ -39,7 +41,7 @@ from generator.data.overrides import (
 )
 from generator.data.project import Project
 from generator.data.renames import read_renamed
-from generator.data.sheet_cards import card_rows
+from generator.data.sheet_cards import SheetSettings, card_rows
 from generator.data.slips import comment_colours, game_slips, invisible_characters
 from generator.data.spreadsheet import read_grid, spreadsheet_near
 from generator.data.translation import source_phrases, translate
@@ -79,26 +81,30 @@ def _field_lines(raw: YDict) -> dict[str, int]:
     return dict(fields.key_lines) if isinstance(fields, YDict) else {}
 
 
-def _card_source(project: Project, game_dir: Path, model: DeckFile, raw: YDict, shown: str,
-                 problems: Problems) -> tuple[YList, str]:
-    """The raw cards of a deck and the file they are written in: `cards:` here, or the `cards_from:`
-    spreadsheet."""
-    source = model.source
+def _sheet_rows(reading: _Reading, source, raw: YDict, shown: str, specs, *, card: bool,
+                items: str) -> tuple[YList, str]:
+    """The raw rows of a file whose `items` (cards:, rows:, items:) are written in it, or read from the
+    `cards_from:` spreadsheet `source` (None: written in it); with the file they are located in."""
     if source is None:
-        return raw["cards"], shown
+        return raw[items], shown
+    project, game_dir, problems = reading.project, reading.game_dir, reading.problems
     line = raw.line_of("cards_from")
     sheet_line = raw["cards_from"].line_of("sheet") if isinstance(raw["cards_from"], YDict) else line
     file_line = raw["cards_from"].line_of("file") if isinstance(raw["cards_from"], YDict) else line
     try:
-        path = project.in_game(game_dir.name, source.file, file=shown, line=line, what="spreadsheet")
+        if source.url is not None:
+            path = project.in_game(game_dir.name, source.read_from, file=shown, line=line, what="cache file")
+            check_cache(game_dir, source, path, shown, raw["cards_from"].line_of("url"))
+        else:
+            path = project.in_game(game_dir.name, source.read_from, file=shown, line=line, what="spreadsheet")
         if not path.is_file():
             raise InputError(
                 Problem(
                     shown,
                     file_line,
-                    f"spreadsheet '{source.file}' not found"
-                    f"{spreadsheet_near(source.file, path)}; expected a .csv, "
-                    ".xlsx or .ods file with one row per card (a path relative "
+                    f"spreadsheet '{source.read_from}' not found"
+                    f"{spreadsheet_near(source.read_from, path)}; expected a .csv, "
+                    f".xlsx or .ods file with one row per {'card' if card else 'row'} (a path relative "
                     f"to {project.show(game_dir)}/)",
                 )
             )
@@ -108,7 +114,20 @@ def _card_source(project: Project, game_dir: Path, model: DeckFile, raw: YDict, 
         empty = YList()
         empty.line, empty.item_lines = line, []
         return empty, shown
-    return card_rows(grid, model.fields, problems), grid.shown
+    settings = SheetSettings.of(source, raw["cards_from"], shown, line)
+    return card_rows(grid, specs, problems, settings, card=card), grid.shown
+
+
+def _one_source(model, raw: YDict, shown: str, what: str, items: str, problems: Problems) -> bool:
+    """Whether a table or component file has its `items` (rows:, items:) or `cards_from:`, not both or
+    neither (a located problem otherwise)."""
+    written, read = getattr(model, items) is not None, model.cards_from is not None
+    if written != read:
+        return True
+    problems.add(shown, raw.line_of("cards_from") if written else raw.line,
+                 f"{what} has {f'both `{items}:` and `cards_from:`' if written else f'no `{items}:`'}; "
+                 f"expected either `{items}:` (a list) or `cards_from:` (a .csv, .xlsx or .ods file)")
+    return False
 
 
 def _load_deck(reading: _Reading, config: GameConfig, model: DeckFile, raw: YDict, shown: str,
@@ -116,7 +135,8 @@ def _load_deck(reading: _Reading, config: GameConfig, model: DeckFile, raw: YDic
     """The deck of a deck file; `overrides` are the `--set`s of its cards."""
     problems = reading.problems
     card_model = row_model(model.deck.title().replace("-", ""), model.fields, card=True)
-    raw_cards, cards_file = _card_source(reading.project, reading.game_dir, model, raw, shown, problems)
+    raw_cards, cards_file = _sheet_rows(reading, model.source, raw, shown, model.fields, card=True,
+                                        items="cards")
     # --set on a spreadsheet's cards: once its rows are read
     if model.source is not None and overrides:
         done, wrong = apply_to_sheet_cards(overrides, raw, raw_cards, cards_file)
@@ -133,6 +153,7 @@ def _load_deck(reading: _Reading, config: GameConfig, model: DeckFile, raw: YDic
             key_lines=dict(card_raw.key_lines), deck=model.deck, index=index,
             code=f"{config.code}-{model.code}-{index:02d}", copies=core["copies"],
             layout=core["layout"] or model.layout, icon=core["icon"], image=core["image"], back=core["back"],
+            players=card_players(core["players"], config, cards_file, card_raw, problems),
         ))
     return Deck(
         id=model.deck,
@@ -154,14 +175,35 @@ def _load_deck(reading: _Reading, config: GameConfig, model: DeckFile, raw: YDic
     )
 
 
-def _load_table(model: TableFile, raw: YDict, shown: str, problems: Problems) -> Table:
+def card_players(value, config: GameConfig, shown: str, raw: YDict, problems: Problems) -> PlayerRange | None:
+    """The player range of a card's `players:` (None when it has none); a range that does not parse, or that
+    no player count of the game meets, is a problem at the card's `players`."""
+    if value is None:
+        return None
+    try:
+        found = player_range(value)
+    except ValueError as exc:
+        problems.add(shown, raw.line_of("players"), str(exc))
+        return None
+    low, high = config.players.min, config.players.max
+    if found.low > high or (found.high is not None and found.high < low):
+        problems.add(shown, raw.line_of("players"),
+                     f"players is '{found.label}', but the game is for {low}-{high} players, so the card "
+                     f"would never be in play; expected a range that meets {low}-{high}")
+    return found
+
+
+def _load_table(reading: _Reading, model: TableFile, raw: YDict, shown: str) -> Table:
+    problems = reading.problems
     row_type = row_model(model.table.title().replace("-", ""), model.fields, card=False)
-    pairs = _load_records(raw["rows"], row_type, shown, problems)
-    _check_unique_ids(pairs, shown, "row", problems)
+    raw_rows, rows_file = _sheet_rows(reading, model.source, raw, shown, model.fields, card=False,
+                                      items="rows")
+    pairs = _load_records(raw_rows, row_type, rows_file, problems)
+    _check_unique_ids(pairs, rows_file, "row", problems)
     rows = []
     for rec, row_raw in pairs:
         data = rec.model_dump()
-        rows.append(Record(id=data.pop("id"), name=data.pop("name"), fields=data, file=shown,
+        rows.append(Record(id=data.pop("id"), name=data.pop("name"), fields=data, file=rows_file,
                            line=row_raw.line, key_lines=dict(row_raw.key_lines)))
     return Table(
         id=model.table,
@@ -351,8 +393,8 @@ def _load_file(reading: _Reading, contents: _Contents, shown: str, raw: YDict) -
         _add_deck(reading, contents, shown, raw)
     elif kind == "table":
         model = validate(TableFile, raw, shown, problems)
-        if model is not None:
-            contents.tables[model.table] = _load_table(model, raw, shown, problems)
+        if model is not None and _one_source(model, raw, shown, f"table '{model.table}'", "rows", problems):
+            contents.tables[model.table] = _load_table(reading, model, raw, shown)
     elif kind == "board":
         board = validate(BoardFile, raw, shown, problems)
         if board is not None:
@@ -390,7 +432,7 @@ def _add_deck(reading: _Reading, contents: _Contents, shown: str, raw: YDict) ->
 
 def _add_component(reading: _Reading, contents: _Contents, shown: str, raw: YDict) -> None:
     components = contents.components
-    component = _load_component(raw, shown, reading.config, reading.problems)
+    component = _load_component(reading, raw, shown)
     if component is not None:
         if component.id in components:
             reading.problems.add(
@@ -469,10 +511,10 @@ def _inside(project: Project, path: Path, problems: Problems) -> bool:
         return False
 
 
-def _load_component(
-    raw: YDict, shown: str, config: GameConfig | None, problems: Problems
-) -> Component | None:
-    """A component file: its `kind` picks the model; items are typed like cards."""
+def _load_component(reading: _Reading, raw: YDict, shown: str) -> Component | None:
+    """A component file: its `kind` picks the model; items are typed like cards (and may be read from a
+    spreadsheet like them)."""
+    config, problems = reading.config, reading.problems
     kind = raw.get("kind")
     model_type = COMPONENT_MODELS.get(kind) if isinstance(kind, str) else None
     if model_type is None:
@@ -493,7 +535,12 @@ def _load_component(
     model = validate(model_type, raw, shown, problems)
     if model is None:
         return None
-    return load_component(model, raw, shown, config.code if config is not None else "XX", problems)
+    rows = None
+    if isinstance(model, ItemsFile):
+        if not _one_source(model, raw, shown, f"component '{model.component}'", "items", problems):
+            return None
+        rows = _sheet_rows(reading, model.source, raw, shown, model.fields, card=True, items="items")
+    return load_component(model, raw, shown, config.code if config is not None else "XX", problems, rows)
 
 
 def _check_deck_codes(decks: dict[str, Deck], problems: Problems) -> None:

@@ -21,6 +21,7 @@ from generator.core.limits import (
     MAX_COPIES,
     MAX_GRID_CELLS,
     MAX_LENGTH_PT,
+    MAX_SHEET_ROWS,
     LimitExceeded,
     in_range,
 )
@@ -392,10 +393,49 @@ class FieldSpec(Strict):
 
 
 class CardSource(Strict):
-    """A spreadsheet holding a deck's cards: one row per card type, row 1 names the columns."""
+    """A spreadsheet holding a deck's cards (or a table's rows, a component's items): one row per card type
+    below a header row that names the columns (docs/data-format.md, "Cards in a spreadsheet")."""
 
-    file: str = Field(description="a .csv, .xlsx or .ods file, relative to the game folder")
+    file: str | None = Field(None, description="a .csv, .xlsx or .ods file, relative to the game folder")
+    url: str | None = Field(None, description="a live sheet: an https:// address (a published Google Sheet "
+                                              "as CSV or XLSX) that `pnp pull` downloads into `cache`")
+    cache: str | None = Field(None, description="with `url:`: the file the pulled sheet is kept in (builds "
+                                                "read only it)")
     sheet: str | None = Field(None, description="the sheet of a workbook (default: the first)")
+    header_row: int = Field(1, ge=1, le=MAX_SHEET_ROWS, strict=True,
+                            description="the row that names the columns (2 for a title row above it)")
+    columns: dict[str, str | None] = Field(
+        default_factory=dict,
+        description="header as written -> key it gives (id, name, copies, ... or a field); null ignores "
+                    "the column",
+    )
+    id: str | None = Field(None, description="a template over the row for each id, such as 's{{ row }}' "
+                                             "(default: the id column, else ids made from the names)")
+    name: str | None = Field(None, description="a template over the row for each name, such as '{{ Unit }}'")
+    where: str | None = Field(None, description="an expression over the row: only rows where it is true are "
+                                                "read (`Type != 'back'`)")
+
+    @model_validator(mode="after")
+    def _one_place(self):
+        if (self.file is None) == (self.url is None):
+            raise ValueError("expected either `file:` (a spreadsheet in the game folder) or `url:` with "
+                             "`cache:` (a live sheet), not both or neither")
+        if (self.url is None) != (self.cache is None):
+            raise ValueError("expected `url:` and `cache:` together: builds read the sheet `pnp pull` keeps "
+                             "in the cache file")
+        return self
+
+    @property
+    def read_from(self) -> str:
+        """The file builds read: the spreadsheet, or the cache of a live sheet."""
+        return str(self.file if self.file is not None else self.cache)
+
+
+def sheet_source(cards_from: str | CardSource | None) -> CardSource | None:
+    """The spreadsheet a `cards_from:` names (a file name alone or the mapping), None without one."""
+    if cards_from is None:
+        return None
+    return CardSource(file=cards_from) if isinstance(cards_from, str) else cards_from
 
 
 class DeckFile(Strict):
@@ -424,9 +464,7 @@ class DeckFile(Strict):
     @property
     def source(self) -> CardSource | None:
         """The spreadsheet of the cards, or None when they are written in `cards:`."""
-        if self.cards_from is None:
-            return None
-        return CardSource(file=self.cards_from) if isinstance(self.cards_from, str) else self.cards_from
+        return sheet_source(self.cards_from)
 
     _known_size = field_validator("size")(classmethod(lambda _cls, v: known_size(v)))
 
@@ -437,7 +475,16 @@ class TableFile(Strict):
     table: Slug
     name: str
     fields: dict[str, FieldSpec] = Field(default_factory=dict)
-    rows: list[dict] = Field(min_length=1)
+    rows: list[dict] | None = Field(None, min_length=1, description="the rows (or `cards_from:`)")
+    cards_from: str | CardSource | None = Field(
+        None, description="a .csv, .xlsx or .ods file (or {file, sheet, ...}) with one row per row, instead "
+                          "of `rows:`"
+    )
+
+    @property
+    def source(self) -> CardSource | None:
+        """The spreadsheet of the rows, or None when they are written in `rows:`."""
+        return sheet_source(self.cards_from)
 
 
 class Grid(Strict):
@@ -570,7 +617,7 @@ def _plain_default(value: Any) -> Any:
 
 # A card's own keys, beside the fields its deck declares: the required ones, then its layouts and files.
 REQUIRED_CARD_KEYS = ("id", "name", "copies")
-OPTIONAL_CARD_KEYS = ("layout", "back", "icon", "image")
+OPTIONAL_CARD_KEYS = ("layout", "back", "icon", "image", "players")
 CARD_KEYS = REQUIRED_CARD_KEYS + OPTIONAL_CARD_KEYS
 
 
@@ -579,6 +626,7 @@ def row_model(name: str, fields: dict[str, FieldSpec], *, card: bool) -> type[Ba
     core: dict[str, Any] = {"id": (Slug, ...), "name": (str, ...)}
     if card:
         core |= {"copies": (Copies, ...)} | {key: (str | None, None) for key in OPTIONAL_CARD_KEYS}
+        core["players"] = (str | int | None, None)  # '3+', '2-4' or 3: read by data.game.player_range
     for key, spec in fields.items():
         typ = _python_type(spec)
         core[key] = (

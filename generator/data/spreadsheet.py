@@ -7,13 +7,19 @@ and cell (`orders.xlsx:Orders!C14`).
 
 What calamine does not say is checked here so nothing is lost silently: merged cells (only the first cell of a
 merge holds the value), formulas without a stored result (a file written by a script and never opened in a
-spreadsheet program) and cells showing an error (#DIV/0!).
+spreadsheet program), cells showing an error (#DIV/0!) and a hidden first sheet.
+
+Limits come before work (generator.core.limits): a CSV is read row by row and stops at MAX_SHEET_ROWS rows or
+MAX_SHEET_COLUMNS cells; a workbook's sheet is first scanned as a stream (its XML, element by element) for the
+place of its last value, so neither a million rows nor one stray cell at XFD1048576 (which would make
+calamine allocate the whole 17-billion-cell rectangle) ever reaches calamine. A sheet's declared dimension is
+never read.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
-import io
 import re
 import zipfile
 from dataclasses import dataclass, field
@@ -22,12 +28,16 @@ from typing import Any
 from xml.etree import ElementTree
 
 from generator.core.errors import Cell, InputError, Problem, did_you_mean, known_list
+from generator.core.lfs import lfs_pointer
+from generator.core.limits import MAX_SHEET_BYTES, MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, check_file_size
 
 SUFFIXES = (".csv", ".xlsx", ".xlsm", ".xls", ".ods")
 WORKBOOKS = (".xlsx", ".xlsm", ".xls", ".ods")
 _ERROR_VALUE = re.compile(
     r"^(#(DIV/0!|N/A|NAME\?|NULL!|NUM!|REF!|VALUE!|SPILL!|CALC!|GETTING_DATA)|Err:\d{3})$"
 )
+# an .xlsx sheet part, scanned as a stream: only a bound against a zip bomb (a million short rows fit)
+_STREAMED_PART_BYTES = 20 * MAX_SHEET_BYTES
 _CFB_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # an OLE container: .xls, or an encrypted .xlsx/.ods
 
 
@@ -78,6 +88,10 @@ def read_grid(path: Path, shown: str, sheet: str | None = None, asked_at: tuple[
         raise InputError(
             Problem(shown, 0, "file not found; expected a .csv, .xlsx or .ods file with one row per card")
         )
+    check_file_size(path, MAX_SHEET_BYTES, shown, "the spreadsheet")
+    pointer = lfs_pointer(path, shown)
+    if pointer:
+        raise InputError(Problem(shown, 0, pointer))
     if suffix == ".csv":
         if sheet is not None:
             raise InputError(
@@ -95,42 +109,118 @@ def read_grid(path: Path, shown: str, sheet: str | None = None, asked_at: tuple[
     )
 
 
+def _too_big(shown: str, at: int, why: str) -> InputError:
+    return InputError(Problem(shown, at, f"{why}; expected at most {MAX_SHEET_ROWS:,} rows and "
+                                         f"{MAX_SHEET_COLUMNS} columns (pnp's limit for one sheet: a game "
+                                         "holds at most 10,000 cards)"))
+
+
+def _beyond(sheet: str, row: int, col: int) -> str:
+    """What is wrong with a value at (row, col), 0-based, past the limits of one sheet."""
+    place = f"{column_letter(col)}{row + 1}"
+    if row >= MAX_SHEET_ROWS:
+        return f"sheet '{sheet}' has more than {MAX_SHEET_ROWS:,} rows (a value at {place})"
+    return f"sheet '{sheet}' has more than {MAX_SHEET_COLUMNS} columns (a value at {place})"
+
+
+def _bad_utf8_line(path: Path) -> tuple[int, int]:
+    """(line, byte) of the first byte of `path` that is not UTF-8, read in chunks."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    line, offset = 1, 0
+    with path.open("rb") as stream:
+        while chunk := stream.read(1 << 16):
+            try:
+                decoder.decode(chunk)
+            except UnicodeDecodeError as exc:
+                return line + chunk[: exc.start].count(b"\n"), chunk[exc.start]
+            line += chunk.count(b"\n")
+            offset += len(chunk)
+    return line, 0
+
+
 def _read_csv(path: Path, shown: str) -> Grid:
-    data = path.read_bytes()
+    """A CSV file, row by row, stopped at the row and column limits."""
+    rows: list[list[Any]] = []
+    lines: list[int] = []
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
+        with path.open(encoding="utf-8-sig", newline="") as stream:
+            first = stream.readline(1 << 16).split("\n", 1)[0]
+            delimiter = max(",;\t", key=first.count) if first else ","
+            stream.seek(0)
+            if stream.read(1) != "\ufeff":
+                stream.seek(0)
+            reader = csv.reader(stream, delimiter=delimiter)
+            start = 1
+            try:
+                for row in reader:
+                    if len(rows) >= MAX_SHEET_ROWS:
+                        raise _too_big(shown, start, f"the file has more than {MAX_SHEET_ROWS:,} rows")
+                    if len(row) > MAX_SHEET_COLUMNS:
+                        raise _too_big(shown, start, f"this row has {len(row):,} cells, more than "
+                                                     f"{MAX_SHEET_COLUMNS} columns")
+                    rows.append(row)
+                    lines.append(start)
+                    start = reader.line_num + 1
+            except csv.Error as exc:
+                why = f"broken CSV: {exc}; expected cells separated by '{delimiter}', text with quotes closed"
+                raise InputError(Problem(shown, reader.line_num, why)) from None
+    except UnicodeDecodeError:
+        line, byte = _bad_utf8_line(path)
         raise InputError(
             Problem(
                 shown,
                 line,
-                f"byte 0x{data[exc.start]:02x} is not valid UTF-8; expected a CSV file "
+                f"byte 0x{byte:02x} is not valid UTF-8; expected a CSV file "
                 "saved as UTF-8 (in Excel: 'CSV UTF-8')",
             )
         ) from None
-    first = text.split("\n", 1)[0]
-    delimiter = max(",;\t", key=first.count) if first else ","
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    rows, lines = [], []
-    start = 1
-    try:
-        for row in reader:
-            rows.append(row)
-            lines.append(start)
-            start = reader.line_num + 1
-    except csv.Error as exc:
-        raise InputError(Problem(shown, reader.line_num, f"broken CSV: {exc}; expected cells separated by "
-                                                         f"'{delimiter}', text with quotes closed")) from None
     return Grid(shown, None, rows, lines)
+
+
+def _check_parts(path: Path, shown: str) -> None:
+    """Refuse a workbook (a zip) whose parts unpack beyond MAX_SHEET_BYTES (a zip bomb, a giant string table);
+    an .xlsx sheet's own part may be larger, as it is scanned as a stream and stopped at the row limit."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for info in archive.infolist():
+                streamed = info.filename.startswith("xl/worksheets/")
+                if info.file_size > (_STREAMED_PART_BYTES if streamed else MAX_SHEET_BYTES):
+                    raise InputError(Problem(shown, 0, f"part {info.filename} of the workbook unpacks to "
+                                                       f"{info.file_size:,} bytes; expected at most "
+                                                       f"{MAX_SHEET_BYTES:,} (pnp's limit)"))
+    except zipfile.BadZipFile:
+        return  # calamine says what is wrong with it
+
+
+def _pick_sheet(book, shown: str, sheet: str | None, asked_at: tuple[str, int]) -> str:
+    """The sheet to read: the one named, or the first (which must not be hidden: it would be read unseen)."""
+    names = list(book.sheet_names)
+    if sheet is not None:
+        if sheet not in names:
+            raise InputError(Problem(*asked_at, f"no sheet '{sheet}' in {shown}{did_you_mean(sheet, names)}; "
+                                                f"known: {known_list(names)}"))
+        return sheet
+    if not names:
+        raise InputError(
+            Problem(shown, 0, "the workbook has no sheets; expected a sheet with a header row and one row "
+                              "per card")
+        )
+    visible = [meta.name for meta in book.sheets_metadata if str(meta.visible).endswith(".Visible")]
+    if names[0] not in visible:
+        others = f"the first visible sheet is '{visible[0]}'" if visible else "no sheet is visible"
+        raise InputError(Problem(*asked_at, f"the first sheet of {shown}, '{names[0]}', is hidden "
+                                            f"({others}); expected `sheet:` naming the sheet to read "
+                                            f"(`sheet: {names[0]}` to read the hidden one)"))
+    return names[0]
 
 
 def _read_workbook(path: Path, shown: str, sheet: str | None, asked_at: tuple[str, int]) -> Grid:
     import python_calamine as calamine
 
+    suffix = path.suffix.lower()
     with path.open("rb") as stream:
         head = stream.read(8)
-    if head == _CFB_MAGIC and path.suffix.lower() != ".xls":
+    if head == _CFB_MAGIC and suffix != ".xls":
         raise InputError(
             Problem(
                 shown,
@@ -139,6 +229,9 @@ def _read_workbook(path: Path, shown: str, sheet: str | None, asked_at: tuple[st
                 "saved without a password",
             )
         )
+    if suffix != ".xls":
+        _check_parts(path, shown)
+    scan = _scan_ods(path, shown) if suffix == ".ods" else None  # calamine reads every sheet of an .ods
     try:
         book = calamine.CalamineWorkbook.from_path(str(path))
     except calamine.PasswordError:
@@ -149,34 +242,30 @@ def _read_workbook(path: Path, shown: str, sheet: str | None, asked_at: tuple[st
         ) from None
     except calamine.CalamineError as exc:
         raise InputError(Problem(shown, 0, f"cannot read the workbook ({exc}); expected an undamaged "
-                                           f"{path.suffix.lower()} file")) from None
+                                           f"{suffix} file")) from None
     try:
-        names = list(book.sheet_names)
-        if sheet is None:
-            if not names:
-                raise InputError(
-                    Problem(
-                        shown,
-                        0,
-                        "the workbook has no sheets; expected a sheet with a header row and one row per card",
-                    )
-                )
-            sheet = names[0]
-        elif sheet not in names:
-            raise InputError(Problem(*asked_at, f"no sheet '{sheet}' in {shown}{did_you_mean(sheet, names)}; "
-                                                f"known: {known_list(names)}"))
+        sheet = _pick_sheet(book, shown, sheet, asked_at)
+        found: list[Problem] = []
+        if suffix in (".xlsx", ".xlsm"):
+            found = _scan_xlsx(path, shown, sheet)
+        merged: list[tuple[tuple[int, int], tuple[int, int]]] = []
+        if scan is not None:
+            merged = scan.get(sheet, [])
         try:
             data = book.get_sheet_by_name(sheet)
-            rows = data.to_python(skip_empty_area=False)
-            merged = data.merged_cell_ranges or []
+            if suffix == ".xls" and (data.height > MAX_SHEET_ROWS or data.width > MAX_SHEET_COLUMNS):
+                raise _too_big(shown, 0, f"sheet '{sheet}' spans {data.height:,} rows and {data.width:,} "
+                                         "columns")
+            # bounded by the scan above: the whole sheet from A1, empty rows and columns before the data kept
+            rows = [list(row) for row in data.to_python(skip_empty_area=False)]
+            if suffix != ".ods":
+                merged = data.merged_cell_ranges or []
         except calamine.CalamineError as exc:
             raise InputError(Problem(shown, 0, f"cannot read sheet '{sheet}' ({exc}); expected an undamaged "
                                                "workbook")) from None
     finally:
         book.close()
-    grid = Grid(shown, sheet, [list(row) for row in rows], list(range(1, len(rows) + 1)))
-    if path.suffix.lower() == ".ods":
-        merged = _ods_merges(path, sheet)
+    grid = Grid(shown, sheet, rows, list(range(1, len(rows) + 1)))
     for (row0, col0), (row1, col1) in merged:
         span = f"{column_letter(col0)}{row0 + 1}:{column_letter(col1)}{row1 + 1}"
         grid.problems.append(
@@ -187,10 +276,7 @@ def _read_workbook(path: Path, shown: str, sheet: str | None, asked_at: tuple[st
                 "per cell (unmerge them and fill each cell)",
             )
         )
-    if path.suffix.lower() in (".xlsx", ".xlsm"):
-        for (gap_row, gap_col), why in _xlsx_formula_gaps(path, sheet).items():
-            at = Cell(gap_row + 1, f"{sheet}!{column_letter(gap_col)}{gap_row + 1}")
-            grid.problems.append(Problem(shown, at, why))
+    grid.problems.extend(found)
     for r, row in enumerate(grid.rows):
         for c, value in enumerate(row):
             if isinstance(value, str) and _ERROR_VALUE.match(value.strip()):
@@ -204,14 +290,17 @@ def _read_workbook(path: Path, shown: str, sheet: str | None, asked_at: tuple[st
     return grid
 
 
-def _cell_index(ref: str) -> tuple[int, int]:
-    """'C14' -> (13, 2)."""
-    match = re.match(r"([A-Z]+)(\d+)", ref)
+_CELL_REF = re.compile(r"([A-Za-z]{1,3})([0-9]{1,7})")
+
+
+def _cell_index(ref: str) -> tuple[int, int] | None:
+    """'C14' (or 'c14') -> (13, 2); None for text that is no cell reference."""
+    match = _CELL_REF.fullmatch(ref.strip())
     if match is None:
-        raise ValueError(f"not a cell reference: {ref!r}")
+        return None
     letters, number = match.groups()
     col = 0
-    for letter in letters:
+    for letter in letters.upper():
         col = col * 26 + ord(letter) - 64
     return int(number) - 1, col - 1
 
@@ -231,62 +320,113 @@ def _xlsx_sheet_part(archive: zipfile.ZipFile, sheet: str) -> str | None:
     return None
 
 
-def _xlsx_formula_gaps(path: Path, sheet: str) -> dict[tuple[int, int], str]:
-    """Cells of an .xlsx sheet whose formula has no stored result, or whose result is an error."""
-    gaps: dict[tuple[int, int], str] = {}
+def _holds_value(node) -> bool:
+    """Whether an xlsx cell element holds a value (a styled empty cell does not; calamine skips those)."""
+    return any(len(child) or (child.text or "").strip() for child in node)
+
+
+def _scan_xlsx(path: Path, shown: str, sheet: str) -> list[Problem]:
+    """One streamed pass over an .xlsx sheet's XML before calamine reads it: a value beyond the row or column
+    limit is refused at its cell (InputError); returns the cells whose formula has no stored result, or
+    whose result is an error."""
+    gaps: list[Problem] = []
     try:
         with zipfile.ZipFile(path) as archive:
             part = _xlsx_sheet_part(archive, sheet)
             if part is None:
                 return gaps
             with archive.open(part) as stream:
-                for _event, node in ElementTree.iterparse(stream):
-                    if node.tag != f"{_NS_MAIN}c":
+                row, col = -1, -1
+                for event, node in ElementTree.iterparse(stream, events=("start", "end")):
+                    if node.tag == f"{_NS_MAIN}row":
+                        if event == "start":
+                            number = node.get("r", "")
+                            row = int(number) - 1 if number.isdigit() else row + 1
+                            col = -1
+                        else:
+                            node.clear()
                         continue
-                    formula, value = node.find(f"{_NS_MAIN}f"), node.find(f"{_NS_MAIN}v")
+                    if event != "end" or node.tag != f"{_NS_MAIN}c":
+                        continue
                     ref = node.get("r")
-                    if ref and node.get("t") == "e":
-                        shown = value.text if value is not None else "an error"
-                        gaps[_cell_index(ref)] = (
-                            f"the cell shows the error {shown}; expected a value (fix the formula)"
-                        )
-                    elif ref and formula is not None and (value is None or not (value.text or "").strip()):
-                        gaps[_cell_index(ref)] = (
-                            f"the formula ={formula.text or ''} has no computed value (the file "
-                            "was never recalculated); expected the workbook saved by a "
-                            "spreadsheet program, which stores each formula's result"
-                        )
-                    node.clear()
+                    place = _cell_index(ref) if ref else (row, col + 1)
+                    if place is None:
+                        raise InputError(Problem(shown, 0, f"sheet '{sheet}' has a cell named '{ref}', which "
+                                                           "is no cell reference; expected an undamaged "
+                                                           "workbook (cells such as C14)"))
+                    row, col = place
+                    at = Cell(row + 1, f"{sheet}!{column_letter(col)}{row + 1}")
+                    if _holds_value(node) and (row >= MAX_SHEET_ROWS or col >= MAX_SHEET_COLUMNS):
+                        raise _too_big(shown, at, _beyond(sheet, row, col))
+                    formula, value = node.find(f"{_NS_MAIN}f"), node.find(f"{_NS_MAIN}v")
+                    if node.get("t") == "e":
+                        said = value.text if value is not None else "an error"
+                        gaps.append(Problem(shown, at, f"the cell shows the error {said}; expected a value "
+                                                       "(fix the formula)"))
+                    elif formula is not None and (value is None or not (value.text or "").strip()):
+                        gaps.append(Problem(shown, at, f"the formula ={formula.text or ''} has no computed "
+                                                       "value (the file was never recalculated); expected "
+                                                       "the workbook saved by a spreadsheet program, which "
+                                                       "stores each formula's result"))
     except (zipfile.BadZipFile, KeyError, ElementTree.ParseError):
-        return gaps  # calamine read the values; this extra look only adds what it can see
+        return gaps  # calamine read the workbook; what it could not, it said
     return gaps
 
-
 _NS_TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
+_NS_OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
 
 
-def _ods_merges(path: Path, sheet: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    """Merged ranges of an .ods sheet ((row, col) of the first and last cell); calamine does not report
-    them."""
-    merges: list[tuple[tuple[int, int], tuple[int, int]]] = []
+def _ods_count(cell, name: str, shown: str, sheet: str) -> int:
+    """A repeat or span attribute of an .ods row or cell: a whole number from 1, else a located InputError."""
+    written = cell.get(f"{_NS_TABLE}{name}", "1")
+    if not written.isdigit() or int(written) < 1:
+        raise InputError(Problem(shown, 0, f"sheet '{sheet}' has a cell with {name}=\"{written[:20]}\"; "
+                                           "expected a whole number from 1 (an undamaged workbook)"))
+    return int(written)
+
+
+def _ods_holds_value(cell) -> bool:
+    return cell.get(f"{_NS_OFFICE}value-type") is not None or len(cell) > 0
+
+
+def _scan_ods(path: Path, shown: str) -> dict[str, list[tuple[tuple[int, int], tuple[int, int]]]]:
+    """One streamed pass over an .ods file's content.xml (calamine reads every sheet of it): a value beyond
+    the row or column limit, in any sheet, is refused at its cell (InputError), a damaged repeat or span
+    attribute is one located line; returns each sheet's merged ranges ((row, col) of the first and last
+    cell), which calamine does not report."""
+    merges: dict[str, list[tuple[tuple[int, int], tuple[int, int]]]] = {}
     try:
         with zipfile.ZipFile(path) as archive, archive.open("content.xml") as stream:
-            root = ElementTree.parse(stream).getroot()
-    except (zipfile.BadZipFile, KeyError, ElementTree.ParseError):
-        return merges
-    for table in root.iter(f"{_NS_TABLE}table"):
-        if table.get(f"{_NS_TABLE}name") != sheet:
-            continue
-        row = 0
-        for row_node in table.iter(f"{_NS_TABLE}table-row"):
-            col = 0
-            for cell in row_node:
-                if cell.tag not in (f"{_NS_TABLE}table-cell", f"{_NS_TABLE}covered-table-cell"):
+            sheet, row = "", 0
+            for event, node in ElementTree.iterparse(stream, events=("start", "end")):
+                if node.tag == f"{_NS_TABLE}table":
+                    if event == "start":
+                        sheet, row = node.get(f"{_NS_TABLE}name", ""), 0
+                        merges.setdefault(sheet, [])
+                    else:
+                        node.clear()
                     continue
-                cols = int(cell.get(f"{_NS_TABLE}number-columns-spanned", "1"))
-                rows = int(cell.get(f"{_NS_TABLE}number-rows-spanned", "1"))
-                if cols > 1 or rows > 1:
-                    merges.append(((row, col), (row + rows - 1, col + cols - 1)))
-                col += int(cell.get(f"{_NS_TABLE}number-columns-repeated", "1"))
-            row += int(row_node.get(f"{_NS_TABLE}number-rows-repeated", "1"))
+                if event != "end" or node.tag != f"{_NS_TABLE}table-row":
+                    continue
+                repeat = _ods_count(node, "number-rows-repeated", shown, sheet)
+                col = 0
+                for cell in node:
+                    if cell.tag not in (f"{_NS_TABLE}table-cell", f"{_NS_TABLE}covered-table-cell"):
+                        continue
+                    cols = _ods_count(cell, "number-columns-spanned", shown, sheet)
+                    rows = _ods_count(cell, "number-rows-spanned", shown, sheet)
+                    across = _ods_count(cell, "number-columns-repeated", shown, sheet)
+                    if _ods_holds_value(cell):
+                        last_row, last_col = row + repeat - 1, col + across - 1
+                        if last_row >= MAX_SHEET_ROWS or last_col >= MAX_SHEET_COLUMNS:
+                            last_col = min(last_col, 16383)
+                            at = Cell(last_row + 1, f"{sheet}!{column_letter(last_col)}{last_row + 1}")
+                            raise _too_big(shown, at, _beyond(sheet, last_row, last_col))
+                    if cols > 1 or rows > 1:
+                        merges[sheet].append(((row, col), (row + rows - 1, col + cols - 1)))
+                    col += across
+                row += repeat
+                node.clear()
+    except (zipfile.BadZipFile, KeyError, ElementTree.ParseError):
+        return merges  # calamine says what is wrong with the file
     return merges

@@ -193,8 +193,9 @@ def last_number(text: str) -> int:
 
 
 class GameHelpers:
-    """The helpers that read the game: `setting`, `street` (of a printed address), `ref` (a card or row) and
-    `distance` (road steps between two spaces of a board)."""
+    """The helpers that read the game: `setting`, `street` (of a printed address), `ref` (a card or row),
+    `distance` (road steps between two spaces of a board), and `in_play` and `copies_for` (a deck's cards with
+    a number of players, as their `players:` says)."""
 
     def __init__(self, game, view: View):
         self.game, self.view = game, view
@@ -246,10 +247,24 @@ class GameHelpers:
             self._distances[key] = distances(graph, start)
         return self._distances[key].get(end, -1)
 
+    def in_play(self, deck: str, players: int) -> list:
+        """The cards of `deck` in the game with `players` players (a card's `players:` may leave it out)."""
+        found = self.game.decks.get(deck)
+        if found is None:
+            known = list(self.game.decks)
+            raise ValueError(f"no deck '{deck}'{did_you_mean(deck, known)}; known: {known_list(known)}")
+        views = self.view["decks"][deck]["cards"]
+        return [view for card, view in zip(found.cards, views, strict=True) if card.in_play(int(players))]
+
+    def copies_for(self, deck: str, players: int) -> int:
+        """How many cards of `deck` are in the game with `players` players."""
+        return sum(view["copies"] for view in self.in_play(deck, players))
+
     def functions(self) -> dict[str, Callable[..., Any]]:
         """The game's helpers, with the language helpers of the game's language."""
         own: dict[str, Callable[..., Any]] = {"setting": self.setting, "street": self.street, "ref": self.ref,
-                                              "distance": self.distance}
+                                              "distance": self.distance, "in_play": self.in_play,
+                                              "copies_for": self.copies_for}
         return own | language_helpers(getattr(getattr(self, "game", None), "phrases", ENGLISH))
 
 

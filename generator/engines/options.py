@@ -164,7 +164,7 @@ def setup_failure(engine: Engine, game, options: dict[str, Any]) -> str | None:
     """Why the game cannot set up with these options at some player count ('3 players: ...'), or None."""
     for players in engine.player_counts:
         try:
-            engine.new_state(game, players, {**engine.options, **options})
+            engine.new_state(game.for_players(players), players, {**engine.options, **options})
         except Exception as exc:  # noqa: BLE001 - the engine's own words say what is wrong with the values
             return f"{players} players: {exc}"
     return None

@@ -29,6 +29,7 @@ from generator.core.fonts import BODY, register_fonts
 from generator.core.formresources import end_form
 from generator.core.geometry import Rect
 from generator.core.pdfstream import form_made
+from generator.core.units import mm
 from generator.data.fonts import unknown_font
 from generator.data.game import Card, Deck, Game
 from generator.data.templating import GameHelpers, game_view
@@ -40,6 +41,8 @@ from generator.faces.boxes.shape import Panels
 from generator.faces.layout import Layout, LayoutLoader
 from generator.faces.outline import check_inside
 from generator.faces.text import TemplateProblem, Templates, card_helpers
+
+PLAYERS_MARK = "players"  # the box that prints a card's `players:` (a layout may give its own)
 
 EDGE_TOL = 0.01
 
@@ -62,6 +65,7 @@ class CardRenderer:
         words = game.translation.box_texts() if game.translation is not None else None
         self.loader = LayoutLoader(game.project.layout_dirs(game.id), game.show, game.project, words)
         self._layouts: dict[tuple[str, str], Layout] = {}
+        self._marked: dict[tuple[str, str], Layout] = {}  # front layouts with the players mark
         self._forms: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self.panels = Panels()  # the fills and outlines of boxes of any kind, recorded once per canvas
         self.kinds: dict[str, BoxKind] = {name: kind(self) for name, kind in BOX_KINDS.items()}
@@ -117,7 +121,26 @@ class CardRenderer:
             where = Problem(card.file, card.line_of("layout"), "")
         else:
             where = Problem(deck.file, deck.key_lines.get("layout", deck.line), "")
-        return self._layout(name, deck, where)
+        return self._with_players_mark(self._layout(name, deck, where), deck)
+
+    def _with_players_mark(self, layout: Layout, deck: Deck) -> Layout:
+        """`layout` with the printed mark of a card's `players:` (`3+ players`, small, in the bottom-right
+        corner of the safe area) when a card of the deck has a range and the layout has no box of that name
+        (the designer's own `players` box then says it). Round and hexagonal cards place their own."""
+        if deck.shape is not None or not any(card.players for card in deck.cards) \
+                or any(box.name == PLAYERS_MARK for box in layout.boxes):
+            return layout
+        key = (layout.name, deck.id)
+        marked = self._marked.get(key)
+        if marked is None:
+            width, height = self.size(deck)
+            w, h = min(mm(18), width - 2 * self.safe), mm(4)
+            spec = {"text": "{{ card.players }} players", "when": "{{ card.players }}", "size": "7pt",
+                    "align": "right", "valign": "bottom", "color": "#333333"}
+            box = Box(PLAYERS_MARK, "text", width - self.safe - w, height - self.safe - h, w, h, spec,
+                      deck.file, deck.line)
+            marked = self._marked[key] = Layout(layout.name, layout.file, [*layout.boxes, box], layout.files)
+        return marked
 
     def back_layout(self, deck: Deck, card: Card | None = None) -> Layout:
         """The card's own `back:` layout, else the deck's `back:`, else `<deck id>-back`."""

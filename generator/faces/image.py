@@ -16,6 +16,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.errors import InputError
+from generator.core.lfs import lfs_pointer
 from generator.core.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_SVG_BYTES
 from generator.core.units import INCH, mm
 from generator.data.project import Project
@@ -42,6 +43,9 @@ def locate(project: Project, game_dir: Path, value: str, shown_dir: str) -> Path
         raise ImageProblem(f"image '{value}' is outside the game folder; expected a path inside {shown_dir}")
     if not path.is_file():
         raise ImageProblem(f"image '{value}' not found; expected a PNG, JPG or SVG file in {shown_dir}")
+    pointer = lfs_pointer(path, value)
+    if pointer:
+        raise ImageProblem(pointer)
     if path.suffix.lower() not in SUFFIXES:
         raise ImageProblem(f"image '{value}' is not a picture; expected a .png, .jpg or .svg file")
     limit = MAX_SVG_BYTES if path.suffix.lower() == ".svg" else MAX_IMAGE_BYTES

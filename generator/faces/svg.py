@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from PIL import Image, UnidentifiedImageError
 
 from generator.core.errors import InputError
+from generator.core.lfs import lfs_pointer
 from generator.core.limits import MAX_IMAGE_PIXELS, MAX_SVG_BYTES
 from generator.data.project import Project
 
@@ -69,7 +70,7 @@ def reference_problem(path: Path, project: Project) -> str | None:
     """Why the SVG at `path` cannot be drawn safely (a reference outside the project, a missing file, an
     oversized picture, a file over the size limit), or None."""
     stat = Path(path).stat()
-    return _reference_problem(str(path), stat.st_mtime_ns, stat.st_size, project, 0)
+    return lfs_pointer(path) or _reference_problem(str(path), stat.st_mtime_ns, stat.st_size, project, 0)
 
 
 @functools.lru_cache(maxsize=512)

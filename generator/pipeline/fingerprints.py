@@ -41,10 +41,11 @@ from pathlib import Path
 
 from generator.core.contract import BuildOptions, OutputKind, Producer, looks_of
 from generator.data.game import Game
+from generator.data.spreadsheet import SUFFIXES as SPREADSHEET_SUFFIXES
 from generator.data.translation import I18N_DIR, translation_file
 from generator.pipeline.incremental import digest, files_below
 
-SPREADSHEETS = (".csv", ".xlsx", ".xls", ".ods")
+SPREADSHEETS = SPREADSHEET_SUFFIXES  # .xlsm too
 DATA_KINDS = ("game", "deck", "table", "board", "component")
 FILE_PARTS = DATA_KINDS + ("layouts", "pictures", "templates", "rules_templates")  # hashed from their files
 # worked out from what the game draws or holds

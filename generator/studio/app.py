@@ -7,10 +7,12 @@ Every route answers from the studio's in-memory state; drawing a large image is 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import html
 import re
 import time
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -51,6 +53,46 @@ def _environment() -> Environment:
     return env
 
 
+@dataclass(frozen=True)
+class LiveSheetView:
+    """A live sheet as the cards page lists it: its cache, where it is pulled from and how old the pull is."""
+
+    cache: str
+    url: str
+    age: str
+    where: views.Where
+
+
+def _age(pulled_at: str | None, now: dt.datetime) -> str:
+    """'pulled 5 minutes ago' from the time a pull was recorded."""
+    if pulled_at is None:
+        return "never pulled"
+    try:
+        seconds = (now - dt.datetime.fromisoformat(pulled_at)).total_seconds()
+    except ValueError:
+        return "pulled at an unknown time"
+    for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute")):
+        if seconds >= size:
+            count = int(seconds // size)
+            return f"pulled {count} {unit}{'s' if count != 1 else ''} ago"
+    return "pulled just now"
+
+
+def _live_sheets(project, game_id: str, links: views.Links) -> list[LiveSheetView]:
+    """The live sheets of a game with the age of each cache (none when a file that names one does not load:
+    the banner says why)."""
+    from generator.data.live_sheets import live_sheets, pulled_at
+
+    try:
+        sheets = live_sheets(project, game_id)
+    except InputError:
+        return []
+    now = dt.datetime.now(dt.UTC)
+    game_dir = project.game_dir(game_id)
+    return [LiveSheetView(sheet.shown, sheet.url, _age(pulled_at(game_dir, sheet.cache), now),
+                          links.where(sheet.file, sheet.line)) for sheet in sheets]
+
+
 class StudioApp:
     """The routes over one Studio; `app` is the ASGI application."""
 
@@ -65,6 +107,7 @@ class StudioApp:
         self.broker = Broker()
         self.jobs = Jobs(studio.project.root, self.broker.publish)
         self.env = _environment()
+        self.pulled: dict[str, list[str]] = {}  # game -> what its last "pull" said
         studio.listen(self.broker.publish)
         routes = [
             Route("/", self.index),
@@ -75,6 +118,7 @@ class StudioApp:
             Route("/g/{game}/validation", self.validation),
             Route("/g/{game}/print", self.print_page),
             Route("/g/{game}/jobs/{kind}", self.start_job, methods=["POST"]),
+            Route("/g/{game}/pull", self.pull, methods=["POST"]),
             Route("/img/{image}.png", self.image),
             Route("/large/{game}/face/{deck}/{card}.png", self.face_variant),
             Route("/face/{game}/{deck}/{card}.png", self.face_variant),
@@ -159,7 +203,32 @@ class StudioApp:
             return self._missing(request)
         return self._page("cards.html", state=state, game_id=state.id, tab="cards",
                           decks=views.deck_views(state, self.links), fields=views.filter_fields(state.game),
-                          selected_deck=request.query_params.get("deck", ""))
+                          selected_deck=request.query_params.get("deck", ""),
+                          live=_live_sheets(self.project, state.id, self.links),
+                          pulled=self.pulled.get(state.id))
+
+    async def pull(self, request: Request) -> Response:
+        """The "pull" button: download the game's live sheets into their caches, then rebuild (a page of
+        another site cannot press it: its Origin is not this studio's)."""
+        state = self._state(request)
+        if state is None:
+            return self._missing(request)
+        origin = request.headers.get("origin")
+        if origin and origin.split("://", 1)[-1] != request.headers.get("host"):
+            return Response("403: a pull is started from the studio's own page", status_code=403)
+        from starlette.concurrency import run_in_threadpool
+
+        from generator.data.live_sheets import pull_game
+
+        try:
+            done = await run_in_threadpool(pull_game, self.project, state.id)
+            changed = sum(1 for _sheet, new in done if new)
+            self.pulled[state.id] = [f"pulled {len(done)} live sheet{'s' if len(done) != 1 else ''}, "
+                                     f"{changed} changed"]
+        except InputError as exc:  # each sheet's located line; their last good caches are kept
+            self.pulled[state.id] = [str(problem) for problem in exc.problems]
+        self.studio.request_refresh()
+        return Response(status_code=303, headers={"Location": f"/g/{state.id}", **FRESH})
 
     async def card(self, request: Request) -> Response:
         state = self._state(request)

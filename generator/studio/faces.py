@@ -23,6 +23,7 @@ from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY, font_files, register_fonts
 from generator.data.game import Card, Deck, Game
 from generator.data.project import BUILTIN_ICONS
+from generator.data.spreadsheet import SUFFIXES as SPREADSHEET_SUFFIXES
 from generator.exports.raster import pixels, render_pages
 from generator.faces.backs import BackFace
 from generator.faces.boxes.base import Resolved
@@ -32,7 +33,9 @@ from generator.pipeline.incremental import digest
 GRID_DPI = 120    # the grid: a poker card with 3 mm bleed is 328 px wide
 PRINT_DPI = 300   # the large view: print resolution
 BACK = "@back"    # face keys of backs start so (card ids are slugs, so never '@...')
-SOURCE_SUFFIXES = (".yaml", ".yml")  # the data itself is read through the renderer, not hashed as files
+# the data itself, YAML or a spreadsheet's cells, is read through the renderer, not hashed as files: one
+# edited cell changes the fingerprints of the faces that show it, as a YAML edit does, not of every face
+SOURCE_SUFFIXES = (".yaml", ".yml", *SPREADSHEET_SUFFIXES)
 
 
 @dataclass(frozen=True)

@@ -125,7 +125,7 @@ def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
     if len(bots) != players or unknown:
         raise ValueError(f"need {players} bot names from {sorted(engine.bots)}, got {bots}")
     try:
-        state = engine.new_state(game, players, opts)
+        state = engine.new_state(game.for_players(players), players, opts)  # cards' `players:` ranges
         start_counts = state.card_count()
     except Exception as exc:  # noqa: BLE001 - a setup failure is a finding, not a crash of the validator
         return play.fail(0, SETUP, f"setup failed with {players} players: {type(exc).__name__}: {exc}")

@@ -282,7 +282,7 @@ class ScriptRun:
         self.rng = random.Random(self.seed)
         try:
             self.state = self.engine.new_state(
-                self.game, self.players, {**self.engine.options, **self.options}
+                self.game.for_players(self.players), self.players, {**self.engine.options, **self.options}
             )
             self.start_counts = self.state.card_count()
         except Exception as exc:  # noqa: BLE001 - a setup failure is a finding of the script

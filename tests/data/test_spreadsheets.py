@@ -95,14 +95,17 @@ def test_lines_count_the_lines_of_a_quoted_cell(designer_project):
     ]
 
 
-def test_an_id_with_accents_or_a_space_around_it_says_so(designer_project):
+def test_an_id_with_accents_says_so_and_blanks_around_a_cell_are_stripped(designer_project):
     rows = [list(row) for row in EVENTS]
     rows[1][0], rows[2][0] = "szczęśliwy-rzut", "gwiazda "
     write_xlsx(game_dir(designer_project) / "events.xlsx", rows, cached={"C4": "2"})
     rule = "a lower-case id (a-z without accents, digits, '-' and '_', starting with a letter or digit)"
     assert problems(designer_project) == [
-        f"{EVENTS_FILE}:Events!A2: 'id' is 'szczęśliwy-rzut'; expected {rule}, such as 'szczesliwy-rzut'",
-        f"{EVENTS_FILE}:Events!A3: 'id' is 'gwiazda '; expected 'gwiazda', without the space at its end"]
+        f"{EVENTS_FILE}:Events!A2: 'id' is 'szczęśliwy-rzut'; expected {rule}, such as 'szczesliwy-rzut'"]
+    rows[1][0] = " solar-flare"  # issue 32: designers' sheets have trailing blanks; a cell is read stripped
+    write_xlsx(game_dir(designer_project) / "events.xlsx", rows, cached={"C4": "2"})
+    assert [card.id for card in load_game(designer_project, GAME).decks["events"].cards] == [
+        "solar-flare", "gwiazda", "supply-drop"]
 
 
 @pytest.mark.parametrize("game_id", ["order-up-pizza", "order-up-trading", "short-order-hero"])
@@ -161,7 +164,7 @@ XLSX_CASES = {
         lambda: _header(EVENTS, E="efect"),
         {},
         "Events!E1: unknown column 'efect' (did you mean 'effect'?); expected one of: id, name, "
-        "copies, layout, back, icon, image, cost, effect",
+        "copies, layout, back, icon, image, players, cost, effect",
     ),
     "merged cells": (
         lambda: EVENTS,
@@ -286,7 +289,7 @@ def test_an_unknown_sheet_is_named_at_the_deck_file(designer_project):
             "id,name,copies,role,power,color,text,,\npilot,Pilot,1,pilot,2,#1f5fbf,Go.,,stray\n",
             "crew.csv:2: column I has no name in row 1 but holds 'stray'; expected a column name in I1 (one "
             "of: id, name, "
-            "copies, layout, back, icon, image, role, power, color, text, skills)",
+            "copies, layout, back, icon, image, players, role, power, color, text, skills)",
         ),
         (
             "id;name;copies;role;power;color;text\npilot;Pilot;one;pilot;2;#1f5fbf;Go.\n",

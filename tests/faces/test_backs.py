@@ -111,7 +111,7 @@ def test_a_back_template_error_names_the_card_whose_back_it_is(designer_project)
         "template "
         "error: no field 'rank' here; known: back, code, color, copies, deck, icon, id, image, index, "
         "layout, name, "
-        "power, ..."
+        "players, ..."  # a card's `players` range (None unless given) is one of its keys
     ]
 
 
