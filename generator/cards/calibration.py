@@ -125,9 +125,11 @@ def _caption(canvas: Canvas, x: float, top: float, text: str, pw: float, paper: 
 
 
 def draw_check(
-    canvas: Canvas, title: str, paper: str, options: SheetOptions, phrases: Phrases = ENGLISH
+    canvas: Canvas, title: str, paper: str, options: SheetOptions, phrases: Phrases = ENGLISH,
+    notes: list[str] | None = None,
 ) -> None:
-    """Draw the two print-check pages (front and its back) and end both pages."""
+    """Draw the two print-check pages (front and its back) and end both pages; `notes`: how the sheets hold
+    the bleed, said after the sheet options."""
     layout, duplex, back_offset = options.layout, options.duplex, options.back_offset
     pw, ph = sorted(PAPERS[paper].size)  # portrait
     # --back-offset is in mm; the card backs are shifted by it only in the duplex long/short layouts
@@ -135,16 +137,17 @@ def draw_check(
     offset = (mm(back_offset[0]), mm(back_offset[1])) if shifted else (0.0, 0.0)
     targets = calibration_targets(paper, duplex, offset)
     canvas.setPageSize((pw, ph))
-    _front(canvas, title, paper, options, targets, pw, ph, phrases)
+    _front(canvas, title, paper, options, targets, phrases, notes or [])
     canvas.showPage()
     canvas.setPageSize((pw, ph))
     _back(canvas, title, paper, targets, pw, ph, phrases)
     canvas.showPage()
 
 
-def _front(canvas: Canvas, title: str, paper: str, options: SheetOptions, targets: list[Target], pw: float,
-           ph: float, phrases: Phrases) -> None:
+def _front(canvas: Canvas, title: str, paper: str, options: SheetOptions, targets: list[Target],
+           phrases: Phrases, notes: list[str]) -> None:
     say = phrases.t
+    pw, ph = sorted(PAPERS[paper].size)  # portrait
     canvas.saveState()
     canvas.setStrokeColor(INK_COLOR)
     canvas.setFillColor(INK_COLOR)
@@ -178,7 +181,8 @@ def _front(canvas: Canvas, title: str, paper: str, options: SheetOptions, target
         "center",
     )
     items = [(say("check.measure"), _style(10))]
-    items += [(say("check.how_made"), _style(12, BODY_BOLD)), (options.describe(phrases), _style(10))]
+    items += [(say("check.how_made"), _style(12, BODY_BOLD)),
+              (" ".join([options.describe(phrases), *notes]), _style(10))]
     items += [(say("check.double_sided"), _style(12, BODY_BOLD))]
     items += [(text, _style(10)) for text in duplex_text(options.layout, options.duplex, options.back_offset,
                                                          phrases)]

@@ -97,6 +97,29 @@ def pages(game: Game, paper: str, options: SheetOptions) -> Iterator[PageOfCards
             index += 1
 
 
+def bleed_notes(game: Game, paper: str, options: SheetOptions) -> list[str]:
+    """What the print check says of the bleed: one line for the decks that hold it in one other way (fewer
+    cards a sheet, crop marks as ticks in the bleed, less than full bleed), else that every outer edge keeps
+    it in full."""
+    say, renderer = game.phrases.t, renderer_for(game)
+    found: dict[tuple, list[str]] = {}  # (phrase, its numbers) -> the decks it is said of
+    bleed = f"{renderer.bleed / mm(1):g}"
+    for group in deck_groups(game, options):
+        fit = sheet_for(renderer, group, paper, options).fit
+        if fit is None:  # round and hexagonal cards are packed like tokens
+            continue
+        names = [d.name for d in group.decks]
+        if not fit.full:
+            found.setdefault(("check.bleed_short", ("shown", f"{fit.shown / mm(1):.1f}")), []).extend(names)
+        elif fit.fewer:
+            found.setdefault(("check.bleed_fewer", ("cards", fit.per_page), ("without", fit.without)),
+                             []).extend(names)
+        if fit.ticks:
+            found.setdefault(("check.bleed_ticks",), []).extend(names)
+    return [say(key, deck=", ".join(dict.fromkeys(names)), bleed=bleed, **dict(values))
+            for (key, *values), names in found.items()] or [say("check.bleed_full", bleed=bleed)]
+
+
 def output_name(paper: str, options: SheetOptions) -> str:
     """cards-<paper>[-inksaver][-only-...] (no extension)."""
     return f"cards-{paper}{options.suffix}"
@@ -246,7 +269,7 @@ def _draw_sheets(canvas: Canvas, renderer: CardRenderer, game: Game, paper: str,
     canvas.addPageLabel(0, prefix=say("sheets.page_check"))
     canvas.addPageLabel(1, prefix=say("sheets.page_check_back"))
     canvas.addPageLabel(2, style="D", start=1)  # the card sheets are numbered from 1 after the check
-    draw_check(canvas, game.title, paper, options, game.phrases)
+    draw_check(canvas, game.title, paper, options, game.phrases, bleed_notes(game, paper, options))
     count = CHECK_PAGES
     decks: dict[str, dict] = {}
     drawers: dict[str, _GroupPages] = {}
@@ -283,14 +306,24 @@ class _GroupPages:
                  options: SheetOptions):
         self.renderer, self.game, self.group, self.sheet, self.paper = renderer, game, group, sheet, paper
         self.ink = options.ink
-        b = renderer.bleed
-        self.slots = {
-            side: [slot_placement(s, sheet.card_w, sheet.card_h, b)
-                   or renderer.placement(s.trim.x - b, s.trim.y - b, (s.clip.x, s.clip.y, s.clip.w, s.clip.h))
-                   for s in slots]
-            for side, slots in (("front", sheet.fronts), ("back", sheet.backs))}
+        self.slots = {side: self._placements(slots) for side, slots in (("front", sheet.fronts),
+                                                                        ("back", sheet.backs))}
         self.decorations: dict[str, tuple[str, list]] = {}  # side -> (form name, page label placements)
         self.plans = {(p.side, p.sheet): p for p in plan_pages(len(group.cards), sheet)}
+
+    def _placements(self, slots: list) -> list:
+        b, sheet = self.renderer.bleed, self.sheet
+        place = self.renderer.placement
+        return [slot_placement(s, sheet.card_w, sheet.card_h, b)
+                or place(s.trim.x - b, s.trim.y - b, (s.clip.x, s.clip.y, s.clip.w, s.clip.h)) for s in slots]
+
+    def page_placements(self, plan: PagePlan) -> dict[str, list]:
+        """The placement of every slot of this page: a page with empty slots opens the bleed of the cards
+        beside them (`Sheet.page_slots`)."""
+        if len(plan.cells) == self.sheet.per_page:
+            return self.slots
+        filled = {slot for slot, _ in plan.cells}
+        return {side: self._placements(self.sheet.page_slots(side, filled)) for side in ("front", "back")}
 
     def decks_on(self, plan: PagePlan) -> list:
         """The decks with a card on this page, in print order."""
@@ -309,14 +342,14 @@ class _GroupPages:
     def draw(self, canvas: Canvas, plan: PagePlan) -> None:
         """Draw one page of the group."""
         renderer = self.renderer
+        slots = self.page_placements(plan)
         for slot_index, number in plan.cells:
             deck, card = self.group.cards[number]
             if plan.side in ("front", "fold"):
-                renderer.place_prepared(canvas, deck, card, self.slots["front"][slot_index], ink=self.ink)
+                renderer.place_prepared(canvas, deck, card, slots["front"][slot_index], ink=self.ink)
             if plan.side in ("back", "fold"):  # each card's own back (the same form for cards sharing one)
-                renderer.place_prepared(
-                    canvas, deck, card, self.slots["back"][slot_index], back=True, ink=self.ink
-                )
+                renderer.place_prepared(canvas, deck, card, slots["back"][slot_index], back=True,
+                                        ink=self.ink)
         form, placed = self._decoration(canvas, plan.side)
         canvas.doForm(form)
         parts = self.label_parts(plan)
