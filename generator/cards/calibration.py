@@ -21,7 +21,7 @@ from generator.cards.marks import INK
 from generator.cards.print_options import SheetOptions
 from generator.core.errors import InputError
 from generator.core.fonts import BODY, BODY_BOLD, TITLE, draw_string, fallback_for_face
-from generator.core.geometry import PAPERS
+from generator.core.geometry import paper_of, paper_words
 from generator.core.phrases import ENGLISH, Phrases
 from generator.core.units import INCH, mm
 from generator.faces.text import MIN_TEXT_SIZE, TextOverflow, TextStyle, fit_text
@@ -131,7 +131,7 @@ def draw_check(
     """Draw the two print-check pages (front and its back) and end both pages; `notes`: how the sheets hold
     the bleed, said after the sheet options."""
     layout, duplex, back_offset = options.layout, options.duplex, options.back_offset
-    pw, ph = sorted(PAPERS[paper].size)  # portrait
+    pw, ph = sorted(paper_of(paper).size)  # portrait
     # --back-offset is in mm; the card backs are shifted by it only in the duplex long/short layouts
     shifted = layout == "duplex" and duplex != "none"
     offset = (mm(back_offset[0]), mm(back_offset[1])) if shifted else (0.0, 0.0)
@@ -147,7 +147,7 @@ def draw_check(
 def _front(canvas: Canvas, title: str, paper: str, options: SheetOptions, targets: list[Target],
            phrases: Phrases, notes: list[str]) -> None:
     say = phrases.t
-    pw, ph = sorted(PAPERS[paper].size)  # portrait
+    pw, ph = sorted(paper_of(paper).size)  # portrait
     canvas.saveState()
     canvas.setStrokeColor(INK_COLOR)
     canvas.setFillColor(INK_COLOR)
@@ -160,7 +160,7 @@ def _front(canvas: Canvas, title: str, paper: str, options: SheetOptions, target
     draw_string(canvas, pw / 2, top, say("check.title", title=title), TITLE, 18, "center")
     y = _paragraphs(canvas, [
         (say("check.print_at_100"), _style(15, BODY_BOLD, align=1)),
-        (say("check.page_1", paper=say(f"paper.{paper}")), _style(9.5, align=1)),
+        (say("check.page_1", paper=paper_words(paper, say)), _style(9.5, align=1)),
     ], TEXT_MARGIN, top - mm(5), width)
     # the two squares side by side, centred, with their labels below
     gap = mm(20)
@@ -201,7 +201,7 @@ def _back(canvas: Canvas, title: str, paper: str, targets: list[Target], pw: flo
         _grid(canvas, *target.back, target.name, say("check.grid_axes"), pw, paper)
     width = pw - 2 * TEXT_MARGIN - 2 * RULER_HALF
     _paragraphs(canvas, [
-        (say("check.back_title", title=title, paper=say(f"paper.{paper}")), _style(13, BODY_BOLD, align=1)),
+        (say("check.back_title", title=title, paper=paper_words(paper, say)), _style(13, BODY_BOLD, align=1)),
         (say("check.back_text"), _style(10, align=1)),
     ], TEXT_MARGIN + RULER_HALF, ph / 2 + mm(20), width)
     canvas.restoreState()

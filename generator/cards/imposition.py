@@ -42,7 +42,7 @@ from generator.cards.marks import (
     cut_lines,
     cut_positions,
 )
-from generator.core.geometry import EPS, PAPERS, Rect
+from generator.core.geometry import EPS, PaperError, Rect, paper_of
 from generator.core.units import mm
 
 LABEL_CLEAR = mm(2)   # labels keep this far from a cut line along the margin
@@ -234,9 +234,10 @@ def _grid(grid: SlotGrid, margins: dict[str, Margin | None], bleed: float, page:
 
 
 def _oriented(paper: str, landscape: bool) -> tuple[float, float]:
-    if paper not in PAPERS:
-        raise LayoutError(f"unknown paper '{paper}'; expected one of: {', '.join(PAPERS)}")
-    w, h = PAPERS[paper].size
+    try:
+        w, h = paper_of(paper).size
+    except PaperError as exc:
+        raise LayoutError(str(exc)) from None
     return (max(w, h), min(w, h)) if landscape else (min(w, h), max(w, h))
 
 
@@ -249,7 +250,10 @@ def _mirror_axis(duplex: str, landscape: bool) -> str:
 
 
 def _fits_message(paper: str, cw: float, ch: float) -> str:
-    name = PAPERS[paper].name if paper in PAPERS else paper
+    try:
+        name = paper_of(paper).name
+    except PaperError:
+        name = paper
     return (f"a {cw / mm(1):.1f} x {ch / mm(1):.1f} mm card does not fit on {name} paper "
             f"with {INK / mm(1):.0f} mm clear of every edge")
 

@@ -29,10 +29,10 @@ from generator.cards.shaped import draw_cut_paths, shaped_sheet, slot_placement
 from generator.core.contract import BuildOptions, FunctionProducer, Output, OutputKind
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY, BODY_BOLD, BODY_FAMILY, TITLE_FAMILY, draw_string, string_width
-from generator.core.geometry import PAPERS
+from generator.core.geometry import check_square, paper_of, paper_words
 from generator.core.pdfstream import deflate_forms, plain_streams, save_streamed
 from generator.core.phrases import ENGLISH, Phrases
-from generator.core.units import INCH, mm
+from generator.core.units import mm
 from generator.core.write import atomic_write
 from generator.core.yamlio import load_yaml
 from generator.data.fonts import text_problems
@@ -43,7 +43,6 @@ LABEL_SIZE = 7.0          # pt: the smallest size a print shop calls readable
 LABEL_COLOR = "#333333"
 MARK_COLOR = "#000000"
 CUT_LINE_COLOR = "#7f7f7f"
-CHECK_LENGTH = {"letter": (INCH, "units.inch"), "a4": (mm(25), "units.mm25")}  # the check bar and its words
 CHECK_PAGES = 2
 LABEL_GROUPINGS = (((0, 1, 2, 3),), ((0, 2, 3), (1,)), ((0,), (1,), (2,), (3,)))  # parts of the page label
 
@@ -138,7 +137,7 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
     if not deck_groups(game, chosen):  # --only names decks of another game
         return []
     cut_pages: dict[str, list[int]] = {}
-    for paper in options.papers:
+    for paper in game.papers(options):
         try:
             cut_pages[paper] = [
                 p.index for p in pages(game, paper, chosen) if p.plan.side in ("front", "fold")
@@ -148,10 +147,10 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
     if problems:
         raise InputError(list(dict.fromkeys(problems)))
     result = []
-    for paper in options.papers:
+    for paper in game.papers(options):
         name = output_name(paper, chosen)
         # after it, no card sheet of this build needs the faces' data again
-        last = paper == options.papers[-1]
+        last = paper == game.papers(options)[-1]
         result.append(Output(game=game.id, path=Path(game.id) / f"{name}.pdf", kind="cards",
                              render=partial(write_sheets, game, paper, chosen, last=last)))
         if chosen.cut_file == "svg":
@@ -236,7 +235,7 @@ def write_sheets(game: Game, paper: str, options: SheetOptions | BuildOptions, p
     renderer = renderer_for(game)
     with open(path, "wb") as sink:  # each PDF object is written as it is formatted (core.pdfstream)
         canvas = Canvas(
-            sink, pagesize=PAPERS[paper].size, invariant=1, initialFontName=BODY, pageCompression=1
+            sink, pagesize=paper_of(paper).size, invariant=1, initialFontName=BODY, pageCompression=1
         )
         # saved with plain compressed streams (below): each face is compressed when drawn
         deflate_forms(canvas)
@@ -366,7 +365,7 @@ class _GroupPages:
         title = self.game.title if len(decks) > 1 else f"{self.game.title} \u00b7 {decks[0].name}"
         # room for the widest page label of the group, so every page puts its labels in the same places
         labels = [self.label_parts(p) for (s, _), p in self.plans.items() if s == side]
-        check_len, check_key = CHECK_LENGTH[self.paper]
+        check_len, check_key = check_square(self.paper)
         check_text, note = self.game.phrases.t(check_key), self.game.phrases.t("sheets.print_at_100")
         depth = LABEL_SIZE * 1.2
         title_item = (string_width(title, BODY_BOLD, LABEL_SIZE), depth)
@@ -437,12 +436,12 @@ def _page_label_parts(sheet: Sheet, side: str, number: int, sheets: int, paper: 
         what = say("sheets.backs")
     else:
         what = say("sheets.backs_flip", flip=say(f"sheets.flip_{sheet.duplex}"))
-    return [say("sheets.sheet_of", number=number + 1, sheets=sheets), decks, what, say(f"paper.{paper}")]
+    return [say("sheets.sheet_of", number=number + 1, sheets=sheets), decks, what, paper_words(paper, say)]
 
 
 def paper_name(game: Game, paper: str) -> str:
     """'Letter' or 'A4' as the game's language writes it."""
-    return game.phrases.t(f"paper.{paper}")
+    return paper_words(paper, game.phrases.t)
 
 
 def _draw_label(canvas: Canvas, placed, text: str, face: str) -> None:

@@ -12,7 +12,9 @@ from generator.data.game import Game
 from generator.data.project import Project
 
 NOT_GAMES = {"schema"}  # build/ folders that are not a game's outputs
-_BOARD = re.compile(r"^board(?:-(?P<id>.+))?-(?P<kind>full|letter|a4)\.pdf$")
+# board-<id>-<full or a paper: a named one or a custom size such as 300x450mm>.pdf
+_BOARD = re.compile(r"^board(?:-(?P<id>.+))?-"
+                    r"(?P<kind>full|letter|a4|legal|tabloid|a3|[\d.]+x[\d.]+(?:mm|cm|in))\.pdf$")
 _TTS = re.compile(r"^(?P<deck>.+?)(?:-sheet-\d+|-back)?\.(?:png|json)$")
 
 
