@@ -28,6 +28,7 @@ COMMANDS = {
     "list": ("generator.cli.info", "list_cmd"),
     "schema": ("generator.cli.info", "schema_cmd"),
     "i18n": ("generator.cli.i18n", "i18n_cmd"),
+    "preflight": ("generator.cli.preflight", "preflight_cmd"),
 }
 
 

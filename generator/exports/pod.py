@@ -21,6 +21,15 @@ from generator.core.yamlio import load_yaml
 from generator.data.expand import expand_deck
 from generator.data.game import Deck, Game
 from generator.data.project import PRESETS_DIR
+from generator.exports.pdfx import (
+    PDFX_VERSIONS,
+    PdfxPage,
+    PdfxSpec,
+    ProfileError,
+    cmyk_profile,
+    pdfx_bytes,
+    to_cmyk,
+)
 from generator.exports.png import (
     Face,
     back_stem,
@@ -32,10 +41,12 @@ from generator.exports.png import (
     write_cards_csv,
     write_png,
 )
+from generator.exports.preflight import Rules, preflight
 from generator.faces.face import draw_back, draw_front
 
 PRESET_DIR = PRESETS_DIR
 FORMATS = ("pdf", "png")
+MIN_INK, MAX_INK = 100.0, 400.0  # total ink limits a preset may ask for, in percent
 
 
 @dataclass(frozen=True)
@@ -50,6 +61,7 @@ class Preset:
     sizes: dict[str, tuple[int, int]] = field(default_factory=dict)
     order: str = "back-front"
     note: str = ""
+    pdfx: PdfxSpec | None = None  # `pdfx:` set: a PDF/X file in press CMYK (exports.pdfx)
 
 
 def known_shops() -> list[str]:
@@ -77,11 +89,53 @@ def load_preset(shop: str) -> Preset:
         bleed = to_pt(raw["bleed"]) if raw.get("bleed") is not None else None
         if fmt == "pdf" and bleed is None:
             raise ValueError("a pdf preset needs `bleed:`")
-        return Preset(shop=shop, name=str(raw.get("name", shop)), format=fmt, dpi=float(raw.get("dpi", 300)),
+        dpi = float(raw.get("dpi", 300))
+        return Preset(shop=shop, name=str(raw.get("name", shop)), format=fmt, dpi=dpi,
                       bleed_pt=bleed, sizes=sizes, order=str(raw.get("order", "back-front")),
-                      note=str(raw.get("note", "")).strip())
+                      note=str(raw.get("note", "")).strip(), pdfx=_pdfx_spec(raw, shown, dpi))
     except (KeyError, ValueError, TypeError, IndexError, UnitError) as exc:
         raise InputError(Problem(shown, raw.line, f"broken preset: {exc}")) from None
+
+
+def _pdfx_spec(raw, shown: str, dpi: float) -> PdfxSpec | None:
+    """The PDF/X part of a preset (`pdfx`, `ink_limit`, `output_condition`, `cmyk_profile`), each problem
+    located at its key."""
+    if raw.get("pdfx") is None:
+        return None
+
+    def fail(key: str, text: str) -> InputError:
+        return InputError(Problem(shown, raw.line_of(key) or raw.line, f"{key}: {text}"))
+
+    version = str(raw["pdfx"])
+    if version not in PDFX_VERSIONS:
+        raise fail("pdfx", f"'{version}' is not a PDF/X version pnp writes; expected one of: "
+                           f"{', '.join(PDFX_VERSIONS)}")
+    text = str(raw.get("ink_limit", "")).strip()
+    try:
+        limit = float(text.removesuffix("%"))
+    except ValueError:
+        raise fail("ink_limit", f"'{text}' is not a percentage; expected e.g. 240%") from None
+    if not MIN_INK <= limit <= MAX_INK:
+        raise fail("ink_limit", f"{limit:g} % is out of range; expected {MIN_INK:g} to {MAX_INK:g} %")
+    condition = str(raw.get("output_condition") or "").strip()
+    if not condition:
+        raise fail("output_condition" if "output_condition" in raw else "pdfx",
+                   "a PDF/X preset needs `output_condition:`, the registered name of its press "
+                   "(e.g. CGATS TR 001 for SWOP)")
+    places = raw.get("cmyk_profile")
+    if not places:
+        raise fail("pdfx", "a PDF/X preset needs `cmyk_profile:`, the CMYK profile (one path or a list of "
+                           "places to look) its colours are converted with")
+    candidates = [Path(str(p)) for p in ([places] if isinstance(places, str) else places)]
+    found = next((p for p in candidates if p.is_file()), None)
+    if found is None:
+        raise fail("cmyk_profile", "no CMYK profile at " + " or ".join(map(str, candidates))
+                   + "; expected one of them (Ghostscript installs the first: apt-get install ghostscript)")
+    try:
+        cmyk_profile(found)
+    except ProfileError as exc:
+        raise fail("cmyk_profile", str(exc)) from None
+    return PdfxSpec(version, limit, found, condition, dpi=dpi)
 
 
 def pixel_size(preset: Preset, deck: Deck) -> tuple[int, int]:
@@ -115,22 +169,41 @@ def check_sizes(preset: Preset, game: Game) -> None:
         raise InputError(problems)
 
 
+def preflight_rules(preset: Preset, safe: float = 0.125 * INCH) -> Rules:
+    """What `pnp preflight --shop` checks for this shop's files: PDF/X, CMYK only and the ink limit when the
+    preset asks for PDF/X; images at the preset's dpi; text `safe` inside the trim."""
+    spec = preset.pdfx
+    if spec is None:
+        return Rules(min_dpi=preset.dpi, safe=safe)
+    return Rules(pdfx=PDFX_VERSIONS[spec.version], cmyk=True, ink_limit=spec.ink_limit, min_dpi=preset.dpi,
+                 safe=safe)
+
+
 def export_pod(game: Game, preset: Preset, build_dir: Path) -> list[Path]:
-    """Every deck of the game in the shop's format under build/<game>/pod/<shop>/."""
+    """Every deck of the game in the shop's format under build/<game>/pod/<shop>/; a PDF the shop's preflight
+    finds a problem in fails the export (InputError, one line per problem)."""
     check_sizes(preset, game)
     folder = build_dir / game.build_path / "pod" / preset.shop
     written: list[Path] = []
+    problems: list[Problem] = []
     for deck in game.decks.values():
         if preset.format == "pdf":
-            written.append(write_deck_pdf(game, deck, preset, folder / f"{deck.id}.pdf"))
+            path = write_deck_pdf(game, deck, preset, folder / f"{deck.id}.pdf")
+            written.append(path)
+            problems += [Problem("", 0, f"preflight ({preset.name}): {line}")
+                         for line in preflight(path, preflight_rules(preset, game.safe_pt))]
         else:
             written += write_deck_pngs(game, deck, preset, folder / deck.id)
+    if problems:
+        raise InputError(problems)
     return written
 
 
 def write_deck_pdf(game: Game, deck: Deck, preset: Preset, path: Path) -> Path:
     """One PDF per deck: for every physical card its back page then its front page, trim + bleed, boxes
-    set."""
+    set (a PDF/X file in press CMYK when the preset asks for one)."""
+    if preset.pdfx is not None:
+        return write_deck_pdfx(game, deck, preset, preset.pdfx, path)
     register_fonts()
     tw, th = deck.size_pt
     b = preset.bleed_pt
@@ -154,6 +227,26 @@ def write_deck_pdf(game: Game, deck: Deck, preset: Preset, path: Path) -> Path:
         canvas.save()
 
     return atomic_write(path, produce)
+
+
+def write_deck_pdfx(game: Game, deck: Deck, preset: Preset, spec: PdfxSpec, path: Path) -> Path:
+    """The deck as PDF/X: every different face rendered once at the preset's dpi and converted to press
+    CMYK, then a back page and a front page for every physical card, in the preset's order."""
+    tw, th = deck.size_pt
+    b = preset.bleed_pt or 0.0
+    page = (tw + 2 * b, th + 2 * b)
+    size = pixel_size(preset, deck)
+    backs = deck_backs(game, deck)
+    faces = [Face(back.cards[0], *page, back=True) for back, _ in backs]
+    faces += [Face(c, *page) for c in deck.cards]
+    images = [to_cmyk(image, spec) for image in face_images(with_bleed(game, b), deck, faces, preset.dpi,
+                                                            sizes=[size] * len(faces))]
+    by_back = {stem: images[i] for i, (_, stem) in enumerate(backs)}
+    by_card = {card.id: images[len(backs) + i] for i, card in enumerate(deck.cards)}
+    sides = ("back", "front") if preset.order == "back-front" else ("front", "back")
+    pages = [PdfxPage(by_back[back_stem(backs, card)] if side == "back" else by_card[card.id], *page, b)
+             for card in expand_deck(deck) for side in sides]
+    return atomic_write(path, pdfx_bytes(pages, spec, f"{game.title}: {deck.name} ({preset.name})"))
 
 
 def write_deck_pngs(game: Game, deck: Deck, preset: Preset, folder: Path) -> list[Path]:
