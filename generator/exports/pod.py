@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.errors import InputError, Problem, did_you_mean, known_list
@@ -62,6 +63,7 @@ class Preset:
     order: str = "back-front"
     note: str = ""
     pdfx: PdfxSpec | None = None  # `pdfx:` set: a PDF/X file in press CMYK (exports.pdfx)
+    rotate_landscape: bool = False  # landscape cards go into the portrait template, turned a quarter
 
 
 def known_shops() -> list[str]:
@@ -92,7 +94,8 @@ def load_preset(shop: str) -> Preset:
         dpi = float(raw.get("dpi", 300))
         return Preset(shop=shop, name=str(raw.get("name", shop)), format=fmt, dpi=dpi,
                       bleed_pt=bleed, sizes=sizes, order=str(raw.get("order", "back-front")),
-                      note=str(raw.get("note", "")).strip(), pdfx=_pdfx_spec(raw, shown, dpi))
+                      note=str(raw.get("note", "")).strip(), pdfx=_pdfx_spec(raw, shown, dpi),
+                      rotate_landscape=bool(raw.get("rotate_landscape", False)))
     except (KeyError, ValueError, TypeError, IndexError, UnitError) as exc:
         raise InputError(Problem(shown, raw.line, f"broken preset: {exc}")) from None
 
@@ -138,9 +141,24 @@ def _pdfx_spec(raw, shown: str, dpi: float) -> PdfxSpec | None:
     return PdfxSpec(version, limit, found, condition, dpi=dpi)
 
 
+def turned(preset: Preset, deck: Deck) -> bool:
+    """True when the shop takes the deck's landscape cards in its portrait template, turned a quarter (art
+    rotated 90 degrees counter-clockwise: the card's top along the template's left edge)."""
+    w, h = deck.size_pt
+    return preset.rotate_landscape and w > h and size_name(deck, turned=True) in preset.sizes
+
+
+def turned_notes(preset: Preset, game: Game) -> list[str]:
+    """A line for each deck whose landscape cards the export turns into the shop's portrait template."""
+    return [f"{game.id}: deck '{deck.id}': landscape cards turned a quarter into {preset.name}'s portrait "
+            f"{size_name(deck, turned=True)} template (rotated 90 degrees counter-clockwise: the card's top "
+            "along the left edge)" for deck in game.decks.values() if turned(preset, deck)]
+
+
 def pixel_size(preset: Preset, deck: Deck) -> tuple[int, int]:
-    """The upload image size of the deck's cards for this shop, or an InputError naming the deck's size."""
-    name = size_name(deck)
+    """The upload image size of the deck's cards for this shop (portrait for turned cards), or an InputError
+    naming the deck's size."""
+    name = size_name(deck, turned=turned(preset, deck))
     if name in preset.sizes:
         return preset.sizes[name]
     if preset.bleed_pt is not None:
@@ -159,7 +177,7 @@ def check_sizes(preset: Preset, game: Game) -> None:
     for deck in game.decks.values():
         try:
             width_px, height_px = pixel_size(preset, deck)
-            tw, th = deck.size_pt
+            tw, th = deck.size_pt[::-1] if turned(preset, deck) else deck.size_pt
             if width_px / preset.dpi * INCH < tw - 0.5 or height_px / preset.dpi * INCH < th - 0.5:
                 raise InputError(Problem(deck.file, deck.line, f"deck '{deck.id}': the card is larger than "
                                          f"{preset.name}'s {width_px} x {height_px} px template"))
@@ -253,6 +271,9 @@ def write_deck_pngs(game: Game, deck: Deck, preset: Preset, folder: Path) -> lis
     """<CODE>.png per card type and each drawn back (back.png for the deck's usual back) at the shop's pixel
     size, plus cards.csv with the quantities and each card's back."""
     width_px, height_px = pixel_size(preset, deck)
+    quarter = turned(preset, deck)
+    if quarter:  # drawn landscape, then turned into the portrait template
+        width_px, height_px = height_px, width_px
     page = (width_px / preset.dpi * INCH, height_px / preset.dpi * INCH)
     backs = deck_backs(game, deck)
     faces = [Face(back.cards[0], *page, back=True) for back, _ in backs] + [
@@ -260,6 +281,8 @@ def write_deck_pngs(game: Game, deck: Deck, preset: Preset, folder: Path) -> lis
     ]
     names = [f"{stem}.png" for _, stem in backs] + [f"{card.code}.png" for card in deck.cards]
     images = face_images(game, deck, faces, preset.dpi, sizes=[(width_px, height_px)] * len(faces))
+    if quarter:
+        images = (image.transpose(Image.Transpose.ROTATE_90) for image in images)
     written = [write_png(image, folder / name, preset.dpi) for image, name in zip(images, names, strict=True)]
     rows = [{"file": f"{card.code}.png", "code": card.code, "name": card.name, "copies": card.copies,
              "back_file": f"{back_stem(backs, card)}.png"} for card in deck.cards]
