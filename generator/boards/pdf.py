@@ -13,7 +13,7 @@ from generator.boards.plan import BODY_FONT, BOLD_FONT, TITLE_FONT, BoardPlan, w
 from generator.boards.tiling import Tile, Tiling, plan_tiling
 from generator.core.contract import BuildOptions, FunctionProducer, Output, OutputKind
 from generator.core.fonts import draw_string, register_fonts
-from generator.core.geometry import PAPERS, Rect
+from generator.core.geometry import Rect, check_square, paper_of, paper_words
 from generator.core.margins import Margin, margin_use
 from generator.core.phrases import ENGLISH, Phrases
 from generator.core.units import INCH, MM, to_pt
@@ -34,7 +34,7 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
         stem = "board" if len(boards) == 1 else f"board-{board.id}"
         result.append(Output(game.id, Path(game.id) / f"{stem}-full.pdf", "board-full",
                              partial(render_full, game, board)))
-        for paper in options.papers:
+        for paper in game.papers(options):
             result.append(Output(game.id, Path(game.id) / f"{stem}-{paper}.pdf", "board-tiled",
                                  partial(render_tiled, game, board, paper, overlap)))
     return result
@@ -87,7 +87,7 @@ def render_tiled(game: Game, board: Board, paper: str, overlap: float, path: Pat
     """An assembly page, then one page per tile, each showing its part of the board at 100 %. A board that
     fits one sheet is that one page: nothing to assemble, so no assembly page about overlaps."""
     plan = board_plan(game, board)
-    tiling = plan_tiling((plan.width, plan.height), PAPERS[paper].size, PRINTER_MARGIN, overlap)
+    tiling = plan_tiling((plan.width, plan.height), paper_of(paper).size, PRINTER_MARGIN, overlap)
     canvas = _canvas(
         path,
         tiling.page,
@@ -159,7 +159,6 @@ def _tile_page(canvas: Canvas, tiling: Tiling, tile: Tile, board_size: tuple[flo
         _tile_label(canvas, tiling, tile, board_size, name, phrases)
 
 
-CHECK = {"letter": (INCH, "units.inch"), "a4": (25 * MM, "units.mm25")}
 
 
 def _single_label(canvas: Canvas, tiling: Tiling, name: str, paper: str, phrases: Phrases,
@@ -170,7 +169,7 @@ def _single_label(canvas: Canvas, tiling: Tiling, name: str, paper: str, phrases
     dx, dy = tiling.offset(tiling.tiles[0])
     size = 8.0
     text = phrases.t("board.single_label", board=name)
-    length, label = CHECK.get(paper, CHECK["a4"])
+    length, label = check_square(paper)
     label = phrases.t(label)
     canvas.setFillColor(HexColor(INK))
     canvas.setStrokeColor(HexColor(INK))
@@ -274,8 +273,8 @@ def _assembly_page(canvas: Canvas, game: Game, board: Board, tiling: Tiling, pap
     canvas.setFillColor(HexColor(INK))
     size_mm = f"{board_size[0] / MM:.0f} \u00d7 {board_size[1] / MM:.0f} mm"
     facts = say("board.facts", size=size_mm, pages=say("board.pages", count=tiling.pages),
-                paper=say(f"paper.{paper}"), orientation=say(f"board.{tiling.orientation}"), rows=tiling.rows,
-                cols=tiling.cols, overlap=f"{tiling.overlap / MM:.0f}")
+                paper=paper_words(paper, say), orientation=say(f"board.{tiling.orientation}"),
+                rows=tiling.rows, cols=tiling.cols, overlap=f"{tiling.overlap / MM:.0f}")
     draw_string(canvas, m, y, facts, BODY_FONT, 10)
     y -= 22
     canvas.setFont(BOLD_FONT, 13)

@@ -29,7 +29,7 @@ from generator.booklet.pdfsyntax import (
     stream_data,
 )
 from generator.core.fonts import BODY, BODY_BOLD, draw_string, register_fonts
-from generator.core.geometry import PAPERS
+from generator.core.geometry import paper_of
 from generator.core.phrases import ENGLISH, Phrases
 from generator.core.units import mm
 
@@ -202,7 +202,7 @@ def impose(reading: ReadingPages, paper: str, path: Path, back: int = 0, phrases
     dropped, since a booklet is for paper. `reading` is the reading PDF's ReadingPages, shared by the booklets
     of one rules PDF.
     """
-    sheet = PAPERS[paper].landscape
+    sheet = paper_of(paper).landscape
     sides = imposition(len(reading.pages), back=back)
     overlay = _overlay(sheet, len(sides), phrases.t("rules.print_note"))
     overlay_pages = overlay.pages()

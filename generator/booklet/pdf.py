@@ -29,7 +29,7 @@ from generator.booklet.markdown import Converter
 from generator.booklet.text import cover_cards, missing_translation, render_rules, template_file
 from generator.core.contract import BuildOptions, FunctionProducer, Output, OutputKind
 from generator.core.errors import InputError
-from generator.core.geometry import PAPERS
+from generator.core.geometry import paper_of
 from generator.data.game import Game
 from generator.faces.icons import enable_inline_icons
 
@@ -187,8 +187,8 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
         return render
 
     result = [Output(game.id, base / "rules.pdf", "rules", reading)]
-    for paper in options.papers:
-        if paper in PAPERS:
+    for paper in game.papers(options):
+        if paper_of(paper):  # every paper a build is given has been checked by now
             result.append(
                 Output(game.id, base / f"rules-booklet-{paper}.pdf", "rules-booklet", booklet(paper))
             )

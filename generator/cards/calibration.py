@@ -21,7 +21,7 @@ from generator.cards.marks import INK
 from generator.cards.print_options import SheetOptions
 from generator.core.errors import InputError
 from generator.core.fonts import BODY, BODY_BOLD, TITLE, draw_string, fallback_for_face
-from generator.core.geometry import PAPERS
+from generator.core.geometry import paper_of, paper_words
 from generator.core.phrases import ENGLISH, Phrases
 from generator.core.units import INCH, mm
 from generator.faces.text import MIN_TEXT_SIZE, TextOverflow, TextStyle, fit_text
@@ -125,26 +125,29 @@ def _caption(canvas: Canvas, x: float, top: float, text: str, pw: float, paper: 
 
 
 def draw_check(
-    canvas: Canvas, title: str, paper: str, options: SheetOptions, phrases: Phrases = ENGLISH
+    canvas: Canvas, title: str, paper: str, options: SheetOptions, phrases: Phrases = ENGLISH,
+    notes: list[str] | None = None,
 ) -> None:
-    """Draw the two print-check pages (front and its back) and end both pages."""
+    """Draw the two print-check pages (front and its back) and end both pages; `notes`: how the sheets hold
+    the bleed, said after the sheet options."""
     layout, duplex, back_offset = options.layout, options.duplex, options.back_offset
-    pw, ph = sorted(PAPERS[paper].size)  # portrait
+    pw, ph = sorted(paper_of(paper).size)  # portrait
     # --back-offset is in mm; the card backs are shifted by it only in the duplex long/short layouts
     shifted = layout == "duplex" and duplex != "none"
     offset = (mm(back_offset[0]), mm(back_offset[1])) if shifted else (0.0, 0.0)
     targets = calibration_targets(paper, duplex, offset)
     canvas.setPageSize((pw, ph))
-    _front(canvas, title, paper, options, targets, pw, ph, phrases)
+    _front(canvas, title, paper, options, targets, phrases, notes or [])
     canvas.showPage()
     canvas.setPageSize((pw, ph))
     _back(canvas, title, paper, targets, pw, ph, phrases)
     canvas.showPage()
 
 
-def _front(canvas: Canvas, title: str, paper: str, options: SheetOptions, targets: list[Target], pw: float,
-           ph: float, phrases: Phrases) -> None:
+def _front(canvas: Canvas, title: str, paper: str, options: SheetOptions, targets: list[Target],
+           phrases: Phrases, notes: list[str]) -> None:
     say = phrases.t
+    pw, ph = sorted(paper_of(paper).size)  # portrait
     canvas.saveState()
     canvas.setStrokeColor(INK_COLOR)
     canvas.setFillColor(INK_COLOR)
@@ -157,7 +160,7 @@ def _front(canvas: Canvas, title: str, paper: str, options: SheetOptions, target
     draw_string(canvas, pw / 2, top, say("check.title", title=title), TITLE, 18, "center")
     y = _paragraphs(canvas, [
         (say("check.print_at_100"), _style(15, BODY_BOLD, align=1)),
-        (say("check.page_1", paper=say(f"paper.{paper}")), _style(9.5, align=1)),
+        (say("check.page_1", paper=paper_words(paper, say)), _style(9.5, align=1)),
     ], TEXT_MARGIN, top - mm(5), width)
     # the two squares side by side, centred, with their labels below
     gap = mm(20)
@@ -178,7 +181,8 @@ def _front(canvas: Canvas, title: str, paper: str, options: SheetOptions, target
         "center",
     )
     items = [(say("check.measure"), _style(10))]
-    items += [(say("check.how_made"), _style(12, BODY_BOLD)), (options.describe(phrases), _style(10))]
+    items += [(say("check.how_made"), _style(12, BODY_BOLD)),
+              (" ".join([options.describe(phrases), *notes]), _style(10))]
     items += [(say("check.double_sided"), _style(12, BODY_BOLD))]
     items += [(text, _style(10)) for text in duplex_text(options.layout, options.duplex, options.back_offset,
                                                          phrases)]
@@ -197,7 +201,7 @@ def _back(canvas: Canvas, title: str, paper: str, targets: list[Target], pw: flo
         _grid(canvas, *target.back, target.name, say("check.grid_axes"), pw, paper)
     width = pw - 2 * TEXT_MARGIN - 2 * RULER_HALF
     _paragraphs(canvas, [
-        (say("check.back_title", title=title, paper=say(f"paper.{paper}")), _style(13, BODY_BOLD, align=1)),
+        (say("check.back_title", title=title, paper=paper_words(paper, say)), _style(13, BODY_BOLD, align=1)),
         (say("check.back_text"), _style(10, align=1)),
     ], TEXT_MARGIN + RULER_HALF, ph / 2 + mm(20), width)
     canvas.restoreState()

@@ -26,8 +26,8 @@ pages
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 from generator.cards.labels import Strip, mirrored_side
@@ -37,12 +37,12 @@ from generator.cards.marks import (
     MARK_MODES,
     Line,
     Margin,
+    bleed_margin,
     crop_marks,
     cut_lines,
     cut_positions,
-    margin_use,
 )
-from generator.core.geometry import EPS, PAPERS, Rect
+from generator.core.geometry import EPS, PaperError, Rect, paper_of
 from generator.core.units import mm
 
 LABEL_CLEAR = mm(2)   # labels keep this far from a cut line along the margin
@@ -61,6 +61,28 @@ class Slot:
     row: int  # 0 = top row
     trim: Rect
     clip: Rect
+
+
+@dataclass(frozen=True)
+class BleedFit:
+    """How a sheet holds its cards' bleed, for the print check: `per_page` cards where `without` would fit
+    with no bleed beyond the grid (fewer, so every outer card edge keeps its full bleed), the least bleed
+    shown beyond an outer card edge (less than `bleed` only for a card too large for the paper with it),
+    and whether the crop marks are short ticks in the bleed (no room beyond it)."""
+
+    bleed: float
+    shown: float
+    per_page: int
+    without: int
+    ticks: bool
+
+    @property
+    def fewer(self) -> bool:
+        return self.per_page < self.without
+
+    @property
+    def full(self) -> bool:
+        return self.shown >= self.bleed - EPS
 
 
 @dataclass
@@ -85,6 +107,10 @@ class Sheet:
     gap: float = 0.0
     mark_mode: str = "crop"
     lines: list[Line] = field(default_factory=list)  # full-length cut lines (marks='lines' or 'both')
+    bleed: float = 0.0
+    fit: BleedFit | None = None
+    back_axis: str | None = None  # how a back slot comes from its front: mirrored 'x' or 'y', None: the same
+    back_shift: tuple[float, float] = (0.0, 0.0)
 
     @property
     def per_page(self) -> int:
@@ -101,6 +127,39 @@ class Sheet:
     def cut_trims(self) -> list[Rect]:
         """The card outlines a cutter follows on the printed side that is cut (the fronts)."""
         return [s.trim for s in self.fronts]
+
+    def page_slots(self, side: str, filled: Collection[int]) -> list[Slot]:
+        """The front or back slots of a page whose cards stand in the slots `filled` only: a card beside an
+        empty slot shows its full bleed on that side too, as that edge is an outer cut now."""
+        fronts = [self._opened(i, set(filled)) if i in filled else slot for i, slot in enumerate(self.fronts)]
+        if side == "front":
+            return fronts
+        backs = []
+        for front, back in zip(fronts, self.backs, strict=True):
+            clip = front.clip
+            if self.back_axis is not None:
+                clip = clip.mirrored(self.back_axis, self.page_w, self.page_h).shifted(*self.back_shift)
+            backs.append(replace(back, clip=clip))
+        return backs
+
+    def _opened(self, index: int, filled: set[int]) -> Slot:
+        slot = self.fronts[index]
+        col, row, cols, rows = slot.col, slot.row, self.cols, self.rows
+
+        def empty(c: int, r: int) -> bool:
+            return 0 <= c < cols and 0 <= r < rows and r * cols + c not in filled
+
+        t, c, b = slot.trim, slot.clip, self.bleed
+        x, y, x2, y2 = c.x, c.y, c.x2, c.y2
+        if empty(col - 1, row):
+            x = min(x, t.x - b)
+        if empty(col + 1, row):
+            x2 = max(x2, t.x2 + b)
+        if empty(col, row - 1):  # row 0 is the top row
+            y2 = max(y2, t.y2 + b)
+        if empty(col, row + 1):
+            y = min(y, t.y - b)
+        return replace(slot, clip=Rect(x, y, x2 - x, y2 - y))
 
 
 @dataclass(frozen=True)
@@ -148,7 +207,9 @@ def _grid(grid: SlotGrid, margins: dict[str, Margin | None], bleed: float, page:
             slots.append(Slot(col, row, trim, clip))
     outline = Rect(x0, y0, cols * cw + (cols - 1) * gap, rows * ch + (rows - 1) * gap)
     xs, ys = cut_positions([s.trim for s in slots])
-    marks = crop_marks(xs, ys, outline, margins) if mark_mode in ("crop", "both") else []
+    if mark_mode == "lines":  # a margin with no room for lines beyond the bleed keeps its ticks in the bleed
+        margins = {side: m if m is not None and m.in_bleed else None for side, m in margins.items()}
+    marks = crop_marks(xs, ys, outline, margins)
     strips: list[Strip] = []
     for side, margin in margins.items():
         if margin is None:
@@ -173,9 +234,10 @@ def _grid(grid: SlotGrid, margins: dict[str, Margin | None], bleed: float, page:
 
 
 def _oriented(paper: str, landscape: bool) -> tuple[float, float]:
-    if paper not in PAPERS:
-        raise LayoutError(f"unknown paper '{paper}'; expected one of: {', '.join(PAPERS)}")
-    w, h = PAPERS[paper].size
+    try:
+        w, h = paper_of(paper).size
+    except PaperError as exc:
+        raise LayoutError(str(exc)) from None
     return (max(w, h), min(w, h)) if landscape else (min(w, h), max(w, h))
 
 
@@ -188,7 +250,10 @@ def _mirror_axis(duplex: str, landscape: bool) -> str:
 
 
 def _fits_message(paper: str, cw: float, ch: float) -> str:
-    name = PAPERS[paper].name if paper in PAPERS else paper
+    try:
+        name = paper_of(paper).name
+    except PaperError:
+        name = paper
     return (f"a {cw / mm(1):.1f} x {ch / mm(1):.1f} mm card does not fit on {name} paper "
             f"with {INK / mm(1):.0f} mm clear of every edge")
 
@@ -214,28 +279,35 @@ def duplex_sheet(
     if duplex not in ("long", "short", "none"):
         raise LayoutError(f"unknown duplex mode '{duplex}'; expected long, short or none")
     _check_options(gap, marks)
-    best = None
+    full: tuple | None = None   # the grid that holds the full bleed beyond every outer card edge
+    plain: tuple | None = None  # the grid that holds the cards alone
     for landscape in (False, True):
         pw, ph = _oriented(paper, landscape)
-        cols, rows = _count(pw - 2 * INK, card_w, gap), _count(ph - 2 * INK, card_h, gap)
-        if cols * rows and (best is None or cols * rows > best[2] * best[3]):
-            best = (pw, ph, cols, rows)
-    if best is None:
+        for room, best in ((INK + bleed, full), (INK, plain)):
+            cols, rows = _count(pw - 2 * room, card_w, gap), _count(ph - 2 * room, card_h, gap)
+            if cols * rows and (best is None or cols * rows > best[2] * best[3]):
+                best = (pw, ph, cols, rows)
+            if room == INK:
+                plain = best
+            else:
+                full = best
+    if plain is None:
         raise LayoutError(
             _fits_message(paper, card_w, card_h) + (f" and {gap / mm(1):g} mm gaps" if gap else "")
         )
-    pw, ph, cols, rows = best
+    pw, ph, cols, rows = full or plain
+    without = plain[2] * plain[3]
     gw, gh = cols * card_w + (cols - 1) * gap, rows * card_h + (rows - 1) * gap
     x0, y0 = (pw - gw) / 2, (ph - gh) / 2
     page = Rect(0, 0, pw, ph)
-    side_x, side_y = margin_use(x0, bleed, labels=x0 > y0), margin_use(y0, bleed, labels=y0 >= x0)
+    side_x, side_y = bleed_margin(x0, bleed), bleed_margin(y0, bleed)
     margins = {"left": side_x, "right": side_x, "bottom": side_y, "top": side_y}
     grid = SlotGrid(x0, y0, cols, rows, card_w, card_h, gap)
     fronts, crop, strips = _grid(grid, margins, bleed, page, marks)
+    axis = _mirror_axis(duplex, pw > ph)
     if duplex == "none":
         backs = list(fronts)
     else:
-        axis = _mirror_axis(duplex, pw > ph)
         dx, dy = back_offset
         backs = []
         for slot in fronts:
@@ -243,50 +315,50 @@ def duplex_sheet(
             col = cols - 1 - slot.col if axis == "x" else slot.col
             row = rows - 1 - slot.row if axis == "y" else slot.row
             backs.append(Slot(col, row, trim.shifted(dx, dy), clip.shifted(dx, dy)))
-    lines = cut_lines([s.trim for s in fronts], pw, ph) if marks in ("lines", "both") else []
+    lines = cut_lines([s.trim for s in fronts], pw, ph, [s.clip for s in fronts]) \
+        if marks in ("lines", "both") else []
+    fit = _fit(bleed, margins, cols * rows, without)
     return Sheet(paper, pw, ph, card_w, card_h, cols, rows, "duplex", duplex, fronts, backs, crop, strips,
-                 gap=gap, mark_mode=marks, lines=lines)
+                 gap=gap, mark_mode=marks, lines=lines, bleed=bleed, fit=fit,
+                 back_axis=None if duplex == "none" else axis, back_shift=back_offset)
 
 
 def fold_sheet(paper: str, card_w: float, card_h: float, bleed: float, gap: float = 0.0,
                marks: str = "crop") -> Sheet:
     """Fronts on one half, backs mirrored on the other half about the fold line; printed single-sided."""
     _check_options(gap, marks)
-    best = None
+    full: tuple | None = None   # as in duplex_sheet: with the full bleed beyond the outer edges, or without
+    plain: tuple | None = None
     for landscape in (False, True):
         pw, ph = _oriented(paper, landscape)
         # 'x': vertical fold line, fronts left; 'y': horizontal fold line, fronts on top
         for axis in ("x", "y"):
-            half_w = pw / 2 - INK - FOLD_GAP if axis == "x" else pw - 2 * INK
-            half_h = ph - 2 * INK if axis == "x" else ph / 2 - INK - FOLD_GAP
-            cols, rows = _count(half_w, card_w, gap), _count(half_h, card_h, gap)
-            if cols * rows and (best is None or cols * rows > best[4] * best[5]):
-                best = (pw, ph, axis, landscape, cols, rows)
-    if best is None:
+            for room, best in ((INK + bleed, full), (INK, plain)):
+                half_w = pw / 2 - room - FOLD_GAP if axis == "x" else pw - 2 * room
+                half_h = ph - 2 * room if axis == "x" else ph / 2 - room - FOLD_GAP
+                cols, rows = _count(half_w, card_w, gap), _count(half_h, card_h, gap)
+                if cols * rows and (best is None or cols * rows > best[4] * best[5]):
+                    best = (pw, ph, axis, landscape, cols, rows)
+                if room == INK:
+                    plain = best
+                else:
+                    full = best
+    if plain is None:
         raise LayoutError(_fits_message(paper, card_w, card_h) + " on half a sheet (fold layout)")
-    pw, ph, axis, _landscape, cols, rows = best
+    pw, ph, axis, _landscape, cols, rows = full or plain
+    without = plain[4] * plain[5]
     page = Rect(0, 0, pw, ph)
     gw, gh = cols * card_w + (cols - 1) * gap, rows * card_h + (rows - 1) * gap
     if axis == "x":
         x0, y0 = pw / 2 - FOLD_GAP - gw, (ph - gh) / 2
-        side_y = margin_use(y0, bleed, labels=y0 >= x0)
-        margins = {
-            "left": margin_use(x0, bleed, labels=x0 > y0),
-            "right": None,
-            "bottom": side_y,
-            "top": side_y,
-        }
+        side_y = bleed_margin(y0, bleed)
+        margins = {"left": bleed_margin(x0, bleed), "right": None, "bottom": side_y, "top": side_y}
         fold = Line(pw / 2, INK, pw / 2, ph - INK)
     else:
         x0, y0 = (pw - gw) / 2, ph / 2 + FOLD_GAP
         top = ph - y0 - gh
-        side_x = margin_use(x0, bleed, labels=x0 > top)
-        margins = {
-            "left": side_x,
-            "right": side_x,
-            "bottom": None,
-            "top": margin_use(top, bleed, labels=top >= x0),
-        }
+        side_x = bleed_margin(x0, bleed)
+        margins = {"left": side_x, "right": side_x, "bottom": None, "top": bleed_margin(top, bleed)}
         fold = Line(INK, ph / 2, pw - INK, ph / 2)
     grid = SlotGrid(x0, y0, cols, rows, card_w, card_h, gap)
     fronts, crop, strips = _grid(grid, margins, bleed, page, marks)
@@ -299,9 +371,18 @@ def fold_sheet(paper: str, card_w: float, card_h: float, bleed: float, gap: floa
     ]
     lines = []
     if marks in ("lines", "both"):  # fronts and backs share the page: lines run past both halves
-        lines = [ln for ln in cut_lines([s.trim for s in fronts + backs], pw, ph) if not _on_fold(ln, fold)]
+        both = fronts + backs
+        lines = [ln for ln in cut_lines([s.trim for s in both], pw, ph, [s.clip for s in both])
+                 if not _on_fold(ln, fold)]
+    fit = _fit(bleed, margins, cols * rows, without)
     return Sheet(paper, pw, ph, card_w, card_h, cols, rows, "fold", "none", fronts, backs, crop,
-                 strips + back_strips, fold=fold, gap=gap, mark_mode=marks, lines=lines)
+                 strips + back_strips, fold=fold, gap=gap, mark_mode=marks, lines=lines, bleed=bleed, fit=fit,
+                 back_axis=axis)
+
+
+def _fit(bleed: float, margins: dict[str, Margin | None], per_page: int, without: int) -> BleedFit:
+    used = [m for m in margins.values() if m is not None]
+    return BleedFit(bleed, min(m.shown for m in used), per_page, without, any(m.in_bleed for m in used))
 
 
 def _on_fold(line: Line, fold: Line) -> bool:

@@ -2,20 +2,16 @@
 
 Decisions:
 - Art (cards and their shown bleed) and labels keep `INK` (6 mm) from the paper edge. Marks and cut lines may
-come to
-  `MARK_INK` (5 mm): laser printers print from about 5 mm and inkjets from 3-5 mm (shared/design/print.md
-  section 3), and a thin mark is what a cut needs most. So every side of a grid has room for marks: a grid
-  inside the 6 mm margin leaves at least 1 mm. Letter 9-up poker has 6.35 mm above and below the grid: its
-  column marks are 1.35 mm ticks from the card corners towards the edge (use `--gap` or A4 for longer ones).
-- A margin is shared between the bleed shown beyond the outer cards and the marks (`core.margins.margin_use`,
-  which the tiled boards use too): the marks get `MARK_PREF` first, then the bleed, then the marks again up to
-  `MARK_MAX`. The pair of margins that carries the labels (the wider pair) keeps `LABEL_ROOM` for them before
-  any bleed shows. Marks start `MARK_GAP` beyond the shown bleed, or at the card corner when no bleed shows,
-  and never cross art.
-- Crop marks: one in each margin on the line of every cut. Cut lines: every cut drawn as a thin line the whole
-  length of the printable page, half a line width outside the card it trims, so it never lies on a card: it
-  runs through the gutters and the margins, and where two cards are butted (one shared cut) it stops at the
-  cards.
+  come to `MARK_INK` (5 mm): laser printers print from about 5 mm and inkjets from 3-5 mm
+  (shared/design/print.md section 3), and a thin mark is what a cut needs most.
+- Every outer card edge keeps its full bleed (issue 34): `cards.imposition` picks the grid whose margins hold
+  it (fewer cards when needed: Letter poker is 8-up landscape, not 9-up), and the marks take what the margin
+  leaves beyond the bleed (`core.margins.bleed_margin`): they start `MARK_GAP` beyond it, or, with no room
+  there, are short ticks inside the bleed that are cut away with it. Marks never cross a card.
+- Crop marks: one in each margin on the line of every cut. Cut lines: every cut drawn as a thin line on the
+  cut, as far as the printable page allows, stopped `MARK_GAP` short of every card and of its shown bleed (a
+  line over the bleed would show on the card after a cut a little off): the outer and the inner cuts alike
+  run from the printable edge to the bleed, and through any part of a gutter that shows no bleed.
 """
 
 from __future__ import annotations
@@ -25,7 +21,15 @@ from dataclasses import dataclass
 from generator.core.geometry import EPS, Rect
 
 # re-exported
-from generator.core.margins import INK, MARK_GAP, MARK_INK, MARK_MIN, Margin, margin_use  # noqa: F401
+from generator.core.margins import (  # noqa: F401
+    INK,
+    MARK_GAP,
+    MARK_INK,
+    MARK_MIN,
+    Margin,
+    bleed_margin,
+    margin_use,
+)
 
 MARK_WIDTH = 0.4      # pt, crop marks
 CUT_LINE_WIDTH = 0.3  # pt, cut lines (drawn half a width outside the card they trim)
@@ -88,22 +92,18 @@ def crop_marks(xs: list[float], ys: list[float], grid: Rect, margins: dict[str, 
     return marks
 
 
-def cut_lines(trims: list[Rect], page_w: float, page_h: float) -> list[Line]:
-    """Full-length cut lines for every card edge, outside the cards (see the module notes)."""
+def cut_lines(trims: list[Rect], page_w: float, page_h: float, art: list[Rect] | None = None) -> list[Line]:
+    """Cut lines for every card edge, on the cut, as long as the printable page allows but stopped
+    `MARK_GAP` short of any card and of its shown bleed (`art`: the clip boxes; default the trims)."""
     half = CUT_LINE_WIDTH / 2
+    boxes = art if art is not None else trims
     lines: list[Line] = []
     for vertical in (True, False):
-        edges: dict[float, set[str]] = {}
-        for t in trims:  # which side of each cut the cards lie on
-            low, high = (t.x, t.x2) if vertical else (t.y, t.y2)
-            edges.setdefault(round(low, 6), set()).add("after")
-            edges.setdefault(round(high, 6), set()).add("before")
-        for pos, sides in sorted(edges.items()):
-            # one side only: move the line off the card; both (butted cards): on the cut, stopped by the cards
-            at = pos if len(sides) == 2 else pos + (half if sides == {"before"} else -half)
+        for at in sorted({round(v, 6) for t in trims for v in ((t.x, t.x2) if vertical else (t.y, t.y2))}):
             span = (MARK_INK, (page_h if vertical else page_w) - MARK_INK)
-            blocked = [(t.y, t.y2) if vertical else (t.x, t.x2) for t in trims
-                       if ((t.x if vertical else t.y) - EPS <= at <= (t.x2 if vertical else t.y2) + EPS)]
+            across = [((b.x, b.x2) if vertical else (b.y, b.y2), b) for b in boxes]
+            blocked = [(b.y - MARK_GAP, b.y2 + MARK_GAP) if vertical else (b.x - MARK_GAP, b.x2 + MARK_GAP)
+                       for (low, high), b in across if low - half - EPS <= at <= high + half + EPS]
             for a, b in _free(span, blocked):
                 lines.append(Line(at, a, at, b) if vertical else Line(a, at, b, at))
     return lines

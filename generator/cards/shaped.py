@@ -16,7 +16,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.cards.imposition import INK, LayoutError, Line, Sheet, Slot, Strip, _mirror_axis, _oriented
-from generator.core.geometry import PAPERS, Rect
+from generator.core.geometry import Rect, paper_of
 from generator.core.packing import pack
 from generator.core.shapes import Path, Shape, pdf_path_ops
 from generator.core.units import mm
@@ -58,7 +58,7 @@ def shaped_sheet(paper: str, shape: Shape, bleed: float, duplex: str = "long",
     room = Rect(INK, INK + LABEL_ROOM, pw - 2 * INK, ph - 2 * INK - LABEL_ROOM)
     packing = pack(shape, room.w, room.h, gap)
     if packing is None:
-        raise LayoutError(f"a {shape.describe()} card does not fit on {PAPERS[paper].name} paper with "
+        raise LayoutError(f"a {shape.describe()} card does not fit on {paper_of(paper).name} paper with "
                           f"{INK / mm(1):.0f} mm clear of every edge")
     # centre the block on the room
     packing = packing.shifted(room.x + (room.w - packing.width) / 2, room.y + (room.h - packing.height) / 2)

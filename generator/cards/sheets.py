@@ -29,10 +29,10 @@ from generator.cards.shaped import draw_cut_paths, shaped_sheet, slot_placement
 from generator.core.contract import BuildOptions, FunctionProducer, Output, OutputKind
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY, BODY_BOLD, BODY_FAMILY, TITLE_FAMILY, draw_string, string_width
-from generator.core.geometry import PAPERS
+from generator.core.geometry import check_square, paper_of, paper_words
 from generator.core.pdfstream import deflate_forms, plain_streams, save_streamed
 from generator.core.phrases import ENGLISH, Phrases
-from generator.core.units import INCH, mm
+from generator.core.units import mm
 from generator.core.write import atomic_write
 from generator.core.yamlio import load_yaml
 from generator.data.fonts import text_problems
@@ -43,7 +43,6 @@ LABEL_SIZE = 7.0          # pt: the smallest size a print shop calls readable
 LABEL_COLOR = "#333333"
 MARK_COLOR = "#000000"
 CUT_LINE_COLOR = "#7f7f7f"
-CHECK_LENGTH = {"letter": (INCH, "units.inch"), "a4": (mm(25), "units.mm25")}  # the check bar and its words
 CHECK_PAGES = 2
 LABEL_GROUPINGS = (((0, 1, 2, 3),), ((0, 2, 3), (1,)), ((0,), (1,), (2,), (3,)))  # parts of the page label
 
@@ -97,6 +96,29 @@ def pages(game: Game, paper: str, options: SheetOptions) -> Iterator[PageOfCards
             index += 1
 
 
+def bleed_notes(game: Game, paper: str, options: SheetOptions) -> list[str]:
+    """What the print check says of the bleed: one line for the decks that hold it in one other way (fewer
+    cards a sheet, crop marks as ticks in the bleed, less than full bleed), else that every outer edge keeps
+    it in full."""
+    say, renderer = game.phrases.t, renderer_for(game)
+    found: dict[tuple, list[str]] = {}  # (phrase, its numbers) -> the decks it is said of
+    bleed = f"{renderer.bleed / mm(1):g}"
+    for group in deck_groups(game, options):
+        fit = sheet_for(renderer, group, paper, options).fit
+        if fit is None:  # round and hexagonal cards are packed like tokens
+            continue
+        names = [d.name for d in group.decks]
+        if not fit.full:
+            found.setdefault(("check.bleed_short", ("shown", f"{fit.shown / mm(1):.1f}")), []).extend(names)
+        elif fit.fewer:
+            found.setdefault(("check.bleed_fewer", ("cards", fit.per_page), ("without", fit.without)),
+                             []).extend(names)
+        if fit.ticks:
+            found.setdefault(("check.bleed_ticks",), []).extend(names)
+    return [say(key, deck=", ".join(dict.fromkeys(names)), bleed=bleed, **dict(values))
+            for (key, *values), names in found.items()] or [say("check.bleed_full", bleed=bleed)]
+
+
 def output_name(paper: str, options: SheetOptions) -> str:
     """cards-<paper>[-inksaver][-only-...] (no extension)."""
     return f"cards-{paper}{options.suffix}"
@@ -115,7 +137,7 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
     if not deck_groups(game, chosen):  # --only names decks of another game
         return []
     cut_pages: dict[str, list[int]] = {}
-    for paper in options.papers:
+    for paper in game.papers(options):
         try:
             cut_pages[paper] = [
                 p.index for p in pages(game, paper, chosen) if p.plan.side in ("front", "fold")
@@ -125,10 +147,10 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
     if problems:
         raise InputError(list(dict.fromkeys(problems)))
     result = []
-    for paper in options.papers:
+    for paper in game.papers(options):
         name = output_name(paper, chosen)
         # after it, no card sheet of this build needs the faces' data again
-        last = paper == options.papers[-1]
+        last = paper == game.papers(options)[-1]
         result.append(Output(game=game.id, path=Path(game.id) / f"{name}.pdf", kind="cards",
                              render=partial(write_sheets, game, paper, chosen, last=last)))
         if chosen.cut_file == "svg":
@@ -213,7 +235,7 @@ def write_sheets(game: Game, paper: str, options: SheetOptions | BuildOptions, p
     renderer = renderer_for(game)
     with open(path, "wb") as sink:  # each PDF object is written as it is formatted (core.pdfstream)
         canvas = Canvas(
-            sink, pagesize=PAPERS[paper].size, invariant=1, initialFontName=BODY, pageCompression=1
+            sink, pagesize=paper_of(paper).size, invariant=1, initialFontName=BODY, pageCompression=1
         )
         # saved with plain compressed streams (below): each face is compressed when drawn
         deflate_forms(canvas)
@@ -246,7 +268,7 @@ def _draw_sheets(canvas: Canvas, renderer: CardRenderer, game: Game, paper: str,
     canvas.addPageLabel(0, prefix=say("sheets.page_check"))
     canvas.addPageLabel(1, prefix=say("sheets.page_check_back"))
     canvas.addPageLabel(2, style="D", start=1)  # the card sheets are numbered from 1 after the check
-    draw_check(canvas, game.title, paper, options, game.phrases)
+    draw_check(canvas, game.title, paper, options, game.phrases, bleed_notes(game, paper, options))
     count = CHECK_PAGES
     decks: dict[str, dict] = {}
     drawers: dict[str, _GroupPages] = {}
@@ -283,14 +305,24 @@ class _GroupPages:
                  options: SheetOptions):
         self.renderer, self.game, self.group, self.sheet, self.paper = renderer, game, group, sheet, paper
         self.ink = options.ink
-        b = renderer.bleed
-        self.slots = {
-            side: [slot_placement(s, sheet.card_w, sheet.card_h, b)
-                   or renderer.placement(s.trim.x - b, s.trim.y - b, (s.clip.x, s.clip.y, s.clip.w, s.clip.h))
-                   for s in slots]
-            for side, slots in (("front", sheet.fronts), ("back", sheet.backs))}
+        self.slots = {side: self._placements(slots) for side, slots in (("front", sheet.fronts),
+                                                                        ("back", sheet.backs))}
         self.decorations: dict[str, tuple[str, list]] = {}  # side -> (form name, page label placements)
         self.plans = {(p.side, p.sheet): p for p in plan_pages(len(group.cards), sheet)}
+
+    def _placements(self, slots: list) -> list:
+        b, sheet = self.renderer.bleed, self.sheet
+        place = self.renderer.placement
+        return [slot_placement(s, sheet.card_w, sheet.card_h, b)
+                or place(s.trim.x - b, s.trim.y - b, (s.clip.x, s.clip.y, s.clip.w, s.clip.h)) for s in slots]
+
+    def page_placements(self, plan: PagePlan) -> dict[str, list]:
+        """The placement of every slot of this page: a page with empty slots opens the bleed of the cards
+        beside them (`Sheet.page_slots`)."""
+        if len(plan.cells) == self.sheet.per_page:
+            return self.slots
+        filled = {slot for slot, _ in plan.cells}
+        return {side: self._placements(self.sheet.page_slots(side, filled)) for side in ("front", "back")}
 
     def decks_on(self, plan: PagePlan) -> list:
         """The decks with a card on this page, in print order."""
@@ -309,14 +341,14 @@ class _GroupPages:
     def draw(self, canvas: Canvas, plan: PagePlan) -> None:
         """Draw one page of the group."""
         renderer = self.renderer
+        slots = self.page_placements(plan)
         for slot_index, number in plan.cells:
             deck, card = self.group.cards[number]
             if plan.side in ("front", "fold"):
-                renderer.place_prepared(canvas, deck, card, self.slots["front"][slot_index], ink=self.ink)
+                renderer.place_prepared(canvas, deck, card, slots["front"][slot_index], ink=self.ink)
             if plan.side in ("back", "fold"):  # each card's own back (the same form for cards sharing one)
-                renderer.place_prepared(
-                    canvas, deck, card, self.slots["back"][slot_index], back=True, ink=self.ink
-                )
+                renderer.place_prepared(canvas, deck, card, slots["back"][slot_index], back=True,
+                                        ink=self.ink)
         form, placed = self._decoration(canvas, plan.side)
         canvas.doForm(form)
         parts = self.label_parts(plan)
@@ -333,7 +365,7 @@ class _GroupPages:
         title = self.game.title if len(decks) > 1 else f"{self.game.title} \u00b7 {decks[0].name}"
         # room for the widest page label of the group, so every page puts its labels in the same places
         labels = [self.label_parts(p) for (s, _), p in self.plans.items() if s == side]
-        check_len, check_key = CHECK_LENGTH[self.paper]
+        check_len, check_key = check_square(self.paper)
         check_text, note = self.game.phrases.t(check_key), self.game.phrases.t("sheets.print_at_100")
         depth = LABEL_SIZE * 1.2
         title_item = (string_width(title, BODY_BOLD, LABEL_SIZE), depth)
@@ -404,12 +436,12 @@ def _page_label_parts(sheet: Sheet, side: str, number: int, sheets: int, paper: 
         what = say("sheets.backs")
     else:
         what = say("sheets.backs_flip", flip=say(f"sheets.flip_{sheet.duplex}"))
-    return [say("sheets.sheet_of", number=number + 1, sheets=sheets), decks, what, say(f"paper.{paper}")]
+    return [say("sheets.sheet_of", number=number + 1, sheets=sheets), decks, what, paper_words(paper, say)]
 
 
 def paper_name(game: Game, paper: str) -> str:
     """'Letter' or 'A4' as the game's language writes it."""
-    return game.phrases.t(f"paper.{paper}")
+    return paper_words(paper, game.phrases.t)
 
 
 def _draw_label(canvas: Canvas, placed, text: str, face: str) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import papers_of, project_of, quiet_aware, say, verbosity
+from generator.cli.common import PAPER_HELP, papers_of, project_of, quiet_aware, say, verbosity
 from generator.core.words import counted
 
 LOCATED = re.compile(r"^\S+:\d+: ")  # 'cards/x/layouts/y.yaml:12: ...'
@@ -16,8 +16,7 @@ LOCATED = re.compile(r"^\S+:\d+: ")  # 'cards/x/layouts/y.yaml:12: ...'
 
 @click.command("build")
 @click.argument("games", nargs=-1)
-@click.option("--paper", type=click.Choice(["letter", "a4", "both"]), default="both", show_default=True,
-              help="Paper size of the home-print sheets.")
+@click.option("--paper", multiple=True, metavar="PAPER", help=PAPER_HELP)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: build/).")
 @click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True,
@@ -71,8 +70,9 @@ def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, mark
     from generator.pipeline.build import build
 
     project = project_of(ctx)
-    options = BuildOptions(papers=papers_of(paper), out_dir=out_dir, duplex=duplex, layout=layout,
-                           back_offset=tuple(back_offset), force=force, gap=gap, marks=marks, pack=pack,
+    options = BuildOptions(papers=papers_of(paper), papers_from_game=not paper, out_dir=out_dir,
+                           duplex=duplex, layout=layout, back_offset=tuple(back_offset), force=force,
+                           gap=gap, marks=marks, pack=pack,
                            ink=ink, cut_file=cut_file, only=tuple(only), jobs=jobs,
                            languages=() if "all" in languages else tuple(dict.fromkeys(languages)))
     names = project.select(games)

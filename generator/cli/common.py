@@ -147,9 +147,26 @@ def project_of(ctx: click.Context) -> Project:
     return ctx.find_root().obj
 
 
-def papers_of(paper: str) -> tuple[str, ...]:
-    """The papers named by a --paper choice (letter, a4 or both)."""
-    return ("letter", "a4") if paper == "both" else (paper,)
+PAPER_HELP = ("Paper of the home-print sheets: letter, a4, both (letter and a4), legal, tabloid, a3 or a "
+              "size WIDTHxHEIGHT with its unit, e.g. 300x450mm (repeatable; default: the game's `paper:`, "
+              "else both).")
+
+
+def papers_of(paper: str | tuple[str, ...] | None) -> tuple[str, ...]:
+    """The papers named by --paper values (letter, a4, both, legal, tabloid, a3 or WxH<unit>; none: letter
+    and a4); an InputError of one line for a paper that cannot be."""
+    from generator.core.errors import InputError, Problem
+    from generator.core.geometry import PaperError, paper_key
+
+    values = (paper,) if isinstance(paper, str) else tuple(paper or ())
+    names: list[str] = []
+    for value in values or ("both",):
+        for name in ("letter", "a4") if value.strip().lower() == "both" else (value.strip().lower(),):
+            try:
+                names.append(paper_key(name))
+            except PaperError as exc:
+                raise InputError(Problem("", 0, f"--paper: {exc}")) from None
+    return tuple(dict.fromkeys(names))
 
 
 def change_options(command):

@@ -104,7 +104,7 @@ def png_cmd(ctx, games, dpi, bleed, out_dir, languages) -> None:
 def pod_cmd(ctx, games, shop, out_dir, languages) -> None:
     """Upload files for a print-on-demand shop in build/<game>/pod/<shop>/: one PDF per deck, or a folder of
     PNGs per deck (<deck>/) for the PNG shops (presets: generator/assets/presets/*.yaml)."""
-    from generator.exports.pod import check_sizes, export_pod, load_preset
+    from generator.exports.pod import check_sizes, export_pod, load_preset, turned_notes
 
     preset = load_preset(shop)
     project, loaded = _games(ctx, games, languages)
@@ -113,6 +113,8 @@ def pod_cmd(ctx, games, shop, out_dir, languages) -> None:
     build_dir = out_dir or project.build_dir
     for game in loaded:
         _report(project, game.id, export_pod(game, preset, build_dir), preset.name)
+        for note in turned_notes(preset, game):
+            click.echo(f"Note: {note}")
     if preset.note:
         click.echo(f"Note ({preset.name}): {preset.note}")
 

@@ -32,6 +32,7 @@ COMMANDS = {
     "docs": ("generator.cli.docs", "docs_cmd"),
     "migrate": ("generator.cli.migrate", "migrate_cmd"),
     "pull": ("generator.cli.pull", "pull_cmd"),
+    "preflight": ("generator.cli.preflight", "preflight_cmd"),
 }
 
 
@@ -61,6 +62,9 @@ HELP: dict[str, tuple[str, tuple[str, ...]]] = {
              ("pnp i18n extract order-up-pizza --lang cs",)),
     "docs": ("Print a page of pnp's documentation.", ("pnp docs", "pnp docs layouts")),
     "migrate": ("Rewrite keys that were renamed to their new names, in place.", ("pnp migrate",)),
+    "preflight": ("Check a PDF (or a game's shop files) as a print shop's preflight does.",
+                  ("pnp preflight build/order-up-pizza/cards-a4.pdf",
+                   "pnp preflight order-up-pizza --shop drivethrucards")),
     "pull": ("Download every live sheet (a `cards_from:` URL) into its cache file.",
              ("pnp pull", "pnp pull order-up-pizza")),
     "odds": ("Print the exact odds of each goal the deck deals: opening hands and draws.",

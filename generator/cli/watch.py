@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from generator.cli.build import echo_stale, echo_warnings
-from generator.cli.common import debugging, papers_of, project_of
+from generator.cli.common import PAPER_HELP, debugging, papers_of, project_of
 
 
 class _Printer:
@@ -43,8 +43,7 @@ class _Printer:
 
 @click.command("watch")
 @click.argument("games", nargs=-1)
-@click.option("--paper", type=click.Choice(["letter", "a4", "both"]), default="both", show_default=True,
-              help="Paper size of the home-print sheets.")
+@click.option("--paper", multiple=True, metavar="PAPER", help=PAPER_HELP)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: build/).")
 @click.option("--timeout", type=float, default=None, hidden=True, help="Stop after SECONDS (for tests).")
@@ -70,7 +69,7 @@ def watch_cmd(ctx, games, paper, out_dir, timeout, max_rebuilds, debounce) -> No
     watch(
         project,
         names,
-        BuildOptions(papers=papers_of(paper), out_dir=out_dir),
+        BuildOptions(papers=papers_of(paper), papers_from_game=not paper, out_dir=out_dir),
         _Printer(project),
         stop=stop,
         debounce_ms=debounce,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from generator.core.geometry import PAPERS, Rect
+from generator.core.geometry import Rect, paper_of
 from generator.core.packing import Packing, pack
 from generator.core.shapes import Shape
 from generator.core.units import mm
@@ -103,14 +103,14 @@ class TooLarge(ValueError):
 
 def room(paper: str) -> Rect:
     """The part of a portrait page that pieces may use."""
-    w, h = PAPERS[paper].size
+    w, h = paper_of(paper).size
     return Rect(
         SHEET_MARGIN, SHEET_MARGIN + LABEL_STRIP, w - 2 * SHEET_MARGIN, h - 2 * SHEET_MARGIN - LABEL_STRIP
     )
 
 
 def _new_page(paper: str) -> PageLayout:
-    w, h = PAPERS[paper].size
+    w, h = paper_of(paper).size
     return PageLayout(paper, w, h, free=[room(paper)])
 
 
@@ -186,7 +186,7 @@ def lay_out(paper: str, runs: list[Piece | TokenRun]) -> list[PageLayout]:
                 if added == 0:
                     if not pages[-1].pieces and not pages[-1].blocks:
                         raise TooLarge(
-                            f"a {run.shape.describe()} token does not fit on a {PAPERS[paper].name} page"
+                            f"a {run.shape.describe()} token does not fit on a {paper_of(paper).name} page"
                         )
                     pages.append(_new_page(paper))
                 done += added
@@ -196,7 +196,7 @@ def lay_out(paper: str, runs: list[Piece | TokenRun]) -> list[PageLayout]:
                 if not _place_piece(pages[-1], run):
                     raise TooLarge(
                         f"a piece of {run.width / mm(1):.0f} x {run.height / mm(1):.0f} mm does not "
-                        f"fit on a {PAPERS[paper].name} page"
+                        f"fit on a {paper_of(paper).name} page"
                     )
     return [_centred(page) for page in pages if page.pieces or page.blocks]
 

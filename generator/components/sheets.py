@@ -22,14 +22,13 @@ from generator.components.pages import PageLayout, Piece, TokenRun, TooLarge, la
 from generator.core.contract import BuildOptions, FunctionProducer, Output, OutputKind
 from generator.core.errors import InputError, Problem, Problems
 from generator.core.fonts import BODY, BODY_BOLD, draw_string, string_width
-from generator.core.geometry import PAPERS
-from generator.core.units import INCH, mm
+from generator.core.geometry import check_square, paper_of, paper_words
+from generator.core.units import mm
 from generator.data.component_models import SHEET_MARGIN
 from generator.data.game import Game
 
 LABEL_SIZE = 7.0
 LABEL_COLOR = "#333333"
-CHECK = {"letter": (INCH, "units.inch"), "a4": (mm(25), "units.mm25")}
 
 
 # --- what is printed
@@ -73,7 +72,7 @@ def _labels(canvas: Canvas, game: Game, paper: str, page_w: float, text: str) ->
         canvas.setFont(face, LABEL_SIZE)
         draw_string(canvas, x, y, words, face, LABEL_SIZE)
         x += string_width(words, face, LABEL_SIZE) + mm(5)
-    length, words = CHECK[paper]
+    length, words = check_square(paper)
     words = say(words)
     right = page_w - SHEET_MARGIN
     canvas.setFont(BODY, LABEL_SIZE)
@@ -107,9 +106,9 @@ def write_components(game: Game, paper: str, options: BuildOptions, path: Path) 
     axis = "y" if options.duplex == "short" else "x"
     flip = say(f"components.flip_{options.duplex if options.duplex in ('long', 'short', 'none') else 'long'}")
     canvas = Canvas(
-        str(path), pagesize=PAPERS[paper].size, invariant=1, initialFontName=BODY, pageCompression=1
+        str(path), pagesize=paper_of(paper).size, invariant=1, initialFontName=BODY, pageCompression=1
     )
-    canvas.setTitle(say("components.title", title=game.title, paper=say(f"paper.{paper}")))
+    canvas.setTitle(say("components.title", title=game.title, paper=paper_words(paper, say)))
     canvas.setAuthor(game.title)
     canvas.setCreator("pnp")
     sides = sum(2 if page.two_sided else 1 for page in pages)
@@ -154,7 +153,7 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
         return []
     check_components(game)
     problems: list[Problem] = []
-    for paper in options.papers:
+    for paper in game.papers(options):
         try:
             lay_out(paper, runs(game, paper))
         except TooLarge as exc:
@@ -163,7 +162,7 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
         raise InputError(problems)
     base = Path(game.id)
     result = [Output(game.id, base / f"components-{paper}.pdf", "components",
-                     partial(write_components, game, paper, options)) for paper in options.papers]
+                     partial(write_components, game, paper, options)) for paper in game.papers(options)]
     if any(c.model.full_size_pages for c in game.components.values()):
         result.append(Output(game.id, base / "tuckboxes-full.pdf", "tuckboxes",
                              partial(tuckbox.write_full, game)))

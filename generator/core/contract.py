@@ -30,6 +30,7 @@ class BuildOptions:
     only: tuple[str, ...] = ()      # 'DECK' or 'DECK:CARD,CARD' (ids or codes): a reprint of just those cards
     jobs: int = 0                   # processes drawing outputs side by side (0: every available core)
     languages: tuple[str, ...] = ()  # the games' languages to build ('all' or none: every declared language)
+    papers_from_game: bool = False  # no --paper given: a game's `paper:` (game.yaml) replaces `papers`
 
 
 # The BuildOptions that decide how a build runs, never what it writes: every other option is in each game's

@@ -8,7 +8,10 @@ lines may
 - The marks get `MARK_PREF` first, then the bleed, then the marks again up to `MARK_MAX`. A margin that
 carries labels
   keeps `LABEL_ROOM` for them before any bleed shows. Marks start `MARK_GAP` beyond the shown bleed, or at the
-  trim corner when no bleed shows, and never cross art. Card sheets (`cards.marks`) and tiled boards use this.
+  trim corner when no bleed shows, and never cross art. Tiled boards use this (`margin_use`).
+- Card sheets (`bleed_margin`) keep the full bleed on every outer card edge: their grid is chosen so the
+  margin holds it (`cards.imposition`), and the marks take what is left beyond it, or go into the bleed as
+  short ticks that are cut away with it.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ class Margin:
     start: float
     length: float
     depth: float  # the margin between the grid edge and the paper edge
+    in_bleed: bool = False  # the marks are short ticks over the shown bleed (no room for them beyond it)
 
 
 def margin_use(depth: float, bleed: float, labels: bool = False) -> Margin:
@@ -49,3 +53,18 @@ def margin_use(depth: float, bleed: float, labels: bool = False) -> Margin:
     if length < MARK_MIN:  # a mark matters more than bleed: show none and let the mark start at the card
         shown, start, length = 0.0, 0.0, min(MARK_MAX, mark_room)
     return Margin(shown, start, max(0.0, length) if length >= MARK_MIN - EPS else 0.0, depth)
+
+
+def bleed_margin(depth: float, bleed: float) -> Margin:
+    """How one side of a card grid uses a margin of `depth` points when its outer cards keep their full
+    `bleed` (card sheets, issue 34): the bleed first, as far as `INK` allows; then crop marks beyond it
+    when they have room there, else short ticks inside the bleed (cut away with it, `in_bleed`), else, with
+    no bleed to hold them, marks from the card corner."""
+    shown = max(0.0, min(bleed, depth - INK))
+    start = shown + MARK_GAP
+    length = min(MARK_MAX, depth - MARK_INK - start)
+    if length >= MARK_MIN - EPS:
+        return Margin(shown, start, length, depth)
+    if shown - MARK_GAP >= MARK_MIN - EPS:  # ticks in the bleed, from just off the card corner outwards
+        return Margin(shown, MARK_GAP, shown - MARK_GAP, depth, in_bleed=True)
+    return Margin(shown, 0.0, max(0.0, min(MARK_MAX, depth - MARK_INK)), depth, in_bleed=shown > 0)

@@ -278,6 +278,13 @@ class Game:
     def title(self) -> str:
         return self.config.title
 
+    def papers(self, options) -> tuple[str, ...]:
+        """The papers of this game's home-print sheets: its game.yaml `paper:` when the build was given no
+        --paper (`options`: BuildOptions), else the build's."""
+        if options.papers_from_game and self.config.paper:
+            return tuple(self.config.paper)
+        return tuple(options.papers)
+
     @property
     def bleed_pt(self) -> float:
         """The bleed around every card, in points."""

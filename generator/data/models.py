@@ -15,6 +15,7 @@ from pydantic import (
     model_validator,
 )
 
+from generator.core.geometry import PaperError, paper_key
 from generator.core.ids import SLUG
 from generator.core.limits import (
     MAX_BLEED_PT,
@@ -300,6 +301,12 @@ class GameConfig(Strict):
     print: PrintSettings = Field(
         default_factory=PrintSettings, description="card sheet options (pnp build flags win)"
     )
+    paper: str | list[str] | None = Field(
+        None,
+        description="the papers of the home-print sheets (card sheets, tiled boards, booklets, components) "
+                    "when pnp build has no --paper: letter, a4, legal, tabloid, a3 or WIDTHxHEIGHT such as "
+                    "300x450mm; default letter and a4",
+    )
     engine: str | EngineModule | None = Field(
         None,
         description="the rules engine that pnp validate, replay and sweep play: the name of an installed "
@@ -344,6 +351,20 @@ class GameConfig(Strict):
         if twice:
             raise ValueError(f"{', '.join(twice)} listed twice; expected each language once")
         return value
+
+    @field_validator("paper")
+    @classmethod
+    def _known_papers(cls, value):
+        if value is None:
+            return value
+        names = [value] if isinstance(value, str) else value
+        if not names:
+            raise ValueError("no paper listed; expected one or more of letter, a4, legal, tabloid, a3 or "
+                             "WIDTHxHEIGHT")
+        try:
+            return list(dict.fromkeys(paper_key(str(name).strip().lower()) for name in names))
+        except PaperError as exc:
+            raise ValueError(str(exc)) from None
 
     _bleed = field_validator("bleed", "safe")(_length_between(0.0, MAX_BLEED_PT, "the length"))
     _radius = field_validator("corner_radius")(

@@ -22,6 +22,7 @@ from typing import Any
 
 from jinja2 import TemplateError, TemplateSyntaxError
 
+from generator.core.csvsafe import QUOTE
 from generator.core.errors import Problems, did_you_mean, known_list, where
 from generator.core.ids import made_id
 from generator.core.yamlio import YDict, YList
@@ -446,7 +447,10 @@ def _read_row(grid: Grid, r: int, row: list, header: _Header, types: dict[str, s
                 broken = True
             continue
         try:
-            item[key] = parse_cell(value.strip() if isinstance(value, str) else value, types[key])
+            # surrounding blanks are stripped, but not from a text marked as written (a leading apostrophe:
+            # a blank text, or one a CSV export guarded): the round trip through `pnp export csv` is exact
+            kept = value if not isinstance(value, str) or value.startswith(QUOTE) else value.strip()
+            item[key] = parse_cell(kept, types[key])
         except CellError as exc:
             problems.add(grid.shown, at, f"{key}: {exc}")
             broken = True

@@ -72,10 +72,12 @@ def with_bleed(game: Game, bleed_pt: float) -> Game:
     return dataclasses.replace(game, config=config)
 
 
-def size_name(deck: Deck) -> str | None:
-    """The named card size of a deck ('poker', 'bridge', ...), or None for a custom size."""
+def size_name(deck: Deck, turned: bool = False) -> str | None:
+    """The named card size of a deck ('poker', 'bridge', ...; `turned`: of its cards turned a quarter), or
+    None for a custom size."""
+    width, height = deck.size_mm[::-1] if turned else deck.size_mm
     for name, (w, h) in CARD_SIZES_MM.items():
-        if abs(w - deck.size_mm[0]) < 0.01 and abs(h - deck.size_mm[1]) < 0.01:
+        if abs(w - width) < 0.01 and abs(h - height) < 0.01:
             return name
     return None
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.errors import InputError, Problem, did_you_mean, known_list
@@ -21,6 +22,15 @@ from generator.core.yamlio import load_yaml
 from generator.data.expand import expand_deck
 from generator.data.game import Deck, Game
 from generator.data.project import PRESETS_DIR
+from generator.exports.pdfx import (
+    PDFX_VERSIONS,
+    PdfxPage,
+    PdfxSpec,
+    ProfileError,
+    cmyk_profile,
+    pdfx_bytes,
+    to_cmyk,
+)
 from generator.exports.png import (
     Face,
     back_stem,
@@ -32,10 +42,12 @@ from generator.exports.png import (
     write_cards_csv,
     write_png,
 )
+from generator.exports.preflight import Rules, preflight
 from generator.faces.face import draw_back, draw_front
 
 PRESET_DIR = PRESETS_DIR
 FORMATS = ("pdf", "png")
+MIN_INK, MAX_INK = 100.0, 400.0  # total ink limits a preset may ask for, in percent
 
 
 @dataclass(frozen=True)
@@ -50,6 +62,8 @@ class Preset:
     sizes: dict[str, tuple[int, int]] = field(default_factory=dict)
     order: str = "back-front"
     note: str = ""
+    pdfx: PdfxSpec | None = None  # `pdfx:` set: a PDF/X file in press CMYK (exports.pdfx)
+    rotate_landscape: bool = False  # landscape cards go into the portrait template, turned a quarter
 
 
 def known_shops() -> list[str]:
@@ -77,16 +91,74 @@ def load_preset(shop: str) -> Preset:
         bleed = to_pt(raw["bleed"]) if raw.get("bleed") is not None else None
         if fmt == "pdf" and bleed is None:
             raise ValueError("a pdf preset needs `bleed:`")
-        return Preset(shop=shop, name=str(raw.get("name", shop)), format=fmt, dpi=float(raw.get("dpi", 300)),
+        dpi = float(raw.get("dpi", 300))
+        return Preset(shop=shop, name=str(raw.get("name", shop)), format=fmt, dpi=dpi,
                       bleed_pt=bleed, sizes=sizes, order=str(raw.get("order", "back-front")),
-                      note=str(raw.get("note", "")).strip())
+                      note=str(raw.get("note", "")).strip(), pdfx=_pdfx_spec(raw, shown, dpi),
+                      rotate_landscape=bool(raw.get("rotate_landscape", False)))
     except (KeyError, ValueError, TypeError, IndexError, UnitError) as exc:
         raise InputError(Problem(shown, raw.line, f"broken preset: {exc}")) from None
 
 
+def _pdfx_spec(raw, shown: str, dpi: float) -> PdfxSpec | None:
+    """The PDF/X part of a preset (`pdfx`, `ink_limit`, `output_condition`, `cmyk_profile`), each problem
+    located at its key."""
+    if raw.get("pdfx") is None:
+        return None
+
+    def fail(key: str, text: str) -> InputError:
+        return InputError(Problem(shown, raw.line_of(key) or raw.line, f"{key}: {text}"))
+
+    version = str(raw["pdfx"])
+    if version not in PDFX_VERSIONS:
+        raise fail("pdfx", f"'{version}' is not a PDF/X version pnp writes; expected one of: "
+                           f"{', '.join(PDFX_VERSIONS)}")
+    text = str(raw.get("ink_limit", "")).strip()
+    try:
+        limit = float(text.removesuffix("%"))
+    except ValueError:
+        raise fail("ink_limit", f"'{text}' is not a percentage; expected e.g. 240%") from None
+    if not MIN_INK <= limit <= MAX_INK:
+        raise fail("ink_limit", f"{limit:g} % is out of range; expected {MIN_INK:g} to {MAX_INK:g} %")
+    condition = str(raw.get("output_condition") or "").strip()
+    if not condition:
+        raise fail("output_condition" if "output_condition" in raw else "pdfx",
+                   "a PDF/X preset needs `output_condition:`, the registered name of its press "
+                   "(e.g. CGATS TR 001 for SWOP)")
+    places = raw.get("cmyk_profile")
+    if not places:
+        raise fail("pdfx", "a PDF/X preset needs `cmyk_profile:`, the CMYK profile (one path or a list of "
+                           "places to look) its colours are converted with")
+    candidates = [Path(str(p)) for p in ([places] if isinstance(places, str) else places)]
+    found = next((p for p in candidates if p.is_file()), None)
+    if found is None:
+        raise fail("cmyk_profile", "no CMYK profile at " + " or ".join(map(str, candidates))
+                   + "; expected one of them (Ghostscript installs the first: apt-get install ghostscript)")
+    try:
+        cmyk_profile(found)
+    except ProfileError as exc:
+        raise fail("cmyk_profile", str(exc)) from None
+    return PdfxSpec(version, limit, found, condition, dpi=dpi)
+
+
+def turned(preset: Preset, deck: Deck) -> bool:
+    """True when the shop takes the deck's landscape cards in its portrait template, turned a quarter (art
+    rotated 90 degrees counter-clockwise: the card's top along the template's left edge)."""
+    w, h = deck.size_pt
+    return preset.rotate_landscape and w > h and size_name(deck, turned=True) in preset.sizes
+
+
+def turned_notes(preset: Preset, game: Game) -> list[str]:
+    """A line for each deck whose landscape cards the export turns into the shop's portrait template."""
+    return [f"{game.id}: deck '{deck.id}': landscape cards turned a quarter into {preset.name}'s portrait "
+            f"{size_name(deck, turned=True)} template (rotated 90 degrees counter-clockwise: the card's top "
+            "along the left edge)" for deck in game.decks.values() if turned(preset, deck)]
+
+
 def pixel_size(preset: Preset, deck: Deck) -> tuple[int, int]:
-    """The upload image size of the deck's cards for this shop, or an InputError naming the deck's size."""
-    name = size_name(deck)
+    """The upload image size of the deck's cards for this shop (portrait for turned cards), or an InputError
+    naming the deck's size."""
+    name = size_name(deck, turned=turned(preset, deck))
     if name in preset.sizes:
         return preset.sizes[name]
     if preset.bleed_pt is not None:
@@ -105,7 +177,7 @@ def check_sizes(preset: Preset, game: Game) -> None:
     for deck in game.decks.values():
         try:
             width_px, height_px = pixel_size(preset, deck)
-            tw, th = deck.size_pt
+            tw, th = deck.size_pt[::-1] if turned(preset, deck) else deck.size_pt
             if width_px / preset.dpi * INCH < tw - 0.5 or height_px / preset.dpi * INCH < th - 0.5:
                 raise InputError(Problem(deck.file, deck.line, f"deck '{deck.id}': the card is larger than "
                                          f"{preset.name}'s {width_px} x {height_px} px template"))
@@ -115,22 +187,41 @@ def check_sizes(preset: Preset, game: Game) -> None:
         raise InputError(problems)
 
 
+def preflight_rules(preset: Preset, safe: float = 0.125 * INCH) -> Rules:
+    """What `pnp preflight --shop` checks for this shop's files: PDF/X, CMYK only and the ink limit when the
+    preset asks for PDF/X; images at the preset's dpi; text `safe` inside the trim."""
+    spec = preset.pdfx
+    if spec is None:
+        return Rules(min_dpi=preset.dpi, safe=safe)
+    return Rules(pdfx=PDFX_VERSIONS[spec.version], cmyk=True, ink_limit=spec.ink_limit, min_dpi=preset.dpi,
+                 safe=safe)
+
+
 def export_pod(game: Game, preset: Preset, build_dir: Path) -> list[Path]:
-    """Every deck of the game in the shop's format under build/<game>/pod/<shop>/."""
+    """Every deck of the game in the shop's format under build/<game>/pod/<shop>/; a PDF the shop's preflight
+    finds a problem in fails the export (InputError, one line per problem)."""
     check_sizes(preset, game)
     folder = build_dir / game.build_path / "pod" / preset.shop
     written: list[Path] = []
+    problems: list[Problem] = []
     for deck in game.decks.values():
         if preset.format == "pdf":
-            written.append(write_deck_pdf(game, deck, preset, folder / f"{deck.id}.pdf"))
+            path = write_deck_pdf(game, deck, preset, folder / f"{deck.id}.pdf")
+            written.append(path)
+            problems += [Problem("", 0, f"preflight ({preset.name}): {line}")
+                         for line in preflight(path, preflight_rules(preset, game.safe_pt))]
         else:
             written += write_deck_pngs(game, deck, preset, folder / deck.id)
+    if problems:
+        raise InputError(problems)
     return written
 
 
 def write_deck_pdf(game: Game, deck: Deck, preset: Preset, path: Path) -> Path:
     """One PDF per deck: for every physical card its back page then its front page, trim + bleed, boxes
-    set."""
+    set (a PDF/X file in press CMYK when the preset asks for one)."""
+    if preset.pdfx is not None:
+        return write_deck_pdfx(game, deck, preset, preset.pdfx, path)
     register_fonts()
     tw, th = deck.size_pt
     b = preset.bleed_pt
@@ -156,10 +247,33 @@ def write_deck_pdf(game: Game, deck: Deck, preset: Preset, path: Path) -> Path:
     return atomic_write(path, produce)
 
 
+def write_deck_pdfx(game: Game, deck: Deck, preset: Preset, spec: PdfxSpec, path: Path) -> Path:
+    """The deck as PDF/X: every different face rendered once at the preset's dpi and converted to press
+    CMYK, then a back page and a front page for every physical card, in the preset's order."""
+    tw, th = deck.size_pt
+    b = preset.bleed_pt or 0.0
+    page = (tw + 2 * b, th + 2 * b)
+    size = pixel_size(preset, deck)
+    backs = deck_backs(game, deck)
+    faces = [Face(back.cards[0], *page, back=True) for back, _ in backs]
+    faces += [Face(c, *page) for c in deck.cards]
+    images = [to_cmyk(image, spec) for image in face_images(with_bleed(game, b), deck, faces, preset.dpi,
+                                                            sizes=[size] * len(faces))]
+    by_back = {stem: images[i] for i, (_, stem) in enumerate(backs)}
+    by_card = {card.id: images[len(backs) + i] for i, card in enumerate(deck.cards)}
+    sides = ("back", "front") if preset.order == "back-front" else ("front", "back")
+    pages = [PdfxPage(by_back[back_stem(backs, card)] if side == "back" else by_card[card.id], *page, b)
+             for card in expand_deck(deck) for side in sides]
+    return atomic_write(path, pdfx_bytes(pages, spec, f"{game.title}: {deck.name} ({preset.name})"))
+
+
 def write_deck_pngs(game: Game, deck: Deck, preset: Preset, folder: Path) -> list[Path]:
     """<CODE>.png per card type and each drawn back (back.png for the deck's usual back) at the shop's pixel
     size, plus cards.csv with the quantities and each card's back."""
     width_px, height_px = pixel_size(preset, deck)
+    quarter = turned(preset, deck)
+    if quarter:  # drawn landscape, then turned into the portrait template
+        width_px, height_px = height_px, width_px
     page = (width_px / preset.dpi * INCH, height_px / preset.dpi * INCH)
     backs = deck_backs(game, deck)
     faces = [Face(back.cards[0], *page, back=True) for back, _ in backs] + [
@@ -167,6 +281,8 @@ def write_deck_pngs(game: Game, deck: Deck, preset: Preset, folder: Path) -> lis
     ]
     names = [f"{stem}.png" for _, stem in backs] + [f"{card.code}.png" for card in deck.cards]
     images = face_images(game, deck, faces, preset.dpi, sizes=[(width_px, height_px)] * len(faces))
+    if quarter:
+        images = (image.transpose(Image.Transpose.ROTATE_90) for image in images)
     written = [write_png(image, folder / name, preset.dpi) for image, name in zip(images, names, strict=True)]
     rows = [{"file": f"{card.code}.png", "code": card.code, "name": card.name, "copies": card.copies,
              "back_file": f"{back_stem(backs, card)}.png"} for card in deck.cards]

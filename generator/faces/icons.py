@@ -42,7 +42,6 @@ INLINE_CALLBACK = "generator.faces.icons.enable_inline_icons"
 _SPACER_PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP4//8/AwAI/AL+eMSysAAAAABJRU5ErkJggg=="
 )
-SPACER_PIXEL = (255, 255, 255, 0)  # its one pixel (RGBA)
 
 # canvas -> ({(path, fade): (form name, width, height)}, names of the icon forms already in its PDF); weak so
 # finished canvases are forgotten.
@@ -277,32 +276,25 @@ def _draw_inline(canvas, kind: str, label: str | None) -> None:  # noqa: ARG001 
 
 
 class _SpacerImages:
-    """A canvas's drawImage that draws every spacer of an inline icon from one decoded picture.
+    """A canvas's drawImage that draws nothing for the spacer of an inline icon.
 
-    ReportLab's Paragraph reads the spacer PNG into a new ImageReader for each placement, and drawImage
-    decodes each reader again (twice, with its transparency mask) to name the image by its pixels; the pixels,
-    the name and the PDF are the same with the one reader of the process, which is decoded once."""
+    The spacer only makes the Paragraph's line layout reserve the icon's box; the icon itself is vector art
+    drawn by the <onDraw> callback. Placing the spacer would put a 1x1 transparent picture into the PDF,
+    which a print shop's preflight reads as a 4-7 ppi image with transparency (issue 34)."""
 
     def __init__(self, draw_image):
         self.draw_image = draw_image
 
     def __call__(self, image, *args, **kwargs):
-        if isinstance(image, ImageReader) and image.fileName == _spacer_path():
-            image = _spacer_reader()
+        if _is_spacer(image):
+            return None  # ReportLab's Paragraph ignores what drawImage returns
         return self.draw_image(image, *args, **kwargs)
 
 
-@functools.cache
-def _spacer_reader() -> ImageReader:
-    """The spacer PNG as an image reader, made from its one transparent pixel: reading the file would have
-    Pillow load every picture format it knows first (some 25 ms of each run)."""
-    from PIL import Image
-
-    reader = ImageReader(Image.new("RGBA", (1, 1), SPACER_PIXEL))
-    # as when the Paragraph reads the file (drawImage below knows it by this)
-    reader.fileName = _spacer_path()
-    reader.getRGBData()  # decoded once: the reader keeps the pixels
-    return reader
+def _is_spacer(image) -> bool:
+    """True for the spacer PNG, as a path or as the ImageReader a Paragraph made of it."""
+    name = image.fileName if isinstance(image, ImageReader) else image
+    return isinstance(name, (str, Path)) and str(name) == _spacer_path()
 
 
 def enable_inline_icons(canvas) -> None:

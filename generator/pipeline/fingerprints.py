@@ -277,7 +277,7 @@ class GameParts:
         its outputs look, and the parts it `plans_from`."""
         parts = [f"{n}:{self.part(n)}" for n in producer.plans_from]
         looks = look(looks_of(producer), options)
-        text = "\n".join([self.tool, producer.name, repr(list(options.papers)), looks, *parts,
+        text = "\n".join([self.tool, producer.name, repr(list(self.game.papers(options))), looks, *parts,
                           f"language:{self.language()}"])
         return hashlib.sha256(text.encode()).hexdigest()
 

@@ -13,7 +13,9 @@ from generator.data.project import Project
 
 NOT_GAMES = {"schema", "site"}  # build/ folders that are not a game's outputs (site: `make docs`)
 OUTPUT_SUFFIXES = {".pdf", ".json", ".png", ".csv", ".svg", ".zip"}  # what pnp writes into build/<game>/
-_BOARD = re.compile(r"^board(?:-(?P<id>.+))?-(?P<kind>full|letter|a4)\.pdf$")
+# board-<id>-<full or a paper: a named one or a custom size such as 300x450mm>.pdf
+_BOARD = re.compile(r"^board(?:-(?P<id>.+))?-"
+                    r"(?P<kind>full|letter|a4|legal|tabloid|a3|[\d.]+x[\d.]+(?:mm|cm|in))\.pdf$")
 _TTS = re.compile(r"^(?P<deck>.+?)(?:-sheet-\d+|-back)?\.(?:png|json)$")
 
 

@@ -102,10 +102,12 @@ def test_synthetic_game_sheets(demo, tmp_path):
     built = render(demo, tmp_path)
     for paper in ("letter", "a4"):
         path, facts = built[paper]
-        check_sheets(demo, path, facts, paper, {"things": 9, "minis": 18})
+        # Letter holds 8 poker and 16 mini cards with their full bleed (9 and 18 without it)
+        per_page = {"letter": {"things": 8, "minis": 16}, "a4": {"things": 9, "minis": 18}}[paper]
+        check_sheets(demo, path, facts, paper, per_page)
         check_fonts(path)
-    mini_page = PdfReader(built["letter"][0]).pages[CHECK + 4]  # minis start after 2 + 2 pages of things
-    assert float(mini_page.mediabox.width) > float(mini_page.mediabox.height)  # 18-up mini is landscape
+    mini_page = PdfReader(built["a4"][0]).pages[CHECK + 4]  # minis start after 2 + 2 pages of things
+    assert float(mini_page.mediabox.width) > float(mini_page.mediabox.height)  # A4 18-up mini is landscape
 
 
 def test_each_face_is_one_form_placed_per_copy(demo, tmp_path):
@@ -117,7 +119,7 @@ def test_each_face_is_one_form_placed_per_copy(demo, tmp_path):
     ]
     content = first.get_contents().get_data().decode("latin-1")
     uses = [name for name in re.findall(r"/(\S+) Do", content) if "card_" in name]  # not the marks and labels
-    assert len(uses) == 9 and len(set(uses)) == 2  # 7 alpha + 2 beta placements of two forms
+    assert len(uses) == 8 and len(set(uses)) == 2  # Letter 8-up: 7 alpha + 1 beta placements of two forms
     assert set(uses) <= set(name.lstrip("/") for name in forms)
 
 
@@ -155,7 +157,9 @@ def test_real_games_print_every_card(repo_project: Project, tmp_path, game_id):
     game = load_game(repo_project, game_id)
     check_game(game)
     path, facts = render(game, tmp_path, papers=("letter",))["letter"]
-    check_sheets(game, path, facts, "letter", {deck: 9 for deck in game.decks})
+    poker = (round(mm(63.5), 2), round(mm(88.9), 2))
+    assert all(tuple(round(v, 2) for v in deck.size_pt) == poker for deck in game.decks.values())
+    check_sheets(game, path, facts, "letter", {deck: 8 for deck in game.decks})  # 8-up: full bleed
     check_fonts(path)
 
 

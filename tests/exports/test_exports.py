@@ -87,8 +87,11 @@ def test_unknown_shop_lists_the_known_ones(repo_project):
 
 
 def test_drivethrucards_pdf_alternates_back_and_front_with_boxes(trading, tmp_path):
+    """The shop's page order and boxes, on the RGB file a PDF preset without `pdfx:` gives (its text can be
+    read back); the PDF/X file (tests/exports/test_pdfx.py) has the same pages as pictures."""
     deck = trading.decks["recipes"]
-    path = write_deck_pdf(trading, deck, load_preset("drivethrucards"), tmp_path / "recipes.pdf")
+    preset = dataclasses.replace(load_preset("drivethrucards"), pdfx=None)
+    path = write_deck_pdf(trading, deck, preset, tmp_path / "recipes.pdf")
     reader = PdfReader(path)
     cards = expand_deck(deck)
     assert len(reader.pages) == 2 * len(cards)

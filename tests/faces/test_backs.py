@@ -4,6 +4,7 @@ card sheets (duplex and fold) and in every export (PNG, print-on-demand PDF and 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 
 import pypdfium2
@@ -14,7 +15,6 @@ from pypdf import PdfReader
 from generator.cards.imposition import make_sheet
 from generator.core.contract import BuildOptions
 from generator.core.errors import InputError
-from generator.core.geometry import PAPERS
 from generator.data.load import load_game
 from generator.exports.png import export_png
 from generator.exports.pod import export_pod, load_preset
@@ -67,13 +67,14 @@ def _sample(pdf_path, page_index, sheet, slot_index, paper_h):
 def test_each_card_shows_its_own_back_on_the_sheets(game, tmp_path, layout):
     from generator.cards.sheets import write_sheets
 
-    options = BuildOptions(papers=("letter",), layout=layout)
+    # A4: 9-up poker (Letter is 8-up, to keep the full bleed)
+    options = BuildOptions(papers=("a4",), layout=layout)
     path = tmp_path / "cards.pdf"
-    write_sheets(game, "letter", options, path)
+    write_sheets(game, "a4", options, path)
     crew = game.decks["crew"]
     w, h = crew.size_pt
-    sheet = make_sheet("letter", (w, h), game.bleed_pt, layout)
-    paper_h = PAPERS["letter"].size[1]
+    sheet = make_sheet("a4", (w, h), game.bleed_pt, layout)
+    paper_h = sheet.page_h
     # the captain is the 9th card (3 pilots, 3 engineers, 2 medics): duplex puts 9 on a page (print check,
     # fronts, then backs), fold 4 (each page holds fronts and backs), so its back is in slot 8 or slot 0 of
     # page 3
@@ -130,12 +131,27 @@ def test_png_export_writes_each_back_and_names_it_per_card(game, tmp_path):
     assert not (tmp_path / GAME / "png" / "events" / "SPR-EVT-01-back.png").exists()
 
 
-def test_print_on_demand_pdf_puts_each_cards_back_before_its_front(game, tmp_path):
-    export_pod(game, load_preset("drivethrucards"), tmp_path)
-    pdf = pypdfium2.PdfDocument(str(tmp_path / GAME / "pod" / "drivethrucards" / "crew.pdf"))
+@pytest.mark.parametrize("kind", ["rgb", "pdfx"])
+def test_print_on_demand_pdf_puts_each_cards_back_before_its_front(game, tmp_path, kind):
+    """The RGB file of a PDF preset without `pdfx:` by its colours; DriveThruCards' PDF/X file (CMYK, which
+    PDFium shows with other colours) by its pictures: eight pages show the shared back, the ninth its own."""
+    preset = load_preset("drivethrucards")
+    if kind == "rgb":
+        preset = dataclasses.replace(preset, pdfx=None)
+    elif preset.pdfx is None or not preset.pdfx.profile.is_file():
+        pytest.skip("Ghostscript's CMYK profile is not installed")
+    export_pod(game, preset, tmp_path)
+    path = tmp_path / GAME / "pod" / "drivethrucards" / "crew.pdf"
+    pdf = pypdfium2.PdfDocument(str(path))
     assert len(pdf) == 2 * 9
-    colours = [pdf[2 * n].render(scale=0.3).to_pil().convert("RGB").getpixel((5, 5)) for n in range(9)]
-    assert [near(c, PURPLE) for c in colours] == [False] * 8 + [True]
+    if kind == "rgb":
+        colours = [pdf[2 * n].render(scale=0.3).to_pil().convert("RGB").getpixel((5, 5)) for n in range(9)]
+        assert [near(c, PURPLE) for c in colours] == [False] * 8 + [True]
+        return
+    pages = PdfReader(str(path)).pages
+    backs = [pages[2 * n]["/Resources"]["/XObject"].raw_get("/Im0").idnum for n in range(9)]
+    fronts = {pages[2 * n + 1]["/Resources"]["/XObject"].raw_get("/Im0").idnum for n in range(9)}
+    assert len(set(backs[:8])) == 1 and backs[8] != backs[0] and not fronts & set(backs)
 
 
 def test_print_on_demand_png_has_the_card_back(game, tmp_path):

@@ -283,12 +283,15 @@ def test_icons_can_be_placed_inside_another_form():
     assert dark.crop((150, 400 - 330, 230, 400 - 250)).getbbox() is not None
 
 
-def _paragraph_pdf(text: str, enable: bool = True) -> bytes:
+def _paragraph_pdf(text: str, enable: bool = True, spacers: bool = False) -> bytes:
+    """A paragraph drawn on a canvas; `spacers`: with the callback alone, so ReportLab places each spacer."""
     fonts.register_fonts()
     style = ParagraphStyle("body", fontName=fonts.BODY, fontSize=11, leading=15, alignment=TA_LEFT)
 
     def draw(canvas):
-        if enable:
+        if spacers:
+            canvas.setNamedCB(icons.INLINE_CALLBACK, icons._draw_inline)
+        elif enable:
             icons.enable_inline_icons(canvas)
         para = Paragraph(text, style)
         _, height = para.wrap(220, 400)
@@ -307,8 +310,11 @@ def test_inline_icons_sit_in_the_text_as_vector_forms():
     assert {k for k in _forms(pdf) if "pepperoni" in k} and len(_forms(pdf)) == 3
     page = pypdfium2.PdfDocument(pdf)[0]
     objects = list(page.get_objects(max_depth=0))
-    spacers = [o.get_bounds() for o in objects if o.type == pdfium_c.FPDF_PAGEOBJ_IMAGE]
+    # the boxes the line layout reserved: where ReportLab itself draws the spacers
+    placed = list(pypdfium2.PdfDocument(_paragraph_pdf(text, spacers=True))[0].get_objects(max_depth=0))
+    spacers = [o.get_bounds() for o in placed if o.type == pdfium_c.FPDF_PAGEOBJ_IMAGE]
     drawn = [o.get_bounds() for o in objects if o.type == pdfium_c.FPDF_PAGEOBJ_FORM]
+    assert not [o for o in objects if o.type == pdfium_c.FPDF_PAGEOBJ_IMAGE]  # no spacer image (issue 34)
     assert len(spacers) == len(drawn) == 4
     lines = {round(b[1]) for b in spacers}
     assert len(lines) >= 2  # the paragraph wrapped and icons followed their lines

@@ -1,0 +1,211 @@
+"""PDF/X-1a:2003 in press CMYK for DriveThruCards and `pnp preflight` (issue 34), checked against independent
+tools: Ghostscript's tiffsep separations for the total ink, PDFium for the images' colour spaces and
+resolution."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pypdfium2
+import pypdfium2.raw as pdfium_c
+import pytest
+from PIL import Image, ImageChops, ImageCms, ImageDraw, ImageMath
+from pypdf import PdfReader
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.core.errors import InputError
+from generator.core.units import INCH
+from generator.exports import pod
+from generator.exports.pdfx import PdfxSpec, max_ink, to_cmyk
+from generator.exports.preflight import Rules, preflight
+from tests.conftest import run_pnp
+
+GS = shutil.which("gs")
+PROFILE = Path("/usr/share/color/icc/ghostscript/default_cmyk.icc")
+needs_gs = pytest.mark.skipif(GS is None or not PROFILE.is_file(), reason="Ghostscript is not installed")
+X1A = Rules(pdfx="PDF/X-1a:2003", cmyk=True, ink_limit=240, min_dpi=300)
+
+
+def gs_max_ink(path: Path, folder: Path) -> tuple[float, set[str]]:
+    """Ghostscript's separations of every page at 150 dpi: the largest total ink of any pixel (percent) and
+    the names of the separations it made (only the four process inks for a CMYK-only file)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    subprocess.run([GS, "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=tiffsep", "-r150",
+                    "-o", str(folder / "p%03d.tif"), str(path)], check=True, capture_output=True)
+    worst, names = 0.0, set()
+    for composite in sorted(folder.glob("p[0-9][0-9][0-9].tif")):
+        bands = []
+        for ink in ("Cyan", "Magenta", "Yellow", "Black"):
+            with Image.open(folder / f"{composite.stem}({ink}).tif") as band:
+                bands.append(ImageChops.invert(band.convert("L")).convert("F"))  # tiffsep: 255 is no ink
+        total = ImageMath.lambda_eval(lambda a: a["c"] + a["m"] + a["y"] + a["k"], c=bands[0], m=bands[1],
+                                      y=bands[2], k=bands[3])
+        worst = max(worst, total.getextrema()[1] / 255 * 100)
+        names |= {p.name.split("(")[1].rstrip(").tif") for p in folder.glob(f"{composite.stem}(*).tif")}
+    return worst, names
+
+
+@pytest.fixture(scope="module")
+def shop_files(tmp_path_factory):
+    if GS is None or not PROFILE.is_file():
+        pytest.skip("Ghostscript is not installed")
+    from generator.data.project import Project
+
+    root = tmp_path_factory.mktemp("pdfx")
+    shutil.copytree(Path(__file__).parents[2] / "cards" / "order-up-trading",
+                    root / "cards" / "order-up-trading")
+    shutil.copytree(Path(__file__).parents[2] / "templates", root / "templates")
+    project = Project(root)
+    result = run_pnp("export", "pod", "order-up-trading", "--shop", "drivethrucards", project=project)
+    assert result.exit_code == 0, result.output
+    return sorted((project.build_dir / "order-up-trading" / "pod" / "drivethrucards").glob("*.pdf"))
+
+
+@needs_gs
+def test_drivethrucards_files_are_pdfx_1a_that_preflight_and_ghostscript_accept(shop_files, tmp_path):
+    assert [p.stem for p in shop_files] == ["ingredients", "recipes", "rules"]
+    for path in shop_files:
+        assert preflight(path, X1A) == []
+        reader = PdfReader(path)
+        assert reader.pdf_header == "%PDF-1.4" and reader.metadata["/GTS_PDFXVersion"] == "PDF/X-1a:2003"
+        intent = reader.trailer["/Root"]["/OutputIntents"][0].get_object()
+        assert intent["/S"] == "/GTS_PDFX" and intent["/OutputConditionIdentifier"] == "CGATS TR 001"
+        bleed = 0.125 * INCH
+        for page in reader.pages:
+            assert "/TrimBox" in page and "/BleedBox" in page and "/ArtBox" not in page
+            trim, box = [float(v) for v in page["/TrimBox"]], [float(v) for v in page["/BleedBox"]]
+            assert trim[0] == pytest.approx(bleed) and box == [float(v) for v in page["/MediaBox"]]
+            assert (trim[2] - trim[0], trim[3] - trim[1]) == pytest.approx((2.5 * INCH, 3.5 * INCH), abs=0.01)
+        # PDFium: every image DeviceCMYK, at least 300 dpi where it is printed
+        for page in pypdfium2.PdfDocument(str(path)):
+            for image in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,)):
+                meta = image.get_metadata()
+                assert meta.colorspace == pdfium_c.FPDF_COLORSPACE_DEVICECMYK
+                assert min(meta.horizontal_dpi, meta.vertical_dpi) >= 299.5
+        # Ghostscript: the four process inks only, at most 240 % anywhere
+        worst, names = gs_max_ink(path, tmp_path / path.stem)
+        assert names == {"Cyan", "Magenta", "Yellow", "Black"} and worst <= 240.5, (path.name, worst)
+
+
+def test_the_conversion_gives_pure_black_text_rich_black_areas_and_holds_the_ink_limit():
+    if not PROFILE.is_file():
+        pytest.skip("Ghostscript's CMYK profile is not installed")
+    spec = PdfxSpec("x-1a", 240, PROFILE, "CGATS TR 001")
+    image = Image.new("RGB", (600, 600), (20, 40, 160))  # a deep blue: far over 240 % when converted plainly
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, 200, 200), fill=(0, 0, 0))            # a large black area
+    draw.text((300, 300), "Black text", fill=(0, 0, 0))         # small black text
+    draw.rectangle((400, 0, 599, 100), fill=(128, 128, 128))    # a grey
+    plain = ImageCms.applyTransform(image, ImageCms.buildTransform(
+        ImageCms.createProfile("sRGB"), ImageCms.getOpenProfile(str(PROFILE)), "RGB", "CMYK"))
+    assert max_ink(plain) > 260  # the profile alone would break the limit
+    cmyk = to_cmyk(image, spec)
+    assert max_ink(cmyk) <= 240.01
+    assert cmyk.getpixel((100, 100)) == (153, 102, 102, 255)  # C60 M40 Y40 K100
+    c, m, y, k = cmyk.getpixel((500, 50))
+    assert (c, m, y) == (0, 0, 0) and 120 <= k <= 135          # grey: black ink alone
+    # the text's dark pixels (anti-aliased over the blue: (1, 1, 6) and so on) are black ink alone
+    text = [cmyk.getpixel((x, yy)) for x in range(295, 420) for yy in range(295, 325)
+            if max(rgb := image.getpixel((x, yy))) <= 48 and max(rgb) - min(rgb) <= 16]
+    assert len(text) > 20 and all(p[:3] == (0, 0, 0) and p[3] > 200 for p in text)  # pure K
+
+
+def _bad_pdf(path: Path) -> None:
+    """A page with everything a shop refuses: an RGB 40 x 30 px picture 2 in wide, an unembedded font, a
+    0.1 pt line, a 400 % colour, no TrimBox; a second page with boxes, but text at its trim edge (and the
+    unembedded font)."""
+    canvas = Canvas(str(path), pagesize=(200, 280))
+    canvas.drawImage(ImageReader(Image.new("RGB", (40, 30), "red")), 20, 20, 144, 108)
+    canvas.setFont("Helvetica", 9)
+    canvas.drawString(30, 200, "Helvetica, not embedded")
+    canvas.setLineWidth(0.1)
+    canvas.line(10, 150, 190, 150)
+    canvas.setFillColorCMYK(1, 1, 1, 1)
+    canvas.rect(120, 200, 40, 40, stroke=0, fill=1)
+    canvas.showPage()
+    canvas.setTrimBox((9, 9, 191, 271))
+    canvas.setBleedBox((0, 0, 200, 280))
+    canvas.setFillColorCMYK(0, 0, 0, 1)
+    canvas.rect(0, 0, 200, 280, stroke=0, fill=1)
+    canvas.setFillColorCMYK(0, 0, 0, 0)
+    canvas.setFont("Helvetica", 9)
+    canvas.drawString(12, 140, "at the cut")
+    canvas.showPage()
+    canvas.save()
+
+
+def test_preflight_names_every_problem_and_its_page(tmp_path):
+    path = tmp_path / "bad.pdf"
+    _bad_pdf(path)
+    lines = preflight(path, X1A)
+    text = "\n".join(lines)
+    assert "bad.pdf: GTS_PDFXVersion is ''" in text and "bad.pdf: no OutputIntent" in text
+    page1 = [line for line in lines if line.startswith("bad.pdf page 1:")]
+    for words in ("no TrimBox", "is RGB; expected CMYK", "40 x 30 px prints at 20 dpi", "is not embedded",
+                  "a line 0.1 pt wide", "total ink 400 %"):
+        assert any(words in line for line in page1), (words, page1)
+    page2 = [line.removeprefix("bad.pdf page 2: ") for line in lines if line.startswith("bad.pdf page 2:")]
+    assert [line.split(" (")[0].split(" near")[0] for line in page2] == [
+        "font /Helvetica is not embedded", "text outside the safe zone"], page2
+
+
+@needs_gs
+def test_preflight_s_total_ink_agrees_with_ghostscript(tmp_path, shop_files):
+    path = tmp_path / "bad.pdf"
+    _bad_pdf(path)
+    worst, _ = gs_max_ink(path, tmp_path / "bad")
+    assert worst > 240 and any("total ink 400 %" in line for line in preflight(path, X1A))
+    for shop_file in shop_files[:1]:
+        gs_worst, _ = gs_max_ink(shop_file, tmp_path / "shop")
+        assert gs_worst <= 240.5 and not any("total ink" in line for line in preflight(shop_file, X1A))
+
+
+def test_preflight_cli_reports_one_line_per_problem_and_exits_1(tmp_path, tmp_project):
+    path = tmp_path / "bad.pdf"
+    _bad_pdf(path)
+    result = run_pnp("preflight", str(path), "--shop", "drivethrucards", project=tmp_project)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "bad.pdf page 1: no TrimBox" in result.output
+    missing = run_pnp("preflight", str(tmp_path / "none.pdf"), project=tmp_project)
+    assert missing.exit_code == 1 and "no such file" in missing.output
+
+
+PRESET = """name: Test shop
+format: pdf
+bleed: 0.125in
+pdfx: x-1a
+ink_limit: {ink}
+output_condition: CGATS TR 001
+cmyk_profile: {profile}
+"""
+
+
+@pytest.mark.parametrize("case, words", [
+    ("no profile", "needs `cmyk_profile:`"), ("missing", "no CMYK profile at"),
+    ("not icc", "is not an ICC profile"), ("not cmyk", "is a RGB profile; expected a CMYK"),
+    ("ink 0", "0 % is out of range; expected 100 to 400 %"), ("ink 500", "500 % is out of range"),
+    ("pdfx x-9", "'x-9' is not a PDF/X version pnp writes"),
+])
+def test_a_broken_pdfx_preset_is_located(tmp_path, monkeypatch, case, words):
+    if not PROFILE.is_file():
+        pytest.skip("Ghostscript's CMYK profile is not installed")
+    (tmp_path / "junk.icc").write_text("not a profile")
+    ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    (tmp_path / "srgb.icc").write_bytes(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    profile = {"missing": tmp_path / "none.icc", "not icc": tmp_path / "junk.icc",
+               "not cmyk": tmp_path / "srgb.icc"}.get(case, PROFILE)
+    ink = {"ink 0": "0%", "ink 500": "500%"}.get(case, "240%")
+    text = PRESET.format(ink=ink, profile=profile)
+    if case == "no profile":
+        text = text.replace(f"cmyk_profile: {profile}\n", "")
+    if case == "pdfx x-9":
+        text = text.replace("pdfx: x-1a", "pdfx: x-9")
+    (tmp_path / "testshop.yaml").write_text(text)
+    monkeypatch.setattr(pod, "PRESET_DIR", tmp_path)
+    with pytest.raises(InputError) as info:
+        pod.load_preset("testshop")
+    line = str(info.value)
+    assert "generator/assets/presets/testshop.yaml:" in line and words in line, line
