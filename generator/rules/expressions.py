@@ -672,8 +672,9 @@ def conjuncts(tree: nodes.Expr) -> list[nodes.Expr]:
     return [tree]
 
 
-def names_in(text: Any) -> set[str]:
-    """Every name an expression reads (for the order of named values and their cycles)."""
+def names_in(text: Any, with_mapped: bool = False) -> set[str]:
+    """Every name an expression reads (for the order of named values and their cycles); `with_mapped`: also
+    the texts `map('name')` names (a value of parameters mapped over a list, or a field)."""
     if not isinstance(text, str):
         return set()
     try:
@@ -681,4 +682,8 @@ def names_in(text: Any) -> set[str]:
     except ExpressionError:
         return set()
     found = {n.name for n in tree.find_all(nodes.Name)}  # the tree's descendants: the root is looked at below
+    if with_mapped:
+        for node in tree.find_all(nodes.Filter):
+            if node.name == "map" and node.args and isinstance(node.args[0], nodes.Const):
+                found.add(str(node.args[0].value))
     return found | {tree.name} if isinstance(tree, nodes.Name) else found

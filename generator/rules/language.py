@@ -16,6 +16,7 @@ from jinja2 import nodes as jinja_nodes
 from generator.core.errors import InputError, Problem, did_you_mean, known_list
 from generator.core.yamlio import YDict, YList, parse_yaml
 from generator.rules import steps as st
+from generator.rules.builtins import Payment
 from generator.rules.expressions import (
     ACTION,
     ANY,
@@ -560,6 +561,9 @@ class Reader:
             return ok
 
         good = {name for name in values if visit(name, [name])}
+        # names whose value is the same for the whole game: a value reading only these (and its parameters'
+        # cards) is kept for the game, not for one step (a recipe's points are worked out once per attachment)
+        steady = {"settings", "options", "players", *self.program.tables, *self.built_ins}
         for name in order:
             if name in scope.names and name not in values:
                 self.problem(
@@ -570,11 +574,17 @@ class Reader:
                 scope.names[name] = Name(ANY, _broken)
                 continue
             spec = values[name]
+            text = spec.get("is") if isinstance(spec, dict) else spec
+            params = _params_of(spec)
+            read_names = names_in(text) | (names_in(text, with_mapped=True) & set(values))
+            game_long = read_names - set(params) <= steady
+            if game_long:
+                steady.add(name)
             if isinstance(spec, dict):  # a value of parameters: {of: [x], is: expression}, called as name(x)
-                self._function(name, spec, values.line_of(name), scope)
+                self._function(name, spec, values.line_of(name), scope, game_long)
                 continue
             read, kind, of = self.typed(spec, values.line_of(name), scope)
-            scope.names[name] = Name(kind, _kept(name, read), of)
+            scope.names[name] = Name(kind, (_kept_for_game if game_long else _kept)(name, read), of)
 
     def _staged(self, text: str, line: int, scope: Scope, params: list[str]) -> list[list] | None:
         """The parts of an action's `if` joined by `and`, each checked as soon as the parameters it reads are
@@ -592,21 +602,30 @@ class Reader:
             stages[level].append(_located(read, self.file, line, text))
         return stages
 
-    def _function(self, name: str, spec, line: int, scope: Scope) -> None:
+    def _function(self, name: str, spec, line: int, scope: Scope, game_long: bool = False) -> None:
         if not self.keys(spec, ("of", "is"), f"value '{name}'") or "is" not in spec:
             if isinstance(spec, dict) and "is" not in spec:
                 self.problem(
                     line, f"value '{name}' has no `is:`; expected {{of: [parameter], is: <expression>}}"
                 )
             return
-        params = spec.get("of") or []
-        params = [params] if isinstance(params, str) else list(params)
+        params = _params_of(spec)
         inner = scope.with_names({p: Name(ANY, _bound(p)) for p in params})
         read = self.expression(spec["is"], spec.line_of("is"), inner)
 
         def function(s, *args):
             # kept like a named value, per epoch, seat and arguments (cards and seats: a bot asks again and
-            # again)
+            # again); a value of the game's steady names alone, for the game, by its cards and what lies
+            # under them
+            if game_long:
+                key = _steady_key(name, args)
+                if key is not None:
+                    found = s.steady.get(key, _missing)
+                    if found is _missing:
+                        if len(s.steady) > 4096:
+                            s.steady.clear()
+                        found = s.steady[key] = read(s, dict(zip(params, args, strict=False)))
+                    return found
             try:
                 key = (name, s.epoch, s.me, *args)
                 found = s.kept.get(key, _missing)
@@ -1094,6 +1113,51 @@ def _kept(name: str, read):
 
 
 _missing = object()
+
+
+def _kept_for_game(name: str, read):
+    """A named value that reads only what stays the same for a whole game: worked out once per game."""
+
+    def kept(s, b):
+        found = s.steady.get(name, _missing)
+        if found is _missing:
+            found = s.steady[name] = read(s, b)
+        return found
+
+    return kept
+
+
+_STEADY_TYPES = (str, int, float, bool, type(None))
+
+
+def _steady_key(name: str, args: tuple):
+    """The key of a game-long value's arguments: cards by what lies under them, texts and numbers as they
+    are; None for any other argument (a seat, a list: it reaches the table, so it is kept one step only)."""
+    key: list = [name]
+    for arg in args:
+        kind = type(arg)
+        if kind is Card:
+            key.append(_card_key(arg))
+        elif kind in _STEADY_TYPES or kind is Payment:
+            key.append(arg)
+        else:
+            return None
+    return tuple(key)
+
+
+def _card_key(card: Card):
+    under = card.under
+    if not under:
+        return card
+    return (card, *map(_card_key, under))
+
+
+def _params_of(spec) -> list[str]:
+    """The parameter names of a value `{of: [x], is: ...}` (none for a plain value)."""
+    if not isinstance(spec, dict):
+        return []
+    params = spec.get("of") or []
+    return [params] if isinstance(params, str) else list(params)
 
 
 def _seat_reader(program: Program):

@@ -10,6 +10,8 @@ carried out, or a game that does more work than its budget, fails with the rules
 from __future__ import annotations
 
 from collections import Counter
+from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 from generator.engines.base import (
@@ -188,6 +190,7 @@ class RulesState(State):
                 self.pzones[spec.name] = [Zone(spec, seat) for seat in range(players)]
             else:
                 self.zones[spec.name] = Zone(spec, -1)
+        self._all_zones = [*self.zones.values(), *(z for zones in self.pzones.values() for z in zones)]
         # every card starts in its deck's zone, so counts hold from the start
         for spec in program.zones.values():
             if spec.deck is not None:
@@ -208,6 +211,7 @@ class RulesState(State):
         self.steps_left = STEP_BUDGET
         self.epoch = 0  # bumped by every step and every apply(): named values are kept for one epoch and seat
         self.kept: dict = {}
+        self.steady: dict = {}  # the values of steady names (settings, a card's points...) kept for the game
         self.decisions = 0
         self._pending: Any = None
         self._legal: list = []
@@ -352,15 +356,11 @@ class RulesState(State):
         return list(self._winners)
 
     def card_count(self) -> dict[str, int]:
-        # the harness asks after every action: the decks counted by C-level loops, the cards under cards from
-        # the
-        # few cards that ever had any laid under them (they stay in some zone, so they are counted there too)
-        counts: Counter = Counter()
-        update = counts.update
-        for zone in self._every_zone():
-            update(map(_deck_of, zone))
+        # the harness asks after every action: the decks counted by C-level loops, the cards under cards
+        # from the few cards that ever had any laid under them (they stay in some zone, counted there too)
+        counts = Counter(map(_deck_of, chain.from_iterable(self._all_zones)))
         for card in self.holders:
-            update(map(_deck_of, card.under))
+            counts.update(map(_deck_of, card.under))
         return dict(counts)
 
     def _every_zone(self):
@@ -415,8 +415,7 @@ class RulesState(State):
         }
 
 
-def _deck_of(card: Card) -> str:
-    return card.deck
+_deck_of = attrgetter("deck")  # a C-level read: card_count runs after every action
 
 
 def _seat(number: int, state) -> Seat:
