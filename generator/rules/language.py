@@ -125,6 +125,16 @@ class ActionSpec:
         """Append every legal action of this kind now to `out`, in a fixed order."""
         if self.once_per_turn and self.name in s.taken:
             return
+        if len(self.params) == 1:  # most actions: one loop, no recursion
+            name, domain, _cards = self.params[0]
+            bound = dict(b)
+            condition, text = self.condition, self._text
+            for value in _choices(domain(s, bound), s):
+                bound[name] = value
+                if condition is None or condition(s, bound):
+                    values = {name: value}
+                    out.append(Act(self, values, text(values)))
+            return
         self._walk(0, dict(b), {}, s, out)
 
     def _walk(self, index: int, bound: dict, values: dict, s, out: list) -> None:
@@ -134,7 +144,7 @@ class ActionSpec:
             return
         name, domain, _cards = self.params[index]
         checks = self.checks[index] if self.checks is not None else ()
-        for value in _choices(domain(s, bound)):
+        for value in _choices(domain(s, bound), s):
             bound[name] = values[name] = value
             if checks and not all(check(s, bound) for check in checks):
                 continue
@@ -144,20 +154,36 @@ class ActionSpec:
 
     def _text(self, values: dict) -> str:
         if self.text:
-            return " ".join(self.text.format(**{k: str(v) for k, v in values.items()}).split())
+            text = self.text.format_map({k: str(v) for k, v in values.items()})
+            # written with single spaces already (ids, seats, payments): split and joined only when not
+            if "  " in text or "\n" in text or "\t" in text or text[-1:] == " ":
+                text = " ".join(text.split())
+            return text
         return " ".join([self.name, *map(str, values.values())])
 
 
-def _choices(values) -> list:
+def _choices(values, s) -> list:
     """The values a parameter takes: the distinct cards of a zone by id (sorted), or the list's items."""
     if values is None:
         return []
-    if type(values) is Zone or (values and type(values[0]) is Card):
-        first: dict[str, Card] = {}
-        for card in values:
-            first.setdefault(card.id, card)
-        return [first[k] for k in sorted(first)]
+    if type(values) is Zone:
+        # several actions range over the same zone (a hand) in one choice: sorted once per step
+        kept = s.choices.get(id(values))
+        if kept is not None and kept[0] == s.epoch and kept[1] is values:
+            return kept[2]
+        found = s.choices[id(values)] = (s.epoch, values, _distinct(values))
+        return found[2]
+    if values and type(values[0]) is Card:
+        return _distinct(values)
     return list(values)
+
+
+def _distinct(cards) -> list:
+    """The first card of each id, by id."""
+    first: dict[str, Card] = {}
+    for card in cards:
+        first.setdefault(card.id, card)
+    return [first[k] for k in sorted(first)]
 
 
 @dataclass
