@@ -8,6 +8,7 @@ the rules name decks and fields, never copy cards.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,11 +43,13 @@ from generator.rules.expressions import (
 from generator.rules.runtime import Act, Card, Zone
 
 TOP_KEYS = ("players", "options", "tables", "values", "counters", "zones", "setup", "turn", "after_turn",
-            "skip_turn", "actions", "end", "score", "tie_breaks", "winner", "bots", "goals", "turn_cap")
+            "skip_turn", "actions", "end", "score", "tie_breaks", "winner", "bots", "goals", "turn_cap",
+            "snapshot")
 DATA_FILE_KEYS = ("deck", "table", "board", "component")  # the top-level keys of the game's data files
-ZONE_KEYS = ("deck", "owner", "face", "seen_by", "limit", "when_empty", "label")
+ZONE_KEYS = ("deck", "owner", "face", "seen_by", "limit", "when_empty", "label", "places")
 COUNTER_KEYS = ("owner", "start")
-ACTION_KEYS = ("for", "if", "do", "text", "once_per_turn", "help")
+ACTION_KEYS = ("for", "if", "do", "text", "once_per_turn", "help", "refuse")
+REFUSAL_KEYS = ("if", "say", "why")
 END_KEYS = ("when", "at", "ended_by")
 BOT_KINDS = ("random", "greedy")
 STEP_VERBS = {  # verb -> the keys of its mapping (a scalar verb value is its first key)
@@ -71,7 +74,7 @@ STEP_VERBS = {  # verb -> the keys of its mapping (a scalar verb value is its fi
     "first_player": (),
     "then": (),
 }
-STEP_MODIFIERS = ("if", "else", "seat", "if_none", "label")
+STEP_MODIFIERS = ("if", "else", "seat", "if_none", "label", "refuse")
 WHERE = {"once": "end_now", "round": "end_round", "round_end": "end_after_round"}
 
 
@@ -91,6 +94,8 @@ class ZoneSpec:
     reshuffle_keep: int = 0
     reshuffle_label: str = ""
     line: int = 0
+    label: str = ""  # the name its shuffles go by (the zone's name unless `label:` says otherwise)
+    places: bool = False  # a row of places: a card taken leaves its place empty (runtime.Row)
 
 
 @dataclass
@@ -120,6 +125,10 @@ class ActionSpec:
         self.text = ""
         self.once_per_turn = False
         self.played: list[str] = []  # the card parameters (counted as played in the balance report)
+        self.kinds: dict[str, str] = {}  # parameter -> the kind of its values (card, seat, ...)
+        self.parts: list[tuple[frozenset, Any]] = []  # the condition's `and` parts, with the names each reads
+        self.refusals: list[tuple[str, Any, str]] = []  # (if or why, expression, say): see runtime.refusal
+        self.pattern: Any = None  # the regular expression its written form matches, parameters as groups
 
     def collect(self, s, b: dict, out: list) -> None:
         """Append every legal action of this kind now to `out`, in a fixed order."""
@@ -160,6 +169,30 @@ class ActionSpec:
                 text = " ".join(text.split())
             return text
         return " ".join([self.name, *map(str, values.values())])
+
+
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+def _pattern(action: ActionSpec):
+    """The regular expression of an action's written form: a parameter over cards or seats is one word, any
+    other (a payment) one or more; None when its text cannot be read back."""
+    text = " ".join(action.text.split()) if action.text else " ".join(
+        [action.name, *(f"{{{name}}}" for name, *_ in action.params)])
+    out, at = [], 0
+    for match in _FIELD.finditer(text):
+        name = match.group(1)
+        if name not in action.kinds:
+            return None
+        out.append(re.escape(text[at:match.start()]))
+        word = action.kinds[name] in (CARD, SEAT)
+        out.append(f"(?P<{name}>\\S+)" if word else f"(?P<{name}>.+?)")
+        at = match.end()
+    out.append(re.escape(text[at:]))
+    try:
+        return re.compile("".join(out) + "$")
+    except re.error:  # a parameter written twice: such a text is matched by its legal actions only
+        return None
 
 
 def _choices(values, s) -> list:
@@ -216,6 +249,8 @@ class Program:
     goal_line: int = 0
     turn_cap: int = 5000
     decks: tuple[str, ...] = ()
+    snapshot: list = field(default_factory=list)  # (key, expression) the snapshot shows beside its own
+    snapshot_players: list = field(default_factory=list)  # (key, expression) of each seat (`players.N.key`)
 
     def winners_of(self, s) -> list[int]:
         """The winning seats: the best score, then each tie-break in turn; a tie after them all is shared."""
@@ -340,6 +375,7 @@ class Reader:
             self.problem(data.line_of("winner"), f"winner '{winner}'; expected highest or lowest (score)")
         p.lowest_wins = winner == "lowest"
         self._bots(data.get("bots"), data.line_of("bots"), scope)
+        self._snapshot(data.get("snapshot"), data.line_of("snapshot"), scope)
         self._goals(data.get("goals"), scope)
         if self.problems:
             raise InputError(self.problems)
@@ -463,7 +499,13 @@ class Reader:
                     spec.line_of("limit"), f"zone '{name}': limit {limit!r}; expected a whole number"
                 )
                 limit = None
-            zone = ZoneSpec(name, owner == "player", deck, face, seen, limit, "nothing", line=line)
+            zone = ZoneSpec(name, owner == "player", deck, face, seen, limit, "nothing", line=line,
+                            label=str(spec.get("label") or name))
+            places = spec.get("places", False)
+            if not isinstance(places, bool):
+                self.problem(spec.line_of("places"), f"zone '{name}': places {places!r}; expected true "
+                                                     "(a row whose empty places are filled first) or false")
+            zone.places = places is True
             self._when_empty(zone, spec, zones)
             self.program.zones[name] = zone
             if deck is not None:
@@ -628,6 +670,69 @@ class Reader:
             stages[level].append(_located(read, self.file, line, text))
         return stages
 
+    def _parts(self, text: str, line: int, scope: Scope) -> list[tuple[frozenset, Any]]:
+        """The parts of a condition joined by `and`, each with the names it reads (a refusal checks the parts
+        whose parameters a written action names)."""
+        parts = []
+        for part in conjuncts(parse(text)):
+            names = {n.name for n in part.find_all(jinja_nodes.Name)} | (
+                {part.name} if isinstance(part, jinja_nodes.Name) else set())
+            try:
+                read = Compiler(scope, text).compile(part)[0]
+            except ExpressionError:  # the whole condition compiled, so its parts do
+                return []
+            parts.append((frozenset(names), _located(read, self.file, line, text)))
+        return parts
+
+    def _refusals(self, action: ActionSpec, data, line: int, scope: Scope) -> None:
+        """`refuse:` [{if: condition, say: text} or {why: expression}]: why a written action is not allowed
+        now, the first that holds (scripts' `reject:` and players read it)."""
+        if data is None:
+            return
+        if not isinstance(data, list):
+            self.problem(line, f"action '{action.name}': `refuse` is {_kind(data)}; expected a list of "
+                               "{if: <condition>, say: <text>} or {why: <expression giving the text>}")
+            return
+        for index, item in enumerate(data):
+            at = data.line_of(index)
+            if not self.keys(item, REFUSAL_KEYS, f"a refusal of action '{action.name}'"):
+                continue
+            if ("why" in item) == ("if" in item or "say" in item) or ("if" in item) != ("say" in item):
+                self.problem(at, f"a refusal of action '{action.name}' needs if: and say:, or why: alone")
+                continue
+            if "why" in item:
+                action.refusals.append(("why", self.expression(item["why"], item.line_of("why"), scope), ""))
+                continue
+            say = str(item["say"])
+            try:
+                say.format(**{k: k for k, *_ in action.params})
+            except (KeyError, IndexError, ValueError) as exc:
+                self.problem(item.line_of("say"), f"a refusal of action '{action.name}': say '{say}' names "
+                                                  f"{exc}, which is not a parameter; expected "
+                                                  f"{{{'}, {'.join(n for n, *_ in action.params)}}}")
+                continue
+            action.refusals.append(("if", self.expression(item["if"], item.line_of("if"), scope), say))
+
+    def _snapshot(self, data, line: int, scope: Scope) -> None:
+        """`snapshot:` {key: expression, players: {key: expression}}: what the game shows scripts beside the
+        standard keys (a key of `players:` is worked out for each seat, as `me`)."""
+        if data is None:
+            return
+        if not isinstance(data, dict):
+            self.problem(line, f"`snapshot` is {_kind(data)}; expected a mapping of key: expression")
+            return
+        for key, text in data.items():
+            if key == "players":
+                if not isinstance(text, dict):
+                    self.problem(data.line_of(key), "snapshot `players` is not a mapping; expected key: "
+                                                    "expression, worked out for each seat")
+                    continue
+                for part, inner in text.items():
+                    self.program.snapshot_players.append(
+                        (str(part), self.expression(inner, text.line_of(part), scope)))
+                continue
+            self.program.snapshot.append((str(key), self.expression(text, data.line_of(key), scope)))
+
     def _function(self, name: str, spec, line: int, scope: Scope, game_long: bool = False) -> None:
         if not self.keys(spec, ("of", "is"), f"value '{name}'") or "is" not in spec:
             if isinstance(spec, dict) and "is" not in spec:
@@ -686,6 +791,7 @@ class Reader:
                     "expected a zone or a list",
                 )
             action.params.append((name, read, of == CARD))
+            action.kinds[name] = of
             if of == CARD:
                 action.played.append(name)
             extra[name] = Name(of, _bound(name))
@@ -696,6 +802,8 @@ class Reader:
                 action.checks = self._staged(
                     spec["if"], spec.line_of("if"), inner, [n for n, *_ in action.params]
                 )
+            if action.condition is not _broken:
+                action.parts = self._parts(spec["if"], spec.line_of("if"), inner)
         action.once_per_turn = bool(spec.get("once_per_turn", False))
         if spec.get("text") is not None:
             action.text = str(spec["text"])
@@ -713,6 +821,8 @@ class Reader:
                     f"action '{action.name}': text '{action.text}' must start with "
                     f"a word; expected e.g. '{action.name} {{card}}'",
                 )
+        action.pattern = _pattern(action)
+        self._refusals(action, spec.get("refuse"), spec.line_of("refuse"), inner)
         if not spec.get("do"):
             self.problem(line, f"action '{action.name}' has no effect; expected `do:` with at least one step "
                                "(draw, move, give, steal, swap, refill, set, add, end_turn, ...)")
@@ -814,7 +924,7 @@ class Reader:
         args = self._args("shuffle", value, line, ("zone",))
         if args is None:
             return None
-        return st.Shuffle(self._zone(args, "zone", scope), args.get("label"))
+        return st.Shuffle(self._zone(args, "zone", scope), args.get("label") or item.get("label"))
 
     def s_draw(self, value, line, scope, item):
         args = self._args("draw", value, line, ("from", "to"))
@@ -957,7 +1067,12 @@ class Reader:
         if_none = item.get("if_none", "skip")
         if if_none not in ("skip", "end_turn", "fail"):
             self.problem(item.line_of("if_none"), f"if_none '{if_none}'; expected skip, end_turn or fail")
-        return st.Choose(actions, if_none)
+        refuse = item.get("refuse")
+        if refuse is not None and not isinstance(refuse, str):
+            self.problem(item.line_of("refuse"), f"choose: refuse is {_kind(refuse)}; expected the text that "
+                                                 "refuses an action this choice does not offer")
+            refuse = None
+        return st.Choose(actions, if_none, refuse)
 
     def s_repeat(self, value, line, scope, item):
         args = self._args("repeat", value, line, ())

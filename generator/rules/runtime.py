@@ -9,6 +9,7 @@ carried out, or a game that does more work than its budget, fails with the rules
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from itertools import chain
 from operator import attrgetter
@@ -76,6 +77,55 @@ class Zone(list):
     def __str__(self) -> str:
         name = self.spec.name if self.spec is not None else "under a card"
         return name if self.seat < 0 else f"{name} of seat {self.seat}"
+
+
+class Row(Zone):
+    """A zone of places (a display): a card taken leaves its place empty, a card coming in takes the first
+    empty place. `places` holds each card's place, in order; `width` is the most places ever filled."""
+
+    __slots__ = ("places", "width")
+
+    def __init__(self, spec, seat: int, cards=()):
+        super().__init__(spec, seat, cards)
+        self.places = list(range(len(self)))
+        self.width = len(self)
+
+    def append(self, card) -> None:
+        taken = set(self.places)
+        place = next(number for number in range(len(taken) + 1) if number not in taken)
+        at = bisect_left(self.places, place)
+        self.insert(at, card)
+        self.places.insert(at, place)
+        self.width = max(self.width, place + 1)
+
+    def extend(self, cards) -> None:
+        for card in list(cards):
+            self.append(card)
+
+    def pop(self, index: int = -1):
+        card = list.pop(self, index)
+        self.places.pop(index)
+        return card
+
+    def remove(self, card) -> None:
+        self.pop(self.index(card))
+
+    def __delitem__(self, index) -> None:
+        list.__delitem__(self, index)
+        del self.places[index]
+
+    def __setitem__(self, index, value) -> None:
+        list.__setitem__(self, index, value)
+        if isinstance(index, slice):  # a new order (a shuffle, a swap): the cards fill the first places
+            self.places = list(range(len(self)))
+            self.width = max(self.width, len(self))
+
+    def shown(self) -> list:
+        """The card ids place by place, None for an empty place (as snapshots show a display)."""
+        out: list = [None] * self.width
+        for place, card in zip(self.places, self, strict=True):
+            out[place] = card.id
+        return out
 
 
 class Seat(int):
@@ -186,10 +236,11 @@ class RulesState(State):
         self.zones: dict[str, Zone] = {}
         self.pzones: dict[str, list[Zone]] = {}
         for spec in program.zones.values():
+            kind = Row if spec.places else Zone
             if spec.per_player:
-                self.pzones[spec.name] = [Zone(spec, seat) for seat in range(players)]
+                self.pzones[spec.name] = [kind(spec, seat) for seat in range(players)]
             else:
-                self.zones[spec.name] = Zone(spec, -1)
+                self.zones[spec.name] = kind(spec, -1)
         self._all_zones = [*self.zones.values(), *(z for zones in self.pzones.values() for z in zones)]
         # every card starts in its deck's zone, so counts hold from the start
         for spec in program.zones.values():
@@ -317,6 +368,97 @@ class RulesState(State):
             )
         return wanted  # an action of the rules that is not legal now: apply() says why
 
+    def refusal(self, text: str) -> str | None:
+        """Why the written action `text` is not allowed now, as the rules file says it: the choice's `refuse`
+        when it offers no action written so, else the first `refuse:` entry of an action written so that
+        holds (the action whose condition's parts over the parameters written hold first); None when the
+        rules say nothing."""
+        pending = self._pending
+        if type(pending) is not Decision:
+            return None
+        offered = {spec.name for spec in getattr(pending.step, "actions", ())}
+        candidates = []
+        for spec in self.p.actions.values():
+            match = spec.pattern.match(text) if spec.pattern is not None else None
+            if match is None:
+                continue
+            bound = self._written(spec, match.groupdict())
+            if bound is not None:
+                candidates.append((spec, bound))
+        if not candidates:
+            return None
+        mine = [(spec, bound) for spec, bound in candidates if spec.name in offered]
+        if not mine:
+            return getattr(pending.step, "refuse", None)
+        self.me = self.cur
+        mine.sort(key=lambda found: not self._parts_hold(*found))  # stable: the rules' order among equals
+        for spec, bound in mine:
+            if spec.once_per_turn and spec.name in self.taken:
+                return f"'{spec.name}' is allowed only once per turn"
+            for kind, read, say in spec.refusals:
+                value = read(self, bound)
+                if kind == "why" and value:
+                    return str(value)
+                if kind == "if" and value:
+                    return say.format_map({name: _written_text(bound.get(name)) for name in spec.kinds})
+        return None
+
+    def _written(self, spec, words: dict) -> dict | None:
+        """The parameters of a written action: each value of its range written so (while the earlier ones
+        were in theirs), else the card of that id wherever it lies, the seat of that number, or the text;
+        None when a card or seat written names none."""
+        bound: dict = {}
+        in_range = True
+        for name, domain, _cards in spec.params:
+            written = words.get(name)
+            value = None
+            if written is not None and in_range:
+                try:
+                    value = next((v for v in _range_of(domain(self, bound)) if str(v) == written), None)
+                except (RulesFailure, RulesLimit):
+                    value = None
+            if value is None:
+                in_range = False
+                kind = spec.kinds.get(name)
+                if written is None:
+                    value = None
+                elif kind == "card":
+                    value = self.find_card(written)
+                    if value is None:
+                        return None
+                elif kind == "seat":
+                    if not written.isdigit() or not 0 <= int(written) < self.n:
+                        return None
+                    value = self.seats[int(written)]
+                else:
+                    value = written
+            bound[name] = value
+        return bound
+
+    def _parts_hold(self, spec, bound: dict) -> bool:
+        """The parts of the action's condition over the parameters written hold."""
+        for names, read in spec.parts:
+            if any(bound.get(n) is None for n in names if n in spec.kinds):
+                continue
+            try:
+                if not read(self, bound):
+                    return False
+            except (RulesFailure, RulesLimit):
+                return False
+        return True
+
+    def find_card(self, card_id: str):
+        """The first card of that id in any zone or under any card (None when there is none)."""
+        for zone in self._all_zones:
+            for card in zone:
+                if card.id == card_id:
+                    return card
+        for holder in self.holders:
+            for card in holder.under:
+                if card.id == card_id:
+                    return card
+        return None
+
     def apply(self, action) -> None:
         pending = self._pending
         if type(action) is ChanceOutcome:
@@ -334,6 +476,9 @@ class RulesState(State):
             text = str(action)
             found = next((a for a in self._legal if a.text == " ".join(text.split())), None)
             if found is None:
+                why = self.refusal(" ".join(text.split()))
+                if why:
+                    raise IllegalAction(why)
                 legal = ", ".join(a.text for a in self._legal[:12]) + (
                     " ..." if len(self._legal) > 12 else ""
                 )
@@ -395,13 +540,25 @@ class RulesState(State):
             "counters": dict(self.counters),
         }
         for name, zone in self.zones.items():
-            snap[name] = [c.id for c in zone] if zone.spec.face == "up" else len(zone)
+            if zone.spec.face != "up":
+                snap[name] = len(zone)
+            else:
+                snap[name] = zone.shown() if type(zone) is Row else [c.id for c in zone]
             snap[f"{name}_size"] = len(zone)
         snap["players"] = [
             {**{name: sorted(c.id for c in zones[seat]) for name, zones in self.pzones.items()},
              **{f"{name}_size": len(zones[seat]) for name, zones in self.pzones.items()},
              **{name: values[seat] for name, values in self.pcounters.items()}, "score": snap["scores"][seat]}
             for seat in range(self.n)]
+        me = self.me
+        self.me = self.cur
+        for key, read in self.p.snapshot:  # the rules' own keys (the names a Python engine's scripts read)
+            snap[key] = shown_value(read(self, {}))
+        for seat, player in enumerate(snap["players"]):
+            self.me = seat
+            for key, read in self.p.snapshot_players:
+                player[key] = shown_value(read(self, {}))
+        self.me = me
         if self._pending is None:
             snap["winners"] = self.winners()
         return snap
@@ -423,6 +580,32 @@ def _seat(number: int, state) -> Seat:
     seat = Seat(number)
     seat.state = state
     return seat
+
+
+def shown_value(value):
+    """A value as a snapshot shows it: cards by id, zones as lists of ids, seats as numbers."""
+    if type(value) is Card:
+        return value.id
+    if isinstance(value, Zone):
+        return value.shown() if type(value) is Row else [c.id for c in value]
+    if type(value) is Seat:
+        return int(value)
+    if isinstance(value, (list, tuple)):
+        return [shown_value(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): shown_value(v) for k, v in value.items()}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
+def _written_text(value) -> str:
+    return "" if value is None else str(value)
+
+
+def _range_of(values) -> list:
+    """The values a parameter ranges over (the items of a zone or list)."""
+    return [] if values is None else list(values)
 
 
 def _said(seat: int, text: str) -> str:
