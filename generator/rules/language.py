@@ -23,6 +23,7 @@ from generator.rules.expressions import (
     ANY,
     BOOL,
     CARD,
+    FUNCTIONS,
     LIST,
     NUMBER,
     SEAT,
@@ -631,7 +632,7 @@ class Reader:
         good = {name for name in values if visit(name, [name])}
         # names whose value is the same for the whole game: a value reading only these (and its parameters'
         # cards) is kept for the game, not for one step (a recipe's points are worked out once per attachment)
-        steady = {"settings", "options", "players", *self.program.tables, *self.built_ins}
+        steady = {"settings", "options", "players", *self.program.tables, *self.built_ins, *FUNCTIONS}
         for name in order:
             if name in scope.names and name not in values:
                 self.problem(
