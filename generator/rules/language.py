@@ -37,6 +37,7 @@ from generator.rules.expressions import (
     RulesLimit,
     Scope,
     compile_expression,
+    compile_tree,
     conjuncts,
     names_in,
     parse,
@@ -557,18 +558,21 @@ class Reader:
     def _scope(self) -> Scope:
         p = self.program
         names: dict[str, Name] = {
-            "me": Name(SEAT, lambda s, b: s.seats[s.me]), "current": Name(SEAT, lambda s, b: s.seats[s.cur]),
+            "me": Name(SEAT, _src(lambda s, b: s.seats[s.me], "s.seats[s.me]")),
+            "current": Name(SEAT, _src(lambda s, b: s.seats[s.cur], "s.seats[s.cur]")),
             "first": Name(SEAT, lambda s, b: s.seats[s.first]),
             "next": Name(SEAT, lambda s, b: s.seats[(s.me + 1) % s.n]),
             "previous": Name(SEAT, lambda s, b: s.seats[(s.me - 1) % s.n]),
             "opponents": Name(LIST, lambda s, b: [s.seats[(s.me + k) % s.n] for k in range(1, s.n)], SEAT),
             "seats": Name(LIST, lambda s, b: list(s.seats), SEAT),
-            "players": Name(NUMBER, lambda s, b: s.n), "turn": Name(NUMBER, lambda s, b: s.turns),
-            "round": Name(NUMBER, lambda s, b: s.rounds), "taken": Name(LIST, lambda s, b: s.taken, TEXT),
-            "acted": Name(NUMBER, lambda s, b: len(s.taken)),
+            "players": Name(NUMBER, _src(lambda s, b: s.n, "s.n")),
+            "turn": Name(NUMBER, _src(lambda s, b: s.turns, "s.turns")),
+            "round": Name(NUMBER, _src(lambda s, b: s.rounds, "s.rounds")),
+            "taken": Name(LIST, _src(lambda s, b: s.taken, "s.taken"), TEXT),
+            "acted": Name(NUMBER, _src(lambda s, b: len(s.taken), "len(s.taken)")),
             "trigger": Name(ANY, lambda s, b: s.trigger),
             "settings": Name(SETTINGS, _constant(dict(self.settings))),
-            "options": Name(SETTINGS, lambda s, b: s.options),
+            "options": Name(SETTINGS, _src(lambda s, b: s.options, "s.options")),
         }
         for name in p.tables:
             names[name] = Name(ANY, _table_read(name))
@@ -665,7 +669,7 @@ class Reader:
                 {part.name} if isinstance(part, jinja_nodes.Name) else set())
             level = max((params.index(n) for n in names if n in params), default=0)
             try:
-                read = Compiler(scope, text).compile(part)[0]
+                read = compile_tree(Compiler(scope, text), part)[0]
             except ExpressionError:  # the whole condition compiled, so its parts do; kept whole if not
                 return None
             stages[level].append(_located(read, self.file, line, text))
@@ -679,7 +683,7 @@ class Reader:
             names = {n.name for n in part.find_all(jinja_nodes.Name)} | (
                 {part.name} if isinstance(part, jinja_nodes.Name) else set())
             try:
-                read = Compiler(scope, text).compile(part)[0]
+                read = compile_tree(Compiler(scope, text), part)[0]
             except ExpressionError:  # the whole condition compiled, so its parts do
                 return []
             parts.append((frozenset(names), _located(read, self.file, line, text)))
@@ -1214,28 +1218,35 @@ def _constant(value):
     return lambda s, b: value
 
 
+def _src(read, source: str):
+    """`read`, with the Python source expressions.Source writes for it (the names of a rules file enter it
+    as literals only)."""
+    read.src = source
+    return read
+
+
 def _bound(name: str):
-    return lambda s, b: b.get(name)
+    return _src(lambda s, b: b.get(name), f"b.get({name!r})")
 
 
 def _table_read(name: str):
-    return lambda s, b: s.tables[name]
+    return _src(lambda s, b: s.tables[name], f"s.tables[{name!r}]")
 
 
 def _own_zone(name: str):
-    return lambda s, b: s.pzones[name][s.me]
+    return _src(lambda s, b: s.pzones[name][s.me], f"s.pzones[{name!r}][s.me]")
 
 
 def _shared_zone(name: str):
-    return lambda s, b: s.zones[name]
+    return _src(lambda s, b: s.zones[name], f"s.zones[{name!r}]")
 
 
 def _own_counter(name: str):
-    return lambda s, b: s.pcounters[name][s.me]
+    return _src(lambda s, b: s.pcounters[name][s.me], f"s.pcounters[{name!r}][s.me]")
 
 
 def _shared_counter(name: str):
-    return lambda s, b: s.counters[name]
+    return _src(lambda s, b: s.counters[name], f"s.counters[{name!r}]")
 
 
 def _kept(name: str, read):
