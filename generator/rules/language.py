@@ -131,6 +131,7 @@ class ActionSpec:
         self.parts: list[tuple[frozenset, Any]] = []  # the condition's `and` parts, with the names each reads
         self.refusals: list[tuple[str, Any, str]] = []  # (if or why, expression, say): see runtime.refusal
         self.pattern: Any = None  # the regular expression its written form matches, parameters as groups
+        self.texts: dict[tuple, str] = {}  # parameter values -> the action's text (see _text)
 
     def collect(self, s, b: dict, out: list) -> None:
         """Append every legal action of this kind now to `out`, in a fixed order."""
@@ -164,6 +165,19 @@ class ActionSpec:
         values.pop(name, None)
 
     def _text(self, values: dict) -> str:
+        # the same cards, seats and payments are written again and again: their texts kept (by identity)
+        try:
+            key = tuple(values.values())
+            found = self.texts.get(key)
+        except TypeError:  # a value that is no key (a list)
+            return self._written(values)
+        if found is None:
+            if len(self.texts) > 20_000:
+                self.texts.clear()
+            found = self.texts[key] = self._written(values)
+        return found
+
+    def _written(self, values: dict) -> str:
         if self.text:
             text = self.text.format_map({k: str(v) for k, v in values.items()})
             # written with single spaces already (ids, seats, payments): split and joined only when not
@@ -201,7 +215,7 @@ def _choices(values, s) -> list:
     """The values a parameter takes: the distinct cards of a zone by id (sorted), or the list's items."""
     if values is None:
         return []
-    if type(values) is Zone:
+    if isinstance(values, Zone):
         # several actions range over the same zone (a hand) in one choice: sorted once per step
         kept = s.choices.get(id(values))
         if kept is not None and kept[0] == s.epoch and kept[1] is values:
@@ -754,7 +768,10 @@ class Reader:
             # again); a value of the game's steady names alone, for the game, by its cards and what lies
             # under them
             if game_long:
-                key = _steady_key(name, args)
+                if len(args) == 1 and type(args[0]) is Card and not args[0].under:  # a card, nothing under it
+                    key = (name, args[0])
+                else:
+                    key = _steady_key(name, args)
                 if key is not None:
                     found = s.steady.get(key, _missing)
                     if found is _missing:
@@ -1323,7 +1340,11 @@ def _seat_reader(program: Program):
 
 
 def _located(read, file: str, line: int, text):
-    """`read`, whose failures (a wrong value at run time) name the rules file's line."""
+    """`read`, whose failures (a wrong value at run time) name the rules file's line (a written expression
+    catches them in its own function: no call more per evaluation)."""
+    locate = getattr(read, "locate", None)
+    if locate is not None:
+        return locate(_failure(file, line, text))
 
     def located(s, b):
         try:
@@ -1339,6 +1360,18 @@ def _located(read, file: str, line: int, text):
             ) from None
 
     return located
+
+
+def _failure(file: str, line: int, text):
+    """What a failure while working out the expression `text` becomes: the same failure, at the line."""
+
+    def failure(exc: Exception) -> Exception:
+        if isinstance(exc, (RulesFailure, RulesLimit)):
+            message = str(exc)
+            return exc if message.startswith(f"{file}:") else type(exc)(f"{file}:{line}: {message}")
+        return RulesFailure(f"{file}:{line}: '{text}' cannot be worked out: {type(exc).__name__}: {exc}")
+
+    return failure
 
 
 def read_program(
