@@ -225,9 +225,12 @@ def _values(items, attribute):
     return [field_of(item, attribute) for item in items]
 
 
+_SELECT_TESTS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+                 ">=": operator.ge, "in": lambda a, b: a in b, "equalto": operator.eq}
+
+
 def _select(items, attribute, test="==", value=True, keep=True):
-    compare = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
-               ">=": operator.ge, "in": lambda a, b: a in b, "equalto": operator.eq}.get(test)
+    compare = _SELECT_TESTS.get(test)
     if compare is None:
         raise RulesFailure(f"selectattr test '{test}'; expected one of ==, !=, <, <=, >, >=, in")
     return [i for i in items if bool(compare(field_of(i, attribute), value)) == keep]

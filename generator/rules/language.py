@@ -150,17 +150,22 @@ class ActionSpec:
         self._walk(0, dict(b), {}, s, out)
 
     def _walk(self, index: int, bound: dict, values: dict, s, out: list) -> None:
-        if index == len(self.params):
-            if self.checks is not None or self.condition is None or self.condition(s, bound):
+        if index == len(self.params):  # no parameters
+            if self.condition is None or self.condition(s, bound):
                 out.append(Act(self, dict(values), self._text(values)))
             return
         name, domain, _cards = self.params[index]
         checks = self.checks[index] if self.checks is not None else ()
+        last = index == len(self.params) - 1
+        whole = self.condition if self.checks is None else None  # checked whole once all are chosen
         for value in _choices(domain(s, bound), s):
             bound[name] = values[name] = value
-            if checks and not all(check(s, bound) for check in checks):
+            if checks and not _all_hold(checks, s, bound):
                 continue
-            self._walk(index + 1, bound, values, s, out)
+            if not last:
+                self._walk(index + 1, bound, values, s, out)
+            elif whole is None or whole(s, bound):
+                out.append(Act(self, dict(values), self._text(values)))
         bound.pop(name, None)
         values.pop(name, None)
 
@@ -185,6 +190,13 @@ class ActionSpec:
                 text = " ".join(text.split())
             return text
         return " ".join([self.name, *map(str, values.values())])
+
+
+def _all_hold(checks: list, s, bound: dict) -> bool:
+    for check in checks:  # noqa: SIM110 - a loop: no generator frame per check
+        if not check(s, bound):
+            return False
+    return True
 
 
 _FIELD = re.compile(r"\{(\w+)\}")
