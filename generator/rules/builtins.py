@@ -81,9 +81,16 @@ def payments(state, hand, needs, any_count=0, any_of=(), bonus=(), wilds=()) -> 
         counted = state.kept[("held", state.epoch, id(hand))] = (hand, Counter(card.id for card in hand))
     have = counted[1]
     needs = tuple(needs or ())
-    # without a wild every named card must be held
-    if (not wilds or not any(have.get(w) for w in wilds)) and any(not have.get(card) for card in needs):
-        return []
+    # without a wild every named card must be held (most goals fail here: plain loops)
+    held_wild = False
+    for wild in wilds or ():
+        if have.get(wild):
+            held_wild = True
+            break
+    if not held_wild:
+        for card in needs:
+            if not have.get(card):
+                return []
     any_of = tuple(sorted(any_of or ()))
     chain = tuple(tuple(link) for link in (bonus or ()))
     wild_ids = tuple(sorted(w for w in (wilds or ()) if have.get(w)))

@@ -744,6 +744,10 @@ class Source:
             return f"({t}.fields.get({attr!r}) if ({t} := {inner}) is not None else None)"
         if kind == SEAT:
             return f"{self.ref(self.compiler.scope.seat_read(attr))}(s, {inner})"
+        if attr != "under":  # a card's field at once (as field_of reads it), anything else by field_of
+            t = self.temp()
+            return (f"({t}.fields.get({attr!r}) if type(getattr({t} := {inner}, 'fields', None)) is dict "
+                    f"else _field_of({t}, {attr!r}))")
         return f"_field_of({inner}, {attr!r})"
 
     def w_Compare(self, node):

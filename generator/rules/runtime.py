@@ -504,10 +504,10 @@ class RulesState(State):
     def card_count(self) -> dict[str, int]:
         # the harness asks after every action: the decks counted by C-level loops, the cards under cards
         # from the few cards that ever had any laid under them (they stay in some zone, counted there too)
-        counts = Counter(map(_deck_of, chain.from_iterable(self._all_zones)))
-        for card in self.holders:
-            counts.update(map(_deck_of, card.under))
-        return dict(counts)
+        decks = list(map(_deck_of, chain(chain.from_iterable(self._all_zones),
+                                         chain.from_iterable(map(_under_of, self.holders)))))
+        # a deck's id is one text object for all its cards: list.count compares by identity first
+        return {deck: count for deck in self.table.kinds if (count := decks.count(deck))}
 
     def _every_zone(self):
         yield from self.zones.values()
@@ -573,7 +573,8 @@ class RulesState(State):
         }
 
 
-_deck_of = attrgetter("deck")  # a C-level read: card_count runs after every action
+_deck_of = attrgetter("deck")  # C-level reads: card_count runs after every action
+_under_of = attrgetter("under")
 
 
 def _seat(number: int, state) -> Seat:
