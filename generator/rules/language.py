@@ -132,6 +132,10 @@ class ActionSpec:
         self.refusals: list[tuple[str, Any, str]] = []  # (if or why, expression, say): see runtime.refusal
         self.pattern: Any = None  # the regular expression its written form matches, parameters as groups
         self.texts: dict[tuple, str] = {}  # parameter values -> the action's text (see _text)
+        # the condition (one parameter), or per parameter the checks, that read only that card and the
+        # game's steady names: worked out once per card and game (a card's kind is asked once, not each turn)
+        self.by_card = False
+        self.card_checks: list[list] = []
 
     def collect(self, s, b: dict, out: list) -> None:
         """Append every legal action of this kind now to `out`, in a fixed order."""
@@ -140,12 +144,20 @@ class ActionSpec:
         if len(self.params) == 1:  # most actions: one loop, no recursion
             name, domain, _cards = self.params[0]
             bound = dict(b)
-            condition, text = self.condition, self._text
+            condition, text, by_card, steady = self.condition, self._text, self.by_card, s.steady
             for value in _choices(domain(s, bound), s):
                 bound[name] = value
-                if condition is None or condition(s, bound):
-                    values = {name: value}
-                    out.append(Act(self, values, text(values)))
+                if condition is not None:
+                    if by_card and type(value) is Card and not value.under:
+                        held = steady.get((self, value))
+                        if held is None:
+                            held = steady[(self, value)] = bool(condition(s, bound))
+                    else:
+                        held = condition(s, bound)
+                    if not held:
+                        continue
+                values = {name: value}
+                out.append(Act(self, values, text(values)))
             return
         self._walk(0, dict(b), {}, s, out)
 
@@ -156,10 +168,21 @@ class ActionSpec:
             return
         name, domain, _cards = self.params[index]
         checks = self.checks[index] if self.checks is not None else ()
+        card_checks = self.card_checks[index] if self.card_checks else ()
         last = index == len(self.params) - 1
         whole = self.condition if self.checks is None else None  # checked whole once all are chosen
+        steady = s.steady
         for value in _choices(domain(s, bound), s):
             bound[name] = values[name] = value
+            if card_checks:
+                if type(value) is Card and not value.under:
+                    held = steady.get((self, index, value))
+                    if held is None:
+                        held = steady[(self, index, value)] = _all_hold(card_checks, s, bound)
+                else:
+                    held = _all_hold(card_checks, s, bound)
+                if not held:
+                    continue
             if checks and not _all_hold(checks, s, bound):
                 continue
             if not last:
@@ -302,6 +325,8 @@ class Reader:
         self.built_ins = built_ins
         self.data = parse_yaml(text, file)
         self.program = Program(file=file, digest=hashlib.sha256(text.encode()).hexdigest(), players=())
+        # names whose value is the same for the whole game (and the values reading only these, see _values)
+        self.steady = {"settings", "options", "players", *built_ins, *FUNCTIONS}
 
     # ----- problems
     # ----------------------------------------------------------------------------------------------
@@ -643,6 +668,7 @@ class Reader:
 
     def _values(self, values, scope: Scope) -> None:
         """Named expressions, each compiled once its names are; a value that refers to itself is refused."""
+        self.steady |= set(self.program.tables)
         order, state, fine = [], {}, {}
 
         def visit(name: str, path: list[str]) -> bool:
@@ -662,7 +688,7 @@ class Reader:
         good = {name for name in values if visit(name, [name])}
         # names whose value is the same for the whole game: a value reading only these (and its parameters'
         # cards) is kept for the game, not for one step (a recipe's points are worked out once per attachment)
-        steady = {"settings", "options", "players", *self.program.tables, *self.built_ins, *FUNCTIONS}
+        steady = self.steady
         for name in order:
             if name in scope.names and name not in values:
                 self.problem(
@@ -685,11 +711,13 @@ class Reader:
             read, kind, of = self.typed(spec, values.line_of(name), scope)
             scope.names[name] = Name(kind, (_kept_for_game if game_long else _kept)(name, read), of)
 
-    def _staged(self, text: str, line: int, scope: Scope, params: list[str]) -> list[list] | None:
+    def _staged(self, action: ActionSpec, text: str, line: int, scope: Scope) -> list[list] | None:
         """The parts of an action's `if` joined by `and`, each checked as soon as the parameters it reads are
         chosen (an eight's rank is checked once, not once per suit it could name): per parameter, its
-        checks."""
+        checks; a part reading only that card parameter and steady names goes to `card_checks` instead."""
+        params = [n for n, *_ in action.params]
         stages: list[list] = [[] for _ in params]
+        by_card: list[list] = [[] for _ in params]
         for part in conjuncts(parse(text)):
             names = {n.name for n in part.find_all(jinja_nodes.Name)} | (
                 {part.name} if isinstance(part, jinja_nodes.Name) else set())
@@ -698,7 +726,12 @@ class Reader:
                 read = compile_tree(Compiler(scope, text), part)[0]
             except ExpressionError:  # the whole condition compiled, so its parts do; kept whole if not
                 return None
-            stages[level].append(_located(read, self.file, line, text))
+            mapped = {str(f.args[0].value) for f in part.find_all(jinja_nodes.Filter)
+                      if f.name == "map" and f.args and isinstance(f.args[0], jinja_nodes.Const)}
+            read_names = names | (mapped & set(scope.functions))
+            steady = action.kinds.get(params[level]) == CARD and read_names - {params[level]} <= self.steady
+            (by_card if steady else stages)[level].append(_located(read, self.file, line, text))
+        action.card_checks = by_card if any(by_card) else []
         return stages
 
     def _parts(self, text: str, line: int, scope: Scope) -> list[tuple[frozenset, Any]]:
@@ -833,9 +866,11 @@ class Reader:
         if "if" in spec:
             action.condition = self.expression(spec["if"], spec.line_of("if"), inner)
             if action.condition is not _broken and len(action.params) > 1:
-                action.checks = self._staged(
-                    spec["if"], spec.line_of("if"), inner, [n for n, *_ in action.params]
-                )
+                action.checks = self._staged(action, spec["if"], spec.line_of("if"), inner)
+            elif action.condition is not _broken and len(action.params) == 1:
+                names = names_in(spec["if"], with_mapped=True)
+                only = action.params[0][0]
+                action.by_card = action.kinds.get(only) == CARD and names - {only} <= self.steady
             if action.condition is not _broken:
                 action.parts = self._parts(spec["if"], spec.line_of("if"), inner)
         action.once_per_turn = bool(spec.get("once_per_turn", False))
