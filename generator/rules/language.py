@@ -1209,7 +1209,7 @@ class Reader:
             getattr(self.program, WHERE[where]).append(EndCondition(when, reason, at))
 
     def _preferences(self, prefer, scope: Scope):
-        table = {}
+        table, bounds = {}, {}
         for action_name, text in prefer.items():
             spec = self.program.actions.get(action_name)
             if spec is None:
@@ -1222,7 +1222,12 @@ class Reader:
                 continue
             names = {n: Name(CARD if cards else ANY, _bound(n)) for n, _read, cards in spec.params}
             table[action_name] = self.expression(text, prefer.line_of(action_name), scope.with_names(names))
-        return _by_action(table)
+            head = _head_bound(text)
+            if head is not None:
+                bounds[action_name] = head
+        found = _by_action(table)
+        found.bounds = bounds
+        return found
 
     def _bots(self, data, line: int, scope: Scope) -> None:
         bots = self.program.bots
@@ -1252,6 +1257,28 @@ class Reader:
                 self.problem(
                     at, f"bot '{name}' is {spec!r}; expected random or {{prefer: <score of an action>}}"
                 )
+
+
+def _head_bound(text) -> float | None:
+    """The most the first item of a `prefer` list can be, when the expression says it (`[40, ...]`, `[50] if
+    ... else [0]`); None when it does not. A greedy bot passes over an action whose bound is below the first
+    item of the best value found: it cannot be higher."""
+    try:
+        tree = parse(text) if isinstance(text, str) else None
+    except ExpressionError:
+        return None
+
+    def bound(node):
+        if isinstance(node, jinja_nodes.List) and node.items and isinstance(node.items[0], jinja_nodes.Const):
+            head = node.items[0].value
+            return head if isinstance(head, (int, float)) and not isinstance(head, bool) else None
+        if isinstance(node, jinja_nodes.CondExpr):
+            yes = bound(node.expr1)
+            no = bound(node.expr2) if node.expr2 is not None else yes
+            return None if yes is None or no is None else max(yes, no)
+        return None
+
+    return bound(tree) if tree is not None else None
 
 
 def _by_action(table: dict):
