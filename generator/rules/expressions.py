@@ -725,7 +725,16 @@ class Source:
 
     def w_Name(self, node):
         found = self.compiler.scope.names.get(node.name)
-        written = getattr(found.read, "src", None) if found is not None else None
+        if found is None:
+            return None
+        inline = getattr(found.read, "inline", None)
+        if inline is not None:  # a kept value: read from where it is kept, worked out (a call) only once
+            how, name, missing = inline
+            read, t, gone = self.ref(found.read), self.temp(), self.ref(missing)
+            where = f"s.steady.get({name!r}, {gone})" if how == "game" else \
+                f"s.kept.get(({name!r}, s.epoch, s.me), {gone})"
+            return f"({t} if ({t} := {where}) is not {gone} else {read}(s, b))"
+        written = getattr(found.read, "src", None)
         return f"({written})" if written else None
 
     def w_Getattr(self, node):

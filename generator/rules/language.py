@@ -1353,6 +1353,7 @@ def _kept(name: str, read):
             found = s.kept[key] = read(s, b)
         return found
 
+    kept.inline = ("step", name, _missing)  # expressions.Source reads the kept value without a call
     return kept
 
 
@@ -1368,6 +1369,7 @@ def _kept_for_game(name: str, read):
             found = s.steady[name] = read(s, b)
         return found
 
+    kept.inline = ("game", name, _missing)
     return kept
 
 
