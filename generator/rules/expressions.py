@@ -830,6 +830,13 @@ class Source:
         if arguments is None:
             return None
         if own is not None:
+            inline = getattr(own[0], "inline", None)
+            if inline is not None and len(node.args) == 1 and not node.kwargs:
+                name, card, missing = inline  # a game-long value of a bare card: kept by card
+                a, v, gone, kind, call = self.temp(), self.temp(), self.ref(missing), self.ref(card), \
+                    self.ref(own[0])
+                return (f"({v} if type({a} := {arguments}) is {kind} and not {a}.under and ({v} := "
+                        f"s.steady.get(({name!r}, {a}), {gone})) is not {gone} else {call}(s, {a}))")
             return f"{self.ref(own[0])}(s{', ' if arguments else ''}{arguments})"
         return f"{self.ref(FUNCTIONS[name][0])}({arguments})"
 

@@ -835,6 +835,8 @@ class Reader:
                 found = s.kept[key] = read(s, dict(zip(params, args, strict=False)))
             return found
 
+        if game_long and len(params) == 1:  # expressions.Source reads a kept value of one card without a call
+            function.inline = (name, Card, _missing)
         scope.functions[name] = (function, ANY)
 
     def _action(self, action: ActionSpec, spec, scope: Scope) -> None:
@@ -1395,7 +1397,10 @@ def _card_key(card: Card):
     under = card.under
     if not under:
         return card
-    return (card, *map(_card_key, under))
+    key = [card]
+    for laid in under:  # cards under a card seldom have cards under them: no call for those
+        key.append(_card_key(laid) if laid.under else laid)
+    return tuple(key)
 
 
 def _params_of(spec) -> list[str]:
