@@ -835,6 +835,8 @@ class Reader:
                 found = s.kept[key] = read(s, dict(zip(params, args, strict=False)))
             return found
 
+        if len(params) == 1:
+            function = _one_parameter(name, params[0], read, game_long, function)
         if game_long and len(params) == 1:  # expressions.Source reads a kept value of one card without a call
             function.inline = (name, Card, _missing)
         scope.functions[name] = (function, ANY)
@@ -1360,6 +1362,36 @@ def _kept(name: str, read):
 
 
 _missing = object()
+
+
+def _one_parameter(name: str, param: str, read, game_long: bool, general):
+    """The value of one parameter as `general` keeps it, without building argument tuples (the common
+    case: a value of a card, of a seat)."""
+
+    def function(s, arg=None, *more):
+        if more:
+            return general(s, arg, *more)
+        if game_long:
+            key = (name, arg) if type(arg) is Card and not arg.under else _steady_key(name, (arg,))
+            if key is not None:
+                found = s.steady.get(key, _missing)
+                if found is _missing:
+                    if len(s.steady) > 4096:
+                        s.steady.clear()
+                    found = s.steady[key] = read(s, {param: arg})
+                return found
+        key = (name, s.epoch, s.me, arg)
+        try:
+            found = s.kept.get(key, _missing)
+        except TypeError:  # an argument that is no key (a list): worked out each time
+            return read(s, {param: arg})
+        if found is _missing:
+            if len(s.kept) > 1024:
+                s.kept.clear()
+            found = s.kept[key] = read(s, {param: arg})
+        return found
+
+    return function
 
 
 def _kept_for_game(name: str, read):
