@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from itertools import chain
-from operator import attrgetter
+from operator import attrgetter, countOf
 from typing import Any
 
 from generator.engines.base import (
@@ -504,10 +504,20 @@ class RulesState(State):
     def card_count(self) -> dict[str, int]:
         # the harness asks after every action: the decks counted by C-level loops, the cards under cards
         # from the few cards that ever had any laid under them (they stay in some zone, counted there too)
-        decks = list(map(_deck_of, chain(chain.from_iterable(self._all_zones),
-                                         chain.from_iterable(map(_under_of, self.holders)))))
-        # a deck's id is one text object for all its cards: list.count compares by identity first
-        return {deck: count for deck in self.table.kinds if (count := decks.count(deck))}
+        # every card is of one of the table's decks: the last deck's count is what the others leave of the
+        # total (the sizes of the zones); the others counted card by card, by C-level loops
+        unders = [holder.under for holder in self.holders]
+        left = sum(map(len, self._all_zones)) + sum(map(len, unders))
+        counts: dict[str, int] = {}
+        if not self.table.kinds:
+            return counts
+        *others, last = self.table.kinds
+        for deck in others:
+            count = counts[deck] = countOf(map(_deck_of, chain(chain.from_iterable(self._all_zones),
+                                                               chain.from_iterable(unders))), deck)
+            left -= count
+        counts[last] = left
+        return {deck: count for deck, count in counts.items() if count}
 
     def _every_zone(self):
         yield from self.zones.values()
@@ -573,8 +583,7 @@ class RulesState(State):
         }
 
 
-_deck_of = attrgetter("deck")  # C-level reads: card_count runs after every action
-_under_of = attrgetter("under")
+_deck_of = attrgetter("deck")  # a C-level read: card_count runs after every action
 
 
 def _seat(number: int, state) -> Seat:
