@@ -1,9 +1,11 @@
 """The expression language of rules files: Jinja's expression syntax, type-checked and compiled once into
-closures.
+one Python function each.
 
 An expression is parsed with Jinja's parser (the syntax of `checks:` in game.yaml), checked against what its
-names are (a zone, a card, a seat, a number...) and compiled into a tree of Python closures `f(state, bound)`:
-no template is rendered per evaluation. `bound` holds the values an action or a step binds (`card`, `seat`,
+names are (a zone, a card, a seat, a number...) and compiled into a tree of Python closures `f(state, bound)`
+(`Compiler`), then written again as the source of one function (`Source`: the language's own forms, the rules
+file's names and texts as literals): no template is rendered per evaluation, and one evaluation is one call.
+`bound` holds the values an action or a step binds (`card`, `seat`,
 ...). Nothing can loop in an expression (no loops, no recursion: named values may not refer to themselves);
 what could blow up (a range, `*` and `**` on big values) is bounded, and every failure while evaluating names
 the rules file's line.
