@@ -1372,7 +1372,10 @@ def _one_parameter(name: str, param: str, read, game_long: bool, general):
         if more:
             return general(s, arg, *more)
         if game_long:
-            key = (name, arg) if type(arg) is Card and not arg.under else _steady_key(name, (arg,))
+            if type(arg) is Card:
+                key = (name, _card_key(arg) if arg.under else arg)
+            else:
+                key = _steady_key(name, (arg,))
             if key is not None:
                 found = s.steady.get(key, _missing)
                 if found is _missing:
