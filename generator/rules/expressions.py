@@ -13,6 +13,7 @@ the rules file's line.
 
 from __future__ import annotations
 
+import keyword
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -705,7 +706,10 @@ class Source:
         """The expression as a function; its `locate(failure)` is the same function catching what fails
         (see language._located) and raising `failure(exc)` instead."""
         body = self.write(tree)
-        function = self._built(f"def _expression(s, b):\n    return {body}\n")
+        try:
+            function = self._built(f"def _expression(s, b):\n    return {body}\n")
+        except SyntaxError:  # pragma: no cover - a form written wrongly: the checked closures still play it
+            return self.compiler.done[id(tree)][1][0]
         function.locate = lambda failure: self._built(
             f"def _expression(s, b):\n    try:\n        return {body}\n    except _caught as exc:\n"
             "        raise _failure(exc) from None\n", failure)
@@ -820,7 +824,7 @@ class Source:
             return None
         written = [self.write(a) for a in node.args]
         for pair in node.kwargs:
-            if not pair.key.isidentifier() or pair.key.startswith("_"):
+            if not pair.key.isidentifier() or pair.key.startswith("_") or keyword.iskeyword(pair.key):
                 return None
             written.append(f"{pair.key}={self.write(pair.value)}")
         return ", ".join(written)
