@@ -242,6 +242,7 @@ class RulesState(State):
             else:
                 self.zones[spec.name] = kind(spec, -1)
         self._all_zones = [*self.zones.values(), *(z for zones in self.pzones.values() for z in zones)]
+        self._limited = [zone for zone in self._all_zones if zone.spec.limit is not None]
         # every card starts in its deck's zone, so counts hold from the start
         for spec in program.zones.values():
             if spec.deck is not None:
@@ -472,7 +473,7 @@ class RulesState(State):
             raise IllegalAction("the game is over")
         if type(pending) is ChanceRequest:
             raise IllegalAction(f"chance event '{pending.label}' must be decided first")
-        if type(action) is not Act or not any(a is action for a in self._legal):
+        if type(action) is not Act or not _listed(action, self._legal):
             text = str(action)
             found = next((a for a in self._legal if a.text == " ".join(text.split())), None)
             if found is None:
@@ -526,7 +527,7 @@ class RulesState(State):
 
     def invariant_problems(self) -> list[str]:
         problems = []
-        for zone in self._every_zone():
+        for zone in self._limited:  # asked after every action: only the zones that have a limit
             limit = zone.spec.limit
             if (
                 limit is not None
@@ -590,6 +591,14 @@ def _seat(number: int, state) -> Seat:
     seat = Seat(number)
     seat.state = state
     return seat
+
+
+def _listed(action, legal: list) -> bool:
+    """`action` is one of the legal actions (by identity: a bot hands back one of them)."""
+    for one in legal:  # noqa: SIM110 - a loop: no generator frame per decision
+        if one is action:
+            return True
+    return False
 
 
 def shown_value(value):
