@@ -520,11 +520,6 @@ class RulesState(State):
         counts[last] = left
         return {deck: count for deck, count in counts.items() if count}
 
-    def _every_zone(self):
-        yield from self.zones.values()
-        for zones in self.pzones.values():
-            yield from zones
-
     def invariant_problems(self) -> list[str]:
         problems = []
         for zone in self._limited:  # asked after every action: only the zones that have a limit
