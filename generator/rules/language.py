@@ -136,6 +136,7 @@ class ActionSpec:
         # game's steady names: worked out once per card and game (a card's kind is asked once, not each turn)
         self.by_card = False
         self.card_checks: list[list] = []
+        self.bare: Act | None = None  # the action itself when it has no parameters (see collect)
 
     def collect(self, s, b: dict, out: list) -> None:
         """Append every legal action of this kind now to `out`, in a fixed order."""
@@ -158,6 +159,12 @@ class ActionSpec:
                         continue
                 values = {name: value}
                 out.append(Act(self, values, text(values)))
+            return
+        if not self.params:  # draw, end: the one action of no parameters, made once
+            if self.condition is None or self.condition(s, b):
+                if self.bare is None:
+                    self.bare = Act(self, {}, self._text({}))
+                out.append(self.bare)
             return
         self._walk(0, dict(b), {}, s, out)
 
