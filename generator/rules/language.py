@@ -137,6 +137,7 @@ class ActionSpec:
         self.by_card = False
         self.card_checks: list[list] = []
         self.bare: Act | None = None  # the action itself when it has no parameters (see collect)
+        self.levels: list = []  # see _levels
 
     def collect(self, s, b: dict, out: list) -> None:
         """Append every legal action of this kind now to `out`, in a fixed order."""
@@ -173,11 +174,8 @@ class ActionSpec:
             if self.condition is None or self.condition(s, bound):
                 out.append(Act(self, dict(values), self._text(values)))
             return
-        name, domain, _cards = self.params[index]
-        checks = self.checks[index] if self.checks is not None else ()
-        card_checks = self.card_checks[index] if self.card_checks else ()
-        last = index == len(self.params) - 1
-        whole = self.condition if self.checks is None else None  # checked whole once all are chosen
+        levels = self.levels or self._levels()
+        name, domain, checks, card_checks, last, whole = levels[index]
         steady = s.steady
         for value in _choices(domain(s, bound), s):
             bound[name] = values[name] = value
@@ -198,6 +196,17 @@ class ActionSpec:
                 out.append(Act(self, dict(values), self._text(values)))
         bound.pop(name, None)
         values.pop(name, None)
+
+    def _levels(self) -> list:
+        """Per parameter: its name, range, checks, checks by card, whether it is the last, and the condition
+        checked whole once all are chosen (when it is not staged); worked out on the first walk."""
+        last = len(self.params) - 1
+        self.levels = [
+            (name, domain, self.checks[index] if self.checks is not None else (),
+             self.card_checks[index] if self.card_checks else (), index == last,
+             self.condition if self.checks is None else None)
+            for index, (name, domain, _cards) in enumerate(self.params)]
+        return self.levels
 
     def _text(self, values: dict) -> str:
         # the same cards, seats and payments are written again and again: their texts kept (by identity)
@@ -621,7 +630,7 @@ class Reader:
             "first": Name(SEAT, lambda s, b: s.seats[s.first]),
             "next": Name(SEAT, lambda s, b: s.seats[(s.me + 1) % s.n]),
             "previous": Name(SEAT, lambda s, b: s.seats[(s.me - 1) % s.n]),
-            "opponents": Name(LIST, lambda s, b: [s.seats[(s.me + k) % s.n] for k in range(1, s.n)], SEAT),
+            "opponents": Name(LIST, _src(lambda s, b: s.opponents[s.me], "s.opponents[s.me]"), SEAT),
             "seats": Name(LIST, lambda s, b: list(s.seats), SEAT),
             "players": Name(NUMBER, _src(lambda s, b: s.n, "s.n")),
             "turn": Name(NUMBER, _src(lambda s, b: s.turns, "s.turns")),

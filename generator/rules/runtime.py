@@ -251,6 +251,9 @@ class RulesState(State):
         self.pcounters = {}
         self.me = self.cur = self.first = 0
         self.seats = tuple(_seat(number, self) for number in range(players))
+        # each seat's opponents from its left, made once (expressions read them, never change them)
+        self.opponents = [[self.seats[(me + k) % players] for k in range(1, players)]
+                          for me in range(players)]
         self.turns = self.rounds = 0
         self.taken: list[str] = []  # the actions taken this turn, by name
         self.trigger: str | None = None
