@@ -25,7 +25,7 @@ from generator.engines.base import (
     State,
 )
 from generator.engines.common import check_outcome
-from generator.rules.expressions import RulesFailure, RulesLimit
+from generator.rules.expressions import CARD, SEAT, RulesFailure, RulesLimit
 
 STEP_BUDGET = 2_000_000  # steps (effects, checks, decisions) one game may run before it is stopped
 
@@ -426,11 +426,11 @@ class RulesState(State):
                 kind = spec.kinds.get(name)
                 if written is None:
                     value = None
-                elif kind == "card":
+                elif kind == CARD:
                     value = self.find_card(written)
                     if value is None:
                         return None
-                elif kind == "seat":
+                elif kind == SEAT:
                     if not written.isdigit() or not 0 <= int(written) < self.n:
                         return None
                     value = self.seats[int(written)]
