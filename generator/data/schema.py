@@ -67,6 +67,7 @@ RULES_FILE_KEYS = (
     "goals",
     "turn_cap",
     "options",
+    "snapshot",
 )
 RULES_FILE_SCHEMA = {"title": "a rules file (`pnp docs rules-language`)", "type": "object",
                      "properties": {key: {} for key in RULES_FILE_KEYS}, "additionalProperties": False}

@@ -2,9 +2,9 @@
 
 The language (docs/rules-language.md) describes sequential, turn-based card games: zones, setup steps, the
 turn, actions with conditions and effects from a closed vocabulary, end conditions, scores and bots.
-`language` reads and checks a rules file, `expressions` compiles its expressions once into closures, `runtime`
-and `steps` play it, and `engine` makes it a generator.engines.base.Engine (game.yaml `engine: {rules:
-rules.yaml}`).
+`language` reads and checks a rules file, `expressions` compiles its expressions once into functions,
+`runtime` and `steps` play it, and `engine` makes it a generator.engines.base.Engine (game.yaml
+`engine: {rules: rules.yaml}`).
 """
 
 from generator.rules.engine import engine_for_rules, engine_from_text

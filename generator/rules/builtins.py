@@ -81,9 +81,16 @@ def payments(state, hand, needs, any_count=0, any_of=(), bonus=(), wilds=()) -> 
         counted = state.kept[("held", state.epoch, id(hand))] = (hand, Counter(card.id for card in hand))
     have = counted[1]
     needs = tuple(needs or ())
-    # without a wild every named card must be held
-    if (not wilds or not any(have.get(w) for w in wilds)) and any(not have.get(card) for card in needs):
-        return []
+    # without a wild every named card must be held (most goals fail here: plain loops)
+    held_wild = False
+    for wild in wilds or ():
+        if have.get(wild):
+            held_wild = True
+            break
+    if not held_wild:
+        for card in needs:
+            if not have.get(card):
+                return []
     any_of = tuple(sorted(any_of or ()))
     chain = tuple(tuple(link) for link in (bonus or ()))
     wild_ids = tuple(sorted(w for w in (wilds or ()) if have.get(w)))
@@ -157,6 +164,67 @@ def _ways(have: Counter, needs: tuple, any_count: int, any_of: tuple, chain: tup
     return out
 
 
+def unpaid(  # noqa: PLR0913 - the arguments of payments, the written payment and the words of a slot
+    state, hand, needs, any_count=0, any_of=(), bonus=(), wilds=(), written=None, any_name="any"
+):
+    """Why the payment `written` ('slot slot + bonus', as a cook is written) does not pay for a goal from
+    `hand` (the arguments of `payments`), or none when it does or is no written payment: the wrong number
+    of cards, a card that cannot fill its slot (`any_name` names an "any of" slot), a bonus out of the
+    printed order, or a card the hand does not hold enough of."""
+    if not isinstance(written, str):
+        return None
+    required, _, extra = written.partition("+")
+    slots, laid = required.split(), extra.split()
+    needs = [str(n) for n in needs or ()]
+    wanted = needs + [WILD] * int(any_count or 0)
+    wild_ids = set(wilds or ())
+    any_ids = sorted(str(a) for a in any_of or ())
+    chain = [str(link[0]) for link in bonus or ()]
+    if len(slots) != len(wanted):
+        names = " ".join(needs + [any_name] * int(any_count or 0))
+        return f"it needs one card for each of {names}; got {len(slots)}"
+    _wilds_last(slots, wanted, wild_ids)
+    for slot, card in zip(wanted, slots, strict=True):
+        if card in wild_ids:
+            continue
+        if slot == WILD and card not in any_ids:
+            return f"{card} cannot be {any_name}; expected {', '.join(any_ids)} or a wild"
+        if slot != WILD and card != slot:
+            return f"{card} cannot stand for {slot}"
+    if len(laid) > len(chain):
+        return f"it has only {len(chain)} bonus card{'s' if len(chain) != 1 else ''}"
+    for link, card in zip(chain, laid, strict=False):
+        if card != link and card not in wild_ids:
+            return f"bonus cards go on in the printed order: {link} comes next, not {card}"
+    held = Counter(card.id for card in hand or ())
+    for card, count in Counter(slots + laid).items():
+        if held[card] < count:
+            return f"you hold {held[card]} {card}, need {count}"
+    return None
+
+
+def _wilds_last(fillers: list, names: list, wild_ids: set) -> None:
+    """Among slots that ask for the same card, the written cards in order with the wilds last (as the
+    ways are written)."""
+    groups: dict[str, list[int]] = {}
+    for index, name in enumerate(names):
+        groups.setdefault(name, []).append(index)
+    for positions in groups.values():
+        if len(positions) > 1:
+            ordered = sorted((fillers[i] for i in positions), key=lambda f: (f in wild_ids, f))
+            for index, filler in zip(positions, ordered, strict=True):
+                fillers[index] = filler
+
+
+def floored_total(state, start, amounts, floor):
+    """`start` plus each of `amounts` in turn, the running total kept no lower than `floor` after each (a
+    floor applied per attachment)."""
+    total = start or 0
+    for amount in amounts or ():
+        total = max(floor, total + (amount or 0))
+    return total
+
+
 def argmax(state, items, values):
     """The first item whose value is the highest (none for no items)."""
     best, best_value = None, None
@@ -216,4 +284,6 @@ BUILT_INS = {
     "flatten": flatten,
     "clamp": clamp,
     "track": track,
+    "unpaid": unpaid,
+    "floored_total": floored_total,
 }

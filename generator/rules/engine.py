@@ -23,6 +23,7 @@ from generator.rules.expressions import RulesFailure, RulesLimit
 from generator.rules.language import Program, read_program
 from generator.rules.runtime import Card, RulesState
 
+_INFINITE = float("inf")
 SAMPLE_GAMES = 20  # random games the static checks play to see which cards can be played at all
 LOCATED = (RulesFailure, RulesLimit)
 
@@ -123,15 +124,28 @@ class Bot:
         actions = state.legal_actions()
         if kind == "random" or len(actions) == 1:
             return rng.choice(actions) if kind == "random" else actions[0]
-        best, best_value = actions[0], None
+        best, best_value, best_at = actions[0], None, len(actions)
         state.me = state.cur
-        for action in actions:
+        bounds = getattr(prefer, "bounds", None)
+        order = range(len(actions))
+        if bounds:  # the actions that may prefer most first; the others are passed over once they cannot win
+            order = sorted(order, key=lambda i: -bounds.get(actions[i].name, _INFINITE))
+        head = None
+        for at in order:
+            action = actions[at]
+            if head is not None:
+                most = bounds.get(action.name)
+                if most is not None and most < head:
+                    continue
             value = prefer(state, {**action.values, "action": action})
             if value is None:  # an action the bot's preferences do not name: only when nothing else is legal
                 continue
             try:
-                if best_value is None or value > best_value:
-                    best, best_value = action, value
+                # the highest value; among equals the first legal action, whatever order they are asked in
+                if best_value is None or value > best_value or (value == best_value and at < best_at):
+                    best, best_value, best_at = action, value, at
+                    head = value[0] if bounds and type(value) is list and value and \
+                        type(value[0]) in (int, float) else None
             except TypeError:
                 raise RulesFailure(
                     f"bot '{self.name}' prefers values that do not compare ({best_value!r} and "

@@ -1,9 +1,11 @@
 """The expression language of rules files: Jinja's expression syntax, type-checked and compiled once into
-closures.
+one Python function each.
 
 An expression is parsed with Jinja's parser (the syntax of `checks:` in game.yaml), checked against what its
-names are (a zone, a card, a seat, a number...) and compiled into a tree of Python closures `f(state, bound)`:
-no template is rendered per evaluation. `bound` holds the values an action or a step binds (`card`, `seat`,
+names are (a zone, a card, a seat, a number...) and compiled into a tree of Python closures `f(state, bound)`
+(`Compiler`), then written again as the source of one function (`Source`: the language's own forms, the rules
+file's names and texts as literals): no template is rendered per evaluation, and one evaluation is one call.
+`bound` holds the values an action or a step binds (`card`, `seat`,
 ...). Nothing can loop in an expression (no loops, no recursion: named values may not refer to themselves);
 what could blow up (a range, `*` and `**` on big values) is bounded, and every failure while evaluating names
 the rules file's line.
@@ -11,6 +13,7 @@ the rules file's line.
 
 from __future__ import annotations
 
+import keyword
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -208,6 +211,9 @@ def field_of(value, name: str):
     """A card's field, a seat's part or an action's parameter at run time (None when the value has none)."""
     if value is None:
         return None
+    fields = getattr(value, "fields", None)  # a card: its fields at once (one call less per read)
+    if fields is not None and name != "under" and type(fields) is dict:
+        return fields.get(name)
     get = getattr(value, "part", None)
     if get is not None:
         return get(name)
@@ -222,9 +228,12 @@ def _values(items, attribute):
     return [field_of(item, attribute) for item in items]
 
 
+_SELECT_TESTS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+                 ">=": operator.ge, "in": lambda a, b: a in b, "equalto": operator.eq}
+
+
 def _select(items, attribute, test="==", value=True, keep=True):
-    compare = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
-               ">=": operator.ge, "in": lambda a, b: a in b, "equalto": operator.eq}.get(test)
+    compare = _SELECT_TESTS.get(test)
     if compare is None:
         raise RulesFailure(f"selectattr test '{test}'; expected one of ==, !=, <, <=, >, >=, in")
     return [i for i in items if bool(compare(field_of(i, attribute), value)) == keep]
@@ -303,6 +312,8 @@ class Compiler:
 
     def __init__(self, scope: Scope, text: str):
         self.scope, self.text = scope, text
+        # id(node) -> (node, its compiled form), for Source
+        self.done: dict[int, tuple[nodes.Node, tuple[Compiled, str, str]]] = {}
 
     def fail(self, node: nodes.Node, message: str) -> ExpressionError:
         part = show(node)
@@ -318,7 +329,9 @@ class Compiler:
                 f"{type(node).__name__} expressions are not part of the rules language; expected "
                 "names, numbers, texts, lists, operators, comparisons, filters and calls",
             )
-        return method(node)
+        found = method(node)
+        self.done[id(node)] = (node, found)
+        return found
 
     def c_Const(self, node):
         value = node.value
@@ -651,8 +664,218 @@ def _zone_part(inner: Compiled, part: str) -> Compiled:
     return lambda s, b: list(inner(s, b))
 
 
+class Source:
+    """An expression compiled (and checked) by a Compiler, written again as the source of one Python function
+    `f(s, b)`: one call per evaluation instead of one per node of the tree. Only the language's own forms are
+    written: the rules file's texts, names and numbers enter as literals (`repr`) or as objects of the
+    function's namespace, never as code. A form it does not write is the Compiler's closure, called."""
+
+    WRITTEN_COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "lteq": "<=", "gt": ">", "gteq": ">="}
+    HELPED = {nodes.Mul: _bounded_mul, nodes.Div: _divide, nodes.FloorDiv: _BINARY[nodes.FloorDiv],
+              nodes.Mod: _BINARY[nodes.Mod], nodes.Pow: _bounded_pow}
+
+    def __init__(self, compiler: Compiler):
+        self.compiler = compiler
+        self.space: dict[str, Any] = {"_contains": _contains, "_field_of": field_of, "_joined": _joined,
+                                      "_item": _item, "_map_own": _map_own}
+        self.temps = 0
+
+    def ref(self, value) -> str:
+        """A name of the function's namespace holding `value`."""
+        name = f"_k{len(self.space)}"
+        self.space[name] = value
+        return name
+
+    def temp(self) -> str:
+        self.temps += 1
+        return f"_t{self.temps}"
+
+    def closure(self, node) -> str:
+        return f"{self.ref(self.compiler.done[id(node)][1][0])}(s, b)"
+
+    def kind(self, node) -> str:
+        return self.compiler.done[id(node)][1][1]
+
+    def write(self, node) -> str:
+        """The Python source of `node` (the Compiler compiled it)."""
+        method = getattr(self, "w_" + type(node).__name__, None)
+        found = method(node) if method is not None else None
+        return found if found is not None else self.closure(node)
+
+    def function(self, tree) -> Compiled:
+        """The expression as a function; its `locate(failure)` is the same function catching what fails
+        (see language._located) and raising `failure(exc)` instead."""
+        body = self.write(tree)
+        try:
+            function = self._built(f"def _expression(s, b):\n    return {body}\n")
+        except SyntaxError:  # pragma: no cover - a form written wrongly: the checked closures still play it
+            return self.compiler.done[id(tree)][1][0]
+        function.locate = lambda failure: self._built(
+            f"def _expression(s, b):\n    try:\n        return {body}\n    except _caught as exc:\n"
+            "        raise _failure(exc) from None\n", failure)
+        return function
+
+    def _built(self, source: str, failure=None) -> Compiled:
+        code = compile(source, "<rules expression>", "exec")
+        space = {**self.space, "_caught": CAUGHT, "_failure": failure}
+        exec(code, space)  # the source above: the language's forms only (see the class)
+        function = space["_expression"]
+        function.source = source  # for a look while debugging a rules file
+        return function
+
+    def w_Const(self, node):
+        value = node.value
+        if value is None or type(value) in (bool, int, float, str):
+            return repr(value)
+        return self.ref(value)
+
+    def w_Name(self, node):
+        found = self.compiler.scope.names.get(node.name)
+        if found is None:
+            return None
+        inline = getattr(found.read, "inline", None)
+        if inline is not None:  # a kept value: read from where it is kept, worked out (a call) only once
+            how, name, missing = inline
+            read, t, gone = self.ref(found.read), self.temp(), self.ref(missing)
+            where = f"s.steady.get({name!r}, {gone})" if how == "game" else \
+                f"s.kept.get(({name!r}, s.epoch, s.me), {gone})"
+            return f"({t} if ({t} := {where}) is not {gone} else {read}(s, b))"
+        written = getattr(found.read, "src", None)
+        return f"({written})" if written else None
+
+    def w_Getattr(self, node):
+        kind, inner, attr = self.kind(node.node), self.write(node.node), node.attr
+        if kind == ZONE:
+            if attr == "size":
+                return f"len({inner})"
+            if attr == "empty":
+                return f"(not {inner})"
+            if attr in ("top", "bottom"):
+                t = self.temp()
+                return f"({t}[{-1 if attr == 'top' else 0}] if ({t} := {inner}) else None)"
+            return f"list({inner})"
+        if kind == CARD and attr != "under":
+            t = self.temp()
+            return f"({t}.fields.get({attr!r}) if ({t} := {inner}) is not None else None)"
+        if kind == SEAT:
+            return f"{self.ref(self.compiler.scope.seat_read(attr))}(s, {inner})"
+        if attr != "under":  # a card's field at once (as field_of reads it), anything else by field_of
+            t = self.temp()
+            return (f"({t}.fields.get({attr!r}) if type(getattr({t} := {inner}, 'fields', None)) is dict "
+                    f"else _field_of({t}, {attr!r}))")
+        return f"_field_of({inner}, {attr!r})"
+
+    def w_Compare(self, node):
+        if len(node.ops) != 1:
+            return None
+        op = node.ops[0]
+        left, right = self.write(node.expr), self.write(op.expr)
+        if op.op in self.WRITTEN_COMPARE:
+            return f"({left} {self.WRITTEN_COMPARE[op.op]} {right})"
+        if op.op == "in":
+            return f"_contains({right}, {left})"
+        if op.op == "notin":
+            return f"(not _contains({right}, {left}))"
+        return None
+
+    def w_And(self, node):
+        return f"({self.write(node.left)} and {self.write(node.right)})"
+
+    def w_Or(self, node):
+        return f"({self.write(node.left)} or {self.write(node.right)})"
+
+    def w_Not(self, node):
+        return f"(not {self.write(node.node)})"
+
+    def w_CondExpr(self, node):
+        no = self.write(node.expr2) if node.expr2 is not None else "None"
+        return f"({self.write(node.expr1)} if {self.write(node.test)} else {no})"
+
+    def w_Add(self, node):
+        if TEXT in (self.kind(node.left), self.kind(node.right)) or LIST in (self.kind(node.left),
+                                                                            self.kind(node.right)):
+            return f"_joined({self.write(node.left)}, {self.write(node.right)})"
+        return f"({self.write(node.left)} + {self.write(node.right)})"
+
+    def w_Sub(self, node):
+        return f"({self.write(node.left)} - {self.write(node.right)})"
+
+    def _helped(self, node):
+        return f"{self.ref(self.HELPED[type(node)])}({self.write(node.left)}, {self.write(node.right)})"
+
+    w_Mul = w_Div = w_FloorDiv = w_Mod = w_Pow = _helped
+
+    def w_Neg(self, node):
+        return f"(-({self.write(node.node)} or 0))"
+
+    def w_Pos(self, node):
+        return self.write(node.node)
+
+    def w_List(self, node):
+        return "[" + "".join(f"{self.write(item)}, " for item in node.items) + "]"
+
+    w_Tuple = w_List
+
+    def w_Getitem(self, node):
+        return f"_item({self.write(node.node)}, {self.write(node.arg)})"
+
+    def _arguments(self, node) -> str | None:
+        if node.dyn_args is not None or node.dyn_kwargs is not None:
+            return None
+        written = [self.write(a) for a in node.args]
+        for pair in node.kwargs:
+            if not pair.key.isidentifier() or pair.key.startswith("_") or keyword.iskeyword(pair.key):
+                return None
+            written.append(f"{pair.key}={self.write(pair.value)}")
+        return ", ".join(written)
+
+    def w_Call(self, node):
+        name = node.node.name
+        own = self.compiler.scope.functions.get(name)
+        arguments = self._arguments(node)
+        if arguments is None:
+            return None
+        if own is not None:
+            inline = getattr(own[0], "inline", None)
+            if inline is not None and len(node.args) == 1 and not node.kwargs:
+                name, card, missing = inline  # a game-long value of a bare card: kept by card
+                a, v, gone, kind, call = self.temp(), self.temp(), self.ref(missing), self.ref(card), \
+                    self.ref(own[0])
+                return (f"({v} if type({a} := {arguments}) is {kind} and not {a}.under and ({v} := "
+                        f"s.steady.get(({name!r}, {a}), {gone})) is not {gone} else {call}(s, {a}))")
+            return f"{self.ref(own[0])}(s{', ' if arguments else ''}{arguments})"
+        return f"{self.ref(FUNCTIONS[name][0])}({arguments})"
+
+    def w_Filter(self, node):
+        value = self.write(node.node)
+        if node.name == "map" and node.args and isinstance(node.args[0], nodes.Const) \
+                and node.args[0].value in self.compiler.scope.functions:
+            own = self.ref(self.compiler.scope.functions[node.args[0].value][0])
+            return f"_map_own({own}, s, {value})"
+        arguments = self._arguments(node)
+        if arguments is None:
+            return None
+        return f"{self.ref(FILTERS[node.name][0])}({value}{', ' if arguments else ''}{arguments})"
+
+
+def _map_own(function, s, items) -> list:
+    """A value of the rules with a parameter, for each item (`cooked | map('recipe_points')`)."""
+    return [function(s, item) for item in items or ()]
+
+
+CAUGHT = (RulesFailure, RulesLimit, TypeError, ValueError, AttributeError, ZeroDivisionError, IndexError,
+          KeyError)  # what a located expression turns into a failure at its line
+
+
+def _item(value, key):
+    try:
+        return value[key]
+    except (IndexError, KeyError, TypeError):
+        return None
+
+
 def compile_expression(text: Any, scope: Scope) -> tuple[Compiled, str, str]:
-    """(closure, kind, item kind) of an expression; a bool or number written in YAML is a constant."""
+    """(function, kind, item kind) of an expression; a bool or number written in YAML is a constant."""
     if isinstance(text, (bool, int, float)):
         value = text
         return (lambda s, b: value), BOOL if isinstance(text, bool) else NUMBER, ANY
@@ -662,7 +885,14 @@ def compile_expression(text: Any, scope: Scope) -> tuple[Compiled, str, str]:
         raise ExpressionError(
             f"{text!r} is a {type(text).__name__}; expected an expression (text, number or flag)"
         )
-    return Compiler(scope, text).compile(parse(text))
+    return compile_tree(Compiler(scope, text), parse(text))
+
+
+def compile_tree(compiler: Compiler, tree: nodes.Node) -> tuple[Compiled, str, str]:
+    """(function, kind, item kind) of a parsed expression: checked by the Compiler, then written as one
+    function (Source)."""
+    _closure, kind, of = compiler.compile(tree)
+    return Source(compiler).function(tree), kind, of
 
 
 def conjuncts(tree: nodes.Expr) -> list[nodes.Expr]:
@@ -672,8 +902,9 @@ def conjuncts(tree: nodes.Expr) -> list[nodes.Expr]:
     return [tree]
 
 
-def names_in(text: Any) -> set[str]:
-    """Every name an expression reads (for the order of named values and their cycles)."""
+def names_in(text: Any, with_mapped: bool = False) -> set[str]:
+    """Every name an expression reads (for the order of named values and their cycles); `with_mapped`: also
+    the texts `map('name')` names (a value of parameters mapped over a list, or a field)."""
     if not isinstance(text, str):
         return set()
     try:
@@ -681,4 +912,8 @@ def names_in(text: Any) -> set[str]:
     except ExpressionError:
         return set()
     found = {n.name for n in tree.find_all(nodes.Name)}  # the tree's descendants: the root is looked at below
+    if with_mapped:
+        for node in tree.find_all(nodes.Filter):
+            if node.name == "map" and node.args and isinstance(node.args[0], nodes.Const):
+                found.add(str(node.args[0].value))
     return found | {tree.name} if isinstance(tree, nodes.Name) else found

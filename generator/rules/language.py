@@ -8,6 +8,7 @@ the rules name decks and fields, never copy cards.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,11 +17,13 @@ from jinja2 import nodes as jinja_nodes
 from generator.core.errors import InputError, Problem, did_you_mean, known_list
 from generator.core.yamlio import YDict, YList, parse_yaml
 from generator.rules import steps as st
+from generator.rules.builtins import Payment
 from generator.rules.expressions import (
     ACTION,
     ANY,
     BOOL,
     CARD,
+    FUNCTIONS,
     LIST,
     NUMBER,
     SEAT,
@@ -34,6 +37,7 @@ from generator.rules.expressions import (
     RulesLimit,
     Scope,
     compile_expression,
+    compile_tree,
     conjuncts,
     names_in,
     parse,
@@ -41,11 +45,13 @@ from generator.rules.expressions import (
 from generator.rules.runtime import Act, Card, Zone
 
 TOP_KEYS = ("players", "options", "tables", "values", "counters", "zones", "setup", "turn", "after_turn",
-            "skip_turn", "actions", "end", "score", "tie_breaks", "winner", "bots", "goals", "turn_cap")
+            "skip_turn", "actions", "end", "score", "tie_breaks", "winner", "bots", "goals", "turn_cap",
+            "snapshot")
 DATA_FILE_KEYS = ("deck", "table", "board", "component")  # the top-level keys of the game's data files
-ZONE_KEYS = ("deck", "owner", "face", "seen_by", "limit", "when_empty", "label")
+ZONE_KEYS = ("deck", "owner", "face", "seen_by", "limit", "when_empty", "label", "places")
 COUNTER_KEYS = ("owner", "start")
-ACTION_KEYS = ("for", "if", "do", "text", "once_per_turn", "help")
+ACTION_KEYS = ("for", "if", "do", "text", "once_per_turn", "help", "refuse")
+REFUSAL_KEYS = ("if", "say", "why")
 END_KEYS = ("when", "at", "ended_by")
 BOT_KINDS = ("random", "greedy")
 STEP_VERBS = {  # verb -> the keys of its mapping (a scalar verb value is its first key)
@@ -70,7 +76,7 @@ STEP_VERBS = {  # verb -> the keys of its mapping (a scalar verb value is its fi
     "first_player": (),
     "then": (),
 }
-STEP_MODIFIERS = ("if", "else", "seat", "if_none", "label")
+STEP_MODIFIERS = ("if", "else", "seat", "if_none", "label", "refuse")
 WHERE = {"once": "end_now", "round": "end_round", "round_end": "end_after_round"}
 
 
@@ -90,6 +96,8 @@ class ZoneSpec:
     reshuffle_keep: int = 0
     reshuffle_label: str = ""
     line: int = 0
+    label: str = ""  # the name its shuffles go by (the zone's name unless `label:` says otherwise)
+    places: bool = False  # a row of places: a card taken leaves its place empty (runtime.Row)
 
 
 @dataclass
@@ -119,44 +127,163 @@ class ActionSpec:
         self.text = ""
         self.once_per_turn = False
         self.played: list[str] = []  # the card parameters (counted as played in the balance report)
+        self.kinds: dict[str, str] = {}  # parameter -> the kind of its values (card, seat, ...)
+        self.parts: list[tuple[frozenset, Any]] = []  # the condition's `and` parts, with the names each reads
+        self.refusals: list[tuple[str, Any, str]] = []  # (if or why, expression, say): see runtime.refusal
+        self.pattern: Any = None  # the regular expression its written form matches, parameters as groups
+        self.texts: dict[tuple, str] = {}  # parameter values -> the action's text (see _text)
+        # the condition (one parameter), or per parameter the checks, that read only that card and the
+        # game's steady names: worked out once per card and game (a card's kind is asked once, not each turn)
+        self.by_card = False
+        self.card_checks: list[list] = []
+        self.bare: Act | None = None  # the action itself when it has no parameters (see collect)
+        self.levels: list = []  # see _levels
 
     def collect(self, s, b: dict, out: list) -> None:
         """Append every legal action of this kind now to `out`, in a fixed order."""
         if self.once_per_turn and self.name in s.taken:
             return
+        if len(self.params) == 1:  # most actions: one loop, no recursion
+            name, domain, _cards = self.params[0]
+            bound = dict(b)
+            condition, text, by_card, steady = self.condition, self._text, self.by_card, s.steady
+            for value in _choices(domain(s, bound), s):
+                bound[name] = value
+                if condition is not None:
+                    if by_card and type(value) is Card and not value.under:
+                        held = steady.get((self, value))
+                        if held is None:
+                            held = steady[(self, value)] = bool(condition(s, bound))
+                    else:
+                        held = condition(s, bound)
+                    if not held:
+                        continue
+                values = {name: value}
+                out.append(Act(self, values, text(values)))
+            return
+        if not self.params:  # draw, end: the one action of no parameters, made once
+            if self.condition is None or self.condition(s, b):
+                if self.bare is None:
+                    self.bare = Act(self, {}, self._text({}))
+                out.append(self.bare)
+            return
         self._walk(0, dict(b), {}, s, out)
 
     def _walk(self, index: int, bound: dict, values: dict, s, out: list) -> None:
-        if index == len(self.params):
-            if self.checks is not None or self.condition is None or self.condition(s, bound):
+        if index == len(self.params):  # no parameters
+            if self.condition is None or self.condition(s, bound):
                 out.append(Act(self, dict(values), self._text(values)))
             return
-        name, domain, _cards = self.params[index]
-        checks = self.checks[index] if self.checks is not None else ()
-        for value in _choices(domain(s, bound)):
+        levels = self.levels or self._levels()
+        name, domain, checks, card_checks, last, whole = levels[index]
+        steady = s.steady
+        for value in _choices(domain(s, bound), s):
             bound[name] = values[name] = value
-            if checks and not all(check(s, bound) for check in checks):
+            if card_checks:
+                if type(value) is Card and not value.under:
+                    held = steady.get((self, index, value))
+                    if held is None:
+                        held = steady[(self, index, value)] = _all_hold(card_checks, s, bound)
+                else:
+                    held = _all_hold(card_checks, s, bound)
+                if not held:
+                    continue
+            if checks and not _all_hold(checks, s, bound):
                 continue
-            self._walk(index + 1, bound, values, s, out)
+            if not last:
+                self._walk(index + 1, bound, values, s, out)
+            elif whole is None or whole(s, bound):
+                out.append(Act(self, dict(values), self._text(values)))
         bound.pop(name, None)
         values.pop(name, None)
 
+    def _levels(self) -> list:
+        """Per parameter: its name, range, checks, checks by card, whether it is the last, and the condition
+        checked whole once all are chosen (when it is not staged); worked out on the first walk."""
+        last = len(self.params) - 1
+        self.levels = [
+            (name, domain, self.checks[index] if self.checks is not None else (),
+             self.card_checks[index] if self.card_checks else (), index == last,
+             self.condition if self.checks is None else None)
+            for index, (name, domain, _cards) in enumerate(self.params)]
+        return self.levels
+
     def _text(self, values: dict) -> str:
+        # the same cards, seats and payments are written again and again: their texts kept (by identity)
+        try:
+            key = tuple(values.values())
+            found = self.texts.get(key)
+        except TypeError:  # a value that is no key (a list)
+            return self._written(values)
+        if found is None:
+            if len(self.texts) > 20_000:
+                self.texts.clear()
+            found = self.texts[key] = self._written(values)
+        return found
+
+    def _written(self, values: dict) -> str:
         if self.text:
-            return " ".join(self.text.format(**{k: str(v) for k, v in values.items()}).split())
+            text = self.text.format_map({k: str(v) for k, v in values.items()})
+            # written with single spaces already (ids, seats, payments): split and joined only when not
+            if "  " in text or "\n" in text or "\t" in text or text[-1:] == " ":
+                text = " ".join(text.split())
+            return text
         return " ".join([self.name, *map(str, values.values())])
 
 
-def _choices(values) -> list:
+def _all_hold(checks: list, s, bound: dict) -> bool:
+    for check in checks:  # noqa: SIM110 - a loop: no generator frame per check
+        if not check(s, bound):
+            return False
+    return True
+
+
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+def _pattern(action: ActionSpec):
+    """The regular expression of an action's written form: a parameter over cards or seats is one word, any
+    other (a payment) one or more; None when its text cannot be read back."""
+    text = " ".join(action.text.split()) if action.text else " ".join(
+        [action.name, *(f"{{{name}}}" for name, *_ in action.params)])
+    out, at = [], 0
+    for match in _FIELD.finditer(text):
+        name = match.group(1)
+        if name not in action.kinds:
+            return None
+        out.append(re.escape(text[at:match.start()]))
+        word = action.kinds[name] in (CARD, SEAT)
+        out.append(f"(?P<{name}>\\S+)" if word else f"(?P<{name}>.+?)")
+        at = match.end()
+    out.append(re.escape(text[at:]))
+    try:
+        return re.compile("".join(out) + "$")
+    except re.error:  # a parameter written twice: such a text is matched by its legal actions only
+        return None
+
+
+def _choices(values, s) -> list:
     """The values a parameter takes: the distinct cards of a zone by id (sorted), or the list's items."""
     if values is None:
         return []
-    if type(values) is Zone or (values and type(values[0]) is Card):
-        first: dict[str, Card] = {}
-        for card in values:
-            first.setdefault(card.id, card)
-        return [first[k] for k in sorted(first)]
+    if isinstance(values, Zone):
+        # several actions range over the same zone (a hand) in one choice: sorted once per step
+        kept = s.choices.get(id(values))
+        if kept is not None and kept[0] == s.epoch and kept[1] is values:
+            return kept[2]
+        found = s.choices[id(values)] = (s.epoch, values, _distinct(values))
+        return found[2]
+    if values and type(values[0]) is Card:
+        return _distinct(values)
     return list(values)
+
+
+def _distinct(cards) -> list:
+    """The first card of each id, by id."""
+    first: dict[str, Card] = {}
+    for card in cards:
+        first.setdefault(card.id, card)
+    return [first[k] for k in sorted(first)]
 
 
 @dataclass
@@ -189,6 +316,8 @@ class Program:
     goal_line: int = 0
     turn_cap: int = 5000
     decks: tuple[str, ...] = ()
+    snapshot: list = field(default_factory=list)  # (key, expression) the snapshot shows beside its own
+    snapshot_players: list = field(default_factory=list)  # (key, expression) of each seat (`players.N.key`)
 
     def winners_of(self, s) -> list[int]:
         """The winning seats: the best score, then each tie-break in turn; a tie after them all is shared."""
@@ -212,6 +341,8 @@ class Reader:
         self.built_ins = built_ins
         self.data = parse_yaml(text, file)
         self.program = Program(file=file, digest=hashlib.sha256(text.encode()).hexdigest(), players=())
+        # names whose value is the same for the whole game (and the values reading only these, see _values)
+        self.steady = {"settings", "options", "players", *built_ins, *FUNCTIONS}
 
     # ----- problems
     # ----------------------------------------------------------------------------------------------
@@ -313,6 +444,7 @@ class Reader:
             self.problem(data.line_of("winner"), f"winner '{winner}'; expected highest or lowest (score)")
         p.lowest_wins = winner == "lowest"
         self._bots(data.get("bots"), data.line_of("bots"), scope)
+        self._snapshot(data.get("snapshot"), data.line_of("snapshot"), scope)
         self._goals(data.get("goals"), scope)
         if self.problems:
             raise InputError(self.problems)
@@ -436,7 +568,13 @@ class Reader:
                     spec.line_of("limit"), f"zone '{name}': limit {limit!r}; expected a whole number"
                 )
                 limit = None
-            zone = ZoneSpec(name, owner == "player", deck, face, seen, limit, "nothing", line=line)
+            zone = ZoneSpec(name, owner == "player", deck, face, seen, limit, "nothing", line=line,
+                            label=str(spec.get("label") or name))
+            places = spec.get("places", False)
+            if not isinstance(places, bool):
+                self.problem(spec.line_of("places"), f"zone '{name}': places {places!r}; expected true "
+                                                     "(a row whose empty places are filled first) or false")
+            zone.places = places is True
             self._when_empty(zone, spec, zones)
             self.program.zones[name] = zone
             if deck is not None:
@@ -487,18 +625,21 @@ class Reader:
     def _scope(self) -> Scope:
         p = self.program
         names: dict[str, Name] = {
-            "me": Name(SEAT, lambda s, b: s.seats[s.me]), "current": Name(SEAT, lambda s, b: s.seats[s.cur]),
+            "me": Name(SEAT, _src(lambda s, b: s.seats[s.me], "s.seats[s.me]")),
+            "current": Name(SEAT, _src(lambda s, b: s.seats[s.cur], "s.seats[s.cur]")),
             "first": Name(SEAT, lambda s, b: s.seats[s.first]),
             "next": Name(SEAT, lambda s, b: s.seats[(s.me + 1) % s.n]),
             "previous": Name(SEAT, lambda s, b: s.seats[(s.me - 1) % s.n]),
-            "opponents": Name(LIST, lambda s, b: [s.seats[(s.me + k) % s.n] for k in range(1, s.n)], SEAT),
+            "opponents": Name(LIST, _src(lambda s, b: s.opponents[s.me], "s.opponents[s.me]"), SEAT),
             "seats": Name(LIST, lambda s, b: list(s.seats), SEAT),
-            "players": Name(NUMBER, lambda s, b: s.n), "turn": Name(NUMBER, lambda s, b: s.turns),
-            "round": Name(NUMBER, lambda s, b: s.rounds), "taken": Name(LIST, lambda s, b: s.taken, TEXT),
-            "acted": Name(NUMBER, lambda s, b: len(s.taken)),
+            "players": Name(NUMBER, _src(lambda s, b: s.n, "s.n")),
+            "turn": Name(NUMBER, _src(lambda s, b: s.turns, "s.turns")),
+            "round": Name(NUMBER, _src(lambda s, b: s.rounds, "s.rounds")),
+            "taken": Name(LIST, _src(lambda s, b: s.taken, "s.taken"), TEXT),
+            "acted": Name(NUMBER, _src(lambda s, b: len(s.taken), "len(s.taken)")),
             "trigger": Name(ANY, lambda s, b: s.trigger),
             "settings": Name(SETTINGS, _constant(dict(self.settings))),
-            "options": Name(SETTINGS, lambda s, b: s.options),
+            "options": Name(SETTINGS, _src(lambda s, b: s.options, "s.options")),
         }
         for name in p.tables:
             names[name] = Name(ANY, _table_read(name))
@@ -543,6 +684,7 @@ class Reader:
 
     def _values(self, values, scope: Scope) -> None:
         """Named expressions, each compiled once its names are; a value that refers to itself is refused."""
+        self.steady |= set(self.program.tables)
         order, state, fine = [], {}, {}
 
         def visit(name: str, path: list[str]) -> bool:
@@ -560,6 +702,9 @@ class Reader:
             return ok
 
         good = {name for name in values if visit(name, [name])}
+        # names whose value is the same for the whole game: a value reading only these (and its parameters'
+        # cards) is kept for the game, not for one step (a recipe's points are worked out once per attachment)
+        steady = self.steady
         for name in order:
             if name in scope.names and name not in values:
                 self.problem(
@@ -570,43 +715,131 @@ class Reader:
                 scope.names[name] = Name(ANY, _broken)
                 continue
             spec = values[name]
+            text = spec.get("is") if isinstance(spec, dict) else spec
+            params = _params_of(spec)
+            read_names = names_in(text) | (names_in(text, with_mapped=True) & set(values))
+            game_long = read_names - set(params) <= steady
+            if game_long:
+                steady.add(name)
             if isinstance(spec, dict):  # a value of parameters: {of: [x], is: expression}, called as name(x)
-                self._function(name, spec, values.line_of(name), scope)
+                self._function(name, spec, values.line_of(name), scope, game_long)
                 continue
             read, kind, of = self.typed(spec, values.line_of(name), scope)
-            scope.names[name] = Name(kind, _kept(name, read), of)
+            scope.names[name] = Name(kind, (_kept_for_game if game_long else _kept)(name, read), of)
 
-    def _staged(self, text: str, line: int, scope: Scope, params: list[str]) -> list[list] | None:
+    def _staged(self, action: ActionSpec, text: str, line: int, scope: Scope) -> list[list] | None:
         """The parts of an action's `if` joined by `and`, each checked as soon as the parameters it reads are
         chosen (an eight's rank is checked once, not once per suit it could name): per parameter, its
-        checks."""
+        checks; a part reading only that card parameter and steady names goes to `card_checks` instead."""
+        params = [n for n, *_ in action.params]
         stages: list[list] = [[] for _ in params]
+        by_card: list[list] = [[] for _ in params]
         for part in conjuncts(parse(text)):
             names = {n.name for n in part.find_all(jinja_nodes.Name)} | (
                 {part.name} if isinstance(part, jinja_nodes.Name) else set())
             level = max((params.index(n) for n in names if n in params), default=0)
             try:
-                read = Compiler(scope, text).compile(part)[0]
+                read = compile_tree(Compiler(scope, text), part)[0]
             except ExpressionError:  # the whole condition compiled, so its parts do; kept whole if not
                 return None
-            stages[level].append(_located(read, self.file, line, text))
+            mapped = {str(f.args[0].value) for f in part.find_all(jinja_nodes.Filter)
+                      if f.name == "map" and f.args and isinstance(f.args[0], jinja_nodes.Const)}
+            read_names = names | (mapped & set(scope.functions))
+            steady = action.kinds.get(params[level]) == CARD and read_names - {params[level]} <= self.steady
+            (by_card if steady else stages)[level].append(_located(read, self.file, line, text))
+        action.card_checks = by_card if any(by_card) else []
         return stages
 
-    def _function(self, name: str, spec, line: int, scope: Scope) -> None:
+    def _parts(self, text: str, line: int, scope: Scope) -> list[tuple[frozenset, Any]]:
+        """The parts of a condition joined by `and`, each with the names it reads (a refusal checks the parts
+        whose parameters a written action names)."""
+        parts = []
+        for part in conjuncts(parse(text)):
+            names = {n.name for n in part.find_all(jinja_nodes.Name)} | (
+                {part.name} if isinstance(part, jinja_nodes.Name) else set())
+            try:
+                read = compile_tree(Compiler(scope, text), part)[0]
+            except ExpressionError:  # the whole condition compiled, so its parts do
+                return []
+            parts.append((frozenset(names), _located(read, self.file, line, text)))
+        return parts
+
+    def _refusals(self, action: ActionSpec, data, line: int, scope: Scope) -> None:
+        """`refuse:` [{if: condition, say: text} or {why: expression}]: why a written action is not allowed
+        now, the first that holds (scripts' `reject:` and players read it)."""
+        if data is None:
+            return
+        if not isinstance(data, list):
+            self.problem(line, f"action '{action.name}': `refuse` is {_kind(data)}; expected a list of "
+                               "{if: <condition>, say: <text>} or {why: <expression giving the text>}")
+            return
+        for index, item in enumerate(data):
+            at = data.line_of(index)
+            if not self.keys(item, REFUSAL_KEYS, f"a refusal of action '{action.name}'"):
+                continue
+            if ("why" in item) == ("if" in item or "say" in item) or ("if" in item) != ("say" in item):
+                self.problem(at, f"a refusal of action '{action.name}' needs if: and say:, or why: alone")
+                continue
+            if "why" in item:
+                action.refusals.append(("why", self.expression(item["why"], item.line_of("why"), scope), ""))
+                continue
+            say = str(item["say"])
+            try:
+                say.format(**{k: k for k, *_ in action.params})
+            except (KeyError, IndexError, ValueError) as exc:
+                self.problem(item.line_of("say"), f"a refusal of action '{action.name}': say '{say}' names "
+                                                  f"{exc}, which is not a parameter; expected "
+                                                  f"{{{'}, {'.join(n for n, *_ in action.params)}}}")
+                continue
+            action.refusals.append(("if", self.expression(item["if"], item.line_of("if"), scope), say))
+
+    def _snapshot(self, data, line: int, scope: Scope) -> None:
+        """`snapshot:` {key: expression, players: {key: expression}}: what the game shows scripts beside the
+        standard keys (a key of `players:` is worked out for each seat, as `me`)."""
+        if data is None:
+            return
+        if not isinstance(data, dict):
+            self.problem(line, f"`snapshot` is {_kind(data)}; expected a mapping of key: expression")
+            return
+        for key, text in data.items():
+            if key == "players":
+                if not isinstance(text, dict):
+                    self.problem(data.line_of(key), "snapshot `players` is not a mapping; expected key: "
+                                                    "expression, worked out for each seat")
+                    continue
+                for part, inner in text.items():
+                    self.program.snapshot_players.append(
+                        (str(part), self.expression(inner, text.line_of(part), scope)))
+                continue
+            self.program.snapshot.append((str(key), self.expression(text, data.line_of(key), scope)))
+
+    def _function(self, name: str, spec, line: int, scope: Scope, game_long: bool = False) -> None:
         if not self.keys(spec, ("of", "is"), f"value '{name}'") or "is" not in spec:
             if isinstance(spec, dict) and "is" not in spec:
                 self.problem(
                     line, f"value '{name}' has no `is:`; expected {{of: [parameter], is: <expression>}}"
                 )
             return
-        params = spec.get("of") or []
-        params = [params] if isinstance(params, str) else list(params)
+        params = _params_of(spec)
         inner = scope.with_names({p: Name(ANY, _bound(p)) for p in params})
         read = self.expression(spec["is"], spec.line_of("is"), inner)
 
         def function(s, *args):
             # kept like a named value, per epoch, seat and arguments (cards and seats: a bot asks again and
-            # again)
+            # again); a value of the game's steady names alone, for the game, by its cards and what lies
+            # under them
+            if game_long:
+                if len(args) == 1 and type(args[0]) is Card and not args[0].under:  # a card, nothing under it
+                    key = (name, args[0])
+                else:
+                    key = _steady_key(name, args)
+                if key is not None:
+                    found = s.steady.get(key, _missing)
+                    if found is _missing:
+                        if len(s.steady) > 4096:
+                            s.steady.clear()
+                        found = s.steady[key] = read(s, dict(zip(params, args, strict=False)))
+                    return found
             try:
                 key = (name, s.epoch, s.me, *args)
                 found = s.kept.get(key, _missing)
@@ -618,6 +851,10 @@ class Reader:
                 found = s.kept[key] = read(s, dict(zip(params, args, strict=False)))
             return found
 
+        if len(params) == 1:
+            function = _one_parameter(name, params[0], read, game_long, function)
+        if game_long and len(params) == 1:  # expressions.Source reads a kept value of one card without a call
+            function.inline = (name, Card, _missing)
         scope.functions[name] = (function, ANY)
 
     def _action(self, action: ActionSpec, spec, scope: Scope) -> None:
@@ -641,6 +878,7 @@ class Reader:
                     "expected a zone or a list",
                 )
             action.params.append((name, read, of == CARD))
+            action.kinds[name] = of
             if of == CARD:
                 action.played.append(name)
             extra[name] = Name(of, _bound(name))
@@ -648,9 +886,13 @@ class Reader:
         if "if" in spec:
             action.condition = self.expression(spec["if"], spec.line_of("if"), inner)
             if action.condition is not _broken and len(action.params) > 1:
-                action.checks = self._staged(
-                    spec["if"], spec.line_of("if"), inner, [n for n, *_ in action.params]
-                )
+                action.checks = self._staged(action, spec["if"], spec.line_of("if"), inner)
+            elif action.condition is not _broken and len(action.params) == 1:
+                names = names_in(spec["if"], with_mapped=True)
+                only = action.params[0][0]
+                action.by_card = action.kinds.get(only) == CARD and names - {only} <= self.steady
+            if action.condition is not _broken:
+                action.parts = self._parts(spec["if"], spec.line_of("if"), inner)
         action.once_per_turn = bool(spec.get("once_per_turn", False))
         if spec.get("text") is not None:
             action.text = str(spec["text"])
@@ -668,6 +910,8 @@ class Reader:
                     f"action '{action.name}': text '{action.text}' must start with "
                     f"a word; expected e.g. '{action.name} {{card}}'",
                 )
+        action.pattern = _pattern(action)
+        self._refusals(action, spec.get("refuse"), spec.line_of("refuse"), inner)
         if not spec.get("do"):
             self.problem(line, f"action '{action.name}' has no effect; expected `do:` with at least one step "
                                "(draw, move, give, steal, swap, refill, set, add, end_turn, ...)")
@@ -769,7 +1013,7 @@ class Reader:
         args = self._args("shuffle", value, line, ("zone",))
         if args is None:
             return None
-        return st.Shuffle(self._zone(args, "zone", scope), args.get("label"))
+        return st.Shuffle(self._zone(args, "zone", scope), args.get("label") or item.get("label"))
 
     def s_draw(self, value, line, scope, item):
         args = self._args("draw", value, line, ("from", "to"))
@@ -912,7 +1156,12 @@ class Reader:
         if_none = item.get("if_none", "skip")
         if if_none not in ("skip", "end_turn", "fail"):
             self.problem(item.line_of("if_none"), f"if_none '{if_none}'; expected skip, end_turn or fail")
-        return st.Choose(actions, if_none)
+        refuse = item.get("refuse")
+        if refuse is not None and not isinstance(refuse, str):
+            self.problem(item.line_of("refuse"), f"choose: refuse is {_kind(refuse)}; expected the text that "
+                                                 "refuses an action this choice does not offer")
+            refuse = None
+        return st.Choose(actions, if_none, refuse)
 
     def s_repeat(self, value, line, scope, item):
         args = self._args("repeat", value, line, ())
@@ -980,7 +1229,7 @@ class Reader:
             getattr(self.program, WHERE[where]).append(EndCondition(when, reason, at))
 
     def _preferences(self, prefer, scope: Scope):
-        table = {}
+        table, bounds = {}, {}
         for action_name, text in prefer.items():
             spec = self.program.actions.get(action_name)
             if spec is None:
@@ -993,7 +1242,12 @@ class Reader:
                 continue
             names = {n: Name(CARD if cards else ANY, _bound(n)) for n, _read, cards in spec.params}
             table[action_name] = self.expression(text, prefer.line_of(action_name), scope.with_names(names))
-        return _by_action(table)
+            head = _head_bound(text)
+            if head is not None:
+                bounds[action_name] = head
+        found = _by_action(table)
+        found.bounds = bounds
+        return found
 
     def _bots(self, data, line: int, scope: Scope) -> None:
         bots = self.program.bots
@@ -1025,6 +1279,28 @@ class Reader:
                 )
 
 
+def _head_bound(text) -> float | None:
+    """The most the first item of a `prefer` list can be, when the expression says it (`[40, ...]`, `[50] if
+    ... else [0]`); None when it does not. A greedy bot passes over an action whose bound is below the first
+    item of the best value found: it cannot be higher."""
+    try:
+        tree = parse(text) if isinstance(text, str) else None
+    except ExpressionError:
+        return None
+
+    def bound(node):
+        if isinstance(node, jinja_nodes.List) and node.items and isinstance(node.items[0], jinja_nodes.Const):
+            head = node.items[0].value
+            return head if isinstance(head, (int, float)) and not isinstance(head, bool) else None
+        if isinstance(node, jinja_nodes.CondExpr):
+            yes = bound(node.expr1)
+            no = bound(node.expr2) if node.expr2 is not None else yes
+            return None if yes is None or no is None else max(yes, no)
+        return None
+
+    return bound(tree) if tree is not None else None
+
+
 def _by_action(table: dict):
     """A `prefer` given per action: the value of the action's own expression, None (last) for the others."""
 
@@ -1053,28 +1329,35 @@ def _constant(value):
     return lambda s, b: value
 
 
+def _src(read, source: str):
+    """`read`, with the Python source expressions.Source writes for it (the names of a rules file enter it
+    as literals only)."""
+    read.src = source
+    return read
+
+
 def _bound(name: str):
-    return lambda s, b: b.get(name)
+    return _src(lambda s, b: b.get(name), f"b.get({name!r})")
 
 
 def _table_read(name: str):
-    return lambda s, b: s.tables[name]
+    return _src(lambda s, b: s.tables[name], f"s.tables[{name!r}]")
 
 
 def _own_zone(name: str):
-    return lambda s, b: s.pzones[name][s.me]
+    return _src(lambda s, b: s.pzones[name][s.me], f"s.pzones[{name!r}][s.me]")
 
 
 def _shared_zone(name: str):
-    return lambda s, b: s.zones[name]
+    return _src(lambda s, b: s.zones[name], f"s.zones[{name!r}]")
 
 
 def _own_counter(name: str):
-    return lambda s, b: s.pcounters[name][s.me]
+    return _src(lambda s, b: s.pcounters[name][s.me], f"s.pcounters[{name!r}][s.me]")
 
 
 def _shared_counter(name: str):
-    return lambda s, b: s.counters[name]
+    return _src(lambda s, b: s.counters[name], f"s.counters[{name!r}]")
 
 
 def _kept(name: str, read):
@@ -1090,10 +1373,93 @@ def _kept(name: str, read):
             found = s.kept[key] = read(s, b)
         return found
 
+    kept.inline = ("step", name, _missing)  # expressions.Source reads the kept value without a call
     return kept
 
 
 _missing = object()
+
+
+def _one_parameter(name: str, param: str, read, game_long: bool, general):
+    """The value of one parameter as `general` keeps it, without building argument tuples (the common
+    case: a value of a card, of a seat)."""
+
+    def function(s, arg=None, *more):
+        if more:
+            return general(s, arg, *more)
+        if game_long:
+            if type(arg) is Card:
+                key = (name, _card_key(arg) if arg.under else arg)
+            else:
+                key = _steady_key(name, (arg,))
+            if key is not None:
+                found = s.steady.get(key, _missing)
+                if found is _missing:
+                    if len(s.steady) > 4096:
+                        s.steady.clear()
+                    found = s.steady[key] = read(s, {param: arg})
+                return found
+        key = (name, s.epoch, s.me, arg)
+        try:
+            found = s.kept.get(key, _missing)
+        except TypeError:  # an argument that is no key (a list): worked out each time
+            return read(s, {param: arg})
+        if found is _missing:
+            if len(s.kept) > 1024:
+                s.kept.clear()
+            found = s.kept[key] = read(s, {param: arg})
+        return found
+
+    return function
+
+
+def _kept_for_game(name: str, read):
+    """A named value that reads only what stays the same for a whole game: worked out once per game."""
+
+    def kept(s, b):
+        found = s.steady.get(name, _missing)
+        if found is _missing:
+            found = s.steady[name] = read(s, b)
+        return found
+
+    kept.inline = ("game", name, _missing)
+    return kept
+
+
+_STEADY_TYPES = (str, int, float, bool, type(None))
+
+
+def _steady_key(name: str, args: tuple):
+    """The key of a game-long value's arguments: cards by what lies under them, texts and numbers as they
+    are; None for any other argument (a seat, a list: it reaches the table, so it is kept one step only)."""
+    key: list = [name]
+    for arg in args:
+        kind = type(arg)
+        if kind is Card:
+            key.append(_card_key(arg))
+        elif kind in _STEADY_TYPES or kind is Payment:
+            key.append(arg)
+        else:
+            return None
+    return tuple(key)
+
+
+def _card_key(card: Card):
+    under = card.under
+    if not under:
+        return card
+    key = [card]
+    for laid in under:  # cards under a card seldom have cards under them: no call for those
+        key.append(_card_key(laid) if laid.under else laid)
+    return tuple(key)
+
+
+def _params_of(spec) -> list[str]:
+    """The parameter names of a value `{of: [x], is: ...}` (none for a plain value)."""
+    if not isinstance(spec, dict):
+        return []
+    params = spec.get("of") or []
+    return [params] if isinstance(params, str) else list(params)
 
 
 def _seat_reader(program: Program):
@@ -1106,7 +1472,11 @@ def _seat_reader(program: Program):
 
 
 def _located(read, file: str, line: int, text):
-    """`read`, whose failures (a wrong value at run time) name the rules file's line."""
+    """`read`, whose failures (a wrong value at run time) name the rules file's line (a written expression
+    catches them in its own function: no call more per evaluation)."""
+    locate = getattr(read, "locate", None)
+    if locate is not None:
+        return locate(_failure(file, line, text))
 
     def located(s, b):
         try:
@@ -1122,6 +1492,18 @@ def _located(read, file: str, line: int, text):
             ) from None
 
     return located
+
+
+def _failure(file: str, line: int, text):
+    """What a failure while working out the expression `text` becomes: the same failure, at the line."""
+
+    def failure(exc: Exception) -> Exception:
+        if isinstance(exc, (RulesFailure, RulesLimit)):
+            message = str(exc)
+            return exc if message.startswith(f"{file}:") else type(exc)(f"{file}:{line}: {message}")
+        return RulesFailure(f"{file}:{line}: '{text}' cannot be worked out: {type(exc).__name__}: {exc}")
+
+    return failure
 
 
 def read_program(

@@ -9,7 +9,10 @@ carried out, or a game that does more work than its budget, fails with the rules
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
+from itertools import chain
+from operator import attrgetter, countOf
 from typing import Any
 
 from generator.engines.base import (
@@ -22,7 +25,7 @@ from generator.engines.base import (
     State,
 )
 from generator.engines.common import check_outcome
-from generator.rules.expressions import RulesFailure, RulesLimit
+from generator.rules.expressions import CARD, SEAT, RulesFailure, RulesLimit
 
 STEP_BUDGET = 2_000_000  # steps (effects, checks, decisions) one game may run before it is stopped
 
@@ -74,6 +77,55 @@ class Zone(list):
     def __str__(self) -> str:
         name = self.spec.name if self.spec is not None else "under a card"
         return name if self.seat < 0 else f"{name} of seat {self.seat}"
+
+
+class Row(Zone):
+    """A zone of places (a display): a card taken leaves its place empty, a card coming in takes the first
+    empty place. `places` holds each card's place, in order; `width` is the most places ever filled."""
+
+    __slots__ = ("places", "width")
+
+    def __init__(self, spec, seat: int, cards=()):
+        super().__init__(spec, seat, cards)
+        self.places = list(range(len(self)))
+        self.width = len(self)
+
+    def append(self, card) -> None:
+        taken = set(self.places)
+        place = next(number for number in range(len(taken) + 1) if number not in taken)
+        at = bisect_left(self.places, place)
+        self.insert(at, card)
+        self.places.insert(at, place)
+        self.width = max(self.width, place + 1)
+
+    def extend(self, cards) -> None:
+        for card in list(cards):
+            self.append(card)
+
+    def pop(self, index: int = -1):
+        card = list.pop(self, index)
+        self.places.pop(index)
+        return card
+
+    def remove(self, card) -> None:
+        self.pop(self.index(card))
+
+    def __delitem__(self, index) -> None:
+        list.__delitem__(self, index)
+        del self.places[index]
+
+    def __setitem__(self, index, value) -> None:
+        list.__setitem__(self, index, value)
+        if isinstance(index, slice):  # a new order (a shuffle, a swap): the cards fill the first places
+            self.places = list(range(len(self)))
+            self.width = max(self.width, len(self))
+
+    def shown(self) -> list:
+        """The card ids place by place, None for an empty place (as snapshots show a display)."""
+        out: list = [None] * self.width
+        for place, card in zip(self.places, self, strict=True):
+            out[place] = card.id
+        return out
 
 
 class Seat(int):
@@ -184,10 +236,13 @@ class RulesState(State):
         self.zones: dict[str, Zone] = {}
         self.pzones: dict[str, list[Zone]] = {}
         for spec in program.zones.values():
+            kind = Row if spec.places else Zone
             if spec.per_player:
-                self.pzones[spec.name] = [Zone(spec, seat) for seat in range(players)]
+                self.pzones[spec.name] = [kind(spec, seat) for seat in range(players)]
             else:
-                self.zones[spec.name] = Zone(spec, -1)
+                self.zones[spec.name] = kind(spec, -1)
+        self._all_zones = [*self.zones.values(), *(z for zones in self.pzones.values() for z in zones)]
+        self._limited = [zone for zone in self._all_zones if zone.spec.limit is not None]
         # every card starts in its deck's zone, so counts hold from the start
         for spec in program.zones.values():
             if spec.deck is not None:
@@ -196,6 +251,9 @@ class RulesState(State):
         self.pcounters = {}
         self.me = self.cur = self.first = 0
         self.seats = tuple(_seat(number, self) for number in range(players))
+        # each seat's opponents from its left, made once (expressions read them, never change them)
+        self.opponents = [[self.seats[(me + k) % players] for k in range(1, players)]
+                          for me in range(players)]
         self.turns = self.rounds = 0
         self.taken: list[str] = []  # the actions taken this turn, by name
         self.trigger: str | None = None
@@ -208,6 +266,8 @@ class RulesState(State):
         self.steps_left = STEP_BUDGET
         self.epoch = 0  # bumped by every step and every apply(): named values are kept for one epoch and seat
         self.kept: dict = {}
+        self.choices: dict = {}  # zone id -> (epoch, zone, its distinct cards by id): see language._choices
+        self.steady: dict = {}  # the values of steady names (settings, a card's points...) kept for the game
         self.decisions = 0
         self._pending: Any = None
         self._legal: list = []
@@ -312,6 +372,97 @@ class RulesState(State):
             )
         return wanted  # an action of the rules that is not legal now: apply() says why
 
+    def refusal(self, text: str) -> str | None:
+        """Why the written action `text` is not allowed now, as the rules file says it: the choice's `refuse`
+        when it offers no action written so, else the first `refuse:` entry of an action written so that
+        holds (the action whose condition's parts over the parameters written hold first); None when the
+        rules say nothing."""
+        pending = self._pending
+        if type(pending) is not Decision:
+            return None
+        offered = {spec.name for spec in getattr(pending.step, "actions", ())}
+        candidates = []
+        for spec in self.p.actions.values():
+            match = spec.pattern.match(text) if spec.pattern is not None else None
+            if match is None:
+                continue
+            bound = self._written(spec, match.groupdict())
+            if bound is not None:
+                candidates.append((spec, bound))
+        if not candidates:
+            return None
+        mine = [(spec, bound) for spec, bound in candidates if spec.name in offered]
+        if not mine:
+            return getattr(pending.step, "refuse", None)
+        self.me = self.cur
+        mine.sort(key=lambda found: not self._parts_hold(*found))  # stable: the rules' order among equals
+        for spec, bound in mine:
+            if spec.once_per_turn and spec.name in self.taken:
+                return f"'{spec.name}' is allowed only once per turn"
+            for kind, read, say in spec.refusals:
+                value = read(self, bound)
+                if kind == "why" and value:
+                    return str(value)
+                if kind == "if" and value:
+                    return say.format_map({name: _written_text(bound.get(name)) for name in spec.kinds})
+        return None
+
+    def _written(self, spec, words: dict) -> dict | None:
+        """The parameters of a written action: each value of its range written so (while the earlier ones
+        were in theirs), else the card of that id wherever it lies, the seat of that number, or the text;
+        None when a card or seat written names none."""
+        bound: dict = {}
+        in_range = True
+        for name, domain, _cards in spec.params:
+            written = words.get(name)
+            value = None
+            if written is not None and in_range:
+                try:
+                    value = next((v for v in _range_of(domain(self, bound)) if str(v) == written), None)
+                except (RulesFailure, RulesLimit):
+                    value = None
+            if value is None:
+                in_range = False
+                kind = spec.kinds.get(name)
+                if written is None:
+                    value = None
+                elif kind == CARD:
+                    value = self.find_card(written)
+                    if value is None:
+                        return None
+                elif kind == SEAT:
+                    if not written.isdigit() or not 0 <= int(written) < self.n:
+                        return None
+                    value = self.seats[int(written)]
+                else:
+                    value = written
+            bound[name] = value
+        return bound
+
+    def _parts_hold(self, spec, bound: dict) -> bool:
+        """The parts of the action's condition over the parameters written hold."""
+        for names, read in spec.parts:
+            if any(bound.get(n) is None for n in names if n in spec.kinds):
+                continue
+            try:
+                if not read(self, bound):
+                    return False
+            except (RulesFailure, RulesLimit):
+                return False
+        return True
+
+    def find_card(self, card_id: str):
+        """The first card of that id in any zone or under any card (None when there is none)."""
+        for zone in self._all_zones:
+            for card in zone:
+                if card.id == card_id:
+                    return card
+        for holder in self.holders:
+            for card in holder.under:
+                if card.id == card_id:
+                    return card
+        return None
+
     def apply(self, action) -> None:
         pending = self._pending
         if type(action) is ChanceOutcome:
@@ -325,10 +476,13 @@ class RulesState(State):
             raise IllegalAction("the game is over")
         if type(pending) is ChanceRequest:
             raise IllegalAction(f"chance event '{pending.label}' must be decided first")
-        if type(action) is not Act or not any(a is action for a in self._legal):
+        if type(action) is not Act or not _listed(action, self._legal):
             text = str(action)
             found = next((a for a in self._legal if a.text == " ".join(text.split())), None)
             if found is None:
+                why = self.refusal(" ".join(text.split()))
+                if why:
+                    raise IllegalAction(why)
                 legal = ", ".join(a.text for a in self._legal[:12]) + (
                     " ..." if len(self._legal) > 12 else ""
                 )
@@ -352,25 +506,26 @@ class RulesState(State):
         return list(self._winners)
 
     def card_count(self) -> dict[str, int]:
-        # the harness asks after every action: the decks counted by C-level loops, the cards under cards from
-        # the
-        # few cards that ever had any laid under them (they stay in some zone, so they are counted there too)
-        counts: Counter = Counter()
-        update = counts.update
-        for zone in self._every_zone():
-            update(map(_deck_of, zone))
-        for card in self.holders:
-            update(map(_deck_of, card.under))
-        return dict(counts)
-
-    def _every_zone(self):
-        yield from self.zones.values()
-        for zones in self.pzones.values():
-            yield from zones
+        # the harness asks after every action: the decks counted by C-level loops, the cards under cards
+        # from the few cards that ever had any laid under them (they stay in some zone, counted there too)
+        # every card is of one of the table's decks: the last deck's count is what the others leave of the
+        # total (the sizes of the zones); the others counted card by card, by C-level loops
+        unders = [holder.under for holder in self.holders]
+        left = sum(map(len, self._all_zones)) + sum(map(len, unders))
+        counts: dict[str, int] = {}
+        if not self.table.kinds:
+            return counts
+        *others, last = self.table.kinds
+        for deck in others:
+            count = counts[deck] = countOf(map(_deck_of, chain(chain.from_iterable(self._all_zones),
+                                                               chain.from_iterable(unders))), deck)
+            left -= count
+        counts[last] = left
+        return {deck: count for deck, count in counts.items() if count}
 
     def invariant_problems(self) -> list[str]:
         problems = []
-        for zone in self._every_zone():
+        for zone in self._limited:  # asked after every action: only the zones that have a limit
             limit = zone.spec.limit
             if (
                 limit is not None
@@ -394,13 +549,25 @@ class RulesState(State):
             "counters": dict(self.counters),
         }
         for name, zone in self.zones.items():
-            snap[name] = [c.id for c in zone] if zone.spec.face == "up" else len(zone)
+            if zone.spec.face != "up":
+                snap[name] = len(zone)
+            else:
+                snap[name] = zone.shown() if type(zone) is Row else [c.id for c in zone]
             snap[f"{name}_size"] = len(zone)
         snap["players"] = [
             {**{name: sorted(c.id for c in zones[seat]) for name, zones in self.pzones.items()},
              **{f"{name}_size": len(zones[seat]) for name, zones in self.pzones.items()},
              **{name: values[seat] for name, values in self.pcounters.items()}, "score": snap["scores"][seat]}
             for seat in range(self.n)]
+        me = self.me
+        self.me = self.cur
+        for key, read in self.p.snapshot:  # the rules' own keys (the names a Python engine's scripts read)
+            snap[key] = shown_value(read(self, {}))
+        for seat, player in enumerate(snap["players"]):
+            self.me = seat
+            for key, read in self.p.snapshot_players:
+                player[key] = shown_value(read(self, {}))
+        self.me = me
         if self._pending is None:
             snap["winners"] = self.winners()
         return snap
@@ -415,14 +582,47 @@ class RulesState(State):
         }
 
 
-def _deck_of(card: Card) -> str:
-    return card.deck
+_deck_of = attrgetter("deck")  # a C-level read: card_count runs after every action
 
 
 def _seat(number: int, state) -> Seat:
     seat = Seat(number)
     seat.state = state
     return seat
+
+
+def _listed(action, legal: list) -> bool:
+    """`action` is one of the legal actions (by identity: a bot hands back one of them)."""
+    for one in legal:  # noqa: SIM110 - a loop: no generator frame per decision
+        if one is action:
+            return True
+    return False
+
+
+def shown_value(value):
+    """A value as a snapshot shows it: cards by id, zones as lists of ids, seats as numbers."""
+    if type(value) is Card:
+        return value.id
+    if isinstance(value, Zone):
+        return value.shown() if type(value) is Row else [c.id for c in value]
+    if type(value) is Seat:
+        return int(value)
+    if isinstance(value, (list, tuple)):
+        return [shown_value(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): shown_value(v) for k, v in value.items()}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
+def _written_text(value) -> str:
+    return "" if value is None else str(value)
+
+
+def _range_of(values) -> list:
+    """The values a parameter ranges over (the items of a zone or list)."""
+    return [] if values is None else list(values)
 
 
 def _said(seat: int, text: str) -> str:

@@ -27,7 +27,7 @@ class Step(Located):
 
 
 def _zone(step: Step, value) -> Zone:
-    if type(value) is not Zone:
+    if not isinstance(value, Zone):
         raise step.failure(f"'{step.verb}' needs a zone here, got {value!r}")
     return value
 
@@ -76,7 +76,7 @@ class Shuffle(Step):
 
     def run(self, s, b):
         zone = _zone(self, self.zone(s, b))
-        yield from shuffled(s, zone, self.label or zone.spec.name, list(zone))
+        yield from shuffled(s, zone, self.label or zone.spec.label or zone.spec.name, list(zone))
 
 
 class Draw(Step):
@@ -306,12 +306,13 @@ class Branch(Step):
 
 
 class Choose(Step):
-    """`choose: [action, ...]`: the player to act picks one legal action of these; none legal: `if_none`."""
+    """`choose: [action, ...]`: the player to act picks one legal action of these; none legal: `if_none`;
+    `refuse`: why an action this choice does not offer is refused (finish a discard first)."""
 
     verb, pure = "choose", False
 
-    def __init__(self, actions: list, if_none: str):
-        self.actions, self.if_none = actions, if_none
+    def __init__(self, actions: list, if_none: str, refuse: str | None = None):
+        self.actions, self.if_none, self.refuse = actions, if_none, refuse
 
     def run(self, s, b):
         found: list[Act] = []

@@ -265,3 +265,18 @@ def test_a_bot_may_prefer_per_action_and_an_unknown_action_there_is_located(eigh
     assert found.startswith(
         f"{FILE}:{line_of(wrong, 'plya:')}: prefer: unknown action 'plya' (did you mean 'play'?)"
     )
+
+
+def test_an_expression_is_one_function_and_its_texts_stay_texts():
+    from generator.rules.expressions import Scope, compile_expression
+
+    scope = Scope({}, frozenset())
+    nasty = "'); __import__('os').system('echo hi') #\n"
+    read, kind, _of = compile_expression(f"{nasty!r} == 'x' or [1, 2 * 3, {nasty!r}]", scope)
+    assert kind == "value" and read(None, {}) == [1, 6, nasty]
+    assert repr(nasty) in read.source and "__import__('os')" not in read.source.replace(repr(nasty), "")
+    located = read.locate(lambda exc: ValueError(f"at line 3: {exc}"))
+    broken, _kind, _of = compile_expression("[1][5] - 1", scope)  # none - 1: a failure at run time
+    with pytest.raises(ValueError, match="at line 3: unsupported operand"):
+        broken.locate(lambda exc: ValueError(f"at line 3: {exc}"))(None, {})
+    assert located(None, {}) == [1, 6, nasty]

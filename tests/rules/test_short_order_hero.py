@@ -11,13 +11,16 @@ import math
 import os
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
+from generator.core.errors import InputError
 from generator.data.load import load_game
-from generator.engines.base import sample_chance
+from generator.engines.base import IllegalAction, sample_chance
 from generator.engines.registry import rules_engine
 from generator.validator.harness import play_game
+from generator.validator.scripts import run_script, script_files
 from generator.validator.simulate import bots_for
 
 AGREEMENT_GAMES = 2000
@@ -145,10 +148,11 @@ def test_a_goal_the_copies_cannot_pay_for_is_named_at_its_line(hero, repo_projec
 
 
 def test_rule_options_of_the_rules_file_change_the_game_played(hero, described):
-    assert described.options == {"fifth_recipe_trigger": None, "use_tracker": None}
+    assert described.options == {"fifth_recipe_trigger": None, "use_tracker": None, "floor_mode": None}
     assert {o.name: o.kind for o in described.rule_options} == {
         "fifth_recipe_trigger": "int",
         "use_tracker": "bool",
+        "floor_mode": "any",
     }
     endings = {
         play_game(
@@ -165,3 +169,72 @@ def test_rule_options_of_the_rules_file_change_the_game_played(hero, described):
     assert endings == {"fifth-recipe"}
     with pytest.raises(ValueError, match="unknown option"):
         described.new_state(hero, 3, {"no_such_option": 1})
+
+
+SCRIPTS = sorted(p.name for p in script_files(Path(__file__).resolve().parents[2] / "cards/short-order-hero"))
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_each_scripted_game_passes_against_the_description_and_the_python_engine(hero, described, script):
+    path = hero.dir / "scripts" / script
+    assert run_script(path, hero, described) == []
+    assert run_script(path, hero, python_engine()) == []
+
+
+def test_the_scripts_are_all_there():
+    assert len(SCRIPTS) == 11
+
+
+def test_a_refused_action_says_why_as_the_rules_file_words_it(hero, described):
+    state, rng = described.new_state(hero, 2, {}), random.Random(5)
+    while state.current_player() < 0:
+        state.apply(sample_chance(state.chance_request(), rng))
+    before = state.snapshot()
+    with pytest.raises(IllegalAction, match="take at least one action"):
+        state.apply("end")
+    shown = before["display"][0]
+    recipe = next(card for card in hero.decks["recipes"].cards if card.id == shown)
+    slots = len(recipe.fields["required"]) + int(recipe.fields.get("any_meat") or 0)
+    first = recipe.fields["required"][0]
+    with pytest.raises(IllegalAction, match=f"^no-such-card cannot stand for {first}$"):
+        state.apply(f"cook {shown}: " + " ".join(["no-such-card"] * slots))
+    with pytest.raises(IllegalAction, match=f"^it needs one card for each of .*; got {slots + 1}$"):
+        state.apply(f"cook {shown}: " + " ".join(["egg"] * (slots + 1)))
+    elsewhere = next(card.id for card in hero.decks["recipes"].cards if card.id not in before["display"])
+    with pytest.raises(IllegalAction, match=f"^recipe '{elsewhere}' is not on display$"):
+        state.apply(f"cook {elsewhere}: egg")
+    with pytest.raises(IllegalAction, match="not allowed now; legal: draw"):  # a card no deck has
+        state.apply("cook no-such-recipe: egg")
+    assert state.snapshot() == before  # a refusal changes nothing
+
+
+def test_the_new_constructs_broken_are_located_lines(hero, repo_project):
+    from generator.rules.engine import engine_from_text
+
+    file = "cards/short-order-hero/rules.yaml"
+    text = (repo_project.root / file).read_text(encoding="utf-8")
+    lines = text.splitlines()
+
+    def problems(changed: str) -> list:
+        with pytest.raises(InputError) as caught:
+            engine_from_text(changed, file, hero)
+        return [(p.line, p.message) for p in caught.value.problems]
+
+    def line_of(fragment: str) -> int:
+        return next(number for number, line in enumerate(lines, 1) if fragment in line)
+
+    found = problems(text.replace("{face: up, places: true}", "{face: up, places: 3}"))
+    assert found == [(line_of("places: true"), found[0][1])] and "places 3" in found[0][1]
+    found = problems(text.replace("say: \"'{target}' is not a completed recipe\"",
+                                  "say: \"'{victim}' is not a completed recipe\""))
+    # the spice's (sabotage has a victim: its refusal may name it)
+    assert [line for line, _ in found] == [line_of("{target}' is not a completed recipe")]
+    assert "names 'victim', which is not a parameter" in found[0][1]
+    found = problems(text.replace("- why: \"unpaid(", "- {say: nothing, why: \"unpaid(").replace(
+        "'Any Meat')\"", "'Any Meat')\"}"))
+    assert found == [(line_of("- why: \"unpaid("), found[0][1])]
+    assert "if: and say:, or why: alone" in found[0][1]
+    found = problems(text.replace("refuse: \"finish the discard-and-draw", "refuse: [\"finish the discard"))
+    assert [line for line, _ in found] == [line_of("refuse: \"finish")]
+    found = problems(text.replace("  draw_pile: pantry.size", "  draw_pile: pantry.sise"))
+    assert found == [(line_of("draw_pile: pantry.size"), found[0][1])] and "did you mean" in found[0][1]
