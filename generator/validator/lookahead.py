@@ -1,0 +1,158 @@
+"""The lookahead bot: a stronger player for engines whose states can be copied and re-dealt.
+
+At each decision with a choice, the bot imagines `budget` futures: a copy of the state in which every card
+the deciding seat cannot see is dealt anew (`State.clone()` then `State.redeal(seat, rng)`, the two optional
+methods of the engine API: determinization), and in each of those worlds it plays every legal action and
+then the rest of the game with the engine's greedy bot in every seat. It takes the action that won most of
+its futures (a shared win counts 1/k; the score margin breaks ties; equal actions go to the greedy bot's
+choice). Every action of one world faces the same chance draws (the generator is rewound between them), so
+the actions are compared on equal luck.
+
+Its name in `--bots` is `lookahead` or `lookahead:BUDGET` (futures per decision, at least one per legal
+action). Randomness comes only from the generator the harness hands every bot, so a seed replays exactly,
+whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+from generator.engines.base import (
+    CHANCE,
+    LOOKAHEAD_METHODS,
+    TERMINAL,
+    Engine,
+    State,
+    missing_lookahead_methods,
+    sample_chance,
+)
+
+LOOKAHEAD = "lookahead"
+DEFAULT_BUDGET = 16  # futures per decision: measured in docs/balancing.md
+MAX_BUDGET = 100_000  # beyond this a game takes days: a typing slip, refused
+ROLLOUT_BOT = "greedy"  # the engine's bot that plays every seat of an imagined future
+MARGIN_WEIGHT = 0.01  # how much the score margin counts beside a win (it only breaks ties)
+
+
+class BotNameError(ValueError):
+    """A bot name that is not a bot of the engine, or a lookahead budget out of range; the message says
+    which."""
+
+
+def lookahead_budget(name: str, where: str = "--bots") -> int | None:
+    """The budget of a lookahead bot name (`lookahead`, `lookahead:200`), None for another name;
+    BotNameError for a budget that is not a whole number from 1 to MAX_BUDGET (`where` names the option)."""
+    kind, colon, budget = name.partition(":")
+    if kind != LOOKAHEAD:
+        return None
+    if not colon:
+        return DEFAULT_BUDGET
+    return checked_budget(budget, f"{where} {name}")
+
+
+def checked_budget(text, where: str) -> int:
+    """A lookahead budget read from `text`; BotNameError naming `where` when it is not 1..MAX_BUDGET."""
+    try:
+        budget = int(str(text).strip())
+    except ValueError:
+        budget = None
+    if budget is None or not 1 <= budget <= MAX_BUDGET:
+        raise BotNameError(f"{where}: a lookahead budget is the futures imagined per decision, a whole "
+                           f"number from 1 to {MAX_BUDGET}, not {str(text).strip() or 'nothing'!r}")
+    return budget
+
+
+def lookahead_name(budget: int) -> str:
+    """The bot name of a lookahead bot with this budget."""
+    return f"{LOOKAHEAD}:{budget}"
+
+
+def known_bot(engine: Engine, name: str) -> bool:
+    """Whether `name` is one of the engine's bots or a well-formed lookahead bot (BotNameError for a bad
+    budget)."""
+    return name in engine.bots or lookahead_budget(name) is not None
+
+
+def missing_methods_line(engine: Engine, state: State) -> str | None:
+    """The line that says why this engine cannot have a lookahead bot, or None when it can."""
+    missing = missing_lookahead_methods(state)
+    if ROLLOUT_BOT not in engine.bots:
+        return f"engine {engine.name} has no '{ROLLOUT_BOT}' bot, which plays a lookahead bot's futures"
+    if not missing:
+        return None
+    return (f"engine {engine.name} cannot have a lookahead bot: its State lacks {' and '.join(missing)}; "
+            f"expected both optional methods {LOOKAHEAD_METHODS[0]}() and {LOOKAHEAD_METHODS[1]}(seat, rng) "
+            "(docs/engine-api.md)")
+
+
+def policy(engine: Engine, name: str):
+    """The bot (state, rng) -> action of this name: one of the engine's own, or a lookahead bot."""
+    bot = engine.bots.get(name)
+    if bot is not None:
+        return bot
+    budget = lookahead_budget(name)
+    if budget is None:
+        raise BotNameError(f"unknown bot '{name}'")
+    return LookaheadBot(engine, budget)
+
+
+class LookaheadBot:
+    """Determinized rollouts: `budget` imagined futures per decision, played out by the greedy bot."""
+
+    def __init__(self, engine: Engine, budget: int):
+        self.engine, self.budget = engine, budget
+        self.greedy = engine.bots[ROLLOUT_BOT]
+        self.cap = engine.turn_cap  # decisions of one future before it is scored as it stands
+
+    def __call__(self, state: State, rng):
+        actions = list(state.legal_actions())
+        if len(actions) == 1:
+            return actions[0]
+        seat = state.current_player()
+        favourite = self.greedy(state, rng)
+        if favourite in actions:  # first, so that it wins the ties
+            actions.remove(favourite)
+            actions.insert(0, favourite)
+        worlds = max(1, self.budget // len(actions))
+        totals = [0.0] * len(actions)
+        for _ in range(worlds):
+            world = state.clone()
+            world.redeal(seat, rng)
+            luck = rng.getstate()
+            for index, action in enumerate(actions):
+                rng.setstate(luck)  # every action of this world meets the same draws
+                future = world.clone() if index < len(actions) - 1 else world
+                future.apply(action)
+                totals[index] += self._play_out(future, seat, rng)
+        best = max(range(len(actions)), key=lambda i: (totals[i], -i))
+        return actions[best]
+
+    def _play_out(self, future: State, seat: int, rng) -> float:
+        """Play the future to its end with the greedy bot in every seat; its worth to `seat`."""
+        greedy, current_player, apply = self.greedy, future.current_player, future.apply
+        decisions = 0
+        while True:
+            player = current_player()
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                apply(sample_chance(future.chance_request(), rng))
+                continue
+            decisions += 1
+            if decisions > self.cap:
+                break
+            apply(greedy(future, rng))
+        return worth(future, seat)
+
+
+def worth(state: State, seat: int) -> float:
+    """A finished (or cut-off) future's worth to `seat`: its share of the win, and a little for its score
+    margin over the best other seat."""
+    scores = list(state.scores())
+    won = 0.0
+    if state.is_terminal():
+        winners = state.winners()
+        won = 1 / len(winners) if seat in winners else 0.0
+    others = [score for other, score in enumerate(scores) if other != seat]
+    if not others:
+        return won
+    mine, best = scores[seat], max(others)
+    return won + MARGIN_WEIGHT * (mine - best) / (1 + abs(mine) + abs(best))
