@@ -83,6 +83,30 @@ def missing_methods_line(engine: Engine, state: State) -> str | None:
             "(docs/engine-api.md)")
 
 
+def bots_problem(engine: Engine, names, new_state, where: str = "--bots") -> str | None:
+    """What is wrong with these bot names for this engine (an unknown name, a bad lookahead budget, a
+    lookahead bot for an engine without the two methods), or None. `new_state()` makes a state to look at,
+    only when a lookahead bot is named."""
+    lookahead = False
+    for name in names:
+        try:
+            if name not in engine.bots:
+                if lookahead_budget(name, where) is None:
+                    known = ", ".join([*sorted(engine.bots), f"{LOOKAHEAD}[:BUDGET]"])
+                    return f"{where}: unknown bot '{name}'; known: {known}"
+                lookahead = True
+        except BotNameError as exc:
+            return str(exc)
+    if lookahead:
+        try:
+            state = new_state()
+        except Exception:  # noqa: BLE001 - a game that cannot set up says so when it is played
+            return None
+        missing = missing_methods_line(engine, state)
+        return f"{where}: {missing}" if missing else None
+    return None
+
+
 def policy(engine: Engine, name: str):
     """The bot (state, rng) -> action of this name: one of the engine's own, or a lookahead bot."""
     bot = engine.bots.get(name)
