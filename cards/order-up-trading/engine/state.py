@@ -449,7 +449,10 @@ class TradingState(State):
         hand and recipe, the scores and the sets aside stay. A deal that would give another player a complete
         hand mid-round (it would have rung the bell) is dealt again, a few times at most."""
         others = [p for p in range(self.k) if p != seat and self.hands[p]]
-        kept = [list(self.offers[p] or ()) for p in range(self.k)]
+        # seats that traded this tick (in a split or at the bell) hold their offers no more
+        traded = {p for a, b, _, _ in self.last_trades for p in (a, b)} if self.phase in ("split", "bell") \
+            else set()
+        kept = [list(self.offers[p] or ()) if p not in traded else [] for p in range(self.k)]
         loose: list[list[str]] = []
         for p in range(self.k):
             hand = list(self.hands[p])
