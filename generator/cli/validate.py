@@ -166,7 +166,7 @@ def _strength_bot(strength: bool, games: int | None, budget: str | None) -> str 
             raise InputError(f"{option} sets up --strength; expected --strength with it")
         return None
     try:
-        chosen = DEFAULT_BUDGET if budget is None else checked_budget(budget, "--lookahead-budget")
+        chosen = DEFAULT_BUDGET if budget is None else checked_budget(budget, f"--lookahead-budget {budget}")
         return lookahead_name(chosen)
     except BotNameError as exc:
         raise InputError(str(exc)) from None
