@@ -5,12 +5,13 @@ the deciding seat cannot see is dealt anew (`State.clone()` then `State.redeal(s
 methods of the engine API: determinization), and in each of those worlds it plays every legal action and
 then the rest of the game with the engine's greedy bot in every seat. It takes the action that won most of
 its futures (a shared win counts 1/k; the score margin breaks ties; equal actions go to the greedy bot's
-choice). Every action of one world faces the same chance draws (the generator is rewound between them), so
-the actions are compared on equal luck.
+choice). With more legal actions than futures, the greedy bot's choice and a sample of the others are tried,
+one future each. Every action of one world meets the same chance draws (the generator is rewound between
+them), so the actions are compared on equal luck.
 
-Its name in `--bots` is `lookahead` or `lookahead:BUDGET` (futures per decision, at least one per legal
-action). Randomness comes only from the generator the harness hands every bot, so a seed replays exactly,
-whatever the number of workers.
+Its name in `--bots` is `lookahead` or `lookahead:BUDGET` (futures per decision, 1 to MAX_BUDGET).
+Randomness comes only from the generator the harness hands every bot, so a seed replays exactly, whatever the
+number of workers.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from generator.engines.base import (
 )
 
 LOOKAHEAD = "lookahead"
-DEFAULT_BUDGET = 16  # futures per decision: measured in docs/balancing.md
+DEFAULT_BUDGET = 8  # futures per decision (docs/balancing.md: what it buys, what it costs)
 MAX_BUDGET = 100_000  # beyond this a game takes days: a typing slip, refused
 ROLLOUT_BOT = "greedy"  # the engine's bot that plays every seat of an imagined future
 MARGIN_WEIGHT = 0.01  # how much the score margin counts beside a win (it only breaks ties)
@@ -135,6 +136,8 @@ class LookaheadBot:
         if favourite in actions:  # first, so that it wins the ties
             actions.remove(favourite)
             actions.insert(0, favourite)
+        if len(actions) > self.budget:  # more actions than futures: the greedy choice and a sample of others
+            actions = actions[:1] + rng.sample(actions[1:], self.budget - 1)
         worlds = max(1, self.budget // len(actions))
         totals = [0.0] * len(actions)
         for _ in range(worlds):
