@@ -2,7 +2,7 @@
 
 One lookahead seat (its default budget) against three greedy bots, seeds from the validator's derivation, on
 one core: the lookahead seat's win share with its 95% interval (a fair share is 25%) and seconds per game of
-wall and CPU time (about 30 s of CPU in all). A quick run (`make bench-quick`) plays a quarter of the games.
+wall and CPU time (about 60 s of CPU in all). A quick run (`make bench-quick`) plays a quarter of the games.
 """
 
 from __future__ import annotations

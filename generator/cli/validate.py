@@ -63,7 +63,7 @@ from generator.core.words import counted
 @click.option("--strength-games", type=click.IntRange(min=1), default=None,
               help="--strength: games per player count (default 20: a game takes seconds).")
 @click.option("--lookahead-budget", default=None, metavar="N",
-              help="--strength: futures the lookahead bot imagines per decision (default 8).")
+              help="--strength: futures the lookahead bot imagines per decision (default 16).")
 @click.pass_context
 def validate_cmd(
     ctx: click.Context,

@@ -2,12 +2,12 @@
 
 At each decision with a choice, the bot imagines `budget` futures: a copy of the state in which every card
 the deciding seat cannot see is dealt anew (`State.clone()` then `State.redeal(seat, rng)`, the two optional
-methods of the engine API: determinization), and in each of those worlds it plays every legal action and
+methods of the engine API: determinization), and in each of those worlds it plays a few candidate actions and
 then the rest of the game with the engine's greedy bot in every seat. It takes the action that won most of
 its futures (a shared win counts 1/k; the score margin breaks ties; equal actions go to the greedy bot's
-choice). With more legal actions than futures, the greedy bot's choice and a sample of the others are tried,
-one future each. Every action of one world meets the same chance draws (the generator is rewound between
-them), so the actions are compared on equal luck.
+choice). The candidates, about the square root of the budget so that each gets several futures, are the
+greedy bot's choice and the actions that leave the best score margin at once. Every action of one world meets
+the same chance draws (the generator is rewound between them), so the actions are compared on equal luck.
 
 Its name in `--bots` is `lookahead` or `lookahead:BUDGET` (futures per decision, 1 to MAX_BUDGET).
 Randomness comes only from the generator the harness hands every bot, so a seed replays exactly, whatever the
@@ -15,6 +15,8 @@ number of workers.
 """
 
 from __future__ import annotations
+
+import math
 
 from generator.engines.base import (
     CHANCE,
@@ -27,7 +29,7 @@ from generator.engines.base import (
 )
 
 LOOKAHEAD = "lookahead"
-DEFAULT_BUDGET = 8  # futures per decision (docs/balancing.md: what it buys, what it costs)
+DEFAULT_BUDGET = 16  # futures per decision (docs/balancing.md: what it buys, what it costs)
 MAX_BUDGET = 100_000  # beyond this a game takes days: a typing slip, refused
 ROLLOUT_BOT = "greedy"  # the engine's bot that plays every seat of an imagined future
 MARGIN_WEIGHT = 0.01  # how much the score margin counts beside a win (it only breaks ties)
@@ -132,12 +134,9 @@ class LookaheadBot:
         if len(actions) == 1:
             return actions[0]
         seat = state.current_player()
-        favourite = self.greedy(state, rng)
-        if favourite in actions:  # first, so that it wins the ties
-            actions.remove(favourite)
-            actions.insert(0, favourite)
-        if len(actions) > self.budget:  # more actions than futures: the greedy choice and a sample of others
-            actions = actions[:1] + rng.sample(actions[1:], self.budget - 1)
+        actions = self._candidates(state, seat, actions, rng)
+        if len(actions) == 1:
+            return actions[0]
         worlds = max(1, self.budget // len(actions))
         totals = [0.0] * len(actions)
         for _ in range(worlds):
@@ -151,6 +150,23 @@ class LookaheadBot:
                 totals[index] += self._play_out(future, seat, rng)
         best = max(range(len(actions)), key=lambda i: (totals[i], -i))
         return actions[best]
+
+    def _candidates(self, state: State, seat: int, actions: list, rng) -> list:
+        """The actions worth imagining futures for, the greedy bot's choice first (it wins the ties): at most
+        about the square root of the budget, so that each gets several futures (one future each ranks actions
+        by the luck of one deal); the others that leave the best score margin at once."""
+        favourite = self.greedy(state, rng)
+        rest = [action for action in actions if action != favourite]
+        room = max(1, math.isqrt(self.budget)) - (favourite in actions)
+        if len(rest) > room:
+            at_once = []
+            for action in rest:
+                after = state.clone()
+                after.apply(action)
+                at_once.append(worth(after, seat))
+            ranked = sorted(range(len(rest)), key=lambda i: -at_once[i])  # stable: legal order among equals
+            rest = [rest[i] for i in sorted(ranked[:room])]
+        return ([favourite] if favourite in actions else []) + rest
 
     def _play_out(self, future: State, seat: int, rng) -> float:
         """Play the future to its end with the greedy bot in every seat; its worth to `seat`."""

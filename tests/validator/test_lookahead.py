@@ -84,9 +84,9 @@ TRAP = Engine(name="trap", new_state=TrapState, player_counts=(2,),
 
 def test_the_lookahead_bot_finds_the_move_the_greedy_bot_misses():
     assert play_game(TRAP, None, 2, 1, ["greedy", "greedy"]).winners == [1]
-    record = play_game(TRAP, None, 2, 1, ["lookahead:2", "greedy"])
+    record = play_game(TRAP, None, 2, 1, ["lookahead:4", "greedy"])
     assert record.ok and record.winners == [0]
-    assert "# seat 0 (lookahead:2): wait" in record.log
+    assert "# seat 0 (lookahead:4): wait" in record.log
 
 
 @pytest.mark.parametrize("budget", ["0", "-3", str(MAX_BUDGET + 1), "lots", ""])
