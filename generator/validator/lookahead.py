@@ -58,8 +58,9 @@ def checked_budget(text, where: str) -> int:
     except ValueError:
         budget = None
     if budget is None or not 1 <= budget <= MAX_BUDGET:
+        given = repr(str(text).strip()) if str(text).strip() else "nothing"
         raise BotNameError(f"{where}: a lookahead budget is the futures imagined per decision, a whole "
-                           f"number from 1 to {MAX_BUDGET}, not {str(text).strip() or 'nothing'!r}")
+                           f"number from 1 to {MAX_BUDGET}, not {given}")
     return budget
 
 
