@@ -15,7 +15,8 @@ from generator.cli.common import change_options, project_of
 @click.option("--players", type=click.IntRange(min=1), default=None,
               help="Player count (default: the engine's smallest).")
 @click.option("--bots", default="greedy", show_default=True,
-              help="Bot per seat, comma-separated (greedy,random); a single name plays every seat.")
+              help="Bot per seat, comma-separated (greedy,random,lookahead:16); a single name plays every "
+                   "seat.")
 @change_options
 @click.pass_context
 def replay_cmd(ctx: click.Context, game_id: str, seed: int, players: int | None, bots: str,
@@ -28,6 +29,7 @@ def replay_cmd(ctx: click.Context, game_id: str, seed: int, players: int | None,
     from generator.pipeline.changes import Changes, rule_options
     from generator.pipeline.gather import gather
     from generator.validator.harness import play_game
+    from generator.validator.lookahead import bots_problem
 
     project = project_of(ctx)
     changes = Changes(options=tuple(options), sets=tuple(sets))
@@ -49,11 +51,11 @@ def replay_cmd(ctx: click.Context, game_id: str, seed: int, players: int | None,
             )
         )
     names = [b.strip() for b in bots.split(",") if b.strip()]
-    unknown = [b for b in names if b not in engine.bots]
-    if unknown or not names:
-        raise InputError(
-            Problem("", 0, f"unknown bot '{(unknown or [bots])[0]}'; known: {known_list(engine.bots)}")
-        )
+    if not names:
+        raise InputError(Problem("", 0, f"unknown bot '{bots}'; known: {known_list(engine.bots)}"))
+    wrong = bots_problem(engine, names, lambda: engine.new_state(game, players, {**engine.options, **rules}))
+    if wrong:
+        raise InputError(Problem("", 0, wrong))
     if len(names) == 1:
         names *= players
     if len(names) != players:

@@ -25,6 +25,9 @@ from generator.cli.common import change_options, cluster_option, project_of, qui
 @click.option("--jobs", type=click.IntRange(min=0), default=0, help="Worker processes (default: every core).")
 @cluster_option
 @change_options
+@click.option("--bots", default=None, metavar="NAME[,NAME...]",
+              help="Play every game with this bot in every seat (e.g. lookahead:16), or one per seat with "
+                   "one --players; default: the validator's greedy/random mix.")
 @click.option("--name", default=None, help="Names build/<game>/sweep-<name>.pdf (default: the varied names).")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write every figure of every variant to this JSON file.")
@@ -43,6 +46,7 @@ def sweep_cmd(
     sets: tuple[str, ...],
     name: str | None,
     report_path: Path | None,
+    bots: str | None,
 ) -> None:
     """Play every variant of GAME and compare them; e.g. --vary settings.hand_limit=8,10,12 --vary
     toppings.pepperoni.copies=10..14.
@@ -86,6 +90,7 @@ def sweep_cmd(
             on_start=start,
             progress=lambda n: bars and bars[0].update(n),
             announce=click.echo,
+            bots=tuple(b.strip() for b in (bots or "").split(",") if b.strip()),
         )
     finally:
         if bars:

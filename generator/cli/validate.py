@@ -73,6 +73,13 @@ from generator.pipeline.ci_report import FORMATS
     is_flag=True,
     help="Print the rule options of each named game and what --set can change.",
 )
+@click.option("--strength", is_flag=True,
+              help="Also play seat fairness with the lookahead bot (docs/engine-api.md) in every seat, "
+                   "beside the greedy figures.")
+@click.option("--strength-games", type=click.IntRange(min=1), default=None,
+              help="--strength: games per player count (default 20: a game takes seconds).")
+@click.option("--lookahead-budget", default=None, metavar="N",
+              help="--strength: futures the lookahead bot imagines per decision (default 16).")
 @click.pass_context
 def validate_cmd(
     ctx: click.Context,
@@ -94,6 +101,9 @@ def validate_cmd(
     output_format: str,
     output_path: Path | None,
     quiet: bool,
+    strength: bool,
+    strength_games: int | None,
+    lookahead_budget: str | None,
 ) -> None:
     """Check every game's data and deck composition, replay its scripts and play it many times (all games by
     default).
@@ -113,6 +123,7 @@ def validate_cmd(
     from generator.validator.simulate import SimSettings
     from generator.validator.stopping import Stopping
 
+    strength_bot = _strength_bot(strength, strength_games, lookahead_budget)
     project = project_of(ctx)
     if list_options:
         for line in option_lines(project, project.select(games)):
@@ -158,6 +169,8 @@ def validate_cmd(
                 announce=click.echo,
                 engine_source=engine_source,
                 languages=() if "all" in languages else tuple(dict.fromkeys(languages)),
+                strength=strength_bot,
+                **({"strength_games": strength_games} if strength_games else {}),
             )
     except InputError as exc:  # the data did not load: the CI document still says why
         _write_document(output_format, output_path, Findings(problems=list(exc.problems), loaded=False))
@@ -193,6 +206,24 @@ def _write_document(output_format: str, output_path: Path | None, findings) -> N
         atomic_write(output_path, text)
     else:
         click.echo(text, nl=False)
+
+
+def _strength_bot(strength: bool, games: int | None, budget: str | None) -> str | None:
+    """The bot name `--strength` plays with (None without it); a located line for a bad budget or an option
+    given without --strength."""
+    from generator.core.errors import InputError
+    from generator.validator.lookahead import DEFAULT_BUDGET, BotNameError, checked_budget, lookahead_name
+
+    if not strength:
+        if games is not None or budget is not None:
+            option = "--strength-games" if games is not None else "--lookahead-budget"
+            raise InputError(f"{option} sets up --strength; expected --strength with it")
+        return None
+    try:
+        chosen = DEFAULT_BUDGET if budget is None else checked_budget(budget, f"--lookahead-budget {budget}")
+        return lookahead_name(chosen)
+    except BotNameError as exc:
+        raise InputError(str(exc)) from None
 
 
 def _print_checks(result) -> None:
@@ -265,6 +296,9 @@ def _print_games(project, result) -> None:
                  f"or {rule.cap} games per player count") if rule else ""
         click.echo(f"Played {result.games_played} games in {result.seconds:.1f} s "
                    f"({result.games_played / max(result.seconds, 1e-9):.0f} games/s, {result.where}){until}")
+    if result.strength_games:
+        click.echo(f"Played {result.strength_games} games with the lookahead bot in every seat (--strength) "
+                   f"in {result.strength_seconds:.1f} s")
     for entry in result.games:
         if entry.figures is None:
             continue

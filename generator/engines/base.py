@@ -224,6 +224,29 @@ class State(ABC):
         """Per-game figures for the balance report (length, ending, per-card usage, ...)."""
         return {}
 
+    # The two optional methods a lookahead bot plays with (LOOKAHEAD_METHODS): an engine that has both lets
+    # the validator simulate futures from a copy in which the hidden cards are dealt anew.
+    def clone(self) -> State:
+        """Optional: a deep, independent copy (applying to it never changes this state); cheap, as a
+        lookahead bot copies the state for every rollout. Shared read-only data (the rules) may stay
+        shared."""
+        raise NotImplementedError(f"{type(self).__name__} has no clone()")
+
+    def redeal(self, seat: int, rng) -> None:
+        """Optional: deal anew, in place and with `rng` (the harness's generator), every card `seat` cannot
+        see (other hands, face-down deck orders), keeping what it sees: its hand, the public zones, every
+        hand size and card_count()."""
+        raise NotImplementedError(f"{type(self).__name__} has no redeal()")
+
+
+LOOKAHEAD_METHODS = ("clone", "redeal")  # the optional State methods a lookahead bot needs
+
+
+def missing_lookahead_methods(state: State) -> list[str]:
+    """The optional methods of LOOKAHEAD_METHODS the state's class does not implement ([] when it has
+    both)."""
+    return [name for name in LOOKAHEAD_METHODS if getattr(type(state), name) is getattr(State, name)]
+
 
 Bot = Callable[[State, Any], Any]  # (state, rng) -> action; bots may use the harness rng for tie-breaks
 

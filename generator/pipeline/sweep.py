@@ -32,6 +32,7 @@ from generator.engines.registry import engine_for, engine_origin
 from generator.pipeline.changes import Changes
 from generator.pipeline.gather import check_game
 from generator.validator.executors import Executor, LocalProcesses
+from generator.validator.lookahead import bots_problem
 from generator.validator.report import to_json
 from generator.validator.simulate import (
     BOT_MIX,
@@ -323,9 +324,12 @@ def sweep(  # noqa: PLR0913 - each of `pnp sweep`'s options, as keywords with de
     on_start: Callable[[int, int], None] | None = None,
     progress: Callable[[int], None] | None = None,
     announce: Callable[[str], None] | None = None,
+    bots: tuple[str, ...] = (),
 ) -> Sweep:
     """Check every variant of the grid, play the sound ones and write the JSON report and the sweep PDF;
-    `announce(line)` is told before the game's engine is imported when it is the project's own Python."""
+    `announce(line)` is told before the game's engine is imported when it is the project's own Python.
+    `bots` (`--bots`): one bot name for every seat (e.g. 'lookahead:16') or one per seat instead of the
+    validator's mix."""
     changes = changes or Changes()
     varies = parse_varies(vary)
     label = sweep_name(varies, name)
@@ -346,6 +350,8 @@ def sweep(  # noqa: PLR0913 - each of `pnp sweep`'s options, as keywords with de
                 f"{', '.join(map(str, engine.player_counts))} players; expected those",
             )
         )
+    if bots:
+        _check_bots(engine, variants[0], bots, player_counts(engine, settings))
     for variant in variants[1:]:
         try:
             problems += load_variant(project, game_id, variant, varies, changes)
@@ -357,7 +363,7 @@ def sweep(  # noqa: PLR0913 - each of `pnp sweep`'s options, as keywords with de
     result = Sweep(game=game_id, name=label, variants=variants, report={})
     if playing:
         runs = [
-            Run(f"variant-{i}", v.game, v.engine, v.options)
+            Run(f"variant-{i}", v.game, v.engine, v.options, bots=tuple(bots))
             for i, v in enumerate(variants)
             if v.status == SIMULATED
         ]
@@ -383,11 +389,30 @@ def sweep(  # noqa: PLR0913 - each of `pnp sweep`'s options, as keywords with de
             result.findings += [f"{variant.label}: {p}" for p in variant.problems]
     game = next((v.game for v in variants if v.game is not None), None)
     result.report = build_report(game, varies, variants, settings, changes, label)
+    if bots:
+        result.report["settings"]["bots"] = bots_described(bots)
     if report_path is not None:
         result.report_path = atomic_write(report_path, to_json(result.report))
     if playing:
         result.pdf_path = write_sweep_pdf(project.build_dir / game_id / f"sweep-{label}.pdf", result.report)
     return result
+
+
+def bots_described(bots: tuple[str, ...]) -> str:
+    """What the report says about `--bots`."""
+    return f"every seat: {bots[0]}" if len(bots) == 1 else f"seats in order: {', '.join(bots)}"
+
+
+def _check_bots(engine: Engine, first: Variant, bots: tuple[str, ...], counts: list[int]) -> None:
+    """`--bots`: known names, well-formed lookahead budgets, an engine that can look ahead, one name or one
+    per seat at every simulated player count; InputError otherwise."""
+    wrong = bots_problem(engine, bots, lambda: engine.new_state(first.game, counts[0],
+                                                                {**engine.options, **first.options}))
+    if not wrong and len(bots) > 1 and any(count != len(bots) for count in counts):
+        wrong = (f"--bots names {len(bots)} bots for {', '.join(map(str, counts))} players; expected one "
+                 "name, or one per seat with a single --players")
+    if wrong:
+        raise InputError(Problem("", 0, wrong))
 
 
 def build_report(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from generator.core.errors import InputError, Problem
@@ -33,9 +33,10 @@ from generator.pipeline.translations import choose_languages, language_problems,
 from generator.pipeline.validation_record import write_failure_record, write_records
 from generator.validator.balance_pdf import write_balance_pdf
 from generator.validator.executors import Executor, LocalProcesses
+from generator.validator.lookahead import missing_methods_line
 from generator.validator.odds import game_odds, no_goals_line
 from generator.validator.playtests import Playtest, compare, load_playtests
-from generator.validator.report import summarize, to_json
+from generator.validator.report import strength_figures, summarize, to_json
 from generator.validator.scripts import run_script, script_files
 from generator.validator.simulate import (
     AdaptiveSimulation,
@@ -44,12 +45,14 @@ from generator.validator.simulate import (
     Simulation,
     composition_problems,
     player_counts,
+    simulate,
     start_simulation,
 )
 from generator.validator.stopping import Stopping, first_batch
 
 LEGIBILITY_CHECK = "card text contrast (WCAG 4.5:1, 3:1 from 14 pt) and size (6 pt)"
 RULES_FILE = "rules.yaml"  # what `--engine rules` plays: the game's rules described in the rules language
+STRENGTH_GAMES = 20  # --strength: games per player count with the lookahead bot in every seat (seconds each)
 ENGINE_SOURCES = ("game", "rules")  # --engine: the engine game.yaml names, or the game folder's rules.yaml
 
 
@@ -94,6 +97,8 @@ class Validation:
     report_path: Path | None = None
     changes: list[str] = field(default_factory=list)  # what --option/--set changed (scripts are skipped then)
     stopping: Stopping | None = None  # the rule the games were played until (None: a fixed number of games)
+    strength_games: int = 0  # games played with the stronger bot in every seat (--strength)
+    strength_seconds: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -136,6 +141,8 @@ def validate(  # noqa: PLR0913 - each of `pnp validate`'s options, as keywords w
     engines: bool = True,
     announce: Callable[[str], None] | None = None,
     engine_source: str = "game",
+    strength: str | None = None,
+    strength_games: int = STRENGTH_GAMES,
 ) -> Validation:
     """Check, replay and simulate the named games. Raises InputError when the data itself does not load or
     check.
@@ -151,7 +158,9 @@ def validate(  # noqa: PLR0913 - each of `pnp validate`'s options, as keywords w
     (`--no-engine`) no rules engine is imported: the static checks only. `announce(line)` is told, before a
     project's engine code is imported, which file it is (the run's first line says whose Python runs).
     `engine_source` "rules" (`--engine rules`) plays each game from its folder's rules.yaml instead of the
-    engine game.yaml names (which is then never imported)."""
+    engine game.yaml names (which is then never imported). `strength` (a bot name such as 'lookahead:16',
+    `--strength`) plays `strength_games` more games per player count with that bot in every seat, after the
+    others, and reports their seat fairness beside the greedy figures."""
     settings = settings or SimSettings()
     changes = changes or Changes()
     one_game(names, changes, "validate")
@@ -169,6 +178,8 @@ def validate(  # noqa: PLR0913 - each of `pnp validate`'s options, as keywords w
     chosen = choose_languages(loaded, languages)
     result = Validation(games=[], changes=summary(loaded[0], options) if changes else [])
     played = {game.id: engine for game in loaded if engines and (engine := engine_of(game)) is not None}
+    if strength and simulate_games:
+        _check_strength(loaded, played, settings, options)
     # The games need only the loaded data and the engines: they are played while this process checks the rest.
     plan = _start_games(loaded, played, settings, options, executor, on_start, result) \
         if simulate_games and played else None
@@ -181,6 +192,9 @@ def validate(  # noqa: PLR0913 - each of `pnp validate`'s options, as keywords w
                 _deck_odds(game, played[game.id], options, entry, result, full_report)
         if plan is not None:
             _finish_games(project, plan, settings, changes, progress, result, full_report)
+            if strength:
+                _play_strength(plan, replace(settings, games=strength_games), strength, options, changes,
+                               result, full_report)
     finally:
         if plan is not None:
             plan.close()
@@ -379,6 +393,49 @@ def _finish_games(project: Project, plan: _Games, settings: SimSettings, changes
         pdf = "balance-changed.pdf" if changes else "balance.pdf"
         entry.balance_pdf = write_balance_pdf(project.build_dir / game.id / pdf, entry.figures)
         full_report[game.id].update(entry.figures)
+
+
+def _check_strength(loaded: list[Game], engines: dict[str, Engine], settings: SimSettings,
+                    options: dict) -> None:
+    """`--strength` needs engines whose states copy and re-deal (the lookahead bot's two methods): InputError
+    with one located line per game whose engine lacks them."""
+    problems = []
+    for game in loaded:
+        engine = engines.get(game.id)
+        counts = player_counts(engine, settings) if engine is not None else []
+        if not counts:
+            continue
+        try:
+            state = engine.new_state(game, counts[0], {**engine.options, **options})
+        except Exception:  # noqa: BLE001 - a game that cannot set up is reported by its simulation
+            continue
+        missing = missing_methods_line(engine, state)
+        if missing:
+            problems.append(Problem(game.show(game.dir / "game.yaml"), game.line_of("engine"),
+                                    f"--strength: {missing}"))
+    if problems:
+        raise InputError(problems)
+
+
+def _play_strength(plan: _Games, settings: SimSettings, bot: str, options: dict, changes: Changes,
+                   result: Validation, full_report: dict) -> None:
+    """`--strength`: the games with `bot` in every seat, on the same workers, and their seat fairness beside
+    the greedy figures (terminal summary and JSON report); their failures are problems like the others'."""
+    entries = {entry.game: entry for entry in result.games}
+    runs = [Run(game.id, game, engine, options, bots=(bot,)) for game, engine in plan.playable]
+    started = time.perf_counter()
+    # one game per task: a game with lookahead in every seat takes seconds, far more than sending it
+    results = simulate(runs, settings, plan.runner, size=1)
+    result.strength_seconds = time.perf_counter() - started
+    for game, engine in plan.playable:
+        entry = entries[game.id]
+        result.strength_games += sum(len(games) for games in results[game.id].values())
+        figures = strength_figures(bot, settings.games, results[game.id], entry.figures)
+        entry.figures["strength"] = full_report[game.id]["strength"] = figures
+        # only what broke: a few games say nothing about goals never completed
+        found = composition_problems(game, replace(engine, goals=None), results[game.id], changes.args())
+        entry.sim_problems += found
+        result.problems += found
 
 
 def _check_languages(game: Game, languages: list[str], strict: bool, result: Validation) -> dict[str, str]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.engines.base import CHANCE, TERMINAL, Engine, IllegalAction, State, sample_chance
+from generator.validator.lookahead import LOOKAHEAD, known_bot, missing_methods_line, policy
 
 # Failure kinds, in the order the validator reports them.
 SETUP, STALLED, ILLEGAL, CONSERVATION, INVARIANT, CRASH = (
@@ -121,14 +122,18 @@ def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
     if log:
         record.log.append(f"# seed {seed}, {players} players, bots {','.join(bots)}")
     play = _Play(record, log)
-    unknown = [b for b in bots if b not in engine.bots]
+    unknown = [b for b in bots if not known_bot(engine, b)]
     if len(bots) != players or unknown:
-        raise ValueError(f"need {players} bot names from {sorted(engine.bots)}, got {bots}")
+        raise ValueError(f"need {players} bot names from {sorted(engine.bots)} (or {LOOKAHEAD}), got {bots}")
     try:
         state = engine.new_state(game.for_players(players), players, opts)  # cards' `players:` ranges
         start_counts = state.card_count()
     except Exception as exc:  # noqa: BLE001 - a setup failure is a finding, not a crash of the validator
         return play.fail(0, SETUP, f"setup failed with {players} players: {type(exc).__name__}: {exc}")
+    if any(b not in engine.bots for b in bots):  # a lookahead bot: the callers check this first
+        missing = missing_methods_line(engine, state)
+        if missing:
+            raise ValueError(missing)
     failed = _play_out(play, engine, state, rng, start_counts)
     if failed is not None:
         return failed
@@ -179,7 +184,7 @@ def _play_out(play: _Play, engine: Engine, state, rng: random.Random, start_coun
     decision = 0
     # this loop runs once per action and chance event of every simulated game: bound methods in locals, and
     # the step a failure message names kept as a tuple, formatted only when something fails
-    policies = [engine.bots[b] for b in bots]
+    policies = [policy(engine, b) for b in bots]
     current_player, chance_request, legal_actions, apply = (state.current_player, state.chance_request,
                                                             state.legal_actions, state.apply)
     card_count, invariant_problems = state.card_count, state.invariant_problems

@@ -254,6 +254,43 @@ def summarize(game: Game, engine: Engine, settings: SimSettings, results: dict[i
     return figures
 
 
+def strength_figures(bot: str, games_per_count: int, results: dict[int, list[dict]], figures: dict) -> dict:
+    """Seat fairness with `bot` in every seat (`validate --strength`), beside the greedy mirror's of
+    `figures`: per player count, the games, the failed ones and the win rate by turn position with 95%
+    intervals."""
+    by_players = {}
+    for players, games in sorted(results.items()):
+        played = [g for g in games if not g["failure"]]
+        greedy = figures["by_players"].get(str(players), {}).get("position_wins_greedy_mirror", [])
+        by_players[str(players)] = {
+            "games": len(games),
+            "failed": len(games) - len(played),
+            "position_wins": position_rates(played, players),
+            "greedy_position_wins": greedy,
+            "turns": distribution([g["metrics"]["turns"] for g in played if "turns" in g["metrics"]]),
+        }
+    return {"bot": bot, "games_per_count": games_per_count, "by_players": by_players}
+
+
+def strength_lines(strength: dict | None) -> list[str]:
+    """The terminal lines of `validate --strength`: wins by turn position with the stronger bot in every seat,
+    beside the greedy figures."""
+    if not strength:
+        return []
+    lines = [f"  seat fairness with {strength['bot']} in every seat ({strength['games_per_count']} games per "
+             "player count; 95% intervals), greedy mirror beside:"]
+    for p, f in strength["by_players"].items():
+        if f["games"] == f["failed"]:
+            lines.append(f"    {p} players: {f['games']} games, all failed")
+            continue
+        seats = ", ".join(f"{_pct(s['rate'])} ({100 * s['low']:.0f}-{_pct(s['high'])})"
+                          for s in f["position_wins"])
+        greedy = " ".join(_pct(s["rate"]) for s in f["greedy_position_wins"])
+        failed = f", {f['failed']} failed" if f["failed"] else ""
+        lines.append(f"    {p} players: wins by turn position (1st first) {seats}{failed}; greedy {greedy}")
+    return lines
+
+
 def to_json(report: dict) -> str:
     """The report as deterministic JSON (sorted keys)."""
     return json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
@@ -336,7 +373,7 @@ def terminal_summary(figures: dict) -> list[str]:
     unused = [cid for cid, c in figures["cards"].items() if c["uses"] == 0]
     if unused:
         lines.append(f"  cards never used: {', '.join(unused[:8])}{' ...' if len(unused) > 8 else ''}")
-    return lines + playtest_lines(figures.get("playtests"))
+    return lines + playtest_lines(figures.get("playtests")) + strength_lines(figures.get("strength"))
 
 
 def playtest_lines(found: dict | None) -> list[str]:

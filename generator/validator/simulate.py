@@ -57,6 +57,11 @@ def bots_for(index: int, players: int) -> list[str]:
     return ["random" if (seat + index // 2) % 2 == 0 else "greedy" for seat in range(players)]
 
 
+def seated(bots: tuple[str, ...], players: int) -> list[str]:
+    """A run's bots in every seat: one name plays them all, else one name per seat."""
+    return list(bots) * players if len(bots) == 1 else list(bots)
+
+
 def available_cores() -> int:
     """Cores this process may use."""
     try:
@@ -84,6 +89,9 @@ class Run:
     game: Game
     engine: Engine
     options: dict = field(default_factory=dict)
+    # one bot name for every seat (e.g. 'lookahead:16' for `validate --strength`, `sweep --bots`), or one per
+    # seat; empty: the validator's mix of BOT_MIX
+    bots: tuple[str, ...] = ()
 
     def payload(self) -> tuple[Game, Engine, dict]:
         """What a worker needs to play this run's games, sent to each worker once."""
@@ -100,6 +108,7 @@ class Chunk:
     base_seed: int
     start: int
     stop: int
+    bots: tuple[str, ...] = ()  # the run's bots (Run.bots); empty: bots_for(index)
 
     @property
     def games(self) -> int:
@@ -112,7 +121,7 @@ def play_chunk(payload: tuple[Game, Engine, dict], chunk: Chunk) -> list[dict]:
     results = []
     for index in range(chunk.start, chunk.stop):
         seed = derive_seed(chunk.base_seed, chunk.game_id, chunk.players, index)
-        bots = bots_for(index, chunk.players)
+        bots = seated(chunk.bots, chunk.players) if chunk.bots else bots_for(index, chunk.players)
         record = play_game(engine, game, chunk.players, seed, bots, options, log=False)
         results.append({
             "index": index, "seed": seed, "bots": bots, "scores": record.scores, "winners": record.winners,
@@ -156,9 +165,8 @@ def plan_chunks(runs: list[Run], settings: SimSettings, size: int) -> list[Chunk
         for players in player_counts(run.engine, settings):
             for start in range(0, settings.games, size):
                 chunks.append(
-                    Chunk(
-                        run.key, run.game.id, players, settings.seed, start, min(start + size, settings.games)
-                    )
+                    Chunk(run.key, run.game.id, players, settings.seed, start,
+                          min(start + size, settings.games), run.bots)
                 )
     return chunks
 
@@ -172,9 +180,8 @@ def finer_tail(chunks: list[Chunk], workers: int) -> list[Chunk]:
     for chunk in tail:
         step = -(-chunk.games // TAIL_SPLIT)
         head += [
-            Chunk(
-                chunk.key, chunk.game_id, chunk.players, chunk.base_seed, start, min(start + step, chunk.stop)
-            )
+            Chunk(chunk.key, chunk.game_id, chunk.players, chunk.base_seed, start,
+                  min(start + step, chunk.stop), chunk.bots)
             for start in range(chunk.start, chunk.stop, step)
         ]
     return head

@@ -56,6 +56,13 @@ def test_a_new_game_with_an_engine_validates_at_once(demo):
     assert "Played 120 games" in result.output and "OK  demo: 0 failed games, 0 composition problems" in lines
 
 
+def test_a_new_game_has_a_lookahead_bot(demo):
+    result = run_pnp("replay", "demo", "--seed", "4", "--players", "3", "--bots", "lookahead:4,greedy,random",
+                     project=demo)
+    assert result.exit_code == 0, result.output
+    assert "# seat 0 (lookahead:4): play " in result.output and "Scores" in result.output
+
+
 def test_an_engine_package_with_relative_imports_is_found(demo):
     folder = demo.cards_dir / "demo" / "rules"
     folder.mkdir()

@@ -4,7 +4,8 @@ for.
 One shared property test for all engines: for every player count, a few seeded games with the validator's bot
 line-ups (all-greedy, and greedy against random with seats rotating) must end (no stall, no broken rule: the
 harness checks legality, card conservation and invariants after every action), and replaying a seed must give
-the identical log.
+the identical log. The two optional methods a lookahead bot needs, `clone()` and `redeal(seat, rng)`, have
+their shared test beside this one (test_lookahead_methods.py).
 """
 
 from __future__ import annotations

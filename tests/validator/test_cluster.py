@@ -57,6 +57,16 @@ def test_cluster_results_equal_local_results_whatever_the_chunk_size(cluster, re
     assert not same(expected["hero"], expected["hero-no-tracker"])  # the option reached the workers
 
 
+def test_the_lookahead_bot_plays_the_same_games_on_the_cluster(cluster, repo_project):
+    game = load_game(repo_project, "short-order-hero")
+    runs = [Run("hero", game, engine_for(game), {}, bots=("lookahead:1", "greedy"))]
+    settings = SimSettings(games=2, seed=6, players=(2,))
+    with LocalProcesses(1) as local:
+        expected = simulate(runs, settings, local)
+    found = simulate(runs, settings, cluster, size=1)
+    assert same(found, expected) and found["hero"][2][0]["bots"] == ["lookahead:1", "greedy"]
+
+
 def test_a_worker_killed_mid_run_changes_nothing(cluster, repo_project):
     game = load_game(repo_project, "short-order-hero")
     runs = [Run("hero", game, engine_for(game), {})]

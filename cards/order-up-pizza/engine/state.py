@@ -367,6 +367,43 @@ class PizzaState(State):
             self._wanted = shown, wanted
         return not wanted.isdisjoint(hand)
 
+    # ----- lookahead: a copy, and the hidden cards dealt anew ---------------------------------------------
+    def clone(self) -> PizzaState:
+        """A deep, independent copy; the game data, the rule parameters and read-only caches stay shared."""
+        new = object.__new__(PizzaState)
+        new.__dict__.update(self.__dict__)
+        new.log = GameLog(self.log)
+        new.colours, new.homes, new.home_owner = list(self.colours), list(self.homes), dict(self.home_owner)
+        new.hands = [list(hand) for hand in self.hands]
+        new.pos, new.money = list(self.pos), list(self.money)
+        new.delivered = [list(d) for d in self.delivered]
+        new.tdeck, new.tdiscard, new.tfaceup = list(self.tdeck), list(self.tdiscard), list(self.tfaceup)
+        new.odeck, new.ofaceup = list(self.odeck), list(self.ofaceup)
+        new.usage, new.shown_at = Counter(self.usage), dict(self.shown_at)
+        new.dwell = {k: list(v) for k, v in self.dwell.items()}
+        new.completed = list(self.completed)
+        return new
+
+    def redeal(self, seat: int, rng) -> None:
+        """Deal anew what `seat` cannot see: the other hands (same sizes) with the toppings deck, and the
+        order deck's order (the Game Over card keeps its place: the rules put it there). Its hand, the
+        face-up cards, the discard pile and the deliveries stay."""
+        others = [s for s in range(self.n) if s != seat]
+        unseen = sorted(self.tdeck + [card for s in others for card in self.hands[s]])
+        rng.shuffle(unseen)
+        for s in others:
+            size = len(self.hands[s])
+            self.hands[s] = unseen[len(unseen) - size:]
+            del unseen[len(unseen) - size:]
+        self.tdeck = unseen
+        game_over = self.data.game_over
+        orders = sorted(card for card in self.odeck if card != game_over)
+        rng.shuffle(orders)
+        self.odeck = [game_over if card == game_over else orders.pop() for card in self.odeck]
+        # what was worked out from the old hands
+        self._legal = self.move_cards = None
+        self._clean_since = self._counted_since = False
+
     # ----- results and reports --------------------------------------------------------------------
     def scores(self) -> list[float]:
         return [float(m) for m in self.money]

@@ -35,6 +35,7 @@ from .actions import (
 from .data import INGREDIENTS, RECIPES, trading_deck
 from .options import OPTIONS
 
+REDEAL_TRIES = 10  # deals redeal() tries before keeping one that hands another player a complete hand
 DEALT = frozenset(("offers", "split", "pairing", "bell"))  # phases in which every seat holds a full hand
 
 
@@ -423,6 +424,57 @@ class TradingState(State):
         lead = max(self.score)
         self._winners = [p for p in range(self.k) if self.score[p] == lead]
         self.log.append(f"game over ({reason}): scores {self.score}, winners {self._winners}")
+
+    # ---- lookahead: a copy, and the hidden cards dealt anew ----------------------------------------------
+
+    def clone(self) -> TradingState:
+        """A deep, independent copy; the deck data and the options (read only) stay shared."""
+        new = object.__new__(TradingState)
+        new.__dict__.update(self.__dict__)
+        new.log = GameLog(self.log)
+        new.hands = [list(hand) for hand in self.hands]
+        new.recipe_of, new.score, new.in_play = list(self.recipe_of), list(self.score), list(self.in_play)
+        new.side = {r: list(cards) for r, cards in self.side.items()}
+        new.box, new.pool, new.offers, new.pairs = list(self.box), list(self.pool), list(self.offers), list(
+            self.pairs)
+        new.ringing, new.round_false, new.history = list(self.ringing), list(self.round_false), list(
+            self.history)
+        new.card_usage, new.last_trades = dict(self.card_usage), list(self.last_trades)
+        new._winners, new._views = list(self._winners), list(self._views)
+        return new
+
+    def redeal(self, seat: int, rng) -> None:
+        """Deal anew what `seat` cannot see: the other players' cards (each keeps its hand size and the
+        cards of an offer it has made this tick) and which of them holds which of the other recipes. Its own
+        hand and recipe, the scores and the sets aside stay. A deal that would give another player a complete
+        hand mid-round (it would have rung the bell) is dealt again, a few times at most."""
+        others = [p for p in range(self.k) if p != seat and self.hands[p]]
+        # seats that traded this tick (in a split or at the bell) hold their offers no more
+        traded = {p for a, b, _, _ in self.last_trades for p in (a, b)} if self.phase in ("split", "bell") \
+            else set()
+        kept = [list(self.offers[p] or ()) if p not in traded else [] for p in range(self.k)]
+        loose: list[list[str]] = []
+        for p in range(self.k):
+            hand = list(self.hands[p])
+            for card in kept[p]:
+                hand.remove(card)
+            loose.append(hand)
+        unseen = sorted(card for p in others for card in loose[p])
+        recipes = sorted(self.recipe_of[p] for p in others if self.recipe_of[p] is not None)
+        dealt = [p for p in others if self.recipe_of[p] is not None]
+        for _ in range(REDEAL_TRIES):
+            rng.shuffle(unseen)
+            rng.shuffle(recipes)
+            at = 0
+            for p in others:
+                self.hands[p] = kept[p] + unseen[at:at + len(loose[p])]
+                at += len(loose[p])
+            for p, recipe in zip(dealt, recipes, strict=True):
+                self.recipe_of[p] = recipe
+            self._views = [None] * self.k
+            if self.phase not in ("offers", "split") or not any(self.complete(p) for p in dealt):
+                break
+        self._cards_moved()
 
     # ---- what the game shows -------------------------------------------------------------------------------
 

@@ -320,6 +320,48 @@ class SOHState(State):
             self.log.pop()  # a refused action leaves no trace
             raise
 
+    # ----- lookahead: a copy, and the hidden cards dealt anew ---------------------------------------------
+    def clone(self) -> SOHState:
+        """A deep, independent copy; the rules (read only) and the caches of unchanged lists stay shared."""
+        new = object.__new__(SOHState)
+        new.__dict__.update(self.__dict__)
+        new.log = GameLog(self.log)
+        new.hands = [dict(hand) for hand in self.hands]
+        new.completed = [[_copy_cooked(c) for c in recs] for recs in self.completed]
+        new.owner = dict(self.owner)
+        new.pile, new.discard = list(self.pile), list(self.discard)
+        new.recipe_deck, new.display = list(self.recipe_deck), list(self.display)
+        if self._pending_draw is not None:  # its `then` is a method of this state: bound to the copy
+            seat, count, then = self._pending_draw
+            new._pending_draw = (seat, count, then.__func__.__get__(new))
+        new._cooks_at = -1
+        new.shown_at, new.goals, new.usage = dict(self.shown_at), list(self.goals), Counter(self.usage)
+        new.dwell = {k: list(v) for k, v in self.dwell.items()}
+        new.hand_sizes, new._winners = list(self.hand_sizes), list(self._winners)
+        return new
+
+    def redeal(self, seat: int, rng) -> None:
+        """Deal anew what `seat` cannot see: the other hands (same sizes) with the ingredients draw pile, and
+        the order of the recipe deck. Its hand, the display, the discard pile and the cooked recipes stay."""
+        others = [s for s in range(self.n) if s != seat]
+        unseen = list(self.pile)
+        for s in others:
+            unseen.extend(Counter(self.hands[s]).elements())
+        unseen.sort()  # a fixed order before the shuffle: the same rng gives the same deal
+        rng.shuffle(unseen)
+        for s in others:
+            size = sum(self.hands[s].values())
+            hand: dict[str, int] = {}
+            for card in unseen[len(unseen) - size:]:
+                hand[card] = hand.get(card, 0) + 1
+            del unseen[len(unseen) - size:]
+            self.hands[s] = hand
+        self.pile = unseen
+        deck = sorted(self.recipe_deck)
+        rng.shuffle(deck)
+        self.recipe_deck = deck
+        self._version += 1  # the cached legal actions and cooks belong to the old deal
+
     # ----- scores and what the game shows -----------------------------------------------------------------
     def recipe_score(self, cooked: Cooked) -> int:
         """One completed recipe's points under this game's floor rule."""
@@ -455,6 +497,14 @@ class SOHState(State):
                 "shared_win": len(self._winners) > 1,
             },
         }
+
+
+def _copy_cooked(cooked: Cooked) -> Cooked:
+    """A completed recipe's own copy (spices and sabotage change it)."""
+    new = object.__new__(Cooked)
+    new.recipe, new.bonus, new.mods = cooked.recipe, list(cooked.bonus), list(cooked.mods)
+    new.running, new.total = cooked.running, cooked.total
+    return new
 
 
 # chance event label -> what its outcome does to the state

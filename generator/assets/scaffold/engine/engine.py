@@ -125,6 +125,27 @@ class GameState(State):
         return {"turns": self.turns, "rounds": -(-self.turns // self.players), "ended_by": self.ended_by,
                 "card_usage": dict(sorted(Counter(card for pile in self.played for card in pile).items()))}
 
+    # -- optional: a copy and a re-deal, which give the game a lookahead bot (`pnp replay --bots lookahead`,
+    # `pnp validate --strength`)
+    # ------------------------------------------------------------------------------------------------
+    def clone(self) -> GameState:
+        """A deep, independent copy: what changes during a game is copied, the card values are shared."""
+        new = object.__new__(GameState)
+        new.__dict__.update(self.__dict__)
+        new.draw_pile, new.score, new.log = list(self.draw_pile), list(self.score), list(self.log)
+        new.hands, new.played = [list(h) for h in self.hands], [list(p) for p in self.played]
+        return new
+
+    def redeal(self, seat: int, rng) -> None:
+        """Deal anew what `seat` cannot see (the other hands and the draw pile), with the validator's rng."""
+        others = [s for s in range(self.players) if s != seat]
+        unseen = sorted(self.draw_pile + [card for s in others for card in self.hands[s]])
+        rng.shuffle(unseen)
+        for s in others:
+            size = len(self.hands[s])
+            self.hands[s], unseen = unseen[:size], unseen[size:]
+        self.draw_pile = unseen
+
     # -- the rules' details
     # ----------------------------------------------------------------------------------------
     def _deal(self, outcome: ChanceOutcome) -> None:
