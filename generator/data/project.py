@@ -23,7 +23,7 @@ NAME_MAX, PATH_MAX = 255, 4096  # what file systems accept for one name and a wh
 # a
 # spreadsheet program's lock file) is not an input: it starts no rebuild, in `pnp build` or in `pnp watch`.
 SOURCE_SUFFIXES = frozenset({".yaml", ".yml", ".j2", ".md", ".svg", ".png", ".jpg", ".jpeg", ".csv", ".xlsx",
-                             ".xlsm", ".xls", ".ods", ".ttf", ".otf"})
+                             ".xlsm", ".xls", ".ods", ".ttf", ".otf", ".woff", ".woff2", ".ttc", ".otc"})
 
 
 def is_source(name: str) -> bool:

@@ -250,7 +250,6 @@ def write_editor_files(project: Project, loaded: dict[str, Game] | None = None) 
     """Write the schemas into .pnp/schema/ and the editor's mapping into .vscode/settings.json. A game whose
     inputs did not change since the last time keeps its schemas; `loaded` may give games already loaded.
     A game that does not load gets the generic schemas and its problems are returned."""
-    from generator.data.load import load_game
     from generator.pipeline.incremental import game_keys
 
     folder = schema_dir(project)
@@ -275,6 +274,8 @@ def write_editor_files(project: Project, loaded: dict[str, Game] | None = None) 
             _merge(mapping, old["mapping"])
             games_record[name] = old
             continue
+        from generator.data.load import load_game  # only when a game's inputs changed: YAML, pydantic
+
         try:
             game = (loaded or {}).get(name) or load_game(project, name)
         except InputError as exc:
