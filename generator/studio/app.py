@@ -33,7 +33,7 @@ from generator.studio.files import WORKBOOK_SUFFIXES, build_file, source_file
 from generator.studio.guard import HostCheck, HostGuard
 from generator.studio.jobs import KINDS as JOB_KINDS
 from generator.studio.jobs import Jobs
-from generator.studio.state import GameState, Studio
+from generator.studio.state import LANGUAGE_MARK, GameState, Studio
 
 STUDIO_ASSETS = ASSETS / "studio"
 IMAGE_ID = re.compile(r"^[0-9a-f]{20}(-\d+)?-[a-z]$|^[0-9a-f]{20}-\d+$")
@@ -157,7 +157,14 @@ class StudioApp:
         )
 
     def _state(self, request: Request) -> GameState | None:
-        return self.studio.games.get(request.path_params["game"])
+        """The game of the page's path: 'name' in its source language, 'name@cs' in a translation (?lang=cs
+        says the same)."""
+        name, _, language = request.path_params["game"].partition(LANGUAGE_MARK)
+        language = language or request.query_params.get("lang", "")
+        state = self.studio.games.get(name)
+        if not language or state is None:
+            return state
+        return self.studio.translation(name, language)
 
     async def _not_found(self, request: Request, exc) -> Response:  # noqa: ARG002 - Starlette handler
         return self._page("not_found.html", status=404, path=request.url.path)
@@ -191,6 +198,8 @@ class StudioApp:
     async def index(self, request: Request) -> Response:  # noqa: ARG002 - Starlette route handler
         games = []
         for name, state in list(self.studio.games.items()):
+            if LANGUAGE_MARK in name:  # a translation: reached from its game's pages
+                continue
             decks = views.deck_views(state, self.links)
             games.append({"id": name, "state": state, "decks": decks,
                           "thumbs": [deck.tiles[0] for deck in decks if deck.tiles][:6],
@@ -248,6 +257,10 @@ class StudioApp:
         state = self._state(request)
         name = request.path_params["name"]
         pages = next((s for s in state.pages if s.name == name), None) if state else None
+        if pages is None and state is not None and state.language and not state.rendered:
+            # a translation opened for the first time: its pages are being drawn; the page follows live
+            return self._page("cards.html", state=state, game_id=state.id, tab="cards", decks=[], fields=[],
+                              selected_deck="")
         if pages is None:
             return self._missing(request)
         images = [views.Links.image(state.page_images.get((name, i))) for i in range(len(pages.sizes))]
@@ -280,11 +293,11 @@ class StudioApp:
         state = self._state(request)
         if state is None:
             return self._missing(request)
-        record = read_record(self.project.build_dir, state.id)
-        charts = self.studio.balance_images(state.id) if record and record.get("balance_pdf") else []
+        record = read_record(self.project.build_dir, state.name)
+        charts = self.studio.balance_images(state.name) if record and record.get("balance_pdf") else []
         ran = None
         if record:
-            stamp = record_path(self.project.build_dir, state.id).stat().st_mtime
+            stamp = record_path(self.project.build_dir, state.name).stat().st_mtime
             ran = time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp))
         return self._page("validation.html", state=state, game_id=state.id, tab="validation", record=record,
                           charts=[views.Links.image(c) for c in charts], ran=ran)
@@ -293,9 +306,9 @@ class StudioApp:
         state = self._state(request)
         if state is None:
             return self._missing(request)
-        job = self.jobs.last if self.jobs.last is not None and self.jobs.last.game == state.id else None
+        job = self.jobs.last if self.jobs.last is not None and self.jobs.last.game == state.name else None
         return self._page("print.html", state=state, game_id=state.id, tab="print", job=job,
-                          files=views.game_files(self.project.build_dir, state.id))
+                          files=views.game_files(self.project.build_dir, state.name))
 
     async def start_job(self, request: Request) -> Response:
         """POST /g/GAME/jobs/build|validate: start the command; its lines and its end come as events."""
@@ -303,7 +316,7 @@ class StudioApp:
         kind = request.path_params["kind"]
         if state is None or kind not in JOB_KINDS:
             return JSONResponse({"error": "no such game or job"}, status_code=404, headers=FRESH)
-        job = self.jobs.start(kind, state.id)
+        job = self.jobs.start(kind, state.name)  # a build or validation covers every language
         if job is None:
             running = self.jobs.last
             return JSONResponse({"error": f"pnp {running.kind} {running.game} is still running"},

@@ -29,6 +29,7 @@ from generator.studio import pages as pagemod
 from generator.studio.worker import FACES, PAGES, REFRESH, URGENT, Worker
 
 PAGES_DELAY = 0.8  # seconds after the last save before the board and rules are drawn again
+LANGUAGE_MARK = "@"  # a translation's state is keyed 'game@cs' (game ids are slugs: never '@')
 RETAIN_SECONDS = 60.0  # how long an image no longer shown is still served
 # image id suffixes of a face's drawings: (print resolution?, ink) -> letter; the grid's normal drawing is 'g'
 VARIANTS = {(False, "normal"): "g", (True, "normal"): "p", (False, "saver"): "s", (True, "saver"): "t"}
@@ -75,6 +76,16 @@ class GameState:
     version: int = 0
     content_key: str = ""
     rendered: bool = False  # every face drawn once
+
+    @property
+    def name(self) -> str:
+        """The game's id (a translation's state is keyed 'game@language')."""
+        return self.id.partition(LANGUAGE_MARK)[0]
+
+    @property
+    def language(self) -> str:
+        """The language shown: '' for the game's source language."""
+        return self.id.partition(LANGUAGE_MARK)[2]
 
     @property
     def problems(self) -> list[Problem]:
@@ -189,11 +200,31 @@ class Studio:
                     self._publish(replace(state, data_problems=[problem]))
         return run
 
+    def translation(self, name: str, language: str) -> GameState | None:
+        """The game in one of its other languages, as shown: loaded (and drawn) on first ask, then kept
+        current with the source; None for a game or language the studio does not have."""
+        source = self.games.get(name)
+        if source is None or source.game is None or language not in source.game.languages:
+            return None
+        if language == source.game.source_language:
+            return source
+        key = f"{name}{LANGUAGE_MARK}{language}"
+        if key in self.games:
+            return self.games[key]
+
+        def first_load() -> None:  # on the drawing thread, the one thread that changes `games`
+            if key not in self.games:
+                self.games[key] = GameState(key)
+                self._reload_translation(key)
+
+        self.worker.submit(REFRESH, self._guarded(first_load), key=f"lang:{key}")
+        return GameState(key)  # shown as loading until it is published
+
     def _refresh(self) -> None:
         with self._saved_lock:
             saved, self._saved = self._saved, set()
         names = self.names()
-        for gone in [n for n in self.games if n not in names]:
+        for gone in [n for n in self.games if n.partition(LANGUAGE_MARK)[0] not in names]:
             del self.games[gone]
         keys = game_keys(self.project, names, BuildOptions())
         first = [name for name in names if name not in self.games]
@@ -215,6 +246,34 @@ class Studio:
             if self.report is not None:
                 self.report.failed(name, list(exc.problems))
             return
+        self._show(name, state, game, prints, started, saved)
+        for key in [k for k in self.games if k.partition(LANGUAGE_MARK)[0] == name and k != name]:
+            self.worker.submit(REFRESH, self._guarded(lambda key=key: self._reload_translation(key)),
+                               key=f"lang:{key}")
+
+    def _reload_translation(self, key: str) -> None:
+        """A translation shown in the studio: the source game in that language, its faces and pages drawn like
+        the source's; the problems of its translation file in its banner."""
+        name, _, language = key.partition(LANGUAGE_MARK)
+        source = self.games.get(name)
+        state = self.games.get(key)
+        if source is None or source.game is None or state is None:
+            return
+        started = time.perf_counter()
+        try:
+            game, warnings, problems = translate_checked(source.game, language)
+            if problems:
+                raise InputError(problems)
+            prints = facemod.fingerprints(game)
+        except InputError as exc:
+            self._publish(replace(state, data_problems=list(exc.problems)))
+            return
+        self._show(key, replace(state, content_key=source.content_key), game, prints, started, frozenset(),
+                   [str(w) for w in warnings])
+
+    def _show(self, name: str, state: GameState, game: Game, prints: dict[str, str], started: float,
+              saved: set[str], warnings: list[str] | None = None) -> None:
+        """Publish a loaded game (or translation) and draw the faces and pages whose inputs changed."""
         faces = {}
         for ref in facemod.faces_of(game):
             old = state.faces.get(ref.key)
@@ -223,7 +282,8 @@ class Studio:
                 # drawn before (undo)
                 face.image, face.drawn = self._grid_id(face.fingerprint), face.fingerprint
             faces[ref.key] = face
-        state = replace(state, game=game, faces=faces, data_problems=[], warnings=facemod.warnings(game))
+        state = replace(state, game=game, faces=faces, data_problems=[],
+                        warnings=facemod.warnings(game) + (warnings or []))
         todo = [face for face in faces.values() if not face.current]
         if len(todo) > 8 or not state.rendered:  # a big redraw: show the new names and counts first
             self._publish(state)
@@ -239,7 +299,7 @@ class Studio:
             self._report(name, 0, started)
         self.worker.submit(PAGES, self._guarded(lambda: self._draw_pages(name, game)), key=f"pages:{name}",
                            delay=PAGES_DELAY if state.rendered else 0.0)
-        if len(game.languages) > 1:
+        if len(game.languages) > 1 and not game.translated:
             self.worker.submit(PAGES, self._guarded(lambda: self._check_languages(name, game)),
                                key=f"languages:{name}", delay=PAGES_DELAY if state.rendered else 0.0)
 

@@ -103,3 +103,21 @@ def test_the_toolbar_holds_at_common_widths(studio, browser, width):
             assert max(tops) - min(tops) < 20, tops  # one line, not wrapped
     finally:
         context.close()
+
+
+def test_the_language_switch_shows_a_translations_faces_and_pages(studio, page):
+    page.goto(studio.url + "g/order-up-pizza")
+    switch = page.locator(".tabs .languages a", has_text="cs")
+    switch.click()
+    page.wait_for_url(re.compile(r"/g/order-up-pizza@cs$"))
+    # the Czech faces are drawn on first ask and swapped in live: a Czech card name appears
+    page.locator(".face .name", has_text="Šunka").first.wait_for(timeout=120_000)
+    page.wait_for_function("document.querySelectorAll('.face img').length > 10", timeout=120_000)
+    assert page.locator("h1").inner_text().startswith("Pizza expres")
+    page.goto(studio.url + "g/order-up-pizza@cs/pages/rules")
+    page.locator(".page img").first.wait_for(timeout=120_000)
+    assert page.locator("h1").inner_text() != ""
+    page.goto(studio.url + "g/order-up-pizza?lang=cs")  # the query says the same
+    assert page.locator(".tabs .languages a.on").get_attribute("lang") == "cs"
+    page.goto(studio.url + "g/order-up-pizza@xx")
+    assert page.locator("h1").count() == 1 and "not found" in page.content().lower()

@@ -198,7 +198,7 @@
       log.textContent += (log.textContent ? "\n" : "") + event.line;
       return;
     }
-    if (event.game !== pageGame) return;
+    if (event.game !== pageGame.split("@")[0]) return;  // a translation's page shows its game's runs
     if (!event.ended) {
       jobShown = event.job;
       log.textContent = "";
