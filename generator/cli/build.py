@@ -5,53 +5,72 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from generator.cli.common import PAPER_HELP, papers_of, project_of, quiet_aware, say, verbosity
 from generator.core.words import counted
 
+if TYPE_CHECKING:
+    from generator.core.contract import BuildOptions
+
 LOCATED = re.compile(r"^\S+:\d+: ")  # 'cards/x/layouts/y.yaml:12: ...'
+
+
+def sheet_options(command):
+    """The options of how sheets are printed, shared by `pnp build` and `pnp watch`: paper, output folder,
+    duplex, layout, back offset, gap, marks, packing, ink and cut files, languages."""
+    options = [
+        click.option("--paper", multiple=True, metavar="PAPER", help=PAPER_HELP),
+        click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+                     help="Output folder (default: build/)."),
+        click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long",
+                     show_default=True,
+                     help="How backs follow fronts: mirrored for long-edge or short-edge flip, or all at the "
+                          "end."),
+        click.option("--layout", type=click.Choice(["duplex", "fold"]), default="duplex", show_default=True,
+                     help="duplex: fronts and backs on alternate pages; fold: side by side around a fold "
+                          "line."),
+        click.option("--back-offset", nargs=2, type=float, default=(0.0, 0.0), show_default=True,
+                     help="Shift back pages by X Y millimetres for printers that misregister."),
+        click.option("--gap", default=None, metavar="LENGTH",
+                     help="Space between cards, e.g. 3mm (default 0: butted, neighbours share a cut)."),
+        click.option("--marks", type=click.Choice(["crop", "lines", "both"]), default=None,
+                     help="crop: marks in the margins (default); lines: full-length cut lines outside the "
+                          "cards; both."),
+        click.option("--pack/--no-pack", default=None,
+                     help="Decks of the same card size continue on the same sheet instead of each starting "
+                          "a new one."),
+        click.option("--ink", type=click.Choice(["normal", "saver"]), default=None,
+                     help="saver: backs and large fills as light tints, into cards-<paper>-inksaver.pdf."),
+        click.option("--cut-file", type=click.Choice(["svg", "none"]), default=None,
+                     help="svg: a cut file for cutting machines beside the sheets, one per page of fronts."),
+        click.option("--lang", "languages", multiple=True, metavar="LANGUAGE|all",
+                     help="Build the games in this language (repeatable; default all: every language "
+                          "game.yaml declares). A translation goes to build/<game>/<language>/."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def build_options(paper, out_dir, duplex, layout, back_offset, gap, marks, pack, ink, cut_file, languages,
+                  **more) -> BuildOptions:
+    """The BuildOptions of the sheet options (and `more`: force, only, jobs)."""
+    from generator.core.contract import BuildOptions
+
+    return BuildOptions(papers=papers_of(paper), papers_from_game=not paper, out_dir=out_dir, duplex=duplex,
+                        layout=layout, back_offset=tuple(back_offset), gap=gap, marks=marks, pack=pack,
+                        ink=ink, cut_file=cut_file,
+                        languages=() if "all" in languages else tuple(dict.fromkeys(languages)), **more)
 
 
 @click.command("build")
 @click.argument("games", nargs=-1)
-@click.option("--paper", multiple=True, metavar="PAPER", help=PAPER_HELP)
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output folder (default: build/).")
-@click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True,
-              help="How backs follow fronts: mirrored for long-edge or short-edge flip, or all at the end.")
-@click.option("--layout", type=click.Choice(["duplex", "fold"]), default="duplex", show_default=True,
-              help="duplex: fronts and backs on alternate pages; fold: side by side around a fold line.")
-@click.option("--back-offset", nargs=2, type=float, default=(0.0, 0.0), show_default=True,
-              help="Shift back pages by X Y millimetres for printers that misregister.")
-@click.option("--gap", default=None, metavar="LENGTH",
-              help="Space between cards, e.g. 3mm (default 0: butted, neighbours share a cut).")
-@click.option(
-    "--marks",
-    type=click.Choice(["crop", "lines", "both"]),
-    default=None,
-    help="crop: marks in the margins (default); lines: full-length cut lines outside the cards; both.",
-)
-@click.option(
-    "--pack/--no-pack",
-    default=None,
-    help="Decks of the same card size continue on the same sheet instead of each starting a new one.",
-)
+@sheet_options
 @click.option("--only", multiple=True, metavar="DECK[:CARD,...]",
               help="Reprint just these cards (ids or codes; repeatable) into cards-<paper>-only-....pdf.")
-@click.option("--ink", type=click.Choice(["normal", "saver"]), default=None,
-              help="saver: backs and large fills as light tints, into cards-<paper>-inksaver.pdf.")
-@click.option("--cut-file", type=click.Choice(["svg", "none"]), default=None,
-              help="svg: a cut file for cutting machines beside the sheets, one per page of fronts.")
-@click.option(
-    "--lang",
-    "languages",
-    multiple=True,
-    metavar="LANGUAGE|all",
-    help="Build the games in this language (repeatable; default all: every language game.yaml declares). "
-    "A translation goes to build/<game>/<language>/.",
-)
 @click.option("--force", is_flag=True, help="Rebuild every output even if its inputs did not change.")
 @click.option("--pull", "pull_first", is_flag=True,
               help="Download the live sheets (cards_from: {url:, cache:}) first, as `pnp pull` does.")
@@ -59,22 +78,17 @@ LOCATED = re.compile(r"^\S+:\d+: ")  # 'cards/x/layouts/y.yaml:12: ...'
               help="Processes drawing outputs side by side (default 0: every core); the files are the same.")
 @click.pass_context
 @quiet_aware
-def build_cmd(ctx, games, paper, out_dir, duplex, layout, back_offset, gap, marks, pack, only, ink, cut_file,
-              languages, force, jobs, pull_first) -> None:
+def build_cmd(ctx, games, only, force, jobs, pull_first, **sheet) -> None:
     """Build the print-ready PDFs of the games and write build/manifest.json.
 
     The sheet options (--gap, --marks, --pack, --ink, --cut-file) may also be set in a game's game.yaml under
     `print:`; a flag given here wins."""
-    from generator.core.contract import BuildOptions
     from generator.core.errors import InputError
     from generator.pipeline.build import build
 
     project = project_of(ctx)
-    options = BuildOptions(papers=papers_of(paper), papers_from_game=not paper, out_dir=out_dir,
-                           duplex=duplex, layout=layout, back_offset=tuple(back_offset), force=force,
-                           gap=gap, marks=marks, pack=pack,
-                           ink=ink, cut_file=cut_file, only=tuple(only), jobs=jobs,
-                           languages=() if "all" in languages else tuple(dict.fromkeys(languages)))
+    options = build_options(**sheet, force=force, only=tuple(only), jobs=jobs)
+    out_dir = sheet["out_dir"]
     names = project.select(games)
     if pull_first:  # a sheet that cannot be pulled stops the build: its last good cache and outputs stay
         from generator.cli.pull import pull_games

@@ -4,12 +4,11 @@ builds)."""
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 import click
 
-from generator.cli.build import echo_stale, echo_warnings
-from generator.cli.common import PAPER_HELP, debugging, papers_of, project_of
+from generator.cli.build import build_options, echo_stale, echo_warnings, sheet_options
+from generator.cli.common import debugging, project_of
 
 
 class _Printer:
@@ -43,9 +42,7 @@ class _Printer:
 
 @click.command("watch")
 @click.argument("games", nargs=-1)
-@click.option("--paper", multiple=True, metavar="PAPER", help=PAPER_HELP)
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output folder (default: build/).")
+@sheet_options
 @click.option("--timeout", type=float, default=None, hidden=True, help="Stop after SECONDS (for tests).")
 @click.option(
     "--max-rebuilds", type=int, default=None, hidden=True, help="Stop after N rebuilds (for tests)."
@@ -54,9 +51,10 @@ class _Printer:
     "--debounce", type=int, default=300, hidden=True, help="Milliseconds to group the saves of an edit."
 )
 @click.pass_context
-def watch_cmd(ctx, games, paper, out_dir, timeout, max_rebuilds, debounce) -> None:
-    """Build the games, then rebuild what changed each time a file under cards/ or templates/ is saved."""
-    from generator.core.contract import BuildOptions
+def watch_cmd(ctx, games, timeout, max_rebuilds, debounce, **sheet) -> None:
+    """Build the games, then rebuild what changed each time a file under cards/ or templates/ is saved.
+
+    Takes the sheet options of `pnp build` (--paper, --duplex, --gap, --marks, --pack, --ink, ...)."""
     from generator.pipeline.watch import watch
 
     project = project_of(ctx)
@@ -69,7 +67,7 @@ def watch_cmd(ctx, games, paper, out_dir, timeout, max_rebuilds, debounce) -> No
     watch(
         project,
         names,
-        BuildOptions(papers=papers_of(paper), papers_from_game=not paper, out_dir=out_dir),
+        build_options(**sheet),
         _Printer(project),
         stop=stop,
         debounce_ms=debounce,

@@ -263,3 +263,15 @@ def test_a_file_renamed_away_during_a_watch_build_is_a_located_line_never_an_int
             assert line.split(":")[0] in shown, line
             assert line.endswith("the watcher builds again on the next change"), line
     assert any(kind == "built" for kind, _ in report.events)  # between the renames, builds succeed
+
+
+def test_watch_takes_the_sheet_options_of_build(tmp_project):
+    assert run_pnp("new", "demo", project=tmp_project).exit_code == 0
+    sheet = ["--paper", "a4", "--marks", "lines", "--gap", "3mm", "--duplex", "short"]
+    built = tmp_project.root / "built"
+    assert run_pnp("build", "demo", *sheet, "--out", str(built), project=tmp_project).exit_code == 0
+    result = run_pnp("watch", "demo", *sheet, "--timeout", "60", "--max-rebuilds", "0", project=tmp_project)
+    assert result.exit_code == 0, result.output
+    watched = tmp_project.build_dir / "demo" / "cards-a4.pdf"
+    assert watched.read_bytes() == (built / "demo" / "cards-a4.pdf").read_bytes()  # the same sheets
+    assert run_pnp("watch", "demo", "--marks", "dotted", "--timeout", "5", project=tmp_project).exit_code == 2
