@@ -17,6 +17,7 @@ import dataclasses
 import functools
 import hashlib
 import weakref
+from dataclasses import replace
 from pathlib import Path
 
 from reportlab.lib.colors import HexColor
@@ -38,7 +39,7 @@ from generator.faces.backs import BackFace, back_name, group_backs, layout_uses_
 from generator.faces.boxes import BOX_KINDS
 from generator.faces.boxes.base import Box, BoxKind, Drawing, Resolved, unlisted
 from generator.faces.boxes.shape import Panels
-from generator.faces.layout import Layout, LayoutLoader
+from generator.faces.layout import PLAIN_BACK, Layout, LayoutLoader, find_layout
 from generator.faces.outline import check_inside
 from generator.faces.text import TemplateProblem, Templates, card_helpers
 
@@ -148,7 +149,15 @@ class CardRenderer:
             where = Problem(card.file, card.line_of("back"), "")
         else:
             where = Problem(deck.file, deck.key_lines.get("back", deck.line), "")
-        return self._layout(back_name(deck, card), deck, where)
+        name = back_name(deck, card)
+        if not (card is not None and card.back) and deck.back is None \
+                and find_layout(name, self.loader.dirs) is None:
+            # no `back:` and no <deck>-back layout: a one-sided deck (said once, so a misnamed file is seen)
+            self.loader.warnings[str(replace(where, message=(
+                f"deck '{deck.id}' has no back layout (expected {name}.yaml in its layouts); its cards are "
+                f"printed one-sided, on plain backs: write `back: {PLAIN_BACK}` to say so")))] = None
+            name = PLAIN_BACK
+        return self._layout(name, deck, where)
 
     def backs(self, deck: Deck) -> list[BackFace]:
         """The deck's drawn backs (generator.faces.backs); InputError naming every back layout that fails."""

@@ -43,6 +43,8 @@ from generator.faces.boxes import BOX_KINDS, kind_of
 from generator.faces.boxes.base import Box
 
 KINDS = tuple(BOX_KINDS)  # the keys that make a box of each kind
+PLAIN_BACK = "none"  # `back: none`: a one-sided deck, its back plain paper (assets/layouts/none.yaml)
+BUILT_IN_LAYOUTS = Path(__file__).resolve().parent.parent / "assets" / "layouts"
 # lengths a bare number is rarely meant in points (font sizes are)
 UNIT_KEYS = ("x", "y", "width", "height", "radius")
 SHAPES = ("rect", "rounded", "circle", "ellipse", "band", "line", "polygon", "star", "hexagon")
@@ -330,6 +332,8 @@ class LayoutLoader:
                         message = exc.problems[0].message.replace(f"'{name}{ext}'", f"'{name}'", 1)
                         raise InputError(replace(wanted_by, message=message)) from None
         path = find_layout(name, self.dirs)
+        if path is None and name == PLAIN_BACK:  # `back: none`: the built-in plain back
+            path = BUILT_IN_LAYOUTS / f"{PLAIN_BACK}.yaml"
         if path is None:
             known = known_layouts(self.dirs)
             where = self.show(self.dirs[0] / f"{name}.yaml")
