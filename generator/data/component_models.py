@@ -308,18 +308,26 @@ class DieFile(ComponentFile):
     layout: str | None = Field(None, description="layout drawn on every face (templates see `face`)")
     fill: HexColor = "#ffffff"
     color: HexColor = "#222222"
-    faces: list[DieFace]
+    faces: list[DieFace] | None = Field(None, description="the six faces (or `cards_from:`)")
+    cards_from: str | CardSource | None = Field(
+        None, description="a .csv, .xlsx or .ods file (or {file, sheet, ...}) with one row per face "
+                          "(columns pips, text, icon, layout, fill, color), instead of `faces:`")
 
     _size = field_validator("size")(classmethod(lambda _cls, v: positive_length(v)))
 
     @field_validator("faces")
     @classmethod
     def _six(cls, faces):
-        if len(faces) != 6:
+        if faces is not None and len(faces) != 6:
             raise ValueError(
                 f"a die with {len(faces)} face{'s' if len(faces) != 1 else ''}; expected exactly 6"
             )
         return faces
+
+    @property
+    def source(self) -> CardSource | None:
+        """The spreadsheet of the faces, or None when they are written in `faces:`."""
+        return sheet_source(self.cards_from)
 
     made_up: ClassVar[bool] = True
     tts_object: ClassVar[str | None] = "Custom_Dice"

@@ -18,9 +18,9 @@ from generator.core.pydantic_errors import validate
 from generator.core.shapes import Shape
 from generator.core.units import mm
 from generator.core.yamlio import YDict, YList
-from generator.data.component_models import ComponentFile, DieFile, ItemsFile, TuckboxSize
+from generator.data.component_models import ComponentFile, DieFace, DieFile, ItemsFile, TuckboxSize
 from generator.data.game import Card, Deck
-from generator.data.models import CARD_KEYS, row_model
+from generator.data.models import CARD_KEYS, FieldSpec, row_model
 
 # a card's own keys; an item of a component has no back of its own
 ITEM_KEYS = tuple(key for key in CARD_KEYS if key != "back")
@@ -129,11 +129,35 @@ def _items(
     return items
 
 
-def _die_faces(model: DieFile, raw: YDict, shown: str, code: str, game_code: str) -> list[Card]:
+# the columns of a die's sheet (`cards_from:`): one face per row, the keys of a face of `faces:`
+DIE_FACE_COLUMNS = {key: FieldSpec(type=kind, required=False) for key, kind in (
+    ("pips", "int"), ("text", "text"), ("icon", "icon"), ("layout", "text"), ("fill", "color"),
+    ("color", "color"))}
+
+
+def die_faces_from_rows(rows: YList, shown: str, problems: Problems) -> list[DieFace] | None:
+    """The six faces of a die read from a sheet's rows (one face per row, checked as `faces:` items are,
+    each problem at its cell); None when they do not make a die."""
+    faces = []
+    for row in rows:
+        face = validate(DieFace, row, shown, problems)
+        if face is not None:
+            faces.append(face)
+    if len(faces) != len(rows):
+        return None
+    if len(faces) != 6:
+        problems.add(shown, rows.line, f"the sheet gives {len(faces)} face{'s' if len(faces) != 1 else ''} "
+                                       "(one per row); expected exactly 6 rows below the header")
+        return None
+    return faces
+
+
+def _die_faces(model: DieFile, raw: YDict, shown: str, code: str, game_code: str,
+               sheet: tuple[YList, str] | None = None) -> list[Card]:
     """The six faces of a die as cards (number 1-6 in file order), so face layouts see `face`."""
     faces = []
-    raw_faces = raw.get("faces")
-    for number, face in enumerate(model.faces, start=1):
+    raw_faces, shown = sheet if sheet is not None else (raw.get("faces"), shown)
+    for number, face in enumerate(model.faces or [], start=1):
         line = raw_faces.line_of(number - 1) if isinstance(raw_faces, YList) else raw.line
         faces.append(Card(
             id=f"face-{number}", name=f"Face {number}", fields={"number": number, **face.model_dump()},
@@ -153,7 +177,7 @@ def load_component(model, raw: YDict, shown: str, game_code: str, problems: Prob
     if isinstance(model, ItemsFile):
         items = _items(model, rows or (raw["items"], shown), code, game_code, problems)
     elif isinstance(model, DieFile):
-        items = _die_faces(model, raw, shown, code, game_code)
+        items = _die_faces(model, raw, shown, code, game_code, rows)
     return Component(
         id=model.component,
         kind=model.kind,

@@ -16,8 +16,8 @@ from generator.core.pydantic_errors import validate
 from generator.core.yamlio import YDict, YList, load_yaml
 from generator.data.component_models import KINDS as COMPONENT_KINDS
 from generator.data.component_models import MODELS as COMPONENT_MODELS
-from generator.data.component_models import ItemsFile
-from generator.data.components import Component, load_component
+from generator.data.component_models import DieFile, ItemsFile
+from generator.data.components import DIE_FACE_COLUMNS, Component, die_faces_from_rows, load_component
 from generator.data.fonts import load_fonts
 from generator.data.game import Board, Card, Deck, Game, PlayerRange, Record, Table, player_range
 from generator.data.live_sheets import check_cache
@@ -82,7 +82,7 @@ def _field_lines(raw: YDict) -> dict[str, int]:
 
 
 def _sheet_rows(reading: _Reading, source, raw: YDict, shown: str, specs, *, card: bool,
-                items: str) -> tuple[YList, str]:
+                items: str, core: tuple[str, ...] | None = None) -> tuple[YList, str]:
     """The raw rows of a file whose `items` (cards:, rows:, items:) are written in it, or read from the
     `cards_from:` spreadsheet `source` (None: written in it); with the file they are located in."""
     if source is None:
@@ -115,7 +115,7 @@ def _sheet_rows(reading: _Reading, source, raw: YDict, shown: str, specs, *, car
         empty.line, empty.item_lines = line, []
         return empty, shown
     settings = SheetSettings.of(source, raw["cards_from"], shown, line)
-    return card_rows(grid, specs, problems, settings, card=card), grid.shown
+    return card_rows(grid, specs, problems, settings, card=card, core=core), grid.shown
 
 
 def _one_source(model, raw: YDict, shown: str, what: str, items: str, problems: Problems) -> bool:
@@ -540,6 +540,16 @@ def _load_component(reading: _Reading, raw: YDict, shown: str) -> Component | No
         if not _one_source(model, raw, shown, f"component '{model.component}'", "items", problems):
             return None
         rows = _sheet_rows(reading, model.source, raw, shown, model.fields, card=True, items="items")
+    elif isinstance(model, DieFile):
+        if not _one_source(model, raw, shown, f"die '{model.component}'", "faces", problems):
+            return None
+        if model.source is not None:  # one face per row: its columns are the keys of a face
+            rows = _sheet_rows(reading, model.source, raw, shown, DIE_FACE_COLUMNS, card=False,
+                               items="faces", core=())
+            faces = die_faces_from_rows(rows[0], rows[1], problems)
+            if faces is None:
+                return None
+            model = model.model_copy(update={"faces": faces})
     return load_component(model, raw, shown, config.code if config is not None else "XX", problems, rows)
 
 

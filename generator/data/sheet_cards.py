@@ -295,11 +295,13 @@ def _required(specs: dict[str, FieldSpec], core: tuple[str, ...]) -> list[str]:
 
 
 def card_rows(grid: Grid, specs: dict[str, FieldSpec], problems: Problems,
-              settings: SheetSettings | None = None, *, card: bool = True) -> YList:
+              settings: SheetSettings | None = None, *, card: bool = True,
+              core: tuple[str, ...] | None = None) -> YList:
     """The cards (`card`: else a table's rows) of a spreadsheet as YDicts (line = the row, key lines = the
-    cells); problems are added."""
+    cells); problems are added. `core`: the keys every row has besides `specs` (default: a card's or a
+    table row's; none for a die's faces, which have no ids)."""
     settings = settings or SheetSettings(CardSource(file=grid.shown))
-    core = tuple(CORE_KEYS) if card else ROW_KEYS
+    core = core if core is not None else tuple(CORE_KEYS) if card else ROW_KEYS
     before = len(problems)
     out = YList()
     out.line, out.item_lines = 1, []
@@ -343,7 +345,7 @@ def card_rows(grid: Grid, specs: dict[str, FieldSpec], problems: Problems,
         if row is None:
             continue
         item, broken = _read_row(grid, r, row, header, types, required, problems)
-        if broken or ("id" not in item and not _make_id(grid, item, made_ids, problems)):
+        if broken or ("id" in core and "id" not in item and not _make_id(grid, item, made_ids, problems)):
             continue
         if card and "copies" not in item:
             item["copies"] = 1
