@@ -21,7 +21,8 @@ AXE = Path(os.environ.get("PNP_AXE", Path.home() / ".cache" / "pnp-forge-tests" 
 
 def _page_urls() -> list[str]:
     return ["", f"g/{GAME}", f"g/{GAME}/card/cards/a-clubs", f"g/{GAME}/pages/rules", f"g/{GAME}/components",
-            f"g/{GAME}/validation", f"g/{GAME}/print", f"src/cards/{GAME}/cards.yaml"]
+            f"g/{GAME}/validation", f"g/{GAME}/print", f"src/cards/{GAME}/cards.yaml",
+            "g/order-up-pizza@cs", "g/order-up-pizza@cs/components"]
 
 
 def test_build_and_validate_from_the_print_page(studio, page):
