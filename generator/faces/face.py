@@ -136,7 +136,9 @@ class CardRenderer:
         if marked is None:
             width, height = self.size(deck)
             w, h = min(mm(18), width - 2 * self.safe), mm(4)
-            spec = {"text": "{{ card.players }} players", "when": "{{ card.players }}", "size": "7pt",
+            # the words in the game's language (the tool's catalogue), the range from the card
+            words = self.game.phrases.t("sheets.players_mark", players="{{ card.players }}")
+            spec = {"text": words, "when": "{{ card.players }}", "size": "7pt",
                     "align": "right", "valign": "bottom", "color": "#333333"}
             box = Box(PLAYERS_MARK, "text", width - self.safe - w, height - self.safe - h, w, h, spec,
                       deck.file, deck.line)

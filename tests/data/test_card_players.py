@@ -92,3 +92,16 @@ def test_the_printed_mark(project, tmp_path):
         texts[card_id] = page.get_textpage().get_text_range()
     assert "players" not in texts["one"]
     assert "3+ players" in texts["four"] and "2\u20133 players" in texts["five"]  # set with an en dash
+
+
+def test_the_printed_mark_speaks_the_games_language(project, tmp_path):
+    import pypdfium2 as pdfium
+
+    from generator.faces.face import render_card_pdf
+
+    config = project.cards_dir / "toy" / "game.yaml"
+    config.write_text(config.read_text(encoding="utf-8") + "languages: [de]\n", encoding="utf-8")
+    game = load_game(project, "toy")
+    path = render_card_pdf(game, game.decks["numbers"].card("four"), tmp_path / "four.pdf")
+    text = pdfium.PdfDocument(path)[0].get_textpage().get_text_range()
+    assert "3+ Spieler" in text and "players" not in text
