@@ -10,9 +10,11 @@ inline icon (`:rokcet:`, printed as it is) is a warning of the card renderer, wh
 
 from __future__ import annotations
 
+from itertools import islice
 from pathlib import Path
 
 from generator.core.errors import Problem
+from generator.core.limits import MAX_SHEET_ROWS
 from generator.core.units import unitless_message
 from generator.core.yamlio import YDict, colours_read_as_comments, comment_colour_message
 
@@ -53,12 +55,16 @@ def invisible_name(char: str) -> str | None:
 def invisible_characters(path: Path, shown: str) -> list[Problem]:
     """A warning per line of a text file that holds an invisible character (a byte-order mark that starts
     the file excepted), naming each and its column."""
+    found = []
     try:
-        text = Path(path).read_text(encoding="utf-8").removeprefix("\ufeff")
+        # line by line, as far as any reader reads (a CSV past its row limit is refused by its reader)
+        with Path(path).open(encoding="utf-8") as stream:
+            lines = [line.rstrip("\r\n") for line in islice(stream, MAX_SHEET_ROWS + 1)]
     except (OSError, UnicodeDecodeError):
         return []  # the loader reports an unreadable file
-    found = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    if lines:
+        lines[0] = lines[0].removeprefix("\ufeff")
+    for number, line in enumerate(lines, start=1):
         named = [(column, invisible_name(char), char) for column, char in enumerate(line, start=1)
                  if char > "\x7f" and invisible_name(char)]
         if named:

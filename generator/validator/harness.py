@@ -126,7 +126,8 @@ def play_game(engine: Engine, game, players: int, seed: int, bots: list[str],
     if len(bots) != players or unknown:
         raise ValueError(f"need {players} bot names from {sorted(engine.bots)} (or {LOOKAHEAD}), got {bots}")
     try:
-        state = engine.new_state(game.for_players(players), players, opts)  # cards' `players:` ranges
+        # cards' `players:` ranges (an engine played without game data, as in tests of the harness, gets None)
+        state = engine.new_state(game.for_players(players) if game is not None else None, players, opts)
         start_counts = state.card_count()
     except Exception as exc:  # noqa: BLE001 - a setup failure is a finding, not a crash of the validator
         return play.fail(0, SETUP, f"setup failed with {players} players: {type(exc).__name__}: {exc}")
