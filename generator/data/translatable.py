@@ -134,7 +134,7 @@ def _component_texts(game: Game) -> list[Translatable]:
             for item in component.items:
                 out += _record_texts(base + ("items", item.id), item, model.fields)
         if isinstance(model, DieFile):
-            for number, face in enumerate(model.faces, start=1):
+            for number, face in enumerate(model.faces or [], start=1):
                 if face.text is not None:
                     item = component.items[number - 1]
                     out.append(

@@ -478,12 +478,12 @@ def _component(component, translation: Translation):
     if isinstance(model, DieFile):
         update["faces"] = [face.model_copy(update={"text": values[base + ("faces", str(n), "text")]}
                                            if base + ("faces", str(n), "text") in values else {})
-                           for n, face in enumerate(model.faces, start=1)]
+                           for n, face in enumerate(model.faces or [], start=1)]
     items = component.items
     if isinstance(model, ItemsFile):
         items = [_record(item, base + ("items", item.id), model.fields, translation) for item in items]
     elif isinstance(model, DieFile):
-        faces = update.get("faces", model.faces)
+        faces = update.get("faces", model.faces) or []
         items = [dataclasses.replace(item, fields={**item.fields, "text": face.text})
                  for item, face in zip(items, faces, strict=True)]
     new = model.model_copy(update=update)
