@@ -193,7 +193,10 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
     from generator.pipeline.editor import editor_files_wanted, write_editor_files
 
     if editor_files_wanted(project):  # `pnp new` or `pnp schema` asked for them: keep them current
-        write_editor_files(project)  # (a game that does not load was reported by the build already)
+        try:
+            write_editor_files(project)  # (a game that does not load was reported by the build already)
+        except (InputError, OSError):
+            pass  # a convenience for the editor, never the build's failure: the next build writes them again
     return result
 
 

@@ -110,6 +110,8 @@ def watch(project: Project, names: list[str], options: BuildOptions, report: Wat
     stop = stop or threading.Event()
     identity = root_identity(project)
     build_once(project, names, options, report, debug)
+    if max_rebuilds == 0:  # the first build alone (what a test of the options needs)
+        return 0
     report.watching(watched_roots(project))
     rebuilds = 0
 
