@@ -31,7 +31,7 @@ DRAWS = (1, 3, 5, 10, 15, 20)  # the "within N draws" columns by default
 SMALL_DENOMINATOR = 10**12  # an exact figure is also written as a fraction below this denominator
 TAIL = 1e-13  # expected draws stop adding once the chance still to miss the goal is below this
 DECLARE = ("declare Engine(deck_odds=...) in the engine module, a function (game, options) -> "
-           "generator.engines.base.GoalsAndDeals (`pnp docs engine-api`, "Deck odds")")
+           "generator.engines.base.GoalsAndDeals (`pnp docs engine-api`, section 'Deck odds')")
 
 
 def no_goals_line(game_id: str, engine) -> str:
