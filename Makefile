@@ -25,7 +25,7 @@ build: $(STAMP)
 test: $(TESTSTAMP)
 	$(BIN)/ruff check generator tests cards
 	$(BIN)/mypy
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2
 
 validate: $(STAMP)
 	$(BIN)/pnp validate
