@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TESTSTAMP := $(VENV)/.installed-test
 
-.PHONY: build test validate bench bench-quick docs clean lint
+.PHONY: build test test-slow validate bench bench-quick docs clean lint
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -26,6 +26,10 @@ test: $(TESTSTAMP)
 	$(BIN)/ruff check generator tests cards
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2
+
+# the cases marked slow (minutes each: agreement of engines over thousands of games, every game's every PDF)
+test-slow: $(TESTSTAMP)
+	PNP_SLOW=1 $(BIN)/python -m pytest -n 2 -m slow
 
 validate: $(STAMP)
 	$(BIN)/pnp validate

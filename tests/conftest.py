@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -26,6 +27,16 @@ def _import_bundled_engines() -> None:
 
 
 _import_bundled_engines()
+
+
+def pytest_collection_modifyitems(config, items) -> None:  # noqa: ARG001 - pytest's hook signature
+    """Tests marked slow run only with PNP_SLOW=1 (`make test-slow`): `make test` stays short."""
+    if os.environ.get("PNP_SLOW"):
+        return
+    skip = pytest.mark.skip(reason="slow: run with PNP_SLOW=1 (make test-slow)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
 
 
 @pytest.fixture(scope="session")

@@ -191,10 +191,11 @@ def validate(  # noqa: PLR0913 - each of `pnp validate`'s options, as keywords w
             if game.id in played:
                 _deck_odds(game, played[game.id], options, entry, result, full_report)
         if plan is not None:
-            _finish_games(project, plan, settings, changes, progress, result, full_report)
+            _finish_games(plan, settings, changes, progress, result, full_report)
             if strength:
                 _play_strength(plan, replace(settings, games=strength_games), strength, options, changes,
                                result, full_report)
+            _write_balance_reports(project, plan, changes, result)
     finally:
         if plan is not None:
             plan.close()
@@ -368,9 +369,9 @@ def _check(loaded: list[Game], reports: list[CheckReport], engines: dict[str, En
     return full_report
 
 
-def _finish_games(project: Project, plan: _Games, settings: SimSettings, changes: Changes, progress,
-                  result: Validation, full_report: dict) -> None:
-    """Wait for the games, then their figures, composition problems and balance PDFs."""
+def _finish_games(plan: _Games, settings: SimSettings, changes: Changes, progress, result: Validation,
+                  full_report: dict) -> None:
+    """Wait for the games, then their figures and composition problems."""
     entries = {entry.game: entry for entry in result.games}
     for entry in result.games:
         if entry.has_engine:
@@ -389,10 +390,17 @@ def _finish_games(project: Project, plan: _Games, settings: SimSettings, changes
             entry.figures["playtests"] = compare(entry.playtests, entry.figures)
         entry.sim_problems = composition_problems(game, engine, results[game.id], changes.args())
         result.problems += entry.sim_problems
+        full_report[game.id].update(entry.figures)
+
+
+def _write_balance_reports(project: Project, plan: _Games, changes: Changes, result: Validation) -> None:
+    """Each played game's balance.pdf, once every figure is in (the --strength games' too)."""
+    entries = {entry.game: entry for entry in result.games}
+    for game, _ in plan.playable:
+        entry = entries[game.id]
         # a changed game's figures never replace those of the game as written
         pdf = "balance-changed.pdf" if changes else "balance.pdf"
         entry.balance_pdf = write_balance_pdf(project.build_dir / game.id / pdf, entry.figures)
-        full_report[game.id].update(entry.figures)
 
 
 def _check_strength(loaded: list[Game], engines: dict[str, Engine], settings: SimSettings,

@@ -112,8 +112,10 @@ def watch(project: Project, names: list[str], options: BuildOptions, report: Wat
     build_once(project, names, options, report, debug)
     if max_rebuilds == 0:  # the first build alone (what a test of the options needs)
         return 0
-    report.watching(watched_roots(project))
     rebuilds = 0
+    # "watching" is said once the watcher is set up (its first quiet interval): a save made after the line
+    # is never missed
+    announce = True
 
     def rebuild(changed: list[str]) -> bool:
         """Build after a change; True when the watch should end (`max_rebuilds` reached)."""
@@ -130,6 +132,9 @@ def watch(project: Project, names: list[str], options: BuildOptions, report: Wat
                 # yield_on_timeout: a quiet interval comes back empty, so a replaced folder is noticed
                 for changes in watch_files(*map(str, roots), stop_event=stop, debounce=debounce_ms, step=50,
                                            rust_timeout=200, yield_on_timeout=True, raise_interrupt=True):
+                    if announce:
+                        report.watching(roots)
+                        announce = False
                     if root_identity(project) != identity:
                         break
                     changed = relevant_changes(project, changes)
@@ -144,7 +149,7 @@ def watch(project: Project, names: list[str], options: BuildOptions, report: Wat
                 identity = root_identity(project)
                 if rebuild(replaced_roots(project)):
                     return rebuilds
-                report.watching(watched_roots(project))
+                announce = True
     except KeyboardInterrupt:
         pass
     return rebuilds

@@ -188,12 +188,11 @@ def length_chart(by_players: dict, key: str) -> Drawing | None:
     return d
 
 
-def seat_chart(by_players: dict) -> Drawing | None:
+def seat_chart(by_players: dict, key: str = "position_wins_greedy_mirror",
+               label: str = "wins (all-greedy games)") -> Drawing | None:
     """Win rate by turn position (1st = the first player) with 95% whiskers and a dashed fair-share line per
-    player count."""
-    rows = {
-        p: f["position_wins_greedy_mirror"] for p, f in by_players.items() if f["position_wins_greedy_mirror"]
-    }
+    player count, from each count's `key` figures."""
+    rows = {p: f[key] for p, f in by_players.items() if f.get(key)}
     if not rows:
         return None
     seats = max(len(r) for r in rows.values())
@@ -230,7 +229,7 @@ def seat_chart(by_players: dict) -> Drawing | None:
         line.strokeColor, line.strokeWidth = SERIES[i % len(SERIES)], 0.8
         d.add(line)
     d.add(_legend(WIDTH - 62, 180, [f"{p} players" for p in rows]))
-    d.add(String(0, 192, "wins (all-greedy games)", fontName=BODY, fontSize=8, fillColor=colors.grey))
+    d.add(String(0, 192, label, fontName=BODY, fontSize=8, fillColor=colors.grey))
     return d
 
 
@@ -469,6 +468,8 @@ def draw_report(path: Path, figures: dict) -> None:
             "disadvantage of playing in that position.",
             chart,
         )
+    if figures.get("strength"):
+        _strength_section(flow, figures["strength"])
     roles = _role_text(by_players)
     if roles:
         flow.section(
@@ -532,6 +533,30 @@ def draw_report(path: Path, figures: dict) -> None:
         _odds_section(flow, figures["odds"])
     flow.footer()
     c.save()
+
+
+def _strength_section(flow: Flow, strength: dict) -> None:
+    """Seat fairness with the stronger (lookahead) bot in every seat, beside the greedy figures of the same
+    deals (pnp validate --strength)."""
+    by_players = strength["by_players"]
+    chart = seat_chart(by_players, "position_wins", f"wins ({strength['bot']} in every seat)")
+    if chart is None:
+        return
+    lines = []
+    for players, f in by_players.items():
+        strong = ", ".join(f"{100 * s['rate']:.0f}% ({100 * s['low']:.0f}-{100 * s['high']:.0f})"
+                           for s in f["position_wins"])
+        greedy = ", ".join(f"{100 * s['rate']:.0f}%" for s in f.get("greedy_position_wins", []))
+        beside = f"; greedy: {greedy}" if greedy else ""
+        lines.append(f"{players} players, {f['games']} games: {strong}{beside}")
+    flow.section(
+        "Win rate by turn position with stronger players",
+        f"The same figure with the lookahead bot ({escape(strength['bot'])}) in every seat: it tries several "
+        "moves against re-dealt hidden cards and plays each future out. An advantage that stays under "
+        "better play is one the rules make, not the bots. By turn position, 1st first, with 95% "
+        "intervals:<br/>" + "<br/>".join(lines),
+        chart,
+    )
 
 
 ODDS_ROWS = 48  # rows of an odds table per drawing (a longer table goes on over the next page)

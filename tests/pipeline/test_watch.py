@@ -6,22 +6,48 @@ import threading
 import time
 
 from tests.conftest import run_pnp
+from tests.patience import PATIENCE_S
 
 
-def _wait_for(path, seconds=30.0):
+def _wait_for(path, seconds=PATIENCE_S):
     deadline = time.monotonic() + seconds
     while not path.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
 
 
-def _watch_while(designer, project, rebuilds: int):
-    """`pnp watch demo` for up to `rebuilds` rebuilds while `designer` edits the project in a thread."""
-    thread = threading.Thread(target=designer, daemon=True)
-    thread.start()
-    result = run_pnp("watch", "demo", "--paper", "a4", "--timeout", "40", "--max-rebuilds", str(rebuilds),
-                     "--debounce", "200", project=project)
-    thread.join(5)
-    return result
+class _WatchProcess:
+    """`pnp watch demo` in its own process, its output read line by line as it comes: the test waits for what
+    the watch says (watching, a problem, a rebuild), never for a fixed time."""
+
+    def __init__(self, project, rebuilds: int):
+        import subprocess
+        import sys
+
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "generator", "--project", str(project.root), "watch", "demo",
+             "--paper", "a4", "--max-rebuilds", str(rebuilds), "--debounce", "200"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.lines: list[str] = []
+        # a hang guard only: a watch that never says what the test waits for is killed, and the test fails
+        self.guard = threading.Timer(PATIENCE_S, self.process.kill)
+        self.guard.start()
+
+    def wait_for_line(self, test) -> str:
+        """The next line of output for which `test(line)` holds; fails if the watch ends first."""
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                raise AssertionError(f"pnp watch ended without the expected line: {''.join(self.lines)}")
+            self.lines.append(line)
+            if test(line):
+                return line
+
+    def finish(self) -> tuple[int, str]:
+        """Wait for the watch to stop by itself (after its rebuilds): its exit code and all it printed."""
+        rest, _ = self.process.communicate()
+        self.guard.cancel()
+        self.lines.append(rest)
+        return self.process.returncode, "".join(self.lines)
 
 
 def test_watch_rebuilds_on_save_and_survives_broken_data(tmp_project):
@@ -29,24 +55,20 @@ def test_watch_rebuilds_on_save_and_survives_broken_data(tmp_project):
     deck = tmp_project.cards_dir / "demo" / "actions.yaml"
     cards_pdf = tmp_project.build_dir / "demo" / "cards-a4.pdf"
     good = deck.read_text()
-    seen: dict = {}
-
-    def designer() -> None:
-        _wait_for(tmp_project.build_dir / ".state.json")  # the first build is done
-        time.sleep(1.0)                                    # let the watcher start
-        seen["first"] = cards_pdf.stat().st_mtime_ns
-        deck.write_text(good.replace("copies: 4", "copies: zero"))
-        time.sleep(2.0)
-        seen["while_broken"] = cards_pdf.stat().st_mtime_ns if cards_pdf.exists() else None
-        deck.write_text(good.replace("name: Draw Two", "name: Draw Three"))
-
-    result = _watch_while(designer, tmp_project, rebuilds=2)
-    assert result.exit_code == 0, result.output
-    assert "changed: cards/demo/actions.yaml" in result.output
-    assert "cards/demo/actions.yaml:" in result.output and "problem" in result.output   # the error, located
-    assert seen["while_broken"] == seen["first"]                # the last good PDF stayed in place
-    assert cards_pdf.stat().st_mtime_ns > seen["first"]         # rebuilt once the data was fixed
-    assert "Stopped watching." in result.output
+    watch = _WatchProcess(tmp_project, rebuilds=2)
+    watch.wait_for_line(lambda line: line.startswith("Watching"))  # the first build is done, the watch is on
+    first = cards_pdf.stat().st_mtime_ns
+    deck.write_text(good.replace("copies: 4", "copies: zero"))
+    watch.wait_for_line(lambda line: "cards/demo/actions.yaml:" in line)  # the error, located
+    while_broken = cards_pdf.stat().st_mtime_ns if cards_pdf.exists() else None
+    deck.write_text(good.replace("name: Draw Two", "name: Draw Three"))
+    code, output = watch.finish()
+    assert code == 0, output
+    assert "changed: cards/demo/actions.yaml" in output
+    assert "problem" in output
+    assert while_broken == first                         # the last good PDF stayed in place
+    assert cards_pdf.stat().st_mtime_ns > first          # rebuilt once the data was fixed
+    assert "Stopped watching." in output
     from pypdf import PdfReader
     assert any("Draw Three" in page.extract_text() for page in PdfReader(cards_pdf).pages)
 
@@ -58,21 +80,14 @@ def test_watch_redraws_the_tuck_box_after_a_back_layout_edit(tmp_project):
                                    "color: \"#243b55\"\n")
     back = game / "layouts" / "actions-back.yaml"
     tuckboxes = tmp_project.build_dir / "demo" / "tuckboxes-full.pdf"
-    seen: dict = {}
-
-    def designer() -> None:
-        _wait_for(tmp_project.build_dir / ".state.json")
-        time.sleep(1.0)
-        seen["first"] = tuckboxes.read_bytes()
-        back.write_text(back.read_text().replace('fill: "#243b55"', 'fill: "#7b3fa0"'))
-
-    result = _watch_while(designer, tmp_project, rebuilds=1)
-    assert result.exit_code == 0, result.output
-    assert (
-        "wrote demo/tuckboxes-full.pdf"
-        in result.output.split("changed: cards/demo/layouts/actions-back.yaml")[1]
-    )
-    assert tuckboxes.read_bytes() != seen["first"]
+    watch = _WatchProcess(tmp_project, rebuilds=1)
+    watch.wait_for_line(lambda line: line.startswith("Watching"))
+    first = tuckboxes.read_bytes()
+    back.write_text(back.read_text().replace('fill: "#243b55"', 'fill: "#7b3fa0"'))
+    code, output = watch.finish()
+    assert code == 0, output
+    assert "wrote demo/tuckboxes-full.pdf" in output.split("changed: cards/demo/layouts/actions-back.yaml")[1]
+    assert tuckboxes.read_bytes() != first
 
 
 def test_editor_temporary_files_do_not_count_as_changes():
@@ -117,7 +132,7 @@ def test_ctrl_c_stops_the_watch_with_one_plain_line(tmp_project):
         text=True,
     )
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + PATIENCE_S
         lines = []
         while time.monotonic() < deadline:
             line = process.stdout.readline()
@@ -127,7 +142,7 @@ def test_ctrl_c_stops_the_watch_with_one_plain_line(tmp_project):
         assert lines[-1].startswith("Watching"), lines
         time.sleep(0.5)
         process.send_signal(signal.SIGINT)
-        rest, _ = process.communicate(timeout=30)
+        rest, _ = process.communicate(timeout=PATIENCE_S)
     finally:
         if process.poll() is None:
             process.kill()
@@ -173,7 +188,7 @@ class _Recorder:
     def changed(self, paths) -> None:
         self._add("changed", paths)
 
-    def wait_for(self, test, seconds: float = 60.0) -> None:
+    def wait_for(self, test, seconds: float = PATIENCE_S) -> None:
         """Until `test(events)` holds (a condition wait, no fixed sleeps); fails after `seconds`."""
         with self.condition:
             assert self.condition.wait_for(lambda: test(self.events), seconds), self.events

@@ -8,7 +8,6 @@ PNP_SLOW=1 is set (`PNP_SLOW=1 pytest tests/rules/test_short_order_hero.py`); th
 from __future__ import annotations
 
 import math
-import os
 import random
 from collections import Counter
 from pathlib import Path
@@ -114,9 +113,7 @@ def test_a_described_cook_is_written_as_the_engine_writes_it(hero, described):
     assert "draw" in texts and all(t.split()[0] in ("draw", "cook", "play", "discard") for t in texts)
 
 
-@pytest.mark.skipif(
-    not os.environ.get("PNP_SLOW"), reason="slow: 2,000 games per count with each engine (PNP_SLOW=1)"
-)
+@pytest.mark.slow  # 2,000 games per count with each engine
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_the_described_game_agrees_with_the_python_engine(hero, described, players):
     ours = figures(described, hero, players, AGREEMENT_GAMES)

@@ -14,6 +14,7 @@ import pytest
 
 from generator.data.project import Project
 from tests.conftest import REPO
+from tests.patience import PATIENCE_MS, PATIENCE_S
 
 # another browser build: PNP_CHROMIUM=path
 CHROMIUM = Path(os.environ.get("PNP_CHROMIUM", "/usr/bin/chromium"))
@@ -24,7 +25,7 @@ NO_BROWSER = ("no browser for the studio tests: install the distribution's packa
               "install chromium)")
 
 
-def wait_until_idle(url: str, seconds: float = 90.0) -> dict:
+def wait_until_idle(url: str, seconds: float = PATIENCE_S) -> dict:
     """Poll /status until the studio has loaded and drawn everything."""
     deadline = time.monotonic() + seconds
     while True:
@@ -89,6 +90,7 @@ def browser(playwright_driver):
 def page(browser):
     """A fresh tab; console errors of the studio's own script fail the test."""
     context = browser.new_context(viewport={"width": 1300, "height": 900})
+    context.set_default_timeout(PATIENCE_MS)  # every wait for an element or a page: a hang guard only
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -8,6 +8,7 @@ from PIL import Image, ImageChops
 
 from generator.data.load import load_game
 from generator.faces.face import renderer_for
+from tests.patience import PATIENCE_MS
 from tests.studio.conftest import skip_without_browser, wait_until_idle
 
 skip_without_browser()
@@ -79,10 +80,10 @@ def test_editing_a_card_name_changes_its_image_on_the_open_page(studio, page):
         "tiles => tiles.map(t => [t.dataset.face, t.querySelector('img').getAttribute('src')])")}
     good = _edit(recipes, "name: Burrito", "name: Wrap Star")
     try:
-        page.wait_for_function(  # the new image is in place (and loaded) within 3 s of the save
+        page.wait_for_function(  # the new image is in place (and loaded) after the save
             """([selector, old]) => { const img = document.querySelector(selector + ' img');
                  return img && img.getAttribute('src') !== old && img.complete && img.naturalWidth > 0; }""",
-            arg=[FACE, old_src], timeout=3000)
+            arg=[FACE, old_src], timeout=PATIENCE_MS)
         assert "Wrap Star" in page.locator(FACE).inner_text()
         new_src = page.locator(f"{FACE} img").get_attribute("src")
         before = Image.open(io.BytesIO(_fetch(studio, page, old_src))).convert("RGB")
@@ -96,7 +97,7 @@ def test_editing_a_card_name_changes_its_image_on_the_open_page(studio, page):
             """([keys, before]) => keys.every(k => {
                  const img = document.querySelector(`[data-face="${k}"] img`);
                  return img && img.getAttribute('src') !== before[k] && img.complete; })""",
-            arg=[printing, others], timeout=10000)
+            arg=[printing, others], timeout=PATIENCE_MS)
         wait_until_idle(studio.url)
         page.reload()  # everything the studio re-drew for this save
         now = {key: src for key, src in page.locator(".face").evaluate_all(
@@ -120,7 +121,7 @@ def test_broken_yaml_shows_a_located_banner_and_the_fix_clears_it(studio, page):
     recipes.write_text("".join(lines), encoding="utf-8")
     try:
         banner = page.locator("#banner")
-        banner.wait_for(state="visible", timeout=10000)
+        banner.wait_for(state="visible", timeout=PATIENCE_MS)
         text = banner.inner_text()
         assert f"cards/{GAME}/recipes.yaml:{line}" in text and "broken YAML" in text
         link = banner.locator("a.where").first
@@ -133,7 +134,7 @@ def test_broken_yaml_shows_a_located_banner_and_the_fix_clears_it(studio, page):
         )
     finally:
         recipes.write_text(good, encoding="utf-8")
-    page.locator("#banner").wait_for(state="detached", timeout=10000)
+    page.locator("#banner").wait_for(state="detached", timeout=PATIENCE_MS)
     assert page.locator(".face img").count() == len(images)
     wait_until_idle(studio.url)
 
@@ -191,7 +192,7 @@ def test_the_ink_saver_toggle_shows_the_faces_as_the_ink_saver_prints_them(studi
     page.wait_for_function(
         "img => img.getAttribute('src').includes('ink=saver') && img.complete && img.naturalWidth > 0",
         arg=back.element_handle(),
-        timeout=10000,
+        timeout=PATIENCE_MS,
     )
     saver = back.get_attribute("src")
     assert _darkness(_fetch(studio, page, saver)) < 0.5 * _darkness(_fetch(studio, page, normal))

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from tests.fixtures import toy_engine as toy
+from tests.patience import PATIENCE_MS
 from tests.studio.conftest import CHROMIUM, CHROMIUM_ARGS, skip_without_browser, wait_until_idle
 
 skip_without_browser()
@@ -52,6 +53,7 @@ def rebinding_browser(playwright_driver):
 def test_a_page_of_another_site_pointed_at_the_studio_gets_403_and_no_project_data(hostile_studio,
                                                                                      rebinding_browser):
     context = rebinding_browser.new_context()
+    context.set_default_timeout(PATIENCE_MS)
     tab = context.new_page()
     try:
         port = hostile_studio.port
@@ -75,6 +77,7 @@ def test_a_page_of_another_site_pointed_at_the_studio_gets_403_and_no_project_da
 
 def test_card_text_full_of_html_and_script_is_shown_as_text_and_never_runs(hostile_studio, rebinding_browser):
     context = rebinding_browser.new_context()
+    context.set_default_timeout(PATIENCE_MS)
     tab = context.new_page()
     dialogs: list[str] = []
     tab.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))

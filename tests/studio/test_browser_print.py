@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.patience import PATIENCE_MS
 from tests.studio.conftest import skip_without_browser
 
 skip_without_browser()
@@ -29,7 +30,7 @@ def test_build_and_validate_from_the_print_page(studio, page):
     page.goto(studio.url + f"g/{GAME}/print")
     page.get_by_role("button", name="Build PDFs").click()
     state = page.locator("#job-state")
-    state.filter(has_text="finished").wait_for(timeout=240_000)  # waits for the condition, on any machine
+    state.filter(has_text="finished").wait_for(timeout=PATIENCE_MS)
     assert state.inner_text() == "pnp build finished: no problems."
     assert "wrote crazy-eights/cards-letter.pdf" in page.locator("#job-log").inner_text()
     link = page.locator("table.files a", has_text=f"{GAME}/cards-letter.pdf")
@@ -37,7 +38,7 @@ def test_build_and_validate_from_the_print_page(studio, page):
     response = page.request.get(studio.url + link.get_attribute("href").lstrip("/"))
     assert response.ok and response.body().startswith(b"%PDF")
     page.get_by_role("button", name="Validate").click()
-    state.filter(has_text="pnp validate").filter(has_text="finished").wait_for(timeout=240_000)
+    state.filter(has_text="pnp validate").filter(has_text="finished").wait_for(timeout=PATIENCE_MS)
     assert (studio.project.build_dir / GAME / "validation.json").is_file()
     page.goto(studio.url + f"g/{GAME}/validation")
     assert "scripted games pass" in page.locator("main").inner_text()
@@ -50,7 +51,7 @@ def test_a_failing_build_shows_its_problems_as_the_banner(studio, page):
         deck.write_text(text.replace("points: 1}", "points: one}", 1), encoding="utf-8")
         page.goto(studio.url + f"g/{GAME}/print")
         page.get_by_role("button", name="Build PDFs").click()
-        page.locator("#job-state", has_text="found problems").wait_for(timeout=240_000)
+        page.locator("#job-state", has_text="found problems").wait_for(timeout=PATIENCE_MS)
         banner = page.locator("#job-problems")
         assert banner.is_visible()
         assert re.search(rf"cards/{GAME}/cards\.yaml:\d+: ", banner.inner_text())
@@ -91,6 +92,7 @@ def test_no_serious_accessibility_violation_on_any_page(studio, page):
 @pytest.mark.parametrize("width", [1280, 800])
 def test_the_toolbar_holds_at_common_widths(studio, browser, width):
     context = browser.new_context(viewport={"width": width, "height": 800})
+    context.set_default_timeout(PATIENCE_MS)
     tab = context.new_page()
     try:
         tab.goto(studio.url + f"g/{GAME}")
@@ -112,11 +114,11 @@ def test_the_language_switch_shows_a_translations_faces_and_pages(studio, page):
     switch.click()
     page.wait_for_url(re.compile(r"/g/order-up-pizza@cs$"))
     # the Czech faces are drawn on first ask and swapped in live: a Czech card name appears
-    page.locator(".face .name", has_text="Šunka").first.wait_for(timeout=120_000)
-    page.wait_for_function("document.querySelectorAll('.face img').length > 10", timeout=120_000)
+    page.locator(".face .name", has_text="Šunka").first.wait_for(timeout=PATIENCE_MS)
+    page.wait_for_function("document.querySelectorAll('.face img').length > 10", timeout=PATIENCE_MS)
     assert page.locator("h1").inner_text().startswith("Pizza expres")
     page.goto(studio.url + "g/order-up-pizza@cs/pages/rules")
-    page.locator(".page img").first.wait_for(timeout=120_000)
+    page.locator(".page img").first.wait_for(timeout=PATIENCE_MS)
     assert page.locator("h1").inner_text() != ""
     page.goto(studio.url + "g/order-up-pizza?lang=cs")  # the query says the same
     assert page.locator(".tabs .languages a.on").get_attribute("lang") == "cs"

@@ -12,6 +12,7 @@ from generator.studio import faces as facemod
 from generator.studio import views
 from generator.studio.state import Studio
 from tests.conftest import run_pnp
+from tests.patience import PATIENCE_S
 
 
 class Recorder:
@@ -31,7 +32,7 @@ class Recorder:
         self.failures.append((game, list(problems)))
 
 
-def _idle(studio: Studio, seconds: float = 60.0) -> None:
+def _idle(studio: Studio, seconds: float = PATIENCE_S) -> None:
     deadline = time.monotonic() + seconds
     while not (studio.games and studio.idle()):
         assert time.monotonic() < deadline, "the studio did not finish"

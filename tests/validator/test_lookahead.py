@@ -181,6 +181,14 @@ def test_strength_reports_seat_fairness_beside_the_greedy_figures(tmp_project, t
     assert rows["greedy_position_wins"] == report["by_players"]["2"]["position_wins_greedy_mirror"]
     # the greedy figures are those of a run without --strength
     assert report == json.loads(plain.read_text())["games"]["short-order-hero"]
+    # and balance.pdf shows them: the section, its chart's label and each count's figures
+    from pypdf import PdfReader
+
+    pdf = tmp_project.build_dir / "short-order-hero" / "balance.pdf"
+    text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(pdf).pages)
+    assert "Win rate by turn position with stronger players" in text
+    assert "wins (lookahead:1 in every seat)" in text
+    assert "2 players, 2 games: " in text and "; greedy: " in text
 
 
 def test_sweep_plays_the_bots_it_is_given(tmp_project, tmp_path):
