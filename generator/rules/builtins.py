@@ -80,7 +80,7 @@ def payments(state, hand, needs, any_count=0, any_of=(), bonus=(), wilds=()) -> 
     if counted is None or counted[0] is not hand:
         counted = state.kept[("held", state.epoch, id(hand))] = (hand, Counter(card.id for card in hand))
     have = counted[1]
-    needs = tuple(needs or ())
+    goal = _goal(needs, any_count, any_of, bonus)
     # without a wild every named card must be held (most goals fail here: plain loops)
     held_wild = False
     for wild in wilds or ():
@@ -88,20 +88,47 @@ def payments(state, hand, needs, any_count=0, any_of=(), bonus=(), wilds=()) -> 
             held_wild = True
             break
     if not held_wild:
-        for card in needs:
+        for card in goal[1]:
             if not have.get(card):
                 return []
-    any_of = tuple(sorted(any_of or ()))
-    chain = tuple(tuple(link) for link in (bonus or ()))
-    wild_ids = tuple(sorted(w for w in (wilds or ()) if have.get(w)))
-    relevant = tuple(dict.fromkeys((*needs, *any_of, *(c for c, _ in chain), *wild_ids)))
-    key = (needs, int(any_count or 0), any_of, chain, wild_ids, tuple(have.get(c, 0) for c in relevant))
+        wild_ids: tuple = ()
+    else:
+        wild_ids = tuple(sorted(w for w in wilds if have.get(w)))
+    # the ways depend only on the goal, the wilds held and how many of each card that matters the hand holds
+    get = have.get
+    key = (goal[0], wild_ids, tuple(map(get, goal[5])), tuple(map(get, wild_ids)))
     found = _memo.get(key)
     if found is None:
-        found = tuple(_ways(have, needs, int(any_count or 0), any_of, chain, wild_ids))
+        found = tuple(_ways(have, goal[1], goal[2], goal[3], goal[4], wild_ids))
         if len(_memo) < MEMO_SIZE:
             _memo[key] = found
     return list(found)
+
+
+def _goal(needs, any_count, any_of, bonus) -> tuple:
+    """A goal as `payments` reads it: (its number, needs, any count, any of sorted, the chain, the cards that
+    matter);
+    kept by the identity of its arguments (a card's fields and a kept chain are the same objects each time),
+    else by their values."""
+    ident = (id(needs), any_count, id(any_of), id(bonus))
+    kept = _goals.get(ident)
+    if kept is not None and kept[0] is needs and kept[1] is any_of and kept[2] is bonus:
+        return kept[3]
+    needs_t = tuple(needs or ())
+    any_of_t = tuple(sorted(any_of or ()))
+    chain = tuple(tuple(link) for link in (bonus or ()))
+    relevant = tuple(dict.fromkeys((*needs_t, *any_of_t, *(c for c, _ in chain))))
+    value = (needs_t, int(any_count or 0), any_of_t, chain, relevant)
+    goal = _interned.get(value)
+    if goal is None:
+        goal = _interned[value] = (len(_interned), *value)
+    if len(_goals) < MEMO_SIZE:
+        _goals[ident] = (needs, any_of, bonus, goal)  # the arguments held: their ids stay theirs
+    return goal
+
+
+_goals: dict[tuple, tuple] = {}
+_interned: dict[tuple, tuple] = {}
 
 
 def _ways(have: Counter, needs: tuple, any_count: int, any_of: tuple, chain: tuple, wild_ids: tuple):
