@@ -132,6 +132,7 @@ class ActionSpec:
         self.refusals: list[tuple[str, Any, str]] = []  # (if or why, expression, say): see runtime.refusal
         self.pattern: Any = None  # the regular expression its written form matches, parameters as groups
         self.texts: dict[tuple, str] = {}  # parameter values -> the action's text (see _text)
+        self.card_texts: dict[str, str] = {}  # the card id of its one parameter -> the action's text
         # the condition (one parameter), or per parameter the checks, that read only that card and the
         # game's steady names: worked out once per card and game (a card's kind is asked once, not each turn)
         self.by_card = False
@@ -147,6 +148,7 @@ class ActionSpec:
             name, domain, _cards = self.params[0]
             bound = dict(b)
             condition, text, by_card, steady = self.condition, self._text, self.by_card, s.steady
+            by_id = self.card_texts
             for value in _choices(domain(s, bound), s):
                 bound[name] = value
                 if condition is not None:
@@ -159,7 +161,14 @@ class ActionSpec:
                     if not held:
                         continue
                 values = {name: value}
-                out.append(Act(self, values, text(values)))
+                # a card's text is its id's: kept by id, for every game (a game's cards are its own objects)
+                if type(value) is Card:
+                    found = by_id.get(value.id)
+                    if found is None:
+                        found = by_id[value.id] = self._written(values)
+                    out.append(Act(self, values, found))
+                else:
+                    out.append(Act(self, values, text(values)))
             return
         if not self.params:  # draw, end: the one action of no parameters, made once
             if self.condition is None or self.condition(s, b):
@@ -267,11 +276,12 @@ def _choices(values, s) -> list:
     if values is None:
         return []
     if isinstance(values, Zone):
-        # several actions range over the same zone (a hand) in one choice: sorted once per step
+        # several actions range over the same zone (a hand) in one choice, a display or a tableau stays the
+        # same for many decisions: sorted again only when the zone holds other cards (a C-level compare)
         kept = s.choices.get(id(values))
-        if kept is not None and kept[0] == s.epoch and kept[1] is values:
+        if kept is not None and kept[0] is values and kept[1] == values:
             return kept[2]
-        found = s.choices[id(values)] = (s.epoch, values, _distinct(values))
+        found = s.choices[id(values)] = (values, list(values), _distinct(values))
         return found[2]
     if values and type(values[0]) is Card:
         return _distinct(values)
