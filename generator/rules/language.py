@@ -149,13 +149,17 @@ class ActionSpec:
             bound = dict(b)
             condition, text, by_card, steady = self.condition, self._text, self.by_card, s.steady
             by_id = self.card_texts
+            if by_card:  # a card's fields are its type's (shared by its copies): one verdict per type
+                verdicts = steady.get(self)
+                if verdicts is None:
+                    verdicts = steady[self] = {}
             for value in _choices(domain(s, bound), s):
                 bound[name] = value
                 if condition is not None:
                     if by_card and type(value) is Card and not value.under:
-                        held = steady.get((self, value))
+                        held = verdicts.get(id(value.fields))
                         if held is None:
-                            held = steady[(self, value)] = bool(condition(s, bound))
+                            held = verdicts[id(value.fields)] = bool(condition(s, bound))
                     else:
                         held = condition(s, bound)
                     if not held:
@@ -185,14 +189,17 @@ class ActionSpec:
             return
         levels = self.levels or self._levels()
         name, domain, checks, card_checks, last, whole = levels[index]
-        steady = s.steady
+        if card_checks:  # a card's fields are its type's (shared by its copies): one verdict per type
+            verdicts = s.steady.get((self, index))
+            if verdicts is None:
+                verdicts = s.steady[(self, index)] = {}
         for value in _choices(domain(s, bound), s):
             bound[name] = values[name] = value
             if card_checks:
                 if type(value) is Card and not value.under:
-                    held = steady.get((self, index, value))
+                    held = verdicts.get(id(value.fields))
                     if held is None:
-                        held = steady[(self, index, value)] = _all_hold(card_checks, s, bound)
+                        held = verdicts[id(value.fields)] = _all_hold(card_checks, s, bound)
                 else:
                     held = _all_hold(card_checks, s, bound)
                 if not held:
@@ -285,7 +292,8 @@ def _choices(values, s) -> list:
         return found[2]
     if values and type(values[0]) is Card:
         return _distinct(values)
-    return list(values)
+    # a list worked out for this step (ways to pay, seats) is only read while the actions are listed
+    return values if type(values) is list else list(values)
 
 
 def _distinct(cards) -> list:
@@ -1458,8 +1466,13 @@ def _card_key(card: Card):
     under = card.under
     if not under:
         return card
+    for laid in under:  # cards under a card seldom have cards under them: one C-level tuple then
+        if laid.under:
+            break
+    else:
+        return (card, *under)
     key = [card]
-    for laid in under:  # cards under a card seldom have cards under them: no call for those
+    for laid in under:
         key.append(_card_key(laid) if laid.under else laid)
     return tuple(key)
 

@@ -146,11 +146,10 @@ class Act:
     """An action with its parameters: equal to another when they read the same (`str`, as scripts write
     it)."""
 
-    __slots__ = ("name", "spec", "values", "text", "_hash")
+    __slots__ = ("name", "spec", "values", "text")
 
     def __init__(self, spec, values: dict, text: str):
         self.name, self.spec, self.values, self.text = spec.name, spec, values, text
-        self._hash = hash(text)
 
     def part(self, name: str):
         return self.name if name == "name" else self.values.get(name)
@@ -159,7 +158,7 @@ class Act:
         return self is other or (type(other) is Act and other.text == self.text) or other == self.text
 
     def __hash__(self) -> int:
-        return self._hash
+        return hash(self.text)  # a text keeps its hash once worked out
 
     def __str__(self) -> str:
         return self.text
