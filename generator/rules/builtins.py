@@ -116,8 +116,8 @@ def payments(state, hand, needs, any_count=0, any_of=(), bonus=(), wilds=()) -> 
 
 def _goal(needs, any_count, any_of, bonus) -> tuple:
     """A goal as `payments` reads it: (its number, needs, any count, any of sorted, the chain, the cards that
-    matter, how many of each named card it needs); kept by the identity of its arguments (a card's fields and a kept chain are the same objects each time),
-    else by their values."""
+    matter, how many of each named card it needs); kept by the identity of its arguments (a card's fields
+    and a kept chain are the same objects each time), else by their values."""
     ident = (id(needs), any_count, id(any_of), id(bonus))
     kept = _goals.get(ident)
     if kept is not None and kept[0] is needs and kept[1] is any_of and kept[2] is bonus:

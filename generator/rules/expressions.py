@@ -228,8 +228,8 @@ def _values(items, attribute):
     if attribute == "under":
         return [field_of(item, attribute) for item in items]
     # a card's field read at once (as field_of reads it), anything else by field_of
-    return [f.get(attribute) if type(f := getattr(item, "fields", None)) is dict else field_of(item, attribute)
-            for item in items]
+    return [f.get(attribute) if type(f := getattr(item, "fields", None)) is dict
+            else field_of(item, attribute) for item in items]
 
 
 _SELECT_TESTS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,

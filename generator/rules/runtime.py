@@ -265,7 +265,8 @@ class RulesState(State):
         self.steps_left = STEP_BUDGET
         self.epoch = 0  # bumped by every step and every apply(): named values are kept for one epoch and seat
         self.kept: dict = {}
-        self.choices: dict = {}  # zone id -> (zone, its cards then, its distinct cards by id): language._choices
+        # zone id -> (zone, its cards then, its distinct cards by id): see language._choices
+        self.choices: dict = {}
         self.steady: dict = {}  # the values of steady names (settings, a card's points...) kept for the game
         self.decisions = 0
         self._pending: Any = None
