@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from itertools import combinations_with_replacement
+from operator import attrgetter
 
 from generator.core.graphs import distances
 
@@ -18,6 +19,7 @@ BONUS = re.compile(r"^\s*([a-z0-9][a-z0-9_-]*)\s+([+-]\s*\d+)\s*$")
 WILD = "*"  # a slot a wild fills, while the ways are enumerated
 MEMO_SIZE = 200_000  # ways to pay remembered per process (by the counts of the cards that decide them)
 _memo: dict[tuple, tuple] = {}
+_id_of = attrgetter("id")  # a C-level read: a hand is counted at every decision
 
 
 class Payment:
@@ -78,30 +80,63 @@ def payments(state, hand, needs, any_count=0, any_of=(), bonus=(), wilds=()) -> 
     cards of `any_of`, a wild for any of them, then each obtainable prefix of the ordered `bonus` chain."""
     counted = state.kept.get(("held", state.epoch, id(hand)))  # the same hand is paid from for every goal
     if counted is None or counted[0] is not hand:
-        counted = state.kept[("held", state.epoch, id(hand))] = (hand, Counter(card.id for card in hand))
+        counted = state.kept[("held", state.epoch, id(hand))] = (hand, Counter(map(_id_of, hand)))
     have = counted[1]
-    needs = tuple(needs or ())
-    # without a wild every named card must be held (most goals fail here: plain loops)
+    goal = _goal(needs, any_count, any_of, bonus)
     held_wild = False
     for wild in wilds or ():
         if have.get(wild):
             held_wild = True
             break
-    if not held_wild:
-        for card in needs:
-            if not have.get(card):
+    if held_wild:
+        wild_ids = tuple(sorted(w for w in wilds if have.get(w)))
+        spare = sum(map(have.get, wild_ids))
+    else:
+        wild_ids, spare = (), 0
+    # a wild fills one slot: fewer wilds than the named cards missing, and than the "any of" slots no card of
+    # theirs fills, cannot pay whatever the order (most goals fail here: plain loops)
+    for card, count in goal[6]:
+        held = have.get(card, 0)
+        if held < count:
+            spare -= count - held
+            if spare < 0:
                 return []
-    any_of = tuple(sorted(any_of or ()))
-    chain = tuple(tuple(link) for link in (bonus or ()))
-    wild_ids = tuple(sorted(w for w in (wilds or ()) if have.get(w)))
-    relevant = tuple(dict.fromkeys((*needs, *any_of, *(c for c, _ in chain), *wild_ids)))
-    key = (needs, int(any_count or 0), any_of, chain, wild_ids, tuple(have.get(c, 0) for c in relevant))
+    if goal[2] and goal[2] > sum(have.get(card, 0) for card in goal[3]) + spare:
+        return []
+    # the ways depend only on the goal, the wilds held and how many of each card that matters the hand holds
+    get = have.get
+    key = (goal[0], wild_ids, tuple(map(get, goal[5])), tuple(map(get, wild_ids)))
     found = _memo.get(key)
     if found is None:
-        found = tuple(_ways(have, needs, int(any_count or 0), any_of, chain, wild_ids))
+        found = tuple(_ways(have, goal[1], goal[2], goal[3], goal[4], wild_ids))
         if len(_memo) < MEMO_SIZE:
             _memo[key] = found
     return list(found)
+
+
+def _goal(needs, any_count, any_of, bonus) -> tuple:
+    """A goal as `payments` reads it: (its number, needs, any count, any of sorted, the chain, the cards that
+    matter, how many of each named card it needs); kept by the identity of its arguments (a card's fields
+    and a kept chain are the same objects each time), else by their values."""
+    ident = (id(needs), any_count, id(any_of), id(bonus))
+    kept = _goals.get(ident)
+    if kept is not None and kept[0] is needs and kept[1] is any_of and kept[2] is bonus:
+        return kept[3]
+    needs_t = tuple(needs or ())
+    any_of_t = tuple(sorted(any_of or ()))
+    chain = tuple(tuple(link) for link in (bonus or ()))
+    relevant = tuple(dict.fromkeys((*needs_t, *any_of_t, *(c for c, _ in chain))))
+    value = (needs_t, int(any_count or 0), any_of_t, chain, relevant, tuple(Counter(needs_t).items()))
+    goal = _interned.get(value)
+    if goal is None:
+        goal = _interned[value] = (len(_interned), *value)
+    if len(_goals) < MEMO_SIZE:
+        _goals[ident] = (needs, any_of, bonus, goal)  # the arguments held: their ids stay theirs
+    return goal
+
+
+_goals: dict[tuple, tuple] = {}
+_interned: dict[tuple, tuple] = {}
 
 
 def _ways(have: Counter, needs: tuple, any_count: int, any_of: tuple, chain: tuple, wild_ids: tuple):

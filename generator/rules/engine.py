@@ -129,7 +129,7 @@ class Bot:
         bounds = getattr(prefer, "bounds", None)
         order = range(len(actions))
         if bounds:  # the actions that may prefer most first; the others are passed over once they cannot win
-            order = sorted(order, key=lambda i: -bounds.get(actions[i].name, _INFINITE))
+            order = sorted(order, key=[-bounds.get(a.name, _INFINITE) for a in actions].__getitem__)
         head = None
         for at in order:
             action = actions[at]

@@ -225,7 +225,11 @@ def field_of(value, name: str):
 def _values(items, attribute):
     if attribute is None:
         return list(items)
-    return [field_of(item, attribute) for item in items]
+    if attribute == "under":
+        return [field_of(item, attribute) for item in items]
+    # a card's field read at once (as field_of reads it), anything else by field_of
+    return [f.get(attribute) if type(f := getattr(item, "fields", None)) is dict
+            else field_of(item, attribute) for item in items]
 
 
 _SELECT_TESTS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
@@ -236,7 +240,11 @@ def _select(items, attribute, test="==", value=True, keep=True):
     compare = _SELECT_TESTS.get(test)
     if compare is None:
         raise RulesFailure(f"selectattr test '{test}'; expected one of ==, !=, <, <=, >, >=, in")
-    return [i for i in items if bool(compare(field_of(i, attribute), value)) == keep]
+    if attribute == "under":
+        return [i for i in items if bool(compare(field_of(i, attribute), value)) == keep]
+    # a card's field read at once (as field_of reads it), anything else by field_of
+    return [i for i in items if bool(compare(f.get(attribute) if type(f := getattr(i, "fields", None)) is dict
+                                             else field_of(i, attribute), value)) == keep]
 
 
 def _unique(items):

@@ -132,6 +132,7 @@ class ActionSpec:
         self.refusals: list[tuple[str, Any, str]] = []  # (if or why, expression, say): see runtime.refusal
         self.pattern: Any = None  # the regular expression its written form matches, parameters as groups
         self.texts: dict[tuple, str] = {}  # parameter values -> the action's text (see _text)
+        self.card_texts: dict[str, str] = {}  # the card id of its one parameter -> the action's text
         # the condition (one parameter), or per parameter the checks, that read only that card and the
         # game's steady names: worked out once per card and game (a card's kind is asked once, not each turn)
         self.by_card = False
@@ -147,19 +148,31 @@ class ActionSpec:
             name, domain, _cards = self.params[0]
             bound = dict(b)
             condition, text, by_card, steady = self.condition, self._text, self.by_card, s.steady
+            by_id = self.card_texts
+            if by_card:  # a card's fields are its type's (shared by its copies): one verdict per type
+                verdicts = steady.get(self)
+                if verdicts is None:
+                    verdicts = steady[self] = {}
             for value in _choices(domain(s, bound), s):
                 bound[name] = value
                 if condition is not None:
                     if by_card and type(value) is Card and not value.under:
-                        held = steady.get((self, value))
+                        held = verdicts.get(id(value.fields))
                         if held is None:
-                            held = steady[(self, value)] = bool(condition(s, bound))
+                            held = verdicts[id(value.fields)] = bool(condition(s, bound))
                     else:
                         held = condition(s, bound)
                     if not held:
                         continue
                 values = {name: value}
-                out.append(Act(self, values, text(values)))
+                # a card's text is its id's: kept by id, for every game (a game's cards are its own objects)
+                if type(value) is Card:
+                    found = by_id.get(value.id)
+                    if found is None:
+                        found = by_id[value.id] = self._written(values)
+                    out.append(Act(self, values, found))
+                else:
+                    out.append(Act(self, values, text(values)))
             return
         if not self.params:  # draw, end: the one action of no parameters, made once
             if self.condition is None or self.condition(s, b):
@@ -176,14 +189,17 @@ class ActionSpec:
             return
         levels = self.levels or self._levels()
         name, domain, checks, card_checks, last, whole = levels[index]
-        steady = s.steady
+        if card_checks:  # a card's fields are its type's (shared by its copies): one verdict per type
+            verdicts = s.steady.get((self, index))
+            if verdicts is None:
+                verdicts = s.steady[(self, index)] = {}
         for value in _choices(domain(s, bound), s):
             bound[name] = values[name] = value
             if card_checks:
                 if type(value) is Card and not value.under:
-                    held = steady.get((self, index, value))
+                    held = verdicts.get(id(value.fields))
                     if held is None:
-                        held = steady[(self, index, value)] = _all_hold(card_checks, s, bound)
+                        held = verdicts[id(value.fields)] = _all_hold(card_checks, s, bound)
                 else:
                     held = _all_hold(card_checks, s, bound)
                 if not held:
@@ -267,15 +283,17 @@ def _choices(values, s) -> list:
     if values is None:
         return []
     if isinstance(values, Zone):
-        # several actions range over the same zone (a hand) in one choice: sorted once per step
+        # several actions range over the same zone (a hand) in one choice, a display or a tableau stays the
+        # same for many decisions: sorted again only when the zone holds other cards (a C-level compare)
         kept = s.choices.get(id(values))
-        if kept is not None and kept[0] == s.epoch and kept[1] is values:
+        if kept is not None and kept[0] is values and kept[1] == values:
             return kept[2]
-        found = s.choices[id(values)] = (s.epoch, values, _distinct(values))
+        found = s.choices[id(values)] = (values, list(values), _distinct(values))
         return found[2]
     if values and type(values[0]) is Card:
         return _distinct(values)
-    return list(values)
+    # a list worked out for this step (ways to pay, seats) is only read while the actions are listed
+    return values if type(values) is list else list(values)
 
 
 def _distinct(cards) -> list:
@@ -1448,8 +1466,13 @@ def _card_key(card: Card):
     under = card.under
     if not under:
         return card
+    for laid in under:  # cards under a card seldom have cards under them: one C-level tuple then
+        if laid.under:
+            break
+    else:
+        return (card, *under)
     key = [card]
-    for laid in under:  # cards under a card seldom have cards under them: no call for those
+    for laid in under:
         key.append(_card_key(laid) if laid.under else laid)
     return tuple(key)
 

@@ -28,6 +28,7 @@ from generator.engines.common import check_outcome
 from generator.rules.expressions import CARD, SEAT, RulesFailure, RulesLimit
 
 STEP_BUDGET = 2_000_000  # steps (effects, checks, decisions) one game may run before it is stopped
+BIG_ZONE = 24  # a zone this big is counted by deck again only when its cards changed (see card_count)
 
 
 class Card:
@@ -146,11 +147,10 @@ class Act:
     """An action with its parameters: equal to another when they read the same (`str`, as scripts write
     it)."""
 
-    __slots__ = ("name", "spec", "values", "text", "_hash")
+    __slots__ = ("name", "spec", "values", "text")
 
     def __init__(self, spec, values: dict, text: str):
         self.name, self.spec, self.values, self.text = spec.name, spec, values, text
-        self._hash = hash(text)
 
     def part(self, name: str):
         return self.name if name == "name" else self.values.get(name)
@@ -159,7 +159,7 @@ class Act:
         return self is other or (type(other) is Act and other.text == self.text) or other == self.text
 
     def __hash__(self) -> int:
-        return self._hash
+        return hash(self.text)  # a text keeps its hash once worked out
 
     def __str__(self) -> str:
         return self.text
@@ -243,6 +243,7 @@ class RulesState(State):
                 self.zones[spec.name] = kind(spec, -1)
         self._all_zones = [*self.zones.values(), *(z for zones in self.pzones.values() for z in zones)]
         self._limited = [zone for zone in self._all_zones if zone.spec.limit is not None]
+        self._census: dict[int, tuple[list, list[int]]] = {}  # zone id -> (its cards, their count by deck)
         # every card starts in its deck's zone, so counts hold from the start
         for spec in program.zones.values():
             if spec.deck is not None:
@@ -266,7 +267,8 @@ class RulesState(State):
         self.steps_left = STEP_BUDGET
         self.epoch = 0  # bumped by every step and every apply(): named values are kept for one epoch and seat
         self.kept: dict = {}
-        self.choices: dict = {}  # zone id -> (epoch, zone, its distinct cards by id): see language._choices
+        # zone id -> (zone, its cards then, its distinct cards by id): see language._choices
+        self.choices: dict = {}
         self.steady: dict = {}  # the values of steady names (settings, a card's points...) kept for the game
         self.decisions = 0
         self._pending: Any = None
@@ -506,20 +508,35 @@ class RulesState(State):
         return list(self._winners)
 
     def card_count(self) -> dict[str, int]:
-        # the harness asks after every action: the decks counted by C-level loops, the cards under cards
-        # from the few cards that ever had any laid under them (they stay in some zone, counted there too)
-        # every card is of one of the table's decks: the last deck's count is what the others leave of the
-        # total (the sizes of the zones); the others counted card by card, by C-level loops
+        # the harness asks after every action: every card is of one of the table's decks, so the last deck's
+        # count is what the others leave of the total (the sizes of the zones and of the cards under cards);
+        # the others counted card by card by C-level loops: a big zone (a draw pile, a discard) counted again
+        # only when it holds other cards than when it was last counted (a C-level compare), the small zones
+        # and the cards under cards (from the few cards that ever had any laid under them) each time
         unders = [holder.under for holder in self.holders]
         left = sum(map(len, self._all_zones)) + sum(map(len, unders))
         counts: dict[str, int] = {}
         if not self.table.kinds:
             return counts
         *others, last = self.table.kinds
-        for deck in others:
-            count = counts[deck] = countOf(map(_deck_of, chain(chain.from_iterable(self._all_zones),
-                                                               chain.from_iterable(unders))), deck)
-            left -= count
+        if others:
+            small = list(unders)
+            found = [0] * len(others)
+            census = self._census
+            for zone in self._all_zones:
+                if len(zone) < BIG_ZONE:
+                    small.append(zone)
+                    continue
+                kept = census.get(id(zone))
+                if kept is None or kept[0] != zone:
+                    kept = census[id(zone)] = (list(zone),
+                                               [countOf(map(_deck_of, zone), deck) for deck in others])
+                for at, count in enumerate(kept[1]):
+                    found[at] += count
+            cards = list(chain.from_iterable(small))
+            for at, deck in enumerate(others):
+                count = counts[deck] = found[at] + countOf(map(_deck_of, cards), deck)
+                left -= count
         counts[last] = left
         return {deck: count for deck, count in counts.items() if count}
 

@@ -235,3 +235,25 @@ def test_the_new_constructs_broken_are_located_lines(hero, repo_project):
     assert [line for line, _ in found] == [line_of("refuse: \"finish")]
     found = problems(text.replace("  draw_pile: pantry.size", "  draw_pile: pantry.sise"))
     assert found == [(line_of("draw_pile: pantry.size"), found[0][1])] and "did you mean" in found[0][1]
+
+
+def test_the_card_count_sees_a_card_lost_or_doubled_in_a_pile_it_counted_before(hero, described):
+    # a big zone's count is kept while it holds the same cards: a card gone from it, or one more, is counted
+    state = described.new_state(hero, 3, {})
+    rng = random.Random(4)
+    while state.current_player() < 0:  # the setup's shuffles
+        state.apply(sample_chance(state.chance_request(), rng))
+    start = state.card_count()
+    pantry, discard = state.zones["pantry"], state.zones["discard"]
+    assert len(pantry) >= 24 and state.card_count() == start
+    lost = pantry.pop(0)
+    assert state.card_count() == {**start, "ingredients": start["ingredients"] - 1}
+    pantry.insert(0, lost)
+    pantry.append(pantry[0])  # the same card twice
+    assert state.card_count() == {**start, "ingredients": start["ingredients"] + 1}
+    pantry.pop()
+    recipe = state.zones["recipe_deck"].pop()
+    pantry[5] = recipe  # an ingredient replaced by a recipe: the same number of cards
+    assert state.card_count() == {"recipes": start["recipes"], "ingredients": start["ingredients"] - 1}
+    discard.extend(pantry[:30])  # 29 ingredients and that recipe, each now in two piles
+    assert state.card_count() == {"recipes": start["recipes"] + 1, "ingredients": start["ingredients"] + 28}
