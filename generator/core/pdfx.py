@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -252,8 +253,9 @@ def _xmp(version: PdfxVersion, title: str, digest: str) -> bytes:
 <?xpacket end="r"?>""".encode()
 
 
-def pdfx_bytes(pages: list[PdfxPage], spec: PdfxSpec, title: str) -> bytes:
-    """The PDF/X file of the pages (each image stored once however many pages show it)."""
+def pdfx_bytes(pages: Iterable[PdfxPage], spec: PdfxSpec, title: str) -> bytes:
+    """The PDF/X file of the pages, taken one at a time (each image stored once however many pages show
+    it)."""
     version = PDFX_VERSIONS[spec.version]
     objects: list[bytes] = []
 
