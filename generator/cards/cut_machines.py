@@ -92,12 +92,6 @@ def registration_marks(machine: CutMachine, page_w: float, page_h: float) -> lis
     return []
 
 
-def machine_words(machine: CutMachine, page_w: float, page_h: float) -> tuple[str, str]:
-    """The machine's label and its cut area in millimetres ('171.5 x 235 mm'), for the print check."""
-    area = cut_area(machine, page_w, page_h)
-    return machine.label, f"{area.w / mm(1):.1f} x {area.h / mm(1):.1f} mm"
-
-
 def keep_clear(machine: CutMachine, page_w: float, page_h: float) -> list[Rect]:
     """The areas no card art may touch: each registration mark grown by `CLEAR`."""
     return [Rect(r.x - CLEAR, r.y - CLEAR, r.w + 2 * CLEAR, r.h + 2 * CLEAR)

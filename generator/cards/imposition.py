@@ -303,8 +303,8 @@ def duplex_sheet(  # noqa: PLR0913 - each of the sheet options, as keywords with
     if machine is not None and full is None:
         area = cut_area(machine, *_oriented(paper, False))
         raise LayoutError(f"a {card_w / mm(1):.1f} x {card_h / mm(1):.1f} mm card with {bleed / mm(1):g} mm "
-                          f"bleed does not fit the {machine.label} cut area of {area.w / mm(1):.1f} x "
-                          f"{area.h / mm(1):.1f} mm on {paper} paper")
+                          f"bleed does not fit the {machine.label} cut area of {area.w / mm(1):.2f} x "
+                          f"{area.h / mm(1):.2f} mm on {paper} paper")
     if plain is None:
         raise LayoutError(
             _fits_message(paper, card_w, card_h) + (f" and {gap / mm(1):g} mm gaps" if gap else "")

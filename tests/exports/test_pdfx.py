@@ -19,7 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.core.errors import InputError
 from generator.core.units import INCH
 from generator.exports import pod
-from generator.exports.pdfx import PdfxSpec, max_ink, to_cmyk
+from generator.core.pdfx import PdfxSpec, max_ink, to_cmyk
 from generator.exports.preflight import Rules, preflight
 from tests.conftest import run_pnp
 
