@@ -15,8 +15,8 @@ from generator.core.geometry import Rect, paper_of
 from generator.core.units import INCH, mm
 from tests.conftest import run_pnp
 
-SIZES = [(2.5 * INCH, 3.5 * INCH), (mm(63), mm(88)), (mm(44), mm(63)), (mm(70), mm(120)), (mm(88.9), mm(63.5)),
-         (mm(41), mm(63)), (mm(80), mm(80)), (mm(57), mm(89))]  # poker, MTG, mini, tarot-ish, landscape, ...
+SIZES = [(2.5 * INCH, 3.5 * INCH), (mm(63), mm(88)), (mm(44), mm(63)), (mm(70), mm(120)),
+         (mm(88.9), mm(63.5)), (mm(41), mm(63)), (mm(80), mm(80)), (mm(57), mm(89))]  # poker, MTG, mini, ...
 PAPERS = ["letter", "a4", "legal", "a3"]
 
 
@@ -48,7 +48,7 @@ def test_cricut_cuts_at_most_6_75_by_9_25_in_framed_by_a_black_border():
         assert (area.w, area.h) == pytest.approx((6.75 * INCH, 9.25 * INCH))
         assert (area.x + area.w / 2, area.y + area.h / 2) == pytest.approx((w / 2, h / 2))
         frame = registration_marks(cricut, w, h)
-        assert len(frame) == 4  # top, bottom, left, right: a closed rectangle 1 mm wide, 3 mm outside the area
+        assert len(frame) == 4  # top, bottom, left, right: a closed frame 1 mm wide, 3 mm outside the area
         outer = Rect(min(r.x for r in frame), min(r.y for r in frame),
                      max(r.x2 for r in frame) - min(r.x for r in frame),
                      max(r.y2 for r in frame) - min(r.y for r in frame))
@@ -88,7 +88,8 @@ def test_scanncut_needs_no_marks_and_keeps_the_paper_s_layout():
 
 def test_fewer_cards_where_the_cut_area_is_smaller_than_the_paper():
     poker = (2.5 * INCH, 3.5 * INCH)
-    counts = {name: make_sheet("letter", poker, mm(3), machine=m).per_page for name, m in CUT_MACHINES.items()}
+    counts = {name: make_sheet("letter", poker, mm(3), machine=m).per_page
+              for name, m in CUT_MACHINES.items()}
     assert make_sheet("letter", poker, mm(3)).per_page == 8
     assert counts == {"cricut": 4, "silhouette": 6, "scanncut": 8}
 
@@ -163,7 +164,8 @@ def test_game_yaml_print_block_takes_cut_machine(tmp_project):
         pytest.skip("go-fish has its own print: block")
     result, folder = _build(tmp_project)
     assert result.exit_code == 0, result.output
-    assert (folder / "cards-letter-scanncut.pdf").is_file() and list(folder.glob("cards-letter-scanncut-cut-*"))
+    assert (folder / "cards-letter-scanncut.pdf").is_file()
+    assert list(folder.glob("cards-letter-scanncut-cut-*"))
     game.write_text(text + "\nprint:\n  cut_machine: cameo\n")
     result, _ = _build(tmp_project)
     assert result.exit_code == 1 and "game.yaml:" in result.output and "cut_machine" in result.output
