@@ -164,7 +164,9 @@ def to_cmyk(image: Image.Image, spec: PdfxSpec) -> Image.Image:
     """An RGB face as press CMYK: ICC converted, neutrals as black ink alone, large blacks rich, ink
     limited (see the module notes)."""
     rgb = image.convert("RGB")
-    c, m, y, k = ImageCms.applyTransform(rgb, _transform(spec.profile)).split()
+    converted = ImageCms.applyTransform(rgb, _transform(spec.profile))
+    assert converted is not None  # None only for a conversion in place, which this is not
+    c, m, y, k = converted.split()
     r, g, b = rgb.split()
     lightest = ImageChops.lighter(ImageChops.lighter(r, g), b)
     spread = ImageChops.subtract(lightest, ImageChops.darker(ImageChops.darker(r, g), b))
