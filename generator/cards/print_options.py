@@ -70,7 +70,8 @@ class SheetOptions:
         spacing = (
             say("check.spacing_gap", gap=f"{self.gap / mm(1):g}") if self.gap else say("check.spacing_butted")
         )
-        parts = [say("check.cards_stand", spacing=spacing, marks=say(f"check.marks_{self.marks}"))]
+        marks = say("check.marks_machine") if self.machine is not None else say(f"check.marks_{self.marks}")
+        parts = [say("check.cards_stand", spacing=spacing, marks=marks)]
         if self.pack:
             parts.append(say("check.packed"))
         if self.ink == "saver":
