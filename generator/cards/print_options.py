@@ -108,7 +108,7 @@ def sheet_options(game: Game, options: BuildOptions) -> SheetOptions:
     """The flags where given, else the game's `print:` block, else the defaults; --only checked against the
     game."""
     block = game.config.print
-    return SheetOptions(
+    chosen = SheetOptions(
         layout=options.layout,
         duplex=options.duplex,
         back_offset=tuple(options.back_offset),
@@ -125,6 +125,11 @@ def sheet_options(game: Game, options: BuildOptions) -> SheetOptions:
         else block.cut_machine,
         colour=_choice("--colour", options.colour, COLOURS) if options.colour is not None else block.colour,
     )
+    if chosen.machine is not None and chosen.layout != "duplex":
+        flags = f"--cut-machine {chosen.cut_machine} with --layout {chosen.layout}"
+        raise InputError(Problem("", 0, f"{flags}: a print-and-cut sheet is laid out as duplex pages; "
+                                        "expected --layout duplex"))
+    return chosen
 
 
 _SPEC = re.compile(r"^\s*([^:\s]+)\s*(?::\s*(.*))?$")

@@ -113,6 +113,9 @@ def test_the_printed_fronts_and_the_cut_files_carry_the_marks_where_the_geometry
     result, folder = _build(tmp_project, "--cut-machine", machine)
     assert result.exit_code == 0, result.output
     pdf = pypdfium2.PdfDocument(str(folder / f"cards-letter-{machine}.pdf"))
+    check = pdf[0].get_textpage().get_text_range()
+    assert "registration marks only (no crop marks)" in " ".join(check.split())
+    assert CUT_MACHINES[machine].label.split(" (")[0] in check
     cuts = sorted(folder.glob(f"cards-letter-{machine}-cut-*.svg"))
     assert cuts and not (folder / "cards-letter.pdf").exists()
     family = CUT_MACHINES[machine]
@@ -154,6 +157,13 @@ def test_bad_cut_machine_and_colour_values_are_one_line_and_exit_1(tmp_project):
         result, _ = _build(tmp_project, flag, value)
         assert result.exit_code == 1 and "Traceback" not in result.output
         assert words in result.output.splitlines(), result.output
+
+
+def test_a_fold_layout_for_a_cut_machine_is_one_line(tmp_project):
+    result, _ = _build(tmp_project, "--cut-machine", "cricut", "--layout", "fold")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert ("--cut-machine cricut with --layout fold: a print-and-cut sheet is laid out as duplex pages; "
+            "expected --layout duplex") in result.output.splitlines()
 
 
 def test_game_yaml_print_block_takes_cut_machine(tmp_project):
