@@ -58,11 +58,13 @@ def _join(parts: list[str], group: tuple[int, ...]) -> str:
 def sheet_for(renderer: CardRenderer, group: DeckGroup, paper: str, options: SheetOptions) -> Sheet:
     """The imposition of a deck (or packed decks) on a paper, or an InputError naming the deck's size."""
     w, h = renderer.size(group.first)
+    if group.first.shape is not None and options.machine is not None:
+        deck = group.first
+        raise InputError(Problem(deck.file, deck.line, f"deck '{deck.id}': a round or hexagonal deck is not "
+                                 f"laid out for {options.machine.label}; expected --cut-machine none (and "
+                                 "--cut-file svg to cut it from the plain sheets)"))
     try:
         if group.first.shape is not None:  # round and hex decks are packed like tokens
-            if options.machine is not None:
-                raise LayoutError(f"a round or hexagonal deck is not laid out for {options.machine.label} "
-                                  "(cut it from the plain sheets with --cut-file svg)")
             return shaped_sheet(paper, group.first.shape, renderer.bleed, options.duplex,
                                 (mm(options.back_offset[0]), mm(options.back_offset[1])))
         return make_sheet(
