@@ -2,8 +2,9 @@
 
 The SVG has the paper's size in millimetres (`width="215.9mm"`, viewBox in mm) and the same origin as the PDF
 page, so it lies exactly over the printed sheet: one closed path per card along its trim, with rounded corners
-when the game sets `corner_radius` (round and hexagonal cards: their own outline). No registration marks are
-drawn: every machine family uses its own (print.md section 7). Pure text from geometry: no ReportLab.
+when the game sets `corner_radius` (round and hexagonal cards: their own outline). Sheets laid out for a
+print-and-cut machine (`cut_machines`) also carry its registration marks, filled black in a group of their
+own (`id="registration"`) that is not cut, where the sheet prints them. Pure text from geometry: no ReportLab.
 """
 
 from __future__ import annotations
@@ -50,12 +51,19 @@ def outline_path(ops: tuple, page_h: float) -> str:
     return "".join(parts)
 
 
-def cut_svg(page_w: float, page_h: float, pieces: list[str], title: str = "") -> str:
-    """The whole cut file of one sheet: the page in mm and one closed path (an SVG `d`) per card."""
+def cut_svg(page_w: float, page_h: float, pieces: list[str], title: str = "",
+            marks: tuple[Rect, ...] = ()) -> str:
+    """The whole cut file of one sheet: the page in mm, one closed path (an SVG `d`) per card and the
+    registration `marks` (filled rectangles in points, PDF coordinates) if any."""
     w, h = _n(page_w / mm(1)), _n(page_h / mm(1))
     escaped = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     paths = "\n".join(f'  <path id="card-{i + 1}" d="{d}"/>' for i, d in enumerate(pieces))
+    registration = ""
+    if marks:
+        rects = "\n".join(f'    <rect x="{_n(r.x / mm(1))}" y="{_n((page_h - r.y2) / mm(1))}" '
+                          f'width="{_n(r.w / mm(1))}" height="{_n(r.h / mm(1))}"/>' for r in marks)
+        registration = f'  <g id="registration" fill="#000000" stroke="none">\n{rects}\n  </g>\n'
     return (f'<?xml version="1.0" encoding="UTF-8"?>\n'
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" viewBox="0 0 {w} {h}">\n'
-            f"  <title>{escaped}</title>\n"
+            f"  <title>{escaped}</title>\n{registration}"
             f'  <g fill="none" stroke="#ff0000" stroke-width="0.1">\n{paths}\n  </g>\n</svg>\n')

@@ -21,6 +21,9 @@ pages
   rows. `short` is the other way round. `none` puts each deck's backs, unmirrored, after its fronts.
 - `fold` puts fronts on one half and their backs on the other, mirrored about the fold line, for single-sided
   printing; the paper is folded, glued and then cut.
+- For a print-and-cut machine (`cut_machines`) the grid is the one that fits the machine's cut area with the
+  full bleed, centred there (fewer cards where the area is smaller than the paper); such a sheet has no crop
+  marks, cut lines or labels, only the machine's registration marks (drawn by the sheet writer).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
+from generator.cards.cut_machines import CutMachine, cut_area, machine_grid
 from generator.cards.labels import Strip, mirrored_side
 from generator.cards.marks import (
     INK,
@@ -111,6 +115,7 @@ class Sheet:
     fit: BleedFit | None = None
     back_axis: str | None = None  # how a back slot comes from its front: mirrored 'x' or 'y', None: the same
     back_shift: tuple[float, float] = (0.0, 0.0)
+    machine: CutMachine | None = None  # the print-and-cut machine the sheet is laid out for
 
     @property
     def per_page(self) -> int:
@@ -265,7 +270,7 @@ def _check_options(gap: float, mark_mode: str) -> None:
         raise LayoutError(f"gap {gap / mm(1):g} mm is out of range; expected 0 to 50 mm")
 
 
-def duplex_sheet(
+def duplex_sheet(  # noqa: PLR0913 - each of the sheet options, as keywords with defaults
     paper: str,
     card_w: float,
     card_h: float,
@@ -274,8 +279,10 @@ def duplex_sheet(
     back_offset: tuple[float, float] = (0.0, 0.0),
     gap: float = 0.0,
     marks: str = "crop",
+    machine: CutMachine | None = None,
 ) -> Sheet:
-    """A grid of fronts; backs mirrored for duplex `long`/`short`, or unmirrored for `none`."""
+    """A grid of fronts; backs mirrored for duplex `long`/`short`, or unmirrored for `none`; inside the cut
+    area of a print-and-cut `machine` when one is given."""
     if duplex not in ("long", "short", "none"):
         raise LayoutError(f"unknown duplex mode '{duplex}'; expected long, short or none")
     _check_options(gap, marks)
@@ -285,18 +292,25 @@ def duplex_sheet(
         pw, ph = _oriented(paper, landscape)
         for room, best in ((INK + bleed, full), (INK, plain)):
             cols, rows = _count(pw - 2 * room, card_w, gap), _count(ph - 2 * room, card_h, gap)
+            if machine is not None:  # the cards and their bleed inside the machine's cut area, nothing less
+                cols, rows = machine_grid(machine, pw, ph, (card_w, card_h), gap, bleed)
             if cols * rows and (best is None or cols * rows > best[2] * best[3]):
                 best = (pw, ph, cols, rows)
             if room == INK:
                 plain = best
             else:
                 full = best
+    if machine is not None and full is None:
+        area = cut_area(machine, *_oriented(paper, False))
+        raise LayoutError(f"a {card_w / mm(1):.1f} x {card_h / mm(1):.1f} mm card with {bleed / mm(1):g} mm "
+                          f"bleed does not fit the {machine.label} cut area of {area.w / mm(1):.2f} x "
+                          f"{area.h / mm(1):.2f} mm on {paper} paper")
     if plain is None:
         raise LayoutError(
             _fits_message(paper, card_w, card_h) + (f" and {gap / mm(1):g} mm gaps" if gap else "")
         )
     pw, ph, cols, rows = full or plain
-    without = plain[2] * plain[3]
+    without = cols * rows if machine is not None else plain[2] * plain[3]  # a machine: its area is the limit
     gw, gh = cols * card_w + (cols - 1) * gap, rows * card_h + (rows - 1) * gap
     x0, y0 = (pw - gw) / 2, (ph - gh) / 2
     page = Rect(0, 0, pw, ph)
@@ -304,6 +318,8 @@ def duplex_sheet(
     margins = {"left": side_x, "right": side_x, "bottom": side_y, "top": side_y}
     grid = SlotGrid(x0, y0, cols, rows, card_w, card_h, gap)
     fronts, crop, strips = _grid(grid, margins, bleed, page, marks)
+    if machine is not None:  # only the registration marks: crop marks or labels could be read as marks
+        crop, strips = [], []
     axis = _mirror_axis(duplex, pw > ph)
     if duplex == "none":
         backs = list(fronts)
@@ -316,11 +332,11 @@ def duplex_sheet(
             row = rows - 1 - slot.row if axis == "y" else slot.row
             backs.append(Slot(col, row, trim.shifted(dx, dy), clip.shifted(dx, dy)))
     lines = cut_lines([s.trim for s in fronts], pw, ph, [s.clip for s in fronts]) \
-        if marks in ("lines", "both") else []
+        if marks in ("lines", "both") and machine is None else []
     fit = _fit(bleed, margins, cols * rows, without)
     return Sheet(paper, pw, ph, card_w, card_h, cols, rows, "duplex", duplex, fronts, backs, crop, strips,
                  gap=gap, mark_mode=marks, lines=lines, bleed=bleed, fit=fit,
-                 back_axis=None if duplex == "none" else axis, back_shift=back_offset)
+                 back_axis=None if duplex == "none" else axis, back_shift=back_offset, machine=machine)
 
 
 def fold_sheet(paper: str, card_w: float, card_h: float, bleed: float, gap: float = 0.0,
@@ -403,11 +419,18 @@ def _extend_toward_fold(slot: Slot, axis: str, cols: int, rows: int, amount: flo
     return Slot(slot.col, slot.row, slot.trim, clip)
 
 
-def make_sheet(paper: str, card_size: tuple[float, float], bleed: float, layout: str = "duplex",
-               duplex: str = "long", back_offset: tuple[float, float] = (0.0, 0.0), gap: float = 0.0,
-               marks: str = "crop") -> Sheet:
-    """The sheet geometry for a card size (width, height) on a paper, for the `duplex` or `fold` layout."""
+def make_sheet(  # noqa: PLR0913 - each of the sheet options, as keywords with defaults
+        paper: str, card_size: tuple[float, float], bleed: float, layout: str = "duplex",
+        duplex: str = "long", back_offset: tuple[float, float] = (0.0, 0.0), gap: float = 0.0,
+        marks: str = "crop", machine: CutMachine | None = None) -> Sheet:
+    """The sheet geometry for a card size (width, height) on a paper, for the `duplex` or `fold` layout (a
+    print-and-cut `machine`: duplex only)."""
     card_w, card_h = card_size
+    if machine is not None and layout != "duplex":
+        raise LayoutError(f"a sheet for {machine.label} is laid out as duplex pages; expected --layout "
+                          "duplex")
+    if machine is not None:
+        return duplex_sheet(paper, card_w, card_h, bleed, duplex, back_offset, gap, marks, machine)
     if layout == "fold":
         return fold_sheet(paper, card_w, card_h, bleed, gap, marks)
     if layout != "duplex":

@@ -10,6 +10,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 
+from generator.cards.cut_machines import CUT_MACHINE_NAMES, CUT_MACHINES, CutMachine
 from generator.cards.marks import MARK_MODES
 from generator.core.contract import BuildOptions
 from generator.core.errors import InputError, Problem, did_you_mean, known_list
@@ -20,6 +21,7 @@ from generator.data.game import Card, Deck, Game
 
 INK_MODES = ("normal", "saver")
 CUT_FILES = ("svg", "none")
+COLOURS = ("rgb", "cmyk")  # cmyk: the sheets through the colour stage (cards.colour)
 MAX_GAP = mm(50)
 
 
@@ -36,11 +38,25 @@ class SheetOptions:
     ink: str = "normal"
     cut_file: str = "none"
     only: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (deck id, card ids; empty = the whole deck)
+    cut_machine: str = "none"
+    colour: str = "rgb"
+
+    @property
+    def machine(self) -> CutMachine | None:
+        """The print-and-cut machine the sheets are laid out for (None: a plain home-print sheet)."""
+        return CUT_MACHINES.get(self.cut_machine)
+
+    @property
+    def cut_files(self) -> bool:
+        """Whether a cut file goes beside each page of fronts (asked for, or a print-and-cut machine)."""
+        return self.cut_file == "svg" or self.machine is not None
 
     @property
     def suffix(self) -> str:
         """What the output names add after `cards-<paper>`, so no variant overwrites the full sheets."""
         text = "-inksaver" if self.ink == "saver" else ""
+        text += f"-{self.cut_machine}" if self.machine is not None else ""
+        text += "-cmyk" if self.colour == "cmyk" else ""
         if self.only:
             words = "-".join(deck + ("-" + "-".join(cards) if cards else "") for deck, cards in self.only)
             if len(words) > 60:  # a long selection: the first deck and a short, stable hash of the rest
@@ -54,7 +70,8 @@ class SheetOptions:
         spacing = (
             say("check.spacing_gap", gap=f"{self.gap / mm(1):g}") if self.gap else say("check.spacing_butted")
         )
-        parts = [say("check.cards_stand", spacing=spacing, marks=say(f"check.marks_{self.marks}"))]
+        marks = say("check.marks_machine") if self.machine is not None else say(f"check.marks_{self.marks}")
+        parts = [say("check.cards_stand", spacing=spacing, marks=marks)]
         if self.pack:
             parts.append(say("check.packed"))
         if self.ink == "saver":
@@ -62,8 +79,12 @@ class SheetOptions:
         if self.only:
             parts.append(say("check.reprint", what="; ".join(deck + (": " + ", ".join(cards) if cards else "")
                                                             for deck, cards in self.only)))
-        if self.cut_file == "svg":
+        if self.machine is not None:
+            parts.append(say("check.cut_machine", machine=self.machine.label))
+        elif self.cut_file == "svg":
             parts.append(say("check.cut_file"))
+        if self.colour == "cmyk":
+            parts.append(say("check.colour_cmyk"))
         return " ".join(parts)
 
 
@@ -87,7 +108,7 @@ def sheet_options(game: Game, options: BuildOptions) -> SheetOptions:
     """The flags where given, else the game's `print:` block, else the defaults; --only checked against the
     game."""
     block = game.config.print
-    return SheetOptions(
+    chosen = SheetOptions(
         layout=options.layout,
         duplex=options.duplex,
         back_offset=tuple(options.back_offset),
@@ -99,7 +120,16 @@ def sheet_options(game: Game, options: BuildOptions) -> SheetOptions:
         if options.cut_file is not None
         else block.cut_file,
         only=select(game, options.only),
+        cut_machine=_choice("--cut-machine", options.cut_machine, CUT_MACHINE_NAMES)
+        if options.cut_machine is not None
+        else block.cut_machine,
+        colour=_choice("--colour", options.colour, COLOURS) if options.colour is not None else block.colour,
     )
+    if chosen.machine is not None and chosen.layout != "duplex":
+        flags = f"--cut-machine {chosen.cut_machine} with --layout {chosen.layout}"
+        raise InputError(Problem("", 0, f"{flags}: a print-and-cut sheet is laid out as duplex pages; "
+                                        "expected --layout duplex"))
+    return chosen
 
 
 _SPEC = re.compile(r"^\s*([^:\s]+)\s*(?::\s*(.*))?$")

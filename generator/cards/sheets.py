@@ -6,7 +6,9 @@ starts on a new sheet (with `--pack`, decks of one card size continue on the sam
 outline entry. Every card face is drawn once as a Form XObject and placed for each copy, so the cost grows
 with the number of different cards, not with copies. Pages are produced one at a time from
 `imposition.plan_pages`, never collected in a list. With `--cut-file svg` each page of fronts also gets a cut
-file (`cutfile.cut_svg`) beside the PDF.
+file (`cutfile.cut_svg`) beside the PDF. With `--cut-machine` the sheets are laid out for that print-and-cut
+machine (`cut_machines`: its cut area, its registration marks on each page of fronts and in the cut files).
+With `--colour cmyk` the finished sheets pass the colour stage (`colour.in_press_cmyk`) into PDF/X.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.cards.calibration import draw_check
+from generator.cards.colour import in_press_cmyk
+from generator.cards.cut_machines import registration_marks
 from generator.cards.cutfile import card_path, cut_svg, outline_path
 from generator.cards.imposition import LayoutError, PagePlan, Sheet, make_sheet, plan_pages
 from generator.cards.labels import place_labels
@@ -54,6 +58,11 @@ def _join(parts: list[str], group: tuple[int, ...]) -> str:
 def sheet_for(renderer: CardRenderer, group: DeckGroup, paper: str, options: SheetOptions) -> Sheet:
     """The imposition of a deck (or packed decks) on a paper, or an InputError naming the deck's size."""
     w, h = renderer.size(group.first)
+    if group.first.shape is not None and options.machine is not None:
+        deck = group.first
+        raise InputError(Problem(deck.file, deck.line, f"deck '{deck.id}': a round or hexagonal deck is not "
+                                 f"laid out for {options.machine.label}; expected --cut-machine none (and "
+                                 "--cut-file svg to cut it from the plain sheets)"))
     try:
         if group.first.shape is not None:  # round and hex decks are packed like tokens
             return shaped_sheet(paper, group.first.shape, renderer.bleed, options.duplex,
@@ -67,6 +76,7 @@ def sheet_for(renderer: CardRenderer, group: DeckGroup, paper: str, options: She
             (mm(options.back_offset[0]), mm(options.back_offset[1])),
             options.gap,
             options.marks,
+            options.machine,
         )
     except LayoutError as exc:
         deck = group.first
@@ -151,9 +161,11 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
         name = output_name(paper, chosen)
         # after it, no card sheet of this build needs the faces' data again
         last = paper == game.papers(options)[-1]
-        result.append(Output(game=game.id, path=Path(game.id) / f"{name}.pdf", kind="cards",
-                             render=partial(write_sheets, game, paper, chosen, last=last)))
-        if chosen.cut_file == "svg":
+        render = partial(write_sheets, game, paper, chosen, last=last)
+        if chosen.colour == "cmyk":  # the colour stage: the sheets as drawn, then into press CMYK
+            render = partial(in_press_cmyk, render)
+        result.append(Output(game=game.id, path=Path(game.id) / f"{name}.pdf", kind="cards", render=render))
+        if chosen.cut_files:
             # numbered as the PDF's pages are (what a printer dialog shows): cut-03.svg cuts page 3
             result += [Output(game=game.id, path=Path(game.id) / f"{name}-cut-{index + 1:02d}.svg",
                               kind="cards-cut", render=partial(write_cut_file, game, paper, chosen, index))
@@ -199,7 +211,8 @@ def _label_problems(game: Game) -> list:
 # options that change how they look: the sheet arrangement and the sheet options (those not given: game.yaml's
 # `print:`).
 SHEET_PARTS = ("game", "card_makeup", "pictures", "fonts", "card_faces")
-SHEET_LOOKS = ("duplex", "layout", "back_offset", "gap", "marks", "pack", "ink", "cut_file", "only")
+SHEET_LOOKS = ("duplex", "layout", "back_offset", "gap", "marks", "pack", "ink", "cut_file", "only",
+               "cut_machine", "colour")
 CARD_SHEETS = FunctionProducer(
     "card sheets", "card layouts and text fit", outputs,
     plans_from=("game", "game_data", "data_files", "layouts", "pictures", "fonts", "templates"),
@@ -221,7 +234,9 @@ def write_cut_file(game: Game, paper: str, options: SheetOptions, index: int, pa
             pieces.append(card_path(slot.trim, ph, game.corner_radius_pt))
     title = game.phrases.t("sheets.cut_file_title", title=game.title, page=index + 1,
                            file=f"{output_name(paper, options)}.pdf")
-    atomic_write(path, cut_svg(page.sheet.page_w, ph, pieces, title))
+    machine = page.sheet.machine
+    marks = tuple(registration_marks(machine, page.sheet.page_w, ph)) if machine is not None else ()
+    atomic_write(path, cut_svg(page.sheet.page_w, ph, pieces, title, marks))
     return {"page": index + 1, "cards": len(pieces)}
 
 
@@ -289,11 +304,22 @@ def _draw_sheets(canvas: Canvas, renderer: CardRenderer, game: Game, paper: str,
             counts["fronts"] += plan.side in ("front", "fold")
             counts["backs"] += plan.side in ("back", "fold")
         drawer.draw(canvas, plan)
+        if page.sheet.machine is not None and plan.side in ("front", "fold"):
+            _draw_registration(canvas, page.sheet)
         canvas.showPage()
         count += 1
         if progress:
             progress(count)
     return count, decks
+
+
+def _draw_registration(canvas: Canvas, sheet: Sheet) -> None:
+    """The print-and-cut machine's registration marks on a page of fronts, solid black."""
+    if sheet.machine is None:
+        return
+    canvas.setFillColor(HexColor(MARK_COLOR))
+    for mark in registration_marks(sheet.machine, sheet.page_w, sheet.page_h):
+        canvas.rect(mark.x, mark.y, mark.w, mark.h, stroke=0, fill=1)
 
 
 class _GroupPages:

@@ -46,6 +46,12 @@ def sheet_options(command):
                      help="saver: backs and large fills as light tints, into cards-<paper>-inksaver.pdf."),
         click.option("--cut-file", type=click.Choice(["svg", "none"]), default=None,
                      help="svg: a cut file for cutting machines beside the sheets, one per page of fronts."),
+        click.option("--cut-machine", default=None, metavar="cricut|silhouette|scanncut|none",
+                     help="Sheets for a print-and-cut machine: cards inside its cut area, its registration "
+                          "marks, a cut file per page of fronts, into cards-<paper>-<machine>.pdf."),
+        click.option("--colour", default=None, metavar="rgb|cmyk",
+                     help="cmyk: card sheets as PDF/X in press CMYK (black text as black ink alone, ink "
+                          "limit held), into cards-<paper>-cmyk.pdf (default rgb)."),
         click.option("--lang", "languages", multiple=True, metavar="LANGUAGE|all",
                      help="Build the games in this language (repeatable; default all: every language "
                           "game.yaml declares). A translation goes to build/<game>/<language>/."),
@@ -56,13 +62,13 @@ def sheet_options(command):
 
 
 def build_options(paper, out_dir, duplex, layout, back_offset, gap, marks, pack, ink, cut_file, languages,
-                  **more) -> BuildOptions:
+                  cut_machine=None, colour=None, **more) -> BuildOptions:
     """The BuildOptions of the sheet options (and `more`: force, only, jobs)."""
     from generator.core.contract import BuildOptions
 
     return BuildOptions(papers=papers_of(paper), papers_from_game=not paper, out_dir=out_dir, duplex=duplex,
                         layout=layout, back_offset=tuple(back_offset), gap=gap, marks=marks, pack=pack,
-                        ink=ink, cut_file=cut_file,
+                        ink=ink, cut_file=cut_file, cut_machine=cut_machine, colour=colour,
                         languages=() if "all" in languages else tuple(dict.fromkeys(languages)), **more)
 
 
@@ -81,8 +87,8 @@ def build_options(paper, out_dir, duplex, layout, back_offset, gap, marks, pack,
 def build_cmd(ctx, games, only, force, jobs, pull_first, **sheet) -> None:
     """Build the print-ready PDFs of the games and write build/manifest.json.
 
-    The sheet options (--gap, --marks, --pack, --ink, --cut-file) may also be set in a game's game.yaml under
-    `print:`; a flag given here wins."""
+    The sheet options (--gap, --marks, --pack, --ink, --cut-file, --cut-machine, --colour) may also be set in
+    a game's game.yaml under `print:`; a flag given here wins."""
     from generator.core.errors import InputError
     from generator.pipeline.build import build
 

@@ -27,6 +27,8 @@ class BuildOptions:
     pack: bool | None = None
     ink: str | None = None          # normal | saver
     cut_file: str | None = None     # svg | none
+    cut_machine: str | None = None  # none | cricut | silhouette | scanncut (print-and-cut sheets)
+    colour: str | None = None       # rgb | cmyk (card sheets as PDF/X in press CMYK)
     only: tuple[str, ...] = ()      # 'DECK' or 'DECK:CARD,CARD' (ids or codes): a reprint of just those cards
     jobs: int = 0                   # processes drawing outputs side by side (0: every available core)
     languages: tuple[str, ...] = ()  # the games' languages to build ('all' or none: every declared language)

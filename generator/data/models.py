@@ -227,6 +227,12 @@ class PrintSettings(Strict):
         "normal", description="saver: backs and large fills as light tints"
     )
     cut_file: Literal["svg", "none"] = Field("none", description="svg: one cut file per sheet beside the PDF")
+    cut_machine: Literal["none", "cricut", "silhouette", "scanncut"] = Field(
+        "none", description="sheets for a print-and-cut machine: its cut area and marks, and cut files"
+    )
+    colour: Literal["rgb", "cmyk"] = Field(
+        "rgb", description="cmyk: card sheets as PDF/X in press CMYK (cards-<paper>-cmyk.pdf)"
+    )
 
     @field_validator("gap")
     @classmethod

@@ -16,21 +16,13 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.errors import InputError, Problem, did_you_mean, known_list
 from generator.core.fonts import BODY, register_fonts
+from generator.core.pdfx import PDFX_VERSIONS, PdfxPage, PdfxSpec, pdfx_bytes, pdfx_spec, to_cmyk
 from generator.core.units import INCH, UnitError, to_pt
 from generator.core.write import atomic_write
 from generator.core.yamlio import load_yaml
 from generator.data.expand import expand_deck
 from generator.data.game import Deck, Game
 from generator.data.project import PRESETS_DIR
-from generator.exports.pdfx import (
-    PDFX_VERSIONS,
-    PdfxPage,
-    PdfxSpec,
-    ProfileError,
-    cmyk_profile,
-    pdfx_bytes,
-    to_cmyk,
-)
 from generator.exports.png import (
     Face,
     back_stem,
@@ -47,7 +39,6 @@ from generator.faces.face import draw_back, draw_front
 
 PRESET_DIR = PRESETS_DIR
 FORMATS = ("pdf", "png")
-MIN_INK, MAX_INK = 100.0, 400.0  # total ink limits a preset may ask for, in percent
 
 
 @dataclass(frozen=True)
@@ -94,51 +85,10 @@ def load_preset(shop: str) -> Preset:
         dpi = float(raw.get("dpi", 300))
         return Preset(shop=shop, name=str(raw.get("name", shop)), format=fmt, dpi=dpi,
                       bleed_pt=bleed, sizes=sizes, order=str(raw.get("order", "back-front")),
-                      note=str(raw.get("note", "")).strip(), pdfx=_pdfx_spec(raw, shown, dpi),
+                      note=str(raw.get("note", "")).strip(), pdfx=pdfx_spec(raw, shown, dpi),
                       rotate_landscape=bool(raw.get("rotate_landscape", False)))
     except (KeyError, ValueError, TypeError, IndexError, UnitError) as exc:
         raise InputError(Problem(shown, raw.line, f"broken preset: {exc}")) from None
-
-
-def _pdfx_spec(raw, shown: str, dpi: float) -> PdfxSpec | None:
-    """The PDF/X part of a preset (`pdfx`, `ink_limit`, `output_condition`, `cmyk_profile`), each problem
-    located at its key."""
-    if raw.get("pdfx") is None:
-        return None
-
-    def fail(key: str, text: str) -> InputError:
-        return InputError(Problem(shown, raw.line_of(key) or raw.line, f"{key}: {text}"))
-
-    version = str(raw["pdfx"])
-    if version not in PDFX_VERSIONS:
-        raise fail("pdfx", f"'{version}' is not a PDF/X version pnp writes; expected one of: "
-                           f"{', '.join(PDFX_VERSIONS)}")
-    text = str(raw.get("ink_limit", "")).strip()
-    try:
-        limit = float(text.removesuffix("%"))
-    except ValueError:
-        raise fail("ink_limit", f"'{text}' is not a percentage; expected e.g. 240%") from None
-    if not MIN_INK <= limit <= MAX_INK:
-        raise fail("ink_limit", f"{limit:g} % is out of range; expected {MIN_INK:g} to {MAX_INK:g} %")
-    condition = str(raw.get("output_condition") or "").strip()
-    if not condition:
-        raise fail("output_condition" if "output_condition" in raw else "pdfx",
-                   "a PDF/X preset needs `output_condition:`, the registered name of its press "
-                   "(e.g. CGATS TR 001 for SWOP)")
-    places = raw.get("cmyk_profile")
-    if not places:
-        raise fail("pdfx", "a PDF/X preset needs `cmyk_profile:`, the CMYK profile (one path or a list of "
-                           "places to look) its colours are converted with")
-    candidates = [Path(str(p)) for p in ([places] if isinstance(places, str) else places)]
-    found = next((p for p in candidates if p.is_file()), None)
-    if found is None:
-        raise fail("cmyk_profile", "no CMYK profile at " + " or ".join(map(str, candidates))
-                   + "; expected one of them (Ghostscript installs the first: apt-get install ghostscript)")
-    try:
-        cmyk_profile(found)
-    except ProfileError as exc:
-        raise fail("cmyk_profile", str(exc)) from None
-    return PdfxSpec(version, limit, found, condition, dpi=dpi)
 
 
 def turned(preset: Preset, deck: Deck) -> bool:
@@ -193,8 +143,8 @@ def preflight_rules(preset: Preset, safe: float = 0.125 * INCH) -> Rules:
     spec = preset.pdfx
     if spec is None:
         return Rules(min_dpi=preset.dpi, safe=safe)
-    return Rules(pdfx=PDFX_VERSIONS[spec.version], cmyk=True, ink_limit=spec.ink_limit, min_dpi=preset.dpi,
-                 safe=safe)
+    return Rules(pdfx=PDFX_VERSIONS[spec.version].key, cmyk=True, ink_limit=spec.ink_limit,
+                 min_dpi=preset.dpi, safe=safe)
 
 
 def export_pod(game: Game, preset: Preset, build_dir: Path) -> list[Path]:

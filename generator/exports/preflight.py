@@ -1,13 +1,16 @@
 """`pnp preflight`: what a print shop's preflight checks, on any PDF, one line per problem naming the page.
 
 What is checked (`Rules` says which, from the shop's preset):
-- PDF/X (a preset with `pdfx:`): the version key, Trapped, an OutputIntent of /GTS_PDFX naming its output
-  condition, a document ID, no encryption, PDF 1.4 at most (X-1a:2003);
+- PDF/X (a preset with `pdfx:`, or any file that claims a version in GTS_PDFXVersion): the version key,
+  Trapped, an OutputIntent of /GTS_PDFX naming its output condition, a document ID, no encryption, the PDF
+  version the PDF/X version is based on at most (1.4 for X-1a:2003, 1.6 for X-4); X-4 also an embedded
+  CMYK output profile (DestOutputProfile) and the version in XMP metadata; X-1a no ICC-based colour and no
+  transparency;
 - colour: no RGB (DeviceRGB, an RGB ICC or indexed-RGB space, `rg`/`RG`/three-number `sc`) in a CMYK file;
 - total ink: the largest sum of the four inks of any pixel of a CMYK image and of any `k`/`K` colour, against
   the preset's `ink_limit`;
 - images: resolution at the size they are printed (pypdfium2 reads it from the placement), transparency (soft
-  masks, masks, ExtGState alpha or blend modes, which PDF/X-1a forbids);
+  masks, masks, ExtGState alpha or blend modes, which PDF/X-1a forbids and X-4 allows);
 - strokes thinner than `HAIRLINE` (0.25 pt) that are drawn (`w` before a stroking operator);
 - fonts: every font (Type 3 aside) has its font file embedded;
 - boxes: a TrimBox on every page (no ArtBox beside it), inside the BleedBox, inside the MediaBox;
@@ -18,7 +21,8 @@ Exports of a shop that asks for it run `preflight` on what they wrote and fail o
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pypdfium2
@@ -27,6 +31,7 @@ from PIL import Image
 from pypdf import PdfReader
 from pypdf.generic import ArrayObject, ContentStream, DictionaryObject, IndirectObject, NameObject
 
+from generator.core.pdfx import BY_KEY, PdfxVersion
 from generator.core.units import mm
 
 HAIRLINE = 0.25  # pt: a shop's thinnest rule
@@ -64,6 +69,13 @@ def _space_is_rgb(space) -> bool:
     return False
 
 
+def _is_icc(space) -> bool:
+    space = _resolve(space)
+    if isinstance(space, ArrayObject) and space and str(space[0]) == "/Indexed":
+        return _is_icc(space[1])
+    return isinstance(space, ArrayObject) and bool(space) and str(space[0]) == "/ICCBased"
+
+
 def _walk(resources, seen: set[int]):
     """Every resource dictionary reachable from a page's (its forms' and patterns' too), once each."""
     resources = _resolve(resources)
@@ -92,9 +104,34 @@ def _image(xobject) -> Image.Image | None:
 
 
 def _ink(image: Image.Image) -> float:
-    from generator.exports.pdfx import max_ink
+    from generator.core.pdfx import max_ink
 
     return max_ink(image)
+
+
+XMP_VERSION = re.compile(rb"pdfxid:GTS_PDFXVersion(?:>|=[\"'])([^<\"']*)")
+
+
+def _claimed(reader: PdfReader) -> str:
+    """The PDF/X version a file claims: its Info dictionary's GTS_PDFXVersion, else its XMP's ('' if
+    none)."""
+    info = reader.metadata or {}
+    if info.get("/GTS_PDFXVersion"):
+        return str(info["/GTS_PDFXVersion"])
+    match = XMP_VERSION.search(_xmp(reader))
+    return match.group(1).decode("utf-8", "replace") if match else ""
+
+
+def _xmp(reader: PdfReader) -> bytes:
+    metadata = _resolve(_resolve(reader.trailer["/Root"]).get("/Metadata"))
+    try:
+        return metadata.get_data() if metadata is not None else b""
+    except Exception:  # noqa: BLE001 - unreadable metadata is reported as missing
+        return b""
+
+
+def _version(rules: Rules) -> PdfxVersion | None:
+    return BY_KEY.get(rules.pdfx or "")
 
 
 def _streams(page) -> list:
@@ -131,6 +168,9 @@ def preflight(path: Path, rules: Rules) -> list[str]:
         reader = PdfReader(path)
     except Exception as exc:  # noqa: BLE001 - a broken file is a problem to report
         return [f"{name}: not a readable PDF ({exc})"]
+    claimed = _claimed(reader)
+    if rules.pdfx is None and claimed:  # no shop given: the file is checked as the version it claims
+        rules = replace(rules, pdfx=claimed, cmyk=True)
     problems = _document(reader, rules, name)
     pdf = pypdfium2.PdfDocument(str(path))
     for number, page in enumerate(reader.pages, 1):
@@ -144,6 +184,10 @@ def _document(reader: PdfReader, rules: Rules, name: str) -> list[str]:
         return []
     problems = []
     info = reader.metadata or {}
+    version = _version(rules)
+    if version is None:
+        known = "', '".join(BY_KEY)
+        return [f"{name}: claims '{rules.pdfx}'; pnp checks '{known}'"]
     if str(info.get("/GTS_PDFXVersion", "")) != rules.pdfx:
         problems.append(f"GTS_PDFXVersion is '{info.get('/GTS_PDFXVersion', '')}'; expected '{rules.pdfx}'")
     if str(info.get("/Trapped", "")) not in ("/True", "/False"):
@@ -154,13 +198,35 @@ def _document(reader: PdfReader, rules: Rules, name: str) -> list[str]:
         problems.append("no OutputIntent of /GTS_PDFX; expected one naming the press condition")
     elif not str(pdfx[0].get("/OutputConditionIdentifier", "")):
         problems.append("the OutputIntent names no OutputConditionIdentifier")
+    problems += _profile_and_xmp(reader, pdfx[0] if pdfx else None, version, rules)
     if "/ID" not in reader.trailer:
         problems.append("no document ID in the trailer")
     if reader.is_encrypted:
         problems.append("encrypted; PDF/X forbids it")
-    if rules.pdfx.startswith("PDF/X-1a") and float(reader.pdf_header.removeprefix("%PDF-")) > 1.4:
-        problems.append(f"{reader.pdf_header}; PDF/X-1a:2003 is PDF 1.4 at most")
+    if float(reader.pdf_header.removeprefix("%PDF-")) > float(version.pdf):
+        problems.append(f"{reader.pdf_header}; {version.key} is PDF {version.pdf} at most")
     return [f"{name}: {text}" for text in problems]
+
+
+def _profile_and_xmp(reader: PdfReader, intent, version: PdfxVersion, rules: Rules) -> list[str]:
+    """What a version that embeds its output profile and names itself in XMP (X-4) asks besides."""
+    problems = []
+    if intent is not None and version.embeds_profile:
+        profile = _resolve(intent.get("/DestOutputProfile"))
+        if profile is None:
+            problems.append(f"the OutputIntent embeds no output profile (DestOutputProfile); {version.key} "
+                            "needs one")
+        elif rules.cmyk and int(profile.get("/N", 0)) != 4:
+            problems.append(f"the output profile has {profile.get('/N')} components; expected a CMYK one (4)")
+    if version.xmp:
+        found = XMP_VERSION.search(_xmp(reader))
+        if found is None:
+            problems.append(f"no XMP metadata naming the version (pdfxid:GTS_PDFXVersion); {version.key} "
+                            "needs it")
+        elif found.group(1).decode("utf-8", "replace") != version.key:
+            problems.append(f"the XMP metadata says '{found.group(1).decode('utf-8', 'replace')}'; "
+                            f"expected '{version.key}'")
+    return problems
 
 
 def _page(reader: PdfReader, page, drawn, rules: Rules) -> list[str]:
@@ -198,15 +264,20 @@ def _resources(page, rules: Rules) -> tuple[list[str], float]:
     """Problems of the images, fonts and graphics states a page uses, and the most ink of its CMYK images."""
     problems: list[str] = []
     worst_ink = 0.0
+    version = _version(rules)
     for resources in _walk(page.get("/Resources"), set()):
         for key, xobject in (_resolve(resources.get("/XObject")) or {}).items():
             xobject = _resolve(xobject)
             if xobject.get("/Subtype") != "/Image":
                 continue
-            if rules.cmyk and _space_is_rgb(xobject.get("/ColorSpace")):
+            space = xobject.get("/ColorSpace")
+            if rules.cmyk and _space_is_rgb(space) and not (version and version.icc_colour
+                                                             and _is_icc(space)):
                 problems.append(f"image {key} is RGB; expected CMYK")
-            if rules.pdfx and ("/SMask" in xobject or "/Mask" in xobject):
-                problems.append(f"image {key} has transparency (a mask); PDF/X-1a allows none")
+            if version and not version.icc_colour and _is_icc(space):
+                problems.append(f"image {key} has ICC-based colour; {version.key} allows device CMYK only")
+            if version and not version.transparency and ("/SMask" in xobject or "/Mask" in xobject):
+                problems.append(f"image {key} has transparency (a mask); {version.key} allows none")
             image = _image(xobject) if rules.ink_limit is not None else None
             if image is not None:
                 worst_ink = max(worst_ink, _ink(image))
@@ -215,9 +286,10 @@ def _resources(page, rules: Rules) -> tuple[list[str], float]:
         for state_key, state in (_resolve(resources.get("/ExtGState")) or {}).items():
             state = _resolve(state)
             alpha = min(float(state.get("/ca", 1)), float(state.get("/CA", 1)))
-            if rules.pdfx and (alpha < 1 or str(state.get("/SMask", "/None")) != "/None"
-                               or str(state.get("/BM", "/Normal")) not in ("/Normal", "/Compatible")):
-                problems.append(f"graphics state {state_key} is transparent; PDF/X-1a allows none")
+            if version and not version.transparency and (
+                    alpha < 1 or str(state.get("/SMask", "/None")) != "/None"
+                    or str(state.get("/BM", "/Normal")) not in ("/Normal", "/Compatible")):
+                problems.append(f"graphics state {state_key} is transparent; {version.key} allows none")
     return problems, worst_ink
 
 

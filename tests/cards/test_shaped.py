@@ -135,3 +135,12 @@ def test_cut_files_of_hex_and_round_decks_follow_each_outline(tmp_path):
         pieces = ET.fromstring(path.read_text()).findall(f".//{ns}path")
         assert len(pieces) == facts["cards"] and (count is None or len(pieces) == count)
         assert all(re.sub(r"[^A-Z]", "", p.get("d")) == letters for p in pieces)  # six sides, or four arcs
+
+
+def test_a_round_or_hex_deck_is_refused_for_a_cut_machine_at_its_file(tmp_path):
+    game = load_game(_project(tmp_path), "tiles")
+    with pytest.raises(InputError) as info:
+        outputs(game, BuildOptions(papers=("letter",), cut_machine="silhouette"))
+    text = str(info.value)
+    assert "land.yaml:1: deck 'land': a round or hexagonal deck is not laid out for Silhouette" in text
+    assert "expected --cut-machine none" in text

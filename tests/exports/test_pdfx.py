@@ -17,9 +17,9 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.errors import InputError
+from generator.core.pdfx import PdfxSpec, max_ink, to_cmyk
 from generator.core.units import INCH
 from generator.exports import pod
-from generator.exports.pdfx import PdfxSpec, max_ink, to_cmyk
 from generator.exports.preflight import Rules, preflight
 from tests.conftest import run_pnp
 
@@ -209,3 +209,106 @@ def test_a_broken_pdfx_preset_is_located(tmp_path, monkeypatch, case, words):
         pod.load_preset("testshop")
     line = str(info.value)
     assert "generator/assets/presets/testshop.yaml:" in line and words in line, line
+
+
+@pytest.fixture(scope="module")
+def press_files(tmp_path_factory):
+    if GS is None or not PROFILE.is_file():
+        pytest.skip("Ghostscript is not installed")
+    from generator.data.project import Project
+
+    root = tmp_path_factory.mktemp("pdfx4")
+    shutil.copytree(Path(__file__).parents[2] / "cards" / "go-fish", root / "cards" / "go-fish")
+    shutil.copytree(Path(__file__).parents[2] / "templates", root / "templates")
+    project = Project(root)
+    result = run_pnp("export", "pod", "go-fish", "--shop", "press", project=project)
+    assert result.exit_code == 0, result.output
+    return sorted((project.build_dir / "go-fish" / "pod" / "press").glob("*.pdf"))
+
+
+@needs_gs
+def test_press_files_are_pdfx_4_with_the_profile_embedded(press_files, tmp_path):
+    assert press_files
+    for path in press_files:
+        reader = PdfReader(path)
+        assert reader.pdf_header == "%PDF-1.6" and reader.metadata["/GTS_PDFXVersion"] == "PDF/X-4"
+        root = reader.trailer["/Root"]
+        xmp = root["/Metadata"].get_object().get_data()
+        assert b"<pdfxid:GTS_PDFXVersion>PDF/X-4</pdfxid:GTS_PDFXVersion>" in xmp
+        assert b"<pdf:Trapped>False</pdf:Trapped>" in xmp and b"<xmpMM:DocumentID>uuid:" in xmp
+        intent = root["/OutputIntents"][0].get_object()
+        profile = intent["/DestOutputProfile"].get_object()
+        assert profile["/N"] == 4 and profile.get_data() == PROFILE.read_bytes()
+        for page in reader.pages:
+            trim, bleed = [float(v) for v in page["/TrimBox"]], [float(v) for v in page["/BleedBox"]]
+            assert trim[0] == pytest.approx(0.125 * INCH) and bleed == [float(v) for v in page["/MediaBox"]]
+        assert b"/DeviceRGB" not in path.read_bytes()
+        # pnp's preflight: as the shop asks, and as the version the file claims (no shop given)
+        assert preflight(path, pod.preflight_rules(pod.load_preset("press"))) == []
+        assert preflight(path, Rules()) == []
+        assert any("expected 'PDF/X-1a:2003'" in line for line in preflight(path, X1A))
+        worst, names = gs_max_ink(path, tmp_path / path.stem)
+        assert names == {"Cyan", "Magenta", "Yellow", "Black"} and worst <= 300.5, (path.name, worst)
+
+
+def _claiming(path: Path, version: str, transparent: bool, xmp: str | None = None) -> Path:
+    """A CMYK page that claims `version` in its Info dictionary (and `xmp`'s version in XMP), with a 50 %
+    transparent fill when `transparent`; no OutputIntent."""
+    from pypdf import PdfWriter
+    from pypdf.generic import NameObject, StreamObject
+
+    canvas = Canvas(str(path), pagesize=(100, 100), trimBox=(0, 0, 100, 100))
+    canvas.setFillColorCMYK(0, 1, 0, 0)
+    if transparent:
+        canvas.setFillAlpha(0.5)
+    canvas.rect(10, 10, 50, 50, stroke=0, fill=1)
+    canvas.save()
+    writer = PdfWriter(clone_from=str(path))
+    writer.add_metadata({"/GTS_PDFXVersion": version})
+    if xmp is not None:
+        stream = StreamObject()
+        stream.set_data(f"<x><pdfxid:GTS_PDFXVersion>{xmp}</pdfxid:GTS_PDFXVersion></x>".encode())
+        writer._root_object[NameObject("/Metadata")] = writer._add_object(stream)
+    writer.write(path)
+    return path
+
+
+def test_preflight_checks_the_conformance_of_the_version_a_file_claims(tmp_path):
+    x1a = "\n".join(preflight(_claiming(tmp_path / "a.pdf", "PDF/X-1a:2003", True), Rules()))
+    assert "transparent; PDF/X-1a:2003 allows none" in x1a and "no OutputIntent" in x1a
+    x4 = "\n".join(preflight(_claiming(tmp_path / "b.pdf", "PDF/X-4", True, xmp="PDF/X-4"), Rules()))
+    assert "transparent" not in x4 and "no OutputIntent" in x4  # X-4 keeps transparency
+    assert "no XMP" not in x4
+    x4_no_xmp = "\n".join(preflight(_claiming(tmp_path / "c.pdf", "PDF/X-4", False), Rules()))
+    assert "no XMP metadata naming the version (pdfxid:GTS_PDFXVersion); PDF/X-4 needs it" in x4_no_xmp
+    mixed = "\n".join(preflight(_claiming(tmp_path / "d.pdf", "PDF/X-4", False, xmp="PDF/X-1a:2003"),
+                                 Rules()))
+    assert "the XMP metadata says 'PDF/X-1a:2003'; expected 'PDF/X-4'" in mixed
+    other = preflight(_claiming(tmp_path / "e.pdf", "PDF/X-3:2002", False), Rules())
+    assert other[0] == "e.pdf: claims 'PDF/X-3:2002'; pnp checks 'PDF/X-1a:2003', 'PDF/X-4'"
+    plain = Canvas(str(tmp_path / "f.pdf"), pagesize=(100, 100), trimBox=(0, 0, 100, 100))
+    plain.setFillAlpha(0.5)
+    plain.rect(10, 10, 50, 50, stroke=0, fill=1)
+    plain.save()
+    unclaimed = "\n".join(preflight(tmp_path / "f.pdf", Rules()))  # a file that claims nothing: no PDF/X
+    assert "transparent" not in unclaimed and "OutputIntent" not in unclaimed and "GTS" not in unclaimed
+
+
+@needs_gs
+def test_preflight_finds_an_x4_file_without_its_profile(press_files, tmp_path):
+    raw = press_files[0].read_bytes().replace(b"/DestOutputProfile", b"/DestOutputProfilX", 1)
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(raw)  # same length: the cross-reference table still holds
+    lines = preflight(broken, Rules())
+    assert ("broken.pdf: the OutputIntent embeds no output profile (DestOutputProfile); PDF/X-4 needs one"
+            in lines)
+
+
+def test_a_preset_may_name_its_pdfx_version_by_alias(tmp_path, monkeypatch):
+    if not PROFILE.is_file():
+        pytest.skip("Ghostscript's CMYK profile is not installed")
+    monkeypatch.setattr(pod, "PRESET_DIR", tmp_path)
+    for written, key in (("4", "x-4"), ("PDF/X-4", "x-4"), ("1a", "x-1a"), ("x-1a", "x-1a")):
+        (tmp_path / "testshop.yaml").write_text(PRESET.format(ink="240%", profile=PROFILE)
+                                                .replace("pdfx: x-1a", f"pdfx: {written}"))
+        assert pod.load_preset("testshop").pdfx.version == key

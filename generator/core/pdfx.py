@@ -1,4 +1,4 @@
-"""PDF/X-1a:2003 in CMYK for print shops that ask for it (`pdfx: x-1a` in a preset, issue 34).
+"""PDF/X in press CMYK (`pdfx: x-1a` or `x-4` in a shop preset, `--colour cmyk` card sheets; issue 34).
 
 Each card face is rendered at the preset's dpi (RGB, as the PNG exports are) and converted once per face:
 - sRGB to the press CMYK of the preset's `cmyk_profile` through littleCMS (Pillow's ImageCms), relative
@@ -9,22 +9,60 @@ Each card face is rendered at the preset's dpi (RGB, as the PNG exports are) and
 - the total ink held at the preset's `ink_limit` by taking cyan, magenta and yellow back (black is kept).
 The PDF is written object by object: DeviceCMYK images only (no RGB, no transparency, no fonts: the text is in
 the images), MediaBox = BleedBox = trim + bleed, TrimBox on the trim, an OutputIntent naming the preset's
-registered output condition (the profile is used to convert, not embedded), the PDF/X keys, fixed dates and a
-document ID from the content, so the same input gives the same bytes.
+registered output condition, the PDF/X keys, fixed dates and a document ID from the content, so the same input
+gives the same bytes. The versions (`PDFX_VERSIONS`):
+- X-1a:2003 (PDF 1.4): the output condition is named, the profile used to convert is not embedded;
+- X-4 (PDF 1.6): the profile is embedded in the OutputIntent (DestOutputProfile, which X-4 requires) and an
+  XMP metadata stream carries the version (pdfxid:GTS_PDFXVersion) beside the Info dictionary. X-4 would allow
+  transparency and ICC-based colour; these files have neither, so they print the same on an X-1a workflow.
 """
 
 from __future__ import annotations
 
 import hashlib
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image, ImageChops, ImageCms, ImageFilter, ImageMath
 
+from generator.core.errors import InputError, Problem
 from generator.core.units import INCH, mm
 
-PDFX_VERSIONS = {"x-1a": "PDF/X-1a:2003"}  # the versions pnp writes; a preset naming another is an error
+
+@dataclass(frozen=True)
+class PdfxVersion:
+    """What one PDF/X version is and allows: its version key, the highest PDF version it is based on, whether
+    transparency and ICC-based colour are allowed, and whether the OutputIntent must embed the output profile
+    and the version must be in XMP metadata."""
+
+    key: str
+    pdf: str
+    transparency: bool
+    icc_colour: bool
+    embeds_profile: bool
+    xmp: bool
+
+
+# the versions pnp writes and checks (a preset's `pdfx:`; aliases below); a preset naming another is an error
+PDFX_VERSIONS = {
+    "x-1a": PdfxVersion("PDF/X-1a:2003", "1.4", transparency=False, icc_colour=False, embeds_profile=False,
+                        xmp=False),
+    "x-4": PdfxVersion("PDF/X-4", "1.6", transparency=True, icc_colour=True, embeds_profile=True, xmp=True),
+}
+PDFX_ALIASES = {"1a": "x-1a", "pdf/x-1a": "x-1a", "pdf/x-1a:2003": "x-1a", "4": "x-4", "pdf/x-4": "x-4"}
+BY_KEY = {version.key: version for version in PDFX_VERSIONS.values()}  # a file's GTS_PDFXVersion -> version
+
+
+def pdfx_version(name: object) -> str | None:
+    """The PDFX_VERSIONS key a preset's `pdfx:` value names (x-1a, 1a, PDF/X-1a:2003; x-4, 4, PDF/X-4), or
+    None."""
+    text = str(name).strip().lower()
+    text = PDFX_ALIASES.get(text, text)
+    return text if text in PDFX_VERSIONS else None
+
+
 RICH_BLACK = (153, 102, 102, 255)  # C60 M40 Y40 K100 in 0-255 (DriveThruCards' rich black, 240 %)
 RICH_WINDOW = mm(2)   # a black area at least this wide all round gets rich black
 NEUTRAL = 3           # RGB channels this close together are a grey (printed with black ink alone)
@@ -62,6 +100,50 @@ def cmyk_profile(path: Path) -> ImageCms.ImageCmsProfile:
     return profile
 
 
+MIN_INK, MAX_INK = 100.0, 400.0  # total ink limits a preset may ask for, in percent
+
+
+def pdfx_spec(raw, shown: str, dpi: float) -> PdfxSpec | None:
+    """The PDF/X part of a preset (`pdfx`, `ink_limit`, `output_condition`, `cmyk_profile`), each problem
+    located at its key."""
+    if raw.get("pdfx") is None:
+        return None
+
+    def fail(key: str, text: str) -> InputError:
+        return InputError(Problem(shown, raw.line_of(key) or raw.line, f"{key}: {text}"))
+
+    version = pdfx_version(raw["pdfx"])
+    if version is None:
+        raise fail("pdfx", f"'{raw['pdfx']}' is not a PDF/X version pnp writes; expected one of: "
+                           f"{', '.join(PDFX_VERSIONS)}")
+    text = str(raw.get("ink_limit", "")).strip()
+    try:
+        limit = float(text.removesuffix("%"))
+    except ValueError:
+        raise fail("ink_limit", f"'{text}' is not a percentage; expected e.g. 240%") from None
+    if not MIN_INK <= limit <= MAX_INK:
+        raise fail("ink_limit", f"{limit:g} % is out of range; expected {MIN_INK:g} to {MAX_INK:g} %")
+    condition = str(raw.get("output_condition") or "").strip()
+    if not condition:
+        raise fail("output_condition" if "output_condition" in raw else "pdfx",
+                   "a PDF/X preset needs `output_condition:`, the registered name of its press "
+                   "(e.g. CGATS TR 001 for SWOP)")
+    places = raw.get("cmyk_profile")
+    if not places:
+        raise fail("pdfx", "a PDF/X preset needs `cmyk_profile:`, the CMYK profile (one path or a list of "
+                           "places to look) its colours are converted with")
+    candidates = [Path(str(p)) for p in ([places] if isinstance(places, str) else places)]
+    found = next((p for p in candidates if p.is_file()), None)
+    if found is None:
+        raise fail("cmyk_profile", "no CMYK profile at " + " or ".join(map(str, candidates))
+                   + "; expected one of them (Ghostscript installs the first: apt-get install ghostscript)")
+    try:
+        cmyk_profile(found)
+    except ProfileError as exc:
+        raise fail("cmyk_profile", str(exc)) from None
+    return PdfxSpec(version, limit, found, condition, dpi=dpi)
+
+
 _TRANSFORMS: dict[Path, ImageCms.ImageCmsTransform] = {}
 
 
@@ -82,7 +164,9 @@ def to_cmyk(image: Image.Image, spec: PdfxSpec) -> Image.Image:
     """An RGB face as press CMYK: ICC converted, neutrals as black ink alone, large blacks rich, ink
     limited (see the module notes)."""
     rgb = image.convert("RGB")
-    c, m, y, k = ImageCms.applyTransform(rgb, _transform(spec.profile)).split()
+    converted = ImageCms.applyTransform(rgb, _transform(spec.profile))
+    assert converted is not None  # None only for a conversion in place, which this is not
+    c, m, y, k = converted.split()
     r, g, b = rgb.split()
     lightest = ImageChops.lighter(ImageChops.lighter(r, g), b)
     spread = ImageChops.subtract(lightest, ImageChops.darker(ImageChops.darker(r, g), b))
@@ -137,8 +221,44 @@ def _number(value: float) -> str:
     return f"{value:.4f}".rstrip("0").rstrip(".")
 
 
-def pdfx_bytes(pages: list[PdfxPage], spec: PdfxSpec, title: str) -> bytes:
-    """The PDF/X file of the pages (each image stored once however many pages show it)."""
+def _xmp(version: PdfxVersion, title: str, digest: str) -> bytes:
+    """The XMP packet of a PDF/X-4 file: the version, dates as the Info dictionary has them, the title and
+    document identifiers from the content."""
+    date = "2000-01-01T00:00:00+00:00"  # FIXED_DATE
+    escaped = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    uuid = f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:32]}"
+    return f"""<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/">
+ <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+  <rdf:Description rdf:about=""
+    xmlns:dc="http://purl.org/dc/elements/1.1/"
+    xmlns:xmp="http://ns.adobe.com/xap/1.0/"
+    xmlns:pdf="http://ns.adobe.com/pdf/1.3/"
+    xmlns:xmpMM="http://ns.adobe.com/xap/1.0/mm/"
+    xmlns:pdfxid="http://www.npes.org/pdfx/ns/id/">
+   <dc:format>application/pdf</dc:format>
+   <dc:title><rdf:Alt><rdf:li xml:lang="x-default">{escaped}</rdf:li></rdf:Alt></dc:title>
+   <xmp:CreateDate>{date}</xmp:CreateDate>
+   <xmp:ModifyDate>{date}</xmp:ModifyDate>
+   <xmp:MetadataDate>{date}</xmp:MetadataDate>
+   <xmp:CreatorTool>pnp</xmp:CreatorTool>
+   <pdf:Producer>pnp</pdf:Producer>
+   <pdf:Trapped>False</pdf:Trapped>
+   <xmpMM:DocumentID>uuid:{uuid}</xmpMM:DocumentID>
+   <xmpMM:InstanceID>uuid:{uuid}</xmpMM:InstanceID>
+   <xmpMM:VersionID>1</xmpMM:VersionID>
+   <xmpMM:RenditionClass>default</xmpMM:RenditionClass>
+   <pdfxid:GTS_PDFXVersion>{version.key}</pdfxid:GTS_PDFXVersion>
+  </rdf:Description>
+ </rdf:RDF>
+</x:xmpmeta>
+<?xpacket end="r"?>""".encode()
+
+
+def pdfx_bytes(pages: Iterable[PdfxPage], spec: PdfxSpec, title: str) -> bytes:
+    """The PDF/X file of the pages, taken one at a time (each image stored once however many pages show
+    it)."""
+    version = PDFX_VERSIONS[spec.version]
     objects: list[bytes] = []
 
     def add(body: bytes) -> int:
@@ -153,9 +273,11 @@ def pdfx_bytes(pages: list[PdfxPage], spec: PdfxSpec, title: str) -> bytes:
     pages_ref = 2
     add(b"")  # 1: catalog, written last
     add(b"")  # 2: the page tree
+    content_digest = hashlib.sha256(title.encode())
     for page in pages:
         raw = page.image.tobytes()
         key = hashlib.sha256(raw + repr(page.image.size).encode()).digest()
+        content_digest.update(key)
         if key not in images:
             w, h = page.image.size
             images[key] = add(stream(f"/Type /XObject /Subtype /Image /Width {w} /Height {h} /ColorSpace "
@@ -171,14 +293,23 @@ def pdfx_bytes(pages: list[PdfxPage], spec: PdfxSpec, title: str) -> bytes:
             f"/Resources << /XObject << /Im0 {images[key]} 0 R >> >> /Contents {content} 0 R >>".encode()))
     objects[1] = (f"<< /Type /Pages /Count {len(page_refs)} /Kids ["
                   + " ".join(f"{r} 0 R" for r in page_refs) + "] >>").encode()
+    profile = ""
+    if version.embeds_profile:  # X-4: the output profile travels in the file
+        icc = add(stream("/N 4 /Filter /FlateDecode", zlib.compress(spec.profile.read_bytes(), 9)))
+        profile = f" /DestOutputProfile {icc} 0 R"
     intent = add((f"<< /Type /OutputIntent /S /GTS_PDFX /OutputConditionIdentifier {_string(spec.condition)} "
                   f"/OutputCondition {_string(spec.condition)} /RegistryName {_string(spec.registry)} "
-                  f"/Info {_string(spec.condition)} >>").encode())
-    objects[0] = f"<< /Type /Catalog /Pages {pages_ref} 0 R /OutputIntents [{intent} 0 R] >>".encode()
+                  f"/Info {_string(spec.condition)}{profile} >>").encode())
+    metadata = ""
+    if version.xmp:
+        packet = _xmp(version, title, content_digest.hexdigest())
+        metadata = f" /Metadata {add(stream('/Type /Metadata /Subtype /XML', packet))} 0 R"
+    objects[0] = (f"<< /Type /Catalog /Pages {pages_ref} 0 R /OutputIntents [{intent} 0 R]{metadata} >>"
+                  .encode())
     info = add((f"<< /Title {_string(title)} /Creator (pnp) /Producer (pnp) /CreationDate ({FIXED_DATE}) "
                 f"/ModDate ({FIXED_DATE}) /Trapped /False "
-                f"/GTS_PDFXVersion {_string(PDFX_VERSIONS[spec.version])} >>").encode())
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+                f"/GTS_PDFXVersion {_string(version.key)} >>").encode())
+    out = bytearray(f"%PDF-{version.pdf}\n%\xe2\xe3\xcf\xd3\n".encode("latin-1"))
     offsets = []
     for number, body in enumerate(objects, 1):
         offsets.append(len(out))
