@@ -241,9 +241,16 @@ def write_sheets(game: Game, paper: str, options: SheetOptions | BuildOptions, p
         deflate_forms(canvas)
         if last:
             renderer.last_use(canvas)
+        else:  # the next paper places the faces drawn for this one
+            renderer.record_faces(canvas)
+        renderer.carry_faces(canvas)
         count, decks = _draw_sheets(canvas, renderer, game, paper, options, progress)
+        if not last:  # before the save embeds the fonts (and ReportLab forgets their codes)
+            renderer.faces_recorded(canvas)
         plain_streams(canvas)  # a quarter smaller without the ASCII85 layer (pages compressed when saved)
         save_streamed(canvas, sink)
+    if last:
+        renderer.forget_recorded()
     facts = {"pages": count, "check_pages": CHECK_PAGES, "decks": decks}
     if renderer.warnings:  # listed in build/manifest.json and printed by `pnp build`
         facts["warnings"] = list(renderer.warnings)
@@ -272,11 +279,13 @@ def _draw_sheets(canvas: Canvas, renderer: CardRenderer, game: Game, paper: str,
     count = CHECK_PAGES
     decks: dict[str, dict] = {}
     drawers: dict[str, _GroupPages] = {}
+    once = placed_once(renderer, pages(game, paper, options), options.ink)
     for page in pages(game, paper, options):
         group, plan = page.group, page.plan
         drawer = drawers.get(group.first.id)
         if drawer is None:
-            drawer = drawers[group.first.id] = _GroupPages(renderer, game, group, page.sheet, paper, options)
+            drawer = drawers[group.first.id] = _GroupPages(renderer, game, group, page.sheet, paper, options,
+                                                           once)
         canvas.setPageSize((page.sheet.page_w, page.sheet.page_h))
         on_page = drawer.decks_on(plan)
         for deck in on_page:
@@ -296,15 +305,29 @@ def _draw_sheets(canvas: Canvas, renderer: CardRenderer, game: Game, paper: str,
     return count, decks
 
 
+def placed_once(renderer: CardRenderer, sheet_pages: Iterator[PageOfCards], ink: str) -> set[str]:
+    """The faces (form names) placed exactly once on these pages: drawn straight into their page, since a
+    form object of their own would only add its dictionary and a second stream (unique cards)."""
+    counts: dict[str, int] = {}
+    for page in sheet_pages:
+        side, cards = page.plan.side, page.group.cards
+        for _slot, number in page.plan.cells:
+            deck, card = cards[number]
+            for back in (False, True) if side == "fold" else (side == "back",):
+                name = renderer.form_name(deck, card, back, ink)
+                counts[name] = counts.get(name, 0) + 1
+    return {name for name, placed in counts.items() if placed == 1}
+
+
 class _GroupPages:
     """What every page of one deck (or packed decks) on one paper shares, worked out once: the placement
     operators of each slot, the page labels, and the marks, cut lines, fold line and fixed labels of each side
     as one Form XObject. Per page only the cards and the page label are written."""
 
     def __init__(self, renderer: CardRenderer, game: Game, group: DeckGroup, sheet: Sheet, paper: str,
-                 options: SheetOptions):
+                 options: SheetOptions, once: set[str] | frozenset[str] = frozenset()):
         self.renderer, self.game, self.group, self.sheet, self.paper = renderer, game, group, sheet, paper
-        self.ink = options.ink
+        self.ink, self.once = options.ink, once
         self.slots = {side: self._placements(slots) for side, slots in (("front", sheet.fronts),
                                                                         ("back", sheet.backs))}
         self.decorations: dict[str, tuple[str, list]] = {}  # side -> (form name, page label placements)
@@ -340,15 +363,18 @@ class _GroupPages:
 
     def draw(self, canvas: Canvas, plan: PagePlan) -> None:
         """Draw one page of the group."""
-        renderer = self.renderer
+        renderer, ink, once = self.renderer, self.ink, self.once
         slots = self.page_placements(plan)
         for slot_index, number in plan.cells:
             deck, card = self.group.cards[number]
             if plan.side in ("front", "fold"):
-                renderer.place_prepared(canvas, deck, card, slots["front"][slot_index], ink=self.ink)
+                inline = renderer.form_name(deck, card, False, ink) in once
+                renderer.place_prepared(canvas, deck, card, slots["front"][slot_index], ink=ink,
+                                        inline=inline)
             if plan.side in ("back", "fold"):  # each card's own back (the same form for cards sharing one)
-                renderer.place_prepared(canvas, deck, card, slots["back"][slot_index], back=True,
-                                        ink=self.ink)
+                inline = renderer.form_name(deck, card, True, ink) in once
+                renderer.place_prepared(canvas, deck, card, slots["back"][slot_index], back=True, ink=ink,
+                                        inline=inline)
         form, placed = self._decoration(canvas, plan.side)
         canvas.doForm(form)
         parts = self.label_parts(plan)

@@ -22,11 +22,13 @@ from pathlib import Path
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.caching import per_game
 from generator.core.errors import InputError, Problem, Problems
 from generator.core.fonts import BODY, register_fonts
+from generator.core.fontstates import FontStates, carry_fonts, font_states
 from generator.core.formresources import end_form
 from generator.core.geometry import Rect
 from generator.core.pdfstream import form_made
@@ -79,6 +81,11 @@ class CardRenderer:
         self._last_use: weakref.WeakSet = weakref.WeakSet()
         # located, for the build's output and the manifest (low-resolution images)
         self.warnings: list[str] = []
+        # the faces drawn on one paper's sheets, placed again on the next paper's (`record_faces`)
+        self._recording: weakref.WeakSet = weakref.WeakSet()
+        self._replaying: weakref.WeakSet = weakref.WeakSet()
+        self._recorded: dict[str, _Recorded] = {}
+        self._recorded_fonts: FontStates | None = None
 
     def kind(self, box: Box) -> BoxKind:
         """This renderer's instance of the box's kind; InputError at the box when BOX_KINDS does not list
@@ -489,7 +496,7 @@ class CardRenderer:
         icons.enable_inline_icons(canvas)
         canvas.beginForm(name, 0, 0, tw + 2 * self.bleed, th + 2 * self.bleed)
         canvas.setFont(BODY, 9)
-        self.draw_layout(canvas, layout, deck, card, back, ink)
+        self._draw_face(canvas, layout, deck, card, back, ink)
         end_form(canvas, name)
         form_made(canvas, name)
         done.add(name)
@@ -516,19 +523,143 @@ class CardRenderer:
         canvas.restoreState()
 
 
+    # -- one drawing for every paper
+    # --------------------------------------------------------------------------------------------------
+    def record_faces(self, canvas: Canvas) -> None:
+        """The faces drawn on this canvas are kept as their operators, to be placed on the next paper's canvas
+        (`carry_faces`) without being drawn again."""
+        self._recording.add(canvas)
+
+    def faces_recorded(self, canvas: Canvas) -> None:
+        """The recording canvas is saved: its font names and character codes go with its faces."""
+        self._recorded_fonts = font_states(canvas)
+
+    def carry_faces(self, canvas: Canvas) -> None:
+        """Let this new canvas place the faces a saved canvas recorded (its fonts are given the same names and
+        codes first, core.fontstates); a canvas that cannot have them draws every face itself."""
+        if self._recorded and self._recorded_fonts is not None and carry_fonts(self._recorded_fonts, canvas):
+            self._replaying.add(canvas)
+
+    def forget_recorded(self) -> None:
+        """No later canvas places the recorded faces: let them go."""
+        self._recorded.clear()
+        self._recorded_fonts = None
+
+    def _draw_face(self, canvas: Canvas, layout: Layout, deck: Deck, card: Card | None, back: bool,
+                   ink: str) -> None:
+        """`draw_layout`, or the operators recorded for this face on an earlier paper's canvas."""
+        key = self.form_name(deck, card, back, ink)
+        last = canvas in self._last_use
+        if canvas in self._replaying:
+            recorded = self._recorded.pop(key, None) if last else self._recorded.get(key)
+            if recorded is not None:
+                recorded.place(canvas)
+                if last:  # what `draw_layout` lets go after a face's last drawing
+                    self._resolved.pop(self.form_name(deck, card, back), None)
+                    for kind in self.kinds.values():
+                        kind.let_go(self.form_name(deck, card, back))
+                return
+        if canvas not in self._recording:
+            self.draw_layout(canvas, layout, deck, card, back, ink)
+            return
+        marks = _Marks.of(canvas)
+        self.draw_layout(canvas, layout, deck, card, back, ink)
+        recorded = marks.recorded(canvas)
+        if recorded is not None:
+            self._recorded[key] = recorded
+
     @staticmethod
     def placement(x: float, y: float, clip: tuple[float, float, float, float]) -> str:
         """The PDF operators that `place` writes before a face (save, clip, move), formatted once per slot."""
         return f"q\n{fp_str(*clip)} re W n\n1 0 0 1 {fp_str(x, y)} cm"
 
     def place_prepared(self, canvas: Canvas, deck: Deck, card: Card | None, prefix: str, back: bool = False,
-                       ink: str = "normal") -> None:
+                       ink: str = "normal", inline: bool = False) -> None:
         """`place` with operators from `placement`: the card sheets place thousands of faces in the same
         slots, so the numbers are formatted once per slot instead of once per copy (same PDF operators as
-        `place`)."""
+        `place`). `inline`: the face is placed only this once on the canvas, so it is drawn straight into the
+        page (the same picture, without a form object of its own: smaller files of unique cards)."""
+        if inline:
+            self.draw_inline(canvas, deck, card, prefix, back, ink)
+            return
         name = self.ensure_form(canvas, deck, card, back, ink)
         canvas._code.append(f"{prefix}\n/{canvas._doc.getXObjectName(name)} Do\nQ")  # noqa: SLF001
         canvas._formsinuse.append(name)  # noqa: SLF001 - what doForm records so the page lists the form
+
+    def draw_inline(self, canvas: Canvas, deck: Deck, card: Card | None, prefix: str, back: bool = False,
+                    ink: str = "normal") -> None:
+        """Draw the face into the current page after the placement operators `prefix` (save, clip, move), as
+        `ensure_form` draws it into its form: the canvas starts from the state a new form starts from, so the
+        operators are the form's, and its opacities are named in the page's resources."""
+        back = back or card is None
+        if back:
+            card = self.back_of(deck, card).cards[0]
+        layout = self.back_layout(deck, card) if back else self.front_layout(card)
+        icons.enable_inline_icons(canvas)
+        tw, th = self.size(deck)
+        # the placement formatted once per slot, then the clip a form's bounding box makes
+        canvas._code.append(f"{prefix}\n0 0 {fp_str(tw + 2 * self.bleed, th + 2 * self.bleed)} re W n")  # noqa: SLF001
+        canvas.push_state_stack()
+        states = canvas._extgstate._c  # noqa: SLF001 - the page's graphics state names, shared with the face
+        canvas.init_graphics_state()  # what beginForm does: the face's operators do not depend on the page's
+        canvas._extgstate._c = states  # noqa: SLF001
+        canvas.setFont(BODY, 9)
+        self._draw_face(canvas, layout, deck, card, back, ink)
+        canvas._code.append("Q")  # noqa: SLF001
+        canvas.pop_state_stack()
+
+
+@dataclasses.dataclass(frozen=True)
+class _Recorded:
+    """A face as drawn on one canvas: its operators and the pictures they place (name, PDF object)."""
+
+    operators: str
+    pictures: tuple[tuple[str, object], ...]
+
+    def place(self, canvas: Canvas) -> None:
+        """Write the face's operators where the canvas is (a canvas given the recording canvas's fonts)."""
+        document = canvas._doc  # noqa: SLF001 - where the pictures are added (once per document)
+        for name, made in self.pictures:
+            if not document.hasForm(name):
+                document.addForm(name, made)
+            canvas._formsinuse.append(name)  # noqa: SLF001 - what drawImage records for the resources
+        canvas._code.append(self.operators)  # noqa: SLF001
+
+
+@dataclasses.dataclass(frozen=True)
+class _Marks:
+    """How far a canvas's operators and resources went before a face was drawn."""
+
+    code: int
+    forms: int
+    others: tuple[int, ...]
+
+    @classmethod
+    def of(cls, canvas: Canvas) -> _Marks:
+        """The canvas now."""
+        return cls(len(canvas._code), len(canvas._formsinuse), cls._others(canvas))  # noqa: SLF001
+
+    @staticmethod
+    def _others(canvas: Canvas) -> tuple[int, ...]:
+        # colours by name, gradients, links and graphics states: resources named per page or per form
+        return (len(canvas._colorsUsed), len(canvas._shadingUsed), len(canvas._annotationrefs),  # noqa: SLF001
+                len(canvas._extgstate._c))  # noqa: SLF001
+
+    def recorded(self, canvas: Canvas) -> _Recorded | None:
+        """What was drawn since, when it can be placed on another canvas: it names only fonts and pictures
+        (a graphics state, a gradient or a form of its own is named where it is drawn: such a face is drawn
+        again)."""
+        operators = "\n".join(canvas._code[self.code:])  # noqa: SLF001
+        if self._others(canvas) != self.others or " gs" in operators or " sh" in operators:
+            return None
+        document = canvas._doc  # noqa: SLF001
+        pictures = []
+        for name in canvas._formsinuse[self.forms:]:  # noqa: SLF001
+            made = document.idToObject.get(pdfdoc.xObjectName(name))
+            if made is None or isinstance(made, pdfdoc.PDFFormXObject):  # a form is let go once written
+                return None
+            pictures.append((name, made))
+        return _Recorded(operators, tuple(pictures))
 
 
 @functools.cache
