@@ -11,6 +11,9 @@ file (`cutfile.cut_svg`) beside the PDF.
 
 from __future__ import annotations
 
+import gc
+import os
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
@@ -29,6 +32,7 @@ from generator.cards.shaped import draw_cut_paths, shaped_sheet, slot_placement
 from generator.core.contract import BuildOptions, FunctionProducer, Output, OutputKind
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY, BODY_BOLD, BODY_FAMILY, TITLE_FAMILY, draw_string, string_width
+from generator.core.forked import ForkedWorkers
 from generator.core.geometry import check_square, paper_of, paper_words
 from generator.core.pdfstream import deflate_forms, plain_streams, save_streamed
 from generator.core.phrases import ENGLISH, Phrases
@@ -37,7 +41,7 @@ from generator.core.write import atomic_write
 from generator.core.yamlio import load_yaml
 from generator.data.fonts import text_problems
 from generator.data.game import Game
-from generator.faces.face import CardRenderer, renderer_for
+from generator.faces.face import CardRenderer, Face, FaceList, renderer_for
 
 LABEL_SIZE = 7.0          # pt: the smallest size a print shop calls readable
 LABEL_COLOR = "#333333"
@@ -152,7 +156,7 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
         # after it, no card sheet of this build needs the faces' data again
         last = paper == game.papers(options)[-1]
         result.append(Output(game=game.id, path=Path(game.id) / f"{name}.pdf", kind="cards",
-                             render=partial(write_sheets, game, paper, chosen, last=last)))
+                             render=partial(write_sheets, game, paper, chosen, last=last, jobs=options.jobs)))
         if chosen.cut_file == "svg":
             # numbered as the PDF's pages are (what a printer dialog shows): cut-03.svg cuts page 3
             result += [Output(game=game.id, path=Path(game.id) / f"{name}-cut-{index + 1:02d}.svg",
@@ -226,10 +230,11 @@ def write_cut_file(game: Game, paper: str, options: SheetOptions, index: int, pa
 
 
 def write_sheets(game: Game, paper: str, options: SheetOptions | BuildOptions, path: Path,
-                 progress: Callable[[int], None] | None = None, last: bool = False) -> dict:
+                 progress: Callable[[int], None] | None = None, last: bool = False, jobs: int = 1) -> dict:
     """Draw every deck of the game on `paper` into `path`; returns facts for the manifest. `last`: no card
     sheet drawn after this one needs the faces' rendered data (it is let go face by face, to keep memory
-    small)."""
+    small). `jobs` (0: every core): with more than one, a deck of many different faces has some of them
+    drawn by a helper process (the same bytes)."""
     if isinstance(options, BuildOptions):
         options = sheet_options(game, options)
     renderer = renderer_for(game)
@@ -241,16 +246,15 @@ def write_sheets(game: Game, paper: str, options: SheetOptions | BuildOptions, p
         deflate_forms(canvas)
         if last:
             renderer.last_use(canvas)
-        else:  # the next paper places the faces drawn for this one
-            renderer.record_faces(canvas)
-        renderer.carry_faces(canvas)
+        faces = renderer.face_list(options.ink)
+        if not faces.drawn:  # the first paper of the build: every face drawn once, for every paper
+            _draw_face_list(faces, face_order(game, options), jobs)
+        faces.give(canvas)
         count, decks = _draw_sheets(canvas, renderer, game, paper, options, progress)
-        if not last:  # before the save embeds the fonts (and ReportLab forgets their codes)
-            renderer.faces_recorded(canvas)
         plain_streams(canvas)  # a quarter smaller without the ASCII85 layer (pages compressed when saved)
         save_streamed(canvas, sink)
     if last:
-        renderer.forget_recorded()
+        renderer.forget_face_lists()
     facts = {"pages": count, "check_pages": CHECK_PAGES, "decks": decks}
     if renderer.warnings:  # listed in build/manifest.json and printed by `pnp build`
         facts["warnings"] = list(renderer.warnings)
@@ -281,28 +285,34 @@ def _draw_sheets(canvas: Canvas, renderer: CardRenderer, game: Game, paper: str,
     drawers: dict[str, _GroupPages] = {}
     once = placed_once(renderer, pages(game, paper, options), options.ink)
     for page in pages(game, paper, options):
-        group, plan = page.group, page.plan
-        drawer = drawers.get(group.first.id)
+        drawer = drawers.get(page.group.first.id)
         if drawer is None:
-            drawer = drawers[group.first.id] = _GroupPages(renderer, game, group, page.sheet, paper, options,
-                                                           once)
-        canvas.setPageSize((page.sheet.page_w, page.sheet.page_h))
-        on_page = drawer.decks_on(plan)
-        for deck in on_page:
-            key = f"deck_{deck.id}"
-            if deck.id not in decks:
-                canvas.bookmarkPage(key)
-                copies = sum(1 for d, _ in group.cards if d is deck)
-                canvas.addOutlineEntry(say("sheets.outline_deck", deck=deck.name, count=copies), key, level=0)
-            counts = decks.setdefault(deck.id, {"fronts": 0, "backs": 0})
-            counts["fronts"] += plan.side in ("front", "fold")
-            counts["backs"] += plan.side in ("back", "fold")
-        drawer.draw(canvas, plan)
-        canvas.showPage()
+            drawer = drawers[page.group.first.id] = _GroupPages(renderer, game, page.group, page.sheet,
+                                                                paper, options, once)
+        _draw_page(canvas, page, drawer, decks, say)
         count += 1
         if progress:
             progress(count)
     return count, decks
+
+
+def _draw_page(canvas: Canvas, page: PageOfCards, drawer: _GroupPages, decks: dict[str, dict],
+               say: Callable[..., str]) -> None:
+    """One page of cards, its bookmarks and outline entries (`decks`: the fronts and backs per deck so
+    far)."""
+    group, plan = page.group, page.plan
+    canvas.setPageSize((page.sheet.page_w, page.sheet.page_h))
+    for deck in drawer.decks_on(plan):
+        key = f"deck_{deck.id}"
+        if deck.id not in decks:
+            canvas.bookmarkPage(key)
+            copies = sum(1 for d, _ in group.cards if d is deck)
+            canvas.addOutlineEntry(say("sheets.outline_deck", deck=deck.name, count=copies), key, level=0)
+        counts = decks.setdefault(deck.id, {"fronts": 0, "backs": 0})
+        counts["fronts"] += plan.side in ("front", "fold")
+        counts["backs"] += plan.side in ("back", "fold")
+    drawer.draw(canvas, plan)
+    canvas.showPage()
 
 
 def placed_once(renderer: CardRenderer, sheet_pages: Iterator[PageOfCards], ink: str) -> set[str]:
@@ -317,6 +327,75 @@ def placed_once(renderer: CardRenderer, sheet_pages: Iterator[PageOfCards], ink:
                 name = renderer.form_name(deck, card, back, ink)
                 counts[name] = counts.get(name, 0) + 1
     return {name for name, placed in counts.items() if placed == 1}
+
+
+def face_order(game: Game, options: SheetOptions) -> list[Face]:
+    """Every face the card sheets place, in an order no paper decides: deck group by group, the fronts in
+    print order, then the backs."""
+    renderer, ink = renderer_for(game), options.ink
+    found: dict[str, Face] = {}
+    for group in deck_groups(game, options):
+        for back in (False, True):
+            for deck, card in group.cards:
+                name = renderer.form_name(deck, card, back, ink)
+                if name not in found:
+                    found[name] = (name, deck, card, back)
+    return list(found.values())
+
+
+APART_FACES = 300  # fewer different faces are drawn faster than a helper process starts and sends them back
+APART_SHARE = 0.5  # of the faces, the helper draws the last half
+APART_AFTER = 20  # faces drawn first in this process: they name the fonts the helper's faces use
+
+
+def _cores(jobs: int) -> int:
+    """The processes `jobs` allows (0: every core this process may run on)."""
+    if jobs:
+        return jobs
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _draw_face_list(faces: FaceList, order: list[Face], jobs: int) -> None:
+    """Draw the faces of the card sheets once (`FaceList.draw`). With more than one core and many different
+    faces, a helper process forked after the first faces draws the last half on a canvas given the list's
+    fonts and codes and sends back each face's operators; a face it cannot name as the list does (a picture,
+    a character not seen yet) comes back empty and is drawn here, so the files are the same byte for byte
+    with or without it."""
+    forking = hasattr(os, "fork") and threading.current_thread() is threading.main_thread()
+    if len(order) < APART_FACES or _cores(jobs) < 2 or not forking:
+        faces.draw(order)
+        return
+    workers: list[ForkedWorkers] = []
+
+    def apart(rest: list[Face]) -> Callable[[], dict]:
+        _APART[id(faces)] = (faces, rest)
+        frozen = gc.get_freeze_count()
+        gc.freeze()  # the loaded game stays out of the helper's collections (fewer pages copied)
+        try:
+            workers.append(ForkedWorkers(_draw_apart, [id(faces)], 1))
+        finally:
+            if not frozen:
+                gc.unfreeze()
+        results = workers[0].results()
+        return lambda: next(results)
+
+    try:
+        faces.draw(order, apart, split=int(len(order) * (1 - APART_SHARE)), prefix=APART_AFTER)
+    finally:
+        _APART.pop(id(faces), None)
+        for helper in workers:
+            helper.stop()
+
+
+_APART: dict[int, tuple[FaceList, list[Face]]] = {}  # what a helper draws, found by the forked process
+
+
+def _draw_apart(key: int) -> dict:
+    faces, rest = _APART[key]
+    return faces.draw_apart(rest)
 
 
 class _GroupPages:

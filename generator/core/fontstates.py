@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from typing import Any
 
 from reportlab.pdfbase import pdfmetrics
 
@@ -30,7 +31,7 @@ def font_states(canvas) -> FontStates:
     document = canvas._doc  # noqa: SLF001 - the document whose fonts are read
     found = []
     for face, name in document.fontMapping.items():
-        font = pdfmetrics.getFont(face)
+        font: Any = pdfmetrics.getFont(face)  # a TrueType font has its states by document
         state = font.state.get(document) if getattr(font, "_dynamicFont", 0) else None
         found.append((face, name, _copied(state, font) if state is not None else None))
     return FontStates(tuple(found))
@@ -54,7 +55,7 @@ def carry_fonts(states: FontStates, canvas) -> bool:
     if document.fontMapping:
         return False
     for face, name, state in states.fonts:
-        font = pdfmetrics.getFont(face)
+        font: Any = pdfmetrics.getFont(face)  # a TrueType font has its states by document
         if state is None:
             if document.getInternalFontName(face) != name:
                 return False

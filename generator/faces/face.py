@@ -16,7 +16,9 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import io
 import weakref
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -28,7 +30,7 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.core.caching import per_game
 from generator.core.errors import InputError, Problem, Problems
 from generator.core.fonts import BODY, register_fonts
-from generator.core.fontstates import FontStates, carry_fonts, font_states
+from generator.core.fontstates import carry_fonts, font_states
 from generator.core.formresources import end_form
 from generator.core.geometry import Rect
 from generator.core.pdfstream import form_made
@@ -81,11 +83,9 @@ class CardRenderer:
         self._last_use: weakref.WeakSet = weakref.WeakSet()
         # located, for the build's output and the manifest (low-resolution images)
         self.warnings: list[str] = []
-        # the faces drawn on one paper's sheets, placed again on the next paper's (`record_faces`)
-        self._recording: weakref.WeakSet = weakref.WeakSet()
-        self._replaying: weakref.WeakSet = weakref.WeakSet()
-        self._recorded: dict[str, _Recorded] = {}
-        self._recorded_fonts: FontStates | None = None
+        # the card sheets' faces drawn once for every paper, per ink (`face_list`); the canvases placing them
+        self._face_lists: dict[str, FaceList] = {}
+        self._placing: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     def kind(self, box: Box) -> BoxKind:
         """This renderer's instance of the box's kind; InputError at the box when BOX_KINDS does not list
@@ -525,48 +525,59 @@ class CardRenderer:
 
     # -- one drawing for every paper
     # --------------------------------------------------------------------------------------------------
-    def record_faces(self, canvas: Canvas) -> None:
-        """The faces drawn on this canvas are kept as their operators, to be placed on the next paper's canvas
-        (`carry_faces`) without being drawn again."""
-        self._recording.add(canvas)
+    def face_list(self, ink: str = "normal") -> FaceList:
+        """The faces of the card sheets drawn once for every paper of the build (`FaceList`)."""
+        found = self._face_lists.get(ink)
+        if found is None:
+            found = self._face_lists[ink] = FaceList(self, ink)
+        return found
 
-    def faces_recorded(self, canvas: Canvas) -> None:
-        """The recording canvas is saved: its font names and character codes go with its faces."""
-        self._recorded_fonts = font_states(canvas)
+    def forget_face_lists(self) -> None:
+        """No later card sheet places the faces drawn once: let them go."""
+        self._face_lists.clear()
 
-    def carry_faces(self, canvas: Canvas) -> None:
-        """Let this new canvas place the faces a saved canvas recorded (its fonts are given the same names and
-        codes first, core.fontstates); a canvas that cannot have them draws every face itself."""
-        if self._recorded and self._recorded_fonts is not None and carry_fonts(self._recorded_fonts, canvas):
-            self._replaying.add(canvas)
-
-    def forget_recorded(self) -> None:
-        """No later canvas places the recorded faces: let them go."""
-        self._recorded.clear()
-        self._recorded_fonts = None
-
-    def _draw_face(self, canvas: Canvas, layout: Layout, deck: Deck, card: Card | None, back: bool,
-                   ink: str) -> None:
-        """`draw_layout`, or the operators recorded for this face on an earlier paper's canvas."""
-        key = self.form_name(deck, card, back, ink)
-        last = canvas in self._last_use
-        if canvas in self._replaying:
-            recorded = self._recorded.pop(key, None) if last else self._recorded.get(key)
-            if recorded is not None:
-                recorded.place(canvas)
-                if last:  # what `draw_layout` lets go after a face's last drawing
-                    self._resolved.pop(self.form_name(deck, card, back), None)
-                    for kind in self.kinds.values():
-                        kind.let_go(self.form_name(deck, card, back))
-                return
-        if canvas not in self._recording:
-            self.draw_layout(canvas, layout, deck, card, back, ink)
-            return
+    def face_operators(self, canvas: Canvas, deck: Deck, card: Card | None, back: bool = False,
+                       ink: str = "normal", apart: bool = False) -> _Recorded | None:
+        """A face drawn on a canvas of faces (`FaceList`) as `ensure_form` and `draw_inline` would write it on
+        a card sheet: its operators and pictures; None when they name a resource only the sheet can name (a
+        graphics state, a gradient, a form). `apart`: drawn in another process on a canvas given the list's
+        fonts, so also None for a picture or a font or character the list had not named yet."""
+        back = back or card is None
+        if back:
+            card = self.back_of(deck, card).cards[0]
+        layout = self.back_layout(deck, card) if back else self.front_layout(card)
+        canvas._code = []  # noqa: SLF001 - only this face's operators
+        canvas.push_state_stack()
+        canvas.init_graphics_state()  # what beginForm does
+        canvas.setFont(BODY, 9)
+        fonts = _font_marks(canvas)
         marks = _Marks.of(canvas)
         self.draw_layout(canvas, layout, deck, card, back, ink)
         recorded = marks.recorded(canvas)
-        if recorded is not None:
-            self._recorded[key] = recorded
+        canvas.pop_state_stack()
+        if apart and recorded is not None and (recorded.pictures or _font_marks(canvas) != fonts):
+            return None
+        if recorded is not None:  # no sheet draws this face: what it was drawn from can go
+            self.let_go(self.form_name(deck, card, back))
+        return recorded
+
+    def let_go(self, key: str) -> None:
+        """Drop what was kept of a face (by its form name without the ink) for drawing it again."""
+        self._resolved.pop(key, None)
+        for kind in self.kinds.values():
+            kind.let_go(key)
+
+    def _draw_face(self, canvas: Canvas, layout: Layout, deck: Deck, card: Card | None, back: bool,
+                   ink: str) -> None:
+        """`draw_layout`, or the operators of the face in the list of faces this canvas was given."""
+        faces = self._placing.get(canvas)
+        if faces is not None:
+            key = self.form_name(deck, card, back, ink)
+            recorded = faces.recorded.pop(key, None) if canvas in self._last_use else faces.recorded.get(key)
+            if recorded is not None:
+                recorded.place(canvas)
+                return
+        self.draw_layout(canvas, layout, deck, card, back, ink)
 
     @staticmethod
     def placement(x: float, y: float, clip: tuple[float, float, float, float]) -> str:
@@ -611,19 +622,94 @@ class CardRenderer:
 
 @dataclasses.dataclass(frozen=True)
 class _Recorded:
-    """A face as drawn on one canvas: its operators and the pictures they place (name, PDF object)."""
+    """A face as drawn on one canvas: its operators, the pictures they place (name, PDF object) and the icons
+    (SVG path, fade) whose forms they place."""
 
     operators: str
-    pictures: tuple[tuple[str, object], ...]
+    pictures: tuple[tuple[str, object], ...] = ()
+    icons: tuple[tuple[Path, float], ...] = ()
 
     def place(self, canvas: Canvas) -> None:
         """Write the face's operators where the canvas is (a canvas given the recording canvas's fonts)."""
         document = canvas._doc  # noqa: SLF001 - where the pictures are added (once per document)
         for name, made in self.pictures:
-            if not document.hasForm(name):
-                document.addForm(name, made)
+            internal = pdfdoc.xObjectName(name)
+            if internal not in document.idToObject:  # the same picture object, written into this file too
+                # (what addForm does, but for an object another document named first)
+                number = document.objectcounter = document.objectcounter + 1
+                document.idToObjectNumberAndVersion[internal] = (number, 0)
+                document.numberToId[number] = internal
+                document.idToObject[internal] = made
             canvas._formsinuse.append(name)  # noqa: SLF001 - what drawImage records for the resources
+        for path, fade in self.icons:  # the icon's form made on this canvas, under the same name
+            canvas._formsinuse.append(icons.make_icon_form(canvas, path, fade))  # noqa: SLF001
         canvas._code.append(self.operators)  # noqa: SLF001
+
+
+Face = tuple[str, Deck, Card, bool]  # a face of the card sheets: form name, deck, card, and whether a back
+
+
+class FaceList:
+    """The faces of the card sheets drawn once for every paper of a build, in an order no paper decides: each
+    face's operators on a canvas of their own (never saved), then placed on each paper's sheets by a canvas
+    given this canvas's fonts and character codes (core.fontstates), so a paper's file is the same whatever
+    other papers are built, and the second paper costs its pages only. A face that names a resource only a
+    sheet can name (a graphics state, a gradient, an icon form) is drawn on each sheet instead."""
+
+    def __init__(self, renderer: CardRenderer, ink: str):
+        self.renderer, self.ink, self.drawn = renderer, ink, False
+        self.canvas = Canvas(io.BytesIO(), invariant=1, initialFontName=BODY, pageCompression=1)
+        icons.enable_inline_icons(self.canvas)
+        self.recorded: dict[str, _Recorded] = {}
+
+    def draw(self, faces: list[Face], apart: Callable[[list[Face]], Callable[[], dict]] | None = None,
+             split: int = 0, prefix: int = 0) -> None:
+        """Draw every face (name, deck, card, back) in order. With `apart`, once the first `prefix` faces are
+        drawn (they name the fonts), the faces from `split` on are given to it (it starts a helper process and
+        returns how to wait for its operators: face name -> operators or None); this process draws the faces
+        before `split`, then takes the helper's and draws only those it could not."""
+        operators = self.renderer.face_operators
+        fetch, found = None, None
+        for index, (name, deck, card, back) in enumerate(faces):
+            if apart is not None and index == min(prefix, split):
+                fetch = apart(faces[split:])
+            if fetch is not None and index >= split:
+                if found is None:  # the helper's faces, once it has drawn them all
+                    found = fetch()
+                drawn = found.pop(name, None)
+                if drawn is not None:
+                    self.recorded[name] = drawn
+                    self.renderer.let_go(self.renderer.form_name(deck, card, back))
+                    continue
+            recorded = operators(self.canvas, deck, card, back, self.ink)
+            if recorded is not None:
+                self.recorded[name] = recorded
+        self.drawn = True
+
+    def draw_apart(self, faces: list[Face]) -> dict[str, _Recorded | None]:
+        """In a helper process: the operators of these faces on a canvas given this list's fonts (None for a
+        face the list draws itself)."""
+        canvas = Canvas(io.BytesIO(), invariant=1, initialFontName=BODY, pageCompression=1)
+        if not carry_fonts(font_states(self.canvas), canvas):
+            return {}
+        icons.enable_inline_icons(canvas)
+        found = {}
+        for name, deck, card, back in faces:
+            recorded = self.renderer.face_operators(canvas, deck, card, back, self.ink, apart=True)
+            found[name] = recorded
+        return found
+
+    def give(self, canvas: Canvas) -> None:
+        """Let a new card sheet canvas (nothing drawn on it yet) place these faces."""
+        if carry_fonts(font_states(self.canvas), canvas):
+            self.renderer._placing[canvas] = self  # noqa: SLF001 - the renderer's own table
+
+
+def _font_marks(canvas: Canvas) -> tuple[int, ...]:
+    """How many fonts a canvas has named and how many characters each TrueType font has codes for."""
+    document = canvas._doc  # noqa: SLF001
+    return (len(document.fontMapping),
+            *(len(font.state[document].assignments) for font in document.delayedFonts))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -653,13 +739,17 @@ class _Marks:
         if self._others(canvas) != self.others or " gs" in operators or " sh" in operators:
             return None
         document = canvas._doc  # noqa: SLF001
-        pictures = []
+        pictures, svgs = [], []
+        made_icons = icons.forms_made(canvas)
         for name in canvas._formsinuse[self.forms:]:  # noqa: SLF001
             made = document.idToObject.get(pdfdoc.xObjectName(name))
-            if made is None or isinstance(made, pdfdoc.PDFFormXObject):  # a form is let go once written
+            if name in made_icons:  # an icon: its form is made on the canvas that places the face
+                svgs.append(made_icons[name])
+            elif made is None or isinstance(made, pdfdoc.PDFFormXObject):
                 return None
-            pictures.append((name, made))
-        return _Recorded(operators, tuple(pictures))
+            else:
+                pictures.append((name, made))
+        return _Recorded(operators, tuple(pictures), tuple(svgs))
 
 
 @functools.cache
