@@ -3,10 +3,12 @@
 The first two pages are a print check (`calibration.draw_check`): squares to measure, the sheet options, the
 duplex instructions and, on its back, rulers to read how far the printer shifts the back. Each deck then
 starts on a new sheet (with `--pack`, decks of one card size continue on the same sheet) and gets a PDF
-outline entry. Every card face is drawn once as a Form XObject and placed for each copy, so the cost grows
-with the number of different cards, not with copies. Pages are produced one at a time from
-`imposition.plan_pages`, never collected in a list. With `--cut-file svg` each page of fronts also gets a cut
-file (`cutfile.cut_svg`) beside the PDF.
+outline entry. Every card face is drawn once per build into a list of faces (`faces.face.FaceList`: its
+operators) that every paper places: a face placed several times becomes one Form XObject placed for each copy,
+a face placed once is written straight into its page. The cost grows with the number of different cards, not
+with copies or papers; with `--jobs 2` a helper process draws half of a long list. Pages are produced one at a
+time from `imposition.plan_pages`, never collected in a list. With `--cut-file svg` each page of fronts also
+gets a cut file (`cutfile.cut_svg`) beside the PDF.
 """
 
 from __future__ import annotations

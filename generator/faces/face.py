@@ -1,4 +1,5 @@
-"""Drawing one card face or back from its layout; each face becomes a PDF Form XObject drawn once per canvas.
+"""Drawing one card face or back from its layout; each face becomes a PDF Form XObject drawn once per canvas,
+or on the card sheets, where a face placed once is written into its page, operators from a `FaceList`.
 
 Public API (used by the card sheets, rule booklets and PNG exports):
 - `draw_front(canvas, game, card, x, y, bleed=True)` / `draw_back(canvas, game, deck, x, y, bleed=True,
