@@ -366,7 +366,9 @@ def _draw_face_list(faces: FaceList, order: list[Face], jobs: int) -> None:
     fonts and codes and sends back each face's operators; a face it cannot name as the list does (a picture,
     a character not seen yet) comes back empty and is drawn here, so the files are the same byte for byte
     with or without it."""
-    forking = hasattr(os, "fork") and threading.current_thread() is threading.main_thread()
+    # forked only from a process of one thread (a fork copies one thread, and a lock another holds would stay
+    # locked): a build's worker, or `pnp build --jobs 2` of one output
+    forking = hasattr(os, "fork") and threading.active_count() == 1
     if len(order) < APART_FACES or _cores(jobs) < 2 or not forking:
         faces.draw(order)
         return
