@@ -71,7 +71,7 @@ class CardRenderer:
         words = game.translation.box_texts() if game.translation is not None else None
         self.loader = LayoutLoader(game.project.layout_dirs(game.id), game.show, game.project, words)
         self._layouts: dict[tuple[str, str], Layout] = {}
-        self._marked: dict[tuple[str, str], Layout] = {}  # front layouts with the players mark
+        self._marked: dict[tuple[str, str], Layout] = {}  # front layouts, with the players mark if any
         self._forms: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self.panels = Panels()  # the fills and outlines of boxes of any kind, recorded once per canvas
         self.kinds: dict[str, BoxKind] = {name: kind(self) for name, kind in BOX_KINDS.items()}
@@ -136,21 +136,23 @@ class CardRenderer:
         """`layout` with the printed mark of a card's `players:` (`3+ players`, small, in the bottom-right
         corner of the safe area) when a card of the deck has a range and the layout has no box of that name
         (the designer's own `players` box then says it). Round and hexagonal cards place their own."""
+        key = (layout.name, deck.id)
+        marked = self._marked.get(key)  # worked out once per layout and deck (not once per card)
+        if marked is not None:
+            return marked
         if deck.shape is not None or not any(card.players for card in deck.cards) \
                 or any(box.name == PLAYERS_MARK for box in layout.boxes):
+            self._marked[key] = layout
             return layout
-        key = (layout.name, deck.id)
-        marked = self._marked.get(key)
-        if marked is None:
-            width, height = self.size(deck)
-            w, h = min(mm(18), width - 2 * self.safe), mm(4)
-            # the words in the game's language (the tool's catalogue), the range from the card
-            words = self.game.phrases.t("sheets.players_mark", players="{{ card.players }}")
-            spec = {"text": words, "when": "{{ card.players }}", "size": "7pt",
-                    "align": "right", "valign": "bottom", "color": "#333333"}
-            box = Box(PLAYERS_MARK, "text", width - self.safe - w, height - self.safe - h, w, h, spec,
-                      deck.file, deck.line)
-            marked = self._marked[key] = Layout(layout.name, layout.file, [*layout.boxes, box], layout.files)
+        width, height = self.size(deck)
+        w, h = min(mm(18), width - 2 * self.safe), mm(4)
+        # the words in the game's language (the tool's catalogue), the range from the card
+        words = self.game.phrases.t("sheets.players_mark", players="{{ card.players }}")
+        spec = {"text": words, "when": "{{ card.players }}", "size": "7pt",
+                "align": "right", "valign": "bottom", "color": "#333333"}
+        box = Box(PLAYERS_MARK, "text", width - self.safe - w, height - self.safe - h, w, h, spec,
+                  deck.file, deck.line)
+        marked = self._marked[key] = Layout(layout.name, layout.file, [*layout.boxes, box], layout.files)
         return marked
 
     def back_layout(self, deck: Deck, card: Card | None = None) -> Layout:
@@ -493,11 +495,10 @@ class CardRenderer:
         tw, th = self.size(deck)
         if back:
             card = self.back_of(deck, card).cards[0]
-        layout = self.back_layout(deck, card) if back else self.front_layout(card)
         icons.enable_inline_icons(canvas)
         canvas.beginForm(name, 0, 0, tw + 2 * self.bleed, th + 2 * self.bleed)
         canvas.setFont(BODY, 9)
-        self._draw_face(canvas, layout, deck, card, back, ink)
+        self._draw_face(canvas, deck, card, back, ink)
         end_form(canvas, name)
         form_made(canvas, name)
         done.add(name)
@@ -568,9 +569,9 @@ class CardRenderer:
         for kind in self.kinds.values():
             kind.let_go(key)
 
-    def _draw_face(self, canvas: Canvas, layout: Layout, deck: Deck, card: Card | None, back: bool,
-                   ink: str) -> None:
-        """`draw_layout`, or the operators of the face in the list of faces this canvas was given."""
+    def _draw_face(self, canvas: Canvas, deck: Deck, card: Card | None, back: bool, ink: str) -> None:
+        """`draw_layout`, or the operators of the face in the list of faces this canvas was given (`card`: the
+        card whose face or back it is)."""
         faces = self._placing.get(canvas)
         if faces is not None:
             key = self.form_name(deck, card, back, ink)
@@ -578,6 +579,7 @@ class CardRenderer:
             if recorded is not None:
                 recorded.place(canvas)
                 return
+        layout = self.back_layout(deck, card) if back else self.front_layout(card)
         self.draw_layout(canvas, layout, deck, card, back, ink)
 
     @staticmethod
@@ -606,7 +608,6 @@ class CardRenderer:
         back = back or card is None
         if back:
             card = self.back_of(deck, card).cards[0]
-        layout = self.back_layout(deck, card) if back else self.front_layout(card)
         icons.enable_inline_icons(canvas)
         tw, th = self.size(deck)
         # the placement formatted once per slot, then the clip a form's bounding box makes
@@ -616,7 +617,7 @@ class CardRenderer:
         canvas.init_graphics_state()  # what beginForm does: the face's operators do not depend on the page's
         canvas._extgstate._c = states  # noqa: SLF001
         canvas.setFont(BODY, 9)
-        self._draw_face(canvas, layout, deck, card, back, ink)
+        self._draw_face(canvas, deck, card, back, ink)
         canvas._code.append("Q")  # noqa: SLF001
         canvas.pop_state_stack()
 
