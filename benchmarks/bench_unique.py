@@ -10,8 +10,11 @@ Targets: 9,000 unique cards with `--jobs 2` within 1.5x of the floor, peak RSS u
 11x the time of 900 (linear); both papers within 1.3x of one; the PDF within 1.3x of the floor's; 10,000 unique
 cards under 150 MB. A quick run (`make bench-quick`) draws 300 and 900 cards once each.
 
-Measured 2026-12-02 on the shared 2-core machine under a load average of 10-20 (see the figures in the report of
-the branch textspeed): wall times there mean little, CPU ratios more.
+Measured 2026-12-02 on the shared 2-core machine under a load average of 15-18 (one run, one repeat): 9,000
+cards `--jobs 1` 106 s wall / 12.3 s CPU, `--jobs 2` 52 s / 12.6 s, both papers 59 s / 13.5 s (1.13x one paper
+by wall, 1.07x by CPU), the bare script 70 s / 5.5 s (so 0.74x by wall with `--jobs 2`, 2.3x by CPU: on that
+machine the wall clock says more about the neighbours); peak RSS 116 MB (10,000 cards: 122 MB); the PDF 2.56 MB
+against the floor's 4.85 MB (it was 9.5 MB with every face a form); 9,000 cards 4.3x the CPU time of 900.
 """
 
 from __future__ import annotations
