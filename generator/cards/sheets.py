@@ -3,16 +3,22 @@
 The first two pages are a print check (`calibration.draw_check`): squares to measure, the sheet options, the
 duplex instructions and, on its back, rulers to read how far the printer shifts the back. Each deck then
 starts on a new sheet (with `--pack`, decks of one card size continue on the same sheet) and gets a PDF
-outline entry. Every card face is drawn once as a Form XObject and placed for each copy, so the cost grows
-with the number of different cards, not with copies. Pages are produced one at a time from
-`imposition.plan_pages`, never collected in a list. With `--cut-file svg` each page of fronts also gets a cut
-file (`cutfile.cut_svg`) beside the PDF. With `--cut-machine` the sheets are laid out for that print-and-cut
-machine (`cut_machines`: its cut area, its registration marks on each page of fronts and in the cut files).
-With `--colour cmyk` the finished sheets pass the colour stage (`colour.in_press_cmyk`) into PDF/X.
+outline entry. Every card face is drawn once per build into a list of faces (`faces.face.FaceList`: its
+operators) that every paper places: a face placed several times becomes one Form XObject placed for each copy,
+a face placed once is written straight into its page. The cost grows with the number of different cards, not
+with copies or papers; with `--jobs 2` a helper process draws half of a long list. Pages are produced one at a
+time from `imposition.plan_pages`, never collected in a list. With `--cut-file svg` each page of fronts also
+gets a cut file (`cutfile.cut_svg`) beside the PDF. With `--cut-machine` the sheets are laid out for that
+print-and-cut machine (`cut_machines`: its cut area, its registration marks on each page of fronts and in the
+cut files). With `--colour cmyk` the finished sheets pass the colour stage (`colour.in_press_cmyk`) into
+PDF/X.
 """
 
 from __future__ import annotations
 
+import gc
+import os
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
@@ -33,6 +39,7 @@ from generator.cards.shaped import draw_cut_paths, shaped_sheet, slot_placement
 from generator.core.contract import BuildOptions, FunctionProducer, Output, OutputKind
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY, BODY_BOLD, BODY_FAMILY, TITLE_FAMILY, draw_string, string_width
+from generator.core.forked import ForkedWorkers
 from generator.core.geometry import check_square, paper_of, paper_words
 from generator.core.pdfstream import deflate_forms, plain_streams, save_streamed
 from generator.core.phrases import ENGLISH, Phrases
@@ -41,7 +48,7 @@ from generator.core.write import atomic_write
 from generator.core.yamlio import load_yaml
 from generator.data.fonts import text_problems
 from generator.data.game import Game
-from generator.faces.face import CardRenderer, renderer_for
+from generator.faces.face import CardRenderer, Face, FaceList, renderer_for
 
 LABEL_SIZE = 7.0          # pt: the smallest size a print shop calls readable
 LABEL_COLOR = "#333333"
@@ -161,7 +168,7 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
         name = output_name(paper, chosen)
         # after it, no card sheet of this build needs the faces' data again
         last = paper == game.papers(options)[-1]
-        render = partial(write_sheets, game, paper, chosen, last=last)
+        render = partial(write_sheets, game, paper, chosen, last=last, jobs=options.jobs)
         if chosen.colour == "cmyk":  # the colour stage: the sheets as drawn, then into press CMYK
             render = partial(in_press_cmyk, render)
         result.append(Output(game=game.id, path=Path(game.id) / f"{name}.pdf", kind="cards", render=render))
@@ -241,10 +248,11 @@ def write_cut_file(game: Game, paper: str, options: SheetOptions, index: int, pa
 
 
 def write_sheets(game: Game, paper: str, options: SheetOptions | BuildOptions, path: Path,
-                 progress: Callable[[int], None] | None = None, last: bool = False) -> dict:
+                 progress: Callable[[int], None] | None = None, last: bool = False, jobs: int = 1) -> dict:
     """Draw every deck of the game on `paper` into `path`; returns facts for the manifest. `last`: no card
     sheet drawn after this one needs the faces' rendered data (it is let go face by face, to keep memory
-    small)."""
+    small). `jobs` (0: every core): with more than one, a deck of many different faces has some of them
+    drawn by a helper process (the same bytes)."""
     if isinstance(options, BuildOptions):
         options = sheet_options(game, options)
     renderer = renderer_for(game)
@@ -256,9 +264,15 @@ def write_sheets(game: Game, paper: str, options: SheetOptions | BuildOptions, p
         deflate_forms(canvas)
         if last:
             renderer.last_use(canvas)
+        faces = renderer.face_list(options.ink)
+        if not faces.drawn:  # the first paper of the build: every face drawn once, for every paper
+            _draw_face_list(faces, face_order(game, options), jobs)
+        faces.give(canvas)
         count, decks = _draw_sheets(canvas, renderer, game, paper, options, progress)
         plain_streams(canvas)  # a quarter smaller without the ASCII85 layer (pages compressed when saved)
         save_streamed(canvas, sink)
+    if last:
+        renderer.forget_face_lists()
     facts = {"pages": count, "check_pages": CHECK_PAGES, "decks": decks}
     if renderer.warnings:  # listed in build/manifest.json and printed by `pnp build`
         facts["warnings"] = list(renderer.warnings)
@@ -287,26 +301,13 @@ def _draw_sheets(canvas: Canvas, renderer: CardRenderer, game: Game, paper: str,
     count = CHECK_PAGES
     decks: dict[str, dict] = {}
     drawers: dict[str, _GroupPages] = {}
+    once = placed_once(renderer, pages(game, paper, options), options.ink)
     for page in pages(game, paper, options):
-        group, plan = page.group, page.plan
-        drawer = drawers.get(group.first.id)
+        drawer = drawers.get(page.group.first.id)
         if drawer is None:
-            drawer = drawers[group.first.id] = _GroupPages(renderer, game, group, page.sheet, paper, options)
-        canvas.setPageSize((page.sheet.page_w, page.sheet.page_h))
-        on_page = drawer.decks_on(plan)
-        for deck in on_page:
-            key = f"deck_{deck.id}"
-            if deck.id not in decks:
-                canvas.bookmarkPage(key)
-                copies = sum(1 for d, _ in group.cards if d is deck)
-                canvas.addOutlineEntry(say("sheets.outline_deck", deck=deck.name, count=copies), key, level=0)
-            counts = decks.setdefault(deck.id, {"fronts": 0, "backs": 0})
-            counts["fronts"] += plan.side in ("front", "fold")
-            counts["backs"] += plan.side in ("back", "fold")
-        drawer.draw(canvas, plan)
-        if page.sheet.machine is not None and plan.side in ("front", "fold"):
-            _draw_registration(canvas, page.sheet)
-        canvas.showPage()
+            drawer = drawers[page.group.first.id] = _GroupPages(renderer, game, page.group, page.sheet,
+                                                                paper, options, once)
+        _draw_page(canvas, page, drawer, decks, say)
         count += 1
         if progress:
             progress(count)
@@ -322,15 +323,121 @@ def _draw_registration(canvas: Canvas, sheet: Sheet) -> None:
         canvas.rect(mark.x, mark.y, mark.w, mark.h, stroke=0, fill=1)
 
 
+def _draw_page(canvas: Canvas, page: PageOfCards, drawer: _GroupPages, decks: dict[str, dict],
+               say: Callable[..., str]) -> None:
+    """One page of cards, its bookmarks and outline entries (`decks`: the fronts and backs per deck so
+    far)."""
+    group, plan = page.group, page.plan
+    canvas.setPageSize((page.sheet.page_w, page.sheet.page_h))
+    for deck in drawer.decks_on(plan):
+        key = f"deck_{deck.id}"
+        if deck.id not in decks:
+            canvas.bookmarkPage(key)
+            copies = sum(1 for d, _ in group.cards if d is deck)
+            canvas.addOutlineEntry(say("sheets.outline_deck", deck=deck.name, count=copies), key, level=0)
+        counts = decks.setdefault(deck.id, {"fronts": 0, "backs": 0})
+        counts["fronts"] += plan.side in ("front", "fold")
+        counts["backs"] += plan.side in ("back", "fold")
+    drawer.draw(canvas, plan)
+    if page.sheet.machine is not None and plan.side in ("front", "fold"):
+        _draw_registration(canvas, page.sheet)
+    canvas.showPage()
+
+
+def placed_once(renderer: CardRenderer, sheet_pages: Iterator[PageOfCards], ink: str) -> set[str]:
+    """The faces (form names) placed exactly once on these pages: drawn straight into their page, since a
+    form object of their own would only add its dictionary and a second stream (unique cards)."""
+    counts: dict[str, int] = {}
+    for page in sheet_pages:
+        side, cards = page.plan.side, page.group.cards
+        for _slot, number in page.plan.cells:
+            deck, card = cards[number]
+            for back in (False, True) if side == "fold" else (side == "back",):
+                name = renderer.form_name(deck, card, back, ink)
+                counts[name] = counts.get(name, 0) + 1
+    return {name for name, placed in counts.items() if placed == 1}
+
+
+def face_order(game: Game, options: SheetOptions) -> list[Face]:
+    """Every face the card sheets place, in an order no paper decides: deck group by group, the fronts in
+    print order, then the backs."""
+    renderer, ink = renderer_for(game), options.ink
+    found: dict[str, Face] = {}
+    for group in deck_groups(game, options):
+        for back in (False, True):
+            for deck, card in group.cards:
+                name = renderer.form_name(deck, card, back, ink)
+                if name not in found:
+                    found[name] = (name, deck, card, back)
+    return list(found.values())
+
+
+APART_FACES = 300  # fewer different faces are drawn faster than a helper process starts and sends them back
+APART_SHARE = 0.5  # of the faces, the helper draws the last half
+APART_AFTER = 20  # faces drawn first in this process: they name the fonts the helper's faces use
+
+
+def _cores(jobs: int) -> int:
+    """The processes `jobs` allows (0: every core this process may run on)."""
+    if jobs:
+        return jobs
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _draw_face_list(faces: FaceList, order: list[Face], jobs: int) -> None:
+    """Draw the faces of the card sheets once (`FaceList.draw`). With more than one core and many different
+    faces, a helper process forked after the first faces draws the last half on a canvas given the list's
+    fonts and codes and sends back each face's operators; a face it cannot name as the list does (a picture,
+    a character not seen yet) comes back empty and is drawn here, so the files are the same byte for byte
+    with or without it."""
+    # forked only from a process of one thread (a fork copies one thread, and a lock another holds would stay
+    # locked): a build's worker, or `pnp build --jobs 2` of one output
+    forking = hasattr(os, "fork") and threading.active_count() == 1
+    if len(order) < APART_FACES or _cores(jobs) < 2 or not forking:
+        faces.draw(order)
+        return
+    workers: list[ForkedWorkers] = []
+
+    def apart(rest: list[Face]) -> Callable[[], dict]:
+        _APART[id(faces)] = (faces, rest)
+        frozen = gc.get_freeze_count()
+        gc.freeze()  # the loaded game stays out of the helper's collections (fewer pages copied)
+        try:
+            workers.append(ForkedWorkers(_draw_apart, [id(faces)], 1))
+        finally:
+            if not frozen:
+                gc.unfreeze()
+        results = workers[0].results()
+        return lambda: next(results)
+
+    try:
+        faces.draw(order, apart, split=int(len(order) * (1 - APART_SHARE)), prefix=APART_AFTER)
+    finally:
+        _APART.pop(id(faces), None)
+        for helper in workers:
+            helper.stop()
+
+
+_APART: dict[int, tuple[FaceList, list[Face]]] = {}  # what a helper draws, found by the forked process
+
+
+def _draw_apart(key: int) -> dict:
+    faces, rest = _APART[key]
+    return faces.draw_apart(rest)
+
+
 class _GroupPages:
     """What every page of one deck (or packed decks) on one paper shares, worked out once: the placement
     operators of each slot, the page labels, and the marks, cut lines, fold line and fixed labels of each side
     as one Form XObject. Per page only the cards and the page label are written."""
 
     def __init__(self, renderer: CardRenderer, game: Game, group: DeckGroup, sheet: Sheet, paper: str,
-                 options: SheetOptions):
+                 options: SheetOptions, once: set[str] | frozenset[str] = frozenset()):
         self.renderer, self.game, self.group, self.sheet, self.paper = renderer, game, group, sheet, paper
-        self.ink = options.ink
+        self.ink, self.once = options.ink, once
         self.slots = {side: self._placements(slots) for side, slots in (("front", sheet.fronts),
                                                                         ("back", sheet.backs))}
         self.decorations: dict[str, tuple[str, list]] = {}  # side -> (form name, page label placements)
@@ -366,15 +473,18 @@ class _GroupPages:
 
     def draw(self, canvas: Canvas, plan: PagePlan) -> None:
         """Draw one page of the group."""
-        renderer = self.renderer
+        renderer, ink, once = self.renderer, self.ink, self.once
         slots = self.page_placements(plan)
         for slot_index, number in plan.cells:
             deck, card = self.group.cards[number]
             if plan.side in ("front", "fold"):
-                renderer.place_prepared(canvas, deck, card, slots["front"][slot_index], ink=self.ink)
+                inline = renderer.form_name(deck, card, False, ink) in once
+                renderer.place_prepared(canvas, deck, card, slots["front"][slot_index], ink=ink,
+                                        inline=inline)
             if plan.side in ("back", "fold"):  # each card's own back (the same form for cards sharing one)
-                renderer.place_prepared(canvas, deck, card, slots["back"][slot_index], back=True,
-                                        ink=self.ink)
+                inline = renderer.form_name(deck, card, True, ink) in once
+                renderer.place_prepared(canvas, deck, card, slots["back"][slot_index], back=True, ink=ink,
+                                        inline=inline)
         form, placed = self._decoration(canvas, plan.side)
         canvas.doForm(form)
         parts = self.label_parts(plan)

@@ -1,4 +1,5 @@
-"""Drawing one card face or back from its layout; each face becomes a PDF Form XObject drawn once per canvas.
+"""Drawing one card face or back from its layout; each face becomes a PDF Form XObject drawn once per canvas,
+or on the card sheets, where a face placed once is written into its page, operators from a `FaceList`.
 
 Public API (used by the card sheets, rule booklets and PNG exports):
 - `draw_front(canvas, game, card, x, y, bleed=True)` / `draw_back(canvas, game, deck, x, y, bleed=True,
@@ -16,17 +17,21 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import io
 import weakref
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.caching import per_game
 from generator.core.errors import InputError, Problem, Problems
 from generator.core.fonts import BODY, register_fonts
+from generator.core.fontstates import carry_fonts, font_states
 from generator.core.formresources import end_form
 from generator.core.geometry import Rect
 from generator.core.pdfstream import form_made
@@ -66,7 +71,7 @@ class CardRenderer:
         words = game.translation.box_texts() if game.translation is not None else None
         self.loader = LayoutLoader(game.project.layout_dirs(game.id), game.show, game.project, words)
         self._layouts: dict[tuple[str, str], Layout] = {}
-        self._marked: dict[tuple[str, str], Layout] = {}  # front layouts with the players mark
+        self._marked: dict[tuple[str, str], Layout] = {}  # front layouts, with the players mark if any
         self._forms: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self.panels = Panels()  # the fills and outlines of boxes of any kind, recorded once per canvas
         self.kinds: dict[str, BoxKind] = {name: kind(self) for name, kind in BOX_KINDS.items()}
@@ -79,6 +84,9 @@ class CardRenderer:
         self._last_use: weakref.WeakSet = weakref.WeakSet()
         # located, for the build's output and the manifest (low-resolution images)
         self.warnings: list[str] = []
+        # the card sheets' faces drawn once for every paper, per ink (`face_list`); the canvases placing them
+        self._face_lists: dict[str, FaceList] = {}
+        self._placing: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     def kind(self, box: Box) -> BoxKind:
         """This renderer's instance of the box's kind; InputError at the box when BOX_KINDS does not list
@@ -128,21 +136,23 @@ class CardRenderer:
         """`layout` with the printed mark of a card's `players:` (`3+ players`, small, in the bottom-right
         corner of the safe area) when a card of the deck has a range and the layout has no box of that name
         (the designer's own `players` box then says it). Round and hexagonal cards place their own."""
+        key = (layout.name, deck.id)
+        marked = self._marked.get(key)  # worked out once per layout and deck (not once per card)
+        if marked is not None:
+            return marked
         if deck.shape is not None or not any(card.players for card in deck.cards) \
                 or any(box.name == PLAYERS_MARK for box in layout.boxes):
+            self._marked[key] = layout
             return layout
-        key = (layout.name, deck.id)
-        marked = self._marked.get(key)
-        if marked is None:
-            width, height = self.size(deck)
-            w, h = min(mm(18), width - 2 * self.safe), mm(4)
-            # the words in the game's language (the tool's catalogue), the range from the card
-            words = self.game.phrases.t("sheets.players_mark", players="{{ card.players }}")
-            spec = {"text": words, "when": "{{ card.players }}", "size": "7pt",
-                    "align": "right", "valign": "bottom", "color": "#333333"}
-            box = Box(PLAYERS_MARK, "text", width - self.safe - w, height - self.safe - h, w, h, spec,
-                      deck.file, deck.line)
-            marked = self._marked[key] = Layout(layout.name, layout.file, [*layout.boxes, box], layout.files)
+        width, height = self.size(deck)
+        w, h = min(mm(18), width - 2 * self.safe), mm(4)
+        # the words in the game's language (the tool's catalogue), the range from the card
+        words = self.game.phrases.t("sheets.players_mark", players="{{ card.players }}")
+        spec = {"text": words, "when": "{{ card.players }}", "size": "7pt",
+                "align": "right", "valign": "bottom", "color": "#333333"}
+        box = Box(PLAYERS_MARK, "text", width - self.safe - w, height - self.safe - h, w, h, spec,
+                  deck.file, deck.line)
+        marked = self._marked[key] = Layout(layout.name, layout.file, [*layout.boxes, box], layout.files)
         return marked
 
     def back_layout(self, deck: Deck, card: Card | None = None) -> Layout:
@@ -485,11 +495,10 @@ class CardRenderer:
         tw, th = self.size(deck)
         if back:
             card = self.back_of(deck, card).cards[0]
-        layout = self.back_layout(deck, card) if back else self.front_layout(card)
         icons.enable_inline_icons(canvas)
         canvas.beginForm(name, 0, 0, tw + 2 * self.bleed, th + 2 * self.bleed)
         canvas.setFont(BODY, 9)
-        self.draw_layout(canvas, layout, deck, card, back, ink)
+        self._draw_face(canvas, deck, card, back, ink)
         end_form(canvas, name)
         form_made(canvas, name)
         done.add(name)
@@ -516,19 +525,233 @@ class CardRenderer:
         canvas.restoreState()
 
 
+    # -- one drawing for every paper
+    # --------------------------------------------------------------------------------------------------
+    def face_list(self, ink: str = "normal") -> FaceList:
+        """The faces of the card sheets drawn once for every paper of the build (`FaceList`)."""
+        found = self._face_lists.get(ink)
+        if found is None:
+            found = self._face_lists[ink] = FaceList(self, ink)
+        return found
+
+    def forget_face_lists(self) -> None:
+        """No later card sheet places the faces drawn once: let them go."""
+        self._face_lists.clear()
+
+    def face_operators(self, canvas: Canvas, deck: Deck, card: Card | None, back: bool = False,
+                       ink: str = "normal", apart: bool = False) -> _Recorded | None:
+        """A face drawn on a canvas of faces (`FaceList`) as `ensure_form` and `draw_inline` would write it on
+        a card sheet: its operators and pictures; None when they name a resource only the sheet can name (a
+        graphics state, a gradient, a form). `apart`: drawn in another process on a canvas given the list's
+        fonts, so also None for a picture or a font or character the list had not named yet."""
+        back = back or card is None
+        if back:
+            card = self.back_of(deck, card).cards[0]
+        layout = self.back_layout(deck, card) if back else self.front_layout(card)
+        canvas._code = []  # noqa: SLF001 - only this face's operators
+        canvas.push_state_stack()
+        canvas.init_graphics_state()  # what beginForm does
+        canvas.setFont(BODY, 9)
+        fonts = _font_marks(canvas)
+        marks = _Marks.of(canvas)
+        self.draw_layout(canvas, layout, deck, card, back, ink)
+        recorded = marks.recorded(canvas)
+        canvas.pop_state_stack()
+        if apart and recorded is not None and (recorded.pictures or _font_marks(canvas) != fonts):
+            return None
+        if recorded is not None:  # no sheet draws this face: what it was drawn from can go
+            self.let_go(self.form_name(deck, card, back))
+        return recorded
+
+    def let_go(self, key: str) -> None:
+        """Drop what was kept of a face (by its form name without the ink) for drawing it again."""
+        self._resolved.pop(key, None)
+        for kind in self.kinds.values():
+            kind.let_go(key)
+
+    def _draw_face(self, canvas: Canvas, deck: Deck, card: Card | None, back: bool, ink: str) -> None:
+        """`draw_layout`, or the operators of the face in the list of faces this canvas was given (`card`: the
+        card whose face or back it is)."""
+        faces = self._placing.get(canvas)
+        if faces is not None:
+            key = self.form_name(deck, card, back, ink)
+            recorded = faces.recorded.pop(key, None) if canvas in self._last_use else faces.recorded.get(key)
+            if recorded is not None:
+                recorded.place(canvas)
+                return
+        layout = self.back_layout(deck, card) if back else self.front_layout(card)
+        self.draw_layout(canvas, layout, deck, card, back, ink)
+
     @staticmethod
     def placement(x: float, y: float, clip: tuple[float, float, float, float]) -> str:
         """The PDF operators that `place` writes before a face (save, clip, move), formatted once per slot."""
         return f"q\n{fp_str(*clip)} re W n\n1 0 0 1 {fp_str(x, y)} cm"
 
     def place_prepared(self, canvas: Canvas, deck: Deck, card: Card | None, prefix: str, back: bool = False,
-                       ink: str = "normal") -> None:
+                       ink: str = "normal", inline: bool = False) -> None:
         """`place` with operators from `placement`: the card sheets place thousands of faces in the same
         slots, so the numbers are formatted once per slot instead of once per copy (same PDF operators as
-        `place`)."""
+        `place`). `inline`: the face is placed only this once on the canvas, so it is drawn straight into the
+        page (the same picture, without a form object of its own: smaller files of unique cards)."""
+        if inline:
+            self.draw_inline(canvas, deck, card, prefix, back, ink)
+            return
         name = self.ensure_form(canvas, deck, card, back, ink)
         canvas._code.append(f"{prefix}\n/{canvas._doc.getXObjectName(name)} Do\nQ")  # noqa: SLF001
         canvas._formsinuse.append(name)  # noqa: SLF001 - what doForm records so the page lists the form
+
+    def draw_inline(self, canvas: Canvas, deck: Deck, card: Card | None, prefix: str, back: bool = False,
+                    ink: str = "normal") -> None:
+        """Draw the face into the current page after the placement operators `prefix` (save, clip, move), as
+        `ensure_form` draws it into its form: the canvas starts from the state a new form starts from, so the
+        operators are the form's, and its opacities are named in the page's resources."""
+        back = back or card is None
+        if back:
+            card = self.back_of(deck, card).cards[0]
+        icons.enable_inline_icons(canvas)
+        tw, th = self.size(deck)
+        # the placement formatted once per slot, then the clip a form's bounding box makes
+        canvas._code.append(f"{prefix}\n0 0 {fp_str(tw + 2 * self.bleed, th + 2 * self.bleed)} re W n")  # noqa: SLF001
+        canvas.push_state_stack()
+        states = canvas._extgstate._c  # noqa: SLF001 - the page's graphics state names, shared with the face
+        canvas.init_graphics_state()  # what beginForm does: the face's operators do not depend on the page's
+        canvas._extgstate._c = states  # noqa: SLF001
+        canvas.setFont(BODY, 9)
+        self._draw_face(canvas, deck, card, back, ink)
+        canvas._code.append("Q")  # noqa: SLF001
+        canvas.pop_state_stack()
+
+
+@dataclasses.dataclass(frozen=True)
+class _Recorded:
+    """A face as drawn on one canvas: its operators, the pictures they place (name, PDF object) and the icons
+    (SVG path, fade) whose forms they place."""
+
+    operators: str
+    pictures: tuple[tuple[str, object], ...] = ()
+    icons: tuple[tuple[Path, float], ...] = ()
+
+    def place(self, canvas: Canvas) -> None:
+        """Write the face's operators where the canvas is (a canvas given the recording canvas's fonts)."""
+        document = canvas._doc  # noqa: SLF001 - where the pictures are added (once per document)
+        for name, made in self.pictures:
+            internal = pdfdoc.xObjectName(name)
+            if internal not in document.idToObject:  # the same picture object, written into this file too
+                # (what addForm does, but for an object another document named first)
+                number = document.objectcounter = document.objectcounter + 1
+                document.idToObjectNumberAndVersion[internal] = (number, 0)
+                document.numberToId[number] = internal
+                document.idToObject[internal] = made
+            canvas._formsinuse.append(name)  # noqa: SLF001 - what drawImage records for the resources
+        for path, fade in self.icons:  # the icon's form made on this canvas, under the same name
+            canvas._formsinuse.append(icons.make_icon_form(canvas, path, fade))  # noqa: SLF001
+        canvas._code.append(self.operators)  # noqa: SLF001
+
+
+Face = tuple[str, Deck, Card, bool]  # a face of the card sheets: form name, deck, card, and whether a back
+
+
+class FaceList:
+    """The faces of the card sheets drawn once for every paper of a build, in an order no paper decides: each
+    face's operators on a canvas of their own (never saved), then placed on each paper's sheets by a canvas
+    given this canvas's fonts and character codes (core.fontstates), so a paper's file is the same whatever
+    other papers are built, and the second paper costs its pages only. A face that names a resource only a
+    sheet can name (a graphics state, a gradient, an icon form) is drawn on each sheet instead."""
+
+    def __init__(self, renderer: CardRenderer, ink: str):
+        self.renderer, self.ink, self.drawn = renderer, ink, False
+        self.canvas = Canvas(io.BytesIO(), invariant=1, initialFontName=BODY, pageCompression=1)
+        icons.enable_inline_icons(self.canvas)
+        self.recorded: dict[str, _Recorded] = {}
+
+    def draw(self, faces: list[Face], apart: Callable[[list[Face]], Callable[[], dict]] | None = None,
+             split: int = 0, prefix: int = 0) -> None:
+        """Draw every face (name, deck, card, back) in order. With `apart`, once the first `prefix` faces are
+        drawn (they name the fonts), the faces from `split` on are given to it (it starts a helper process and
+        returns how to wait for its operators: face name -> operators or None); this process draws the faces
+        before `split`, then takes the helper's and draws only those it could not."""
+        operators = self.renderer.face_operators
+        fetch, found = None, None
+        for index, (name, deck, card, back) in enumerate(faces):
+            if apart is not None and index == min(prefix, split):
+                fetch = apart(faces[split:])
+            if fetch is not None and index >= split:
+                if found is None:  # the helper's faces, once it has drawn them all
+                    found = fetch()
+                drawn = found.pop(name, None)
+                if drawn is not None:
+                    self.recorded[name] = drawn
+                    self.renderer.let_go(self.renderer.form_name(deck, card, back))
+                    continue
+            recorded = operators(self.canvas, deck, card, back, self.ink)
+            if recorded is not None:
+                self.recorded[name] = recorded
+        self.drawn = True
+
+    def draw_apart(self, faces: list[Face]) -> dict[str, _Recorded | None]:
+        """In a helper process: the operators of these faces on a canvas given this list's fonts (None for a
+        face the list draws itself)."""
+        canvas = Canvas(io.BytesIO(), invariant=1, initialFontName=BODY, pageCompression=1)
+        if not carry_fonts(font_states(self.canvas), canvas):
+            return {}
+        icons.enable_inline_icons(canvas)
+        found = {}
+        for name, deck, card, back in faces:
+            recorded = self.renderer.face_operators(canvas, deck, card, back, self.ink, apart=True)
+            found[name] = recorded
+        return found
+
+    def give(self, canvas: Canvas) -> None:
+        """Let a new card sheet canvas (nothing drawn on it yet) place these faces."""
+        if carry_fonts(font_states(self.canvas), canvas):
+            self.renderer._placing[canvas] = self  # noqa: SLF001 - the renderer's own table
+
+
+def _font_marks(canvas: Canvas) -> tuple[int, ...]:
+    """How many fonts a canvas has named and how many characters each TrueType font has codes for."""
+    document = canvas._doc  # noqa: SLF001
+    return (len(document.fontMapping),
+            *(len(font.state[document].assignments) for font in document.delayedFonts))
+
+
+@dataclasses.dataclass(frozen=True)
+class _Marks:
+    """How far a canvas's operators and resources went before a face was drawn."""
+
+    code: int
+    forms: int
+    others: tuple[int, ...]
+
+    @classmethod
+    def of(cls, canvas: Canvas) -> _Marks:
+        """The canvas now."""
+        return cls(len(canvas._code), len(canvas._formsinuse), cls._others(canvas))  # noqa: SLF001
+
+    @staticmethod
+    def _others(canvas: Canvas) -> tuple[int, ...]:
+        # colours by name, gradients, links and graphics states: resources named per page or per form
+        return (len(canvas._colorsUsed), len(canvas._shadingUsed), len(canvas._annotationrefs),  # noqa: SLF001
+                len(canvas._extgstate._c))  # noqa: SLF001
+
+    def recorded(self, canvas: Canvas) -> _Recorded | None:
+        """What was drawn since, when it can be placed on another canvas: it names only fonts and pictures
+        (a graphics state, a gradient or a form of its own is named where it is drawn: such a face is drawn
+        again)."""
+        operators = "\n".join(canvas._code[self.code:])  # noqa: SLF001
+        if self._others(canvas) != self.others or " gs" in operators or " sh" in operators:
+            return None
+        document = canvas._doc  # noqa: SLF001
+        pictures, svgs = [], []
+        made_icons = icons.forms_made(canvas)
+        for name in canvas._formsinuse[self.forms:]:  # noqa: SLF001
+            made = document.idToObject.get(pdfdoc.xObjectName(name))
+            if name in made_icons:  # an icon: its form is made on the canvas that places the face
+                svgs.append(made_icons[name])
+            elif made is None or isinstance(made, pdfdoc.PDFFormXObject):
+                return None
+            else:
+                pictures.append((name, made))
+        return _Recorded(operators, tuple(pictures), tuple(svgs))
 
 
 @functools.cache

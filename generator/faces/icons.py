@@ -222,6 +222,17 @@ def _form_name(canvas, path: Path, fade: float = 0.0) -> tuple[str, float, float
     return placed
 
 
+def forms_made(canvas) -> dict[str, tuple[Path, float]]:
+    """The icon forms made on this canvas: form name -> (SVG path, fade), to make them again on another."""
+    forms, _names = _FORMS.get(canvas, ({}, set()))
+    return {placed[0]: key for key, placed in forms.items()}
+
+
+def make_icon_form(canvas, path: Path, fade: float) -> str:
+    """The name of this canvas's form of an SVG (made now if it has none): the name another canvas gave it."""
+    return _form_name(canvas, path, fade)[0]
+
+
 def draw_icon(
     canvas,
     name_or_path: str | Path,

@@ -272,10 +272,13 @@ def test_the_second_paper_drawn_from_the_first_papers_laid_out_texts_is_the_same
                                                                                  monkeypatch):
     """Letter then A4 in one process (A4 draws the paragraphs and plain lines laid out for Letter, as many as
     the memo holds) gives the A4 sheet a process drawing A4 alone gives: Order Up's texts shrink to fit, break
-    lines and hold inline icons. After the last paper no laid-out text is held."""
+    lines and hold inline icons. After the last paper no laid-out text is held. (Every face is taken as one
+    the list of faces cannot record, e.g. one with a transparency, so each sheet draws it: a face it records
+    is laid out once for every paper, tests/cards/test_face_list.py.)"""
     from generator.faces import face
     from generator.faces.boxes import text as text_boxes
 
+    monkeypatch.setattr(face._Marks, "recorded", lambda *_: None)  # noqa: SLF001
     if memo is not None:
         monkeypatch.setattr(text_boxes, "LAID_MEMO", memo)
     game = load_game(repo_project, "order-up-pizza")
