@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reportlab.pdfbase import pdfdoc
-from reportlab.pdfgen.canvas import Canvas
 
 
 @dataclass(frozen=True)
@@ -75,9 +74,9 @@ def xobject_name(image: EncodedImage) -> str:
     return f"pnpimg_{image.key[:24]}"
 
 
-def _embedded(canvas: Canvas, image: EncodedImage) -> str:
+def _embedded(canvas: Any, image: EncodedImage) -> str:
     """The document's XObject of `image` (made on first use); returns its internal name."""
-    document: Any = canvas._doc  # noqa: SLF001 - the document the picture goes into
+    document = canvas._doc  # noqa: SLF001 - the document the picture goes into
     name = xobject_name(image)
     registered = document.getXObjectName(name)
     if registered not in document.idToObject:
@@ -94,8 +93,9 @@ def _embedded(canvas: Canvas, image: EncodedImage) -> str:
     return name
 
 
-def place_image(canvas: Canvas, image: EncodedImage, x: float, y: float, w: float, h: float) -> None:
-    """Draw `image` stretched over the box (x, y, w, h), its XObject embedded once per document."""
+def place_image(canvas: Any, image: EncodedImage, x: float, y: float, w: float, h: float) -> None:
+    """Draw `image` stretched over the box (x, y, w, h) of a ReportLab canvas (Any: the stubs leave out the
+    attributes read here), its XObject embedded once per document."""
     name = _embedded(canvas, image)
     canvas._currentPageHasImages = 1  # noqa: SLF001 - what drawImage records (the page's ProcSet)
     canvas.saveState()

@@ -23,20 +23,18 @@ import io
 import json
 import math
 import struct
-import zlib
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image
 
+from generator.core.limits import DEFAULT_IMAGE_DPI
 from generator.core.pdfimages import EncodedImage
 from generator.core.write import atomic_write
 
 FORMAT = "pnp-picture 1"
 JPEG_QUALITY = 90
-DEFAULT_MAX_DPI = 600
-LEAST_MAX_DPI = 300  # a ceiling below what prints sharp (the low-resolution warning's limit) is refused
 # a picture at most this much above the ceiling is kept as it is: resampling would soften it for little saving
 RESAMPLE_SLACK = 1.1
 MEMORY_ENTRIES = 16
@@ -74,7 +72,7 @@ class Recipe:
     moved `fade` towards white, perhaps with its bleed made from its edges."""
 
     shown: tuple[float, float]
-    max_dpi: float = DEFAULT_MAX_DPI
+    max_dpi: float = DEFAULT_IMAGE_DPI
     fade: float = 0.0
     bleed: ArtBleed | None = None
 
@@ -85,9 +83,10 @@ class Recipe:
         return f"{self.shown[0]:.3f},{self.shown[1]:.3f};{self.max_dpi:g};{self.fade:g};{made}"
 
 
-def target_pixels(size: tuple[int, int], shown: tuple[float, float], max_dpi: float) -> tuple[int, int] | None:
-    """The pixel size a picture of `size` printed at `shown` (pt) is resampled to, or None when it is not finer
-    than `max_dpi` (by more than RESAMPLE_SLACK)."""
+def target_pixels(size: tuple[int, int], shown: tuple[float, float],
+                  max_dpi: float) -> tuple[int, int] | None:
+    """The pixel size a picture of `size` printed at `shown` (pt) is resampled to, or None when it is not
+    finer than `max_dpi` (by more than RESAMPLE_SLACK)."""
     width, height = size
     scale = max(shown[0] / 72 * max_dpi / width, shown[1] / 72 * max_dpi / height)
     if scale * RESAMPLE_SLACK >= 1:
@@ -118,8 +117,8 @@ def encoded(path: Path, recipe: Recipe) -> EncodedImage:
         return _jpeg(found.digest, found.size, found.mode, found.data)
     if plain and found.png_rows is not None:
         return EncodedImage(key=found.digest, width=found.size[0], height=found.size[1],
-                            colour_space=_COLOUR_SPACES[found.mode], filter="FlateDecode", data=found.png_rows,
-                            predictor_colours=len(found.mode))
+                            colour_space=_COLOUR_SPACES[found.mode], filter="FlateDecode",
+                            data=found.png_rows, predictor_colours=len(found.mode))
     key = hashlib.sha256(f"{FORMAT};{found.digest};{recipe.text()}".encode()).hexdigest()
     made = _memory.get(key)
     if made is None:
@@ -201,8 +200,9 @@ def _worked(found: _File, recipe: Recipe, key: str) -> EncodedImage:
         return _jpeg(key, picture.size, picture.mode, out.getvalue())
     mask = None if alpha is None else _flate(alpha, hashlib.sha256(f"{key};mask".encode()).hexdigest())
     made = _flate(picture, key)
-    return EncodedImage(key=made.key, width=made.width, height=made.height, colour_space=made.colour_space,
-                        filter=made.filter, data=made.data, predictor_colours=made.predictor_colours, mask=mask)
+    return EncodedImage(key=made.key, width=made.width, height=made.height,
+                        colour_space=made.colour_space, filter=made.filter, data=made.data,
+                        predictor_colours=made.predictor_colours, mask=mask)
 
 
 def _workable(image: Image.Image, jpeg: bool) -> Image.Image:

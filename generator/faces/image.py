@@ -18,8 +18,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.errors import InputError
 from generator.core.lfs import lfs_pointer
+from generator.core.limits import DEFAULT_IMAGE_DPI, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_SVG_BYTES
 from generator.core.pdfimages import place_image
-from generator.core.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_SVG_BYTES
 from generator.core.units import INCH, mm
 from generator.data.project import Project
 from generator.faces import embedding, icons
@@ -72,7 +72,7 @@ def pixel_size(path: Path) -> tuple[int, int]:
     return _pixel_size(str(path), stat.st_mtime_ns, stat.st_size)
 
 
-@functools.lru_cache(maxsize=None)  # a few numbers a picture: each file version is read once a process
+@functools.cache  # a few numbers a picture: each file version is read once a process
 def _pixel_size(path: str, _mtime_ns: int, _size: int) -> tuple[int, int]:
     name = Path(path).name
     too_big = (
@@ -106,10 +106,10 @@ def _pixel_size(path: str, _mtime_ns: int, _size: int) -> tuple[int, int]:
 
 
 def _damage(path: str, form: str) -> str | None:
-    """What is wrong with the structure of a JPEG or PNG file ("" when nothing), without decoding its pixels
-    (a JPEG or plain PNG is embedded as it is, so decoding it only to check it would cost more than the rest of
-    the build): a JPEG's last scan must end with its end marker, a PNG's chunks must all be whole, with their
-    checksums, up to its end chunk. None for other formats."""
+    """What is wrong with the structure of a JPEG or PNG file ("" when nothing), without decoding its
+    pixels (a JPEG or plain PNG is embedded as it is, so decoding it only to check it would cost more than
+    the rest of the build): a JPEG's last scan must end with its end marker, a PNG's chunks must all be
+    whole, with their checksums, up to its end chunk. None for other formats."""
     data = Path(path).read_bytes()
     if form == "JPEG":
         # the end marker cannot appear inside a scan's coded data (0xFF is stuffed there)
@@ -155,13 +155,14 @@ def low_dpi_message(path: Path, value: str, w: float, h: float, fit: str) -> str
             f"{h / mm(1):.1f} mm box; expected at least {MIN_DPI} dpi for a sharp print")
 
 
-def draw_image(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float, fit: str = "contain",
-               fade: float = 0.0, max_dpi: float = embedding.DEFAULT_MAX_DPI) -> None:
+def draw_image(canvas: Canvas, path: Path, box: tuple[float, float, float, float], fit: str = "contain",
+               fade: float = 0.0, max_dpi: float = DEFAULT_IMAGE_DPI) -> None:
     """Draw the picture centred in the box (x, y, w, h): all of it (`contain`) or filling it, cropped
     (`cover`); `fade` moves every colour that far towards white (the ink saver's backs). A raster picture
     finer than `max_dpi` as printed is downsampled (generator.faces.embedding)."""
+    x, y, w, h = box
     if path.suffix.lower() == ".svg":
-        icons.draw_icon(canvas, path, (x, y, w, h), fit=fit, fade=fade)
+        icons.draw_icon(canvas, path, box, fit=fit, fade=fade)
         return
     px_w, px_h = pixel_size(path)
     scale = _scale(px_w, px_h, w, h, fit)
@@ -181,7 +182,7 @@ def draw_image(canvas: Canvas, path: Path, x: float, y: float, w: float, h: floa
 
 def draw_art_bleed(canvas: Canvas, path: Path, inner: tuple[float, float, float, float],
                    outer: tuple[float, float, float, float], mode: str, fade: float = 0.0,
-                   max_dpi: float = embedding.DEFAULT_MAX_DPI) -> None:
+                   max_dpi: float = DEFAULT_IMAGE_DPI) -> None:
     """Raster art covering `inner` (the box at the trim), its edges mirrored or stretched out to `outer`."""
     ix, iy, iw, ih = inner
     ox, oy, ow, oh = outer

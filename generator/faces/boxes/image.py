@@ -151,7 +151,7 @@ class ImageBox(BoxKind):
         if data.art_bleed and data.inner is not None:
             cardimage.draw_art_bleed(canvas, data.image, data.inner, rect, data.art_bleed, max_dpi=max_dpi)
             return
-        cardimage.draw_image(canvas, data.image, *rect, data.fit, fade=data.fade, max_dpi=max_dpi)
+        cardimage.draw_image(canvas, data.image, rect, data.fit, fade=data.fade, max_dpi=max_dpi)
 
     def let_go(self, form: str) -> None:
         return None  # it keeps nothing per face
