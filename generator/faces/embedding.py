@@ -31,6 +31,7 @@ from PIL import Image
 
 from generator.core.limits import DEFAULT_IMAGE_DPI
 from generator.core.pdfimages import EncodedImage
+from generator.core.usercache import file_digest
 from generator.core.write import atomic_write
 
 FORMAT = "pnp-picture 1"
@@ -149,7 +150,8 @@ def _read(path: str, _mtime_ns: int, _size: int) -> _File:
         form, mode, size = image.format or "", image.mode, image.size
         transparency = "transparency" in image.info
     rows = png_rows(data) if form == "PNG" and mode in ("RGB", "L") and not transparency else None
-    return _File(hashlib.sha256(data).hexdigest(), form, mode, size, data, rows)
+    # the digest remembered by the file's stamp, as the build's own input hashing has it (core.usercache)
+    return _File(file_digest(Path(path)), form, mode, size, data, rows)
 
 
 def png_rows(data: bytes) -> bytes | None:

@@ -28,6 +28,7 @@ from generator.faces.svg import reference_problem
 SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
 MIN_DPI = 300
 FITS = ("contain", "cover")
+JPEG_TAIL = 65_536  # bytes: how much of a big JPEG's end is read to see it is whole
 
 
 class ImageProblem(ValueError):
@@ -110,12 +111,18 @@ def _damage(path: str, form: str) -> str | None:
     pixels (a JPEG or plain PNG is embedded as it is, so decoding it only to check it would cost more than
     the rest of the build): a JPEG's last scan must end with its end marker, a PNG's chunks must all be
     whole, with their checksums, up to its end chunk. None for other formats."""
-    data = Path(path).read_bytes()
     if form == "JPEG":
-        # the end marker cannot appear inside a scan's coded data (0xFF is stuffed there)
-        return "" if data.rfind(b"\xff\xd9") > data.rfind(b"\xff\xda") >= 0 else "the file is truncated"
+        # the end marker cannot appear inside a scan's coded data (0xFF is stuffed there); a big file's end is
+        # read only (a thumbnail's own end marker lies near the start)
+        with open(path, "rb") as file:
+            size = file.seek(0, 2)
+            file.seek(max(0, size - JPEG_TAIL) if size > 4 * JPEG_TAIL else 0)
+            data = file.read()
+        end, scan = data.rfind(b"\xff\xd9"), data.rfind(b"\xff\xda")
+        return "" if end > scan and (scan >= 0 or size > 4 * JPEG_TAIL) else "the file is truncated"
     if form != "PNG":
         return None
+    data = Path(path).read_bytes()
     at = 8
     while at + 12 <= len(data):
         length, kind = struct.unpack(">I4s", data[at:at + 8])

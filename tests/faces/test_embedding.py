@@ -222,11 +222,20 @@ def test_a_damaged_cache_entry_is_decoded_again(built):
     assert _build(root, "--jobs", "1").read_bytes() == first
 
 
-def test_a_truncated_jpeg_is_a_located_problem_without_decoding_it(tmp_path):
+@pytest.mark.parametrize("name", ["scan.jpg", "red.jpg", "blue.png"])  # a big and a small JPEG, a PNG
+def test_a_truncated_picture_is_a_located_problem_without_decoding_it(tmp_path, name):
     folder = _game(tmp_path)
-    data = (folder / "images" / "scan.jpg").read_bytes()
-    (folder / "images" / "scan.jpg").write_bytes(data[: len(data) // 2])
+    data = (folder / "images" / name).read_bytes()
+    (folder / "images" / name).write_bytes(data[: len(data) * 2 // 3])
     result = run_pnp("build", "pictures", "--paper", "a4", project=tmp_path)
     assert result.exit_code != 0
-    assert "image 'scan.jpg' cannot be read as a picture (the file is truncated)" in result.output
+    assert f"image '{name}' cannot be read as a picture (the file is truncated)" in result.output
     assert "cards/pictures/layouts/things.yaml:3" in result.output
+
+
+def test_reportlab_uses_its_c_accelerator():
+    from reportlab.lib import rl_accel
+
+    # rl_accel (a dependency) gives ReportLab its C number formatting, text widths and ASCII85
+    assert rl_accel.fp_str.__module__ == "_rl_accel"
+    assert rl_accel.asciiBase85Encode.__module__ == "_rl_accel"

@@ -11,6 +11,7 @@ trim into the bleed: its edges mirrored, or their last pixels stretched.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -113,13 +114,14 @@ class ImageBox(BoxKind):
         name = self._auto_name(context)
         if Path(name).suffix.lower() in cardimage.SUFFIXES:
             return name
-        game = self.renderer.game
+        game, first = self.renderer.game, cardimage.SUFFIXES[0]
+        try:
+            base = str(game.project.inside(name + first, game.dir, what="image"))[:-len(first)]
+        except Exception:  # noqa: BLE001 - outside the project: locate() says so for the name itself
+            return name + first
+        # the folder resolved once; locate() checks the file found (a link included) as any other
         for suffix in cardimage.SUFFIXES:
-            try:
-                candidate = game.project.inside(name + suffix, game.dir, what="image")
-            except Exception:  # noqa: BLE001 - outside the project: locate() says so for the name itself
-                return name + ".png"
-            if candidate.is_file():
+            if os.path.isfile(base + suffix):
                 return name + suffix
         return name
 
