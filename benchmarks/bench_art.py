@@ -72,8 +72,9 @@ def _protograf() -> str:
             "compared")
 
 
-def run() -> None:
-    """Print, per variant, the median times, peak RSS and PDF sizes of pnp and the floor, and their ratios."""
+def run(kinds: tuple[str, ...] = ("jpg", "png")) -> None:
+    """Print, per variant (`kinds`: jpg, png), the median times, peak RSS and PDF sizes of pnp and the floor,
+    and their ratios."""
     small = quick()
     repeats = QUICK_REPEATS if small else REPEATS
     print(f"load average before: {os.getloadavg()[0]:.1f}")
@@ -84,6 +85,7 @@ def run() -> None:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["PYTHONPYCACHEPREFIX"] = str(root / "pycache")
         variants = {"jpg": QUICK_CARDS if small else JPEG_CARDS, "png": QUICK_CARDS if small else PNG_CARDS}
+        variants = {kind: n for kind, n in variants.items() if kind in kinds}
         print(f"{'deck':>9} {'pnp':>8} {'floor':>8} {'ratio':>6} {'pnp RSS':>8} {'floor RSS':>9} {'pnp PDF':>9} "
               f"{'floor PDF':>9} {'ratio':>6}  target")
         for suffix, n in variants.items():
@@ -111,4 +113,4 @@ def run() -> None:
 
 
 if __name__ == "__main__":
-    run()
+    run(tuple(sys.argv[1:]) or ("jpg", "png"))

@@ -217,7 +217,9 @@ def _workable(image: Image.Image, jpeg: bool) -> Image.Image:
     if image.mode in _COLOUR_SPACES:
         image.load()
         return image.copy()
-    if image.mode in ("1", "I", "I;16", "I;16B", "I;16L", "F"):
+    if image.mode.startswith("I;16") or image.mode == "I":  # 16-bit grey: its top 8 bits, not clipped
+        return image.convert("I").point(lambda value: value / 256).convert("L")
+    if image.mode in ("1", "F"):
         return image.convert("L")
     return image.convert("RGB")
 

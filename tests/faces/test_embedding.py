@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import shutil
 import textwrap
+import zlib
 from pathlib import Path
 
 import pypdfium2
@@ -239,3 +240,13 @@ def test_reportlab_uses_its_c_accelerator():
     # rl_accel (a dependency) gives ReportLab its C number formatting, text widths and ASCII85
     assert rl_accel.fp_str.__module__ == "_rl_accel"
     assert rl_accel.asciiBase85Encode.__module__ == "_rl_accel"
+
+
+def test_a_16_bit_grey_png_keeps_its_tones(tmp_path):
+    path = tmp_path / "grey16.png"
+    Image.new("I;16", (40, 50), 40000).save(path)  # 61 % grey in 16 bits
+    image = embedding.encoded(path, embedding.Recipe((40.0, 50.0), fade=0.5))
+    assert image.colour_space == "DeviceGray" and image.mask is None
+    rows = zlib.decompress(image.data)  # PNG rows: a filter byte, then the pixels
+    # faded half way to white (Pillow rounds the half down), not clipped to white before
+    assert abs(rows[1] - (40000 / 256 + (255 - 40000 / 256) * 0.5)) <= 1
