@@ -26,6 +26,8 @@ MAX_SVG_BYTES = 5_000_000           # one SVG icon or picture
 MAX_IMAGE_BYTES = 50_000_000        # one PNG or JPG picture
 # width x height of one raster picture, e.g. 8000 x 8000 (a 60 cm board at 300 dpi)
 MAX_IMAGE_PIXELS = 64_000_000
+# game.yaml `max_image_dpi`: finer pictures are downsampled to it as printed (generator.faces.embedding)
+DEFAULT_IMAGE_DPI, LEAST_IMAGE_DPI, MOST_IMAGE_DPI = 600, 300, 2400
 
 # --- YAML
 # -------------------------------------------------------------------------------------------------------

@@ -4,9 +4,9 @@ ReportLab formats the whole document into a list of strings, joins them and only
 sheet of ten thousand unique cards is held in memory twice at the end. `save_streamed(canvas, file)` does what
 `canvas.save()` does with ReportLab's own pieces (each object formatted by PDFIndirectObject, the
 cross-reference table and the trailer by their classes) but writes each object as it comes, and lets go of
-each Form XObject (a card face) once it is written: nothing formatted later reads a form. The bytes, the
-object offsets and the cross-reference table are ReportLab's; nothing of ReportLab is replaced, so every other
-save is untouched.
+each Form XObject (a card face) and each picture once it is written: nothing formatted later reads them. The
+bytes, the object offsets and the cross-reference table are ReportLab's; nothing of ReportLab is replaced, so
+every other save is untouched.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from typing import Any, BinaryIO
 
 from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
+
+from generator.core.pdfimages import ImageXObject
 
 _NAME = pdfdoc.__InternalName__  # what ReportLab checks when something names a form again
 
@@ -79,6 +81,8 @@ def save_streamed(canvas, file: BinaryIO) -> None:
         ids.append(name)
         if isinstance(made, pdfdoc.PDFFormXObject):
             _let_go(made)
+        elif isinstance(made, ImageXObject):  # a picture's bytes, held only until written
+            made.let_go()
     if number - 1 != len(numbers):
         raise ValueError(f"object {number} of {len(numbers)} missing while saving")  # as ReportLab checks
     xref = pdfdoc.PDFCrossReferenceTable()

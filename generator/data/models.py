@@ -18,11 +18,14 @@ from pydantic import (
 from generator.core.geometry import PaperError, paper_key
 from generator.core.ids import SLUG
 from generator.core.limits import (
+    DEFAULT_IMAGE_DPI,
+    LEAST_IMAGE_DPI,
     MAX_BLEED_PT,
     MAX_COPIES,
     MAX_GRID_CELLS,
     MAX_LENGTH_PT,
     MAX_SHEET_ROWS,
+    MOST_IMAGE_DPI,
     LimitExceeded,
     in_range,
 )
@@ -338,6 +341,13 @@ class GameConfig(Strict):
         description="where `image: auto` finds a card's art: a path in the game folder with {deck}, {id} "
                     "and {code} (default images/{deck}/{id}; .png, .jpg, .jpeg and .svg are tried)",
     )
+    max_image_dpi: int = Field(
+        DEFAULT_IMAGE_DPI,
+        strict=True,
+        description=f"the finest a raster picture is printed: one finer at the size it is printed is "
+                    f"downsampled to it (Lanczos), so a big scan does not make a huge PDF; {LEAST_IMAGE_DPI} "
+                    f"to {MOST_IMAGE_DPI} dots per inch, default {DEFAULT_IMAGE_DPI}",
+    )
     typography: bool = Field(
         True,
         description="card texts get typographic dashes: a hyphen before a number is a minus sign (-2 to "
@@ -376,6 +386,14 @@ class GameConfig(Strict):
     _radius = field_validator("corner_radius")(
         classmethod(lambda _cls, v: v if v is None else _check_range(v, 20))
     )
+
+    @field_validator("max_image_dpi")
+    @classmethod
+    def _image_dpi_range(cls, value):
+        if not LEAST_IMAGE_DPI <= value <= MOST_IMAGE_DPI:
+            raise ValueError(f"{value} dpi is out of range; expected {LEAST_IMAGE_DPI} to {MOST_IMAGE_DPI} "
+                             f"dots per inch (below {LEAST_IMAGE_DPI} pictures print soft)")
+        return value
 
     _known_size = field_validator("card_size")(classmethod(lambda _cls, v: known_size(v)))
 

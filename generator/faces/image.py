@@ -8,24 +8,27 @@ error: a rough draft may use a placeholder).
 from __future__ import annotations
 
 import functools
+import struct
 import warnings
+import zlib
 from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
-from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.errors import InputError
 from generator.core.lfs import lfs_pointer
-from generator.core.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_SVG_BYTES
+from generator.core.limits import DEFAULT_IMAGE_DPI, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_SVG_BYTES
+from generator.core.pdfimages import place_image
 from generator.core.units import INCH, mm
 from generator.data.project import Project
-from generator.faces import icons
+from generator.faces import embedding, icons
 from generator.faces.svg import reference_problem
 
 SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
 MIN_DPI = 300
 FITS = ("contain", "cover")
+JPEG_TAIL = 65_536  # bytes: how much of a big JPEG's end is read to see it is whole
 
 
 class ImageProblem(ValueError):
@@ -70,7 +73,7 @@ def pixel_size(path: Path) -> tuple[int, int]:
     return _pixel_size(str(path), stat.st_mtime_ns, stat.st_size)
 
 
-@functools.lru_cache(maxsize=256)
+@functools.cache  # a few numbers a picture: each file version is read once a process
 def _pixel_size(path: str, _mtime_ns: int, _size: int) -> tuple[int, int]:
     name = Path(path).name
     too_big = (
@@ -84,7 +87,11 @@ def _pixel_size(path: str, _mtime_ns: int, _size: int) -> tuple[int, int]:
                 if width * height > MAX_IMAGE_PIXELS:
                     raise ImageProblem(f"image '{name}' is {width} x {height} pixels; expected at most "
                                        f"{MAX_IMAGE_PIXELS:,} pixels (pnp's limit)")
-                image.load()
+                trouble = _damage(path, image.format or "")
+                if trouble is None:
+                    image.load()  # a format whose structure is not checked below: decoded
+                elif trouble:
+                    raise OSError(trouble)
                 return width, height
     except Image.DecompressionBombError:
         raise ImageProblem(too_big) from None
@@ -97,6 +104,37 @@ def _pixel_size(path: str, _mtime_ns: int, _size: int) -> tuple[int, int]:
         raise ImageProblem(
             f"image '{name}' cannot be read as a picture ({reason}); expected a PNG, JPG or SVG file"
         ) from None
+
+
+def _damage(path: str, form: str) -> str | None:
+    """What is wrong with the structure of a JPEG or PNG file ("" when nothing), without decoding its
+    pixels (a JPEG or plain PNG is embedded as it is, so decoding it only to check it would cost more than
+    the rest of the build): a JPEG's last scan must end with its end marker, a PNG's chunks must all be
+    whole, with their checksums, up to its end chunk. None for other formats."""
+    if form == "JPEG":
+        # the end marker cannot appear inside a scan's coded data (0xFF is stuffed there); a big file's end is
+        # read only (a thumbnail's own end marker lies near the start)
+        with open(path, "rb") as file:
+            size = file.seek(0, 2)
+            file.seek(max(0, size - JPEG_TAIL) if size > 4 * JPEG_TAIL else 0)
+            data = file.read()
+        end, scan = data.rfind(b"\xff\xd9"), data.rfind(b"\xff\xda")
+        return "" if end > scan and (scan >= 0 or size > 4 * JPEG_TAIL) else "the file is truncated"
+    if form != "PNG":
+        return None
+    data = Path(path).read_bytes()
+    at = 8
+    while at + 12 <= len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        end = at + 12 + length
+        if end > len(data):
+            break
+        if zlib.crc32(data[at + 4:end - 4]) != struct.unpack(">I", data[end - 4:end])[0]:
+            return f"the {kind.decode('latin-1')} chunk is damaged (its checksum does not match)"
+        if kind == b"IEND":
+            return ""
+        at = end
+    return "the file is truncated"
 
 
 def _scale(natural_w: float, natural_h: float, w: float, h: float, fit: str) -> float:
@@ -124,34 +162,38 @@ def low_dpi_message(path: Path, value: str, w: float, h: float, fit: str) -> str
             f"{h / mm(1):.1f} mm box; expected at least {MIN_DPI} dpi for a sharp print")
 
 
-def draw_image(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float, fit: str = "contain",
-               fade: float = 0.0) -> None:
+def draw_image(canvas: Canvas, path: Path, box: tuple[float, float, float, float], fit: str = "contain",
+               fade: float = 0.0, max_dpi: float = DEFAULT_IMAGE_DPI) -> None:
     """Draw the picture centred in the box (x, y, w, h): all of it (`contain`) or filling it, cropped
-    (`cover`); `fade` moves every colour that far towards white (the ink saver's backs)."""
+    (`cover`); `fade` moves every colour that far towards white (the ink saver's backs). A raster picture
+    finer than `max_dpi` as printed is downsampled (generator.faces.embedding)."""
+    x, y, w, h = box
     if path.suffix.lower() == ".svg":
-        icons.draw_icon(canvas, path, (x, y, w, h), fit=fit, fade=fade)
-        return
-    source = _faded(str(path), fade) if fade else str(path)
-    if fit == "contain":
-        canvas.drawImage(source, x, y, w, h, preserveAspectRatio=True, anchor="c", mask="auto")
+        icons.draw_icon(canvas, path, box, fit=fit, fade=fade)
         return
     px_w, px_h = pixel_size(path)
     scale = _scale(px_w, px_h, w, h, fit)
     shown_w, shown_h = px_w * scale, px_h * scale
+    image = embedding.encoded(path, embedding.Recipe((shown_w, shown_h), max_dpi, fade))
+    at_x, at_y = x + (w - shown_w) / 2, y + (h - shown_h) / 2
+    if fit == "contain":
+        place_image(canvas, image, at_x, at_y, shown_w, shown_h)
+        return
     canvas.saveState()
     clip = canvas.beginPath()
     clip.rect(x, y, w, h)
     canvas.clipPath(clip, stroke=0, fill=0)
-    canvas.drawImage(source, x + (w - shown_w) / 2, y + (h - shown_h) / 2, shown_w, shown_h, mask="auto")
+    place_image(canvas, image, at_x, at_y, shown_w, shown_h)
     canvas.restoreState()
 
 
-@functools.lru_cache(maxsize=16)
-def _faded(path: str, fade: float) -> ImageReader:
-    """A raster picture blended towards white (transparency kept)."""
-    with Image.open(path) as image:
-        rgba = image.convert("RGBA")
-    white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
-    blended = Image.blend(rgba, white, fade)
-    blended.putalpha(rgba.getchannel("A"))
-    return ImageReader(blended)
+def draw_art_bleed(canvas: Canvas, path: Path, inner: tuple[float, float, float, float],
+                   outer: tuple[float, float, float, float], mode: str, fade: float = 0.0,
+                   max_dpi: float = DEFAULT_IMAGE_DPI) -> None:
+    """Raster art covering `inner` (the box at the trim), its edges mirrored or stretched out to `outer`."""
+    ix, iy, iw, ih = inner
+    ox, oy, ow, oh = outer
+    pads = (ix - ox, (oy + oh) - (iy + ih), (ox + ow) - (ix + iw), iy - oy)  # left, top, right, bottom in pt
+    bleed = embedding.ArtBleed(iw, ih, tuple(round(p, 3) for p in pads), mode)
+    image = embedding.encoded(path, embedding.Recipe((ow, oh), max_dpi, fade, bleed))
+    place_image(canvas, image, ox, oy, ow, oh)

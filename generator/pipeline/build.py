@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 # imports would be.
 
 MANIFEST = "manifest.json"
+PICTURE_CACHE = Path(".cache") / "pictures"  # generator.faces.embedding
 
 
 @dataclass
@@ -243,7 +244,10 @@ def _build(
     # checks passed and every output was drawn: a problem found while drawing (a text that does not fit) must
     # not replace any of the last good PDFs. Every language is drawn in the same run of workers; a problem in
     # a source language stops the build, a problem in a translation keeps that language out only.
+    from generator.faces import embedding
     from generator.pipeline.drawing import Drawings, available_cores, tasks_of
+
+    embedding.keep_in(build_dir / PICTURE_CACHE)  # decoded pictures kept between builds (workers inherit it)
 
     with Drawings() as drawings:
         cores = options.jobs or available_cores()

@@ -20,11 +20,12 @@ from pathlib import Path
 import generator
 from generator.core.contract import HOW_TO_BUILD, BuildOptions
 from generator.core.fonts import font_files
-from generator.core.usercache import file_digests
+from generator.core.usercache import file_digest, file_digests
 from generator.core.write import atomic_write
 from generator.data.project import BUILTIN_ICONS, RULES_DIR, Project, is_source
 
 STATE_FILE = ".state.json"
+RASTER_SUFFIXES = (".png", ".jpg", ".jpeg")  # as generator.faces.image (not imported here: a light module)
 _LANGUAGE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*")  # as generator.core.phrases.CODE
 STATE_VERSION = 2  # 2: per-output fingerprints
 # as generator.data.translation.I18N_DIR (not imported: a build with nothing to do loads no game)
@@ -102,11 +103,16 @@ def _names(paths: list[Path], root: Path | None) -> list[str]:
 
 
 def digest(paths: list[Path], root: Path | None = None) -> str:
-    """SHA-256 over the names (relative to `root`) and bytes of the files."""
+    """SHA-256 over the names (relative to `root`) and bytes of the files; a raster picture's bytes stand
+    there as their SHA-256 remembered by the file's stamp (core.usercache): a deck's art is hundreds of
+    megabytes, read again on every build otherwise (the picture embedding uses the same digest)."""
     sha = hashlib.sha256()
     for path, name in zip(paths, _names(paths, root), strict=True):
         sha.update(name.encode() + b"\0")
-        sha.update(path.read_bytes())
+        if path.suffix.lower() in RASTER_SUFFIXES:
+            sha.update(b"sha256:" + file_digest(path).encode())
+        else:
+            sha.update(path.read_bytes())
         sha.update(b"\0")
     return sha.hexdigest()
 

@@ -11,11 +11,10 @@ trim into the bleed: its edges mirrored, or their last pixels stretched.
 
 from __future__ import annotations
 
-import functools
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
@@ -115,13 +114,14 @@ class ImageBox(BoxKind):
         name = self._auto_name(context)
         if Path(name).suffix.lower() in cardimage.SUFFIXES:
             return name
-        game = self.renderer.game
+        game, first = self.renderer.game, cardimage.SUFFIXES[0]
+        try:
+            base = str(game.project.inside(name + first, game.dir, what="image"))[:-len(first)]
+        except Exception:  # noqa: BLE001 - outside the project: locate() says so for the name itself
+            return name + first
+        # the folder resolved once; locate() checks the file found (a link included) as any other
         for suffix in cardimage.SUFFIXES:
-            try:
-                candidate = game.project.inside(name + suffix, game.dir, what="image")
-            except Exception:  # noqa: BLE001 - outside the project: locate() says so for the name itself
-                return name + ".png"
-            if candidate.is_file():
+            if os.path.isfile(base + suffix):
                 return name + suffix
         return name
 
@@ -149,10 +149,11 @@ class ImageBox(BoxKind):
             if data.placeholder is not None:
                 draw_placeholder(canvas, data.placeholder, *rect)
             return
+        max_dpi = self.renderer.game.config.max_image_dpi
         if data.art_bleed and data.inner is not None:
-            draw_art_bleed(canvas, data.image, data.inner, rect, data.art_bleed)
+            cardimage.draw_art_bleed(canvas, data.image, data.inner, rect, data.art_bleed, max_dpi=max_dpi)
             return
-        cardimage.draw_image(canvas, data.image, *rect, data.fit, fade=data.fade)
+        cardimage.draw_image(canvas, data.image, rect, data.fit, fade=data.fade, max_dpi=max_dpi)
 
     def let_go(self, form: str) -> None:
         return None  # it keeps nothing per face
@@ -183,70 +184,3 @@ def draw_placeholder(canvas: Canvas, label: str, x: float, y: float, w: float, h
             canvas.setFont(BODY, size)
             canvas.drawCentredString(x + w / 2, y + h / 2 - size * 0.2, label)
     canvas.restoreState()
-
-
-def draw_art_bleed(canvas: Canvas, path: Path, inner: Rect4, outer: Rect4, mode: str) -> None:
-    """Raster art covering `inner` (the box at the trim), its edges mirrored or stretched out to `outer`."""
-    ix, iy, iw, ih = inner
-    ox, oy, ow, oh = outer
-    pads = (ix - ox, (oy + oh) - (iy + ih), (ox + ow) - (ix + iw), iy - oy)  # left, top, right, bottom in pt
-    reader = _bled(str(path), path.stat().st_mtime_ns, iw, ih, tuple(round(p, 3) for p in pads), mode)
-    canvas.drawImage(reader, ox, oy, ow, oh, mask="auto")
-
-
-@functools.lru_cache(maxsize=32)
-def _bled(path: str, _mtime: int, w: float, h: float, pads: tuple[float, ...], mode: str) -> ImageReader:
-    from PIL import Image
-
-    with Image.open(path) as opened:
-        picture = opened.convert("RGBA")
-    # cover: the middle of the picture with the box's proportions
-    px_w, px_h = picture.size
-    if px_w / px_h > w / h:
-        keep = round(px_h * w / h)
-        picture = picture.crop(((px_w - keep) // 2, 0, (px_w - keep) // 2 + keep, px_h))
-    else:
-        keep = round(px_w * h / w)
-        picture = picture.crop((0, (px_h - keep) // 2, px_w, (px_h - keep) // 2 + keep))
-    scale = picture.width / w  # pixels per point
-    left, top, right, bottom = (min(round(p * scale), side) for p, side in
-                                zip(pads, (picture.width, picture.height) * 2, strict=True))
-    out = Image.new("RGBA", (picture.width + left + right, picture.height + top + bottom))
-    out.paste(picture, (left, top))
-    width, height = picture.size
-
-    def strip(box, size, flip=None):
-        part = picture.crop(box)
-        if mode == "mirror":
-            part = part.transpose(flip) if flip is not None else part
-            return part.resize(size) if part.size != size else part
-        return part.resize(size)  # extend: the last row or column of pixels, stretched
-
-    flip_x, flip_y = Image.Transpose.FLIP_LEFT_RIGHT, Image.Transpose.FLIP_TOP_BOTTOM
-
-    def edge(pixels: int) -> int:  # how much of the art's edge a strip is made from
-        return pixels if mode == "mirror" else 1
-
-    if left:
-        out.paste(strip((0, 0, edge(left), height), (left, height), flip_x), (0, top))
-    if right:
-        out.paste(strip((width - edge(right), 0, width, height), (right, height), flip_x),
-                  (left + width, top))
-    if top:
-        out.paste(strip((0, 0, width, edge(top)), (width, top), flip_y), (left, 0))
-    if bottom:
-        out.paste(strip((0, height - edge(bottom), width, height), (width, bottom), flip_y),
-                  (left, top + height))
-    corners = ((0, 0, left, top, 0, 0), (left + width, 0, right, top, width - 1, 0),
-               (0, top + height, left, bottom, 0, height - 1),
-               (left + width, top + height, right, bottom, width - 1, height - 1))
-    for cx, cy, sx, sy, px, py in corners:
-        if not (sx and sy):
-            continue
-        if mode == "mirror":  # the art's corner turned half round
-            x0, y0 = (0 if px == 0 else width - sx), (0 if py == 0 else height - sy)
-            corner = picture.crop((x0, y0, x0 + sx, y0 + sy)).transpose(Image.Transpose.ROTATE_180)
-        else:  # the corner pixel, stretched
-            corner = Image.new("RGBA", (sx, sy), picture.getpixel((px, py)))
-        out.paste(corner, (cx, cy))
-    return ImageReader(out)

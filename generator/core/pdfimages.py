@@ -1,0 +1,106 @@
+"""Image XObjects of pictures already encoded for PDF: a JPEG's own bytes (DCTDecode) or Flate data, written
+as they are (no ASCII85 layer, nothing encoded again when the document is saved), with an optional soft mask.
+
+`place_image(canvas, image, x, y, w, h)` embeds the picture once per document (named by its content key, so
+the same picture drawn on many faces is one object) and draws it in the box, as `canvas.drawImage` does. Once
+written by `core.pdfstream.save_streamed` an image lets go of its bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from reportlab.pdfbase import pdfdoc
+
+
+@dataclass(frozen=True)
+class EncodedImage:
+    """A picture as an image XObject holds it: pixel size, colour space, bits per component, the filter its
+    `data` is encoded with, the filter's parameters (a PNG predictor), a Decode array (CMYK JPEGs are
+    stored inverted) and its soft mask (the alpha channel, DeviceGray), if any. `key` names its content."""
+
+    key: str
+    width: int
+    height: int
+    colour_space: str  # DeviceRGB | DeviceGray | DeviceCMYK
+    filter: str        # DCTDecode | FlateDecode
+    data: bytes = field(repr=False)
+    bits: int = 8
+    predictor_colours: int = 0  # > 0: Flate data of PNG rows (Predictor 15) with this many colours a pixel
+    decode: tuple[int, ...] = ()
+    mask: EncodedImage | None = None
+
+
+class ImageXObject(pdfdoc.PDFObject):
+    """An image XObject of an EncodedImage, formatted as it is."""
+
+    def __init__(self, image: EncodedImage, smask: Any = None):
+        self.image, self.smask = image, smask
+        self.width, self.height = image.width, image.height  # what ReportLab's image objects carry
+
+    def format(self, document) -> bytes:
+        image = self.image
+        if image is None:
+            raise ValueError("image XObject formatted again after it was written")
+        stream = pdfdoc.PDFStream(content=image.data)
+        entries = stream.dictionary
+        entries["Type"] = pdfdoc.PDFName("XObject")
+        entries["Subtype"] = pdfdoc.PDFName("Image")
+        entries["Width"] = image.width
+        entries["Height"] = image.height
+        entries["BitsPerComponent"] = image.bits
+        entries["ColorSpace"] = pdfdoc.PDFName(image.colour_space)
+        if image.decode:
+            entries["Decode"] = pdfdoc.PDFArray(list(image.decode))
+        # a Filter in the dictionary: PDFStream applies none of the document's default filters
+        entries["Filter"] = pdfdoc.PDFName(image.filter)
+        if image.predictor_colours:
+            entries["DecodeParms"] = pdfdoc.PDFDictionary({
+                "Predictor": 15, "Colors": image.predictor_colours, "BitsPerComponent": image.bits,
+                "Columns": image.width})
+        if self.smask is not None:
+            entries["SMask"] = self.smask
+        entries["Length"] = len(image.data)
+        return stream.format(document)
+
+    def let_go(self) -> None:
+        """Drop the picture's bytes once the object is written (nothing formatted later reads them)."""
+        self.image = None  # type: ignore[assignment]
+
+
+def xobject_name(image: EncodedImage) -> str:
+    """The name of the picture's XObject in a document: the same content is the same name."""
+    return f"pnpimg_{image.key[:24]}"
+
+
+def _embedded(canvas: Any, image: EncodedImage) -> str:
+    """The document's XObject of `image` (made on first use); returns its internal name."""
+    document = canvas._doc  # noqa: SLF001 - the document the picture goes into
+    name = xobject_name(image)
+    registered = document.getXObjectName(name)
+    if registered not in document.idToObject:
+        smask = None
+        if image.mask is not None:
+            mask_name = document.getXObjectName(xobject_name(image.mask))
+            if mask_name not in document.idToObject:
+                document.Reference(ImageXObject(image.mask), mask_name)
+            smask = pdfdoc.PDFObjectReference(mask_name)
+        made = ImageXObject(image, smask)
+        # what canvas.drawImage does to register an external image
+        document.Reference(made, registered)
+        document.addForm(name, made)
+    return name
+
+
+def place_image(canvas: Any, image: EncodedImage, x: float, y: float, w: float, h: float) -> None:
+    """Draw `image` stretched over the box (x, y, w, h) of a ReportLab canvas (Any: the stubs leave out the
+    attributes read here), its XObject embedded once per document."""
+    name = _embedded(canvas, image)
+    canvas._currentPageHasImages = 1  # noqa: SLF001 - what drawImage records (the page's ProcSet)
+    canvas.saveState()
+    canvas.translate(x, y)
+    canvas.scale(w, h)
+    canvas._code.append(f"/{canvas._doc.getXObjectName(name)} Do")  # noqa: SLF001
+    canvas.restoreState()
+    canvas._formsinuse.append(name)  # noqa: SLF001 - what drawImage records so the page or form lists it

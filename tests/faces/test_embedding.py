@@ -1,0 +1,252 @@
+"""Pictures at the floor's pace (issue 38): a JPEG is embedded as its own bytes (DCTDecode, no ASCII85) once
+per PDF whatever the copies, a PNG as Flate with a soft mask only when it is transparent, a picture finer than
+game.yaml `max_image_dpi` at its printed size is downsampled to it, and what was decoded is kept in the build
+folder: a second build decodes nothing, and the PDF is byte-identical with and without the cache and with one
+or two jobs. Each PDF is read back with pypdf and rendered with pypdfium2."""
+
+from __future__ import annotations
+
+import math
+import shutil
+import textwrap
+import zlib
+from pathlib import Path
+
+import pypdfium2
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+from pypdf.generic import IndirectObject
+
+from generator.data.load import load_game
+from generator.data.project import Project
+from generator.faces import embedding
+from generator.faces.face import render_card_pdf
+from tests.conftest import run_pnp
+
+GAME = "title: Pictures\ncode: PIC\nplayers: {min: 2, max: 4}\ncard_size: poker\ndecks: [things]\n"
+DECK = """\
+deck: things
+name: Things
+code: THG
+fields:
+  pic: {type: text}
+cards:
+  - {id: jpeg, name: Jpeg, copies: 5, pic: red.jpg}
+  - {id: again, name: Again, copies: 4, pic: red.jpg}
+  - {id: plain, name: Plain, copies: 3, pic: blue.png}
+  - {id: clear, name: Clear, copies: 2, pic: clear.png}
+  - {id: opaque, name: Opaque, copies: 1, pic: opaque.png}
+  - {id: cmyk, name: Cmyk, copies: 1, pic: cmyk.jpg}
+  - {id: scan, name: Scan, copies: 2, pic: scan.jpg}
+  - {id: poster, name: Poster, copies: 1, pic: poster.png}
+"""
+# the art box: 40 x 50 mm, whole picture shown (contain), centred
+FRONT = """\
+boxes:
+  paper: {shape: rect, fill: "#ffffff"}
+  art: {x: 11.5mm, y: 19mm, width: 40mm, height: 50mm, image: "images/{{ card.pic }}"}
+"""
+BACK = "boxes:\n  back: {shape: rect, fill: \"#444444\"}\n"
+RED, BLUE = (214, 40, 40), (58, 134, 255)
+BOX_MM = (40.0, 50.0)
+
+
+def _pictures(folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", (400, 500), RED).save(folder / "red.jpg", quality=95)
+    Image.new("RGB", (400, 500), BLUE).save(folder / "blue.png")
+    clear = Image.new("RGBA", (400, 500), (*RED, 255))
+    clear.paste((0, 0, 0, 0), (0, 0, 200, 500))  # the left half transparent
+    clear.save(folder / "clear.png")
+    Image.new("RGBA", (400, 500), (*BLUE, 255)).save(folder / "opaque.png")  # an alpha channel, all opaque
+    Image.new("CMYK", (400, 500), (0, 200, 200, 0)).save(folder / "cmyk.jpg", quality=95)
+    Image.linear_gradient("L").resize((4000, 5000)).convert("RGB").save(folder / "scan.jpg", quality=80)
+    poster = Image.radial_gradient("L").resize((3000, 3750)).convert("RGBA")
+    poster.save(folder / "poster.png", compress_level=1)
+
+
+def _game(root: Path, game: str = GAME) -> Path:
+    folder = root / "cards" / "pictures"
+    for name, text in {"game.yaml": game, "things.yaml": DECK, "layouts/things.yaml": FRONT,
+                       "layouts/things-back.yaml": BACK}.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    _pictures(folder / "images")
+    return folder
+
+
+def _build(root: Path, *options: str) -> Path:
+    result = run_pnp("build", "pictures", "--paper", "a4", "--force", *options, project=root)
+    assert result.exit_code == 0, result.output
+    return root / "build" / "pictures" / "cards-a4.pdf"
+
+
+def _images(pdf: Path) -> dict[int, dict]:
+    """Every image XObject of the PDF (in pages and the forms they place), by object number."""
+    found: dict[int, dict] = {}
+
+    def walk(resources, seen: set[int]) -> None:
+        xobjects = resources.get("/XObject") if resources is not None else None
+        for ref in (xobjects.get_object().values() if xobjects is not None else []):
+            number = ref.idnum if isinstance(ref, IndirectObject) else id(ref)
+            if number in seen:
+                continue
+            seen.add(number)
+            thing = ref.get_object()
+            if thing["/Subtype"] == "/Image":
+                found[number] = thing
+            else:
+                walk(thing.get("/Resources"), seen)
+
+    seen: set[int] = set()
+    for page in PdfReader(str(pdf)).pages:
+        walk(page.get("/Resources"), seen)
+    return found
+
+
+def _filters(image) -> list[str]:
+    value = image.get("/Filter")
+    return [str(v) for v in value] if isinstance(value, list) else [str(value)]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> tuple[Path, Path]:
+    """The game built once (picture cache filled): (project root, its cards-a4.pdf)."""
+    root = tmp_path_factory.mktemp("pictures")
+    _game(root)
+    embedding.forget()
+    return root, _build(root)
+
+
+def test_each_picture_is_one_xobject_whatever_its_copies_and_no_ascii85(built):
+    _, pdf = built
+    images = _images(pdf)
+    masks = {i.raw_get("/SMask").idnum for i in images.values() if "/SMask" in i}
+    pictures = [i for n, i in images.items() if n not in masks]
+    # red.jpg (9 copies on two cards), blue.png, clear.png, opaque.png, cmyk.jpg, scan.jpg, poster.png
+    assert len(pictures) == 7, [(_filters(i), i["/Width"]) for i in pictures]
+    for image in images.values():
+        assert "/ASCII85Decode" not in _filters(image)
+    jpegs = [i for i in pictures if _filters(i) == ["/DCTDecode"]]
+    assert len(jpegs) == 3  # red, cmyk, the downsampled scan: JPEGs stay JPEGs
+    red = next(i for i in jpegs if (i["/Width"], i["/Height"]) == (400, 500)
+               and i["/ColorSpace"] == "/DeviceRGB")
+    assert red.get_data() == (built[0] / "cards/pictures/images/red.jpg").read_bytes()  # the file's own bytes
+
+
+def test_a_png_has_a_soft_mask_only_when_it_is_transparent(built):
+    _, pdf = built
+    images = _images(pdf)
+    masks = {i.raw_get("/SMask").idnum for i in images.values() if "/SMask" in i}
+    flate = [i for n, i in images.items() if n not in masks and _filters(i) == ["/FlateDecode"]]
+    assert len(flate) == 4  # blue.png, clear.png, opaque.png, the downsampled poster.png
+    with_mask = [i for i in flate if "/SMask" in i]
+    assert [(i["/Width"], i["/Height"]) for i in with_mask] == [(400, 500)]  # clear.png only
+    assert with_mask[0]["/SMask"].get_object()["/ColorSpace"] == "/DeviceGray"
+
+
+def test_pictures_finer_than_the_ceiling_are_downsampled_to_it(built):
+    _, pdf = built
+    sizes = {(int(i["/Width"]), int(i["/Height"])) for i in _images(pdf).values()}
+    # contain in 40 x 50 mm: the 4:5 pictures fill it; at most 600 dpi (the default) at that size
+    wanted = (math.ceil(BOX_MM[0] / 25.4 * 600), math.ceil(BOX_MM[1] / 25.4 * 600))
+    assert (4000, 5000) not in sizes and (3000, 3750) not in sizes
+    assert wanted in sizes  # scan.jpg and poster.png, both 4:5
+    assert all(w <= 4000 for w, _ in sizes)
+
+
+def test_the_ceiling_is_the_games_and_a_bad_value_is_a_located_error(tmp_path):
+    _game(tmp_path, GAME + "max_image_dpi: 350\n")
+    embedding.forget()
+    sizes = {(int(i["/Width"]), int(i["/Height"])) for i in _images(_build(tmp_path)).values()}
+    assert (math.ceil(BOX_MM[0] / 25.4 * 350), math.ceil(BOX_MM[1] / 25.4 * 350)) in sizes
+    (tmp_path / "cards/pictures/game.yaml").write_text(GAME + "max_image_dpi: 150\n")
+    result = run_pnp("build", "pictures", "--paper", "a4", project=tmp_path)
+    assert result.exit_code != 0
+    assert "cards/pictures/game.yaml:6" in result.output and "max_image_dpi" in result.output
+    assert "150 dpi is out of range; expected 300 to 2400 dots per inch" in result.output
+
+
+def test_the_pictures_print_as_they_look(built, tmp_path):
+    _, pdf = built
+    colours = set()
+    for page in pypdfium2.PdfDocument(str(pdf)):
+        shown = page.render(scale=1).to_pil().convert("RGB")
+        colours |= {shown.getpixel((x, y)) for x in range(0, shown.width, 5)
+                    for y in range(0, shown.height, 5)}
+
+    def near(found, wanted, tolerance=14):
+        return all(abs(a - b) <= tolerance for a, b in zip(found, wanted, strict=True))
+
+    assert any(near(c, RED) for c in colours)  # red.jpg and clear.png
+    assert any(near(c, BLUE) for c in colours)  # blue.png as its own rows (the PNG predictor), opaque.png
+    cmyk = Image.new("CMYK", (1, 1), (0, 200, 200, 0)).convert("RGB").getpixel((0, 0))
+    # a CMYK JPEG as its colour (pdfium converts CMYK less naively than Pillow), not inverted (near black)
+    assert any(near(c, cmyk, 45) for c in colours), cmyk
+    game = load_game(Project(built[0]), "pictures")
+    card = render_card_pdf(game, game.decks["things"].cards[3], tmp_path / "clear.pdf")  # clear.png
+    shown = pypdfium2.PdfDocument(str(card))[0].render(scale=72 / 72).to_pil().convert("RGB")
+    b = game.bleed_pt
+
+    def at(x_mm: float, y_mm: float) -> tuple[int, int]:
+        return round(b + x_mm * 72 / 25.4), round(b + y_mm * 72 / 25.4)
+
+    assert near(shown.getpixel(at(21.5, 44)), (255, 255, 255))  # its transparent half shows the white paper
+    assert near(shown.getpixel(at(41.5, 44)), RED)
+
+
+def test_a_second_build_decodes_nothing_and_the_bytes_do_not_depend_on_the_cache_or_jobs(built):
+    root, pdf = built
+    first = pdf.read_bytes()
+    cache = root / "build" / ".cache" / "pictures"
+    # the decoded ones: clear.png (with its mask), opaque.png, scan.jpg, poster.png
+    assert len(list(cache.glob("*.pic"))) == 4
+    embedding.forget()
+    before = embedding.decodes[0]
+    again = _build(root, "--jobs", "1").read_bytes()
+    assert embedding.decodes[0] == before  # every decoded picture read back from the build folder
+    assert again == first
+    shutil.rmtree(cache)
+    embedding.forget()
+    assert _build(root, "--jobs", "1").read_bytes() == first  # decoded again, the same bytes
+    assert embedding.decodes[0] == before + 4
+    assert _build(root, "--jobs", "2").read_bytes() == first
+
+
+def test_a_damaged_cache_entry_is_decoded_again(built):
+    root, pdf = built
+    first = pdf.read_bytes()
+    for entry in (root / "build" / ".cache" / "pictures").glob("*.pic"):
+        entry.write_bytes(entry.read_bytes()[:-10])
+    embedding.forget()
+    assert _build(root, "--jobs", "1").read_bytes() == first
+
+
+@pytest.mark.parametrize("name", ["scan.jpg", "red.jpg", "blue.png"])  # a big and a small JPEG, a PNG
+def test_a_truncated_picture_is_a_located_problem_without_decoding_it(tmp_path, name):
+    folder = _game(tmp_path)
+    data = (folder / "images" / name).read_bytes()
+    (folder / "images" / name).write_bytes(data[: len(data) * 2 // 3])
+    result = run_pnp("build", "pictures", "--paper", "a4", project=tmp_path)
+    assert result.exit_code != 0
+    assert f"image '{name}' cannot be read as a picture (the file is truncated)" in result.output
+    assert "cards/pictures/layouts/things.yaml:3" in result.output
+
+
+def test_reportlab_uses_its_c_accelerator():
+    from reportlab.lib import rl_accel
+
+    # rl_accel (a dependency) gives ReportLab its C number formatting, text widths and ASCII85
+    assert rl_accel.fp_str.__module__ == "_rl_accel"
+    assert rl_accel.asciiBase85Encode.__module__ == "_rl_accel"
+
+
+def test_a_16_bit_grey_png_keeps_its_tones(tmp_path):
+    path = tmp_path / "grey16.png"
+    Image.new("I;16", (40, 50), 40000).save(path)  # 61 % grey in 16 bits
+    image = embedding.encoded(path, embedding.Recipe((40.0, 50.0), fade=0.5))
+    assert image.colour_space == "DeviceGray" and image.mask is None
+    rows = zlib.decompress(image.data)  # PNG rows: a filter byte, then the pixels
+    # faded half way to white (Pillow rounds the half down), not clipped to white before
+    assert abs(rows[1] - (40000 / 256 + (255 - 40000 / 256) * 0.5)) <= 1
