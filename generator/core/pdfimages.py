@@ -74,8 +74,9 @@ def xobject_name(image: EncodedImage) -> str:
     return f"pnpimg_{image.key[:24]}"
 
 
-def _embedded(canvas: Any, image: EncodedImage) -> str:
-    """The document's XObject of `image` (made on first use); returns its internal name."""
+def embed_image(canvas: Any, image: EncodedImage) -> str:
+    """The document's XObject of `image` (made on first use, its soft mask too); returns its name, as the
+    canvas's list of forms in use names it."""
     document = canvas._doc  # noqa: SLF001 - the document the picture goes into
     name = xobject_name(image)
     registered = document.getXObjectName(name)
@@ -96,7 +97,7 @@ def _embedded(canvas: Any, image: EncodedImage) -> str:
 def place_image(canvas: Any, image: EncodedImage, x: float, y: float, w: float, h: float) -> None:
     """Draw `image` stretched over the box (x, y, w, h) of a ReportLab canvas (Any: the stubs leave out the
     attributes read here), its XObject embedded once per document."""
-    name = _embedded(canvas, image)
+    name = embed_image(canvas, image)
     canvas._currentPageHasImages = 1  # noqa: SLF001 - what drawImage records (the page's ProcSet)
     canvas.saveState()
     canvas.translate(x, y)

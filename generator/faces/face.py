@@ -34,6 +34,7 @@ from generator.core.fonts import BODY, register_fonts
 from generator.core.fontstates import carry_fonts, font_states
 from generator.core.formresources import end_form
 from generator.core.geometry import Rect
+from generator.core.pdfimages import EncodedImage, ImageXObject, embed_image
 from generator.core.pdfstream import form_made
 from generator.core.units import mm
 from generator.data.fonts import unknown_font
@@ -557,7 +558,8 @@ class CardRenderer:
         self.draw_layout(canvas, layout, deck, card, back, ink)
         recorded = marks.recorded(canvas)
         canvas.pop_state_stack()
-        if apart and recorded is not None and (recorded.pictures or _font_marks(canvas) != fonts):
+        named_late = recorded is not None and (recorded.pictures or recorded.encoded)
+        if apart and recorded is not None and (named_late or _font_marks(canvas) != fonts):
             return None
         if recorded is not None:  # no sheet draws this face: what it was drawn from can go
             self.let_go(self.form_name(deck, card, back))
@@ -630,10 +632,14 @@ class _Recorded:
     operators: str
     pictures: tuple[tuple[str, object], ...] = ()
     icons: tuple[tuple[Path, float], ...] = ()
+    encoded: tuple[EncodedImage, ...] = ()  # pictures embedded as they are (core.pdfimages)
 
     def place(self, canvas: Canvas) -> None:
         """Write the face's operators where the canvas is (a canvas given the recording canvas's fonts)."""
         document = canvas._doc  # noqa: SLF001 - where the pictures are added (once per document)
+        for image in self.encoded:  # an object of this document's own, under the same name (its mask too)
+            canvas._formsinuse.append(embed_image(canvas, image))  # noqa: SLF001
+            canvas._currentPageHasImages = 1  # noqa: SLF001 - what drawImage records (the page's ProcSet)
         for name, made in self.pictures:
             internal = pdfdoc.xObjectName(name)
             if internal not in document.idToObject:  # the same picture object, written into this file too
@@ -741,17 +747,19 @@ class _Marks:
         if self._others(canvas) != self.others or " gs" in operators or " sh" in operators:
             return None
         document = canvas._doc  # noqa: SLF001
-        pictures, svgs = [], []
+        pictures, svgs, encoded = [], [], []
         made_icons = icons.forms_made(canvas)
         for name in canvas._formsinuse[self.forms:]:  # noqa: SLF001
             made = document.idToObject.get(pdfdoc.xObjectName(name))
             if name in made_icons:  # an icon: its form is made on the canvas that places the face
                 svgs.append(made_icons[name])
+            elif isinstance(made, ImageXObject):  # each document writes (and lets go of) its own object
+                encoded.append(made.image)
             elif made is None or isinstance(made, pdfdoc.PDFFormXObject):
                 return None
             else:
                 pictures.append((name, made))
-        return _Recorded(operators, tuple(pictures), tuple(svgs))
+        return _Recorded(operators, tuple(pictures), tuple(svgs), tuple(encoded))
 
 
 @functools.cache

@@ -135,6 +135,26 @@ def test_each_picture_is_one_xobject_whatever_its_copies_and_no_ascii85(built):
     assert red.get_data() == (built[0] / "cards/pictures/images/red.jpg").read_bytes()  # the file's own bytes
 
 
+def test_both_papers_each_hold_every_picture_once_and_a4_is_the_same_as_alone(built, tmp_path):
+    """The faces are drawn once for both papers: each paper's file still holds its own copy of each picture
+    (with its soft mask) and the A4 file is the bytes of an A4-only build."""
+    import shutil
+
+    root = tmp_path / "both"
+    shutil.copytree(built[0] / "cards", root / "cards")
+    result = run_pnp("build", "pictures", "--paper", "both", "--force", project=root)
+    assert result.exit_code == 0, result.output
+    folder = root / "build" / "pictures"
+    summaries = []
+    for name in ("cards-a4.pdf", "cards-letter.pdf"):
+        images = _images(folder / name)
+        summaries.append(sorted((_filters(i), i["/Width"], i["/Height"], "/SMask" in i, len(i.get_data()))
+                                for i in images.values()))
+    assert summaries[0] == summaries[1] and len(summaries[0]) == 7  # 7 pictures, clear.png with its mask
+    assert sum(masked for _, _, _, masked, _ in summaries[0]) == 1
+    assert (folder / "cards-a4.pdf").read_bytes() == built[1].read_bytes()
+
+
 def test_a_png_has_a_soft_mask_only_when_it_is_transparent(built):
     _, pdf = built
     images = _images(pdf)
