@@ -36,11 +36,12 @@ BODY_ITALIC = "Body-Italic"
 BODY_BOLD_ITALIC = "Body-BoldItalic"
 STYLES = ("regular", "bold", "italic", "bold_italic")
 
-NOTO = Path(__file__).resolve().parent.parent / "assets" / "fonts"
-_LATO = NOTO / "lato"  # Lato 2.0 as its authors ship it (the licence reserves the name for unmodified files)
+FONTS = Path(__file__).resolve().parent.parent / "assets" / "fonts"  # each face with its licence
+NOTO = FONTS  # the Noto Sans fallback faces, at the top of the folder
+_LATO = FONTS / "lato"  # Lato 2.0 as its authors ship it (the licence reserves the name for unmodified files)
 _FILES = {
-    # the semibold instance of the variable Fredoka (fredoka/README.md), the weight of the former Fredoka One
-    TITLE: NOTO / "fredoka" / "Fredoka-SemiBold.ttf",
+    # Fredoka SemiBold (the weight of the former Fredoka One) with Latin Extended added (fredoka/README.md)
+    TITLE: FONTS / "fredoka" / "Fredoka-SemiBold.ttf",
     BODY: _LATO / "Lato-Regular.ttf",
     BODY_BOLD: _LATO / "Lato-Bold.ttf",
     BODY_ITALIC: _LATO / "Lato-Italic.ttf",

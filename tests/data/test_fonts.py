@@ -301,19 +301,19 @@ def test_the_bundled_games_need_no_fallback(repo_project):
 
 
 def test_fonts_are_copied_with_their_licence():
-    from generator.core.fonts import NOTO
+    from generator.core.fonts import FONTS, NOTO
 
     assert sorted(p.name for p in NOTO.glob("*.ttf")) == [
         "NotoSans-Bold.ttf", "NotoSans-BoldItalic.ttf", "NotoSans-Italic.ttf", "NotoSans-Regular.ttf"]
     assert "SIL OPEN FONT LICENSE Version 1.1" in (NOTO / "OFL.txt").read_text()
     assert all(p.stat().st_size < 2_000_000 for p in NOTO.glob("*.ttf"))
     # the title and body faces, each folder with the licence (OFL 1.1) and where the files come from
-    assert sorted(p.name for p in (NOTO / "lato").glob("*.ttf")) == [
+    assert sorted(p.name for p in (FONTS / "lato").glob("*.ttf")) == [
         "Lato-Bold.ttf", "Lato-BoldItalic.ttf", "Lato-Italic.ttf", "Lato-Regular.ttf"]
-    assert [p.name for p in (NOTO / "fredoka").glob("*.ttf")] == ["Fredoka-SemiBold.ttf"]
+    assert [p.name for p in (FONTS / "fredoka").glob("*.ttf")] == ["Fredoka-SemiBold.ttf"]
     for folder in ("lato", "fredoka"):
-        assert "SIL OPEN FONT LICENSE Version 1.1" in (NOTO / folder / "OFL.txt").read_text()
-        assert (NOTO / folder / "README.md").is_file()
+        assert "SIL OPEN FONT LICENSE Version 1.1" in (FONTS / folder / "OFL.txt").read_text()
+        assert (FONTS / folder / "README.md").is_file()
 
 
 def test_a_fallback_added_to_a_built_in_font_draws_what_it_lacks_in_this_game_only(
