@@ -392,4 +392,9 @@ def test_a_letter_drawn_by_a_fallback_face_is_a_warning_naming_the_text_and_the_
     assert not any("Dvořák" in w or "Řehořová" in w for w in renderer.warnings)  # Czech: no fallback
     assert len(fallbacks) == len({w.split("(box ")[1] for w in fallbacks})  # once per box and face
     result = run_pnp("validate", "--no-sim", project=designer_project)
-    assert "drawn in its fallback Noto Sans Bold" in result.output, result.output
+    assert "drawn in its fallback Noto Sans Bold (box 'title'" in result.output, result.output
+    # the rules too: their title, in the title font, is Czech and Russian
+    rules = [line for line in result.output.splitlines() if "(the rules)" in line]
+    assert any("'Г' (U+0413)" in line and "which the own face of font 'title' (Fredoka SemiBold) lacks: "
+               "drawn in its fallback Noto Sans Bold (the rules)" in line for line in rules), result.output
+    assert not any("'ě'" in line or "'ř'" in line for line in rules)  # Czech is in Fredoka itself

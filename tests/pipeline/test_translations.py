@@ -427,6 +427,23 @@ def test_a_character_no_font_draws_in_one_language(demo: Path):
     )
 
 
+def test_a_letter_a_fallback_face_draws_in_one_language_is_a_warning_naming_it(demo: Path):
+    path = demo / "cards" / "demo" / "i18n" / "de.yaml"
+    # Fredoka has no Cyrillic: the card's title and the rules' title (the game's) take Noto Sans Bold
+    path.write_text(path.read_text().replace("olive: {name: Olive}", "olive: {name: Олива}")
+                    .replace("title: Demo-Pizza", "title: Демо-Pizza"))
+    result = run_pnp("validate", "--no-sim", project=demo)
+    found = [line for line in result.output.splitlines() if "drawn in its fallback" in line]
+    lead = "warning: cards/demo/i18n/de.yaml:4: German (de): card 'olive' name 'Олива' has 'О' (U+041E)"
+    assert any(line.startswith(lead) and "which the own face of font 'title' (Fredoka SemiBold) lacks: "
+               "drawn in its fallback Noto Sans Bold (box 'title' of cards/demo/layouts/base.yaml:4)" in line
+               for line in found), result.output
+    assert any(line.startswith("warning: cards/demo/i18n/de.yaml:2: German (de): ") and "'Д' (U+0414)" in line
+               and "font 'title' (Fredoka SemiBold) lacks: drawn in its fallback Noto Sans Bold (the rules)"
+               in line for line in found), result.output
+    assert not [line for line in found if "German" not in line]  # the English game needs no fallback
+
+
 def test_only_a_failed_language_asked_for_reads_as_such(demo: Path):
     path = demo / "cards" / "demo" / "i18n" / "de.yaml"
     path.write_text(path.read_text().replace("olive: {name: Olive}", "olive: {name: Olive, copies: 4}"))
