@@ -96,3 +96,21 @@ def test_the_bundled_hand_cards_have_a_corner_index():
         for card in game.decks[deck_id].cards:
             names = {box.name for box in renderer.front_layout(card).boxes}
             assert {"index-disc", "index-icon", "index-name"} <= names, (game_id, card.id)
+
+
+def test_the_sideways_name_is_measured_where_it_is_drawn(tmp_path):
+    """The legibility check and the rules' card pictures lay a turned text out in the turned box: the name's
+    area is tall and narrow along the left edge, at the index's size (not shrunk to the unturned width)."""
+    from generator.faces.legibility import text_areas
+
+    game = _game(tmp_path, BAND, head='index: {text: "Wild Card Wild", top: 17mm, bottom: 60mm}\n')
+    renderer = renderer_for(game)
+    renderer.check()
+    deck = game.decks["things"]
+    (area, size), = text_areas(renderer, deck, deck.cards[0])
+    height_pt = renderer.size(deck)[1]
+    mm = 72 / 25.4
+    assert size == 7.5
+    assert area.h > 3 * area.w and area.w < 4.5 * mm  # along the edge
+    assert 3 * mm - 0.5 <= area.x and area.x + area.w <= 7.5 * mm + 0.5
+    assert height_pt - 60 * mm - 0.5 <= area.y and area.y + area.h <= height_pt - 17 * mm + 0.5
