@@ -115,6 +115,22 @@ EXAMPLES: dict[str, list[tuple[str, dict]]] = {
             "over": {"x": "22mm", "y": "34mm", "width": "30mm", "height": "30mm", "shape": "circle",
                      "fill": "#d62828", "opacity": 0.5}}),
     ],
+    "corner-index": [
+        ("index: icon and text", {
+            "band": {"height": "15mm", "shape": "band", "fill": "#d62828"},
+            "title": {"x": "12.5mm", "y": "3.5mm", "width": "38.5mm", "height": "10mm", "text": "Pizza Slice",
+                      "font": "title", "size": "15pt", "min_size": "10pt", "color": "#ffffff", "align": "center",
+                      "valign": "middle"},
+            "picture": {"x": "17mm", "y": "24mm", "width": "30mm", "height": "30mm", "icon": "{{ card.icon }}"}},
+         {"index": {"icon": "{{ card.icon }}", "text": "Pizza Slice", "color": "#d62828", "top": "17mm"}}),
+        ("text only, bottom: 80mm", {
+            "picture": {"x": "17mm", "y": "24mm", "width": "30mm", "height": "30mm", "icon": "{{ card.icon }}"}},
+         {"index": {"text": "Pizza Slice · 3 coins", "size": "9pt", "bottom": "80mm"}}),
+        ("icon only, fill", {
+            "band": {"height": "15mm", "shape": "band", "fill": "#243b55"},
+            "picture": {"x": "17mm", "y": "24mm", "width": "30mm", "height": "30mm", "icon": "{{ card.icon }}"}},
+         {"index": {"icon": "{{ card.icon }}", "fill": "#f2b134", "icon_size": "8mm"}}),
+    ],
     "text-effects": [
         ("halo", {"t": {"x": "5mm", "y": "30mm", "width": "53.5mm", "height": "20mm", "text": "Halo",
                         "font": "title", "size": "26pt", "align": "center", "color": "#ffffff",

@@ -63,8 +63,8 @@ def test_breaking_the_text_the_back_and_a_check_names_their_places(designer_proj
     edit(designer_project, "crew.csv", "captain-back", "captian-back")
     found = lines(run_pnp("validate", "--no-sim", project=designer_project))
     assert (
-        f"{DIR}/crew.csv:3: card 'engineer' name has '中' (U+4E2D), which font 'title' (Fredoka One, then "
-        "Noto "
+        f"{DIR}/crew.csv:3: card 'engineer' name has '中' (U+4E2D), which font 'title' (Fredoka SemiBold, "
+        "then Noto "
         "Sans Bold) cannot draw; expected a font that covers it (declare one under fonts: in game.yaml and "
         "name it "
         "in the box, or as a fallback)"

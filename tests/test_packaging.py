@@ -34,6 +34,9 @@ def test_the_wheel_holds_the_package_data_and_the_licence(wheel):
         "generator/assets/studio/static/studio.js",
     } <= set(names)
     assert {"generator/assets/fonts/NotoSans-Regular.ttf", "generator/assets/fonts/OFL.txt"} <= set(names)
+    fonts = "generator/assets/fonts"
+    assert {f"{fonts}/fredoka/Fredoka-SemiBold.ttf", f"{fonts}/fredoka/OFL.txt",
+            f"{fonts}/lato/Lato-BoldItalic.ttf", f"{fonts}/lato/OFL.txt"} <= set(names)
     assert any(n.endswith("licenses/LICENSE") for n in names)
     # the documentation pages, for `pnp docs` where pnp was installed with pip
     pages = {n for n in names if n.startswith("generator/assets/docs/") and n.endswith(".md")}

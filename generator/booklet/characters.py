@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from generator.core.errors import Problem
-from generator.core.fonts import Family, cannot_draw, uncovered
+from generator.core.fonts import Family, cannot_draw, show_char, uncovered
 from generator.core.scripts import first_shaped, shaping_message
 from generator.data.fonts import where_in_game
 from generator.data.game import Game
@@ -66,16 +66,50 @@ def rules_character_problems(game: Game, markdown: str, template: str, source: s
             continue
         for style in styles:
             for char, _ in uncovered(text, family, style):
-                line = next((n for n, written in enumerate(template_lines, start=1) if char in written), 0)
-                if line:
-                    place = (template, line, "the rules text")
-                else:
-                    located = where_in_game(game, char)
-                    place = (located[0], located[1], f"{located[2]} (printed in the rules)") if located else \
-                        (template, 0, "the rules text")
-                key = (*place, family.key)
+                key = (*_place(game, char, template, template_lines), family.key)
                 families[family.key] = family
                 if char not in found.setdefault(key, []):
                     found[key].append(char)
     return list(shaping.values()) + [Problem(file, line, cannot_draw(chars, families[font], what))
                                      for (file, line, what, font), chars in found.items()]
+
+
+def _place(game: Game, char: str, template: str, template_lines: list[str]) -> tuple[str, int, str]:
+    """(file, line, what) where a character of the rules is written: the template line that holds it, else
+    the card, table row or game.yaml text it comes from."""
+    line = next((n for n, written in enumerate(template_lines, start=1) if char in written), 0)
+    if line:
+        return template, line, "the rules text"
+    located = where_in_game(game, char)
+    return (located[0], located[1], f"{located[2]} (printed in the rules)") if located else \
+        (template, 0, "the rules text")
+
+
+def rules_fallback_warnings(game: Game, markdown: str, template: str, source: str) -> list[Problem]:
+    """Located warnings for the letters of the rules that a fallback face draws (their font's own face lacks
+    them, so a heading or a line mixes two typefaces): one per place, font and fallback face."""
+    found: dict[tuple[str, int, str, str, str], list[str]] = {}
+    families: dict[str, Family] = {}
+    template_lines = source.splitlines()
+    for text, family, styles in _segments(markdown, game):
+        if family.draws_all(set(text)) or first_shaped(text) is not None:
+            continue
+        for style in styles:
+            for char in dict.fromkeys(text):
+                owner = family.drawing_family(char, style) if not family.face(style).covers(char) else family
+                if owner is None or owner is family or not char.strip():
+                    continue
+                families[family.key] = family
+                label = owner.face(style).info.label
+                key = (*_place(game, char, template, template_lines), family.key, label)
+                if char not in found.setdefault(key, []):
+                    found[key].append(char)
+    out = []
+    for (file, line, what, font, label), chars in found.items():
+        shown = ", ".join(show_char(c) for c in chars[:4]) + (f" and {len(chars) - 4} more" * bool(chars[4:]))
+        own = families[font].face().info.label
+        message = (f"{what} has {shown}, which the own face of font '{font}' ({own}) lacks: drawn in its "
+                   f"fallback {label} (the rules); for one typeface in the text, declare a font that has "
+                   "them under fonts: in game.yaml")
+        out.append(Problem(file, line, message))
+    return out

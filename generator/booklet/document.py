@@ -39,7 +39,7 @@ def text_frame(page_size: tuple[float, float] = PAGE_SIZE, margin: float = MARGI
 
 
 def make_styles(base_size: float = 9.5, fonts: FontTable = BUILT_IN) -> dict[str, ParagraphStyle]:
-    """Paragraph styles in the game's fonts (built in: title = Fredoka One, body = Lato); `bold` names the
+    """Paragraph styles in the game's fonts (built in: title = Fredoka, body = Lato); `bold` names the
     bold face of the body font for bullets and table heads."""
     register_fonts()
     title, body_face, bold = fonts["title"].name, fonts["body"].name, fonts["body"].face("bold").name

@@ -52,6 +52,13 @@ def simulate(rgb: RGB, deficiency: str) -> RGB:
     return tuple(_encoded(sum(m * c for m, c in zip(row, linear, strict=True))) for row in matrix)  # type: ignore[return-value]
 
 
+def svg_matrix(deficiency: str) -> str:
+    """The simulation as the `values` of an SVG feColorMatrix (4 x 5, row by row): the same matrix, applied by
+    a browser to linear RGB with color-interpolation-filters="linearRGB" (the studio's colour-vision view)."""
+    rows = [[*row, 0.0, 0.0] for row in DEFICIENCIES[deficiency]] + [[0.0, 0.0, 0.0, 1.0, 0.0]]
+    return " ".join(repr(value) for row in rows for value in row)  # every digit, as published
+
+
 @lru_cache(maxsize=65536)
 def lab(rgb: RGB) -> tuple[float, float, float]:
     """CIELAB (D65) of an sRGB colour."""

@@ -44,7 +44,7 @@ class FontInfo:
     """What the checks and the fallback need to know about one face."""
 
     path: Path
-    label: str          # 'Fredoka One', 'Lato Bold'
+    label: str          # 'Fredoka SemiBold', 'Lato Bold'
     weight: int         # OS/2 weight class: 400 regular, 700 bold
     cff: bool           # CFF outlines: ReportLab needs a TrueType copy
     characters: frozenset[int]

@@ -1,13 +1,13 @@
 """Embedded TrueType faces, font families with per-character fallback, and the check that no character is
 lost.
 
-Built in: `title` (Fredoka One) and `body` (Lato, four styles), plus Noto Sans (OFL, in
-generator/assets/fonts), which covers Latin Extended, Greek and Cyrillic. A character a family's own face
-lacks is drawn in the first fallback face that has it, in the matching style: Noto Sans Bold behind Fredoka
-One and other heavy faces, Noto Sans behind Lato and other text faces (a designer may name fallbacks of their
-own first). Text that needs no fallback is drawn exactly as before, so PDFs that need none stay
-byte-identical. A character that no face of the chain has is reported by `uncovered` before anything is drawn;
-nothing is ever dropped silently.
+Built in (OFL, in generator/assets/fonts with their licences): `title` (Fredoka SemiBold) and `body` (Lato
+2.0, four styles), which cover Latin Extended (the European languages in the Latin script), plus Noto Sans
+(Greek and Cyrillic too). A character a family's own face lacks is drawn in the first fallback face that has
+it, in the matching style: Noto Sans Bold behind Fredoka and other heavy faces, Noto Sans behind Lato and
+other text faces (a designer may name fallbacks of their own first). Text that needs no fallback is drawn
+exactly as before, so PDFs that need none stay byte-identical. A character that no face of the chain has is
+reported by `uncovered` before anything is drawn; nothing is ever dropped silently.
 
 `uncovered(text, family)` (with `markup=True` for Paragraph markup) and `cannot_draw(...)` are the reusable
 check: text and a family in, missing characters (and a message naming font, faces and characters) out.
@@ -24,25 +24,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-import font_fredoka_one
-import font_lato
-
 # ReportLab's font machinery and fontTools are imported where faces are registered, measured or inspected: the
 # incremental build hashes font_files() without loading either.
 if TYPE_CHECKING:
     from generator.core.fontfiles import FontInfo
 
-TITLE = "Title"  # Fredoka One
+TITLE = "Title"  # Fredoka SemiBold
 BODY = "Body"  # Lato Regular
 BODY_BOLD = "Body-Bold"
 BODY_ITALIC = "Body-Italic"
 BODY_BOLD_ITALIC = "Body-BoldItalic"
 STYLES = ("regular", "bold", "italic", "bold_italic")
 
-_LATO = Path(font_lato.font_directory)
-NOTO = Path(__file__).resolve().parent.parent / "assets" / "fonts"
+FONTS = Path(__file__).resolve().parent.parent / "assets" / "fonts"  # each face with its licence
+NOTO = FONTS  # the Noto Sans fallback faces, at the top of the folder
+_LATO = FONTS / "lato"  # Lato 2.0 as its authors ship it (the licence reserves the name for unmodified files)
 _FILES = {
-    TITLE: Path(font_fredoka_one.font_directory) / "FredokaOne-Regular.ttf",
+    # Fredoka SemiBold (the weight of the former Fredoka One) with Latin Extended added (fredoka/README.md)
+    TITLE: FONTS / "fredoka" / "Fredoka-SemiBold.ttf",
     BODY: _LATO / "Lato-Regular.ttf",
     BODY_BOLD: _LATO / "Lato-Bold.ttf",
     BODY_ITALIC: _LATO / "Lato-Italic.ttf",
@@ -175,7 +174,7 @@ class Family:
         return known[key]
 
     def describe(self) -> str:
-        """"font 'title' (Fredoka One, then Noto Sans Bold)" for messages."""
+        """"font 'title' (Fredoka SemiBold, then Noto Sans Bold)" for messages."""
         labels = list(dict.fromkeys(face.info.label for face in [self.face()] + self.chain()[1:]))
         return f"font '{self.key}' ({labels[0]}{', then ' + ', '.join(labels[1:]) if labels[1:] else ''})"
 
@@ -364,6 +363,22 @@ def uncovered(
     return list(missing)
 
 
+def fallback_letters(markup: str, family: Family) -> dict[str, list[str]]:
+    """The letters of Paragraph markup that a fallback face draws (the family's own face lacks them in their
+    style), by the label of that face ('Noto Sans Bold': ['Д', 'р']), each letter once in order; empty for
+    almost every text (one set check)."""
+    if family.draws_all(_markup_chars(markup)):
+        return {}
+    found: dict[str, dict[str, None]] = {}
+    for kind, raw, style in markup_units(markup):
+        char = _char(raw)[:1] if kind == "char" else ""
+        if char and _drawn(char) and not family.face(style).covers(char):
+            owner = family.drawing_family(char, style)
+            if owner is not None and owner is not family:
+                found.setdefault(owner.face(style).info.label, {})[char] = None
+    return {label: list(chars) for label, chars in found.items()}
+
+
 def styles_used(markup: str) -> set[str]:
     """The styles the text of some markup is set in (for a family that lacks one of them)."""
     if not _STYLE_TAG.search(markup):  # no bold or italic: regular, when there is any text at all
@@ -388,7 +403,7 @@ def show_char(char: str) -> str:
 
 def cannot_draw(chars: list[str], family: Family, what: str = "", language: str | None = None) -> str:
     """The message for characters no face of a family draws: "<what> has 'Д' (U+0414), which font 'title'
-    (Fredoka One, then Noto Sans Bold) cannot draw; expected a font that covers it (declare one under
+    (Fredoka SemiBold, then Noto Sans Bold) cannot draw; expected a font that covers it (declare one under
     fonts:)". `language` (e.g. 'Russian') is named when given, for translations."""
     chars = list(dict.fromkeys(chars))
     shown = ", ".join(show_char(c) for c in chars[:4]) + (

@@ -3,7 +3,7 @@ drawing.
 
 A character that no face of the box's font (own face, declared fallbacks, built-in Noto Sans) has is reported
 at the card field it came from (`cards/x/actions.yaml:12: card 'draw-two' name has 'Д' (U+0414), which font
-'title' (Fredoka One, then Noto Sans Bold) cannot draw; ...`), or at the layout box when the character is
+'title' (Fredoka SemiBold, then Noto Sans Bold) cannot draw; ...`), or at the layout box when the character is
 written in the layout itself. Text set in a style the font has no face for (bold in a font declared with one
 file) is an error at the box too.
 """

@@ -246,6 +246,63 @@ class BoxSpec(Strict):
         return value
 
 
+class IndexSpec(Strict):
+    """A corner index, what a fanned hand shows of a card: the card's icon on a disc in the top-left corner
+    and its name written sideways down the left edge below it (reading top to bottom). It is drawn as boxes
+    of its own (`index-disc`, `index-icon`, `index-name`), on top of the layout's boxes."""
+
+    text: str | None = Field(None, description="template of the sideways name, e.g. '{{ card.name }}'")
+    icon: str | None = Field(None, description="icon name or template for the corner: '{{ card.icon }}'")
+    font: str | None = Field(None, description="font of the name (default title)")
+    size: Length | None = Field(None, description="font size of the name (default 7.5pt; shrunk to fit)")
+    color: str | None = Field(None, description="colour of the name #rrggbb or a template (default #222222)")
+    fill: str | None = Field(None, description="colour of the disc behind the icon (default #ffffff)")
+    icon_size: Length | None = Field(None, description="side of the corner icon (default 6.5mm)")
+    width: Length | None = Field(None, description="width of the strip the name is in (default 4.5mm)")
+    top: Length | None = Field(None, description="where the name starts, from the trim's top edge (default "
+                                                 "just below the icon)")
+    bottom: Length | None = Field(None, description="where the name ends at the latest (default 55%)")
+    when: str | None = Field(None, description="template; the index is drawn only when it renders true")
+
+    _lengths = field_validator("size", "icon_size", "width", "top", "bottom")(
+        classmethod(lambda _cls, v: _check_not_negative(_check_length(v)))
+    )
+
+
+INDEX_DEFAULTS = {"font": "title", "size": "7.5pt", "color": "#222222", "fill": "#ffffff",
+                  "icon_size": "6.5mm", "width": "4.5mm", "bottom": "55%"}
+INDEX_PAD = to_pt("0.9mm")  # the disc's margin around the icon
+
+
+def index_boxes(spec: dict, trim_h: float, safe: float) -> dict[str, dict]:
+    """The boxes of a corner index (`index:` of a layout), in points, from the trim's top-left corner: a disc
+    and the icon at the safe zone's corner, the name in a strip turned by 90 below it, at the same left
+    edge."""
+    spec = INDEX_DEFAULTS | spec
+    when = {"when": spec["when"]} if spec.get("when") else {}
+    boxes: dict[str, dict] = {}
+    icon_size = _length(spec["icon_size"], trim_h, 0.0)
+    below = safe
+    if spec.get("icon"):
+        disc = icon_size + 2 * INDEX_PAD
+        corner = f"{safe - INDEX_PAD}pt"
+        boxes["index-disc"] = {"x": corner, "y": corner, "width": f"{disc}pt", "height": f"{disc}pt",
+                               "shape": "circle", "fill": spec["fill"], "z": 50, **when}
+        boxes["index-icon"] = {"x": f"{safe}pt", "y": f"{safe}pt", "width": f"{icon_size}pt",
+                               "height": f"{icon_size}pt", "icon": spec["icon"], "z": 50, **when}
+        below = safe + icon_size + INDEX_PAD + to_pt("1mm")
+    if spec.get("text"):
+        strip = _length(spec["width"], trim_h, 0.0)
+        top = _length(spec.get("top"), trim_h, below)
+        bottom = _length(spec["bottom"], trim_h, 0.0)
+        boxes["index-name"] = {"x": f"{safe}pt", "y": f"{top}pt", "width": f"{strip}pt",
+                               "height": f"{bottom - top}pt", "text": spec["text"], "font": spec["font"],
+                               "size": spec["size"], "min_size": "6pt", "color": spec["color"],
+                               "align": "left", "valign": "middle", "wrap": False, "rotate": 90, "z": 50,
+                               **when}
+    return boxes
+
+
 class LayoutFile(Strict):
     """A layout file: optional parent layout, then boxes drawn in order (a parent's boxes first)."""
 
@@ -260,6 +317,10 @@ class LayoutFile(Strict):
     origin: Literal["trim", "bleed"] | None = Field(
         None, description="where this file's x and y are measured from: the trim's corner (default) or the "
                           "bleed's (Squib, nanDECK)"
+    )
+    index: IndexSpec | None = Field(
+        None, description="a corner index for cards held in a fanned hand: {text, icon, ...}; a child layout "
+                          "changes the keys it names, `index: ~` removes it"
     )
     boxes: dict[str, BoxSpec | None] = Field(
         default_factory=dict, description="name: box; `name: ~` removes one"
@@ -388,7 +449,8 @@ class LayoutLoader:
         text_from: dict[str, tuple[str, str, int]] = {}
         translated: dict[str, tuple[str, int]] = {}
         files: list[Path] = []
-        for layout_name, model, raw, path in self.chain(name, wanted_by):
+        chain = self.chain(name, wanted_by)
+        for layout_name, model, raw, path in chain:
             shown = self.show(path)
             files.append(path)
             raw_boxes = raw.get("boxes") or {}
@@ -421,6 +483,7 @@ class LayoutLoader:
                     values = base
                 merged[box_name] = (values, shown, line)
         problems = Problems()
+        self._add_index(chain, merged, trim_h, safe, problems)
         boxes = []
         for box_name, (spec, shown, line) in merged.items():
             kinds = _kind(spec)
@@ -448,6 +511,24 @@ class LayoutLoader:
         problems.raise_if_any()
         boxes.sort(key=lambda box: box.get("z", 0))  # stable: equal z keeps the merged file order
         return Layout(name, self.show(files[-1]), boxes, files)
+
+
+    def _add_index(self, chain, merged: dict, trim_h: float, safe: float, problems: Problems) -> None:
+        """The corner index's boxes, drawn last (over the layout's boxes) and checked as they are: the keys of
+        `index:` merged down the chain (a child's `index: ~` removes it), located where last written."""
+        index: tuple[dict, str, int] | None = None
+        for _name, model, raw, path in chain:
+            if isinstance(raw, YDict) and "index" in raw:
+                own = model.index.model_dump(exclude_none=True) if model.index is not None else None
+                index = None if own is None else ((index[0] if index else {}) | own, self.show(path),
+                                                  raw.line_of("index"))
+        if index is None:
+            return
+        if not index[0].get("text") and not index[0].get("icon"):
+            problems.add(index[1], index[2], "`index:` (a corner index) shows nothing; expected `text:` (the "
+                         "name written down the left edge) or `icon:` (the corner icon), or both")
+        for box_name, values in index_boxes(index[0], trim_h, safe).items():
+            merged[box_name] = (values, index[1], index[2])
 
 
 _LENGTH_KEYS = ("x", "y", "width", "height", "radius", "stroke_width", "size", "min_size")

@@ -64,6 +64,23 @@ def text_layout(renderer: CardRenderer, box, data: TextData, deck: Deck, card: C
     """Where a text box's letters are on the face form, and its runs, laid out exactly as they are drawn."""
     # the renderer's own geometry
     x, y, w, h = renderer._placed_rect(box, *renderer.size(deck))  # noqa: SLF001
+    angle = float(box.get("rotate", 0.0)) % 360
+    if abs(angle % 180 - 90) < 1e-9:  # turned by 90 or 270: laid out in the box turned, as it is drawn
+        (lx, ly, lw, lh), runs = _laid_out(renderer, box, data, (deck, card, back), (0.0, 0.0, h, w))
+        a0, a1, b0, b1 = lx - h / 2, lx + lw - h / 2, ly - w / 2, ly + lh - w / 2  # about the box's centre
+        # clockwise by 90 on the page (y up): (a, b) -> (b, -a); by 270: (a, b) -> (-b, a)
+        xs, ys = ((b0, b1), (-a1, -a0)) if angle == 90 else ((-b1, -b0), (a0, a1))
+        return Rect(x + w / 2 + xs[0], y + h / 2 + ys[0], xs[1] - xs[0], ys[1] - ys[0]), runs
+    (left, bottom, width, height), runs = _laid_out(renderer, box, data, (deck, card, back), (x, y, w, h))
+    return Rect(left, bottom, width, height), runs
+
+
+def _laid_out(renderer: CardRenderer, box, data: TextData, face: tuple[Deck, Card | None, bool],
+              rect: tuple[float, float, float, float]) -> tuple[tuple[float, float, float, float], list[Run]]:
+    """(left, bottom, width, height) of a text box's letters laid out in the rectangle `rect` (x, y, w, h)
+    of a face (deck, card, back), and its runs."""
+    deck, card, back = face
+    x, y, w, h = rect
     kind = renderer.kind(box)  # the box's text kind: its fitting and the font sizes it found
     style = kind.text_style(box, data)
     plain = kind.single_line(data.markup, style, w, h)
@@ -81,7 +98,7 @@ def text_layout(renderer: CardRenderer, box, data: TextData, deck: Deck, card: C
     if style.align == "justify" and len(widths) > 1:
         left, width = x, w
     offset = {"top": h - needed, "middle": (h - needed) / 2, "bottom": 0.0}[style.valign]
-    return Rect(left, y + offset, width, min(needed, h)), runs
+    return (left, y + offset, width, min(needed, h)), runs
 
 
 def _runs(lines, color: str) -> list[Run]:

@@ -6,6 +6,7 @@ build/<game>/balance.pdf (and to a JSON report when asked) and never fail the ru
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -330,6 +331,7 @@ def _check(loaded: list[Game], reports: list[CheckReport], engines: dict[str, En
         for warning in renderer_for(game).warnings:  # missing art fails a strict run (issue 33)
             failed = strict and missing_art(warning)
             (result.problems if failed else result.warnings).append(Problem("", 0, warning))
+        result.warnings += _rules_fallbacks(game)  # a letter a fallback face draws: a warning, never an error
         found = check_legibility(renderer_for(game))
         printed[game.id].append(LEGIBILITY_CHECK)
         found += colour_vision_problems(game)
@@ -446,6 +448,32 @@ def _play_strength(plan: _Games, settings: SimSettings, bot: str, options: dict,
         result.problems += found
 
 
+_PLACE = re.compile(r"^([^\s:][^:]*):(\d+): (.*)$", re.S)
+
+
+def _located(warning: str) -> Problem:
+    """A renderer's warning ('file:line: message') as a Problem at its place, so that the language is named
+    after the place."""
+    found = _PLACE.match(warning)
+    return Problem(found.group(1), int(found.group(2)), found.group(3)) if found else Problem("", 0, warning)
+
+
+def _rules_fallbacks(game: Game) -> list[Problem]:
+    """Warnings for the letters of the game's rules that a fallback face draws (none without a rules
+    template; a template that does not render is the rules check's problem)."""
+    from generator.booklet.characters import rules_fallback_warnings
+    from generator.booklet.text import missing_translation, render_rules, template_file
+
+    path = template_file(game)
+    if missing_translation(game) is not None or not path.is_file():
+        return []
+    try:
+        markdown = render_rules(game)
+    except InputError:
+        return []
+    return rules_fallback_warnings(game, markdown, game.show(path), path.read_text(encoding="utf-8"))
+
+
 def _check_languages(game: Game, languages: list[str], strict: bool, result: Validation) -> dict[str, str]:
     """Check the game in each of its other languages as a build would draw it; per language what was found."""
     status: dict[str, str] = {}
@@ -465,6 +493,11 @@ def _check_languages(game: Game, languages: list[str], strict: bool, result: Val
         try:  # drawn even with errors in the file, so one run finds every text that does not fit too
             preflight([translated])
             found = named(check_legibility(renderer_for(translated)), language)
+            # what only the language's words bring (a letter a fallback face draws, an unknown :icon:)
+            source_warnings = set(renderer_for(game).warnings)
+            own = [_located(warning) for warning in renderer_for(translated).warnings
+                   if warning not in source_warnings]
+            result.warnings += named(own + _rules_fallbacks(translated), language)
         except InputError as exc:
             errors += named(exc.problems, language)
             found = []

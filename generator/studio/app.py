@@ -23,6 +23,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from generator.core.colour_vision import DEFICIENCIES, svg_matrix
 from generator.core.errors import InputError, Problem
 from generator.core.limits import MAX_SVG_BYTES, MAX_TEXT_BYTES, MAX_YAML_BYTES
 from generator.data.project import ASSETS
@@ -50,6 +51,8 @@ def _environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    # the colour-vision view: one SVG filter per simulated deficiency, the matrices `pnp validate` uses
+    env.globals["vision_filters"] = [(name, svg_matrix(name)) for name in DEFICIENCIES]
     return env
 
 

@@ -101,7 +101,7 @@ def test_only_embedded_project_fonts(built):
             for font in page["/Resources"].get("/Font", {}).values():
                 font = font.get_object()
                 assert font["/BaseFont"].split("+")[-1] in (
-                    "FredokaOne-Regular",
+                    "Fredoka-SemiBold",
                     "Lato-Regular",
                     "Lato-Bold",
                     "Lato-Italic",

@@ -14,7 +14,7 @@ from generator.core.errors import InputError
 from generator.data.load import load_game
 from generator.faces.face import renderer_for
 from generator.pipeline.gather import check_game
-from tests.conftest import run_pnp
+from tests.conftest import REPO, run_pnp
 from tests.fixtures.fonts import write_font
 
 GAME = "space-race"
@@ -63,12 +63,12 @@ def problems(project) -> list[str]:
 
 
 def test_a_declared_font_draws_its_boxes_and_every_letter_of_every_language(designer_project):
-    edit(designer_project, "crew.csv", "Medic Ana", "Дракон Çağ ő")  # the issue's card title, in Fredoka One
+    edit(designer_project, "crew.csv", "Medic Ana", "Дракон Çağ ő")  # the issue's card title, in Fredoka
     result = run_pnp("build", "--paper", "letter", project=designer_project)
     assert result.exit_code == 0, result.output
     cards = designer_project.build_dir / GAME / "cards-letter.pdf"
     fonts = embedded_fonts(cards)
-    assert {"FredokaOne-Regular", "NotoSans-Bold", "Lato-Regular"} <= fonts
+    assert {"Fredoka-SemiBold", "NotoSans-Bold", "Lato-Regular"} <= fonts
     assert any(name.startswith("NotoSerif-Bold-") for name in fonts)
     text = pdf_text(cards)
     for words in ("Дракон Çağ ő", "Pilotka Řehořová", "Инженер Петров", "Kapitán Dvořák", "Метеоритный дождь",
@@ -83,7 +83,8 @@ def test_a_declared_font_draws_its_boxes_and_every_letter_of_every_language(desi
 def test_a_character_no_face_has_fails_build_and_validate_naming_card_field_and_character(designer_project):
     edit(designer_project, "crew.csv", "Medic Ana", "Medic \u4e2d")
     line = (
-        f"cards/{GAME}/crew.csv:4: card 'medic' name has '\u4e2d' (U+4E2D), which font 'title' (Fredoka One, "
+        f"cards/{GAME}/crew.csv:4: card 'medic' name has '\u4e2d' (U+4E2D), which font 'title' (Fredoka "
+        "SemiBold, "
         "then "
         f"Noto Sans Bold) cannot draw; {EXPECT.format('it')}"
     )
@@ -99,7 +100,7 @@ def test_a_character_in_the_layout_itself_is_located_at_the_box(designer_project
     assert problems(designer_project) == [
         f"cards/{GAME}/layouts/event-back.yaml:3: the back of deck 'events': box 'title': its text has '✓' "
         "(U+2713), "
-        f"which font 'title' (Fredoka One, then Noto Sans Bold) cannot draw; {EXPECT.format('it')}"
+        f"which font 'title' (Fredoka SemiBold, then Noto Sans Bold) cannot draw; {EXPECT.format('it')}"
     ]
 
 
@@ -284,8 +285,8 @@ def _texts(value):
 
 
 def test_the_bundled_games_need_no_fallback(repo_project):
-    """Every text of the bundled games is in Fredoka One and Lato themselves, so their PDFs stay as they
-    were."""
+    """Every text of the bundled games is in Fredoka SemiBold and Lato themselves: their PDFs embed no
+    fallback face."""
     from generator.core.fonts import BODY_FAMILY, TITLE_FAMILY, fallback_markup
 
     for game_id in ("order-up-pizza", "order-up-trading", "short-order-hero"):
@@ -300,12 +301,19 @@ def test_the_bundled_games_need_no_fallback(repo_project):
 
 
 def test_fonts_are_copied_with_their_licence():
-    from generator.core.fonts import NOTO
+    from generator.core.fonts import FONTS, NOTO
 
     assert sorted(p.name for p in NOTO.glob("*.ttf")) == [
         "NotoSans-Bold.ttf", "NotoSans-BoldItalic.ttf", "NotoSans-Italic.ttf", "NotoSans-Regular.ttf"]
     assert "SIL OPEN FONT LICENSE Version 1.1" in (NOTO / "OFL.txt").read_text()
     assert all(p.stat().st_size < 2_000_000 for p in NOTO.glob("*.ttf"))
+    # the title and body faces, each folder with the licence (OFL 1.1) and where the files come from
+    assert sorted(p.name for p in (FONTS / "lato").glob("*.ttf")) == [
+        "Lato-Bold.ttf", "Lato-BoldItalic.ttf", "Lato-Italic.ttf", "Lato-Regular.ttf"]
+    assert [p.name for p in (FONTS / "fredoka").glob("*.ttf")] == ["Fredoka-SemiBold.ttf"]
+    for folder in ("lato", "fredoka"):
+        assert "SIL OPEN FONT LICENSE Version 1.1" in (FONTS / folder / "OFL.txt").read_text()
+        assert (FONTS / folder / "README.md").is_file()
 
 
 def test_a_fallback_added_to_a_built_in_font_draws_what_it_lacks_in_this_game_only(
@@ -326,20 +334,67 @@ def test_a_fallback_added_to_a_built_in_font_draws_what_it_lacks_in_this_game_on
     assert built.exit_code == 0, built.output
     sheet = designer_project.build_dir / GAME / "cards-a4.pdf"
     assert "Události \u2713" in pdf_text(sheet)
-    assert {"FredokaOne-Regular", "Check-Box"} <= {
+    assert {"Fredoka-SemiBold", "Check-Box"} <= {
         re.sub(r"-[0-9a-f]{8}$", "", n) for n in embedded_fonts(sheet)
     }
     mine = load_game(designer_project, GAME).fonts["title"]
     assert mine.chain_draws("\u2713") and mine.describe().startswith(
-        "font 'title' (Fredoka One, then Check Box"
+        "font 'title' (Fredoka SemiBold, then Check Box"
     )
     # the built-in title elsewhere: as it was
     other = load_game(repo_project, "order-up-pizza").fonts["title"]
     assert (
         not other.chain_draws("\u2713")
-        and other.describe() == "font 'title' (Fredoka One, then Noto Sans Bold)"
+        and other.describe() == "font 'title' (Fredoka SemiBold, then Noto Sans Bold)"
     )
     bare = "  display: {fallback: [symbols]}"  # a font that is not built in needs its own regular face
     edit(designer_project, "game.yaml", "  display: fonts/NotoSerif-Bold-subset.ttf", bare)
     with pytest.raises(InputError, match="only title and body are built in"):
         load_game(designer_project, GAME)
+
+
+def test_every_text_of_every_shipped_language_is_in_the_bundled_faces(repo_project):
+    """Every character of the bundled games' files (their data, layouts and translations), of their rules
+    templates in every language and of the tool's word catalogues is in Fredoka SemiBold and in every style of
+    Lato themselves (read from the font files with fontTools): no heading mixes in a fallback face."""
+    import yaml
+
+    from generator.core.fonts import BODY_FAMILY, TITLE_FAMILY
+
+    files = [path for game_id in ("order-up-pizza", "order-up-trading", "short-order-hero")
+             for path in sorted((repo_project.cards_dir / game_id).rglob("*.y*ml"))]
+    files += sorted((repo_project.templates_dir / "rules").glob("*.j2"))
+    files += sorted((REPO / "generator" / "assets" / "i18n").glob("*.yaml"))
+    languages = {path.stem for path in files if path.parent.name == "i18n"}
+    assert {"cs", "de"} <= languages  # the shipped translations are among the files read
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        if path.suffix in (".yaml", ".yml"):
+            text = " ".join(_texts(yaml.safe_load(text)))
+        chars = {char for char in text if not char.isspace()}
+        for family in (TITLE_FAMILY, BODY_FAMILY):
+            lacking = sorted(char for char in chars if ord(char) not in family.own_characters)
+            assert not lacking, (path.name, family.describe(), lacking)
+
+
+def test_a_letter_drawn_by_a_fallback_face_is_a_warning_naming_the_text_and_the_face(designer_project):
+    """Russian in a title: Fredoka SemiBold has no Cyrillic, so Noto Sans Bold draws it (the same weight class
+    as the heavy title face); the warning names the card field, its text, the letters and the faces, once per
+    box and face. A text the title face draws itself warns of nothing."""
+    game = load_game(designer_project, GAME)
+    renderer = renderer_for(game)
+    renderer.check()
+    fallbacks = [w for w in renderer.warnings if "drawn in its fallback" in w]
+    lead = f"cards/{GAME}/crew.csv:3: card 'engineer' name 'Инженер Петров' has 'И' (U+0418), "
+    rest = ("which the own face of font 'title' (Fredoka SemiBold) lacks: drawn in its fallback Noto Sans "
+            "Bold (box ")
+    assert any(w.startswith(lead) and rest in w for w in fallbacks), fallbacks
+    assert not any("Dvořák" in w or "Řehořová" in w for w in renderer.warnings)  # Czech: no fallback
+    assert len(fallbacks) == len({w.split("(box ")[1] for w in fallbacks})  # once per box and face
+    result = run_pnp("validate", "--no-sim", project=designer_project)
+    assert "drawn in its fallback Noto Sans Bold (box 'title'" in result.output, result.output
+    # the rules too: their title, in the title font, is Czech and Russian
+    rules = [line for line in result.output.splitlines() if "(the rules)" in line]
+    assert any("'Г' (U+0413)" in line and "which the own face of font 'title' (Fredoka SemiBold) lacks: "
+               "drawn in its fallback Noto Sans Bold (the rules)" in line for line in rules), result.output
+    assert not any("'ě'" in line or "'ř'" in line for line in rules)  # Czech is in Fredoka itself

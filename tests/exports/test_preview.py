@@ -59,20 +59,19 @@ def _pdf_text_width(text: str, font_name: str, size: float) -> int:
 
 
 def test_the_header_draws_every_letter_with_the_pdfs_fallback(tmp_project):
-    # Fredoka One (the title font) has no 'Ż' or 'ę': the header sets them in its fallback face, as the PDFs
-    # do
+    # Fredoka (the title font) has no Cyrillic: the header sets it in its fallback face, as the PDFs do
     game_yaml = tmp_project.cards_dir / "order-up-trading" / "game.yaml"
-    game_yaml.write_text(game_yaml.read_text().replace("title: Order Up", "title: Żółw", 1))
+    game_yaml.write_text(game_yaml.read_text().replace("title: Order Up", "title: Йож", 1))
     games, _ = gather(tmp_project, ["order-up-trading"])
     game = games[0]
     deck = game.decks["recipes"]
-    deck.name = "Zwierzęta"
+    deck.name = "Żółw Звёзды"
     sheet = contact_sheet(game, deck, card_width=100)
     header = sheet.crop((0, 0, sheet.width * 2 // 3, 50))  # the title, not the summary on the right
     box = _ink_box(header)
-    expected = _pdf_text_width("Żółw \u00b7 Zwierzęta", game.fonts["title"].name, 26)
+    expected = _pdf_text_width("Йож \u00b7 Żółw Звёзды", game.fonts["title"].name, 26)
     assert abs((box[2] - box[0]) - expected) <= 3, (box, expected)
-    assert box[1] < 14 + 4  # the dot of the 'Ż' reaches above the other letters
+    assert box[1] < 14 + 4  # the breve of the 'Й' reaches above the other letters
 
 
 def test_a_header_letter_no_font_draws_is_a_located_problem(tmp_project):

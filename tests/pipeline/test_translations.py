@@ -147,15 +147,17 @@ def test_bundled_games_build_complete_in_their_second_language(translated, game,
             assert string in text, f"{name}: '{string}' is missing"
 
 
-def test_czech_letters_the_bundled_faces_lack_are_drawn_by_the_fallback(translated):
-    """Fredoka One and Lato have no ř, ě, č or ů: the Czech pages embed Noto Sans for them, and extracting the
-    text gives the letters back (nothing dropped)."""
+def test_czech_letters_are_drawn_by_the_bundled_faces_themselves(translated):
+    """Fredoka SemiBold and Lato 2.0 have ř, ě, č, ů, ď, ť and ň: the Czech pages embed no fallback face (one
+    typeface per heading), and extracting the text gives the letters back (nothing dropped)."""
     folder = translated / "build" / "order-up-pizza" / "cs"
     text = " ".join(_page_texts(folder / "cards-a4.pdf"))
     for letter in "řěčůŘ":
         assert letter in text
-    fonts = (folder / "cards-a4.pdf").read_bytes()
-    assert b"NotoSans-Bold" in fonts and b"FredokaOne" in fonts and b"Lato" in fonts
+    for pdf in folder.glob("*.pdf"):
+        fonts = pdf.read_bytes()
+        assert b"NotoSans" not in fonts and b"Lato" in fonts, pdf.name
+    assert b"Fredoka-SemiBold" in (folder / "cards-a4.pdf").read_bytes()
 
 
 def test_source_language_stays_where_it_is_and_translations_are_incremental(translated):
@@ -421,8 +423,25 @@ def test_a_character_no_font_draws_in_one_language(demo: Path):
     _one_located(
         run_pnp("validate", "--no-sim", project=demo),
         r"cards/demo/i18n/de\.yaml:4: German \(de\): card 'olive' name has '\u4e2d' \(U\+4E2D\), which font "
-        r"'title' \(Fredoka One, then Noto Sans Bold\) cannot draw",
+        r"'title' \(Fredoka SemiBold, then Noto Sans Bold\) cannot draw",
     )
+
+
+def test_a_letter_a_fallback_face_draws_in_one_language_is_a_warning_naming_it(demo: Path):
+    path = demo / "cards" / "demo" / "i18n" / "de.yaml"
+    # Fredoka has no Cyrillic: the card's title and the rules' title (the game's) take Noto Sans Bold
+    path.write_text(path.read_text().replace("olive: {name: Olive}", "olive: {name: Олива}")
+                    .replace("title: Demo-Pizza", "title: Демо-Pizza"))
+    result = run_pnp("validate", "--no-sim", project=demo)
+    found = [line for line in result.output.splitlines() if "drawn in its fallback" in line]
+    lead = "warning: cards/demo/i18n/de.yaml:4: German (de): card 'olive' name 'Олива' has 'О' (U+041E)"
+    assert any(line.startswith(lead) and "which the own face of font 'title' (Fredoka SemiBold) lacks: "
+               "drawn in its fallback Noto Sans Bold (box 'title' of cards/demo/layouts/base.yaml:4)" in line
+               for line in found), result.output
+    assert any(line.startswith("warning: cards/demo/i18n/de.yaml:2: German (de): ") and "'Д' (U+0414)" in line
+               and "font 'title' (Fredoka SemiBold) lacks: drawn in its fallback Noto Sans Bold (the rules)"
+               in line for line in found), result.output
+    assert not [line for line in found if "German" not in line]  # the English game needs no fallback
 
 
 def test_only_a_failed_language_asked_for_reads_as_such(demo: Path):

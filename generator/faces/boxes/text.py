@@ -16,7 +16,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.errors import Cell, InputError, Problem, Problems, did_you_mean
-from generator.core.fonts import Family, fallback_markup
+from generator.core.fonts import Family, fallback_letters, fallback_markup, show_char
 from generator.core.units import to_pt
 from generator.data.fonts import field_with
 from generator.data.game import Card
@@ -58,6 +58,8 @@ class TextData(Resolved):
     color: str
     unknown_icons: tuple[str, ...] = ()
     outline: float = 0.0
+    # fallback face label -> the letters of the text it draws, which the family's own faces lack
+    fallbacks: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 class TextBox(BoxKind):
@@ -72,6 +74,7 @@ class TextBox(BoxKind):
     def __init__(self, renderer):
         super().__init__(renderer)
         self._fitted: dict[tuple, float] = {}  # (markup, style, w, h) -> font size that fits
+        self._fallbacks_told: set[tuple] = set()  # (box file, line, name, fallback face): warned once
         # form name -> laid-out text of its boxes: each fitted paragraph (or plain lines) is made once and
         # drawn
         # again on the next paper; let go with the face's rendered data (the renderer's `last_use`)
@@ -129,6 +132,8 @@ class TextBox(BoxKind):
             unknown_icons=unknown,
             fill=fill,
             stroke=stroke,
+            fallbacks=tuple((label, tuple(chars))
+                            for label, chars in fallback_letters(markup, family).items()),
         )
 
     def warnings(self, box: Box, data: TextData, deck, context: dict) -> list[str]:
@@ -136,7 +141,34 @@ class TextBox(BoxKind):
         undrawn = [f"{line} (box '{box.name}' of {box.file}:{box.line})"
                    for path in icons.inline_icon_files(data.markup)
                    for line in icons.undrawn_messages(path, f"inline icon '{path.stem}'", show)]
-        return [self._icon_warning(box, context, name) for name in data.unknown_icons] + undrawn
+        return ([self._icon_warning(box, context, name) for name in data.unknown_icons] + undrawn
+                + self._fallback_warnings(box, data, context))
+
+    def _fallback_warnings(self, box: Box, data: TextData, context: dict) -> list[str]:
+        """A located warning, once per box and fallback face, for letters of a text its font's own faces lack
+        (drawn in the fallback face, in the text's weight and style, so one text mixes two typefaces)."""
+        out = []
+        for label, chars in data.fallbacks:
+            told = (box.file, box.line, box.name, label)
+            if told in self._fallbacks_told:
+                continue
+            self._fallbacks_told.add(told)
+            renderer = self.renderer
+            card = renderer.card_of(context)
+            key = next((found for found in (field_with(card, char) for char in chars) if found), None) \
+                if card is not None else None
+            if card is not None and key is not None:
+                (file, line), what = card.where(key), f"card '{card.id}' {key} '{card.as_dict()[key]}'"
+            else:
+                (file, line), what = box.translated or (box.file, box.line), \
+                    f"{renderer.where(context)}: box '{box.name}': its text"
+            shown = ", ".join(show_char(char) for char in chars[:4]) + \
+                (f" and {len(chars) - 4} more" if len(chars) > 4 else "")
+            out.append(f"{file}:{line}: {what} has {shown}, which the own face of font '{data.family.key}' "
+                       f"({data.family.face().info.label}) lacks: drawn in its fallback {label} (box "
+                       f"'{box.name}' of {box.file}:{box.line}); for one typeface in the text, declare a "
+                       "font that has them under fonts: in game.yaml")
+        return out
 
     def _icon_warning(self, box: Box, context: dict, name: str) -> str:
         """A located warning for `:name:` in a text that names no icon (it is printed as it is)."""

@@ -16,6 +16,21 @@
       });
     }
     body.classList.toggle("guides", localStorage.getItem("pnp-guides") === "1" && !!guides);
+    const vision = document.getElementById("t-vision");
+    if (vision) {  // every picture as a colour-blind player sees it (kept between pages, like the others)
+      const known = Array.from(vision.options, (option) => option.value);
+      const apply = () => {
+        if (vision.value) body.dataset.vision = vision.value; else delete body.dataset.vision;
+      };
+      const restore = () => {  // the choice kept, also on a page the browser shows again from its history
+        const kept = localStorage.getItem("pnp-vision") || "";
+        vision.value = known.includes(kept) ? kept : "";
+        apply();
+      };
+      vision.addEventListener("change", () => { localStorage.setItem("pnp-vision", vision.value); apply(); });
+      window.addEventListener("pageshow", restore);
+      restore();
+    }
     const ink = document.getElementById("t-ink");
     if (ink) {
       ink.checked = localStorage.getItem("pnp-ink") === "saver";
