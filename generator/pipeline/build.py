@@ -18,7 +18,7 @@ from generator.pipeline.incremental import BuildState, game_keys
 
 if TYPE_CHECKING:
     from generator.data.game import Game
-    from generator.pipeline.drawing import Drawn
+    from generator.pipeline.drawing import Drawings, Drawn
     from generator.pipeline.planning import Planner
 
 # Loading, checking and drawing (generator.pipeline.gather, .producers, .fingerprints) are imported when a
@@ -223,6 +223,7 @@ def _build(
     fresh = [] if options.force else _fresh_games(state, names, keys, previous)
     if len(fresh) == len(names) and fresh:
         return _nothing_to_do(state, names, old_manifest)
+    from generator.pipeline.check_cache import CHECKS_FILE, passed_text, read_passed
     from generator.pipeline.gather import load_games
     from generator.pipeline.stale import stale_outputs
 
@@ -230,7 +231,10 @@ def _build(
     # a game whose checks read the same inputs as when they last passed (a rules template or translation
     # edit) is loaded, not checked again
     checked = {} if options.force else _checked_before(state, changed, keys)
-    loaded = load_games(project, changed, checked=checked)
+    # each of game.yaml's `checks:` that passed with the inputs it reads now is not run again
+    # (generator.pipeline.check_cache); --force runs them all
+    passed = read_passed(build_dir, [] if options.force else changed, keys[changed[0]].tool)
+    loaded = load_games(project, changed, checked=checked, passed=passed)
     # a game that did not load, or wrong data or references: every game's problems, as gather
     if loaded.failed:
         loaded.finish()
@@ -249,6 +253,8 @@ def _build(
         cores = options.jobs or available_cores()
 
         def start_early(outputs: list[Output]) -> int:
+            if _few_pages(outputs, previous):  # drawn here with the rest: a fork would cost more
+                return 0
             drawing_starts()  # the workers collect as they draw
             drawings.start(outputs, build_dir, options.jobs, busy=True)
             return min(cores, len(tasks_of(outputs)))  # the workers started
@@ -261,12 +267,8 @@ def _build(
             loaded.finish()
             raise
         everything = [o for group in todo for o in group]
-        started = {id(o) for o in drawings.outputs}
         drawing_starts()
-        if len(started) < len(everything):
-            drawings.start(
-                [o for o in everything if id(o) not in started], build_dir, options.jobs, loaded.pending
-            )
+        _start_the_rest(drawings, everything, build_dir, options.jobs, loaded.pending, previous)
         # a failed check stops the workers and removes their files (leaving the block): its problems are
         # reported, never a drawing problem or bug the bad data caused
         reports = loaded.finish()
@@ -302,11 +304,36 @@ def _build(
                              partial=bool(options.only))
         staging.stage(build_dir / MANIFEST, lambda tmp: tmp.write_text(text, encoding="utf-8"))
         staging.stage(state.path, lambda tmp: tmp.write_text(state.text(), encoding="utf-8"))
+        checks = passed_text(build_dir, passed)
+        if checks is not None:
+            staging.stage(build_dir / CHECKS_FILE, lambda tmp: tmp.write_text(checks, encoding="utf-8"))
         staging.commit(journal_dir=build_dir)
     if progress:
         for output in drawn_outputs:
             progress(output)
     return result
+
+
+FEW_PAGES = 4  # at most this many pages in all (at their last build): drawn without a worker
+
+
+def _start_the_rest(drawings: Drawings, everything: list[Output], build_dir: Path, jobs: int, busy: bool,
+                    previous: dict[str, dict]) -> None:
+    """Start drawing the outputs not started while planning (`busy`: the composition checks are still to
+    run). A job of a few faces is drawn in this process, after the checks: forking a worker for it (and
+    waiting on it) costs more than it overlaps."""
+    started = {id(o) for o in drawings.outputs}
+    rest = [o for o in everything if id(o) not in started]
+    if rest:
+        few = _few_pages(rest, previous)
+        drawings.start(rest, build_dir, 1 if few else jobs, busy and not few)
+
+
+def _few_pages(outputs: list[Output], previous: dict[str, dict]) -> bool:
+    """True when these outputs had at most FEW_PAGES pages in all at their last build (each one known)."""
+    pages = [previous.get(str(o.path), {}).get("pages") for o in outputs]
+    known = [n for n in pages if isinstance(n, int)]
+    return len(known) == len(pages) and sum(known) <= FEW_PAGES
 
 
 def _stale(found: list[dict], manifest: dict, fresh: list[str]) -> list[dict]:
