@@ -43,6 +43,10 @@ class BuildResult:
     warnings: list[Problem] = field(default_factory=list)
     # game -> its languages kept out by problems
     not_built: dict[str, list[str]] = field(default_factory=dict)
+    # the manifest entries of the outputs skipped (their warnings are said again, as when they were drawn)
+    kept: list[dict] = field(default_factory=list)
+    # game -> the warnings of its translations (recorded, and said again while the game is skipped)
+    warned: dict[str, list[Problem]] = field(default_factory=dict)
 
 
 def _language(game: Game) -> dict:
@@ -262,6 +266,9 @@ def _build(
         try:
             early = _EarlyStart(start_early, loaded.pending, cores) if cores > 1 else None
             result, units, todo, carried, failed = _plan(state, keys, options, previous, games, fresh, early)
+            # every game's warnings in the order asked for, whichever of them were skipped
+            result.warnings = [w for name in names for w in result.warned.get(name, [])]
+            result.kept = [previous[path] for path in result.skipped if path in previous]
         except Exception:
             drawings.cancel()
             loaded.finish()
@@ -298,7 +305,8 @@ def _build(
                 state.record_unit(name, fingerprint, made)
         if problems:  # the same card can fail in several outputs (both papers, the rules): report it once
             raise InputError(list(dict.fromkeys(problems)))
-        _record_games(state, keys, units, [r for r in reports if r.game not in failed], result.languages)
+        _record_games(state, keys, units, [r for r in reports if r.game not in failed], result.languages,
+                      result.warned)
         result.stale = _stale(stale_outputs(project, build_dir, games), old_manifest, fresh)
         text = manifest_text(old_manifest, project, built, result.written + carried, result.stale,
                              partial=bool(options.only))
@@ -393,11 +401,13 @@ def _adopt(staging: Staging, state: BuildState, build_dir: Path, drawn: Iterable
 
 
 def _record_games(state: BuildState, keys: dict, units: list, reports: list[CheckReport],
-                  languages: dict[str, list[str]]) -> None:
-    """Record each game built (all its languages) as up to date: its key, outputs, report and languages."""
+                  languages: dict[str, list[str]], warned: dict[str, list[Problem]]) -> None:
+    """Record each game built (all its languages) as up to date: its key, outputs, report, languages and
+    the warnings of its translations."""
     for report in reports:
         paths = [path for unit in units if unit.game.id == report.game for path in unit.paths()]
-        state.record_game(report.game, keys[report.game], paths, report, languages.get(report.game, []))
+        state.record_game(report.game, keys[report.game], paths, report, languages.get(report.game, []),
+                          warned.get(report.game, []))
 
 
 @dataclass(frozen=True)
@@ -458,9 +468,13 @@ def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[s
     units = planner.plan(source, planned if early is not None else None)
     failed: set[str] = set()  # games with a language that did not build: not recorded as up to date
     for game in games:
+        before = len(result.warnings)
         wrong = _plan_translations(planner, game, languages[game.id], result, units)
+        result.warned[game.id] = result.warnings[before:]
         result.problems += wrong
         failed |= {game.id} if wrong else set()
+    for name in fresh:  # said again, as a build that plans the game says them
+        result.warned[name] = state.game_warnings(name)
     fingerprints = {path: fingerprint for unit in units for path, fingerprint in unit.fingerprints.items()}
     for name in fresh:
         result.skipped += state.game_outputs(name)
@@ -520,5 +534,8 @@ def _nothing_to_do(state: BuildState, names: list[str], manifest: dict) -> Build
                          languages={name: state.game_languages(name) for name in names})
     for name in names:
         result.skipped += state.game_outputs(name)
+        result.warnings += state.game_warnings(name)  # as the build that drew them said them
+    listed = {entry["path"]: entry for entry in manifest["outputs"]}
+    result.kept = [listed[path] for path in result.skipped if path in listed]
     result.stale = [e for e in manifest["stale"] if e["path"].split("/")[0] in names]
     return result
