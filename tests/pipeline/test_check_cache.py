@@ -154,3 +154,17 @@ def test_a_rebuild_says_the_warnings_and_problems_a_cold_build_says(tmp_path):
         build(project, [GO_FISH], A4)
     assert [str(p) for p in rebuilt.value.problems] == [str(p) for p in fresh.value.problems]
     assert "check 'every fish makes whole sets' failed for card 'tuna'" in str(fresh.value.problems[0])
+
+
+def test_a_skipped_game_says_the_translation_warnings_of_its_last_build(tmp_path):
+    from generator.core.errors import Problem
+    from generator.data.report import CheckReport
+    from generator.pipeline.incremental import BuildState, GameKey
+
+    said = [Problem("cards/g/toppings.yaml", 15, "toppings.mushrooms.name has no Czech (cs) translation"),
+            Problem("cards/g/i18n/cs.xlsx", 2, "Czech (cs): a note", "Texts!B2")]
+    state = BuildState(tmp_path)
+    state.record_game("g", GameKey("content", "full"), [], CheckReport("g", 1, 1, 1), ["en", "cs"], said)
+    state.save()
+    assert BuildState(tmp_path).game_warnings("g") == said  # as the build that planned it said them
+    assert BuildState(tmp_path).game_warnings("another") == []
