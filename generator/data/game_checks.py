@@ -241,7 +241,9 @@ def run_checks(game: Game, problems, passed: PassedChecks | None = None) -> list
     runner: _Runner | None = None  # made only when a check is run: it compiles and indexes the game
     parts: dict[str, str] = {}  # the digests of the view's parts, worked out once for every check
     for index, check in enumerate(game.config.checks):
-        key = check_key(game, check, view, parts, passed.salt) if passed is not None else None
+        key = None
+        if passed is not None:
+            key = check_key(game, check, passed.parts_of(game.id, check, view), view, parts, passed.salt)
         if key is not None and passed is not None and key in passed.known:
             kept.append(key)  # it passed with exactly these inputs: it passes again
             continue
@@ -274,9 +276,25 @@ class PassedChecks:
     sources). Only passes are kept: a failing check runs again each time, so its messages are always its
     own."""
 
-    def __init__(self, known: Iterable[str] = (), salt: str = ""):
+    def __init__(self, known: Iterable[str] = (), salt: str = "", parts: dict | None = None):
         self.known, self.salt = set(known), salt
         self.passed: dict[str, list[str]] = {}
+        # what each check reads (parts_read), by the hash of the check as written: parsing every expression
+        # again would cost as much as the checks it saves
+        self.parts: dict[str, list[str] | None] = dict(parts or {})
+        self.parts_used: dict[str, dict[str, list[str] | None]] = {}  # per game, this run
+
+    def parts_of(self, game: str, check: CheckSpec, view: dict) -> set[str] | None:
+        """parts_read of the check, remembered by the hash of the check as written (and of the tool)."""
+        spec = json.dumps([self.salt, check.model_dump(by_alias=True)], sort_keys=True, default=repr)
+        memo = hashlib.sha256(spec.encode()).hexdigest()
+        if memo in self.parts:
+            found = self.parts[memo]
+        else:
+            read = parts_read(check, view)
+            found = sorted(read) if read is not None else None
+        self.parts_used.setdefault(game, {})[memo] = found
+        return set(found) if found is not None else None
 
 
 # Which parts of the game's view a check can read. The collections are read per item (`decks.orders` is the
@@ -343,11 +361,11 @@ def _item_named(name: nodes.Name, parent: nodes.Node | None) -> str | None:
     return None
 
 
-def check_key(game: Game, check: CheckSpec, view: dict, digests: dict[str, str], salt: str) -> str | None:
+def check_key(game: Game, check: CheckSpec, parts: set[str] | None, view: dict, digests: dict[str, str],
+              salt: str) -> str | None:
     """The hash of everything a check reads: the tool (`salt`), the game and its language, the check as
-    written and the parts of the view it reads (parts_read; their digests are kept in `digests`). None: it
+    written and the `parts` of the view it reads (parts_read; their digests are kept in `digests`). None: it
     cannot be told, the check is run."""
-    parts = parts_read(check, view)
     if parts is None:
         return None
     for part in parts - set(digests):

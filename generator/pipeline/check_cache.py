@@ -21,10 +21,21 @@ def read_passed(build_dir: Path, names: list[str], salt: str) -> PassedChecks:
         data = json.loads((Path(build_dir) / CHECKS_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         data = None
+    parts: dict = {}
     for name in names:
         keys = _games(data).get(name)
         known += [key for key in keys if isinstance(key, str)] if isinstance(keys, list) else []
-    return PassedChecks(known, salt)
+        parts.update({memo: found for memo, found in _parts(data).get(name, {}).items() if found is None
+                      or (isinstance(found, list) and all(isinstance(part, str) for part in found))})
+    return PassedChecks(known, salt, parts)
+
+
+def _parts(data) -> dict:
+    """The file's parts read by each check, per game (what game_checks.parts_read found)."""
+    ok = isinstance(data, dict) and data.get("version") == CACHE_VERSION
+    if not ok or not isinstance(data.get("parts"), dict):
+        return {}
+    return {name: found for name, found in data["parts"].items() if isinstance(found, dict)}
 
 
 def _games(data) -> dict:
@@ -45,7 +56,9 @@ def passed_text(build_dir: Path, passed: PassedChecks) -> str | None:
         data = json.loads(old)
     except (OSError, ValueError):
         old, data = None, None
-    games = dict(_games(data))
+    games, parts = dict(_games(data)), _parts(data)
     games.update(passed.passed)
-    text = json.dumps({"version": CACHE_VERSION, "games": dict(sorted(games.items()))}, indent=1) + "\n"
+    parts.update(passed.parts_used)  # the checks of a game checked now: those it has now
+    text = json.dumps({"version": CACHE_VERSION, "games": dict(sorted(games.items())),
+                       "parts": dict(sorted(parts.items()))}, indent=1) + "\n"
     return text if text != old else None

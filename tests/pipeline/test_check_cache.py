@@ -80,9 +80,15 @@ def test_a_passed_check_runs_again_only_when_what_it_reads_changed(tmp_path, mon
     assert len(first.passed[ORDER_UP]) == len(names) == len(ran) == 29  # every check passed, and is kept
 
     ran.clear()
-    again = PassedChecks(first.passed[ORDER_UP], salt="tool")
+    parsed: list[str] = []
+    parse = game_checks.parts_read
+    monkeypatch.setattr(game_checks, "parts_read",
+                        lambda check, view: parsed.append(check.name) or parse(check, view))
+    again = PassedChecks(first.passed[ORDER_UP], salt="tool", parts=first.parts_used[ORDER_UP])
     assert run_checks(load_game(project, ORDER_UP), Problems(), again) == names
     assert ran == [] and again.passed == first.passed  # nothing changed: nothing runs
+    assert parsed == []  # what each check reads is remembered too: no expression is parsed again
+    monkeypatch.setattr(game_checks, "parts_read", parse)
 
     ran.clear()
     _edit(project, f"cards/{ORDER_UP}/orders.yaml", "customer: Grandma Rosa", "customer: Grandma Rosie")
