@@ -135,11 +135,13 @@ def build_cmd(ctx, games, only, force, jobs, pull_first, **sheet) -> None:
 
 
 def echo_warnings(result) -> None:
-    """Print the warnings of the outputs just written, each once (they are also in build/manifest.json).
+    """Print the warnings of the outputs, each once (they are also in build/manifest.json): of those just
+    written and of those up to date, which said them when they were drawn, in the order of their paths, so a
+    rebuild says what a full build says.
 
     A warning that names no file and line gets the output it came from (board warnings name only the area)."""
     seen: dict[str, str] = {}
-    for entry in result.written:
+    for entry in sorted(result.written + result.kept, key=lambda entry: entry["path"]):
         for warning in entry.get("warnings", []):
             seen.setdefault(warning, entry["path"])
     for warning, path in seen.items():

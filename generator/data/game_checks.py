@@ -23,9 +23,12 @@ check and the item (and where the item is written).
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
+from collections.abc import Iterable
 from typing import Any
 
-from jinja2 import TemplateError, TemplateSyntaxError, nodes
+from jinja2 import Environment, TemplateError, TemplateSyntaxError, nodes
 from jinja2.environment import TemplateExpression
 from jinja2.parser import Parser
 from jinja2.runtime import new_context
@@ -36,7 +39,7 @@ from generator.data.compiled import SandboxedCache, private_cache
 from generator.data.game import Game
 from generator.data.models import CheckSpec
 from generator.data.sandbox import Budget
-from generator.data.templating import GameHelpers, environment, game_view
+from generator.data.templating import GameHelpers, View, environment, game_view
 
 FAILURES_SHOWN = 25  # per check: a broken rule over hundreds of cards should not bury the other problems
 
@@ -82,9 +85,9 @@ class CheckError(Exception):
 class _Runner:
     """Evaluates the checks of one game, compiling every expression once."""
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Game, view: View | None = None):
         self.game = game
-        self.view = game_view(game)
+        self.view = game_view(game) if view is None else view
         self.env = environment(autoescape=False, helpers=GameHelpers(game, self.view).functions())
         self.base = dict(self.view) | {"game": self.view}
         self.places = self._places()
@@ -225,16 +228,27 @@ class _Runner:
         return failures
 
 
-def run_checks(game: Game, problems) -> list[str]:
+def run_checks(game: Game, problems, passed: PassedChecks | None = None) -> list[str]:
     """Every check game.yaml declares, adding a located problem per failure; returns the names of the
-    checks."""
+    checks. With `passed`, a check whose inputs (check_key) are those it last passed with is not run again."""
+    if passed is not None:
+        kept = passed.passed.setdefault(game.id, [])
     if not game.config.checks:
         return []
     shown = game.show(game.dir / "game.yaml")
     raw = load_yaml(game.dir / "game.yaml", shown).get("checks")
-    runner = _Runner(game)
+    view = game_view(game)
+    runner: _Runner | None = None  # made only when a check is run: it compiles and indexes the game
+    parts: dict[str, str] = {}  # the digests of the view's parts, worked out once for every check
     for index, check in enumerate(game.config.checks):
+        key = None
+        if passed is not None:
+            key = check_key(game, check, passed.parts_of(game.id, check, view), view, parts, passed.salt)
+        if key is not None and passed is not None and key in passed.known:
+            kept.append(key)  # it passed with exactly these inputs: it passes again
+            continue
         line = raw.line_of(index) if isinstance(raw, YList) else 0
+        runner = runner or _Runner(game, view)
         try:
             failures = runner.run(check)
         except CheckError as exc:
@@ -245,6 +259,8 @@ def run_checks(game: Game, problems) -> list[str]:
                 "over the game's data (see `pnp docs templates`)",
             )
             continue
+        if not failures and key is not None and passed is not None:
+            kept.append(key)
         for message in failures[:FAILURES_SHOWN]:
             problems.items.append(Problem(shown, line, message))
         if len(failures) > FAILURES_SHOWN:
@@ -253,3 +269,113 @@ def run_checks(game: Game, problems) -> list[str]:
             )
     return [check.name for check in game.config.checks]
 
+
+class PassedChecks:
+    """The checks that passed, each by the hash of what it reads (check_key): `known` from earlier runs,
+    `passed` in this one (per game). `salt` is the hash of the tool that evaluates them (its version and
+    sources). Only passes are kept: a failing check runs again each time, so its messages are always its
+    own."""
+
+    def __init__(self, known: Iterable[str] = (), salt: str = "", parts: dict | None = None):
+        self.known, self.salt = set(known), salt
+        self.passed: dict[str, list[str]] = {}
+        # what each check reads (parts_read), by the hash of the check as written: parsing every expression
+        # again would cost as much as the checks it saves
+        self.parts: dict[str, list[str] | None] = dict(parts or {})
+        self.parts_used: dict[str, dict[str, list[str] | None]] = {}  # per game, this run
+
+    def parts_of(self, game: str, check: CheckSpec, view: dict) -> set[str] | None:
+        """parts_read of the check, remembered by the hash of the check as written (and of the tool)."""
+        spec = json.dumps([self.salt, check.model_dump(by_alias=True)], sort_keys=True, default=repr)
+        memo = hashlib.sha256(spec.encode()).hexdigest()
+        if memo in self.parts:
+            found = self.parts[memo]
+        else:
+            read = parts_read(check, view)
+            found = sorted(read) if read is not None else None
+        self.parts_used.setdefault(game, {})[memo] = found
+        return set(found) if found is not None else None
+
+
+# Which parts of the game's view a check can read. The collections are read per item (`decks.orders` is the
+# orders deck); a helper reads the parts it looks up (`street` the boards); `game` is the whole view.
+_COLLECTIONS = ("decks", "tables", "boards", "components")
+_HELPER_PARTS = {"setting": ("settings",), "street": ("boards",), "distance": ("boards",),
+                 "ref": ("decks", "tables"), "in_play": ("decks",), "copies_for": ("decks",),
+                 "colour_distance": (), "range": (), "dict": (), "namespace": ()}
+_LANGUAGE_FILTERS = ("words", "join_and")
+_PARSER = Environment()  # the checks' syntax is Jinja's own: only parsed here, never evaluated
+
+
+def parts_read(check: CheckSpec, view: dict) -> set[str] | None:
+    """The parts of the game's view (generator.data.templating.game_view) a check's expressions read:
+    top-level keys ('settings', 'players'), collections ('decks': every deck) or one item of a collection
+    ('decks.orders'). None when that cannot be told from the expressions (a helper whose words depend on the
+    language, an expression that does not parse): then the check is run every time. The message is left out:
+    it is rendered only when the check fails, and failures are never reused."""
+    sources = list(check.let.values()) + list(check.with_.values()) + [check.assert_]
+    if check.for_each is not None:
+        sources += [check.for_each] if isinstance(check.for_each, str) else list(check.for_each.values())
+    found: set[str] = set()
+    for source in sources:
+        try:
+            parser = Parser(_PARSER, source, state="variable")
+            expr = parser.parse_expression()
+            if not parser.stream.eos:
+                return None
+        except TemplateSyntaxError:
+            return None
+        parents: dict[int, nodes.Node] = {}
+        stack: list[nodes.Node] = [expr]
+        while stack:
+            node = stack.pop()
+            for child in node.iter_child_nodes():
+                parents[id(child)] = node
+                stack.append(child)
+        if any(f.name in _LANGUAGE_FILTERS for f in expr.find_all((nodes.Filter, nodes.Test))):
+            return None  # their words come from the language's catalogue, which the view does not hold
+        for name in expr.find_all(nodes.Name):
+            parent = parents.get(id(name))
+            if name.name == "game":
+                found |= set(view)
+            elif name.name in _COLLECTIONS:
+                item = _item_named(name, parent)
+                found.add(f"{name.name}.{item}" if item is not None else name.name)
+            elif name.name in view:
+                found.add(name.name)
+            elif isinstance(parent, nodes.Call) and parent.node is name:
+                if name.name not in _HELPER_PARTS:
+                    return None  # a helper this does not know what it reads of
+                found |= set(_HELPER_PARTS[name.name])
+            # any other name is the check's own (let, for_each, with): its expression is read above
+    return found
+
+
+def _item_named(name: nodes.Name, parent: nodes.Node | None) -> str | None:
+    """The item of a collection an expression names right after it (`decks.orders`, `decks['orders']`)."""
+    if isinstance(parent, nodes.Getattr) and parent.node is name:
+        return parent.attr
+    if isinstance(parent, nodes.Getitem) and parent.node is name and isinstance(parent.arg, nodes.Const) \
+            and isinstance(parent.arg.value, str):
+        return parent.arg.value
+    return None
+
+
+def check_key(game: Game, check: CheckSpec, parts: set[str] | None, view: dict, digests: dict[str, str],
+              salt: str) -> str | None:
+    """The hash of everything a check reads: the tool (`salt`), the game and its language, the check as
+    written and the `parts` of the view it reads (parts_read; their digests are kept in `digests`). None: it
+    cannot be told, the check is run."""
+    if parts is None:
+        return None
+    for part in parts - set(digests):
+        collection, _, item = part.partition(".")
+        value = view.get(collection)
+        if item:
+            value = value.get(item) if isinstance(value, dict) else None
+        digests[part] = hashlib.sha256(
+            json.dumps(value, ensure_ascii=False, default=repr).encode()
+        ).hexdigest()
+    inputs = [salt, game.id, game.language, check.model_dump(by_alias=True),
+              sorted((part, digests[part]) for part in parts)]
+    return hashlib.sha256(json.dumps(inputs, default=repr).encode()).hexdigest()

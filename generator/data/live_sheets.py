@@ -14,9 +14,7 @@ import datetime as dt
 import hashlib
 import json
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,20 +88,22 @@ def _checked_url(sheet: LiveSheet) -> str:
     raise InputError(Problem(sheet.file, sheet.line, why))
 
 
-class _SafeRedirects(urllib.request.HTTPRedirectHandler):
-    """Redirects are followed only to addresses the pull may fetch itself (a published Google Sheet redirects
-    once, to googleusercontent.com)."""
-
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: PLR0913 - urllib's signature
-        parts = urllib.parse.urlsplit(newurl)
-        if not (parts.scheme == "https" or (parts.scheme == "http" and parts.hostname in LOOPBACK)):
-            raise urllib.error.URLError(f"redirected to '{newurl}', which is not https://")
-        return super().redirect_request(req, fp, code, msg, headers, newurl)
-
-
 def _download(sheet: LiveSheet, seconds: float, limit: int) -> tuple[bytes, str]:
     """The body and content type the URL answers with, within `seconds` and `limit` bytes; located
     InputError otherwise."""
+    import urllib.error  # here: urllib.request (with http.client and email) is for `pnp pull` only
+    import urllib.request
+
+    class _SafeRedirects(urllib.request.HTTPRedirectHandler):
+        """Redirects are followed only to addresses the pull may fetch itself (a published Google Sheet
+        redirects once, to googleusercontent.com)."""
+
+        def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: PLR0913 - urllib's signature
+            parts = urllib.parse.urlsplit(newurl)
+            if not (parts.scheme == "https" or (parts.scheme == "http" and parts.hostname in LOOPBACK)):
+                raise urllib.error.URLError(f"redirected to '{newurl}', which is not https://")
+            return super().redirect_request(req, fp, code, msg, headers, newurl)
+
     url = _checked_url(sheet)
     problem = (sheet.file, sheet.line)
     opener = urllib.request.build_opener(_SafeRedirects)

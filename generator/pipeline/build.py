@@ -18,7 +18,7 @@ from generator.pipeline.incremental import BuildState, game_keys
 
 if TYPE_CHECKING:
     from generator.data.game import Game
-    from generator.pipeline.drawing import Drawn
+    from generator.pipeline.drawing import Drawings, Drawn
     from generator.pipeline.planning import Planner
 
 # Loading, checking and drawing (generator.pipeline.gather, .producers, .fingerprints) are imported when a
@@ -44,6 +44,10 @@ class BuildResult:
     warnings: list[Problem] = field(default_factory=list)
     # game -> its languages kept out by problems
     not_built: dict[str, list[str]] = field(default_factory=dict)
+    # the manifest entries of the outputs skipped (their warnings are said again, as when they were drawn)
+    kept: list[dict] = field(default_factory=list)
+    # game -> the warnings of its translations (recorded, and said again while the game is skipped)
+    warned: dict[str, list[Problem]] = field(default_factory=dict)
 
 
 def _language(game: Game) -> dict:
@@ -224,6 +228,7 @@ def _build(
     fresh = [] if options.force else _fresh_games(state, names, keys, previous)
     if len(fresh) == len(names) and fresh:
         return _nothing_to_do(state, names, old_manifest)
+    from generator.pipeline.check_cache import CHECKS_FILE, passed_text, read_passed
     from generator.pipeline.gather import load_games
     from generator.pipeline.stale import stale_outputs
 
@@ -231,7 +236,10 @@ def _build(
     # a game whose checks read the same inputs as when they last passed (a rules template or translation
     # edit) is loaded, not checked again
     checked = {} if options.force else _checked_before(state, changed, keys)
-    loaded = load_games(project, changed, checked=checked)
+    # each of game.yaml's `checks:` that passed with the inputs it reads now is not run again
+    # (generator.pipeline.check_cache); --force runs them all
+    passed = read_passed(build_dir, [] if options.force else changed, keys[changed[0]].tool)
+    loaded = load_games(project, changed, checked=checked, passed=passed)
     # a game that did not load, or wrong data or references: every game's problems, as gather
     if loaded.failed:
         loaded.finish()
@@ -253,6 +261,8 @@ def _build(
         cores = options.jobs or available_cores()
 
         def start_early(outputs: list[Output]) -> int:
+            if _few_pages(outputs, previous):  # drawn here with the rest: a fork would cost more
+                return 0
             drawing_starts()  # the workers collect as they draw
             drawings.start(outputs, build_dir, options.jobs, busy=True)
             return min(cores, len(tasks_of(outputs)))  # the workers started
@@ -260,17 +270,16 @@ def _build(
         try:
             early = _EarlyStart(start_early, loaded.pending, cores) if cores > 1 else None
             result, units, todo, carried, failed = _plan(state, keys, options, previous, games, fresh, early)
+            # every game's warnings in the order asked for, whichever of them were skipped
+            result.warnings = [w for name in names for w in result.warned.get(name, [])]
+            result.kept = [previous[path] for path in result.skipped if path in previous]
         except Exception:
             drawings.cancel()
             loaded.finish()
             raise
         everything = [o for group in todo for o in group]
-        started = {id(o) for o in drawings.outputs}
         drawing_starts()
-        if len(started) < len(everything):
-            drawings.start(
-                [o for o in everything if id(o) not in started], build_dir, options.jobs, loaded.pending
-            )
+        _start_the_rest(drawings, everything, build_dir, options.jobs, loaded.pending, previous)
         # a failed check stops the workers and removes their files (leaving the block): its problems are
         # reported, never a drawing problem or bug the bad data caused
         reports = loaded.finish()
@@ -300,17 +309,43 @@ def _build(
                 state.record_unit(name, fingerprint, made)
         if problems:  # the same card can fail in several outputs (both papers, the rules): report it once
             raise InputError(list(dict.fromkeys(problems)))
-        _record_games(state, keys, units, [r for r in reports if r.game not in failed], result.languages)
+        _record_games(state, keys, units, [r for r in reports if r.game not in failed], result.languages,
+                      result.warned)
         result.stale = _stale(stale_outputs(project, build_dir, games), old_manifest, fresh)
         text = manifest_text(old_manifest, project, built, result.written + carried, result.stale,
                              partial=bool(options.only))
         staging.stage(build_dir / MANIFEST, lambda tmp: tmp.write_text(text, encoding="utf-8"))
         staging.stage(state.path, lambda tmp: tmp.write_text(state.text(), encoding="utf-8"))
+        checks = passed_text(build_dir, passed)
+        if checks is not None:
+            staging.stage(build_dir / CHECKS_FILE, lambda tmp: tmp.write_text(checks, encoding="utf-8"))
         staging.commit(journal_dir=build_dir)
     if progress:
         for output in drawn_outputs:
             progress(output)
     return result
+
+
+FEW_PAGES = 4  # at most this many pages in all (at their last build): drawn without a worker
+
+
+def _start_the_rest(drawings: Drawings, everything: list[Output], build_dir: Path, jobs: int, busy: bool,
+                    previous: dict[str, dict]) -> None:
+    """Start drawing the outputs not started while planning (`busy`: the composition checks are still to
+    run). A job of a few faces is drawn in this process, after the checks: forking a worker for it (and
+    waiting on it) costs more than it overlaps."""
+    started = {id(o) for o in drawings.outputs}
+    rest = [o for o in everything if id(o) not in started]
+    if rest:
+        few = _few_pages(rest, previous)
+        drawings.start(rest, build_dir, 1 if few else jobs, busy and not few)
+
+
+def _few_pages(outputs: list[Output], previous: dict[str, dict]) -> bool:
+    """True when these outputs had at most FEW_PAGES pages in all at their last build (each one known)."""
+    pages = [previous.get(str(o.path), {}).get("pages") for o in outputs]
+    known = [n for n in pages if isinstance(n, int)]
+    return len(known) == len(pages) and sum(known) <= FEW_PAGES
 
 
 def _stale(found: list[dict], manifest: dict, fresh: list[str]) -> list[dict]:
@@ -370,11 +405,13 @@ def _adopt(staging: Staging, state: BuildState, build_dir: Path, drawn: Iterable
 
 
 def _record_games(state: BuildState, keys: dict, units: list, reports: list[CheckReport],
-                  languages: dict[str, list[str]]) -> None:
-    """Record each game built (all its languages) as up to date: its key, outputs, report and languages."""
+                  languages: dict[str, list[str]], warned: dict[str, list[Problem]]) -> None:
+    """Record each game built (all its languages) as up to date: its key, outputs, report, languages and
+    the warnings of its translations."""
     for report in reports:
         paths = [path for unit in units if unit.game.id == report.game for path in unit.paths()]
-        state.record_game(report.game, keys[report.game], paths, report, languages.get(report.game, []))
+        state.record_game(report.game, keys[report.game], paths, report, languages.get(report.game, []),
+                          warned.get(report.game, []))
 
 
 @dataclass(frozen=True)
@@ -435,9 +472,13 @@ def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[s
     units = planner.plan(source, planned if early is not None else None)
     failed: set[str] = set()  # games with a language that did not build: not recorded as up to date
     for game in games:
+        before = len(result.warnings)
         wrong = _plan_translations(planner, game, languages[game.id], result, units)
+        result.warned[game.id] = result.warnings[before:]
         result.problems += wrong
         failed |= {game.id} if wrong else set()
+    for name in fresh:  # said again, as a build that plans the game says them
+        result.warned[name] = state.game_warnings(name)
     fingerprints = {path: fingerprint for unit in units for path, fingerprint in unit.fingerprints.items()}
     for name in fresh:
         result.skipped += state.game_outputs(name)
@@ -497,5 +538,8 @@ def _nothing_to_do(state: BuildState, names: list[str], manifest: dict) -> Build
                          languages={name: state.game_languages(name) for name in names})
     for name in names:
         result.skipped += state.game_outputs(name)
+        result.warnings += state.game_warnings(name)  # as the build that drew them said them
+    listed = {entry["path"]: entry for entry in manifest["outputs"]}
+    result.kept = [listed[path] for path in result.skipped if path in listed]
     result.stale = [e for e in manifest["stale"] if e["path"].split("/")[0] in names]
     return result

@@ -11,11 +11,9 @@ from generator.core.contract import BuildOptions
 from generator.core.errors import InputError, Problem, Problems
 from generator.data.checks import CheckReport, check_data, report_for
 from generator.data.game import Game
-from generator.data.game_checks import run_checks
+from generator.data.game_checks import PassedChecks, run_checks
 from generator.data.load import load_game
 from generator.data.project import Project
-from generator.engines.options import check_settings
-from generator.engines.registry import engine_for, engine_origin
 from generator.pipeline import producers
 
 
@@ -35,13 +33,15 @@ def check_references(game: Game) -> list[str]:
     return names
 
 
-def check_composition(game: Game, names: list[str], engines: bool = False) -> CheckReport:
+def check_composition(game: Game, names: list[str], engines: bool = False,
+                      passed: PassedChecks | None = None) -> CheckReport:
     """The second half of check_game (after check_references passed, whose check names are `names`): the
     `checks:` of game.yaml, then, with `engines`, its engine's composition checks (the engine's code is
-    imported only then: building, serving and exporting never run a project's Python)."""
+    imported only then: building, serving and exporting never run a project's Python). With `passed`, a
+    `checks:` entry that passed with the same inputs before is not run again (game_checks.run_checks)."""
     problems = Problems()
-    names = names + run_checks(game, problems)  # the composition rules game.yaml declares
-    engine = engine_for(game) if engines else None
+    names = names + run_checks(game, problems, passed)  # the composition rules game.yaml declares
+    engine = _engine(game) if engines else None
     if engine is not None and engine.static_checks is not None:
         for name, found in engine.static_checks(game):
             names.append(name)
@@ -59,6 +59,7 @@ class Loaded:
 
     games: list[Game] = field(default_factory=list)
     engines: bool = False  # the engines' composition checks run too (the commands that play)
+    passed: PassedChecks | None = None  # the checks that passed before, by their inputs (a build's cache)
     # per game, in the order asked for: its problems, its report, or (game, check names so far) to finish
     steps: list[list[Problem] | CheckReport | tuple[Game, list[str]]] = field(default_factory=list)
 
@@ -80,7 +81,7 @@ class Loaded:
         for at, step in enumerate(self.steps):
             if isinstance(step, tuple):
                 try:
-                    step = self.steps[at] = check_composition(*step, self.engines)
+                    step = self.steps[at] = check_composition(*step, self.engines, self.passed)
                 except InputError as exc:
                     step = self.steps[at] = list(exc.problems)
             if isinstance(step, list):
@@ -92,20 +93,40 @@ class Loaded:
         return reports
 
 
+# The engines are imported by the commands that play only (validate, replay, sweep): a build never needs them.
+def _engine(game: Game):
+    from generator.engines.registry import engine_for
+
+    return engine_for(game)
+
+
+def _origin(game: Game) -> str | None:
+    from generator.engines.registry import engine_origin
+
+    return engine_origin(game)
+
+
+def _settings_problems(game: Game) -> list[Problem]:
+    from generator.engines.options import check_settings
+
+    return check_settings(_engine(game), game)
+
+
 def load_games(project: Project, names: list[str], overrides: list | tuple = (),
                checked: dict[str, CheckReport] | None = None, engines: bool = False,
-               announce: Callable[[str], None] | None = None) -> Loaded:
+               announce: Callable[[str], None] | None = None, passed: PassedChecks | None = None) -> Loaded:
     """Load every named game and check its data and references; the composition checks are left to
     `Loaded.finish` (see gather). With `engines` the games' engines are imported and checked too, and
-    `announce(line)` is told first of each engine that is the project's own Python."""
-    loaded = Loaded(engines=engines)
+    `announce(line)` is told first of each engine that is the project's own Python. `passed`: the checks
+    that passed before, by their inputs (not run again)."""
+    loaded = Loaded(engines=engines, passed=passed)
     for name in names:
         try:
             game = load_game(project, name, overrides)
-            where = engine_origin(game) if engines and announce is not None else None
+            where = _origin(game) if engines and announce is not None else None
             if where is not None:
                 announce(f"{game.id}: running its rules engine, the project's own Python in {where}")
-            wrong = check_settings(engine_for(game), game) if game.overrides and engines else []
+            wrong = _settings_problems(game) if game.overrides and engines else []
             if wrong:  # a changed setting of the wrong kind would trip the composition checks
                 raise InputError(wrong)
             known = (checked or {}).get(name) if not overrides else None

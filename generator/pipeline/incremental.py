@@ -19,6 +19,7 @@ from pathlib import Path
 
 import generator
 from generator.core.contract import HOW_TO_BUILD, BuildOptions
+from generator.core.errors import Problem
 from generator.core.fonts import font_files
 from generator.core.usercache import file_digest, file_digests
 from generator.core.write import atomic_write
@@ -288,12 +289,22 @@ class BuildState:
             "stamp": file_stamp(written or self.build_dir / shown),
         }
 
-    def record_game(self, name: str, key: GameKey, outputs: list[Path], report, languages: list[str]) -> None:
-        """Remember a game's key, its outputs, its check report and the languages it was built in after a
-        build."""
+    def record_game(self, name: str, key: GameKey, outputs: list[Path], report, languages: list[str],
+                    warnings: list[Problem] = ()) -> None:
+        """Remember a game's key, its outputs, its check report, the languages it was built in and the
+        warnings its translations gave after a build."""
         self.data["games"][name] = {"key": key.full, "checked": key.checked,
                                     "outputs": sorted(Path(p).as_posix() for p in outputs),
-                                    "report": dataclasses.asdict(report), "languages": list(languages)}
+                                    "report": dataclasses.asdict(report), "languages": list(languages),
+                                    "warnings": [dataclasses.asdict(w) for w in warnings]}
+
+    def game_warnings(self, name: str) -> list[Problem]:
+        """The warnings a game's translations gave at its last build (said again when the game is skipped, as
+        a build that draws it says them)."""
+        found = self.data["games"].get(name, {}).get("warnings")
+        return [Problem(w["file"], w["line"], w["message"], w.get("cell", "")) for w in found
+                if isinstance(w, dict) and isinstance(w.get("file"), str) and isinstance(w.get("line"), int)
+                and isinstance(w.get("message"), str)] if isinstance(found, list) else []
 
     def game_languages(self, name: str) -> list[str]:
         """The languages of a game's last build (shown again when the game is skipped)."""

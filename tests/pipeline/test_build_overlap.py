@@ -62,9 +62,9 @@ def _watch_the_checks(monkeypatch) -> list[int]:
     real = gather.check_composition
     before = children()
 
-    def watched(game, names, engines=False):
+    def watched(game, names, engines=False, passed=None):
         seen.append(len(children() - before))
-        return real(game, names, engines)
+        return real(game, names, engines, passed)
 
     monkeypatch.setattr(gather, "check_composition", watched)
     return seen
@@ -137,7 +137,7 @@ def test_a_bug_or_ctrl_c_in_the_checks_stops_the_workers_and_removes_their_files
 
     before, workers = _on_disk(project), children()
 
-    def broken(_game, _names, _engines=False):
+    def broken(_game, _names, _engines=False, _passed=None):
         seen.append(len(children() - workers))
         raise failure
 

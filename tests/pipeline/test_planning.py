@@ -50,9 +50,9 @@ def checked(monkeypatch) -> list[str]:
         calls.append(game.id)
         return first(game)
 
-    def composition(game, names, engines=False):
+    def composition(game, names, engines=False, passed=None):
         assert game.id in calls  # checked whole, never the composition checks alone
-        return second(game, names, engines)
+        return second(game, names, engines, passed)
 
     monkeypatch.setattr(gather, "check_references", references)
     monkeypatch.setattr(gather, "check_composition", composition)
