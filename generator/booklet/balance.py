@@ -100,3 +100,6 @@ def next_layouts(layout: Layout, balance: Balance) -> list[Layout]:
         # a slightly smaller body size, to end a page sooner (the breaks kept)
         tries.append(replace(layout, body_size=smaller[0]))
     return tries
+
+
+FIRST_LAYOUT = Layout()  # the body size the styles have, no page break of the balancing's

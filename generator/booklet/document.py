@@ -11,7 +11,7 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, P
 from reportlab.platypus.tableofcontents import TableOfContents
 from reportlab.rl_config import _FUZZ
 
-from generator.booklet.balance import BODY_SIZES, Balance, HeadingPlace
+from generator.booklet.balance import Balance, HeadingPlace
 from generator.core.fonts import BODY, BUILT_IN, FontTable, draw_string, fallback_for_face, register_fonts
 
 
@@ -333,8 +333,7 @@ def contents(styles: dict[str, ParagraphStyle]) -> TableOfContents:
 
 def build_document(path: str, flowables: list[Flowable], *, title: str, header: str,
                    page_size: tuple[float, float], subject: str = "Rules", canvas_hooks: list | None = None,
-                   fonts: FontTable = BUILT_IN,
-                   body_size: float = BODY_SIZES[0]) -> tuple[list[bytes | None], Balance]:
+                   fonts: FontTable = BUILT_IN) -> tuple[list[bytes | None], Balance]:
     """Lay out cover + body flowables (the body starts on the 'body' page template) with two passes for the
     TOC; returns each page's content stream as written before compression (None for a page ReportLab filled
     itself) and how full the pages are."""
@@ -346,7 +345,7 @@ def build_document(path: str, flowables: list[Flowable], *, title: str, header: 
     # bytes instead of decoding them back out of the PDF.
     streams = [(page.stream.encode("utf-8") if isinstance(page.stream, str) else page.stream) or None
                for page in doc.canv._doc.Pages.pages]
-    return streams, Balance(tuple(doc.fills), tuple(doc.heading_places), body_size)
+    return streams, Balance(tuple(doc.fills), tuple(doc.heading_places))
 
 
 def hidden_heading(text: str, style: ParagraphStyle, key: str) -> Heading:

@@ -4,13 +4,13 @@ size."""
 from __future__ import annotations
 
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import CondPageBreak, Flowable, NextPageTemplate, PageBreak, Spacer
 
-from generator.booklet.balance import Balance, Layout, next_layouts
+from generator.booklet.balance import FIRST_LAYOUT, Balance, Layout, next_layouts
 from generator.booklet.characters import rules_character_problems
 from generator.booklet.document import (
     ACCENT,
@@ -92,7 +92,7 @@ def _cover_cards(
     return None
 
 
-def reading_story(game: Game, markdown: str, width: float, layout: Layout = Layout()) -> list[Flowable]:
+def reading_story(game: Game, markdown: str, width: float, layout: Layout = FIRST_LAYOUT) -> list[Flowable]:
     """Cover, contents and the rules text as flowables, in the layout's body size and with a new page before
     each heading the layout breaks at."""
     styles = make_styles(layout.body_size, fonts=game.fonts)
@@ -105,10 +105,7 @@ def reading_story(game: Game, markdown: str, width: float, layout: Layout = Layo
     )
     body = converter.convert(markdown)
     if layout.breaks:
-        # the heading's "room for what follows" (a CondPageBreak before it) becomes a page break
-        body = [PageBreak() if isinstance(flow, CondPageBreak) and index + 1 < len(body)
-                and isinstance(body[index + 1], Heading) and body[index + 1].key in layout.breaks else flow
-                for index, flow in enumerate(body)]
+        body = _breaks_before(body, layout.breaks)
     story = _cover(game, styles, width)
     story += [
         NextPageTemplate("body"),
@@ -118,6 +115,16 @@ def reading_story(game: Game, markdown: str, width: float, layout: Layout = Layo
         PageBreak(),
     ]
     return story + body
+
+
+def _breaks_before(body: list[Flowable], keys: frozenset[str]) -> list[Flowable]:
+    """The body with a page break before each heading of `keys`: the "room for what follows" each heading
+    asks (a CondPageBreak before it) becomes a PageBreak."""
+    out = list(body)
+    for index, flow in enumerate(body[1:], start=1):
+        if isinstance(flow, Heading) and flow.key in keys and isinstance(body[index - 1], CondPageBreak):
+            out[index - 1] = PageBreak()
+    return out
 
 
 @dataclass
@@ -141,7 +148,7 @@ def render_reading(game: Game, markdown: str) -> Reading:
     """The reading-order rules PDF, its pages' content streams and the number of pages of back matter, in the
     best of a few layouts (booklet.balance): no page less than half full unless a chapter starts on it, and
     no blank page in the booklets, where the rules allow it."""
-    best = _laid_out(game, markdown, Layout())
+    best = _laid_out(game, markdown, FIRST_LAYOUT)
     tried = {best[0]}
     queue = next_layouts(*best[:2])
     while queue and len(tried) < MAX_LAYOUTS:
@@ -168,12 +175,11 @@ def _laid_out(game: Game, markdown: str, layout: Layout) -> tuple[Layout, Balanc
         contents, balance = build_document(str(path), story, title=say("rules.title", title=game.title),
                                            header=say("rules.header", title=game.title), page_size=PAGE_SIZE,
                                            subject=game.config.subtitle or say("rules.subject"),
-                                           canvas_hooks=[enable_inline_icons], fonts=game.fonts,
-                                           body_size=layout.body_size)
+                                           canvas_hooks=[enable_inline_icons], fonts=game.fonts)
         data = path.read_bytes()
     pages = len(contents)
     start = marks[-1].page if marks and marks[-1].page else pages + 1  # the page where the back matter starts
-    return layout, balance, Reading(data, pages - start + 1, contents)
+    return layout, replace(balance, body_size=layout.body_size), Reading(data, pages - start + 1, contents)
 
 
 # --- outputs

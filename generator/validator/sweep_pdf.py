@@ -177,7 +177,8 @@ def _category(value) -> str:
     return json.dumps(value) if isinstance(value, (list, dict)) else str(value)
 
 
-_ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+_ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+                  "tenth")
 
 
 def seat_words(seat: int) -> str:
