@@ -18,6 +18,7 @@ HALF_FULL = 0.5
 # a page must reach this to count as half full, so the ink is at least half the page.
 LAID_OUT_HALF = 0.53
 BODY_SIZES = (9.5, 9.25, 9.0)  # the body text's sizes, largest first: smaller only to save a page
+FIGURE_SCALES = (1.0, 0.9, 0.8)  # the figures' sizes (of what the text asks), the same way
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class Balance:
     fills: tuple[float, ...]
     headings: tuple[HeadingPlace, ...]
     body_size: float = BODY_SIZES[0]
+    figure_scale: float = FIGURE_SCALES[0]
 
     def chapter_pages(self) -> set[int]:
         """The pages on which a chapter (a level-1 heading) starts."""
@@ -55,22 +57,25 @@ class Balance:
         return padded_count(len(self.fills)) - len(self.fills)
 
     def score(self) -> tuple:
-        """Smaller is better: fewest short pages, then fewest blank pages, then the largest body size, then
-        the fewest pages."""
-        return len(self.short_pages()), self.blanks, -self.body_size, len(self.fills)
+        """Smaller is better: fewest short pages, then fewest blank pages, then the largest body size and
+        figures, then the fewest pages."""
+        return len(self.short_pages()), self.blanks, -self.body_size, -self.figure_scale, len(self.fills)
 
 
 @dataclass(frozen=True)
 class Layout:
-    """One way to lay the rules out: the body size and the headings that start a new page."""
+    """One way to lay the rules out: the body size, the figures' scale and the headings that start a new
+    page."""
 
     body_size: float = BODY_SIZES[0]
+    figure_scale: float = FIGURE_SCALES[0]
     breaks: frozenset[str] = field(default_factory=frozenset)
 
 
 def _break_before(balance: Balance, page: int, levels: tuple[int, ...], taken: frozenset[str]) -> str | None:
     """The last heading of `levels` on `page` that leaves the page above it at least half full: a page break
-    before it moves it (and what follows) to the next page."""
+    before it moves it (and what follows) to the next page. (A page that only starts a chapter is not left
+    short on purpose: that would waste the paper the balancing is for.)"""
     found = [h for h in balance.headings if h.page == page and h.level in levels and h.key not in taken
              and h.above >= LAID_OUT_HALF]
     return found[-1].key if found else None
@@ -95,11 +100,15 @@ def next_layouts(layout: Layout, balance: Balance) -> list[Layout]:
             if key:
                 tries.append(replace(layout, breaks=layout.breaks | {key}))
                 break
-    smaller = [size for size in BODY_SIZES if size < layout.body_size]
-    if smaller and (short or blanks):
-        # a slightly smaller body size, to end a page sooner (the breaks kept)
-        tries.append(replace(layout, body_size=smaller[0]))
+    if short or blanks:
+        # smaller figures, then a slightly smaller body size, to end a page sooner (the breaks kept)
+        scales = [scale for scale in FIGURE_SCALES if scale < layout.figure_scale]
+        if scales:
+            tries.append(replace(layout, figure_scale=scales[0]))
+        sizes = [size for size in BODY_SIZES if size < layout.body_size]
+        if sizes:
+            tries.append(replace(layout, body_size=sizes[0]))
     return tries
 
 
-FIRST_LAYOUT = Layout()  # the body size the styles have, no page break of the balancing's
+FIRST_LAYOUT = Layout()  # the body size the styles have, the figures as the text asks, no page break

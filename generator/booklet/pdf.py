@@ -99,7 +99,7 @@ def reading_story(game: Game, markdown: str, width: float, layout: Layout = FIRS
     converter = Converter(
         width=width,
         styles=styles,
-        figures=figure_factory(game, styles),
+        figures=figure_factory(game, styles, layout.figure_scale),
         icons=icon_markup(game),
         pictures=picture_files(game),
     )
@@ -141,7 +141,7 @@ class Reading:
 
 
 # At most this many layouts per rules PDF (some 0.3 s each): the first, and the balancing's tries.
-MAX_LAYOUTS = 6
+MAX_LAYOUTS = 10
 
 
 def render_reading(game: Game, markdown: str) -> Reading:
@@ -159,7 +159,7 @@ def render_reading(game: Game, markdown: str) -> Reading:
         found = _laid_out(game, markdown, layout)
         if found[1].score() < best[1].score():
             best = found
-            queue = next_layouts(*best[:2])
+        queue += next_layouts(*found[:2])
     return best[2]
 
 
@@ -179,7 +179,8 @@ def _laid_out(game: Game, markdown: str, layout: Layout) -> tuple[Layout, Balanc
         data = path.read_bytes()
     pages = len(contents)
     start = marks[-1].page if marks and marks[-1].page else pages + 1  # the page where the back matter starts
-    return layout, replace(balance, body_size=layout.body_size), Reading(data, pages - start + 1, contents)
+    measured = replace(balance, body_size=layout.body_size, figure_scale=layout.figure_scale)
+    return layout, measured, Reading(data, pages - start + 1, contents)
 
 
 # --- outputs
