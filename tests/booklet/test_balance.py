@@ -67,12 +67,7 @@ def _ink_fill(page) -> float:
     return 0.0 if box is None else box[3] / band.height
 
 
-KNOWN_SHORT = pytest.mark.xfail(strict=True, reason="the Czech pizza rules' appendix ends in a page a third "
-                                "full: no layout the balancing tries avoids it yet")
-
-
-@pytest.mark.parametrize(("game_id", "language"), [
-    pytest.param(*case, marks=KNOWN_SHORT) if case == ("order-up-pizza", "cs") else case for case in CASES])
+@pytest.mark.parametrize(("game_id", "language"), CASES)
 def test_every_rules_page_is_half_full_or_starts_a_chapter(repo_project, game_id, language):
     game = load_game(repo_project, game_id)
     if language != game.source_language:
