@@ -140,8 +140,10 @@ class Reading:
         return len(self.contents)
 
 
-# At most this many layouts per rules PDF (some 0.3 s each): the first, and the balancing's tries.
+# At most this many layouts per rules PDF (some 0.3 s each): the first, and the balancing's tries; fewer once
+# no page is short, when only the booklet's blank pages are left to save.
 MAX_LAYOUTS = 10
+MAX_BLANK_LAYOUTS = 4
 
 
 def render_reading(game: Game, markdown: str) -> Reading:
@@ -151,7 +153,7 @@ def render_reading(game: Game, markdown: str) -> Reading:
     best = _laid_out(game, markdown, FIRST_LAYOUT)
     tried = {best[0]}
     queue = next_layouts(*best[:2])
-    while queue and len(tried) < MAX_LAYOUTS:
+    while queue and len(tried) < (MAX_LAYOUTS if best[1].short_pages() else MAX_BLANK_LAYOUTS):
         layout = queue.pop(0)
         if layout in tried:
             continue
