@@ -11,6 +11,7 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, P
 from reportlab.platypus.tableofcontents import TableOfContents
 from reportlab.rl_config import _FUZZ
 
+from generator.booklet.balance import Balance, HeadingPlace
 from generator.core.fonts import BODY, BUILT_IN, FontTable, draw_string, fallback_for_face, register_fonts
 
 
@@ -245,7 +246,18 @@ class RulesDocument(BaseDocTemplate):
             edit[0](*edit[1:])
         return 1 + super().multiBuild(story, maxPasses=maxPasses - 1, **kwargs)
 
+    def _filled(self, below: float) -> float:
+        """How far down the text frame `below` (a y on the page) is: 0 at its top, 1 at its foot."""
+        frame = self.frame
+        return max(0.0, min(1.0, (frame._y2 - below) / frame._height))
+
+    def afterPage(self) -> None:
+        """Each page's fill, for the page balancing (booklet.balance)."""
+        self.fills.append(self._filled(self.frame._y))
+
     def beforeDocument(self) -> None:
+        self.fills: list[float] = []  # each page's fill, this pass
+        self.heading_places: list[HeadingPlace] = []
         self._last_level = -1
         self.section = ""
         self.page_section = None
@@ -260,6 +272,8 @@ class RulesDocument(BaseDocTemplate):
             self.back_matter = True
         if not isinstance(flowable, Heading):
             return
+        self.heading_places.append(HeadingPlace(flowable.key, flowable.level, self.page,
+                                                self._filled(self.frame._y + flowable.height)))
         level = min(flowable.level - 1, self._last_level + 1)
         self._last_level = level
         self.canv.bookmarkPage(flowable.key)
@@ -319,18 +333,19 @@ def contents(styles: dict[str, ParagraphStyle]) -> TableOfContents:
 
 def build_document(path: str, flowables: list[Flowable], *, title: str, header: str,
                    page_size: tuple[float, float], subject: str = "Rules", canvas_hooks: list | None = None,
-                   fonts: FontTable = BUILT_IN) -> list[bytes | None]:
+                   fonts: FontTable = BUILT_IN) -> tuple[list[bytes | None], Balance]:
     """Lay out cover + body flowables (the body starts on the 'body' page template) with two passes for the
     TOC; returns each page's content stream as written before compression (None for a page ReportLab filled
-    itself)."""
+    itself) and how full the pages are."""
     doc = RulesDocument(path, title=title, header=header, page_size=page_size, subject=subject,
                         canvas_hooks=canvas_hooks, fonts=fonts)
     doc.multiBuild(flowables, maxPasses=6)
     # ReportLab's page streams are str, written out as UTF-8 (PDFStreamFilterZCompress); the booklets place
     # these
     # bytes instead of decoding them back out of the PDF.
-    return [(page.stream.encode("utf-8") if isinstance(page.stream, str) else page.stream) or None
-            for page in doc.canv._doc.Pages.pages]
+    streams = [(page.stream.encode("utf-8") if isinstance(page.stream, str) else page.stream) or None
+               for page in doc.canv._doc.Pages.pages]
+    return streams, Balance(tuple(doc.fills), tuple(doc.heading_places))
 
 
 def hidden_heading(text: str, style: ParagraphStyle, key: str) -> Heading:

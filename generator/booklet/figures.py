@@ -274,12 +274,15 @@ class BoardFigure(Flowable):
             self.caption.drawOn(self.canv, 0, 0)
 
 
+COMPONENT_HEIGHT = 2.1 * 72  # a component figure's height at most
+
+
 class ComponentFigure(Flowable):
     """A component flat (as printed) and made up, drawn by generator.components.pictures, at most `max_h`
     high."""
 
     def __init__(self, game: Game, component_id: str, width: float, caption_style: ParagraphStyle,
-                 caption: str = "", max_h: float = 2.1 * 72):
+                 caption: str = "", max_h: float = COMPONENT_HEIGHT):
         super().__init__()
         self.picture = Picture(game, game.components[component_id])
         self.fig_w, self.max_h = width, max_h
@@ -347,9 +350,9 @@ def picture_files(game: Game):
     return resolve
 
 
-def figure_factory(game: Game, styles: dict[str, ParagraphStyle]):
+def figure_factory(game: Game, styles: dict[str, ParagraphStyle], scale: float = 1.0):
     """Figures named in the rules text (```figure blocks) as Flowables of real cards, boards and
-    components."""
+    components, `scale` times the size the text asks (the page balancing's smaller figures)."""
     def make(spec: dict, width: float) -> Flowable:
         try:
             # already checked with the rendered rules: a failure here is a bug
@@ -360,17 +363,18 @@ def figure_factory(game: Game, styles: dict[str, ParagraphStyle]):
         caption = spec.get("caption", "")
         if kind == "board":
             fraction = float(spec.get("fraction", 1.0))
-            return BoardFigure(game, spec["board"], width * fraction, styles["caption"], caption)
+            return BoardFigure(game, spec["board"], width * fraction * scale, styles["caption"], caption)
         if kind == "card":
             deck = game.decks[spec["deck"]]
             cards = []
             for ref in spec.get("cards") or [spec["card"]]:  # "id" in the figure's deck, or "deck/id"
                 other, _, card_id = ref.rpartition("/")
                 cards.append(game.decks[other or deck.id].card(card_id))
-            card_w = to_pt(spec.get("width", "1.6in"))  # grown if the text would be too small; rows wrap
+            # grown if the text would be too small; rows wrap
+            card_w = to_pt(spec.get("width", "1.6in")) * scale
             return CardFigure(game, cards, card_w, spec.get("callouts", []), styles["caption"], caption)
         # kind checked
-        return ComponentFigure(game, spec["component"], width * float(spec.get("fraction", 1.0)),
-                               styles["caption"], caption)
+        return ComponentFigure(game, spec["component"], width * float(spec.get("fraction", 1.0)) * scale,
+                               styles["caption"], caption, max_h=COMPONENT_HEIGHT * scale)
 
     return make

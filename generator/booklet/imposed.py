@@ -125,8 +125,14 @@ class _Writer:
         handle.write(out.getvalue())
 
 
+# The printing note's baseline on the inside of the cover (page 2, the contents): between the page number
+# (18 pt from the page's foot) and the text frame (42 pt), scaled as the page is (97 % on A4).
+NOTE_BASELINE = 29.0
+
+
 def _overlay(sheet: tuple[float, float], sides: int, note: str) -> SourcePdf:
-    """Per sheet side: fold ticks at the spine, and the printing note at the foot of the cover on sheet 1.
+    """Per sheet side: fold ticks at the spine, and the printing note at the foot of page 2 (the inside of the
+    cover, left on the back of sheet 1): the cover shows the game, not how to print it.
 
     The ticks keep FOLD_TICK_EDGE from the paper edge, inside the margin every home printer prints."""
     register_fonts()
@@ -139,10 +145,10 @@ def _overlay(sheet: tuple[float, float], sides: int, note: str) -> SourcePdf:
         canv.setLineWidth(0.5)
         canv.line(w / 2, h - end, w / 2, h - start)
         canv.line(w / 2, start, w / 2, end)
-        if index == 0:
-            canv.setFont(BODY_BOLD, 8)
+        if index == 1:
+            canv.setFont(BODY_BOLD, 7.5)
             canv.setFillColor(colors.HexColor("#555555"))
-            draw_string(canv, w * 0.75, 24, note, BODY_BOLD, 8, "center")
+            draw_string(canv, w * 0.25, NOTE_BASELINE, note, BODY_BOLD, 7.5, "center")
         canv.showPage()
     canv.save()
     return SourcePdf(buffer.getvalue())

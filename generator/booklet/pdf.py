@@ -4,17 +4,19 @@ size."""
 from __future__ import annotations
 
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Spacer
+from reportlab.platypus import CondPageBreak, Flowable, NextPageTemplate, PageBreak, Spacer
 
+from generator.booklet.balance import FIRST_LAYOUT, Balance, Layout, next_layouts
 from generator.booklet.characters import rules_character_problems
 from generator.booklet.document import (
     ACCENT,
     PAGE_SIZE,
     BackCover,
+    Heading,
     build_document,
     contents,
     hidden_heading,
@@ -90,17 +92,20 @@ def _cover_cards(
     return None
 
 
-def reading_story(game: Game, markdown: str, width: float) -> list[Flowable]:
-    """Cover, contents and the rules text as flowables."""
-    styles = make_styles(fonts=game.fonts)
+def reading_story(game: Game, markdown: str, width: float, layout: Layout = FIRST_LAYOUT) -> list[Flowable]:
+    """Cover, contents and the rules text as flowables, in the layout's body size and with a new page before
+    each heading the layout breaks at."""
+    styles = make_styles(layout.body_size, fonts=game.fonts)
     converter = Converter(
         width=width,
         styles=styles,
-        figures=figure_factory(game, styles),
+        figures=figure_factory(game, styles, layout.figure_scale),
         icons=icon_markup(game),
         pictures=picture_files(game),
     )
     body = converter.convert(markdown)
+    if layout.breaks:
+        body = _breaks_before(body, layout.breaks)
     story = _cover(game, styles, width)
     story += [
         NextPageTemplate("body"),
@@ -110,6 +115,16 @@ def reading_story(game: Game, markdown: str, width: float) -> list[Flowable]:
         PageBreak(),
     ]
     return story + body
+
+
+def _breaks_before(body: list[Flowable], keys: frozenset[str]) -> list[Flowable]:
+    """The body with a page break before each heading of `keys`: the "room for what follows" each heading
+    asks (a CondPageBreak before it) becomes a PageBreak."""
+    out = list(body)
+    for index, flow in enumerate(body[1:], start=1):
+        if isinstance(flow, Heading) and flow.key in keys and isinstance(body[index - 1], CondPageBreak):
+            out[index - 1] = PageBreak()
+    return out
 
 
 @dataclass
@@ -125,23 +140,49 @@ class Reading:
         return len(self.contents)
 
 
+# At most this many layouts per rules PDF (some 0.3 s each): the first, and the balancing's tries; fewer once
+# no page is short, when only the booklet's blank pages are left to save.
+MAX_LAYOUTS = 10
+MAX_BLANK_LAYOUTS = 4
+
+
 def render_reading(game: Game, markdown: str) -> Reading:
-    """The reading-order rules PDF, its pages' content streams and the number of pages of back matter."""
+    """The reading-order rules PDF, its pages' content streams and the number of pages of back matter, in the
+    best of a few layouts (booklet.balance): no page less than half full unless a chapter starts on it, and
+    no blank page in the booklets, where the rules allow it."""
+    best = _laid_out(game, markdown, FIRST_LAYOUT)
+    tried = {best[0]}
+    queue = next_layouts(*best[:2])
+    while queue and len(tried) < (MAX_LAYOUTS if best[1].short_pages() else MAX_BLANK_LAYOUTS):
+        layout = queue.pop(0)
+        if layout in tried:
+            continue
+        tried.add(layout)
+        found = _laid_out(game, markdown, layout)
+        if found[1].score() < best[1].score():
+            best = found
+        queue += next_layouts(*found[:2])
+    return best[2]
+
+
+def _laid_out(game: Game, markdown: str, layout: Layout) -> tuple[Layout, Balance, Reading]:
+    """The rules laid out in one layout, and how full its pages are."""
     width = text_frame()[0]
-    story = reading_story(game, markdown, width)
+    story = reading_story(game, markdown, width, layout)
     marks = [f for f in story if isinstance(f, BackCover)]
     # A real file, not a buffer: multiBuild saves every pass, and a buffer would collect them all.
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "rules.pdf"
         say = game.phrases.t
-        contents = build_document(str(path), story, title=say("rules.title", title=game.title),
-                                  header=say("rules.header", title=game.title), page_size=PAGE_SIZE,
-                                  subject=game.config.subtitle or say("rules.subject"),
-                                  canvas_hooks=[enable_inline_icons], fonts=game.fonts)
+        contents, balance = build_document(str(path), story, title=say("rules.title", title=game.title),
+                                           header=say("rules.header", title=game.title), page_size=PAGE_SIZE,
+                                           subject=game.config.subtitle or say("rules.subject"),
+                                           canvas_hooks=[enable_inline_icons], fonts=game.fonts)
         data = path.read_bytes()
     pages = len(contents)
     start = marks[-1].page if marks and marks[-1].page else pages + 1  # the page where the back matter starts
-    return Reading(data, pages - start + 1, contents)
+    measured = replace(balance, body_size=layout.body_size, figure_scale=layout.figure_scale)
+    return layout, measured, Reading(data, pages - start + 1, contents)
 
 
 # --- outputs

@@ -13,6 +13,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.components.faces import ComponentFaces, draw_plain_face
 from generator.components.nets import Net, Region, rect_path
+from generator.components.tuckbox_net import panel_layout, side_text_room
 from generator.core.colours import contrast, tint
 from generator.core.errors import InputError, Problem
 from generator.core.fonts import BODY_BOLD, TITLE, draw_string, string_width
@@ -131,16 +132,14 @@ def _label(component: Component, region: Region, text: str, font: str, largest: 
     return size
 
 
-def _deck_back(canvas: Canvas, game: Game, deck_id: str, region: Region, bleed: float = 0.0) -> None:
-    """The deck's back, scaled to cover the panel (and `bleed` around it) and clipped to that."""
+def _deck_back(canvas: Canvas, game: Game, deck_id: str, art: tuple[float, float, float, float]) -> None:
+    """The deck's back, whole, as large as fits the box `art` (x0, y0, x1, y1) and centred in it."""
     renderer = renderer_for(game)
     deck = game.decks[deck_id]
     cw, ch = deck.size_pt
-    w, h = region.width + 2 * bleed, region.height + 2 * bleed
-    scale = max(w / cw, h / ch)
-    path = canvas.beginPath()
-    path.rect(-w / 2, -h / 2, w, h)
-    canvas.clipPath(path, stroke=0, fill=0)
+    x0, y0, x1, y1 = art
+    scale = min((x1 - x0) / cw, (y1 - y0) / ch)
+    canvas.translate((x0 + x1) / 2, (y0 + y1) / 2)
     canvas.scale(scale, scale)
     renderer.place(canvas, deck, None, (-cw / 2, -ch / 2), bleed=False)
 
@@ -186,12 +185,15 @@ def draw_tuckbox_panel(canvas: Canvas, game: Game, component: Component, box: Tu
         w, h = region.width, region.height
         b = bleed
         if region.name in ("front", "back"):
+            # the name band at the foot of the front, the count at the head of the back, the deck's back art
+            # whole beside it (the band covers none of it), on the box's colour
+            layout = panel_layout(w, h, banner_at_foot=region.name == "front")
+            band, y = layout.band_h, layout.band_y
+            canvas.setFillColor(HexColor(color))
+            canvas.rect(-w / 2 - b, -h / 2 - b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
             canvas.saveState()
-            _deck_back(canvas, game, decks[0].id, region, b)
+            _deck_back(canvas, game, decks[0].id, layout.art)
             canvas.restoreState()
-            # the name band at the foot of the front, the count at the head of the back, clear of the art
-            band = min(mm(11), h * 0.14)
-            y = -h / 2 + band / 2 + mm(4) if region.name == "front" else h / 2 - band / 2 - mm(4)
             canvas.setFillColor(HexColor(color))
             canvas.rect(-w / 2, y - band / 2, w, band, stroke=0, fill=1)
             text = (
@@ -206,13 +208,17 @@ def draw_tuckbox_panel(canvas: Canvas, game: Game, component: Component, box: Tu
             canvas.setFillColor(HexColor(color))
             canvas.rect(-w / 2 - b, -h / 2 - b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
             text = f"{game.title} \u00b7 {name}{part}"
-            size = _label(component, region, text, TITLE, 14, w - mm(10), h - mm(2))
-            centred_line(canvas, text, TITLE, size, ink)
+            # FOLD_CLEARANCE from both folds; a side too narrow for that carries no text
+            size = fitted_size(text, TITLE, 14, w - mm(10), side_text_room(h))
+            if size:
+                centred_line(canvas, text, TITLE, size, ink)
         elif region.name == "lid":
             canvas.setFillColor(HexColor(tint(color, 0.85)))
             canvas.rect(-w / 2 - b, -h / 2 - b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
-            size = _label(component, region, game.title, TITLE, 16, w - mm(6), h - mm(2))
-            centred_line(canvas, game.title, TITLE, size, color)
+            # between two folds too (the back's and the tuck flap's): FOLD_CLEARANCE from each
+            size = fitted_size(game.title, TITLE, 16, w - mm(6), side_text_room(h))
+            if size:
+                centred_line(canvas, game.title, TITLE, size, color)
         elif region.name == "glue":
             glue = say("components.glue")
             size = fitted_size(glue, BODY_BOLD, 7, w, h)

@@ -175,29 +175,40 @@ def _place_tokens(page: PageLayout, run: TokenRun, first: int) -> int:
     return placed
 
 
+def packing_order(runs: list[Piece | TokenRun]) -> list[Piece | TokenRun]:
+    """Largest pieces first (by area; equal ones keep their print order), then the token runs, which fill
+    the gaps the pieces leave: first-fit decreasing, the fewest sheets for all the kinds of components
+    together."""
+    pieces = sorted((r for r in runs if isinstance(r, Piece)), key=lambda p: -p.width * p.height)
+    return [*pieces, *(r for r in runs if isinstance(r, TokenRun))]
+
+
 def lay_out(paper: str, runs: list[Piece | TokenRun]) -> list[PageLayout]:
-    """Every piece and token run on pages of `paper`, in order; TooLarge names a piece no page holds."""
+    """Every piece and token run on pages of `paper`, each into the first page with room for it (all the
+    kinds of a game share the sheets, packing_order), a new page only when none has; TooLarge names a piece
+    no page holds."""
     pages = [_new_page(paper)]
-    for run in runs:
+    for run in packing_order(runs):
         if isinstance(run, TokenRun):
             done = 0
             while done < run.count:
-                added = _place_tokens(pages[-1], run, done)
-                if added == 0:
+                for page in pages:
+                    done += _place_tokens(page, run, done)
+                    if done >= run.count:
+                        break
+                else:
                     if not pages[-1].pieces and not pages[-1].blocks:
                         raise TooLarge(
                             f"a {run.shape.describe()} token does not fit on a {paper_of(paper).name} page"
                         )
                     pages.append(_new_page(paper))
-                done += added
-        else:
+        elif not any(_place_piece(page, run) for page in pages):
+            pages.append(_new_page(paper))
             if not _place_piece(pages[-1], run):
-                pages.append(_new_page(paper))
-                if not _place_piece(pages[-1], run):
-                    raise TooLarge(
-                        f"a piece of {run.width / mm(1):.0f} x {run.height / mm(1):.0f} mm does not "
-                        f"fit on a {paper_of(paper).name} page"
-                    )
+                raise TooLarge(
+                    f"a piece of {run.width / mm(1):.0f} x {run.height / mm(1):.0f} mm does not "
+                    f"fit on a {paper_of(paper).name} page"
+                )
     return [_centred(page) for page in pages if page.pieces or page.blocks]
 
 

@@ -9,6 +9,8 @@ width (the deck's depth), as set out in generator.data.component_models.TuckboxS
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from generator.components.nets import Net, Part, Region
 from generator.core.shapes import arc_ops
 from generator.core.units import mm
@@ -16,6 +18,37 @@ from generator.data.component_models import TuckboxSize
 
 FLAP_INSET = mm(1)     # tuck flaps are this much narrower on each side, so they slide in
 NOTCH_MAX = mm(9)      # thumb notch radius (at most a quarter of the front's width)
+FOLD_CLEARANCE = mm(3)  # text keeps this far from every fold: a fold a little off never creases a letter
+BANNER_EDGE = mm(4)     # the name banner's distance from the panel's outer edge
+ART_GAP = mm(1.5)       # between the deck's back art and the banner or the panel's edges
+
+
+@dataclass(frozen=True)
+class PanelLayout:
+    """Where a front or back panel's banner and the deck's back art go, in the panel's coordinates (origin at
+    its centre, y up): the banner's centre and height, and the box (x0, y0, x1, y1) the art fits in, clear of
+    the banner, so the banner covers none of it."""
+
+    band_y: float
+    band_h: float
+    art: tuple[float, float, float, float]
+
+
+def panel_layout(width: float, height: float, banner_at_foot: bool) -> PanelLayout:
+    """The front (banner at its foot: the deck's name) or the back (at its head: the card count)."""
+    band = min(mm(11), height * 0.14)
+    x0, x1 = -width / 2 + ART_GAP, width / 2 - ART_GAP
+    if banner_at_foot:
+        y = -height / 2 + BANNER_EDGE + band / 2
+        return PanelLayout(y, band, (x0, y + band / 2 + ART_GAP, x1, height / 2 - ART_GAP))
+    y = height / 2 - BANNER_EDGE - band / 2
+    return PanelLayout(y, band, (x0, -height / 2 + ART_GAP, x1, y - band / 2 - ART_GAP))
+
+
+def side_text_room(depth: float) -> float:
+    """How high the text along a side panel (`depth` wide, between two folds) may be: FOLD_CLEARANCE from
+    each fold (0: the side is too narrow for text)."""
+    return max(0.0, depth - 2 * FOLD_CLEARANCE)
 
 
 def _poly(name: str, role: str, points) -> Part:

@@ -383,7 +383,8 @@ class TuckboxFile(ComponentFile):
     deck: Slug | None = None
     decks: list[Slug] | None = None
     thickness: Length = Field(
-        "0.32mm", description="thickness of one card (250-300 gsm cardstock: 0.28-0.35mm)"
+        "0.32mm", description="thickness of one card (250-300 gsm cardstock: 0.28-0.35mm); default the "
+                              "game's card_thickness"
     )
     clearance: Length = Field("2mm", description="room added to the card width, height and the deck depth")
     boxes: Copies | Literal["auto"] = Field(

@@ -16,7 +16,7 @@ from generator.core.pydantic_errors import validate
 from generator.core.yamlio import YDict, YList, load_yaml
 from generator.data.component_models import KINDS as COMPONENT_KINDS
 from generator.data.component_models import MODELS as COMPONENT_MODELS
-from generator.data.component_models import DieFile, ItemsFile
+from generator.data.component_models import DieFile, ItemsFile, TuckboxFile
 from generator.data.components import DIE_FACE_COLUMNS, Component, die_faces_from_rows, load_component
 from generator.data.fonts import load_fonts
 from generator.data.game import Board, Card, Deck, Game, PlayerRange, Record, Table, player_range
@@ -535,6 +535,9 @@ def _load_component(reading: _Reading, raw: YDict, shown: str) -> Component | No
     model = validate(model_type, raw, shown, problems)
     if model is None:
         return None
+    if isinstance(model, TuckboxFile) and "thickness" not in model.model_fields_set and config is not None:
+        # the box is as deep as the game's cards are thick (game.yaml card_thickness), unless it says
+        model = model.model_copy(update={"thickness": config.card_thickness})
     rows = None
     if isinstance(model, ItemsFile):
         if not _one_source(model, raw, shown, f"component '{model.component}'", "items", problems):

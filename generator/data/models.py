@@ -84,6 +84,30 @@ def positive_length(value: Any) -> Any:
     return value
 
 
+# One card's thickness by name (game.yaml `card_thickness`): what the tuck boxes' depth is made of.
+CARD_THICKNESS = {"standard": "0.32mm", "thick": "0.4mm", "sleeved": "0.5mm"}
+CARD_THICKNESS_RANGE_MM = (0.1, 3.0)
+
+
+def card_thickness(value: Any) -> str:
+    """A card thickness: a preset name (standard, thick, sleeved) as its length, or a length between 0.1 and
+    3 mm."""
+    named = CARD_THICKNESS.get(str(value).strip().lower()) if isinstance(value, str) else None
+    if named is not None:
+        return named
+    expected = (f"expected a length such as 0.32mm between {CARD_THICKNESS_RANGE_MM[0]:g} and "
+                f"{CARD_THICKNESS_RANGE_MM[1]:g} mm, or one of: "
+                + ", ".join(f"{name} ({length})" for name, length in CARD_THICKNESS.items()))
+    try:
+        points = to_pt(value)
+    except ValueError:
+        raise ValueError(f"{value!r} is not a card thickness; {expected}") from None
+    low, high = (v * MM for v in CARD_THICKNESS_RANGE_MM)
+    if not low <= points <= high:
+        raise ValueError(f"{value} is {'too thin' if points < low else 'too thick'} for a card; {expected}")
+    return str(value)
+
+
 class ShapeFields(Strict):
     """The outline of a token or of a round/hex card: shape and size."""
 
@@ -307,6 +331,12 @@ class GameConfig(Strict):
         description="rounded card corners in cut files and PNG, TTS and preview exports (printed sheets stay "
                     "square)",
     )
+    card_thickness: Length = Field(
+        CARD_THICKNESS["standard"],
+        description="one card's thickness, which the tuck boxes' depth is made of: a length (0.32mm) or "
+                    "standard (0.32mm, 250-300 gsm), thick (0.4mm, 350 gsm and more) or sleeved (0.5mm, a "
+                    "card in a sleeve); a tuck box's own `thickness` wins",
+    )
     print: PrintSettings = Field(
         default_factory=PrintSettings, description="card sheet options (pnp build flags win)"
     )
@@ -396,6 +426,7 @@ class GameConfig(Strict):
         return value
 
     _known_size = field_validator("card_size")(classmethod(lambda _cls, v: known_size(v)))
+    _card_thickness = field_validator("card_thickness")(classmethod(lambda _cls, v: card_thickness(v)))
 
 
 FieldType = Literal[

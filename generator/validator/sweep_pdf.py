@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -176,11 +177,34 @@ def _category(value) -> str:
     return json.dumps(value) if isinstance(value, (list, dict)) else str(value)
 
 
+_ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+                  "tenth")
+
+
+def seat_words(seat: int) -> str:
+    """A turn position (0-based) in words, as a legend names it: 'first to play', ..., '11th to play'."""
+    n = seat + 1
+    if n <= len(_ORDINAL_WORDS):
+        return f"{_ORDINAL_WORDS[n - 1]} to play"
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix} to play"
+
+
+def sweep_title(report: dict) -> str:
+    """The report's title in words: 'Short Order Hero: how hand limit and dice change play' (the varied
+    names with their separators read as spaces; the file's --name is for the file, not the reader)."""
+    names = [" ".join(re.split(r"[._\-]+", v["name"])).strip() for v in report["settings"]["vary"]]
+    if not names:
+        return f"{report['title']}: sweep report"
+    joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"{report['title']}: how {joined} {'changes' if len(names) == 1 else 'change'} play"
+
+
 def draw_sweep(path: Path, report: dict) -> None:
     """Draw the sweep report into `path`."""
     register_fonts()
     c = Canvas(str(path), pagesize=letter, invariant=1, initialFontName=BODY)
-    title = f"{report['title']}: sweep {report['name']}"
+    title = sweep_title(report)
     c.setTitle(title)
     flow = SweepFlow(c, report["title"])
     flow.heading(title, 20)
@@ -196,7 +220,7 @@ def draw_sweep(path: Path, report: dict) -> None:
         for players in counts:
             seats = int(players)
             series = [
-                (f"{s + 1}. to play", _points(variants, players, lambda f, s=s: _interval(f["seat_wins"][s])))
+                (seat_words(s), _points(variants, players, lambda f, s=s: _interval(f["seat_wins"][s])))
                 for s in range(seats)
             ]
             flow.captioned(

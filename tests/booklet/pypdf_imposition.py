@@ -18,7 +18,7 @@ from pypdf.generic import (
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.booklet.imposed import FOLD_TICK, FOLD_TICK_EDGE
+from generator.booklet.imposed import FOLD_TICK, FOLD_TICK_EDGE, NOTE_BASELINE
 from generator.booklet.imposition import fit, halves, imposition
 from generator.core.fonts import BODY, BODY_BOLD, draw_string, register_fonts
 from generator.core.geometry import PAPERS
@@ -36,10 +36,10 @@ def _overlay(sheet: tuple[float, float], sides: int, note: str) -> PdfReader:
         canv.setLineWidth(0.5)
         canv.line(w / 2, h - end, w / 2, h - start)
         canv.line(w / 2, start, w / 2, end)
-        if index == 0:
-            canv.setFont(BODY_BOLD, 8)
+        if index == 1:  # the note on the inside of the cover
+            canv.setFont(BODY_BOLD, 7.5)
             canv.setFillColor(colors.HexColor("#555555"))
-            draw_string(canv, w * 0.75, 24, note, BODY_BOLD, 8, "center")
+            draw_string(canv, w * 0.25, NOTE_BASELINE, note, BODY_BOLD, 7.5, "center")
         canv.showPage()
     canv.save()
     return PdfReader(buffer)

@@ -149,7 +149,10 @@ def test_the_sweep_pdf_has_a_chart_per_metric_and_only_embedded_fonts(project):
     reader = PdfReader(path)
     text = " ".join(page.extract_text() for page in reader.pages)
     for heading in (
-        "Sum Up: sweep rounds",
+        "Sum Up: how max rounds changes play",  # the title in words, not the file's name
+        "first to play",  # the legend names turn positions in words
+        "second to play",
+        "third to play",
         "Win rate by turn position",
         "2 players.",
         "3 players.",
