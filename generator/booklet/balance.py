@@ -72,12 +72,18 @@ class Layout:
     breaks: frozenset[str] = field(default_factory=frozenset)
 
 
+# A page on which a chapter starts may be left this full by a page break (less would waste the paper the
+# balancing is for; a page that only starts a chapter is never left nearly empty on purpose).
+CHAPTER_PAGE_FLOOR = 0.4
+
+
 def _break_before(balance: Balance, page: int, levels: tuple[int, ...], taken: frozenset[str]) -> str | None:
-    """The last heading of `levels` on `page` that leaves the page above it at least half full: a page break
-    before it moves it (and what follows) to the next page. (A page that only starts a chapter is not left
-    short on purpose: that would waste the paper the balancing is for.)"""
+    """The last heading of `levels` on `page` that leaves the page above it at least half full (or, on a page
+    where a chapter starts, CHAPTER_PAGE_FLOOR full): a page break before it moves it (and what follows) to
+    the next page."""
+    floor = CHAPTER_PAGE_FLOOR if page in balance.chapter_pages() else LAID_OUT_HALF
     found = [h for h in balance.headings if h.page == page and h.level in levels and h.key not in taken
-             and h.above >= LAID_OUT_HALF]
+             and h.above >= floor and not (h.level == 1 and h.above < LAID_OUT_HALF)]
     return found[-1].key if found else None
 
 
@@ -88,8 +94,14 @@ def next_layouts(layout: Layout, balance: Balance) -> list[Layout]:
     if not short and not blanks:
         return []
     tries: list[Layout] = []
-    # a short page takes the last section of the page before it along (keep with next, balanced)
-    pushed = {key for page in short if (key := _break_before(balance, page - 1, (1, 2), layout.breaks))}
+    # a short page takes the last section of the page before it along (keep with next, balanced), or of the
+    # page before that one, whose sections then fill the page before it
+    pushed = set()
+    for page in short:
+        key = _break_before(balance, page - 1, (1, 2), layout.breaks) \
+            or _break_before(balance, page - 2, (1, 2), layout.breaks)
+        if key:
+            pushed.add(key)
     if pushed:
         tries.append(replace(layout, breaks=layout.breaks | pushed))
     if blanks and not short and blanks <= 2:

@@ -8,6 +8,7 @@ written: the template line that holds it, else the card, table row or game.yaml 
 from __future__ import annotations
 
 import json
+import unicodedata
 
 from generator.core.errors import Problem
 from generator.core.fonts import Family, cannot_draw, show_char, uncovered
@@ -97,7 +98,8 @@ def rules_fallback_warnings(game: Game, markdown: str, template: str, source: st
         for style in styles:
             for char in dict.fromkeys(text):
                 owner = family.drawing_family(char, style) if not family.face(style).covers(char) else family
-                if owner is None or owner is family or not char.strip():
+                # a format character (a zero-width space) shows in no face: never a letter of another one
+                if owner is None or owner is family or not char.strip() or unicodedata.category(char) == "Cf":
                     continue
                 families[family.key] = family
                 label = owner.face(style).info.label

@@ -372,7 +372,10 @@ def fallback_letters(markup: str, family: Family) -> dict[str, list[str]]:
     found: dict[str, dict[str, None]] = {}
     for kind, raw, style in markup_units(markup):
         char = _char(raw)[:1] if kind == "char" else ""
-        if char and _drawn(char) and not family.face(style).covers(char):
+        # a format character (a zero-width space, a direction mark) shows nothing in any face: the data check
+        # warns about it as invisible, never as a letter of another typeface
+        shows = char and _drawn(char) and unicodedata.category(char) != "Cf"
+        if shows and not family.face(style).covers(char):
             owner = family.drawing_family(char, style)
             if owner is not None and owner is not family:
                 found.setdefault(owner.face(style).info.label, {})[char] = None

@@ -214,7 +214,7 @@ CASES = {
         "validate",
         [
             "card DEM-ACT-01 (draw-two): box 'text': text does not fit",
-            "the word 'Supercalifragilisticexpialidociousnes...' is 177.8 pt wide at 7 pt",
+            "the word 'Supercalifragilisticexpialidociousnes...' is 175.7 pt wide at 7 pt",
             "the box is 151.7 pt wide",
         ],
     ),
@@ -223,7 +223,7 @@ CASES = {
         "validate",
         # measured in bold as drawn (in the regular face it is 149.8 pt: it
         # would fit)
-        ["the word 'WWWWWWWWWWWWWWWWWWWWW' is 153.8 pt wide at 7 pt", "the box is 151.7 pt wide"],
+        ["the word 'WWWWWWWWWWWWWWWWWWWWW' is 154.5 pt wide at 7 pt", "the box is 151.7 pt wide"],
     ),
     "a template typo for every card": (
         [(LAYOUT, 'text: "{{ card.text }}"', 'text: "{{ game.settings.nope }}"')],

@@ -38,6 +38,23 @@ def wait_until_idle(url: str, seconds: float = PATIENCE_S) -> dict:
         time.sleep(0.1)
 
 
+def write_and_settle(url: str, game: str, path: Path, text: str) -> dict:
+    """Write `text` to `path`, then wait until the studio has read the save (the game's version moved on)
+    and drawn everything: a page loaded after this shows the saved data, never the state before it."""
+    with urllib.request.urlopen(url + "status", timeout=10) as response:
+        before = json.load(response)["versions"].get(game, 0)
+    path.write_text(text, encoding="utf-8")
+    deadline = time.monotonic() + PATIENCE_S
+    while True:
+        with urllib.request.urlopen(url + "status", timeout=10) as response:
+            status = json.load(response)
+        if status["versions"].get(game, 0) > before and status["idle"]:
+            return status
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the studio did not read the save of {path.name}: {status}")
+        time.sleep(0.1)
+
+
 @pytest.fixture(scope="module")
 def studio_project(tmp_path_factory) -> Project:
     """A copy of the repository's games, safe to edit."""

@@ -9,7 +9,7 @@ from PIL import Image, ImageChops
 from generator.data.load import load_game
 from generator.faces.face import renderer_for
 from tests.patience import PATIENCE_MS
-from tests.studio.conftest import skip_without_browser, wait_until_idle
+from tests.studio.conftest import skip_without_browser, wait_until_idle, write_and_settle
 
 skip_without_browser()
 
@@ -105,8 +105,7 @@ def test_editing_a_card_name_changes_its_image_on_the_open_page(studio, page):
         assert sorted(key for key in others if now[key] != others[key]) == sorted(printing)  # only those
         assert len(printing) == 8 and len(others) == 52
     finally:
-        recipes.write_text(good, encoding="utf-8")
-        wait_until_idle(studio.url)
+        write_and_settle(studio.url, GAME, recipes, good)
 
 
 def test_broken_yaml_shows_a_located_banner_and_the_fix_clears_it(studio, page):
@@ -133,10 +132,9 @@ def test_broken_yaml_shows_a_located_banner_and_the_fix_clears_it(studio, page):
             page.locator(".face img").evaluate_all("imgs => imgs.map(i => i.getAttribute('src'))") == images
         )
     finally:
-        recipes.write_text(good, encoding="utf-8")
+        write_and_settle(studio.url, GAME, recipes, good)
     page.locator("#banner").wait_for(state="detached", timeout=PATIENCE_MS)
     assert page.locator(".face img").count() == len(images)
-    wait_until_idle(studio.url)
 
 
 def test_filters_by_deck_text_and_field_value(studio, page):

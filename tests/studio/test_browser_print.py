@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.patience import PATIENCE_MS
-from tests.studio.conftest import skip_without_browser
+from tests.studio.conftest import skip_without_browser, write_and_settle
 
 skip_without_browser()
 
@@ -56,7 +56,7 @@ def test_a_failing_build_shows_its_problems_as_the_banner(studio, page):
         assert banner.is_visible()
         assert re.search(rf"cards/{GAME}/cards\.yaml:\d+: ", banner.inner_text())
     finally:
-        deck.write_text(text, encoding="utf-8")
+        write_and_settle(studio.url, GAME, deck, text)
 
 
 def test_arrow_keys_go_through_the_cards(studio, page):
