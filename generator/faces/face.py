@@ -30,10 +30,12 @@ from generator.core.fonts import BODY, register_fonts
 from generator.core.formresources import end_form
 from generator.core.geometry import Rect
 from generator.core.pdfstream import form_made
-from generator.core.units import mm
+from generator.core.units import mm, to_pt
+from generator.core.yamlio import load_yaml
 from generator.data.fonts import unknown_font
 from generator.data.game import Card, Deck, Game
-from generator.data.templating import GameHelpers, game_view
+from generator.data.revision import build_date, content_revision
+from generator.data.templating import GameHelpers, View, game_view
 from generator.faces import icons, inksaver
 from generator.faces.backs import BackFace, back_name, group_backs, layout_uses_card
 from generator.faces.boxes import BOX_KINDS
@@ -41,6 +43,14 @@ from generator.faces.boxes.base import Box, BoxKind, Drawing, Resolved, unlisted
 from generator.faces.boxes.shape import Panels
 from generator.faces.layout import PLAIN_BACK, Layout, LayoutLoader, find_layout
 from generator.faces.outline import check_inside
+from generator.faces.revisions import (
+    PLACEHOLDER,
+    STAMP_BOX,
+    FileDigests,
+    card_revision,
+    face_part,
+    mentions_version,
+)
 from generator.faces.text import TemplateProblem, Templates, card_helpers
 
 PLAYERS_MARK = "players"  # the box that prints a card's `players:` (a layout may give its own)
@@ -79,6 +89,15 @@ class CardRenderer:
         self._last_use: weakref.WeakSet = weakref.WeakSet()
         # located, for the build's output and the manifest (low-resolution images)
         self.warnings: list[str] = []
+        # version stamps (generator.faces.revisions): while `_hashing`, the version values read as
+        # placeholders; each card's revision, worked out once from its faces so read
+        self._hashing = False
+        self._neutral: dict[str, list] = {}  # faces with a box that read a version value, as hashed
+        self._revisions: dict[tuple[str, int], str] = {}
+        self._build: View | None = None
+        self._stamped: dict[tuple[str, str, str], Layout] = {}
+        self.files = FileDigests()
+        self._versioned: set[str] = set()  # the faces whose `_resolved` are not as hashed
 
     def kind(self, box: Box) -> BoxKind:
         """This renderer's instance of the box's kind; InputError at the box when BOX_KINDS does not list
@@ -122,7 +141,7 @@ class CardRenderer:
             where = Problem(card.file, card.line_of("layout"), "")
         else:
             where = Problem(deck.file, deck.key_lines.get("layout", deck.line), "")
-        return self._with_players_mark(self._layout(name, deck, where), deck)
+        return self._with_stamp(self._with_players_mark(self._layout(name, deck, where), deck), deck, "front")
 
     def _with_players_mark(self, layout: Layout, deck: Deck) -> Layout:
         """`layout` with the printed mark of a card's `players:` (`3+ players`, small, in the bottom-right
@@ -159,7 +178,38 @@ class CardRenderer:
                 f"deck '{deck.id}' has no back layout (expected {name}.yaml in its layouts); its cards are "
                 f"printed one-sided, on plain backs: write `back: {PLAIN_BACK}` to say so")))] = None
             name = PLAIN_BACK
-        return self._layout(name, deck, where)
+        return self._with_stamp(self._layout(name, deck, where), deck, "back")
+
+    def _with_stamp(self, layout: Layout, deck: Deck, side: str) -> Layout:
+        """`layout` with the version stamp of game.yaml `stamp:` when it is printed on this side: a small text
+        box in the chosen corner, inside the safe margin unless `inset` says otherwise. Round and hexagonal
+        cards have no corners: they print none (docs/layouts.md)."""
+        stamp = self.game.config.stamp
+        if stamp is None or stamp.side not in (side, "both") or deck.shape is not None \
+                or any(box.name == STAMP_BOX for box in layout.boxes):
+            return layout
+        key = (layout.name, deck.id, side)
+        stamped = self._stamped.get(key)
+        if stamped is None:
+            width, height = self.size(deck)
+            inset = self.safe if stamp.inset is None else to_pt(stamp.inset)
+            size = to_pt(stamp.size)
+            w, h = min(mm(30), width - 2 * inset), size * 1.3
+            horizontal = stamp.corner.rsplit("-", 1)[-1] if "-" in stamp.corner else "center"
+            x = {"left": inset, "right": width - inset - w, "center": (width - w) / 2}[horizontal]
+            y = inset if stamp.corner.startswith("top") else height - inset - h
+            spec = {"text": stamp.text, "font": "body", "size": f"{size:g}pt", "min_size": f"{size:g}pt",
+                    "align": horizontal, "valign": "middle", "color": stamp.color}
+            file, line = self._stamp_where()
+            box = Box(STAMP_BOX, "text", x, y, w, h, spec, file, line)
+            stamped = Layout(layout.name, layout.file, [*layout.boxes, box], layout.files)
+            self._stamped[key] = stamped
+        return stamped
+
+    def _stamp_where(self) -> tuple[str, int]:
+        """game.yaml and the line of its `stamp:` (where a stamp that does not fit is reported)."""
+        shown = self.game.show(self.game.dir / "game.yaml")
+        return shown, load_yaml(self.game.dir / "game.yaml", shown).line_of("stamp")
 
     def backs(self, deck: Deck) -> list[BackFace]:
         """The deck's drawn backs (generator.faces.backs); InputError naming every back layout that fails."""
@@ -195,12 +245,63 @@ class CardRenderer:
         data = self.view["decks"][deck.id]
         if back:
             card = self.back_of(deck, card).card
+        shown = None
+        if card is not None:
+            revision = PLACEHOLDER if self._hashing else self.revision(deck, card)
+            shown = View(data["cards"][card.index - 1], revision=revision)
         return {
-            "card": data["cards"][card.index - 1] if card is not None else None,
+            "card": shown,
             "deck": data,
             "game": self.view,
             "side": "back" if back else "front",
+            "build": self.build_values(),
         }
+
+    def build_values(self) -> View:
+        """`build` of the templates: revision and date (generator.data.revision), placeholders while the
+        faces are hashed."""
+        if self._hashing:
+            return View(revision=PLACEHOLDER, date=PLACEHOLDER)
+        if self._build is None:
+            self._build = View(revision=content_revision(self.game.dir, self.game.project.templates_dir),
+                               date=build_date())
+        return self._build
+
+    # -- revisions
+    # ---------------------------------------------------------------------------------------------------
+    def _as_hashed(self, deck: Deck, card: Card, back: bool) -> list:
+        """A face as its revision reads it: rendered with the version values as placeholders."""
+        name = self.form_name(deck, card, back)
+        found = self._neutral.get(name)
+        if found is None:
+            found = self._resolved.get(name) if name not in self._versioned else None
+        if found is None:
+            layout = self.back_layout(deck, card) if back else self.front_layout(card)
+            self._hashing = True
+            try:
+                context = self.context(deck, card, back)
+                found = [(box, self._resolve_box(box, context)) for box in layout.boxes]
+            finally:
+                self._hashing = False
+            self._neutral[name] = found
+        return found
+
+    def revision(self, deck: Deck, card: Card) -> str:
+        """`{{ card.revision }}`: a short hash of the card's front and back as printed, without the stamp and
+        with every version value as a placeholder (generator.faces.revisions)."""
+        key = (deck.id, card.index)
+        if key not in self._revisions:
+            front = face_part(self._as_hashed(deck, card, False), self.files)
+            back = face_part(self._as_hashed(deck, card, True), self.files)
+            self._revisions[key] = card_revision(deck.size_mm, repr(deck.shape), front, back)
+        return self._revisions[key]
+
+    def card_revisions(self) -> dict[str, dict[str, str]]:
+        """Deck id -> card id -> its revision, for every card of the game (checked first)."""
+        if not self.checked:
+            self.check()
+        return {deck.id: {card.id: self.revision(deck, card) for card in deck.cards}
+                for deck in self.game.decks.values()}
 
     # -- checking
     # ------------------------------------------------------------------------------------------------
@@ -224,6 +325,38 @@ class CardRenderer:
         problems = Problems()
         grouped: dict[tuple[str, int, str], list[str]] = {}  # (file, line, message) -> the faces it concerns
         warnings: dict[str, None] = {}  # ordered and without repeats
+        # every face is rendered with the version values as placeholders (what the revisions hash), then the
+        # few boxes that read one (the stamp) again with the real values
+        versioned: dict[str, tuple[Deck, Card | None, bool]] = {}
+        self._hashing = True
+        try:
+            self._check_faces(problems, grouped, warnings, versioned)
+        finally:
+            self._hashing = False
+        self._versioned = set(versioned)
+        for name, (deck, card, back) in versioned.items():
+            hashed = self._resolved[name]
+            self._neutral[name] = hashed
+            context = self.context(deck, card, back)
+            again = []
+            for box, data in hashed:
+                if mentions_version(box):
+                    try:
+                        data = self._resolve_box(box, context)
+                    except InputError as exc:
+                        problems.extend(exc.problems)
+                again.append((box, data))
+            self._resolved[name] = again
+        for (file, line, message), faces in grouped.items():
+            more = f" and {len(faces) - 1} more card{'s' if len(faces) > 2 else ''}" if len(faces) > 1 else ""
+            problems.add(file, line, f"{faces[0]}{more}: {message}")
+        slips = [str(slip) for slip in self.game.warnings] + list(self.loader.warnings)
+        self.warnings = list(dict.fromkeys(slips + list(warnings)))
+        problems.raise_if_any()
+        self.checked = True
+
+    def _check_faces(self, problems: Problems, grouped: dict, warnings: dict, versioned: dict) -> None:
+        """check()'s rendering of every face (`versioned`: the faces with a box that reads a version)."""
         for side, deck, card in self.faces(problems):
             back = side == "back"
             try:
@@ -249,14 +382,10 @@ class CardRenderer:
                 if data is not None:
                     warnings.update(dict.fromkeys(self.kind(box).warnings(box, data, deck, context)))
             # kept so drawing (for every paper) does not render the templates again
-            self._resolved[self.form_name(deck, card, back)] = resolved
-        for (file, line, message), faces in grouped.items():
-            more = f" and {len(faces) - 1} more card{'s' if len(faces) > 2 else ''}" if len(faces) > 1 else ""
-            problems.add(file, line, f"{faces[0]}{more}: {message}")
-        slips = [str(slip) for slip in self.game.warnings] + list(self.loader.warnings)
-        self.warnings = list(dict.fromkeys(slips + list(warnings)))
-        problems.raise_if_any()
-        self.checked = True
+            name = self.form_name(deck, card, back)
+            self._resolved[name] = resolved
+            if any(mentions_version(box) for box, _ in resolved):
+                versioned[name] = (deck, card, back)
 
     def resolved(
         self, deck: Deck, card: Card | None, back: bool = False
