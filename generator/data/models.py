@@ -251,7 +251,10 @@ class StampSettings(Strict):
         description="what it says, a card template (build.revision, build.date and card.revision may be "
                     "used)",
     )
-    color: HexColor = Field("#333333", description="its colour (choose one that reads on the back)")
+    color: HexColor | Literal["auto"] = Field(
+        "auto",
+        description="its colour; auto: dark or white, whichever reads best on the layout's fills under it",
+    )
     size: Length = Field("6pt", description="its font size (6pt at least)")
 
     @field_validator("inset")

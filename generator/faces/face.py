@@ -25,6 +25,7 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.caching import per_game
+from generator.core.colours import contrast_ratio
 from generator.core.errors import InputError, Problem, Problems
 from generator.core.fonts import BODY, register_fonts
 from generator.core.formresources import end_form
@@ -43,6 +44,7 @@ from generator.faces.boxes.base import Box, BoxKind, Drawing, Resolved, unlisted
 from generator.faces.boxes.shape import Panels
 from generator.faces.layout import PLAIN_BACK, Layout, LayoutLoader, find_layout
 from generator.faces.outline import check_inside
+from generator.faces.paint import PAPER, Paint, backdrop
 from generator.faces.revisions import (
     PLACEHOLDER,
     STAMP_BOX,
@@ -202,9 +204,29 @@ class CardRenderer:
                     "align": horizontal, "valign": "middle", "color": stamp.color}
             file, line = self._stamp_where()
             box = Box(STAMP_BOX, "text", x, y, w, h, spec, file, line)
+            if stamp.color == "auto":
+                spec["color"] = self._readable_on(layout, box, deck)
             stamped = Layout(layout.name, layout.file, [*layout.boxes, box], layout.files)
             self._stamped[key] = stamped
         return stamped
+
+    def _readable_on(self, layout: Layout, box: Box, deck: Deck) -> str:
+        """Dark or white, whichever has the higher contrast on every fill the layout paints under the box (the
+        fills written as colours; the paper where there is none)."""
+        tw, th = self.size(deck)
+        paints = []
+        for index, other in enumerate(layout.boxes):
+            fill = other.spec.get("fill")
+            shape = other.spec.get("shape", "rect")
+            if not (isinstance(fill, str) and fill.startswith("#") and len(fill) == 7) \
+                    or other.spec.get("gradient") or shape not in ("rect", "rounded", "circle", "ellipse"):
+                continue
+            radius = to_pt(other.spec.get("radius", "2mm")) if shape == "rounded" else 0.0
+            paints.append(Paint(index, other.name, Rect(*self._box_rect(other, tw, th, True)), shape, radius,
+                                fill))
+        under = backdrop(paints, Rect(*self._box_rect(box, tw, th, False)), len(layout.boxes))
+        colours = [(paint.color or PAPER) if paint is not None else PAPER for paint in under]
+        return max(("#222222", "#ffffff"), key=lambda ink: min(contrast_ratio(ink, c) for c in colours))
 
     def _stamp_where(self) -> tuple[str, int]:
         """game.yaml and the line of its `stamp:` (where a stamp that does not fit is reported)."""
@@ -529,9 +551,9 @@ class CardRenderer:
     # -- drawing
     # -------------------------------------------------------------------------------------------------
     def draw_layout(self, canvas: Canvas, layout: Layout, deck: Deck, card: Card | None, back: bool = False,
-                    ink: str = "normal") -> None:
+                    ink: str = "normal", stamped: bool = True) -> None:
         """Draw a face with the lower-left corner of its bleed box at the current origin (`ink`: normal or
-        saver)."""
+        saver; not `stamped`: without the version stamp)."""
         tw, th = self.size(deck)
         context = self.context(deck, card, back)
         key = self.form_name(deck, card, back)
@@ -547,7 +569,7 @@ class CardRenderer:
             )
         face = Drawing(context, key, keep)
         for box, data in resolved:
-            if data is None:
+            if data is None or (not stamped and box.name == STAMP_BOX):
                 continue
             rect = self._placed_rect(box, tw, th)
             if box.get("rotate") or box.get("opacity") is not None:
@@ -606,8 +628,13 @@ class CardRenderer:
                     ink: str = "normal") -> str:
         """Define the face (or the back `card` shows) as a Form XObject on this canvas once; returns its
         name."""
+        # a deck's back shown for no card in particular (a tuck box, an export's shared back) has no stamp: a
+        # revision is one card's
+        unstamped = card is None and any(box.name == STAMP_BOX for box in self.back_layout(deck).boxes)
         back = back or card is None
         name = self.form_name(deck, card, back, ink)
+        if unstamped:  # the name of the deck's usual back, which no card's own back takes
+            name = f"card_{self.game.config.code}_{deck.code}_B" + ("_S" if ink == "saver" else "")
         done = self._forms.setdefault(canvas, set())
         if name in done:
             return name
@@ -618,7 +645,7 @@ class CardRenderer:
         icons.enable_inline_icons(canvas)
         canvas.beginForm(name, 0, 0, tw + 2 * self.bleed, th + 2 * self.bleed)
         canvas.setFont(BODY, 9)
-        self.draw_layout(canvas, layout, deck, card, back, ink)
+        self.draw_layout(canvas, layout, deck, card, back, ink, stamped=not unstamped)
         end_form(canvas, name)
         form_made(canvas, name)
         done.add(name)
