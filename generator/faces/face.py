@@ -269,8 +269,9 @@ class CardRenderer:
             card = self.back_of(deck, card).card
         shown = None
         if card is not None:
-            revision = PLACEHOLDER if self._hashing else self.revision(deck, card)
-            shown = View(data["cards"][card.index - 1], revision=revision)
+            found = card  # the card this face shows (`card` may be rebound by a caller's loop)
+            revision = (lambda: PLACEHOLDER) if self._hashing else (lambda: self.revision(deck, found))
+            shown = LazyView(data["cards"][card.index - 1], {"revision": revision})
         return {
             "card": shown,
             "deck": data,
@@ -284,9 +285,13 @@ class CardRenderer:
         faces are hashed."""
         if self._hashing:
             return View(revision=PLACEHOLDER, date=PLACEHOLDER)
-        if self._build is None:
-            self._build = View(revision=content_revision(self.game.dir, self.game.project.templates_dir),
-                               date=build_date())
+        if self._build is None:  # the files are read when a template first asks
+            game = self.game
+
+            def revision() -> str:
+                return content_revision(game.dir, game.project.templates_dir)
+
+            self._build = LazyView({}, {"revision": revision, "date": build_date})
         return self._build
 
     # -- revisions
@@ -685,6 +690,24 @@ class CardRenderer:
         name = self.ensure_form(canvas, deck, card, back, ink)
         canvas._code.append(f"{prefix}\n/{canvas._doc.getXObjectName(name)} Do\nQ")  # noqa: SLF001
         canvas._formsinuse.append(name)  # noqa: SLF001 - what doForm records so the page lists the form
+
+
+class LazyView(View):
+    """Template data with values worked out when a template first reads them (a card's revision, the build's):
+    a build whose layouts never read them never pays for them."""
+
+    def __init__(self, data: dict, later: dict):
+        super().__init__(data)
+        self.later = later
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.later or super().__contains__(key)
+
+    def __missing__(self, key):
+        if key not in self.later:
+            raise KeyError(key)
+        value = self[key] = self.later[key]()
+        return value
 
 
 @functools.cache
