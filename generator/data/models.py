@@ -316,6 +316,14 @@ class CheckSpec(Strict):
                                                   "{{ deck.copies }} cards; expected 91'")
 
 
+def _stamp_may_be_a_switch(schema: dict) -> None:
+    """game.yaml's schema lets `stamp:` be true or false as well as a mapping (the validator turns them into
+    one)."""
+    choices = schema.get("anyOf")
+    if isinstance(choices, list):
+        choices.insert(0, {"type": "boolean"})
+
+
 class GameConfig(Strict):
     """game.yaml: game-wide settings."""
 
@@ -339,6 +347,7 @@ class GameConfig(Strict):
     )
     stamp: StampSettings | None = Field(
         None,
+        json_schema_extra=_stamp_may_be_a_switch,
         description="true: each card's revision ({{ card.revision }}) printed small in a corner of its "
                     "back; a mapping chooses {side, corner, inset, text, color, size}",
     )

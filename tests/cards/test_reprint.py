@@ -207,3 +207,20 @@ def test_build_revision_and_date_come_from_the_sources(tmp_path):
     assert content_revision(game, tmp_path / "templates") != first
     assert build_date({"SOURCE_DATE_EPOCH": "1767225600"}) == "2026-01-01"
     assert build_date({}) == ""
+
+
+def test_the_game_schema_takes_stamp_as_a_switch_or_a_mapping():
+    import jsonschema
+
+    from generator.data.models import GameConfig
+
+    schema = GameConfig.model_json_schema()
+    game = {"title": "G", "code": "GAM", "players": {"min": 2, "max": 4}, "decks": ["d"]}
+    for stamp in (True, False, {"corner": "bottom", "inset": "5mm", "color": "auto"}):
+        jsonschema.validate(game | {"stamp": stamp}, schema)
+    for wrong in ("yes please", {"corner": "middle"}, {"colour": "#000000"}):
+        try:
+            jsonschema.validate(game | {"stamp": wrong}, schema)
+        except jsonschema.ValidationError:
+            continue
+        raise AssertionError(f"the schema took stamp: {wrong!r}")
