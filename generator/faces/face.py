@@ -419,12 +419,15 @@ class CardRenderer:
     ) -> list[tuple[Box, Resolved | None]]:
         """What `check` rendered for each box of a face or back (texts, colours, icons, images): what it is
         drawn from, so a caller can tell whether it changed without drawing it. A face `check` did not see is
-        rendered now (None for a box whose `when` is false)."""
+        rendered now (None for a box whose `when` is false). A deck's back for no card in particular is without
+        the version stamp, as it is drawn (`ensure_form`)."""
         found = self._resolved.get(self.form_name(deck, card, back))
         if found is None:
             layout = self.back_layout(deck, card) if back or card is None else self.front_layout(card)
             context = self.context(deck, card, back or card is None)
             found = [(box, self._resolve_box(box, context)) for box in layout.boxes]
+        if card is None:
+            return [(box, data) for box, data in found if box.name != STAMP_BOX]
         return list(found)
 
     def last_use(self, canvas: Canvas) -> None:
