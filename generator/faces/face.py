@@ -419,8 +419,8 @@ class CardRenderer:
     ) -> list[tuple[Box, Resolved | None]]:
         """What `check` rendered for each box of a face or back (texts, colours, icons, images): what it is
         drawn from, so a caller can tell whether it changed without drawing it. A face `check` did not see is
-        rendered now (None for a box whose `when` is false). A deck's back for no card in particular is without
-        the version stamp, as it is drawn (`ensure_form`)."""
+        rendered now (None for a box whose `when` is false). A deck's back for no card in particular is
+        without the version stamp, as it is drawn (`ensure_form`)."""
         found = self._resolved.get(self.form_name(deck, card, back))
         if found is None:
             layout = self.back_layout(deck, card) if back or card is None else self.front_layout(card)
