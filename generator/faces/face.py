@@ -253,6 +253,24 @@ class CardRenderer:
             }
         return self._backs[deck.id]
 
+    def unstamped_backs(self, deck: Deck) -> list[BackFace]:
+        """The deck's backs as they are grouped without the version stamp: the exports (PNG, print-shop
+        files, Tabletop Simulator, previews) draw a back that differs from card to card only by its stamp
+        once, as the deck's usual back, without a stamp."""
+        faces = self.backs(deck)
+        layouts = [self.back_layout(deck, face.cards[0]) for face in faces]
+        if not any(box.name == STAMP_BOX for layout in layouts for box in layout.boxes):
+            return faces
+        uses: dict[str, bool] = {}
+        for card in deck.cards:
+            name = back_name(deck, card)
+            if name not in uses:
+                layout = self.back_layout(deck, card)
+                plain = Layout(layout.name, layout.file, [b for b in layout.boxes if b.name != STAMP_BOX],
+                               layout.files)
+                uses[name] = layout_uses_card(plain, self.templates.env)
+        return group_backs(deck, lambda card: uses[back_name(deck, card)])
+
     def back_of(self, deck: Deck, card: Card | None) -> BackFace:
         """The drawn back a card shows; without a card, the deck's usual back (or its first back)."""
         faces = self.backs(deck)
