@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from generator.cards.cut_machines import CUT_MACHINE_NAMES, CUT_MACHINES, CutMachine
 from generator.cards.marks import MARK_MODES
@@ -51,12 +51,19 @@ class SheetOptions:
         """Whether a cut file goes beside each page of fronts (asked for, or a print-and-cut machine)."""
         return self.cut_file == "svg" or self.machine is not None
 
+    # `--changed` (generator.cards.reprint): the reprint of what changed since the cards were marked printed,
+    # per deck the cards and how many copies of each (`only` then names the same cards)
+    changed: bool = False
+    copies: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
+
     @property
     def suffix(self) -> str:
         """What the output names add after `cards-<paper>`, so no variant overwrites the full sheets."""
         text = "-inksaver" if self.ink == "saver" else ""
         text += f"-{self.cut_machine}" if self.machine is not None else ""
         text += "-cmyk" if self.colour == "cmyk" else ""
+        if self.changed:
+            return text + "-changed"
         if self.only:
             words = "-".join(deck + ("-" + "-".join(cards) if cards else "") for deck, cards in self.only)
             if len(words) > 60:  # a long selection: the first deck and a short, stable hash of the rest
@@ -130,6 +137,13 @@ def sheet_options(game: Game, options: BuildOptions) -> SheetOptions:
         raise InputError(Problem("", 0, f"{flags}: a print-and-cut sheet is laid out as duplex pages; "
                                         "expected --layout duplex"))
     return chosen
+
+
+def with_changes(sheet: SheetOptions, copies: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]
+                 ) -> SheetOptions:
+    """The sheet options of a `--changed` reprint of these cards (per deck: card ids and copies)."""
+    only = tuple((deck, tuple(card for card, _ in cards)) for deck, cards in copies)
+    return replace(sheet, changed=True, copies=copies, only=only)
 
 
 _SPEC = re.compile(r"^\s*([^:\s]+)\s*(?::\s*(.*))?$")
@@ -217,14 +231,26 @@ def deck_groups(game: Game, sheet: SheetOptions) -> list[DeckGroup]:
     """The runs of sheets of a game: per deck in print order, packed by card size with `pack`, only the cards
     chosen by `only`. A deck with no chosen card is left out."""
     chosen = dict(sheet.only)
+    counts = {deck: dict(cards) for deck, cards in sheet.copies}
     groups: dict[object, DeckGroup] = {}
     for deck in game.decks.values():
-        if sheet.only and deck.id not in chosen:
+        if (sheet.only or sheet.changed) and deck.id not in chosen:
             continue
         wanted = set(chosen.get(deck.id) or ())
         cards = [(deck, card) for card in expand_deck(deck) if not wanted or card.id in wanted]
+        if deck.id in counts:  # a --changed reprint: the extra copies of a card whose face is unchanged
+            left = dict(counts[deck.id])
+            cards = [(d, card) for d, card in cards if _take(left, card.id)]
         key = pack_key(deck) if sheet.pack else deck.id
         group = groups.setdefault(key, DeckGroup([], []))
         group.decks.append(deck)
         group.cards += cards
     return list(groups.values())
+
+
+def _take(left: dict[str, int], card_id: str) -> bool:
+    """True while copies of this card are left to print (counting one down)."""
+    if left.get(card_id, 0) <= 0:
+        return False
+    left[card_id] -= 1
+    return True

@@ -34,11 +34,12 @@ from generator.cards.cutfile import card_path, cut_svg, outline_path
 from generator.cards.imposition import LayoutError, PagePlan, Sheet, make_sheet, plan_pages
 from generator.cards.labels import place_labels
 from generator.cards.marks import CUT_LINE_WIDTH, MARK_WIDTH
-from generator.cards.print_options import DeckGroup, SheetOptions, deck_groups, sheet_options
+from generator.cards.print_options import DeckGroup, SheetOptions, deck_groups, sheet_options, with_changes
+from generator.cards.reprint import reprint_of, swap_lines
 from generator.cards.shaped import draw_cut_paths, shaped_sheet, slot_placement
 from generator.core.contract import BuildOptions, FunctionProducer, Output, OutputKind
 from generator.core.errors import InputError, Problem
-from generator.core.fonts import BODY, BODY_BOLD, BODY_FAMILY, TITLE_FAMILY, draw_string, string_width
+from generator.core.fonts import BODY, BODY_BOLD, BODY_FAMILY, TITLE, TITLE_FAMILY, draw_string, string_width
 from generator.core.forked import ForkedWorkers
 from generator.core.geometry import check_square, paper_of, paper_words
 from generator.core.pdfstream import deflate_forms, plain_streams, save_streamed
@@ -55,6 +56,8 @@ LABEL_COLOR = "#333333"
 MARK_COLOR = "#000000"
 CUT_LINE_COLOR = "#7f7f7f"
 CHECK_PAGES = 2
+SWAP_SIZE = 10.0  # pt: the swap list of a --changed reprint
+SWAP_LEADING = 1.45
 LABEL_GROUPINGS = (((0, 1, 2, 3),), ((0, 2, 3), (1,)), ((0,), (1,), (2,), (3,)))  # parts of the page label
 
 
@@ -102,10 +105,19 @@ class PageOfCards:
     plan: PagePlan
 
 
+def lead_pages(game: Game, paper: str, options: SheetOptions) -> int:
+    """The pages before the cards: the print check, or in a --changed reprint the swap list instead (an even
+    number of pages, so the fronts stay on odd pages; its printer was checked with the full sheets)."""
+    if not options.changed:
+        return CHECK_PAGES
+    swap = len(_swap_page_lines(game, paper))
+    return swap + swap % 2
+
+
 def pages(game: Game, paper: str, options: SheetOptions) -> Iterator[PageOfCards]:
     """Every page after the print check, in print order (pure geometry; nothing is drawn)."""
     renderer = renderer_for(game)
-    index = CHECK_PAGES
+    index = lead_pages(game, paper, options)
     for group in deck_groups(game, options):
         sheet = sheet_for(renderer, group, paper, options)
         for plan in plan_pages(len(group.cards), sheet):
@@ -150,9 +162,11 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
         renderer.check()
     except InputError as exc:
         problems += exc.problems
-    chosen = sheet_options(game, options)
-    if not deck_groups(game, chosen):  # --only names decks of another game
-        return []
+    chosen = chosen_options(game, options)
+    swaps = [Output(game=game.id, path=Path(game.id) / "cards-changed.txt", kind="cards-swaps",
+                    render=partial(write_swap_list, game))] if chosen.changed else []
+    if not deck_groups(game, chosen):  # --only names decks of another game; --changed: nothing to print
+        return swaps
     cut_pages: dict[str, list[int]] = {}
     for paper in game.papers(options):
         try:
@@ -177,7 +191,16 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
             result += [Output(game=game.id, path=Path(game.id) / f"{name}-cut-{index + 1:02d}.svg",
                               kind="cards-cut", render=partial(write_cut_file, game, paper, chosen, index))
                        for index in cut_pages[paper]]
-    return result
+    return result + swaps
+
+
+def chosen_options(game: Game, options: BuildOptions) -> SheetOptions:
+    """The sheet options of the game's card sheets; with `--changed`, the reprint of what changed since the
+    cards were marked printed (InputError at the printed record when it cannot be read)."""
+    chosen = sheet_options(game, options)
+    if options.changed:
+        chosen = with_changes(chosen, reprint_of(game).selection())
+    return chosen
 
 
 def _label_problems(game: Game) -> list:
@@ -218,12 +241,77 @@ def _label_problems(game: Game) -> list:
 # options that change how they look: the sheet arrangement and the sheet options (those not given: game.yaml's
 # `print:`).
 SHEET_PARTS = ("game", "card_makeup", "pictures", "fonts", "card_faces")
+# A --changed reprint and its swap list are drawn from the printed record too.
 SHEET_LOOKS = ("duplex", "layout", "back_offset", "gap", "marks", "pack", "ink", "cut_file", "only",
-               "cut_machine", "colour")
+               "cut_machine", "colour", "changed")
 CARD_SHEETS = FunctionProducer(
     "card sheets", "card layouts and text fit", outputs,
     plans_from=("game", "game_data", "data_files", "layouts", "pictures", "fonts", "templates"),
-    makes=(OutputKind("cards", SHEET_PARTS, SHEET_LOOKS), OutputKind("cards-cut", SHEET_PARTS, SHEET_LOOKS)))
+    makes=(OutputKind("cards", SHEET_PARTS + ("printed",), SHEET_LOOKS),
+           OutputKind("cards-cut", SHEET_PARTS + ("printed",), SHEET_LOOKS),
+           OutputKind("cards-swaps", SHEET_PARTS + ("printed",), SHEET_LOOKS)))
+
+
+def _swap_title(game: Game) -> str:
+    return game.phrases.t("sheets.swap_title", title=game.title)
+
+
+def write_swap_list(game: Game, path: Path) -> dict:
+    """cards-changed.txt: the swap list of a --changed reprint, as the first page of its PDF says it."""
+    lines = swap_lines(reprint_of(game), game.phrases.t)
+    atomic_write(path, "\n".join([_swap_title(game), "", *lines]) + "\n")
+    return {"swaps": lines}
+
+
+def _swap_page_lines(game: Game, paper: str) -> list[list[str]]:
+    """The swap list's lines, page by page on this paper (a long list goes on over pages)."""
+    lines = swap_lines(reprint_of(game), game.phrases.t)
+    _, height = paper_of(paper).size
+    per_page = max(1, int((height - 2 * SWAP_MARGIN - 3 * SWAP_SIZE * 2) // (SWAP_SIZE * SWAP_LEADING)))
+    return [lines[at:at + per_page] for at in range(0, len(lines), per_page)] or [[]]
+
+
+SWAP_MARGIN = mm(20)
+
+
+def _draw_swap_pages(canvas: Canvas, game: Game, paper: str) -> int:
+    """The swap list of a --changed reprint, then a blank back when it ends on a front; the pages drawn."""
+    width, height = paper_of(paper).size
+    say = game.phrases.t
+    pages_of_lines = _swap_page_lines(game, paper)
+    room = width - 2 * SWAP_MARGIN
+    for lines in pages_of_lines:
+        canvas.setPageSize((width, height))
+        y = height - SWAP_MARGIN - SWAP_SIZE * 1.8
+        canvas.setFillColor(HexColor(LABEL_COLOR))
+        title, size = _fitted(_swap_title(game), TITLE, SWAP_SIZE * 1.8, room)
+        canvas.setFont(TITLE, size)
+        draw_string(canvas, SWAP_MARGIN, y, title, TITLE, size)
+        y -= SWAP_SIZE * 2.4
+        intro = say("sheets.swap_intro", revision=reprint_of(game).record.revision or "?")
+        text, size = _fitted(intro, BODY, SWAP_SIZE, room)
+        canvas.setFont(BODY, size)
+        draw_string(canvas, SWAP_MARGIN, y, text, BODY, size)
+        y -= SWAP_SIZE * SWAP_LEADING * 1.5
+        for line in lines:
+            text, size = _fitted(line, BODY, SWAP_SIZE, room)
+            canvas.setFont(BODY, size)
+            draw_string(canvas, SWAP_MARGIN + mm(4), y, "\u2022 " + text, BODY, size)
+            y -= SWAP_SIZE * SWAP_LEADING
+        canvas.showPage()
+    if len(pages_of_lines) % 2:
+        canvas.setPageSize((width, height))
+        canvas.showPage()
+    return len(pages_of_lines) + len(pages_of_lines) % 2
+
+
+def _fitted(text: str, face: str, size: float, room: float) -> tuple[str, float]:
+    """The text at `size`, smaller down to 6 pt where it is too wide, cut with an ellipsis below that."""
+    while size > 6 and string_width(text, face, size) > room:
+        size -= 0.5
+    while len(text) > 1 and string_width(text, face, size) > room:
+        text = text[:-2] + "\u2026"
+    return text, size
 
 
 def write_cut_file(game: Game, paper: str, options: SheetOptions, index: int, path: Path) -> dict:
@@ -254,7 +342,7 @@ def write_sheets(game: Game, paper: str, options: SheetOptions | BuildOptions, p
     small). `jobs` (0: every core): with more than one, a deck of many different faces has some of them
     drawn by a helper process (the same bytes)."""
     if isinstance(options, BuildOptions):
-        options = sheet_options(game, options)
+        options = chosen_options(game, options)
     renderer = renderer_for(game)
     with open(path, "wb") as sink:  # each PDF object is written as it is formatted (core.pdfstream)
         canvas = Canvas(
@@ -274,6 +362,9 @@ def write_sheets(game: Game, paper: str, options: SheetOptions | BuildOptions, p
     if last:
         renderer.forget_face_lists()
     facts = {"pages": count, "check_pages": CHECK_PAGES, "decks": decks}
+    if options.changed:  # the swap list instead of the print check
+        facts.update(check_pages=0, swap_pages=lead_pages(game, paper, options),
+                     swaps=swap_lines(reprint_of(game), game.phrases.t))
     if renderer.warnings:  # listed in build/manifest.json and printed by `pnp build`
         facts["warnings"] = list(renderer.warnings)
     return facts
@@ -286,19 +377,25 @@ def _draw_sheets(canvas: Canvas, renderer: CardRenderer, game: Game, paper: str,
     say = game.phrases.t
     what = (
         "sheets.title"
-        + ("_reprint" if options.only else "")
+        + ("_changed" if options.changed else "_reprint" if options.only else "")
         + ("_inksaver" if options.ink == "saver" else "")
     )
     canvas.setTitle(say(what, title=game.title, paper=paper_name(game, paper)))
     canvas.setAuthor(game.title)
     canvas.setCreator("pnp")
-    canvas.bookmarkPage("check")
-    canvas.addOutlineEntry(say("sheets.outline_check"), "check", level=0)
-    canvas.addPageLabel(0, prefix=say("sheets.page_check"))
-    canvas.addPageLabel(1, prefix=say("sheets.page_check_back"))
-    canvas.addPageLabel(2, style="D", start=1)  # the card sheets are numbered from 1 after the check
-    draw_check(canvas, game.title, paper, options, game.phrases, bleed_notes(game, paper, options))
-    count = CHECK_PAGES
+    if options.changed:  # the swap list first: what to take out of the printed copy and put in
+        canvas.bookmarkPage("swaps")
+        canvas.addOutlineEntry(say("sheets.outline_swaps"), "swaps", level=0)
+        canvas.addPageLabel(0, prefix=say("sheets.page_swaps"))
+        count = _draw_swap_pages(canvas, game, paper)
+    else:
+        canvas.bookmarkPage("check")
+        canvas.addOutlineEntry(say("sheets.outline_check"), "check", level=0)
+        canvas.addPageLabel(0, prefix=say("sheets.page_check"))
+        canvas.addPageLabel(1, prefix=say("sheets.page_check_back"))
+        draw_check(canvas, game.title, paper, options, game.phrases, bleed_notes(game, paper, options))
+        count = CHECK_PAGES
+    canvas.addPageLabel(count, style="D", start=1)  # the card sheets are numbered from 1 after them
     decks: dict[str, dict] = {}
     drawers: dict[str, _GroupPages] = {}
     once = placed_once(renderer, pages(game, paper, options), options.ink)

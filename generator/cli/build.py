@@ -77,6 +77,9 @@ def build_options(paper, out_dir, duplex, layout, back_offset, gap, marks, pack,
 @sheet_options
 @click.option("--only", multiple=True, metavar="DECK[:CARD,...]",
               help="Reprint just these cards (ids or codes; repeatable) into cards-<paper>-only-....pdf.")
+@click.option("--changed", is_flag=True,
+              help="Reprint just the cards whose faces changed (or are new) since `pnp mark-printed`, every "
+                   "copy, into cards-<paper>-changed.pdf, with the swap list first (also cards-changed.txt).")
 @click.option("--force", is_flag=True, help="Rebuild every output even if its inputs did not change.")
 @click.option("--pull", "pull_first", is_flag=True,
               help="Download the live sheets (cards_from: {url:, cache:}) first, as `pnp pull` does.")
@@ -84,7 +87,7 @@ def build_options(paper, out_dir, duplex, layout, back_offset, gap, marks, pack,
               help="Processes drawing outputs side by side (default 0: every core); the files are the same.")
 @click.pass_context
 @quiet_aware
-def build_cmd(ctx, games, only, force, jobs, pull_first, **sheet) -> None:
+def build_cmd(ctx, games, only, changed, force, jobs, pull_first, **sheet) -> None:
     """Build the print-ready PDFs of the games and write build/manifest.json.
 
     The sheet options (--gap, --marks, --pack, --ink, --cut-file, --cut-machine, --colour) may also be set in
@@ -93,7 +96,9 @@ def build_cmd(ctx, games, only, force, jobs, pull_first, **sheet) -> None:
     from generator.pipeline.build import build
 
     project = project_of(ctx)
-    options = build_options(**sheet, force=force, only=tuple(only), jobs=jobs)
+    if only and changed:
+        raise click.UsageError("--only and --changed each choose the cards to reprint; give one of them")
+    options = build_options(**sheet, force=force, only=tuple(only), changed=changed, jobs=jobs)
     out_dir = sheet["out_dir"]
     names = project.select(games)
     if pull_first:  # a sheet that cannot be pulled stops the build: its last good cache and outputs stay
@@ -108,6 +113,8 @@ def build_cmd(ctx, games, only, force, jobs, pull_first, **sheet) -> None:
     for path in result.skipped:
         click.echo(f"  skipped {path} (up to date)")
     echo_warnings(result)
+    if changed:
+        echo_swaps(result, Path(out_dir or project.build_dir))
     echo_stale(result, project.show(out_dir or project.build_dir))
     for warning in result.warnings:
         say(f"warning: {warning}", err=True)
@@ -148,6 +155,17 @@ def echo_warnings(result) -> None:
         say(
             f"warning: {warning}" if LOCATED.match(warning) else f"warning: {path}: {warning}", err=True
         )
+
+
+def echo_swaps(result, build_dir: Path) -> None:
+    """Print the swap list of each --changed reprint (its cards-changed.txt, written now or kept)."""
+    paths = [entry["path"] for entry in result.written] + list(result.skipped)
+    for path in sorted({p for p in paths if str(p).endswith("cards-changed.txt")}):
+        try:
+            text = (build_dir / path).read_text(encoding="utf-8")
+        except OSError:
+            continue
+        click.echo(text.rstrip("\n").replace("\n\n", "\n", 1))
 
 
 def echo_stale(result, build_dir: str) -> None:

@@ -33,13 +33,17 @@ COMMANDS = {
     "migrate": ("generator.cli.migrate", "migrate_cmd"),
     "pull": ("generator.cli.pull", "pull_cmd"),
     "preflight": ("generator.cli.preflight", "preflight_cmd"),
+    "mark-printed": ("generator.cli.printed", "mark_printed_cmd"),
 }
 
 
 # command -> its one-sentence summary (`pnp --help`, without importing the command) and examples (its --help)
 HELP: dict[str, tuple[str, tuple[str, ...]]] = {
     "build": ("Build the print-ready PDFs of the games.",
-              ("pnp build", "pnp build order-up-pizza --paper a4 --marks lines", "pnp build --lang all")),
+              ("pnp build", "pnp build order-up-pizza --paper a4 --marks lines", "pnp build --lang all",
+               "pnp build order-up-pizza --changed")),
+    "mark-printed": ("Record the cards of the current build as printed, for `pnp build --changed`.",
+                     ("pnp mark-printed order-up-pizza", "pnp mark-printed --lang en")),
     "validate": ("Check the games, replay their scripts and play them many times.",
                  ("pnp validate", "pnp validate short-order-hero --players 3 --games 500",
                   "pnp validate --format github --report build/validation.json")),

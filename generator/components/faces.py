@@ -97,7 +97,7 @@ class ComponentFaces(CardRenderer):
         data = self.view["components"][deck.id]
         item = data["items"][card.index - 1] if card is not None and not back else None
         context = {"item": item, "card": item, "component": data, "deck": data, "game": self.view,
-                   "side": "back" if back else "front"}
+                   "side": "back" if back else "front", "build": self.build_values()}
         for alias in self.components[deck.id].model.face_aliases:  # a die's face layout sees `face`
             context[alias] = item
         return context

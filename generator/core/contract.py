@@ -30,6 +30,7 @@ class BuildOptions:
     cut_machine: str | None = None  # none | cricut | silhouette | scanncut (print-and-cut sheets)
     colour: str | None = None       # rgb | cmyk (card sheets as PDF/X in press CMYK)
     only: tuple[str, ...] = ()      # 'DECK' or 'DECK:CARD,CARD' (ids or codes): a reprint of just those cards
+    changed: bool = False           # a reprint of the cards changed since `pnp mark-printed` (cards.reprint)
     jobs: int = 0                   # processes drawing outputs side by side (0: every available core)
     languages: tuple[str, ...] = ()  # the games' languages to build ('all' or none: every declared language)
     papers_from_game: bool = False  # no --paper given: a game's `paper:` (game.yaml) replaces `papers`

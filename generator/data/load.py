@@ -41,6 +41,7 @@ from generator.data.overrides import (
 )
 from generator.data.project import Project
 from generator.data.renames import read_renamed
+from generator.data.revision import PRINTED_RECORD
 from generator.data.sheet_cards import SheetSettings, card_rows
 from generator.data.slips import comment_colours, game_slips, invisible_characters
 from generator.data.spreadsheet import read_grid, spreadsheet_near
@@ -497,7 +498,7 @@ def _raise_problems(problems: Problems, comments: list[Problem], applied: list[A
 
 def _data_files(game_dir: Path) -> list[Path]:
     return [p for p in sorted(game_dir.glob("*.yaml")) + sorted(game_dir.glob("*.yml"))
-            if p.name not in ("game.yaml", "game.yml")]
+            if p.name not in ("game.yaml", "game.yml", PRINTED_RECORD)]  # the record: generator.data.printed
 
 
 def _inside(project: Project, path: Path, problems: Problems) -> bool:

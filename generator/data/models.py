@@ -267,6 +267,42 @@ class PrintSettings(Strict):
         return _check_range(value, 50)
 
 
+class StampSettings(Strict):
+    """game.yaml `stamp:` as a mapping: where the small version stamp is printed and what it says."""
+
+    side: Literal["back", "front", "both"] = Field(
+        "back", description="the side of each card it is printed on"
+    )
+    corner: Literal["top-left", "top", "top-right", "bottom-left", "bottom", "bottom-right"] = Field(
+        "bottom-right", description="where on that side: a corner, or the middle of the top or bottom edge"
+    )
+    inset: Length | None = Field(
+        None, description="from the trim edge to the stamp (default: the safe margin, `safe:`)"
+    )
+    text: str = Field(
+        "{{ card.revision }}",
+        description="what it says, a card template (build.revision, build.date and card.revision may be "
+                    "used)",
+    )
+    color: HexColor | Literal["auto"] = Field(
+        "auto",
+        description="its colour; auto: dark or white, whichever reads best on the layout's fills under it",
+    )
+    size: Length = Field("6pt", description="its font size (6pt at least)")
+
+    @field_validator("inset")
+    @classmethod
+    def _inset_range(cls, value):
+        return value if value is None else _check_range(value, 20)
+
+    @field_validator("size")
+    @classmethod
+    def _readable_size(cls, value):
+        if to_pt(value) < 6 or to_pt(value) > 24:
+            raise ValueError(f"{value} is no size for a stamp; expected 6pt to 24pt")
+        return value
+
+
 def _check_range(value: Any, most_mm: float) -> Any:
     """A length from 0 to `most_mm` millimetres."""
     points = to_pt(value)
@@ -313,6 +349,14 @@ class CheckSpec(Strict):
                                                   "{{ deck.copies }} cards; expected 91'")
 
 
+def _stamp_may_be_a_switch(schema: dict) -> None:
+    """game.yaml's schema lets `stamp:` be true or false as well as a mapping (the validator turns them into
+    one)."""
+    choices = schema.get("anyOf")
+    if isinstance(choices, list):
+        choices.insert(0, {"type": "boolean"})
+
+
 class GameConfig(Strict):
     """game.yaml: game-wide settings."""
 
@@ -339,6 +383,12 @@ class GameConfig(Strict):
     )
     print: PrintSettings = Field(
         default_factory=PrintSettings, description="card sheet options (pnp build flags win)"
+    )
+    stamp: StampSettings | None = Field(
+        None,
+        json_schema_extra=_stamp_may_be_a_switch,
+        description="true: each card's revision ({{ card.revision }}) printed small in a corner of its "
+                    "back; a mapping chooses {side, corner, inset, text, color, size}",
     )
     paper: str | list[str] | None = Field(
         None,
@@ -389,6 +439,20 @@ class GameConfig(Strict):
         description="the game's languages, the source language (the one its files are written "
         "in) first; each other one is translated in i18n/<language>.yaml",
     )
+
+    @field_validator("stamp", mode="before")
+    @classmethod
+    def _stamp_switch(cls, value):
+        """`stamp: true` is the stamp with its defaults, `false` none; a mapping chooses its options."""
+        if value is True:
+            return {}
+        if value is False or value is None:
+            return None
+        if not isinstance(value, dict):
+            shown = "a list" if isinstance(value, list) else repr(value)
+            raise ValueError(f"{shown} is no stamp; expected true, false or a mapping of side, corner, "
+                             "inset, text, color, size")
+        return value
 
     @field_validator("languages")
     @classmethod

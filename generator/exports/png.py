@@ -50,7 +50,7 @@ def deck_backs(game: Game, deck: Deck) -> list[tuple[BackFace, str]]:
     """The deck's drawn backs with the file stem each is exported as: `back` for the deck's usual back,
     `<CODE>-back` for a back drawn for one card, `back-<layout>` for another back shared by several cards."""
     out = []
-    for face in renderer_for(game).backs(deck):
+    for face in renderer_for(game).unstamped_backs(deck):  # a stamp is no reason for a back per card
         if face.key == "B":
             stem = "back"
         elif face.card is not None:

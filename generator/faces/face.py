@@ -29,6 +29,7 @@ from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.caching import per_game
+from generator.core.colours import contrast_ratio
 from generator.core.errors import InputError, Problem, Problems
 from generator.core.fonts import BODY, register_fonts
 from generator.core.fontstates import carry_fonts, font_states
@@ -36,10 +37,12 @@ from generator.core.formresources import end_form
 from generator.core.geometry import Rect
 from generator.core.pdfimages import EncodedImage, ImageXObject, embed_image
 from generator.core.pdfstream import form_made
-from generator.core.units import mm
+from generator.core.units import mm, to_pt
+from generator.core.yamlio import load_yaml
 from generator.data.fonts import unknown_font
 from generator.data.game import Card, Deck, Game
-from generator.data.templating import GameHelpers, game_view
+from generator.data.revision import build_date, content_revision
+from generator.data.templating import GameHelpers, View, game_view
 from generator.faces import icons, inksaver
 from generator.faces.backs import BackFace, back_name, group_backs, layout_uses_card
 from generator.faces.boxes import BOX_KINDS
@@ -47,6 +50,15 @@ from generator.faces.boxes.base import Box, BoxKind, Drawing, Resolved, unlisted
 from generator.faces.boxes.shape import Panels
 from generator.faces.layout import PLAIN_BACK, Layout, LayoutLoader, find_layout
 from generator.faces.outline import check_inside
+from generator.faces.paint import PAPER, Paint, backdrop
+from generator.faces.revisions import (
+    PLACEHOLDER,
+    STAMP_BOX,
+    FileDigests,
+    card_revision,
+    face_part,
+    mentions_version,
+)
 from generator.faces.text import TemplateProblem, Templates, card_helpers
 
 PLAYERS_MARK = "players"  # the box that prints a card's `players:` (a layout may give its own)
@@ -88,6 +100,15 @@ class CardRenderer:
         # the card sheets' faces drawn once for every paper, per ink (`face_list`); the canvases placing them
         self._face_lists: dict[str, FaceList] = {}
         self._placing: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        # version stamps (generator.faces.revisions): while `_hashing`, the version values read as
+        # placeholders; each card's revision, worked out once from its faces so read
+        self._hashing = False
+        self._neutral: dict[str, list] = {}  # faces with a box that read a version value, as hashed
+        self._revisions: dict[tuple[str, int], str] = {}
+        self._build: View | None = None
+        self._stamped: dict[tuple[str, str, str], Layout] = {}
+        self.files = FileDigests()
+        self._versioned: set[str] = set()  # the faces whose `_resolved` are not as hashed
 
     def kind(self, box: Box) -> BoxKind:
         """This renderer's instance of the box's kind; InputError at the box when BOX_KINDS does not list
@@ -131,7 +152,7 @@ class CardRenderer:
             where = Problem(card.file, card.line_of("layout"), "")
         else:
             where = Problem(deck.file, deck.key_lines.get("layout", deck.line), "")
-        return self._with_players_mark(self._layout(name, deck, where), deck)
+        return self._with_stamp(self._with_players_mark(self._layout(name, deck, where), deck), deck, "front")
 
     def _with_players_mark(self, layout: Layout, deck: Deck) -> Layout:
         """`layout` with the printed mark of a card's `players:` (`3+ players`, small, in the bottom-right
@@ -170,7 +191,58 @@ class CardRenderer:
                 f"deck '{deck.id}' has no back layout (expected {name}.yaml in its layouts); its cards are "
                 f"printed one-sided, on plain backs: write `back: {PLAIN_BACK}` to say so")))] = None
             name = PLAIN_BACK
-        return self._layout(name, deck, where)
+        return self._with_stamp(self._layout(name, deck, where), deck, "back")
+
+    def _with_stamp(self, layout: Layout, deck: Deck, side: str) -> Layout:
+        """`layout` with the version stamp of game.yaml `stamp:` when it is printed on this side: a small text
+        box in the chosen corner, inside the safe margin unless `inset` says otherwise. Round and hexagonal
+        cards have no corners: they print none (docs/layouts.md)."""
+        stamp = self.game.config.stamp
+        if stamp is None or stamp.side not in (side, "both") or deck.shape is not None \
+                or any(box.name == STAMP_BOX for box in layout.boxes):
+            return layout
+        key = (layout.name, deck.id, side)
+        stamped = self._stamped.get(key)
+        if stamped is None:
+            width, height = self.size(deck)
+            inset = self.safe if stamp.inset is None else to_pt(stamp.inset)
+            size = to_pt(stamp.size)
+            w, h = min(mm(30), width - 2 * inset), size * 1.3
+            horizontal = stamp.corner.rsplit("-", 1)[-1] if "-" in stamp.corner else "center"
+            x = {"left": inset, "right": width - inset - w, "center": (width - w) / 2}[horizontal]
+            y = inset if stamp.corner.startswith("top") else height - inset - h
+            spec = {"text": stamp.text, "font": "body", "size": f"{size:g}pt", "min_size": f"{size:g}pt",
+                    "align": horizontal, "valign": "middle", "color": stamp.color}
+            file, line = self._stamp_where()
+            box = Box(STAMP_BOX, "text", x, y, w, h, spec, file, line)
+            if stamp.color == "auto":
+                spec["color"] = self._readable_on(layout, box, deck)
+            stamped = Layout(layout.name, layout.file, [*layout.boxes, box], layout.files)
+            self._stamped[key] = stamped
+        return stamped
+
+    def _readable_on(self, layout: Layout, box: Box, deck: Deck) -> str:
+        """Dark or white, whichever has the higher contrast on every fill the layout paints under the box (the
+        fills written as colours; the paper where there is none)."""
+        tw, th = self.size(deck)
+        paints = []
+        for index, other in enumerate(layout.boxes):
+            fill = other.spec.get("fill")
+            shape = other.spec.get("shape", "rect")
+            if not (isinstance(fill, str) and fill.startswith("#") and len(fill) == 7) \
+                    or other.spec.get("gradient") or shape not in ("rect", "rounded", "circle", "ellipse"):
+                continue
+            radius = to_pt(other.spec.get("radius", "2mm")) if shape == "rounded" else 0.0
+            paints.append(Paint(index, other.name, Rect(*self._box_rect(other, tw, th, True)), shape, radius,
+                                fill))
+        under = backdrop(paints, Rect(*self._box_rect(box, tw, th, False)), len(layout.boxes))
+        colours = [(paint.color or PAPER) if paint is not None else PAPER for paint in under]
+        return max(("#222222", "#ffffff"), key=lambda ink: min(contrast_ratio(ink, c) for c in colours))
+
+    def _stamp_where(self) -> tuple[str, int]:
+        """game.yaml and the line of its `stamp:` (where a stamp that does not fit is reported)."""
+        shown = self.game.show(self.game.dir / "game.yaml")
+        return shown, load_yaml(self.game.dir / "game.yaml", shown).line_of("stamp")
 
     def backs(self, deck: Deck) -> list[BackFace]:
         """The deck's drawn backs (generator.faces.backs); InputError naming every back layout that fails."""
@@ -192,6 +264,24 @@ class CardRenderer:
             }
         return self._backs[deck.id]
 
+    def unstamped_backs(self, deck: Deck) -> list[BackFace]:
+        """The deck's backs as they are grouped without the version stamp: the exports (PNG, print-shop
+        files, Tabletop Simulator, previews) draw a back that differs from card to card only by its stamp
+        once, as the deck's usual back, without a stamp."""
+        faces = self.backs(deck)
+        layouts = [self.back_layout(deck, face.cards[0]) for face in faces]
+        if not any(box.name == STAMP_BOX for layout in layouts for box in layout.boxes):
+            return faces
+        uses: dict[str, bool] = {}
+        for card in deck.cards:
+            name = back_name(deck, card)
+            if name not in uses:
+                layout = self.back_layout(deck, card)
+                plain = Layout(layout.name, layout.file, [b for b in layout.boxes if b.name != STAMP_BOX],
+                               layout.files)
+                uses[name] = layout_uses_card(plain, self.templates.env)
+        return group_backs(deck, lambda card: uses[back_name(deck, card)])
+
     def back_of(self, deck: Deck, card: Card | None) -> BackFace:
         """The drawn back a card shows; without a card, the deck's usual back (or its first back)."""
         faces = self.backs(deck)
@@ -206,12 +296,68 @@ class CardRenderer:
         data = self.view["decks"][deck.id]
         if back:
             card = self.back_of(deck, card).card
+        shown = None
+        if card is not None:
+            found = card  # the card this face shows (`card` may be rebound by a caller's loop)
+            revision = (lambda: PLACEHOLDER) if self._hashing else (lambda: self.revision(deck, found))
+            shown = LazyView(data["cards"][card.index - 1], {"revision": revision})
         return {
-            "card": data["cards"][card.index - 1] if card is not None else None,
+            "card": shown,
             "deck": data,
             "game": self.view,
             "side": "back" if back else "front",
+            "build": self.build_values(),
         }
+
+    def build_values(self) -> View:
+        """`build` of the templates: revision and date (generator.data.revision), placeholders while the
+        faces are hashed."""
+        if self._hashing:
+            return View(revision=PLACEHOLDER, date=PLACEHOLDER)
+        if self._build is None:  # the files are read when a template first asks
+            game = self.game
+
+            def revision() -> str:
+                return content_revision(game.dir, game.project.templates_dir)
+
+            self._build = LazyView({}, {"revision": revision, "date": build_date})
+        return self._build
+
+    # -- revisions
+    # ---------------------------------------------------------------------------------------------------
+    def _as_hashed(self, deck: Deck, card: Card, back: bool) -> list:
+        """A face as its revision reads it: rendered with the version values as placeholders."""
+        name = self.form_name(deck, card, back)
+        found = self._neutral.get(name)
+        if found is None:
+            found = self._resolved.get(name) if name not in self._versioned else None
+        if found is None:
+            layout = self.back_layout(deck, card) if back else self.front_layout(card)
+            self._hashing = True
+            try:
+                context = self.context(deck, card, back)
+                found = [(box, self._resolve_box(box, context)) for box in layout.boxes]
+            finally:
+                self._hashing = False
+            self._neutral[name] = found
+        return found
+
+    def revision(self, deck: Deck, card: Card) -> str:
+        """`{{ card.revision }}`: a short hash of the card's front and back as printed, without the stamp and
+        with every version value as a placeholder (generator.faces.revisions)."""
+        key = (deck.id, card.index)
+        if key not in self._revisions:
+            front = face_part(self._as_hashed(deck, card, False), self.files)
+            back = face_part(self._as_hashed(deck, card, True), self.files)
+            self._revisions[key] = card_revision(deck.size_mm, repr(deck.shape), front, back)
+        return self._revisions[key]
+
+    def card_revisions(self) -> dict[str, dict[str, str]]:
+        """Deck id -> card id -> its revision, for every card of the game (checked first)."""
+        if not self.checked:
+            self.check()
+        return {deck.id: {card.id: self.revision(deck, card) for card in deck.cards}
+                for deck in self.game.decks.values()}
 
     # -- checking
     # ------------------------------------------------------------------------------------------------
@@ -235,6 +381,38 @@ class CardRenderer:
         problems = Problems()
         grouped: dict[tuple[str, int, str], list[str]] = {}  # (file, line, message) -> the faces it concerns
         warnings: dict[str, None] = {}  # ordered and without repeats
+        # every face is rendered with the version values as placeholders (what the revisions hash), then the
+        # few boxes that read one (the stamp) again with the real values
+        versioned: dict[str, tuple[Deck, Card | None, bool]] = {}
+        self._hashing = True
+        try:
+            self._check_faces(problems, grouped, warnings, versioned)
+        finally:
+            self._hashing = False
+        self._versioned = set(versioned)
+        for name, (deck, card, back) in versioned.items():
+            hashed = self._resolved[name]
+            self._neutral[name] = hashed
+            context = self.context(deck, card, back)
+            again = []
+            for box, data in hashed:
+                if mentions_version(box):
+                    try:
+                        data = self._resolve_box(box, context)
+                    except InputError as exc:
+                        problems.extend(exc.problems)
+                again.append((box, data))
+            self._resolved[name] = again
+        for (file, line, message), faces in grouped.items():
+            more = f" and {len(faces) - 1} more card{'s' if len(faces) > 2 else ''}" if len(faces) > 1 else ""
+            problems.add(file, line, f"{faces[0]}{more}: {message}")
+        slips = [str(slip) for slip in self.game.warnings] + list(self.loader.warnings)
+        self.warnings = list(dict.fromkeys(slips + list(warnings)))
+        problems.raise_if_any()
+        self.checked = True
+
+    def _check_faces(self, problems: Problems, grouped: dict, warnings: dict, versioned: dict) -> None:
+        """check()'s rendering of every face (`versioned`: the faces with a box that reads a version)."""
         for side, deck, card in self.faces(problems):
             back = side == "back"
             try:
@@ -260,26 +438,25 @@ class CardRenderer:
                 if data is not None:
                     warnings.update(dict.fromkeys(self.kind(box).warnings(box, data, deck, context)))
             # kept so drawing (for every paper) does not render the templates again
-            self._resolved[self.form_name(deck, card, back)] = resolved
-        for (file, line, message), faces in grouped.items():
-            more = f" and {len(faces) - 1} more card{'s' if len(faces) > 2 else ''}" if len(faces) > 1 else ""
-            problems.add(file, line, f"{faces[0]}{more}: {message}")
-        slips = [str(slip) for slip in self.game.warnings] + list(self.loader.warnings)
-        self.warnings = list(dict.fromkeys(slips + list(warnings)))
-        problems.raise_if_any()
-        self.checked = True
+            name = self.form_name(deck, card, back)
+            self._resolved[name] = resolved
+            if any(mentions_version(box) for box, _ in resolved):
+                versioned[name] = (deck, card, back)
 
     def resolved(
         self, deck: Deck, card: Card | None, back: bool = False
     ) -> list[tuple[Box, Resolved | None]]:
         """What `check` rendered for each box of a face or back (texts, colours, icons, images): what it is
         drawn from, so a caller can tell whether it changed without drawing it. A face `check` did not see is
-        rendered now (None for a box whose `when` is false)."""
+        rendered now (None for a box whose `when` is false). A deck's back for no card in particular is
+        without the version stamp, as it is drawn (`ensure_form`)."""
         found = self._resolved.get(self.form_name(deck, card, back))
         if found is None:
             layout = self.back_layout(deck, card) if back or card is None else self.front_layout(card)
             context = self.context(deck, card, back or card is None)
             found = [(box, self._resolve_box(box, context)) for box in layout.boxes]
+        if card is None:
+            return [(box, data) for box, data in found if box.name != STAMP_BOX]
         return list(found)
 
     def last_use(self, canvas: Canvas) -> None:
@@ -411,9 +588,9 @@ class CardRenderer:
     # -- drawing
     # -------------------------------------------------------------------------------------------------
     def draw_layout(self, canvas: Canvas, layout: Layout, deck: Deck, card: Card | None, back: bool = False,
-                    ink: str = "normal") -> None:
+                    ink: str = "normal", stamped: bool = True) -> None:
         """Draw a face with the lower-left corner of its bleed box at the current origin (`ink`: normal or
-        saver)."""
+        saver; not `stamped`: without the version stamp)."""
         tw, th = self.size(deck)
         context = self.context(deck, card, back)
         key = self.form_name(deck, card, back)
@@ -429,7 +606,7 @@ class CardRenderer:
             )
         face = Drawing(context, key, keep)
         for box, data in resolved:
-            if data is None:
+            if data is None or (not stamped and box.name == STAMP_BOX):
                 continue
             rect = self._placed_rect(box, tw, th)
             if box.get("rotate") or box.get("opacity") is not None:
@@ -488,8 +665,13 @@ class CardRenderer:
                     ink: str = "normal") -> str:
         """Define the face (or the back `card` shows) as a Form XObject on this canvas once; returns its
         name."""
+        # a deck's back shown for no card in particular (a tuck box, an export's shared back) has no stamp: a
+        # revision is one card's
+        unstamped = card is None and any(box.name == STAMP_BOX for box in self.back_layout(deck).boxes)
         back = back or card is None
         name = self.form_name(deck, card, back, ink)
+        if unstamped:  # the name of the deck's usual back, which no card's own back takes
+            name = f"card_{self.game.config.code}_{deck.code}_B" + ("_S" if ink == "saver" else "")
         done = self._forms.setdefault(canvas, set())
         if name in done:
             return name
@@ -499,7 +681,7 @@ class CardRenderer:
         icons.enable_inline_icons(canvas)
         canvas.beginForm(name, 0, 0, tw + 2 * self.bleed, th + 2 * self.bleed)
         canvas.setFont(BODY, 9)
-        self._draw_face(canvas, deck, card, back, ink)
+        self._draw_face(canvas, deck, card, back, ink, stamped=not unstamped)
         end_form(canvas, name)
         form_made(canvas, name)
         done.add(name)
@@ -571,10 +753,12 @@ class CardRenderer:
         for kind in self.kinds.values():
             kind.let_go(key)
 
-    def _draw_face(self, canvas: Canvas, deck: Deck, card: Card | None, back: bool, ink: str) -> None:
+    def _draw_face(self, canvas: Canvas, deck: Deck, card: Card | None, back: bool, ink: str,
+                   stamped: bool = True) -> None:
         """`draw_layout`, or the operators of the face in the list of faces this canvas was given (`card`: the
-        card whose face or back it is)."""
-        faces = self._placing.get(canvas)
+        card whose face or back it is; not `stamped`: without the version stamp, which the list never
+        holds)."""
+        faces = self._placing.get(canvas) if stamped else None
         if faces is not None:
             key = self.form_name(deck, card, back, ink)
             recorded = faces.recorded.pop(key, None) if canvas in self._last_use else faces.recorded.get(key)
@@ -582,7 +766,7 @@ class CardRenderer:
                 recorded.place(canvas)
                 return
         layout = self.back_layout(deck, card) if back else self.front_layout(card)
-        self.draw_layout(canvas, layout, deck, card, back, ink)
+        self.draw_layout(canvas, layout, deck, card, back, ink, stamped=stamped)
 
     @staticmethod
     def placement(x: float, y: float, clip: tuple[float, float, float, float]) -> str:
@@ -760,6 +944,24 @@ class _Marks:
             else:
                 pictures.append((name, made))
         return _Recorded(operators, tuple(pictures), tuple(svgs), tuple(encoded))
+
+
+class LazyView(View):
+    """Template data with values worked out when a template first reads them (a card's revision, the build's):
+    a build whose layouts never read them never pays for them."""
+
+    def __init__(self, data: dict, later: dict):
+        super().__init__(data)
+        self.later = later
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.later or super().__contains__(key)
+
+    def __missing__(self, key):
+        if key not in self.later:
+            raise KeyError(key)
+        value = self[key] = self.later[key]()
+        return value
 
 
 @functools.cache

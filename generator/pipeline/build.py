@@ -313,7 +313,7 @@ def _build(
                       result.warned)
         result.stale = _stale(stale_outputs(project, build_dir, games), old_manifest, fresh)
         text = manifest_text(old_manifest, project, built, result.written + carried, result.stale,
-                             partial=bool(options.only))
+                             partial=bool(options.only or options.changed))
         staging.stage(build_dir / MANIFEST, lambda tmp: tmp.write_text(text, encoding="utf-8"))
         staging.stage(state.path, lambda tmp: tmp.write_text(state.text(), encoding="utf-8"))
         checks = passed_text(build_dir, passed)

@@ -24,7 +24,9 @@ of a game they name, and of an output or a producer's unit from the parts it dec
   it lies);
 - game_data: the game as loaded in its language (a translation's texts come from i18n/, so a source text it
   replaces is no input of it); data_files: the data files themselves, for the source language;
-- own_rules: the game's rules template in its language and the shared partials.
+- own_rules: the game's rules template in its language and the shared partials;
+- printed: the printed record (cards/<game>/printed.yaml), which only a `--changed` reprint reads: marking
+  the cards printed redraws nothing else.
 
 So a rules-template edit redraws only that game's booklets; a layout edit the card sheets and the rules when
 they picture a card of that layout; a board edit the board and the rules (and the cards only when a card shows
@@ -41,6 +43,7 @@ from pathlib import Path
 
 from generator.core.contract import BuildOptions, OutputKind, Producer, looks_of
 from generator.data.game import Game
+from generator.data.printed import record_path
 from generator.data.spreadsheet import SUFFIXES as SPREADSHEET_SUFFIXES
 from generator.data.translation import I18N_DIR, translation_file
 from generator.pipeline.incremental import digest, files_below
@@ -50,7 +53,7 @@ DATA_KINDS = ("game", "deck", "table", "board", "component")
 FILE_PARTS = DATA_KINDS + ("layouts", "pictures", "templates", "rules_templates")  # hashed from their files
 # worked out from what the game draws or holds
 WORKED_OUT = ("card_faces", "component_faces", "deck_makeup", "card_makeup", "rules_text", "pictured_cards",
-              "boxed_backs", "fonts", "game_data", "data_files", "own_rules")
+              "boxed_backs", "fonts", "game_data", "data_files", "own_rules", "printed")
 PARTS = FILE_PARTS + WORKED_OUT  # every part a producer may declare
 
 
@@ -80,6 +83,7 @@ class GameParts:
             "game_data": self._game_data,
             "data_files": self._data_files,
             "own_rules": self._own_rules,
+            "printed": self._printed,
         }
 
     def files(self) -> dict[str, list[Path]]:
@@ -92,6 +96,8 @@ class GameParts:
             for path in files_below(game.dir, project.root):
                 top = path.relative_to(game.dir).parts[0]
                 if top in ("scripts", I18N_DIR):  # translations: see `fingerprint`
+                    continue
+                if path == record_path(game.dir):  # the part `printed`
                     continue
                 if path in kinds:
                     parts[kinds[path]].append(path)
@@ -255,6 +261,11 @@ class GameParts:
         if self.game.translated:
             return ""
         return "\n".join(self.part(kind) for kind in DATA_KINDS)
+
+    def _printed(self) -> str:
+        """The printed record as a file (a --changed reprint compares the faces with it)."""
+        path = record_path(self.game.dir)
+        return digest([path], self.game.project.root) if path.is_file() else "none"
 
     def _own_rules(self) -> str:
         """The rules template of the game in its language, the shared partials (any may be included) and

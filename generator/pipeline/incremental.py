@@ -24,6 +24,7 @@ from generator.core.fonts import font_files
 from generator.core.usercache import file_digest, file_digests
 from generator.core.write import atomic_write
 from generator.data.project import BUILTIN_ICONS, RULES_DIR, Project, is_source
+from generator.data.revision import PRINTED_RECORD
 
 STATE_FILE = ".state.json"
 RASTER_SUFFIXES = (".png", ".jpg", ".jpeg")  # as generator.faces.image (not imported here: a light module)
@@ -188,8 +189,9 @@ class GameKey:
 
 
 def game_keys(project: Project, names: list[str], options: BuildOptions) -> dict[str, GameKey]:
-    """The hash of each game's inputs under these options."""
-    tool = tool_digest()
+    """The hash of each game's inputs under these options (and SOURCE_DATE_EPOCH, the `build.date` a layout
+    may print)."""
+    tool = tool_digest() + f" date:{os.environ.get('SOURCE_DATE_EPOCH', '')}"
     keys = {}
     # the checks of a game (generator.pipeline.gather) read its data, layouts, pictures and fonts, never the
     # rules
@@ -200,6 +202,8 @@ def game_keys(project: Project, names: list[str], options: BuildOptions) -> dict
         folder = project.cards_dir / name
         shared = shared_digest(project, tool, name)
         files = files_below(folder, project.root)
+        if not options.changed:  # the printed record is read by a --changed reprint alone
+            files = [path for path in files if path != folder / PRINTED_RECORD]
         content = hashlib.sha256("\n".join([shared, digest(files, folder)]).encode()).hexdigest()
         full = hashlib.sha256(f"{content}\n{options_fingerprint(options)}".encode()).hexdigest()
         data = [path for path in files if path.relative_to(folder).parts[0] != I18N_DIR]

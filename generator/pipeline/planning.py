@@ -47,7 +47,7 @@ class Planner:
         self.state, self.keys, self.options, self.listed = state, keys, options, listed
         # a --only reprint plans card sheets of its own names, a --force build plans everything (and records
         # it)
-        self.reuse = not options.force and not options.only
+        self.reuse = not options.force and not options.only and not options.changed
         self._parts: dict[int, GameParts] = {}
         self._kept: dict[tuple[int, str], tuple[str, str, list[str] | None]] = {}
 
@@ -68,7 +68,8 @@ class Planner:
 
     def needs_planning(self, game: Game) -> bool:
         """True when some producer must plan this game (in its language) again."""
-        return self.options.only != () or any(self._unit(game, p)[2] is None for p in producers.PRODUCERS)
+        return self.options.only != () or self.options.changed \
+            or any(self._unit(game, p)[2] is None for p in producers.PRODUCERS)
 
     def units_to_plan(self, games: list[Game]) -> list[tuple[Game, Producer]]:
         """The units of these games that `plan` will plan (the others are kept as they are)."""
@@ -88,7 +89,7 @@ class Planner:
         order the producers draw, as producers.plan reports them). `on_planned(game, producer, outputs)` is
         told of each unit as soon as it is planned."""
         planned = [Planned(game) for game in games]
-        if not self.reuse and self.options.only:
+        if not self.reuse and (self.options.only or self.options.changed):
             outputs = producers.plan(games, self.options)
             for one in planned:
                 one.outputs = translations.in_language(

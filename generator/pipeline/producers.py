@@ -22,6 +22,7 @@ def plan(games: list[Game], options: BuildOptions) -> list[Output]:
     producers = PRODUCERS
     if options.only:
         check_only(games, options.only)
+    if options.only or options.changed:
         producers = (CARD_SHEETS,)
     outputs: list[Output] = []
     problems: list[Problem] = []
