@@ -31,7 +31,7 @@ def press_spec() -> PdfxSpec:
     path = PRESETS_DIR / f"{PRESS}.yaml"
     shown = f"generator/assets/presets/{path.name}"
     raw = load_yaml(path, shown)
-    spec = pdfx_spec(raw, shown, float(raw.get("dpi", 300)))
+    spec = pdfx_spec(raw, shown, float(raw.get("dpi", 300)), path.parent)
     if spec is None:
         raise InputError(Problem(shown, raw.line, "CMYK card sheets take this preset's `pdfx:`; expected "
                                                   "one (x-1a or x-4)"))
