@@ -34,6 +34,11 @@ def test_the_wheel_holds_the_package_data_and_the_licence(wheel):
         "generator/assets/studio/static/studio.js",
     } <= set(names)
     assert {"generator/assets/fonts/NotoSans-Regular.ttf", "generator/assets/fonts/OFL.txt"} <= set(names)
+    # the press CMYK profile of --colour cmyk and the PDF/X presets, with its licence notes
+    profile = zipfile.ZipFile(wheel).read("generator/assets/profiles/pnp-fogra39.icc")
+    assert profile == (REPO / "generator" / "assets" / "profiles" / "pnp-fogra39.icc").read_bytes()
+    assert profile[36:40] == b"acsp" and profile[12:16] == b"prtr" and profile[16:20] == b"CMYK"
+    assert "generator/assets/profiles/README.md" in names
     assert any(n.endswith("licenses/LICENSE") for n in names)
     # the documentation pages, for `pnp docs` where pnp was installed with pip
     pages = {n for n in names if n.startswith("generator/assets/docs/") and n.endswith(".md")}

@@ -12,7 +12,8 @@ Each card face is rendered at the preset's dpi (RGB, as the PNG exports are) and
 The PDF is written object by object: DeviceCMYK images only (no RGB, no transparency, no fonts: the text is in
 the images), MediaBox = BleedBox = trim + bleed, TrimBox on the trim, an OutputIntent naming the preset's
 registered output condition (`output_condition:` the identifier, `output_condition_name:` its text), the
-PDF/X keys, fixed dates and a document ID from the content, so the same input gives the same bytes. The versions (`PDFX_VERSIONS`):
+PDF/X keys, fixed dates and a document ID from the content, so the same input gives the same bytes. The
+versions (`PDFX_VERSIONS`):
 - X-1a:2003 (PDF 1.4): the output condition is named, the profile used to convert is not embedded;
 - X-4 (PDF 1.6): the profile is embedded in the OutputIntent (DestOutputProfile, which X-4 requires) and an
   XMP metadata stream carries the version (pdfxid:GTS_PDFXVersion) beside the Info dictionary. X-4 would allow
