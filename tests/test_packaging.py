@@ -66,6 +66,10 @@ def test_installed_copy_makes_and_builds_a_new_game_in_an_empty_folder(wheel, tm
     where = subprocess.run([sys.executable, "-c", "import generator; print(generator.__file__)"], cwd=project,
                            env=env, capture_output=True, text=True, check=True).stdout
     assert where.startswith(str(target))
+    press = subprocess.run([sys.executable, "-c", "from generator.cards.colour import press_spec; "
+                            "print(press_spec().profile)"], cwd=project, env=env, capture_output=True,
+                           text=True, check=True).stdout.strip()
+    assert press.startswith(str(target)) and press.endswith("pnp-fogra39.icc")  # --colour cmyk: the wheel's
     pnp("new", "demo")
     assert "pnp docs" in (project / "cards" / "demo" / "game.yaml").read_text(encoding="utf-8")
     assert pnp("docs", "data-format").startswith("# Game data format")  # the wheel's copy of the page
