@@ -15,6 +15,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 out="$repo/generator/assets/profiles/pnp-fogra39.icc"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+chmod 755 "$work"  # apt-get download writes as its own user
 
 command -v colprof >/dev/null || { echo "colprof not found: apt-get install argyll" >&2; exit 1; }
 if [[ $# -ge 1 ]]; then
