@@ -37,6 +37,11 @@ def test_the_wheel_holds_the_package_data_and_the_licence(wheel):
     fonts = "generator/assets/fonts"
     assert {f"{fonts}/fredoka/Fredoka-SemiBold.ttf", f"{fonts}/fredoka/OFL.txt",
             f"{fonts}/lato/Lato-BoldItalic.ttf", f"{fonts}/lato/OFL.txt"} <= set(names)
+    # the press CMYK profile of --colour cmyk and the PDF/X presets, with its licence notes
+    profile = zipfile.ZipFile(wheel).read("generator/assets/profiles/pnp-fogra39.icc")
+    assert profile == (REPO / "generator" / "assets" / "profiles" / "pnp-fogra39.icc").read_bytes()
+    assert profile[36:40] == b"acsp" and profile[12:16] == b"prtr" and profile[16:20] == b"CMYK"
+    assert "generator/assets/profiles/README.md" in names
     assert any(n.endswith("licenses/LICENSE") for n in names)
     # the documentation pages, for `pnp docs` where pnp was installed with pip
     pages = {n for n in names if n.startswith("generator/assets/docs/") and n.endswith(".md")}
@@ -64,6 +69,10 @@ def test_installed_copy_makes_and_builds_a_new_game_in_an_empty_folder(wheel, tm
     where = subprocess.run([sys.executable, "-c", "import generator; print(generator.__file__)"], cwd=project,
                            env=env, capture_output=True, text=True, check=True).stdout
     assert where.startswith(str(target))
+    press = subprocess.run([sys.executable, "-c", "from generator.cards.colour import press_spec; "
+                            "print(press_spec().profile)"], cwd=project, env=env, capture_output=True,
+                           text=True, check=True).stdout.strip()
+    assert press.startswith(str(target)) and press.endswith("pnp-fogra39.icc")  # --colour cmyk: the wheel's
     pnp("new", "demo")
     assert "pnp docs" in (project / "cards" / "demo" / "game.yaml").read_text(encoding="utf-8")
     assert pnp("docs", "data-format").startswith("# Game data format")  # the wheel's copy of the page

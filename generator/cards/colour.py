@@ -6,8 +6,8 @@ output, and this stage renders each page at the press preset's dpi (pypdfium2) a
 path as the DriveThruCards export (`core.pdfx.to_cmyk`: ICC sRGB to the press profile, greys and black text
 as black ink alone, rich black for large black areas, the ink limit held), then writes the PDF/X file
 (`core.pdfx.pdfx_bytes`: DeviceCMYK only, OutputIntent, TrimBox = BleedBox = the paper). The press is the
-generic `press` preset (generator/assets/presets/press.yaml: PDF/X-4, SWOP, 300 % ink); the card text is in
-the page images at its dpi. The RGB sheets' outline and page labels are not carried over.
+generic `press` preset (generator/assets/presets/press.yaml: PDF/X-4, pnp's FOGRA39 profile, 300 % ink); the
+card text is in the page images at its dpi. The RGB sheets' outline and page labels are not carried over.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def press_spec() -> PdfxSpec:
     path = PRESETS_DIR / f"{PRESS}.yaml"
     shown = f"generator/assets/presets/{path.name}"
     raw = load_yaml(path, shown)
-    spec = pdfx_spec(raw, shown, float(raw.get("dpi", 300)))
+    spec = pdfx_spec(raw, shown, float(raw.get("dpi", 300)), path.parent)
     if spec is None:
         raise InputError(Problem(shown, raw.line, "CMYK card sheets take this preset's `pdfx:`; expected "
                                                   "one (x-1a or x-4)"))

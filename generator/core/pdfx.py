@@ -2,15 +2,18 @@
 
 Each card face is rendered at the preset's dpi (RGB, as the PNG exports are) and converted once per face:
 - sRGB to the press CMYK of the preset's `cmyk_profile` through littleCMS (Pillow's ImageCms), relative
-  colorimetric with black point compensation;
+  colorimetric with black point compensation; the bundled presets name pnp's own FOGRA39 profile
+  (generator/assets/profiles/pnp-fogra39.icc, zlib licence, built from free data: see its README), so no
+  build needs Ghostscript or carries its AGPL profile, and a designer may name a shop's own .icc file;
 - neutral pixels (grey and black) and near-black ones (text, its edges tinted by what lies under it) as black
   ink alone, so black text is pure K, not a four-colour black that shows colour fringes when plates shift;
 - a large black area (a whole window of `RICH_WINDOW` black) as the shop's rich black, C60 M40 Y40 K100;
 - the total ink held at the preset's `ink_limit` by taking cyan, magenta and yellow back (black is kept).
 The PDF is written object by object: DeviceCMYK images only (no RGB, no transparency, no fonts: the text is in
 the images), MediaBox = BleedBox = trim + bleed, TrimBox on the trim, an OutputIntent naming the preset's
-registered output condition, the PDF/X keys, fixed dates and a document ID from the content, so the same input
-gives the same bytes. The versions (`PDFX_VERSIONS`):
+registered output condition (`output_condition:` the identifier, `output_condition_name:` its text), the
+PDF/X keys, fixed dates and a document ID from the content, so the same input gives the same bytes. The
+versions (`PDFX_VERSIONS`):
 - X-1a:2003 (PDF 1.4): the output condition is named, the profile used to convert is not embedded;
 - X-4 (PDF 1.6): the profile is embedded in the OutputIntent (DestOutputProfile, which X-4 requires) and an
   XMP metadata stream carries the version (pdfxid:GTS_PDFXVersion) beside the Info dictionary. X-4 would allow
@@ -81,9 +84,10 @@ class PdfxSpec:
     version: str            # a key of PDFX_VERSIONS
     ink_limit: float        # percent, total of the four inks
     profile: Path           # the CMYK output profile used to convert
-    condition: str          # the registered output condition, e.g. 'CGATS TR 001' (SWOP)
+    condition: str          # the registered output condition, e.g. 'FOGRA39' or 'CGATS TR 001' (SWOP)
     registry: str = "http://www.color.org"
     dpi: float = 300
+    condition_name: str = ""  # its human-readable name (OutputCondition, Info); the identifier when empty
 
 
 def cmyk_profile(path: Path) -> ImageCms.ImageCmsProfile:
@@ -103,9 +107,10 @@ def cmyk_profile(path: Path) -> ImageCms.ImageCmsProfile:
 MIN_INK, MAX_INK = 100.0, 400.0  # total ink limits a preset may ask for, in percent
 
 
-def pdfx_spec(raw, shown: str, dpi: float) -> PdfxSpec | None:
-    """The PDF/X part of a preset (`pdfx`, `ink_limit`, `output_condition`, `cmyk_profile`), each problem
-    located at its key."""
+def pdfx_spec(raw, shown: str, dpi: float, folder: Path) -> PdfxSpec | None:
+    """The PDF/X part of a preset (`pdfx`, `ink_limit`, `output_condition`, `output_condition_name`,
+    `cmyk_profile`), each problem located at its key; a relative `cmyk_profile` is taken from `folder`, the
+    preset's own."""
     if raw.get("pdfx") is None:
         return None
 
@@ -127,21 +132,24 @@ def pdfx_spec(raw, shown: str, dpi: float) -> PdfxSpec | None:
     if not condition:
         raise fail("output_condition" if "output_condition" in raw else "pdfx",
                    "a PDF/X preset needs `output_condition:`, the registered name of its press "
-                   "(e.g. CGATS TR 001 for SWOP)")
+                   "(e.g. FOGRA39, or CGATS TR 001 for SWOP)")
+    condition_name = str(raw.get("output_condition_name") or "").strip()
     places = raw.get("cmyk_profile")
     if not places:
         raise fail("pdfx", "a PDF/X preset needs `cmyk_profile:`, the CMYK profile (one path or a list of "
                            "places to look) its colours are converted with")
-    candidates = [Path(str(p)) for p in ([places] if isinstance(places, str) else places)]
+    listed = [places] if isinstance(places, str) else places
+    candidates = [(folder / Path(str(p)).expanduser()).resolve() for p in listed]
     found = next((p for p in candidates if p.is_file()), None)
     if found is None:
         raise fail("cmyk_profile", "no CMYK profile at " + " or ".join(map(str, candidates))
-                   + "; expected one of them (Ghostscript installs the first: apt-get install ghostscript)")
+                   + "; expected an ICC CMYK output profile file (a path relative to the preset's folder, "
+                     "or absolute)")
     try:
         cmyk_profile(found)
     except ProfileError as exc:
         raise fail("cmyk_profile", str(exc)) from None
-    return PdfxSpec(version, limit, found, condition, dpi=dpi)
+    return PdfxSpec(version, limit, found, condition, dpi=dpi, condition_name=condition_name)
 
 
 _TRANSFORMS: dict[Path, ImageCms.ImageCmsTransform] = {}
@@ -297,9 +305,10 @@ def pdfx_bytes(pages: Iterable[PdfxPage], spec: PdfxSpec, title: str) -> bytes:
     if version.embeds_profile:  # X-4: the output profile travels in the file
         icc = add(stream("/N 4 /Filter /FlateDecode", zlib.compress(spec.profile.read_bytes(), 9)))
         profile = f" /DestOutputProfile {icc} 0 R"
+    name = _string(spec.condition_name or spec.condition)
     intent = add((f"<< /Type /OutputIntent /S /GTS_PDFX /OutputConditionIdentifier {_string(spec.condition)} "
-                  f"/OutputCondition {_string(spec.condition)} /RegistryName {_string(spec.registry)} "
-                  f"/Info {_string(spec.condition)}{profile} >>").encode())
+                  f"/OutputCondition {name} /RegistryName {_string(spec.registry)} "
+                  f"/Info {name}{profile} >>").encode())
     metadata = ""
     if version.xmp:
         packet = _xmp(version, title, content_digest.hexdigest())

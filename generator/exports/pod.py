@@ -85,7 +85,7 @@ def load_preset(shop: str) -> Preset:
         dpi = float(raw.get("dpi", 300))
         return Preset(shop=shop, name=str(raw.get("name", shop)), format=fmt, dpi=dpi,
                       bleed_pt=bleed, sizes=sizes, order=str(raw.get("order", "back-front")),
-                      note=str(raw.get("note", "")).strip(), pdfx=pdfx_spec(raw, shown, dpi),
+                      note=str(raw.get("note", "")).strip(), pdfx=pdfx_spec(raw, shown, dpi, path.parent),
                       rotate_landscape=bool(raw.get("rotate_landscape", False)))
     except (KeyError, ValueError, TypeError, IndexError, UnitError) as exc:
         raise InputError(Problem(shown, raw.line, f"broken preset: {exc}")) from None

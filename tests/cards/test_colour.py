@@ -16,13 +16,12 @@ from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.cards.colour import in_press_cmyk, press_spec
+from generator.data.project import ASSETS
 from generator.exports.preflight import Rules, preflight
 from tests.conftest import run_pnp
 
 GS = shutil.which("gs")
-PROFILE = Path("/usr/share/color/icc/ghostscript/default_cmyk.icc")
-needs_profile = pytest.mark.skipif(not PROFILE.is_file(),
-                                   reason="Ghostscript's CMYK profile is not installed")
+PROFILE = ASSETS / "profiles" / "pnp-fogra39.icc"  # the press preset's profile, bundled
 
 
 def _rgb_sheet(path: Path) -> dict:
@@ -44,7 +43,6 @@ def _rgb_sheet(path: Path) -> dict:
     return {"pages": 2}
 
 
-@needs_profile
 def test_the_colour_stage_writes_pdfx_with_cmyk_only_and_pure_black_text(tmp_path):
     out = tmp_path / "cards-letter-cmyk.pdf"
     facts = in_press_cmyk(_rgb_sheet, out)
@@ -56,7 +54,8 @@ def test_the_colour_stage_writes_pdfx_with_cmyk_only_and_pure_black_text(tmp_pat
     raw = out.read_bytes()
     assert b"/DeviceRGB" not in raw and b"/ICCBased" not in raw
     intent = reader.trailer["/Root"]["/OutputIntents"][0].get_object()
-    assert intent["/S"] == "/GTS_PDFX" and intent["/OutputConditionIdentifier"] == "CGATS TR 001"
+    assert intent["/S"] == "/GTS_PDFX" and intent["/OutputConditionIdentifier"] == "FOGRA39"
+    assert intent["/OutputCondition"] == intent["/Info"] == "Coated FOGRA39 (ISO 12647-2:2004)"
     assert intent["/DestOutputProfile"].get_object().get_data() == PROFILE.read_bytes()
     for page in reader.pages:
         trim, media = ([float(v) for v in page[box]] for box in ("/TrimBox", "/MediaBox"))
@@ -81,7 +80,6 @@ def test_the_colour_stage_writes_pdfx_with_cmyk_only_and_pure_black_text(tmp_pat
     assert max(sum(cmyk.getpixel((int(72 * scale), int(36 * scale)))) / 255 * 100, 0) <= spec.ink_limit + 0.5
 
 
-@needs_profile
 @pytest.mark.skipif(GS is None, reason="Ghostscript is not installed")
 def test_ghostscript_reads_the_cmyk_sheets_as_cmyk(tmp_path):
     out = tmp_path / "sheet.pdf"
@@ -112,7 +110,6 @@ def test_a_default_build_stays_rgb_and_cmyk_is_its_own_file(tmp_project):
     assert "Traceback" not in bad.output
 
 
-@needs_profile
 @pytest.mark.skipif(not os.environ.get("PNP_SLOW"), reason="a whole game's sheets at 300 dpi: PNP_SLOW=1")
 def test_pnp_build_colour_cmyk_passes_the_preflight(tmp_project):
     result = run_pnp("build", "go-fish", "--paper", "a4", "--colour", "cmyk", "--cut-machine", "cricut",
