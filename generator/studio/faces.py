@@ -64,6 +64,12 @@ class FaceRef:
         """The card whose data the face is drawn with (a shared back: the first card that shows it)."""
         return self.back.cards[0] if self.back is not None else self.card
 
+    @property
+    def drawn_for(self) -> Card | None:
+        """The card the face is drawn for: None for the deck's usual back, which is drawn for no card in
+        particular (so without the version stamp, as the exports draw it)."""
+        return None if self.back is not None and self.back.key == "B" else self.shown_by
+
 
 def faces_of(game: Game) -> list[FaceRef]:
     """Every face of the game in print order: each deck's fronts, then its backs (InputError: a back layout
@@ -72,7 +78,9 @@ def faces_of(game: Game) -> list[FaceRef]:
     refs = []
     for deck in game.decks.values():
         refs += [FaceRef(deck, card) for card in deck.cards]
-        refs += [FaceRef(deck, None, back) for back in (renderer.backs(deck) if deck.cards else [])]
+        # the backs as the exports group them: a back that differs from card to card only by its version
+        # stamp is shown once, as the deck's usual back
+        refs += [FaceRef(deck, None, back) for back in (renderer.unstamped_backs(deck) if deck.cards else [])]
     return refs
 
 
@@ -126,7 +134,7 @@ def fingerprints(game: Game) -> dict[str, str]:
     shared = shared_look(game)
     result = {}
     for face in faces_of(game):
-        drawn = renderer.resolved(face.deck, face.shown_by, back=face.back is not None)
+        drawn = renderer.resolved(face.deck, face.drawn_for, back=face.back is not None)
         boxes = [[box.name, box.kind, round(box.x, 4), round(box.y, 4), round(box.w, 4), round(box.h, 4),
                   _plain(box.spec), _plain(data)] for box, data in drawn]
         text = json.dumps([shared, face.deck.size_pt, game.bleed_pt, game.safe_pt, boxes], sort_keys=True)
@@ -158,7 +166,7 @@ def _faces_pdf(game: Game, deck: Deck, faces: list[FaceRef], ink: str = "normal"
     canvas = Canvas(buffer, pagesize=size, invariant=1, initialFontName=BODY, pageCompression=0)
     for face in faces:
         if face.back is not None:
-            draw_back(canvas, game, deck, 0, 0, card=face.shown_by, ink=ink)
+            draw_back(canvas, game, deck, 0, 0, card=face.drawn_for, ink=ink)
         else:
             draw_front(canvas, game, face.card, 0, 0, ink=ink)
         canvas.showPage()
