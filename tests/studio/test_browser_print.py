@@ -26,19 +26,36 @@ def _page_urls() -> list[str]:
             "g/order-up-pizza@cs", "g/order-up-pizza@cs/components"]
 
 
+def _wait_for_job(page, studio, kind: str) -> None:
+    """Until the print page says the `kind` job ended (well or not), then that it ended well; a failure says
+    what the page, the studio's own page (rendered now) and the job's log say, so a run that never ends can
+    be told from a page that missed its end or a job that found problems."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    ended = re.compile(rf"pnp {kind} (finished|found problems)")
+    try:
+        page.locator("#job-state").filter(has_text=ended).wait_for(timeout=PATIENCE_MS)
+        assert page.locator("#job-state").inner_text() == f"pnp {kind} finished: no problems.", \
+            page.locator("#job-log").inner_text()[-2000:]
+    except PlaywrightTimeout:
+        served = page.request.get(studio.url + f"g/{GAME}/print").text()
+        said = re.search(r'id="job-state"[^>]*>([^<]*)<', served)
+        raise AssertionError(f"the page says {page.locator('#job-state').inner_text()!r}, the studio "
+                             f"{said.group(1) if said else '?'!r}; the log: "
+                             f"{page.locator('#job-log').inner_text()[-2000:]}") from None
+
+
 def test_build_and_validate_from_the_print_page(studio, page):
     page.goto(studio.url + f"g/{GAME}/print")
     page.get_by_role("button", name="Build PDFs").click()
-    state = page.locator("#job-state")
-    state.filter(has_text="finished").wait_for(timeout=PATIENCE_MS)
-    assert state.inner_text() == "pnp build finished: no problems."
+    _wait_for_job(page, studio, "build")
     assert "wrote crazy-eights/cards-letter.pdf" in page.locator("#job-log").inner_text()
     link = page.locator("table.files a", has_text=f"{GAME}/cards-letter.pdf")
     link.wait_for()
     response = page.request.get(studio.url + link.get_attribute("href").lstrip("/"))
     assert response.ok and response.body().startswith(b"%PDF")
     page.get_by_role("button", name="Validate").click()
-    state.filter(has_text="pnp validate").filter(has_text="finished").wait_for(timeout=PATIENCE_MS)
+    _wait_for_job(page, studio, "validate")
     assert (studio.project.build_dir / GAME / "validation.json").is_file()
     page.goto(studio.url + f"g/{GAME}/validation")
     assert "scripted games pass" in page.locator("main").inner_text()
