@@ -15,6 +15,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+from benchmarks.unique_deck import BARE_IMPOSITION
+
 PICTURE = (1500, 2100)
 WORDS = ["pepper", "basil", "oven", "crust", "slice", "olive", "onion", "cheese", "tomato", "garlic", "dough",
          "fresh", "spicy", "golden", "crispy", "rustic"]
@@ -148,24 +150,7 @@ def back(c, x, y):
     c.drawCentredString(x + W / 2, y + H / 2, "ART")
 
 
-for start in range(0, len(cards), 9):
-    page = cards[start:start + 9]
-    for side in ("front", "back"):
-        for k, card in enumerate(page):
-            col, row = k % 3, k // 3
-            if side == "back":
-                col = 2 - col
-            x, y = x0 + col * W, y0 + (2 - row) * H
-            c = canvas
-            c.saveState()
-            p = c.beginPath()
-            p.rect(x - B if col == 0 else x, y - B if row == 2 else y, W + 2 * B, H + 2 * B)
-            c.clipPath(p, stroke=0, fill=0)
-            front(c, card, x, y) if side == "front" else back(c, x, y)
-            c.restoreState()
-        canvas.showPage()
-canvas.save()
-'''
+''' + BARE_IMPOSITION
 
 def write_floor(root: Path, pictures: list[Path], n: int) -> tuple[Path, Path]:
     """The floor script and its data (the same cards with their pictures) in `root`; returns (script, data)."""

@@ -81,6 +81,28 @@ def write_game(root: Path, n: int) -> None:
     (game / "layouts" / "deck-back.yaml").write_text(BACK)
 
 
+# The floor scripts' imposition: 9-up, fronts then mirrored backs, each card clipped to its cut edge plus the
+# bleed on the sheet's outer edges (what pnp's sheets print); appended to each floor script's drawing code.
+BARE_IMPOSITION = r'''for start in range(0, len(cards), 9):
+    page = cards[start:start + 9]
+    for side in ("front", "back"):
+        for k, card in enumerate(page):
+            col, row = k % 3, k // 3
+            if side == "back":
+                col = 2 - col
+            x, y = x0 + col * W, y0 + (2 - row) * H
+            c = canvas
+            c.saveState()
+            p = c.beginPath()
+            p.rect(x - B if col == 0 else x, y - B if row == 2 else y, W + 2 * B, H + 2 * B)
+            c.clipPath(p, stroke=0, fill=0)
+            front(c, card, x, y) if side == "front" else back(c, x, y)
+            c.restoreState()
+        canvas.showPage()
+canvas.save()
+'''
+
+
 BARE = r'''"""The floor: the unique deck drawn straight onto a ReportLab canvas (9-up A4, fronts then mirrored backs)."""
 import json
 import sys
@@ -132,24 +154,7 @@ def back(c, x, y):
     c.drawCentredString(x + W / 2, y + H / 2, "UNIQUE")
 
 
-for start in range(0, len(cards), 9):
-    page = cards[start:start + 9]
-    for side in ("front", "back"):
-        for k, card in enumerate(page):
-            col, row = k % 3, k // 3
-            if side == "back":
-                col = 2 - col
-            x, y = x0 + col * W, y0 + (2 - row) * H
-            c = canvas
-            c.saveState()
-            p = c.beginPath()
-            p.rect(x - B if col == 0 else x, y - B if row == 2 else y, W + 2 * B, H + 2 * B)
-            c.clipPath(p, stroke=0, fill=0)
-            front(c, card, x, y) if side == "front" else back(c, x, y)
-            c.restoreState()
-        canvas.showPage()
-canvas.save()
-'''
+''' + BARE_IMPOSITION
 
 
 def write_bare(root: Path, n: int) -> tuple[Path, Path]:

@@ -6,10 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pypdf import PdfReader
-from pypdf.generic import IndirectObject
-
 from tests.conftest import run_pnp
+from tests.pdf_images import page_images
 
 TINY = 8  # px: a picture this small on a side is a spacer or a mistake, never art
 
@@ -17,25 +15,8 @@ TINY = 8  # px: a picture this small on a side is a spacer or a mistake, never a
 def images(path: Path) -> list[tuple[int, str, int, int]]:
     """(page number, name, width px, height px) of every image XObject a page of the PDF uses, forms
     included."""
-    found = []
-    for number, page in enumerate(PdfReader(path).pages, 1):
-        seen: set[int] = set()
-        stack = [page.get("/Resources")]
-        while stack:
-            resources = stack.pop()
-            if isinstance(resources, IndirectObject):
-                resources = resources.get_object()
-            for name, ref in ((resources or {}).get("/XObject") or {}).items():
-                key = ref.idnum if isinstance(ref, IndirectObject) else id(ref)
-                if key in seen:
-                    continue
-                seen.add(key)
-                xobject = ref.get_object()
-                if xobject["/Subtype"] == "/Image":
-                    found.append((number, name, int(xobject["/Width"]), int(xobject["/Height"])))
-                else:
-                    stack.append(xobject.get("/Resources"))
-    return found
+    return [(number, name, int(xobject["/Width"]), int(xobject["/Height"]))
+            for number, name, _, xobject in page_images(path)]
 
 
 def tiny_images(folder: Path) -> list[str]:

@@ -49,18 +49,22 @@ def gs_max_ink(path: Path, folder: Path) -> tuple[float, set[str]]:
     return worst, names
 
 
-@pytest.fixture(scope="module")
-def shop_files(tmp_path_factory):
+def _exported(tmp_path_factory, game: str, shop: str) -> list[Path]:
+    """`pnp export pod GAME --shop SHOP` in a copy of the game: the shop's PDFs."""
     from generator.data.project import Project
 
-    root = tmp_path_factory.mktemp("pdfx")
-    shutil.copytree(Path(__file__).parents[2] / "cards" / "order-up-trading",
-                    root / "cards" / "order-up-trading")
+    root = tmp_path_factory.mktemp(f"pdfx-{shop}")
+    shutil.copytree(Path(__file__).parents[2] / "cards" / game, root / "cards" / game)
     shutil.copytree(Path(__file__).parents[2] / "templates", root / "templates")
     project = Project(root)
-    result = run_pnp("export", "pod", "order-up-trading", "--shop", "drivethrucards", project=project)
+    result = run_pnp("export", "pod", game, "--shop", shop, project=project)
     assert result.exit_code == 0, result.output
-    return sorted((project.build_dir / "order-up-trading" / "pod" / "drivethrucards").glob("*.pdf"))
+    return sorted((project.build_dir / game / "pod" / shop).glob("*.pdf"))
+
+
+@pytest.fixture(scope="module")
+def shop_files(tmp_path_factory):
+    return _exported(tmp_path_factory, "order-up-trading", "drivethrucards")
 
 
 @needs_gs
@@ -210,15 +214,7 @@ def test_a_broken_pdfx_preset_is_located(tmp_path, monkeypatch, case, words):
 
 @pytest.fixture(scope="module")
 def press_files(tmp_path_factory):
-    from generator.data.project import Project
-
-    root = tmp_path_factory.mktemp("pdfx4")
-    shutil.copytree(Path(__file__).parents[2] / "cards" / "go-fish", root / "cards" / "go-fish")
-    shutil.copytree(Path(__file__).parents[2] / "templates", root / "templates")
-    project = Project(root)
-    result = run_pnp("export", "pod", "go-fish", "--shop", "press", project=project)
-    assert result.exit_code == 0, result.output
-    return sorted((project.build_dir / "go-fish" / "pod" / "press").glob("*.pdf"))
+    return _exported(tmp_path_factory, "go-fish", "press")
 
 
 @needs_gs

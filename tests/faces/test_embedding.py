@@ -15,14 +15,13 @@ from pathlib import Path
 import pypdfium2
 import pytest
 from PIL import Image
-from pypdf import PdfReader
-from pypdf.generic import IndirectObject
 
 from generator.data.load import load_game
 from generator.data.project import Project
 from generator.faces import embedding
 from generator.faces.face import render_card_pdf
 from tests.conftest import run_pnp
+from tests.pdf_images import page_images
 
 GAME = "title: Pictures\ncode: PIC\nplayers: {min: 2, max: 4}\ncard_size: poker\ndecks: [things]\n"
 DECK = """\
@@ -84,25 +83,7 @@ def _build(root: Path, *options: str) -> Path:
 
 def _images(pdf: Path) -> dict[int, dict]:
     """Every image XObject of the PDF (in pages and the forms they place), by object number."""
-    found: dict[int, dict] = {}
-
-    def walk(resources, seen: set[int]) -> None:
-        xobjects = resources.get("/XObject") if resources is not None else None
-        for ref in (xobjects.get_object().values() if xobjects is not None else []):
-            number = ref.idnum if isinstance(ref, IndirectObject) else id(ref)
-            if number in seen:
-                continue
-            seen.add(number)
-            thing = ref.get_object()
-            if thing["/Subtype"] == "/Image":
-                found[number] = thing
-            else:
-                walk(thing.get("/Resources"), seen)
-
-    seen: set[int] = set()
-    for page in PdfReader(str(pdf)).pages:
-        walk(page.get("/Resources"), seen)
-    return found
+    return {key: xobject for _, _, key, xobject in page_images(pdf)}
 
 
 def _filters(image) -> list[str]:
