@@ -289,8 +289,12 @@ def _serve(function: Callable, tasks: list, read_tasks: int, write_results: int)
     """A worker's life: take task numbers until there are none, send back each result (or exception), then
     end."""
     status, me = 0, os.getpid()
+    # results the pipe has not taken yet: while this process's parent is busy elsewhere (validate's checks
+    # run between its looks at the games) a full pipe would stop the worker; it plays on and sends them later
+    unsent = bytearray()
     try:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.set_blocking(write_results, False)
         while True:
             record = os.read(read_tasks, _TASK.size)
             if not record:
@@ -307,7 +311,11 @@ def _serve(function: Callable, tasks: list, read_tasks: int, write_results: int)
             except Exception as exc:  # noqa: BLE001 - a result that cannot travel is that task's error
                 error = TypeError(f"the result of task {index + 1} cannot be sent back: {exc}")
                 data = pickle.dumps((index, False, _Raised(error)))
-            _write_all(write_results, _SIZE.pack(len(data)) + data)
+            unsent += _SIZE.pack(len(data))
+            unsent += data
+            _write_some(write_results, unsent)
+        os.set_blocking(write_results, True)  # no task left: wait until the parent has taken everything
+        _write_all(write_results, unsent)
     except BaseException:  # noqa: BLE001 - the parent sees the missing result and says so
         status = 1
     return status  # multiprocessing flushes what the tasks printed and ends the process without exit handlers
@@ -323,7 +331,17 @@ def _flush_output() -> None:
             pass
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def _write_some(fd: int, unsent: bytearray) -> None:
+    """Write what a non-blocking pipe takes now of `unsent`, removing it from there."""
+    while unsent:
+        try:
+            written = os.write(fd, unsent)
+        except BlockingIOError:  # full: the parent reads it later
+            return
+        del unsent[:written]
+
+
+def _write_all(fd: int, data: bytes | bytearray) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]

@@ -8,6 +8,7 @@ import os
 import signal
 import time
 import traceback
+from pathlib import Path
 
 import pytest
 
@@ -87,15 +88,25 @@ def test_a_worker_killed_during_a_task_is_reported_not_waited_for():
 
 def test_a_worker_killed_half_way_through_a_result_is_reported_not_waited_for(monkeypatch):
     """A Pool's result thread waits for the rest of such a message for ever; here the pipe's end is seen."""
-    write_all = forked._write_all
+    write_all, write_some = forked._write_all, forked._write_some
 
-    def half_then_killed(fd: int, data: bytes) -> None:
+    def half_then_killed(fd: int, data) -> None:
         if len(data) > 100_000:  # the big result: half of it, then the worker is killed
+            os.set_blocking(fd, True)
             write_all(fd, data[:len(data) // 2])
             os.kill(os.getpid(), signal.SIGKILL)
+
+    def some_then_killed(fd: int, unsent: bytearray) -> None:
+        half_then_killed(fd, unsent)
+        write_some(fd, unsent)
+
+    def all_then_killed(fd: int, data) -> None:
+        half_then_killed(fd, data)
         write_all(fd, data)
 
-    monkeypatch.setattr(forked, "_write_all", half_then_killed)  # the forked workers inherit it
+    # the forked workers inherit them: the big result is cut wherever it is written
+    monkeypatch.setattr(forked, "_write_some", some_then_killed)
+    monkeypatch.setattr(forked, "_write_all", all_then_killed)
     with ForkedWorkers(lambda n: "x" * n, [10, 200_000, 10], workers=1) as workers:
         results = workers.results()
         assert next(results) == "x" * 10
@@ -187,6 +198,25 @@ def test_results_that_fill_a_pipe_while_task_numbers_wait_do_not_stop_the_work()
     with ForkedWorkers(_big_result, list(range(20_000)), workers=1) as workers:
         results = list(workers.results())
     assert len(results) == 20_000 and results[12_345] == "12345" * 40
+
+
+def _noted_big_result(task: tuple[str, int]) -> str:
+    folder, n = task
+    (Path(folder) / f"{n}.done").touch()
+    return "x" * 200_000  # three times what a pipe holds
+
+
+def test_a_worker_plays_on_while_its_results_wait_for_this_process(tmp_path):
+    """validate's checks run between its looks at the games: a worker whose pipe is full keeps the results
+    and goes on with the next task instead of waiting."""
+    tasks = [(str(tmp_path), n) for n in range(6)]
+    with ForkedWorkers(_noted_big_result, tasks, workers=1) as workers:
+        waited = time.monotonic()
+        # nothing read yet: every task gets done all the same (a blocked worker would stop after the first)
+        while len(list(tmp_path.glob("*.done"))) < len(tasks):
+            assert time.monotonic() - waited < 50, "the worker stopped while its results waited"
+            time.sleep(0.01)
+        assert list(workers.results()) == ["x" * 200_000] * len(tasks)
 
 
 def _naps(n: float) -> int:
