@@ -43,6 +43,24 @@ class ImageXObject(pdfdoc.PDFObject):
         image = self.image
         if image is None:
             raise ValueError("image XObject formatted again after it was written")
+        return self._stream(image).format(document)
+
+    def pieces(self, document) -> tuple[bytes, bytes, bytes]:
+        """The object's stream as (its dictionary and `stream` line, the picture's bytes themselves, its
+        `endstream` line): what `format` joins, for a writer that writes the picture's bytes as they are
+        rather than copying them into one string. Only for a document that encrypts nothing (encryption
+        encodes the bytes)."""
+        image = self.image
+        if image is None:
+            raise ValueError("image XObject formatted again after it was written")
+        if not isinstance(document.encrypt, pdfdoc.NoEncryption):
+            raise ValueError("an encrypted document's pictures are formatted whole")
+        # what PDFStream.format does: the dictionary copied, its Length the content's
+        dictionary = pdfdoc.PDFDictionary(self._stream(image).dictionary.dict.copy())
+        dictionary["Length"] = len(image.data)
+        return pdfdoc.format(dictionary, document) + b"\nstream\n", image.data, b"endstream\n"
+
+    def _stream(self, image: EncodedImage) -> pdfdoc.PDFStream:
         stream = pdfdoc.PDFStream(content=image.data)
         entries = stream.dictionary
         entries["Type"] = pdfdoc.PDFName("XObject")
@@ -62,7 +80,7 @@ class ImageXObject(pdfdoc.PDFObject):
         if self.smask is not None:
             entries["SMask"] = self.smask
         entries["Length"] = len(image.data)
-        return stream.format(document)
+        return stream
 
     def let_go(self) -> None:
         """Drop the picture's bytes once the object is written (nothing formatted later reads them)."""

@@ -70,14 +70,17 @@ def save_streamed(canvas, file: BinaryIO) -> None:
     sink.add(pdfdoc.PDFFile(document._pdfVersion).format(document))  # noqa: SLF001
     numbers, offsets, ids = document.numberToId, document.idToOffset, []
     comments = not rl_config.invariant and rl_config.pdfComments
+    plain = isinstance(document.encrypt, pdfdoc.NoEncryption)  # nothing encoded: pictures written as they are
     number = 0
     while (number := number + 1) in numbers:  # formatting an object may add objects after it
         name = numbers[number]
         made = document.idToObject[name]
-        formatted = pdfdoc.PDFIndirectObject(name, made).format(document)
         if comments:
             sink.add(f"% {ascii(name)}: class {type(made).__name__[:50]} \n")
-        offsets[name] = sink.add(formatted)
+        if isinstance(made, ImageXObject) and plain:
+            offsets[name] = _write_picture(sink, document, name, made)
+        else:
+            offsets[name] = sink.add(pdfdoc.PDFIndirectObject(name, made).format(document))
         ids.append(name)
         if isinstance(made, pdfdoc.PDFFormXObject):
             _let_go(made)
@@ -91,6 +94,19 @@ def save_streamed(canvas, file: BinaryIO) -> None:
     trailer = pdfdoc.PDFTrailer(startxref=start, Size=len(numbers) + 1, Root=catalog, Info=info,
                                 Encrypt=encrypt_ref, ID=document.ID())
     sink.add(trailer.format(document))
+
+
+def _write_picture(sink: _Sink, document: Any, name: str, picture: ImageXObject) -> int:
+    """Write a picture's object as PDFIndirectObject formats it, its bytes written as they are (not copied
+    into the object's string three times over: a sheet of art cards is mostly picture bytes); returns its
+    offset."""
+    n, v = document.idToObjectNumberAndVersion[name]
+    document.encrypt.register(n, v)
+    head, data, tail = picture.pieces(document)
+    at = sink.add(pdfdoc.pdfdocEnc(f"{n} {v} obj\n") + head)
+    sink.add(data)
+    sink.add(tail + b"endobj\n")  # the stream ends with a newline: nothing added before endobj
+    return at
 
 
 def _let_go(form: pdfdoc.PDFFormXObject) -> None:

@@ -1,0 +1,59 @@
+"""Saving a canvas object by object (core.pdfstream.save_streamed) gives the bytes canvas.save() gives: the
+pictures' bytes written as they are, not copied into each object's string, change nothing, and an encrypted
+document (whose pictures are encoded) still takes ReportLab's own formatting."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.core.pdfimages import EncodedImage, place_image
+from generator.core.pdfstream import save_streamed
+from generator.faces import embedding
+from tests.pdf_images import page_images
+
+
+def _pictures(folder: Path) -> list[EncodedImage]:
+    """A JPEG (its own bytes) and a PNG with transparency (Flate rows and a soft mask)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", (60, 40), (200, 30, 30)).save(folder / "red.jpg", quality=90)
+    clear = Image.new("RGBA", (50, 50), (30, 30, 200, 255))
+    clear.paste((0, 0, 0, 0), (0, 0, 25, 50))
+    clear.save(folder / "clear.png")
+    shown = embedding.Recipe((100.0, 80.0))
+    return [embedding.encoded(folder / name, shown) for name in ("red.jpg", "clear.png")]
+
+
+def _drawn(target, pictures: list[EncodedImage], **options) -> Canvas:
+    canvas = Canvas(target, invariant=1, **options)
+    for page in range(2):
+        for k, picture in enumerate(pictures):
+            place_image(canvas, picture, 50 + 120 * k, 600 - 100 * page, 100, 80)
+        canvas.drawString(50, 50, f"page {page + 1}")
+        canvas.showPage()
+    return canvas
+
+
+@pytest.mark.parametrize("options", [{}, {"encrypt": "secret"}], ids=["plain", "encrypted"])
+def test_a_streamed_save_is_byte_identical_to_reportlabs_save(tmp_path, options):
+    pictures = _pictures(tmp_path / "pictures")
+    whole = io.BytesIO()
+    _drawn(whole, pictures, **options).save()
+    streamed = tmp_path / "streamed.pdf"
+    with open(streamed, "wb") as sink:
+        save_streamed(_drawn(sink, pictures, **options), sink)
+    assert streamed.read_bytes() == whole.getvalue()
+    if not options:  # each page shows both pictures, the JPEG as its own bytes
+        found = [(page, xobject["/Filter"]) for page, _, _, xobject in page_images(streamed)]
+        assert sorted(found) == [(page, kind) for page in (1, 2) for kind in ("/DCTDecode", "/FlateDecode")]
+        jpeg = next(x for _, _, _, x in page_images(streamed) if x["/Filter"] == "/DCTDecode")
+        assert jpeg.get_data() == (tmp_path / "pictures" / "red.jpg").read_bytes()
+    else:
+        reader = PdfReader(str(streamed))
+        reader.decrypt("secret")
+        assert "page 2" in reader.pages[1].extract_text()
