@@ -146,12 +146,69 @@ def _jpeg(key: str, size: tuple[int, int], mode: str, data: bytes) -> EncodedIma
 @functools.lru_cache(maxsize=4)  # the same file placed on the faces drawn one after another
 def _read(path: str, _mtime_ns: int, _size: int) -> _File:
     data = Path(path).read_bytes()
-    with Image.open(io.BytesIO(data)) as image:
-        form, mode, size = image.format or "", image.mode, image.size
-        transparency = "transparency" in image.info
+    header = jpeg_header(io.BytesIO(data))
+    if header is not None:
+        (mode, size), form, transparency = header, "JPEG", False
+    else:
+        with Image.open(io.BytesIO(data)) as image:
+            form, mode, size = image.format or "", image.mode, image.size
+            transparency = "transparency" in image.info
     rows = png_rows(data) if form == "PNG" and mode in ("RGB", "L") and not transparency else None
     # the digest remembered by the file's stamp, as the build's own input hashing has it (core.usercache)
     return _File(file_digest(Path(path)), form, mode, size, data, rows)
+
+
+# the frame markers (SOF0-15 but DHT, JPG and DAC), and what Pillow calls a JPEG of 1, 3 or 4 components
+_FRAMES = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
+_JPEG_MODES = {1: "L", 3: "RGB", 4: "CMYK"}
+# application segments whose contents Pillow reads while opening (and may refuse): left to Pillow
+_PILLOW_READS = ((0xE1, b"Exif\0\0"), (0xE2, b"MPF\0"), (0xED, b"Photoshop 3.0\0"))
+_SHORTEST = ((0xE0, b"JFIF", 7), (0xE2, b"ICC_PROFILE\0", 14), (0xEE, b"Adobe", 7))
+
+
+def jpeg_header(stream: io.BufferedIOBase | io.BytesIO) -> tuple[str, tuple[int, int]] | None:
+    """The mode and pixel size of a plain 8-bit JPEG read from its markers up to its first scan (what
+    Pillow would say, without opening it as a picture: a JPEG is embedded as it is), or None when Pillow must
+    look: not a JPEG, an unusual structure, or segments Pillow reads and may refuse (Exif, multi-picture,
+    Photoshop resources, a bad quantization table, a short JFIF, ICC or Adobe segment)."""
+    if stream.read(2) != b"\xff\xd8":
+        return None
+    found = None
+    while True:
+        marker = stream.read(2)
+        if len(marker) < 2 or marker[0] != 0xFF or marker[1] in (0x00, 0xFF):
+            return None
+        kind = marker[1]
+        if kind == 0xDA:  # the first scan: the frame came before it
+            return found
+        if kind == 0x01 or 0xD0 <= kind <= 0xD9:  # markers without a segment: none belongs here
+            return None
+        size = stream.read(2)
+        length = int.from_bytes(size, "big") - 2 if len(size) == 2 else -1
+        body = stream.read(length) if length >= 0 else b""
+        if length < 0 or len(body) != length:
+            return None
+        if kind in _FRAMES:
+            if found is not None or length < 6 or body[0] != 8 or body[5] not in _JPEG_MODES \
+                    or length < 6 + 3 * body[5]:
+                return None
+            width, height = int.from_bytes(body[3:5], "big"), int.from_bytes(body[1:3], "big")
+            if not (width and height):
+                return None
+            found = _JPEG_MODES[body[5]], (width, height)
+        elif _left_to_pillow(kind, body):
+            return None
+
+
+def _left_to_pillow(kind: int, body: bytes) -> bool:
+    """True for a segment Pillow reads while opening a JPEG and may refuse, or is told apart by (above)."""
+    if kind == 0xDB:  # quantization tables: whole ones (64 values of 1 or 2 bytes each), as Pillow checks
+        at = 0
+        while at < len(body):
+            at += 1 + (64 if body[at] // 16 == 0 else 128)
+        return at != len(body)
+    return any(kind == app and body.startswith(start) for app, start in _PILLOW_READS) or any(
+        kind == app and body.startswith(start) and len(body) < shortest for app, start, shortest in _SHORTEST)
 
 
 def png_rows(data: bytes) -> bytes | None:

@@ -80,6 +80,14 @@ def _pixel_size(path: str, _mtime_ns: int, _size: int) -> tuple[int, int]:
         f"image '{name}' has more than {MAX_IMAGE_PIXELS:,} pixels; expected a smaller picture (pnp's limit)"
     )
     try:
+        # a plain JPEG's size from its markers: it is embedded as it is, so Pillow need not open it
+        with open(path, "rb") as file:
+            header = embedding.jpeg_header(file)
+        if header is not None and header[1][0] * header[1][1] <= MAX_IMAGE_PIXELS:
+            trouble = _damage(path, "JPEG")
+            if trouble:
+                raise OSError(trouble)
+            return header[1]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             with Image.open(path) as image:
@@ -118,8 +126,11 @@ def _damage(path: str, form: str) -> str | None:
             size = file.seek(0, 2)
             file.seek(max(0, size - JPEG_TAIL) if size > 4 * JPEG_TAIL else 0)
             data = file.read()
-        end, scan = data.rfind(b"\xff\xd9"), data.rfind(b"\xff\xda")
-        return "" if end > scan and (scan >= 0 or size > 4 * JPEG_TAIL) else "the file is truncated"
+        # whole: the last end marker after the last scan (looked for after it only: most of a tail is a scan)
+        end = data.rfind(b"\xff\xd9")
+        whole = end >= 0 and data.find(b"\xff\xda", end) < 0 and (
+            size > 4 * JPEG_TAIL or data.rfind(b"\xff\xda", 0, end) >= 0)
+        return "" if whole else "the file is truncated"
     if form != "PNG":
         return None
     data = Path(path).read_bytes()
