@@ -11,6 +11,9 @@ every other save is untouched.
 
 from __future__ import annotations
 
+import hashlib
+import queue
+import threading
 import weakref
 import zlib
 from typing import Any, BinaryIO
@@ -42,30 +45,77 @@ def _prepare(canvas) -> Any:  # a PDFDocument, whose stubs leave out the attribu
 
 
 class _Sink:
-    """The file being written and how far into it we are (the offsets of the cross-reference table)."""
+    """The file being written, how far into it we are (the offsets of the cross-reference table) and the
+    SHA-256 of what was written (the build's manifest lists it).
+
+    The pieces are written and hashed by a thread of their own, in order, while the objects after them are
+    formatted: writing and hashing a sheet of pictures (150 MB) is mostly time outside Python, on the other
+    core. `close()` waits for the last piece and raises what writing raised (a full disk)."""
+
+    _END = None  # after the last piece
 
     def __init__(self, file: BinaryIO):
         self.file, self.offset = file, 0
+        self._hash = hashlib.sha256()
+        self._failed: list[BaseException] = []
+        self._pieces: queue.Queue[bytes | None] = queue.Queue(maxsize=256)  # formatted, not yet written
+        self._writer = threading.Thread(target=self._write, name="pdf-writer", daemon=True)
+        self._writer.start()
 
     def add(self, piece: bytes | str) -> int:
         data = pdfdoc.pdfdocEnc(piece)
         at, self.offset = self.offset, self.offset + len(data)
-        self.file.write(data)
+        self._pieces.put(data)
         return at
 
+    def _write(self) -> None:
+        while (piece := self._pieces.get()) is not self._END:
+            if self._failed:
+                continue  # taken off the queue only, so the formatting never waits on a writer that stopped
+            try:
+                self.file.write(piece)
+                self._hash.update(piece)
+            except BaseException as exc:  # noqa: BLE001 - raised again by close(), in the formatting thread
+                self._failed.append(exc)
 
-def save_streamed(canvas, file: BinaryIO) -> None:
-    """`canvas.save()` for a canvas made on the open binary file `file`, written object by object into it."""
+    def close(self) -> str:
+        """Wait until every piece is written; returns the hex SHA-256 of them all."""
+        self._pieces.put(self._END)
+        self._writer.join()
+        if self._failed:
+            raise self._failed[0]
+        return self._hash.hexdigest()
+
+    def abandon(self) -> None:
+        """Stop the writer after what it has (formatting failed: the file is thrown away)."""
+        self._failed.append(RuntimeError("the document was not saved"))
+        self._pieces.put(self._END)
+        self._writer.join()
+
+
+def save_streamed(canvas, file: BinaryIO) -> str | None:
+    """`canvas.save()` for a canvas made on the open binary file `file`, written object by object into it;
+    returns the hex SHA-256 of the bytes written (None for a signed document, written whole)."""
     document = _prepare(canvas)
     # a signed document needs the whole file at once: ReportLab's way
     if getattr(document, "_digiSigs", None):
         file.write(document.format())
-        return
+        return None
     document.encrypt.prepare(document)
     catalog, info = document.Reference(document.Catalog), document.Reference(document.info)
     encryption: Any = document.encrypt.info()  # None, unless the canvas was made to encrypt
     encrypt_ref = document.Reference(encryption) if encryption else None
     sink = _Sink(file)
+    try:
+        _write_objects(document, sink, catalog, info, encrypt_ref)
+    except BaseException:
+        sink.abandon()
+        raise
+    return sink.close()
+
+
+def _write_objects(document: Any, sink: _Sink, catalog: Any, info: Any, encrypt_ref: Any) -> None:
+    """Every object of the document, then its cross-reference table and trailer, into `sink`."""
     # the header ReportLab writes
     sink.add(pdfdoc.PDFFile(document._pdfVersion).format(document))  # noqa: SLF001
     numbers, offsets, ids = document.numberToId, document.idToOffset, []

@@ -201,3 +201,24 @@ def sha256_file(path: Path) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+# the facts key of a writer's record of the bytes it wrote (written_record), taken out before the manifest
+WRITTEN = "_written"
+
+
+def written_record(path: Path, digest: str) -> dict:
+    """What a writer that hashed the bytes it wrote to `path` (now closed) tells the build: their SHA-256 and
+    the file's stamp, so the build need not read the file back to hash it (`sha256_of`)."""
+    stat = os.stat(path)
+    return {"sha256": digest, "stamp": [stat.st_size, stat.st_mtime_ns, stat.st_ino]}
+
+
+def sha256_of(path: Path, record: dict | None = None) -> str:
+    """Hex SHA-256 of a file's bytes: the writer's `record` when the file is still as it left it (the same
+    size, time and inode: a stage that wrote the output again made another file), else read and hashed."""
+    if isinstance(record, dict) and isinstance(record.get("sha256"), str):
+        stat = os.stat(path)
+        if record.get("stamp") == [stat.st_size, stat.st_mtime_ns, stat.st_ino]:
+            return record["sha256"]
+    return sha256_file(path)

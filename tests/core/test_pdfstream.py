@@ -4,6 +4,7 @@ document (whose pictures are encoded) still takes ReportLab's own formatting."""
 
 from __future__ import annotations
 
+import errno
 import io
 from pathlib import Path
 
@@ -57,3 +58,35 @@ def test_a_streamed_save_is_byte_identical_to_reportlabs_save(tmp_path, options)
         reader = PdfReader(str(streamed))
         reader.decrypt("secret")
         assert "page 2" in reader.pages[1].extract_text()
+
+
+def test_a_streamed_save_returns_the_digest_of_the_bytes_it_wrote(tmp_path):
+    import hashlib
+
+    pictures = _pictures(tmp_path / "pictures")
+    out = tmp_path / "out.pdf"
+    with open(out, "wb") as sink:
+        digest = save_streamed(_drawn(sink, pictures), sink)
+    assert digest == hashlib.sha256(out.read_bytes()).hexdigest()
+
+
+class _FullDisk(io.BufferedWriter):
+    """A file that takes 2,000 bytes, then says the disk is full."""
+
+    def write(self, data) -> int:
+        if self.tell() + len(data) > 2_000:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return super().write(data)
+
+
+def test_a_full_disk_while_saving_is_raised_by_the_save_and_its_writer_stops(tmp_path):
+    import threading
+
+    pictures = _pictures(tmp_path / "pictures")
+    before = threading.active_count()
+    with _FullDisk(io.FileIO(tmp_path / "full.pdf", "wb")) as sink:
+        canvas = _drawn(sink, pictures)
+        with pytest.raises(OSError) as raised:
+            save_streamed(canvas, sink)
+    assert raised.value.errno == errno.ENOSPC
+    assert threading.active_count() == before  # the writer thread ended with the save
