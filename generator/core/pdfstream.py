@@ -12,6 +12,7 @@ every other save is untouched.
 from __future__ import annotations
 
 import hashlib
+import mmap
 import queue
 import threading
 import weakref
@@ -21,7 +22,7 @@ from typing import Any, BinaryIO
 from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
 
-from generator.core.pdfimages import ImageXObject
+from generator.core.pdfimages import FileBytes, ImageXObject
 
 _NAME = pdfdoc.__InternalName__  # what ReportLab checks when something names a form again
 
@@ -58,13 +59,14 @@ class _Sink:
         self.file, self.offset = file, 0
         self._hash = hashlib.sha256()
         self._failed: list[BaseException] = []
-        self._pieces: queue.Queue[bytes | None] = queue.Queue(maxsize=256)  # formatted, not yet written
+        self._pieces: queue.Queue[bytes | FileBytes | None] = queue.Queue(maxsize=256)  # not yet written
         self._writer = threading.Thread(target=self._write, name="pdf-writer", daemon=True)
         self._writer.start()
 
-    def add(self, piece: bytes | str) -> int:
-        data = pdfdoc.pdfdocEnc(piece)
-        at, self.offset = self.offset, self.offset + len(data)
+    def add(self, piece: bytes | str | FileBytes) -> int:
+        data = piece if isinstance(piece, FileBytes) else pdfdoc.pdfdocEnc(piece)
+        at = self.offset
+        self.offset += data.size if isinstance(data, FileBytes) else len(data)
         self._pieces.put(data)
         return at
 
@@ -73,10 +75,24 @@ class _Sink:
             if self._failed:
                 continue  # taken off the queue only, so the formatting never waits on a writer that stopped
             try:
-                self.file.write(piece)
-                self._hash.update(piece)
+                if isinstance(piece, FileBytes):
+                    self._copy(piece)
+                else:
+                    self.file.write(piece)
+                    self._hash.update(piece)
             except BaseException as exc:  # noqa: BLE001 - raised again by close(), in the formatting thread
                 self._failed.append(exc)
+
+    def _copy(self, source: FileBytes) -> None:
+        """A file's bytes written and hashed from the file itself, mapped (not read into a copy)."""
+        with source.open() as file:
+            if not source.size:
+                return
+            with mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+                if len(mapped) != source.size:  # changed between the check and the opening
+                    raise source.changed()
+                self.file.write(mapped)
+                self._hash.update(mapped)
 
     def close(self) -> str:
         """Wait until every piece is written; returns the hex SHA-256 of them all."""

@@ -30,7 +30,7 @@ from pathlib import Path
 from PIL import Image
 
 from generator.core.limits import DEFAULT_IMAGE_DPI
-from generator.core.pdfimages import EncodedImage
+from generator.core.pdfimages import EncodedImage, FileBytes
 from generator.core.usercache import file_digest
 from generator.core.write import atomic_write
 
@@ -111,6 +111,12 @@ def encoded(path: Path, recipe: Recipe) -> EncodedImage:
     """The picture at `path` ready to embed as `recipe` asks: as it is when nothing needs doing, else decoded,
     worked on and encoded (kept in memory and in the build's cache)."""
     stat = path.stat()
+    header = jpeg_file_header(str(path), stat.st_mtime_ns, stat.st_size)
+    if header is not None and recipe.fade == 0 and recipe.bleed is None \
+            and target_pixels(header[1], recipe.shown, recipe.max_dpi) is None:
+        # the file as it is, read only when the PDF is written (core.pdfimages.FileBytes)
+        source = FileBytes(str(path), stat.st_size, stat.st_mtime_ns)
+        return _jpeg(file_digest(path), header[1], header[0], source)
     found = _read(str(path), stat.st_mtime_ns, stat.st_size)
     plain = recipe.fade == 0 and recipe.bleed is None and target_pixels(found.size, recipe.shown,
                                                                         recipe.max_dpi) is None
@@ -137,7 +143,7 @@ def encoded(path: Path, recipe: Recipe) -> EncodedImage:
 _COLOUR_SPACES = {"RGB": "DeviceRGB", "L": "DeviceGray", "CMYK": "DeviceCMYK"}
 
 
-def _jpeg(key: str, size: tuple[int, int], mode: str, data: bytes) -> EncodedImage:
+def _jpeg(key: str, size: tuple[int, int], mode: str, data: bytes | FileBytes) -> EncodedImage:
     # CMYK JPEGs are written inverted (Adobe's way, as Pillow writes them and ReportLab reads them)
     return EncodedImage(key=key, width=size[0], height=size[1], colour_space=_COLOUR_SPACES[mode],
                         filter="DCTDecode", data=data, decode=(1, 0) * 4 if mode == "CMYK" else ())
@@ -156,6 +162,13 @@ def _read(path: str, _mtime_ns: int, _size: int) -> _File:
     rows = png_rows(data) if form == "PNG" and mode in ("RGB", "L") and not transparency else None
     # the digest remembered by the file's stamp, as the build's own input hashing has it (core.usercache)
     return _File(file_digest(Path(path)), form, mode, size, data, rows)
+
+
+@functools.lru_cache(maxsize=8192)  # a few numbers a file version: read by the check, reused by the drawing
+def jpeg_file_header(path: str, _mtime_ns: int, _size: int) -> tuple[str, tuple[int, int]] | None:
+    """`jpeg_header` of the file at `path` (read up to its first scan), once per file version."""
+    with open(path, "rb") as file:
+        return jpeg_header(file)
 
 
 # the frame markers (SOF0-15 but DHT, JPG and DAC), and what Pillow calls a JPEG of 1, 3 or 4 components
@@ -366,7 +379,7 @@ _FACTS = ("width", "height", "colour_space", "filter", "bits", "predictor_colour
 def _entry(image: EncodedImage) -> dict:
     facts: dict = {name: getattr(image, name) for name in _FACTS}
     facts["decode"] = list(image.decode)
-    facts["length"] = len(image.data)
+    facts["length"] = image.length
     return facts
 
 
@@ -377,8 +390,8 @@ def _to_folder(image: EncodedImage) -> None:
         return
     head = {"format": FORMAT, "key": image.key, **_entry(image),
             "mask": None if image.mask is None else {"key": image.mask.key, **_entry(image.mask)}}
-    body = json.dumps(head, sort_keys=True).encode() + b"\n" + image.data \
-        + (image.mask.data if image.mask is not None else b"")
+    body = json.dumps(head, sort_keys=True).encode() + b"\n" + image.content() \
+        + (image.mask.content() if image.mask is not None else b"")
     try:
         folder.mkdir(parents=True, exist_ok=True)
         atomic_write(folder / f"{image.key}.pic", body)

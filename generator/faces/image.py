@@ -81,8 +81,7 @@ def _pixel_size(path: str, _mtime_ns: int, _size: int) -> tuple[int, int]:
     )
     try:
         # a plain JPEG's size from its markers: it is embedded as it is, so Pillow need not open it
-        with open(path, "rb") as file:
-            header = embedding.jpeg_header(file)
+        header = embedding.jpeg_file_header(path, _mtime_ns, _size)
         if header is not None and header[1][0] * header[1][1] <= MAX_IMAGE_PIXELS:
             trouble = _damage(path, "JPEG")
             if trouble:

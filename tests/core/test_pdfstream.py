@@ -90,3 +90,24 @@ def test_a_full_disk_while_saving_is_raised_by_the_save_and_its_writer_stops(tmp
             save_streamed(canvas, sink)
     assert raised.value.errno == errno.ENOSPC
     assert threading.active_count() == before  # the writer thread ended with the save
+
+
+def test_a_jpeg_is_copied_from_its_file_when_saved_and_a_file_changed_since_is_a_located_problem(tmp_path):
+    from generator.core.errors import InputError
+    from generator.core.pdfimages import FileBytes
+
+    pictures = _pictures(tmp_path / "pictures")
+    jpeg = tmp_path / "pictures" / "red.jpg"
+    assert isinstance(pictures[0].data, FileBytes)  # nothing read to draw it: the file is copied when saved
+    with open(tmp_path / "copied.pdf", "wb") as sink:
+        save_streamed(_drawn(sink, pictures), sink)
+    found = next(x for _, _, _, x in page_images(tmp_path / "copied.pdf") if x["/Filter"] == "/DCTDecode")
+    assert found.get_data() == jpeg.read_bytes()
+    canvas = _drawn(io.BytesIO(), pictures)  # drawn, then the picture is saved over before the PDF is
+    Image.new("RGB", (60, 40), (30, 200, 30)).save(jpeg, quality=50)
+    with open(tmp_path / "changed.pdf", "wb") as sink, pytest.raises(InputError) as raised:
+        save_streamed(_drawn(sink, pictures), sink)
+    assert raised.value.problems[0].file == str(jpeg)
+    assert "the picture changed while the build was drawing it" in raised.value.problems[0].message
+    with pytest.raises(InputError):
+        canvas.save()  # ReportLab's own save reads it too, and says the same
