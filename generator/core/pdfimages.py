@@ -24,11 +24,18 @@ from generator.core.errors import InputError, Problem
 
 @dataclass(frozen=True)
 class FileBytes:
-    """The bytes of the file at `path` as it was when checked: `size` bytes, modified at `mtime_ns`."""
+    """The bytes of the file at `path` as it was when checked (`size` bytes, modified at `mtime_ns`): all of
+    them, or the `spans` (offset, length) of it joined (a PNG's compressed rows, its IDAT chunks' data)."""
 
     path: str
     size: int
     mtime_ns: int
+    spans: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def length(self) -> int:
+        """How many bytes they are."""
+        return sum(length for _, length in self.spans) if self.spans else self.size
 
     def open(self) -> BinaryIO:
         """The file opened for reading, when it is still as it was checked (else a located InputError)."""
@@ -50,7 +57,7 @@ class FileBytes:
             data = file.read()
         if len(data) != self.size:  # changed between the check and the reading
             raise self.changed()
-        return data
+        return b"".join(data[at:at + length] for at, length in self.spans) if self.spans else data
 
 
 @dataclass(frozen=True)
@@ -73,7 +80,7 @@ class EncodedImage:
     @property
     def length(self) -> int:
         """How many bytes `data` is."""
-        return self.data.size if isinstance(self.data, FileBytes) else len(self.data)
+        return self.data.length if isinstance(self.data, FileBytes) else len(self.data)
 
     def content(self) -> bytes:
         """The encoded bytes (a file's read now)."""

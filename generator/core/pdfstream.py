@@ -66,7 +66,7 @@ class _Sink:
     def add(self, piece: bytes | str | FileBytes) -> int:
         data = piece if isinstance(piece, FileBytes) else pdfdoc.pdfdocEnc(piece)
         at = self.offset
-        self.offset += data.size if isinstance(data, FileBytes) else len(data)
+        self.offset += data.length if isinstance(data, FileBytes) else len(data)
         self._pieces.put(data)
         return at
 
@@ -88,11 +88,13 @@ class _Sink:
         with source.open() as file:
             if not source.size:
                 return
-            with mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+            with mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as mapped, memoryview(mapped) as view:
                 if len(mapped) != source.size:  # changed between the check and the opening
                     raise source.changed()
-                self.file.write(mapped)
-                self._hash.update(mapped)
+                for at, length in source.spans or ((0, source.size),):
+                    with view[at:at + length] as part:
+                        self.file.write(part)
+                        self._hash.update(part)
 
     def close(self) -> str:
         """Wait until every piece is written; returns the hex SHA-256 of them all."""

@@ -104,7 +104,7 @@ class _File:
     mode: str
     size: tuple[int, int]
     data: bytes
-    png_rows: bytes | None  # the concatenated IDAT of a PNG embeddable as it is, else None
+    png_rows: tuple[tuple[int, int], ...] | None  # where a PNG embeddable as it is has its rows (IDAT data)
 
 
 def encoded(path: Path, recipe: Recipe) -> EncodedImage:
@@ -122,10 +122,11 @@ def encoded(path: Path, recipe: Recipe) -> EncodedImage:
                                                                         recipe.max_dpi) is None
     if plain and found.format == "JPEG" and found.mode in _COLOUR_SPACES:
         return _jpeg(found.digest, found.size, found.mode, found.data)
-    if plain and found.png_rows is not None:
+    if plain and found.png_rows is not None:  # its rows copied from the file when the PDF is written
+        rows = FileBytes(str(path), stat.st_size, stat.st_mtime_ns, found.png_rows)
         return EncodedImage(key=found.digest, width=found.size[0], height=found.size[1],
                             colour_space=_COLOUR_SPACES[found.mode], filter="FlateDecode",
-                            data=found.png_rows, predictor_colours=len(found.mode))
+                            data=rows, predictor_colours=len(found.mode))
     key = hashlib.sha256(f"{FORMAT};{found.digest};{recipe.text()}".encode()).hexdigest()
     made = _memory.get(key)
     if made is None:
@@ -159,7 +160,7 @@ def _read(path: str, _mtime_ns: int, _size: int) -> _File:
         with Image.open(io.BytesIO(data)) as image:
             form, mode, size = image.format or "", image.mode, image.size
             transparency = "transparency" in image.info
-    rows = png_rows(data) if form == "PNG" and mode in ("RGB", "L") and not transparency else None
+    rows = png_row_spans(data) if form == "PNG" and mode in ("RGB", "L") and not transparency else None
     # the digest remembered by the file's stamp, as the build's own input hashing has it (core.usercache)
     return _File(file_digest(Path(path)), form, mode, size, data, rows)
 
@@ -227,20 +228,27 @@ def _left_to_pillow(kind: int, body: bytes) -> bool:
 def png_rows(data: bytes) -> bytes | None:
     """A PNG's compressed rows (its IDAT chunks joined) when PDF can show them as they are (8 bits, grey or
     RGB, not interlaced, no transparency chunk), else None."""
+    spans = png_row_spans(data)
+    return None if spans is None else b"".join(data[at:at + length] for at, length in spans)
+
+
+def png_row_spans(data: bytes) -> tuple[tuple[int, int], ...] | None:
+    """Where a PNG has its compressed rows (offset and length of each IDAT chunk's data) when PDF can show
+    them as they are (see png_rows), else None."""
     at, rows = len(_PNG_SIGNATURE), []
     while at + 8 <= len(data):
         length, kind = struct.unpack(">I4s", data[at:at + 8])
-        body = data[at + 8:at + 8 + length]
+        body = data[at + 8:at + 8 + length] if kind == b"IHDR" else b""
         if kind == b"IHDR":
             _w, _h, depth, colour, _compression, _filter, interlace = struct.unpack(">IIBBBBB", body[:13])
             if depth != 8 or colour not in (0, 2) or interlace:
                 return None
         elif kind == b"tRNS":
             return None
-        elif kind == b"IDAT":
-            rows.append(body)
+        elif kind == b"IDAT":  # a chunk cut short runs past the end: no IEND follows, so None
+            rows.append((at + 8, length))
         elif kind == b"IEND":
-            return b"".join(rows) if rows else None
+            return tuple(rows) if rows else None
         at += 12 + length
     return None
 

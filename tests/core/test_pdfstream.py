@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import io
+import random
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,20 @@ def test_a_jpeg_is_copied_from_its_file_when_saved_and_a_file_changed_since_is_a
     assert "the picture changed while the build was drawing it" in raised.value.problems[0].message
     with pytest.raises(InputError):
         canvas.save()  # ReportLab's own save reads it too, and says the same
+
+
+def test_a_plain_pngs_rows_are_copied_from_its_chunks_when_saved(tmp_path):
+    from generator.core.pdfimages import FileBytes
+
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    art = Image.frombytes("RGB", (300, 200), random.Random(7).randbytes(300 * 200 * 3))  # noise: many chunks
+    art.save(folder / "plain.png", compress_level=1)
+    plain = embedding.encoded(folder / "plain.png", embedding.Recipe((100.0, 80.0)))
+    assert isinstance(plain.data, FileBytes) and len(plain.data.spans) > 1  # its IDAT chunks, read when saved
+    with open(tmp_path / "rows.pdf", "wb") as sink:
+        save_streamed(_drawn(sink, [plain]), sink)
+    found = next(x for _, _, _, x in page_images(tmp_path / "rows.pdf"))
+    assert found["/Filter"] == "/FlateDecode"
+    assert found._data == embedding.png_rows((folder / "plain.png").read_bytes())  # noqa: SLF001 - as stored
+    assert found.decode_as_image().convert("RGB").tobytes() == art.tobytes()
