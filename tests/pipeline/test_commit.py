@@ -171,3 +171,20 @@ def test_a_writers_digest_stands_for_the_file_it_wrote_only(tmp_path):
     os.replace(other, path)
     assert sha256_of(path, said) == hashlib.sha256(b"%PDF in press CMYK, longer").hexdigest()
     assert sha256_of(path, {"sha256": 5}) == sha256_of(path, None)  # a record not as written: not used
+
+
+def test_open_to_write_writes_a_file_from_its_start_whatever_was_there(tmp_path):
+    from generator.core.write import open_to_write
+
+    made = tmp_path / "new.pdf"  # not there yet
+    with open_to_write(made) as file:
+        file.write(b"drawn")
+    longer = tmp_path / "longer.pdf"  # longer than what replaces it: nothing of it is left
+    longer.write_bytes(b"an old and much longer sheet")
+    with open_to_write(longer) as file:
+        file.write(b"drawn")
+    empty = tmp_path / "empty.pdf"  # as the build makes it (mkstemp)
+    empty.touch()
+    with open_to_write(empty) as file:
+        file.write(b"drawn")
+    assert [p.read_bytes() for p in (made, longer, empty)] == [b"drawn"] * 3
