@@ -309,3 +309,29 @@ def test_a_jpeg_header_says_what_pillow_says_or_leaves_it_to_pillow(tmp_path):
     scan = data.index(b"\xff\xda")
     assert all(embedding.jpeg_header(io.BytesIO(data[:cut])) is None for cut in range(scan + 2))
     assert embedding.jpeg_header(io.BytesIO(data[:scan + 2])) == ("RGB", (300, 420))
+
+
+def test_a_big_jpeg_with_bytes_after_its_end_marker_is_whole_and_one_cut_in_its_scan_is_not(tmp_path):
+    import random
+
+    from generator.faces.image import ImageProblem, pixel_size
+
+    noise = Image.frombytes("RGB", (700, 700), random.Random(3).randbytes(700 * 700 * 3))
+    data = _jpeg_bytes(noise)
+    assert len(data) > 4 * 65_536  # read by its end only
+    trailing = tmp_path / "trailing.jpg"  # 10 kB after the end marker (a tool's own trailer), no marker in it
+    trailing.write_bytes(data + b"\x00" * 10_000)
+    assert pixel_size(trailing) == (700, 700)
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(data[:-5_000])
+    with pytest.raises(ImageProblem, match="the file is truncated"):
+        pixel_size(cut)
+
+
+def _jpeg_bytes(picture: Image.Image) -> bytes:
+    """The picture as a JPEG's bytes."""
+    import io
+
+    out = io.BytesIO()
+    picture.save(out, "JPEG", quality=90)
+    return out.getvalue()
