@@ -1,10 +1,13 @@
-"""The art deck of the picture benchmark, written twice: as a pnp game and as a bare ReportLab script (the
-floor).
+"""The art deck of the picture benchmark, written three times: as a pnp game, as a bare ReportLab script (the
+floor) and as a protograf script (when protograf is installed, bench_art runs it too).
 
 Every card is different: its own full-bleed picture (1500 x 2100 px, a JPEG or, for the PNG variant, a PNG), a
 title and two lines of text, on poker cards (3 mm bleed) 9-up on A4 with a shared back. The floor is tuned: its
 picture is placed straight from the file by ReportLab's drawImage (the C accelerator loaded, no ASCII85, so a
-JPEG is copied in as it is), its text drawn with drawString; nothing is laid out or fitted.
+JPEG is copied in as it is), its text drawn with drawString; nothing is laid out or fitted. The protograf
+script (ours, written from protograf's documentation: Create, Data from a list of lists, Deck, Card and
+CardBack with T() templates, Save) draws the same cards 9-up on A4 with a back page after each front page,
+each picture at card size, its text in protograf's default face (Helvetica, not embedded).
 """
 
 from __future__ import annotations
@@ -163,3 +166,36 @@ def write_floor(root: Path, pictures: list[Path], n: int) -> tuple[Path, Path]:
     floor = root / "floor.py"
     floor.write_text(FLOOR)
     return floor, data
+
+
+# protograf reads its own command line (argparse): the script is told its data and output by the environment
+PROTOGRAF = r'''"""The art deck in protograf: 9-up A4 pages of fronts, each followed by its page of backs."""
+import json
+import os
+
+from protograf import Card, CardBack, Create, Data, Deck, Save, T, image, rectangle, text
+
+cards = json.load(open(os.environ["ART_DATA"]))
+rows = [["Name", "One", "Two", "Picture"]] + [[c["name"], *c["lines"], c["picture"]] for c in cards]
+Create(filename=os.environ["ART_OUT"], paper="A4", units="mm", margin=10)
+Data(data_list=rows)
+Deck(cards=len(cards), width=63, height=88, stroke=None)
+Card("*",
+     image(T("{{Picture}}"), x=0, y=0, width=63, height=88),
+     text(text=T("{{Name}}"), x=31.5, y=12, font_size=14, stroke="#ffffff"),
+     text(text=T("{{One}}"), x=31.5, y=72, font_size=10, stroke="#ffffff"),
+     text(text=T("{{Two}}"), x=31.5, y=76, font_size=10, stroke="#ffffff"))
+CardBack("*",
+         rectangle(x=0, y=0, width=63, height=88, fill="#1f5fbf", stroke=None),
+         text(text="ART", x=31.5, y=44, font_size=24, stroke="#ffffff"))
+Save()
+'''
+
+
+def write_protograf(root: Path, data: Path) -> tuple[Path, dict[str, str]]:
+    """The protograf script in `root` for the floor's data file `data`; returns (script, the environment it
+    reads: ART_DATA, ART_OUT)."""
+    root.mkdir(parents=True, exist_ok=True)
+    script = root / "deck.py"
+    script.write_text(PROTOGRAF)
+    return script, {"ART_DATA": str(data), "ART_OUT": str(root / "cards.pdf")}

@@ -3,6 +3,13 @@ full-bleed picture (1500 x 2100 px), a title and two lines, against a tuned bare
 (benchmarks/art_deck.py: the C accelerator, no ASCII85, the same pictures placed at card size on the same
 sheets) and protograf when it is installed.
 
+protograf (PyMuPDF, its own dependencies) is best kept out of pnp's environment: install it into a venv of its
+own and name that interpreter in PNP_BENCH_PROTOGRAF, e.g.
+`python3 -m venv /work/protograf-venv && /work/protograf-venv/bin/pip install protograf`, then
+`PNP_BENCH_PROTOGRAF=/work/protograf-venv/bin/python python -m benchmarks art`. Without the variable,
+protograf is looked for in this interpreter. The protograf script is ours (art_deck.PROTOGRAF), timed as a whole process
+like the other two, interleaved with them; its target: pnp at least 3x faster.
+
 Whole processes, interleaved in one run (a burst of load hits both sides alike), median of 3 (1 for the PNG
 variant, whose floor compresses every picture); the ratios are what hold on a busy machine. Peak RSS is the
 largest resident set of the build's processes (wait4). The pnp builds are `--force` builds after a first one
@@ -34,10 +41,11 @@ import time
 from pathlib import Path
 
 from benchmarks import quick
-from benchmarks.art_deck import write_floor, write_game, write_pictures
+from benchmarks.art_deck import write_floor, write_game, write_pictures, write_protograf
 from generator.core.fonts import font_files
 
 JPEG_CARDS, PNG_CARDS, REPEATS = 300, 90, 3
+PROTOGRAF_TARGET = 3.0  # pnp at least this many times faster than protograf (by wall)
 QUICK_CARDS, QUICK_REPEATS = 27, 1
 
 
@@ -55,8 +63,9 @@ def timed(command: list[str], env: dict) -> tuple[float, float, float]:
     return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024  # KiB on Linux
 
 
-def _variant(root: Path, suffix: str, n: int) -> tuple[list[str], list[str], Path, Path]:
-    """(pnp command, floor command, pnp's PDF, the floor's PDF) for the deck of n cards with `suffix` art."""
+def _variant(root: Path, suffix: str, n: int) -> tuple[list[str], list[str], Path, Path, Path]:
+    """(pnp command, floor command, pnp's PDF, the floor's PDF, the floor's data file) for the deck of n cards
+    with `suffix` art."""
     started = time.perf_counter()
     pictures = write_pictures(root / f"pictures-{suffix}", n, suffix)
     size = sum(p.stat().st_size for p in pictures) / 1e6
@@ -69,24 +78,42 @@ def _variant(root: Path, suffix: str, n: int) -> tuple[list[str], list[str], Pat
     pnp = [sys.executable, "-m", "generator", "--project", str(project), "build", "--paper", "a4", "--force",
            "--out", str(project / "build")]
     floor = [sys.executable, str(script), str(data), str(floor_dir / "cards.pdf"), fonts]
-    return pnp, floor, project / "build" / "art" / "cards-a4.pdf", floor_dir / "cards.pdf"
+    return pnp, floor, project / "build" / "art" / "cards-a4.pdf", floor_dir / "cards.pdf", data
 
 
-def _protograf() -> str:
-    """What the run says of protograf."""
+def protograf_python() -> tuple[str | None, str]:
+    """(the interpreter that has protograf, or None; what the run says of it): PNP_BENCH_PROTOGRAF names one
+    (a venv of its own), else this interpreter when protograf is installed in it."""
+    named = os.environ.get("PNP_BENCH_PROTOGRAF", "")
+    if named:
+        found = subprocess.run([named, "-c", "import protograf; print(protograf.__version__)"],
+                               capture_output=True, text=True, check=False)
+        if found.returncode:
+            return None, (f"protograf: PNP_BENCH_PROTOGRAF={named} cannot import it, so not compared "
+                          f"({(found.stderr.strip().splitlines() or ['no message'])[-1]})")
+        return named, f"protograf {found.stdout.strip()}: {named}"
     if importlib.util.find_spec("protograf") is None:
-        return "protograf: not installed here, so not compared (pip install protograf to see it side by side)"
-    return ("protograf: installed, but this benchmark has no protograf script of the deck yet, so it is not "
-            "compared")
+        return None, ("protograf: not installed here, so not compared (install it into a venv of its own and "
+                      "set PNP_BENCH_PROTOGRAF to that venv's python, see this module's docstring)")
+    import protograf  # noqa: PLC0415 - only to say which version is compared
+
+    return sys.executable, f"protograf {protograf.__version__}: {sys.executable}"
+
+
+def _median(runs: list[tuple[float, float, float]]) -> tuple[float, float, float]:
+    """(median wall, median CPU, largest peak RSS) of a side's runs."""
+    return (statistics.median(t for t, _, _ in runs), statistics.median(c for _, c, _ in runs),
+            max(m for _, _, m in runs))
 
 
 def run(kinds: tuple[str, ...] = ("jpg", "png")) -> None:
     """Print, per variant (`kinds`: jpg, png), the median times, peak RSS and PDF sizes of pnp and the floor,
-    and their ratios."""
+    and their ratios; protograf's beside them when it is found (protograf_python)."""
     small = quick()
     repeats = QUICK_REPEATS if small else REPEATS
     print(f"load average before: {os.getloadavg()[0]:.1f}")
-    print(_protograf())
+    protograf, said = protograf_python()
+    print(said)
     with tempfile.TemporaryDirectory(prefix="pnp-bench-art-") as folder:
         root = Path(folder)
         # both sides with their bytecode cached, as on a designer's machine (this one may be told not to write it)
@@ -97,17 +124,22 @@ def run(kinds: tuple[str, ...] = ("jpg", "png")) -> None:
         print(f"{'deck':>9} {'pnp':>8} {'floor':>8} {'ratio':>6} {'pnp RSS':>8} {'floor RSS':>9} {'pnp PDF':>9} "
               f"{'floor PDF':>9} {'ratio':>6}  target")
         for suffix, n in variants.items():
-            pnp, floor, pnp_pdf, floor_pdf = _variant(root, suffix, n)
+            pnp, floor, pnp_pdf, floor_pdf, data = _variant(root, suffix, n)
+            sides = {"pnp": (pnp, env), "floor": (floor, env)}
+            if protograf is not None:
+                script, told = write_protograf(root / f"protograf-{suffix}", data)
+                sides["protograf"] = ([protograf, str(script)], {**env, **told})
             first = timed(pnp, env)  # fills the build folder's picture cache (and the bytecode cache)
-            timed(floor, env)  # the floor's bytecode cached too
-            times: dict[str, list[tuple[float, float, float]]] = {"pnp": [], "floor": []}
+            for name in [name for name in sides if name != "pnp"]:
+                timed(*sides[name])  # the others' bytecode cached too
+            times: dict[str, list[tuple[float, float, float]]] = {side: [] for side in sides}
             for _ in range(1 if suffix == "png" else repeats):
-                times["floor"].append(timed(floor, env))
-                times["pnp"].append(timed(pnp, env))
-            pnp_s, floor_s = (statistics.median(t for t, _, _ in times[side]) for side in ("pnp", "floor"))
-            pnp_cpu, floor_cpu = (statistics.median(c for _, c, _ in times[side]) for side in ("pnp", "floor"))
-            pnp_rss = max(m for _, _, m in times["pnp"] + [first])
-            floor_rss = max(m for _, _, m in times["floor"])
+                for name in ("floor", "pnp", "protograf"):
+                    if name in sides:
+                        times[name].append(timed(*sides[name]))
+            (pnp_s, pnp_cpu, pnp_rss), (floor_s, floor_cpu, floor_rss) = _median(times["pnp"]), _median(
+                times["floor"])
+            pnp_rss = max(pnp_rss, first[2])
             pnp_mb, floor_mb = pnp_pdf.stat().st_size / 1e6, floor_pdf.stat().st_size / 1e6
             within = 2.0 if suffix == "jpg" else 3.0
             met = pnp_s / floor_s <= within and (suffix != "jpg" or pnp_mb / floor_mb <= 1.05)
@@ -117,6 +149,13 @@ def run(kinds: tuple[str, ...] = ("jpg", "png")) -> None:
                   f"{pnp_mb / floor_mb:>5.3f}x  {target}: {'ok' if met else 'over'}")
             print(f"{'':>9} CPU {pnp_cpu:.2f} s against {floor_cpu:.2f} s ({pnp_cpu / floor_cpu:.2f}x); the first "
                   f"pnp build (picture cache empty) {first[0]:.2f} s wall, {first[1]:.2f} s CPU")
+            if protograf is not None:
+                pg_s, pg_cpu, pg_rss = _median(times["protograf"])
+                pg_mb = (root / f"protograf-{suffix}" / "cards.pdf").stat().st_size / 1e6
+                faster = pg_s / pnp_s
+                print(f"{'':>9} protograf {pg_s:.2f} s wall, {pg_cpu:.2f} s CPU, {pg_rss:.0f} MB, "
+                      f"PDF {pg_mb:.1f} MB: pnp {faster:.2f}x faster by wall ({pg_cpu / pnp_cpu:.2f}x by CPU); target "
+                      f"{PROTOGRAF_TARGET:g}x: {'ok' if faster >= PROTOGRAF_TARGET else 'not met'}")
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 

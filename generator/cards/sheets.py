@@ -45,7 +45,7 @@ from generator.core.geometry import check_square, paper_of, paper_words
 from generator.core.pdfstream import deflate_forms, plain_streams, save_streamed
 from generator.core.phrases import ENGLISH, Phrases
 from generator.core.units import mm
-from generator.core.write import atomic_write
+from generator.core.write import WRITTEN, atomic_write, open_to_write, written_record
 from generator.core.yamlio import load_yaml
 from generator.data.fonts import text_problems
 from generator.data.game import Game
@@ -344,7 +344,7 @@ def write_sheets(game: Game, paper: str, options: SheetOptions | BuildOptions, p
     if isinstance(options, BuildOptions):
         options = chosen_options(game, options)
     renderer = renderer_for(game)
-    with open(path, "wb") as sink:  # each PDF object is written as it is formatted (core.pdfstream)
+    with open_to_write(path) as sink:  # each PDF object is written as it is formatted (core.pdfstream)
         canvas = Canvas(
             sink, pagesize=paper_of(paper).size, invariant=1, initialFontName=BODY, pageCompression=1
         )
@@ -358,10 +358,12 @@ def write_sheets(game: Game, paper: str, options: SheetOptions | BuildOptions, p
         faces.give(canvas)
         count, decks = _draw_sheets(canvas, renderer, game, paper, options, progress)
         plain_streams(canvas)  # a quarter smaller without the ASCII85 layer (pages compressed when saved)
-        save_streamed(canvas, sink)
+        digest = save_streamed(canvas, sink)
     if last:
         renderer.forget_face_lists()
     facts = {"pages": count, "check_pages": CHECK_PAGES, "decks": decks}
+    if digest is not None:  # hashed as it was written: the build need not read 150 MB of pictures back
+        facts[WRITTEN] = written_record(path, digest)
     if options.changed:  # the swap list instead of the print check
         facts.update(check_pages=0, swap_pages=lead_pages(game, paper, options),
                      swaps=swap_lines(reprint_of(game), game.phrases.t))

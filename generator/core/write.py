@@ -17,6 +17,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 from generator.core.errors import InputError, Problem
 
@@ -201,3 +202,39 @@ def sha256_file(path: Path) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def open_to_write(path: Path) -> BinaryIO:
+    """`path` opened to be written from its start, as open(path, "wb") does, except that a file already empty
+    (the temporary file a build made for it) is not truncated: ext4 writes out, when it is closed, a file
+    truncated on opening, which makes the writer wait for the disk (a fifth of a second for a sheet of
+    pictures)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o666)
+    try:
+        if os.fstat(fd).st_size:
+            os.ftruncate(fd, 0)
+        return open(fd, "wb")  # noqa: SIM115 - the caller closes it
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+# the facts key of a writer's record of the bytes it wrote (written_record), taken out before the manifest
+WRITTEN = "_written"
+
+
+def written_record(path: Path, digest: str) -> dict:
+    """What a writer that hashed the bytes it wrote to `path` (now closed) tells the build: their SHA-256 and
+    the file's stamp, so the build need not read the file back to hash it (`sha256_of`)."""
+    stat = os.stat(path)
+    return {"sha256": digest, "stamp": [stat.st_size, stat.st_mtime_ns, stat.st_ino]}
+
+
+def sha256_of(path: Path, record: dict | None = None) -> str:
+    """Hex SHA-256 of a file's bytes: the writer's `record` when the file is still as it left it (the same
+    size, time and inode: a stage that wrote the output again made another file), else read and hashed."""
+    if isinstance(record, dict) and isinstance(record.get("sha256"), str):
+        stat = os.stat(path)
+        if record.get("stamp") == [stat.st_size, stat.st_mtime_ns, stat.st_ino]:
+            return record["sha256"]
+    return sha256_file(path)

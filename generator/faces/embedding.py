@@ -30,7 +30,7 @@ from pathlib import Path
 from PIL import Image
 
 from generator.core.limits import DEFAULT_IMAGE_DPI
-from generator.core.pdfimages import EncodedImage
+from generator.core.pdfimages import EncodedImage, FileBytes
 from generator.core.usercache import file_digest
 from generator.core.write import atomic_write
 
@@ -104,22 +104,29 @@ class _File:
     mode: str
     size: tuple[int, int]
     data: bytes
-    png_rows: bytes | None  # the concatenated IDAT of a PNG embeddable as it is, else None
+    png_rows: tuple[tuple[int, int], ...] | None  # where a PNG embeddable as it is has its rows (IDAT data)
 
 
 def encoded(path: Path, recipe: Recipe) -> EncodedImage:
     """The picture at `path` ready to embed as `recipe` asks: as it is when nothing needs doing, else decoded,
     worked on and encoded (kept in memory and in the build's cache)."""
     stat = path.stat()
+    header = jpeg_file_header(str(path), stat.st_mtime_ns, stat.st_size)
+    if header is not None and recipe.fade == 0 and recipe.bleed is None \
+            and target_pixels(header[1], recipe.shown, recipe.max_dpi) is None:
+        # the file as it is, read only when the PDF is written (core.pdfimages.FileBytes)
+        source = FileBytes(str(path), stat.st_size, stat.st_mtime_ns)
+        return _jpeg(file_digest(path), header[1], header[0], source)
     found = _read(str(path), stat.st_mtime_ns, stat.st_size)
     plain = recipe.fade == 0 and recipe.bleed is None and target_pixels(found.size, recipe.shown,
                                                                         recipe.max_dpi) is None
     if plain and found.format == "JPEG" and found.mode in _COLOUR_SPACES:
         return _jpeg(found.digest, found.size, found.mode, found.data)
-    if plain and found.png_rows is not None:
+    if plain and found.png_rows is not None:  # its rows copied from the file when the PDF is written
+        rows = FileBytes(str(path), stat.st_size, stat.st_mtime_ns, found.png_rows)
         return EncodedImage(key=found.digest, width=found.size[0], height=found.size[1],
                             colour_space=_COLOUR_SPACES[found.mode], filter="FlateDecode",
-                            data=found.png_rows, predictor_colours=len(found.mode))
+                            data=rows, predictor_colours=len(found.mode))
     key = hashlib.sha256(f"{FORMAT};{found.digest};{recipe.text()}".encode()).hexdigest()
     made = _memory.get(key)
     if made is None:
@@ -137,7 +144,7 @@ def encoded(path: Path, recipe: Recipe) -> EncodedImage:
 _COLOUR_SPACES = {"RGB": "DeviceRGB", "L": "DeviceGray", "CMYK": "DeviceCMYK"}
 
 
-def _jpeg(key: str, size: tuple[int, int], mode: str, data: bytes) -> EncodedImage:
+def _jpeg(key: str, size: tuple[int, int], mode: str, data: bytes | FileBytes) -> EncodedImage:
     # CMYK JPEGs are written inverted (Adobe's way, as Pillow writes them and ReportLab reads them)
     return EncodedImage(key=key, width=size[0], height=size[1], colour_space=_COLOUR_SPACES[mode],
                         filter="DCTDecode", data=data, decode=(1, 0) * 4 if mode == "CMYK" else ())
@@ -146,31 +153,102 @@ def _jpeg(key: str, size: tuple[int, int], mode: str, data: bytes) -> EncodedIma
 @functools.lru_cache(maxsize=4)  # the same file placed on the faces drawn one after another
 def _read(path: str, _mtime_ns: int, _size: int) -> _File:
     data = Path(path).read_bytes()
-    with Image.open(io.BytesIO(data)) as image:
-        form, mode, size = image.format or "", image.mode, image.size
-        transparency = "transparency" in image.info
-    rows = png_rows(data) if form == "PNG" and mode in ("RGB", "L") and not transparency else None
+    header = jpeg_header(io.BytesIO(data))
+    if header is not None:
+        (mode, size), form, transparency = header, "JPEG", False
+    else:
+        with Image.open(io.BytesIO(data)) as image:
+            form, mode, size = image.format or "", image.mode, image.size
+            transparency = "transparency" in image.info
+    rows = png_row_spans(data) if form == "PNG" and mode in ("RGB", "L") and not transparency else None
     # the digest remembered by the file's stamp, as the build's own input hashing has it (core.usercache)
     return _File(file_digest(Path(path)), form, mode, size, data, rows)
+
+
+@functools.lru_cache(maxsize=8192)  # a few numbers a file version: read by the check, reused by the drawing
+def jpeg_file_header(path: str, _mtime_ns: int, _size: int) -> tuple[str, tuple[int, int]] | None:
+    """`jpeg_header` of the file at `path` (read up to its first scan), once per file version."""
+    with open(path, "rb") as file:
+        return jpeg_header(file)
+
+
+# the frame markers (SOF0-15 but DHT, JPG and DAC), and what Pillow calls a JPEG of 1, 3 or 4 components
+_FRAMES = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
+_JPEG_MODES = {1: "L", 3: "RGB", 4: "CMYK"}
+# application segments whose contents Pillow reads while opening (and may refuse): left to Pillow
+_PILLOW_READS = ((0xE1, b"Exif\0\0"), (0xE2, b"MPF\0"), (0xED, b"Photoshop 3.0\0"))
+_SHORTEST = ((0xE0, b"JFIF", 7), (0xE2, b"ICC_PROFILE\0", 14), (0xEE, b"Adobe", 7))
+
+
+def jpeg_header(stream: io.BufferedIOBase | io.BytesIO) -> tuple[str, tuple[int, int]] | None:
+    """The mode and pixel size of a plain 8-bit JPEG read from its markers up to its first scan (what
+    Pillow would say, without opening it as a picture: a JPEG is embedded as it is), or None when Pillow must
+    look: not a JPEG, an unusual structure, or segments Pillow reads and may refuse (Exif, multi-picture,
+    Photoshop resources, a bad quantization table, a short JFIF, ICC or Adobe segment)."""
+    if stream.read(2) != b"\xff\xd8":
+        return None
+    found = None
+    while True:
+        marker = stream.read(2)
+        if len(marker) < 2 or marker[0] != 0xFF or marker[1] in (0x00, 0xFF):
+            return None
+        kind = marker[1]
+        if kind == 0xDA:  # the first scan: the frame came before it
+            return found
+        if kind == 0x01 or 0xD0 <= kind <= 0xD9:  # markers without a segment: none belongs here
+            return None
+        size = stream.read(2)
+        length = int.from_bytes(size, "big") - 2 if len(size) == 2 else -1
+        body = stream.read(length) if length >= 0 else b""
+        if length < 0 or len(body) != length:
+            return None
+        if kind in _FRAMES:
+            if found is not None or length < 6 or body[0] != 8 or body[5] not in _JPEG_MODES \
+                    or length < 6 + 3 * body[5]:
+                return None
+            width, height = int.from_bytes(body[3:5], "big"), int.from_bytes(body[1:3], "big")
+            if not (width and height):
+                return None
+            found = _JPEG_MODES[body[5]], (width, height)
+        elif _left_to_pillow(kind, body):
+            return None
+
+
+def _left_to_pillow(kind: int, body: bytes) -> bool:
+    """True for a segment Pillow reads while opening a JPEG and may refuse, or is told apart by (above)."""
+    if kind == 0xDB:  # quantization tables: whole ones (64 values of 1 or 2 bytes each), as Pillow checks
+        at = 0
+        while at < len(body):
+            at += 1 + (64 if body[at] // 16 == 0 else 128)
+        return at != len(body)
+    return any(kind == app and body.startswith(start) for app, start in _PILLOW_READS) or any(
+        kind == app and body.startswith(start) and len(body) < shortest for app, start, shortest in _SHORTEST)
 
 
 def png_rows(data: bytes) -> bytes | None:
     """A PNG's compressed rows (its IDAT chunks joined) when PDF can show them as they are (8 bits, grey or
     RGB, not interlaced, no transparency chunk), else None."""
+    spans = png_row_spans(data)
+    return None if spans is None else b"".join(data[at:at + length] for at, length in spans)
+
+
+def png_row_spans(data: bytes) -> tuple[tuple[int, int], ...] | None:
+    """Where a PNG has its compressed rows (offset and length of each IDAT chunk's data) when PDF can show
+    them as they are (see png_rows), else None."""
     at, rows = len(_PNG_SIGNATURE), []
     while at + 8 <= len(data):
         length, kind = struct.unpack(">I4s", data[at:at + 8])
-        body = data[at + 8:at + 8 + length]
+        body = data[at + 8:at + 8 + length] if kind == b"IHDR" else b""
         if kind == b"IHDR":
             _w, _h, depth, colour, _compression, _filter, interlace = struct.unpack(">IIBBBBB", body[:13])
             if depth != 8 or colour not in (0, 2) or interlace:
                 return None
         elif kind == b"tRNS":
             return None
-        elif kind == b"IDAT":
-            rows.append(body)
+        elif kind == b"IDAT":  # a chunk cut short runs past the end: no IEND follows, so None
+            rows.append((at + 8, length))
         elif kind == b"IEND":
-            return b"".join(rows) if rows else None
+            return tuple(rows) if rows else None
         at += 12 + length
     return None
 
@@ -309,7 +387,7 @@ _FACTS = ("width", "height", "colour_space", "filter", "bits", "predictor_colour
 def _entry(image: EncodedImage) -> dict:
     facts: dict = {name: getattr(image, name) for name in _FACTS}
     facts["decode"] = list(image.decode)
-    facts["length"] = len(image.data)
+    facts["length"] = image.length
     return facts
 
 
@@ -320,8 +398,8 @@ def _to_folder(image: EncodedImage) -> None:
         return
     head = {"format": FORMAT, "key": image.key, **_entry(image),
             "mask": None if image.mask is None else {"key": image.mask.key, **_entry(image.mask)}}
-    body = json.dumps(head, sort_keys=True).encode() + b"\n" + image.data \
-        + (image.mask.data if image.mask is not None else b"")
+    body = json.dumps(head, sort_keys=True).encode() + b"\n" + image.content() \
+        + (image.mask.content() if image.mask is not None else b"")
     try:
         folder.mkdir(parents=True, exist_ok=True)
         atomic_write(folder / f"{image.key}.pic", body)

@@ -29,6 +29,7 @@ SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
 MIN_DPI = 300
 FITS = ("contain", "cover")
 JPEG_TAIL = 65_536  # bytes: how much of a big JPEG's end is read to see it is whole
+JPEG_END = 4_096  # bytes: read first (found there, its end marker is the tail's last)
 
 
 class ImageProblem(ValueError):
@@ -80,6 +81,13 @@ def _pixel_size(path: str, _mtime_ns: int, _size: int) -> tuple[int, int]:
         f"image '{name}' has more than {MAX_IMAGE_PIXELS:,} pixels; expected a smaller picture (pnp's limit)"
     )
     try:
+        # a plain JPEG's size from its markers: it is embedded as it is, so Pillow need not open it
+        header = embedding.jpeg_file_header(path, _mtime_ns, _size)
+        if header is not None and header[1][0] * header[1][1] <= MAX_IMAGE_PIXELS:
+            trouble = _damage(path, "JPEG")
+            if trouble:
+                raise OSError(trouble)
+            return header[1]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             with Image.open(path) as image:
@@ -116,10 +124,21 @@ def _damage(path: str, form: str) -> str | None:
         # read only (a thumbnail's own end marker lies near the start)
         with open(path, "rb") as file:
             size = file.seek(0, 2)
-            file.seek(max(0, size - JPEG_TAIL) if size > 4 * JPEG_TAIL else 0)
-            data = file.read()
-        end, scan = data.rfind(b"\xff\xd9"), data.rfind(b"\xff\xda")
-        return "" if end > scan and (scan >= 0 or size > 4 * JPEG_TAIL) else "the file is truncated"
+            big = size > 4 * JPEG_TAIL
+            if big:  # its last bytes first: the end marker is nearly always there, and then so is the answer
+                file.seek(size - JPEG_END)
+                data = file.read()
+                if data.rfind(b"\xff\xd9") < 0:
+                    file.seek(size - JPEG_TAIL)
+                    data = file.read()
+            else:
+                file.seek(0)
+                data = file.read()
+        # whole: the last end marker after the last scan (looked for after it only: most of a tail is a scan)
+        end = data.rfind(b"\xff\xd9")
+        whole = end >= 0 and data.find(b"\xff\xda", end) < 0 and (
+            big or data.rfind(b"\xff\xda", 0, end) >= 0)
+        return "" if whole else "the file is truncated"
     if form != "PNG":
         return None
     data = Path(path).read_bytes()

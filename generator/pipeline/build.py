@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from generator.core.collector import Paused
 from generator.core.contract import BuildOptions, Output
 from generator.core.errors import InputError, Problem
-from generator.core.write import Staging, cannot_write, recover, sha256_file
+from generator.core.write import WRITTEN, Staging, cannot_write, recover, sha256_of
 from generator.data.project import Project
 from generator.data.report import CheckReport
 from generator.pipeline.incremental import BuildState, game_keys
@@ -396,10 +396,11 @@ def _adopt(staging: Staging, state: BuildState, build_dir: Path, drawn: Iterable
         if one.problems:
             continue
         tmp = staging.adopt(one.file, build_dir / output.path)  # the staging owns it now
+        record = one.facts.pop(WRITTEN, None)  # the writer's digest of what it wrote, if it hashed it
         written.append({
             "game": output.game, "path": str(output.path), "kind": output.kind,
             **({"language": output.language} if output.language else {}),
-            "bytes": tmp.stat().st_size, "sha256": sha256_file(tmp), **one.facts,
+            "bytes": tmp.stat().st_size, "sha256": sha256_of(tmp, record), **one.facts,
         })
         state.record_output(output.path, fingerprints[str(output.path)], written=tmp)
 

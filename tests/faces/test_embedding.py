@@ -251,3 +251,87 @@ def test_a_16_bit_grey_png_keeps_its_tones(tmp_path):
     rows = zlib.decompress(image.data)  # PNG rows: a filter byte, then the pixels
     # faded half way to white (Pillow rounds the half down), not clipped to white before
     assert abs(rows[1] - (40000 / 256 + (255 - 40000 / 256) * 0.5)) <= 1
+
+
+def _jpegs(folder: Path) -> dict[str, Path]:
+    """JPEGs as designers' tools write them: grey, RGB (subsampled or not), CMYK (Adobe), progressive and
+    optimised, with an ICC profile, with Exif, with a comment, without JFIF; and one with a bad table."""
+    folder.mkdir(parents=True, exist_ok=True)
+    art = Image.linear_gradient("L").resize((300, 420)).convert("RGB")
+    made = {"grey": (art.convert("L"), {}), "rgb": (art, {"quality": 90}),
+            "full-colour": (art, {"subsampling": 0}), "cmyk": (art.convert("CMYK"), {}),
+            "progressive": (art, {"progressive": True, "optimize": True}),
+            "icc": (art, {"icc_profile": b"\0" * 70_000}),  # spread over two segments
+            "exif": (art, {"exif": Image.Exif()}), "comment": (art, {"comment": b"made by hand"})}
+    paths = {}
+    for name, (picture, options) in made.items():
+        paths[name] = folder / f"{name}.jpg"
+        picture.save(paths[name], "JPEG", **options)
+    data = paths["rgb"].read_bytes()
+    app0 = data.index(b"\xff\xe0")  # JFIF left out: the frame is still found
+    paths["no-jfif"] = folder / "no-jfif.jpg"
+    after = app0 + 2 + int.from_bytes(data[app0 + 2:app0 + 4], "big")
+    paths["no-jfif"].write_bytes(data[:app0] + data[after:])
+    dqt = data.index(b"\xff\xdb")  # a quantization table one byte short: Pillow refuses it, so Pillow says so
+    paths["bad-table"] = folder / "bad-table.jpg"
+    short = data[:dqt + 3] + bytes([data[dqt + 3] - 1]) + data[dqt + 4:dqt + 68] + data[dqt + 69:]
+    paths["bad-table"].write_bytes(short)
+    return paths
+
+
+def test_a_jpeg_header_says_what_pillow_says_or_leaves_it_to_pillow(tmp_path):
+    import io
+
+    from generator.faces.image import ImageProblem, pixel_size
+
+    paths = _jpegs(tmp_path)
+    read = {name: embedding.jpeg_header(io.BytesIO(path.read_bytes())) for name, path in paths.items()}
+    # what only Pillow reads is left to it
+    assert read["exif"] is None and read["bad-table"] is None
+    for name, found in read.items():
+        if found is None:
+            continue
+        with Image.open(paths[name]) as image:
+            assert found == (image.mode, image.size), name
+        assert pixel_size(paths[name]) == image.size
+    assert {name for name, found in read.items() if found} == {
+        "grey", "rgb", "full-colour", "cmyk", "progressive", "icc", "no-jfif", "comment"}
+    with pytest.raises(ImageProblem, match="cannot be read as a picture"):
+        pixel_size(paths["bad-table"])
+    png = tmp_path / "blue.png"  # not a JPEG, whatever its name
+    Image.new("RGB", (10, 20), BLUE).save(png, "PNG")
+    assert embedding.jpeg_header(io.BytesIO(png.read_bytes())) is None
+    named = tmp_path / "png-named.jpg"
+    named.write_bytes(png.read_bytes())
+    assert pixel_size(named) == (10, 20)
+    # a header cut short anywhere before its first scan is Pillow's to judge
+    data = paths["rgb"].read_bytes()
+    scan = data.index(b"\xff\xda")
+    assert all(embedding.jpeg_header(io.BytesIO(data[:cut])) is None for cut in range(scan + 2))
+    assert embedding.jpeg_header(io.BytesIO(data[:scan + 2])) == ("RGB", (300, 420))
+
+
+def test_a_big_jpeg_with_bytes_after_its_end_marker_is_whole_and_one_cut_in_its_scan_is_not(tmp_path):
+    import random
+
+    from generator.faces.image import ImageProblem, pixel_size
+
+    noise = Image.frombytes("RGB", (700, 700), random.Random(3).randbytes(700 * 700 * 3))
+    data = _jpeg_bytes(noise)
+    assert len(data) > 4 * 65_536  # read by its end only
+    trailing = tmp_path / "trailing.jpg"  # 10 kB after the end marker (a tool's own trailer), no marker in it
+    trailing.write_bytes(data + b"\x00" * 10_000)
+    assert pixel_size(trailing) == (700, 700)
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(data[:-5_000])
+    with pytest.raises(ImageProblem, match="the file is truncated"):
+        pixel_size(cut)
+
+
+def _jpeg_bytes(picture: Image.Image) -> bytes:
+    """The picture as a JPEG's bytes."""
+    import io
+
+    out = io.BytesIO()
+    picture.save(out, "JPEG", quality=90)
+    return out.getvalue()

@@ -153,3 +153,38 @@ def test_setuptools_and_docs_folders_in_build_are_not_stale_games(two_games: Pro
     assert result.exit_code == 0, result.output
     stale = json.loads((two_games.build_dir / "manifest.json").read_text())["stale"]
     assert [entry["path"] for entry in stale] == ["other/"]  # built before: it holds PDFs
+
+
+def test_a_writers_digest_stands_for_the_file_it_wrote_only(tmp_path):
+    import hashlib
+
+    from generator.core.write import sha256_of, written_record
+
+    path = tmp_path / "sheet.pdf"
+    path.write_bytes(b"%PDF as drawn")
+    said = written_record(path, "0" * 64)  # what a writer says it wrote (a made-up digest, to see it used)
+    assert sha256_of(path, said) == "0" * 64
+    assert sha256_of(path) == hashlib.sha256(b"%PDF as drawn").hexdigest()
+    # a later stage (the colour stage) writes the output again: another file, so it is read and hashed
+    other = tmp_path / "other.pdf"
+    other.write_bytes(b"%PDF in press CMYK, longer")
+    os.replace(other, path)
+    assert sha256_of(path, said) == hashlib.sha256(b"%PDF in press CMYK, longer").hexdigest()
+    assert sha256_of(path, {"sha256": 5}) == sha256_of(path, None)  # a record not as written: not used
+
+
+def test_open_to_write_writes_a_file_from_its_start_whatever_was_there(tmp_path):
+    from generator.core.write import open_to_write
+
+    made = tmp_path / "new.pdf"  # not there yet
+    with open_to_write(made) as file:
+        file.write(b"drawn")
+    longer = tmp_path / "longer.pdf"  # longer than what replaces it: nothing of it is left
+    longer.write_bytes(b"an old and much longer sheet")
+    with open_to_write(longer) as file:
+        file.write(b"drawn")
+    empty = tmp_path / "empty.pdf"  # as the build makes it (mkstemp)
+    empty.touch()
+    with open_to_write(empty) as file:
+        file.write(b"drawn")
+    assert [p.read_bytes() for p in (made, longer, empty)] == [b"drawn"] * 3
