@@ -57,9 +57,12 @@ def test_a_whole_listing_reaches_the_reader_before_the_exit_handlers():
 
 
 def test_a_thread_still_running_is_waited_for():
+    # the thread finishes only once the main thread has ended (a condition, not a fixed time): its line can
+    # come only after main's, and before the exit handlers only if the interpreter waits for it
     run = _pnp("--version", before=("import threading, time\n"
                                     "def late():\n"
-                                    "    time.sleep(0.3)\n"
+                                    "    while threading.main_thread().is_alive():\n"
+                                    "        time.sleep(0.01)\n"
                                     "    print('thread finished', flush=True)\n"
                                     "threading.Thread(target=late).start()\n"))
     assert run.returncode == 0

@@ -226,7 +226,7 @@ def test_remembered_sizes_are_what_size_of_counts():
         return kind(items)
 
     budget = Budget(sizes={})
-    for _ in range(600):
+    for _ in range(200):
         data = value(0)
         assert budget.size(data) == size_of(data)
         assert budget.size(data) == size_of(data)  # remembered

@@ -33,6 +33,10 @@ def test_a_game_s_pdfs_and_shop_files_hold_no_tiny_image(tmp_project):
     assert result.exit_code == 0, result.output
     shop = run_pnp("export", "pod", "order-up-trading", "--shop", "drivethrucards", project=tmp_project)
     assert shop.exit_code == 0, shop.output
+    # the command's own output, here rather than in a second export of its own (tests/exports/test_exports.py)
+    assert "PDF/X-1a" in shop.output and "CMYK" in shop.output
+    folder = tmp_project.build_dir / "order-up-trading" / "pod" / "drivethrucards"
+    assert sorted(p.name for p in folder.iterdir()) == ["ingredients.pdf", "recipes.pdf", "rules.pdf"]
     pdfs = list(tmp_project.build_dir.rglob("*.pdf"))
     assert len(pdfs) >= 8 and any("pod" in str(p) or "drivethru" in str(p) for p in pdfs), pdfs
     assert tiny_images(tmp_project.build_dir) == []

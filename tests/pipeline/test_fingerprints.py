@@ -130,16 +130,23 @@ def test_the_card_on_the_rules_cover_rewrites_the_rules(project):
 def test_a_font_file_in_templates_rewrites_everything_set_in_it(project):
     # the title font declared from templates/fonts/: the cards, the board labels, the tuck boxes and the rules
     # use it
-    fonts = REPO / "generator" / "assets" / "fonts"
+    # a small face (437 glyphs, so its synthesised styles are made in a fraction of a second), then the same
+    # face with one letter wider: a new file whose text sets differently
+    from fontTools.ttLib import TTFont
+
+    small = REPO / "generator" / "assets" / "fonts" / "fredoka" / "Fredoka-SemiBold.ttf"
     shared = project.templates_dir / "fonts" / "title.ttf"
     shared.parent.mkdir(parents=True, exist_ok=True)
-    shared.write_bytes((fonts / "NotoSans-Bold.ttf").read_bytes())
+    shared.write_bytes(small.read_bytes())
     game_yaml = project.cards_dir / GAME / "game.yaml"
     game_yaml.write_text(game_yaml.read_text(encoding="utf-8")
                          + "fonts:\n  title: ../../templates/fonts/title.ttf\n", encoding="utf-8")
     build(project, [GAME], OPTIONS)
     before = _outputs(project)
-    shared.write_bytes((fonts / "NotoSans-BoldItalic.ttf").read_bytes())
+    wider = TTFont(str(small))
+    advance, left = wider["hmtx"]["e"]
+    wider["hmtx"]["e"] = (advance + 40, left)
+    wider.save(str(shared))
     written = {Path(entry["path"]).name for entry in build(project, [GAME], OPTIONS).written}
     after = _outputs(project)
     assert {"cards-a4.pdf"} | BOARD | COMPONENTS | RULES <= written
