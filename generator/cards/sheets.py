@@ -571,7 +571,7 @@ APART_SHARE = 0.5  # of the faces, the helper draws the last half
 APART_AFTER = 20  # faces drawn first in this process: they name the fonts the helper's faces use
 # of the faces checked and drawn while the sheets are planned, the helper takes the last fronts, this process
 # the rest (it also loads the game and plans, before and after)
-CHECK_SHARE = 0.5
+CHECK_SHARE = 0.52
 
 
 def _cores(jobs: int) -> int:

@@ -109,6 +109,7 @@ class CardRenderer:
         self._stamped: dict[tuple[str, str, str], Layout] = {}
         self.files = FileDigests()
         self._versioned: set[str] = set()  # the faces whose `_resolved` are not as hashed
+        self._rects: dict[tuple, tuple[Box, tuple]] = {}  # (id(box), card size) -> (box, `_placed_rect`)
         self._mentions: dict[int, tuple[Box, bool]] = {}  # id(box) -> (box, whether it reads a version)
         self._apart: dict[str, bytes] = {}  # faces checked by a helper process: their hashes for the digest
         self._digest: str | None = None  # `drawn_digest` as kept before the faces were drawn
@@ -700,8 +701,14 @@ class CardRenderer:
         return b + x0, b + th - y1, x1 - x0, y1 - y0  # PDF: lower-left x, y, width, height
 
     def _placed_rect(self, box: Box, tw: float, th: float) -> tuple[float, float, float, float]:
-        """The box on the face form (PDF coordinates), run into the bleed where the box asks for it."""
-        return self._box_rect(box, tw, th, bool(box.get("bleed", self.kind(box).bleeds(box))))
+        """The box on the face form (PDF coordinates), run into the bleed where the box asks for it (worked
+        out once per box and card size; the box kept, so its id stays its own)."""
+        key = (id(box), tw, th)
+        found = self._rects.get(key)
+        if found is None:
+            rect = self._box_rect(box, tw, th, bool(box.get("bleed", self.kind(box).bleeds(box))))
+            found = self._rects[key] = (box, rect)
+        return found[1]
 
     # -- forms
     # ---------------------------------------------------------------------------------------------------
