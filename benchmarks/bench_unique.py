@@ -3,9 +3,10 @@
 Both are whole processes (imports, reading the data, drawing, saving), run interleaved in one run, median of 3; the
 ratio is what holds on a busy machine, so it is printed first, by wall time and by CPU time (user+sys of the
 process and the processes it waited for: the build's workers and helper). pnp runs with `--jobs 1` and `--jobs 2`
-(a helper process draws half of a long list of faces) on A4, then with both papers (the default) and `--jobs 2`:
-the second paper places the faces drawn for the first. Peak RSS is the largest resident set of the build's
-processes (wait4 of each process). PDF sizes: pnp's against the bare script's, which draws the same things.
+(a helper process checks and draws half of a long list of faces) on A4, then with both papers (the default)
+and `--jobs 2`: the second paper places the faces drawn for the first. Peak RSS is the largest resident set of
+the build's processes (wait4 of each process). PDF sizes: pnp's against the bare script's, which draws the
+same things.
 Targets: 9,000 unique cards with `--jobs 2` within 1.5x of the floor, peak RSS under 150 MB, 9,000 cards within
 11x the time of 900 (linear); both papers within 1.3x of one; the PDF within 1.3x of the floor's; 10,000 unique
 cards under 150 MB. A quick run (`make bench-quick`) draws 300 and 900 cards once each.

@@ -6,7 +6,8 @@ starts on a new sheet (with `--pack`, decks of one card size continue on the sam
 outline entry. Every card face is drawn once per build into a list of faces (`faces.face.FaceList`: its
 operators) that every paper places: a face placed several times becomes one Form XObject placed for each copy,
 a face placed once is written straight into its page. The cost grows with the number of different cards, not
-with copies or papers; with `--jobs 2` a helper process draws half of a long list. Pages are produced one at a
+with copies or papers; with `--jobs 2` a helper process checks and draws half of a long list while the sheets
+are planned (`_check_faces`). Pages are produced one at a
 time from `imposition.plan_pages`, never collected in a list. With `--cut-file svg` each page of fronts also
 gets a cut file (`cutfile.cut_svg`) beside the PDF. With `--cut-machine` the sheets are laid out for that
 print-and-cut machine (`cut_machines`: its cut area, its registration marks on each page of fronts and in the
@@ -38,7 +39,7 @@ from generator.cards.print_options import DeckGroup, SheetOptions, deck_groups, 
 from generator.cards.reprint import reprint_of, swap_lines
 from generator.cards.shaped import draw_cut_paths, shaped_sheet, slot_placement
 from generator.core.contract import BuildOptions, FunctionProducer, Output, OutputKind
-from generator.core.errors import InputError, Problem
+from generator.core.errors import InputError, Problem, Problems
 from generator.core.fonts import BODY, BODY_BOLD, BODY_FAMILY, TITLE, TITLE_FAMILY, draw_string, string_width
 from generator.core.forked import ForkedWorkers
 from generator.core.geometry import check_square, paper_of, paper_words
@@ -48,7 +49,7 @@ from generator.core.units import mm
 from generator.core.write import WRITTEN, atomic_write, open_to_write, written_record
 from generator.core.yamlio import load_yaml
 from generator.data.fonts import text_problems
-from generator.data.game import Game
+from generator.data.game import Card, Deck, Game
 from generator.faces.face import CardRenderer, Face, FaceList, renderer_for
 
 LABEL_SIZE = 7.0          # pt: the smallest size a print shop calls readable
@@ -159,7 +160,7 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
     renderer = renderer_for(game)
     problems = _label_problems(game)
     try:
-        renderer.check()
+        _check_faces(game, renderer, options)
     except InputError as exc:
         problems += exc.problems
     chosen = chosen_options(game, options)
@@ -192,6 +193,100 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
                               kind="cards-cut", render=partial(write_cut_file, game, paper, chosen, index))
                        for index in cut_pages[paper]]
     return result + swaps
+
+
+def _check_faces(game: Game, renderer: CardRenderer, options: BuildOptions) -> None:
+    """Check every face (`CardRenderer.check`). With more than one core and many different faces, the faces
+    are drawn for the card sheets too, while they are checked: after the first ones (which name the fonts), a
+    helper process checks and draws the last fronts (`check_apart`, `draw_apart`) while this process checks
+    the others, takes what the helper found in their place, then draws its own; so both cores share the
+    checks and the drawing, and the problems, warnings, digest and files are the same with or without it."""
+    forking = hasattr(os, "fork") and threading.active_count() == 1
+    chosen = None
+    if forking and _cores(options.jobs) > 1 and not options.changed:
+        try:
+            chosen = chosen_options(game, options)
+        except InputError:  # said where the sheets are planned
+            chosen = None
+    faces = renderer.face_list(chosen.ink) if chosen is not None else None
+    order = face_order(game, chosen) if chosen is not None and not renderer.checked else []
+    if faces is None or faces.drawn or len(order) < APART_FACES:
+        renderer.check()
+        return
+    first, rest = order[:APART_AFTER], order[APART_AFTER:]
+    try:
+        faces.take(first, set(), dict)
+    except InputError:  # the checks say it, in their place
+        renderer.forget_face_lists()
+        renderer.check()
+        return
+    faces.drawn = False
+    drawn_first = {renderer.form_name(deck, card, back) for _, deck, card, back in first}
+    checks = renderer.faces(Problems())
+    apart = []  # the last fronts in the order of the checks, none of those drawn first
+    for side, deck, card in reversed(checks[len(checks) - int(len(checks) * CHECK_SHARE):]):
+        if side != "front" or renderer.form_name(deck, card) in drawn_first:
+            break
+        apart.append((side, deck, card))
+    apart.reverse()
+    if not apart or _with_pictures(renderer, apart):
+        renderer.forget_face_lists()
+        renderer.check()
+        return
+    names = {renderer.form_name(deck, card) for _, deck, card in apart}
+    drawn_apart = [face for face in rest if not face[3] and renderer.form_name(face[1], face[2]) in names]
+    _APART[id(faces)] = (renderer, apart, faces, drawn_apart)
+    frozen = gc.get_freeze_count()
+    gc.freeze()  # the loaded game stays out of the helper's collections (fewer pages copied)
+    try:
+        helper = ForkedWorkers(_check_apart, [(id(faces), 0), (id(faces), 1)], 1)
+    finally:
+        if not frozen:
+            gc.unfreeze()
+        _APART.pop(id(faces), None)
+    try:
+        results = helper.results()
+        renderer.check(apart=(names, lambda: next(results)))
+        renderer.keep_digest()  # before the faces drawn let go of what they were drawn from
+        faces.take(rest, {name for name, *_ in drawn_apart}, lambda: next(results))
+    except BaseException:
+        renderer.forget_face_lists()  # half drawn: the sheets, if any, draw them again
+        raise
+    finally:
+        helper.stop()
+
+
+def _with_pictures(renderer: CardRenderer, faces: list[tuple[str, Deck, Card]]) -> bool:
+    """Whether some of these fronts may show a picture (or their layout is wrong: the checks say so): a
+    picture is named where the face is placed, so a helper would check such a face only to have it drawn
+    here again."""
+    seen: set[int] = set()
+    for _, _deck, card in faces:
+        try:
+            layout = renderer.front_layout(card)
+        except InputError:
+            return True
+        if id(layout) not in seen:
+            seen.add(id(layout))
+            if any(box.kind == "image" for box in layout.boxes):
+                return True
+    return False
+
+
+def _check_apart(task: tuple[int, int]) -> dict:
+    """In the helper process of `_check_faces`: its faces checked (task 0), then drawn (task 1), but those the
+    checks take again (`CheckedApart.digest`)."""
+    key, step = task
+    renderer, apart, faces, drawn_apart = _APART[key]
+    if step == 0:
+        found = renderer.check_apart(apart)
+        _CHECKED_AGAIN.update(name for name, checked in found.items() if checked.digest is None)
+        return found
+    return faces.draw_apart([face for face in drawn_apart
+                             if renderer.form_name(face[1], face[2]) not in _CHECKED_AGAIN])
+
+
+_CHECKED_AGAIN: set[str] = set()  # in the helper: the faces the other process checks again
 
 
 def chosen_options(game: Game, options: BuildOptions) -> SheetOptions:
@@ -474,6 +569,9 @@ def face_order(game: Game, options: SheetOptions) -> list[Face]:
 APART_FACES = 300  # fewer different faces are drawn faster than a helper process starts and sends them back
 APART_SHARE = 0.5  # of the faces, the helper draws the last half
 APART_AFTER = 20  # faces drawn first in this process: they name the fonts the helper's faces use
+# of the faces checked and drawn while the sheets are planned, the helper takes the last fronts, this process
+# the rest (it also loads the game and plans, before and after)
+CHECK_SHARE = 0.52
 
 
 def _cores(jobs: int) -> int:
@@ -520,7 +618,8 @@ def _draw_face_list(faces: FaceList, order: list[Face], jobs: int) -> None:
             helper.stop()
 
 
-_APART: dict[int, tuple[FaceList, list[Face]]] = {}  # what a helper draws, found by the forked process
+# what a helper checks or draws, found by the forked process
+_APART: dict[int, tuple] = {}
 
 
 def _draw_apart(key: int) -> dict:

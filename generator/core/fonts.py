@@ -331,12 +331,19 @@ def _char(raw: str) -> str:
     return html.unescape(raw) if raw.startswith("&") and raw.endswith(";") else raw
 
 
-def _markup_chars(markup: str) -> set[str]:
-    """The characters of markup's text, as `markup_units` reads them (tags skipped, entities read)."""
+def _markup_chars(markup: str) -> frozenset[str]:
+    """The characters of markup's text, as `markup_units` reads them (tags skipped, entities read); the last
+    markup's are kept (a text box asks three times: the characters check, the fallback letters and markup)."""
+    if _LAST_CHARS[0] == markup:
+        return _LAST_CHARS[1]
     text = _TAGS.sub("", markup)
     if "&" in text:
         text = _ENTITY.sub(lambda match: _char(match.group()), text)
-    return set(text)
+    _LAST_CHARS[:] = [markup, frozenset(text)]
+    return _LAST_CHARS[1]
+
+
+_LAST_CHARS: list = [None, frozenset()]  # (markup, its characters) of the last `_markup_chars`
 
 
 def uncovered(

@@ -17,10 +17,13 @@ from generator.data.fonts import field_with, missing_styles
 from generator.data.game import Card
 from generator.faces.boxes.base import Box
 
+_FIRST_SHAPED = "\u0590"  # below it, no character of a script that needs shaping (core.scripts)
 _STYLE_WORDS = {"bold": "bold", "italic": "italic", "bold_italic": "bold italic"}
 def _script_problems(box: Box, where: str, markup: str, card: Card | None) -> list[Problem]:
     """One located problem per script of the text that needs shaping (at the card field holding it)."""
     problems, seen = [], set()
+    if not markup or max(markup) < _FIRST_SHAPED:  # almost every text: no letter of such a script
+        return problems
     for char in markup:
         found = shaped_script(char)
         if found is None or found[0] in seen:

@@ -109,6 +109,10 @@ class CardRenderer:
         self._stamped: dict[tuple[str, str, str], Layout] = {}
         self.files = FileDigests()
         self._versioned: set[str] = set()  # the faces whose `_resolved` are not as hashed
+        self._rects: dict[tuple, tuple[Box, tuple]] = {}  # (id(box), card size) -> (box, `_placed_rect`)
+        self._mentions: dict[int, tuple[Box, bool]] = {}  # id(box) -> (box, whether it reads a version)
+        self._apart: dict[str, bytes] = {}  # faces checked by a helper process: their hashes for the digest
+        self._digest: str | None = None  # `drawn_digest` as kept before the faces were drawn
 
     def kind(self, box: Box) -> BoxKind:
         """This renderer's instance of the box's kind; InputError at the box when BOX_KINDS does not list
@@ -373,12 +377,15 @@ class CardRenderer:
             faces += [("front", deck, card) for card in deck.cards]
         return faces
 
-    def check(self) -> None:
+    def check(self, apart: tuple[set[str], Callable[[], dict[str, CheckedApart]]] | None = None) -> None:
         """Resolve every layout and render every box of every card once; raise all problems together.
 
         The same mistake in the same box for many cards (a template typo, a missing picture) is one problem
-        naming the first card and how many more."""
+        naming the first card and how many more. `apart`: the faces (form names) another process checks
+        (`check_apart`) and how to wait for what it found; each is taken in its place, so the problems,
+        warnings and digest are the same."""
         problems = Problems()
+        self._digest = None
         grouped: dict[tuple[str, int, str], list[str]] = {}  # (file, line, message) -> the faces it concerns
         warnings: dict[str, None] = {}  # ordered and without repeats
         # every face is rendered with the version values as placeholders (what the revisions hash), then the
@@ -386,7 +393,7 @@ class CardRenderer:
         versioned: dict[str, tuple[Deck, Card | None, bool]] = {}
         self._hashing = True
         try:
-            self._check_faces(problems, grouped, warnings, versioned)
+            self._check_faces(problems, grouped, warnings, versioned, apart)
         finally:
             self._hashing = False
         self._versioned = set(versioned)
@@ -411,37 +418,90 @@ class CardRenderer:
         problems.raise_if_any()
         self.checked = True
 
-    def _check_faces(self, problems: Problems, grouped: dict, warnings: dict, versioned: dict) -> None:
+    def _check_faces(self, problems: Problems, grouped: dict, warnings: dict, versioned: dict,
+                     apart: tuple[set[str], Callable[[], dict[str, CheckedApart]]] | None = None) -> None:
         """check()'s rendering of every face (`versioned`: the faces with a box that reads a version)."""
+        names, fetch = apart if apart is not None else (set(), None)
+        found: dict[str, CheckedApart] | None = None
         for side, deck, card in self.faces(problems):
             back = side == "back"
+            if names:
+                name = self.form_name(deck, card, back)
+                if name in names:
+                    if found is None:
+                        found = fetch()
+                    checked = found.pop(name)
+                    if checked.digest is not None:  # else a face that reads a version: checked here
+                        checked.replay(problems, grouped, warnings)
+                        self._resolved[name] = None  # in its place, for the digest (`_apart`)
+                        self._apart[name] = checked.digest
+                        continue
+            self._check_face(side, deck, card, problems, grouped, warnings, versioned)
+
+    def _check_face(self, side: str, deck: Deck, card: Card, problems, grouped: dict, warnings: dict,
+                    versioned: dict) -> None:
+        """check()'s rendering of one face: its problems into `problems` (one box's, that many faces share,
+        into `grouped`), its warnings into `warnings`, its name into `versioned` when a box reads a
+        version."""
+        back = side == "back"
+        try:
+            layout = self.back_layout(deck, card) if back else self.front_layout(card)
+        except InputError as exc:
+            problems.extend(exc.problems)
+            return
+        context = self.context(deck, card, back)
+        where = self._where(context) + ": "
+        resolved = []
+        for box in layout.boxes:
             try:
-                layout = self.back_layout(deck, card) if back else self.front_layout(card)
+                data = self._resolve_box(box, context)
             except InputError as exc:
-                problems.extend(exc.problems)
+                for problem in exc.problems:
+                    if problem.message.startswith(where):
+                        key = (problem.file, problem.line, problem.message[len(where):])
+                        grouped.setdefault(key, []).append(where[:-2])
+                    else:
+                        problems.items.append(problem)
                 continue
-            context = self.context(deck, card, back)
-            where = self._where(context) + ": "
-            resolved = []
-            for box in layout.boxes:
-                try:
-                    data = self._resolve_box(box, context)
-                except InputError as exc:
-                    for problem in exc.problems:
-                        if problem.message.startswith(where):
-                            key = (problem.file, problem.line, problem.message[len(where):])
-                            grouped.setdefault(key, []).append(where[:-2])
-                        else:
-                            problems.items.append(problem)
-                    continue
-                resolved.append((box, data))
-                if data is not None:
-                    warnings.update(dict.fromkeys(self.kind(box).warnings(box, data, deck, context)))
-            # kept so drawing (for every paper) does not render the templates again
-            name = self.form_name(deck, card, back)
-            self._resolved[name] = resolved
-            if any(mentions_version(box) for box, _ in resolved):
-                versioned[name] = (deck, card, back)
+            resolved.append((box, data))
+            if data is not None:
+                warnings.update(dict.fromkeys(self.kind(box).warnings(box, data, deck, context)))
+        # kept so drawing (for every paper) does not render the templates again
+        name = self.form_name(deck, card, back)
+        self._resolved[name] = resolved
+        if any(self._reads_version(box) for box, _ in resolved):
+            versioned[name] = (deck, card, back)
+
+    def _reads_version(self, box: Box) -> bool:
+        """`mentions_version(box)`, worked out once per box (the box kept, so its id stays its own)."""
+        found = self._mentions.get(id(box))
+        if found is None:
+            found = self._mentions[id(box)] = (box, mentions_version(box))
+        return found[1]
+
+    def check_apart(self, faces: list[tuple[str, Deck, Card]]) -> dict[str, CheckedApart]:
+        """In a helper process: check()'s rendering of these faces (side, deck, card), face by face, for the
+        process that checks the others (`check(apart=...)`); each face's rendering is kept here to draw it."""
+        self._hashing = True
+        heads: dict = {}
+        families: dict = {}
+        found = {}
+        try:
+            for side, deck, card in faces:
+                checked = CheckedApart()
+                versioned: dict = {}
+                self._check_face(side, deck, card, checked, checked.grouped, checked.warnings, versioned)
+                name = self.form_name(deck, card, side == "back")
+                resolved = self._resolved.get(name)
+                # a text with letters of a fallback face is warned about once per box, by the first face:
+                # checked where the faces before it were
+                if not versioned and resolved is not None \
+                        and not any(getattr(data, "fallbacks", None) for _, data in resolved):
+                    checked.digest = _digest_text(name, resolved, heads, families)
+                found[name] = checked
+        finally:
+            self._hashing = False
+        return found
 
     def resolved(
         self, deck: Deck, card: Card | None, back: bool = False
@@ -469,30 +529,22 @@ class CardRenderer:
         after `extends`) and its rendered data (texts, colours, icon names, image paths). Whatever a template
         read, from any file of the game, shows here; the incremental build fingerprints the card sheets with
         it."""
-        # The bytes hashed are those of repr((box.name, ..., box.spec, data)) per box, put together from parts
-        # worked out once: a box's own part is shared by every card of its layout, and a font family (in every
-        # text box's data, a dataclass whose repr is slow) is written once per family.
+        # The SHA-256 of each face's own text (`_digest_text`), in the order they were checked: a face checked
+        # by a helper process sends its 32 bytes, not its text.
+        if self._digest is not None:
+            return self._digest
         sha = hashlib.sha256()
         heads: dict[int, tuple[Box, str]] = {}  # id(box) -> (box, repr of the tuple up to its data)
         families: dict[int, _Shown] = {}
         for name, resolved in self._resolved.items():
-            parts = [name]
-            for box, data in resolved:
-                head = heads.get(id(box))
-                if head is None:
-                    shown = repr((box.name, box.kind, box.x, box.y, box.w, box.h, box.spec, None))
-                    head = heads[id(box)] = (box, shown[:-len("None)")])  # box kept: its id stays its own
-                family = getattr(data, "family", None)
-                if family is not None:
-                    stand_in = families.get(id(family))
-                    if stand_in is None:
-                        stand_in = families[id(family)] = _Shown(repr(family), family)
-                    shown = _shown_with(data, "family", stand_in)
-                else:
-                    shown = repr(data)
-                parts += (head[1], shown, ")")
-            sha.update("".join(parts).encode())
+            # a face checked by a helper process: its hash as that process worked it out
+            found = self._apart[name] if resolved is None else None
+            sha.update(found or _digest_text(name, resolved, heads, families))
         return sha.hexdigest()
+
+    def keep_digest(self) -> None:
+        """Work out `drawn_digest` now and keep it: the faces' renderings are let go as they are drawn."""
+        self._digest = self.drawn_digest()
 
     def where(self, context: dict) -> str:
         """Which face a context is ('card 012 (draw-two)', 'the back of deck ...'), to begin a problem
@@ -649,8 +701,14 @@ class CardRenderer:
         return b + x0, b + th - y1, x1 - x0, y1 - y0  # PDF: lower-left x, y, width, height
 
     def _placed_rect(self, box: Box, tw: float, th: float) -> tuple[float, float, float, float]:
-        """The box on the face form (PDF coordinates), run into the bleed where the box asks for it."""
-        return self._box_rect(box, tw, th, bool(box.get("bleed", self.kind(box).bleeds(box))))
+        """The box on the face form (PDF coordinates), run into the bleed where the box asks for it (worked
+        out once per box and card size; the box kept, so its id stays its own)."""
+        key = (id(box), tw, th)
+        found = self._rects.get(key)
+        if found is None:
+            rect = self._box_rect(box, tw, th, bool(box.get("bleed", self.kind(box).bleeds(box))))
+            found = self._rects[key] = (box, rect)
+        return found[1]
 
     # -- forms
     # ---------------------------------------------------------------------------------------------------
@@ -880,16 +938,48 @@ class FaceList:
 
     def draw_apart(self, faces: list[Face]) -> dict[str, _Recorded | None]:
         """In a helper process: the operators of these faces on a canvas given this list's fonts (None for a
-        face the list draws itself)."""
-        canvas = Canvas(io.BytesIO(), invariant=1, initialFontName=BODY, pageCompression=1)
-        if not carry_fonts(font_states(self.canvas), canvas):
+        face the list draws itself). After a face that named a font or character the list had not, the canvas
+        starts again from the list's fonts: the codes it gave are not the ones the list will give."""
+        states = font_states(self.canvas)
+        canvas = self._given(states)
+        if canvas is None:
             return {}
-        icons.enable_inline_icons(canvas)
+        marks = _font_marks(canvas)
         found = {}
         for name, deck, card, back in faces:
             recorded = self.renderer.face_operators(canvas, deck, card, back, self.ink, apart=True)
             found[name] = recorded
+            if recorded is None and _font_marks(canvas) != marks:
+                canvas = self._given(states)
         return found
+
+    @staticmethod
+    def _given(states) -> Canvas | None:
+        canvas = Canvas(io.BytesIO(), invariant=1, initialFontName=BODY, pageCompression=1)
+        if not carry_fonts(states, canvas):
+            return None
+        icons.enable_inline_icons(canvas)
+        return canvas
+
+    def take(self, faces: list[Face], names: set[str], fetch: Callable[[], dict]) -> None:
+        """Draw these faces in order after those drawn so far, but the `names`: a helper process drew them
+        (`draw_apart`) with the fonts named so far, and `fetch()` waits for its operators; a face it could not
+        draw is drawn here in its place."""
+        operators = self.renderer.face_operators
+        found = None
+        for name, deck, card, back in faces:
+            if name in names:
+                if found is None:
+                    found = fetch()
+                drawn = found.pop(name, None)
+                if drawn is not None:
+                    self.recorded[name] = drawn
+                    self.renderer.let_go(self.renderer.form_name(deck, card, back))
+                    continue
+            recorded = operators(self.canvas, deck, card, back, self.ink)
+            if recorded is not None:
+                self.recorded[name] = recorded
+        self.drawn = True
 
     def give(self, canvas: Canvas) -> None:
         """Let a new card sheet canvas (nothing drawn on it yet) place these faces."""
@@ -944,6 +1034,52 @@ class _Marks:
             else:
                 pictures.append((name, made))
         return _Recorded(operators, tuple(pictures), tuple(svgs), tuple(encoded))
+
+
+def _digest_text(name: str, resolved: list, heads: dict, families: dict) -> bytes:
+    """The SHA-256 of one face as `drawn_digest` takes it: of its name and repr((box.name, ..., box.spec,
+    data)) per box, put together from parts worked out once (`heads`: a box's own part, shared by every card
+    of its layout; `families`: a font family, in every text box's data, a dataclass whose repr is slow)."""
+    parts = [name]
+    for box, data in resolved:
+        head = heads.get(id(box))
+        if head is None:
+            shown = repr((box.name, box.kind, box.x, box.y, box.w, box.h, box.spec, None))
+            head = heads[id(box)] = (box, shown[:-len("None)")])  # box kept: its id stays its own
+        family = getattr(data, "family", None)
+        if family is not None:
+            stand_in = families.get(id(family))
+            if stand_in is None:
+                stand_in = families[id(family)] = _Shown(repr(family), family)
+            shown = _shown_with(data, "family", stand_in)
+        else:
+            shown = repr(data)
+        parts += (head[1], shown, ")")
+    return hashlib.sha256("".join(parts).encode()).digest()
+
+
+@dataclasses.dataclass
+class CheckedApart:
+    """What `check` found of one face, in a helper process (`check_apart`): its problems as they came (kept
+    in order, to be taken in the face's place), its warnings, and the text `drawn_digest` hashes for it (None:
+    the face is checked again by the process that checks the others: a box reads a version, or a text letters
+    of a fallback face; such a face is not drawn by the helper either)."""
+
+    items: list = dataclasses.field(default_factory=list)
+    grouped: dict = dataclasses.field(default_factory=dict)
+    warnings: dict = dataclasses.field(default_factory=dict)
+    digest: bytes | None = None
+
+    def extend(self, problems: list) -> None:
+        """A layout's problems (Problems.extend, as `_check_face` calls it)."""
+        self.items.extend(problems)
+
+    def replay(self, problems: Problems, grouped: dict, warnings: dict) -> None:
+        """Take this face's findings into check()'s own, as if the face was checked there."""
+        problems.items.extend(self.items)
+        for key, faces in self.grouped.items():
+            grouped.setdefault(key, []).extend(faces)
+        warnings.update(self.warnings)
 
 
 class LazyView(View):

@@ -75,6 +75,7 @@ class TextBox(BoxKind):
         super().__init__(renderer)
         self._fitted: dict[tuple, float] = {}  # (markup, style, w, h) -> font size that fits
         self._fallbacks_told: set[tuple] = set()  # (box file, line, name, fallback face): warned once
+        self._styles: dict[tuple, tuple[Box, TextStyle]] = {}  # (id(box), face, colour) -> (box, its style)
         # form name -> laid-out text of its boxes: each fitted paragraph (or plain lines) is made once and
         # drawn
         # again on the next paper; let go with the face's rendered data (the renderer's `last_use`)
@@ -235,7 +236,16 @@ class TextBox(BoxKind):
     # -- fitting
     # -------------------------------------------------------------------------------------------------
     def text_style(self, box: Box, data: TextData) -> TextStyle:
-        """How a text box's paragraph looks, before fitting (font, sizes, leading, alignment, colour)."""
+        """How a text box's paragraph looks, before fitting (font, sizes, leading, alignment, colour): worked
+        out once per box, font and colour (the box kept, so its id stays its own)."""
+        key = (id(box), data.family.name, data.color)
+        found = self._styles.get(key)
+        if found is None:
+            found = self._styles[key] = (box, self._text_style(box, data))
+        return found[1]
+
+    @staticmethod
+    def _text_style(box: Box, data: TextData) -> TextStyle:
         return TextStyle(
             face=data.family.name,
             size=to_pt(box.get("size", DEFAULTS["size"])),
