@@ -511,8 +511,9 @@ class RulesState(State):
         # the harness asks after every action: every card is of one of the table's decks, so the last deck's
         # count is what the others leave of the total (the sizes of the zones and of the cards under cards);
         # the others counted card by card by C-level loops: a big zone (a draw pile, a discard) counted again
-        # only when it holds other cards than when it was last counted (a C-level compare), the small zones
-        # and the cards under cards (from the few cards that ever had any laid under them) each time
+        # only when it holds other cards than when it was last counted, not just cards more or fewer on top
+        # (a C-level compare, see _recounted), the small zones and the cards under cards (from the few cards
+        # that ever had any laid under them) each time
         unders = [holder.under for holder in self.holders]
         left = sum(map(len, self._all_zones)) + sum(map(len, unders))
         counts: dict[str, int] = {}
@@ -528,10 +529,11 @@ class RulesState(State):
                     small.append(zone)
                     continue
                 kept = census.get(id(zone))
-                if kept is None or kept[0] != zone:
-                    kept = census[id(zone)] = (list(zone),
-                                               [countOf(map(_deck_of, zone), deck) for deck in others])
-                for at, count in enumerate(kept[1]):
+                counted = _recounted(kept, zone, others) if kept is not None else None
+                if counted is None:
+                    counted = [countOf(map(_deck_of, zone), deck) for deck in others]
+                    census[id(zone)] = (list(zone), counted)
+                for at, count in enumerate(counted):
                     found[at] += count
             cards = list(chain.from_iterable(small))
             for at, deck in enumerate(others):
@@ -600,6 +602,30 @@ class RulesState(State):
 
 
 _deck_of = attrgetter("deck")  # a C-level read: card_count runs after every action
+
+
+def _recounted(kept: tuple, zone, others: list) -> list[int] | None:
+    """The count by deck of a big zone from its count when it held the cards `kept[0]`, when it holds the same
+    cards with some taken from the top or laid on it since (a draw, a discard: the few cards that came or
+    went counted); None when it holds other cards (counted again from scratch). The kept cards and counts
+    follow."""
+    old, counts = kept
+    size, before = len(zone), len(old)
+    if size == before:
+        return counts if old == zone else None
+    if size < before:
+        moved = old[size:]
+        del old[size:]
+        sign = -1
+    else:
+        moved = zone[before:]
+        old.extend(moved)
+        sign = 1
+    if old != zone:  # not the same cards below the top: `kept` is replaced
+        return None
+    for at, deck in enumerate(others):
+        counts[at] += sign * countOf(map(_deck_of, moved), deck)
+    return counts
 
 
 def _seat(number: int, state) -> Seat:
