@@ -133,6 +133,7 @@ class ActionSpec:
         self.pattern: Any = None  # the regular expression its written form matches, parameters as groups
         self.texts: dict[tuple, str] = {}  # parameter values -> the action's text (see _text)
         self.card_texts: dict[str, str] = {}  # the card id of its one parameter -> the action's text
+        self.texts_by_id: dict[tuple, str] = {}  # parameter values, cards by id -> the action's text
         # the condition (one parameter), or per parameter the checks, that read only that card and the
         # game's steady names: worked out once per card and game (a card's kind is asked once, not each turn)
         self.by_card = False
@@ -156,6 +157,13 @@ class ActionSpec:
             if len(self.texts) > 20_000:
                 self.texts.clear()
             found = self.texts[key] = self._written(values)
+        return found
+
+    def _kept_text(self, key: tuple, values: dict) -> str:
+        """The text of the action of these values, kept by `key` (see _Collector.levels)."""
+        if len(self.texts_by_id) > 20_000:
+            self.texts_by_id.clear()
+        found = self.texts_by_id[key] = self._written(values)
         return found
 
     def _written(self, values: dict) -> str:
@@ -182,7 +190,7 @@ class _Collector:
     def __init__(self, action: ActionSpec):
         self.action = action
         self.space: dict[str, Any] = {"spec": action, "Act": Act, "Card": Card, "_choices": _choices,
-                                      "by_id": action.card_texts}
+                                      "by_id": action.card_texts, "texts": action.texts_by_id}
         self.lines = ["def collect(s, b, out):"]
 
     def ref(self, prefix: str, value) -> str:
@@ -262,7 +270,9 @@ class _Collector:
                          f"    verdicts{index} = s.steady[(spec, {index})] = {{}}")
         for index, (name, domain, _cards) in enumerate(params):
             value = f"v{index}"
-            self.add(index + 1, f"for {value} in _choices({self.ref('_d', domain)}(s, bound), s):",
+            self.add(index + 1, f"items = {self.ref('_d', domain)}(s, bound)",
+                     "if type(items) is not list or items and type(items[0]) is Card:  # else as _choices",
+                     "    items = _choices(items, s)", f"for {value} in items:",
                      f"    bound[{name!r}] = {value}")
             card_checks = action.card_checks[index] if action.card_checks else ()
             if card_checks:
@@ -275,7 +285,13 @@ class _Collector:
         if not staged and action.condition is not None:
             self.add(pad, f"if not {self.ref('_w', action.condition)}(s, bound):", "    continue")
         names = ", ".join(f"{name!r}: v{index}" for index, (name, *_rest) in enumerate(params))
-        self.add(pad, f"values = {{{names}}}", "out.append(Act(spec, values, spec._text(values)))")
+        # the text kept by the parameters' values, a card by its id (the cards are each game's own: the texts
+        # are kept for every game, as a card's written form is its id)
+        key = "".join(f"v{at}.id if type(v{at}) is Card else v{at}, " for at in range(len(params)))
+        self.add(pad, f"values = {{{names}}}", "try:", f"    key = ({key})", "    text = texts.get(key)",
+                 "except TypeError:  # a value that is no key (a list)", "    text = spec._written(values)",
+                 "if text is None:", "    text = spec._kept_text(key, values)",
+                 "out.append(Act(spec, values, text))")
         for index in range(len(params) - 1, -1, -1):  # each level's name unbound once its loop is done
             self.add(index + 1, f"bound.pop({params[index][0]!r}, None)")
 
@@ -1351,6 +1367,7 @@ def _by_action(table: dict):
         read = table.get(b["action"].name)
         return None if read is None else read(s, b)
 
+    prefer.table = table  # engine.Bot reads the action's own expression without this call
     return prefer
 
 
