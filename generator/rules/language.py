@@ -1448,10 +1448,11 @@ def _one_parameter(name: str, param: str, read, game_long: bool, general):
         if more:
             return general(s, arg, *more)
         if game_long:
-            if type(arg) is Card:
+            kind = type(arg)
+            if kind is Card:
                 key = (name, _card_key(arg) if arg.under else arg)
-            else:
-                key = _steady_key(name, (arg,))
+            else:  # as _steady_key keys one argument: a text or number as it is, anything else not kept
+                key = (name, arg) if kind in _STEADY_TYPES or kind is Payment else None
             if key is not None:
                 found = s.steady.get(key, _missing)
                 if found is _missing:

@@ -535,7 +535,7 @@ class RulesState(State):
                     census[id(zone)] = (list(zone), counted)
                 for at, count in enumerate(counted):
                     found[at] += count
-            cards = list(chain.from_iterable(small))
+            cards = chain.from_iterable(small) if len(others) == 1 else list(chain.from_iterable(small))
             for at, deck in enumerate(others):
                 count = counts[deck] = found[at] + countOf(map(_deck_of, cards), deck)
                 left -= count
