@@ -510,35 +510,39 @@ class RulesState(State):
     def card_count(self) -> dict[str, int]:
         # the harness asks after every action: every card is of one of the table's decks, so the last deck's
         # count is what the others leave of the total (the sizes of the zones and of the cards under cards);
-        # the others counted card by card by C-level loops: a big zone (a draw pile, a discard) counted again
-        # only when it holds other cards than when it was last counted, not just cards more or fewer on top
-        # (a C-level compare, see _recounted), the small zones and the cards under cards (from the few cards
-        # that ever had any laid under them) each time
-        unders = [holder.under for holder in self.holders]
-        left = sum(map(len, self._all_zones)) + sum(map(len, unders))
+        # the others counted zone by zone, each zone (and the cards under each card that ever had any laid
+        # under it) counted again only when it holds other cards than when it was last counted (a C-level
+        # compare: an action changes one zone or two), a big one (a draw pile, a discard) not even when it
+        # just has cards more or fewer on top (see _recounted)
         counts: dict[str, int] = {}
         if not self.table.kinds:
             return counts
         *others, last = self.table.kinds
-        if others:
-            small = list(unders)
-            found = [0] * len(others)
-            census = self._census
-            for zone in self._all_zones:
-                if len(zone) < BIG_ZONE:
-                    small.append(zone)
-                    continue
-                kept = census.get(id(zone))
-                counted = _recounted(kept, zone, others) if kept is not None else None
+        left = first = 0
+        found = [0] * len(others)
+        single = len(others) == 1
+        census = self._census
+        for zone in chain(self._all_zones, [holder.under for holder in self.holders]):
+            left += len(zone)
+            kept = census.get(id(zone))
+            if kept is None or kept[0] != zone:
+                counted = _recounted(kept, zone, others) if kept is not None and len(zone) >= BIG_ZONE \
+                    else None
                 if counted is None:
                     counted = [countOf(map(_deck_of, zone), deck) for deck in others]
                     census[id(zone)] = (list(zone), counted)
+            else:
+                counted = kept[1]
+            if single:  # most games: one deck counted, the other what is left
+                first += counted[0]
+            else:
                 for at, count in enumerate(counted):
                     found[at] += count
-            cards = chain.from_iterable(small) if len(others) == 1 else list(chain.from_iterable(small))
-            for at, deck in enumerate(others):
-                count = counts[deck] = found[at] + countOf(map(_deck_of, cards), deck)
-                left -= count
+        if single:
+            found[0] = first
+        for at, deck in enumerate(others):
+            count = counts[deck] = found[at]
+            left -= count
         counts[last] = left
         return {deck: count for deck, count in counts.items() if count}
 
