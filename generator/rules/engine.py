@@ -131,13 +131,18 @@ class Bot:
         if bounds:  # the actions that may prefer most first; the others are passed over once they cannot win
             order = sorted(order, key=[-bounds.get(a.name, _INFINITE) for a in actions].__getitem__)
         head = None
+        table = getattr(prefer, "table", None)  # a prefer per action: its own expression read at once
         for at in order:
             action = actions[at]
             if head is not None:
                 most = bounds.get(action.name)
                 if most is not None and most < head:
                     continue
-            value = prefer(state, {**action.values, "action": action})
+            if table is None:
+                value = prefer(state, {**action.values, "action": action})
+            else:
+                read = table.get(action.name)
+                value = None if read is None else read(state, {**action.values, "action": action})
             if value is None:  # an action the bot's preferences do not name: only when nothing else is legal
                 continue
             try:

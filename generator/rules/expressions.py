@@ -264,7 +264,8 @@ def _sort_key(item):
 FILTERS: dict[str, tuple[Callable, str]] = {  # name -> (function(value, *args), kind of the result)
     "length": (len, NUMBER),
     "count": (len, NUMBER),
-    "sum": (lambda items, attribute=None: sum(v or 0 for v in _values(items, attribute)), NUMBER),
+    # a value that is nothing (none, 0, false) adds 0: the others summed (a C-level filter)
+    "sum": (lambda items, attribute=None: sum(filter(None, _values(items, attribute))), NUMBER),
     "map": (lambda items, attribute=None: _values(items, attribute), LIST),
     "selectattr": (
         lambda items, attribute, test="==", value=True: _select(items, attribute, test, value),

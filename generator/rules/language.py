@@ -133,96 +133,18 @@ class ActionSpec:
         self.pattern: Any = None  # the regular expression its written form matches, parameters as groups
         self.texts: dict[tuple, str] = {}  # parameter values -> the action's text (see _text)
         self.card_texts: dict[str, str] = {}  # the card id of its one parameter -> the action's text
+        self.texts_by_id: dict[tuple, str] = {}  # parameter values, cards by id -> the action's text
         # the condition (one parameter), or per parameter the checks, that read only that card and the
         # game's steady names: worked out once per card and game (a card's kind is asked once, not each turn)
         self.by_card = False
         self.card_checks: list[list] = []
         self.bare: Act | None = None  # the action itself when it has no parameters (see collect)
-        self.levels: list = []  # see _levels
 
     def collect(self, s, b: dict, out: list) -> None:
-        """Append every legal action of this kind now to `out`, in a fixed order."""
-        if self.once_per_turn and self.name in s.taken:
-            return
-        if len(self.params) == 1:  # most actions: one loop, no recursion
-            name, domain, _cards = self.params[0]
-            bound = dict(b)
-            condition, text, by_card, steady = self.condition, self._text, self.by_card, s.steady
-            by_id = self.card_texts
-            if by_card:  # a card's fields are its type's (shared by its copies): one verdict per type
-                verdicts = steady.get(self)
-                if verdicts is None:
-                    verdicts = steady[self] = {}
-            for value in _choices(domain(s, bound), s):
-                bound[name] = value
-                if condition is not None:
-                    if by_card and type(value) is Card and not value.under:
-                        held = verdicts.get(id(value.fields))
-                        if held is None:
-                            held = verdicts[id(value.fields)] = bool(condition(s, bound))
-                    else:
-                        held = condition(s, bound)
-                    if not held:
-                        continue
-                values = {name: value}
-                # a card's text is its id's: kept by id, for every game (a game's cards are its own objects)
-                if type(value) is Card:
-                    found = by_id.get(value.id)
-                    if found is None:
-                        found = by_id[value.id] = self._written(values)
-                    out.append(Act(self, values, found))
-                else:
-                    out.append(Act(self, values, text(values)))
-            return
-        if not self.params:  # draw, end: the one action of no parameters, made once
-            if self.condition is None or self.condition(s, b):
-                if self.bare is None:
-                    self.bare = Act(self, {}, self._text({}))
-                out.append(self.bare)
-            return
-        self._walk(0, dict(b), {}, s, out)
-
-    def _walk(self, index: int, bound: dict, values: dict, s, out: list) -> None:
-        if index == len(self.params):  # no parameters
-            if self.condition is None or self.condition(s, bound):
-                out.append(Act(self, dict(values), self._text(values)))
-            return
-        levels = self.levels or self._levels()
-        name, domain, checks, card_checks, last, whole = levels[index]
-        if card_checks:  # a card's fields are its type's (shared by its copies): one verdict per type
-            verdicts = s.steady.get((self, index))
-            if verdicts is None:
-                verdicts = s.steady[(self, index)] = {}
-        for value in _choices(domain(s, bound), s):
-            bound[name] = values[name] = value
-            if card_checks:
-                if type(value) is Card and not value.under:
-                    held = verdicts.get(id(value.fields))
-                    if held is None:
-                        held = verdicts[id(value.fields)] = _all_hold(card_checks, s, bound)
-                else:
-                    held = _all_hold(card_checks, s, bound)
-                if not held:
-                    continue
-            if checks and not _all_hold(checks, s, bound):
-                continue
-            if not last:
-                self._walk(index + 1, bound, values, s, out)
-            elif whole is None or whole(s, bound):
-                out.append(Act(self, dict(values), self._text(values)))
-        bound.pop(name, None)
-        values.pop(name, None)
-
-    def _levels(self) -> list:
-        """Per parameter: its name, range, checks, checks by card, whether it is the last, and the condition
-        checked whole once all are chosen (when it is not staged); worked out on the first walk."""
-        last = len(self.params) - 1
-        self.levels = [
-            (name, domain, self.checks[index] if self.checks is not None else (),
-             self.card_checks[index] if self.card_checks else (), index == last,
-             self.condition if self.checks is None else None)
-            for index, (name, domain, _cards) in enumerate(self.params)]
-        return self.levels
+        """Append every legal action of this kind now to `out`, in a fixed order: the first call writes the
+        action's own collector (`collector`) and keeps it on the action in place of this method."""
+        self.collect = collector(self)
+        self.collect(s, b, out)
 
     def _text(self, values: dict) -> str:
         # the same cards, seats and payments are written again and again: their texts kept (by identity)
@@ -237,6 +159,13 @@ class ActionSpec:
             found = self.texts[key] = self._written(values)
         return found
 
+    def _kept_text(self, key: tuple, values: dict) -> str:
+        """The text of the action of these values, kept by `key` (see _Collector.levels)."""
+        if len(self.texts_by_id) > 20_000:
+            self.texts_by_id.clear()
+        found = self.texts_by_id[key] = self._written(values)
+        return found
+
     def _written(self, values: dict) -> str:
         if self.text:
             text = self.text.format_map({k: str(v) for k, v in values.items()})
@@ -247,12 +176,124 @@ class ActionSpec:
         return " ".join([self.name, *map(str, values.values())])
 
 
-def _all_hold(checks: list, s, bound: dict) -> bool:
-    for check in checks:  # noqa: SIM110 - a loop: no generator frame per check
-        if not check(s, bound):
-            return False
-    return True
+def collector(action: ActionSpec):
+    """The function `collect(s, b, out)` of one action, written as Python source once: the loops over its
+    parameters, its checks in order, its texts; the same actions in the same order as walking its parameters
+    level by level, with no call per level or per list of checks. Only names of its own namespace appear in
+    it: the action, the runtime's Act and Card, and the action's compiled (located) ranges and checks."""
+    return _Collector(action).function()
 
+
+class _Collector:
+    """Writes an action's `collect` (see collector)."""
+
+    def __init__(self, action: ActionSpec):
+        self.action = action
+        self.space: dict[str, Any] = {"spec": action, "Act": Act, "Card": Card, "_choices": _choices,
+                                      "by_id": action.card_texts, "texts": action.texts_by_id}
+        self.lines = ["def collect(s, b, out):"]
+
+    def ref(self, prefix: str, value) -> str:
+        """A name of the function's namespace holding `value`."""
+        name = f"{prefix}{len(self.space)}"
+        self.space[name] = value
+        return name
+
+    def add(self, pad: int, *lines: str) -> None:
+        self.lines += ["    " * pad + line for line in lines]
+
+    def function(self):
+        action = self.action
+        if action.once_per_turn:
+            self.add(1, f"if {action.name!r} in s.taken:", "    return")
+        if not action.params:
+            self.bare()
+        elif len(action.params) == 1:
+            self.one()
+        else:
+            self.levels()
+        source = "\n".join(self.lines) + "\n"
+        exec(compile(source, f"<rules action {action.name}:{action.line}>", "exec"), self.space)  # noqa: S102
+        function = self.space["collect"]
+        function.source = source  # for a look while debugging a rules file
+        return function
+
+    def bare(self) -> None:
+        """draw, end: the one action of no parameters, made once."""
+        action = self.action
+        action.bare = action.bare or Act(action, {}, action._text({}))
+        if action.condition is not None:
+            self.add(1, f"if not {self.ref('_w', action.condition)}(s, b):", "    return")
+        self.add(1, "out.append(spec.bare)")
+
+    def verdict(self, pad: int, value: str, verdicts: str, test: str, plain: str) -> None:
+        """`held`: a card's verdict kept by its type's fields (shared by its copies), else `plain`."""
+        self.add(pad, f"if type({value}) is Card and not {value}.under:",
+                 f"    held = {verdicts}.get(id({value}.fields))", "    if held is None:",
+                 f"        held = {verdicts}[id({value}.fields)] = {test}", "else:", f"    held = {plain}",
+                 "if not held:", "    continue")
+
+    def one(self) -> None:
+        """Most actions: one parameter, one loop."""
+        action = self.action
+        name, domain, _cards = action.params[0]
+        self.add(1, "bound = dict(b)")
+        if action.condition is not None and action.by_card:
+            self.add(1, "verdicts = s.steady.get(spec)", "if verdicts is None:",
+                     "    verdicts = s.steady[spec] = {}")
+        self.add(1, f"for v0 in _choices({self.ref('_d', domain)}(s, bound), s):",
+                 f"    bound[{name!r}] = v0")
+        if action.condition is not None:
+            test = f"{self.ref('_w', action.condition)}(s, bound)"
+            if action.by_card:
+                self.verdict(2, "v0", "verdicts", f"bool({test})", test)
+            else:
+                self.add(2, f"if not {test}:", "    continue")
+        self.add(2, f"values = {{{name!r}: v0}}", "if type(v0) is Card:",  # a card's text: kept by its id
+                 "    text = by_id.get(v0.id)", "    if text is None:",
+                 "        text = by_id[v0.id] = spec._written(values)",
+                 "    out.append(Act(spec, values, text))", "else:",
+                 "    out.append(Act(spec, values, spec._text(values)))")
+
+    def held(self, checks: list) -> str:
+        return " and ".join(f"{self.ref('_c', check)}(s, bound)" for check in checks)
+
+    def levels(self) -> None:
+        """A loop per parameter, each level's checks as soon as its parameter is chosen."""
+        action, params = self.action, self.action.params
+        staged = action.checks is not None
+        self.add(1, "bound = dict(b)")
+        for index in range(len(params)):
+            if action.card_checks and action.card_checks[index]:
+                self.add(1, f"verdicts{index} = s.steady.get((spec, {index}))",
+                         f"if verdicts{index} is None:",
+                         f"    verdicts{index} = s.steady[(spec, {index})] = {{}}")
+        for index, (name, domain, _cards) in enumerate(params):
+            value = f"v{index}"
+            self.add(index + 1, f"items = {self.ref('_d', domain)}(s, bound)",
+                     "if type(items) is not list or items and type(items[0]) is Card:  # else as _choices",
+                     "    items = _choices(items, s)", f"for {value} in items:",
+                     f"    bound[{name!r}] = {value}")
+            card_checks = action.card_checks[index] if action.card_checks else ()
+            if card_checks:
+                test = f"bool({self.held(card_checks)})"
+                self.verdict(index + 2, value, f"verdicts{index}", test, test)
+            checks = action.checks[index] if staged else ()
+            if checks:
+                self.add(index + 2, f"if not ({self.held(checks)}):", "    continue")
+        pad = len(params) + 1
+        if not staged and action.condition is not None:
+            self.add(pad, f"if not {self.ref('_w', action.condition)}(s, bound):", "    continue")
+        names = ", ".join(f"{name!r}: v{index}" for index, (name, *_rest) in enumerate(params))
+        # the text kept by the parameters' values, a card by its id (the cards are each game's own: the texts
+        # are kept for every game, as a card's written form is its id)
+        key = "".join(f"v{at}.id if type(v{at}) is Card else v{at}, " for at in range(len(params)))
+        self.add(pad, f"values = {{{names}}}", "try:", f"    key = ({key})", "    text = texts.get(key)",
+                 "except TypeError:  # a value that is no key (a list)", "    text = spec._written(values)",
+                 "if text is None:", "    text = spec._kept_text(key, values)",
+                 "out.append(Act(spec, values, text))")
+        for index in range(len(params) - 1, -1, -1):  # each level's name unbound once its loop is done
+            self.add(index + 1, f"bound.pop({params[index][0]!r}, None)")
 
 _FIELD = re.compile(r"\{(\w+)\}")
 
@@ -1326,6 +1367,7 @@ def _by_action(table: dict):
         read = table.get(b["action"].name)
         return None if read is None else read(s, b)
 
+    prefer.table = table  # engine.Bot reads the action's own expression without this call
     return prefer
 
 
@@ -1406,10 +1448,11 @@ def _one_parameter(name: str, param: str, read, game_long: bool, general):
         if more:
             return general(s, arg, *more)
         if game_long:
-            if type(arg) is Card:
+            kind = type(arg)
+            if kind is Card:
                 key = (name, _card_key(arg) if arg.under else arg)
-            else:
-                key = _steady_key(name, (arg,))
+            else:  # as _steady_key keys one argument: a text or number as it is, anything else not kept
+                key = (name, arg) if kind in _STEADY_TYPES or kind is Payment else None
             if key is not None:
                 found = s.steady.get(key, _missing)
                 if found is _missing:

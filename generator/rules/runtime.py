@@ -156,7 +156,11 @@ class Act:
         return self.name if name == "name" else self.values.get(name)
 
     def __eq__(self, other) -> bool:
-        return self is other or (type(other) is Act and other.text == self.text) or other == self.text
+        if self is other:
+            return True
+        if type(other) is Act:  # two actions: the same when written the same (one compare, as the harness
+            return other.text == self.text  # looks for a bot's action among the legal ones)
+        return other == self.text
 
     def __hash__(self) -> int:
         return hash(self.text)  # a text keeps its hash once worked out
@@ -510,33 +514,39 @@ class RulesState(State):
     def card_count(self) -> dict[str, int]:
         # the harness asks after every action: every card is of one of the table's decks, so the last deck's
         # count is what the others leave of the total (the sizes of the zones and of the cards under cards);
-        # the others counted card by card by C-level loops: a big zone (a draw pile, a discard) counted again
-        # only when it holds other cards than when it was last counted (a C-level compare), the small zones
-        # and the cards under cards (from the few cards that ever had any laid under them) each time
-        unders = [holder.under for holder in self.holders]
-        left = sum(map(len, self._all_zones)) + sum(map(len, unders))
+        # the others counted zone by zone, each zone (and the cards under each card that ever had any laid
+        # under it) counted again only when it holds other cards than when it was last counted (a C-level
+        # compare: an action changes one zone or two), a big one (a draw pile, a discard) not even when it
+        # just has cards more or fewer on top (see _recounted)
         counts: dict[str, int] = {}
         if not self.table.kinds:
             return counts
         *others, last = self.table.kinds
-        if others:
-            small = list(unders)
-            found = [0] * len(others)
-            census = self._census
-            for zone in self._all_zones:
-                if len(zone) < BIG_ZONE:
-                    small.append(zone)
-                    continue
-                kept = census.get(id(zone))
-                if kept is None or kept[0] != zone:
-                    kept = census[id(zone)] = (list(zone),
-                                               [countOf(map(_deck_of, zone), deck) for deck in others])
-                for at, count in enumerate(kept[1]):
+        left = first = 0
+        found = [0] * len(others)
+        single = len(others) == 1
+        census = self._census
+        for zone in chain(self._all_zones, [holder.under for holder in self.holders]):
+            left += len(zone)
+            kept = census.get(id(zone))
+            if kept is None or kept[0] != zone:
+                counted = _recounted(kept, zone, others) if kept is not None and len(zone) >= BIG_ZONE \
+                    else None
+                if counted is None:
+                    counted = [countOf(map(_deck_of, zone), deck) for deck in others]
+                    census[id(zone)] = (list(zone), counted)
+            else:
+                counted = kept[1]
+            if single:  # most games: one deck counted, the other what is left
+                first += counted[0]
+            else:
+                for at, count in enumerate(counted):
                     found[at] += count
-            cards = list(chain.from_iterable(small))
-            for at, deck in enumerate(others):
-                count = counts[deck] = found[at] + countOf(map(_deck_of, cards), deck)
-                left -= count
+        if single:
+            found[0] = first
+        for at, deck in enumerate(others):
+            count = counts[deck] = found[at]
+            left -= count
         counts[last] = left
         return {deck: count for deck, count in counts.items() if count}
 
@@ -600,6 +610,30 @@ class RulesState(State):
 
 
 _deck_of = attrgetter("deck")  # a C-level read: card_count runs after every action
+
+
+def _recounted(kept: tuple, zone, others: list) -> list[int] | None:
+    """The count by deck of a big zone from its count when it held the cards `kept[0]`, when it holds the same
+    cards with some taken from the top or laid on it since (a draw, a discard: the few cards that came or
+    went counted); None when it holds other cards (counted again from scratch). The kept cards and counts
+    follow."""
+    old, counts = kept
+    size, before = len(zone), len(old)
+    if size == before:
+        return counts if old == zone else None
+    if size < before:
+        moved = old[size:]
+        del old[size:]
+        sign = -1
+    else:
+        moved = zone[before:]
+        old.extend(moved)
+        sign = 1
+    if old != zone:  # not the same cards below the top: `kept` is replaced
+        return None
+    for at, deck in enumerate(others):
+        counts[at] += sign * countOf(map(_deck_of, moved), deck)
+    return counts
 
 
 def _seat(number: int, state) -> Seat:

@@ -257,3 +257,29 @@ def test_the_card_count_sees_a_card_lost_or_doubled_in_a_pile_it_counted_before(
     assert state.card_count() == {"recipes": start["recipes"], "ingredients": start["ingredients"] - 1}
     discard.extend(pantry[:30])  # 29 ingredients and that recipe, each now in two piles
     assert state.card_count() == {"recipes": start["recipes"] + 1, "ingredients": start["ingredients"] + 28}
+
+
+def test_the_card_count_follows_cards_taken_from_and_laid_on_top_of_a_pile(hero, described):
+    # a big zone counted before and changed at its top only is counted from the cards that came or went: a
+    # recipe laid on the pantry, drawn again, several at once, and a pile changed below its top as well
+    state = described.new_state(hero, 3, {})
+    rng = random.Random(5)
+    while state.current_player() < 0:
+        state.apply(sample_chance(state.chance_request(), rng))
+    start = state.card_count()
+    pantry, deck = state.zones["pantry"], state.zones["recipe_deck"]
+    recipes = [deck.pop(), deck.pop()]
+    pantry.extend(recipes)  # two recipes laid on top: the same counts (moved, not lost)
+    assert state.card_count() == start
+    pantry.append(recipes[0])  # one of them twice
+    assert state.card_count() == {**start, "recipes": start["recipes"] + 1}
+    del pantry[-3:]  # all three taken off the top: two recipes fewer than at the start
+    assert state.card_count() == {**start, "recipes": start["recipes"] - 2}
+    deck.extend(recipes)
+    assert state.card_count() == start
+    top = pantry.pop()
+    pantry[0], pantry[1] = pantry[1], pantry[0]  # a card fewer on top and two swapped below it
+    assert state.card_count() == {**start, "ingredients": start["ingredients"] - 1}
+    pantry[3] = deck.pop()  # an ingredient below the top replaced by a recipe, and one laid on top
+    pantry.append(top)
+    assert state.card_count() == {**start, "ingredients": start["ingredients"] - 1}
