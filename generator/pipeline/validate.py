@@ -6,13 +6,16 @@ build/<game>/balance.pdf (and to a JSON report when asked) and never fail the ru
 
 from __future__ import annotations
 
+import os
 import re
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from generator.core.errors import InputError, Problem
+from generator.core.forked import ForkedWorkers
 from generator.core.write import atomic_write
 from generator.data.checks import CheckReport
 from generator.data.game import Game
@@ -184,6 +187,7 @@ def validate(  # noqa: PLR0913 - each of `pnp validate`'s options, as keywords w
     # The games need only the loaded data and the engines: they are played while this process checks the rest.
     plan = _start_games(loaded, played, settings, options, executor, on_start, result) \
         if simulate_games and played else None
+    pdfs: _BalancePdfs | None = None
     try:
         full_report = _check(loaded, reports, played, chosen, strict, changes, result,
                              lambda: plan.simulation.poll(progress) if plan else None)
@@ -192,14 +196,22 @@ def validate(  # noqa: PLR0913 - each of `pnp validate`'s options, as keywords w
             if game.id in played:
                 _deck_odds(game, played[game.id], options, entry, result, full_report)
         if plan is not None:
-            _finish_games(plan, settings, changes, progress, result, full_report)
+            pdfs = _BalancePdfs(project, changes)
+            # without --strength a game's figures are whole once summarized: its balance.pdf is written by a
+            # process of its own while this one sums up the next game (the workers are done by then)
+            _finish_games(plan, settings, changes, progress, result, full_report,
+                          None if strength else pdfs.start)
             if strength:
                 _play_strength(plan, replace(settings, games=strength_games), strength, options, changes,
                                result, full_report)
-            _write_balance_reports(project, plan, changes, result)
+                for game, _ in plan.playable:
+                    pdfs.start(next(entry for entry in result.games if entry.game == game.id))
+            pdfs.finish()
     finally:
         if plan is not None:
             plan.close()
+        if pdfs is not None:
+            pdfs.stop()
     if not changes:  # what `pnp serve` shows is the game as written
         write_records(project.build_dir, result.games, settings, simulate_games)
     if report_path is not None:
@@ -371,9 +383,10 @@ def _check(loaded: list[Game], reports: list[CheckReport], engines: dict[str, En
     return full_report
 
 
-def _finish_games(plan: _Games, settings: SimSettings, changes: Changes, progress, result: Validation,
-                  full_report: dict) -> None:
-    """Wait for the games, then their figures and composition problems."""
+def _finish_games(plan: _Games, settings: SimSettings, changes: Changes, progress, result: Validation,  # noqa: PLR0913
+                  full_report: dict, on_figures: Callable[[GameValidation], None] | None = None) -> None:
+    """Wait for the games, then their figures and composition problems; `on_figures(entry)` as each game's
+    figures are in."""
     entries = {entry.game: entry for entry in result.games}
     for entry in result.games:
         if entry.has_engine:
@@ -393,16 +406,47 @@ def _finish_games(plan: _Games, settings: SimSettings, changes: Changes, progres
         entry.sim_problems = composition_problems(game, engine, results[game.id], changes.args())
         result.problems += entry.sim_problems
         full_report[game.id].update(entry.figures)
+        if on_figures is not None:
+            on_figures(entry)
 
 
-def _write_balance_reports(project: Project, plan: _Games, changes: Changes, result: Validation) -> None:
-    """Each played game's balance.pdf, once every figure is in (the --strength games' too)."""
-    entries = {entry.game: entry for entry in result.games}
-    for game, _ in plan.playable:
-        entry = entries[game.id]
+class _BalancePdfs:
+    """Each played game's balance.pdf, written by a process forked for it (`start`) while this one goes on;
+    `finish` waits for them and sets each entry's path (a writer's exception is raised there, as if written
+    here). Written here when forking is not safe (off the main thread, no fork). The same figures give the
+    same bytes wherever they are drawn."""
+
+    def __init__(self, project: Project, changes: Changes):
+        self.project, self.changes = project, changes
+        self.writing: list[tuple[GameValidation, ForkedWorkers | None, Path]] = []
+
+    def _path(self, entry: GameValidation) -> Path:
         # a changed game's figures never replace those of the game as written
-        pdf = "balance-changed.pdf" if changes else "balance.pdf"
-        entry.balance_pdf = write_balance_pdf(project.build_dir / game.id / pdf, entry.figures)
+        name = "balance-changed.pdf" if self.changes else "balance.pdf"
+        return self.project.build_dir / entry.game / name
+
+    def start(self, entry: GameValidation) -> None:
+        path = self._path(entry)
+        if not hasattr(os, "fork") or threading.current_thread() is not threading.main_thread():
+            self.writing.append((entry, None, write_balance_pdf(path, entry.figures)))
+            return
+        self.writing.append((entry, ForkedWorkers(_write_balance_pdf, [(path, entry.figures)], 1), path))
+
+    def finish(self) -> None:
+        for entry, writer, path in self.writing:
+            entry.balance_pdf = path if writer is None else next(writer.results())
+        self.stop()
+
+    def stop(self) -> None:
+        """End the writers still running (a run that failed or was interrupted)."""
+        for _, writer, _ in self.writing:
+            if writer is not None:
+                writer.stop()
+        self.writing = []
+
+
+def _write_balance_pdf(task: tuple[Path, dict]) -> Path:
+    return write_balance_pdf(*task)
 
 
 def _check_strength(loaded: list[Game], engines: dict[str, Engine], settings: SimSettings,

@@ -104,6 +104,18 @@ def _mean_of(metrics: list[dict], key: str, transform=lambda v: v) -> float | No
     return _mean(values) if values else None
 
 
+def _mean_scores_by_position(played: list[dict], players: int) -> list[float]:
+    """Each turn position's mean score; every seat's position worked out once per game."""
+    by_position: list[list] = [[] for _ in range(players)]
+    for g in played:
+        scores = g["scores"]
+        for seat in range(players):
+            position = turn_position(g, seat)
+            if 0 <= position < players:
+                by_position[position].append(scores[seat])
+    return [_mean(values) for values in by_position]
+
+
 def per_count(games: list[dict], players: int) -> dict:
     """Figures of one player count."""
     played = [g for g in games if not g["failure"]]
@@ -133,10 +145,7 @@ def per_count(games: list[dict], players: int) -> dict:
         "hand_limit_discards_per_game": _mean_of(metrics, "hand_limit_discards"),
         "dead_hand_turns_per_game": _mean_of(metrics, "dead_hand_turns"),
         "games_with_dead_hands": _mean_of(metrics, "dead_hand_turns", lambda v: 1 if v else 0),
-        "mean_scores_by_position": [
-            _mean(g["scores"][s] for g in played for s in range(players) if turn_position(g, s) == position)
-            for position in range(players)
-        ],
+        "mean_scores_by_position": _mean_scores_by_position(played, players),
         "extra": {
             k: _mean(
                 m["extra"][k] for m in metrics if isinstance((m.get("extra") or {}).get(k), (int, float))
@@ -197,15 +206,22 @@ def card_usage(game: Game, played: list[dict]) -> dict:
     }
 
 
+def _goal_counts(played: list[dict]) -> tuple[Counter, Counter]:
+    """Deals and completions of every goal over `played`: one pass over the games (the figures of each goal
+    used to walk every game twice)."""
+    dealt, done = Counter(), Counter()
+    for g in played:
+        metrics = g["metrics"]
+        dealt.update(metrics.get("dealt_goals", ()))
+        done.update(metrics.get("completed_goals", ()))
+    return dealt, done
+
+
 def when_dealt(goals: list[str], played: list[dict]) -> dict:
     """Per goal: completions per deal (the share of the rounds it was dealt in that it won), None if never
     dealt."""
-    out = {}
-    for goal in goals:
-        dealt = sum(g["metrics"].get("dealt_goals", []).count(goal) for g in played)
-        done = sum(g["metrics"].get("completed_goals", []).count(goal) for g in played)
-        out[goal] = _r(done / dealt) if dealt else None
-    return out
+    dealt, done = _goal_counts(played)
+    return {goal: _r(done[goal] / dealt[goal]) if dealt[goal] else None for goal in goals}
 
 
 def goal_figures(game: Game, engine: Engine, played: list[dict]) -> dict:
@@ -214,16 +230,24 @@ def goal_figures(game: Game, engine: Engine, played: list[dict]) -> dict:
     goals += sorted({k for g in played for k in g["metrics"].get("completed_goals", [])} - set(goals))
     n = len(played) or 1
     names = {c.id: c.name for deck in game.decks.values() for c in deck.cards}
+    # one pass over the games: per goal its deals, completions, games completed in and turns on display (in
+    # game order, as each goal's own walk over the games found them)
+    dealt, done = _goal_counts(played)
+    completed_games: Counter = Counter()
+    dwells: dict[str, list] = {}
+    for g in played:
+        metrics = g["metrics"]
+        completed_games.update(set(metrics.get("completed_goals", ())))
+        for goal, shown in (metrics.get("dwell") or {}).items():
+            dwells.setdefault(goal, []).extend(shown)
     out = {}
     for goal in goals:
-        completions = [g["metrics"].get("completed_goals", []).count(goal) for g in played]
-        dwell = [d for g in played for d in (g["metrics"].get("dwell") or {}).get(goal, [])]
-        dealt = sum(g["metrics"].get("dealt_goals", []).count(goal) for g in played)
+        dwell = dwells.get(goal, [])
         out[goal] = {
-            "win_rate_when_dealt": _r(sum(completions) / dealt) if dealt else None,
+            "win_rate_when_dealt": _r(done[goal] / dealt[goal]) if dealt[goal] else None,
             "name": names.get(goal, goal),
-            "completed_games": _r(sum(1 for c in completions if c) / n),
-            "completions_per_game": _r(sum(completions) / n),
+            "completed_games": _r(completed_games[goal] / n),
+            "completions_per_game": _r(done[goal] / n),
             "times_shown": len(dwell),
             "dwell_mean": _mean(dwell),
             "dwell_max": max(dwell) if dwell else 0,

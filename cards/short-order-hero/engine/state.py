@@ -368,7 +368,11 @@ class SOHState(State):
         return cooked.score(self.floor_mode, self.floor)
 
     def scores(self) -> list[float]:
-        return [sum(self.recipe_score(c) for c in recs) for recs in self.completed]
+        # recipe_score() of every completed recipe, inline: the harness reads the scores after every turn
+        if self.floor_mode == "end":
+            floor = self.floor
+            return [sum([c.total if c.total > floor else floor for c in recs]) for recs in self.completed]
+        return [sum([c.running for c in recs]) for recs in self.completed]
 
     def _decide_winners(self) -> list[int]:
         # C.4-13: highest total, then more completed recipes, then the highest single recipe; else shared
