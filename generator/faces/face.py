@@ -918,23 +918,28 @@ class FaceList:
         drawn (they name the fonts), the faces from `split` on are given to it (it starts a helper process and
         returns how to wait for its operators: face name -> operators or None); this process draws the faces
         before `split`, then takes the helper's and draws only those it could not."""
-        operators = self.renderer.face_operators
         fetch, found = None, None
-        for index, (name, deck, card, back) in enumerate(faces):
+        for index, face in enumerate(faces):
             if apart is not None and index == min(prefix, split):
                 fetch = apart(faces[split:])
+            drawn = None
             if fetch is not None and index >= split:
                 if found is None:  # the helper's faces, once it has drawn them all
                     found = fetch()
-                drawn = found.pop(name, None)
-                if drawn is not None:
-                    self.recorded[name] = drawn
-                    self.renderer.let_go(self.renderer.form_name(deck, card, back))
-                    continue
-            recorded = operators(self.canvas, deck, card, back, self.ink)
-            if recorded is not None:
-                self.recorded[name] = recorded
+                drawn = found.pop(face[0], None)
+            self._record(face, drawn)
         self.drawn = True
+
+    def _record(self, face: Face, drawn: _Recorded | None) -> None:
+        """Keep the operators a helper `drawn` for this face, or draw it here when it gave none."""
+        name, deck, card, back = face
+        if drawn is not None:
+            self.recorded[name] = drawn
+            self.renderer.let_go(self.renderer.form_name(deck, card, back))
+            return
+        recorded = self.renderer.face_operators(self.canvas, deck, card, back, self.ink)
+        if recorded is not None:
+            self.recorded[name] = recorded
 
     def draw_apart(self, faces: list[Face]) -> dict[str, _Recorded | None]:
         """In a helper process: the operators of these faces on a canvas given this list's fonts (None for a
@@ -965,20 +970,14 @@ class FaceList:
         """Draw these faces in order after those drawn so far, but the `names`: a helper process drew them
         (`draw_apart`) with the fonts named so far, and `fetch()` waits for its operators; a face it could not
         draw is drawn here in its place."""
-        operators = self.renderer.face_operators
         found = None
-        for name, deck, card, back in faces:
-            if name in names:
+        for face in faces:
+            drawn = None
+            if face[0] in names:
                 if found is None:
                     found = fetch()
-                drawn = found.pop(name, None)
-                if drawn is not None:
-                    self.recorded[name] = drawn
-                    self.renderer.let_go(self.renderer.form_name(deck, card, back))
-                    continue
-            recorded = operators(self.canvas, deck, card, back, self.ink)
-            if recorded is not None:
-                self.recorded[name] = recorded
+                drawn = found.pop(face[0], None)
+            self._record(face, drawn)
         self.drawn = True
 
     def give(self, canvas: Canvas) -> None:
