@@ -268,6 +268,7 @@ def test_a_project_engine_plays_the_same_games_on_a_local_cluster(demo):
     assert [v["status"] for v in reports[0]["variants"]] == ["simulated", "simulated"]
 
 
+@pytest.mark.slow  # a scheduler of its own; the local cluster is the quick case
 def test_a_project_engine_plays_on_a_running_scheduler(demo, tmp_path):
     pytest.importorskip("distributed")
     from tests.validator.cluster_processes import running_scheduler

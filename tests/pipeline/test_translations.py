@@ -160,6 +160,7 @@ def test_czech_letters_are_drawn_by_the_bundled_faces_themselves(translated):
     assert b"Fredoka-SemiBold" in (folder / "cards-a4.pdf").read_bytes()
 
 
+@pytest.mark.slow  # four builds of two languages; test_language_fingerprints is the quick case
 def test_source_language_stays_where_it_is_and_translations_are_incremental(translated):
     build = translated / "build"
     both = run_pnp("build", "order-up-pizza", "--paper", "a4", project=translated)  # English and Czech

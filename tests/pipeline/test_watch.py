@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+
 from tests.conftest import run_pnp
 from tests.patience import PATIENCE_S
 
@@ -194,6 +196,7 @@ class _Recorder:
             assert self.condition.wait_for(lambda: test(self.events), seconds), self.events
 
 
+@pytest.mark.slow  # a watch over two whole rebuilds
 def test_watch_survives_the_cards_folder_being_replaced_as_a_branch_switch_does(tmp_project):
     """cards/ renamed away and another put in its place: the watch picks the game up again and rebuilds."""
     import shutil

@@ -45,6 +45,7 @@ def _wait_for_job(page, studio, kind: str) -> None:
                              f"{page.locator('#job-log').inner_text()[-2000:]}") from None
 
 
+@pytest.mark.slow  # a whole build and validate through the page; the failing build's banner is the quick case
 def test_build_and_validate_from_the_print_page(studio, page):
     page.goto(studio.url + f"g/{GAME}/print")
     page.get_by_role("button", name="Build PDFs").click()
