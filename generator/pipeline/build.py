@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 
 MANIFEST = "manifest.json"
 PICTURE_CACHE = Path(".cache") / "pictures"  # generator.faces.embedding
+RULES_LAYOUTS = Path(".cache") / "rules-layouts"  # generator.booklet.pdf: the balancing's choices
 
 
 @dataclass
@@ -193,8 +195,13 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
     """
     # Python's cycle collector rests until the drawing starts (generator.core.collector)
     with Paused() as collector:
-        result = _build(project, names, options or BuildOptions(), progress, on_start, drawn,
-                        collector.resume)
+        try:
+            result = _build(project, names, options or BuildOptions(), progress, on_start, drawn,
+                            collector.resume)
+        finally:  # the rules' layouts were kept by this build's hashes (_plan): not for what runs next
+            rules_pdf = sys.modules.get("generator.booklet.pdf")  # imported by a build that planned
+            if rules_pdf is not None:
+                rules_pdf.keep_layouts_in(None)
     from generator.pipeline.editor import editor_files_wanted, write_editor_files
 
     if editor_files_wanted(project):  # `pnp new` or `pnp schema` asked for them: keep them current
@@ -445,6 +452,14 @@ def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[s
     languages = choose_languages(games, options.languages)  # a --lang no game declares stops here
     result = BuildResult(games=[], languages=languages)
     planner = Planner(state, keys, options, set(previous))
+    from generator.booklet import pdf as rules_pdf
+
+    def layout_key(game: Game) -> str | None:  # what the rules' pages' geometry is made from
+        return planner.parts(game).key("rules layout", rules_pdf.LAYOUT_PARTS) if game.id in keys else None
+
+    # the rules are laid out in the layout chosen for the same geometry by an earlier build, alone; --force
+    # chooses again (the build ends with keep_layouts_in(None))
+    rules_pdf.keep_layouts_in(state.build_dir / RULES_LAYOUTS, layout_key, reuse=not options.force)
 
     def drawn_again(output: Output, fingerprint: str) -> bool:
         return options.force or not state.output_is_fresh(output.path, fingerprint) \
