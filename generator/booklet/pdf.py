@@ -33,8 +33,8 @@ from generator.booklet.markdown import Converter
 from generator.booklet.text import cover_cards, missing_translation, render_rules, template_file
 from generator.core.contract import BuildOptions, FunctionProducer, Output, OutputKind
 from generator.core.errors import InputError
-from generator.core.write import atomic_write
 from generator.core.geometry import paper_of
+from generator.core.write import atomic_write
 from generator.data.game import Game
 from generator.faces.icons import enable_inline_icons
 
