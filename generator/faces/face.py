@@ -48,6 +48,7 @@ from generator.faces.backs import BackFace, back_name, group_backs, layout_uses_
 from generator.faces.boxes import BOX_KINDS
 from generator.faces.boxes.base import Box, BoxKind, Drawing, Resolved, unlisted
 from generator.faces.boxes.shape import Panels
+from generator.faces.facecache import FaceStore
 from generator.faces.layout import PLAIN_BACK, Layout, LayoutLoader, find_layout
 from generator.faces.outline import check_inside
 from generator.faces.paint import PAPER, Paint, backdrop
@@ -862,10 +863,15 @@ class FaceList:
         before `split`, then takes the helper's and draws only those it could not."""
         operators = self.renderer.face_operators
         fetch, found = None, None
+        # the faces kept by the last build (generator.faces.facecache), up to the helper's first
+        store = FaceStore.open(self.renderer.game, self.ink)
         for index, (name, deck, card, back) in enumerate(faces):
             if apart is not None and index == min(prefix, split):
                 fetch = apart(faces[split:])
             if fetch is not None and index >= split:
+                if store is not None:  # the helper's faces name nothing this canvas did not: not kept
+                    store.save()
+                    store = None
                 if found is None:  # the helper's faces, once it has drawn them all
                     found = fetch()
                 drawn = found.pop(name, None)
@@ -873,10 +879,38 @@ class FaceList:
                     self.recorded[name] = drawn
                     self.renderer.let_go(self.renderer.form_name(deck, card, back))
                     continue
-            recorded = operators(self.canvas, deck, card, back, self.ink)
+            if store is None:
+                recorded = operators(self.canvas, deck, card, back, self.ink)
+            else:
+                recorded = self._kept_or_drawn(store, name, deck, card, back)
             if recorded is not None:
                 self.recorded[name] = recorded
+        if store is not None:
+            store.save()
         self.drawn = True
+
+    def _kept_or_drawn(self, store: FaceStore, name: str, deck: Deck, card: Card | None,
+                       back: bool) -> _Recorded | None:
+        """A face as the last build kept it (its names given to the canvas), else drawn and kept."""
+        renderer = self.renderer
+        boxes = [(box.name, box.kind, box.x, box.y, box.w, box.h, box.spec, data)
+                 for box, data in renderer.resolved(deck, card, back)]
+        drawn_from = repr((name, self.ink, deck.size_mm, repr(deck.shape), renderer.bleed,
+                           renderer.game.safe_pt, boxes))
+        key = store.key(self.canvas, drawn_from)
+        kept = store.found(key, self.canvas)
+        if kept is not None:
+            renderer.let_go(renderer.form_name(deck, card, back))
+            placed = tuple((Path(path), fade) for path, fade in kept["icons"])
+            return _Recorded(kept["operators"], icons=placed)
+        mark = store.mark(self.canvas)
+        recorded = renderer.face_operators(self.canvas, deck, card, back, self.ink)
+        if recorded is None or recorded.pictures or recorded.encoded:  # drawn again by every build
+            store.drawn(key, self.canvas, mark, None, [])
+        else:
+            store.drawn(key, self.canvas, mark, recorded.operators,
+                        [[str(path), fade] for path, fade in recorded.icons])
+        return recorded
 
     def draw_apart(self, faces: list[Face]) -> dict[str, _Recorded | None]:
         """In a helper process: the operators of these faces on a canvas given this list's fonts (None for a

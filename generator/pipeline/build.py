@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 MANIFEST = "manifest.json"
 PICTURE_CACHE = Path(".cache") / "pictures"  # generator.faces.embedding
 RULES_LAYOUTS = Path(".cache") / "rules-layouts"  # generator.booklet.pdf: the balancing's choices
+FACES = Path(".cache") / "faces"  # generator.faces.facecache: the card sheets' faces as drawn
+# what every card face of a game may read besides its boxes as rendered (which the kept faces are keyed by)
+FACE_PARTS = ("game", "layouts", "pictures", "fonts", "templates")
 
 
 @dataclass
@@ -202,6 +205,9 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
             rules_pdf = sys.modules.get("generator.booklet.pdf")  # imported by a build that planned
             if rules_pdf is not None:
                 rules_pdf.keep_layouts_in(None)
+            facecache = sys.modules.get("generator.faces.facecache")
+            if facecache is not None:
+                facecache.keep_faces_in(None)
     from generator.pipeline.editor import editor_files_wanted, write_editor_files
 
     if editor_files_wanted(project):  # `pnp new` or `pnp schema` asked for them: keep them current
@@ -460,6 +466,14 @@ def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[s
     # the rules are laid out in the layout chosen for the same geometry by an earlier build, alone; --force
     # chooses again (the build ends with keep_layouts_in(None))
     rules_pdf.keep_layouts_in(state.build_dir / RULES_LAYOUTS, layout_key, reuse=not options.force)
+    from generator.faces import facecache
+
+    def face_salt(game: Game) -> str | None:
+        return planner.parts(game).key("faces", FACE_PARTS) if game.id in keys else None
+
+    # a face whose inputs and fonts are those it was drawn from last time is not drawn again; --force draws
+    # them all (and keeps them)
+    facecache.keep_faces_in(state.build_dir / FACES, face_salt, reuse=not options.force)
 
     def drawn_again(output: Output, fingerprint: str) -> bool:
         return options.force or not state.output_is_fresh(output.path, fingerprint) \
