@@ -495,8 +495,12 @@ def _draw_face_list(faces: FaceList, order: list[Face], jobs: int) -> None:
     # forked only from a process of one thread (a fork copies one thread, and a lock another holds would stay
     # locked): a build's worker, or `pnp build --jobs 2` of one output
     forking = hasattr(os, "fork") and threading.active_count() == 1
-    if len(order) < APART_FACES or _cores(jobs) < 2 or not forking:
+    if len(order) < APART_FACES:  # the faces the last build kept are not drawn again (faces.facecache)
         faces.draw(order)
+        return
+    # a deck of more different faces keeps none: what is kept would depend on the helper (--jobs)
+    if _cores(jobs) < 2 or not forking:
+        faces.draw(order, keep=False)
         return
     workers: list[ForkedWorkers] = []
 
@@ -513,7 +517,7 @@ def _draw_face_list(faces: FaceList, order: list[Face], jobs: int) -> None:
         return lambda: next(results)
 
     try:
-        faces.draw(order, apart, split=int(len(order) * (1 - APART_SHARE)), prefix=APART_AFTER)
+        faces.draw(order, apart, split=int(len(order) * (1 - APART_SHARE)), prefix=APART_AFTER, keep=False)
     finally:
         _APART.pop(id(faces), None)
         for helper in workers:

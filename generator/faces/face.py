@@ -856,22 +856,19 @@ class FaceList:
         self.recorded: dict[str, _Recorded] = {}
 
     def draw(self, faces: list[Face], apart: Callable[[list[Face]], Callable[[], dict]] | None = None,
-             split: int = 0, prefix: int = 0) -> None:
+             split: int = 0, prefix: int = 0, keep: bool = True) -> None:
         """Draw every face (name, deck, card, back) in order. With `apart`, once the first `prefix` faces are
         drawn (they name the fonts), the faces from `split` on are given to it (it starts a helper process and
         returns how to wait for its operators: face name -> operators or None); this process draws the faces
-        before `split`, then takes the helper's and draws only those it could not."""
+        before `split`, then takes the helper's and draws only those it could not. `keep`: the faces the last
+        build kept are not drawn again (generator.faces.facecache), and these are kept for the next."""
         operators = self.renderer.face_operators
         fetch, found = None, None
-        # the faces kept by the last build (generator.faces.facecache), up to the helper's first
-        store = FaceStore.open(self.renderer.game, self.ink)
+        store = FaceStore.open(self.renderer.game, self.ink) if keep else None
         for index, (name, deck, card, back) in enumerate(faces):
             if apart is not None and index == min(prefix, split):
                 fetch = apart(faces[split:])
             if fetch is not None and index >= split:
-                if store is not None:  # the helper's faces name nothing this canvas did not: not kept
-                    store.save()
-                    store = None
                 if found is None:  # the helper's faces, once it has drawn them all
                     found = fetch()
                 drawn = found.pop(name, None)
