@@ -28,7 +28,6 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.cards.calibration import draw_check
-from generator.cards.colour import in_press_cmyk
 from generator.cards.cut_machines import registration_marks
 from generator.cards.cutfile import card_path, cut_svg, outline_path
 from generator.cards.imposition import LayoutError, PagePlan, Sheet, make_sheet, plan_pages
@@ -184,6 +183,8 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
         last = paper == game.papers(options)[-1]
         render = partial(write_sheets, game, paper, chosen, last=last, jobs=options.jobs)
         if chosen.colour == "cmyk":  # the colour stage: the sheets as drawn, then into press CMYK
+            from generator.cards.colour import in_press_cmyk  # PDFium and PDF/X: for CMYK builds only
+
             render = partial(in_press_cmyk, render)
         result.append(Output(game=game.id, path=Path(game.id) / f"{name}.pdf", kind="cards", render=render))
         if chosen.cut_files:
