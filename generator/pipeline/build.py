@@ -15,7 +15,7 @@ from generator.core.errors import InputError, Problem
 from generator.core.write import WRITTEN, Staging, cannot_write, recover, sha256_of
 from generator.data.project import Project
 from generator.data.report import CheckReport
-from generator.pipeline.incremental import BuildState, game_keys
+from generator.pipeline.incremental import SOURCE_ROOT, BuildState, game_keys
 
 if TYPE_CHECKING:
     from generator.data.game import Game
@@ -468,8 +468,10 @@ def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[s
     rules_pdf.keep_layouts_in(state.build_dir / RULES_LAYOUTS, layout_key, reuse=not options.force)
     from generator.faces import facecache
 
-    def face_salt(game: Game) -> str | None:
-        return planner.parts(game).key("faces", FACE_PARTS) if game.id in keys else None
+    def face_salt(game: Game) -> str | None:  # a kept face names its icons' files by where they are
+        if game.id not in keys:
+            return None
+        return f"{planner.parts(game).key('faces', FACE_PARTS)} {game.project.root.resolve()} {SOURCE_ROOT}"
 
     # a face whose inputs and fonts are those it was drawn from last time is not drawn again; --force draws
     # them all (and keeps them)
