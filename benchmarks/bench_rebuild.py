@@ -27,8 +27,9 @@ its workers): the card sheets draw only the faces whose inputs changed (build/.c
 100 faces are found after a card text edit), the rules keep the layout their page balancing chose while what
 their pages' geometry reads is the same (build/.cache/rules-layouts/: one layout laid out instead of four
 after Grandma Rosa's edit), and an RGB build no longer imports the colour stage: card text 2.55 -> 1.63 s,
-unpictured card text 1.61 -> 1.29 s, rules template 1.93 -> 2.21 s (unchanged work: every layout is tried
-again when the rules' text changed; the difference is this machine's noise), no change 0.20 -> 0.17 s. What is
+unpictured card text 1.61 -> 1.29 s, rules template 1.93 -> 2.21 s (no work removed from it: every layout is
+tried again when the rules' text changed; a second run, 5 rounds at load 10, gave 1.78 -> 2.00 s, with
+slightly fewer Python calls on this side under cProfile: not explained yet), no change 0.20 -> 0.17 s. What is
 left on a card text edit: every face resolved and checked again (the planning), the rules rendered, laid out
 and drawn once, the imports.
 
