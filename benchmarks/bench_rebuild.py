@@ -22,6 +22,17 @@ after these changes, interleaved in one run at load 8-10 (Order Up alone, median
 its workers; the wall times, 4-12 s, said more about the neighbours): card text 2.69 -> 2.44 s, unpictured card
 text 1.93 -> 1.63 s, rules template 1.89 -> 1.43 s, no change 0.19 -> 0.19 s.
 
+Since then (2026-12-02, interleaved with main in one run at load 14, median of 3, CPU seconds of the build and
+its workers): the card sheets draw only the faces whose inputs changed (build/.cache/faces/: 98 of Order Up's
+100 faces are found after a card text edit), the rules keep the layout their page balancing chose while what
+their pages' geometry reads is the same (build/.cache/rules-layouts/: one layout laid out instead of four
+after Grandma Rosa's edit), and an RGB build no longer imports the colour stage: card text 2.55 -> 1.63 s,
+unpictured card text 1.61 -> 1.29 s, rules template 1.93 -> 2.21 s (no work removed from it: every layout is
+tried again when the rules' text changed; a second run, 5 rounds at load 10, gave 1.78 -> 2.00 s, with
+slightly fewer Python calls on this side under cProfile: not explained yet), no change 0.20 -> 0.17 s. What is
+left on a card text edit: every face resolved and checked again (the planning), the rules rendered, laid out
+and drawn once, the imports.
+
 The builds run as a designer's `pnp` does, with Python's bytecode cache (a shell that sets PYTHONDONTWRITEBYTECODE,
 as some sandboxes do, has every run compile pnp's own sources again: some 0.3 s more per build).
 """

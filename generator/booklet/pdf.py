@@ -3,7 +3,9 @@ size."""
 
 from __future__ import annotations
 
+import json
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -32,6 +34,7 @@ from generator.booklet.text import cover_cards, missing_translation, render_rule
 from generator.core.contract import BuildOptions, FunctionProducer, Output, OutputKind
 from generator.core.errors import InputError
 from generator.core.geometry import paper_of
+from generator.core.write import atomic_write
 from generator.data.game import Game
 from generator.faces.icons import enable_inline_icons
 
@@ -149,7 +152,12 @@ MAX_BLANK_LAYOUTS = 4
 def render_reading(game: Game, markdown: str) -> Reading:
     """The reading-order rules PDF, its pages' content streams and the number of pages of back matter, in the
     best of a few layouts (booklet.balance): no page less than half full unless a chapter starts on it, and
-    no blank page in the booklets, where the rules allow it."""
+    no blank page in the booklets, where the rules allow it. The layout chosen for the same inputs of the
+    pages' geometry by an earlier build (keep_layouts_in) is laid out alone."""
+    key = _layouts.key_of(game) if _layouts.key_of is not None else None
+    remembered = _layouts.recall(game, key) if key is not None and _layouts.reuse else None
+    if remembered is not None:
+        return _laid_out(game, markdown, remembered)[2]
     best = _laid_out(game, markdown, FIRST_LAYOUT)
     tried = {best[0]}
     queue = next_layouts(*best[:2])
@@ -162,7 +170,61 @@ def render_reading(game: Game, markdown: str) -> Reading:
         if found[1].score() < best[1].score():
             best = found
         queue += next_layouts(*found[:2])
+    if key is not None:
+        _layouts.remember(game, key, best[0])
     return best[2]
+
+
+LAYOUT_FORMAT = 1  # of the files kept: a new format (or a new Layout field) is never read as the old
+
+
+@dataclass
+class _KeptLayouts:
+    """Where the chosen layouts are kept between builds (build/.cache/rules-layouts/, one file per game and
+    language), and the hash of what a game's pages' geometry is made from (LAYOUT_PARTS), given by the
+    build; `reuse` False (--force): chosen again, and kept."""
+
+    folder: Path | None = None
+    key_of: Callable[[Game], str | None] | None = None
+    reuse: bool = True
+
+    def _file(self, game: Game) -> Path | None:
+        return None if self.folder is None else self.folder / f"{game.id}.{game.language}.json"
+
+    def recall(self, game: Game, key: str) -> Layout | None:
+        path = self._file(game)
+        try:
+            kept = json.loads(path.read_text(encoding="utf-8")) if path is not None else None
+            if not isinstance(kept, dict) or kept.get("format") != LAYOUT_FORMAT or kept.get("key") != key:
+                return None
+            return Layout(float(kept["body_size"]), float(kept["figure_scale"]),
+                          frozenset(str(b) for b in kept["breaks"]))
+        except (OSError, ValueError, KeyError, TypeError):  # none kept, or not one this build wrote
+            return None
+
+    def remember(self, game: Game, key: str, layout: Layout) -> None:
+        path = self._file(game)
+        if path is None:
+            return
+        text = json.dumps({"format": LAYOUT_FORMAT, "key": key, "body_size": layout.body_size,
+                           "figure_scale": layout.figure_scale, "breaks": sorted(layout.breaks)})
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(path, text)
+        except OSError:  # a convenience: the next build chooses again
+            pass
+
+
+_layouts = _KeptLayouts()
+
+
+def keep_layouts_in(folder: Path | None, key_of: Callable[[Game], str | None] | None = None,
+                    reuse: bool = True) -> None:
+    """Keep the layout the balancing chooses in `folder`, by `key_of(game)` (the hash of LAYOUT_PARTS of the
+    game in its language, None: not kept), and lay out only that one while the hash is the same (`reuse`);
+    None: choose every time."""
+    global _layouts
+    _layouts = _KeptLayouts(folder, key_of if folder is not None else None, reuse)
 
 
 def _laid_out(game: Game, markdown: str, layout: Layout) -> tuple[Layout, Balance, Reading]:
@@ -246,3 +308,8 @@ RULE_BOOKLETS = FunctionProducer(
     "rule booklets", "rules template renders", outputs,
     plans_from=("game", "game_data", "data_files", "layouts", "pictures", "fonts", "templates", "own_rules"),
     makes=(OutputKind("rules", RULES_PARTS, ()), OutputKind("rules-booklet", RULES_PARTS, ())))
+
+# What decides the balancing's choice is every page's geometry: it reads what the rules are drawn from but the
+# faces of the cards they picture, of which only the deck's size and how small the texts are (the figures'
+# legible size): `pictured_geometry` (generator.pipeline.fingerprints).
+LAYOUT_PARTS = tuple(part for part in RULES_PARTS if part != "pictured_cards") + ("pictured_geometry",)

@@ -29,7 +29,6 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.cards.calibration import draw_check
-from generator.cards.colour import in_press_cmyk
 from generator.cards.cut_machines import registration_marks
 from generator.cards.cutfile import card_path, cut_svg, outline_path
 from generator.cards.imposition import LayoutError, PagePlan, Sheet, make_sheet, plan_pages
@@ -185,6 +184,8 @@ def outputs(game: Game, options: BuildOptions) -> list[Output]:
         last = paper == game.papers(options)[-1]
         render = partial(write_sheets, game, paper, chosen, last=last, jobs=options.jobs)
         if chosen.colour == "cmyk":  # the colour stage: the sheets as drawn, then into press CMYK
+            from generator.cards.colour import in_press_cmyk  # PDFium and PDF/X: for CMYK builds only
+
             render = partial(in_press_cmyk, render)
         result.append(Output(game=game.id, path=Path(game.id) / f"{name}.pdf", kind="cards", render=render))
         if chosen.cut_files:
@@ -593,8 +594,12 @@ def _draw_face_list(faces: FaceList, order: list[Face], jobs: int) -> None:
     # forked only from a process of one thread (a fork copies one thread, and a lock another holds would stay
     # locked): a build's worker, or `pnp build --jobs 2` of one output
     forking = hasattr(os, "fork") and threading.active_count() == 1
-    if len(order) < APART_FACES or _cores(jobs) < 2 or not forking:
+    if len(order) < APART_FACES:  # the faces the last build kept are not drawn again (faces.facecache)
         faces.draw(order)
+        return
+    # a deck of more different faces keeps none: what is kept would depend on the helper (--jobs)
+    if _cores(jobs) < 2 or not forking:
+        faces.draw(order, keep=False)
         return
     workers: list[ForkedWorkers] = []
 
@@ -611,7 +616,7 @@ def _draw_face_list(faces: FaceList, order: list[Face], jobs: int) -> None:
         return lambda: next(results)
 
     try:
-        faces.draw(order, apart, split=int(len(order) * (1 - APART_SHARE)), prefix=APART_AFTER)
+        faces.draw(order, apart, split=int(len(order) * (1 - APART_SHARE)), prefix=APART_AFTER, keep=False)
     finally:
         _APART.pop(id(faces), None)
         for helper in workers:

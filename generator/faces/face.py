@@ -48,6 +48,7 @@ from generator.faces.backs import BackFace, back_name, group_backs, layout_uses_
 from generator.faces.boxes import BOX_KINDS
 from generator.faces.boxes.base import Box, BoxKind, Drawing, Resolved, unlisted
 from generator.faces.boxes.shape import Panels
+from generator.faces.facecache import FaceStore
 from generator.faces.layout import PLAIN_BACK, Layout, LayoutLoader, find_layout
 from generator.faces.outline import check_inside
 from generator.faces.paint import PAPER, Paint, backdrop
@@ -913,12 +914,14 @@ class FaceList:
         self.recorded: dict[str, _Recorded] = {}
 
     def draw(self, faces: list[Face], apart: Callable[[list[Face]], Callable[[], dict]] | None = None,
-             split: int = 0, prefix: int = 0) -> None:
+             split: int = 0, prefix: int = 0, keep: bool = True) -> None:
         """Draw every face (name, deck, card, back) in order. With `apart`, once the first `prefix` faces are
         drawn (they name the fonts), the faces from `split` on are given to it (it starts a helper process and
         returns how to wait for its operators: face name -> operators or None); this process draws the faces
-        before `split`, then takes the helper's and draws only those it could not."""
+        before `split`, then takes the helper's and draws only those it could not. `keep`: the faces the last
+        build kept are not drawn again (generator.faces.facecache), and these are kept for the next."""
         fetch, found = None, None
+        store = FaceStore.open(self.renderer.game, self.ink) if keep else None
         for index, face in enumerate(faces):
             if apart is not None and index == min(prefix, split):
                 fetch = apart(faces[split:])
@@ -927,19 +930,48 @@ class FaceList:
                 if found is None:  # the helper's faces, once it has drawn them all
                     found = fetch()
                 drawn = found.pop(face[0], None)
-            self._record(face, drawn)
+            self._record(face, drawn, store)
+        if store is not None:
+            store.save()
         self.drawn = True
 
-    def _record(self, face: Face, drawn: _Recorded | None) -> None:
-        """Keep the operators a helper `drawn` for this face, or draw it here when it gave none."""
+    def _record(self, face: Face, drawn: _Recorded | None, store: FaceStore | None = None) -> None:
+        """Keep the operators a helper `drawn` for this face, or else the face as the last build kept it in
+        `store`, or else draw it here."""
         name, deck, card, back = face
         if drawn is not None:
             self.recorded[name] = drawn
             self.renderer.let_go(self.renderer.form_name(deck, card, back))
             return
-        recorded = self.renderer.face_operators(self.canvas, deck, card, back, self.ink)
+        if store is None:
+            recorded = self.renderer.face_operators(self.canvas, deck, card, back, self.ink)
+        else:
+            recorded = self._kept_or_drawn(store, name, deck, card, back)
         if recorded is not None:
             self.recorded[name] = recorded
+
+    def _kept_or_drawn(self, store: FaceStore, name: str, deck: Deck, card: Card | None,
+                       back: bool) -> _Recorded | None:
+        """A face as the last build kept it (its names given to the canvas), else drawn and kept."""
+        renderer = self.renderer
+        boxes = [(box.name, box.kind, box.x, box.y, box.w, box.h, box.spec, data)
+                 for box, data in renderer.resolved(deck, card, back)]
+        drawn_from = repr((name, self.ink, deck.size_mm, repr(deck.shape), renderer.bleed,
+                           renderer.game.safe_pt, boxes))
+        key = store.key(self.canvas, drawn_from)
+        kept = store.found(key, self.canvas)
+        if kept is not None:
+            renderer.let_go(renderer.form_name(deck, card, back))
+            placed = tuple((Path(path), fade) for path, fade in kept["icons"])
+            return _Recorded(kept["operators"], icons=placed)
+        mark = store.mark(self.canvas)
+        recorded = renderer.face_operators(self.canvas, deck, card, back, self.ink)
+        if recorded is None or recorded.pictures or recorded.encoded:  # drawn again by every build
+            store.drawn(key, self.canvas, mark, None, [])
+        else:
+            store.drawn(key, self.canvas, mark, recorded.operators,
+                        [[str(path), fade] for path, fade in recorded.icons])
+        return recorded
 
     def draw_apart(self, faces: list[Face]) -> dict[str, _Recorded | None]:
         """In a helper process: the operators of these faces on a canvas given this list's fonts (None for a

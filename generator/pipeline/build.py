@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,7 +15,7 @@ from generator.core.errors import InputError, Problem
 from generator.core.write import WRITTEN, Staging, cannot_write, recover, sha256_of
 from generator.data.project import Project
 from generator.data.report import CheckReport
-from generator.pipeline.incremental import BuildState, game_keys
+from generator.pipeline.incremental import SOURCE_ROOT, BuildState, game_keys
 
 if TYPE_CHECKING:
     from generator.data.game import Game
@@ -27,6 +28,10 @@ if TYPE_CHECKING:
 
 MANIFEST = "manifest.json"
 PICTURE_CACHE = Path(".cache") / "pictures"  # generator.faces.embedding
+RULES_LAYOUTS = Path(".cache") / "rules-layouts"  # generator.booklet.pdf: the balancing's choices
+FACES = Path(".cache") / "faces"  # generator.faces.facecache: the card sheets' faces as drawn
+# what every card face of a game may read besides its boxes as rendered (which the kept faces are keyed by)
+FACE_PARTS = ("game", "layouts", "pictures", "fonts", "templates")
 
 
 @dataclass
@@ -193,8 +198,16 @@ def build(project: Project, names: list[str], options: BuildOptions | None = Non
     """
     # Python's cycle collector rests until the drawing starts (generator.core.collector)
     with Paused() as collector:
-        result = _build(project, names, options or BuildOptions(), progress, on_start, drawn,
-                        collector.resume)
+        try:
+            result = _build(project, names, options or BuildOptions(), progress, on_start, drawn,
+                            collector.resume)
+        finally:  # the rules' layouts were kept by this build's hashes (_plan): not for what runs next
+            rules_pdf = sys.modules.get("generator.booklet.pdf")  # imported by a build that planned
+            if rules_pdf is not None:
+                rules_pdf.keep_layouts_in(None)
+            facecache = sys.modules.get("generator.faces.facecache")
+            if facecache is not None:
+                facecache.keep_faces_in(None)
     from generator.pipeline.editor import editor_files_wanted, write_editor_files
 
     if editor_files_wanted(project):  # `pnp new` or `pnp schema` asked for them: keep them current
@@ -445,6 +458,24 @@ def _plan(state: BuildState, keys: dict, options: BuildOptions, previous: dict[s
     languages = choose_languages(games, options.languages)  # a --lang no game declares stops here
     result = BuildResult(games=[], languages=languages)
     planner = Planner(state, keys, options, set(previous))
+    from generator.booklet import pdf as rules_pdf
+
+    def layout_key(game: Game) -> str | None:  # what the rules' pages' geometry is made from
+        return planner.parts(game).key("rules layout", rules_pdf.LAYOUT_PARTS) if game.id in keys else None
+
+    # the rules are laid out in the layout chosen for the same geometry by an earlier build, alone; --force
+    # chooses again (the build ends with keep_layouts_in(None))
+    rules_pdf.keep_layouts_in(state.build_dir / RULES_LAYOUTS, layout_key, reuse=not options.force)
+    from generator.faces import facecache
+
+    def face_salt(game: Game) -> str | None:  # a kept face names its icons' files by where they are
+        if game.id not in keys:
+            return None
+        return f"{planner.parts(game).key('faces', FACE_PARTS)} {game.project.root.resolve()} {SOURCE_ROOT}"
+
+    # a face whose inputs and fonts are those it was drawn from last time is not drawn again; --force draws
+    # them all (and keeps them)
+    facecache.keep_faces_in(state.build_dir / FACES, face_salt, reuse=not options.force)
 
     def drawn_again(output: Output, fingerprint: str) -> bool:
         return options.force or not state.output_is_fresh(output.path, fingerprint) \

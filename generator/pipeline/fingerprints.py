@@ -20,6 +20,9 @@ of a game they name, and of an output or a producer's unit from the parts it dec
 - rules_text: the rules as Markdown, rendered from the game's template and the shared partials (every word
   they print, and which pictures they show);
 - pictured_cards: the faces of the cards the rules picture (the cover's too), as rendered;
+- pictured_geometry: what the rules' page geometry reads of those cards: their decks' sizes and how small
+  their texts are (the figures' legible size), not what the faces show (the balancing's choice of layout is
+  kept by it, generator.booklet.pdf.LAYOUT_PARTS);
 - fonts: the game's fonts and their fallbacks (a designer's face is named after a hash of its file, wherever
   it lies);
 - game_data: the game as loaded in its language (a translation's texts come from i18n/, so a source text it
@@ -53,7 +56,7 @@ DATA_KINDS = ("game", "deck", "table", "board", "component")
 FILE_PARTS = DATA_KINDS + ("layouts", "pictures", "templates", "rules_templates")  # hashed from their files
 # worked out from what the game draws or holds
 WORKED_OUT = ("card_faces", "component_faces", "deck_makeup", "card_makeup", "rules_text", "pictured_cards",
-              "boxed_backs", "fonts", "game_data", "data_files", "own_rules", "printed")
+              "pictured_geometry", "boxed_backs", "fonts", "game_data", "data_files", "own_rules", "printed")
 PARTS = FILE_PARTS + WORKED_OUT  # every part a producer may declare
 
 
@@ -78,6 +81,7 @@ class GameParts:
             "card_makeup": self._card_makeup,
             "rules_text": self._rules_text,
             "pictured_cards": self._pictured_cards,
+            "pictured_geometry": self._pictured_geometry,
             "boxed_backs": self._boxed_backs,
             "fonts": self._fonts,
             "game_data": self._game_data,
@@ -208,6 +212,27 @@ class GameParts:
             _face_digest(sha, self.game, renderer, deck, card)
         return sha.hexdigest()
 
+    def _pictured_geometry(self) -> str:
+        """What the rules' pages' geometry reads of the cards they picture: each one's deck size and the
+        smallest size of its texts as laid out (a card's wording may change without a new balancing)."""
+        from generator.booklet.references import card_text_areas
+        from generator.booklet.text import cover_cards, pictured_cards, render_rules, template_file
+
+        if not template_file(self.game).is_file():
+            return ""
+        sha = hashlib.sha256()
+        for deck_id, card_id in pictured_cards(render_rules(self.game)) + cover_cards(self.game):
+            deck = self.game.decks.get(deck_id)
+            card = deck.by_id().get(card_id) if deck is not None else None
+            if card is None:
+                sha.update(f"missing {deck_id}/{card_id}".encode())
+                continue
+            # a figure's size reads the smallest of its cards' texts (booklet.figures.CardFigure: how small
+            # a card may be drawn); where the texts are only moves the callouts' markers as they are drawn
+            smallest = min((size for _, size in card_text_areas(self.game, [card])[0]), default=None)
+            sha.update(repr((deck_id, card_id, deck.size_pt, smallest)).encode())
+        return sha.hexdigest()
+
     def _boxed_backs(self) -> str:
         """The backs of the decks the tuck boxes print (their front and back panels show the deck's back), as
         rendered: a back layout edit redraws the tuck boxes and their pictures in the rules."""
@@ -289,6 +314,13 @@ class GameParts:
         parts = [f"{n}:{self.part(n)}" for n in producer.plans_from]
         looks = look(looks_of(producer), options)
         text = "\n".join([self.tool, producer.name, repr(list(self.game.papers(options))), looks, *parts,
+                          f"language:{self.language()}"])
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def key(self, name: str, parts: tuple[str, ...]) -> str:
+        """The hash of the named parts of this game in its language, with the shared inputs, for what `name`
+        keeps between builds (the rules' chosen layout)."""
+        text = "\n".join([self.tool, self.game.id, name, *(f"{n}:{self.part(n)}" for n in parts),
                           f"language:{self.language()}"])
         return hashlib.sha256(text.encode()).hexdigest()
 

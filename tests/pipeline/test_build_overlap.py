@@ -48,11 +48,13 @@ def _break_the_checks(project) -> None:
 
 
 def _on_disk(project) -> dict[str, tuple[bytes, int]]:
+    """The build folder's files but its caches (.cache/: kept by the inputs they were worked out from, whether
+    the build ended well or not)."""
     folder = project.build_dir
     return {
         str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_mtime_ns)
         for p in sorted(folder.rglob("*"))
-        if p.is_file()
+        if p.is_file() and p.relative_to(folder).parts[0] != ".cache"
     }
 
 

@@ -59,10 +59,12 @@ def _watch(monkeypatch) -> list[tuple]:
 
 
 def _files(project: Project) -> dict[str, bytes]:
+    """The build folder's files but its caches (.cache/: what was worked out, by the inputs it was worked out
+    from, whether the build ended well or not)."""
     return {
         str(p.relative_to(project.build_dir)): p.read_bytes()
         for p in sorted(project.build_dir.rglob("*"))
-        if p.is_file()
+        if p.is_file() and p.relative_to(project.build_dir).parts[0] != ".cache"
     }
 
 

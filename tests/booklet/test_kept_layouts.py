@@ -1,0 +1,134 @@
+"""The rules' balancing choice kept between builds (generator.booklet.pdf.keep_layouts_in, build/.cache/
+rules-layouts/): a rebuild whose pages' geometry reads the same inputs (LAYOUT_PARTS) lays the rules out once,
+in the layout chosen before, and writes the bytes a --force build of the same data writes in another folder; a
+change to what the geometry reads (the rules' text, a pictured card's smallest text) chooses again, and so do
+--force and a kept file that is not one a build wrote."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from generator.booklet import pdf
+from generator.core.contract import BuildOptions
+from generator.data.project import Project
+from generator.pipeline.build import RULES_LAYOUTS, build
+from tests.conftest import REPO
+
+GAME = "order-up-pizza"
+OPTIONS = BuildOptions(papers=("a4",), languages=("en",), jobs=1)  # drawn in this process: counted
+RULES = ("rules.pdf", "rules-booklet-a4.pdf")
+
+
+def _project(folder: Path) -> Project:
+    shutil.copytree(REPO / "cards" / GAME, folder / "cards" / GAME)
+    shutil.copytree(REPO / "templates", folder / "templates")
+    return Project(folder)
+
+
+def _edit(project: Project, file: str, old: str, new: str) -> None:
+    path = project.root / file
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {file}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+@pytest.fixture
+def layouts(monkeypatch) -> list:
+    """Every layout the rules are laid out in, in order."""
+    laid: list = []
+    laid_out = pdf._laid_out
+
+    def counting(game, markdown, layout):
+        laid.append(layout)
+        return laid_out(game, markdown, layout)
+
+    monkeypatch.setattr(pdf, "_laid_out", counting)
+    return laid
+
+
+def _rules(project: Project) -> list[bytes]:
+    return [(project.build_dir / GAME / name).read_bytes() for name in RULES]
+
+
+def _cold(project: Project, folder: Path) -> list[bytes]:
+    """The rules of a --force build of the project's data in another folder."""
+    other = Project(folder)
+    for name in ("cards", "templates"):
+        shutil.copytree(project.root / name, folder / name)
+    build(other, [GAME], replace(OPTIONS, force=True))
+    return _rules(other)
+
+
+def test_a_pictured_cards_wording_lays_the_rules_out_once_in_the_layout_chosen_before(tmp_path, layouts):
+    project = _project(tmp_path / "project")
+    build(project, [GAME], OPTIONS)
+    chosen = json.loads((project.build_dir / RULES_LAYOUTS / f"{GAME}.en.json").read_text(encoding="utf-8"))
+    assert len(layouts) > 1  # the balancing tried a few (Order Up's rules break before a heading)
+    # Grandma Rosa's order is on the cover: the rules are drawn again, her card's texts as small as before
+    _edit(project, f"cards/{GAME}/orders.yaml", "customer: Grandma Rosa", "customer: Grandma Rosie")
+    layouts.clear()
+    result = build(project, [GAME], OPTIONS)
+    assert {f"{GAME}/{name}" for name in RULES} <= {str(w["path"]) for w in result.written}
+    assert len(layouts) == 1
+    assert (layouts[0].body_size, layouts[0].figure_scale, sorted(layouts[0].breaks)) \
+        == (chosen["body_size"], chosen["figure_scale"], chosen["breaks"])
+    assert _rules(project) == _cold(project, tmp_path / "cold")
+
+
+def test_what_the_geometry_reads_chooses_again(tmp_path, layouts):
+    project = _project(tmp_path / "project")
+    build(project, [GAME], OPTIONS)
+    first = len(layouts)
+    _edit(project, f"templates/rules/{GAME}.md.j2", "The city board", "The city map")  # the rules' text
+    layouts.clear()
+    build(project, [GAME], OPTIONS)
+    assert len(layouts) == first
+    assert _rules(project) == _cold(project, tmp_path / "cold")
+
+
+def test_a_pictured_cards_smallest_text_chooses_again(tmp_path, layouts):
+    project = _project(tmp_path / "project")
+    build(project, [GAME], OPTIONS)
+    first = len(layouts)
+    kept = project.build_dir / RULES_LAYOUTS / f"{GAME}.en.json"
+    key = json.loads(kept.read_text(encoding="utf-8"))["key"]
+    # the orders' "ORDER UP!" drawn smaller than any of their texts: the cover's cards are drawn larger
+    _edit(project, f"cards/{GAME}/layouts/order.yaml", 'size: 8pt\n    color: "#d62828"',
+          'size: 6pt\n    color: "#d62828"')
+    layouts.clear()
+    build(project, [GAME], OPTIONS)
+    assert json.loads(kept.read_text(encoding="utf-8"))["key"] != key
+    assert len(layouts) > 1 and first > 1
+    assert _rules(project) == _cold(project, tmp_path / "cold")
+
+
+def test_force_chooses_again(tmp_path, layouts):
+    project = _project(tmp_path / "project")
+    build(project, [GAME], OPTIONS)
+    first, want = len(layouts), _rules(project)
+    layouts.clear()
+    build(project, [GAME], replace(OPTIONS, force=True))
+    assert len(layouts) == first
+    assert _rules(project) == want
+    assert pdf._layouts.folder is None  # the build's hashes are not used once it ended
+
+
+@pytest.mark.parametrize("text", ["{not json", '{"format": 1}', "[]", '{"format": 0, "key": "%s"}'])
+def test_a_kept_file_no_build_wrote_is_not_read(tmp_path, layouts, text):
+    project = _project(tmp_path / "project")
+    build(project, [GAME], OPTIONS)
+    first = len(layouts)
+    kept = project.build_dir / RULES_LAYOUTS / f"{GAME}.en.json"
+    key = json.loads(kept.read_text(encoding="utf-8"))["key"]
+    kept.write_text(text.replace("%s", key), encoding="utf-8")
+    _edit(project, f"cards/{GAME}/orders.yaml", "customer: Grandma Rosa", "customer: Grandma Rosie")
+    layouts.clear()
+    build(project, [GAME], OPTIONS)
+    assert len(layouts) == first
+    assert json.loads(kept.read_text(encoding="utf-8"))["key"] == key  # chosen again, and kept
+    assert _rules(project) == _cold(project, tmp_path / "cold")

@@ -1,0 +1,119 @@
+"""The card sheets' faces kept between builds (generator.faces.facecache, build/.cache/faces/): a rebuild
+draws only the faces whose inputs or fonts changed, and writes the bytes a --force build of the same data
+writes in another folder; an edit that gives a character its first code, a layout, a font or --force draws
+again."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from generator.core.contract import BuildOptions
+from generator.data.project import Project
+from generator.faces.face import CardRenderer
+from generator.pipeline.build import FACES, build
+from tests.conftest import REPO
+
+GAME = "order-up-pizza"
+OPTIONS = BuildOptions(papers=("a4", "letter"), languages=("en",), jobs=1)  # drawn in this process: counted
+SHEETS = ("cards-a4.pdf", "cards-letter.pdf")
+
+
+def _project(folder: Path) -> Project:
+    shutil.copytree(REPO / "cards" / GAME, folder / "cards" / GAME)
+    shutil.copytree(REPO / "templates", folder / "templates")
+    return Project(folder)
+
+
+def _edit(project: Project, file: str, old: str, new: str) -> None:
+    path = project.root / file
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {file}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+@pytest.fixture
+def drawn(monkeypatch) -> list[str]:
+    """The form name of every face the list of faces draws, in order."""
+    names: list[str] = []
+    operators = CardRenderer.face_operators
+
+    def counting(self, canvas, deck, card, back=False, ink="normal", apart=False):
+        names.append(self.form_name(deck, card, back))
+        return operators(self, canvas, deck, card, back, ink, apart)
+
+    monkeypatch.setattr(CardRenderer, "face_operators", counting)
+    return names
+
+
+def _sheets(project: Project) -> list[bytes]:
+    return [(project.build_dir / GAME / name).read_bytes() for name in SHEETS]
+
+
+def _cold(project: Project, folder: Path) -> list[bytes]:
+    """The card sheets of a --force build of the project's data in another folder."""
+    other = Project(folder)
+    for name in ("cards", "templates"):
+        shutil.copytree(project.root / name, folder / name)
+    build(other, [GAME], replace(OPTIONS, force=True))
+    return _sheets(other)
+
+
+def test_a_cards_text_draws_that_face_alone(tmp_path, drawn):
+    project = _project(tmp_path / "project")
+    build(project, [GAME], OPTIONS)
+    every = len(drawn)
+    assert every > 50 and (project.build_dir / FACES / f"{GAME}.en.normal.json").is_file()
+    _edit(project, f"cards/{GAME}/orders.yaml", "customer: Coach Carter", "customer: Coach Carver")
+    drawn.clear()
+    build(project, [GAME], OPTIONS)
+    # Coach Carter's front and his order's back (which names him), no other
+    assert drawn == ["card_OUP_ORD_F002", "card_OUP_ORD_B002"]
+    assert _sheets(project) == _cold(project, tmp_path / "cold")
+
+
+def test_a_character_drawn_first_draws_the_faces_after_it_again(tmp_path, drawn):
+    project = _project(tmp_path / "project")
+    build(project, [GAME], OPTIONS)
+    every = len(drawn)
+    # a letter no face drew before gets the next code: every later face's codes may move
+    _edit(project, f"cards/{GAME}/orders.yaml", "customer: Coach Carter", "customer: Coach Çarter")
+    drawn.clear()
+    build(project, [GAME], OPTIONS)
+    assert 1 < len(drawn) < every
+    assert _sheets(project) == _cold(project, tmp_path / "cold")
+    drawn.clear()
+    build(project, [GAME], replace(OPTIONS, force=True))  # and kept: the next build (forced) draws them all
+    assert len(drawn) == every
+
+
+@pytest.mark.parametrize(("file", "old", "new"), [
+    (f"cards/{GAME}/layouts/order.yaml", 'radius: 3mm, fill: "#fff8ec"', 'radius: 2.5mm, fill: "#fff8ec"'),
+    (f"cards/{GAME}/game.yaml", "subtitle: The pizza delivery game", "subtitle: The pizza game"),
+])
+def test_what_every_face_may_read_draws_them_all(tmp_path, drawn, file, old, new):
+    project = _project(tmp_path / "project")
+    build(project, [GAME], OPTIONS)
+    every = len(drawn)
+    _edit(project, file, old, new)
+    drawn.clear()
+    build(project, [GAME], OPTIONS)
+    assert len(drawn) == every
+    assert _sheets(project) == _cold(project, tmp_path / "cold")
+
+
+def test_a_kept_file_no_build_wrote_is_not_read(tmp_path, drawn):
+    project = _project(tmp_path / "project")
+    build(project, [GAME], OPTIONS)
+    every = len(drawn)
+    kept = project.build_dir / FACES / f"{GAME}.en.normal.json"
+    for text in ("{not json", "[]", '{"format": 1, "salt": "other", "faces": {}}'):
+        kept.write_text(text, encoding="utf-8")
+        _edit(project, f"cards/{GAME}/orders.yaml", "customer: Coach Car", "customer: Coach Carr")
+        drawn.clear()
+        build(project, [GAME], OPTIONS)
+        assert len(drawn) == every
+    assert _sheets(project) == _cold(project, tmp_path / "cold")
