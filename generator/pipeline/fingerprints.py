@@ -73,6 +73,7 @@ class GameParts:
         self.tool = tool
         self._files: dict[str, list[Path]] | None = None
         self._parts: dict[str, str] = {}
+        self._pictured_ids: list[tuple[str, str]] | None = None
         # parts hashed from what the game draws or holds rather than from its files alone (WORKED_OUT)
         self._worked_out = {
             "card_faces": self._card_faces,
@@ -193,22 +194,34 @@ class GameParts:
             return ""
         return hashlib.sha256(render_rules(self.game).encode()).hexdigest()
 
+    def _pictured(self, sha) -> list[tuple]:
+        """(deck id, card id, deck, card) of each card the rules picture or show on their cover, found once
+        for both parts that read them; a card that does not exist is hashed into `sha` as missing instead."""
+        from generator.booklet.text import cover_cards, pictured_cards, render_rules
+
+        if self._pictured_ids is None:
+            self._pictured_ids = pictured_cards(render_rules(self.game)) + cover_cards(self.game)
+        found = []
+        for deck_id, card_id in self._pictured_ids:
+            deck = self.game.decks.get(deck_id)
+            card = deck.by_id().get(card_id) if deck is not None else None
+            if card is None:
+                sha.update(f"missing {deck_id}/{card_id}".encode())
+            else:
+                found.append((deck_id, card_id, deck, card))
+        return found
+
     def _pictured_cards(self) -> str:
         """The faces of the cards the rules picture, as `check` rendered them (a card the rules do not show
         may change without redrawing the booklets)."""
-        from generator.booklet.text import cover_cards, pictured_cards, render_rules, template_file
+        from generator.booklet.text import template_file
         from generator.faces.face import renderer_for
 
         if not template_file(self.game).is_file():
             return ""
         renderer = renderer_for(self.game)
         sha = hashlib.sha256()
-        for deck_id, card_id in pictured_cards(render_rules(self.game)) + cover_cards(self.game):
-            deck = self.game.decks.get(deck_id)
-            card = deck.by_id().get(card_id) if deck is not None else None
-            if card is None:
-                sha.update(f"missing {deck_id}/{card_id}".encode())
-                continue
+        for _, _, deck, card in self._pictured(sha):
             _face_digest(sha, self.game, renderer, deck, card)
         return sha.hexdigest()
 
@@ -216,17 +229,12 @@ class GameParts:
         """What the rules' pages' geometry reads of the cards they picture: each one's deck size and the
         smallest size of its texts as laid out (a card's wording may change without a new balancing)."""
         from generator.booklet.references import card_text_areas
-        from generator.booklet.text import cover_cards, pictured_cards, render_rules, template_file
+        from generator.booklet.text import template_file
 
         if not template_file(self.game).is_file():
             return ""
         sha = hashlib.sha256()
-        for deck_id, card_id in pictured_cards(render_rules(self.game)) + cover_cards(self.game):
-            deck = self.game.decks.get(deck_id)
-            card = deck.by_id().get(card_id) if deck is not None else None
-            if card is None:
-                sha.update(f"missing {deck_id}/{card_id}".encode())
-                continue
+        for deck_id, card_id, deck, card in self._pictured(sha):
             # a figure's size reads the smallest of its cards' texts (booklet.figures.CardFigure: how small
             # a card may be drawn); where the texts are only moves the callouts' markers as they are drawn
             smallest = min((size for _, size in card_text_areas(self.game, [card])[0]), default=None)

@@ -17,24 +17,11 @@ from generator.booklet import pdf
 from generator.core.contract import BuildOptions
 from generator.data.project import Project
 from generator.pipeline.build import RULES_LAYOUTS, build
-from tests.conftest import REPO
+from tests.fixtures.built import edit, game_project
 
 GAME = "order-up-pizza"
 OPTIONS = BuildOptions(papers=("a4",), languages=("en",), jobs=1)  # drawn in this process: counted
 RULES = ("rules.pdf", "rules-booklet-a4.pdf")
-
-
-def _project(folder: Path) -> Project:
-    shutil.copytree(REPO / "cards" / GAME, folder / "cards" / GAME)
-    shutil.copytree(REPO / "templates", folder / "templates")
-    return Project(folder)
-
-
-def _edit(project: Project, file: str, old: str, new: str) -> None:
-    path = project.root / file
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {file}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 @pytest.fixture
@@ -65,12 +52,12 @@ def _cold(project: Project, folder: Path) -> list[bytes]:
 
 
 def test_a_pictured_cards_wording_lays_the_rules_out_once_in_the_layout_chosen_before(tmp_path, layouts):
-    project = _project(tmp_path / "project")
+    project = game_project(tmp_path / "project", GAME)
     build(project, [GAME], OPTIONS)
     chosen = json.loads((project.build_dir / RULES_LAYOUTS / f"{GAME}.en.json").read_text(encoding="utf-8"))
     assert len(layouts) > 1  # the balancing tried a few (Order Up's rules break before a heading)
     # Grandma Rosa's order is on the cover: the rules are drawn again, her card's texts as small as before
-    _edit(project, f"cards/{GAME}/orders.yaml", "customer: Grandma Rosa", "customer: Grandma Rosie")
+    edit(project, f"cards/{GAME}/orders.yaml", "customer: Grandma Rosa", "customer: Grandma Rosie")
     layouts.clear()
     result = build(project, [GAME], OPTIONS)
     assert {f"{GAME}/{name}" for name in RULES} <= {str(w["path"]) for w in result.written}
@@ -81,10 +68,10 @@ def test_a_pictured_cards_wording_lays_the_rules_out_once_in_the_layout_chosen_b
 
 
 def test_what_the_geometry_reads_chooses_again(tmp_path, layouts):
-    project = _project(tmp_path / "project")
+    project = game_project(tmp_path / "project", GAME)
     build(project, [GAME], OPTIONS)
     first = len(layouts)
-    _edit(project, f"templates/rules/{GAME}.md.j2", "The city board", "The city map")  # the rules' text
+    edit(project, f"templates/rules/{GAME}.md.j2", "The city board", "The city map")  # the rules' text
     layouts.clear()
     build(project, [GAME], OPTIONS)
     assert len(layouts) == first
@@ -92,13 +79,13 @@ def test_what_the_geometry_reads_chooses_again(tmp_path, layouts):
 
 
 def test_a_pictured_cards_smallest_text_chooses_again(tmp_path, layouts):
-    project = _project(tmp_path / "project")
+    project = game_project(tmp_path / "project", GAME)
     build(project, [GAME], OPTIONS)
     first = len(layouts)
     kept = project.build_dir / RULES_LAYOUTS / f"{GAME}.en.json"
     key = json.loads(kept.read_text(encoding="utf-8"))["key"]
     # the orders' "ORDER UP!" drawn smaller than any of their texts: the cover's cards are drawn larger
-    _edit(project, f"cards/{GAME}/layouts/order.yaml", 'size: 8pt\n    color: "#d62828"',
+    edit(project, f"cards/{GAME}/layouts/order.yaml", 'size: 8pt\n    color: "#d62828"',
           'size: 6pt\n    color: "#d62828"')
     layouts.clear()
     build(project, [GAME], OPTIONS)
@@ -108,7 +95,7 @@ def test_a_pictured_cards_smallest_text_chooses_again(tmp_path, layouts):
 
 
 def test_force_chooses_again(tmp_path, layouts):
-    project = _project(tmp_path / "project")
+    project = game_project(tmp_path / "project", GAME)
     build(project, [GAME], OPTIONS)
     first, want = len(layouts), _rules(project)
     layouts.clear()
@@ -120,13 +107,13 @@ def test_force_chooses_again(tmp_path, layouts):
 
 @pytest.mark.parametrize("text", ["{not json", '{"format": 1}', "[]", '{"format": 0, "key": "%s"}'])
 def test_a_kept_file_no_build_wrote_is_not_read(tmp_path, layouts, text):
-    project = _project(tmp_path / "project")
+    project = game_project(tmp_path / "project", GAME)
     build(project, [GAME], OPTIONS)
     first = len(layouts)
     kept = project.build_dir / RULES_LAYOUTS / f"{GAME}.en.json"
     key = json.loads(kept.read_text(encoding="utf-8"))["key"]
     kept.write_text(text.replace("%s", key), encoding="utf-8")
-    _edit(project, f"cards/{GAME}/orders.yaml", "customer: Grandma Rosa", "customer: Grandma Rosie")
+    edit(project, f"cards/{GAME}/orders.yaml", "customer: Grandma Rosa", "customer: Grandma Rosie")
     layouts.clear()
     build(project, [GAME], OPTIONS)
     assert len(layouts) == first

@@ -15,24 +15,11 @@ from generator.core.contract import BuildOptions
 from generator.data.project import Project
 from generator.faces.face import CardRenderer
 from generator.pipeline.build import FACES, build
-from tests.conftest import REPO
+from tests.fixtures.built import edit, game_project
 
 GAME = "order-up-pizza"
 OPTIONS = BuildOptions(papers=("a4", "letter"), languages=("en",), jobs=1)  # drawn in this process: counted
 SHEETS = ("cards-a4.pdf", "cards-letter.pdf")
-
-
-def _project(folder: Path) -> Project:
-    shutil.copytree(REPO / "cards" / GAME, folder / "cards" / GAME)
-    shutil.copytree(REPO / "templates", folder / "templates")
-    return Project(folder)
-
-
-def _edit(project: Project, file: str, old: str, new: str) -> None:
-    path = project.root / file
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {file}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 @pytest.fixture
@@ -63,11 +50,11 @@ def _cold(project: Project, folder: Path) -> list[bytes]:
 
 
 def test_a_cards_text_draws_that_face_alone(tmp_path, drawn):
-    project = _project(tmp_path / "project")
+    project = game_project(tmp_path / "project", GAME)
     build(project, [GAME], OPTIONS)
     every = len(drawn)
     assert every > 50 and (project.build_dir / FACES / f"{GAME}.en.normal.json").is_file()
-    _edit(project, f"cards/{GAME}/orders.yaml", "customer: Coach Carter", "customer: Coach Carver")
+    edit(project, f"cards/{GAME}/orders.yaml", "customer: Coach Carter", "customer: Coach Carver")
     drawn.clear()
     build(project, [GAME], OPTIONS)
     # Coach Carter's front and his order's back (which names him), no other
@@ -76,11 +63,11 @@ def test_a_cards_text_draws_that_face_alone(tmp_path, drawn):
 
 
 def test_a_character_drawn_first_draws_the_faces_after_it_again(tmp_path, drawn):
-    project = _project(tmp_path / "project")
+    project = game_project(tmp_path / "project", GAME)
     build(project, [GAME], OPTIONS)
     every = len(drawn)
     # a letter no face drew before gets the next code: every later face's codes may move
-    _edit(project, f"cards/{GAME}/orders.yaml", "customer: Coach Carter", "customer: Coach Çarter")
+    edit(project, f"cards/{GAME}/orders.yaml", "customer: Coach Carter", "customer: Coach Çarter")
     drawn.clear()
     build(project, [GAME], OPTIONS)
     assert 1 < len(drawn) < every
@@ -95,10 +82,10 @@ def test_a_character_drawn_first_draws_the_faces_after_it_again(tmp_path, drawn)
     (f"cards/{GAME}/game.yaml", "subtitle: The pizza delivery game", "subtitle: The pizza game"),
 ])
 def test_what_every_face_may_read_draws_them_all(tmp_path, drawn, file, old, new):
-    project = _project(tmp_path / "project")
+    project = game_project(tmp_path / "project", GAME)
     build(project, [GAME], OPTIONS)
     every = len(drawn)
-    _edit(project, file, old, new)
+    edit(project, file, old, new)
     drawn.clear()
     build(project, [GAME], OPTIONS)
     assert len(drawn) == every
@@ -106,13 +93,13 @@ def test_what_every_face_may_read_draws_them_all(tmp_path, drawn, file, old, new
 
 
 def test_a_kept_file_no_build_wrote_is_not_read(tmp_path, drawn):
-    project = _project(tmp_path / "project")
+    project = game_project(tmp_path / "project", GAME)
     build(project, [GAME], OPTIONS)
     every = len(drawn)
     kept = project.build_dir / FACES / f"{GAME}.en.normal.json"
     for text in ("{not json", "[]", '{"format": 1, "salt": "other", "faces": {}}'):
         kept.write_text(text, encoding="utf-8")
-        _edit(project, f"cards/{GAME}/orders.yaml", "customer: Coach Car", "customer: Coach Carr")
+        edit(project, f"cards/{GAME}/orders.yaml", "customer: Coach Car", "customer: Coach Carr")
         drawn.clear()
         build(project, [GAME], OPTIONS)
         assert len(drawn) == every

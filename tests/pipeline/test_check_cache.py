@@ -21,24 +21,12 @@ from generator.data.project import Project
 from generator.data.templating import game_view
 from generator.pipeline.build import build
 from generator.pipeline.check_cache import CHECKS_FILE
-from tests.conftest import REPO, run_pnp
+from tests.conftest import run_pnp
+from tests.fixtures.built import edit, game_project
 
 ORDER_UP = "order-up-pizza"
 GO_FISH = "go-fish"
 A4 = BuildOptions(papers=("a4",), languages=("en",))
-
-
-def _project(tmp_path: Path, game: str) -> Project:
-    shutil.copytree(REPO / "cards" / game, tmp_path / "cards" / game)
-    shutil.copytree(REPO / "templates", tmp_path / "templates")
-    return Project(tmp_path)
-
-
-def _edit(project: Project, file: str, old: str, new: str) -> None:
-    path = project.root / file
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {file}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def _check(**fields) -> CheckSpec:
@@ -46,7 +34,7 @@ def _check(**fields) -> CheckSpec:
 
 
 def test_a_check_reads_the_parts_its_expressions_name(tmp_path):
-    view = game_view(load_game(_project(tmp_path, ORDER_UP), ORDER_UP))
+    view = game_view(load_game(game_project(tmp_path, ORDER_UP), ORDER_UP))
     assert parts_read(_check(**{"assert": "decks.toppings.copies == 91"}), view) == {"decks.toppings"}
     # a loop, a `let`, a subscript and a helper: the street helper reads the boards
     assert parts_read(_check(**{"let": {"n": "players.max"}, "for_each": {"o": "decks['orders'].cards"},
@@ -72,7 +60,7 @@ def _counted_runs(monkeypatch) -> list[str]:
 
 
 def test_a_passed_check_runs_again_only_when_what_it_reads_changed(tmp_path, monkeypatch):
-    project = _project(tmp_path, ORDER_UP)
+    project = game_project(tmp_path, ORDER_UP)
     ran = _counted_runs(monkeypatch)
     game = load_game(project, ORDER_UP)
     first = PassedChecks(salt="tool")
@@ -91,7 +79,7 @@ def test_a_passed_check_runs_again_only_when_what_it_reads_changed(tmp_path, mon
     monkeypatch.setattr(game_checks, "parts_read", parse)
 
     ran.clear()
-    _edit(project, f"cards/{ORDER_UP}/orders.yaml", "customer: Grandma Rosa", "customer: Grandma Rosie")
+    edit(project, f"cards/{ORDER_UP}/orders.yaml", "customer: Grandma Rosa", "customer: Grandma Rosie")
     game = load_game(project, ORDER_UP)
     view = game_view(game)
     reading_orders = [c.name for c in game.config.checks if {"decks", "decks.orders"} & parts_read(c, view)]
@@ -105,10 +93,10 @@ def test_a_passed_check_runs_again_only_when_what_it_reads_changed(tmp_path, mon
 
 
 def test_a_check_broken_by_an_edit_fails_as_it_does_without_the_cache(tmp_path):
-    project = _project(tmp_path, ORDER_UP)
+    project = game_project(tmp_path, ORDER_UP)
     passed = PassedChecks(salt="tool")
     run_checks(load_game(project, ORDER_UP), Problems(), passed)
-    _edit(project, f"cards/{ORDER_UP}/toppings.yaml", "copies: 10", "copies: 11")
+    edit(project, f"cards/{ORDER_UP}/toppings.yaml", "copies: 10", "copies: 11")
     cached, cold = Problems(), Problems()
     run_checks(load_game(project, ORDER_UP), cached, PassedChecks(passed.passed[ORDER_UP], salt="tool"))
     run_checks(load_game(project, ORDER_UP), cold)
@@ -122,10 +110,10 @@ def _digests(project: Project) -> dict[str, str]:
 
 
 def test_a_rebuild_after_an_edit_gives_the_bytes_of_a_forced_build(tmp_path):
-    project = _project(tmp_path / "rebuilt", GO_FISH)
+    project = game_project(tmp_path / "rebuilt", GO_FISH)
     build(project, [GO_FISH], A4)
     assert (project.build_dir / CHECKS_FILE).is_file()
-    _edit(project, f"cards/{GO_FISH}/fish.yaml", "name: Salmon,", "name: King Salmon,")
+    edit(project, f"cards/{GO_FISH}/fish.yaml", "name: Salmon,", "name: King Salmon,")
     rebuilt = build(project, [GO_FISH], A4)
     assert {Path(w["path"]).name for w in rebuilt.written} >= {"cards-a4.pdf"}  # drawn again
     forced = Project(tmp_path / "forced")
@@ -140,19 +128,19 @@ def _said(result) -> list[str]:
 
 
 def test_a_rebuild_says_the_warnings_and_problems_a_cold_build_says(tmp_path):
-    project = _project(tmp_path, GO_FISH)
-    _edit(project, f"cards/{GO_FISH}/fish.yaml", "name: Cod,", 'name: "Co\u200bd",')  # an invisible space
+    project = game_project(tmp_path, GO_FISH)
+    edit(project, f"cards/{GO_FISH}/fish.yaml", "name: Cod,", 'name: "Co\u200bd",')  # an invisible space
     cold = run_pnp("build", GO_FISH, "--paper", "a4", project=project)
     assert cold.exit_code == 0 and len(_said(cold)) == 1 and "zero-width space" in _said(cold)[0]
     unchanged = run_pnp("build", GO_FISH, "--paper", "a4", project=project)
     assert "0 files written" in unchanged.output and _said(unchanged) == _said(cold)
-    _edit(project, f"templates/rules/{GO_FISH}.md.j2", "", "Fish!\n\n")  # the card sheets stay as they are
+    edit(project, f"templates/rules/{GO_FISH}.md.j2", "", "Fish!\n\n")  # the card sheets stay as they are
     rules = run_pnp("build", GO_FISH, "--paper", "a4", project=project)
     assert "skipped go-fish/cards-a4.pdf" in rules.output and _said(rules) == _said(cold)
 
     # a check that fails after an edit says on the rebuild (its passes cached) what a cold build says
-    _edit(project, f"cards/{GO_FISH}/fish.yaml", "name: Tuna, copies: 4", "name: Tuna, copies: 3")
-    _edit(project, f"cards/{GO_FISH}/fish.yaml", "total: 52", "total: 51")
+    edit(project, f"cards/{GO_FISH}/fish.yaml", "name: Tuna, copies: 4", "name: Tuna, copies: 3")
+    edit(project, f"cards/{GO_FISH}/fish.yaml", "total: 52", "total: 51")
     with pytest.raises(InputError) as rebuilt:
         build(project, [GO_FISH], A4)
     shutil.rmtree(project.build_dir)

@@ -15,7 +15,7 @@ from generator.core.errors import InputError
 from generator.data.project import Project
 from generator.pipeline import drawing, planning
 from generator.pipeline.build import build
-from tests.fixtures.built import built_game, copy_of
+from tests.fixtures.built import built_game, copy_of, edit
 from tests.fixtures.processes import children
 
 GAME = "order-up-pizza"
@@ -26,13 +26,6 @@ OPTIONS = BuildOptions(papers=("a4",), languages=("en",))
 def built(tmp_path_factory) -> Path:
     """Order Up built once (A4) in a folder of its own."""
     return built_game(tmp_path_factory.mktemp("order-up"), GAME, OPTIONS)
-
-
-def _edit(project: Project, file: str, old: str, new: str) -> None:
-    path = project.root / file
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def _watch(monkeypatch) -> list[tuple]:
@@ -71,7 +64,7 @@ def _files(project: Project) -> dict[str, bytes]:
 def test_the_rules_draw_while_the_card_sheets_are_planned(built, tmp_path, monkeypatch):
     early, planned_first = copy_of(built, tmp_path / "early"), copy_of(built, tmp_path / "first")
     for project in (early, planned_first):  # Grandma Rosa's order is on the rules' cover
-        _edit(project, f"cards/{GAME}/orders.yaml", "customer: Grandma Rosa", "customer: Grandma Rosie")
+        edit(project, f"cards/{GAME}/orders.yaml", "customer: Grandma Rosa", "customer: Grandma Rosie")
     events = _watch(monkeypatch)
     others = children()  # processes other tests left running (a studio server...)
     result = build(early, [GAME], BuildOptions(papers=("a4",), languages=("en",), jobs=2))
@@ -98,7 +91,7 @@ def test_the_rules_draw_while_the_card_sheets_are_planned(built, tmp_path, monke
 
 def test_a_rules_edit_alone_draws_in_this_process(built, tmp_path, monkeypatch):
     project = copy_of(built, tmp_path)
-    _edit(project, f"templates/rules/{GAME}.md.j2", "The city board", "The city map")
+    edit(project, f"templates/rules/{GAME}.md.j2", "The city board", "The city map")
     events = _watch(monkeypatch)
     forked: list = []
     monkeypatch.setattr(drawing.Drawing, "__init__", _recording_init(forked))
@@ -121,8 +114,8 @@ def test_a_problem_planned_after_the_early_start_stops_it(built, tmp_path, monke
     projects = {jobs: copy_of(built, tmp_path / f"jobs{jobs}") for jobs in (1, 2)}
     for project in projects.values():
         # the rules change (drawn early), and a card the rules do not show gets a name its box cannot hold
-        _edit(project, f"templates/rules/{GAME}.md.j2", "The city board", "The city map")
-        _edit(
+        edit(project, f"templates/rules/{GAME}.md.j2", "The city board", "The city map")
+        edit(
             project,
             f"cards/{GAME}/orders.yaml",
             "customer: Coach Carter",
