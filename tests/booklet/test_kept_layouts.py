@@ -7,9 +7,7 @@ change to what the geometry reads (the rules' text, a pictured card's smallest t
 from __future__ import annotations
 
 import json
-import shutil
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -17,7 +15,7 @@ from generator.booklet import pdf
 from generator.core.contract import BuildOptions
 from generator.data.project import Project
 from generator.pipeline.build import RULES_LAYOUTS, build
-from tests.fixtures.built import edit, game_project
+from tests.fixtures.built import edit, forced_build, game_project
 
 GAME = "order-up-pizza"
 OPTIONS = BuildOptions(papers=("a4",), languages=("en",), jobs=1)  # drawn in this process: counted
@@ -42,15 +40,6 @@ def _rules(project: Project) -> list[bytes]:
     return [(project.build_dir / GAME / name).read_bytes() for name in RULES]
 
 
-def _cold(project: Project, folder: Path) -> list[bytes]:
-    """The rules of a --force build of the project's data in another folder."""
-    other = Project(folder)
-    for name in ("cards", "templates"):
-        shutil.copytree(project.root / name, folder / name)
-    build(other, [GAME], replace(OPTIONS, force=True))
-    return _rules(other)
-
-
 def test_a_pictured_cards_wording_lays_the_rules_out_once_in_the_layout_chosen_before(tmp_path, layouts):
     project = game_project(tmp_path / "project", GAME)
     build(project, [GAME], OPTIONS)
@@ -64,7 +53,7 @@ def test_a_pictured_cards_wording_lays_the_rules_out_once_in_the_layout_chosen_b
     assert len(layouts) == 1
     assert (layouts[0].body_size, layouts[0].figure_scale, sorted(layouts[0].breaks)) \
         == (chosen["body_size"], chosen["figure_scale"], chosen["breaks"])
-    assert _rules(project) == _cold(project, tmp_path / "cold")
+    assert _rules(project) == _rules(forced_build(project, tmp_path / "cold", GAME, OPTIONS))
 
 
 def test_what_the_geometry_reads_chooses_again(tmp_path, layouts):
@@ -75,7 +64,7 @@ def test_what_the_geometry_reads_chooses_again(tmp_path, layouts):
     layouts.clear()
     build(project, [GAME], OPTIONS)
     assert len(layouts) == first
-    assert _rules(project) == _cold(project, tmp_path / "cold")
+    assert _rules(project) == _rules(forced_build(project, tmp_path / "cold", GAME, OPTIONS))
 
 
 def test_a_pictured_cards_smallest_text_chooses_again(tmp_path, layouts):
@@ -91,7 +80,7 @@ def test_a_pictured_cards_smallest_text_chooses_again(tmp_path, layouts):
     build(project, [GAME], OPTIONS)
     assert json.loads(kept.read_text(encoding="utf-8"))["key"] != key
     assert len(layouts) > 1 and first > 1
-    assert _rules(project) == _cold(project, tmp_path / "cold")
+    assert _rules(project) == _rules(forced_build(project, tmp_path / "cold", GAME, OPTIONS))
 
 
 def test_force_chooses_again(tmp_path, layouts):
@@ -118,4 +107,4 @@ def test_a_kept_file_no_build_wrote_is_not_read(tmp_path, layouts, text):
     build(project, [GAME], OPTIONS)
     assert len(layouts) == first
     assert json.loads(kept.read_text(encoding="utf-8"))["key"] == key  # chosen again, and kept
-    assert _rules(project) == _cold(project, tmp_path / "cold")
+    assert _rules(project) == _rules(forced_build(project, tmp_path / "cold", GAME, OPTIONS))

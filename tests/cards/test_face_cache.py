@@ -5,9 +5,7 @@ again."""
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -15,7 +13,7 @@ from generator.core.contract import BuildOptions
 from generator.data.project import Project
 from generator.faces.face import CardRenderer
 from generator.pipeline.build import FACES, build
-from tests.fixtures.built import edit, game_project
+from tests.fixtures.built import edit, forced_build, game_project
 
 GAME = "order-up-pizza"
 OPTIONS = BuildOptions(papers=("a4", "letter"), languages=("en",), jobs=1)  # drawn in this process: counted
@@ -40,15 +38,6 @@ def _sheets(project: Project) -> list[bytes]:
     return [(project.build_dir / GAME / name).read_bytes() for name in SHEETS]
 
 
-def _cold(project: Project, folder: Path) -> list[bytes]:
-    """The card sheets of a --force build of the project's data in another folder."""
-    other = Project(folder)
-    for name in ("cards", "templates"):
-        shutil.copytree(project.root / name, folder / name)
-    build(other, [GAME], replace(OPTIONS, force=True))
-    return _sheets(other)
-
-
 def test_a_cards_text_draws_that_face_alone(tmp_path, drawn):
     project = game_project(tmp_path / "project", GAME)
     build(project, [GAME], OPTIONS)
@@ -59,7 +48,7 @@ def test_a_cards_text_draws_that_face_alone(tmp_path, drawn):
     build(project, [GAME], OPTIONS)
     # Coach Carter's front and his order's back (which names him), no other
     assert drawn == ["card_OUP_ORD_F002", "card_OUP_ORD_B002"]
-    assert _sheets(project) == _cold(project, tmp_path / "cold")
+    assert _sheets(project) == _sheets(forced_build(project, tmp_path / "cold", GAME, OPTIONS))
 
 
 def test_a_character_drawn_first_draws_the_faces_after_it_again(tmp_path, drawn):
@@ -71,7 +60,7 @@ def test_a_character_drawn_first_draws_the_faces_after_it_again(tmp_path, drawn)
     drawn.clear()
     build(project, [GAME], OPTIONS)
     assert 1 < len(drawn) < every
-    assert _sheets(project) == _cold(project, tmp_path / "cold")
+    assert _sheets(project) == _sheets(forced_build(project, tmp_path / "cold", GAME, OPTIONS))
     drawn.clear()
     build(project, [GAME], replace(OPTIONS, force=True))  # and kept: the next build (forced) draws them all
     assert len(drawn) == every
@@ -89,7 +78,7 @@ def test_what_every_face_may_read_draws_them_all(tmp_path, drawn, file, old, new
     drawn.clear()
     build(project, [GAME], OPTIONS)
     assert len(drawn) == every
-    assert _sheets(project) == _cold(project, tmp_path / "cold")
+    assert _sheets(project) == _sheets(forced_build(project, tmp_path / "cold", GAME, OPTIONS))
 
 
 def test_a_kept_file_no_build_wrote_is_not_read(tmp_path, drawn):
@@ -103,4 +92,4 @@ def test_a_kept_file_no_build_wrote_is_not_read(tmp_path, drawn):
         drawn.clear()
         build(project, [GAME], OPTIONS)
         assert len(drawn) == every
-    assert _sheets(project) == _cold(project, tmp_path / "cold")
+    assert _sheets(project) == _sheets(forced_build(project, tmp_path / "cold", GAME, OPTIONS))
