@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
@@ -225,26 +226,72 @@ class RulesDocument(BaseDocTemplate):
             canv.drawCentredString(width / 2, self.bottomMargin - 24, str(canv.getPageNumber()))
         canv.restoreState()
 
-    def multiBuild(self, story, maxPasses=10, **kwargs):  # noqa: N803 - ReportLab's names
-        """ReportLab's passes until the contents and page references settle, after a first pass that only lays
-        the story out (nothing drawn, so no icon, card or board is drawn for a canvas that is thrown away):
-        the pages and headings it finds are what a drawn first pass would find, so the drawn passes and the
-        PDF are the same."""
+    def multiBuild(self, story, maxPasses=10, contents=None, draw=True, **kwargs):  # noqa: N803
+        """ReportLab's passes until the contents and page references settle, after passes that only lay the
+        story out (nothing drawn, so no icon, card or board is drawn for a canvas that is thrown away) until
+        the contents settle: the pages and headings they find are what drawn passes would find, so the drawn
+        pass and the PDF are the same. `contents`: the entries the contents settled on when the same story
+        was laid out before (`settled_contents`): drawn at once, laid out first only if they do not settle
+        there. Not `draw`: laid out only (the pages' fills and headings, for the balancing)."""
         self._indexingFlowables = [thing for thing in story if thing.isIndexing()]
-        for flowable in self._indexingFlowables:
-            flowable.beforeBuild()
-        self._doSave = 0  # nothing of this pass is saved
-        # what a pass changes on the story's flowables (keepWithNext), undone after it
+        if contents is not None and self._drawn(story, maxPasses, contents, **kwargs):
+            return 1
+        passes = self._sketch(story, maxPasses)
+        return passes + (super().multiBuild(story, maxPasses=maxPasses - passes, **kwargs) if draw else 0)
+
+    def _sketch(self, story, passes: int) -> int:
+        """Passes that lay the story out without drawing it until its contents settle (at most `passes`)."""
+        done = 0
+        while done < passes:
+            done += 1
+            for flowable in self._indexingFlowables:
+                flowable.beforeBuild()
+            self._doSave = 0  # nothing of these passes is saved
+            # what a pass changes on the story's flowables (keepWithNext), undone after it
+            edits: list[tuple] = []
+            self._multiBuildEdits = edits.append
+            _SketchFrame.sketching = True
+            try:
+                self.build(story[:])
+            finally:
+                _SketchFrame.sketching = False
+                del self._multiBuildEdits
+            for flowable in self._indexingFlowables:
+                flowable.afterBuild()
+            for edit in edits:
+                edit[0](*edit[1:])
+            if self._allSatisfied():
+                break
+        return done
+
+    def _drawn(self, story, passes: int, contents: list, **kwargs) -> bool:  # noqa: ARG002
+        """One drawn pass with the contents given: True when they settled there (the PDF is saved), else
+        the story is as before it and nothing is saved."""
+        tocs = self._indexingFlowables
+        if len(tocs) != 1 or not isinstance(tocs[0], TableOfContents):
+            return False
+        tocs[0]._entries = [tuple(entry) for entry in contents]  # noqa: SLF001
         edits: list[tuple] = []
         self._multiBuildEdits = edits.append
-        _SketchFrame.sketching = True
+        tocs[0].beforeBuild()
+        self._doSave = 0
         try:
-            self.build(story[:])
+            self.build(story[:], **kwargs)
         finally:
-            _SketchFrame.sketching = False
+            del self._multiBuildEdits
+        tocs[0].afterBuild()
+        if self._allSatisfied():
+            self.canv.save()
+            return True
         for edit in edits:
             edit[0](*edit[1:])
-        return 1 + super().multiBuild(story, maxPasses=maxPasses - 1, **kwargs)
+        tocs[0]._entries = []  # noqa: SLF001 - laid out afresh
+        return False
+
+    def settled_contents(self) -> list:
+        """The entries the contents settled on (to draw the same story again at once)."""
+        return [list(entry) for toc in self._indexingFlowables if isinstance(toc, TableOfContents)
+                for entry in toc._entries]  # noqa: SLF001
 
     def _filled(self, below: float) -> float:
         """How far down the text frame `below` (a y on the page) is: 0 at its top, 1 at its foot."""
@@ -337,15 +384,33 @@ def build_document(path: str, flowables: list[Flowable], *, title: str, header: 
     """Lay out cover + body flowables (the body starts on the 'body' page template) with two passes for the
     TOC; returns each page's content stream as written before compression (None for a page ReportLab filled
     itself) and how full the pages are."""
-    doc = RulesDocument(path, title=title, header=header, page_size=page_size, subject=subject,
-                        canvas_hooks=canvas_hooks, fonts=fonts)
-    doc.multiBuild(flowables, maxPasses=6)
+    laid = lay_out_document(path, flowables, title=title, header=header, page_size=page_size, subject=subject,
+                            canvas_hooks=canvas_hooks, fonts=fonts)
+    return laid.streams, laid.balance
+
+
+@dataclass
+class LaidOut:
+    """A rules document as laid out: each page's content stream (none when only laid out), how full the
+    pages are, and the entries its contents settled on (to draw the same story again at once)."""
+
+    streams: list[bytes | None]
+    balance: Balance
+    contents: list
+
+
+def lay_out_document(path: str, flowables: list[Flowable], *, contents: list | None = None, draw: bool = True,
+                     **settings) -> LaidOut:
+    """build_document's passes (`settings`: its title, header, page_size, subject, canvas_hooks and fonts),
+    with the contents' entries of an earlier layout of the same story (`contents`: drawn at once when they
+    settle there) and, not `draw`, without the drawn pass or PDF (the balancing measures a layout so)."""
+    doc = RulesDocument(path, **settings)
+    doc.multiBuild(flowables, maxPasses=6, contents=contents, draw=draw)
     # ReportLab's page streams are str, written out as UTF-8 (PDFStreamFilterZCompress); the booklets place
-    # these
-    # bytes instead of decoding them back out of the PDF.
+    # these bytes instead of decoding them back out of the PDF.
     streams = [(page.stream.encode("utf-8") if isinstance(page.stream, str) else page.stream) or None
-               for page in doc.canv._doc.Pages.pages]
-    return streams, Balance(tuple(doc.fills), tuple(doc.heading_places))
+               for page in doc.canv._doc.Pages.pages] if draw else []
+    return LaidOut(streams, Balance(tuple(doc.fills), tuple(doc.heading_places)), doc.settled_contents())
 
 
 def hidden_heading(text: str, style: ParagraphStyle, key: str) -> Heading:

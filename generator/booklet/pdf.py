@@ -19,9 +19,10 @@ from generator.booklet.document import (
     PAGE_SIZE,
     BackCover,
     Heading,
-    build_document,
+    LaidOut,
     contents,
     hidden_heading,
+    lay_out_document,
     make_styles,
     para,
     text_frame,
@@ -143,8 +144,9 @@ class Reading:
         return len(self.contents)
 
 
-# At most this many layouts per rules PDF (some 0.3 s each): the first, and the balancing's tries; fewer once
-# no page is short, when only the booklet's blank pages are left to save.
+# At most this many layouts per rules PDF (each laid out without drawing it, the best then drawn): the first,
+# and the balancing's tries; fewer once no page is short, when only the booklet's blank pages are left to
+# save.
 MAX_LAYOUTS = 10
 MAX_BLANK_LAYOUTS = 4
 
@@ -152,30 +154,35 @@ MAX_BLANK_LAYOUTS = 4
 def render_reading(game: Game, markdown: str) -> Reading:
     """The reading-order rules PDF, its pages' content streams and the number of pages of back matter, in the
     best of a few layouts (booklet.balance): no page less than half full unless a chapter starts on it, and
-    no blank page in the booklets, where the rules allow it. The layout chosen for the same inputs of the
-    pages' geometry by an earlier build (keep_layouts_in) is laid out alone."""
+    no blank page in the booklets, where the rules allow it. Each layout is measured by laying it out without
+    drawing it (its pages' geometry is that of the drawn PDF), and only the best is drawn. The layout chosen
+    for the same inputs of the pages' geometry by an earlier build (keep_layouts_in) is drawn alone, with the
+    contents' entries it settled on."""
     key = _layouts.key_of(game) if _layouts.key_of is not None else None
     remembered = _layouts.recall(game, key) if key is not None and _layouts.reuse else None
     if remembered is not None:
-        return _laid_out(game, markdown, remembered)[2]
-    best = _laid_out(game, markdown, FIRST_LAYOUT)
-    tried = {best[0]}
-    queue = next_layouts(*best[:2])
-    while queue and len(tried) < (MAX_LAYOUTS if best[1].short_pages() else MAX_BLANK_LAYOUTS):
+        return _laid_out(game, markdown, *remembered)[2]
+    best = _measured(game, markdown, FIRST_LAYOUT)
+    tried = {best.layout}
+    queue = next_layouts(best.layout, best.balance)
+    while queue and len(tried) < (MAX_LAYOUTS if best.balance.short_pages() else MAX_BLANK_LAYOUTS):
         layout = queue.pop(0)
         if layout in tried:
             continue
         tried.add(layout)
-        found = _laid_out(game, markdown, layout)
-        if found[1].score() < best[1].score():
+        found = _measured(game, markdown, layout)
+        if found.balance.score() < best.balance.score():
             best = found
-        queue += next_layouts(*found[:2])
+        queue += next_layouts(found.layout, found.balance)
+    _, _, reading, contents = _laid_out(game, markdown, best.layout, best.contents, best.story)
     if key is not None:
-        _layouts.remember(game, key, best[0])
-    return best[2]
+        _layouts.remember(game, key, best.layout, contents)
+    return reading
 
 
-LAYOUT_FORMAT = 1  # of the files kept: a new format (or a new Layout field) is never read as the old
+# of the files kept (2: with the contents' entries): a new format (or a new Layout field) is never read as
+# the old
+LAYOUT_FORMAT = 2
 
 
 @dataclass
@@ -191,23 +198,27 @@ class _KeptLayouts:
     def _file(self, game: Game) -> Path | None:
         return None if self.folder is None else self.folder / f"{game.id}.{game.language}.json"
 
-    def recall(self, game: Game, key: str) -> Layout | None:
+    def recall(self, game: Game, key: str) -> tuple[Layout, list] | None:
         path = self._file(game)
         try:
             kept = json.loads(path.read_text(encoding="utf-8")) if path is not None else None
             if not isinstance(kept, dict) or kept.get("format") != LAYOUT_FORMAT or kept.get("key") != key:
                 return None
+            contents = kept["contents"]
+            if not isinstance(contents, list) or not all(isinstance(entry, list) for entry in contents):
+                return None
             return Layout(float(kept["body_size"]), float(kept["figure_scale"]),
-                          frozenset(str(b) for b in kept["breaks"]))
+                          frozenset(str(b) for b in kept["breaks"])), contents
         except (OSError, ValueError, KeyError, TypeError):  # none kept, or not one this build wrote
             return None
 
-    def remember(self, game: Game, key: str, layout: Layout) -> None:
+    def remember(self, game: Game, key: str, layout: Layout, contents: list) -> None:
         path = self._file(game)
         if path is None:
             return
         text = json.dumps({"format": LAYOUT_FORMAT, "key": key, "body_size": layout.body_size,
-                           "figure_scale": layout.figure_scale, "breaks": sorted(layout.breaks)})
+                           "figure_scale": layout.figure_scale, "breaks": sorted(layout.breaks),
+                           "contents": contents})
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(path, text)
@@ -227,24 +238,52 @@ def keep_layouts_in(folder: Path | None, key_of: Callable[[Game], str | None] | 
     _layouts = _KeptLayouts(folder, key_of if folder is not None else None, reuse)
 
 
-def _laid_out(game: Game, markdown: str, layout: Layout) -> tuple[Layout, Balance, Reading]:
-    """The rules laid out in one layout, and how full its pages are."""
-    width = text_frame()[0]
-    story = reading_story(game, markdown, width, layout)
+@dataclass
+class _Measured:
+    """A layout laid out without drawing it: how full its pages are, its story and its contents' entries."""
+
+    layout: Layout
+    balance: Balance
+    story: list[Flowable]
+    contents: list
+
+
+def _document(game: Game, path: Path, story: list[Flowable], contents: list | None, draw: bool) -> LaidOut:
+    say = game.phrases.t
+    return lay_out_document(str(path), story, contents=contents, draw=draw,
+                            title=say("rules.title", title=game.title),
+                            header=say("rules.header", title=game.title), page_size=PAGE_SIZE,
+                            subject=game.config.subtitle or say("rules.subject"),
+                            canvas_hooks=[enable_inline_icons], fonts=game.fonts)
+
+
+def _measured(game: Game, markdown: str, layout: Layout) -> _Measured:
+    """The rules laid out in one layout without drawing them, and how full its pages are (those of the PDF
+    `_laid_out` draws of it)."""
+    story = reading_story(game, markdown, text_frame()[0], layout)
+    with tempfile.TemporaryDirectory() as folder:
+        laid = _document(game, Path(folder) / "rules.pdf", story, None, draw=False)
+    balance = replace(laid.balance, body_size=layout.body_size, figure_scale=layout.figure_scale)
+    return _Measured(layout, balance, story, laid.contents)
+
+
+def _laid_out(game: Game, markdown: str, layout: Layout, contents: list | None = None,
+              story: list[Flowable] | None = None) -> tuple[Layout, Balance, Reading, list]:
+    """The rules laid out and drawn in one layout (`contents`: the entries the contents settled on when this
+    layout was laid out before, `story`: its story as laid out then), how full its pages are, and the entries
+    the contents settled on."""
+    if story is None:
+        story = reading_story(game, markdown, text_frame()[0], layout)
     marks = [f for f in story if isinstance(f, BackCover)]
     # A real file, not a buffer: multiBuild saves every pass, and a buffer would collect them all.
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "rules.pdf"
-        say = game.phrases.t
-        contents, balance = build_document(str(path), story, title=say("rules.title", title=game.title),
-                                           header=say("rules.header", title=game.title), page_size=PAGE_SIZE,
-                                           subject=game.config.subtitle or say("rules.subject"),
-                                           canvas_hooks=[enable_inline_icons], fonts=game.fonts)
+        laid = _document(game, path, story, contents, draw=True)
         data = path.read_bytes()
-    pages = len(contents)
+    pages = len(laid.streams)
     start = marks[-1].page if marks and marks[-1].page else pages + 1  # the page where the back matter starts
-    measured = replace(balance, body_size=layout.body_size, figure_scale=layout.figure_scale)
-    return layout, measured, Reading(data, pages - start + 1, contents)
+    measured = replace(laid.balance, body_size=layout.body_size, figure_scale=layout.figure_scale)
+    return layout, measured, Reading(data, pages - start + 1, laid.streams), laid.contents
 
 
 # --- outputs

@@ -24,14 +24,21 @@ RULES = ("rules.pdf", "rules-booklet-a4.pdf")
 
 @pytest.fixture
 def layouts(monkeypatch) -> list:
-    """Every layout the rules are laid out in, in order."""
+    """Every layout the rules are laid out in, in order: each one the balancing measures, and one drawn
+    without being measured first (the layout kept)."""
     laid: list = []
-    laid_out = pdf._laid_out
+    measured, laid_out = pdf._measured, pdf._laid_out
 
-    def counting(game, markdown, layout):
+    def measuring(game, markdown, layout):
         laid.append(layout)
-        return laid_out(game, markdown, layout)
+        return measured(game, markdown, layout)
 
+    def counting(game, markdown, layout, contents=None, story=None):
+        if story is None:
+            laid.append(layout)
+        return laid_out(game, markdown, layout, contents, story)
+
+    monkeypatch.setattr(pdf, "_measured", measuring)
     monkeypatch.setattr(pdf, "_laid_out", counting)
     return laid
 
