@@ -161,7 +161,11 @@ def render_reading(game: Game, markdown: str) -> Reading:
     key = _layouts.key_of(game) if _layouts.key_of is not None else None
     remembered = _layouts.recall(game, key) if key is not None and _layouts.reuse else None
     if remembered is not None:
-        return _laid_out(game, markdown, *remembered)[2]
+        layout, kept = remembered
+        _, _, reading, contents = _laid_out(game, markdown, layout, kept)
+        if contents != kept:  # they did not settle where kept: the entries they settled on kept instead
+            _layouts.remember(game, key, layout, contents)
+        return reading
     best = _measured(game, markdown, FIRST_LAYOUT)
     tried = {best.layout}
     queue = next_layouts(best.layout, best.balance)

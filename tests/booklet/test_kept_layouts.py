@@ -115,3 +115,35 @@ def test_a_kept_file_no_build_wrote_is_not_read(tmp_path, layouts, text):
     assert len(layouts) == first
     assert json.loads(kept.read_text(encoding="utf-8"))["key"] == key  # chosen again, and kept
     assert _rules(project) == _rules(forced_build(project, tmp_path / "cold", GAME, OPTIONS))
+
+
+def test_an_old_format_kept_file_is_not_read(tmp_path, layouts):
+    project = game_project(tmp_path / "project", GAME)
+    build(project, [GAME], OPTIONS)
+    first = len(layouts)
+    kept = project.build_dir / RULES_LAYOUTS / f"{GAME}.en.json"
+    old = json.loads(kept.read_text(encoding="utf-8"))
+    del old["contents"]
+    kept.write_text(json.dumps({**old, "format": 1}), encoding="utf-8")  # as format 1 wrote it
+    edit(project, f"cards/{GAME}/orders.yaml", "customer: Grandma Rosa", "customer: Grandma Rosie")
+    layouts.clear()
+    build(project, [GAME], OPTIONS)
+    assert len(layouts) == first
+    assert json.loads(kept.read_text(encoding="utf-8"))["format"] == pdf.LAYOUT_FORMAT
+
+
+def test_kept_contents_that_do_not_settle_are_laid_out_afresh(tmp_path, layouts):
+    project = game_project(tmp_path / "project", GAME)
+    build(project, [GAME], OPTIONS)
+    kept = project.build_dir / RULES_LAYOUTS / f"{GAME}.en.json"
+    chosen = json.loads(kept.read_text(encoding="utf-8"))
+    assert chosen["contents"]  # Order Up's rules have a contents page
+    # every page number one off: the drawn pass finds other pages, so the contents are laid out again
+    wrong = [[level, text, page + 1, *rest] for level, text, page, *rest in chosen["contents"]]
+    kept.write_text(json.dumps({**chosen, "contents": wrong}), encoding="utf-8")
+    edit(project, f"cards/{GAME}/orders.yaml", "customer: Grandma Rosa", "customer: Grandma Rosie")
+    layouts.clear()
+    build(project, [GAME], OPTIONS)
+    assert len(layouts) == 1  # the layout kept, not the balancing
+    assert json.loads(kept.read_text(encoding="utf-8"))["contents"] == chosen["contents"]
+    assert _rules(project) == _rules(forced_build(project, tmp_path / "cold", GAME, OPTIONS))
