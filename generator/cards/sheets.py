@@ -240,7 +240,9 @@ def _check_faces(game: Game, renderer: CardRenderer, options: BuildOptions) -> N
     frozen = gc.get_freeze_count()
     gc.freeze()  # the loaded game stays out of the helper's collections (fewer pages copied)
     try:
-        helper = ForkedWorkers(_check_apart, [(id(faces), 0), (id(faces), 1)], 1)
+        # promptly: the checks' results reach this process before the helper's drawing ends, so that both
+        # draw at once
+        helper = ForkedWorkers(_check_apart, [(id(faces), 0), (id(faces), 1)], 1, promptly=True)
     finally:
         if not frozen:
             gc.unfreeze()

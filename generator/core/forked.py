@@ -82,9 +82,12 @@ class WorkerEnded(RuntimeError):
 
 class ForkedWorkers:
     """`function(task)` for every task, in up to `workers` processes forked now; `results()` yields the
-    results in the tasks' order and `stop()` ends the workers (use as a context manager)."""
+    results in the tasks' order and `stop()` ends the workers (use as a context manager). `promptly`: each
+    result is sent whole before the worker takes its next task (for a parent that waits on the first result
+    while the worker works on the next), else what the pipe does not take at once waits for a later task's
+    end (for a parent busy elsewhere between its looks, as validate's)."""
 
-    def __init__(self, function: Callable, tasks: list, workers: int):
+    def __init__(self, function: Callable, tasks: list, workers: int, promptly: bool = False):
         self.tasks = list(tasks)
         self.workers: dict[int, int] = {}  # pid -> the file descriptor its results are read from
         self.ended: dict[int, int] = {}  # pid -> its exit code once reaped (negative: the signal it died of)
@@ -112,7 +115,7 @@ class ForkedWorkers:
                 try:
                     process = _FORK.Process(target=_worker, daemon=False, args=(
                         function, self.tasks, read_tasks, write_tasks, read_results, write_results,
-                        list(self.workers.values())))
+                        list(self.workers.values()), promptly))
                     process.start()  # the worker's life is _worker; multiprocessing ends the process after it
                     pid = cast(int, process.pid)
                     self.processes[pid] = process
@@ -272,7 +275,7 @@ def _messages(buffer: bytearray) -> Iterator[tuple[int, bool, object]]:
 
 
 def _worker(function: Callable, tasks: list, read_tasks: int, write_tasks: int, read_results: int,
-            write_results: int, others: list[int]) -> None:
+            write_results: int, others: list[int], promptly: bool) -> None:
     """A worker process, forked by multiprocessing: Ctrl-C is left to the process that forked it, which stops
     it; only its own ends of the pipes stay open (the task numbers end when the forking process has written
     them); then it serves tasks and ends with the status _serve gives."""
@@ -280,14 +283,14 @@ def _worker(function: Callable, tasks: list, read_tasks: int, write_tasks: int, 
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     for fd in (write_tasks, read_results, *others):
         os.close(fd)
-    status = _serve(function, tasks, read_tasks, write_results)
+    status = _serve(function, tasks, read_tasks, write_results, promptly)
     if status:
         sys.exit(status)
 
 
-def _serve(function: Callable, tasks: list, read_tasks: int, write_results: int) -> int:
-    """A worker's life: take task numbers until there are none, send back each result (or exception), then
-    end."""
+def _serve(function: Callable, tasks: list, read_tasks: int, write_results: int, promptly: bool) -> int:
+    """A worker's life: take task numbers until there are none, send back each result (or exception; whole
+    before the next task when `promptly`), then end."""
     status, me = 0, os.getpid()
     # results the pipe has not taken yet: while this process's parent is busy elsewhere (validate's checks
     # run between its looks at the games) a full pipe would stop the worker; it plays on and sends them later
@@ -314,6 +317,11 @@ def _serve(function: Callable, tasks: list, read_tasks: int, write_results: int)
             unsent += _SIZE.pack(len(data))
             unsent += data
             _write_some(write_results, unsent)
+            if promptly and unsent:  # the parent waits for it: the rest sent before the next task
+                os.set_blocking(write_results, True)
+                _write_all(write_results, unsent)
+                unsent.clear()
+                os.set_blocking(write_results, False)
         os.set_blocking(write_results, True)  # no task left: wait until the parent has taken everything
         _write_all(write_results, unsent)
     except BaseException:  # noqa: BLE001 - the parent sees the missing result and says so
